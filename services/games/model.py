@@ -1,0 +1,115 @@
+"""What every game adjudicator receives and returns.
+
+A game rule module is a pure function ``adjudicate(hand: HandInput, profile: RuleProfile)
+-> GameOutcome``: no IO, no clock, no randomness. ``HandInput`` carries the hand's events
+(already validated, in ``seq`` order) and the table context the hand was played under;
+``GameOutcome`` carries the *expected* settlement derived from cards, decisions, table
+configuration and rule profile alone, the findings, and the decision path (``trace``)
+the dispute report prints. The recorded side (what the table actually moved) is computed
+once for every game by ``services.adjudicator.recorded``; the comparison of the two by
+``services.adjudicator.adjudicate``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+from services.events.contract import Event, Finding, TableConfigured
+
+Severity = Literal["info", "warning", "critical"]
+
+
+@dataclass(frozen=True)
+class SeatInfo:
+    seat: int
+    player_id: str
+    stack: int
+
+
+@dataclass(frozen=True)
+class TableContext:
+    """The table as it stood when the hand started (built by hand assembly).
+
+    ``previous_button`` / ``previous_designated``: of the table's previous hand (HCF-2,
+    CP-12). ``designated_offers``: ``designated_player_offer`` events (seat, accepted) since
+    the previous hand. ``new_seats``: seats whose player sat down since the previous hand
+    (CP-12: a new player gets neither the first hand nor the button). ``config_authorized``:
+    the configuration in force named an authorising supervisor (GEN-5).
+    """
+
+    table_id: str
+    config: TableConfigured | None
+    config_authorized: bool
+    seated: dict[int, SeatInfo]
+    dealer_id: str | None = None
+    previous_button: int | None = None
+    previous_designated: int | None = None
+    designated_offers: tuple[tuple[int, bool], ...] = ()
+    new_seats: frozenset[int] = frozenset()
+    hands_played: int = 0
+
+
+@dataclass(frozen=True)
+class HandInput:
+    """One hand: its events (hand events plus table-level events that arrived while the
+    hand was open, e.g. ``chips_changed`` for GEN-3), in ``seq`` order."""
+
+    table: TableContext
+    hand_id: str
+    events: tuple[Event, ...]
+
+
+@dataclass(frozen=True)
+class TraceStep:
+    """One step of the decision path, for the dispute report: which rule decided what."""
+
+    rule: str
+    message: str
+    seat: int | None = None
+
+
+@dataclass
+class GameOutcome:
+    """The expected side of a hand.
+
+    ``net``: expected stack change per seat, *after* rake (the designated player is a seat).
+    ``house``: expected house net (rake taken, minus anything the house paid in a
+    house-banked game). ``sum(net.values()) + house == 0`` always (GEN-8).
+    ``rake``: expected rake per seat. ``seat_rules``: the rule that decided each seat's
+    settlement (cited by MISPAY findings). ``dead``: the whole hand is dead (GEN-6).
+    """
+
+    net: dict[int, int]
+    house: int
+    rake: dict[int, int]
+    findings: list[Finding] = field(default_factory=list)
+    trace: list[TraceStep] = field(default_factory=list)
+    seat_rules: dict[int, str] = field(default_factory=dict)
+    dead: bool = False
+
+
+class HandRejected(Exception):
+    """The hand's events cannot be adjudicated (e.g. no ``hand_started``, no config).
+
+    Carries the rule the events violate so the ``rejected`` record can cite it.
+    """
+
+    def __init__(self, rule: str, message: str) -> None:
+        super().__init__(message)
+        self.rule = rule
+        self.message = message
+
+
+def finding(
+    code: str,
+    rule: str,
+    severity: Severity,
+    message: str,
+    seat: int | None = None,
+    amount: int | None = None,
+) -> Finding:
+    """Build a finding (keyword order matches events.md)."""
+    return Finding(
+        code=code, rule=rule, severity=severity, seat=seat, amount=amount, message=message
+    )
