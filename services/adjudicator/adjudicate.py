@@ -1,0 +1,215 @@
+"""Adjudicate one assembled hand: dispatch to its game, compare expected with recorded.
+
+This is the single entry point the embedded runner, the Faust app and the tests call, so
+they cannot disagree. It is pure: the same ``HandInput`` always gives the same record.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Protocol
+
+from services.adjudicator.integrity import common_findings
+from services.adjudicator.recorded import POT, RecordedHand, record_hand
+from services.events.contract import (
+    AdjudicationRecord,
+    Finding,
+    HandEndedEvent,
+    HandStartedEvent,
+    SideResult,
+)
+from services.games.model import GameOutcome, HandInput, HandRejected, finding
+from services.games.profile import RuleProfile, UnknownProfileError, load_profile
+
+# One module per game; each exposes ``adjudicate(hand, profile) -> GameOutcome``.
+GAME_MODULES: dict[str, str] = {
+    "hcf": "services.games.hcf",
+    "chinese": "services.games.chinese",
+    "draw7a": "services.games.draw7a",
+    "russian": "services.games.russian",
+    "holdem": "services.games.holdem",
+}
+
+# The rule that governs the rake of each game (HCF-12; GEN-10 for the others).
+RAKE_RULE: dict[str, str] = {
+    "hcf": "HCF-12",
+    "chinese": "GEN-10",
+    "draw7a": "GEN-10",
+    "russian": "GEN-10",
+    "holdem": "GEN-10",
+}
+
+
+class GameAdjudicator(Protocol):
+    def __call__(self, hand: HandInput, profile: RuleProfile) -> GameOutcome: ...
+
+
+@dataclass(frozen=True)
+class ChainInfo:
+    """Where the hand sits in the table's hash chain (for the record and reports)."""
+
+    first_seq: int
+    last_seq: int
+    last_hash: str
+
+
+def _game_function(game: str) -> GameAdjudicator:
+    module = importlib.import_module(GAME_MODULES[game])
+    fn: Callable[..., GameOutcome] = module.adjudicate
+    return fn
+
+
+def rejected_record(
+    table_id: str, hand_id: str, findings: list[Finding], game: str | None = None
+) -> AdjudicationRecord:
+    """A hand whose events could not be adjudicated; the findings say why."""
+    return AdjudicationRecord(
+        v=1,
+        table_id=table_id,
+        hand_id=hand_id,
+        game=game,  # type: ignore[arg-type]
+        status="rejected",
+        rule_profile=None,
+        expected=None,
+        recorded=None,
+        findings=findings,
+    )
+
+
+def adjudicate_hand(hand: HandInput, chain: ChainInfo | None = None) -> AdjudicationRecord:
+    """Re-derive the hand, compare with what the table recorded, build the record."""
+    table_id = hand.table.table_id
+    config = hand.table.config
+    if config is None:
+        return rejected_record(
+            table_id,
+            hand.hand_id,
+            [finding("NO_CONFIGURATION", "GEN-5", "critical",
+                     "hand played before any table_configured event: no posted game, "
+                     "limits or rake to adjudicate against")],
+        )
+    try:
+        profile = load_profile(config.rule_profile)
+        game_fn = _game_function(config.game)
+        outcome = game_fn(hand, profile)
+    except UnknownProfileError as exc:
+        return rejected_record(
+            table_id, hand.hand_id,
+            [finding("UNKNOWN_RULE_PROFILE", "GEN-5", "critical", str(exc))], config.game,
+        )
+    except ModuleNotFoundError as exc:
+        if exc.name != GAME_MODULES.get(config.game):
+            raise
+        return rejected_record(
+            table_id, hand.hand_id,
+            [finding("GAME_NOT_SUPPORTED", "GEN-5", "critical",
+                     f"this pitwatch build cannot adjudicate game {config.game!r} yet")],
+            config.game,
+        )
+    except HandRejected as exc:
+        return rejected_record(
+            table_id, hand.hand_id,
+            [finding("HAND_REJECTED", exc.rule, "critical", exc.message)], config.game,
+        )
+    recorded = record_hand(hand.events)
+    findings = [*common_findings(hand, profile), *outcome.findings, *recorded.findings]
+    findings += compare(outcome, recorded, RAKE_RULE[config.game], profile)
+    return _build_record(hand, config.game, config.rule_profile, outcome, recorded, findings,
+                         chain)
+
+
+def _mispay_message(seat: int, got: int, due: int, rule: str) -> str:
+    delta = got - due
+    verb = "overpaid" if delta > 0 else "underpaid"
+    return (
+        f"seat {seat}: recorded {got:+d} chips before rake, {rule} gives {due:+d}; "
+        f"{verb} by {abs(delta)}"
+    )
+
+
+def compare(
+    outcome: GameOutcome, recorded: RecordedHand, rake_rule: str, profile: RuleProfile
+) -> list[Finding]:
+    """MISPAY per seat whose settlement (net before rake) differs; RAKE_* per seat."""
+    from services.adjudicator.integrity import GenProfile
+
+    gen = profile.section("gen", GenProfile)
+    out: list[Finding] = []
+    seats = sorted(set(outcome.net) | set(recorded.net))
+    for seat in seats:
+        due = outcome.net.get(seat, 0) + outcome.rake.get(seat, 0)
+        got = recorded.net.get(seat, 0) + recorded.rake.get(str(seat), 0)
+        if due != got:
+            rule = outcome.seat_rules.get(seat, "GEN-8")
+            out.append(
+                finding("MISPAY", rule, gen.mispay_severity,
+                        _mispay_message(seat, got, due, rule), seat=seat, amount=got - due)
+            )
+    rake_keys = sorted({str(s) for s in outcome.rake} | set(recorded.rake), key=_seat_key)
+    for key in rake_keys:
+        due = outcome.rake.get(int(key), 0) if key != POT else 0
+        got = recorded.rake.get(key, 0)
+        if due == got:
+            continue
+        code = "RAKE_OVER" if got > due else "RAKE_UNDER"
+        who = f"seat {key}" if key != POT else "the pot"
+        out.append(
+            finding(code, rake_rule, gen.rake_error_severity,
+                    f"{who}: rake collected {got}, posted rake gives {due}",
+                    seat=int(key) if key != POT else None, amount=got - due)
+        )
+    return out
+
+
+def _seat_key(key: str) -> tuple[int, str]:
+    return (int(key), "") if key.isdigit() else (10**6, key)
+
+
+def _status(outcome: GameOutcome, findings: list[Finding]) -> str:
+    serious = any(f.severity != "info" for f in findings)
+    if serious:
+        return "discrepancy"
+    return "dead" if outcome.dead else "ok"
+
+
+def _side(net: dict[int, int], house: int, rake: dict[str, int]) -> SideResult:
+    out = {str(seat): value for seat, value in sorted(net.items())}
+    out["house"] = house
+    return SideResult(net=out, rake={k: v for k, v in sorted(rake.items(), key=lambda kv: _seat_key(kv[0])) if v})
+
+
+def _build_record(
+    hand: HandInput,
+    game: str,
+    rule_profile: str,
+    outcome: GameOutcome,
+    recorded: RecordedHand,
+    findings: list[Finding],
+    chain: ChainInfo | None,
+) -> AdjudicationRecord:
+    started = next((e for e in hand.events if isinstance(e, HandStartedEvent)), None)
+    ended = next((e for e in hand.events if isinstance(e, HandEndedEvent)), None)
+    config = hand.table.config
+    return AdjudicationRecord(
+        v=1,
+        table_id=hand.table.table_id,
+        hand_id=hand.hand_id,
+        game=game,  # type: ignore[arg-type]
+        status=_status(outcome, findings),  # type: ignore[arg-type]
+        rule_profile=rule_profile,
+        expected=_side(outcome.net, outcome.house, {str(s): v for s, v in outcome.rake.items()}),
+        recorded=_side(recorded.net, recorded.house, recorded.rake),
+        findings=findings,
+        players=(
+            {str(s.seat): s.player_id for s in started.data.seats} if started else None
+        ),
+        dealer_id=started.data.dealer_id if started else hand.table.dealer_id,
+        rake_mode=config.rake.mode if config else None,
+        ended_at=ended.ts if ended else None,
+        first_seq=chain.first_seq if chain else None,
+        last_seq=chain.last_seq if chain else None,
+        last_hash=chain.last_hash if chain else None,
+        movements=recorded.movements,
+    )

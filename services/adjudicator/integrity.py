@@ -1,0 +1,168 @@
+"""GEN rules every game shares, checked once for every hand (rules.md, GEN-1..5).
+
+Game modules do not repeat these: deck integrity (GEN-1), stacks never going below zero
+(GEN-2), chips in or out during the hand (GEN-3), cash in play (GEN-4) and hands played
+under a configuration nobody authorised (GEN-5).
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import msgspec
+
+from services.events.contract import (
+    ActionEvent,
+    CardDealtEvent,
+    CardMovedEvent,
+    ChipsChangedEvent,
+    CollectionEvent,
+    DealerReplacedCardEvent,
+    DrawEvent,
+    Event,
+    Finding,
+    HandStartedEvent,
+    PayoutEvent,
+    RakeCollectedEvent,
+    StubReshuffledEvent,
+    WagerEvent,
+)
+from services.games.cards import DECKS
+from services.games.model import HandInput, finding
+from services.games.profile import RuleProfile
+
+Sev = Literal["info", "warning", "critical"]
+
+
+class GenProfile(msgspec.Struct, forbid_unknown_fields=True):
+    """Section ``gen`` of a rule profile: severities of the common findings."""
+
+    wager_over_stack_severity: Sev
+    chips_during_hand_severity: Sev
+    cash_in_play_severity: Sev
+    unauthorised_config_severity: Sev
+    wager_outside_limits_severity: Sev
+    deck_integrity_severity: Sev
+    mispay_severity: Sev
+    rake_error_severity: Sev
+
+
+def common_findings(hand: HandInput, profile: RuleProfile) -> list[Finding]:
+    gen = profile.section("gen", GenProfile)
+    out: list[Finding] = []
+    out += deck_integrity(hand.events, gen)
+    out += stacks_never_negative(hand.events, gen)
+    out += chips_during_hand(hand.events, gen)
+    if not hand.table.config_authorized:
+        # GEN-5: limits, game, paytables and rake change only with a named supervisor.
+        out.append(
+            finding("UNAUTHORISED_CONFIGURATION", "GEN-5", gen.unauthorised_config_severity,
+                    "hand played under a table_configured event that names no authorising "
+                    "supervisor (authorized_by)")
+        )
+    return out
+
+
+def _cards_entering_play(event: Event) -> list[str]:
+    if isinstance(event, CardDealtEvent):
+        return [event.data.card] if event.data.card is not None else []
+    if isinstance(event, DrawEvent):
+        return list(event.data.received)
+    if isinstance(event, DealerReplacedCardEvent):
+        return [event.data.received, *event.data.burned]
+    return []
+
+
+def _cards_returning_to_stub(event: Event) -> list[str]:
+    if isinstance(event, StubReshuffledEvent):
+        return list(event.data.cards)
+    if isinstance(event, CardMovedEvent) and event.data.to == "stub":
+        return [event.data.card]
+    return []
+
+
+def deck_integrity(events: tuple[Event, ...], gen: GenProfile) -> list[Finding]:
+    """GEN-1: every card from the game's deck, none twice unless it went back to the stub
+    first (FCD-6 reshuffled discards, TH-5/TH-6 cards shuffled back)."""
+    started = next((e for e in events if isinstance(e, HandStartedEvent)), None)
+    deck = DECKS[started.data.deck] if started else DECKS[52]
+    out_of_stub: set[str] = set()
+    found: list[Finding] = []
+    for event in events:
+        for card in _cards_returning_to_stub(event):
+            out_of_stub.discard(card)
+        for card in _cards_entering_play(event):
+            if card not in deck:
+                found.append(
+                    finding("FOREIGN_CARD", "GEN-1", gen.deck_integrity_severity,
+                            f"{card} (seq {event.seq}) is not in this game's "
+                            f"{len(deck)}-card deck: a card was added or switched")
+                )
+            elif card in out_of_stub:
+                found.append(
+                    finding("DUPLICATE_CARD", "GEN-1", gen.deck_integrity_severity,
+                            f"{card} appears twice in the hand (again at seq {event.seq}): "
+                            "a card was added or switched")
+                )
+            out_of_stub.add(card)
+    return found
+
+
+def _stack_delta(event: Event) -> tuple[int | None, int]:
+    """(seat, signed change of its stack) for events that take chips from a stack."""
+    if isinstance(event, WagerEvent):
+        return event.data.seat, -event.data.amount
+    if isinstance(event, ActionEvent):
+        return event.data.seat, -(event.data.amount or 0)
+    if isinstance(event, CollectionEvent):
+        return event.data.seat, -event.data.amount
+    if isinstance(event, RakeCollectedEvent) and event.data.from_ == "stack":
+        return event.data.seat, -event.data.amount
+    if isinstance(event, PayoutEvent):
+        return event.data.seat, event.data.amount
+    return None, 0
+
+
+def stacks_never_negative(events: tuple[Event, ...], gen: GenProfile) -> list[Finding]:
+    """GEN-2 (table stakes): no seat puts in more chips than it has on the table."""
+    started = next((e for e in events if isinstance(e, HandStartedEvent)), None)
+    if started is None:
+        return []
+    stacks = {s.seat: s.stack for s in started.data.seats}
+    found: list[Finding] = []
+    for event in events:
+        seat, delta = _stack_delta(event)
+        if seat is None or seat not in stacks:
+            continue
+        before = stacks[seat]
+        stacks[seat] += delta
+        if delta < 0 and stacks[seat] < 0:
+            found.append(
+                finding("WAGER_OVER_STACK", "GEN-2", gen.wager_over_stack_severity,
+                        f"seat {seat} put in {-delta} chips at seq {event.seq} with only "
+                        f"{max(before, 0)} left on the table", seat=seat, amount=-stacks[seat])
+            )
+            stacks[seat] = 0
+    return found
+
+
+def chips_during_hand(events: tuple[Event, ...], gen: GenProfile) -> list[Finding]:
+    """GEN-3 (no chips in or out during a hand) and GEN-4 (cash does not play)."""
+    found: list[Finding] = []
+    for event in events:
+        if not isinstance(event, ChipsChangedEvent):
+            continue
+        d = event.data
+        if d.kind == "cash_in_play":
+            found.append(
+                finding("CASH_IN_PLAY", "GEN-4", gen.cash_in_play_severity,
+                        f"seat {d.seat} put cash in play (seq {event.seq}); only chips are "
+                        "wagered", seat=d.seat, amount=d.amount)
+            )
+        else:
+            found.append(
+                finding("CHIPS_DURING_HAND", "GEN-3", gen.chips_during_hand_severity,
+                        f"seat {d.seat}: {d.kind} of {d.amount:+d} chips during the hand "
+                        f"(seq {event.seq})", seat=d.seat, amount=d.amount)
+            )
+    return found
