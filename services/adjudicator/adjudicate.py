@@ -186,7 +186,8 @@ def _status(outcome: GameOutcome, findings: list[Finding]) -> str:
 def _side(net: dict[int, int], house: int, rake: dict[str, int]) -> SideResult:
     out = {str(seat): value for seat, value in sorted(net.items())}
     out["house"] = house
-    return SideResult(net=out, rake={k: v for k, v in sorted(rake.items(), key=lambda kv: _seat_key(kv[0])) if v})
+    paid = {k: rake[k] for k in sorted(rake, key=_seat_key) if rake[k]}
+    return SideResult(net=out, rake=paid)
 
 
 def _build_record(

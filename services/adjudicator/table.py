@@ -259,7 +259,7 @@ def apply_event(state: TableState, parsed: ParsedEvent) -> Outputs:
 
 
 def _is_table_level(event: Event) -> bool:
-    return event.__struct_config__.tag in TABLE_LEVEL_TYPES  # type: ignore[operator]
+    return event.__struct_config__.tag in TABLE_LEVEL_TYPES
 
 
 def _append(state: TableState, event: Event, out: Outputs) -> None:
