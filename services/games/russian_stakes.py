@@ -132,12 +132,12 @@ def _bet_problem(
     profile: RussianProfile,
 ) -> Finding | None:
     seat = box.seat
-    if first is not None:
-        return _late(placed, seat, "another Bet", f"after the Bet at seq {first.seq}",
-                     profile, "WAGER_CHANGED_AFTER_BET", "SURV-1")
     if hand.dealer_turned_at is not None and placed.index > hand.dealer_turned_at:
         return _late(placed, seat, "a Bet", "after the dealer's cards were turned", profile,
                      "LATE_WAGER", "SURV-1")
+    if first is not None:
+        return _late(placed, seat, "another Bet", f"after the Bet at seq {first.seq}",
+                     profile, "WAGER_CHANGED_AFTER_BET", "SURV-1")
     fold_step = box.first_step("fold")
     if fold_step is not None and fold_step.index < placed.index:
         return finding("BET_AFTER_FOLD", "RP-3", profile.bet_error_severity,
