@@ -118,6 +118,12 @@ def _bet(
         late += placed.amount
         report.findings.append(problem)
     if first is None:
+        play = box.first_step("play")
+        if play is not None and not box.bets:
+            report.findings.append(
+                finding("BET_MISSING", "RP-3", profile.bet_error_severity,
+                        f"seat {box.seat} played at seq {play.seq} but placed no Bet; a box "
+                        "without a Bet has folded and loses its Ante", seat=box.seat))
         return 0, late, _fold_rule(hand, box)
     _bet_checks(box, first, ante, report, profile)
     return valid, late, None
