@@ -57,6 +57,7 @@ PLAYERS_PER_TABLE = (3, 7)
 SEATS = 7
 TOP_UP_BELOW = 30  # in Antes: a player with fewer chips buys in again between hands
 BUY_IN = 120  # in Antes
+DECK_RESERVE = 8  # cards kept back from the draws (second exchange, dealer's replacement)
 PAYTABLE = {
     "royal_flush": 100, "straight_flush": 50, "four_of_a_kind": 20, "full_house": 7,
     "flush": 5, "straight": 4, "three_of_a_kind": 3, "two_pair": 2, "one_pair": 1,
@@ -189,8 +190,15 @@ class HandRun:
     def _draw_phase(self) -> None:
         """RP-2: every box decides, then the dealer serves first box to last."""
         decisions: list[tuple[Box, EventSpec]] = []
+        # Cards left for draws, keeping some for a second exchange and the dealer's
+        # replacement and burns: a box that cannot be served keeps its cards.
+        budget = len(self.deck) - DECK_RESERVE
         for box in self.boxes:
             box.decision, box.discards = draw_decision(box.cards, self.rng)
+            needed = 1 if box.decision == "buy" else len(box.discards)
+            if needed > budget:
+                box.decision, box.discards = "stand", []
+            budget -= 0 if box.decision in ("stand", "fold") else needed
             decisions.append((box, self._decision_event(box)))
         drawing = [box for box in self.boxes if box.decision in ("buy", "exchange")]
         self._fault_one_card_exchange(drawing)

@@ -180,7 +180,7 @@ def test_shown_cards_that_differ_from_the_dealt_ones() -> None:
     """RP-10: the box shows J J J J 7 but was dealt J J J 2 7: CARDS_SWITCHED (settled on
     the cards dealt: trips, +60)."""
     record = (box().act(1, "stand").bet(1, 20).turn_dealer(DEALER)
-              .add("showdown", seat=1, cards="Jc Jd Js Jh 7c".split()).pay(1, 60).record())
+              .add("showdown", seat=1, cards=["Jc", "Jd", "Js", "Jh", "7c"]).pay(1, 60).record())
     assert codes(record) == ["CARDS_SWITCHED"]
     assert expected_net(record)["1"] == 60
 
