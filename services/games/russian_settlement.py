@@ -66,8 +66,9 @@ def combinations_of(seat: int, cards: tuple[str, ...], profile: RussianProfile) 
         ):
             second = None
         return Combinations(tuple(best), tuple(second) if second else None)
-    if len(cards) < 5:
-        raise HandRejected("RP-7", f"seat {seat} plays with {len(cards)} cards; a hand needs five")
+    if not 5 <= len(cards) <= 7:
+        raise HandRejected("RP-7", f"seat {seat} plays with {len(cards)} cards; a hand is five "
+                           "or six cards (seven at most after an illegal second buy)")
     # Five cards, or more than six after an illegal second draw (flagged under RP-2): the
     # best five only.
     return Combinations(best_five(cards)[1], None)
@@ -162,8 +163,9 @@ def showdown(
         return Settlement(0, "RP-7", [TraceStep(
             "RP-7", f"{shown} ties the dealer card for card: push, Ante and Bet stay", seat)])
     odds = paytable.get(category, 0)
-    trace = [TraceStep("RP-7", f"{shown} beats the dealer's {dealer.category}: Ante {ante} "
-                       f"returned, Bet {bet} paid {odds} to 1 = {bet * odds}", seat)]
+    ante_text = f"Ante {ante} returned" if ante else "Ante already spent"
+    trace = [TraceStep("RP-7", f"{shown} beats the dealer's {dealer.category}: {ante_text}, "
+                       f"Bet {bet} paid {odds} to 1 = {bet * odds}", seat)]
     rule = "RP-7"
     if combos.second is not None:
         second_category = paytable_category(combos.second)

@@ -223,9 +223,9 @@ def _insurance(
             placed_in_time += placed.amount
     if placed_in_time == 0:
         return 0, late
-    if not plays or cards is None:
+    if not plays or cards is None or not 5 <= len(cards) <= 7:
         report.trace.append(TraceStep("RP-4", f"insurance of {placed_in_time} returned: the "
-                                      "box does not play", box.seat))
+                                      "box does not play a hand", box.seat))
         return 0, late
     category = paytable_category(best_five(cards)[1])
     if not at_least(category, profile.insurance_min_category):

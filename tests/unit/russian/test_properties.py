@@ -96,3 +96,15 @@ def test_settlement_bounds(
         assert net == -ante - price
     elif not qualifies and not bought:
         assert net in (ante - price, ante - price + insure * ante)
+
+
+@settings(max_examples=300, deadline=None)
+@given(cards=st.lists(st.sampled_from(STANDARD_DECK), min_size=5, max_size=5, unique=True))
+def test_profile_qualification_floor_agrees_with_the_evaluation(cards: list[str]) -> None:
+    """RP-5: the house-v1 floor (``dealer_min_category = ace_king``) is exactly the
+    evaluation's ``dealer_qualifies``."""
+    from services.games.russian_profile import RussianProfile
+    from services.games.russian_settlement import dealer_hand
+
+    profile = PROFILE.section("russian", RussianProfile)
+    assert dealer_hand(tuple(cards), profile).qualifies == dealer_qualifies(cards)
