@@ -88,6 +88,7 @@ class BettingHand:
         self.round_aggressors: list[int | None] = []
         self.violations: list[Violation] = []
         self.owed: list[OwedPost] = []
+        self.missed: list[OwedPost] = []  # reported missing; a late post settles them
         self.betting_started = False
         self.closed = False
         self._reset_round()
@@ -301,14 +302,15 @@ class BettingHand:
         if self.betting_started or self.round_index > 0:
             found.append(self._violation("blind_late", rule, seat,
                                          f"seat {seat} posted a {name} after the betting began"))
-        match = next((o for o in self.owed if o.kind == kind and o.seat == seat), None)
+        match = next((o for o in [*self.owed, *self.missed]
+                      if o.kind == kind and o.seat == seat), None)
         if match is None:
             owner = next((o.seat for o in self.owed if o.kind == kind), None)
             who = f"seat {owner} owes it" if owner is not None else f"no {name} is owed"
             found.append(self._violation("blind_wrong_seat", rule, seat,
                                          f"seat {seat} posted a {name}; {who}", chips))
         else:
-            self.owed.remove(match)
+            (self.owed if match in self.owed else self.missed).remove(match)
             if chips != match.amount:
                 found.append(self._violation(
                     "blind_wrong_amount", rule, seat,
@@ -328,7 +330,7 @@ class BettingHand:
                             f"{o.amount} before the betting", o.amount)
             for o in self.owed
         ]
-        self.owed = []
+        self.missed, self.owed = self.owed, []
         return found
 
     def _voluntary(self, seat: int, kind: str, chips: int) -> list[Violation]:
