@@ -6,6 +6,7 @@
   ``legal_actions()``, ``to_act()``, round transitions and ``showdown_order()``.
 - ``pots`` / ``showdown`` / ``rake`` / ``settlement``: side pots and uncalled bets, pot
   awards with the odd-chip rule, GEN-10 rake, and ``settle(...)`` for the expected net.
+- ``findings``: violations as findings, with ``BettingSeverities`` from the game's profile.
 """
 
 from services.games.betting.actions import (
@@ -17,6 +18,11 @@ from services.games.betting.actions import (
     ViolationKind,
 )
 from services.games.betting.engine import BettingHand, OwedPost, RoundOverError
+from services.games.betting.findings import (
+    BettingSeverities,
+    violation_code,
+    violation_findings,
+)
 from services.games.betting.pots import Pot, PotBuild, build_pots
 from services.games.betting.rake import RakeMode, RakePolicy, rake_charges
 from services.games.betting.seating import blind_seats, clockwise_after, first_left_of
@@ -36,6 +42,7 @@ __all__ = [
     "ActionKind",
     "BettingConfig",
     "BettingHand",
+    "BettingSeverities",
     "LegalActions",
     "OwedPost",
     "Pot",
@@ -59,4 +66,6 @@ __all__ = [
     "rake_charges",
     "settle",
     "split_pot",
+    "violation_code",
+    "violation_findings",
 ]
