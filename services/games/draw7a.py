@@ -166,6 +166,7 @@ class DrawState:
 
     entrants: list[int] = field(default_factory=list)  # active when the draw began
     drawn: dict[int, int] = field(default_factory=dict)  # seat -> cards drawn
+    order: list[int] = field(default_factory=list)  # entrants in the order they drew
     discards: set[str] = field(default_factory=set)  # discarded, not yet reshuffled
     stub: int = 0  # cards left in the stub
     stub_at_reshuffle: int | None = None  # stub size when the last reshuffle happened
@@ -287,21 +288,16 @@ class HandWalk:
         self.draw.drawn[seat] = self.draw.drawn.get(seat, 0) + len(received)
 
     def _check_draw_turn(self, seat: int, seq: int) -> None:
-        """FCD-6: active players draw once each, clockwise from left of the button."""
+        """FCD-6: only active players draw, once each (the order is checked at the end,
+        over the seats that did draw, so one missing draw is not also an order error)."""
         if seat not in self.draw.entrants:
             self.add("DRAW_BY_INACTIVE", "FCD-6", self.sev.draw_by_inactive,
                      f"seat {seat} drew (seq {seq}) but is not in the hand", seat=seat)
-            return
-        if seat in self.draw.drawn:
+        elif seat in self.draw.drawn:
             self.add("DRAW_TWICE", "FCD-6", self.sev.draw_twice,
                      f"seat {seat} drew a second time (seq {seq})", seat=seat)
-            return
-        due = next((s for s in clockwise_after(self.draw.entrants, self.started.button)
-                    if s not in self.draw.drawn), None)
-        if seat != due:
-            self.add("DRAW_ORDER", "FCD-6", self.sev.draw_order,
-                     f"seat {seat} drew out of order (seq {seq}); seat {due} was due "
-                     "(the draw starts left of the button)", seat=seat)
+        else:
+            self.draw.order.append(seat)
 
     def _check_draw_cards(self, seat: int, discarded: Sequence[str],
                           received: Sequence[str], seq: int) -> None:
@@ -323,8 +319,8 @@ class HandWalk:
         stray = [c for c in cards if c not in self.draw.discards]
         if stray:
             self.add("RESHUFFLE_NOT_DISCARDS", "FCD-6", self.sev.reshuffle_not_discards,
-                     f"the reshuffle at seq {seq} put back {' '.join(stray)}, which "
-                     "were not among the discards")
+                     f"the reshuffle at seq {seq} put back cards that were not among "
+                     f"the discards: {' '.join(stray)}")
         self.draw.discards.difference_update(cards)
         self.draw.stub_at_reshuffle = max(self.draw.stub, 0)
         self.draw.stub += len(cards)
@@ -385,6 +381,19 @@ def check_deal(walk: HandWalk) -> None:
             walk.add("WRONG_CARD_COUNT", "FCD-4", walk.sev.wrong_card_count,
                      f"seat {seat} was dealt {count} cards; each player receives five",
                      seat=seat, amount=count - HAND_SIZE)
+
+
+def check_draw_order(walk: HandWalk) -> None:
+    """FCD-6: the draw starts with the first active player left of the button and goes
+    clockwise; the first seat that drew before a seat due ahead of it is reported."""
+    due = [s for s in clockwise_after(walk.draw.entrants, walk.started.button)
+           if s in walk.draw.order]
+    for drew, expected in zip(walk.draw.order, due, strict=True):
+        if drew != expected:
+            walk.add("DRAW_ORDER", "FCD-6", walk.sev.draw_order,
+                     f"seat {drew} drew before seat {expected}; the draw goes clockwise "
+                     "from the button's left", seat=drew)
+            return
 
 
 def check_draw_recorded(walk: HandWalk) -> None:
@@ -546,6 +555,7 @@ def adjudicate(hand: HandInput, profile: RuleProfile) -> GameOutcome:
     walk.finish_betting()
     check_deal(walk)
     if walk.draw.entrants:
+        check_draw_order(walk)
         check_draw_recorded(walk)
     engine = walk.engine
     contenders = engine.active()

@@ -317,6 +317,8 @@ class BettingHand:
                     f"seat {seat} posted a {name} of {chips}; {match.amount} is owed",
                     chips - match.amount))
         found += self._put(st, chips, live=kind != "post_ante")
+        # A blind larger than owed was taken by the table: it is the bet to call.
+        self.bet_level = max(self.bet_level, st.in_round)
         return found
 
     def _start_betting(self) -> list[Violation]:

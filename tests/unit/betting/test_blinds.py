@@ -13,11 +13,12 @@ def test_owed_blinds_and_short_big_blind() -> None:
 
 def test_wrong_seat_wrong_amount_missing_and_late() -> None:
     """Seat 1 posts the small blind that seat 2 owes (wrong seat); seat 3 posts a big
-    blind of 3 instead of 2 (wrong amount); seat 4 calls with seat 2's small blind still
-    owed (missing); seat 2 then posts it (late). All cite FCD-3."""
+    blind of 3 instead of 2 (wrong amount; the table took 3 as the bet to call); seat 4
+    calls 3 with seat 2's small blind still owed (missing); seat 2 then posts it (late).
+    All cite FCD-3."""
     hand = BettingHand(config("no"), {1: 50, 2: 50, 3: 50, 4: 50}, 1)
     found = play(hand, [(1, "post_small_blind", 1), (3, "post_big_blind", 3),
-                        (4, "call", 2), (2, "post_small_blind", 1)])
+                        (4, "call", 3), (2, "post_small_blind", 1)])
     assert kinds(found) == ["blind_wrong_seat", "blind_wrong_amount", "blind_missing",
                             "blind_late"]
     assert {v.rule for v in found} == {"FCD-3"}
