@@ -103,7 +103,8 @@ def test_deal_not_clockwise_from_button() -> None:
 
 def test_misdeal_returns_everything() -> None:
     """GEN-6: a misdeal after the blinds; both blinds refunded: status dead, no finding."""
-    events = narrate(STACKS, 1, CARDS)[:3] + [
+    events = [
+        *narrate(STACKS, 1, CARDS)[:3],
         ("misdeal", {"reason": "card exposed in the deal"}),
         ("payout", {"seat": 2, "amount": 1, "source": "pot", "kind": "refund"}),
         ("payout", {"seat": 3, "amount": 2, "source": "pot", "kind": "refund"}),
