@@ -40,14 +40,14 @@ from services.games.betting import (
     settle,
     violation_findings,
 )
-from services.games.holdem_board import Board
 from services.games.holdem_betting import HoldemBetting, betting_config, posted_antes
+from services.games.holdem_board import Board
 from services.games.holdem_deal import HoleDeal
 from services.games.holdem_notes import Notes
 from services.games.holdem_profile import SECTION, HoldemProfile
 from services.games.holdem_showdown import (
-    Shown,
     ShowdownInput,
+    Shown,
     check_order,
     settlement_trace,
     strengths,
@@ -78,10 +78,12 @@ class HandWalk:
     def feed(self, event: Event) -> None:
         if isinstance(event, CardDealtEvent) and event.data.to == "board":
             self._first_board_activity()
-            self.board.card(event.data.card, event.seq, self._betting_complete())
+            timely = self.board.run is not None or self._betting_complete()
+            self.board.card(event.data.card, event.seq, timely)
             return
-        self.board.flush()
-        self._sync_rounds()
+        if self.board.run is not None:
+            self.board.flush()
+            self._sync_rounds()
         if isinstance(event, ActionEvent):
             self.action(event)
         elif isinstance(event, CardDealtEvent):
@@ -185,12 +187,14 @@ class HandWalk:
             self.engine.apply(data.seat, data.action, data.amount)
             return
         self.deal.betting_began()
-        self.board.resumed(self.engine.round_complete())
-        self._sync_rounds()
         engine = self.engine
-        if (engine.betting_started and engine.round_complete() and not engine.hand_over()
-                and engine.round_index < LAST_ROUND):
-            engine.next_round()  # the street was not recorded: the betting moved on anyway
+        if engine.to_act() is None and not engine.hand_over():  # the round is complete
+            if self.board.pending():
+                self.board.resumed(True)
+                self._sync_rounds()
+            if (engine.betting_started and engine.to_act() is None
+                    and engine.round_index < LAST_ROUND):
+                engine.next_round()  # the street was not recorded: the betting moved on
         engine.apply(data.seat, data.action, data.amount)
 
     # -------------------------------------------------------------- end of hand

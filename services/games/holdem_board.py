@@ -142,6 +142,10 @@ class Board:
             elif card in self.burn_pile:
                 self._burn_returned(card, seq)
 
+    def pending(self) -> bool:
+        """A flop to redeal or a premature turn is waiting for the dealer's correction."""
+        return self.redeal is not None or self.premature is not None
+
     def resumed(self, round_complete: bool) -> None:
         """Betting goes on. If the round before it is complete and a flop to redeal or a
         premature turn is still on the board, the dealer kept it (and the betting is on

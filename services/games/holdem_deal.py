@@ -147,6 +147,8 @@ class HoleDeal:
             self.phase_over = True
 
     def _awaits_replacement(self, seat: int) -> bool:
+        if not self.removals:
+            return False
         removed = sum(1 for r in self.removals if r.seat == seat)
         replaced = sum(1 for s, _ in self.replacements if s == seat)
         return removed > replaced
