@@ -45,6 +45,7 @@ from services.games.holdem_board import Board
 from services.games.holdem_deal import HoleDeal
 from services.games.holdem_notes import Notes
 from services.games.holdem_profile import SECTION, HoldemProfile
+from services.games.holdem_settlement import settle_with_dead_money
 from services.games.holdem_showdown import (
     ShowdownInput,
     Shown,
@@ -70,6 +71,7 @@ class HandWalk:
     board: Board
     shown: list[Shown] = field(default_factory=list)
     declared_board: dict[int, int] = field(default_factory=dict)
+    antes: dict[int, int] = field(default_factory=dict)  # antes posted per seat
     dead_reason: str | None = None
     misdealt: bool = False
 
@@ -184,6 +186,8 @@ class HandWalk:
                                f"seat {data.seat} posted ({data.action}) after the first card "
                                f"was dealt (seq {event.seq}); blinds and antes come before the "
                                "deal", seat=data.seat, amount=data.amount)
+            if data.action == "post_ante":
+                self.antes[data.seat] = self.antes.get(data.seat, 0) + (data.amount or 0)
             self.engine.apply(data.seat, data.action, data.amount)
             return
         self.deal.betting_began()
@@ -231,6 +235,20 @@ def dead_outcome(walk: HandWalk, reason: str) -> GameOutcome:
     )
 
 
+def dead_antes(walk: HandWalk, config: TableConfigured) -> dict[int, int]:
+    """Antes that are dead money in the main pot (TH-1 / TH-9 reading): every ante when
+    ``antes_dead_money``, else only a big-blind ante (what the big blind posted in antes
+    beyond the ante every player owes)."""
+    if walk.prof.antes_dead_money:
+        return {seat: amount for seat, amount in walk.antes.items() if amount}
+    antes = posted_antes(config.limits)
+    if not antes.big_blind:
+        return {}
+    seat = walk.engine.big_blind_seat
+    dead = walk.antes.get(seat, 0) - min(antes.each, walk.antes.get(seat, 0))
+    return {seat: dead} if dead > 0 else {}
+
+
 def settle_hand(walk: HandWalk, config: TableConfigured) -> GameOutcome:
     """Pots to the best hands (TH-2, TH-8, TH-9), rake per the posted mode (GEN-10)."""
     engine = walk.engine
@@ -245,7 +263,12 @@ def settle_hand(walk: HandWalk, config: TableConfigured) -> GameOutcome:
         walk.notes.step("TH-9", f"seat {contenders[0]} wins without a showdown (every other "
                                 "player folded)", contenders[0])
     rake = RakePolicy(config.rake.mode, config.rake.fee, walk.prof.designated_counts_button)
-    result = settle(engine.contributions(), engine.folded(), ranks, engine.button, rake)
+    dead = dead_antes(walk, config)
+    if dead:
+        result = settle_with_dead_money(engine.contributions(), dead, engine.folded(), ranks,
+                                        engine.button, rake)
+    else:
+        result = settle(engine.contributions(), engine.folded(), ranks, engine.button, rake)
     seat_rules = {seat: data.seat_rules.get(seat, "TH-9") for seat in result.net}
     return GameOutcome(
         net=result.net,

@@ -74,6 +74,10 @@ class HoldemProfile(msgspec.Struct, forbid_unknown_fields=True):
     # TH-9 reading: a contender that neither showed nor mucked: its dealt cards (read at
     # the deal) speak ("cards_speak"), or it has no claim ("no_claim").
     unshown_contender: Literal["cards_speak", "no_claim"]
+    # TH-1 / TH-9 reading: antes posted by every player count as each player's own
+    # contribution in the side pots (false), or are dead money in the main pot (true).
+    # A big-blind ante (one player antes for the table) is always dead money.
+    antes_dead_money: bool
     designated_counts_button: bool  # GEN-10 designated mode
     severity: HoldemSeverities
     betting_severity: BettingSeverities

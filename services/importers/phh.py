@@ -53,6 +53,9 @@ DEALER_ID = "phh-dealer"
 SOURCE = "phh-import"
 RULE_PROFILE = "house-v1"
 SUFFIXES = (".phh",)
+# The optional ``limits.big_blind_ante`` of table_configured (requested for the v1
+# contract). Without it a big-blind ante cannot be posted and such hands are skipped.
+CONTRACT_HAS_BIG_BLIND_ANTE = "big_blind_ante" in Limits.__struct_fields__
 
 
 @dataclass
@@ -72,8 +75,12 @@ class SourceHand:
     hand: PhhHand
 
 
-def import_phh(paths: Iterable[str | os.PathLike[str]]) -> ImportResult:
-    """Import PHH files (directories are searched for ``*.phh``)."""
+def import_phh(paths: Iterable[str | os.PathLike[str]], *,
+               big_blind_ante_field: bool = CONTRACT_HAS_BIG_BLIND_ANTE) -> ImportResult:
+    """Import PHH files (directories are searched for ``*.phh``).
+
+    ``big_blind_ante_field``: post big-blind antes as ``limits.big_blind_ante`` (default:
+    when the contract has the field; tests may force it to check the hold'em side)."""
     result = ImportResult()
     files = expand(paths)
     groups: dict[Path, list[Path]] = {}
@@ -83,7 +90,7 @@ def import_phh(paths: Iterable[str | os.PathLike[str]]) -> ImportResult:
     for directory in sorted(groups):
         hands = read_group(groups[directory], result)
         if hands:
-            import_table(names[directory], hands, result)
+            import_table(names[directory], hands, result, big_blind_ante_field)
     return result
 
 
@@ -106,7 +113,7 @@ def table_names(directories: Sequence[Path]) -> dict[Path, str]:
     resolved = [d.resolve() for d in directories]
     root = Path(os.path.commonpath(resolved))
     if len(resolved) == 1:
-        root = root.parent
+        root = root.parent.parent  # a lone directory keeps its parent's name too
     return {d: "phh:" + (r.relative_to(root).as_posix() or r.name)
             for d, r in zip(directories, resolved, strict=True)}
 
@@ -175,6 +182,7 @@ class TableWriter:
     stream: TableStream
     scale: int
     max_wager: dict[str, int]
+    big_blind_ante_field: bool
     config: dict[str, Any] | None = None
     seat_of: dict[str, int] = field(default_factory=dict)
     stacks: dict[str, int] = field(default_factory=dict)
@@ -187,7 +195,8 @@ class TableWriter:
         seats = list(hand.seats) if hand.seats is not None else (
             kept if kept is not None else list(range(1, len(hand.players) + 1)))
         try:
-            config = table_configuration(hand, self.scale, self.max_wager[hand.variant])
+            config = table_configuration(hand, self.scale, self.max_wager[hand.variant],
+                                         self.big_blind_ante_field)
             body = convert(hand, seats, self.scale)
             starting = [_whole(s, self.scale) for s in hand.starting]
             finishing = [_whole(f, self.scale) for f in hand.finishing]
@@ -259,7 +268,8 @@ class TableWriter:
                 self.stacks[name] = stack
 
 
-def table_configuration(hand: PhhHand, scale: int, max_wager: int) -> dict[str, Any]:
+def table_configuration(hand: PhhHand, scale: int, max_wager: int,
+                        big_blind_ante_field: bool) -> dict[str, Any]:
     """The v1 ``table_configured`` body of the game the hand was played under."""
     posted = posts(hand, scale)
     limits: dict[str, Any] = {"small_blind": posted.small_blind,
@@ -280,7 +290,7 @@ def table_configuration(hand: PhhHand, scale: int, max_wager: int) -> dict[str, 
     if posted.ante_each:
         limits["ante"] = posted.ante_each
     if posted.big_blind_ante:
-        if "big_blind_ante" not in Limits.__struct_fields__:
+        if not big_blind_ante_field:
             raise Unsupported("a big-blind ante: the v1 table_configured cannot post one yet "
                               "(limits.big_blind_ante is not in the contract)")
         limits["big_blind_ante"] = posted.big_blind_ante
@@ -296,7 +306,8 @@ def _whole(value: Any, scale: int) -> int:
     return int(scaled)
 
 
-def import_table(table_id: str, hands: list[SourceHand], result: ImportResult) -> None:
+def import_table(table_id: str, hands: list[SourceHand], result: ImportResult,
+                 big_blind_ante_field: bool) -> None:
     """Emit one table's stream and append it to ``result``."""
     scale, hands = table_scale(hands, result)
     if not hands:
@@ -306,7 +317,7 @@ def import_table(table_id: str, hands: list[SourceHand], result: ImportResult) -
         top = max(_whole(s, scale) for s in source.hand.starting)
         max_wager[source.hand.variant] = max(max_wager.get(source.hand.variant, 0), top)
     stream = TableStream(table_id, random.Random(table_id), source=SOURCE)
-    writer = TableWriter(table_id, stream, scale, max_wager)
+    writer = TableWriter(table_id, stream, scale, max_wager, big_blind_ante_field)
     played = 0
     for source in hands:
         hand_id = f"{table_id}#{source.path.stem}"

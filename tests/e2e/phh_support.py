@@ -1,0 +1,96 @@
+"""Locate the shared PHH data, unpack it once per test session, adjudicate imported events.
+
+The data lives beside the repository (``<repo>/../shared/data/phh/``, or under
+``$PITWATCH_SHARED/data/phh/``) and is never committed: the archive is unpacked into a
+temporary directory at test time.
+"""
+
+from __future__ import annotations
+
+import os
+import tarfile
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+import msgspec
+import orjson
+
+from services.adjudicator.adjudicate import adjudicate_hand
+from services.adjudicator.embedded import adjudicate_lines
+from services.events.contract import (
+    AdjudicationRecord,
+    Event,
+    Limits,
+    TableConfigured,
+    event_from_builtins,
+)
+from services.games.model import HandInput, TableContext
+
+REPO = Path(__file__).resolve().parents[2]
+ARCHIVE = "pokerkit-d782667-data.tar.gz"
+
+
+def shared_phh_dir() -> Path:
+    """``$PITWATCH_SHARED/data/phh`` if set, else ``<repo>/../shared/data/phh``."""
+    root = os.environ.get("PITWATCH_SHARED")
+    base = Path(root) if root else REPO.parent / "shared"
+    return base / "data" / "phh"
+
+
+def unpack(target: Path) -> Path:
+    """Unpack the archive into ``target``; returns the ``data`` folder."""
+    archive = shared_phh_dir() / ARCHIVE
+    if not archive.is_file():
+        raise FileNotFoundError(f"the PHH data set is missing: {archive} (set PITWATCH_SHARED "
+                                "to the folder holding data/phh/)")
+    with tarfile.open(archive) as tar:
+        tar.extractall(target, filter="data")
+    return target / "data"
+
+
+def adjudicate_stream(events: Sequence[dict[str, Any]]) -> list[AdjudicationRecord]:
+    """The embedded runner over the events as JSONL (chain, intake, assembly, games)."""
+    lines = [orjson.dumps(e) for e in events]
+    return [r for step in adjudicate_lines(lines) for r in step.records]
+
+
+class LimitsWithBigBlindAnte(Limits, kw_only=True):
+    """``Limits`` plus the optional ``big_blind_ante`` requested for the v1 contract."""
+
+    big_blind_ante: int | None = None
+
+
+def adjudicate_with_big_blind_ante(events: Sequence[dict[str, Any]]) -> list[AdjudicationRecord]:
+    """Adjudicate hands whose table_configured posts ``limits.big_blind_ante`` while the
+    v1 contract does not carry that field yet: the configuration is decoded with the
+    field added, hand events are decoded as usual, hands are assembled per table."""
+    return [adjudicate_hand(hand) for hand in _hands(events)]
+
+
+def _hands(events: Sequence[dict[str, Any]]) -> Iterator[HandInput]:
+    config: dict[str, TableConfigured] = {}
+    open_hands: dict[str, list[Event]] = {}
+    for raw in events:
+        table = raw["table_id"]
+        if raw["type"] == "table_configured":
+            config[table] = _config(raw["data"])
+            continue
+        if raw["hand_id"] is None:
+            continue
+        hand = open_hands.setdefault(table, [])
+        hand.append(event_from_builtins(raw))
+        if raw["type"] == "hand_ended":
+            context = TableContext(table_id=table, config=config[table],
+                                   config_authorized=True, seated={})
+            yield HandInput(table=context, hand_id=raw["hand_id"], events=tuple(hand))
+            open_hands[table] = []
+
+
+def _config(data: dict[str, Any]) -> TableConfigured:
+    limits = dict(data["limits"])
+    big_blind_ante = limits.pop("big_blind_ante", None)
+    body = msgspec.convert({**data, "limits": limits}, TableConfigured, strict=True)
+    patched = LimitsWithBigBlindAnte(**msgspec.structs.asdict(body.limits),
+                                     big_blind_ante=big_blind_ante)
+    return msgspec.structs.replace(body, limits=patched)
