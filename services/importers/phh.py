@@ -28,13 +28,17 @@ chips) are brought in line with ``chips_changed`` events between hands.
 
 from __future__ import annotations
 
+import hashlib
 import math
 import os
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from datetime import date, timedelta
 from pathlib import Path
 from typing import Any
+
+import orjson
 
 from services.events.contract import Limits
 from services.importers.phh_hand import (
@@ -47,7 +51,10 @@ from services.importers.phh_hand import (
 from services.importers.phh_toml import PhhSyntaxError, loads
 from services.simulator.stream import TableStream
 
+MAX_SAFE_CHIPS = 2**53 - 1  # RFC 8785: integers beyond this have another canonical form
+
 MAX_SCALE = 100
+_SECOND = timedelta(seconds=1)
 AUTHORIZED_BY = "phh-import"
 DEALER_ID = "phh-dealer"
 SOURCE = "phh-import"
@@ -174,12 +181,71 @@ def table_scale(hands: list[SourceHand], result: ImportResult) -> tuple[int, lis
 # ---------------------------------------------------------------------------- table
 
 
+_UUID_VERSION_MASK = 0xF000 << 64
+_UUID_VERSION_4 = 0x4000 << 64
+_UUID_VARIANT_MASK = 0xC000 << 48
+_UUID_VARIANT_RFC = 0x8000 << 48
+
+
+class ImportStream(TableStream):
+    """``TableStream`` with the hash taken the direct way.
+
+    Every event the importer writes is built from fixed ASCII keys, strings, booleans,
+    null and integers no larger than ``MAX_SAFE_CHIPS`` (checked per table), which is
+    exactly when ``services.events.canonical`` itself uses orjson's sorted output as the
+    RFC 8785 form; going straight there skips the per-value check that dominates the
+    import time. ``tests/unit/holdem/test_phh_import.py`` checks every imported event
+    against ``canonical.event_hash``.
+    """
+
+    _day: date | None = None
+    _day_text: str = ""
+
+    def emit(self, type_: str, data: dict[str, Any], hand_id: str | None = None,
+             source: str | None = None, max_ms: int = 4000) -> dict[str, Any]:
+        self.seq += 1
+        event: dict[str, Any] = {
+            "v": 1,
+            "event_id": self._next_id(),
+            "table_id": self.table_id,
+            "seq": self.seq,
+            "ts": self._tick(max_ms),
+            "prev_hash": self.last_hash,
+            "hand_id": hand_id,
+            "type": type_,
+            "source": source or self.source,
+            "data": data,
+        }
+        canonical = orjson.dumps(event, option=orjson.OPT_SORT_KEYS)
+        self.last_hash = hashlib.sha256(canonical).hexdigest()
+        self.events.append(event)
+        return event
+
+    def _next_id(self) -> str:
+        """A version-4 UUID from the stream's generator, as ``uuid.UUID(int=bits,
+        version=4)`` would write it (without building the object)."""
+        bits = self.rng.getrandbits(128)
+        bits = (bits & ~_UUID_VERSION_MASK) | _UUID_VERSION_4
+        bits = (bits & ~_UUID_VARIANT_MASK) | _UUID_VARIANT_RFC
+        h = f"{bits:032x}"
+        return f"{h[:8]}-{h[8:12]}-{h[12:16]}-{h[16:20]}-{h[20:]}"
+
+    def _tick(self, max_ms: int) -> str:
+        """One second per event on the simulated clock (the source has no times)."""
+        self.clock += _SECOND
+        c = self.clock
+        if c.date() != self._day:
+            self._day = c.date()
+            self._day_text = f"{c.year:04d}-{c.month:02d}-{c.day:02d}T"
+        return f"{self._day_text}{c.hour:02d}:{c.minute:02d}:{c.second:02d}.000Z"
+
+
 @dataclass
 class TableWriter:
     """One table's stream: configuration, seating and stacks carried between hands."""
 
     table_id: str
-    stream: TableStream
+    stream: ImportStream
     scale: int
     max_wager: dict[str, int]
     big_blind_ante_field: bool
@@ -312,11 +378,17 @@ def import_table(table_id: str, hands: list[SourceHand], result: ImportResult,
     scale, hands = table_scale(hands, result)
     if not hands:
         return
+    chips = max(sum(source.hand.starting) for source in hands) * scale
+    if chips > MAX_SAFE_CHIPS:
+        result.skipped += [(str(s.path), f"{chips} chips at the table exceed "
+                                         f"{MAX_SAFE_CHIPS}, the largest exact JSON integer")
+                           for s in hands]
+        return
     max_wager: dict[str, int] = {}
     for source in hands:
         top = max(_whole(s, scale) for s in source.hand.starting)
         max_wager[source.hand.variant] = max(max_wager.get(source.hand.variant, 0), top)
-    stream = TableStream(table_id, random.Random(table_id), source=SOURCE)
+    stream = ImportStream(table_id, random.Random(table_id), source=SOURCE)
     writer = TableWriter(table_id, stream, scale, max_wager, big_blind_ante_field)
     played = 0
     for source in hands:

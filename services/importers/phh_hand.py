@@ -212,6 +212,7 @@ class Replay:
     events: list[EventBody] = field(default_factory=list)
     hole: list[list[str | None] | None] = field(default_factory=list)
     dealt: bool = False
+    betting_began: bool = False
     board_cards: int = 0
 
     def put(self, position: int, chips: int, live: bool = True) -> None:
@@ -221,6 +222,8 @@ class Replay:
             self.street[position] += chips
 
     def action(self, position: int, kind: str, chips: int | None) -> None:
+        if not kind.startswith("post_"):
+            self.betting_began = True
         data: dict[str, Any] = {"seat": self.seats[position], "action": kind}
         if chips is not None:
             data["amount"] = chips
@@ -278,8 +281,7 @@ def _apply(replay: Replay, text: str) -> None:
 
 def _dealer(replay: Replay, parts: list[str], text: str) -> None:
     if len(parts) == 4 and parts[1] == "dh":
-        if replay.board_cards or any(e[0] == "action" and e[1]["action"] not in (
-                "post_ante", "post_small_blind", "post_big_blind") for e in replay.events):
+        if replay.board_cards or replay.betting_began:
             raise Unsupported(f"{text!r}: hole cards dealt after the betting began")
         position = _position(parts[2], len(replay.stacks), text)
         cards = _cards(parts[3], text)

@@ -65,10 +65,13 @@ def adjudicate_with_big_blind_ante(events: Sequence[dict[str, Any]]) -> list[Adj
     """Adjudicate hands whose table_configured posts ``limits.big_blind_ante`` while the
     v1 contract does not carry that field yet: the configuration is decoded with the
     field added, hand events are decoded as usual, hands are assembled per table."""
-    return [adjudicate_hand(hand) for hand in _hands(events)]
+    return [adjudicate_hand(hand) for hand in hand_inputs(events)]
 
 
-def _hands(events: Sequence[dict[str, Any]]) -> Iterator[HandInput]:
+def hand_inputs(events: Sequence[dict[str, Any]]) -> Iterator[HandInput]:
+    """Each hand's ``HandInput`` (events decoded, hands assembled per table), without the
+    intake's validation and chain checks: for timing the rules alone and for configs
+    the contract cannot decode yet."""
     config: dict[str, TableConfigured] = {}
     open_hands: dict[str, list[Event]] = {}
     for raw in events:
@@ -91,6 +94,8 @@ def _config(data: dict[str, Any]) -> TableConfigured:
     limits = dict(data["limits"])
     big_blind_ante = limits.pop("big_blind_ante", None)
     body = msgspec.convert({**data, "limits": limits}, TableConfigured, strict=True)
+    if big_blind_ante is None:
+        return body
     patched = LimitsWithBigBlindAnte(**msgspec.structs.asdict(body.limits),
                                      big_blind_ante=big_blind_ante)
     return msgspec.structs.replace(body, limits=patched)
