@@ -78,6 +78,10 @@ class HoldemProfile(msgspec.Struct, forbid_unknown_fields=True):
     # contribution in the side pots (false), or are dead money in the main pot (true).
     # A big-blind ante (one player antes for the table) is always dead money.
     antes_dead_money: bool
+    # TH-1 reading: the hand ended with several players still in and fewer than five
+    # board cards, so no hand can be ranked: "split" shows the pot split among them as
+    # the expected side (with a critical BOARD_CARD_COUNT finding), "reject" rejects.
+    unfinished_board_pot: Literal["split", "reject"]
     designated_counts_button: bool  # GEN-10 designated mode
     severity: HoldemSeverities
     betting_severity: BettingSeverities

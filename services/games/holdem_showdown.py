@@ -44,20 +44,27 @@ class ShowdownInput:
 
 def strengths(data: ShowdownInput, prof: HoldemProfile, notes: Notes) -> dict[int, int | None]:
     """Rank code of each contender's hand; None when it cannot win the pot."""
-    board = _known_board(data.board, prof)
+    board = [c for c in data.board if c is not None]
+    if len(board) != prof.board_cards:
+        return _unfinished(data, board, prof, notes)
     out: dict[int, int | None] = {}
     for seat in data.contenders:
         out[seat] = _strength(seat, data, board, prof, notes)
     return out
 
 
-def _known_board(board: Sequence[str | None], prof: HoldemProfile) -> list[str]:
-    known = [c for c in board if c is not None]
-    if len(known) != prof.board_cards:
-        raise HandRejected("TH-1", f"the showdown has {len(known)} known board card(s) "
-                                   f"({' '.join(known) or 'none'}); a hold'em board has "
-                                   f"{prof.board_cards}, so no hand can be ranked")
-    return known
+def _unfinished(data: ShowdownInput, board: list[str], prof: HoldemProfile,
+                notes: Notes) -> dict[int, int | None]:
+    """Several players still in, but no complete board: no hand can be ranked."""
+    seats = " ".join(map(str, data.contenders))
+    message = (f"the hand ended with seats {seats} still in and {len(board)} known board "
+               f"card(s) ({' '.join(board) or 'none'}); TH-1 deals {prof.board_cards} and "
+               "ends in a showdown, so no winner can be determined")
+    if prof.unfinished_board_pot == "reject":
+        raise HandRejected("TH-1", message)
+    notes.add("BOARD_CARD_COUNT", "TH-1", notes.severity.board_card_count,
+              message + ": the pot is shown split among them", amount=len(board))
+    return {seat: None for seat in data.contenders}
 
 
 def _strength(seat: int, data: ShowdownInput, board: list[str], prof: HoldemProfile,
@@ -117,7 +124,9 @@ def _hole_cards(seat: int, record: Shown | None, data: ShowdownInput,
 
 
 def _best(hole: Sequence[str], board: Sequence[str]) -> int:
-    cards = [*hole, *board]
+    """Best five of the cards. A card that appears twice (a GEN-1 finding, reported by
+    the common checks) counts once: the hand is ranked on the distinct cards it holds."""
+    cards = list(dict.fromkeys([*hole, *board]))
     if len(cards) <= 7:
         return standard.best_rank(cards)
     return max(standard.rank5(five) for five in combinations(cards, 5))

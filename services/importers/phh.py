@@ -114,14 +114,14 @@ def expand(paths: Iterable[str | os.PathLike[str]]) -> list[Path]:
 
 
 def table_names(directories: Sequence[Path]) -> dict[Path, str]:
-    """``phh:<directory relative to the common parent>``; stable for the same inputs."""
+    """``phh:<path>``, the directory relative to the parent of the common folder of the
+    directories' parents: a session keeps its name (``phh:pluribus/83``) whether it is
+    imported alone or with its siblings."""
     if not directories:
         return {}
     resolved = [d.resolve() for d in directories]
-    root = Path(os.path.commonpath(resolved))
-    if len(resolved) == 1:
-        root = root.parent.parent  # a lone directory keeps its parent's name too
-    return {d: "phh:" + (r.relative_to(root).as_posix() or r.name)
+    root = Path(os.path.commonpath([r.parent for r in resolved])).parent
+    return {d: "phh:" + r.relative_to(root).as_posix()
             for d, r in zip(directories, resolved, strict=True)}
 
 

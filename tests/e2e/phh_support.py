@@ -99,3 +99,26 @@ def _config(data: dict[str, Any]) -> TableConfigured:
     patched = LimitsWithBigBlindAnte(**msgspec.structs.asdict(body.limits),
                                      big_blind_ante=big_blind_ante)
     return msgspec.structs.replace(body, limits=patched)
+
+
+def hands_by_id(events: Sequence[dict[str, Any]]) -> dict[str, tuple[dict[str, Any], list[dict[str, Any]]]]:
+    """Each hand's events (plain JSON objects) with the table configuration it was played
+    under, for mutating one hand and adjudicating it alone."""
+    config: dict[str, dict[str, Any]] = {}
+    out: dict[str, tuple[dict[str, Any], list[dict[str, Any]]]] = {}
+    for raw in events:
+        table = raw["table_id"]
+        if raw["type"] == "table_configured":
+            config[table] = raw["data"]
+        elif raw["hand_id"] is not None:
+            out.setdefault(raw["hand_id"], (config[table], []))[1].append(raw)
+    return out
+
+
+def adjudicate_one(config: dict[str, Any], hand: Sequence[dict[str, Any]]) -> AdjudicationRecord:
+    """Adjudicate one hand's (possibly altered) events under ``config``, chain aside."""
+    first = hand[0]
+    context = TableContext(table_id=first["table_id"], config=_config(config),
+                           config_authorized=True, seated={})
+    events = tuple(event_from_builtins(raw) for raw in hand)
+    return adjudicate_hand(HandInput(table=context, hand_id=first["hand_id"], events=events))
