@@ -211,7 +211,7 @@ class HandWalk:
             return
         self.deal.review(misdealt=False)
         self.board.credits = list(self.deal.credits)
-        self.board.finish()
+        self.board.finish(contested=len(self.engine.active()) > 1)
         self._sync_rounds()
         self.deal.check_counts()
         self.engine.close_round()

@@ -157,8 +157,14 @@ class Board:
         elif self.premature is not None and self.premature in self.cards:
             self._premature_turn_kept()
 
-    def finish(self) -> None:
-        """End of the hand: a redeal or set-aside still pending means the dealer kept it."""
+    def finish(self, contested: bool) -> None:
+        """End of the hand: a redeal or set-aside still pending means the dealer kept it,
+        unless nobody was left to play that board (everyone else folded)."""
+        if not contested:
+            if self.pending():
+                self.notes.step("TH-5" if self.redeal is not None else "TH-6",
+                                "the hand ended before the correction was due")
+            return
         if self.redeal is not None:
             self._flop_kept(self.redeal)
         if self.premature is not None and self.premature in self.cards:
@@ -250,8 +256,9 @@ class Board:
                else "was dealt before the pre-flop betting was complete")
         self.notes.add("FLOP_NOT_REDEALT", redeal.rule, self.notes.severity.flop_not_redealt,
                        f"the flop {_cards(redeal.cards)} {why} (seq {redeal.seq}) and was "
-                       f"played; {redeal.rule} / TH-5: the flop cards go back into the stub, "
-                       "the burn stays, and a new flop is dealt without a burn")
+                       f"played; {'TH-4 / ' if redeal.rule == 'TH-4' else ''}TH-5: the flop "
+                       "cards go back into the stub, the burn stays, and a new flop is dealt "
+                       "without a burn")
         self.redeal = None
         self._dealt(1, True)
 
