@@ -272,7 +272,7 @@ class TableWriter:
         if config != self.config:
             self.stream.emit("table_configured", config)
             self.config = config
-        self._seat(hand, seats, reseat=hand.seats is None and kept is None)
+        self._seat(hand, seats, starting, reseat=hand.seats is None and kept is None)
         self._align_stacks(hand, seats, starting)
         emit = self.stream.emit
         emit("hand_started", {
@@ -300,24 +300,26 @@ class TableWriter:
         clockwise = [s for s in ordered if s > button] + [s for s in ordered if s <= button]
         return seats if clockwise == seats else None
 
-    def _seat(self, hand: PhhHand, seats: Sequence[int], reseat: bool) -> None:
-        """``player_left`` / ``player_seated`` so the table matches the hand's seating."""
+    def _seat(self, hand: PhhHand, seats: Sequence[int], starting: Sequence[int],
+              reseat: bool) -> None:
+        """``player_left`` / ``player_seated`` (with the hand's starting stack) so the
+        table matches the hand's seating."""
         for name in list(self.seat_of):
             if reseat or name not in hand.players:
                 self._leave(name)
-        for name, seat in zip(hand.players, seats, strict=True):
+        for name, seat, stack in zip(hand.players, seats, starting, strict=True):
             if self.seat_of.get(name) != seat:
                 if name in self.seat_of:
                     self._leave(name)
                 taken = next((n for n, s in self.seat_of.items() if s == seat), None)
                 if taken is not None:
                     self._leave(taken)
-                self._sit(name, seat)
+                self._sit(name, seat, stack)
 
-    def _sit(self, name: str, seat: int) -> None:
-        self.stream.emit("player_seated", {"seat": seat, "player_id": name, "stack": 0})
+    def _sit(self, name: str, seat: int, stack: int) -> None:
+        self.stream.emit("player_seated", {"seat": seat, "player_id": name, "stack": stack})
         self.seat_of[name] = seat
-        self.stacks[name] = 0
+        self.stacks[name] = stack
 
     def _leave(self, name: str) -> None:
         seat = self.seat_of.pop(name)
