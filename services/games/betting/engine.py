@@ -84,6 +84,7 @@ class BettingHand:
         self.button = button
         self.order: tuple[int, ...] = tuple(sorted(stacks))
         self.seats = {seat: SeatState(seat, stacks[seat]) for seat in self.order}
+        self._rings: dict[int, tuple[int, ...]] = {}
         self.round_index = 0
         self.round_aggressors: list[int | None] = []
         self.violations: list[Violation] = []
@@ -162,30 +163,47 @@ class BettingHand:
 
     def hand_over(self) -> bool:
         """Only one player is left: they win without a showdown (FCD-9)."""
-        return len(self.active()) <= 1
+        return sum(1 for st in self.seats.values() if not st.folded) <= 1
+
+    def _able(self) -> int:
+        """Seats that can still put chips in (not folded, not all-in)."""
+        return sum(1 for st in self.seats.values() if not st.folded and not st.all_in)
 
     def can_bet_further(self) -> bool:
         """At least two players who still have chips: a later round can have betting."""
-        return sum(1 for st in self.seats.values() if not st.folded and not st.all_in) >= 2
+        return self._able() >= 2
 
     def _others_can_act(self, st: SeatState) -> bool:
-        return any(o is not st and not o.folded and not o.all_in for o in self.seats.values())
+        able = self._able()
+        return able - (0 if st.folded or st.all_in else 1) > 0
 
-    def _needs_action(self, st: SeatState) -> bool:
+    def _needs_action(self, st: SeatState, able: int) -> bool:
+        """``able``: how many seats can still put chips in (``st`` included)."""
         if st.folded or st.all_in:
             return False
         if st.acted and st.acted_level >= self.bet_level:
             return False
         # Nobody left who could answer a bet, and nothing owed: no decision to make.
-        return not (st.in_round >= self.bet_level and not self._others_can_act(st))
+        return not (st.in_round >= self.bet_level and able <= 1)
+
+    def _ring(self, anchor: int) -> tuple[int, ...]:
+        ring = self._rings.get(anchor)
+        if ring is None:
+            ring = self._rings[anchor] = tuple(clockwise_after(self.order, anchor))
+        return ring
+
+    def _pending(self) -> list[int]:
+        able = self._able()
+        return [s for s in self.order if self._needs_action(self.seats[s], able)]
 
     def to_act(self) -> int | None:
         """The seat whose turn it is: the first seat clockwise from the last seat that
         acted in turn that still owes a decision; None when the round is complete."""
         if self.closed or self.hand_over():
             return None
-        for seat in clockwise_after(self.order, self.anchor):
-            if self._needs_action(self.seats[seat]):
+        able = self._able()
+        for seat in self._ring(self.anchor):
+            if self._needs_action(self.seats[seat], able):
                 return seat
         return None
 
@@ -491,8 +509,7 @@ class BettingHand:
         if self.closed:
             return []
         found = self._start_betting() if self.round_index == 0 else []
-        pending = [] if self.hand_over() else [
-            s for s in self.order if self._needs_action(self.seats[s])]
+        pending = [] if self.hand_over() else self._pending()
         if pending:
             seats = ", ".join(map(str, pending))
             found.append(self._violation("round_incomplete", self.order_rule, None,
