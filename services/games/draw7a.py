@@ -179,7 +179,6 @@ class HandWalk:
     prof: Draw7aProfile
     started: HandStarted
     engine: BettingHand
-    deck: int
     findings: list[Finding] = field(default_factory=list)
     trace: list[TraceStep] = field(default_factory=list)
     hands: dict[int, list[str | None]] = field(default_factory=dict)
@@ -534,7 +533,7 @@ def _start(hand: HandInput, prof: Draw7aProfile) -> HandWalk:
                                     "at least two")
     engine = BettingHand(betting_config(config, prof),
                          {s.seat: s.stack for s in started.seats}, started.button)
-    walk = HandWalk(prof=prof, started=started, engine=engine, deck=started.deck)
+    walk = HandWalk(prof=prof, started=started, engine=engine)
     walk.draw.stub = started.deck
     return walk
 
