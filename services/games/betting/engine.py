@@ -177,6 +177,12 @@ class BettingHand:
         able = self._able()
         return able - (0 if st.folded or st.all_in else 1) > 0
 
+    def _raise_can_be_answered(self, st: SeatState) -> bool:
+        """Some opponent still in the hand could put in more than the current bet; if
+        none can, a raise could never be called and is not allowed."""
+        return any(o is not st and not o.folded and o.stack > 0
+                   and o.in_round + o.stack > self.bet_level for o in self.seats.values())
+
     def _needs_action(self, st: SeatState, able: int) -> bool:
         """``able``: how many seats can still put chips in (``st`` included)."""
         if st.folded or st.all_in:
@@ -185,6 +191,14 @@ class BettingHand:
             return False
         # Nobody left who could answer a bet, and nothing owed: no decision to make.
         return not (st.in_round >= self.bet_level and able <= 1)
+
+    def _optional_check(self, st: SeatState, kind: str, chips: int) -> bool:
+        """A check by the last player who could still bet, nobody left to answer: the
+        round does not wait for it (``_needs_action``), but some tables record it (the
+        big blind's "option" after everyone else folded or went all-in). Accepted."""
+        return (kind in ("check", "call") and chips == 0 and st.in_round >= self.bet_level
+                and not (st.acted and st.acted_level >= self.bet_level)
+                and self._able() <= 1)
 
     def _ring(self, anchor: int) -> tuple[int, ...]:
         ring = self._rings.get(anchor)
@@ -235,7 +249,7 @@ class BettingHand:
 
     def raise_refusal(self, st: SeatState) -> ViolationKind | None:
         """Why ``st`` may not bet or raise now (FCD-8), or None if it may."""
-        if not self._others_can_act(st):
+        if not self._raise_can_be_answered(st):
             return "no_opponent_to_raise"
         if self.config.structure == "fixed" and self.bets >= self.config.max_bets_per_round:
             return "cap_exceeded"
@@ -379,7 +393,7 @@ class BettingHand:
                                          "the fold is ignored"))
             return found
         due = self.to_act()
-        if seat != due:
+        if seat != due and not self._optional_check(st, kind, chips):
             expected = f"seat {due} was due" if due is not None else "no action was due"
             found.append(self._violation("out_of_turn", rule, seat,
                                          f"seat {seat} acted ({kind}) out of turn; {expected}"))
@@ -478,7 +492,8 @@ class BettingHand:
         if refusal == "not_reopened":
             return (f"seat {seat} raised to {level} although only a short all-in, not a "
                     "full raise, came after its last action: the betting was not reopened")
-        return f"seat {seat} raised to {level} with every opponent all-in"
+        return (f"seat {seat} raised to {level} although no opponent could put in more "
+                "than the bet (all all-in or short)")
 
     def _size_violations(
         self, seat: int, level: int, all_in: bool, low: int, high: int
