@@ -30,6 +30,7 @@ from services.events.contract import (
     HandStarted,
     HandStartedEvent,
     MisdealEvent,
+    PlayerLeftEvent,
     ShowdownEvent,
     StubReshuffledEvent,
     TableConfigured,
@@ -213,6 +214,15 @@ class HandWalk:
                 self.showdowns.append((event.data.seat, event.data.cards, event.data.mucked))
         elif isinstance(event, HandDeadEvent | MisdealEvent):
             self.dead_reason = event.data.reason
+        elif isinstance(event, PlayerLeftEvent):
+            self.walked_away(event.data.seat)
+
+    def walked_away(self, seat: int) -> None:
+        """GEN-7: leaving the table without acting on the hand folds it."""
+        if seat in self.engine.active() and not self.engine.hand_over():
+            self.engine.walk_away(seat)
+            self.trace.append(TraceStep("GEN-7", f"seat {seat} left the table during the "
+                                                 "hand: its hand is folded", seat))
 
     # -------------------------------------------------------------- the deal (FCD-4)
 
@@ -236,6 +246,7 @@ class HandWalk:
             self.add("UNEXPECTED_ACTION", "FCD-2", self.sev.unexpected_action,
                      f"seat {data.seat} recorded '{data.action}', not an action of Five "
                      f"Card Draw (seq {event.seq})", seat=data.seat, amount=data.amount)
+            self.engine.dead_chips(data.seat, data.amount or 0)
             return
         if data.action in POST_KINDS and self.first_card_seq is not None:
             self.add("BLIND_AFTER_DEAL", "FCD-3", self.sev.blind_after_deal,

@@ -516,6 +516,26 @@ class BettingHand:
                                     f"{low}", level - low)]
         return []
 
+    def walk_away(self, seat: int) -> None:
+        """GEN-7: a player who leaves the table without acting has folded (a player's
+        choice, not a table error: no violation)."""
+        st = self.seats.get(seat)
+        if st is None or st.folded or self.hand_over():
+            return
+        if self.to_act() == seat:
+            self.anchor = seat
+        st.folded = True
+
+    def dead_chips(self, seat: int, chips: int) -> list[Violation]:
+        """Chips a seat moved into the pot by something other than a betting action:
+        in the pot (the recorded chips are the chips put in), part of nobody's bet."""
+        st = self.seats.get(seat)
+        if st is None or chips <= 0:
+            return []
+        found = self._put(st, chips, live=False)
+        self.violations.extend(found)
+        return found
+
     # ------------------------------------------------------------------ rounds
 
     def close_round(self) -> list[Violation]:
