@@ -156,3 +156,16 @@ def test_chips_moved_by_an_action_foreign_to_the_game_stay_in_the_pot() -> None:
     events.insert(where, ("action", {"seat": 3, "action": "play", "amount": 2}))
     record = adjudicated(config("no"), events)
     assert codes(record) == ["UNEXPECTED_ACTION"]
+
+
+def test_bet_larger_than_the_stack_is_reported_once_as_gen2() -> None:
+    """Seat 2 has 98 behind after the draw and bets 120: table stakes (GEN-2), reported by
+    the common checks as WAGER_OVER_STACK (amount 22) and not again by the game. Both
+    others fold: the 120 is uncalled and returned, seat 2 wins the 6 (net +4)."""
+    record = adjudicated(config("no"), three_handed(
+        after=[(2, "bet", 120), (3, "fold", None), (1, "fold", None)],
+        showdown=[], payouts=[(2, 120, "refund"), (2, 6, "pot")]))
+    assert [(f.code, f.rule, f.amount) for f in record.findings] == [
+        ("WAGER_OVER_STACK", "GEN-2", 22)]
+    assert record.expected is not None
+    assert record.expected.net == {"1": -2, "2": 4, "3": -2, "house": 0}
