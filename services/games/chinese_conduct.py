@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass
-from typing import Literal, Protocol
+from typing import Protocol
 
 from services.events.contract import (
     CardDealtEvent,
@@ -28,9 +28,6 @@ from services.games.chinese_hands import HandReading
 from services.games.chinese_profile import ChineseProfile
 from services.games.chinese_settlement import Transfer
 from services.games.model import TableContext, TraceStep, finding
-
-BuyKind = Literal["seated", "buy_in", "short_buy"]
-
 
 # ---------------------------------------------------------------- CP-11 misdeal
 
@@ -227,11 +224,13 @@ def buy_findings(buys: list[BuyRecordLike], point_value: int,
                  cp: ChineseProfile) -> list[Finding]:
     """CP-9: a buy of at least ``min_points`` x point value is full; anything less is a short
     buy. A player's first buy must be full; at most ``short_buys_per_full_buy`` short buys
-    follow each full buy. Only buys made since the previous hand are reported."""
+    follow each full buy. ``buys`` are in the order they happened (the table's history,
+    then the hand's). Only buys made since the previous hand are reported, and a short
+    buy only when the player's buys since sitting down are known (a ``seated`` record)."""
     minimum = cp.buy_in.min_points * point_value
     out: list[Finding] = []
     short_left: dict[int, int] = {}
-    for buy in sorted(buys, key=lambda b: b.seq):
+    for buy in buys:
         if buy.kind == "seated":
             short_left[buy.seat] = 0
         if buy.amount <= 0:
@@ -248,7 +247,9 @@ def buy_findings(buys: list[BuyRecordLike], point_value: int,
                                    f"({cp.buy_in.min_points} points)", seat=buy.seat,
                                    amount=buy.amount))
             continue
-        if short_left.get(buy.seat, 0) > 0:
+        if buy.seat not in short_left:
+            continue  # the player's earlier buys are unknown: nothing to judge against
+        if short_left[buy.seat] > 0:
             short_left[buy.seat] -= 1
             continue
         if buy.since_previous_hand:

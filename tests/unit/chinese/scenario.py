@@ -62,9 +62,7 @@ def hand_events(
     for seat in set_order or seats:
         if seat in unset:
             continue
-        front, middle, back = settings[seat]
-        events.append(("hand_set", {"seat": seat, "front": cards(front),
-                                    "middle": cards(middle), "back": cards(back)}))
+        events.append(hand_set(seat, settings[seat]))
     events += [("auto_win_declared", {"seat": s, "kind": k}) for s, k in declarations]
     events += list(before_opening)
     if open_hands:
@@ -74,6 +72,12 @@ def hand_events(
     events += list(payments)
     events.append(("hand_ended", {}))
     return events
+
+
+def hand_set(seat: int, setting: Setting) -> EventSpec:
+    front, middle, back = setting
+    return ("hand_set", {"seat": seat, "front": cards(front), "middle": cards(middle),
+                         "back": cards(back)})
 
 
 def pay(payer: int, payee: int, amount: int) -> EventSpec:
