@@ -162,7 +162,9 @@ def _shown_early(events: tuple[Event, ...], reading: HandReading,
 def _new_player_position(reading: HandReading, table: TableContext,
                          cp: ChineseProfile) -> list[Finding]:
     """CP-12: a new player receives neither the first hand (the seat left of the button,
-    dealt first) nor the button."""
+    dealt first) nor the button. The table's first hand is exempt: everybody is new."""
+    if table.hands_played == 0:
+        return []
     button = reading.started.data.button
     first = button % cp.table_seats + 1
     out = []

@@ -64,12 +64,16 @@ def rake_due(participants: tuple[int, ...], button: int, mode: str, fee: int,
 
 def settle(pairs: list[PairScore], participants: tuple[int, ...], stacks: dict[int, int],
            button: int, point_value: int, rake: dict[int, int],
-           cp: ChineseProfile) -> Settlement:
-    """CP-9 point value, CP-10 caps and payment order; net per seat after rake."""
+           cp: ChineseProfile, cap: bool = True) -> Settlement:
+    """CP-9 point value, CP-10 caps and payment order; net per seat after rake.
+
+    ``cap=False`` settles as a table that ignores the CP-10 cap would (the simulator's
+    injected fault); the adjudicator always caps."""
     out = Settlement(net={seat: -rake.get(seat, 0) for seat in participants}, rake=dict(rake))
     for seat, fee in sorted(rake.items()):
         out.trace.append(TraceStep("GEN-10", f"seat {seat} pays {fee} rake", seat))
-    owed = _capped_amounts(pairs, stacks, point_value, out)
+    cap_stacks = stacks if cap else {seat: 10**12 for seat in stacks}
+    owed = _capped_amounts(pairs, cap_stacks, point_value, out)
     order = clockwise_order(participants, button, cp)
     available = {seat: max(stacks.get(seat, 0) - rake.get(seat, 0), 0) for seat in participants}
     for payer in order:

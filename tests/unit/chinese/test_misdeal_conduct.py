@@ -90,20 +90,26 @@ def test_cp12_player_shows_cards_while_they_are_out() -> None:
 
 
 def test_cp12_new_player_on_the_button() -> None:
-    result = outcome(PAIR, button=1, context={"new_seats": frozenset({1})})
+    result = outcome(PAIR, button=1, context={"new_seats": frozenset({1}), "hands_played": 7})
     assert "NEW_PLAYER_ON_BUTTON" in codes(result)
 
 
 def test_cp12_new_player_dealt_the_first_hand() -> None:
     """Button 1: seat 2 (left of the button) is dealt first."""
-    result = outcome(PAIR, button=1, context={"new_seats": frozenset({2})})
+    result = outcome(PAIR, button=1, context={"new_seats": frozenset({2}), "hands_played": 7})
     assert "NEW_PLAYER_FIRST_HAND" in codes(result)
+
+
+def test_cp12_first_hand_of_the_table_is_exempt() -> None:
+    """Nobody played before: every player is new, so the button has to go to one of them."""
+    result = outcome(PAIR, button=1, context={"new_seats": frozenset({1, 2})})
+    assert not {"NEW_PLAYER_FIRST_HAND", "NEW_PLAYER_ON_BUTTON"} & set(codes(result))
 
 
 def test_cp12_new_player_elsewhere_is_fine() -> None:
     """Button 4, seats 1..3 play: the first hand is seat 1's; new seat 2 is fine (its stack,
     1000, is over the 20-point minimum)."""
-    result = outcome({2: H_A, 3: H_B}, button=4, context={"new_seats": frozenset({2})})
+    result = outcome({2: H_A, 3: H_B}, button=4, context={"new_seats": frozenset({2}), "hands_played": 7})
     assert not {"NEW_PLAYER_FIRST_HAND", "NEW_PLAYER_ON_BUTTON",
                 "BUY_IN_BELOW_MINIMUM"} & set(codes(result))
 
@@ -111,14 +117,14 @@ def test_cp12_new_player_elsewhere_is_fine() -> None:
 def test_cp9_new_player_below_minimum_buy_in() -> None:
     """Point value 5: the minimum buy-in is 20 x 5 = 100; new seat 3 starts with 95."""
     result = outcome({2: H_A, 3: H_B}, config(point_value=5), button=4,
-                     stacks={2: 1000, 3: 95}, context={"new_seats": frozenset({3})})
+                     stacks={2: 1000, 3: 95}, context={"new_seats": frozenset({3}), "hands_played": 7})
     found = [f for f in result.findings if f.code == "BUY_IN_BELOW_MINIMUM"]
     assert [f.seat for f in found] == [3] and found[0].amount == 95
 
 
 def test_cp9_exact_minimum_is_enough() -> None:
     result = outcome({2: H_A, 3: H_B}, config(point_value=5), button=4,
-                     stacks={2: 1000, 3: 100}, context={"new_seats": frozenset({3})})
+                     stacks={2: 1000, 3: 100}, context={"new_seats": frozenset({3}), "hands_played": 7})
     assert "BUY_IN_BELOW_MINIMUM" not in codes(result)
 
 
