@@ -102,7 +102,7 @@ def test_chips_are_conserved_and_stakes_respected(params: dict[str, Any]) -> Non
     assert result.house == sum(result.rake.values())
     for seat, net in result.net.items():
         assert net >= -max(stacks[seat], result.rake.get(seat, 0)), (seat, net, stacks)
-    mode, fee = params["rake"]
+    _mode, fee = params["rake"]
     assert result.house <= fee * len(stacks)
 
 
