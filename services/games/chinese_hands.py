@@ -269,7 +269,7 @@ def _judge_declaration(seat: int, declared: list[tuple[AutoWin, int]],
 
 
 def _auto_wins_made(cards: list[str]) -> set[str]:
-    if len(set(cards)) != len(cards):
+    if len(set(cards)) != len(cards) or not may_hold_auto_win(cards):
         return set()
     return cp_eval.auto_wins(cards)
 
@@ -353,7 +353,7 @@ def _judge_setting(seat: int, setting: Setting, events: tuple[Event, ...],
         _trace_foul(seat, reason, reading, cp)
         return SeatHand(seat, "foul", reason=reason)
     cards = thirteen_cards(seat, events, reading, cp)
-    if cards is not None and may_hold_auto_win(cards) and _auto_wins_made(cards):
+    if cards is not None and _auto_wins_made(cards):
         made = ", ".join(sorted(_auto_wins_made(cards)))
         reading.trace.append(TraceStep("CP-7", f"seat {seat} holds {made} but did not declare "
                                                "it in time: the hand plays as set", seat))
