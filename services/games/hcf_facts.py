@@ -14,6 +14,7 @@ DP's.
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -63,7 +64,8 @@ class HandFacts:
     stacks: dict[int, int]  # seat -> stack at hand_started, in the order listed
     first_card_seq: int | None = None
     dp_reveal_seq: int | None = None
-    dealt: dict[int, list[str | None]] = field(default_factory=dict)
+    dealt: defaultdict[int, list[str | None]] = field(
+        default_factory=lambda: defaultdict(list))
     shown: dict[int, list[str]] = field(default_factory=dict)
     wagers: dict[int, list[PlacedWager]] = field(default_factory=dict)
     decision: dict[int, tuple[int, str]] = field(default_factory=dict)  # seat -> (seq, what)
@@ -118,22 +120,21 @@ def read_facts(events: tuple[Event, ...]) -> HandFacts:
     readers = _READERS
     dealt = facts.dealt
     dp = facts.dp
+    first_card: int | None = None
     for event in events:
         if type(event) is CardDealtEvent:  # most of a hand's events: kept inline
             d = event.data
-            if facts.first_card_seq is None:
-                facts.first_card_seq = event.seq
-            holder = d.seat if d.to == "seat" else dp if d.to == "dealer" else None
+            if first_card is None:
+                first_card = event.seq
+            to = d.to
+            holder = d.seat if to == "seat" else dp if to == "dealer" else None
             if holder is not None:
-                cards = dealt.get(holder)
-                if cards is None:
-                    dealt[holder] = [d.card]
-                else:
-                    cards.append(d.card)
+                dealt[holder].append(d.card)
             continue
         reader = readers.get(type(event))
         if reader is not None:
             reader(facts, event)
+    facts.first_card_seq = first_card
     return facts
 
 

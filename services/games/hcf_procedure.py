@@ -149,7 +149,7 @@ def wagers_in_action(facts: HandFacts, rules: HcfRules, limits: Limits,
                     continue
             if w.kind != RAISE and not limits.min_wager <= w.amount <= limits.max_wager:
                 found.append(finding(
-                    "WAGER_OUTSIDE_LIMITS", "GEN-5", "warning",
+                    "WAGER_OUTSIDE_LIMITS", "GEN-5", rules.limits_severity,
                     f"seat {seat}: {w.kind} of {w.amount} outside the posted limits "
                     f"{limits.min_wager}-{limits.max_wager}", seat=seat, amount=w.amount))
             amounts[w.kind] = amounts.get(w.kind, 0) + w.amount
@@ -193,7 +193,7 @@ def known_cards(facts: HandFacts, holder: int, rules: HcfRules,
     """
     dealt = facts.dealt.get(holder, [])
     shown = facts.shown.get(holder)
-    if shown is not None:
+    if shown is not None and shown != dealt:
         missing = [c for c in dealt if c is not None and c not in shown]
         if missing:
             who = "the designated player" if holder == facts.dp else f"seat {holder}"

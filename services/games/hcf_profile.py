@@ -13,6 +13,7 @@ from typing import Literal
 
 import msgspec
 
+from services.adjudicator.integrity import GenProfile
 from services.events.contract import TableConfigured
 from services.games.cards import RANK_VALUE
 from services.games.model import HandRejected
@@ -74,6 +75,7 @@ class HcfRules:
     sf_odds: tuple[int, ...]  # indexed by straight-flush run length
     caps: tuple[tuple[int, int], ...]  # (min_flush_cards, max_ante_multiple), longest first
     bonus_cap: int | None
+    limits_severity: Sev  # GEN-5 wager outside the posted limits (section ``gen``)
 
     def raise_cap(self, flush_cards: int, ante: int) -> int:
         """HCF-4: the largest Raise allowed for a flush of ``flush_cards`` cards."""
@@ -131,6 +133,7 @@ def resolve_rules(profile: RuleProfile, config: TableConfigured) -> HcfRules:
         sf_odds=odds_by_length(sf),
         caps=caps,
         bonus_cap=config.limits.bonus_cap_per_hand,
+        limits_severity=profile.section("gen", GenProfile).wager_outside_limits_severity,
     )
     if len(_RESOLVED) >= 256:
         _RESOLVED.clear()

@@ -47,7 +47,9 @@ def _value_of_mask(mask: int) -> int:
 
 def flush_value_of_masks(masks: list[int]) -> int:
     """HCF-6: the best flush among the suits (longest, then highest cards)."""
-    return max(_value_of_mask(m) for m in masks)
+    c, d, h, s = masks
+    return max(c.bit_count() << _LENGTH_SHIFT | c, d.bit_count() << _LENGTH_SHIFT | d,
+               h.bit_count() << _LENGTH_SHIFT | h, s.bit_count() << _LENGTH_SHIFT | s)
 
 
 def flush_value(cards: Iterable[str]) -> int:

@@ -162,3 +162,22 @@ def test_dp_reserve_makes_a_seat_dead() -> None:
     record = adjudicate(config(mode="designated", fee=2), *parts)
     assert net(record) == {"1": 0, "3": 0, "house": 0}
     assert record.status == "ok", record.findings
+
+
+def test_rake_taken_and_refunded_in_a_dead_hand_is_not_settling_it() -> None:
+    """GEN-6/HCF-12: the table took seat 2's fee 1 with the Ante, then the shuffler alarmed
+    and the fee was refunded (payout from the house, kind refund). The hand is dead and
+    nothing was kept: no DEAD_HAND_SETTLED; without the refund there is one."""
+    def parts(refund: bool) -> list[Any]:
+        out = [started(1, {1: 500, 2: 100}), wager(2, "ante", 10), rake(2, 1),
+               deal({1: "9h 5h", 2: "As Ks"}, dp=1),
+               [("shuffler_alarm", {"detail": "red light"})]]
+        if refund:
+            out.append(pay(2, 1, kind="refund", source="house"))
+        return [*out, ended()]
+    profile = load_profile("house-v1")
+    refunded = hcf.adjudicate(hand(config(mode="players", fee=1), *parts(True)), profile)
+    kept = hcf.adjudicate(hand(config(mode="players", fee=1), *parts(False)), profile)
+    assert refunded.dead and refunded.rake == {} and refunded.net == {1: 0, 2: 0}
+    assert [f.code for f in refunded.findings] == ["DEAD_HAND"]
+    assert "DEAD_HAND_SETTLED" in [f.code for f in kept.findings]

@@ -49,7 +49,7 @@ def test_two_equal_length_flushes_the_better_counts() -> None:
     assert flush_ranks(hand) == (14, 7, 3)
     assert hand > value("Ad 5d 4d 8h 6h 9s 3s")
     assert value("Ks Qs Js 2d 3h 4h 5c") < value("Ad 5d 4d 8h 6h 9s 3s")
-    assert best_flush_suit("Ac 7c 3c Ks Qs Js 2d".split()) == "c"
+    assert best_flush_suit(["Ac", "7c", "3c", "Ks", "Qs", "Js", "2d"]) == "c"
 
 
 def test_longer_flush_shorter_ranks_compare_on_all_cards() -> None:
@@ -101,10 +101,10 @@ def test_straight_flush_runs(cards: str, run: int) -> None:
 
 def test_wraparound_reading_when_a_profile_allows_it() -> None:
     """A profile that allowed K-A-2 would count it as 3; house-v1 counts 2."""
-    assert straight_flush_run("Ks As 2s 9h Jh 4c 7c".split(), wraparound=True) == 3
-    assert straight_flush_run("Ks As 2s 9h Jh 4c 7c".split(), wraparound=False) == 2
+    assert straight_flush_run(["Ks", "As", "2s", "9h", "Jh", "4c", "7c"], wraparound=True) == 3
+    assert straight_flush_run(["Ks", "As", "2s", "9h", "Jh", "4c", "7c"], wraparound=False) == 2
 
 
 def test_ace_low_off() -> None:
     """Without ace-low, A-2-3 is only the run 2-3."""
-    assert straight_flush_run("As 2s 3s 9h Jh Kh 7c".split(), ace_low=False) == 2
+    assert straight_flush_run(["As", "2s", "3s", "9h", "Jh", "Kh", "7c"], ace_low=False) == 2

@@ -4,6 +4,7 @@ mispay attribution."""
 
 from __future__ import annotations
 
+from services.events.contract import AdjudicationRecord, Finding
 from services.games import hcf
 from services.games.profile import load_profile
 from tests.unit.hcf.scenario import (
@@ -29,9 +30,9 @@ P_AK9 = "As Ks 9s 5d 4d 3c 2c"  # beats DP_9_HIGH
 P_FOUR = "As Ks Qs 9s 3c 2c 4d"  # 4 spades: beats DP_9_HIGH, Flush bonus 2 to 1
 
 
-def finding_of(record: object, code: str) -> object:
-    found = [f for f in record.findings if f.code == code]  # type: ignore[attr-defined]
-    assert found, f"no {code} in {record.findings}"  # type: ignore[attr-defined]
+def finding_of(record: AdjudicationRecord, code: str) -> Finding:
+    found = [f for f in record.findings if f.code == code]
+    assert found, f"no {code} in {record.findings}"
     return found[0]
 
 
@@ -65,7 +66,7 @@ def test_dead_hand_settled_as_live() -> None:
         [("shuffler_alarm", {"detail": "red light"})],
         fold(2), collect(2, "ante", 10), rake(2, 1), ended())
     assert record.status == "discrepancy"
-    assert finding_of(record, "DEAD_HAND_SETTLED").severity == "critical"  # type: ignore[attr-defined]
+    assert finding_of(record, "DEAD_HAND_SETTLED").severity == "critical"
     mispays = {f.seat: (f.rule, f.amount) for f in record.findings if f.code == "MISPAY"}
     assert mispays == {2: ("HCF-13", -10), 1: ("HCF-13", 10)}
     assert "RAKE_OVER" in codes(record)
@@ -81,8 +82,8 @@ def test_card_count_not_declared() -> None:
         deal({1: DP_9_HIGH, 2: "As Ks 9s 5d 4d 3c"}, dp=1), raise_(2, 10),
         show(1, DP_9_HIGH), pay(2, 20), ended())
     count = finding_of(record, "CARD_COUNT")
-    assert count.seat == 2 and count.rule == "HCF-13" and count.severity == "critical"  # type: ignore[attr-defined]
-    assert "6 cards" in count.message  # type: ignore[attr-defined]
+    assert count.seat == 2 and count.rule == "HCF-13" and count.severity == "critical"
+    assert "6 cards" in count.message
     assert net(record) == {"1": 0, "2": 0, "house": 0}
     assert {f.rule for f in record.findings if f.code == "MISPAY"} == {"HCF-13"}
 
@@ -115,8 +116,8 @@ def test_bonus_after_the_first_card_is_past_posting() -> None:
         raise_(2, 10), show(1, DP_9_HIGH), show(2, P_FOUR), pay(2, 20),
         pay(2, 10, kind="bonus"), ended())
     late = finding_of(record, "PAST_POSTING")
-    assert (late.rule, late.severity, late.amount, late.seat) == ("HCF-3", "critical", 5, 2)  # type: ignore[attr-defined]
-    mispay = [f for f in record.findings if f.code == "MISPAY" and f.seat == 2][0]
+    assert (late.rule, late.severity, late.amount, late.seat) == ("HCF-3", "critical", 5, 2)
+    mispay = next(f for f in record.findings if f.code == "MISPAY" and f.seat == 2)
     assert (mispay.rule, mispay.amount) == ("HCF-8", 10)
     assert net(record) == {"1": -20, "2": 20, "house": 0}
 
@@ -131,10 +132,10 @@ def test_raise_after_the_dp_hand_was_shown_is_past_posting() -> None:
         started(1, {1: 500, 2: 100}), wager(2, "ante", 10),
         deal({1: DP_9_HIGH, 2: P_AK9}, dp=1), show(1, DP_9_HIGH),
         raise_(2, 10), show(2, P_AK9), pay(2, 20), ended())
-    assert finding_of(record, "PAST_POSTING").rule == "SURV-1"  # type: ignore[attr-defined]
+    assert finding_of(record, "PAST_POSTING").rule == "SURV-1"
     assert "RAISE_UNDER_MINIMUM" in codes(record)
     assert net(record) == {"1": -10, "2": 10, "house": 0}
-    mispay = [f for f in record.findings if f.code == "MISPAY" and f.seat == 2][0]
+    mispay = next(f for f in record.findings if f.code == "MISPAY" and f.seat == 2)
     assert mispay.amount == 10
 
 
@@ -152,7 +153,7 @@ def test_player_leaving_without_acting_has_folded() -> None:
         collect(2, "ante", 10), ended())
     assert net(record) == {"1": 10, "2": -10, "house": 0}
     walk = finding_of(record, "WALK_AWAY_FOLD")
-    assert (walk.rule, walk.severity) == ("GEN-7", "info")  # type: ignore[attr-defined]
+    assert (walk.rule, walk.severity) == ("GEN-7", "info")
     assert record.status == "ok"
 
 
@@ -166,7 +167,7 @@ def test_walk_away_paid_as_a_winner_is_a_mispay_citing_gen_7() -> None:
         deal({1: DP_9_HIGH, 2: P_AK9}, dp=1),
         [("player_left", {"seat": 2, "player_id": "P2", "stack": 90})],
         show(1, DP_9_HIGH), pay(2, 10), ended())
-    mispay = [f for f in record.findings if f.code == "MISPAY" and f.seat == 2][0]
+    mispay = next(f for f in record.findings if f.code == "MISPAY" and f.seat == 2)
     assert (mispay.rule, mispay.amount) == ("GEN-7", 20)
 
 
@@ -175,7 +176,7 @@ def test_walk_away_paid_as_a_winner_is_a_mispay_citing_gen_7() -> None:
 FOUR_SEATS = {1: 500, 2: 500, 3: 500, 4: 500}
 
 
-def rotation_record(dp: int, offers: tuple[tuple[int, bool], ...]) -> object:
+def rotation_record(dp: int, offers: tuple[tuple[int, bool], ...]) -> AdjudicationRecord:
     """Hand where nobody plays (all three players fold) so only HCF-2 is in question."""
     players = [s for s in FOUR_SEATS if s != dp]
     parts = [started(dp, FOUR_SEATS)]
@@ -194,7 +195,7 @@ def test_dp_rotation_skip_without_decline() -> None:
     recorded decline: DP_ROTATION_SKIP for seat 2."""
     record = rotation_record(3, ((3, True),))
     skip = finding_of(record, "DP_ROTATION_SKIP")
-    assert (skip.rule, skip.seat) == ("HCF-2", 2)  # type: ignore[attr-defined]
+    assert (skip.rule, skip.seat) == ("HCF-2", 2)
 
 
 def test_dp_rotation_with_recorded_decline() -> None:
@@ -208,7 +209,7 @@ def test_dp_stays_only_when_everyone_else_declined() -> None:
     """HCF-2. DP stays seat 1: seats 2, 3 and 4 must all have declined. With 2 and 3 only,
     seat 4 was skipped; with all three, no finding."""
     partial = rotation_record(1, ((2, False), (3, False), (1, True)))
-    assert [f.seat for f in partial.findings if f.code == "DP_ROTATION_SKIP"] == [4]  # type: ignore[attr-defined]
+    assert [f.seat for f in partial.findings if f.code == "DP_ROTATION_SKIP"] == [4]
     full = rotation_record(1, ((2, False), (3, False), (4, False), (1, True)))
     assert "DP_ROTATION_SKIP" not in codes(full)
 
@@ -218,7 +219,7 @@ def test_button_not_in_front_of_the_dp() -> None:
     record = adjudicate(
         config(), started(1, {1: 500, 2: 100}, button=2), wager(2, "ante", 10),
         deal({1: DP_9_HIGH, 2: P_AK9}, dp=1), fold(2), collect(2, "ante", 10), ended())
-    assert finding_of(record, "BUTTON_NOT_AT_DP").rule == "HCF-2"  # type: ignore[attr-defined]
+    assert finding_of(record, "BUTTON_NOT_AT_DP").rule == "HCF-2"
 
 
 # ---------------------------------------------------------------- cards
@@ -252,7 +253,7 @@ def test_shown_cards_differ_from_dealt() -> None:
         config(), started(1, {1: 500, 2: 100}), wager(2, "ante", 10),
         deal({1: DP_9_HIGH, 2: P_AK9}, dp=1), raise_(2, 10),
         show(1, DP_9_HIGH), show(2, "As Ks 9s 5d 4d 3c Qs"), pay(2, 20), ended())
-    assert finding_of(record, "SHOWDOWN_MISMATCH").rule == "GEN-1"  # type: ignore[attr-defined]
+    assert finding_of(record, "SHOWDOWN_MISMATCH").rule == "GEN-1"
     assert net(record) == {"1": -20, "2": 20, "house": 0}
 
 
@@ -267,7 +268,7 @@ def test_table_stakes_must_cover_every_wager_of_the_hand() -> None:
         wager(2, "flush_bonus", 5), deal({1: DP_9_HIGH, 2: P_AK9}, dp=1), fold(2),
         collect(2, "ante", 10), collect(2, "flush_bonus", 5), ended())
     short = finding_of(record, "INSUFFICIENT_STAKE")
-    assert (short.rule, short.amount) == ("GEN-2", 5)  # type: ignore[attr-defined]
+    assert (short.rule, short.amount) == ("GEN-2", 5)
 
 
 def test_wager_outside_posted_limits() -> None:
@@ -276,7 +277,7 @@ def test_wager_outside_posted_limits() -> None:
         config(min_wager=5, max_wager=100), started(1, {1: 5000, 2: 1000}),
         wager(2, "ante", 150), deal({1: DP_9_HIGH, 2: P_AK9}, dp=1), fold(2),
         collect(2, "ante", 150), ended())
-    assert finding_of(record, "WAGER_OUTSIDE_LIMITS").rule == "GEN-5"  # type: ignore[attr-defined]
+    assert finding_of(record, "WAGER_OUTSIDE_LIMITS").rule == "GEN-5"
 
 
 def test_no_designated_player_rejects_the_hand() -> None:
@@ -311,7 +312,7 @@ def test_mispaid_straight_flush_bonus_cites_hcf_9() -> None:
         wager(2, "sf_bonus", 5), deal({1: "9h 5h 2h 7d 4d 3d 6s", 2: p2}, dp=1),
         raise_(2, 10), show(1, "9h 5h 2h 7d 4d 3d 6s"), show(2, p2), pay(2, 20),
         pay(2, 40, kind="bonus"), ended())
-    mispay = [f for f in record.findings if f.code == "MISPAY" and f.seat == 2][0]
+    mispay = next(f for f in record.findings if f.code == "MISPAY" and f.seat == 2)
     assert (mispay.rule, mispay.amount) == ("HCF-9", -260)
 
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from tests.unit.hcf.scenario import (
     adjudicate,
-    codes,
     collect,
     config,
     deal,
