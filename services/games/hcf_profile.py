@@ -20,6 +20,7 @@ from services.games.model import HandRejected
 from services.games.profile import RuleProfile
 
 Sev = Literal["info", "warning", "critical"]
+Rank = Literal["2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A"]
 
 
 class RaiseCap(msgspec.Struct, forbid_unknown_fields=True):
@@ -34,7 +35,7 @@ class HcfProfile(msgspec.Struct, forbid_unknown_fields=True):
 
     cards_per_hand: int
     dp_qualify_min_cards: int
-    dp_qualify_min_high: str
+    dp_qualify_min_high: Rank
     dp_qualify_any_high_cards: int
     raise_min_ante_multiple: int
     raise_caps: list[RaiseCap]
@@ -69,8 +70,6 @@ class HcfRules:
 
     profile: HcfProfile
     dp_min_high_rank: int
-    flush_paytable: dict[int, int]
-    sf_paytable: dict[int, int]
     flush_odds: tuple[int, ...]  # indexed by flush length: odds of the highest row reached
     sf_odds: tuple[int, ...]  # indexed by straight-flush run length
     caps: tuple[tuple[int, int], ...]  # (min_flush_cards, max_ante_multiple), longest first
@@ -127,8 +126,6 @@ def resolve_rules(profile: RuleProfile, config: TableConfigured) -> HcfRules:
     rules = HcfRules(
         profile=hcf,
         dp_min_high_rank=RANK_VALUE[hcf.dp_qualify_min_high],
-        flush_paytable=flush,
-        sf_paytable=sf,
         flush_odds=odds_by_length(flush),
         sf_odds=odds_by_length(sf),
         caps=caps,

@@ -164,3 +164,16 @@ def test_floor_rounding_reading_leaves_the_remainder_with_the_dp() -> None:
                              _profile_with(bonus_cap_rounding="floor"))
     assert outcome.net == {1: -39, 2: 13, 3: 13, 4: 13}
     assert any(step.rule == "HCF-10" for step in outcome.trace)
+
+
+def test_table_posted_paytable_replaces_the_profile() -> None:
+    """HCF-8 with a posted override: flush_bonus {4: 3, 5: 12}. A 4-card flush now pays
+    3 to 1 on 5 = 15 (house-v1 would pay 10). Seat 2 net 10 + 15 = 25, DP -25."""
+    cards = "As Ks Qs 9s 2h 3h 4h"
+    record = adjudicate(
+        config(paytables={"flush_bonus": {"4": 3, "5": 12}}),
+        started(1, {1: 10_000, 2: 1_000}), wager(2, "ante", 10), wager(2, "flush_bonus", 5),
+        deal({1: DP, 2: cards}, dp=1), raise_(2, 10),
+        show(1, DP), show(2, cards), pay(2, 10), pay(2, 15, kind="bonus"), ended())
+    assert net(record) == {"1": -25, "2": 25, "house": 0}
+    assert record.status == "ok", record.findings
