@@ -78,15 +78,24 @@ def rejected_record(
     )
 
 
-def adjudicate_hand(hand: HandInput, chain: ChainInfo | None = None) -> AdjudicationRecord:
-    """Re-derive the hand, compare with what the table recorded, build the record."""
+def adjudicate_hand(
+    hand: HandInput,
+    chain: ChainInfo | None = None,
+    extra_findings: list[Finding] | None = None,
+) -> AdjudicationRecord:
+    """Re-derive the hand, compare with what the table recorded, build the record.
+
+    ``extra_findings``: what intake found about the hand's events (SURV-9 chain breaks,
+    configuration changed mid-hand); they count towards the status like any other.
+    """
+    pre = list(extra_findings or [])
     table_id = hand.table.table_id
     config = hand.table.config
     if config is None:
         return rejected_record(
             table_id,
             hand.hand_id,
-            [finding("NO_CONFIGURATION", "GEN-5", "critical",
+            [*pre, finding("NO_CONFIGURATION", "GEN-5", "critical",
                      "hand played before any table_configured event: no posted game, "
                      "limits or rake to adjudicate against")],
         )
@@ -97,24 +106,24 @@ def adjudicate_hand(hand: HandInput, chain: ChainInfo | None = None) -> Adjudica
     except UnknownProfileError as exc:
         return rejected_record(
             table_id, hand.hand_id,
-            [finding("UNKNOWN_RULE_PROFILE", "GEN-5", "critical", str(exc))], config.game,
+            [*pre, finding("UNKNOWN_RULE_PROFILE", "GEN-5", "critical", str(exc))], config.game,
         )
     except ModuleNotFoundError as exc:
         if exc.name != GAME_MODULES.get(config.game):
             raise
         return rejected_record(
             table_id, hand.hand_id,
-            [finding("GAME_NOT_SUPPORTED", "GEN-5", "critical",
+            [*pre, finding("GAME_NOT_SUPPORTED", "GEN-5", "critical",
                      f"this pitwatch build cannot adjudicate game {config.game!r} yet")],
             config.game,
         )
     except HandRejected as exc:
         return rejected_record(
             table_id, hand.hand_id,
-            [finding("HAND_REJECTED", exc.rule, "critical", exc.message)], config.game,
+            [*pre, finding("HAND_REJECTED", exc.rule, "critical", exc.message)], config.game,
         )
     recorded = record_hand(hand.events)
-    findings = [*common_findings(hand, profile), *outcome.findings, *recorded.findings]
+    findings = [*pre, *common_findings(hand, profile), *outcome.findings, *recorded.findings]
     findings += compare(outcome, recorded, RAKE_RULE[config.game], profile)
     return _build_record(hand, config.game, config.rule_profile, outcome, recorded, findings,
                          chain)
@@ -177,7 +186,8 @@ def _status(outcome: GameOutcome, findings: list[Finding]) -> str:
 def _side(net: dict[int, int], house: int, rake: dict[str, int]) -> SideResult:
     out = {str(seat): value for seat, value in sorted(net.items())}
     out["house"] = house
-    return SideResult(net=out, rake={k: v for k, v in sorted(rake.items(), key=lambda kv: _seat_key(kv[0])) if v})
+    paid = {k: rake[k] for k in sorted(rake, key=_seat_key) if rake[k]}
+    return SideResult(net=out, rake=paid)
 
 
 def _build_record(

@@ -149,7 +149,8 @@ def _move(
     balances[src] -= amount
     balances[dst] += amount
     out.movements.append(
-        Movement(event_id=event.event_id, seq=event.seq, from_=src, to=dst, amount=amount, kind=kind)
+        Movement(event_id=event.event_id, seq=event.seq, from_=src, to=dst, amount=amount,
+                 kind=kind)
     )
 
 

@@ -405,8 +405,8 @@ Event: TypeAlias = (
 )
 
 EVENT_TYPES: dict[str, type[Envelope]] = {
-    cls.__struct_config__.tag: cls  # type: ignore[misc]
-    for cls in Event.__args__  # type: ignore[attr-defined]
+    str(cls.__struct_config__.tag): cls
+    for cls in Event.__args__
 }
 TABLE_LEVEL_TYPES = frozenset(
     {

@@ -1,0 +1,36 @@
+# pitwatch — the front door. `make demo` runs the embedded job; `make test` installs
+# everything (Python deps, Kafka broker jars, PostgreSQL, Prometheus) and runs the suite.
+PYTHON ?= python3.11
+PIP ?= $(PYTHON) -m pip
+
+.PHONY: install demo test test-unit lint services-up services-down bench clean
+
+install:
+	$(PIP) install --quiet --upgrade pip
+	$(PIP) install --quiet -e '.[dev]'
+
+demo:
+	$(PIP) install --quiet -e .
+	pitwatch demo
+
+services-up:
+	bash scripts/services.sh up
+
+services-down:
+	bash scripts/services.sh down
+
+lint:
+	ruff check .
+	mypy
+
+test: install services-up
+	$(PYTHON) -m pytest -q -p no:cacheprovider --timeout=900 tests
+
+test-unit: install
+	$(PYTHON) -m pytest -q -m "not integration" tests/unit
+
+bench:
+	$(PYTHON) benchmarks/bench_evaluator.py
+
+clean:
+	rm -rf var/ .pytest_cache .mypy_cache .ruff_cache

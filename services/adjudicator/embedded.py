@@ -1,0 +1,88 @@
+"""The embedded runner: adjudicate a JSONL event log with no broker.
+
+It drives exactly the functions the Faust app drives (``parse_record``, ``apply_event``),
+keeping the per-table states in a dict instead of a changelogged table, so
+``pitwatch adjudicate FILE`` and the Kafka pipeline give byte-identical records.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+
+from services.adjudicator.intake import Rejection, parse_record
+from services.adjudicator.table import (
+    Alert,
+    Outputs,
+    TableState,
+    apply_event,
+    close_open_hand_at_end,
+)
+from services.events.contract import AdjudicationRecord
+
+
+@dataclass(frozen=True)
+class DeadLetter:
+    """A record that could not be accepted, unchanged, with the reason."""
+
+    where: str
+    reason: str
+    raw: bytes
+    table_id: str | None = None
+
+
+@dataclass
+class StepResult:
+    records: list[AdjudicationRecord] = field(default_factory=list)
+    alerts: list[Alert] = field(default_factory=list)
+    dead_letters: list[DeadLetter] = field(default_factory=list)
+
+
+class EmbeddedRunner:
+    """Feeds records one at a time; per-table state lives in ``states``."""
+
+    def __init__(self) -> None:
+        self.states: dict[str, TableState] = {}
+
+    def feed(self, raw: bytes, where: str) -> StepResult:
+        parsed = parse_record(raw, where)
+        if isinstance(parsed, Rejection):
+            return StepResult(dead_letters=[DeadLetter(where, parsed.reason, raw,
+                                                       parsed.table_id)])
+        table_id = parsed.event.table_id
+        state = self.states.get(table_id)
+        if state is None:
+            state = self.states[table_id] = TableState(table_id=table_id)
+        return _step(apply_event(state, parsed), raw, where, table_id)
+
+    def finish(self) -> StepResult:
+        """Close hands left open at end of input (reported as rejected, never dropped)."""
+        result = StepResult()
+        for table_id in sorted(self.states):
+            out = close_open_hand_at_end(self.states[table_id])
+            result.records += out.records
+        return result
+
+
+def _step(out: Outputs, raw: bytes, where: str, table_id: str) -> StepResult:
+    return StepResult(
+        records=out.records,
+        alerts=out.alerts,
+        dead_letters=[DeadLetter(where, reason, raw, table_id) for reason in out.dlq],
+    )
+
+
+def iter_lines(lines: Iterable[bytes]) -> Iterator[tuple[bytes, str]]:
+    """Non-blank lines with their 1-based line number as the position."""
+    for number, line in enumerate(lines, start=1):
+        stripped = line.strip()
+        if stripped:
+            yield stripped, f"line {number}"
+
+
+def adjudicate_lines(lines: Iterable[bytes]) -> Iterator[StepResult]:
+    """Every result of a whole log, then the end-of-input closing."""
+    runner = EmbeddedRunner()
+    for raw, where in iter_lines(lines):
+        yield runner.feed(raw, where)
+    yield runner.finish()

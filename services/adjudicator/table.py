@@ -1,0 +1,358 @@
+"""Per-table state: hash-chain verification (SURV-9) and hand assembly.
+
+``TableState`` is everything pitwatch remembers about one table between records: the chain
+position, a bounded window of recent events (for duplicates and late arrivals), the table
+configuration, seating, and the hand being assembled. ``apply_event`` is a pure function
+of (state, event) to outputs, so the embedded runner keeps states in a dict and the Faust
+app keeps them in a changelogged table — the same code, the same results.
+
+Chain rules (events.md envelope): ``seq`` +1 per event, ``prev_hash`` = hash of the
+previous event. An altered event is caught by the next event's ``prev_hash``; a missing
+event by the ``seq`` gap; a repeated ``event_id`` with the same body is a no-op, with a
+different body a critical finding. The last event of a stream can only be verified once
+its successor arrives (there is nothing after it to carry its hash).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import msgspec
+
+from services.adjudicator.adjudicate import ChainInfo, adjudicate_hand, rejected_record
+from services.adjudicator.intake import ParsedEvent
+from services.events.canonical import GENESIS_HASH
+from services.events.contract import (
+    TABLE_LEVEL_TYPES,
+    AdjudicationRecord,
+    ChipsChangedEvent,
+    DealerChangedEvent,
+    DesignatedPlayerOfferEvent,
+    Event,
+    Finding,
+    HandEndedEvent,
+    HandStartedEvent,
+    PlayerLeftEvent,
+    PlayerSeatedEvent,
+    TableConfigured,
+    TableConfiguredEvent,
+)
+from services.games.model import HandInput, SeatInfo, TableContext, finding
+
+RECENT_WINDOW = 64  # events remembered per table for duplicate / late-arrival checks
+MAX_HAND_EVENTS = 4000  # a hand with more events is rejected (memory bound per open hand)
+
+
+class SeatState(msgspec.Struct, array_like=True):
+    player_id: str
+    stack: int
+
+
+class RecentEvent(msgspec.Struct, array_like=True):
+    event_id: str
+    hash: str
+    prev_hash: str
+
+
+class OpenHand(msgspec.Struct):
+    hand_id: str
+    first_seq: int
+    events: list[Event] = msgspec.field(default_factory=list)
+    findings: list[Finding] = msgspec.field(default_factory=list)
+
+
+class TableState(msgspec.Struct):
+    """What pitwatch keeps per table (serialised with msgpack in the Faust changelog)."""
+
+    table_id: str
+    last_seq: int = 0
+    last_hash: str = GENESIS_HASH
+    recent: dict[int, RecentEvent] = msgspec.field(default_factory=dict)
+    missing: list[int] = msgspec.field(default_factory=list)
+    config: TableConfigured | None = None
+    config_authorized: bool = False
+    seated: dict[int, SeatState] = msgspec.field(default_factory=dict)
+    dealer_id: str | None = None
+    previous_button: int | None = None
+    previous_designated: int | None = None
+    offers: list[tuple[int, bool]] = msgspec.field(default_factory=list)
+    new_seats: list[int] = msgspec.field(default_factory=list)
+    hands_played: int = 0
+    open_hand: OpenHand | None = None
+
+
+class Alert(msgspec.Struct, kw_only=True, omit_defaults=True):
+    """A surveillance alert on topic ``alerts`` (SURV-*), with its evidence."""
+
+    v: int = 1
+    table_id: str
+    code: str
+    rule: str
+    severity: str
+    message: str
+    seq: int | None = None
+    event_id: str | None = None
+    hand_id: str | None = None
+
+
+@dataclass
+class Outputs:
+    """What one record produced."""
+
+    records: list[AdjudicationRecord] = field(default_factory=list)
+    alerts: list[Alert] = field(default_factory=list)
+    dlq: list[str] = field(default_factory=list)  # reasons; the caller owns the raw record
+
+
+_state_encoder = msgspec.msgpack.Encoder()
+_state_decoder = msgspec.msgpack.Decoder(TableState)
+
+
+def encode_state(state: TableState) -> bytes:
+    return _state_encoder.encode(state)
+
+
+def decode_state(raw: bytes) -> TableState:
+    return _state_decoder.decode(raw)
+
+
+# ---------------------------------------------------------------- chain (SURV-9)
+
+
+def _chain_finding(code: str, severity: str, message: str) -> Finding:
+    return finding(code, "SURV-9", severity, message)  # type: ignore[arg-type]
+
+
+def _report(state: TableState, out: Outputs, event: Event, f: Finding) -> None:
+    """A chain finding goes to the alerts topic and onto the hand the event belongs to."""
+    out.alerts.append(
+        Alert(table_id=state.table_id, code=f.code, rule=f.rule, severity=f.severity,
+              message=f.message, seq=event.seq, event_id=event.event_id, hand_id=event.hand_id)
+    )
+    hand = state.open_hand
+    if hand is not None and (event.hand_id in (None, hand.hand_id)):
+        hand.findings.append(f)
+
+
+def _remember(state: TableState, event: Event, digest: str) -> None:
+    state.recent[event.seq] = RecentEvent(event.event_id, digest, event.prev_hash)
+    while len(state.recent) > RECENT_WINDOW:
+        del state.recent[min(state.recent)]
+
+
+def _find_by_id(state: TableState, event_id: str) -> tuple[int, RecentEvent] | None:
+    for seq, recent in state.recent.items():
+        if recent.event_id == event_id:
+            return seq, recent
+    return None
+
+
+def check_chain(state: TableState, parsed: ParsedEvent, out: Outputs) -> bool:
+    """Verify ``seq``/``prev_hash``; returns False when the event must not be applied."""
+    event, digest = parsed.event, parsed.hash
+    seen = _find_by_id(state, event.event_id)
+    if seen is not None:
+        if seen[1].hash == digest:
+            out.alerts.append(
+                Alert(table_id=state.table_id, code="DUPLICATE_EVENT", rule="SURV-9",
+                      severity="info", seq=event.seq, event_id=event.event_id,
+                      hand_id=event.hand_id,
+                      message=f"event {event.event_id} (seq {event.seq}) delivered again with "
+                              "the same body; ignored")
+            )
+        else:
+            _report(state, out, event, _chain_finding(
+                "EVENT_ID_CONFLICT", "critical",
+                f"event_id {event.event_id} repeated with a different body (first at seq "
+                f"{seen[0]}, now seq {event.seq}): an event was altered after it was sent"))
+        return False
+    if event.seq == state.last_seq + 1:
+        if event.prev_hash != state.last_hash:
+            _report(state, out, event, _chain_finding(
+                "CHAIN_BROKEN", "critical",
+                f"seq {event.seq} says the previous event hashed to {event.prev_hash[:12]}…, "
+                f"but seq {state.last_seq} as received hashes to {state.last_hash[:12]}…: "
+                f"seq {state.last_seq} was altered (or this event's prev_hash was)"))
+        _advance(state, event, digest)
+        return True
+    if event.seq > state.last_seq + 1:
+        gap = list(range(state.last_seq + 1, event.seq))
+        _report(state, out, event, _chain_finding(
+            "SEQ_GAP", "critical",
+            f"seq jumped from {state.last_seq} to {event.seq}: {len(gap)} event(s) missing "
+            f"({_span(gap)})"))
+        state.missing = sorted(set(state.missing) | set(gap[-RECENT_WINDOW:]))[-RECENT_WINDOW:]
+        _advance(state, event, digest)
+        return True
+    return _late_arrival(state, parsed, out)
+
+
+def _late_arrival(state: TableState, parsed: ParsedEvent, out: Outputs) -> bool:
+    """``seq`` at or below the chain head with a new event id: re-ordered or conflicting."""
+    event, digest = parsed.event, parsed.hash
+    if event.seq in state.missing:
+        state.missing.remove(event.seq)
+        _report(state, out, event, _chain_finding(
+            "REORDERED", "warning",
+            f"seq {event.seq} arrived after seq {state.last_seq}: events were re-ordered"))
+        before = state.recent.get(event.seq - 1)
+        after = state.recent.get(event.seq + 1)
+        if (before and before.hash != event.prev_hash) or (after and after.prev_hash != digest):
+            _report(state, out, event, _chain_finding(
+                "CHAIN_BROKEN", "critical",
+                f"late seq {event.seq} does not fit the hash chain around it"))
+        _remember(state, event, digest)
+        return True
+    _report(state, out, event, _chain_finding(
+        "SEQ_CONFLICT", "critical",
+        f"a different event (id {event.event_id}) claims seq {event.seq}, already taken at "
+        f"this table (head is seq {state.last_seq}): a replayed or forged event"))
+    return False
+
+
+def _advance(state: TableState, event: Event, digest: str) -> None:
+    state.last_seq = event.seq
+    state.last_hash = digest
+    _remember(state, event, digest)
+
+
+def _span(seqs: list[int]) -> str:
+    return f"seq {seqs[0]}" if len(seqs) == 1 else f"seq {seqs[0]}..{seqs[-1]}"
+
+
+# ---------------------------------------------------------------- hand assembly
+
+
+def apply_event(state: TableState, parsed: ParsedEvent) -> Outputs:
+    """Feed one validated event of this table; returns records/alerts/DLQ reasons."""
+    out = Outputs()
+    if not check_chain(state, parsed, out):
+        return out
+    event = parsed.event
+    if _is_table_level(event):
+        _apply_table_event(state, event, out)
+        if state.open_hand is not None:
+            _append(state, event, out)
+        return out
+    if isinstance(event, HandStartedEvent):
+        if state.open_hand is not None:
+            _close_incomplete(state, out, f"hand_started of {event.hand_id} (seq {event.seq}) "
+                                          "arrived before this hand's hand_ended")
+        state.open_hand = OpenHand(hand_id=event.hand_id or "", first_seq=event.seq)
+        state.open_hand.events.append(event)
+        return out
+    hand = state.open_hand
+    if hand is None or event.hand_id != hand.hand_id:
+        current = f"open hand is {hand.hand_id}" if hand else "no hand is open"
+        out.dlq.append(f"event seq {event.seq} belongs to hand {event.hand_id} but {current} "
+                       f"at table {state.table_id}")
+        out.alerts.append(
+            Alert(table_id=state.table_id, code="ORPHAN_EVENT", rule="SURV-9",
+                  severity="warning", seq=event.seq, event_id=event.event_id,
+                  hand_id=event.hand_id, message=out.dlq[-1])
+        )
+        return out
+    _append(state, event, out)
+    if isinstance(event, HandEndedEvent) and state.open_hand is hand:
+        out.records.append(_close_hand(state, hand, parsed.hash))
+    return out
+
+
+def _is_table_level(event: Event) -> bool:
+    return event.__struct_config__.tag in TABLE_LEVEL_TYPES
+
+
+def _append(state: TableState, event: Event, out: Outputs) -> None:
+    hand = state.open_hand
+    assert hand is not None
+    hand.events.append(event)
+    if len(hand.events) > MAX_HAND_EVENTS:
+        _close_incomplete(state, out, f"hand exceeded {MAX_HAND_EVENTS} events")
+
+
+def _apply_table_event(state: TableState, event: Event, out: Outputs) -> None:
+    if isinstance(event, TableConfiguredEvent):
+        state.config = event.data
+        state.config_authorized = event.data.authorized_by is not None
+        if not state.config_authorized:
+            out.alerts.append(
+                Alert(table_id=state.table_id, code="UNAUTHORISED_CONFIGURATION",
+                      rule="GEN-5", severity="critical", seq=event.seq,
+                      event_id=event.event_id,
+                      message="table_configured without authorized_by: limits, game and rake "
+                              "change only with a supervisor's authorisation")
+            )
+        if state.open_hand is not None:
+            state.open_hand.findings.append(
+                finding("CONFIG_CHANGED_DURING_HAND", "GEN-5", "critical",
+                        f"table configuration changed during the hand (seq {event.seq})"))
+    elif isinstance(event, PlayerSeatedEvent):
+        d = event.data
+        state.seated[d.seat] = SeatState(d.player_id, d.stack)
+        if d.seat not in state.new_seats:
+            state.new_seats.append(d.seat)
+    elif isinstance(event, PlayerLeftEvent):
+        state.seated.pop(event.data.seat, None)
+    elif isinstance(event, ChipsChangedEvent):
+        seat = state.seated.get(event.data.seat)
+        if seat is not None:
+            seat.stack += event.data.amount
+    elif isinstance(event, DealerChangedEvent):
+        state.dealer_id = event.data.dealer_id
+    elif isinstance(event, DesignatedPlayerOfferEvent):
+        state.offers.append((event.data.seat, event.data.accepted))
+
+
+def _context(state: TableState) -> TableContext:
+    return TableContext(
+        table_id=state.table_id,
+        config=state.config,
+        config_authorized=state.config_authorized,
+        seated={s: SeatInfo(s, v.player_id, v.stack) for s, v in state.seated.items()},
+        dealer_id=state.dealer_id,
+        previous_button=state.previous_button,
+        previous_designated=state.previous_designated,
+        designated_offers=tuple(state.offers),
+        new_seats=frozenset(state.new_seats),
+        hands_played=state.hands_played,
+    )
+
+
+def _close_hand(state: TableState, hand: OpenHand, last_hash: str) -> AdjudicationRecord:
+    hand_input = HandInput(table=_context(state), hand_id=hand.hand_id,
+                           events=tuple(hand.events))
+    chain = ChainInfo(first_seq=hand.first_seq, last_seq=hand.events[-1].seq,
+                      last_hash=last_hash)
+    record = adjudicate_hand(hand_input, chain, extra_findings=hand.findings)
+    started = hand.events[0]
+    if isinstance(started, HandStartedEvent):
+        state.previous_button = started.data.button
+        state.previous_designated = started.data.designated_player
+    if record.recorded is not None:
+        for seat_key, net in record.recorded.net.items():
+            if seat_key.isdigit() and int(seat_key) in state.seated:
+                state.seated[int(seat_key)].stack += net
+    state.offers = []
+    state.new_seats = []
+    state.hands_played += 1
+    state.open_hand = None
+    return record
+
+
+def _close_incomplete(state: TableState, out: Outputs, why: str) -> None:
+    hand = state.open_hand
+    assert hand is not None
+    findings = [*hand.findings,
+                finding("INCOMPLETE_HAND", "SURV-9", "critical",
+                        f"hand {hand.hand_id} cannot be adjudicated: {why}")]
+    game = state.config.game if state.config else None
+    out.records.append(rejected_record(state.table_id, hand.hand_id, findings, game))
+    state.open_hand = None
+
+
+def close_open_hand_at_end(state: TableState) -> Outputs:
+    """End of input (embedded runs): a hand still open is reported, not dropped."""
+    out = Outputs()
+    if state.open_hand is not None:
+        _close_incomplete(state, out, "input ended before its hand_ended")
+    return out

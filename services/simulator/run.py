@@ -1,0 +1,86 @@
+"""Simulate whole event logs: many tables, interleaved as a table network would publish them.
+
+Per-table simulators (``services.simulator.<game>``) write each table's stream; this module
+seeds them deterministically, injects the stream-level fault (``tamper``: an event altered
+after it was hash-chained, SURV-9) and merges the tables by timestamp.
+"""
+
+from __future__ import annotations
+
+import heapq
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from services.simulator.registry import simulator_for
+from services.simulator.stream import TableStream
+from services.simulator.truth import TruthLabel
+
+STREAM_FAULTS: dict[str, str] = {
+    "tamper": "one event per affected table altered after hashing (caught by the next "
+    "event's prev_hash, SURV-9)",
+}
+
+
+@dataclass
+class SimulatedLog:
+    events: list[dict[str, Any]]
+    truth: list[TruthLabel]
+
+
+def available_faults(game: str) -> dict[str, str]:
+    _, faults = simulator_for(game)
+    return {**faults, **STREAM_FAULTS}
+
+
+def simulate(
+    games: Sequence[str],
+    tables: int,
+    hands: int,
+    seed: int,
+    faults: frozenset[str] = frozenset(),
+    fault_rate: float = 0.02,
+    on_table_done: Callable[[int], None] | None = None,
+) -> SimulatedLog:
+    """``tables`` tables (games assigned round-robin), ``hands`` hands each."""
+    streams: list[list[dict[str, Any]]] = []
+    truth: list[TruthLabel] = []
+    for index in range(tables):
+        game = games[index % len(games)]
+        simulate_table, game_faults = simulator_for(game)
+        unknown = faults - set(game_faults) - set(STREAM_FAULTS)
+        table_faults = frozenset(faults - unknown)
+        rng = random.Random(f"{seed}:{index}")
+        stream = TableStream(f"T{index + 1:03d}", rng)
+        truth += simulate_table(stream, hands, rng, table_faults, fault_rate, index)
+        if "tamper" in table_faults:
+            label = _tamper_one(stream.events, rng)
+            if label is not None:
+                truth.append(label)
+        streams.append(stream.events)
+        if on_table_done is not None:
+            on_table_done(index)
+    merged = list(heapq.merge(*streams, key=lambda e: (e["ts"], e["table_id"])))
+    return SimulatedLog(events=merged, truth=truth)
+
+
+def _tamper_one(events: list[dict[str, Any]], rng: random.Random) -> TruthLabel | None:
+    """Alter one chip amount inside a hand (not the table's last event) after hashing."""
+    candidates = [
+        i for i, e in enumerate(events[:-1])
+        if isinstance(e["data"].get("amount"), int) and e["data"]["amount"] > 1
+        and events[i + 1]["hand_id"] is not None
+    ]
+    if not candidates:
+        return None
+    i = rng.choice(candidates)
+    events[i]["data"]["amount"] -= 1
+    following = events[i + 1]
+    return TruthLabel(
+        table_id=events[i]["table_id"],
+        hand_id=following["hand_id"],
+        fault="tamper",
+        codes=["CHAIN_BROKEN"],
+        detail=f"seq {events[i]['seq']} amount lowered by 1 after it was hashed",
+    )
