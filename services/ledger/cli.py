@@ -35,7 +35,7 @@ ledger_app = typer.Typer(
     name="ledger", help="Book adjudication records and read the ledger.", no_args_is_help=True
 )
 console = Console()
-errors = Console(stderr=True)
+errors = Console(stderr=True, soft_wrap=True)
 
 DbOption = Annotated[
     str, typer.Option("--db", envvar=DB_ENV_VAR, help="SQLAlchemy URL of the ledger database.")
