@@ -11,7 +11,16 @@ import datetime as dt
 from dataclasses import dataclass
 
 import msgspec
-from sqlalchemy import ColumnElement, Engine, case, func, select
+from sqlalchemy import (
+    BigInteger,
+    ColumnElement,
+    ColumnExpressionArgument,
+    Engine,
+    case,
+    cast,
+    func,
+    select,
+)
 
 from services.events.contract import AdjudicationRecord, Finding, decode_record
 from services.ledger.models import Account, Conflict, FindingRow, Hand, Posting, Rake
@@ -92,7 +101,7 @@ def balances(engine: Engine, kind: str | None = None) -> list[AccountBalance]:
         select(
             Account.name,
             Account.kind,
-            func.coalesce(func.sum(Posting.amount), 0),
+            chips_sum(Posting.amount),
             func.count(Posting.amount),
             Account.table_id,
             Account.seat,
@@ -124,7 +133,7 @@ def rake_totals(engine: Engine) -> list[RakeTotal]:
             Rake.table_id,
             Rake.mode,
             Rake.day,
-            func.sum(Rake.amount),
+            chips_sum(Rake.amount),
             func.count(func.distinct(Rake.hand_id)),
         )
         .group_by(Rake.table_id, Rake.mode, Rake.day)
@@ -158,7 +167,13 @@ def table_day_totals(engine: Engine) -> list[TableDayTotal]:
 
 def _sum_where(condition: ColumnElement[bool]) -> ColumnElement[int]:
     """Sum of the postings' amounts that meet ``condition`` (0 when none do)."""
-    return func.coalesce(func.sum(case((condition, Posting.amount), else_=0)), 0)
+    return chips_sum(case((condition, Posting.amount), else_=0))
+
+
+def chips_sum(amount: ColumnExpressionArgument[int]) -> ColumnElement[int]:
+    """SUM as an integer on every backend: PostgreSQL sums BIGINT into NUMERIC, which the
+    driver returns as ``Decimal``; chips are ``int``, never anything else."""
+    return cast(func.coalesce(func.sum(amount), 0), BigInteger)
 
 
 def stored_record(engine: Engine, hand_id: str) -> AdjudicationRecord | None:
