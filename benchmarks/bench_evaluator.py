@@ -2,14 +2,15 @@
 
 Run: ``python benchmarks/bench_evaluator.py`` (``--scale 0.2`` for a quicker run).
 
-Every figure is evaluations per second on one core, best of three interleaved rounds,
-measured in this run; ratios compare against the peers measured in the same run (absolute numbers
-on a shared machine are noise, ratios much less so). Single-call figures are one Python
-call per hand with cards already encoded in each library's own integer form (wire
-strings for pokerkit, which has no integer form; ``pitwatch str`` is our wire-string
-entry point ``standard.best_rank`` / ``short_deck.rank5``). Batch figures are one numpy
-call over an (N, n) array; the peers have no batch API, so batch ratios are against their
-single calls. Short-deck hands are 36-card (6-A), the only short deck pokerkit ranks.
+Every figure is evaluations per second on one core, the best of many short interleaved
+rounds (``--rounds``), measured in this run; ratios compare against the peers measured in
+the same run (absolute numbers on a shared machine are noise, ratios much less so).
+Single-call figures are one Python call per hand with cards already encoded in each
+library's own integer form (wire strings for pokerkit, which has no integer form;
+``pitwatch single (str)`` is our wire-string entry point ``standard.best_rank`` /
+``short_deck.rank5``). Batch figures are one numpy call over an (N, n) array; the peers
+have no batch API, so batch ratios are against their single calls. Short-deck hands are
+36-card (6-A), the only short deck pokerkit ranks.
 """
 
 from __future__ import annotations
@@ -40,14 +41,15 @@ def random_hands(rng: np.random.Generator, deck: list[int], count: int, size: in
     return np.ascontiguousarray(pool[order])
 
 
-def interleaved_rates(
-    runs: dict[str, tuple[Callable[[], object], int]], rounds: int = 3
-) -> dict[str, float]:
+ROUNDS = 15
+
+
+def interleaved_rates(runs: dict[str, tuple[Callable[[], object], int]]) -> dict[str, float]:
     """Evaluations per second of each run, best of ``rounds``. The runs take turns
     within each round, so a burst of load from elsewhere on the machine hits every
     evaluator alike instead of skewing one ratio."""
     best = dict.fromkeys(runs, float("inf"))
-    for _ in range(rounds):
+    for _ in range(ROUNDS):
         for name, (run, _count) in runs.items():
             start = time.perf_counter()
             run()
@@ -147,11 +149,17 @@ def report(title: str, figures: dict[str, float]) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--scale", type=float, default=1.0, help="multiply hand counts")
+    parser.add_argument("--rounds", type=int, default=15, help="interleaved rounds")
     args = parser.parse_args()
-    count = max(1000, int(100_000 * args.scale))
-    slow_count = max(200, int(5_000 * args.scale))
+    global ROUNDS
+    ROUNDS = args.rounds
+    count = max(1000, int(20_000 * args.scale))
+    slow_count = max(100, int(1_000 * args.scale))
     rng = np.random.default_rng(2024)
-    print(f"single calls: {count:,} hands (pokerkit {slow_count:,}); batch: {20 * count:,}")
+    print(
+        f"per round: single calls {count:,} hands (pokerkit {slow_count:,}), "
+        f"batch {20 * count:,} hands; best of {ROUNDS} rounds"
+    )
     report("standard 5-card", measure_standard(5, count, slow_count, rng))
     report("standard 7-card (best five)", measure_standard(7, count, slow_count, rng))
     report("short deck 36 5-card (FCD-10)", measure_short_deck(5, count, slow_count, rng))

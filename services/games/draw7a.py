@@ -30,6 +30,7 @@ from services.events.contract import (
     HandStarted,
     HandStartedEvent,
     MisdealEvent,
+    PlayerLeftEvent,
     ShowdownEvent,
     StubReshuffledEvent,
     TableConfigured,
@@ -179,7 +180,6 @@ class HandWalk:
     prof: Draw7aProfile
     started: HandStarted
     engine: BettingHand
-    deck: int
     findings: list[Finding] = field(default_factory=list)
     trace: list[TraceStep] = field(default_factory=list)
     hands: dict[int, list[str | None]] = field(default_factory=dict)
@@ -214,6 +214,15 @@ class HandWalk:
                 self.showdowns.append((event.data.seat, event.data.cards, event.data.mucked))
         elif isinstance(event, HandDeadEvent | MisdealEvent):
             self.dead_reason = event.data.reason
+        elif isinstance(event, PlayerLeftEvent):
+            self.walked_away(event.data.seat)
+
+    def walked_away(self, seat: int) -> None:
+        """GEN-7: leaving the table without acting on the hand folds it."""
+        if seat in self.engine.active() and not self.engine.hand_over():
+            self.engine.walk_away(seat)
+            self.trace.append(TraceStep("GEN-7", f"seat {seat} left the table during the "
+                                                 "hand: its hand is folded", seat))
 
     # -------------------------------------------------------------- the deal (FCD-4)
 
@@ -237,6 +246,7 @@ class HandWalk:
             self.add("UNEXPECTED_ACTION", "FCD-2", self.sev.unexpected_action,
                      f"seat {data.seat} recorded '{data.action}', not an action of Five "
                      f"Card Draw (seq {event.seq})", seat=data.seat, amount=data.amount)
+            self.engine.dead_chips(data.seat, data.amount or 0)
             return
         if data.action in POST_KINDS and self.first_card_seq is not None:
             self.add("BLIND_AFTER_DEAL", "FCD-3", self.sev.blind_after_deal,
@@ -534,7 +544,7 @@ def _start(hand: HandInput, prof: Draw7aProfile) -> HandWalk:
                                     "at least two")
     engine = BettingHand(betting_config(config, prof),
                          {s.seat: s.stack for s in started.seats}, started.button)
-    walk = HandWalk(prof=prof, started=started, engine=engine, deck=started.deck)
+    walk = HandWalk(prof=prof, started=started, engine=engine)
     walk.draw.stub = started.deck
     return walk
 

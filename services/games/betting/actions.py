@@ -41,7 +41,7 @@ ViolationKind = Literal[
     "wrong_limit_amount",  # fixed limit: bet or raise not exactly one bet unit
     "cap_exceeded",  # fixed limit: a bet beyond the cap
     "not_reopened",  # a raise by a player a short all-in did not reopen the betting to
-    "no_opponent_to_raise",  # a raise when every opponent is all-in
+    "no_opponent_to_raise",  # a raise no opponent could call (all-in or short of the bet)
     "over_stack",  # more chips than the seat had (table stakes)
     "blind_wrong_seat",  # a blind posted by a seat that does not owe it
     "blind_wrong_amount",  # a blind or ante of the wrong size

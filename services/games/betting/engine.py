@@ -84,6 +84,7 @@ class BettingHand:
         self.button = button
         self.order: tuple[int, ...] = tuple(sorted(stacks))
         self.seats = {seat: SeatState(seat, stacks[seat]) for seat in self.order}
+        self._rings: dict[int, tuple[int, ...]] = {}
         self.round_index = 0
         self.round_aggressors: list[int | None] = []
         self.violations: list[Violation] = []
@@ -162,30 +163,61 @@ class BettingHand:
 
     def hand_over(self) -> bool:
         """Only one player is left: they win without a showdown (FCD-9)."""
-        return len(self.active()) <= 1
+        return sum(1 for st in self.seats.values() if not st.folded) <= 1
+
+    def _able(self) -> int:
+        """Seats that can still put chips in (not folded, not all-in)."""
+        return sum(1 for st in self.seats.values() if not st.folded and not st.all_in)
 
     def can_bet_further(self) -> bool:
         """At least two players who still have chips: a later round can have betting."""
-        return sum(1 for st in self.seats.values() if not st.folded and not st.all_in) >= 2
+        return self._able() >= 2
 
     def _others_can_act(self, st: SeatState) -> bool:
-        return any(o is not st and not o.folded and not o.all_in for o in self.seats.values())
+        able = self._able()
+        return able - (0 if st.folded or st.all_in else 1) > 0
 
-    def _needs_action(self, st: SeatState) -> bool:
+    def _raise_can_be_answered(self, st: SeatState) -> bool:
+        """Some opponent still in the hand could put in more than the current bet; if
+        none can, a raise could never be called and is not allowed."""
+        return any(o is not st and not o.folded and o.stack > 0
+                   and o.in_round + o.stack > self.bet_level for o in self.seats.values())
+
+    def _needs_action(self, st: SeatState, able: int) -> bool:
+        """``able``: how many seats can still put chips in (``st`` included)."""
         if st.folded or st.all_in:
             return False
         if st.acted and st.acted_level >= self.bet_level:
             return False
         # Nobody left who could answer a bet, and nothing owed: no decision to make.
-        return not (st.in_round >= self.bet_level and not self._others_can_act(st))
+        return not (st.in_round >= self.bet_level and able <= 1)
+
+    def _optional_check(self, st: SeatState, kind: str, chips: int) -> bool:
+        """A check by the last player who could still bet, nobody left to answer: the
+        round does not wait for it (``_needs_action``), but some tables record it (the
+        big blind's "option" after everyone else folded or went all-in). Accepted."""
+        return (kind in ("check", "call") and chips == 0 and st.in_round >= self.bet_level
+                and not (st.acted and st.acted_level >= self.bet_level)
+                and self._able() <= 1)
+
+    def _ring(self, anchor: int) -> tuple[int, ...]:
+        ring = self._rings.get(anchor)
+        if ring is None:
+            ring = self._rings[anchor] = tuple(clockwise_after(self.order, anchor))
+        return ring
+
+    def _pending(self) -> list[int]:
+        able = self._able()
+        return [s for s in self.order if self._needs_action(self.seats[s], able)]
 
     def to_act(self) -> int | None:
         """The seat whose turn it is: the first seat clockwise from the last seat that
         acted in turn that still owes a decision; None when the round is complete."""
         if self.closed or self.hand_over():
             return None
-        for seat in clockwise_after(self.order, self.anchor):
-            if self._needs_action(self.seats[seat]):
+        able = self._able()
+        for seat in self._ring(self.anchor):
+            if self._needs_action(self.seats[seat], able):
                 return seat
         return None
 
@@ -217,7 +249,7 @@ class BettingHand:
 
     def raise_refusal(self, st: SeatState) -> ViolationKind | None:
         """Why ``st`` may not bet or raise now (FCD-8), or None if it may."""
-        if not self._others_can_act(st):
+        if not self._raise_can_be_answered(st):
             return "no_opponent_to_raise"
         if self.config.structure == "fixed" and self.bets >= self.config.max_bets_per_round:
             return "cap_exceeded"
@@ -361,7 +393,7 @@ class BettingHand:
                                          "the fold is ignored"))
             return found
         due = self.to_act()
-        if seat != due:
+        if seat != due and not self._optional_check(st, kind, chips):
             expected = f"seat {due} was due" if due is not None else "no action was due"
             found.append(self._violation("out_of_turn", rule, seat,
                                          f"seat {seat} acted ({kind}) out of turn; {expected}"))
@@ -460,7 +492,8 @@ class BettingHand:
         if refusal == "not_reopened":
             return (f"seat {seat} raised to {level} although only a short all-in, not a "
                     "full raise, came after its last action: the betting was not reopened")
-        return f"seat {seat} raised to {level} with every opponent all-in"
+        return (f"seat {seat} raised to {level} although no opponent could put in more "
+                "than the bet (all all-in or short)")
 
     def _size_violations(
         self, seat: int, level: int, all_in: bool, low: int, high: int
@@ -483,6 +516,26 @@ class BettingHand:
                                     f"{low}", level - low)]
         return []
 
+    def walk_away(self, seat: int) -> None:
+        """GEN-7: a player who leaves the table without acting has folded (a player's
+        choice, not a table error: no violation)."""
+        st = self.seats.get(seat)
+        if st is None or st.folded or self.hand_over():
+            return
+        if self.to_act() == seat:
+            self.anchor = seat
+        st.folded = True
+
+    def dead_chips(self, seat: int, chips: int) -> list[Violation]:
+        """Chips a seat moved into the pot by something other than a betting action:
+        in the pot (the recorded chips are the chips put in), part of nobody's bet."""
+        st = self.seats.get(seat)
+        if st is None or chips <= 0:
+            return []
+        found = self._put(st, chips, live=False)
+        self.violations.extend(found)
+        return found
+
     # ------------------------------------------------------------------ rounds
 
     def close_round(self) -> list[Violation]:
@@ -491,8 +544,7 @@ class BettingHand:
         if self.closed:
             return []
         found = self._start_betting() if self.round_index == 0 else []
-        pending = [] if self.hand_over() else [
-            s for s in self.order if self._needs_action(self.seats[s])]
+        pending = [] if self.hand_over() else self._pending()
         if pending:
             seats = ", ".join(map(str, pending))
             found.append(self._violation("round_incomplete", self.order_rule, None,

@@ -23,6 +23,7 @@ import numpy as np
 import numpy.typing as npt
 
 from services.games.cards import DECKS
+from services.games.evaluation.rankcode import CATEGORY_SHIFT
 from services.games.evaluation.reference import SHORT_DECK_RANKINGS, STANDARD, Ranking
 from services.games.evaluation.tables import (
     FLUSH_BITS,
@@ -111,11 +112,20 @@ def rank_hands(hands: IntArray, ranking: Ranking = STANDARD, validate: bool = Tr
 
 
 def rank7(hands: IntArray, validate: bool = True) -> Int64Array:
-    return rank_hands(hands, STANDARD, validate)
+    """Standard best-five codes of an (N, 7) array."""
+    return rank_hands(_expect_size(hands, 7), STANDARD, validate)
 
 
 def rank5(hands: IntArray, validate: bool = True) -> Int64Array:
-    return rank_hands(hands, STANDARD, validate)
+    """Standard codes of an (N, 5) array."""
+    return rank_hands(_expect_size(hands, 5), STANDARD, validate)
+
+
+def _expect_size(hands: IntArray, size: int) -> IntArray:
+    hands = np.asarray(hands)
+    if hands.ndim != 2 or hands.shape[1] != size:
+        raise ValueError(f"expected an (N, {size}) array, got shape {hands.shape}")
+    return hands
 
 
 def short_deck_rank(hands: IntArray, deck_size: int, validate: bool = True) -> Int64Array:
@@ -163,7 +173,7 @@ def _check_distinct(columns: npt.NDArray[np.uint8]) -> None:
 
 def category_counts(codes: Int64Array, ranking: Ranking = STANDARD) -> dict[str, int]:
     """How many codes fall in each category (royal flushes counted as straight flushes)."""
-    counts = np.bincount(codes >> 20, minlength=len(ranking.categories))
+    counts = np.bincount(codes >> CATEGORY_SHIFT, minlength=len(ranking.categories))
     return {name: int(counts[i]) for i, name in enumerate(ranking.categories)}
 
 
@@ -216,7 +226,7 @@ def all_category_counts(ranking: Ranking = STANDARD, size: int = 7) -> dict[str,
                 return mask
 
             codes = codes_from_totals(lookup, totals, masks)
-            counts += np.bincount(codes >> 20, minlength=len(counts))
+            counts += np.bincount(codes >> CATEGORY_SHIFT, minlength=len(counts))
     return {name: int(counts[i]) for i, name in enumerate(ranking.categories)}
 
 

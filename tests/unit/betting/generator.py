@@ -46,25 +46,27 @@ def play_random_legal_hand(
     stacks: Mapping[int, int],
     button: int,
     choose: Chooser,
-    on_round_end: Callable[[BettingHand], None] | None = None,
-) -> tuple[BettingHand, list[Choice]]:
-    """Post the blinds, then play every round with randomly chosen legal actions."""
+) -> tuple[BettingHand, list[list[Choice]]]:
+    """Post the blinds, then play every round with randomly chosen legal actions.
+
+    Returns the engine and the actions of each round played (blinds in the first), so a
+    game can put its own events (the draw, the board) between the rounds.
+    """
     hand = BettingHand(config, stacks, button)
-    played: list[Choice] = []
+    rounds: list[list[Choice]] = [[]]
     for owed in hand.owed_posts():
         hand.apply(owed.seat, owed.kind, owed.amount)
-        played.append(Choice(owed.seat, owed.kind, owed.amount))
+        rounds[0].append(Choice(owed.seat, owed.kind, owed.amount))
     for index in range(len(config.rounds)):
         if index > 0:
             hand.next_round()
+            rounds.append([])
         while (legal := hand.legal_actions()) is not None:
             options = legal_choices(legal, hand.bet_level)
             pick = options[choose(len(options))]
             hand.apply(pick.seat, pick.kind, pick.amount)
-            played.append(pick)
-        if on_round_end is not None:
-            on_round_end(hand)
+            rounds[-1].append(pick)
         if hand.hand_over():
             break
     hand.close_round()
-    return hand, played
+    return hand, rounds

@@ -66,3 +66,18 @@ def test_no_raise_when_every_opponent_is_all_in() -> None:
     legal = hand.legal_actions()
     assert legal is not None and legal.seat == 2 and legal.call == 12 and not legal.can_raise
     assert kinds(hand.apply(2, "raise", 30)) == ["no_opponent_to_raise"]
+
+
+def test_no_raise_when_no_opponent_could_call_more() -> None:
+    """Seat 3 is all-in for 12 after the draw; seat 1 has 98 but calls the 12 and then,
+    back at seat 2, nobody else could put in more than 12 except seat 1 (98): seat 2 may
+    raise. If instead seat 1 only had 10 behind (all-in short), seat 2 could not."""
+    hand = _to_second_round({1: 100, 2: 100, 3: 14})
+    play(hand, [(2, "check", None), (3, "all_in", 12), (1, "call", 12)])
+    legal = hand.legal_actions()
+    assert legal is not None and legal.seat == 2 and legal.can_raise
+    short = _to_second_round({1: 12, 2: 100, 3: 14})
+    play(short, [(2, "check", None), (3, "all_in", 12), (1, "all_in", 10)])
+    legal = short.legal_actions()
+    assert legal is not None and legal.seat == 2 and not legal.can_raise
+    assert kinds(short.apply(2, "raise", 30)) == ["no_opponent_to_raise"]

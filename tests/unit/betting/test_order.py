@@ -102,3 +102,13 @@ def test_action_by_folded_seat_and_last_player_fold() -> None:
     assert kinds(hand.apply(1, "check", None)) == ["not_in_hand"]
     assert kinds(hand.apply(2, "fold", None)) == ["last_player_folded"]
     assert hand.active() == [2]
+
+
+def test_big_blind_option_with_nobody_left_to_answer_is_optional() -> None:
+    """SB (seat 1) is all-in posting 1, seat 3 folds: the big blind (2) has matched and
+    nobody can answer a bet, so the round is complete without it; a recorded check by
+    the big blind is accepted without a finding."""
+    hand = new_hand(config("no"), {1: 1, 2: 50, 3: 50}, button=3)
+    assert hand.apply(3, "fold", None) == []
+    assert hand.round_complete()
+    assert hand.apply(2, "check", None) == []

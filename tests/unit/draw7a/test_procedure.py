@@ -133,3 +133,39 @@ def test_over_collected_rake_is_a_finding() -> None:
         rake=[(1, 1), (2, 2), (3, 1)], payouts=[(1, 14, "pot")]))
     assert ("RAKE_OVER", "GEN-10", 2, 1) in {
         (f.code, f.rule, f.seat, f.amount) for f in record.findings}
+
+
+def test_player_walking_away_has_folded() -> None:
+    """GEN-7: after seat 2's bet seat 3 leaves the table instead of acting: its hand is
+    folded (no finding); seat 1 calls and wins as in the clean hand."""
+    events = three_handed(after=[(2, "bet", 6), (1, "call", 6)])
+    where = next(i for i, e in enumerate(events)
+                 if e[0] == "action" and e[1] == {"seat": 1, "action": "call", "amount": 6})
+    events.insert(where, ("player_left", {"seat": 3, "player_id": "p3", "stack": 98}))
+    record = adjudicated(config("no"), events)
+    assert record.findings == []
+    assert record.expected is not None
+    assert record.expected.net == {"1": 10, "2": -8, "3": -2, "house": 0}
+
+
+def test_chips_moved_by_an_action_foreign_to_the_game_stay_in_the_pot() -> None:
+    """A 'play' action with 2 chips (an RP action): UNEXPECTED_ACTION (FCD-2); the chips
+    are in the pot and go to the winner (pot 20), so there is no mispay."""
+    events = three_handed(payouts=[(1, 20, "pot")])
+    where = next(i for i, e in enumerate(events) if e[0] == "draw")
+    events.insert(where, ("action", {"seat": 3, "action": "play", "amount": 2}))
+    record = adjudicated(config("no"), events)
+    assert codes(record) == ["UNEXPECTED_ACTION"]
+
+
+def test_bet_larger_than_the_stack_is_reported_once_as_gen2() -> None:
+    """Seat 2 has 98 behind after the draw and bets 120: table stakes (GEN-2), reported by
+    the common checks as WAGER_OVER_STACK (amount 22) and not again by the game. Both
+    others fold: the 120 is uncalled and returned, seat 2 wins the 6 (net +4)."""
+    record = adjudicated(config("no"), three_handed(
+        after=[(2, "bet", 120), (3, "fold", None), (1, "fold", None)],
+        showdown=[], payouts=[(2, 120, "refund"), (2, 6, "pot")]))
+    assert [(f.code, f.rule, f.amount) for f in record.findings] == [
+        ("WAGER_OVER_STACK", "GEN-2", 22)]
+    assert record.expected is not None
+    assert record.expected.net == {"1": -2, "2": 4, "3": -2, "house": 0}

@@ -82,6 +82,8 @@ def test_batch_rejects_cards_outside_the_deck_and_duplicates() -> None:
         batch.rank5(np.array([[0, 1, 4, 8, 52]]))
     with pytest.raises(ValueError, match="5, 6 or 7"):
         batch.rank_hands(np.array([[0, 1, 4, 8]]))
+    with pytest.raises(ValueError, match=r"\(N, 7\)"):
+        batch.rank7(np.array([[0, 1, 4, 8, 12]]))
 
 
 def test_encode_round_trip() -> None:
