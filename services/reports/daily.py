@@ -220,7 +220,7 @@ def daily_report(
     for hand in sorted(hands, key=lambda h: (h.record.table_id, h.record.ended_at or "",
                                              h.record.hand_id)):
         r = hand.record
-        key = (r.table_id, r.game)
+        key: tuple[str, str | None] = (r.table_id, r.game)
         entry = by_table.get(key)
         if entry is None:
             entry = by_table[key] = TableDay(r.table_id, r.game,
@@ -242,9 +242,9 @@ def daily_report(
             report.review.append(_review_line(hand))
     report.tables = [by_table[k] for k in sorted(by_table, key=lambda k: (k[0], k[1] or ""))]
     overall: Counter[tuple[str, str, str]] = Counter()
-    for key, entry in by_table.items():
-        entry.findings = _finding_counts(counts[key])
-        overall.update(counts[key])
+    for table_key, entry in by_table.items():
+        entry.findings = _finding_counts(counts[table_key])
+        overall.update(counts[table_key])
     report.findings = _finding_counts(overall)
     report.dealer_tables = {d: sorted(t) for d, t in sorted(dealer_tables.items())}
     report.dealers = dict(sorted(report.dealers.items()))

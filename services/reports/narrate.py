@@ -9,7 +9,9 @@ as data: the template escapes them.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from services.events.contract import (
     ActionEvent,
@@ -270,7 +272,7 @@ def _hand_ended(n: Narrator, e: HandEndedEvent) -> Line:
     return Line("Hand ends; chips still on the layouts go back to their players.")
 
 
-_HANDLERS = {
+_HANDLERS: dict[type[Any], Callable[[Narrator, Any], Line]] = {
     TableConfiguredEvent: _table_configured, PlayerSeatedEvent: _player_seated,
     PlayerLeftEvent: _player_left, ChipsChangedEvent: _chips_changed,
     DealerChangedEvent: _dealer_changed, DesignatedPlayerOfferEvent: _offer,

@@ -139,4 +139,4 @@ def _inline(line: str) -> Markup:
     text = _CODE.sub(r"<code>\1</code>", text)
     text = _BOLD.sub(r"<strong>\1</strong>", text)
     text = _ITALIC.sub(r"<em>\1</em>", text)
-    return Markup("&nbsp;" * indent + text)  # noqa: S704 - built from escaped text only
+    return Markup("&nbsp;" * indent + text)  # built from escaped text only

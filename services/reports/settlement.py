@@ -47,12 +47,11 @@ class SeatLine:
 
 @dataclass(frozen=True)
 class WagerLine:
-    """One wager kind of one seat: placed, lost to the banker, returned to the player."""
+    """One wager kind of one seat: placed on the layout, collected from it by the banker."""
 
     kind: str
     placed: int
     collected: int
-    returned: int
 
 
 @dataclass(frozen=True)
@@ -71,11 +70,12 @@ class SeatMoney:
     player: str | None
     wagers: list[WagerLine] = field(default_factory=list)
     payments: list[PaymentLine] = field(default_factory=list)
+    returned: int = 0  # layout chips given back to the player at hand_ended
 
     @property
     def stack_change(self) -> int:
-        lost = sum(w.collected for w in self.wagers)
-        return -lost + sum(p.amount for p in self.payments)
+        placed = sum(w.placed for w in self.wagers)
+        return -placed + self.returned + sum(p.amount for p in self.payments)
 
 
 def _int_key(key: str) -> tuple[int, str]:
@@ -136,15 +136,19 @@ def seat_money(record: AdjudicationRecord, events: list[Event] | None = None) ->
     placed: dict[int, dict[str, int]] = defaultdict(lambda: defaultdict(int))
     collected: dict[int, dict[str, int]] = defaultdict(lambda: defaultdict(int))
     payments: dict[int, list[PaymentLine]] = defaultdict(list)
+    returned: dict[int, int] = defaultdict(int)
     for m in record.movements or []:
+        if m.kind == "layout_return" and (seat := _seat_of(m.to)) is not None:
+            returned[seat] += m.amount
+            continue
         _book(m, by_seq.get(m.seq), placed, collected, payments)
-    seats = sorted(set(placed) | set(payments))
+    seats = sorted(set(placed) | set(payments) | set(returned))
     out: list[SeatMoney] = []
     for seat in seats:
         kinds = sorted(set(placed[seat]) | set(collected[seat]))
-        wagers = [WagerLine(kind, placed[seat][kind], collected[seat][kind],
-                            placed[seat][kind] - collected[seat][kind]) for kind in kinds]
-        out.append(SeatMoney(seat, players.get(str(seat)), wagers, payments[seat]))
+        wagers = [WagerLine(kind, placed[seat][kind], collected[seat][kind]) for kind in kinds]
+        out.append(SeatMoney(seat, players.get(str(seat)), wagers, payments[seat],
+                             returned[seat]))
     return out
 
 
@@ -165,8 +169,6 @@ def _book(
         kind = event.data.kind if isinstance(event, WagerEvent) else "wager"
         placed[src][kind] += m.amount
         return
-    if m.kind == "layout_return":
-        return  # what was not collected comes back: WagerLine.returned
     if m.kind == "wager_collected" and src is not None:
         kind = event.data.kind if isinstance(event, WagerCollectedEvent) else "wager"
         collected[src][kind] += m.amount
