@@ -294,12 +294,13 @@ def ledger_hands(engine: Engine, day: dt.date, table: str | None = None) -> list
         rows = conn.execute(query.order_by(Hand.hand_id)).all()
         ids = [row.hand_id for row in rows]
         found = conn.execute(
-            select(FindingRow).where(FindingRow.origin == "ledger",
-                                     FindingRow.hand_id.in_(ids))
+            select(FindingRow.hand_id, FindingRow.code, FindingRow.rule, FindingRow.severity,
+                   FindingRow.seat, FindingRow.amount, FindingRow.message)
+            .where(FindingRow.origin == "ledger", FindingRow.hand_id.in_(ids))
             .order_by(FindingRow.hand_id, FindingRow.ordinal)
-        ).scalars().all() if ids else []
+        ).all() if ids else []
     for f in found:
-        extra[f.hand_id].append(Finding(code=f.code, rule=f.rule, severity=f.severity,  # type: ignore[arg-type]
+        extra[f.hand_id].append(Finding(code=f.code, rule=f.rule, severity=f.severity,
                                         seat=f.seat, amount=f.amount, message=f.message))
     return [BookedHand(decode_record(row.record_json), row.ledger_status == "posted",
                        tuple(extra.get(row.hand_id, ())))
