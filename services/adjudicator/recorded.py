@@ -124,9 +124,11 @@ def record_hand(events: tuple[Event, ...]) -> RecordedHand:
             )
             continue
         _move(out, balances, event, src, dst, amount, kind)
-        if kind == "rake":
-            key = str(event.data.seat) if event.data.seat is not None else POT  # type: ignore[union-attr]
+        if isinstance(event, RakeCollectedEvent):
+            key = str(event.data.seat) if event.data.seat is not None else POT
             out.rake[key] = out.rake.get(key, 0) + amount
+        elif _is_rake_refund(event):
+            _refund_rake(out, event)
     if ended is not None:
         _return_layouts(out, balances, ended)
     _check_leftovers(out, balances)
@@ -135,6 +137,25 @@ def record_hand(events: tuple[Event, ...]) -> RecordedHand:
             out.net[int(account[6:])] = balance
     out.house = balances.get(HOUSE, 0)
     return out
+
+
+def _is_rake_refund(event: Event) -> bool:
+    return (isinstance(event, PayoutEvent) and event.data.source == "house"
+            and event.data.kind == "refund")
+
+
+def _refund_rake(out: RecordedHand, event: Event) -> None:
+    """HCF-12: rake taken from a seat whose hand turned out dead is refunded by the house.
+
+    A house ``refund`` payout reduces the seat's recorded rake, up to what it paid; any
+    excess stays an ordinary payout (and shows as a MISPAY if it was not due).
+    """
+    assert isinstance(event, PayoutEvent)
+    key = str(event.data.seat)
+    paid = out.rake.get(key, 0)
+    returned = min(paid, event.data.amount)
+    if returned:
+        out.rake[key] = paid - returned
 
 
 def _move(

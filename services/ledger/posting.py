@@ -41,12 +41,12 @@ from sqlalchemy.orm import Session
 from services.events.contract import AdjudicationRecord, Finding, decode_record
 from services.ledger.entries import (
     HandEntry,
-    PostingLine,
     RakeLine,
-    build_entry,
+    book,
+    identify,
     refusal_finding,
 )
-from services.ledger.models import Account, Base, Conflict, FindingRow, Hand, Posting, Rake
+from services.ledger.models import Account, Base, Conflict, FindingRow, Hand, Rake
 
 CONFLICT_CODE = "LEDGER_CONFLICT"
 CONFLICT_RULE = "SURV-9"
@@ -78,7 +78,7 @@ class _Plan:
 
 def post_hand(target: Target, record: AdjudicationRecord) -> PostResult:
     """Book one hand in its own transaction (a Session must not be inside one already)."""
-    return _post_entries(_transaction_of(target), [build_entry(record)])[0]
+    return _post_entries(_transaction_of(target), [identify(record)])[0]
 
 
 def post_many(
@@ -96,7 +96,7 @@ def iter_post(
         raise ValueError("batch_size must be at least 1")
     transaction = _transaction_of(target)
     for chunk in _chunks(records, batch_size):
-        yield from _post_entries(transaction, [build_entry(record) for record in chunk])
+        yield from _post_entries(transaction, [identify(record) for record in chunk])
 
 
 # ---------------------------------------------------------------- transactions
@@ -157,6 +157,7 @@ def build_refused(entry: HandEntry, message: str) -> HandEntry:
         sha256=entry.sha256,
         day=entry.day,
         refusal=refusal_finding(message),
+        booked=True,
     )
 
 
@@ -182,7 +183,7 @@ def _plan(conn: Connection, entries: Sequence[HandEntry]) -> _Plan:
         earlier = first_in_batch.get(entry.hand_id)
         stored_sha = stored.get(entry.hand_id) or (earlier.sha256 if earlier else None)
         if stored_sha is None:
-            first_in_batch[entry.hand_id] = entry
+            first_in_batch[entry.hand_id] = book(entry)
             plan.new.append(entry)
             plan.results.append(_booked_result(entry))
         elif stored_sha == entry.sha256:
@@ -234,13 +235,30 @@ def _insert_new_hands(conn: Connection, entries: list[HandEntry]) -> None:
                 for a in accounts.values()
             ],
         )
-    postings = [_posting_row(entry, line) for entry in entries for line in entry.postings]
+    _insert_postings(conn, [row for entry in entries for row in _posting_rows(entry)])
     rake = [_rake_row(entry, line) for entry in entries for line in entry.rake]
     findings = [row for entry in entries for row in _finding_rows(entry)]
-    for table, rows in ((Posting, postings), (Rake, rake), (FindingRow, findings)):
+    for table, rows in ((Rake, rake), (FindingRow, findings)):
         if rows:
             conn.execute(insert(table), rows)
     conn.execute(insert(Hand), [_hand_row(entry) for entry in entries])
+
+
+POSTING_COLUMNS = ("hand_id", "event_id", "leg", "seq", "account", "amount", "kind")
+
+
+def _insert_postings(
+    conn: Connection, rows: list[tuple[str, str, int, int, str, int, str]]
+) -> None:
+    """Postings are most of what a hand writes, so they go to the driver as plain tuples
+    in one executemany: no per-row SQLAlchemy parameter processing (every value is a
+    str or an int, nothing to convert)."""
+    if not rows:
+        return
+    marker = "?" if conn.dialect.paramstyle == "qmark" else "%s"
+    columns = ", ".join(POSTING_COLUMNS)
+    markers = ", ".join([marker] * len(POSTING_COLUMNS))
+    conn.exec_driver_sql(f"INSERT INTO postings ({columns}) VALUES ({markers})", rows)
 
 
 def _insert_ignoring_duplicates(
@@ -280,16 +298,9 @@ def _hand_row(entry: HandEntry) -> dict[str, Any]:
     }
 
 
-def _posting_row(entry: HandEntry, line: PostingLine) -> dict[str, Any]:
-    return {
-        "hand_id": entry.hand_id,
-        "event_id": line.event_id,
-        "leg": line.leg,
-        "seq": line.seq,
-        "account": line.account,
-        "amount": line.amount,
-        "kind": line.kind,
-    }
+def _posting_rows(entry: HandEntry) -> list[tuple[str, str, int, int, str, int, str]]:
+    hand_id = entry.record.hand_id
+    return [(hand_id, *line) for line in entry.postings]
 
 
 def _rake_row(entry: HandEntry, line: RakeLine) -> dict[str, Any]:

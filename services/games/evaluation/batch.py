@@ -23,6 +23,7 @@ import numpy as np
 import numpy.typing as npt
 
 from services.games.cards import DECKS
+from services.games.evaluation.rankcode import CATEGORY_SHIFT
 from services.games.evaluation.reference import SHORT_DECK_RANKINGS, STANDARD, Ranking
 from services.games.evaluation.tables import (
     FLUSH_BITS,
@@ -35,10 +36,10 @@ from services.games.evaluation.tables import (
 
 Int64Array = npt.NDArray[np.int64]
 IntArray = npt.NDArray[np.integer]
+CardArray = npt.NDArray[np.uint8]
 CHUNK = 1 << 16
 # Key of a card index outside the deck: any hand holding one sums to a negative total.
 INVALID_KEY = -(1 << 58)
-CARD_BITS = np.left_shift(np.uint64(1), np.arange(52, dtype=np.uint64))
 # Per card index: one suit nibble (flush lengths) and the rank bit (flush masks).
 SUIT_KEYS = np.array([1 << (4 * (i & 3)) for i in range(52)], dtype=np.int64)
 RANK_BITS = np.array([1 << (i >> 2) for i in range(52)], dtype=np.int64)
@@ -68,8 +69,7 @@ def lookup_for(ranking: Ranking, size: int) -> Lookup:
     keys = np.full(256, INVALID_KEY, dtype=np.int64)
     in_deck = tables.card_keys >= 0
     keys[:52][in_deck] = tables.card_keys[in_deck]
-    return Lookup(ranking, size, keys, classes, class_codes.astype(np.int64),
-                  tables.flush_codes)
+    return Lookup(ranking, size, keys, classes, class_codes.astype(np.int64), tables.flush_codes)
 
 
 def encode(hands: Sequence[Sequence[str]]) -> npt.NDArray[np.uint8]:
@@ -89,29 +89,43 @@ def rank_hands(hands: IntArray, ranking: Ranking = STANDARD, validate: bool = Tr
     if hands.ndim != 2:
         raise ValueError(f"hands must be a 2-d array (N, n), got shape {hands.shape}")
     lookup = lookup_for(ranking, hands.shape[1])
-    if validate:
-        _check_cards(hands)
+    if validate and hands.size and (hands.min() < 0 or hands.max() > 51):
+        raise ValueError("card indices run from 0 to 51")
     cards = hands.astype(np.uint8, copy=False)
     out = np.empty(len(cards), dtype=np.int64)
     for start in range(0, len(cards), CHUNK):
         chunk = cards[start : start + CHUNK]
-        totals = lookup.keys[chunk[:, 0]] + FLUSH_OFFSET
-        for column in range(1, chunk.shape[1]):
-            totals += lookup.keys[chunk[:, column]]
+        columns = np.ascontiguousarray(chunk.T)  # contiguous columns gather faster
+        if validate:
+            _check_distinct(columns)
+        totals = lookup.keys[columns[0]] + FLUSH_OFFSET
+        for column in columns[1:]:
+            totals += lookup.keys[column]
         if validate and (totals < 0).any():
             raise ValueError(f"a hand holds a card outside the {ranking.deck_size}-card deck")
-        out[start : start + CHUNK] = codes_from_totals(
-            lookup, totals, lambda rows, suits, c=chunk: _flush_masks(c[rows], suits)
-        )
+
+        def masks(rows: Int64Array, suits: Int64Array, chunk: CardArray = chunk) -> Int64Array:
+            return _flush_masks(chunk[rows], suits)
+
+        out[start : start + CHUNK] = codes_from_totals(lookup, totals, masks)
     return out
 
 
 def rank7(hands: IntArray, validate: bool = True) -> Int64Array:
-    return rank_hands(hands, STANDARD, validate)
+    """Standard best-five codes of an (N, 7) array."""
+    return rank_hands(_expect_size(hands, 7), STANDARD, validate)
 
 
 def rank5(hands: IntArray, validate: bool = True) -> Int64Array:
-    return rank_hands(hands, STANDARD, validate)
+    """Standard codes of an (N, 5) array."""
+    return rank_hands(_expect_size(hands, 5), STANDARD, validate)
+
+
+def _expect_size(hands: IntArray, size: int) -> IntArray:
+    hands = np.asarray(hands)
+    if hands.ndim != 2 or hands.shape[1] != size:
+        raise ValueError(f"expected an (N, {size}) array, got shape {hands.shape}")
+    return hands
 
 
 def short_deck_rank(hands: IntArray, deck_size: int, validate: bool = True) -> Int64Array:
@@ -128,7 +142,7 @@ def codes_from_totals(
 ) -> Int64Array:
     """Rank codes from key totals (offset included); ``flush_masks(rows, suits)`` gives
     the rank mask of suit ``suits[i]`` in hand ``rows[i]`` for the flushed hands."""
-    codes = lookup.class_codes[lookup.classes[totals >> RANK_SHIFT]]
+    codes: Int64Array = lookup.class_codes[lookup.classes[totals >> RANK_SHIFT]]
     flushed = np.flatnonzero(totals & FLUSH_BITS)
     if flushed.size:
         codes[flushed] = lookup.flush_codes[flush_masks(flushed, _flush_suit(totals[flushed]))]
@@ -148,24 +162,18 @@ def _flush_masks(hands: npt.NDArray[np.uint8], suits: Int64Array) -> Int64Array:
     return mask
 
 
-def _check_cards(hands: IntArray) -> None:
-    if hands.size and (hands.min() < 0 or hands.max() > 51):
-        raise ValueError("card indices run from 0 to 51")
-    for start in range(0, len(hands), CHUNK):
-        chunk = hands[start : start + CHUNK]
-        seen = CARD_BITS[chunk[:, 0]].copy()
-        total = seen.copy()
-        for column in range(1, chunk.shape[1]):
-            bits = CARD_BITS[chunk[:, column]]
-            seen |= bits
-            total += bits
-        if (seen != total).any():
-            raise ValueError("a hand holds the same card twice")
+def _check_distinct(columns: npt.NDArray[np.uint8]) -> None:
+    """Compare every pair of columns: byte compares on contiguous columns are much
+    cheaper than building a 52-bit set per hand."""
+    for i in range(len(columns)):
+        for j in range(i + 1, len(columns)):
+            if (columns[i] == columns[j]).any():
+                raise ValueError("a hand holds the same card twice")
 
 
 def category_counts(codes: Int64Array, ranking: Ranking = STANDARD) -> dict[str, int]:
     """How many codes fall in each category (royal flushes counted as straight flushes)."""
-    counts = np.bincount(codes >> 20, minlength=len(ranking.categories))
+    counts = np.bincount(codes >> CATEGORY_SHIFT, minlength=len(ranking.categories))
     return {name: int(counts[i]) for i, name in enumerate(ranking.categories)}
 
 
@@ -179,8 +187,12 @@ def colex_combinations(n: int, k: int) -> npt.NDArray[np.uint8]:
     rows = np.arange(n, dtype=np.uint8).reshape(n, 1)
     for size in range(2, k + 1):
         parts = [
-            np.hstack([rows[: comb(top, size - 1)], np.full((comb(top, size - 1), 1), top,
-                                                             dtype=np.uint8)])
+            np.hstack(
+                [
+                    rows[: comb(top, size - 1)],
+                    np.full((comb(top, size - 1), 1), top, dtype=np.uint8),
+                ]
+            )
             for top in range(size - 1, n)
         ]
         rows = np.vstack(parts)
@@ -188,8 +200,7 @@ def colex_combinations(n: int, k: int) -> npt.NDArray[np.uint8]:
 
 
 def _deck_indices(ranking: Ranking) -> npt.NDArray[np.uint8]:
-    return np.array(sorted(card_index(card) for card in DECKS[ranking.deck_size]),
-                    dtype=np.uint8)
+    return np.array(sorted(card_index(card) for card in DECKS[ranking.deck_size]), dtype=np.uint8)
 
 
 def all_category_counts(ranking: Ranking = STANDARD, size: int = 7) -> dict[str, int]:
@@ -198,9 +209,7 @@ def all_category_counts(ranking: Ranking = STANDARD, size: int = 7) -> dict[str,
     deck = _deck_indices(ranking)
     base = deck[colex_combinations(len(deck), size - 2)]  # card indices, colex order
     base_totals = lookup.keys[base].sum(axis=1) + FLUSH_OFFSET
-    base_masks = [
-        np.where((base & 3) == suit, RANK_BITS[base], 0).sum(axis=1) for suit in range(4)
-    ]
+    base_masks = [np.where((base & 3) == suit, RANK_BITS[base], 0).sum(axis=1) for suit in range(4)]
     counts = np.zeros(len(ranking.categories), dtype=np.int64)
     for high in range(size - 1, len(deck)):
         for second in range(size - 2, high):
@@ -208,15 +217,16 @@ def all_category_counts(ranking: Ranking = STANDARD, size: int = 7) -> dict[str,
             extra = (int(deck[second]), int(deck[high]))
             totals = base_totals[:prefix] + int(lookup.keys[extra[0]] + lookup.keys[extra[1]])
 
-            def masks(rows: Int64Array, suits: Int64Array, extra: tuple[int, int] = extra
-                      ) -> Int64Array:
+            def masks(
+                rows: Int64Array, suits: Int64Array, extra: tuple[int, int] = extra
+            ) -> Int64Array:
                 mask = np.choose(suits, [m[rows] for m in base_masks])
                 for card in extra:
                     mask += np.where(suits == (card & 3), 1 << (card >> 2), 0)
                 return mask
 
             codes = codes_from_totals(lookup, totals, masks)
-            counts += np.bincount(codes >> 20, minlength=len(counts))
+            counts += np.bincount(codes >> CATEGORY_SHIFT, minlength=len(counts))
     return {name: int(counts[i]) for i, name in enumerate(ranking.categories)}
 
 
@@ -229,7 +239,10 @@ def flush_lengths7(hands: IntArray) -> npt.NDArray[np.int64]:
 
 def _longest_suit(suit_totals: Int64Array) -> Int64Array:
     nibbles = [(suit_totals >> (4 * suit)) & 0xF for suit in range(4)]
-    return np.maximum(np.maximum(nibbles[0], nibbles[1]), np.maximum(nibbles[2], nibbles[3]))
+    longest: Int64Array = np.maximum(
+        np.maximum(nibbles[0], nibbles[1]), np.maximum(nibbles[2], nibbles[3])
+    )
+    return longest
 
 
 def all_flush_lengths7() -> dict[int, int]:

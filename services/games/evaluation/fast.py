@@ -45,14 +45,17 @@ class Evaluator:
     rank_cards: Callable[[Sequence[str]], int]
 
 
+assert FLUSH_BITS == 0x8888 and RANK_SHIFT == 16  # inlined in eval5/eval6/eval7
+
+
 @cache
 def evaluator_for(ranking: Ranking) -> Evaluator:
     tables = build_tables(ranking)
     keys = [int(key) for key in tables.card_keys]
     # The flush-bit offset rides on the first card's key, saving an addition per call.
     first = [key + FLUSH_OFFSET for key in keys]
-    flush = [int(code) for code in tables.flush_codes]
-    nonflush = {
+    flush: list[int] = tables.flush_codes.tolist()
+    nonflush: dict[int, dict[int, int]] = {
         size: dict(zip(tables.sums[size].tolist(), tables.codes[size].tolist(), strict=True))
         for size in tables.sums
     }
@@ -69,37 +72,39 @@ def evaluator_for(ranking: Ranking) -> Evaluator:
 
     def eval5(a: int, b: int, c: int, d: int, e: int) -> int:
         total = first[a] + keys[b] + keys[c] + keys[d] + keys[e]
-        if total & FLUSH_BITS:
+        if total & 0x8888:  # FLUSH_BITS, as a literal: a constant load is cheaper
             return flush_code(total, (a, b, c, d, e))
-        return nf5[total >> RANK_SHIFT]
+        return nf5[total >> 16]  # RANK_SHIFT
 
     def eval6(a: int, b: int, c: int, d: int, e: int, f: int) -> int:
         total = first[a] + keys[b] + keys[c] + keys[d] + keys[e] + keys[f]
-        if total & FLUSH_BITS:
+        if total & 0x8888:  # FLUSH_BITS, as a literal: a constant load is cheaper
             return flush_code(total, (a, b, c, d, e, f))
-        return nf6[total >> RANK_SHIFT]
+        return nf6[total >> 16]  # RANK_SHIFT
 
     def eval7(a: int, b: int, c: int, d: int, e: int, f: int, g: int) -> int:
         total = first[a] + keys[b] + keys[c] + keys[d] + keys[e] + keys[f] + keys[g]
-        if total & FLUSH_BITS:
+        if total & 0x8888:  # FLUSH_BITS, as a literal: a constant load is cheaper
             return flush_code(total, (a, b, c, d, e, f, g))
-        return nf7[total >> RANK_SHIFT]
+        return nf7[total >> 16]  # RANK_SHIFT
 
     deck = {card: CARD_INDEX[card] for card in DECKS[ranking.deck_size]}
-    by_size: dict[int, Callable[..., int]] = {5: eval5, 6: eval6, 7: eval7}
+    key_of_card = {card: keys[index] for card, index in deck.items()}.__getitem__
 
     def rank_cards(cards: Sequence[str]) -> int:
         """Best five of 5-7 wire-string cards; ValueError on anything else."""
         try:
-            indices = [deck[card] for card in cards]
-            evaluate = by_size[len(indices)]
+            total = sum(map(key_of_card, cards)) + FLUSH_OFFSET
+            table = nonflush[len(cards)]
         except KeyError:
             raise ValueError(
                 f"expected 5-7 cards of the {ranking.deck_size}-card deck, got {list(cards)}"
             ) from None
-        if len(set(indices)) != len(indices):
+        if len(set(cards)) != len(cards):
             raise ValueError(f"duplicate card in {list(cards)}")
-        return evaluate(*indices)
+        if total & FLUSH_BITS:
+            return flush_code(total, tuple(deck[card] for card in cards))
+        return table[total >> RANK_SHIFT]
 
     return Evaluator(ranking, eval5, eval6, eval7, rank_cards)
 

@@ -20,6 +20,7 @@ code independent of ``reference``; the tests check the two agree on every 5-card
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cache
 
@@ -99,8 +100,8 @@ def straight_windows(ranking: Ranking, deck_ranks: tuple[int, ...]) -> list[tupl
     return windows
 
 
-def _mask(ranks: object) -> int:
-    return sum(1 << (rank - 2) for rank in ranks)  # type: ignore[attr-defined]
+def _mask(ranks: Iterable[int]) -> int:
+    return sum(1 << (rank - 2) for rank in ranks)
 
 
 def rank_multisets(n_ranks: int, max_size: int) -> Int64Array:
@@ -110,7 +111,9 @@ def rank_multisets(n_ranks: int, max_size: int) -> Int64Array:
     for _ in range(n_ranks):
         total = rows.sum(axis=1)
         grown = [
-            np.hstack([rows[total + c <= max_size], np.full((int((total + c <= max_size).sum()), 1), c)])
+            np.hstack(
+                [rows[total + c <= max_size], np.full((int((total + c <= max_size).sum()), 1), c)]
+            )
             for c in range(5)
         ]
         rows = np.vstack(grown)
@@ -128,7 +131,7 @@ def highest_rank_table() -> Int64Array:
 
 
 def _pack(category: int, *ranks: Int64Array | int) -> Int64Array:
-    code = np.int64(category)
+    code: Int64Array | np.int64 = np.int64(category)
     for slot in range(5):
         code = (code << 4) | (ranks[slot] if slot < len(ranks) else 0)
     return np.asarray(code, dtype=np.int64)
