@@ -124,20 +124,19 @@ def daily(
 
 
 def _write_hand_reports(hand_ids: list[str], events: Path, folder: Path, stamp: str) -> None:
-    from services.reports.dispute import dispute_from_log
+    from services.reports.dispute import disputes_from_log
     from services.reports.render import render_html
-    from services.reports.replay import HandNotFound, read_log
+    from services.reports.replay import read_log
 
-    lines = read_log(events)
+    reports = disputes_from_log(read_log(events), hand_ids, log_name=events.name)
     for hand_id in hand_ids:
-        try:
-            report = dispute_from_log(lines, hand_id, log_name=events.name)
-        except HandNotFound:
+        report = reports.get(hand_id)
+        if report is None:
             err.print(f"[yellow]hand {hand_id} is not in {events}[/yellow]")
             continue
         html = render_html("dispute.html", r=report, generated_at=stamp)
         (folder / safe_name(hand_id)).write_text(html, encoding="utf-8")
-    err.print(f"wrote {len(hand_ids)} dispute report(s) to {folder}")
+    err.print(f"wrote {len(reports)} dispute report(s) to {folder}")
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -29,7 +29,7 @@ from services.games.model import TraceStep
 from services.reports.chain import ChainCheck, verify_chain
 from services.reports.hands import FinalHand, final_hands
 from services.reports.narrate import Line, Narrator
-from services.reports.replay import HandReplay, replay_hand
+from services.reports.replay import HandReplay, replay_hand, replay_hands
 from services.reports.rulebook import RuleText, load_rulebook
 from services.reports.settlement import SeatLine, SeatMoney, seat_lines, seat_money
 
@@ -139,9 +139,27 @@ def dispute_from_log(
     log_name: str | None = None,
 ) -> DisputeReport:
     """The full report from the event log (raises ``HandNotFound``)."""
-    replay = replay_hand(lines, hand_id)
+    return dispute_from_replay(replay_hand(lines, hand_id), rules, log_name)
+
+
+def disputes_from_log(
+    lines: Sequence[bytes],
+    hand_ids: list[str],
+    rules: dict[str, RuleText] | None = None,
+    log_name: str | None = None,
+) -> dict[str, DisputeReport]:
+    """Reports of many hands with one replay per table; hands not in the log are absent."""
+    book = rules if rules is not None else load_rulebook()
+    return {hand_id: dispute_from_replay(replay, book, log_name)
+            for hand_id, replay in replay_hands(lines, hand_ids).items()}
+
+
+def dispute_from_replay(
+    replay: HandReplay, rules: dict[str, RuleText] | None = None, log_name: str | None = None
+) -> DisputeReport:
     if replay.record is None:
-        raise HandUnavailable(f"hand {hand_id!r} has events but never produced a record")
+        raise HandUnavailable(f"hand {replay.hand_id!r} has events but never produced a "
+                              "record")
     report = _base(replay.record, log_name)
     _from_replay(report, replay)
     _finish(report, rules)

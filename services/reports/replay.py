@@ -15,7 +15,7 @@ table context exactly as hand assembly does.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -77,72 +77,90 @@ def read_log(path: Path) -> list[bytes]:
     return [line.strip() for line in path.read_bytes().splitlines() if line.strip()]
 
 
-def table_of_hand(lines: Sequence[bytes], hand_id: str) -> str:
-    """The table whose events carry ``hand_id``."""
-    for line in lines:
-        try:
-            obj = orjson.loads(line)
-        except orjson.JSONDecodeError:
-            continue
-        if isinstance(obj, dict) and obj.get("hand_id") == hand_id:
-            table = obj.get("table_id")
-            if isinstance(table, str):
-                return table
-    raise HandNotFound(f"no event in the log belongs to hand {hand_id!r}")
-
-
-def _table_lines(lines: Sequence[bytes], table_id: str) -> list[tuple[int, bytes]]:
-    out: list[tuple[int, bytes]] = []
+def _group_by_table(
+    lines: Sequence[bytes], hand_ids: set[str]
+) -> tuple[dict[str, list[tuple[int, bytes]]], dict[str, str]]:
+    """Each table's lines (numbered) and the table of each wanted hand, in one pass."""
+    by_table: dict[str, list[tuple[int, bytes]]] = {}
+    table_of: dict[str, str] = {}
     for number, line in enumerate(lines, start=1):
         try:
             obj = orjson.loads(line)
         except orjson.JSONDecodeError:
             continue
-        if isinstance(obj, dict) and obj.get("table_id") == table_id:
-            out.append((number, line))
-    return out
+        if not isinstance(obj, dict) or not isinstance(obj.get("table_id"), str):
+            continue
+        table = obj["table_id"]
+        by_table.setdefault(table, []).append((number, line))
+        hand = obj.get("hand_id")
+        if hand in hand_ids and hand not in table_of:
+            table_of[hand] = table
+    return by_table, table_of
 
 
 def replay_hand(lines: Sequence[bytes], hand_id: str) -> HandReplay:
     """Replay the hand's table through intake and hand assembly up to the hand's record."""
-    table_id = table_of_hand(lines, hand_id)
-    replay = HandReplay(table_id=table_id, hand_id=hand_id)
-    state = TableState(table_id=table_id)
+    replays = replay_hands(lines, [hand_id])
+    if hand_id not in replays:
+        raise HandNotFound(f"no event in the log belongs to hand {hand_id!r}")
+    return replays[hand_id]
+
+
+def replay_hands(lines: Sequence[bytes], hand_ids: Iterable[str]) -> dict[str, HandReplay]:
+    """Several hands with one replay per table (the daily report's hands to review).
+    Hands no event of the log names are absent from the result."""
+    wanted = set(hand_ids)
+    by_table, table_of = _group_by_table(lines, wanted)
+    out: dict[str, HandReplay] = {}
+    for table_id in sorted(set(table_of.values())):
+        hands = {h: HandReplay(table_id=table_id, hand_id=h)
+                 for h, t in table_of.items() if t == table_id}
+        _replay_table(by_table[table_id], hands)
+        out.update(hands)
+    return out
+
+
+def _replay_table(table_lines: list[tuple[int, bytes]], hands: dict[str, HandReplay]) -> None:
+    state = TableState(table_id=next(iter(hands.values())).table_id)
     logged: list[LoggedEvent] = []
-    for number, raw in _table_lines(lines, table_id):
+    rejected: list[str] = []
+    for number, raw in table_lines:
         parsed = parse_record(raw, f"line {number}")
         if isinstance(parsed, Rejection):
-            replay.rejected_lines.append(f"line {number}: {parsed.reason}")
+            rejected.append(f"line {number}: {parsed.reason}")
             continue
         logged.append(LoggedEvent(parsed.event, parsed.hash, number))
-        if replay.record is not None:
-            break  # one event past the hand: its successor, the chain anchor
-        _feed(state, parsed, replay)
-    if replay.record is None:
-        for record in close_open_hand_at_end(state).records:
-            if record.hand_id == hand_id:
-                replay.record = record
-    _span(replay, logged)
-    _rerun_game(replay)
-    return replay
+        if all(h.record is not None for h in hands.values()):
+            break  # one event past the last wanted hand: its successor, the chain anchor
+        _feed(state, parsed, hands)
+    for record in close_open_hand_at_end(state).records:
+        if record.hand_id in hands and hands[record.hand_id].record is None:
+            hands[record.hand_id].record = record
+    for replay in hands.values():
+        replay.rejected_lines = rejected
+        _span(replay, logged)
+        _rerun_game(replay)
 
 
-def _feed(state: TableState, parsed: ParsedEvent, replay: HandReplay) -> None:
+def _feed(state: TableState, parsed: ParsedEvent, hands: dict[str, HandReplay]) -> None:
     event = parsed.event
     hand = state.open_hand
     closing = (
         isinstance(event, HandEndedEvent)
         and hand is not None
-        and hand.hand_id == replay.hand_id == event.hand_id
+        and hand.hand_id == event.hand_id
+        and hand.hand_id in hands
     )
     snapshot = (_context(state), tuple(hand.events)) if closing and hand is not None else None
     for record in apply_event(state, parsed).records:
-        if record.hand_id == replay.hand_id:
-            replay.record = record
-            if snapshot is not None and state.open_hand is None:
-                context, events = snapshot
-                replay.hand_input = HandInput(table=context, hand_id=replay.hand_id,
-                                              events=(*events, event))
+        replay = hands.get(record.hand_id)
+        if replay is None or replay.record is not None:
+            continue
+        replay.record = record
+        if snapshot is not None and state.open_hand is None:
+            context, events = snapshot
+            replay.hand_input = HandInput(table=context, hand_id=record.hand_id,
+                                          events=(*events, event))
 
 
 def _span(replay: HandReplay, logged: list[LoggedEvent]) -> None:

@@ -142,3 +142,17 @@ def test_html_is_deterministic() -> None:
     two = render_html("dispute.html", r=dispute_from_log(lines_of(events), hand_id),
                       generated_at=STAMP)
     assert one == two and STAMP in one
+
+
+def test_many_hands_in_one_replay_equal_one_by_one() -> None:
+    """The daily report replays each table once for all its hands to review."""
+    from services.reports.dispute import disputes_from_log
+
+    events, records = simulated("russian")
+    wanted = [r.hand_id for r in records if r.status == "discrepancy"][:4] + ["missing"]
+    many = disputes_from_log(lines_of(events), wanted)
+    assert sorted(many) == sorted(wanted[:-1])
+    for hand_id, report in many.items():
+        alone = dispute_from_log(lines_of(events), hand_id)
+        assert render_html("dispute.html", r=report, generated_at=STAMP) == render_html(
+            "dispute.html", r=alone, generated_at=STAMP)
