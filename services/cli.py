@@ -22,6 +22,7 @@ from services.adjudicator.embedded import DeadLetter, EmbeddedRunner, iter_lines
 from services.adjudicator.table import Alert
 from services.events.contract import AdjudicationRecord, encode_record
 from services.ledger.cli import ledger_app
+from services.reports.cli import report_app
 from services.simulator.truth import TruthLabel
 
 app = typer.Typer(
@@ -33,6 +34,7 @@ app = typer.Typer(
 schemas_app = typer.Typer(help="The published v1 JSON Schemas (schemas/).", no_args_is_help=True)
 app.add_typer(schemas_app, name="schemas")
 app.add_typer(ledger_app, name="ledger", help="Read the double-entry ledger back.")
+app.add_typer(report_app, name="report", help="Dispute and daily compliance reports.")
 
 err = Console(stderr=True)
 

@@ -39,6 +39,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from services.events.contract import AdjudicationRecord, Finding, decode_record
+from services.ledger.db import WRITE_OPTION, write_transaction
 from services.ledger.entries import (
     HandEntry,
     RakeLine,
@@ -109,10 +110,11 @@ def _transaction_of(target: Target) -> Transaction:
         @contextmanager
         def session_transaction() -> Iterator[Connection]:
             with session.begin():
-                yield session.connection()
+                yield session.connection(execution_options={WRITE_OPTION: True})
 
         return session_transaction
-    return target.begin
+    engine = target
+    return lambda: write_transaction(engine)
 
 
 def _chunks(records: Iterable[AdjudicationRecord], size: int) -> Iterator[list[AdjudicationRecord]]:

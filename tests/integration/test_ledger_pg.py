@@ -48,7 +48,7 @@ from tests.unit.ledger.builders import (
     russian_house_hand,
 )
 from tests.unit.ledger.dbread import account_balances, count, rows, snapshot
-from tests.unit.ledger.test_properties import balanced_hands, expected_change
+from tests.unit.ledger.strategies import balanced_hands, expected_change
 
 pytestmark = pytest.mark.integration
 

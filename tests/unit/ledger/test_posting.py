@@ -3,6 +3,8 @@ conflicts, refusals, and the database's own guards."""
 
 from __future__ import annotations
 
+import threading
+from collections import Counter
 from pathlib import Path
 
 import msgspec
@@ -11,7 +13,7 @@ from sqlalchemy import Engine, text
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from services.events.contract import Finding
+from services.events.contract import AdjudicationRecord, Finding
 from services.ledger import entries, posting
 from services.ledger.db import open_ledger
 from services.ledger.posting import post_hand, post_many
@@ -273,3 +275,45 @@ def test_hand_end_day_is_stored_for_daily_totals(engine: Engine) -> None:
         ("T1-000001", "2024-05-01"),
         ("T1-000002", "2024-05-02"),
     ]
+
+
+def test_two_writers_on_one_sqlite_file_book_each_hand_once(tmp_path: Path) -> None:
+    """Two processes' worth of engines on one file, both delivering the same 60 hands
+    (opposite orders, different batch sizes): writers queue on the write lock instead
+    of failing, each hand is posted once and is a duplicate for the other writer."""
+    url = f"sqlite:///{tmp_path}/shared.sqlite"
+    engines = [open_ledger(url), open_ledger(url)]
+    hands = [hcf_seat1_wins(f"T1-{n:06d}") for n in range(60)]
+    outcomes: list[list[posting.PostResult]] = [[], []]
+    failures: list[BaseException] = []
+    start = threading.Barrier(2)
+
+    def work(index: int, batch: list[AdjudicationRecord], batch_size: int) -> None:
+        try:
+            start.wait()
+            outcomes[index] = post_many(engines[index], batch, batch_size=batch_size)
+        except BaseException as exc:  # a thread cannot raise into pytest: reported below
+            failures.append(exc)
+
+    threads = [
+        threading.Thread(target=work, args=(0, hands, 4)),
+        threading.Thread(target=work, args=(1, hands[::-1], 9)),
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert failures == []
+    statuses = Counter((r.hand_id, r.status) for results in outcomes for r in results)
+    assert statuses == Counter(
+        {(h.hand_id, status): 1 for h in hands for status in ("posted", "duplicate")}
+    )
+    # 60 x hcf_seat1_wins: alice +9, bob -10, house:rake +1 each.
+    assert account_balances(engines[0]) == {
+        "player:alice": 540,
+        "player:bob": -600,
+        "layout:T1:1": 0,
+        "house:rake": 60,
+    }
+    for engine in engines:
+        engine.dispose()
