@@ -212,7 +212,7 @@ class HandRun:
         self.turn_kept = False  # TH-6 fault: the premature turn stayed as the turn
         self.set_aside: str | None = None  # TH-6: the premature turn card set aside
         self.exposed_burned: tuple[int, str] | None = None  # TH-3: card used as the burn
-        self.flop_actions = 0
+        self.actions_in = [0, 0, 0, 0]  # betting actions per street
 
     # -------------------------------------------------------------- recording
 
@@ -354,7 +354,7 @@ class HandRun:
             if self.turn_kept:
                 self.mark(None, f"premature turn {self.board[3]} kept as the turn")
                 return
-            if self.wants("missing_burn") and self.flop_actions:
+            if self.wants("missing_burn") and self.actions_in[1]:
                 # Only after flop betting: with no action between them, a flop and a
                 # turn without a burn read as one four-card flop (TH-4).
                 self.mark(None, "turn dealt without a burn")
@@ -385,7 +385,7 @@ class HandRun:
             cards = self._board(4)
             if self.wants("four_card_flop_kept"):
                 self.mark(None, f"{cards[3]} put back, the flop played")
-                self._return_to_stub([cards[3]], moved=True)
+                self._return_to_stub([cards[3]], reshuffle=False)
                 return
             self._redeal(cards)
             return
@@ -394,25 +394,28 @@ class HandRun:
     def _redeal(self, cards: list[str]) -> None:
         """TH-5: the flop cards back into the stub, the burn stays, a new flop with no
         burn."""
-        self._return_to_stub(cards, moved=False)
+        self._return_to_stub(cards, reshuffle=True)
         if self.wants("redeal_with_burn"):
             self.mark(None, "a burn before the redealt flop")
             self._burn()
         self._board(3)
 
-    def _return_to_stub(self, cards: list[str], moved: bool) -> None:
+    def _return_to_stub(self, cards: list[str], reshuffle: bool) -> None:
+        """The cards are taken off the board into the stub (and the stub shuffled: only
+        cards nobody holds any more can be reshuffled, GEN-1)."""
         for card in cards:
             self.board.remove(card)
-            if moved:
-                self.emit("card_moved", card=card, **{"from": "board"}, to="stub")
-        if not moved:
+            self.emit("card_moved", card=card, **{"from": "board"}, to="stub")
+        if reshuffle:
             self.emit("stub_reshuffled", cards=list(cards), reason="flop redealt")
         self.deck += cards
         self.rng.shuffle(self.deck)
 
     def _river(self) -> None:
         if self.set_aside is not None:
-            if self.wants("set_aside_not_reshuffled"):
+            # Only after turn betting: with no action and no reshuffle between them, the
+            # turn and an unburned river read as one two-card turn (TH-1).
+            if self.wants("set_aside_not_reshuffled") and self.actions_in[2]:
                 self.mark(None, f"set-aside {self.set_aside} not reshuffled")
             else:
                 self.emit("stub_reshuffled", cards=[self.set_aside], reason="TH-6")
@@ -440,8 +443,7 @@ class HandRun:
             kind, chips = choose(options, min(strength, 1.0), self.rng)
             self.act(options.seat, kind, chips)
             acted += 1
-        if street == 1:
-            self.flop_actions = acted
+        self.actions_in[street] = acted
 
     def _premature(self, street: int) -> bool:
         """A street dealt before the betting round is over (TH-5, TH-6); True if it

@@ -23,6 +23,12 @@ from tests.unit.holdem.builder import (
 NEW_FLOP = ("8d", "8h", "2s")
 
 
+def gathered(*cards: str) -> list[object]:
+    """The flop cards taken off the board into the stub, then the stub shuffled (GEN-1:
+    only cards nobody holds any more can be reshuffled)."""
+    return [*(moved(c, "board", "stub") for c in cards), reshuffled(*cards)]
+
+
 def rest() -> list[object]:
     """Flop betting, turn, river, showdown: aces win 8."""
     return [*s.flop_betting(), street("Th"), *s.checks(), street(s.RIVER), *s.checks(),
@@ -37,7 +43,7 @@ def test_four_card_flop_redealt_correctly() -> None:
     """Four flop cards: all four back into the stub, burn stays, three new cards, no
     burn. Expected +4 / -4 / 0, no finding."""
     record = adjudicate(s.STACKS, s.BUTTON, *opening(), *s.preflop(),
-                        street(*s.FLOP, "9h"), reshuffled(*s.FLOP, "9h"), board(*NEW_FLOP),
+                        street(*s.FLOP, "9h"), gathered(*s.FLOP, "9h"), board(*NEW_FLOP),
                         *rest())
     assert record.status == "ok", record.findings
     assert record.expected is not None
@@ -55,7 +61,7 @@ def test_four_card_flop_kept_without_the_extra_card() -> None:
 
 def test_redealt_flop_with_a_fresh_burn() -> None:
     record = adjudicate(s.STACKS, s.BUTTON, *opening(), *s.preflop(),
-                        street(*s.FLOP, "9h"), reshuffled(*s.FLOP, "9h"), street(*NEW_FLOP),
+                        street(*s.FLOP, "9h"), gathered(*s.FLOP, "9h"), street(*NEW_FLOP),
                         *rest())
     assert codes(record) == [("EXTRA_BURN", "TH-5")]
 
@@ -71,7 +77,7 @@ def test_premature_flop_redealt_correctly() -> None:
     """The flop came after seat 3 folded but before seats 1 and 2 acted: the round
     completes, the flop goes back, a new flop is dealt without a burn."""
     record = adjudicate(s.STACKS, s.BUTTON, *opening(), acts((3, "fold")), street(*s.FLOP),
-                        acts((1, "call", 1), (2, "check")), reshuffled(*s.FLOP),
+                        acts((1, "call", 1), (2, "check")), gathered(*s.FLOP),
                         board(*NEW_FLOP), *rest())
     assert record.status == "ok", record.findings
     assert record.expected is not None
@@ -89,6 +95,7 @@ def test_burn_card_shuffled_back_with_the_flop() -> None:
     """TH-5: the burn card stays; here 5c (the flop burn) went back into the stub."""
     record = adjudicate(s.STACKS, s.BUTTON, *opening(), acts((3, "fold")),
                         street(*s.FLOP, burned="5c"), acts((1, "call", 1), (2, "check")),
+                        *(moved(c, "board", "stub") for c in s.FLOP),
                         reshuffled(*s.FLOP, "5c"), board(*NEW_FLOP), *rest())
     assert codes(record) == [("BURN_NOT_KEPT", "TH-5")]
 
@@ -98,7 +105,7 @@ def test_premature_flop_does_not_end_the_preflop_round() -> None:
     completes its small blind (no wrong-amount finding), and the round is complete before
     the redeal."""
     record = adjudicate(s.STACKS, s.BUTTON, *opening(), acts((3, "fold")), street(*s.FLOP),
-                        acts((1, "call", 1), (2, "check")), reshuffled(*s.FLOP),
+                        acts((1, "call", 1), (2, "check")), gathered(*s.FLOP),
                         board(*NEW_FLOP), *rest())
     assert not [f for f in record.findings if f.code in ("WRONG_CALL_AMOUNT",
                                                          "ROUND_INCOMPLETE")]
