@@ -113,9 +113,25 @@ def read_hand(doc: dict[str, Any]) -> PhhHand:
         small_bet=_optional(doc, "small_bet"),
         big_bet=_optional(doc, "big_bet"),
         actions=tuple(a.split("#", 1)[0].strip() for a in actions),
-        seats=tuple(int(s) for s in seats) if isinstance(seats, list) else None,
+        seats=_seats(seats, count),
         number=number if isinstance(number, int) else None,
     )
+
+
+def _seats(value: Any, count: int) -> tuple[int, ...] | None:
+    """The file's ``seats``, if given: distinct seat numbers 1..64, one per player, in
+    clockwise order from the button's left (the last player is on the button)."""
+    if value is None:
+        return None
+    if (not isinstance(value, list) or len(value) != count or len(set(value)) != count
+            or not all(isinstance(s, int) and not isinstance(s, bool) and 1 <= s <= 64
+                       for s in value)):
+        raise Unsupported(f"'seats' {value!r} is not one distinct seat 1..64 per player")
+    button = value[-1]
+    ordered = sorted(value)
+    if [s for s in ordered if s > button] + [s for s in ordered if s <= button] != value:
+        raise Unsupported(f"'seats' {value!r} are not in clockwise order from the button")
+    return tuple(value)
 
 
 def _numbers(doc: dict[str, Any], key: str, count: int | None = None) -> tuple[Decimal, ...]:

@@ -203,3 +203,21 @@ def test_cli_fails_when_nothing_is_imported(tmp_path: Path) -> None:
     outcome = CliRunner().invoke(import_app, ["phh", str(path), "-o",
                                               str(tmp_path / "out.jsonl")])
     assert outcome.exit_code == 1
+
+
+def test_seats_given_by_the_file(tmp_path: Path) -> None:
+    """``seats = [2, 5, 7]``: Ann on seat 2 (small blind), Bob on 5, Cat on 7 (button)."""
+    text = phh(actions=SIMPLE, finishing=(106, 94, 100), extra="seats = [2, 5, 7]\n")
+    result = import_phh([write(tmp_path / "seated", "1.phh", text)])
+    start = next(e["data"] for e in result.events if e["type"] == "hand_started")
+    assert start["button"] == 7
+    assert [(s["seat"], s["player_id"]) for s in start["seats"]] == [(2, "Ann"), (5, "Bob"),
+                                                                     (7, "Cat")]
+    assert [r.status for r in adjudicate(result.events)] == ["ok"]
+
+
+def test_seats_out_of_clockwise_order_are_reported(tmp_path: Path) -> None:
+    text = phh(actions=SIMPLE, finishing=(106, 94, 100), extra="seats = [5, 2, 7]\n")
+    result = import_phh([write(tmp_path / "badseats", "1.phh", text)])
+    assert result.hands == 0
+    assert "clockwise" in result.skipped[0][1]
