@@ -7,7 +7,8 @@ For every Pluribus session (one directory, ~100 hands) in turn, in the same proc
 - **pitwatch**: ``import_phh`` of the session's files (PHH -> hash-chained v1 events)
   and the embedded runner over those events as JSONL (intake validation and hashing,
   chain check, hand assembly, hold'em adjudication, comparison with the recorded side),
-  timed as two stages; the hold'em rule module alone is timed too, on the same hands.
+  timed as two stages; ``adjudicate_hand`` (rules + recorded side + comparison, no
+  intake) and the hold'em rule module alone are timed too, on the same hands.
 
 Sessions alternate between the two so that load on a shared machine hits both alike;
 the report prints hands/s and the ratio to pokerkit (absolute times are noisy; the ratio
@@ -34,7 +35,9 @@ sys.path.insert(0, str(REPO))
 from services.adjudicator.adjudicate import adjudicate_hand  # noqa: E402
 from services.adjudicator.embedded import adjudicate_lines  # noqa: E402
 from services.events.contract import AdjudicationRecord  # noqa: E402
+from services.games import holdem  # noqa: E402
 from services.games.model import HandInput  # noqa: E402
+from services.games.profile import load_profile  # noqa: E402
 from services.importers.phh import import_phh  # noqa: E402
 from tests.e2e.phh_support import hand_inputs, unpack  # noqa: E402
 
@@ -46,10 +49,14 @@ class Timings:
     imported: float = 0.0
     embedded: float = 0.0
     rules: float = 0.0
+    game: float = 0.0
     statuses: dict[str, int] = field(default_factory=dict)
 
     def rate(self, seconds: float) -> float:
         return self.hands / seconds if seconds else float("inf")
+
+
+PROFILE = load_profile("house-v1")
 
 
 def replay_with_pokerkit(files: list[Path]) -> None:
@@ -80,6 +87,10 @@ def run_session(files: list[Path], timings: Timings) -> None:
     for hand in inputs:
         adjudicate_hand(hand)
     timings.rules += time.perf_counter() - started
+    started = time.perf_counter()
+    for hand in inputs:
+        holdem.adjudicate(hand, PROFILE)
+    timings.game += time.perf_counter() - started
 
     timings.hands += result.hands
     for record in records:
@@ -115,8 +126,11 @@ def report(t: Timings) -> None:
     print(f"pitwatch import + embedded adjudication  : {pipeline:10.0f} hands/s  "
           f"= {pipeline / pokerkit:5.1f}x pokerkit (target >= 20x)")
     rules = t.rate(t.rules)
-    print(f"pitwatch adjudicate_hand alone (no intake): {rules:9.0f} hands/s  "
+    print(f"pitwatch adjudicate_hand (no intake)     : {rules:10.0f} hands/s  "
           f"= {rules / pokerkit:5.1f}x pokerkit")
+    game = t.rate(t.game)
+    print(f"pitwatch hold'em rules alone              : {game:10.0f} hands/s  "
+          f"= {game / pokerkit:5.1f}x pokerkit")
 
 
 if __name__ == "__main__":

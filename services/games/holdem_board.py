@@ -152,7 +152,7 @@ class Board:
         that street)."""
         if not round_complete:
             return
-        if self.redeal is not None:
+        if self.redeal is not None and self._on_board(self.redeal):
             self._flop_kept(self.redeal)
         elif self.premature is not None and self.premature in self.cards:
             self._premature_turn_kept()
@@ -165,10 +165,14 @@ class Board:
                 self.notes.step("TH-5" if self.redeal is not None else "TH-6",
                                 "the hand ended before the correction was due")
             return
-        if self.redeal is not None:
+        if self.redeal is not None and self._on_board(self.redeal):
             self._flop_kept(self.redeal)
         if self.premature is not None and self.premature in self.cards:
             self._premature_turn_kept()
+
+    def _on_board(self, redeal: Redeal) -> bool:
+        """At least a flop's worth of the cards to redeal still lies on the board."""
+        return sum(1 for c in redeal.cards if c in self.cards) >= self.prof.flop_cards
 
     # -------------------------------------------------------------- streets
 
@@ -245,8 +249,7 @@ class Board:
         """The new run came on top of a flop still lying on the board: it was kept."""
         redeal = self.redeal
         assert redeal is not None
-        on_board = [c for c in redeal.cards if c in self.cards]
-        if len(on_board) < self.prof.flop_cards:
+        if not self._on_board(redeal):
             return False
         self._flop_kept(redeal)
         return True
