@@ -30,15 +30,16 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 import msgspec
-from sqlalchemy import Connection, Engine, Insert, insert, select
+from sqlalchemy import Connection, Engine, Insert, Table, select
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from services.events.contract import AdjudicationRecord, Finding, decode_record
+from services.ledger.bulk import bulk_insert, dict_rows
 from services.ledger.db import WRITE_OPTION, write_transaction
 from services.ledger.entries import (
     HandEntry,
@@ -47,7 +48,7 @@ from services.ledger.entries import (
     identify,
     refusal_finding,
 )
-from services.ledger.models import Account, Base, Conflict, FindingRow, Hand, Rake
+from services.ledger.models import Account, Base, Conflict, FindingRow, Hand, Posting, Rake
 
 CONFLICT_CODE = "LEDGER_CONFLICT"
 CONFLICT_RULE = "SURV-9"
@@ -237,30 +238,21 @@ def _insert_new_hands(conn: Connection, entries: list[HandEntry]) -> None:
                 for a in accounts.values()
             ],
         )
-    _insert_postings(conn, [row for entry in entries for row in _posting_rows(entry)])
-    rake = [_rake_row(entry, line) for entry in entries for line in entry.rake]
-    findings = [row for entry in entries for row in _finding_rows(entry)]
-    for table, rows in ((Rake, rake), (FindingRow, findings)):
-        if rows:
-            conn.execute(insert(table), rows)
-    conn.execute(insert(Hand), [_hand_row(entry) for entry in entries])
+    postings = [row for entry in entries for row in _posting_rows(entry)]
+    bulk_insert(conn, _table(Posting), POSTING_COLUMNS, postings)
+    for model, rows in (
+        (Rake, [_rake_row(entry, line) for entry in entries for line in entry.rake]),
+        (FindingRow, [row for entry in entries for row in _finding_rows(entry)]),
+        (Hand, [_hand_row(entry) for entry in entries]),
+    ):
+        bulk_insert(conn, _table(model), *dict_rows(_table(model), rows))
 
 
 POSTING_COLUMNS = ("hand_id", "event_id", "leg", "seq", "account", "amount", "kind")
 
 
-def _insert_postings(
-    conn: Connection, rows: list[tuple[str, str, int, int, str, int, str]]
-) -> None:
-    """Postings are most of what a hand writes, so they go to the driver as plain tuples
-    in one executemany: no per-row SQLAlchemy parameter processing (every value is a
-    str or an int, nothing to convert)."""
-    if not rows:
-        return
-    marker = "?" if conn.dialect.paramstyle == "qmark" else "%s"
-    columns = ", ".join(POSTING_COLUMNS)
-    markers = ", ".join([marker] * len(POSTING_COLUMNS))
-    conn.exec_driver_sql(f"INSERT INTO postings ({columns}) VALUES ({markers})", rows)
+def _table(model: type[Base]) -> Table:
+    return cast(Table, model.__table__)
 
 
 def _insert_ignoring_duplicates(

@@ -12,6 +12,7 @@ import threading
 import uuid
 from collections import Counter
 from collections.abc import Iterator
+from typing import Any
 
 import msgspec
 import pytest
@@ -19,7 +20,7 @@ from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 from hypothesis import HealthCheck, given, settings
-from sqlalchemy import Engine, create_engine, inspect, text
+from sqlalchemy import Connection, Engine, Table, create_engine, inspect, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import IntegrityError
 
@@ -203,14 +204,14 @@ def test_a_booked_hand_cannot_be_changed(pg: Engine, statement: str) -> None:
 
 
 def test_a_failed_batch_leaves_no_half_hand(pg: Engine, monkeypatch: pytest.MonkeyPatch) -> None:
-    real_insert = posting.insert
+    real_bulk_insert = posting.bulk_insert
 
-    def crash_on_hands(table: object) -> object:
-        if getattr(table, "__tablename__", None) == "hands":
+    def crash_on_hands(conn: Connection, table: Table, *rest: Any) -> None:
+        if table.name == "hands":
             raise RuntimeError("worker killed")
-        return real_insert(table)  # type: ignore[arg-type]
+        real_bulk_insert(conn, table, *rest)
 
-    monkeypatch.setattr(posting, "insert", crash_on_hands)
+    monkeypatch.setattr(posting, "bulk_insert", crash_on_hands)
     with pytest.raises(RuntimeError, match="worker killed"):
         post_many(pg, [hcf_seat1_wins(), hcf_dp_collects()])
     assert count(pg, "postings") == 0 and count(pg, "accounts") == 0

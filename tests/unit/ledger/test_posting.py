@@ -6,10 +6,11 @@ from __future__ import annotations
 import threading
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import msgspec
 import pytest
-from sqlalchemy import Engine, text
+from sqlalchemy import Connection, Engine, Table, text
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -221,18 +222,18 @@ def test_a_failed_batch_leaves_no_half_hand(
 ) -> None:
     """A crash after the postings of a batch are written but before COMMIT (simulated by
     an error when the hands rows are inserted) leaves no posting of any hand behind."""
-    real_insert = posting.insert
+    real_bulk_insert = posting.bulk_insert
 
-    def crash_on_hands(table: object) -> object:
-        if getattr(table, "__tablename__", None) == "hands":
+    def crash_on_hands(conn: Connection, table: Table, *rest: Any) -> None:
+        if table.name == "hands":
             raise RuntimeError("worker killed")
-        return real_insert(table)  # type: ignore[arg-type]
+        real_bulk_insert(conn, table, *rest)
 
-    monkeypatch.setattr(posting, "insert", crash_on_hands)
+    monkeypatch.setattr(posting, "bulk_insert", crash_on_hands)
     with pytest.raises(RuntimeError, match="worker killed"):
         post_many(engine, [hcf_seat1_wins(), hcf_dp_collects()])
     assert count(engine, "postings") == 0 and count(engine, "hands") == 0
-    monkeypatch.setattr(posting, "insert", real_insert)
+    monkeypatch.setattr(posting, "bulk_insert", real_bulk_insert)
     assert [r.status for r in post_many(engine, [hcf_seat1_wins(), hcf_dp_collects()])] == [
         "posted",
         "posted",
