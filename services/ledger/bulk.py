@@ -16,7 +16,7 @@ import datetime as dt
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import Connection, Table
+from sqlalchemy import Connection, Date, Table
 from sqlalchemy.exc import DBAPIError
 
 Row = Sequence[Any]
@@ -38,9 +38,24 @@ def bulk_insert(
         )
     markers = ", ".join("?" * len(columns))
     conn.exec_driver_sql(
-        f"INSERT INTO {table.name} ({names}) VALUES ({markers})",
-        [tuple(_sqlite_value(value) for value in row) for row in rows],
+        f"INSERT INTO {table.name} ({names}) VALUES ({markers})", _sqlite_rows(table, columns, rows)
     )
+
+
+def _sqlite_rows(table: Table, columns: Sequence[str], rows: Sequence[Row]) -> Sequence[Row]:
+    """Dates as SQLAlchemy's SQLite ``Date`` stores them (ISO text); other values as they
+    are, and rows of tables without a date column untouched."""
+    dated = [i for i, name in enumerate(columns) if isinstance(table.c[name].type, Date)]
+    if not dated:
+        return rows
+    converted = []
+    for row in rows:
+        values = list(row)
+        for i in dated:
+            if isinstance(values[i], dt.date):
+                values[i] = values[i].isoformat()
+        converted.append(tuple(values))
+    return converted
 
 
 def _copy_into(conn: Connection, table_name: str, names: str, rows: Sequence[Row]) -> None:
@@ -55,11 +70,6 @@ def _copy_into(conn: Connection, table_name: str, names: str, rows: Sequence[Row
                 copy.write_row(row)
     except conn.dialect.loaded_dbapi.Error as exc:
         raise DBAPIError.instance(statement, None, exc, conn.dialect.loaded_dbapi.Error) from exc
-
-
-def _sqlite_value(value: Any) -> Any:
-    """Dates as SQLAlchemy's SQLite ``Date`` stores them (ISO text); the rest unchanged."""
-    return value.isoformat() if isinstance(value, dt.date) else value
 
 
 def dict_rows(table: Table, rows: Sequence[dict[str, Any]]) -> tuple[list[str], list[Row]]:
