@@ -151,6 +151,30 @@ def test_database_trigger_refuses_an_unbalanced_hand(
     assert count(pg, "postings") == 10 + 6
 
 
+def test_data_the_database_rejects_is_refused_without_stopping_the_batch(
+    pg: Engine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With the contract check bypassed, a 201-character hand id reaches PostgreSQL,
+    which rejects it (VARCHAR(200)): the batch falls back to one hand per transaction,
+    the bad hand is reported refused (nothing of it can be stored), the others post."""
+    real_identify = posting.identify
+
+    def unchecked(record: AdjudicationRecord) -> entries.HandEntry:
+        entry = real_identify(record)
+        entry.invalid = None
+        return entry
+
+    monkeypatch.setattr(posting, "identify", unchecked)
+    too_long = msgspec.structs.replace(hcf_dp_collects(), hand_id="T" * 201)
+    results = post_many(pg, [hcf_seat1_wins(), too_long, russian_house_hand()])
+    assert [r.status for r in results] == ["posted", "refused", "posted"]
+    assert "database refused hand" in results[1].findings[0].message
+    assert rows(pg, "SELECT hand_id FROM hands ORDER BY hand_id") == [
+        ("R1-000001",),
+        ("T1-000001",),
+    ]
+
+
 def test_raw_unbalanced_postings_cannot_be_committed(pg: Engine) -> None:
     with pytest.raises(IntegrityError, match="do not balance"), pg.begin() as conn:
         conn.execute(text("INSERT INTO accounts (name, kind) VALUES ('house:rake', 'house_rake')"))

@@ -318,3 +318,20 @@ def test_two_writers_on_one_sqlite_file_book_each_hand_once(tmp_path: Path) -> N
     }
     for engine in engines:
         engine.dispose()
+
+
+def test_record_breaking_the_contract_is_refused_and_not_stored(engine: Engine) -> None:
+    """Built in code, a record skips decode-time checks: a 201-character hand id and a
+    movement whose event id is not a UUID are both caught, reported, and nothing of
+    them is stored; the hand between them is posted."""
+    long_id = msgspec.structs.replace(hcf_seat1_wins(), hand_id="T" * 201)
+    bad_event = hcf_seat1_wins("T1-8")
+    bad_event.movements[0] = msgspec.structs.replace(  # type: ignore[index]
+        bad_event.movements[0],  # type: ignore[index]
+        event_id="not-a-uuid",
+    )
+    results = post_many(engine, [long_id, hcf_dp_collects(), bad_event])
+    assert [r.status for r in results] == ["refused", "posted", "refused"]
+    assert "length <= 200" in results[0].findings[0].message
+    assert "$.movements[0].event_id" in results[2].findings[0].message
+    assert rows(engine, "SELECT hand_id FROM hands") == [("T1-000002",)]
