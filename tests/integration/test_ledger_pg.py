@@ -24,7 +24,7 @@ from sqlalchemy import Connection, Engine, Table, create_engine, inspect, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import IntegrityError
 
-from services.events.contract import AdjudicationRecord
+from services.events.contract import AdjudicationRecord, Finding
 from services.ledger import entries, posting
 from services.ledger.db import alembic_config, current_revision, head_revision, open_ledger
 from services.ledger.models import Base
@@ -107,6 +107,26 @@ def test_hcf_hand_posts_balanced_double_entry(pg: Engine) -> None:
         "house:rake": 1,
     }
     assert stored_record(pg, "T1-000001") == hcf_seat1_wins()
+
+
+def test_text_with_control_characters_round_trips(pg: Engine) -> None:
+    """COPY escaping: tabs, newlines, backslashes and non-ASCII survive byte for byte."""
+    odd = Finding(
+        code="NOTE",
+        rule="GEN-5",
+        severity="info",
+        seat=None,
+        amount=None,
+        message="tab\there\nnew line \\N back\\slash ä € 🂡",
+    )
+    hand = msgspec.structs.replace(
+        hcf_seat1_wins(), findings=[odd], players={"1": "al\tice\\N", "3": "b\nob"}
+    )
+    assert post_hand(pg, hand).status == "posted"
+    assert stored_record(pg, "T1-000001") == hand
+    assert post_hand(pg, hand).status == "duplicate"
+    assert rows(pg, "SELECT message FROM findings") == [(odd.message,)]
+    assert ("player:al\tice\\N",) in rows(pg, "SELECT name FROM accounts")
 
 
 def test_repeat_is_a_no_op_and_other_content_a_conflict(pg: Engine) -> None:
