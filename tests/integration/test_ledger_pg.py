@@ -26,6 +26,7 @@ from sqlalchemy.exc import IntegrityError
 
 from services.events.contract import AdjudicationRecord, Finding
 from services.ledger import entries, posting
+from services.ledger.bulk import bulk_insert
 from services.ledger.db import alembic_config, current_revision, head_revision, open_ledger
 from services.ledger.models import Base
 from services.ledger.posting import post_hand, post_many
@@ -177,10 +178,9 @@ def test_data_the_database_rejects_is_refused_without_stopping_the_batch(
     """With the contract check bypassed, a 201-character hand id reaches PostgreSQL,
     which rejects it (VARCHAR(200)): the batch falls back to one hand per transaction,
     the bad hand is reported refused (nothing of it can be stored), the others post."""
-    real_identify = posting.identify
 
     def unchecked(record: AdjudicationRecord) -> entries.HandEntry:
-        entry = real_identify(record)
+        entry = entries.identify(record)
         entry.invalid = None
         return entry
 
@@ -248,12 +248,10 @@ def test_a_booked_hand_cannot_be_changed(pg: Engine, statement: str) -> None:
 
 
 def test_a_failed_batch_leaves_no_half_hand(pg: Engine, monkeypatch: pytest.MonkeyPatch) -> None:
-    real_bulk_insert = posting.bulk_insert
-
     def crash_on_hands(conn: Connection, table: Table, *rest: Any) -> None:
         if table.name == "hands":
             raise RuntimeError("worker killed")
-        real_bulk_insert(conn, table, *rest)
+        bulk_insert(conn, table, *rest)
 
     monkeypatch.setattr(posting, "bulk_insert", crash_on_hands)
     with pytest.raises(RuntimeError, match="worker killed"):

@@ -16,6 +16,7 @@ from sqlalchemy.orm import Session
 
 from services.events.contract import AdjudicationRecord, Finding
 from services.ledger import entries, posting
+from services.ledger.bulk import bulk_insert
 from services.ledger.db import open_ledger
 from services.ledger.posting import post_hand, post_many
 from tests.unit.ledger.builders import (
@@ -222,18 +223,17 @@ def test_a_failed_batch_leaves_no_half_hand(
 ) -> None:
     """A crash after the postings of a batch are written but before COMMIT (simulated by
     an error when the hands rows are inserted) leaves no posting of any hand behind."""
-    real_bulk_insert = posting.bulk_insert
 
     def crash_on_hands(conn: Connection, table: Table, *rest: Any) -> None:
         if table.name == "hands":
             raise RuntimeError("worker killed")
-        real_bulk_insert(conn, table, *rest)
+        bulk_insert(conn, table, *rest)
 
     monkeypatch.setattr(posting, "bulk_insert", crash_on_hands)
     with pytest.raises(RuntimeError, match="worker killed"):
         post_many(engine, [hcf_seat1_wins(), hcf_dp_collects()])
     assert count(engine, "postings") == 0 and count(engine, "hands") == 0
-    monkeypatch.setattr(posting, "bulk_insert", real_bulk_insert)
+    monkeypatch.setattr(posting, "bulk_insert", bulk_insert)
     assert [r.status for r in post_many(engine, [hcf_seat1_wins(), hcf_dp_collects()])] == [
         "posted",
         "posted",
