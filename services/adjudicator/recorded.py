@@ -123,12 +123,12 @@ def record_hand(events: tuple[Event, ...]) -> RecordedHand:
                 )
             )
             continue
-        _move(out, balances, event, src, dst, amount, kind)
         if isinstance(event, RakeCollectedEvent):
             key = str(event.data.seat) if event.data.seat is not None else POT
             out.rake[key] = out.rake.get(key, 0) + amount
-        elif _is_rake_refund(event):
-            _refund_rake(out, event)
+        elif _is_rake_refund(event) and _refund_rake(out, event):
+            kind = "rake_refund"
+        _move(out, balances, event, src, dst, amount, kind)
     if ended is not None:
         _return_layouts(out, balances, ended)
     _check_leftovers(out, balances)
@@ -144,18 +144,21 @@ def _is_rake_refund(event: Event) -> bool:
             and event.data.kind == "refund")
 
 
-def _refund_rake(out: RecordedHand, event: Event) -> None:
+def _refund_rake(out: RecordedHand, event: Event) -> bool:
     """HCF-12: rake taken from a seat whose hand turned out dead is refunded by the house.
 
-    A house ``refund`` payout reduces the seat's recorded rake, up to what it paid; any
-    excess stays an ordinary payout (and shows as a MISPAY if it was not due).
+    A house ``refund`` payout no larger than the rake the seat paid reduces its recorded
+    rake and is booked as ``rake_refund`` (out of the house's rake account). A larger one
+    is an ordinary payout (and shows as a MISPAY if it was not due). Returns whether the
+    payout was a rake refund.
     """
     assert isinstance(event, PayoutEvent)
     key = str(event.data.seat)
     paid = out.rake.get(key, 0)
-    returned = min(paid, event.data.amount)
-    if returned:
-        out.rake[key] = paid - returned
+    if not 0 < event.data.amount <= paid:
+        return False
+    out.rake[key] = paid - event.data.amount
+    return True
 
 
 def _move(

@@ -19,7 +19,15 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from services.events.contract import AdjudicationRecord, Finding, Movement, encode_record
+import msgspec
+
+from services.events.contract import (
+    AdjudicationRecord,
+    Finding,
+    Movement,
+    decode_record,
+    encode_record,
+)
 from services.ledger.accounts import (
     RAKE_KINDS,
     LedgerAccount,
@@ -53,7 +61,9 @@ class RakeLine(NamedTuple):
 @dataclass
 class HandEntry:
     """Everything one record writes, or why it is refused (``refusal`` is then set and
-    ``postings``/``rake`` are empty: a refused hand is stored with no chips booked)."""
+    ``postings``/``rake`` are empty: a refused hand is stored with no chips booked).
+    ``invalid``: why the record breaks the contract; such a record is refused and not
+    stored at all (its own fields may not fit the columns)."""
 
     record: AdjudicationRecord
     record_json: str
@@ -64,6 +74,7 @@ class HandEntry:
     rake: list[RakeLine] = field(default_factory=list)
     refusal: Finding | None = None
     booked: bool = False
+    invalid: str | None = None
 
     @property
     def hand_id(self) -> str:
@@ -95,12 +106,22 @@ def refusal_finding(message: str) -> Finding:
 
 
 def identify(record: AdjudicationRecord) -> HandEntry:
-    """The record's identity only (bytes, hash, day): enough to tell a repeat from a new
-    hand, so replays never pay for booking what is already booked."""
+    """The record's identity (bytes, hash, day) and whether it meets the contract: enough
+    to tell a repeat from a new hand, so replays never pay for booking a booked hand.
+
+    Records built in code skip msgspec's decode-time checks (lengths, patterns, ranges),
+    so the bytes are decoded once more here: a record that would not have passed the
+    wire contract is refused rather than half-fitting the database's columns.
+    """
     raw, sha = record_bytes_and_hash(record)
-    return HandEntry(
-        record=record, record_json=raw.decode("utf-8"), sha256=sha, day=utc_day(record.ended_at)
-    )
+    entry = HandEntry(record=record, record_json=raw.decode("utf-8"), sha256=sha, day=None)
+    try:
+        decode_record(raw)
+    except msgspec.ValidationError as exc:
+        entry.invalid = f"record breaks the adjudication record contract: {exc}"
+        return entry
+    entry.day = utc_day(record.ended_at)
+    return entry
 
 
 def book(entry: HandEntry) -> HandEntry:
@@ -108,6 +129,9 @@ def book(entry: HandEntry) -> HandEntry:
     if entry.booked:
         return entry
     entry.booked = True
+    if entry.invalid is not None:
+        entry.refusal = refusal_finding(f"hand {entry.hand_id} not booked: {entry.invalid}")
+        return entry
     try:
         _book_movements(entry, entry.record.movements or [])
         check_balanced(entry)
@@ -152,12 +176,17 @@ def _book_movements(entry: HandEntry, movements: list[Movement]) -> None:
             entry.rake.append(_rake_line(movement, leg, (source, credit), (target, debit)))
 
 
+# Chips stay exact for every JSON reader (IEEE doubles are exact up to 2**53), and far
+# from BIGINT overflow however many of them a balance adds up.
+MAX_CHIPS = 2**53 - 1
+
+
 def _check_amount(movement: Movement) -> None:
-    # Structs built in code skip msgspec's decode-time constraints; check them again.
-    if type(movement.amount) is not int or movement.amount <= 0:
+    # The struct allows any int; chips here are positive and JSON-exact.
+    if type(movement.amount) is not int or not 0 < movement.amount <= MAX_CHIPS:
         raise MovementRejected(
             f"movement of event {movement.event_id} has amount {movement.amount!r}; "
-            "amounts are positive integer chips"
+            f"amounts are integer chips from 1 to {MAX_CHIPS}"
         )
 
 

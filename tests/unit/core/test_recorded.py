@@ -41,6 +41,14 @@ def test_rake_refund_reduces_recorded_rake() -> None:
              ("payout", {"seat": 2, "amount": 1, "source": "house", "kind": "refund"}))
     assert r.rake == {"2": 0}
     assert r.net[2] == 0 and r.house == 0
+    assert [m.kind for m in r.movements] == ["rake", "rake_refund"]
+
+
+def test_house_refund_beyond_the_rake_paid_is_an_ordinary_payout() -> None:
+    """Seat 2 paid no rake; a 3-chip house 'refund' is a payout (a MISPAY if not due)."""
+    r = _rec(("payout", {"seat": 2, "amount": 3, "source": "house", "kind": "refund"}))
+    assert [m.kind for m in r.movements] == ["payout"]
+    assert r.net[2] == 3 and r.house == -3
 
 
 def test_pot_left_with_chips_is_a_finding() -> None:
