@@ -21,6 +21,7 @@ from rich.table import Table
 from services.adjudicator.embedded import DeadLetter, EmbeddedRunner, iter_lines
 from services.adjudicator.table import Alert
 from services.events.contract import AdjudicationRecord, encode_record
+from services.importers.cli import import_app
 from services.ledger.cli import ledger_app
 from services.reports.cli import report_app
 from services.simulator.truth import TruthLabel
@@ -35,6 +36,7 @@ schemas_app = typer.Typer(help="The published v1 JSON Schemas (schemas/).", no_a
 app.add_typer(schemas_app, name="schemas")
 app.add_typer(ledger_app, name="ledger", help="Read the double-entry ledger back.")
 app.add_typer(report_app, name="report", help="Dispute and daily compliance reports.")
+app.add_typer(import_app, name="import", help="Convert hand histories (PHH) to v1 events.")
 
 err = Console(stderr=True)
 

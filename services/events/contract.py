@@ -71,6 +71,7 @@ class Limits(Body):
     small_blind: Chips | None = None
     big_blind: Chips | None = None
     ante: Chips | None = None
+    big_blind_ante: Chips | None = None
     point_value: Chips | None = None
     bonus_cap_per_hand: Chips | None = None
 

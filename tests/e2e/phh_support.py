@@ -21,7 +21,6 @@ from services.adjudicator.embedded import adjudicate_lines
 from services.events.contract import (
     AdjudicationRecord,
     Event,
-    Limits,
     TableConfigured,
     event_from_builtins,
 )
@@ -55,19 +54,6 @@ def adjudicate_stream(events: Sequence[dict[str, Any]]) -> list[AdjudicationReco
     return [r for step in adjudicate_lines(lines) for r in step.records]
 
 
-class LimitsWithBigBlindAnte(Limits, kw_only=True):
-    """``Limits`` plus the optional ``big_blind_ante`` requested for the v1 contract."""
-
-    big_blind_ante: int | None = None
-
-
-def adjudicate_with_big_blind_ante(events: Sequence[dict[str, Any]]) -> list[AdjudicationRecord]:
-    """Adjudicate hands whose table_configured posts ``limits.big_blind_ante`` while the
-    v1 contract does not carry that field yet: the configuration is decoded with the
-    field added, hand events are decoded as usual, hands are assembled per table."""
-    return [adjudicate_hand(hand) for hand in hand_inputs(events)]
-
-
 def hand_inputs(events: Sequence[dict[str, Any]]) -> Iterator[HandInput]:
     """Each hand's ``HandInput`` (events decoded, hands assembled per table), without the
     intake's validation and chain checks: for timing the rules alone and for configs
@@ -91,14 +77,8 @@ def hand_inputs(events: Sequence[dict[str, Any]]) -> Iterator[HandInput]:
 
 
 def _config(data: dict[str, Any]) -> TableConfigured:
-    limits = dict(data["limits"])
-    big_blind_ante = limits.pop("big_blind_ante", None)
-    body = msgspec.convert({**data, "limits": limits}, TableConfigured, strict=True)
-    if big_blind_ante is None:
-        return body
-    patched = LimitsWithBigBlindAnte(**msgspec.structs.asdict(body.limits),
-                                     big_blind_ante=big_blind_ante)
-    return msgspec.structs.replace(body, limits=patched)
+    result: TableConfigured = msgspec.convert(data, TableConfigured, strict=True)
+    return result
 
 
 def hands_by_id(events: Sequence[dict[str, Any]]) -> dict[str, tuple[dict[str, Any], list[dict[str, Any]]]]:

@@ -23,12 +23,11 @@ import pytest
 from phevaluator import evaluate_cards
 
 from services.events.contract import AdjudicationRecord
-from services.importers.phh import CONTRACT_HAS_BIG_BLIND_ANTE, ImportResult, import_phh
+from services.importers.phh import ImportResult, import_phh
 from services.importers.phh_toml import loads
 from tests.e2e.phh_support import (
     adjudicate_one,
     adjudicate_stream,
-    adjudicate_with_big_blind_ante,
     hands_by_id,
     unpack,
 )
@@ -114,8 +113,7 @@ def test_wsop_holdem_hands_are_ok(data: Path) -> None:
     assert result.hands == 18
     assert len(result.skipped) == 65
     assert all(reason.startswith("variant ") for _, reason in result.skipped)
-    records = (adjudicate_stream(result.events) if CONTRACT_HAS_BIG_BLIND_ANTE
-               else adjudicate_with_big_blind_ante(result.events))
+    records = adjudicate_stream(result.events)
     assert len(records) == 18
     assert [(r.hand_id, r.findings) for r in records if r.status != "ok" or r.findings] == []
 
