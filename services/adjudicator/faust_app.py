@@ -30,6 +30,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import socket
+import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, cast
@@ -38,15 +40,21 @@ import faust
 from faust.sensors import Sensor
 from faust.types import EventT, ProducerT
 
-from services.adjudicator.stream_step import InputRecord, Outgoing, step_batch
+from services.adjudicator.stream_step import BatchResult, InputRecord, Outgoing, step_batch
 from services.adjudicator.topics import STATE_TABLE, StreamSettings
 
 log = logging.getLogger("pitwatch.adjudicator")
 
+WORKER_HEADER = "pitwatch-worker"  # "<host>/<pid>" of the worker that produced a record
 EXIT_PROCESSING_FAILED = 70  # EX_SOFTWARE: restart from the committed offsets
 BATCH_MAX = 1000  # records per batch (one broker round trip for its outputs)
-BATCH_WITHIN_SECONDS = 0.02  # a partial batch waits at most this long (latency bound)
+# A partial batch waits at most this long. It bounds the latency a batch adds, and it
+# amortises the one broker round trip per batch (outputs are acknowledged before the
+# state is stored): too short and the worker spends its time waiting for acks.
+BATCH_WITHIN_SECONDS = 0.05
+SESSION_TIMEOUT_SECONDS = 15.0  # a killed worker's partitions move after this long
 DEFAULT_DATA_DIR = Path("var/faust")
+PROGRESS_SECONDS = 5.0
 
 
 def fail_stop(why: str, exc: BaseException | None = None) -> None:
@@ -62,6 +70,26 @@ class FailStopOnSendError(Sensor):
 
     def on_send_error(self, producer: ProducerT, exc: BaseException, state: Any) -> None:
         fail_stop(f"a record could not be produced: {exc!r}", exc)
+
+
+class Progress:
+    """Counts for the periodic progress line in the worker's log."""
+
+    def __init__(self) -> None:
+        self.records = self.hands = self.dead = self.replayed = self.batches = 0
+        self.next_report = time.monotonic() + PROGRESS_SECONDS
+
+    def add(self, records: int, result: BatchResult) -> None:
+        self.batches += 1
+        self.records += records
+        self.hands += result.hands
+        self.dead += result.dead_letters
+        self.replayed += result.replayed
+        if time.monotonic() >= self.next_report or result.replayed:
+            self.next_report = time.monotonic() + PROGRESS_SECONDS
+            log.info("progress: %d records in %d batches, %d hands adjudicated, "
+                     "%d dead-lettered, %d replayed records skipped", self.records,
+                     self.batches, self.hands, self.dead, self.replayed)
 
 
 def data_dir_from_env(app_id: str) -> Path:
@@ -84,6 +112,7 @@ def create_app(settings: StreamSettings, data_dir: Path) -> faust.App:
         consumer_auto_offset_reset="earliest",
         producer_acks=-1,
         broker_commit_interval=1.0,
+        broker_session_timeout=SESSION_TIMEOUT_SECONDS,
         web_enabled=False,
     )
     names = settings.topics
@@ -105,14 +134,18 @@ def create_app(settings: StreamSettings, data_dir: Path) -> faust.App:
         value: bytes | None = state.data.get(key)
         return value
 
+    worker = (WORKER_HEADER, f"{socket.gethostname()}/{os.getpid()}".encode())
+
     async def deliver(outgoing: list[Outgoing]) -> None:
         """Produce every output and wait until the broker has acknowledged all of them."""
         pending = [
-            await outputs[o.topic].send(key=o.key, value=o.value, headers=o.headers)
+            await outputs[o.topic].send(key=o.key, value=o.value, headers=[*o.headers, worker])
             for o in outgoing
         ]
         if pending:
             await asyncio.gather(*pending)
+
+    progress = Progress()
 
     async def handle(events: Sequence[EventT[bytes]]) -> None:
         result = step_batch(names, load, [_input_record(e) for e in events])
@@ -121,6 +154,7 @@ def create_app(settings: StreamSettings, data_dir: Path) -> faust.App:
             state.data[key] = value
             state.send_changelog(partition, key, value,
                                  key_serializer="raw", value_serializer="raw")
+        progress.add(len(events), result)
 
     @app.agent(source, name="adjudicate", concurrency=1)
     async def adjudicate(stream: faust.StreamT[bytes]) -> None:

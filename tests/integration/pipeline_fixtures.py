@@ -17,6 +17,7 @@ import pytest
 from services.simulator.registry import simulator_for
 from services.simulator.run import simulate
 from tests.integration.pipeline_support import (
+    Broker,
     LedgerSnapshot,
     Pipeline,
     Reference,
@@ -86,3 +87,35 @@ def pipeline(kafka_bootstrap: str, pg_url: str, tmp_path: Path) -> Iterator[Pipe
             p.close()
         finally:
             drop_database(p.db_url)
+
+
+# A smaller log for the fault tests (crash, scale-out, broker restart): they run the
+# pipeline several times over, and what they prove does not need thousands of hands.
+# Eight tables, so that the tables spread over every partition of a 4-partition topic.
+FAULT_TABLES = 8
+FAULT_HANDS_PER_TABLE = 45
+
+
+@pytest.fixture(scope="session")
+def fault_log(pg_url: str) -> Iterator[EventLog]:
+    lines = simulated_lines(FAULT_TABLES, FAULT_HANDS_PER_TABLE, SEED + 1)
+    reference = embedded_reference(lines)
+    assert reference.open_at_end == 0 and not reference.dead_letters
+    url = create_database(pg_url, "pw_reference")
+    try:
+        book_reference(url, reference.records.values())
+        yield EventLog(lines, reference, ledger_snapshot(url))
+    finally:
+        drop_database(url)
+
+
+@pytest.fixture
+def private_broker(tmp_path: Path) -> Iterator[Broker]:
+    """A broker of this test's own (scripts/kafka.sh on free ports, data under tmp), for
+    the test that stops and restarts it: the shared broker is never restarted."""
+    broker = Broker(tmp_path / "kafka-var")
+    broker.start()
+    try:
+        yield broker
+    finally:
+        broker.stop()

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -372,3 +373,38 @@ def deduplicated(seen: dict[str, list[bytes]]) -> dict[str, bytes]:
         out[hand_id] = values[0]
     return out
 
+
+
+# ---------------------------------------------------------------- a broker of one's own
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+class Broker:
+    """A broker started with the repo's scripts/kafka.sh on free ports under ``var``."""
+
+    def __init__(self, var: Path) -> None:
+        self.var = var
+        self.port = free_port()
+        self.env = {**os.environ, "PITWATCH_VAR": str(var),
+                    "PITWATCH_KAFKA_PORT": str(self.port),
+                    "PITWATCH_KAFKA_CONTROLLER_PORT": str(free_port())}
+
+    @property
+    def bootstrap(self) -> str:
+        return f"127.0.0.1:{self.port}"
+
+    def _script(self, command: str) -> None:
+        subprocess.run(["bash", str(REPO_ROOT / "scripts" / "kafka.sh"), command],
+                       env=self.env, check=True, capture_output=True, timeout=300)
+
+    def start(self) -> None:
+        self._script("start")
+
+    def stop(self) -> None:
+        self._script("stop")
