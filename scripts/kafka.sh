@@ -9,7 +9,7 @@
 #   scripts/kafka.sh wait     wait until the broker answers (fails after the timeout)
 #   scripts/kafka.sh reset    stop and delete all topics and metadata (formatted anew on
 #                             the next start)
-#   scripts/kafka.sh resolve  only resolve the jars into deploy/kafka/lib
+#   scripts/kafka.sh resolve  only resolve the jars into deploy/kafka/lib/<version>
 #   scripts/kafka.sh bootstrap   print the bootstrap address, e.g. 127.0.0.1:9092
 #
 # Environment:
@@ -27,8 +27,7 @@ set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 DEPLOY="$ROOT/deploy/kafka"
-LIB="$DEPLOY/lib"
-VAR="${PITWATCH_VAR:-$ROOT/var}"
+VAR="$(realpath -m "${PITWATCH_VAR:-$ROOT/var}")"
 KDIR="$VAR/kafka"
 DATA="$KDIR/data"
 CONF="$KDIR/server.properties"
@@ -56,6 +55,10 @@ wanted_version() {
   fi
 }
 
+# One jar directory per version (deploy/kafka/lib/<version>, gitignored): switching versions
+# never deletes the jars of a broker that is running from them.
+LIB="$DEPLOY/lib/$(wanted_version)"
+
 # A stamp of what lib/ was resolved from, so a changed POM or version re-resolves and an
 # unchanged one costs nothing (no Maven start, no network).
 lib_stamp() {
@@ -73,7 +76,9 @@ resolve_jars() {
   local args=(-B -q -f "$DEPLOY/pom.xml" dependency:copy-dependencies
               -DoutputDirectory="$LIB" -DincludeScope=runtime)
   [[ -n "${PITWATCH_KAFKA_VERSION:-}" ]] && args+=("-Dkafka.version=$PITWATCH_KAFKA_VERSION")
-  mvn "${args[@]}" || die "Maven could not resolve the broker jars (see output above)"
+  # The sed drops the bare colour-reset codes Maven 3.8 prints even in batch mode.
+  mvn "${args[@]}" 2>&1 | sed 's/\x1b\[0m//g' >&2 ||
+    die "Maven could not resolve the broker jars (see output above)"
   ls "$LIB"/kafka_2.13-*.jar >/dev/null 2>&1 || die "no kafka_2.13 jar in $LIB after resolve"
   echo "$stamp" >"$LIB/.resolved"
 }
@@ -177,17 +182,35 @@ port_taken() {
   (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null
 }
 
+# True when the client port is held by process $1 (or when `ss` is missing and that cannot
+# be told). Guards against declaring our broker ready because another one answers on the
+# same port while ours is failing to bind.
+port_held_by() {
+  command -v ss >/dev/null || return 0
+  ss -Hltnp "sport = :$PORT" 2>/dev/null | grep -q "pid=$1,"
+}
+
 wait_ready() {
-  local deadline=$((SECONDS + WAIT_SECONDS))
+  local deadline=$((SECONDS + WAIT_SECONDS)) pid
   while ((SECONDS < deadline)); do
-    if answers; then
-      say "broker answers on 127.0.0.1:$PORT"
+    if [[ -f "$PIDFILE" ]]; then
+      # Liveness by pid alone: right after the launch the child may not have exec'd java
+      # yet, so its command line cannot be checked here.
+      pid="$(cat "$PIDFILE")"
+      if ! kill -0 "$pid" 2>/dev/null; then
+        say "broker process exited; last lines of $LOG:"
+        tail -n 40 "$LOG" >&2 || true
+        return 1
+      fi
+      if answers && port_held_by "$pid"; then
+        say "broker (pid $pid) answers on 127.0.0.1:$PORT"
+        return 0
+      fi
+    elif answers; then
+      # Not started by this script (no pid file): something answers, which is all a
+      # caller of `wait` asked for.
+      say "a broker answers on 127.0.0.1:$PORT"
       return 0
-    fi
-    if [[ -f "$PIDFILE" ]] && ! running_pid >/dev/null; then
-      say "broker process exited; last lines of $LOG:"
-      tail -n 40 "$LOG" >&2 || true
-      return 1
     fi
     sleep 0.5
   done
@@ -243,7 +266,7 @@ cmd_stop() {
 cmd_status() {
   local pid
   if pid="$(running_pid)"; then
-    if answers; then
+    if answers && port_held_by "$pid"; then
       echo "running (pid $pid) on 127.0.0.1:$PORT"
       return 0
     fi

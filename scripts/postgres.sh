@@ -88,12 +88,19 @@ cmd_install() {
 }
 
 cluster_exists() {
-  [[ -d "/etc/postgresql/$1/$CLUSTER" ]]
+  pg_lsclusters --no-header 2>/dev/null |
+    awk -v v="$1" -v c="$CLUSTER" '$1 == v && $2 == c {found=1} END {exit !found}'
 }
 
 ensure_cluster() {
   local version="$1" confd="/etc/postgresql/$1/$CLUSTER/conf.d"
   if ! cluster_exists "$version"; then
+    # pg_dropcluster leaves behind the conf.d file written below; without a
+    # postgresql.conf beside it that directory is no cluster, but it would make
+    # pg_createcluster refuse to create one.
+    if [[ -d "/etc/postgresql/$version/$CLUSTER" && ! -e "/etc/postgresql/$version/$CLUSTER/postgresql.conf" ]]; then
+      as_root rm -rf "/etc/postgresql/$version/$CLUSTER"
+    fi
     say "creating cluster $version/$CLUSTER on port $PORT"
     as_root pg_createcluster --port="$PORT" --locale=C.UTF-8 --encoding=UTF8 \
       "$version" "$CLUSTER" -- --auth-local=peer --auth-host=scram-sha-256 >/dev/null

@@ -37,7 +37,7 @@ from services.events.contract import (
     TableConfigured,
     TableConfiguredEvent,
 )
-from services.games.model import HandInput, SeatInfo, TableContext, finding
+from services.games.model import BuyRecord, HandInput, SeatInfo, TableContext, finding
 
 RECENT_WINDOW = 64  # events remembered per table for duplicate / late-arrival checks
 MAX_HAND_EVENTS = 4000  # a hand with more events is rejected (memory bound per open hand)
@@ -54,6 +54,17 @@ class RecentEvent(msgspec.Struct, array_like=True):
     prev_hash: str
 
 
+class Buy(msgspec.Struct, array_like=True):
+    seat: int
+    kind: str
+    amount: int
+    seq: int
+    hands_played: int  # the table's hand count when the buy was made
+
+
+MAX_BUYS_PER_SEAT = 16  # CP-9 history kept per seated player (memory bound)
+
+
 class OpenHand(msgspec.Struct):
     hand_id: str
     first_seq: int
@@ -68,6 +79,7 @@ class TableState(msgspec.Struct):
     last_seq: int = 0
     last_hash: str = GENESIS_HASH
     recent: dict[int, RecentEvent] = msgspec.field(default_factory=dict)
+    recent_ids: dict[str, int] = msgspec.field(default_factory=dict)  # event_id -> seq
     missing: list[int] = msgspec.field(default_factory=list)
     config: TableConfigured | None = None
     config_authorized: bool = False
@@ -78,6 +90,7 @@ class TableState(msgspec.Struct):
     offers: list[tuple[int, bool]] = msgspec.field(default_factory=list)
     new_seats: list[int] = msgspec.field(default_factory=list)
     hands_played: int = 0
+    buys: list[Buy] = msgspec.field(default_factory=list)
     open_hand: OpenHand | None = None
 
 
@@ -136,15 +149,19 @@ def _report(state: TableState, out: Outputs, event: Event, f: Finding) -> None:
 
 def _remember(state: TableState, event: Event, digest: str) -> None:
     state.recent[event.seq] = RecentEvent(event.event_id, digest, event.prev_hash)
+    state.recent_ids[event.event_id] = event.seq
     while len(state.recent) > RECENT_WINDOW:
-        del state.recent[min(state.recent)]
+        oldest = next(iter(state.recent))  # insertion order: oldest arrival first
+        gone = state.recent.pop(oldest)
+        if state.recent_ids.get(gone.event_id) == oldest:
+            del state.recent_ids[gone.event_id]
 
 
 def _find_by_id(state: TableState, event_id: str) -> tuple[int, RecentEvent] | None:
-    for seq, recent in state.recent.items():
-        if recent.event_id == event_id:
-            return seq, recent
-    return None
+    seq = state.recent_ids.get(event_id)
+    if seq is None or seq not in state.recent:
+        return None
+    return seq, state.recent[seq]
 
 
 def check_chain(state: TableState, parsed: ParsedEvent, out: Outputs) -> bool:
@@ -291,16 +308,28 @@ def _apply_table_event(state: TableState, event: Event, out: Outputs) -> None:
         state.seated[d.seat] = SeatState(d.player_id, d.stack)
         if d.seat not in state.new_seats:
             state.new_seats.append(d.seat)
+        state.buys = [b for b in state.buys if b.seat != d.seat]
+        _record_buy(state, d.seat, "seated", d.stack, event.seq)
     elif isinstance(event, PlayerLeftEvent):
         state.seated.pop(event.data.seat, None)
+        state.buys = [b for b in state.buys if b.seat != event.data.seat]
     elif isinstance(event, ChipsChangedEvent):
         seat = state.seated.get(event.data.seat)
         if seat is not None:
             seat.stack += event.data.amount
+        if event.data.kind in ("buy_in", "short_buy"):
+            _record_buy(state, event.data.seat, event.data.kind, event.data.amount, event.seq)
     elif isinstance(event, DealerChangedEvent):
         state.dealer_id = event.data.dealer_id
     elif isinstance(event, DesignatedPlayerOfferEvent):
         state.offers.append((event.data.seat, event.data.accepted))
+
+
+def _record_buy(state: TableState, seat: int, kind: str, amount: int, seq: int) -> None:
+    state.buys.append(Buy(seat, kind, amount, seq, state.hands_played))
+    mine = [b for b in state.buys if b.seat == seat]
+    if len(mine) > MAX_BUYS_PER_SEAT:
+        state.buys.remove(mine[0])
 
 
 def _context(state: TableState) -> TableContext:
@@ -315,6 +344,11 @@ def _context(state: TableState) -> TableContext:
         designated_offers=tuple(state.offers),
         new_seats=frozenset(state.new_seats),
         hands_played=state.hands_played,
+        buys=tuple(
+            BuyRecord(b.seat, b.kind, b.amount, b.seq,
+                      since_previous_hand=b.hands_played == state.hands_played)
+            for b in state.buys
+        ),
     )
 
 

@@ -28,13 +28,28 @@ class SeatInfo:
 
 
 @dataclass(frozen=True)
+class BuyRecord:
+    """A buy of the player now in ``seat``: ``seated`` (``player_seated`` stack), ``buy_in``
+    or ``short_buy`` (``chips_changed``). ``since_previous_hand``: made after the previous
+    hand of the table, so judged in this hand (older ones are history only). CP-9 needs
+    the history: one short buy is allowed after each full buy."""
+
+    seat: int
+    kind: str
+    amount: int
+    seq: int
+    since_previous_hand: bool
+
+
+@dataclass(frozen=True)
 class TableContext:
     """The table as it stood when the hand started (built by hand assembly).
 
     ``previous_button`` / ``previous_designated``: of the table's previous hand (HCF-2,
     CP-12). ``designated_offers``: ``designated_player_offer`` events (seat, accepted) since
     the previous hand. ``new_seats``: seats whose player sat down since the previous hand
-    (CP-12: a new player gets neither the first hand nor the button). ``config_authorized``:
+    (CP-12: a new player gets neither the first hand nor the button). ``buys``: every buy
+    of each seated player since they sat down, in order (CP-9). ``config_authorized``:
     the configuration in force named an authorising supervisor (GEN-5).
     """
 
@@ -48,6 +63,7 @@ class TableContext:
     designated_offers: tuple[tuple[int, bool], ...] = ()
     new_seats: frozenset[int] = frozenset()
     hands_played: int = 0
+    buys: tuple[BuyRecord, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -12,6 +12,9 @@ Modules:
 - ``chinese``    front hands, the 3-vs-5 segment comparison and automatic wins (CP-2/3/7).
 - ``russian``    paytable categories, dealer qualification, two combinations (RP-5/7/8).
 - ``reference``  the deliberately simple evaluators every fast path is tested against.
+- ``tables``     the card keys and lookup tables behind ``fast`` and ``batch``.
 - ``fast``       table-driven single-call evaluators on card indices (hot paths).
-- ``batch``      numpy evaluators over arrays of hands (statistics, exhaustive checks).
+- ``batch``      numpy evaluators over arrays of hands (statistics, exhaustive checks,
+                 HCF flush lengths).
+- ``rankcode`` / ``naming``  the rank-code layout; category names and descriptions.
 """

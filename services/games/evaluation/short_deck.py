@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from services.games.evaluation import naming, reference
+from services.games.evaluation import fast, naming, reference
 from services.games.evaluation.reference import SHORT_DECK_RANKINGS, Ranking
 
 CATEGORIES: tuple[str, ...] = reference.SHORT_32.categories
@@ -26,12 +26,14 @@ def ranking_for(deck_size: int) -> Ranking:
 
 def rank5(cards: Sequence[str], deck_size: int) -> int:
     """Rank code of exactly five cards of the ``deck_size`` deck (FCD-10)."""
-    return reference.rank5(cards, ranking_for(deck_size))
+    if len(cards) != 5:
+        raise ValueError(f"expected 5 cards, got {len(cards)}")
+    return fast.short_deck_evaluator(deck_size).rank_cards(cards)
 
 
 def best_rank(cards: Sequence[str], deck_size: int) -> int:
     """Rank code of the best five of 5-7 cards of the ``deck_size`` deck (FCD-10)."""
-    return reference.best_rank(cards, ranking_for(deck_size))
+    return fast.short_deck_evaluator(deck_size).rank_cards(cards)
 
 
 def category(rank: int) -> str:

@@ -2,6 +2,9 @@
 
 Cards are wire strings (``"As"``, ``"Td"``). Ranks are rank codes (``rankcode``): higher
 is better, equal exactly on poker ties. A-2-3-4-5 is the lowest straight (CP-3).
+``rank5``/``best_rank`` run on the lookup tables of ``fast``; ``best_five`` searches the
+subsets with ``reference`` because it must name the cards. Hot loops over many hands can
+call ``fast.eval7`` on card indices or ``batch.rank_hands`` on arrays.
 """
 
 from __future__ import annotations
@@ -10,7 +13,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from services.games.cards import rank_of
-from services.games.evaluation import naming, reference
+from services.games.evaluation import fast, naming, reference
 from services.games.evaluation.rankcode import ranks_of
 from services.games.evaluation.reference import STANDARD
 
@@ -19,12 +22,14 @@ CATEGORIES: tuple[str, ...] = STANDARD.categories
 
 def rank5(cards: Sequence[str]) -> int:
     """Rank code of exactly five cards."""
-    return reference.rank5(cards, STANDARD)
+    if len(cards) != 5:
+        raise ValueError(f"expected 5 cards, got {len(cards)}")
+    return fast.rank_cards(cards)
 
 
 def best_rank(cards: Sequence[str]) -> int:
-    """Rank code of the best five of 5, 6 or 7 cards."""
-    return reference.best_rank(cards, STANDARD)
+    """Rank code of the best five of 5, 6 or 7 cards (table-driven, see ``fast``)."""
+    return fast.rank_cards(cards)
 
 
 def best_five(cards: Sequence[str]) -> tuple[int, tuple[str, ...]]:

@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from services.games.cards import SHORT_DECK_32, SHORT_DECK_36, STANDARD_DECK
-from services.games.evaluation import chinese, short_deck, standard
+from services.games.evaluation import chinese, reference, short_deck, standard
 
 
 def hands(deck: tuple[str, ...], size: int) -> st.SearchStrategy[list[str]]:
@@ -49,3 +49,19 @@ def test_order_is_total_and_transitive(a: list[str], b: list[str], c: list[str])
 def test_front_rank_ignores_card_order(cards: list[str], data: st.DataObject) -> None:
     shuffled = data.draw(st.permutations(cards))
     assert chinese.rank3(shuffled) == chinese.rank3(cards)
+
+
+@settings(max_examples=300)
+@given(st.integers(5, 7).flatmap(lambda n: hands(STANDARD_DECK, n)))
+def test_table_driven_rank_equals_reference(cards: list[str]) -> None:
+    """``standard.best_rank`` (lookup tables) against the subset-search reference."""
+    assert standard.best_rank(cards) == reference.best_rank(cards)
+
+
+@settings(max_examples=200)
+@given(st.sampled_from([32, 36]), st.data())
+def test_short_deck_table_rank_equals_reference(deck_size: int, data: st.DataObject) -> None:
+    deck = SHORT_DECK_32 if deck_size == 32 else SHORT_DECK_36
+    cards = data.draw(st.integers(5, 7).flatmap(lambda n: hands(deck, n)))
+    ranking = reference.SHORT_DECK_RANKINGS[deck_size]
+    assert short_deck.best_rank(cards, deck_size) == reference.best_rank(cards, ranking)

@@ -1,0 +1,126 @@
+"""Section ``chinese`` of a rule profile: every number and reading of CP-1..12 as data.
+
+No field has a default: a value missing from the posted profile is a load error, never a
+constant quietly buried in code (``services.games.profile``).
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import msgspec
+
+from services.games.profile import RuleProfile
+
+Sev = Literal["info", "warning", "critical"]
+Scoring = Literal["standard", "mandarin"]
+AutoWin = Literal["dragon", "six_pairs", "three_flushes", "three_straights"]
+Segment = Literal["front", "middle", "back"]
+SEGMENTS: tuple[Segment, Segment, Segment] = ("front", "middle", "back")
+
+
+class _Strict(msgspec.Struct, forbid_unknown_fields=True):
+    pass
+
+
+class AutoWinPoints(_Strict):
+    """CP-7: points an automatic winner collects from each other player."""
+
+    dragon: int
+    six_pairs: int
+    three_flushes: int
+    three_straights: int
+
+    def of(self, kind: AutoWin) -> int:
+        points: int = getattr(self, kind)
+        return points
+
+
+class SegmentBonuses(_Strict):
+    """CP-5: bonus for winning a segment, by the winning hand's category."""
+
+    front: dict[str, int]
+    middle: dict[str, int]
+    back: dict[str, int]
+
+    def of(self, segment: Segment, category: str) -> int:
+        table: dict[str, int] = getattr(self, segment)
+        return table.get(category, 0)
+
+
+class ScoringRules(_Strict):
+    """CP-5 / CP-6 values of one scoring (``standard`` or ``mandarin``)."""
+
+    scoop_points: int
+    super_bonus_points: int
+    super_bonus_players: int
+    bonus: SegmentBonuses
+
+
+class ScoringTable(_Strict):
+    standard: ScoringRules
+    mandarin: ScoringRules
+
+    def of(self, scoring: Scoring) -> ScoringRules:
+        return self.standard if scoring == "standard" else self.mandarin
+
+
+class FoulRules(_Strict):
+    unset_hand_is_foul: bool
+
+
+class PaymentRules(_Strict):
+    order_starts: Literal["left_of_button", "button"]
+
+
+class MisdealRules(_Strict):
+    exposed_cards: int
+    uncalled_misdeal_voids_hand: bool
+
+
+class BuyInRules(_Strict):
+    min_points: int
+    short_buys_per_full_buy: int
+
+
+class RakeRules(_Strict):
+    designated_includes_button: bool
+
+
+class Severities(_Strict):
+    foul: Sev
+    false_auto_win: Sev
+    late_auto_win: Sev
+    hand_changed_after_opening: Sev
+    set_cards_not_dealt: Sev
+    hand_opened_early: Sev
+    hand_shown_early: Sev
+    misdeal_not_called: Sev
+    misdeal_without_cause: Sev
+    dead_seat_played: Sev
+    new_player_first_hand: Sev
+    new_player_button: Sev
+    buy_in_below_minimum: Sev
+    short_buy_not_allowed: Sev
+    payment_routing: Sev
+
+
+class ChineseProfile(_Strict):
+    """The ``chinese`` section (``profiles/<name>/chinese.toml``)."""
+
+    table_seats: int
+    cards_per_hand: int
+    segment_points: int
+    default_scoring: Scoring
+    auto_win_points: AutoWinPoints
+    scoring: ScoringTable
+    fouls: FoulRules
+    payments: PaymentRules
+    misdeal: MisdealRules
+    buy_in: BuyInRules
+    rake: RakeRules
+    severity: Severities
+
+
+def chinese_profile(profile: RuleProfile) -> ChineseProfile:
+    return profile.section("chinese", ChineseProfile)

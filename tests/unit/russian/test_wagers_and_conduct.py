@@ -1,0 +1,247 @@
+"""RP-1, RP-3, RP-9, SURV-1, GEN-5/6/7/10 at a Russian Poker table.
+
+Ante 10, Bet 20 unless stated; dealer Ad Kc 8s 6d 3h (Ace-King, qualifies).
+"""
+
+from __future__ import annotations
+
+from services.games.profile import RuleProfile, load_profile
+from services.games.russian import adjudicate
+from services.simulator.handbuilder import build_hand, table_config
+from tests.unit.russian.scenario import Scenario, codes, expected_net
+
+DEALER = "Ad Kc 8s 6d 3h"
+TRIPS = "Jc Jd Js 2h 7c"
+LOSER = "As Kh 7d 5c 2h"  # A K 7 loses to the dealer's A K 8
+
+
+def box(cards: str = TRIPS, seats: dict[int, int] | None = None) -> Scenario:
+    return Scenario(seats or {1: 1000}).ante(1, 10).deal(1, cards).deal_dealer(DEALER)
+
+
+def _profile_with(**changes: object) -> RuleProfile:
+    base = load_profile("house-v1")
+    sections = {name: dict(values) for name, values in base.sections.items()}
+    sections["russian"].update(changes)
+    return RuleProfile(name="test", sections=sections)
+
+
+# ---------------------------------------------------------------- RP-2 / RP-3 folds
+
+
+def test_fold_at_the_draw_decision_loses_the_ante() -> None:
+    """Fold before any draw: Ante 10 lost, nothing else: -10 (RP-2)."""
+    record = box().act(1, "fold").turn_dealer(DEALER).collect(1, "ante", 10).record()
+    assert record.status == "ok", record.findings
+    assert expected_net(record) == {"1": -10, "house": 10}
+
+
+def test_fold_after_an_exchange_loses_ante_and_price() -> None:
+    """Exchange 3 for 10, then fold: -10 price -10 Ante = -20 (RP-3)."""
+    record = (box().fee(1, "exchange", 10).draw(1, "2h 7c Jc", "3c 5d 9h").act(1, "fold")
+              .turn_dealer(DEALER).collect(1, "ante", 10).record())
+    assert record.status == "ok", record.findings
+    assert expected_net(record)["1"] == -20
+
+
+def test_folded_box_whose_ante_was_not_taken_is_a_mispay_citing_the_fold_rule() -> None:
+    record = box().act(1, "fold").turn_dealer(DEALER).record()
+    assert [(f.code, f.rule, f.amount) for f in record.findings] == [("MISPAY", "RP-2", 10)]
+
+
+def test_player_who_walks_away_without_a_bet_has_folded() -> None:
+    """GEN-7: the player leaves before betting: Ante lost, -10."""
+    record = (box().act(1, "stand").add("player_left", seat=1, player_id="P1", stack=990)
+              .turn_dealer(DEALER).collect(1, "ante", 10).record())
+    assert record.status == "ok", record.findings
+    assert expected_net(record)["1"] == -10
+
+
+def test_wrong_bet_size_is_a_finding_and_settled_as_placed() -> None:
+    """Bet 30 instead of 2 x 10 = 20: WRONG_BET +10; trips pay 30 x 3 = 90."""
+    record = box().act(1, "stand").bet(1, 30).turn_dealer(DEALER).pay(1, 90).record()
+    assert [(f.code, f.rule, f.amount) for f in record.findings] == [("WRONG_BET", "RP-3", 10)]
+    assert expected_net(record)["1"] == 90
+
+
+def test_play_without_a_bet_is_a_fold() -> None:
+    record = (box().act(1, "stand").act(1, "play").turn_dealer(DEALER)
+              .collect(1, "ante", 10).record())
+    assert codes(record) == ["BET_MISSING"]
+    assert expected_net(record)["1"] == -10
+
+
+def test_bet_after_a_fold_does_not_play() -> None:
+    """Fold, then a Bet 20: the Bet goes back; only the Ante is lost: -10."""
+    record = (box().act(1, "fold").bet(1, 20, with_play=False).turn_dealer(DEALER)
+              .collect(1, "ante", 10).record())
+    assert codes(record) == ["BET_AFTER_FOLD"]
+    assert expected_net(record)["1"] == -10
+
+
+def test_fold_after_the_bet_changes_nothing() -> None:
+    """The box bet, then "folds": it still plays its trips: +60, and FOLD_AFTER_BET."""
+    record = (box().act(1, "stand").bet(1, 20).act(1, "fold").turn_dealer(DEALER)
+              .pay(1, 60).record())
+    assert codes(record) == ["FOLD_AFTER_BET"]
+    assert expected_net(record)["1"] == 60
+
+
+# ---------------------------------------------------------------- SURV-1 late wagers
+
+
+def test_ante_after_the_first_card_is_late_and_void() -> None:
+    """Ante 10 on time + 10 after the first card: only 10 plays; a fold loses 10, not 20."""
+    s = Scenario().ante(1, 10).deal(1, TRIPS).ante(1, 10).deal_dealer(DEALER)
+    record = s.act(1, "fold").turn_dealer(DEALER).collect(1, "ante", 20).record()
+    # The table took both Antes (-20) where only -10 is due: a MISPAY of -10 as well.
+    assert [(f.code, f.amount) for f in record.findings] == [("LATE_WAGER", 10),
+                                                              ("MISPAY", -10)]
+    assert expected_net(record)["1"] == -10
+
+
+def test_second_bet_before_the_dealer_turns_is_a_changed_wager() -> None:
+    """Bet 20 and then 20 more: the second does not play. Trips: 20 x 3 = +60."""
+    record = (box().act(1, "stand").bet(1, 20).bet(1, 20, with_play=False)
+              .turn_dealer(DEALER).pay(1, 60).record())
+    assert [(f.code, f.rule) for f in record.findings] == [("WAGER_CHANGED_AFTER_BET", "SURV-1")]
+    assert expected_net(record)["1"] == 60
+
+
+def test_bet_raised_after_the_dealer_turns_and_paid_is_past_posting() -> None:
+    """Past-posting: 20 more on the Bet once the dealer's A-K is visible, paid 3:1 on 40
+    (120). Due 60: LATE_WAGER and a MISPAY of +60."""
+    record = (box().act(1, "stand").bet(1, 20).turn_dealer(DEALER)
+              .bet(1, 20, with_play=False).pay(1, 120).record())
+    assert [(f.code, f.amount) for f in record.findings] == [("LATE_WAGER", 20), ("MISPAY", 60)]
+
+
+def test_only_bet_placed_after_the_dealer_turns_means_the_box_folded() -> None:
+    """The box's one Bet came after the dealer's cards: void, so the box never played and
+    loses its Ante: -10."""
+    record = (box().act(1, "stand").turn_dealer(DEALER).bet(1, 20)
+              .collect(1, "ante", 10).record())
+    assert codes(record) == ["LATE_WAGER"]
+    assert expected_net(record)["1"] == -10
+
+
+def test_late_bet_kept_when_it_loses_under_the_alternative_reading() -> None:
+    """``kept_if_losing``: A K 7 loses to A K 8. Valid: Ante 10 + Bet 20 = -30; with the late
+    20 as well, -50: the house keeps the losing late chips: -50."""
+    hand = (box(LOSER).act(1, "stand").bet(1, 20).turn_dealer(DEALER)
+            .bet(1, 20, with_play=False).hand())
+    void = adjudicate(hand, load_profile("house-v1"))
+    kept = adjudicate(hand, _profile_with(late_wager_settlement="kept_if_losing"))
+    assert void.net == {1: -30}
+    assert kept.net == {1: -50}
+
+
+def test_late_bet_not_paid_when_it_wins_under_the_alternative_reading() -> None:
+    """``kept_if_losing``: trips win; the late 20 would win 60 more, so it is void: +60."""
+    hand = (box().act(1, "stand").bet(1, 20).turn_dealer(DEALER)
+            .bet(1, 20, with_play=False).hand())
+    kept = adjudicate(hand, _profile_with(late_wager_settlement="kept_if_losing"))
+    assert kept.net == {1: 60}
+
+
+def test_foreign_wager_kind_does_not_play() -> None:
+    record = (box().act(1, "stand").bet(1, 20).add("wager", seat=1, kind="flush_bonus",
+                                                   amount=5)
+              .turn_dealer(DEALER).pay(1, 60).record())
+    assert codes(record) == ["FOREIGN_WAGER"]
+
+
+# ---------------------------------------------------------------- RP-1, RP-9, RP-10
+
+
+def test_box_dealt_four_cards_is_a_deal_finding() -> None:
+    record = (Scenario().ante(1, 10).deal(1, "Jc Jd Js 2h").deal_dealer(DEALER).act(1, "fold")
+              .turn_dealer(DEALER).collect(1, "ante", 10).record())
+    assert codes(record) == ["WRONG_DEAL_COUNT"]
+
+
+def test_dealer_cards_all_face_down_is_a_deal_finding() -> None:
+    s = Scenario().ante(1, 10).deal(1, TRIPS)
+    for card in DEALER.split():
+        s.add("card_dealt", to="dealer", card=card, face_up=False)
+    record = s.act(1, "fold").turn_dealer(DEALER).collect(1, "ante", 10).record()
+    assert codes(record) == ["DEALER_UPCARD"]
+
+
+def test_bonus_paid_after_the_sixth_card_is_an_order_finding() -> None:
+    """RP-9: a bonus payout after the box bought its sixth card is flagged. (House-v1 posts
+    no Russian bonus side game, so the payout is also unexplained chips: MISPAY.)"""
+    record = (box().fee(1, "buy_card", 10).draw(1, "", "7d").pay(1, 5, "bonus").bet(1, 20)
+              .turn_dealer(DEALER).pay(1, 200).record())
+    assert sorted(codes(record)) == ["BONUS_AFTER_SIXTH_CARD", "MISPAY"]
+
+
+def test_shown_cards_that_differ_from_the_dealt_ones() -> None:
+    """RP-10: the box shows J J J J 7 but was dealt J J J 2 7: CARDS_SWITCHED (settled on
+    the cards dealt: trips, +60)."""
+    record = (box().act(1, "stand").bet(1, 20).turn_dealer(DEALER)
+              .add("showdown", seat=1, cards=["Jc", "Jd", "Js", "Jh", "7c"]).pay(1, 60).record())
+    assert codes(record) == ["CARDS_SWITCHED"]
+    assert expected_net(record)["1"] == 60
+
+
+def test_unread_dealer_cards_taken_from_the_showdown() -> None:
+    """The shoe did not read the dealer's hole cards; his turned cards are A-K: trips +60."""
+    s = Scenario().ante(1, 10).deal(1, TRIPS)
+    for n in range(5):
+        s.add("card_dealt", to="dealer", card="3h" if n == 4 else None, face_up=n == 4)
+    record = s.act(1, "stand").bet(1, 20).turn_dealer(DEALER).pay(1, 60).record()
+    assert record.status == "ok", record.findings
+    assert expected_net(record)["1"] == 60
+
+
+def test_dealer_cards_never_read_rejects_the_hand() -> None:
+    s = Scenario().ante(1, 10).deal(1, TRIPS)
+    for n in range(5):
+        s.add("card_dealt", to="dealer", card=None, face_up=n == 4)
+    record = s.act(1, "stand").bet(1, 20).pay(1, 60).record()
+    assert record.status == "rejected"
+    assert [(f.code, f.rule) for f in record.findings] == [("HAND_REJECTED", "RP-5")]
+
+
+# ---------------------------------------------------------------- GEN rules
+
+
+def test_ante_above_the_posted_maximum() -> None:
+    record = (Scenario(limits={"min_wager": 5, "max_wager": 8}).ante(1, 10).deal(1, TRIPS)
+              .deal_dealer(DEALER).act(1, "fold").turn_dealer(DEALER)
+              .collect(1, "ante", 10).record())
+    assert [(f.code, f.rule) for f in record.findings] == [("WAGER_OUTSIDE_LIMITS", "GEN-5")]
+
+
+def test_dead_hand_returns_everything() -> None:
+    """GEN-6: misdeal after the Antes: every seat 0, status dead."""
+    record = (Scenario({1: 1000, 2: 1000}).ante(1, 10).ante(2, 10).deal(1, TRIPS)
+              .add("misdeal", reason="card exposed").record())
+    assert record.status == "dead"
+    assert expected_net(record) == {"1": 0, "2": 0, "house": 0}
+
+
+def test_rake_at_the_house_banked_table_is_a_finding() -> None:
+    """GEN-10: Russian Poker has no rake; 1 chip taken is RAKE_OVER."""
+    record = (box().act(1, "stand").bet(1, 20).turn_dealer(DEALER).pay(1, 60)
+              .add("rake_collected", seat=1, amount=1, **{"from": "stack"}).record())
+    assert [(f.code, f.rule) for f in record.findings] == [("RAKE_OVER", "GEN-10")]
+
+
+def test_sitting_out_seat_nets_zero() -> None:
+    """Seat 2 is dealt in by hand_started but puts no Ante down: 0."""
+    record = (box(seats={1: 1000, 2: 1000}).act(1, "stand").bet(1, 20).turn_dealer(DEALER)
+              .pay(1, 60).record())
+    assert record.status == "ok", record.findings
+    assert expected_net(record) == {"1": 60, "2": 0, "house": -60}
+
+
+def test_hand_without_hand_started_is_rejected() -> None:
+    from services.adjudicator.adjudicate import adjudicate_hand
+
+    hand = build_hand(table_config("russian"), [("wager", {"seat": 1, "kind": "ante",
+                                                           "amount": 10}),
+                                                ("hand_ended", {})])
+    record = adjudicate_hand(hand)
+    assert record.status == "rejected"
