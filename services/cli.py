@@ -19,6 +19,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from services.adjudicator.embedded import DeadLetter, EmbeddedRunner, iter_lines
+from services.adjudicator.stream_cli import produce, serve_app, topics_app
 from services.adjudicator.table import Alert
 from services.events.contract import AdjudicationRecord, encode_record
 from services.importers.cli import import_app
@@ -37,6 +38,9 @@ app.add_typer(schemas_app, name="schemas")
 app.add_typer(ledger_app, name="ledger", help="Read the double-entry ledger back.")
 app.add_typer(report_app, name="report", help="Dispute and daily compliance reports.")
 app.add_typer(import_app, name="import", help="Convert hand histories (PHH) to v1 events.")
+app.add_typer(serve_app, name="serve")
+app.add_typer(topics_app, name="topics")
+app.command()(produce)
 
 err = Console(stderr=True)
 
