@@ -246,15 +246,21 @@ def _span(seqs: list[int]) -> str:
 def apply_event(state: TableState, parsed: ParsedEvent) -> Outputs:
     """Feed one validated event of this table; returns records/alerts/DLQ reasons."""
     out = Outputs()
-    if not check_chain(state, parsed, out):
-        return out
     event = parsed.event
-    if _is_table_level(event):
+    if (event.seq == state.last_seq + 1 and event.prev_hash == state.last_hash
+            and event.event_id not in state.recent_ids):
+        # The usual case, decided here without the full check: a new event, next in
+        # sequence, carrying the head's hash. ``check_chain`` would only advance the head.
+        _advance(state, event, parsed.hash)
+    elif not check_chain(state, parsed, out):
+        return out
+    event_type = type(event)
+    if event_type in _TABLE_LEVEL_CLASSES:
         _apply_table_event(state, event, out)
         if state.open_hand is not None:
             _append(state, event, out)
         return out
-    if type(event) is HandStartedEvent:
+    if event_type is HandStartedEvent:
         if state.open_hand is not None:
             _close_incomplete(state, out, f"hand_started of {event.hand_id} (seq {event.seq}) "
                                           "arrived before this hand's hand_ended")
@@ -273,7 +279,7 @@ def apply_event(state: TableState, parsed: ParsedEvent) -> Outputs:
         )
         return out
     _append(state, event, out)
-    if type(event) is HandEndedEvent and state.open_hand is hand:
+    if event_type is HandEndedEvent and state.open_hand is hand:
         out.records.append(_close_hand(state, hand, parsed.hash))
     return out
 
