@@ -53,7 +53,7 @@ def bench_game(game: str, tables: int, hands: int, repeat: int) -> None:
 
 
 def bench_pluribus(sessions: int, repeat: int) -> None:
-    import bench_holdem  # type: ignore[import-not-found]
+    import bench_holdem
 
     from tests.e2e.phh_support import unpack
 
