@@ -15,12 +15,15 @@ import msgspec
 import orjson
 
 from services.events.canonical import validated_event_hash
-from services.events.contract import Event, TableConfiguredEvent, decode_event
+from services.events.contract import Event, TableConfiguredEvent
+
+# The same decoder ``contract.decode_event`` wraps, called without the wrapper's frame.
+_decode = msgspec.json.Decoder(Event).decode
 
 MAX_RECORD_BYTES = 1_000_000
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ParsedEvent:
     event: Event
     hash: str  # SHA-256 of the canonical JSON of this event (the next event's prev_hash)
@@ -44,16 +47,18 @@ def parse_record(raw: bytes, where: str) -> ParsedEvent | Rejection:
         obj = orjson.loads(raw)
     except orjson.JSONDecodeError as exc:
         return Rejection(raw, f"malformed JSON: {exc}", where)
-    table_id = obj.get("table_id") if isinstance(obj, dict) else None
-    table_id = table_id if isinstance(table_id, str) else None
-    if not isinstance(obj, dict):
-        return Rejection(raw, "schema: a record must be a JSON object", where, table_id)
+    if type(obj) is not dict:
+        return Rejection(raw, "schema: a record must be a JSON object", where, None)
     try:
-        event = decode_event(raw)
+        event = _decode(raw)
     except (msgspec.ValidationError, msgspec.DecodeError) as exc:
-        return Rejection(raw, f"schema: {exc}", where, table_id)
+        table_id = obj.get("table_id")
+        return Rejection(raw, f"schema: {exc}", where,
+                         table_id if isinstance(table_id, str) else None)
     try:
-        digest = validated_event_hash(obj, isinstance(event, TableConfiguredEvent))
+        digest = validated_event_hash(obj, type(event) is TableConfiguredEvent)
     except (TypeError, ValueError) as exc:  # e.g. a float the contract forbade slipped past
-        return Rejection(raw, f"cannot canonicalise record: {exc}", where, table_id)
+        table_id = obj.get("table_id")
+        return Rejection(raw, f"cannot canonicalise record: {exc}", where,
+                         table_id if isinstance(table_id, str) else None)
     return ParsedEvent(event, digest)

@@ -14,7 +14,9 @@ when the hand has no designated player (GEN-10 reads "designated" as the button)
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from services.events.contract import (
     ActionEvent,
@@ -67,48 +69,81 @@ def _banker_account(target: str, banker_seat: int | None) -> str | None:
     return None
 
 
-def _movement_of(event: Event, banker_seat: int | None) -> tuple[str | None, str | None, int, str]:
+Move = tuple[str | None, str | None, int, str]
+
+
+def _wager_move(event: Any, banker_seat: int | None) -> Move:
+    d = event.data
+    return f"stack:{d.seat}", f"layout:{d.seat}", d.amount, "wager"
+
+
+def _action_move(event: Any, banker_seat: int | None) -> Move:
+    a = event.data
+    return f"stack:{a.seat}", POT, a.amount or 0, "bet"
+
+
+def _wager_collected_move(event: Any, banker_seat: int | None) -> Move:
+    w = event.data
+    return f"layout:{w.seat}", _banker_account(w.to, banker_seat), w.amount, "wager_collected"
+
+
+def _payout_move(event: Any, banker_seat: int | None) -> Move:
+    p = event.data
+    return _banker_account(p.source, banker_seat), f"stack:{p.seat}", p.amount, "payout"
+
+
+def _collection_move(event: Any, banker_seat: int | None) -> Move:
+    c = event.data
+    return f"stack:{c.seat}", _banker_account(c.to, banker_seat), c.amount, "collection"
+
+
+def _rake_move(event: Any, banker_seat: int | None) -> Move:
+    r = event.data
+    if r.from_ == "pot":
+        return POT, HOUSE, r.amount, "rake"
+    source = stack(r.seat) if r.seat is not None else None
+    return source, HOUSE, r.amount, "rake"
+
+
+# The chip-moving event types (events.md "How chips move"), keyed by exact type: one dict
+# lookup per event instead of a chain of isinstance checks on the per-hand hot path.
+_MOVES: dict[type, Callable[[Any, int | None], Move]] = {
+    WagerEvent: _wager_move,
+    ActionEvent: _action_move,
+    WagerCollectedEvent: _wager_collected_move,
+    PayoutEvent: _payout_move,
+    CollectionEvent: _collection_move,
+    RakeCollectedEvent: _rake_move,
+}
+
+
+def _movement_of(event: Event, banker_seat: int | None) -> Move:
     """(from, to, amount, kind) for one chip-moving event; amount 0 when it moves none."""
-    if isinstance(event, WagerEvent):
-        d = event.data
-        return stack(d.seat), layout(d.seat), d.amount, "wager"
-    if isinstance(event, ActionEvent):
-        a = event.data
-        return stack(a.seat), POT, a.amount or 0, "bet"
-    if isinstance(event, WagerCollectedEvent):
-        w = event.data
-        return layout(w.seat), _banker_account(w.to, banker_seat), w.amount, "wager_collected"
-    if isinstance(event, PayoutEvent):
-        p = event.data
-        return _banker_account(p.source, banker_seat), stack(p.seat), p.amount, "payout"
-    if isinstance(event, CollectionEvent):
-        c = event.data
-        return stack(c.seat), _banker_account(c.to, banker_seat), c.amount, "collection"
-    if isinstance(event, RakeCollectedEvent):
-        r = event.data
-        if r.from_ == "pot":
-            return POT, HOUSE, r.amount, "rake"
-        source = stack(r.seat) if r.seat is not None else None
-        return source, HOUSE, r.amount, "rake"
-    return None, None, 0, ""
+    move = _MOVES.get(type(event))
+    return move(event, banker_seat) if move is not None else (None, None, 0, "")
 
 
 def record_hand(events: tuple[Event, ...]) -> RecordedHand:
     """Derive movements, per-seat net, house net and rake from a hand's events."""
     out = RecordedHand()
-    started = next((e for e in events if isinstance(e, HandStartedEvent)), None)
+    started = next((e for e in events if type(e) is HandStartedEvent), None)
     banker_seat: int | None = None
     if started is not None:
+        assert isinstance(started, HandStartedEvent)
         banker_seat = started.data.designated_player or started.data.button
         for s in started.data.seats:
             out.net[s.seat] = 0
     balances: dict[str, int] = defaultdict(int)
     ended: HandEndedEvent | None = None
+    moves = _MOVES
     for event in events:
-        if isinstance(event, HandEndedEvent):
-            ended = event
+        event_type = type(event)
+        move = moves.get(event_type)
+        if move is None:
+            if event_type is HandEndedEvent:
+                ended = event  # type: ignore[assignment]
             continue
-        src, dst, amount, kind = _movement_of(event, banker_seat)
+        src, dst, amount, kind = move(event, banker_seat)
         if amount == 0:
             continue
         if src is None or dst is None:
@@ -123,10 +158,11 @@ def record_hand(events: tuple[Event, ...]) -> RecordedHand:
                 )
             )
             continue
-        if isinstance(event, RakeCollectedEvent):
-            key = str(event.data.seat) if event.data.seat is not None else POT
+        if event_type is RakeCollectedEvent:
+            seat = event.data.seat  # type: ignore[union-attr]
+            key = str(seat) if seat is not None else POT
             out.rake[key] = out.rake.get(key, 0) + amount
-        elif _is_rake_refund(event) and _refund_rake(out, event):
+        elif event_type is PayoutEvent and _is_rake_refund(event) and _refund_rake(out, event):
             kind = "rake_refund"
         _move(out, balances, event, src, dst, amount, kind)
     if ended is not None:

@@ -23,6 +23,7 @@ from services.adjudicator.adjudicate import ChainInfo, adjudicate_hand, rejected
 from services.adjudicator.intake import ParsedEvent
 from services.events.canonical import GENESIS_HASH
 from services.events.contract import (
+    EVENT_TYPES,
     TABLE_LEVEL_TYPES,
     AdjudicationRecord,
     ChipsChangedEvent,
@@ -108,9 +109,9 @@ class Alert(msgspec.Struct, kw_only=True, omit_defaults=True):
     hand_id: str | None = None
 
 
-@dataclass
+@dataclass(slots=True)
 class Outputs:
-    """What one record produced."""
+    """What one record produced (slotted: one is built per record on the hot path)."""
 
     records: list[AdjudicationRecord] = field(default_factory=list)
     alerts: list[Alert] = field(default_factory=list)
@@ -148,11 +149,12 @@ def _report(state: TableState, out: Outputs, event: Event, f: Finding) -> None:
 
 
 def _remember(state: TableState, event: Event, digest: str) -> None:
-    state.recent[event.seq] = RecentEvent(event.event_id, digest, event.prev_hash)
+    recent = state.recent
+    recent[event.seq] = RecentEvent(event.event_id, digest, event.prev_hash)
     state.recent_ids[event.event_id] = event.seq
-    while len(state.recent) > RECENT_WINDOW:
-        oldest = next(iter(state.recent))  # insertion order: oldest arrival first
-        gone = state.recent.pop(oldest)
+    while len(recent) > RECENT_WINDOW:
+        oldest = next(iter(recent))  # insertion order: oldest arrival first
+        gone = recent.pop(oldest)
         if state.recent_ids.get(gone.event_id) == oldest:
             del state.recent_ids[gone.event_id]
 
@@ -167,7 +169,8 @@ def _find_by_id(state: TableState, event_id: str) -> tuple[int, RecentEvent] | N
 def check_chain(state: TableState, parsed: ParsedEvent, out: Outputs) -> bool:
     """Verify ``seq``/``prev_hash``; returns False when the event must not be applied."""
     event, digest = parsed.event, parsed.hash
-    seen = _find_by_id(state, event.event_id)
+    # Fast path first: a new event id (the usual case) is one dict miss.
+    seen = _find_by_id(state, event.event_id) if event.event_id in state.recent_ids else None
     if seen is not None:
         if seen[1].hash == digest:
             out.alerts.append(
@@ -243,15 +246,21 @@ def _span(seqs: list[int]) -> str:
 def apply_event(state: TableState, parsed: ParsedEvent) -> Outputs:
     """Feed one validated event of this table; returns records/alerts/DLQ reasons."""
     out = Outputs()
-    if not check_chain(state, parsed, out):
-        return out
     event = parsed.event
-    if _is_table_level(event):
+    if (event.seq == state.last_seq + 1 and event.prev_hash == state.last_hash
+            and event.event_id not in state.recent_ids):
+        # The usual case, decided here without the full check: a new event, next in
+        # sequence, carrying the head's hash. ``check_chain`` would only advance the head.
+        _advance(state, event, parsed.hash)
+    elif not check_chain(state, parsed, out):
+        return out
+    event_type = type(event)
+    if event_type in _TABLE_LEVEL_CLASSES:
         _apply_table_event(state, event, out)
         if state.open_hand is not None:
             _append(state, event, out)
         return out
-    if isinstance(event, HandStartedEvent):
+    if event_type is HandStartedEvent:
         if state.open_hand is not None:
             _close_incomplete(state, out, f"hand_started of {event.hand_id} (seq {event.seq}) "
                                           "arrived before this hand's hand_ended")
@@ -270,13 +279,19 @@ def apply_event(state: TableState, parsed: ParsedEvent) -> Outputs:
         )
         return out
     _append(state, event, out)
-    if isinstance(event, HandEndedEvent) and state.open_hand is hand:
+    if event_type is HandEndedEvent and state.open_hand is hand:
         out.records.append(_close_hand(state, hand, parsed.hash))
     return out
 
 
+# The table-level event classes, for a type lookup per event instead of reading the tag.
+_TABLE_LEVEL_CLASSES = frozenset(
+    cls for tag, cls in EVENT_TYPES.items() if tag in TABLE_LEVEL_TYPES
+)
+
+
 def _is_table_level(event: Event) -> bool:
-    return event.__struct_config__.tag in TABLE_LEVEL_TYPES
+    return type(event) in _TABLE_LEVEL_CLASSES
 
 
 def _append(state: TableState, event: Event, out: Outputs) -> None:

@@ -78,19 +78,22 @@ class HandWalk:
     # -------------------------------------------------------------- dispatch
 
     def feed(self, event: Event) -> None:
-        if isinstance(event, CardDealtEvent) and event.data.to == "board":
+        event_type = type(event)  # exact-type tests: the contract's event classes are final
+        if event_type is CardDealtEvent and event.data.to == "board":  # type: ignore[union-attr]
             self._first_board_activity()
             timely = self.board.run is not None or self._betting_complete()
-            self.board.card(event.data.card, event.seq, timely)
+            self.board.card(event.data.card, event.seq, timely)  # type: ignore[union-attr]
             return
         if self.board.run is not None:
             self.board.flush()
             self._sync_rounds()
-        if isinstance(event, ActionEvent):
-            self.action(event)
-        elif isinstance(event, CardDealtEvent):
-            self.card_dealt(event)
-        elif isinstance(event, CardExposedEvent):
+        if event_type is ActionEvent:
+            self.action(event)  # type: ignore[arg-type]
+            return
+        if event_type is CardDealtEvent:
+            self.card_dealt(event)  # type: ignore[arg-type]
+            return
+        if isinstance(event, CardExposedEvent):
             self.card_exposed(event)
         elif isinstance(event, CardMovedEvent):
             self.card_moved(event)

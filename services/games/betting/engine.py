@@ -163,11 +163,21 @@ class BettingHand:
 
     def hand_over(self) -> bool:
         """Only one player is left: they win without a showdown (FCD-9)."""
-        return sum(1 for st in self.seats.values() if not st.folded) <= 1
+        left = 0
+        for st in self.seats.values():  # asked after every action: stop at the second
+            if not st.folded:
+                left += 1
+                if left > 1:
+                    return False
+        return True
 
     def _able(self) -> int:
         """Seats that can still put chips in (not folded, not all-in)."""
-        return sum(1 for st in self.seats.values() if not st.folded and not st.all_in)
+        able = 0
+        for st in self.seats.values():
+            if not st.folded and st.stack > 0:  # stack > 0: not ``all_in``
+                able += 1
+        return able
 
     def can_bet_further(self) -> bool:
         """At least two players who still have chips: a later round can have betting."""
@@ -216,8 +226,16 @@ class BettingHand:
         if self.closed or self.hand_over():
             return None
         able = self._able()
+        seats = self.seats
+        bet_level = self.bet_level
         for seat in self._ring(self.anchor):
-            if self._needs_action(self.seats[seat], able):
+            # ``_needs_action`` inlined: this loop is the engine's hottest.
+            st = seats[seat]
+            if st.folded or st.stack <= 0:
+                continue
+            if st.acted and st.acted_level >= bet_level:
+                continue
+            if not (st.in_round >= bet_level and able <= 1):
                 return seat
         return None
 

@@ -1,0 +1,93 @@
+"""Embedded adjudication throughput per game, from JSONL already in memory.
+
+For each game a log is simulated (``simulate([game], tables, hands, seed)``, clean play),
+encoded as JSONL lines, and the embedded runner (``adjudicate_lines``: intake validation
+and hashing, chain check, hand assembly, recorded side, GEN checks, the game's rules,
+comparison) is run over it ``--repeat`` times; the best run is reported (the machine is
+shared, so the minimum is the least noisy estimate of the code's own cost; the time is
+this process's CPU time, the "per core" of the targets). With
+``--pluribus`` the hold'em import + embedded adjudication of the Pluribus hands is compared
+with pokerkit replaying them, reusing ``bench_holdem``'s code.
+
+    python benchmarks/bench_embedded.py [--games hcf,holdem] [--hands 500] [--repeat 3]
+                                        [--pluribus N_SESSIONS]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import orjson
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from services.adjudicator.embedded import adjudicate_lines  # noqa: E402
+from services.simulator.run import simulate  # noqa: E402
+
+GAMES = ("hcf", "draw7a", "holdem", "chinese", "russian")
+
+
+def best_time(lines: list[bytes], repeat: int) -> tuple[float, int]:
+    """Fastest of ``repeat`` full runs, and the number of records one run produces."""
+    best = float("inf")
+    records = 0
+    for _ in range(repeat):
+        started = time.process_time()
+        records = sum(len(step.records) for step in adjudicate_lines(lines))
+        best = min(best, time.process_time() - started)
+    return best, records
+
+
+def bench_game(game: str, tables: int, hands: int, repeat: int) -> None:
+    log = simulate([game], tables, hands, seed=1)
+    lines = [orjson.dumps(event) for event in log.events]
+    seconds, records = best_time(lines, repeat)
+    print(f"{game:8s} {records:7d} hands {len(lines):8d} events "
+          f"{len(lines) / records:6.1f} ev/hand  {records / seconds:9.0f} hands/s  "
+          f"{len(lines) / seconds:10.0f} events/s")
+
+
+def bench_pluribus(sessions: int, repeat: int) -> None:
+    import bench_holdem
+
+    from tests.e2e.phh_support import unpack
+
+    with tempfile.TemporaryDirectory(prefix="phh-bench-") as tmp:
+        data = unpack(Path(tmp))
+        chosen = sorted(p for p in (data / "pluribus").iterdir() if p.is_dir())[:sessions]
+        best = None
+        for _ in range(repeat):
+            timings = bench_holdem.Timings()
+            for session in chosen:
+                bench_holdem.run_session(sorted(session.glob("*.phh")), timings)
+            if best is None or timings.embedded + timings.imported < best.embedded + best.imported:
+                best = timings
+    assert best is not None
+    print(f"--- Pluribus, {sessions} session(s), best of {repeat}")
+    bench_holdem.report(best)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", default=",".join(GAMES))
+    parser.add_argument("--tables", type=int, default=4)
+    parser.add_argument("--hands", type=int, default=250, help="hands per table")
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--pluribus", type=int, default=0,
+                        help="also compare with pokerkit on the first N Pluribus sessions")
+    args = parser.parse_args()
+    for game in args.games.split(","):
+        bench_game(game, args.tables, args.hands, args.repeat)
+    if args.pluribus:
+        sys.path.insert(0, str(REPO / "benchmarks"))
+        bench_pluribus(args.pluribus, args.repeat)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
