@@ -201,25 +201,9 @@ class ImportStream(TableStream):
     _day: date | None = None
     _day_text: str = ""
 
-    def emit(self, type_: str, data: dict[str, Any], hand_id: str | None = None,
-             source: str | None = None, max_ms: int = 4000) -> dict[str, Any]:
-        self.seq += 1
-        event: dict[str, Any] = {
-            "v": 1,
-            "event_id": self._next_id(),
-            "table_id": self.table_id,
-            "seq": self.seq,
-            "ts": self._tick(max_ms),
-            "prev_hash": self.last_hash,
-            "hand_id": hand_id,
-            "type": type_,
-            "source": source or self.source,
-            "data": data,
-        }
+    def _hash(self, event: dict[str, Any]) -> str:
         canonical = orjson.dumps(event, option=orjson.OPT_SORT_KEYS)
-        self.last_hash = hashlib.sha256(canonical).hexdigest()
-        self.events.append(event)
-        return event
+        return hashlib.sha256(canonical).hexdigest()
 
     def _next_id(self) -> str:
         """A version-4 UUID from the stream's generator, as ``uuid.UUID(int=bits,
