@@ -91,10 +91,9 @@ class KafkaWatch:
 
     async def _read(self, admin: AIOKafkaAdminClient, consumer: AIOKafkaConsumer
                     ) -> tuple[list[GroupLag], dict[str, int]]:
-        await consumer.topics()  # refreshes the metadata partitions_for_topic reads
         lags: list[GroupLag] = []
         for group, topic in self.groups:
-            ends, starts = await _offsets(consumer, topic)
+            ends, starts = await _offsets(admin, consumer, topic)
             committed = {tp.partition: meta.offset
                          for tp, meta in (await admin.list_consumer_group_offsets(group)).items()
                          if tp.topic == topic}
@@ -103,7 +102,7 @@ class KafkaWatch:
             lags.append(lag)
         sizes: dict[str, int] = {}
         for topic in self.dlq_topics:
-            ends, starts = await _offsets(consumer, topic)
+            ends, starts = await _offsets(admin, consumer, topic)
             sizes[topic] = sum(end - starts.get(p, 0) for p, end in ends.items())
             self.metrics.set_dlq(topic, sizes[topic])
         return lags, sizes
@@ -134,10 +133,16 @@ class KafkaWatch:
             self._stop.wait(self.interval_s)
 
 
-async def _offsets(consumer: AIOKafkaConsumer, topic: str
+async def _offsets(admin: AIOKafkaAdminClient, consumer: AIOKafkaConsumer, topic: str
                    ) -> tuple[dict[int, int], dict[int, int]]:
-    """(end offsets, start offsets) by partition; empty when the topic does not exist."""
-    partitions = consumer.partitions_for_topic(topic) or set()
+    """(end offsets, start offsets) by partition; empty when the topic does not exist.
+
+    The partitions come from the admin client's fresh metadata: the consumer, assigned
+    nothing, would only know the topics of its first metadata fetch.
+    """
+    described = await admin.describe_topics([topic])
+    partitions = [p["partition"] for d in described if d.get("error_code", 0) == 0
+                  for p in d.get("partitions", [])]
     tps = [TopicPartition(topic, p) for p in sorted(partitions)]
     if not tps:
         return {}, {}

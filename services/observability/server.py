@@ -12,7 +12,12 @@ from __future__ import annotations
 import os
 from typing import Final
 
-from prometheus_client import REGISTRY, CollectorRegistry, start_http_server
+from prometheus_client import (
+    REGISTRY,
+    CollectorRegistry,
+    disable_created_metrics,
+    start_http_server,
+)
 
 PORT_ENV: Final = "PITWATCH_METRICS_PORT"
 ADDR_ENV: Final = "PITWATCH_METRICS_ADDR"
@@ -25,6 +30,9 @@ def start_metrics_server(port: int, addr: str = DEFAULT_ADDR,
                          registry: CollectorRegistry = REGISTRY) -> int:
     """Serve ``registry`` on ``http://addr:port/metrics``; returns the bound port (``port``
     0 asks the system for a free one)."""
+    # ``*_created`` samples double the series of every counter and Prometheus 2 ignores
+    # them in the text format.
+    disable_created_metrics()
     server, _thread = start_http_server(port, addr=addr, registry=registry)
     bound: int = server.server_port
     return bound

@@ -31,8 +31,9 @@ import yaml
 from services.adjudicator.embedded import adjudicate_lines
 from services.events.contract import AdjudicationRecord
 from services.observability.dashboards import all_queries, concrete_expr
-from services.simulator.run import available_faults, simulate
-from tests.unit.observability.logs import rewrite, stamp
+from services.simulator.registry import simulator_for
+from services.simulator.run import simulate
+from tests.unit.observability.logs import EventDict, rewrite, stamp, tamper_one_per_table
 
 REPO = Path(__file__).resolve().parents[2]
 DEPLOY_CONFIG = REPO / "deploy" / "prometheus" / "prometheus.yml"
@@ -213,30 +214,40 @@ MALFORMED_LINES = (b"{this is not json", b'{"v": 1, "type": "wager"}')  # malfor
 
 @dataclass(frozen=True)
 class LiveLog:
-    lines: list[bytes]
-    records: list[AdjudicationRecord]  # what the embedded runner makes of ``lines``
-    chain_alerts: int  # SURV-9 CHAIN_BROKEN alerts the embedded runner raises
+    """A simulated log and what the embedded runner makes of it (independently of any
+    metric): the expected values the monitoring must show."""
+
+    events: list[EventDict]
+    records: list[AdjudicationRecord]
+    dead_letters: int  # records the runner refused with a DLQ reason
+    chain_alerts: int  # SURV-9 CHAIN_BROKEN alerts
     tables: set[str]
+
+    def lines_at(self, at: datetime) -> list[bytes]:
+        """The log as produced at ``at``: every event stamped ``at`` (so the latency is
+        live), one wager per table altered after hashing, the two unacceptable records
+        in the middle."""
+        events = rewrite(self.events, stamp(at))
+        tamper_one_per_table(events)
+        lines = [orjson.dumps(e) for e in events]
+        middle = len(lines) // 2
+        return lines[:middle] + list(MALFORMED_LINES) + lines[middle:]
 
 
 def live_log(games: tuple[str, ...], tables: int, hands: int, seed: int) -> LiveLog:
-    """A simulated log whose events are stamped now (so latency is live), with every
-    fault the games' simulators know plus a tampered event per table, and two records
-    that cannot be accepted (one malformed, one schema) in the middle. The expected
-    outcome comes from the embedded runner, independently of any metric."""
-    faults = frozenset().union(*(available_faults(g) for g in games))
+    """Every fault the games' simulators know plus a tampered event per table (SURV-9),
+    and two records that cannot be accepted (one malformed, one schema)."""
+    faults = frozenset().union(*(simulator_for(g)[1] for g in games))
     log = simulate(list(games), tables=tables, hands=hands, seed=seed, faults=faults,
                    fault_rate=0.1)
-    events = rewrite(log.events, stamp(datetime.now(UTC)))
-    lines = [orjson.dumps(e) for e in events]
-    middle = len(lines) // 2
-    lines = lines[:middle] + list(MALFORMED_LINES) + lines[middle:]
-    steps = list(adjudicate_lines(lines))
+    probe = LiveLog(log.events, [], 0, 0, set())
+    steps = list(adjudicate_lines(probe.lines_at(datetime.now(UTC))))
     return LiveLog(
-        lines=lines,
+        events=log.events,
         records=[r for step in steps for r in step.records],
+        dead_letters=sum(len(step.dead_letters) for step in steps),
         chain_alerts=sum(a.code == "CHAIN_BROKEN" for step in steps for a in step.alerts),
-        tables={e["table_id"] for e in events},
+        tables={e["table_id"] for e in log.events},
     )
 
 

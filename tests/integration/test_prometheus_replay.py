@@ -13,6 +13,7 @@ from __future__ import annotations
 import subprocess
 import sys
 from collections import Counter
+from datetime import UTC, datetime
 from pathlib import Path
 
 from tests.integration.prometheus_live import (
@@ -38,14 +39,15 @@ def _adjudicator_side(expr: str) -> bool:
 def test_replay_metrics_answer_every_adjudicator_panel(tmp_path: Path) -> None:
     log = live_log(("chinese", "russian"), tables=3, hands=30, seed=21)
     path = tmp_path / "live.jsonl"
-    path.write_bytes(b"\n".join(log.lines) + b"\n")
+    lines = log.lines_at(datetime.now(UTC))
+    path.write_bytes(b"\n".join(lines) + b"\n")
     port = free_port()
     with prometheus({"pitwatch-adjudicator": [f"127.0.0.1:{port}"]},
                     tmp_path / "prometheus") as server:
         # Paced like a live floor (a few seconds), so Prometheus sees the counters rise.
         replay = subprocess.Popen(
             [sys.executable, "-m", "services.observability.replay", str(path),
-             "--events-per-second", str(len(log.lines) // 8)],
+             "--events-per-second", str(len(lines) // 8)],
             env=service_env(port), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         try:
             wait_for("every hand to be scraped", lambda: server.scalar(
@@ -66,7 +68,7 @@ def test_replay_metrics_answer_every_adjudicator_panel(tmp_path: Path) -> None:
             assert server.scalar('pitwatch_events_rejected_total{reason="schema"}') == 1
             assert server.scalar('sum(pitwatch_chain_failures_total{code="CHAIN_BROKEN"})'
                                  ) == log.chain_alerts > 0
-            assert server.scalar("pitwatch_events_consumed_total") == len(log.lines)
+            assert server.scalar("pitwatch_events_consumed_total") == len(lines)
             assert server.scalar("pitwatch_adjudication_latency_seconds_count") == len(
                 log.records)
             assert label_values(server, "pitwatch_hands_adjudicated_total", "table"

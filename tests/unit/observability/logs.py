@@ -72,3 +72,23 @@ def stamp(at: datetime) -> Callable[[EventDict], None]:
         e["ts"] = text
 
     return change
+
+
+def tamper_one_per_table(events: list[EventDict]) -> int:
+    """Alter one wager per table after it was hashed (in place): its amount is lowered by
+    one, so the next event's ``prev_hash`` no longer matches (SURV-9 CHAIN_BROKEN). The
+    wager chosen is the middle one of the table's wagers of at least 2 chips that are
+    followed by another event of the same hand. Returns the number of tables altered."""
+    candidates: dict[str, list[int]] = {}
+    last_of_table: dict[str, int] = {}
+    for index, e in enumerate(events):
+        previous = last_of_table.get(e["table_id"])
+        if previous is not None and e["hand_id"] is not None:
+            before = events[previous]
+            if (before["type"] == "wager" and before["hand_id"] == e["hand_id"]
+                    and before["data"]["amount"] >= 2):
+                candidates.setdefault(e["table_id"], []).append(previous)
+        last_of_table[e["table_id"]] = index
+    for indexes in candidates.values():
+        events[indexes[len(indexes) // 2]]["data"]["amount"] -= 1
+    return len(candidates)
