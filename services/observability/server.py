@@ -32,7 +32,7 @@ def start_metrics_server(port: int, addr: str = DEFAULT_ADDR,
     0 asks the system for a free one)."""
     # ``*_created`` samples double the series of every counter and Prometheus 2 ignores
     # them in the text format.
-    disable_created_metrics()
+    disable_created_metrics()  # type: ignore[no-untyped-call]
     server, _thread = start_http_server(port, addr=addr, registry=registry)
     bound: int = server.server_port
     return bound
