@@ -1,0 +1,147 @@
+"""``pitwatch produce``, ``pitwatch serve adjudicator|ledger``, ``pitwatch topics create``.
+
+The Kafka side of the command line. ``services/cli.py`` mounts these with::
+
+    app.add_typer(serve_app, name="serve")
+    app.add_typer(topics_app, name="topics")
+    app.command()(produce)
+
+and ``python -m services.adjudicator.stream_cli ...`` runs the same commands on their own
+(the integration tests start workers that way). Every option has an environment
+variable (shown in ``--help``) and a default that works with ``scripts/kafka.sh``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+
+from services.adjudicator.topics import (
+    DEFAULT_APP_ID,
+    DEFAULT_BOOTSTRAP,
+    DEFAULT_PARTITIONS,
+    StreamSettings,
+    TopicMismatchError,
+    create_topics,
+)
+from services.ledger.db import DB_ENV_VAR, DEFAULT_URL
+
+err = Console(stderr=True)
+
+serve_app = typer.Typer(help="Run a pipeline service (until SIGTERM / Ctrl-C).",
+                        no_args_is_help=True)
+topics_app = typer.Typer(help="The pipeline's Kafka topics.", no_args_is_help=True)
+
+Bootstrap = Annotated[str, typer.Option("--bootstrap", envvar="PITWATCH_KAFKA",
+                                        help="Kafka bootstrap server(s), host:port")]
+Prefix = Annotated[str, typer.Option("--topic-prefix", envvar="PITWATCH_TOPIC_PREFIX",
+                                     help="prefix of every topic name (several pipelines "
+                                          "on one broker)")]
+AppId = Annotated[str, typer.Option("--app-id", envvar="PITWATCH_APP_ID",
+                                    help="adjudicator app id: its consumer group and the "
+                                         "prefix of its changelog topic")]
+Partitions = Annotated[int, typer.Option("--partitions", envvar="PITWATCH_PARTITIONS", min=1,
+                                         help="partitions of every pipeline topic")]
+
+
+def _settings(bootstrap: str, prefix: str, app_id: str = DEFAULT_APP_ID,
+              partitions: int = DEFAULT_PARTITIONS, replication: int = 1) -> StreamSettings:
+    return StreamSettings(bootstrap=bootstrap, topic_prefix=prefix, app_id=app_id,
+                          partitions=partitions, replication=replication)
+
+
+def produce(
+    file: Annotated[Path, typer.Argument(exists=True, dir_okay=False, help="JSONL event log")],
+    bootstrap: Bootstrap = DEFAULT_BOOTSTRAP,
+    topic_prefix: Prefix = "",
+) -> None:
+    """Publish an event log to ``table-events`` (key = table_id, file order per table)."""
+    from services.adjudicator.producer import produce_file
+
+    settings = _settings(bootstrap, topic_prefix)
+    report = asyncio.run(produce_file(file, settings))
+    err.print(f"published {report.records} record(s) to {settings.topics.events} in "
+              f"{report.seconds:.1f}s"
+              + (f"; {report.unkeyed} without a table_id (they will be dead-lettered)"
+                 if report.unkeyed else ""))
+
+
+@topics_app.command("create")
+def topics_create(
+    bootstrap: Bootstrap = DEFAULT_BOOTSTRAP,
+    topic_prefix: Prefix = "",
+    app_id: AppId = DEFAULT_APP_ID,
+    partitions: Partitions = DEFAULT_PARTITIONS,
+    replication: Annotated[int, typer.Option("--replication", envvar="PITWATCH_REPLICATION",
+                                             min=1, help="replication factor")] = 1,
+) -> None:
+    """Create every pipeline topic (and the adjudicator's changelog) if missing.
+
+    Fails if a topic exists with another partition count.
+    """
+    settings = _settings(bootstrap, topic_prefix, app_id, partitions, replication)
+    try:
+        outcome = asyncio.run(create_topics(settings))
+    except TopicMismatchError as exc:
+        err.print(f"[red]{exc}[/red]")
+        raise typer.Exit(1) from exc
+    for name, what in outcome:
+        err.print(f"{what:>7}  {name}")
+
+
+@serve_app.command("adjudicator")
+def serve_adjudicator(
+    bootstrap: Bootstrap = DEFAULT_BOOTSTRAP,
+    topic_prefix: Prefix = "",
+    app_id: AppId = DEFAULT_APP_ID,
+    partitions: Partitions = DEFAULT_PARTITIONS,
+    data_dir: Annotated[Path | None, typer.Option(
+        "--data-dir", envvar="PITWATCH_FAUST_DATA",
+        help="the worker's local directory (default var/faust/<app id>)")] = None,
+    loglevel: Annotated[str, typer.Option("--loglevel")] = "info",
+) -> None:
+    """Run one adjudicator worker (Faust); start more with the same --app-id to scale out."""
+    from services.adjudicator.faust_app import DEFAULT_DATA_DIR, run_worker
+
+    settings = _settings(bootstrap, topic_prefix, app_id, partitions)
+    run_worker(settings, data_dir or DEFAULT_DATA_DIR / app_id, loglevel)
+
+
+@serve_app.command("ledger")
+def serve_ledger(
+    bootstrap: Bootstrap = DEFAULT_BOOTSTRAP,
+    topic_prefix: Prefix = "",
+    group: Annotated[str, typer.Option("--group", envvar="PITWATCH_LEDGER_GROUP",
+                                       help="consumer group of the ledger service")]
+    = "pitwatch-ledger",
+    db: Annotated[str, typer.Option("--db", envvar=DB_ENV_VAR,
+                                    help="SQLAlchemy URL of the ledger database")] = DEFAULT_URL,
+) -> None:
+    """Book every adjudication into the ledger (idempotent; offsets after the commit)."""
+    from services.adjudicator.topics import TopicNames
+    from services.ledger.consumer import LedgerServiceSettings, serve
+
+    logging.basicConfig(level=logging.INFO,
+                        format="[%(asctime)s] [%(process)d] [%(levelname)s] %(message)s")
+    settings = LedgerServiceSettings(
+        bootstrap=bootstrap,
+        topic=TopicNames.with_prefix(topic_prefix).adjudications,
+        group_id=group,
+        db_url=db,
+    )
+    asyncio.run(serve(settings))
+
+
+main_app = typer.Typer(help="pitwatch's Kafka commands (also mounted on `pitwatch`).",
+                       no_args_is_help=True, add_completion=False)
+main_app.add_typer(serve_app, name="serve")
+main_app.add_typer(topics_app, name="topics")
+main_app.command()(produce)
+
+if __name__ == "__main__":  # pragma: no cover
+    main_app()

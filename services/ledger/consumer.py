@@ -1,0 +1,178 @@
+"""The ledger service: books every record of ``adjudications`` into the ledger database.
+
+Delivery from Kafka is at-least-once, so the same record can arrive twice (after a crash,
+a rebalance, or because the adjudicator re-emitted a hand after its own crash). The
+ledger's ``post_many`` is idempotent: each hand's ``hand_id`` is under a unique constraint
+written in the same transaction as its postings, a repeat with the same bytes is a no-op,
+a repeat with different bytes is refused and recorded as a critical ``LEDGER_CONFLICT``
+finding. Nothing here stops for one bad record.
+
+Offsets are committed only after the database transaction of the batch has committed. A
+crash between the two re-delivers records that are already booked: duplicates, no-ops.
+A crash before the database commit books nothing of the batch (every hand is
+all-or-nothing), and the records are delivered again. So no hand is lost and none is
+booked twice, whatever the crash point.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import signal
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import msgspec
+from aiokafka import AIOKafkaConsumer, ConsumerRecord, TopicPartition
+from aiokafka.errors import KafkaError
+from sqlalchemy import Engine
+
+from services.adjudicator.topics import DEFAULT_BOOTSTRAP, TopicNames
+from services.events.contract import AdjudicationRecord, decode_record
+from services.ledger.db import DEFAULT_URL, default_url, open_ledger
+from services.ledger.posting import PostResult, post_many
+
+log = logging.getLogger("pitwatch.ledger")
+
+DEFAULT_GROUP = "pitwatch-ledger"
+BATCH_MAX = 2000  # records per poll; one or a few database transactions
+POLL_MS = 200
+
+
+@dataclass(frozen=True)
+class LedgerServiceSettings:
+    """Where the ledger service reads and writes (environment variables in brackets)."""
+
+    bootstrap: str = DEFAULT_BOOTSTRAP  # PITWATCH_KAFKA
+    topic: str = TopicNames.with_prefix().adjudications  # from PITWATCH_TOPIC_PREFIX
+    group_id: str = DEFAULT_GROUP  # PITWATCH_LEDGER_GROUP
+    db_url: str = DEFAULT_URL  # PITWATCH_DB
+
+    @classmethod
+    def from_env(cls) -> LedgerServiceSettings:
+        env = os.environ
+        return cls(
+            bootstrap=env.get("PITWATCH_KAFKA") or DEFAULT_BOOTSTRAP,
+            topic=TopicNames.with_prefix(env.get("PITWATCH_TOPIC_PREFIX", "")).adjudications,
+            group_id=env.get("PITWATCH_LEDGER_GROUP") or DEFAULT_GROUP,
+            db_url=default_url(),
+        )
+
+
+@dataclass
+class BatchOutcome:
+    """What a batch did, for the log and the tests."""
+
+    statuses: Counter[str]
+    undecodable: int
+
+
+def decode_batch(messages: Sequence[ConsumerRecord[bytes, bytes]]
+                 ) -> tuple[list[AdjudicationRecord], int]:
+    """Records in offset order; a value that is not a v1 record is logged and counted.
+
+    Such a value can only come from something other than the adjudicator writing to the
+    topic; it cannot be booked, and holding the partition for it would stop every hand
+    behind it, so it is reported (critical) and passed over.
+    """
+    records: list[AdjudicationRecord] = []
+    bad = 0
+    for message in messages:
+        try:
+            records.append(decode_record(message.value or b""))
+        except (msgspec.ValidationError, msgspec.DecodeError) as exc:
+            bad += 1
+            log.critical("not an adjudication record at %s/%s/%s, not booked: %s",
+                         message.topic, message.partition, message.offset, exc)
+    return records, bad
+
+
+def book(engine: Engine, records: list[AdjudicationRecord]) -> Counter[str]:
+    """Post the records (idempotent); every conflict or refusal is logged as critical."""
+    results: list[PostResult] = post_many(engine, records)
+    for result in results:
+        if result.status in ("conflict", "refused"):
+            for finding in result.findings:
+                log.critical("hand %s %s: %s [%s %s]", result.hand_id, result.status,
+                             finding.message, finding.code, finding.rule)
+    return Counter(result.status for result in results)
+
+
+def next_offsets(batch: dict[TopicPartition, list[ConsumerRecord[bytes, bytes]]]
+                 ) -> dict[TopicPartition, int]:
+    """The offsets to commit once ``batch`` is booked: one past the last of each."""
+    return {tp: messages[-1].offset + 1 for tp, messages in batch.items() if messages}
+
+
+class LedgerService:
+    """Consume ``adjudications`` and book them, committing offsets after each booking."""
+
+    def __init__(self, settings: LedgerServiceSettings) -> None:
+        self.settings = settings
+        self.engine = open_ledger(settings.db_url)
+        self.stopping = asyncio.Event()
+        self.totals: Counter[str] = Counter()
+
+    def new_consumer(self) -> AIOKafkaConsumer:
+        return AIOKafkaConsumer(
+            self.settings.topic,
+            bootstrap_servers=self.settings.bootstrap,
+            group_id=self.settings.group_id,
+            client_id=f"{self.settings.group_id}-{os.getpid()}",
+            enable_auto_commit=False,  # commit only after the database commit
+            auto_offset_reset="earliest",
+            max_poll_records=BATCH_MAX,
+        )
+
+    async def run(self) -> None:
+        consumer = self.new_consumer()
+        await consumer.start()
+        log.info("ledger service consuming %s as group %s into %s", self.settings.topic,
+                 self.settings.group_id, self.engine.url.render_as_string(hide_password=True))
+        try:
+            while not self.stopping.is_set():
+                batch = await consumer.getmany(timeout_ms=POLL_MS, max_records=BATCH_MAX)
+                if batch:
+                    await self.handle(consumer, batch)
+        finally:
+            await consumer.stop()
+            self.engine.dispose()
+
+    async def handle(self, consumer: AIOKafkaConsumer,
+                     batch: dict[TopicPartition, list[ConsumerRecord[bytes, bytes]]]) -> None:
+        messages = [m for tp in sorted(batch) for m in batch[tp]]
+        records, bad = decode_batch(messages)
+        # The database work runs in a thread so the consumer keeps heart-beating.
+        statuses = await asyncio.to_thread(book, self.engine, records)
+        statuses["undecodable"] += bad
+        self.totals.update(statuses)
+        log.info("booked batch of %d: %s", len(messages), dict(statuses))
+        try:
+            await consumer.commit(next_offsets(batch))
+        except KafkaError as exc:
+            # Not committed: these records come again and are booked as duplicates.
+            log.warning("offset commit failed (%r); the batch will be re-delivered", exc)
+
+    def stop(self) -> None:
+        self.stopping.set()
+
+
+async def serve(settings: LedgerServiceSettings) -> None:
+    """Run until SIGINT/SIGTERM, then stop cleanly (the current batch finishes first)."""
+    service = LedgerService(settings)
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(signum, service.stop)
+    await service.run()
+
+
+def main() -> None:  # pragma: no cover - `python -m services.ledger.consumer`
+    logging.basicConfig(level=logging.INFO,
+                        format="[%(asctime)s] [%(process)d] [%(levelname)s] %(message)s")
+    asyncio.run(serve(LedgerServiceSettings.from_env()))
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

@@ -1,0 +1,188 @@
+"""The ledger schema as SQLAlchemy 2 typed models.
+
+Why these shapes: the ledger is an append-only book keyed by where each write came from.
+Every table's primary key (or unique key) is the *source* of the row: a hand by its
+``hand_id``, a posting by ``(hand_id, event_id, leg)``, a rake row by ``(hand_id,
+event_id, leg)``, a finding by ``(hand_id, ordinal)``, a refused re-post by ``(hand_id,
+offered_sha256)``. A hand is written in one transaction, so at-least-once delivery can
+re-offer it any number of times and the unique keys make the repeat a no-op.
+
+These models describe the schema; they never create it. The Alembic migrations in
+``services/ledger/migrations`` are the only way the schema is created or changed, and
+``tests/unit/ledger/test_migrations.py`` fails when the two differ.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Literal, get_args
+
+from sqlalchemy import (
+    BigInteger,
+    CheckConstraint,
+    Date,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Text,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+AccountKind = Literal["player", "layout", "pot", "house_rake", "house_bank"]
+ACCOUNT_KINDS: tuple[str, ...] = get_args(AccountKind)
+
+LedgerStatus = Literal["posted", "refused"]
+
+# Explicit constraint names: the same names on SQLite and PostgreSQL, and what Alembic's
+# batch mode needs to find a constraint again on SQLite.
+NAMING_CONVENTION = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+
+class Base(DeclarativeBase):
+    metadata = MetaData(naming_convention=NAMING_CONVENTION)
+
+
+def _hand_fk() -> ForeignKey:
+    """FK to ``hands`` checked at COMMIT, not per statement.
+
+    Why deferred: a hand's postings are inserted *before* its ``hands`` row, and the
+    trigger on ``hands`` then checks that they sum to zero (see the initial migration).
+    Postings can therefore only join a hand inside the transaction that creates it.
+    """
+    return ForeignKey("hands.hand_id", deferrable=True, initially="DEFERRED")
+
+
+class Hand(Base):
+    """One adjudication record as booked: the record itself and how the ledger took it."""
+
+    __tablename__ = "hands"
+
+    hand_id: Mapped[str] = mapped_column(String(200), primary_key=True)
+    table_id: Mapped[str] = mapped_column(String(200))
+    game: Mapped[str | None] = mapped_column(String(16))
+    status: Mapped[str] = mapped_column(String(16))
+    rule_profile: Mapped[str | None] = mapped_column(String(200))
+    rake_mode: Mapped[str | None] = mapped_column(String(16))
+    dealer_id: Mapped[str | None] = mapped_column(Text)
+    ended_at: Mapped[str | None] = mapped_column(String(40))
+    day: Mapped[dt.date | None] = mapped_column(Date)
+    first_seq: Mapped[int | None] = mapped_column(BigInteger)
+    last_seq: Mapped[int | None] = mapped_column(BigInteger)
+    last_hash: Mapped[str | None] = mapped_column(String(64))
+    ledger_status: Mapped[str] = mapped_column(String(16))
+    record_sha256: Mapped[str] = mapped_column(String(64))
+    record_json: Mapped[str] = mapped_column(Text)
+
+    __table_args__ = (
+        CheckConstraint("ledger_status IN ('posted', 'refused')", name="ledger_status"),
+        Index("ix_hands_table_day", "table_id", "day"),
+    )
+
+
+class Account(Base):
+    """A ledger account. ``name`` is the key; the other columns describe it for queries.
+
+    Names: ``player:<player_id>``, ``layout:<table_id>:<seat>``, ``pot:<table_id>``,
+    ``house:rake``, ``house:bank`` (see ``services.ledger.accounts``).
+    """
+
+    __tablename__ = "accounts"
+
+    name: Mapped[str] = mapped_column(Text, primary_key=True)
+    kind: Mapped[str] = mapped_column(String(16))
+    table_id: Mapped[str | None] = mapped_column(String(200))
+    seat: Mapped[int | None] = mapped_column(Integer)
+    player_id: Mapped[str | None] = mapped_column(Text)
+
+    __table_args__ = (
+        CheckConstraint(
+            "kind IN ('player', 'layout', 'pot', 'house_rake', 'house_bank')", name="kind"
+        ),
+    )
+
+
+class Posting(Base):
+    """One leg of a double entry: ``amount`` > 0 is a debit (chips in), < 0 a credit.
+
+    Source key: ``(hand_id, event_id, leg)``; a movement ``m`` (0-based among the
+    movements of its event) gives leg ``2m`` (credit of ``from``) and ``2m+1`` (debit
+    of ``to``).
+    """
+
+    __tablename__ = "postings"
+
+    hand_id: Mapped[str] = mapped_column(String(200), _hand_fk(), primary_key=True)
+    event_id: Mapped[str] = mapped_column(String(36), primary_key=True)
+    leg: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seq: Mapped[int] = mapped_column(BigInteger)
+    account: Mapped[str] = mapped_column(Text, ForeignKey("accounts.name"))
+    amount: Mapped[int] = mapped_column(BigInteger)
+    kind: Mapped[str] = mapped_column(String(24))
+
+    __table_args__ = (
+        CheckConstraint("amount <> 0", name="nonzero_amount"),
+        Index("ix_postings_account", "account"),
+    )
+
+
+class Rake(Base):
+    """Rake taken (positive) or refunded (negative) in one hand, under the posted mode."""
+
+    __tablename__ = "rake"
+
+    hand_id: Mapped[str] = mapped_column(String(200), _hand_fk(), primary_key=True)
+    event_id: Mapped[str] = mapped_column(String(36), primary_key=True)
+    leg: Mapped[int] = mapped_column(Integer, primary_key=True)
+    table_id: Mapped[str] = mapped_column(String(200))
+    seat: Mapped[int | None] = mapped_column(Integer)
+    player_id: Mapped[str | None] = mapped_column(Text)
+    amount: Mapped[int] = mapped_column(BigInteger)
+    mode: Mapped[str | None] = mapped_column(String(16))
+    day: Mapped[dt.date | None] = mapped_column(Date)
+
+    __table_args__ = (Index("ix_rake_table_day", "table_id", "day"),)
+
+
+class FindingRow(Base):
+    """A finding of a booked hand: the record's own, or the ledger's refusal reason."""
+
+    __tablename__ = "findings"
+
+    hand_id: Mapped[str] = mapped_column(String(200), _hand_fk(), primary_key=True)
+    ordinal: Mapped[int] = mapped_column(Integer, primary_key=True)
+    origin: Mapped[str] = mapped_column(String(16))
+    code: Mapped[str] = mapped_column(String(200))
+    rule: Mapped[str] = mapped_column(String(200))
+    severity: Mapped[str] = mapped_column(String(16))
+    seat: Mapped[int | None] = mapped_column(Integer)
+    amount: Mapped[int | None] = mapped_column(BigInteger)
+    message: Mapped[str] = mapped_column(Text)
+
+    __table_args__ = (
+        CheckConstraint("origin IN ('record', 'ledger')", name="origin"),
+        Index("ix_findings_rule", "rule"),
+    )
+
+
+class Conflict(Base):
+    """A re-post of a booked hand with different content, refused (SURV-9).
+
+    Keyed by the offered body's hash, so replaying the same conflicting record does not
+    add a second row: the ledger stays byte-identical under replay.
+    """
+
+    __tablename__ = "conflicts"
+
+    hand_id: Mapped[str] = mapped_column(String(200), _hand_fk(), primary_key=True)
+    offered_sha256: Mapped[str] = mapped_column(String(64), primary_key=True)
+    stored_sha256: Mapped[str] = mapped_column(String(64))
+    detail: Mapped[str] = mapped_column(Text)
+    offered_json: Mapped[str] = mapped_column(Text)

@@ -1,0 +1,364 @@
+"""Booking adjudication records: one hand all-or-nothing, repeats idempotent.
+
+Why it is built this way (architecture.md, "Faust's exactly_once ... is not reliable"):
+delivery is at-least-once, so the same record can arrive twice, and a worker can die
+between any two statements. So:
+
+* a hand is written in ONE transaction: its postings, rake and findings first, its
+  ``hands`` row last (the triggers of the initial migration check the hand balances when
+  that row goes in); a crash before COMMIT leaves nothing of the hand;
+* the ``hands`` row is the idempotency key: the same ``hand_id`` with the same record
+  bytes (SHA-256 of ``encode_record``) is a no-op (``duplicate``); with different bytes
+  it is refused, written to ``conflicts`` and reported as a critical ``LEDGER_CONFLICT``
+  finding (SURV-9: the stream changed a hand after it was booked);
+* a record the ledger cannot book (unknown account, unbalanced layout ...) is stored as a
+  ``refused`` hand with a critical ``LEDGER_REFUSED`` finding (GEN-8) and no chips, so
+  the refusal is on file and a repeat of it is a no-op too.
+
+Nothing here raises for one bad hand: every record gets a ``PostResult``. Only an
+infrastructure failure (database unreachable, disk full) raises, and then the open
+transaction is rolled back, so the caller can retry the same records.
+
+``post_many`` books many hands per transaction (one COMMIT per batch is what makes
+SQLite fast). Every hand is still all-or-nothing: the batch commits whole or not at all,
+and if any hand of a batch trips a database constraint the batch is rolled back and its
+hands are booked one per transaction.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import AbstractContextManager, contextmanager
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import msgspec
+from sqlalchemy import Connection, Engine, Insert, insert, select
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from services.events.contract import AdjudicationRecord, Finding, decode_record
+from services.ledger.entries import (
+    HandEntry,
+    PostingLine,
+    RakeLine,
+    build_entry,
+    refusal_finding,
+)
+from services.ledger.models import Account, Base, Conflict, FindingRow, Hand, Posting, Rake
+
+CONFLICT_CODE = "LEDGER_CONFLICT"
+CONFLICT_RULE = "SURV-9"
+DEFAULT_BATCH_SIZE = 500
+
+PostStatus = Literal["posted", "duplicate", "conflict", "refused"]
+Target = Engine | Session
+Transaction = Callable[[], AbstractContextManager[Connection]]
+
+
+@dataclass(frozen=True)
+class PostResult:
+    """What became of one record. ``findings``: the ledger's own (conflict, refusal)."""
+
+    hand_id: str
+    status: PostStatus
+    postings: int = 0
+    findings: tuple[Finding, ...] = ()
+
+
+@dataclass
+class _Plan:
+    """The writes of one batch, decided before any of them is made."""
+
+    results: list[PostResult]
+    new: list[HandEntry]
+    conflicts: list[dict[str, Any]]
+
+
+def post_hand(target: Target, record: AdjudicationRecord) -> PostResult:
+    """Book one hand in its own transaction (a Session must not be inside one already)."""
+    return _post_entries(_transaction_of(target), [build_entry(record)])[0]
+
+
+def post_many(
+    engine: Target, records: Iterable[AdjudicationRecord], batch_size: int = DEFAULT_BATCH_SIZE
+) -> list[PostResult]:
+    """Book many hands, ``batch_size`` per transaction; one result per record, in order."""
+    return list(iter_post(engine, records, batch_size))
+
+
+def iter_post(
+    target: Target, records: Iterable[AdjudicationRecord], batch_size: int = DEFAULT_BATCH_SIZE
+) -> Iterator[PostResult]:
+    """Like ``post_many`` but yields each batch's results once it is committed."""
+    if batch_size < 1:
+        raise ValueError("batch_size must be at least 1")
+    transaction = _transaction_of(target)
+    for chunk in _chunks(records, batch_size):
+        yield from _post_entries(transaction, [build_entry(record) for record in chunk])
+
+
+# ---------------------------------------------------------------- transactions
+
+
+def _transaction_of(target: Target) -> Transaction:
+    if isinstance(target, Session):
+        session = target
+
+        @contextmanager
+        def session_transaction() -> Iterator[Connection]:
+            with session.begin():
+                yield session.connection()
+
+        return session_transaction
+    return target.begin
+
+
+def _chunks(records: Iterable[AdjudicationRecord], size: int) -> Iterator[list[AdjudicationRecord]]:
+    chunk: list[AdjudicationRecord] = []
+    for record in records:
+        chunk.append(record)
+        if len(chunk) == size:
+            yield chunk
+            chunk = []
+    if chunk:
+        yield chunk
+
+
+def _post_entries(transaction: Transaction, entries: list[HandEntry]) -> list[PostResult]:
+    try:
+        return _write_batch(transaction, entries)
+    except IntegrityError:
+        return [_post_alone(transaction, entry) for entry in entries]
+
+
+def _post_alone(transaction: Transaction, entry: HandEntry) -> PostResult:
+    """One hand, one transaction, after its batch hit a constraint.
+
+    A second attempt re-reads what is stored, which settles a race with another writer
+    (the hand is then a duplicate or a conflict). If the database still refuses it, its
+    guards caught something ``build_entry`` did not: the hand is stored as refused.
+    """
+    for _ in range(2):
+        try:
+            return _write_batch(transaction, [entry])[0]
+        except IntegrityError as exc:
+            error = exc
+    refused = build_refused(entry, f"database refused hand {entry.hand_id}: {error.orig}")
+    return _write_batch(transaction, [refused])[0]
+
+
+def build_refused(entry: HandEntry, message: str) -> HandEntry:
+    """The same hand with no chips booked and a refusal finding saying why."""
+    return HandEntry(
+        record=entry.record,
+        record_json=entry.record_json,
+        sha256=entry.sha256,
+        day=entry.day,
+        refusal=refusal_finding(message),
+    )
+
+
+# ---------------------------------------------------------------- one batch
+
+
+def _write_batch(transaction: Transaction, entries: list[HandEntry]) -> list[PostResult]:
+    with transaction() as conn:
+        plan = _plan(conn, entries)
+        _insert_new_hands(conn, plan.new)
+        if plan.conflicts:
+            _insert_ignoring_duplicates(conn, Conflict, plan.conflicts)
+    return plan.results
+
+
+def _plan(conn: Connection, entries: Sequence[HandEntry]) -> _Plan:
+    """Sort the batch into new hands, duplicates and conflicts, against what is stored
+    and against earlier records of the same batch."""
+    stored = _stored_hashes(conn, {entry.hand_id for entry in entries})
+    first_in_batch: dict[str, HandEntry] = {}
+    plan = _Plan(results=[], new=[], conflicts=[])
+    for entry in entries:
+        earlier = first_in_batch.get(entry.hand_id)
+        stored_sha = stored.get(entry.hand_id) or (earlier.sha256 if earlier else None)
+        if stored_sha is None:
+            first_in_batch[entry.hand_id] = entry
+            plan.new.append(entry)
+            plan.results.append(_booked_result(entry))
+        elif stored_sha == entry.sha256:
+            plan.results.append(PostResult(entry.hand_id, "duplicate"))
+        else:
+            stored_json = earlier.record_json if earlier else _stored_json(conn, entry.hand_id)
+            conflict = _conflict_row(entry, stored_sha, stored_json)
+            plan.conflicts.append(conflict)
+            plan.results.append(
+                PostResult(entry.hand_id, "conflict", findings=(_conflict_finding(conflict),))
+            )
+    return plan
+
+
+def _stored_hashes(conn: Connection, hand_ids: set[str]) -> dict[str, str]:
+    rows = conn.execute(
+        select(Hand.hand_id, Hand.record_sha256).where(Hand.hand_id.in_(sorted(hand_ids)))
+    )
+    return {hand_id: sha for hand_id, sha in rows}
+
+
+def _stored_json(conn: Connection, hand_id: str) -> str:
+    return conn.execute(select(Hand.record_json).where(Hand.hand_id == hand_id)).scalar_one()
+
+
+def _booked_result(entry: HandEntry) -> PostResult:
+    if entry.refusal is not None:
+        return PostResult(entry.hand_id, "refused", findings=(entry.refusal,))
+    return PostResult(entry.hand_id, "posted", postings=len(entry.postings))
+
+
+def _insert_new_hands(conn: Connection, entries: list[HandEntry]) -> None:
+    """Children first, ``hands`` rows last: the balance trigger fires on the hands row."""
+    if not entries:
+        return
+    accounts = {name: account for entry in entries for name, account in entry.accounts.items()}
+    if accounts:
+        _insert_ignoring_duplicates(
+            conn,
+            Account,
+            [
+                {
+                    "name": a.name,
+                    "kind": a.kind,
+                    "table_id": a.table_id,
+                    "seat": a.seat,
+                    "player_id": a.player_id,
+                }
+                for a in accounts.values()
+            ],
+        )
+    postings = [_posting_row(entry, line) for entry in entries for line in entry.postings]
+    rake = [_rake_row(entry, line) for entry in entries for line in entry.rake]
+    findings = [row for entry in entries for row in _finding_rows(entry)]
+    for table, rows in ((Posting, postings), (Rake, rake), (FindingRow, findings)):
+        if rows:
+            conn.execute(insert(table), rows)
+    conn.execute(insert(Hand), [_hand_row(entry) for entry in entries])
+
+
+def _insert_ignoring_duplicates(
+    conn: Connection, table: type[Base], rows: list[dict[str, Any]]
+) -> None:
+    statement: Insert
+    if conn.dialect.name == "postgresql":
+        statement = postgresql.insert(table).on_conflict_do_nothing()
+    elif conn.dialect.name == "sqlite":
+        statement = sqlite.insert(table).on_conflict_do_nothing()
+    else:
+        raise NotImplementedError(f"unsupported dialect {conn.dialect.name}")
+    conn.execute(statement, rows)
+
+
+# ---------------------------------------------------------------- rows
+
+
+def _hand_row(entry: HandEntry) -> dict[str, Any]:
+    record = entry.record
+    return {
+        "hand_id": record.hand_id,
+        "table_id": record.table_id,
+        "game": record.game,
+        "status": record.status,
+        "rule_profile": record.rule_profile,
+        "rake_mode": record.rake_mode,
+        "dealer_id": record.dealer_id,
+        "ended_at": record.ended_at,
+        "day": entry.day,
+        "first_seq": record.first_seq,
+        "last_seq": record.last_seq,
+        "last_hash": record.last_hash,
+        "ledger_status": "refused" if entry.refusal is not None else "posted",
+        "record_sha256": entry.sha256,
+        "record_json": entry.record_json,
+    }
+
+
+def _posting_row(entry: HandEntry, line: PostingLine) -> dict[str, Any]:
+    return {
+        "hand_id": entry.hand_id,
+        "event_id": line.event_id,
+        "leg": line.leg,
+        "seq": line.seq,
+        "account": line.account,
+        "amount": line.amount,
+        "kind": line.kind,
+    }
+
+
+def _rake_row(entry: HandEntry, line: RakeLine) -> dict[str, Any]:
+    return {
+        "hand_id": entry.hand_id,
+        "event_id": line.event_id,
+        "leg": line.leg,
+        "table_id": entry.record.table_id,
+        "seat": line.seat,
+        "player_id": line.player_id,
+        "amount": line.amount,
+        "mode": entry.record.rake_mode,
+        "day": entry.day,
+    }
+
+
+def _finding_rows(entry: HandEntry) -> list[dict[str, Any]]:
+    tagged = [("record", finding) for finding in entry.record.findings]
+    if entry.refusal is not None:
+        tagged.append(("ledger", entry.refusal))
+    return [
+        {
+            "hand_id": entry.hand_id,
+            "ordinal": ordinal,
+            "origin": origin,
+            "code": finding.code,
+            "rule": finding.rule,
+            "severity": finding.severity,
+            "seat": finding.seat,
+            "amount": finding.amount,
+            "message": finding.message,
+        }
+        for ordinal, (origin, finding) in enumerate(tagged)
+    ]
+
+
+# ---------------------------------------------------------------- conflicts
+
+
+def _conflict_row(entry: HandEntry, stored_sha256: str, stored_json: str) -> dict[str, Any]:
+    return {
+        "hand_id": entry.hand_id,
+        "offered_sha256": entry.sha256,
+        "stored_sha256": stored_sha256,
+        "detail": _differing_fields(stored_json, entry.record),
+        "offered_json": entry.record_json,
+    }
+
+
+def _differing_fields(stored_json: str, offered: AdjudicationRecord) -> str:
+    """Which top-level record fields differ, so the reader knows where to look."""
+    stored = msgspec.to_builtins(decode_record(stored_json))
+    fresh = msgspec.to_builtins(offered)
+    names = sorted(
+        name for name in stored.keys() | fresh.keys() if stored.get(name) != fresh.get(name)
+    )
+    return "fields differ: " + ", ".join(names)
+
+
+def _conflict_finding(conflict: dict[str, Any]) -> Finding:
+    return Finding(
+        code=CONFLICT_CODE,
+        rule=CONFLICT_RULE,
+        severity="critical",
+        seat=None,
+        amount=None,
+        message=(
+            f"hand {conflict['hand_id']} re-posted with different content (stored "
+            f"{conflict['stored_sha256'][:12]}, offered {conflict['offered_sha256'][:12]}; "
+            f"{conflict['detail']}); refused, the booked hand is unchanged"
+        ),
+    )

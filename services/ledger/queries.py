@@ -1,0 +1,232 @@
+"""Reading the ledger back: balances, rake, daily table totals, one hand.
+
+Why every figure is computed from postings and rake rows (never stored totals): the
+postings are the book; a total kept anywhere else could drift from it. The daily report
+and the CLI call these functions and nothing else.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+
+import msgspec
+from sqlalchemy import (
+    BigInteger,
+    ColumnElement,
+    ColumnExpressionArgument,
+    Engine,
+    case,
+    cast,
+    func,
+    select,
+)
+
+from services.events.contract import AdjudicationRecord, Finding, decode_record
+from services.ledger.models import Account, Conflict, FindingRow, Hand, Posting, Rake
+
+DROP_KINDS = ("wager", "bet")
+
+
+@dataclass(frozen=True)
+class AccountBalance:
+    name: str
+    kind: str
+    balance: int
+    postings: int
+    table_id: str | None
+    seat: int | None
+    player_id: str | None
+
+
+@dataclass(frozen=True)
+class PlayerBalance:
+    player_id: str
+    balance: int
+
+
+@dataclass(frozen=True)
+class RakeTotal:
+    """Rake net of refunds for one table, posted mode and UTC day (``None`` when the
+    record carried no ``ended_at`` / ``rake_mode``)."""
+
+    table_id: str
+    mode: str | None
+    day: dt.date | None
+    amount: int
+    hands: int
+
+
+@dataclass(frozen=True)
+class TableDayTotal:
+    """One table's day. ``drop``: chips wagered on layouts plus bet into pots.
+    ``payouts``: chips paid to seats (wins, bonuses, pots, refunds). ``rake``: net to the
+    house rake account. ``house_win``: net to the house bank (house-banked games)."""
+
+    table_id: str
+    day: dt.date | None
+    hands: int
+    drop: int
+    payouts: int
+    rake: int
+    house_win: int
+
+
+@dataclass(frozen=True)
+class HandPosting:
+    event_id: str
+    leg: int
+    seq: int
+    account: str
+    amount: int
+    kind: str
+
+
+@dataclass(frozen=True)
+class StoredHand:
+    """A booked hand: the record exactly as stored, how the ledger took it, its postings,
+    its findings (the record's and the ledger's) and any refused re-posts."""
+
+    record: AdjudicationRecord
+    ledger_status: str
+    record_sha256: str
+    postings: list[HandPosting]
+    findings: list[Finding]
+    conflicts: list[str]
+
+
+def balances(engine: Engine, kind: str | None = None) -> list[AccountBalance]:
+    """Every account's balance (sum of its postings), by name; optionally one kind."""
+    query = (
+        select(
+            Account.name,
+            Account.kind,
+            chips_sum(Posting.amount),
+            func.count(Posting.amount),
+            Account.table_id,
+            Account.seat,
+            Account.player_id,
+        )
+        .outerjoin(Posting, Posting.account == Account.name)
+        .group_by(Account.name)
+        .order_by(Account.name)
+    )
+    if kind is not None:
+        query = query.where(Account.kind == kind)
+    with engine.connect() as conn:
+        return [AccountBalance(*row) for row in conn.execute(query)]
+
+
+def player_balances(engine: Engine) -> list[PlayerBalance]:
+    """Each player's net chips over everything booked, by player id."""
+    return [
+        PlayerBalance(account.player_id, account.balance)
+        for account in balances(engine, kind="player")
+        if account.player_id is not None
+    ]
+
+
+def rake_totals(engine: Engine) -> list[RakeTotal]:
+    """Rake per table, per posted mode, per UTC day."""
+    query = (
+        select(
+            Rake.table_id,
+            Rake.mode,
+            Rake.day,
+            chips_sum(Rake.amount),
+            func.count(func.distinct(Rake.hand_id)),
+        )
+        .group_by(Rake.table_id, Rake.mode, Rake.day)
+        .order_by(Rake.table_id, Rake.day, Rake.mode)
+    )
+    with engine.connect() as conn:
+        return [RakeTotal(*row) for row in conn.execute(query)]
+
+
+def table_day_totals(engine: Engine) -> list[TableDayTotal]:
+    """Per table and UTC day: hands booked, drop, payouts, rake and house win."""
+
+    query = (
+        select(
+            Hand.table_id,
+            Hand.day,
+            func.count(func.distinct(Hand.hand_id)),
+            _sum_where(Posting.kind.in_(DROP_KINDS) & (Posting.amount > 0)),
+            _sum_where((Posting.kind == "payout") & (Posting.amount > 0)),
+            _sum_where(Account.kind == "house_rake"),
+            _sum_where(Account.kind == "house_bank"),
+        )
+        .outerjoin(Posting, Posting.hand_id == Hand.hand_id)
+        .outerjoin(Account, Account.name == Posting.account)
+        .group_by(Hand.table_id, Hand.day)
+        .order_by(Hand.table_id, Hand.day)
+    )
+    with engine.connect() as conn:
+        return [TableDayTotal(*row) for row in conn.execute(query)]
+
+
+def _sum_where(condition: ColumnElement[bool]) -> ColumnElement[int]:
+    """Sum of the postings' amounts that meet ``condition`` (0 when none do)."""
+    return chips_sum(case((condition, Posting.amount), else_=0))
+
+
+def chips_sum(amount: ColumnExpressionArgument[int]) -> ColumnElement[int]:
+    """SUM as an integer on every backend: PostgreSQL sums BIGINT into NUMERIC, which the
+    driver returns as ``Decimal``; chips are ``int``, never anything else."""
+    return cast(func.coalesce(func.sum(amount), 0), BigInteger)
+
+
+def stored_record(engine: Engine, hand_id: str) -> AdjudicationRecord | None:
+    """The record as booked (byte-identical to what was posted), or None."""
+    with engine.connect() as conn:
+        raw = conn.execute(select(Hand.record_json).where(Hand.hand_id == hand_id)).scalar()
+    return None if raw is None else decode_record(raw)
+
+
+def stored_hand(engine: Engine, hand_id: str) -> StoredHand | None:
+    """Everything the ledger holds about one hand, or None if it was never booked."""
+    with engine.connect() as conn:
+        hand = conn.execute(
+            select(Hand.record_json, Hand.ledger_status, Hand.record_sha256).where(
+                Hand.hand_id == hand_id
+            )
+        ).first()
+        if hand is None:
+            return None
+        postings = conn.execute(
+            select(
+                Posting.event_id,
+                Posting.leg,
+                Posting.seq,
+                Posting.account,
+                Posting.amount,
+                Posting.kind,
+            )
+            .where(Posting.hand_id == hand_id)
+            .order_by(Posting.seq, Posting.event_id, Posting.leg)
+        ).all()
+        findings = conn.execute(
+            select(
+                FindingRow.code,
+                FindingRow.rule,
+                FindingRow.severity,
+                FindingRow.seat,
+                FindingRow.amount,
+                FindingRow.message,
+            )
+            .where(FindingRow.hand_id == hand_id)
+            .order_by(FindingRow.ordinal)
+        ).all()
+        conflicts = conn.execute(
+            select(Conflict.offered_sha256, Conflict.detail)
+            .where(Conflict.hand_id == hand_id)
+            .order_by(Conflict.offered_sha256)
+        ).all()
+    return StoredHand(
+        record=decode_record(hand.record_json),
+        ledger_status=hand.ledger_status,
+        record_sha256=hand.record_sha256,
+        postings=[HandPosting(*row) for row in postings],
+        findings=[msgspec.convert(row._asdict(), Finding) for row in findings],
+        conflicts=[f"{sha[:12]}: {detail}" for sha, detail in conflicts],
+    )

@@ -1,0 +1,39 @@
+"""Raw SQL reads for the ledger tests: independent of services.ledger.queries, so a bug
+there cannot hide a bug in the write path."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import Engine, text
+
+
+def rows(engine: Engine, sql: str, **params: Any) -> list[tuple[Any, ...]]:
+    with engine.connect() as conn:
+        return [tuple(row) for row in conn.execute(text(sql), params)]
+
+
+def account_balances(engine: Engine) -> dict[str, int]:
+    return dict(
+        rows(engine, "SELECT account, CAST(SUM(amount) AS BIGINT) FROM postings GROUP BY account")
+    )  # type: ignore[arg-type]
+
+
+def count(engine: Engine, table: str) -> int:
+    return int(rows(engine, f"SELECT COUNT(*) FROM {table}")[0][0])
+
+
+def snapshot(engine: Engine) -> dict[str, list[tuple[Any, ...]]]:
+    """Every ledger table's rows in key order: two equal snapshots are the same ledger."""
+    keys = {
+        "hands": "hand_id",
+        "accounts": "name",
+        "postings": "hand_id, event_id, leg",
+        "rake": "hand_id, event_id, leg",
+        "findings": "hand_id, ordinal",
+        "conflicts": "hand_id, offered_sha256",
+    }
+    return {
+        table: rows(engine, f"SELECT * FROM {table} ORDER BY {order}")
+        for table, order in keys.items()
+    }

@@ -1,0 +1,100 @@
+"""``pitwatch ledger ...`` commands (the Typer sub-app), on a SQLite file."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from services.events.contract import encode_record
+from services.ledger.cli import ledger_app
+from services.ledger.db import open_ledger
+from services.ledger.posting import post_many
+from tests.unit.ledger.builders import hcf_dp_collects, hcf_seat1_wins, record
+
+runner = CliRunner()
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> str:
+    url = f"sqlite:///{tmp_path}/ledger.sqlite"
+    engine = open_ledger(url)
+    post_many(engine, [hcf_seat1_wins(), hcf_dp_collects()])
+    engine.dispose()
+    return url
+
+
+def test_balances_lists_players_and_accounts(db: str) -> None:
+    """alice +9 (T1-1); bob -10 (T1-1) +3 (T1-2) = -7; carol -5; rake 1 + 2 = 3."""
+    result = runner.invoke(ledger_app, ["balances", "--db", db])
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert any("alice" in line and line.rstrip(" │").endswith(" 9") for line in lines)
+    assert any("bob" in line and line.rstrip(" │").endswith(" -7") for line in lines)
+    assert any("house:rake" in line and line.rstrip(" │").endswith(" 3") for line in lines)
+    assert any("total" in line and line.rstrip(" │").endswith(" 0") for line in lines)
+
+
+def test_balances_reads_the_database_from_the_environment(
+    db: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PITWATCH_DB", db)
+    result = runner.invoke(ledger_app, ["balances", "--players"])
+    assert result.exit_code == 0, result.output
+    assert "carol" in result.output and "Accounts" not in result.output
+
+
+def test_rake_shows_table_mode_and_day(db: str) -> None:
+    result = runner.invoke(ledger_app, ["rake", "--db", db])
+    assert result.exit_code == 0, result.output
+    rows = [line for line in result.output.splitlines() if "2024-05-01" in line]
+    assert len(rows) == 2
+    assert "designated" in rows[0] and rows[0].rstrip(" │").endswith(" 2")
+    assert "players" in rows[1] and rows[1].rstrip(" │").endswith(" 1")
+
+
+def test_hand_shows_postings(db: str) -> None:
+    result = runner.invoke(ledger_app, ["hand", "T1-000002", "--db", db])
+    assert result.exit_code == 0, result.output
+    assert "T1-000002" in result.output and "wager_collected" in result.output
+    assert "player:carol" in result.output
+
+
+def test_unknown_hand_exits_non_zero(db: str) -> None:
+    result = runner.invoke(ledger_app, ["hand", "T9-1", "--db", db])
+    assert result.exit_code == 1
+    assert "not in the ledger" in result.output
+
+
+def test_markup_in_ids_is_printed_literally(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path}/markup.sqlite"
+    engine = open_ledger(url)
+    hand = record(
+        "T1-2",
+        hcf_seat1_wins().movements,
+        players={"1": "[bold]mallory[/bold]", "3": "bob"},
+    )
+    post_many(engine, [hand])
+    engine.dispose()
+    result = runner.invoke(ledger_app, ["balances", "--db", url])
+    assert "[bold]mallory[/bold]" in result.output
+
+
+def test_post_books_a_jsonl_file_and_reports_bad_lines(tmp_path: Path) -> None:
+    records = tmp_path / "records.jsonl"
+    records.write_bytes(
+        encode_record(hcf_seat1_wins())
+        + b"\n{not json\n\n"
+        + encode_record(hcf_dp_collects())
+        + b"\n"
+        + encode_record(hcf_seat1_wins())
+        + b"\n"
+    )
+    url = f"sqlite:///{tmp_path}/posted.sqlite"
+    result = runner.invoke(ledger_app, ["post", str(records), "--db", url, "--batch-size", "2"])
+    assert result.exit_code == 0, result.output
+    assert f"{records}:2: not an adjudication record" in result.output
+    assert "3 records: duplicate 1, posted 2" in result.output
+    again = runner.invoke(ledger_app, ["balances", "--db", url])
+    assert "bob" in again.output

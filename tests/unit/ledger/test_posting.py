@@ -1,0 +1,275 @@
+"""Booking hands on SQLite: double entry, one transaction per hand, idempotency,
+conflicts, refusals, and the database's own guards."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import msgspec
+import pytest
+from sqlalchemy import Engine, text
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from services.events.contract import Finding
+from services.ledger import entries, posting
+from services.ledger.db import open_ledger
+from services.ledger.posting import post_hand, post_many
+from tests.unit.ledger.builders import (
+    DAY_ONE,
+    event_id,
+    hcf_dp_collects,
+    hcf_seat1_wins,
+    holdem_pot_hand,
+    move,
+    record,
+    russian_house_hand,
+)
+from tests.unit.ledger.dbread import account_balances, count, rows, snapshot
+
+
+def test_hcf_hand_posts_balanced_double_entry(engine: Engine) -> None:
+    """``hcf_seat1_wins`` by hand: alice +9, bob -10, layout 0, house:rake +1;
+    10 postings (two per movement), summing to 0; one rake row (seat 1, 1, players)."""
+    result = post_hand(engine, hcf_seat1_wins())
+    assert (result.status, result.postings, result.findings) == ("posted", 10, ())
+    assert account_balances(engine) == {
+        "player:alice": 9,
+        "player:bob": -10,
+        "layout:T1:1": 0,
+        "house:rake": 1,
+    }
+    assert rows(engine, "SELECT SUM(amount), COUNT(*) FROM postings") == [(0, 10)]
+    assert rows(engine, "SELECT table_id, seat, player_id, amount, mode, day FROM rake") == [
+        ("T1", 1, "alice", 1, "players", "2024-05-01"),
+    ]
+    assert rows(engine, "SELECT ledger_status, status, day, dealer_id FROM hands") == [
+        ("posted", "ok", "2024-05-01", "D7"),
+    ]
+
+
+def test_reposting_the_same_record_changes_nothing(engine: Engine) -> None:
+    post_hand(engine, hcf_seat1_wins())
+    before = snapshot(engine)
+    again = post_hand(engine, hcf_seat1_wins())
+    assert (again.status, again.postings, again.findings) == ("duplicate", 0, ())
+    assert snapshot(engine) == before
+
+
+def test_same_hand_id_with_other_content_is_a_conflict_not_a_change(engine: Engine) -> None:
+    """The table re-sent hand T1-000001 with the payout altered 10 -> 12 (and the layout
+    return unchanged): refused, stored in conflicts, reported as LEDGER_CONFLICT (SURV-9);
+    the booked postings stay alice +9, bob -10."""
+    post_hand(engine, hcf_seat1_wins())
+    booked = snapshot(engine)
+    altered = hcf_seat1_wins()
+    altered.movements[2] = move(3, "stack:3", "stack:1", 12, "payout")  # type: ignore[index]
+    result = post_hand(engine, altered)
+    assert result.status == "conflict"
+    (finding,) = result.findings
+    assert (finding.code, finding.rule, finding.severity) == (
+        "LEDGER_CONFLICT",
+        "SURV-9",
+        "critical",
+    )
+    assert "fields differ: movements" in finding.message
+    assert account_balances(engine) == {
+        "player:alice": 9,
+        "player:bob": -10,
+        "layout:T1:1": 0,
+        "house:rake": 1,
+    }
+    conflicts = rows(engine, "SELECT hand_id, stored_sha256, detail FROM conflicts")
+    stored_sha = booked["hands"][0][-2]
+    assert conflicts == [("T1-000001", stored_sha, "fields differ: movements")]
+    # Replaying the same conflicting record is itself idempotent: still one conflict row.
+    assert post_hand(engine, altered).status == "conflict"
+    assert count(engine, "conflicts") == 1
+
+
+def test_a_conflict_in_a_batch_does_not_stop_the_other_hands(engine: Engine) -> None:
+    post_hand(engine, hcf_seat1_wins())
+    altered = msgspec.structs.replace(hcf_seat1_wins(), dealer_id="D8")
+    results = post_many(engine, [hcf_dp_collects(), altered, russian_house_hand()])
+    assert [r.status for r in results] == ["posted", "conflict", "posted"]
+    assert count(engine, "hands") == 3
+    assert "fields differ: dealer_id" in results[1].findings[0].message
+
+
+def test_repeats_inside_one_batch_are_duplicates_or_conflicts(engine: Engine) -> None:
+    first = hcf_seat1_wins()
+    altered = msgspec.structs.replace(first, status="discrepancy")
+    results = post_many(engine, [first, first, altered], batch_size=10)
+    assert [r.status for r in results] == ["posted", "duplicate", "conflict"]
+    assert rows(engine, "SELECT detail FROM conflicts") == [("fields differ: status",)]
+    assert count(engine, "postings") == 10
+
+
+def test_unbookable_record_is_stored_refused_with_its_reason(engine: Engine) -> None:
+    """Seat 1 wagers 5 and nothing takes it off the layout: layout:T1:1 nets +5 at hand
+    end, so the hand is refused (GEN-8), stored with no postings, and a repeat is a no-op."""
+    broken = record("T1-5", [move(1, "stack:1", "layout:1", 5, "wager")])
+    result = post_hand(engine, broken)
+    assert result.status == "refused"
+    assert [(f.code, f.rule) for f in result.findings] == [("LEDGER_REFUSED", "GEN-8")]
+    assert rows(engine, "SELECT ledger_status FROM hands") == [("refused",)]
+    assert count(engine, "postings") == 0
+    assert rows(engine, "SELECT origin, code FROM findings") == [("ledger", "LEDGER_REFUSED")]
+    assert post_hand(engine, broken).status == "duplicate"
+
+
+def test_rejected_record_is_stored_with_its_findings_and_no_postings(engine: Engine) -> None:
+    reason = Finding(
+        code="SEQ_GAP",
+        rule="SURV-9",
+        severity="critical",
+        seat=None,
+        amount=None,
+        message="seq 12 missing",
+    )
+    rejected = record("T1-6", None, status="rejected", findings=[reason], rake_mode=None)
+    result = post_hand(engine, rejected)
+    assert (result.status, result.postings) == ("posted", 0)
+    assert rows(engine, "SELECT status, ledger_status FROM hands") == [("rejected", "posted")]
+    assert rows(engine, "SELECT ordinal, origin, code, rule, severity, message FROM findings") == [
+        (0, "record", "SEQ_GAP", "SURV-9", "critical", "seq 12 missing"),
+    ]
+    assert count(engine, "postings") == 0
+
+
+def test_database_refuses_an_unbalanced_hand_that_slipped_past_the_code(
+    engine: Engine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With the Python balance check switched off, a hand whose layout keeps 5 chips
+    reaches the database; the hands trigger refuses it (GEN-8), the batch falls back to
+    one hand per transaction, the other hands are posted and the bad one is stored as
+    refused with the database's reason and no postings."""
+    monkeypatch.setattr(entries, "check_balanced", lambda entry: None)
+    leaky = record("T1-7", [move(1, "stack:1", "layout:1", 5, "wager")])
+    results = post_many(engine, [hcf_seat1_wins(), leaky, hcf_dp_collects()], batch_size=10)
+    assert [r.status for r in results] == ["posted", "refused", "posted"]
+    assert "do not balance" in results[1].findings[0].message
+    assert rows(engine, "SELECT hand_id FROM postings GROUP BY hand_id ORDER BY hand_id") == [
+        ("T1-000001",),
+        ("T1-000002",),
+    ]
+    assert rows(engine, "SELECT ledger_status FROM hands WHERE hand_id = 'T1-7'") == [("refused",)]
+
+
+def test_raw_unbalanced_postings_cannot_be_committed(engine: Engine) -> None:
+    """Any writer, not just post_hand: a single +5 leg for a new hand fails at the hands
+    row (GEN-8) and leaves nothing behind."""
+    with pytest.raises(IntegrityError, match="do not balance"), engine.begin() as conn:
+        conn.execute(text("INSERT INTO accounts (name, kind) VALUES ('house:rake', 'house_rake')"))
+        conn.execute(
+            text(
+                "INSERT INTO postings (hand_id, event_id, leg, seq, account, amount, kind) "
+                "VALUES ('X-1', :e, 0, 1, 'house:rake', 5, 'rake')"
+            ),
+            {"e": event_id(1)},
+        )
+        conn.execute(
+            text(
+                "INSERT INTO hands (hand_id, table_id, status, ledger_status, "
+                "record_sha256, record_json) VALUES ('X-1', 'X', 'ok', 'posted', 'x', '{}')"
+            )
+        )
+    assert count(engine, "postings") == 0 and count(engine, "accounts") == 0
+
+
+def test_postings_without_their_hand_row_cannot_be_committed(engine: Engine) -> None:
+    """The deferred foreign key: postings whose hand row never arrives fail at COMMIT."""
+    with pytest.raises(IntegrityError), engine.begin() as conn:
+        conn.execute(text("INSERT INTO accounts (name, kind) VALUES ('house:rake', 'house_rake')"))
+        conn.execute(
+            text(
+                "INSERT INTO postings (hand_id, event_id, leg, seq, account, amount, kind) "
+                "VALUES ('X-2', :e, 0, 1, 'house:rake', 5, 'rake')"
+            ),
+            {"e": event_id(1)},
+        )
+    assert count(engine, "postings") == 0
+
+
+@pytest.mark.parametrize(
+    "statement",
+    [
+        "INSERT INTO postings (hand_id, event_id, leg, seq, account, amount, kind) "
+        "VALUES ('T1-000001', 'e', 0, 1, 'house:rake', 5, 'rake')",
+        "UPDATE postings SET amount = amount * 2",
+        "DELETE FROM postings",
+        "UPDATE hands SET status = 'ok'",
+        "DELETE FROM rake",
+        "DELETE FROM findings",
+    ],
+)
+def test_a_booked_hand_cannot_be_changed(engine: Engine, statement: str) -> None:
+    note = Finding(
+        code="NOTE", rule="HCF-12", severity="info", seat=1, amount=1, message="rake taken"
+    )
+    post_hand(engine, msgspec.structs.replace(hcf_seat1_wins(), findings=[note]))
+    before = snapshot(engine)
+    with pytest.raises(IntegrityError), engine.begin() as conn:
+        conn.execute(text(statement))
+    assert snapshot(engine) == before
+
+
+def test_a_failed_batch_leaves_no_half_hand(
+    engine: Engine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A crash after the postings of a batch are written but before COMMIT (simulated by
+    an error when the hands rows are inserted) leaves no posting of any hand behind."""
+    real_insert = posting.insert
+
+    def crash_on_hands(table: object) -> object:
+        if getattr(table, "__tablename__", None) == "hands":
+            raise RuntimeError("worker killed")
+        return real_insert(table)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(posting, "insert", crash_on_hands)
+    with pytest.raises(RuntimeError, match="worker killed"):
+        post_many(engine, [hcf_seat1_wins(), hcf_dp_collects()])
+    assert count(engine, "postings") == 0 and count(engine, "hands") == 0
+    monkeypatch.setattr(posting, "insert", real_insert)
+    assert [r.status for r in post_many(engine, [hcf_seat1_wins(), hcf_dp_collects()])] == [
+        "posted",
+        "posted",
+    ]
+
+
+def test_batches_and_single_posts_build_the_same_ledger(tmp_path: Path, engine: Engine) -> None:
+    hands = [
+        hcf_seat1_wins(),
+        hcf_dp_collects(),
+        russian_house_hand(),
+        holdem_pot_hand(),
+        hcf_seat1_wins("T1-000003", ended_at="2024-05-02T01:00:00Z"),
+    ]
+    other = open_ledger(f"sqlite:///{tmp_path}/other.sqlite")
+    for hand in hands:
+        post_hand(other, hand)
+    results = post_many(engine, hands, batch_size=2)
+    assert [r.status for r in results] == ["posted"] * 5
+    assert snapshot(engine) == snapshot(other)
+    other.dispose()
+
+
+def test_post_hand_accepts_a_session(engine: Engine) -> None:
+    with Session(engine) as session:
+        assert post_hand(session, hcf_seat1_wins()).status == "posted"
+        assert post_hand(session, hcf_seat1_wins()).status == "duplicate"
+    assert count(engine, "hands") == 1
+
+
+def test_batch_size_must_be_positive(engine: Engine) -> None:
+    with pytest.raises(ValueError, match="batch_size"):
+        post_many(engine, [hcf_seat1_wins()], batch_size=0)
+
+
+def test_hand_end_day_is_stored_for_daily_totals(engine: Engine) -> None:
+    post_hand(engine, hcf_seat1_wins(ended_at=DAY_ONE))
+    post_hand(engine, hcf_dp_collects(ended_at="2024-05-02T00:00:00Z"))
+    assert rows(engine, "SELECT hand_id, day FROM hands ORDER BY hand_id") == [
+        ("T1-000001", "2024-05-01"),
+        ("T1-000002", "2024-05-02"),
+    ]
