@@ -33,6 +33,7 @@ from typing import Final, Protocol
 
 import msgspec
 
+from services.adjudicator.stream_step import REASON_HEADER
 from services.events.contract import decode_record
 from services.observability.kafka_watch import DEFAULT_INTERVAL_S, KafkaWatch, start_kafka_watch
 from services.observability.metrics import (
@@ -43,7 +44,6 @@ from services.observability.metrics import (
 from services.observability.server import serve_metrics
 
 WATCH_INTERVAL_ENV: Final = "PITWATCH_KAFKA_WATCH_SECONDS"
-REASON_HEADER: Final = "pitwatch-reason"  # the DLQ reason header (stream_step.REASON_HEADER)
 
 
 class OutgoingLike(Protocol):
