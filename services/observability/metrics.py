@@ -25,14 +25,11 @@ import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import datetime
 from functools import cache
-from typing import TYPE_CHECKING, Final, ParamSpec, Protocol, TypeVar
+from typing import Final, ParamSpec, Protocol, TypeVar
 
 from prometheus_client import REGISTRY, CollectorRegistry, Counter, Gauge, Histogram
 
 from services.observability import labels
-
-if TYPE_CHECKING:
-    from services.events.contract import AdjudicationRecord
 
 # hand_ended -> record produced. The pipeline's target is p99 <= 250 ms at 200 hands/s
 # (architecture.md), so the buckets are fine around it and coarse far from it.
@@ -57,6 +54,48 @@ COLLECTED_KINDS: Final = frozenset({"wager_collected", "collection"})
 RAKED_KINDS: Final = frozenset({"rake"})
 
 
+class FindingLike(Protocol):
+    @property
+    def code(self) -> str: ...
+    @property
+    def rule(self) -> str: ...
+    @property
+    def severity(self) -> str: ...
+    @property
+    def amount(self) -> int | None: ...
+
+
+class MovementLike(Protocol):
+    @property
+    def amount(self) -> int: ...
+    @property
+    def kind(self) -> str: ...
+
+
+class RecordLike(Protocol):
+    """The fields of an adjudication record the metrics read (services.events.contract.
+    AdjudicationRecord, or the lighter view ``hooks`` decodes from the topic)."""
+
+    @property
+    def table_id(self) -> str: ...
+    @property
+    def game(self) -> str | None: ...
+    @property
+    def status(self) -> str: ...
+    @property
+    def findings(self) -> Sequence[FindingLike]: ...
+    @property
+    def players(self) -> Mapping[str, str] | None: ...
+    @property
+    def dealer_id(self) -> str | None: ...
+    @property
+    def rake_mode(self) -> str | None: ...
+    @property
+    def ended_at(self) -> str | None: ...
+    @property
+    def movements(self) -> Sequence[MovementLike] | None: ...
+
+
 class AlertLike(Protocol):
     """What is read from a surveillance alert (services.adjudicator.table.Alert)."""
 
@@ -74,7 +113,7 @@ class OutputsLike(Protocol):
     """What ``apply_event`` returns (services.adjudicator.table.Outputs)."""
 
     @property
-    def records(self) -> Sequence[AdjudicationRecord]: ...
+    def records(self) -> Sequence[RecordLike]: ...
     @property
     def alerts(self) -> Sequence[AlertLike]: ...
     @property
@@ -90,7 +129,7 @@ class StepResultLike(Protocol):
     """What the embedded runner returns per record (services.adjudicator.embedded)."""
 
     @property
-    def records(self) -> Sequence[AdjudicationRecord]: ...
+    def records(self) -> Sequence[RecordLike]: ...
     @property
     def alerts(self) -> Sequence[AlertLike]: ...
     @property
@@ -117,6 +156,9 @@ class AdjudicatorMetrics:
     """The adjudicator's metrics and the functions that feed them."""
 
     def __init__(self, registry: CollectorRegistry = REGISTRY) -> None:
+        # Children by (metric, label values): ``labels()`` costs microseconds per call
+        # and a hand needs a dozen; the label values are bounded, so is this dict.
+        self._children: dict[tuple[int, tuple[str, ...]], Counter] = {}
         self.tables = labels.BoundedValues(labels.MAX_TABLES)
         self.dealers = labels.BoundedValues(labels.MAX_DEALERS)
         self.events_consumed = Counter(
@@ -191,6 +233,13 @@ class AdjudicatorMetrics:
         for why in ("no_timestamp", "table_clock_ahead", "replayed"):
             self.latency_unmeasured.labels(reason=why)
 
+    def _child(self, metric: Counter, *values: str) -> Counter:
+        key = (id(metric), values)
+        child = self._children.get(key)
+        if child is None:
+            child = self._children[key] = metric.labels(*values)
+        return child
+
     # ------------------------------------------------------------ entry points
 
     def observe_consumed(self, count: int = 1) -> None:
@@ -198,37 +247,35 @@ class AdjudicatorMetrics:
 
     def observe_rejected(self, reason: str) -> None:
         """One dead-lettered record; ``reason`` is the DLQ reason text."""
-        self.events_rejected.labels(reason=labels.reason_class(reason)).inc()
+        self._child(self.events_rejected, labels.reason_class(reason)).inc()
 
     def observe_alert(self, alert: AlertLike) -> None:
-        self.alerts.labels(rule=alert.rule, code=alert.code,
-                           severity=labels.closed(alert.severity, labels.SEVERITIES)).inc()
+        severity = labels.closed(alert.severity, labels.SEVERITIES)
+        self._child(self.alerts, alert.rule, alert.code, severity).inc()
         if alert.rule == "SURV-9" and alert.code in labels.CHAIN_FAILURE_CODES:
-            self.chain_failures.labels(table=self.tables(alert.table_id), code=alert.code).inc()
+            self._child(self.chain_failures, self.tables(alert.table_id), alert.code).inc()
         rejected = labels.CHAIN_REJECTION_CLASSES.get(alert.code)
         if alert.rule == "SURV-9" and rejected is not None:
-            self.events_rejected.labels(reason=rejected).inc()
+            self._child(self.events_rejected, rejected).inc()
 
-    def observe_record(self, record: AdjudicationRecord, now: float | None = None) -> None:
+    def observe_record(self, record: RecordLike, now: float | None = None) -> None:
         """One adjudication record, just produced (``now`` defaults to the clock)."""
         players = set((record.players or {}).values())
         table = labels.floor_id_label(record.table_id, players, self.tables)
         game = labels.closed(record.game, labels.GAMES)
-        self.hands.labels(table=table, game=game,
-                          status=labels.closed(record.status, labels.HAND_STATUSES)).inc()
+        status = labels.closed(record.status, labels.HAND_STATUSES)
+        self._child(self.hands, table, game, status).inc()
         dealer: str | None = None
         for f in record.findings:
             severity = labels.closed(f.severity, labels.SEVERITIES)
             category = labels.finding_category(f.code, f.rule)
-            self.findings.labels(game=game, rule=f.rule, code=f.code, severity=severity,
-                                 category=category).inc()
-            self.table_findings.labels(table=table, category=category, severity=severity).inc()
+            self._child(self.findings, game, f.rule, f.code, severity, category).inc()
+            self._child(self.table_findings, table, category, severity).inc()
             if f.code == "MISPAY":
                 if dealer is None:
                     dealer = labels.floor_id_label(record.dealer_id, players, self.dealers)
-                self.mispays.labels(table=table, dealer=dealer, game=game).inc()
-                self.mispaid_chips.labels(table=table, dealer=dealer, game=game).inc(
-                    abs(f.amount or 0))
+                self._child(self.mispays, table, dealer, game).inc()
+                self._child(self.mispaid_chips, table, dealer, game).inc(abs(f.amount or 0))
         self._observe_chips(record, game)
         self._observe_latency(record.ended_at, time.time() if now is None else now)
 
@@ -255,7 +302,7 @@ class AdjudicatorMetrics:
 
     # ------------------------------------------------------------ parts
 
-    def _observe_chips(self, record: AdjudicationRecord, game: str) -> None:
+    def _observe_chips(self, record: RecordLike, game: str) -> None:
         if not record.movements:
             return
         mode = labels.closed(record.rake_mode, labels.RAKE_MODES)
@@ -271,14 +318,14 @@ class AdjudicatorMetrics:
                 sums["raked"] += m.amount
         for name, counter in (("wagered", self.wagered), ("paid", self.paid),
                               ("collected", self.collected), ("raked", self.raked)):
-            child = counter.labels(game=game, rake_mode=mode)
+            child = self._child(counter, game, mode)  # the series exists even at zero
             if sums[name]:
                 child.inc(sums[name])
 
     def _observe_latency(self, ended_at: str | None, now: float) -> None:
         measured = latency_or_reason(ended_at, now)
         if isinstance(measured, str):
-            self.latency_unmeasured.labels(reason=measured).inc()
+            self._child(self.latency_unmeasured, measured).inc()
         else:
             self.latency.observe(measured)
 
