@@ -121,6 +121,9 @@ def serve_ledger(
     = "pitwatch-ledger",
     db: Annotated[str, typer.Option("--db", envvar=DB_ENV_VAR,
                                     help="SQLAlchemy URL of the ledger database")] = DEFAULT_URL,
+    batch: Annotated[int, typer.Option("--batch", envvar="PITWATCH_LEDGER_BATCH", min=1,
+                                       help="records booked per poll (offsets are committed "
+                                            "after each batch's transaction)")] = 2000,
 ) -> None:
     """Book every adjudication into the ledger (idempotent; offsets after the commit)."""
     from services.adjudicator.topics import TopicNames
@@ -133,6 +136,7 @@ def serve_ledger(
         topic=TopicNames.with_prefix(topic_prefix).adjudications,
         group_id=group,
         db_url=db,
+        batch=batch,
     )
     asyncio.run(serve(settings))
 

@@ -37,7 +37,7 @@ from services.ledger.posting import PostResult, post_many
 log = logging.getLogger("pitwatch.ledger")
 
 DEFAULT_GROUP = "pitwatch-ledger"
-BATCH_MAX = 2000  # records per poll; one or a few database transactions
+DEFAULT_BATCH = 2000  # records per poll, booked in one or a few database transactions
 POLL_MS = 200
 
 
@@ -49,6 +49,7 @@ class LedgerServiceSettings:
     topic: str = TopicNames.with_prefix().adjudications  # from PITWATCH_TOPIC_PREFIX
     group_id: str = DEFAULT_GROUP  # PITWATCH_LEDGER_GROUP
     db_url: str = DEFAULT_URL  # PITWATCH_DB
+    batch: int = DEFAULT_BATCH  # PITWATCH_LEDGER_BATCH: records per poll and commit
 
     @classmethod
     def from_env(cls) -> LedgerServiceSettings:
@@ -58,6 +59,7 @@ class LedgerServiceSettings:
             topic=TopicNames.with_prefix(env.get("PITWATCH_TOPIC_PREFIX", "")).adjudications,
             group_id=env.get("PITWATCH_LEDGER_GROUP") or DEFAULT_GROUP,
             db_url=default_url(),
+            batch=int(env.get("PITWATCH_LEDGER_BATCH") or DEFAULT_BATCH),
         )
 
 
@@ -123,7 +125,7 @@ class LedgerService:
             client_id=f"{self.settings.group_id}-{os.getpid()}",
             enable_auto_commit=False,  # commit only after the database commit
             auto_offset_reset="earliest",
-            max_poll_records=BATCH_MAX,
+            max_poll_records=self.settings.batch,
         )
 
     async def run(self) -> None:
@@ -133,7 +135,8 @@ class LedgerService:
                  self.settings.group_id, self.engine.url.render_as_string(hide_password=True))
         try:
             while not self.stopping.is_set():
-                batch = await consumer.getmany(timeout_ms=POLL_MS, max_records=BATCH_MAX)
+                batch = await consumer.getmany(timeout_ms=POLL_MS,
+                                               max_records=self.settings.batch)
                 if batch:
                     await self.handle(consumer, batch)
         finally:

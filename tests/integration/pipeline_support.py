@@ -284,11 +284,11 @@ class Pipeline:
             "--data-dir", str(self.tmp / f"faust-{name}"), "--loglevel", "info",
         ])
 
-    def start_ledger(self, name: str = "ledger") -> Worker:
+    def start_ledger(self, name: str = "ledger", batch: int = 2000) -> Worker:
         s = self.settings
         return self._spawn(name, [
             "serve", "ledger", "--bootstrap", s.bootstrap, "--topic-prefix", s.topic_prefix,
-            "--group", self.ledger_group, "--db", self.db_url,
+            "--group", self.ledger_group, "--db", self.db_url, "--batch", str(batch),
         ])
 
     # -- input
@@ -296,12 +296,14 @@ class Pipeline:
     def produce_lines(self, lines: Iterable[bytes]) -> int:
         return self.produce_keyed(keyed_records(lines))
 
-    def produce_keyed(self, records: Iterable[tuple[bytes | None, bytes | None]]) -> int:
+    def produce_keyed(self, records: Iterable[tuple[bytes | None, bytes | None]],
+                      topic: str | None = None) -> int:
+        """Publish ``(key, value)`` records (to ``table-events`` unless ``topic``)."""
         async def run() -> int:
             producer = new_producer(self.bootstrap)
             await producer.start()
             try:
-                pending = [await producer.send(self.settings.topics.events, key=key,
+                pending = [await producer.send(topic or self.settings.topics.events, key=key,
                                                value=value) for key, value in records]
                 await asyncio.gather(*pending)
                 return len(pending)

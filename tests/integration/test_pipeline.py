@@ -5,17 +5,23 @@ and the ledger service on PostgreSQL gives exactly what the embedded run gives.
 from __future__ import annotations
 
 import copy
+import dataclasses
+import hashlib
 from typing import Any
 
 import orjson
 
 from services.adjudicator.stream_step import SOURCE_HEADER
-from services.events.contract import decode_record
+from services.events.contract import Finding, decode_record, encode_record
 from services.simulator.run import simulate
 from tests.integration import pipeline_fixtures
 from tests.integration.pipeline_fixtures import SEED, EventLog, PipelineFactory
 from tests.integration.pipeline_support import (
+    book_reference,
+    count_hands,
+    create_database,
     deduplicated,
+    drop_database,
     embedded_reference,
     ledger_snapshot,
     reason_of,
@@ -115,3 +121,36 @@ def test_poison_input_is_dead_lettered_or_found_and_nothing_else_is_lost(
 
     booked = ledger_snapshot(p.db_url)
     assert set(booked.hands) == clean_hands and booked.conflicts == 0
+
+
+def test_ledger_service_books_repeats_once_and_reports_a_changed_repeat(
+        pipeline: PipelineFactory, pg_url: str) -> None:
+    """At-least-once delivery on ``adjudications``: a record delivered again is booked
+    once; a hand delivered again with a different body is refused and kept as a critical
+    LEDGER_CONFLICT (the booked hand is unchanged), and every later hand is still booked."""
+    events = simulate(["hcf"], 2, 6, SEED + 3).events
+    records = list(embedded_reference([orjson.dumps(e) for e in events]).records.values())
+    changed = decode_record(records[3])
+    changed.findings.append(Finding(code="X", rule="GEN-8", severity="info", seat=None,
+                                    amount=None, message="altered after booking"))
+    stream = [*records[:4], records[1], records[2], encode_record(changed), *records[4:],
+              records[0]]
+    reference_url = create_database(pg_url, "pw_reference")
+    try:
+        book_reference(reference_url, records)
+        reference = ledger_snapshot(reference_url)
+    finally:
+        drop_database(reference_url)
+
+    p = pipeline(partitions=2)
+    p.produce_keyed([(decode_record(r).table_id.encode(), r) for r in stream],
+                    topic=p.settings.topics.adjudications)
+    ledger = p.start_ledger()
+    p.wait_until(lambda: "LEDGER_CONFLICT" in ledger.log.read_text(errors="replace")
+                 and count_hands(p.db_url) == len(records), "every hand and the conflict")
+
+    booked = ledger_snapshot(p.db_url)
+    assert booked.conflicts == 1
+    assert booked.hands == {decode_record(r).hand_id: hashlib.sha256(r).hexdigest()
+                            for r in records}
+    assert dataclasses.replace(booked, conflicts=0) == reference
