@@ -9,6 +9,7 @@ test (a free port per service).
 
 from __future__ import annotations
 
+import logging
 import os
 from typing import Final
 
@@ -18,6 +19,8 @@ from prometheus_client import (
     disable_created_metrics,
     start_http_server,
 )
+
+log = logging.getLogger("pitwatch.metrics")
 
 PORT_ENV: Final = "PITWATCH_METRICS_PORT"
 ADDR_ENV: Final = "PITWATCH_METRICS_ADDR"
@@ -53,8 +56,20 @@ def metrics_port_from_env(service: str) -> int | None:
 
 def serve_metrics(service: str) -> int | None:
     """Start the endpoint of ``service`` (``adjudicator``, ``ledger``, ``replay``) as the
-    environment says; returns the port, or None when metrics are switched off."""
+    environment says; returns the port, or None when metrics are off or cannot be served.
+
+    A port already taken (a second worker on the same host with the default port) is
+    logged and the service runs on without an endpoint: losing a worker's metrics is
+    visible (its scrape target is down, alert PitwatchAdjudicatorDown or a missing
+    instance), losing the worker itself would stop adjudication.
+    """
     port = metrics_port_from_env(service)
     if port is None:
         return None
-    return start_metrics_server(port, os.environ.get(ADDR_ENV) or DEFAULT_ADDR)
+    addr = os.environ.get(ADDR_ENV) or DEFAULT_ADDR
+    try:
+        return start_metrics_server(port, addr)
+    except OSError as exc:
+        log.error("%s metrics not served: cannot listen on %s:%d (%s); set %s",
+                  service, addr, port, exc, PORT_ENV)
+        return None

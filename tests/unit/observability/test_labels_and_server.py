@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import socket
 import urllib.request
 
 import pytest
@@ -74,3 +75,14 @@ def test_metrics_port_from_env(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv(server.PORT_ENV, "70000")
     with pytest.raises(ValueError, match="not a TCP port"):
         server.metrics_port_from_env("adjudicator")
+
+
+def test_a_taken_port_leaves_the_service_running(monkeypatch: pytest.MonkeyPatch,
+                                                 caplog: pytest.LogCaptureFixture) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        monkeypatch.setenv(server.PORT_ENV, str(taken.getsockname()[1]))
+        monkeypatch.setenv(server.ADDR_ENV, "127.0.0.1")
+        assert server.serve_metrics("ledger") is None
+    assert "ledger metrics not served" in caplog.text
