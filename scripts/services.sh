@@ -37,9 +37,25 @@ ensure_java_and_maven() {
   fi
 }
 
+# WeasyPrint (PDF reports) needs Pango and HarfBuzz's subsetter from Debian; without the
+# subsetter the PDF bytes differ from run to run.
+ensure_report_libs() {
+  local missing=() pkg
+  for pkg in libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 poppler-utils; do
+    dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
+  done
+  if ((${#missing[@]})); then
+    say "installing ${missing[*]} from Debian"
+    as_root apt-get update -q
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
+      -o DPkg::Lock::Timeout=600 --no-install-recommends "${missing[@]}"
+  fi
+}
+
 cmd_up() {
   local started=$SECONDS
   ensure_java_and_maven
+  ensure_report_libs
   # Kafka (Maven resolve, storage format, JVM start) runs while apt installs the Debian
   # packages: on a fresh machine the two are the slow parts and need different things.
   "$HERE/kafka.sh" start &

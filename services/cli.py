@@ -21,6 +21,9 @@ from rich.table import Table
 from services.adjudicator.embedded import DeadLetter, EmbeddedRunner, iter_lines
 from services.adjudicator.table import Alert
 from services.events.contract import AdjudicationRecord, encode_record
+from services.importers.cli import import_app
+from services.ledger.cli import ledger_app
+from services.reports.cli import report_app
 from services.simulator.truth import TruthLabel
 
 app = typer.Typer(
@@ -31,6 +34,9 @@ app = typer.Typer(
 )
 schemas_app = typer.Typer(help="The published v1 JSON Schemas (schemas/).", no_args_is_help=True)
 app.add_typer(schemas_app, name="schemas")
+app.add_typer(ledger_app, name="ledger", help="Read the double-entry ledger back.")
+app.add_typer(report_app, name="report", help="Dispute and daily compliance reports.")
+app.add_typer(import_app, name="import", help="Convert hand histories (PHH) to v1 events.")
 
 err = Console(stderr=True)
 
@@ -132,8 +138,8 @@ def _post_to_ledger(url: str, records: list[AdjudicationRecord]) -> None:
     from services.ledger.posting import post_many
 
     engine = open_ledger(url)
-    result = post_many(engine, records)
-    err.print(f"ledger {url}: {result}")
+    results = Counter(r.status for r in post_many(engine, records))
+    err.print(f"ledger {url}: " + ", ".join(f"{n} {s}" for s, n in sorted(results.items())))
 
 
 @app.command()

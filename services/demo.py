@@ -63,14 +63,14 @@ def run_demo(
 def _ledger_summary(console: Console, url: str, records: list[AdjudicationRecord]) -> None:
     from services.ledger.db import open_ledger
     from services.ledger.posting import post_many
-    from services.ledger.queries import rake_by_table_mode_day
+    from services.ledger.queries import rake_totals
 
     engine = open_ledger(url)
-    result = post_many(engine, records)
-    console.print(f"posted to {url}: {result}")
+    results = Counter(r.status for r in post_many(engine, records))
+    console.print(f"posted to {url}: " + ", ".join(f"{n} {s}" for s, n in sorted(results.items())))
     by_mode: Counter[str] = Counter()
-    for row in rake_by_table_mode_day(engine):
-        by_mode[row.mode] += row.amount
+    for row in rake_totals(engine):
+        by_mode[row.mode or "unknown"] += row.amount
     table = Table(title="rake by posted mode (from the ledger)")
     table.add_column("mode")
     table.add_column("chips", justify="right")

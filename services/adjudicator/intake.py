@@ -14,8 +14,8 @@ from dataclasses import dataclass
 import msgspec
 import orjson
 
-from services.events.canonical import event_hash
-from services.events.contract import Event, decode_event
+from services.events.canonical import validated_event_hash
+from services.events.contract import Event, TableConfiguredEvent, decode_event
 
 MAX_RECORD_BYTES = 1_000_000
 
@@ -53,7 +53,7 @@ def parse_record(raw: bytes, where: str) -> ParsedEvent | Rejection:
     except (msgspec.ValidationError, msgspec.DecodeError) as exc:
         return Rejection(raw, f"schema: {exc}", where, table_id)
     try:
-        digest = event_hash(obj)
+        digest = validated_event_hash(obj, isinstance(event, TableConfiguredEvent))
     except (TypeError, ValueError) as exc:  # e.g. a float the contract forbade slipped past
         return Rejection(raw, f"cannot canonicalise record: {exc}", where, table_id)
     return ParsedEvent(event, digest)

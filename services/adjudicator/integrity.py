@@ -25,6 +25,7 @@ from services.events.contract import (
     PayoutEvent,
     RakeCollectedEvent,
     StubReshuffledEvent,
+    WagerCollectedEvent,
     WagerEvent,
 )
 from services.games.cards import DECKS
@@ -81,15 +82,43 @@ def _cards_returning_to_stub(event: Event) -> list[str]:
     return []
 
 
+def _update_held(held: set[str], event: Event) -> None:
+    """Cards in a hand, at the dealer's or on the board (not burned, mucked or set aside)."""
+    if isinstance(event, CardDealtEvent):
+        if event.data.card is not None and event.data.to in ("seat", "dealer", "board"):
+            held.add(event.data.card)
+    elif isinstance(event, DrawEvent):
+        held.difference_update(event.data.discarded)
+        held.update(event.data.received)
+    elif isinstance(event, DealerReplacedCardEvent):
+        held.discard(event.data.removed)
+        held.add(event.data.received)
+    elif isinstance(event, CardMovedEvent):
+        if event.data.to == "board":
+            held.add(event.data.card)
+        else:
+            held.discard(event.data.card)
+
+
 def deck_integrity(events: tuple[Event, ...], gen: GenProfile) -> list[Finding]:
     """GEN-1: every card from the game's deck, none twice unless it went back to the stub
-    first (FCD-6 reshuffled discards, TH-5/TH-6 cards shuffled back)."""
+    first (FCD-6 reshuffled discards, TH-5/TH-6 cards shuffled back). Only cards nobody
+    holds can go back: a reshuffle that names a card still in a hand is itself a finding,
+    and that card stays out (so dealing it again is a duplicate)."""
     started = next((e for e in events if isinstance(e, HandStartedEvent)), None)
     deck = DECKS[started.data.deck] if started else DECKS[52]
     out_of_stub: set[str] = set()
+    held: set[str] = set()
     found: list[Finding] = []
     for event in events:
         for card in _cards_returning_to_stub(event):
+            if isinstance(event, StubReshuffledEvent) and card in held:
+                found.append(
+                    finding("RESHUFFLED_CARD_IN_PLAY", "GEN-1", gen.deck_integrity_severity,
+                            f"{card} was shuffled back into the stub at seq {event.seq} while "
+                            "still in a hand or on the board")
+                )
+                continue
             out_of_stub.discard(card)
         for card in _cards_entering_play(event):
             if card not in deck:
@@ -105,6 +134,7 @@ def deck_integrity(events: tuple[Event, ...], gen: GenProfile) -> list[Finding]:
                             "a card was added or switched")
                 )
             out_of_stub.add(card)
+        _update_held(held, event)
     return found
 
 
@@ -127,6 +157,10 @@ def _stack_deltas(event: Event, banker_seat: int | None) -> list[tuple[int, int]
         return [(event.data.seat, -event.data.amount), *credit]
     if isinstance(event, RakeCollectedEvent) and event.data.from_ == "stack":
         return [(event.data.seat, -event.data.amount)] if event.data.seat is not None else []
+    if isinstance(event, WagerCollectedEvent):
+        # Layout -> banker: the banker's stack grows (the seat's stack already paid it).
+        banker = banker_seat if event.data.to == "designated" else None
+        return [(banker, event.data.amount)] if banker is not None else []
     if isinstance(event, PayoutEvent):
         payer = _seat_of(event.data.source, banker_seat)
         debit = [(payer, -event.data.amount)] if payer is not None else []

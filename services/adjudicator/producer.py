@@ -51,13 +51,15 @@ def keyed_records(lines: Iterable[bytes]) -> Iterator[tuple[bytes | None, bytes]
         yield record_key(raw), raw
 
 
-def new_producer(bootstrap: str, client_id: str = "pitwatch-producer") -> AIOKafkaProducer:
+def new_producer(bootstrap: str, client_id: str = "pitwatch-producer",
+                 linger_ms: int = 5) -> AIOKafkaProducer:
+    """Idempotent, acks from all replicas; ``linger_ms`` trades latency for batching."""
     return AIOKafkaProducer(
         bootstrap_servers=bootstrap,
         client_id=client_id,
         acks="all",
         enable_idempotence=True,
-        linger_ms=5,
+        linger_ms=linger_ms,
         max_batch_size=256 * 1024,
         compression_type=None,
     )

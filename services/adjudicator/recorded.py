@@ -123,10 +123,12 @@ def record_hand(events: tuple[Event, ...]) -> RecordedHand:
                 )
             )
             continue
-        _move(out, balances, event, src, dst, amount, kind)
-        if kind == "rake":
-            key = str(event.data.seat) if event.data.seat is not None else POT  # type: ignore[union-attr]
+        if isinstance(event, RakeCollectedEvent):
+            key = str(event.data.seat) if event.data.seat is not None else POT
             out.rake[key] = out.rake.get(key, 0) + amount
+        elif _is_rake_refund(event) and _refund_rake(out, event):
+            kind = "rake_refund"
+        _move(out, balances, event, src, dst, amount, kind)
     if ended is not None:
         _return_layouts(out, balances, ended)
     _check_leftovers(out, balances)
@@ -135,6 +137,28 @@ def record_hand(events: tuple[Event, ...]) -> RecordedHand:
             out.net[int(account[6:])] = balance
     out.house = balances.get(HOUSE, 0)
     return out
+
+
+def _is_rake_refund(event: Event) -> bool:
+    return (isinstance(event, PayoutEvent) and event.data.source == "house"
+            and event.data.kind == "refund")
+
+
+def _refund_rake(out: RecordedHand, event: Event) -> bool:
+    """HCF-12: rake taken from a seat whose hand turned out dead is refunded by the house.
+
+    A house ``refund`` payout no larger than the rake the seat paid reduces its recorded
+    rake and is booked as ``rake_refund`` (out of the house's rake account). A larger one
+    is an ordinary payout (and shows as a MISPAY if it was not due). Returns whether the
+    payout was a rake refund.
+    """
+    assert isinstance(event, PayoutEvent)
+    key = str(event.data.seat)
+    paid = out.rake.get(key, 0)
+    if not 0 < event.data.amount <= paid:
+        return False
+    out.rake[key] = paid - event.data.amount
+    return True
 
 
 def _move(

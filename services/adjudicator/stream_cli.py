@@ -60,7 +60,7 @@ def produce(
     bootstrap: Bootstrap = DEFAULT_BOOTSTRAP,
     topic_prefix: Prefix = "",
 ) -> None:
-    """Publish an event log to ``table-events`` (key = table_id, file order per table)."""
+    """Publish an event log to table-events (key = table_id, file order per table)."""
     from services.adjudicator.producer import produce_file
 
     settings = _settings(bootstrap, topic_prefix)

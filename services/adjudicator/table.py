@@ -79,6 +79,7 @@ class TableState(msgspec.Struct):
     last_seq: int = 0
     last_hash: str = GENESIS_HASH
     recent: dict[int, RecentEvent] = msgspec.field(default_factory=dict)
+    recent_ids: dict[str, int] = msgspec.field(default_factory=dict)  # event_id -> seq
     missing: list[int] = msgspec.field(default_factory=list)
     config: TableConfigured | None = None
     config_authorized: bool = False
@@ -148,15 +149,19 @@ def _report(state: TableState, out: Outputs, event: Event, f: Finding) -> None:
 
 def _remember(state: TableState, event: Event, digest: str) -> None:
     state.recent[event.seq] = RecentEvent(event.event_id, digest, event.prev_hash)
+    state.recent_ids[event.event_id] = event.seq
     while len(state.recent) > RECENT_WINDOW:
-        del state.recent[min(state.recent)]
+        oldest = next(iter(state.recent))  # insertion order: oldest arrival first
+        gone = state.recent.pop(oldest)
+        if state.recent_ids.get(gone.event_id) == oldest:
+            del state.recent_ids[gone.event_id]
 
 
 def _find_by_id(state: TableState, event_id: str) -> tuple[int, RecentEvent] | None:
-    for seq, recent in state.recent.items():
-        if recent.event_id == event_id:
-            return seq, recent
-    return None
+    seq = state.recent_ids.get(event_id)
+    if seq is None or seq not in state.recent:
+        return None
+    return seq, state.recent[seq]
 
 
 def check_chain(state: TableState, parsed: ParsedEvent, out: Outputs) -> bool:

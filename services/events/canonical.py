@@ -41,3 +41,16 @@ def canonical_json(value: Any) -> bytes:
 def event_hash(event_obj: dict[str, Any]) -> str:
     """Hex SHA-256 of the canonical JSON of a whole event, as the next ``prev_hash``."""
     return hashlib.sha256(canonical_json(event_obj)).hexdigest()
+
+
+def validated_event_hash(event_obj: dict[str, Any], free_form_keys: bool) -> str:
+    """``event_hash`` of an event that already passed the v1 contract.
+
+    The contract admits only integers inside the safe range and fixed ASCII field names,
+    so orjson's sorted output *is* the RFC 8785 form and the per-value safety walk can be
+    skipped — except for bodies with free-form map keys (``table_configured.paytables``),
+    which take the checked path. This is the intake hot path (one call per event).
+    """
+    if free_form_keys:
+        return event_hash(event_obj)
+    return hashlib.sha256(orjson.dumps(event_obj, option=orjson.OPT_SORT_KEYS)).hexdigest()

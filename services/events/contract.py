@@ -25,9 +25,15 @@ CardStr = Annotated[
     Meta(pattern=r"^[2-9TJQKA][cdhs]$", description="rank (2-9 T J Q K A) and suit (c d h s)"),
 ]
 Seat = Annotated[int, Meta(ge=1, le=64, description="seat number, 1.. clockwise")]
-Chips = Annotated[int, Meta(ge=0, description="chips in the table's minor unit")]
-PositiveChips = Annotated[int, Meta(ge=1, description="chips in the table's minor unit, > 0")]
-SignedChips = Annotated[int, Meta(description="signed chips in the table's minor unit")]
+# Integers stay inside the IEEE-754 safe range, where RFC 8785 canonical JSON is exact.
+MAX_SAFE = 2**53 - 1
+Chips = Annotated[int, Meta(ge=0, le=MAX_SAFE, description="chips in the table's minor unit")]
+PositiveChips = Annotated[
+    int, Meta(ge=1, le=MAX_SAFE, description="chips in the table's minor unit, > 0")
+]
+SignedChips = Annotated[
+    int, Meta(ge=-MAX_SAFE, le=MAX_SAFE, description="signed chips in the table's minor unit")
+]
 NonEmpty = Annotated[str, Meta(min_length=1, max_length=200)]
 Uuid = Annotated[
     str,
@@ -65,6 +71,7 @@ class Limits(Body):
     small_blind: Chips | None = None
     big_blind: Chips | None = None
     ante: Chips | None = None
+    big_blind_ante: Chips | None = None
     point_value: Chips | None = None
     bonus_cap_per_hand: Chips | None = None
 
@@ -264,7 +271,7 @@ class Envelope(Struct, tag_field="type", forbid_unknown_fields=True, kw_only=Tru
     v: Literal[1]
     event_id: Uuid
     table_id: NonEmpty
-    seq: Annotated[int, Meta(ge=1)]
+    seq: Annotated[int, Meta(ge=1, le=MAX_SAFE)]
     ts: Timestamp
     prev_hash: Sha256Hex
     hand_id: NonEmpty | None

@@ -103,7 +103,7 @@ def _buy_in_findings(hand: HandInput, reading: HandReading, point_value: int,
     """CP-9 from the table's buy history (``TableContext.buys`` when the hand assembly
     provides it) plus buys recorded during the hand; without a history, a new player's
     first stack is its buy-in."""
-    history: tuple[BuyRecordLike, ...] = getattr(hand.table, "buys", ())
+    history: tuple[BuyRecordLike, ...] = hand.table.buys
     buys: list[BuyRecordLike] = [*history, *buys_in_hand(hand.events)]
     found = buy_findings(buys, point_value, cp)
     seated_known = {b.seat for b in history if b.kind == "seated"}

@@ -27,7 +27,7 @@ from services.events.contract import (
 from services.games.chinese_hands import HandReading
 from services.games.chinese_profile import ChineseProfile
 from services.games.chinese_settlement import Transfer
-from services.games.model import TableContext, TraceStep, finding
+from services.games.model import BuyRecord, TableContext, TraceStep, finding
 
 # ---------------------------------------------------------------- CP-11 misdeal
 
@@ -195,19 +195,6 @@ class BuyRecordLike(Protocol):
     def seq(self) -> int: ...
     @property
     def since_previous_hand(self) -> bool: ...
-
-
-@dataclass(frozen=True)
-class BuyRecord:
-    """A buy of the player now in ``seat``: ``seated`` (``player_seated`` stack), ``buy_in``
-    or ``short_buy`` (``chips_changed``). ``since_previous_hand``: made after the previous
-    hand of the table, so judged in this hand (older ones are history only)."""
-
-    seat: int
-    kind: str
-    amount: int
-    seq: int
-    since_previous_hand: bool
 
 
 def buys_in_hand(events: tuple[Event, ...]) -> list[BuyRecord]:

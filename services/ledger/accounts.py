@@ -14,6 +14,7 @@ put chips in the wrong account silently; the hand is refused with the reason ins
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from services.ledger.models import AccountKind
 
@@ -55,17 +56,22 @@ class LedgerAccount:
 class Place:
     """A parsed movement account name: ``kind`` is stack, layout, pot or house."""
 
+    name: str
     kind: str
     seat: int | None
 
 
+@lru_cache(maxsize=4096)
 def parse_place(name: str) -> Place:
-    """``stack:3`` -> Place("stack", 3); ``pot`` -> Place("pot", None)."""
+    """``stack:3`` -> Place("stack:3", "stack", 3); ``pot`` -> Place("pot", "pot", None).
+
+    Cached: a table has a handful of place names and every hand repeats them.
+    """
     if name in ("pot", "house"):
-        return Place(name, None)
+        return Place(name, name, None)
     kind, sep, seat_text = name.partition(":")
     if sep and kind in ("stack", "layout") and seat_text.isdigit() and seat_text[0] != "0":
-        return Place(kind, int(seat_text))
+        return Place(name, kind, int(seat_text))
     raise MovementRejected(f"unknown account name {name!r}")
 
 
@@ -81,6 +87,18 @@ def check_direction(kind: str, source: Place, target: Place) -> None:
             f"a {kind!r} movement must stay with one seat, got seats {source.seat} and "
             f"{target.seat}"
         )
+
+
+@lru_cache(maxsize=8192)
+def checked_places(kind: str, source_name: str, target_name: str) -> tuple[Place, Place]:
+    """Both ends of a movement, parsed and checked against its kind.
+
+    Cached: the same few (kind, from, to) triples recur in every hand of a table, so
+    each is validated once per process (a refusal raises and is never cached).
+    """
+    source, target = parse_place(source_name), parse_place(target_name)
+    check_direction(kind, source, target)
+    return source, target
 
 
 def ledger_account(

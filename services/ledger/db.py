@@ -8,6 +8,8 @@ brings it to ``head`` first, the same way, on SQLite or PostgreSQL.
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -16,11 +18,13 @@ from alembic import command
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
-from sqlalchemy import Engine, create_engine, event
+from sqlalchemy import Connection, Engine, create_engine, event, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.pool import StaticPool
 
 DEFAULT_URL = "sqlite:///var/pitwatch.sqlite"
+WRITE_OPTION = "pitwatch_ledger_write"
+MIGRATION_LOCK = 0x7069_7477  # "pitw": the advisory lock key that serialises migrations
 DB_ENV_VAR = "PITWATCH_DB"
 
 
@@ -51,10 +55,29 @@ def open_ledger(url: str = DEFAULT_URL) -> Engine:
 
 
 def upgrade_to_head(engine: Engine) -> None:
+    """``alembic upgrade head`` in one write transaction.
+
+    Several workers may open the same ledger at once: on PostgreSQL an advisory lock
+    makes them migrate one after the other (the later ones then find the schema at
+    head); on SQLite ``BEGIN IMMEDIATE`` (see ``_make_engine``) does the same.
+    """
     config = alembic_config()
-    with engine.begin() as connection:
+    with write_transaction(engine) as connection:
+        if connection.dialect.name == "postgresql":
+            connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
         config.attributes["connection"] = connection
         command.upgrade(config, "head")
+
+
+@contextmanager
+def write_transaction(engine: Engine) -> Iterator[Connection]:
+    """A transaction that will write. On SQLite it starts with ``BEGIN IMMEDIATE``: the
+    write lock is taken up front, so two writers queue (``busy_timeout``) instead of one
+    failing when it upgrades a read lock after the other wrote."""
+    with engine.connect() as connection:
+        connection.execution_options(**{WRITE_OPTION: True})
+        with connection.begin():
+            yield connection
 
 
 def current_revision(engine: Engine) -> str | None:
@@ -75,11 +98,22 @@ def _make_engine(url: str) -> Engine:
         # One shared connection, else every checkout would see a new empty database.
         options = {"poolclass": StaticPool, "connect_args": {"check_same_thread": False}}
     engine = create_engine(url, **options)
-    event.listen(engine, "connect", _sqlite_pragmas)
+    event.listen(engine, "connect", _sqlite_connect)
+    event.listen(engine, "begin", _sqlite_begin)
     return engine
 
 
-def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+def _sqlite_connect(dbapi_connection: Any, _record: Any) -> None:
+    """Hand transaction control to SQLAlchemy and set the ledger's pragmas.
+
+    Python's sqlite3 driver otherwise opens transactions only before DML and never
+    before DDL, so a migration would not be atomic; with ``isolation_level = None`` it
+    emits nothing and ``_sqlite_begin`` emits BEGIN (the SQLAlchemy documented recipe).
+    Foreign keys are off per connection in SQLite unless switched on. WAL: readers never
+    block the writer. ``synchronous = NORMAL`` in WAL mode loses no committed transaction
+    when a process is killed (only on power loss / OS crash may the last ones roll back).
+    """
+    dbapi_connection.isolation_level = None
     cursor = dbapi_connection.cursor()
     try:
         cursor.execute("PRAGMA foreign_keys = ON")
@@ -88,3 +122,8 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
         cursor.execute("PRAGMA busy_timeout = 30000")
     finally:
         cursor.close()
+
+
+def _sqlite_begin(connection: Connection) -> None:
+    immediate = connection.get_execution_options().get(WRITE_OPTION, False)
+    connection.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")

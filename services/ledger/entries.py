@@ -17,24 +17,31 @@ import datetime as dt
 import hashlib
 from collections import defaultdict
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
-from services.events.contract import AdjudicationRecord, Finding, Movement, encode_record
+import msgspec
+
+from services.events.contract import (
+    AdjudicationRecord,
+    Finding,
+    Movement,
+    decode_record,
+    encode_record,
+)
 from services.ledger.accounts import (
     RAKE_KINDS,
     LedgerAccount,
     MovementRejected,
     Place,
-    check_direction,
+    checked_places,
     ledger_account,
-    parse_place,
 )
 
 REFUSED_CODE = "LEDGER_REFUSED"
 REFUSED_RULE = "GEN-8"
 
 
-@dataclass(frozen=True)
-class PostingLine:
+class PostingLine(NamedTuple):
     event_id: str
     leg: int
     seq: int
@@ -43,8 +50,7 @@ class PostingLine:
     kind: str
 
 
-@dataclass(frozen=True)
-class RakeLine:
+class RakeLine(NamedTuple):
     event_id: str
     leg: int
     seat: int | None
@@ -55,7 +61,9 @@ class RakeLine:
 @dataclass
 class HandEntry:
     """Everything one record writes, or why it is refused (``refusal`` is then set and
-    ``postings``/``rake`` are empty: a refused hand is stored with no chips booked)."""
+    ``postings``/``rake`` are empty: a refused hand is stored with no chips booked).
+    ``invalid``: why the record breaks the contract; such a record is refused and not
+    stored at all (its own fields may not fit the columns)."""
 
     record: AdjudicationRecord
     record_json: str
@@ -65,6 +73,8 @@ class HandEntry:
     postings: list[PostingLine] = field(default_factory=list)
     rake: list[RakeLine] = field(default_factory=list)
     refusal: Finding | None = None
+    booked: bool = False
+    invalid: str | None = None
 
     @property
     def hand_id(self) -> str:
@@ -95,59 +105,88 @@ def refusal_finding(message: str) -> Finding:
     )
 
 
-def build_entry(record: AdjudicationRecord) -> HandEntry:
-    """Turn a record into its postings and rake rows, or a refusal saying why."""
+def identify(record: AdjudicationRecord) -> HandEntry:
+    """The record's identity (bytes, hash, day) and whether it meets the contract: enough
+    to tell a repeat from a new hand, so replays never pay for booking a booked hand.
+
+    Records built in code skip msgspec's decode-time checks (lengths, patterns, ranges),
+    so the bytes are decoded once more here: a record that would not have passed the
+    wire contract is refused rather than half-fitting the database's columns.
+    """
     raw, sha = record_bytes_and_hash(record)
-    entry = HandEntry(
-        record=record,
-        record_json=raw.decode("utf-8"),
-        sha256=sha,
-        day=utc_day(record.ended_at),
-    )
+    entry = HandEntry(record=record, record_json=raw.decode("utf-8"), sha256=sha, day=None)
     try:
-        _book_movements(entry, record.movements or [])
+        decode_record(raw)
+    except msgspec.ValidationError as exc:
+        entry.invalid = f"record breaks the adjudication record contract: {exc}"
+        return entry
+    entry.day = utc_day(record.ended_at)
+    return entry
+
+
+def book(entry: HandEntry) -> HandEntry:
+    """Fill in the entry's postings and rake rows, or a refusal saying why (once)."""
+    if entry.booked:
+        return entry
+    entry.booked = True
+    if entry.invalid is not None:
+        entry.refusal = refusal_finding(f"hand {entry.hand_id} not booked: {entry.invalid}")
+        return entry
+    try:
+        _book_movements(entry, entry.record.movements or [])
         check_balanced(entry)
     except MovementRejected as exc:
         entry.accounts.clear()
         entry.postings.clear()
         entry.rake.clear()
-        entry.refusal = refusal_finding(f"hand {record.hand_id} not booked: {exc}")
+        entry.refusal = refusal_finding(f"hand {entry.hand_id} not booked: {exc}")
     return entry
 
 
+def build_entry(record: AdjudicationRecord) -> HandEntry:
+    """Turn a record into its postings and rake rows, or a refusal saying why."""
+    return book(identify(record))
+
+
 def _book_movements(entry: HandEntry, movements: list[Movement]) -> None:
-    record = entry.record
-    players = record.players or {}
-    movements_per_event: dict[str, int] = defaultdict(int)
+    """Two legs per movement; accounts resolved once per hand and place."""
+    table_id, players = entry.record.table_id, entry.record.players or {}
+    resolved: dict[tuple[str, bool], LedgerAccount] = {}
+
+    def account_of(place: Place, kind: str) -> LedgerAccount:
+        key = (place.name, kind in RAKE_KINDS)
+        account = resolved.get(key)
+        if account is None:
+            account = resolved[key] = ledger_account(place, kind, table_id, players)
+            entry.accounts.setdefault(account.name, account)
+        return account
+
+    movements_per_event: dict[str, int] = {}
     for movement in movements:
         _check_amount(movement)
-        source, target = parse_place(movement.from_), parse_place(movement.to)
-        check_direction(movement.kind, source, target)
-        credit = ledger_account(source, movement.kind, record.table_id, players)
-        debit = ledger_account(target, movement.kind, record.table_id, players)
-        entry.accounts.setdefault(credit.name, credit)
-        entry.accounts.setdefault(debit.name, debit)
-        ordinal = movements_per_event[movement.event_id]
-        movements_per_event[movement.event_id] += 1
-        for leg, account, amount in (
-            (2 * ordinal, credit, -movement.amount),
-            (2 * ordinal + 1, debit, movement.amount),
-        ):
-            entry.postings.append(
-                PostingLine(
-                    movement.event_id, leg, movement.seq, account.name, amount, movement.kind
-                )
-            )
-        if movement.kind in RAKE_KINDS:
-            entry.rake.append(_rake_line(movement, 2 * ordinal, (source, credit), (target, debit)))
+        kind, amount, event = movement.kind, movement.amount, movement.event_id
+        source, target = checked_places(kind, movement.from_, movement.to)
+        credit, debit = account_of(source, kind), account_of(target, kind)
+        ordinal = movements_per_event.get(event, 0)
+        movements_per_event[event] = ordinal + 1
+        leg = 2 * ordinal
+        entry.postings.append(PostingLine(event, leg, movement.seq, credit.name, -amount, kind))
+        entry.postings.append(PostingLine(event, leg + 1, movement.seq, debit.name, amount, kind))
+        if kind in RAKE_KINDS:
+            entry.rake.append(_rake_line(movement, leg, (source, credit), (target, debit)))
+
+
+# Chips stay exact for every JSON reader (IEEE doubles are exact up to 2**53), and far
+# from BIGINT overflow however many of them a balance adds up.
+MAX_CHIPS = 2**53 - 1
 
 
 def _check_amount(movement: Movement) -> None:
-    # Structs built in code skip msgspec's decode-time constraints; check them again.
-    if type(movement.amount) is not int or movement.amount <= 0:
+    # The struct allows any int; chips here are positive and JSON-exact.
+    if type(movement.amount) is not int or not 0 < movement.amount <= MAX_CHIPS:
         raise MovementRejected(
             f"movement of event {movement.event_id} has amount {movement.amount!r}; "
-            "amounts are positive integer chips"
+            f"amounts are integer chips from 1 to {MAX_CHIPS}"
         )
 
 

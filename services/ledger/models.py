@@ -46,6 +46,11 @@ NAMING_CONVENTION = {
 }
 
 
+# SQLite: rows keyed by their source key are stored in that key's B-tree alone, instead of
+# a rowid table plus a separate unique index (one B-tree write per posting, not two).
+WITHOUT_ROWID = {"sqlite_with_rowid": False}
+
+
 class Base(DeclarativeBase):
     metadata = MetaData(naming_convention=NAMING_CONVENTION)
 
@@ -129,7 +134,7 @@ class Posting(Base):
 
     __table_args__ = (
         CheckConstraint("amount <> 0", name="nonzero_amount"),
-        Index("ix_postings_account", "account"),
+        WITHOUT_ROWID,
     )
 
 
@@ -148,7 +153,7 @@ class Rake(Base):
     mode: Mapped[str | None] = mapped_column(String(16))
     day: Mapped[dt.date | None] = mapped_column(Date)
 
-    __table_args__ = (Index("ix_rake_table_day", "table_id", "day"),)
+    __table_args__ = (Index("ix_rake_table_day", "table_id", "day"), WITHOUT_ROWID)
 
 
 class FindingRow(Base):
@@ -169,6 +174,7 @@ class FindingRow(Base):
     __table_args__ = (
         CheckConstraint("origin IN ('record', 'ledger')", name="origin"),
         Index("ix_findings_rule", "rule"),
+        WITHOUT_ROWID,
     )
 
 

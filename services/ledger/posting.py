@@ -15,6 +15,15 @@ between any two statements. So:
   ``refused`` hand with a critical ``LEDGER_REFUSED`` finding (GEN-8) and no chips, so
   the refusal is on file and a repeat of it is a no-op too.
 
+Zero-sum enforcement, in three layers: ``entries.check_balanced`` refuses a hand whose
+postings do not sum to zero or whose layouts are not empty again (GEN-8) before anything
+is written; then, on SQLite and PostgreSQL alike, the database refuses the transaction
+itself (triggers of the initial migration: the ``hands`` row checks its postings, child
+rows cannot join a booked hand, the book is append-only; FKs to ``hands`` are deferred to
+COMMIT so a hand's postings cannot be left without it). A CHECK constraint cannot do it:
+it sees one row, and the invariant spans a hand's rows. If the database refuses a hand
+the code accepted, the hand is stored as refused with the database's reason.
+
 Nothing here raises for one bad hand: every record gets a ``PostResult``. Only an
 infrastructure failure (database unreachable, disk full) raises, and then the open
 transaction is rolled back, so the caller can retry the same records.
@@ -30,20 +39,22 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 import msgspec
-from sqlalchemy import Connection, Engine, Insert, insert, select
+from sqlalchemy import Connection, Engine, Insert, Table, select
 from sqlalchemy.dialects import postgresql, sqlite
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import DataError, IntegrityError
 from sqlalchemy.orm import Session
 
 from services.events.contract import AdjudicationRecord, Finding, decode_record
+from services.ledger.bulk import bulk_insert, dict_rows
+from services.ledger.db import WRITE_OPTION, write_transaction
 from services.ledger.entries import (
     HandEntry,
-    PostingLine,
     RakeLine,
-    build_entry,
+    book,
+    identify,
     refusal_finding,
 )
 from services.ledger.models import Account, Base, Conflict, FindingRow, Hand, Posting, Rake
@@ -78,14 +89,14 @@ class _Plan:
 
 def post_hand(target: Target, record: AdjudicationRecord) -> PostResult:
     """Book one hand in its own transaction (a Session must not be inside one already)."""
-    return _post_entries(_transaction_of(target), [build_entry(record)])[0]
+    return _post_entries(_transaction_of(target), [identify(record)])[0]
 
 
 def post_many(
-    engine: Target, records: Iterable[AdjudicationRecord], batch_size: int = DEFAULT_BATCH_SIZE
+    target: Target, records: Iterable[AdjudicationRecord], batch_size: int = DEFAULT_BATCH_SIZE
 ) -> list[PostResult]:
     """Book many hands, ``batch_size`` per transaction; one result per record, in order."""
-    return list(iter_post(engine, records, batch_size))
+    return list(iter_post(target, records, batch_size))
 
 
 def iter_post(
@@ -96,7 +107,7 @@ def iter_post(
         raise ValueError("batch_size must be at least 1")
     transaction = _transaction_of(target)
     for chunk in _chunks(records, batch_size):
-        yield from _post_entries(transaction, [build_entry(record) for record in chunk])
+        yield from _post_entries(transaction, [identify(record) for record in chunk])
 
 
 # ---------------------------------------------------------------- transactions
@@ -109,10 +120,11 @@ def _transaction_of(target: Target) -> Transaction:
         @contextmanager
         def session_transaction() -> Iterator[Connection]:
             with session.begin():
-                yield session.connection()
+                yield session.connection(execution_options={WRITE_OPTION: True})
 
         return session_transaction
-    return target.begin
+    engine = target
+    return lambda: write_transaction(engine)
 
 
 def _chunks(records: Iterable[AdjudicationRecord], size: int) -> Iterator[list[AdjudicationRecord]]:
@@ -126,10 +138,14 @@ def _chunks(records: Iterable[AdjudicationRecord], size: int) -> Iterator[list[A
         yield chunk
 
 
+# What the database says when one hand's data, not the database, is the problem.
+HandDataError = (IntegrityError, DataError)
+
+
 def _post_entries(transaction: Transaction, entries: list[HandEntry]) -> list[PostResult]:
     try:
         return _write_batch(transaction, entries)
-    except IntegrityError:
+    except HandDataError:
         return [_post_alone(transaction, entry) for entry in entries]
 
 
@@ -138,25 +154,31 @@ def _post_alone(transaction: Transaction, entry: HandEntry) -> PostResult:
 
     A second attempt re-reads what is stored, which settles a race with another writer
     (the hand is then a duplicate or a conflict). If the database still refuses it, its
-    guards caught something ``build_entry`` did not: the hand is stored as refused.
+    guards caught something ``build_entry`` did not: the hand is stored as refused, or,
+    if even that is refused, only reported.
     """
     for _ in range(2):
         try:
             return _write_batch(transaction, [entry])[0]
-        except IntegrityError as exc:
+        except HandDataError as exc:
             error = exc
-    refused = build_refused(entry, f"database refused hand {entry.hand_id}: {error.orig}")
-    return _write_batch(transaction, [refused])[0]
+    refusal = refusal_finding(f"database refused hand {entry.hand_id}: {error.orig}")
+    try:
+        return _write_batch(transaction, [build_refused(entry, refusal)])[0]
+    except HandDataError:
+        # Not even the refusal fits (e.g. an over-long id): report it, store nothing.
+        return PostResult(entry.hand_id, "refused", findings=(refusal,))
 
 
-def build_refused(entry: HandEntry, message: str) -> HandEntry:
+def build_refused(entry: HandEntry, refusal: Finding) -> HandEntry:
     """The same hand with no chips booked and a refusal finding saying why."""
     return HandEntry(
         record=entry.record,
         record_json=entry.record_json,
         sha256=entry.sha256,
         day=entry.day,
-        refusal=refusal_finding(message),
+        refusal=refusal,
+        booked=True,
     )
 
 
@@ -179,10 +201,13 @@ def _plan(conn: Connection, entries: Sequence[HandEntry]) -> _Plan:
     first_in_batch: dict[str, HandEntry] = {}
     plan = _Plan(results=[], new=[], conflicts=[])
     for entry in entries:
+        if entry.invalid is not None:
+            plan.results.append(_booked_result(book(entry)))
+            continue
         earlier = first_in_batch.get(entry.hand_id)
         stored_sha = stored.get(entry.hand_id) or (earlier.sha256 if earlier else None)
         if stored_sha is None:
-            first_in_batch[entry.hand_id] = entry
+            first_in_batch[entry.hand_id] = book(entry)
             plan.new.append(entry)
             plan.results.append(_booked_result(entry))
         elif stored_sha == entry.sha256:
@@ -234,13 +259,21 @@ def _insert_new_hands(conn: Connection, entries: list[HandEntry]) -> None:
                 for a in accounts.values()
             ],
         )
-    postings = [_posting_row(entry, line) for entry in entries for line in entry.postings]
-    rake = [_rake_row(entry, line) for entry in entries for line in entry.rake]
-    findings = [row for entry in entries for row in _finding_rows(entry)]
-    for table, rows in ((Posting, postings), (Rake, rake), (FindingRow, findings)):
-        if rows:
-            conn.execute(insert(table), rows)
-    conn.execute(insert(Hand), [_hand_row(entry) for entry in entries])
+    postings = [row for entry in entries for row in _posting_rows(entry)]
+    bulk_insert(conn, _table(Posting), POSTING_COLUMNS, postings)
+    for model, rows in (
+        (Rake, [_rake_row(entry, line) for entry in entries for line in entry.rake]),
+        (FindingRow, [row for entry in entries for row in _finding_rows(entry)]),
+        (Hand, [_hand_row(entry) for entry in entries]),
+    ):
+        bulk_insert(conn, _table(model), *dict_rows(_table(model), rows))
+
+
+POSTING_COLUMNS = ("hand_id", "event_id", "leg", "seq", "account", "amount", "kind")
+
+
+def _table(model: type[Base]) -> Table:
+    return cast(Table, model.__table__)
 
 
 def _insert_ignoring_duplicates(
@@ -280,16 +313,9 @@ def _hand_row(entry: HandEntry) -> dict[str, Any]:
     }
 
 
-def _posting_row(entry: HandEntry, line: PostingLine) -> dict[str, Any]:
-    return {
-        "hand_id": entry.hand_id,
-        "event_id": line.event_id,
-        "leg": line.leg,
-        "seq": line.seq,
-        "account": line.account,
-        "amount": line.amount,
-        "kind": line.kind,
-    }
+def _posting_rows(entry: HandEntry) -> list[tuple[str, str, int, int, str, int, str]]:
+    hand_id = entry.record.hand_id
+    return [(hand_id, *line) for line in entry.postings]
 
 
 def _rake_row(entry: HandEntry, line: RakeLine) -> dict[str, Any]:

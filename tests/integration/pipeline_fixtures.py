@@ -14,8 +14,7 @@ from pathlib import Path
 import orjson
 import pytest
 
-from services.simulator.registry import simulator_for
-from services.simulator.run import simulate
+from services.simulator.run import available_faults, simulate
 from tests.integration.pipeline_support import (
     Broker,
     LedgerSnapshot,
@@ -28,9 +27,9 @@ from tests.integration.pipeline_support import (
     ledger_snapshot,
 )
 
-# Several tables, with every HCF fault the game's simulator knows (dealer errors,
-# cheating patterns) at a low rate, so the records carry findings of all kinds. (The
-# altered-event stream fault is the poison test's business.)
+# Several tables, with every HCF fault the simulator knows (dealer errors, cheating
+# patterns, an event altered after hashing) at a low rate, so that the records carry
+# findings of all kinds.
 TABLES = 4
 HANDS_PER_TABLE = 400
 SEED = 20261129
@@ -45,8 +44,7 @@ class EventLog:
 
 
 def simulated_lines(tables: int, hands: int, seed: int) -> list[bytes]:
-    _, game_faults = simulator_for("hcf")
-    faults = frozenset(game_faults)
+    faults = frozenset(available_faults("hcf"))
     log = simulate(["hcf"], tables, hands, seed, faults, FAULT_RATE)
     return [orjson.dumps(event) for event in log.events]
 

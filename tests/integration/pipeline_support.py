@@ -147,7 +147,7 @@ def count_hands(url: str) -> int:
 # ---------------------------------------------------------------- Kafka
 
 
-async def _partitions(bootstrap: str, topic: str) -> list[TopicPartition]:
+async def partitions_of(bootstrap: str, topic: str) -> list[TopicPartition]:
     admin = AIOKafkaAdminClient(bootstrap_servers=bootstrap)
     await admin.start()
     try:
@@ -171,7 +171,7 @@ class TopicReader:
         consumer = AIOKafkaConsumer(bootstrap_servers=self.bootstrap, enable_auto_commit=False,
                                     auto_offset_reset="earliest")
         await consumer.start()
-        tps = await _partitions(self.bootstrap, self.topic)
+        tps = await partitions_of(self.bootstrap, self.topic)
         consumer.assign(tps)
         await consumer.seek_to_beginning(*tps)
         return consumer

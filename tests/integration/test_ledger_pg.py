@@ -12,6 +12,7 @@ import threading
 import uuid
 from collections import Counter
 from collections.abc import Iterator
+from typing import Any
 
 import msgspec
 import pytest
@@ -19,12 +20,13 @@ from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 from hypothesis import HealthCheck, given, settings
-from sqlalchemy import Engine, create_engine, inspect, text
+from sqlalchemy import Connection, Engine, Table, create_engine, inspect, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import IntegrityError
 
-from services.events.contract import AdjudicationRecord
+from services.events.contract import AdjudicationRecord, Finding
 from services.ledger import entries, posting
+from services.ledger.bulk import bulk_insert
 from services.ledger.db import alembic_config, current_revision, head_revision, open_ledger
 from services.ledger.models import Base
 from services.ledger.posting import post_hand, post_many
@@ -48,7 +50,7 @@ from tests.unit.ledger.builders import (
     russian_house_hand,
 )
 from tests.unit.ledger.dbread import account_balances, count, rows, snapshot
-from tests.unit.ledger.test_properties import balanced_hands, expected_change
+from tests.unit.ledger.strategies import balanced_hands, expected_change
 
 pytestmark = pytest.mark.integration
 
@@ -108,6 +110,26 @@ def test_hcf_hand_posts_balanced_double_entry(pg: Engine) -> None:
     assert stored_record(pg, "T1-000001") == hcf_seat1_wins()
 
 
+def test_text_with_control_characters_round_trips(pg: Engine) -> None:
+    """COPY escaping: tabs, newlines, backslashes and non-ASCII survive byte for byte."""
+    odd = Finding(
+        code="NOTE",
+        rule="GEN-5",
+        severity="info",
+        seat=None,
+        amount=None,
+        message="tab\there\nnew line \\N back\\slash ä € 🂡",
+    )
+    hand = msgspec.structs.replace(
+        hcf_seat1_wins(), findings=[odd], players={"1": "al\tice\\N", "3": "b\nob"}
+    )
+    assert post_hand(pg, hand).status == "posted"
+    assert stored_record(pg, "T1-000001") == hand
+    assert post_hand(pg, hand).status == "duplicate"
+    assert rows(pg, "SELECT message FROM findings") == [(odd.message,)]
+    assert ("player:al\tice\\N",) in rows(pg, "SELECT name FROM accounts")
+
+
 def test_repeat_is_a_no_op_and_other_content_a_conflict(pg: Engine) -> None:
     post_hand(pg, hcf_seat1_wins())
     booked = snapshot(pg)
@@ -148,6 +170,29 @@ def test_database_trigger_refuses_an_unbalanced_hand(
     assert [r.status for r in results] == ["posted", "refused", "posted"]
     assert "do not balance" in results[1].findings[0].message
     assert count(pg, "postings") == 10 + 6
+
+
+def test_data_the_database_rejects_is_refused_without_stopping_the_batch(
+    pg: Engine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With the contract check bypassed, a 201-character hand id reaches PostgreSQL,
+    which rejects it (VARCHAR(200)): the batch falls back to one hand per transaction,
+    the bad hand is reported refused (nothing of it can be stored), the others post."""
+
+    def unchecked(record: AdjudicationRecord) -> entries.HandEntry:
+        entry = entries.identify(record)
+        entry.invalid = None
+        return entry
+
+    monkeypatch.setattr(posting, "identify", unchecked)
+    too_long = msgspec.structs.replace(hcf_dp_collects(), hand_id="T" * 201)
+    results = post_many(pg, [hcf_seat1_wins(), too_long, russian_house_hand()])
+    assert [r.status for r in results] == ["posted", "refused", "posted"]
+    assert "database refused hand" in results[1].findings[0].message
+    assert rows(pg, "SELECT hand_id FROM hands ORDER BY hand_id") == [
+        ("R1-000001",),
+        ("T1-000001",),
+    ]
 
 
 def test_raw_unbalanced_postings_cannot_be_committed(pg: Engine) -> None:
@@ -203,14 +248,12 @@ def test_a_booked_hand_cannot_be_changed(pg: Engine, statement: str) -> None:
 
 
 def test_a_failed_batch_leaves_no_half_hand(pg: Engine, monkeypatch: pytest.MonkeyPatch) -> None:
-    real_insert = posting.insert
-
-    def crash_on_hands(table: object) -> object:
-        if getattr(table, "__tablename__", None) == "hands":
+    def crash_on_hands(conn: Connection, table: Table, *rest: Any) -> None:
+        if table.name == "hands":
             raise RuntimeError("worker killed")
-        return real_insert(table)  # type: ignore[arg-type]
+        bulk_insert(conn, table, *rest)
 
-    monkeypatch.setattr(posting, "insert", crash_on_hands)
+    monkeypatch.setattr(posting, "bulk_insert", crash_on_hands)
     with pytest.raises(RuntimeError, match="worker killed"):
         post_many(pg, [hcf_seat1_wins(), hcf_dp_collects()])
     assert count(pg, "postings") == 0 and count(pg, "accounts") == 0

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from services.games.chinese import adjudicate
 from services.games.chinese_conduct import BuyRecord
 from services.games.model import HandInput, TableContext
@@ -128,17 +126,9 @@ def test_cp9_exact_minimum_is_enough() -> None:
     assert "BUY_IN_BELOW_MINIMUM" not in codes(result)
 
 
-@dataclass(frozen=True)
-class _ContextWithBuys(TableContext):
-    """A table context carrying the buy history (the field the hand assembly is asked to
-    provide as ``TableContext.buys``)."""
-
-    buys: tuple[BuyRecord, ...] = ()
-
-
 def _with_buys(hand: HandInput, buys: list[BuyRecord]) -> HandInput:
     t = hand.table
-    table = _ContextWithBuys(table_id=t.table_id, config=t.config,
+    table = TableContext(table_id=t.table_id, config=t.config,
                              config_authorized=t.config_authorized, seated=t.seated,
                              buys=tuple(buys))
     return HandInput(table=table, hand_id=hand.hand_id, events=hand.events)

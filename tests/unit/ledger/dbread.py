@@ -16,7 +16,7 @@ def rows(engine: Engine, sql: str, **params: Any) -> list[tuple[Any, ...]]:
 def account_balances(engine: Engine) -> dict[str, int]:
     return dict(
         rows(engine, "SELECT account, CAST(SUM(amount) AS BIGINT) FROM postings GROUP BY account")
-    )  # type: ignore[arg-type]
+    )
 
 
 def count(engine: Engine, table: str) -> int:

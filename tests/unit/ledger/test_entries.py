@@ -144,8 +144,9 @@ def test_record_hash_is_of_the_deterministic_encoding() -> None:
         ([move(1, "stack:1", "stack:2", 1, "rake")], "cannot go from stack to stack"),
         ([move(1, "house", "stack:1", 1, "wager")], "cannot go from house to stack"),
         ([move(1, "stack:1", "layout:2", 5, "wager")], "must stay with one seat"),
-        ([move(1, "stack:1", "house", 0, "rake")], "amount 0"),
-        ([move(1, "stack:1", "house", -3, "rake")], "amount -3"),
+        ([move(1, "stack:1", "house", 0, "rake")], "Expected `int` >= 1 - at `$.movements[0]"),
+        ([move(1, "stack:1", "house", -3, "rake")], "Expected `int` >= 1"),
+        ([move(1, "stack:1", "house", 2**53, "rake")], "Expected `int` <= 9007199254740991"),
     ],
 )
 def test_refusals_say_why_and_book_nothing(movements: list[object], reason: str) -> None:

@@ -3,16 +3,20 @@ conflicts, refusals, and the database's own guards."""
 
 from __future__ import annotations
 
+import threading
+from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import msgspec
 import pytest
-from sqlalchemy import Engine, text
+from sqlalchemy import Connection, Engine, Table, text
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from services.events.contract import Finding
+from services.events.contract import AdjudicationRecord, Finding
 from services.ledger import entries, posting
+from services.ledger.bulk import bulk_insert
 from services.ledger.db import open_ledger
 from services.ledger.posting import post_hand, post_many
 from tests.unit.ledger.builders import (
@@ -219,18 +223,17 @@ def test_a_failed_batch_leaves_no_half_hand(
 ) -> None:
     """A crash after the postings of a batch are written but before COMMIT (simulated by
     an error when the hands rows are inserted) leaves no posting of any hand behind."""
-    real_insert = posting.insert
 
-    def crash_on_hands(table: object) -> object:
-        if getattr(table, "__tablename__", None) == "hands":
+    def crash_on_hands(conn: Connection, table: Table, *rest: Any) -> None:
+        if table.name == "hands":
             raise RuntimeError("worker killed")
-        return real_insert(table)  # type: ignore[arg-type]
+        bulk_insert(conn, table, *rest)
 
-    monkeypatch.setattr(posting, "insert", crash_on_hands)
+    monkeypatch.setattr(posting, "bulk_insert", crash_on_hands)
     with pytest.raises(RuntimeError, match="worker killed"):
         post_many(engine, [hcf_seat1_wins(), hcf_dp_collects()])
     assert count(engine, "postings") == 0 and count(engine, "hands") == 0
-    monkeypatch.setattr(posting, "insert", real_insert)
+    monkeypatch.setattr(posting, "bulk_insert", bulk_insert)
     assert [r.status for r in post_many(engine, [hcf_seat1_wins(), hcf_dp_collects()])] == [
         "posted",
         "posted",
@@ -273,3 +276,62 @@ def test_hand_end_day_is_stored_for_daily_totals(engine: Engine) -> None:
         ("T1-000001", "2024-05-01"),
         ("T1-000002", "2024-05-02"),
     ]
+
+
+def test_two_writers_on_one_sqlite_file_book_each_hand_once(tmp_path: Path) -> None:
+    """Two processes' worth of engines on one file, both delivering the same 60 hands
+    (opposite orders, different batch sizes): writers queue on the write lock instead
+    of failing, each hand is posted once and is a duplicate for the other writer."""
+    url = f"sqlite:///{tmp_path}/shared.sqlite"
+    engines = [open_ledger(url), open_ledger(url)]
+    hands = [hcf_seat1_wins(f"T1-{n:06d}") for n in range(60)]
+    outcomes: list[list[posting.PostResult]] = [[], []]
+    failures: list[BaseException] = []
+    start = threading.Barrier(2)
+
+    def work(index: int, batch: list[AdjudicationRecord], batch_size: int) -> None:
+        try:
+            start.wait()
+            outcomes[index] = post_many(engines[index], batch, batch_size=batch_size)
+        except BaseException as exc:  # a thread cannot raise into pytest: reported below
+            failures.append(exc)
+
+    threads = [
+        threading.Thread(target=work, args=(0, hands, 4)),
+        threading.Thread(target=work, args=(1, hands[::-1], 9)),
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert failures == []
+    statuses = Counter((r.hand_id, r.status) for results in outcomes for r in results)
+    assert statuses == Counter(
+        {(h.hand_id, status): 1 for h in hands for status in ("posted", "duplicate")}
+    )
+    # 60 x hcf_seat1_wins: alice +9, bob -10, house:rake +1 each.
+    assert account_balances(engines[0]) == {
+        "player:alice": 540,
+        "player:bob": -600,
+        "layout:T1:1": 0,
+        "house:rake": 60,
+    }
+    for engine in engines:
+        engine.dispose()
+
+
+def test_record_breaking_the_contract_is_refused_and_not_stored(engine: Engine) -> None:
+    """Built in code, a record skips decode-time checks: a 201-character hand id and a
+    movement whose event id is not a UUID are both caught, reported, and nothing of
+    them is stored; the hand between them is posted."""
+    long_id = msgspec.structs.replace(hcf_seat1_wins(), hand_id="T" * 201)
+    bad_event = hcf_seat1_wins("T1-8")
+    bad_event.movements[0] = msgspec.structs.replace(  # type: ignore[index]
+        bad_event.movements[0],  # type: ignore[index]
+        event_id="not-a-uuid",
+    )
+    results = post_many(engine, [long_id, hcf_dp_collects(), bad_event])
+    assert [r.status for r in results] == ["refused", "posted", "refused"]
+    assert "length <= 200" in results[0].findings[0].message
+    assert "$.movements[0].event_id" in results[2].findings[0].message
+    assert rows(engine, "SELECT hand_id FROM hands") == [("T1-000002",)]

@@ -110,8 +110,8 @@ def _create_tables() -> None:
         ),
         _hand_fk("postings"),
         sa.PrimaryKeyConstraint("hand_id", "event_id", "leg", name=op.f("pk_postings")),
+        sqlite_with_rowid=False,
     )
-    op.create_index(op.f("ix_postings_account"), "postings", ["account"])
     op.create_table(
         "rake",
         sa.Column("hand_id", sa.String(200), nullable=False),
@@ -125,6 +125,7 @@ def _create_tables() -> None:
         sa.Column("day", sa.Date(), nullable=True),
         _hand_fk("rake"),
         sa.PrimaryKeyConstraint("hand_id", "event_id", "leg", name=op.f("pk_rake")),
+        sqlite_with_rowid=False,
     )
     op.create_index(op.f("ix_rake_table_day"), "rake", ["table_id", "day"])
     op.create_table(
@@ -141,6 +142,7 @@ def _create_tables() -> None:
         sa.CheckConstraint("origin IN ('record', 'ledger')", name=op.f("ck_findings_origin")),
         _hand_fk("findings"),
         sa.PrimaryKeyConstraint("hand_id", "ordinal", name=op.f("pk_findings")),
+        sqlite_with_rowid=False,
     )
     op.create_index(op.f("ix_findings_rule"), "findings", ["rule"])
     op.create_table(

@@ -1,0 +1,137 @@
+"""Hold'em: import + adjudication of the Pluribus hands, next to pokerkit replaying them.
+
+For every Pluribus session (one directory, ~100 hands) in turn, in the same process:
+
+- **pokerkit**: ``HandHistory.load`` of each file and a full state replay (iterating the
+  hand history builds the game state after every action);
+- **pitwatch**: ``import_phh`` of the session's files (PHH -> hash-chained v1 events)
+  and the embedded runner over those events as JSONL (intake validation and hashing,
+  chain check, hand assembly, hold'em adjudication, comparison with the recorded side),
+  timed as two stages; ``adjudicate_hand`` (rules + recorded side + comparison, no
+  intake) and the hold'em rule module alone are timed too, on the same hands.
+
+Sessions alternate between the two so that load on a shared machine hits both alike;
+the report prints hands/s and the ratio to pokerkit (absolute times are noisy; the ratio
+is what to read). Every adjudication must come out ``ok`` or the run fails.
+
+    python benchmarks/bench_holdem.py [--sessions N] [--data DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import orjson
+from pokerkit import HandHistory
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from services.adjudicator.adjudicate import adjudicate_hand  # noqa: E402
+from services.adjudicator.embedded import adjudicate_lines  # noqa: E402
+from services.events.contract import AdjudicationRecord  # noqa: E402
+from services.games import holdem  # noqa: E402
+from services.games.model import HandInput  # noqa: E402
+from services.games.profile import load_profile  # noqa: E402
+from services.importers.phh import import_phh  # noqa: E402
+from tests.e2e.phh_support import hand_inputs, unpack  # noqa: E402
+
+
+@dataclass
+class Timings:
+    hands: int = 0
+    pokerkit: float = 0.0
+    imported: float = 0.0
+    embedded: float = 0.0
+    rules: float = 0.0
+    game: float = 0.0
+    statuses: dict[str, int] = field(default_factory=dict)
+
+    def rate(self, seconds: float) -> float:
+        return self.hands / seconds if seconds else float("inf")
+
+
+PROFILE = load_profile("house-v1")
+
+
+def replay_with_pokerkit(files: list[Path]) -> None:
+    for path in files:
+        with path.open("rb") as source:
+            history = HandHistory.load(source)
+        for _state in history:
+            pass
+
+
+def run_session(files: list[Path], timings: Timings) -> None:
+    started = time.perf_counter()
+    replay_with_pokerkit(files)
+    timings.pokerkit += time.perf_counter() - started
+
+    started = time.perf_counter()
+    result = import_phh(files)
+    timings.imported += time.perf_counter() - started
+    lines = [orjson.dumps(event) for event in result.events]
+
+    started = time.perf_counter()
+    records: list[AdjudicationRecord] = [
+        record for step in adjudicate_lines(lines) for record in step.records]
+    timings.embedded += time.perf_counter() - started
+
+    inputs: list[HandInput] = list(hand_inputs(result.events))
+    started = time.perf_counter()
+    for hand in inputs:
+        adjudicate_hand(hand)
+    timings.rules += time.perf_counter() - started
+    started = time.perf_counter()
+    for hand in inputs:
+        holdem.adjudicate(hand, PROFILE)
+    timings.game += time.perf_counter() - started
+
+    timings.hands += result.hands
+    for record in records:
+        timings.statuses[record.status] = timings.statuses.get(record.status, 0) + 1
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sessions", type=int, default=0, help="only the first N sessions")
+    parser.add_argument("--data", type=Path, default=None,
+                        help="an unpacked data/ folder (default: unpack the shared archive)")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="phh-bench-") as tmp:
+        data = args.data if args.data is not None else unpack(Path(tmp))
+        sessions = sorted(p for p in (data / "pluribus").iterdir() if p.is_dir())
+        if args.sessions:
+            sessions = sessions[: args.sessions]
+        run_session(sorted(sessions[0].glob("*.phh")), Timings())  # warm-up: imports, tables
+        timings = Timings()
+        for session in sessions:
+            run_session(sorted(session.glob("*.phh")), timings)
+    report(timings)
+    return 0 if set(timings.statuses) == {"ok"} else 1
+
+
+def report(t: Timings) -> None:
+    pokerkit = t.rate(t.pokerkit)
+    pipeline = t.rate(t.imported + t.embedded)
+    print(f"Pluribus hands: {t.hands}; adjudications: {t.statuses}")
+    print(f"pokerkit HandHistory load + state replay : {pokerkit:10.0f} hands/s")
+    print(f"pitwatch import (PHH -> v1 events)       : {t.rate(t.imported):10.0f} hands/s")
+    print(f"pitwatch embedded adjudication (JSONL)   : {t.rate(t.embedded):10.0f} hands/s")
+    print(f"pitwatch import + embedded adjudication  : {pipeline:10.0f} hands/s  "
+          f"= {pipeline / pokerkit:5.1f}x pokerkit (target >= 20x)")
+    rules = t.rate(t.rules)
+    print(f"pitwatch adjudicate_hand (no intake)     : {rules:10.0f} hands/s  "
+          f"= {rules / pokerkit:5.1f}x pokerkit")
+    game = t.rate(t.game)
+    print(f"pitwatch hold'em rules alone              : {game:10.0f} hands/s  "
+          f"= {game / pokerkit:5.1f}x pokerkit")
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,272 @@
+"""Kafka pipeline end to end: sustained hands/s through Kafka, the Faust adjudicator and
+the ledger on PostgreSQL, and hand_ended -> adjudication latency at a fixed offered load,
+next to the embedded run (``pitwatch adjudicate``, no broker) measured in the same run.
+
+Run (services up: ``scripts/services.sh up``)::
+
+    python benchmarks/bench_pipeline.py                 # 8 tables x 100 HCF hands
+    python benchmarks/bench_pipeline.py --hands 40 --rates 100   # quicker
+
+What is measured, all in this run, on this machine:
+
+* embedded: the same log adjudicated in one process from memory (best of 3);
+* sustained: workers started and ready, the whole log published as fast as the producer
+  goes (a backlog), clock stopped when the last hand is booked in the ledger — for one
+  adjudicator worker and for two in one group over four partitions (the scale-out ratio);
+* latency: the log published at ``--rates`` hands per second (each hand's events go out
+  as they come, its ``hand_ended`` on schedule); per hand, the time from sending its
+  ``hand_ended`` to receiving its adjudication record. ``auto`` is half the sustained rate
+  of one worker, a load the pipeline can carry; above its sustained rate the latency only
+  measures a growing queue, and the report says so.
+
+The workers are real subprocesses (``python -m services.adjudicator.stream_cli serve``),
+started the way the integration tests start them (tests/integration/pipeline_support.py).
+Absolute numbers on a shared 2-core machine are noisy; the embedded figure next to them
+is the reference.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import orjson
+from aiokafka import AIOKafkaConsumer
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from services.adjudicator.embedded import EmbeddedRunner
+from services.adjudicator.producer import new_producer, record_key
+from services.events.contract import decode_record
+from services.simulator.run import simulate
+from tests.integration.pipeline_support import (
+    Pipeline,
+    count_hands,
+    create_database,
+    drop_database,
+    partitions_of,
+)
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+@dataclass(frozen=True)
+class Log:
+    lines: list[bytes]
+    hands: int
+
+    @property
+    def events_per_hand(self) -> float:
+        return len(self.lines) / self.hands
+
+
+def make_log(tables: int, hands: int, seed: int) -> Log:
+    events = simulate(["hcf"], tables, hands, seed).events
+    return Log([orjson.dumps(e) for e in events], tables * hands)
+
+
+def embedded_rate(log: Log, rounds: int = 3) -> float:
+    """Hands per second of the embedded runner over the log, best of ``rounds``."""
+    best = float("inf")
+    for _ in range(rounds):
+        runner = EmbeddedRunner()
+        started = time.perf_counter()
+        hands = 0
+        for number, raw in enumerate(log.lines, start=1):
+            hands += len(runner.feed(raw, f"line {number}").records)
+        best = min(best, time.perf_counter() - started)
+        assert hands == log.hands
+    return log.hands / best
+
+
+# ---------------------------------------------------------------- environment
+
+
+def bootstrap() -> str:
+    return os.environ.get("PITWATCH_KAFKA_BOOTSTRAP") or (
+        f"127.0.0.1:{os.environ.get('PITWATCH_KAFKA_PORT', '9092')}")
+
+
+def base_pg_url() -> str:
+    explicit = os.environ.get("PITWATCH_PG_URL")
+    if explicit:
+        return explicit
+    return subprocess.run(["bash", str(REPO / "scripts" / "postgres.sh"), "url"], check=True,
+                          capture_output=True, text=True).stdout.strip()
+
+
+class Run:
+    """One pipeline (own topics, groups, database), torn down on exit."""
+
+    def __init__(self, tmp: Path, partitions: int) -> None:
+        tmp.mkdir(parents=True, exist_ok=True)
+        self.db_url = create_database(base_pg_url(), "pw_bench")
+        self.pipeline = Pipeline(bootstrap(), tmp, self.db_url, partitions)
+        self.pipeline.create_topics()
+
+    def __enter__(self) -> Pipeline:
+        return self.pipeline
+
+    def __exit__(self, *_: object) -> None:
+        try:
+            self.pipeline.close()
+        finally:
+            drop_database(self.db_url)
+
+
+def start_workers(p: Pipeline, adjudicators: int) -> None:
+    workers = [p.start_adjudicator(f"adjudicator-{n}") for n in range(adjudicators)]
+    ledger = p.start_ledger()
+    p.wait_until(lambda: all("Worker]: Ready" in w.log.read_text(errors="replace")
+                             for w in workers)
+                 and "ledger service consuming" in ledger.log.read_text(errors="replace"),
+                 "workers ready")
+    time.sleep(2.0)  # let the group settle (both adjudicators assigned) before the clock
+
+
+# ---------------------------------------------------------------- sustained throughput
+
+
+def sustained_rate(log: Log, tmp: Path, adjudicators: int, partitions: int) -> float:
+    """Hands per second from the first record published to the last hand booked."""
+    with Run(tmp, partitions) as p:
+        start_workers(p, adjudicators)
+        started = time.perf_counter()
+        p.produce_lines(log.lines)
+        p.wait_until(lambda: count_hands(p.db_url) >= log.hands, "every hand booked")
+        return log.hands / (time.perf_counter() - started)
+
+
+# ---------------------------------------------------------------- latency
+
+
+@dataclass(frozen=True)
+class Latency:
+    rate: float
+    hands: int
+    p50_ms: float
+    p99_ms: float
+    max_ms: float
+    sent_seconds: float  # how long publishing took (rate kept if ~ hands / rate)
+
+
+def prefix_hands(log: Log, hands: int) -> Iterator[bytes]:
+    """The log up to its ``hands``-th ``hand_ended`` (hands cut off later are not timed)."""
+    ended = 0
+    for raw in log.lines:
+        yield raw
+        if b'"type":"hand_ended"' in raw:
+            ended += 1
+            if ended == hands:
+                return
+
+
+async def paced_run(p: Pipeline, log: Log, rate: float, hands: int) -> Latency:
+    topic = p.settings.topics.events
+    sent_at: dict[str, float] = {}
+    received_at: dict[str, float] = {}
+    consumer = AIOKafkaConsumer(bootstrap_servers=p.bootstrap, enable_auto_commit=False,
+                                auto_offset_reset="earliest")
+    await consumer.start()
+    tps = await partitions_of(p.bootstrap, p.settings.topics.adjudications)
+    consumer.assign(tps)
+    await consumer.seek_to_beginning(*tps)
+
+    async def receive() -> None:
+        while len(received_at) < hands:
+            batch = await consumer.getmany(timeout_ms=100)
+            now = time.perf_counter()
+            for messages in batch.values():
+                for m in messages:
+                    received_at.setdefault(decode_record(m.value or b"").hand_id, now)
+
+    receiver = asyncio.create_task(receive())
+    producer = new_producer(p.bootstrap, linger_ms=0)  # no batching delay when timing
+    await producer.start()
+    started = time.perf_counter()
+    ended = 0
+    for raw in prefix_hands(log, hands):
+        if b'"type":"hand_ended"' in raw:
+            due = started + ended / rate
+            delay = due - time.perf_counter()
+            if delay > 0:
+                await asyncio.sleep(delay)
+            await producer.send(topic, value=raw, key=record_key(raw))
+            sent_at[orjson.loads(raw)["hand_id"]] = time.perf_counter()
+            ended += 1
+        else:
+            await producer.send(topic, value=raw, key=record_key(raw))
+    await producer.flush()
+    sent_seconds = time.perf_counter() - started
+    await producer.stop()
+    await asyncio.wait_for(receiver, timeout=1800)
+    await consumer.stop()
+    latencies = sorted((received_at[h] - sent_at[h]) * 1000 for h in sent_at)
+    return Latency(rate, len(latencies), statistics.median(latencies),
+                   latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))],
+                   latencies[-1], sent_seconds)
+
+
+def latency_at(log: Log, tmp: Path, rate: float, seconds: float) -> Latency:
+    hands = max(50, min(log.hands, int(rate * seconds)))
+    with Run(tmp, partitions=2) as p:
+        start_workers(p, adjudicators=1)
+        return p.loop.run_until_complete(paced_run(p, log, rate, hands))
+
+
+# ---------------------------------------------------------------- report
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tables", type=int, default=8)
+    parser.add_argument("--hands", type=int, default=100, help="hands per table")
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--rates", default="auto,200",
+                        help="offered loads for the latency runs, hands/s ('auto': half "
+                             "the sustained rate of one worker)")
+    parser.add_argument("--latency-seconds", type=float, default=20.0,
+                        help="how long each latency run offers load")
+    parser.add_argument("--no-scale-out", action="store_true")
+    args = parser.parse_args()
+
+    log = make_log(args.tables, args.hands, args.seed)
+    print(f"log: {args.tables} tables x {args.hands} HCF hands = {log.hands} hands, "
+          f"{len(log.lines):,} events ({log.events_per_hand:.1f} events/hand); "
+          f"broker {bootstrap()}")
+    embedded = embedded_rate(log)
+    print(f"{'embedded (no broker, one process)':46} {embedded:9.0f} hands/s "
+          f"{embedded * log.events_per_hand:10,.0f} events/s")
+    with tempfile.TemporaryDirectory(prefix="bench-pipeline-") as tmp:
+        one = sustained_rate(log, Path(tmp) / "one", adjudicators=1, partitions=2)
+        print(f"{'kafka e2e: 1 adjudicator + ledger (PostgreSQL)':46} {one:9.0f} hands/s "
+              f"{one * log.events_per_hand:10,.0f} events/s  {one / embedded:5.2f}x embedded")
+        if not args.no_scale_out:
+            two = sustained_rate(log, Path(tmp) / "two", adjudicators=2, partitions=4)
+            print(f"{'kafka e2e: 2 adjudicators + ledger (PostgreSQL)':46} {two:9.0f} "
+                  f"hands/s {two * log.events_per_hand:10,.0f} events/s  "
+                  f"{two / one:5.2f}x one worker")
+        for spec in args.rates.split(","):
+            rate = one / 2 if spec.strip() == "auto" else float(spec)
+            result = latency_at(log, Path(tmp) / f"latency-{spec.strip()}", rate,
+                                args.latency_seconds)
+            kept = result.hands / rate / result.sent_seconds
+            note = "" if rate <= one else (
+                f"  (above the sustained {one:.0f} hands/s: a growing queue, not latency)")
+            print(f"latency hand_ended -> adjudication at {rate:6.1f} hands/s offered "
+                  f"({result.hands} hands, {kept:4.0%} of schedule kept): "
+                  f"p50 {result.p50_ms:7.1f} ms  p99 {result.p99_ms:7.1f} ms  "
+                  f"max {result.max_ms:7.1f} ms{note}")
+
+
+if __name__ == "__main__":
+    main()

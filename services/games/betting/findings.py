@@ -1,0 +1,68 @@
+"""Betting violations as findings, with severities from the game's rule profile.
+
+Each pot game's profile carries a ``BettingSeverities`` table (one severity per kind of
+violation) so a casino can post, say, out-of-turn actions as ``info`` without touching
+code. ``over_stack`` has no entry: table stakes (GEN-2) are checked once for every game by
+``services.adjudicator.integrity`` and reported there, not twice.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Literal
+
+import msgspec
+
+from services.events.contract import Finding
+from services.games.betting.actions import Violation
+from services.games.model import finding
+
+Sev = Literal["info", "warning", "critical"]
+
+# Reported by the common GEN checks already (GEN-2): never repeated by a game.
+REPORTED_ELSEWHERE: frozenset[str] = frozenset({"over_stack"})
+
+
+class BettingSeverities(msgspec.Struct, forbid_unknown_fields=True):
+    """Severity of each betting violation kind (see ``actions.ViolationKind``)."""
+
+    out_of_turn: Sev
+    not_in_hand: Sev
+    check_facing_bet: Sev
+    wrong_call_amount: Sev
+    chips_with_fold: Sev
+    not_a_raise: Sev
+    all_in_not_whole_stack: Sev
+    under_minimum: Sev
+    over_pot: Sev
+    wrong_limit_amount: Sev
+    cap_exceeded: Sev
+    not_reopened: Sev
+    no_opponent_to_raise: Sev
+    blind_wrong_seat: Sev
+    blind_wrong_amount: Sev
+    blind_missing: Sev
+    blind_late: Sev
+    last_player_folded: Sev
+    round_incomplete: Sev
+
+    def of(self, kind: str) -> Sev:
+        severity: Sev = getattr(self, kind)
+        return severity
+
+
+def violation_code(kind: str) -> str:
+    """The finding code of a violation kind: ``under_minimum`` -> ``UNDER_MINIMUM``."""
+    return kind.upper()
+
+
+def violation_findings(
+    violations: Iterable[Violation], severities: BettingSeverities
+) -> list[Finding]:
+    """One finding per violation, citing the violation's rule."""
+    return [
+        finding(violation_code(v.kind), v.rule, severities.of(v.kind), v.message,
+                seat=v.seat, amount=v.amount)
+        for v in violations
+        if v.kind not in REPORTED_ELSEWHERE
+    ]

@@ -1,0 +1,79 @@
+"""Rake at player-versus-player pot tables (GEN-10, in the modes of HCF-12).
+
+A fee per participant, in one of three posted modes, with ``designated`` read as "the
+player on the button". A participant is a seat dealt in that put chips in the pot (a
+blind counts; folding later does not matter). The rake is taken from the pot, main pot
+first, before the pots are awarded, and is booked against the seat that pays it, so a
+table records it as ``rake_collected`` with that ``seat`` and ``from: pot``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from services.games.betting.pots import Pot
+from services.games.betting.seating import clockwise_after
+
+RakeMode = Literal["all", "players", "designated", "none"]
+
+
+@dataclass(frozen=True)
+class RakePolicy:
+    """The table's posted rake. ``designated_counts_button``: in ``designated`` mode the
+    button pays the fee for every participant including itself (True) or only for the
+    others (False, the HCF-12 wording where the banker is not a participant)."""
+
+    mode: RakeMode
+    fee: int
+    designated_counts_button: bool
+
+
+def rake_charges(
+    policy: RakePolicy, participants: Sequence[int], dealt: Sequence[int], button: int
+) -> dict[int, int]:
+    """What each seat owes under the posted mode (GEN-10), before any cap.
+
+    ``designated``: the button pays for the counted participants whether or not it put
+    chips in itself; a button on a seat nobody was dealt in from (a dead button) has no
+    player to pay, so no rake is due.
+    """
+    if policy.mode == "none" or policy.fee == 0 or not participants:
+        return {}
+    if policy.mode == "all":
+        return {seat: policy.fee for seat in participants}
+    if policy.mode == "players":
+        return {seat: policy.fee for seat in participants if seat != button}
+    counted = [s for s in participants if policy.designated_counts_button or s != button]
+    if not counted or button not in dealt:
+        return {}
+    return {button: policy.fee * len(counted)}
+
+
+def cap_charges(charges: dict[int, int], available: int, button: int) -> dict[int, int]:
+    """The rake never exceeds the pot: payers clockwise from the button's left pay in
+    full while chips remain, the rest pay what is left."""
+    if sum(charges.values()) <= available:
+        return dict(charges)
+    capped: dict[int, int] = {}
+    remaining = available
+    for seat in clockwise_after(list(charges), button):
+        paid = min(charges[seat], remaining)
+        if paid:
+            capped[seat] = paid
+        remaining -= paid
+    return capped
+
+
+def take_from_pots(pots: Sequence[Pot], total: int) -> list[Pot]:
+    """Deduct ``total`` rake from the pots, main pot first."""
+    out: list[Pot] = []
+    remaining = total
+    for pot in pots:
+        taken = min(pot.amount, remaining)
+        remaining -= taken
+        out.append(Pot(pot.amount - taken, pot.eligible, pot.level))
+    if remaining:
+        raise ValueError("rake larger than the pots (cap the charges first)")
+    return out

@@ -1,0 +1,420 @@
+"""Import Poker Hand History (PHH) files as v1 table events: ``import_phh(paths)``.
+
+One *table* per source session: the files of one directory, in hand order, become one
+hash-chained table stream (``services.simulator.stream.TableStream``, ids and timestamps
+drawn from a generator seeded with the table id, so the same files always give the same
+bytes). Hold'em hands (variants NT and FT) become ``holdem`` hands; every other hand is
+reported in ``ImportResult.skipped`` with the reason, never dropped silently.
+
+The recorded side of each hand is the real-world settlement: payouts come from the
+file's ``finishing_stacks`` (``phh_hand``), so adjudicating the imported events checks
+pitwatch against what actually happened at the table.
+
+**Half chips.** Some PHH files record a split of an odd pot as half chips (``10162.5``).
+Chips are integers in pitwatch, so such a table is imported in a smaller chip unit: every
+amount of every hand of that table is multiplied by the table's *scale*, the smallest
+integer that makes all of them whole (2 for half chips). The scale is stated in the
+table's ``table_configured`` (its limits are in the scaled unit) and in
+``ImportResult.scales``; a split pot that left half chips is then an exact split with no
+odd chip, as the source settled it. A hand whose amounts no scale up to ``MAX_SCALE``
+makes whole is skipped with the reason.
+
+Seating: players keep the seat they first sat in for the whole table, as long as their
+clockwise order matches the positions of each hand (the button is the seat of the last
+player); otherwise everyone is re-seated by position. Stacks that differ between one
+hand's end and the next hand's start (the source resets stacks, or skipped hands moved
+chips) are brought in line with ``chips_changed`` events between hands.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import os
+import random
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import date, timedelta
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from services.events.contract import Limits
+from services.importers.phh_hand import (
+    PhhHand,
+    Unsupported,
+    convert,
+    posts,
+    read_hand,
+)
+from services.importers.phh_toml import PhhSyntaxError, loads
+from services.simulator.stream import TableStream
+
+MAX_SAFE_CHIPS = 2**53 - 1  # RFC 8785: integers beyond this have another canonical form
+
+MAX_SCALE = 100
+_SECOND = timedelta(seconds=1)
+AUTHORIZED_BY = "phh-import"
+DEALER_ID = "phh-dealer"
+SOURCE = "phh-import"
+RULE_PROFILE = "house-v1"
+SUFFIXES = (".phh",)
+# The optional ``limits.big_blind_ante`` of table_configured (requested for the v1
+# contract). Without it a big-blind ante cannot be posted and such hands are skipped.
+CONTRACT_HAS_BIG_BLIND_ANTE = "big_blind_ante" in Limits.__struct_fields__
+
+
+@dataclass
+class ImportResult:
+    """The events of every table, one table after another (each in ``seq`` order), the
+    hands skipped with the reason, and the chip scale of every table."""
+
+    events: list[dict[str, Any]] = field(default_factory=list)
+    skipped: list[tuple[str, str]] = field(default_factory=list)
+    hands: int = 0
+    scales: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class SourceHand:
+    path: Path
+    hand: PhhHand
+
+
+def import_phh(paths: Iterable[str | os.PathLike[str]], *,
+               big_blind_ante_field: bool = CONTRACT_HAS_BIG_BLIND_ANTE) -> ImportResult:
+    """Import PHH files (directories are searched for ``*.phh``).
+
+    ``big_blind_ante_field``: post big-blind antes as ``limits.big_blind_ante`` (default:
+    when the contract has the field; tests may force it to check the hold'em side)."""
+    result = ImportResult()
+    files = expand(paths)
+    groups: dict[Path, list[Path]] = {}
+    for path in files:
+        groups.setdefault(path.parent, []).append(path)
+    names = table_names(sorted(groups))
+    for directory in sorted(groups):
+        hands = read_group(groups[directory], result)
+        if hands:
+            import_table(names[directory], hands, result, big_blind_ante_field)
+    return result
+
+
+def expand(paths: Iterable[str | os.PathLike[str]]) -> list[Path]:
+    """Files as given, directories searched recursively; sorted, without duplicates."""
+    out: set[Path] = set()
+    for raw in paths:
+        path = Path(raw)
+        if path.is_dir():
+            out.update(p for p in path.rglob("*") if p.suffix in SUFFIXES and p.is_file())
+        else:
+            out.add(path)
+    return sorted(out)
+
+
+def table_names(directories: Sequence[Path]) -> dict[Path, str]:
+    """``phh:<path>``, the directory relative to the parent of the common folder of the
+    directories' parents: a session keeps its name (``phh:pluribus/83``) whether it is
+    imported alone or with its siblings."""
+    if not directories:
+        return {}
+    resolved = [d.resolve() for d in directories]
+    root = Path(os.path.commonpath([r.parent for r in resolved])).parent
+    return {d: "phh:" + r.relative_to(root).as_posix()
+            for d, r in zip(directories, resolved, strict=True)}
+
+
+def read_group(paths: Sequence[Path], result: ImportResult) -> list[SourceHand]:
+    """Parse and check every file of one table, in hand order; skipped ones reported."""
+    hands: list[SourceHand] = []
+    for path in paths:
+        try:
+            hand = read_hand(loads(path.read_text(encoding="utf-8")))
+        except (Unsupported, PhhSyntaxError, UnicodeDecodeError, OSError) as exc:
+            result.skipped.append((str(path), _reason(exc)))
+            continue
+        hands.append(SourceHand(path, hand))
+    hands.sort(key=lambda h: (h.hand.number if h.hand.number is not None else -1,
+                              _natural(h.path.stem)))
+    return hands
+
+
+def _reason(exc: Exception) -> str:
+    if isinstance(exc, PhhSyntaxError):
+        return f"not a valid PHH (TOML) file: {exc}"
+    return str(exc)
+
+
+def _natural(stem: str) -> tuple[int, str]:
+    return (int(stem), "") if stem.isdigit() else (10**12, stem)
+
+
+# ---------------------------------------------------------------------------- scale
+
+
+def hand_scale(hand: PhhHand) -> int | None:
+    """The smallest integer that makes every amount of the hand whole (None: none up to
+    ``MAX_SCALE``)."""
+    amounts = hand.amounts()
+    for scale in range(1, MAX_SCALE + 1):
+        if all((a * scale) == (a * scale).to_integral_value() for a in amounts):
+            return scale
+    return None
+
+
+def table_scale(hands: list[SourceHand], result: ImportResult) -> tuple[int, list[SourceHand]]:
+    """The table's chip scale: the least common multiple of its hands' scales."""
+    scale = 1
+    kept: list[SourceHand] = []
+    for source in hands:
+        needed = hand_scale(source.hand)
+        if needed is None or math.lcm(scale, needed) > MAX_SCALE:
+            result.skipped.append((str(source.path), "amounts are not whole chips at any "
+                                                     f"scale up to {MAX_SCALE}"))
+            continue
+        scale = math.lcm(scale, needed)
+        kept.append(source)
+    return scale, kept
+
+
+# ---------------------------------------------------------------------------- table
+
+
+_UUID_VERSION_MASK = 0xF000 << 64
+_UUID_VERSION_4 = 0x4000 << 64
+_UUID_VARIANT_MASK = 0xC000 << 48
+_UUID_VARIANT_RFC = 0x8000 << 48
+
+
+class ImportStream(TableStream):
+    """``TableStream`` with the hash taken the direct way.
+
+    Every event the importer writes is built from fixed ASCII keys, strings, booleans,
+    null and integers no larger than ``MAX_SAFE_CHIPS`` (checked per table), which is
+    exactly when ``services.events.canonical`` itself uses orjson's sorted output as the
+    RFC 8785 form; going straight there skips the per-value check that dominates the
+    import time. ``tests/unit/holdem/test_phh_import.py`` checks every imported event
+    against ``canonical.event_hash``.
+    """
+
+    _day: date | None = None
+    _day_text: str = ""
+
+    def emit(self, type_: str, data: dict[str, Any], hand_id: str | None = None,
+             source: str | None = None, max_ms: int = 4000) -> dict[str, Any]:
+        self.seq += 1
+        event: dict[str, Any] = {
+            "v": 1,
+            "event_id": self._next_id(),
+            "table_id": self.table_id,
+            "seq": self.seq,
+            "ts": self._tick(max_ms),
+            "prev_hash": self.last_hash,
+            "hand_id": hand_id,
+            "type": type_,
+            "source": source or self.source,
+            "data": data,
+        }
+        canonical = orjson.dumps(event, option=orjson.OPT_SORT_KEYS)
+        self.last_hash = hashlib.sha256(canonical).hexdigest()
+        self.events.append(event)
+        return event
+
+    def _next_id(self) -> str:
+        """A version-4 UUID from the stream's generator, as ``uuid.UUID(int=bits,
+        version=4)`` would write it (without building the object)."""
+        bits = self.rng.getrandbits(128)
+        bits = (bits & ~_UUID_VERSION_MASK) | _UUID_VERSION_4
+        bits = (bits & ~_UUID_VARIANT_MASK) | _UUID_VARIANT_RFC
+        h = f"{bits:032x}"
+        return f"{h[:8]}-{h[8:12]}-{h[12:16]}-{h[16:20]}-{h[20:]}"
+
+    def _tick(self, max_ms: int) -> str:
+        """One second per event on the simulated clock (the source has no times)."""
+        self.clock += _SECOND
+        c = self.clock
+        if c.date() != self._day:
+            self._day = c.date()
+            self._day_text = f"{c.year:04d}-{c.month:02d}-{c.day:02d}T"
+        return f"{self._day_text}{c.hour:02d}:{c.minute:02d}:{c.second:02d}.000Z"
+
+
+@dataclass
+class TableWriter:
+    """One table's stream: configuration, seating and stacks carried between hands."""
+
+    table_id: str
+    stream: ImportStream
+    scale: int
+    max_wager: dict[str, int]
+    big_blind_ante_field: bool
+    config: dict[str, Any] | None = None
+    seat_of: dict[str, int] = field(default_factory=dict)
+    stacks: dict[str, int] = field(default_factory=dict)
+
+    def play(self, source: SourceHand, hand_id: str, result: ImportResult) -> bool:
+        """Emit one hand; False (and reported) when it cannot be expressed. Everything
+        that can fail is computed before the first event is emitted."""
+        hand = source.hand
+        kept = self._kept_seats(hand)
+        seats = list(hand.seats) if hand.seats is not None else (
+            kept if kept is not None else list(range(1, len(hand.players) + 1)))
+        try:
+            config = table_configuration(hand, self.scale, self.max_wager[hand.variant],
+                                         self.big_blind_ante_field)
+            body = convert(hand, seats, self.scale)
+            starting = [_whole(s, self.scale) for s in hand.starting]
+            finishing = [_whole(f, self.scale) for f in hand.finishing]
+        except Unsupported as exc:
+            result.skipped.append((str(source.path), str(exc)))
+            return False
+        if config != self.config:
+            self.stream.emit("table_configured", config)
+            self.config = config
+        self._seat(hand, seats, starting, reseat=hand.seats is None and kept is None)
+        self._align_stacks(hand, seats, starting)
+        emit = self.stream.emit
+        emit("hand_started", {
+            "button": seats[-1], "designated_player": None, "dealer_id": DEALER_ID,
+            "seats": [{"seat": seat, "player_id": name, "stack": stack}
+                      for seat, name, stack in sorted(zip(seats, hand.players, starting,
+                                                          strict=True))],
+            "deck": 52}, hand_id=hand_id)
+        for type_, data in body:
+            emit(type_, data, hand_id=hand_id)
+        emit("hand_ended", {}, hand_id=hand_id)
+        for name, stack in zip(hand.players, finishing, strict=True):
+            self.stacks[name] = stack
+        return True
+
+    def _kept_seats(self, hand: PhhHand) -> list[int] | None:
+        """Everyone's current seat, if all are seated and their clockwise order from the
+        button (the last player's seat) is the order of the hand's positions."""
+        known = [self.seat_of.get(name) for name in hand.players]
+        seats = [s for s in known if s is not None]
+        if len(seats) != len(known):
+            return None
+        button = seats[-1]
+        ordered = sorted(seats)
+        clockwise = [s for s in ordered if s > button] + [s for s in ordered if s <= button]
+        return seats if clockwise == seats else None
+
+    def _seat(self, hand: PhhHand, seats: Sequence[int], starting: Sequence[int],
+              reseat: bool) -> None:
+        """``player_left`` / ``player_seated`` (with the hand's starting stack) so the
+        table matches the hand's seating."""
+        for name in list(self.seat_of):
+            if reseat or name not in hand.players:
+                self._leave(name)
+        for name, seat, stack in zip(hand.players, seats, starting, strict=True):
+            if self.seat_of.get(name) != seat:
+                if name in self.seat_of:
+                    self._leave(name)
+                taken = next((n for n, s in self.seat_of.items() if s == seat), None)
+                if taken is not None:
+                    self._leave(taken)
+                self._sit(name, seat, stack)
+
+    def _sit(self, name: str, seat: int, stack: int) -> None:
+        self.stream.emit("player_seated", {"seat": seat, "player_id": name, "stack": stack})
+        self.seat_of[name] = seat
+        self.stacks[name] = stack
+
+    def _leave(self, name: str) -> None:
+        seat = self.seat_of.pop(name)
+        self.stream.emit("player_left", {"seat": seat, "player_id": name,
+                                         "stack": self.stacks.pop(name)})
+
+    def _align_stacks(self, hand: PhhHand, seats: Sequence[int], starting: Sequence[int]) -> None:
+        """Bring every seat's stack to the hand's starting stack between hands."""
+        for name, seat, stack in zip(hand.players, seats, starting, strict=True):
+            change = stack - self.stacks[name]
+            if change:
+                self.stream.emit("chips_changed", {"seat": seat, "amount": change,
+                                                   "kind": "add" if change > 0 else "remove"})
+                self.stacks[name] = stack
+
+
+def table_configuration(hand: PhhHand, scale: int, max_wager: int,
+                        big_blind_ante_field: bool) -> dict[str, Any]:
+    """The v1 ``table_configured`` body of the game the hand was played under."""
+    posted = posts(hand, scale)
+    limits: dict[str, Any] = {"small_blind": posted.small_blind,
+                              "big_blind": posted.big_blind}
+    if hand.structure == "fixed":
+        if hand.small_bet is None or hand.big_bet is None:
+            raise Unsupported("fixed limit without small_bet and big_bet")
+        limits["small_bet"] = _whole(hand.small_bet, scale)
+        limits["big_bet"] = _whole(hand.big_bet, scale)
+        limits["min_wager"] = limits["small_bet"]
+    else:
+        minimum = _whole(hand.min_bet, scale) if hand.min_bet is not None else posted.big_blind
+        if minimum != posted.big_blind:
+            raise Unsupported(f"minimum bet {minimum} differs from the big blind "
+                              f"{posted.big_blind}; TH-1 makes the big blind the minimum bet")
+        limits["min_wager"] = minimum
+    limits["max_wager"] = max_wager
+    if posted.ante_each:
+        limits["ante"] = posted.ante_each
+    if posted.big_blind_ante:
+        if not big_blind_ante_field:
+            raise Unsupported("a big-blind ante: the v1 table_configured cannot post one yet "
+                              "(limits.big_blind_ante is not in the contract)")
+        limits["big_blind_ante"] = posted.big_blind_ante
+    return {"game": "holdem", "limits": limits, "structure": hand.structure,
+            "rake": {"mode": "none", "fee": 0}, "rule_profile": RULE_PROFILE,
+            "authorized_by": AUTHORIZED_BY}
+
+
+def _whole(value: Any, scale: int) -> int:
+    scaled = value * scale
+    if scaled != int(scaled):
+        raise Unsupported(f"amount {value} is not whole at scale {scale}")
+    return int(scaled)
+
+
+def import_table(table_id: str, hands: list[SourceHand], result: ImportResult,
+                 big_blind_ante_field: bool) -> None:
+    """Emit one table's stream and append it to ``result``."""
+    scale, hands = table_scale(hands, result)
+    if not hands:
+        return
+    chips = max(sum(source.hand.starting) for source in hands) * scale
+    if chips > MAX_SAFE_CHIPS:
+        result.skipped += [(str(s.path), f"{chips} chips at the table exceed "
+                                         f"{MAX_SAFE_CHIPS}, the largest exact JSON integer")
+                           for s in hands]
+        return
+    max_wager: dict[str, int] = {}
+    for source in hands:
+        top = max(_whole(s, scale) for s in source.hand.starting)
+        max_wager[source.hand.variant] = max(max_wager.get(source.hand.variant, 0), top)
+    stream = ImportStream(table_id, random.Random(table_id), source=SOURCE)
+    writer = TableWriter(table_id, stream, scale, max_wager, big_blind_ante_field)
+    played = 0
+    for source in hands:
+        hand_id = f"{table_id}#{source.path.stem}"
+        if writer.play(source, hand_id, result):
+            played += 1
+    if played:
+        result.events += stream.events
+        result.hands += played
+        result.scales[table_id] = scale
+
+
+def write_jsonl(events: Sequence[dict[str, Any]], target: Any) -> None:
+    """One event per line (``target`` is a binary file)."""
+    import orjson
+
+    for event in events:
+        target.write(orjson.dumps(event))
+        target.write(b"\n")
+
+
+def skipped_by_reason(skipped: Sequence[tuple[str, str]]) -> list[tuple[str, int]]:
+    """How many hands were skipped for each reason, most frequent first (summaries)."""
+    counts: dict[str, int] = {}
+    for _, reason in skipped:
+        counts[reason] = counts.get(reason, 0) + 1
+    return sorted(counts.items(), key=lambda item: (-item[1], item[0]))

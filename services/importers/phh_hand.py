@@ -1,0 +1,421 @@
+"""One PHH hand as the events a hold'em table system would have recorded.
+
+PHH (github.com/uoftcprg/phh-std) describes a hand by its variant, antes, blinds,
+starting stacks and a list of actions (``d dh p1 AcKd`` deal hole cards, ``d db 7h8c9d``
+deal the board, ``p3 cbr 300`` bet or raise *to* 300, ``p3 cc`` check or call, ``p3 f``
+fold, ``p3 sm AcKd`` show, ``p3 sm`` muck); ``finishing_stacks`` is how the hand was
+actually settled. ``convert`` replays the actions with the table's bookkeeping (what each
+player put in, round by round) and returns the v1 event bodies: posts, the deal one card
+at a time clockwise from the button's left, a burn before each street, the actions with
+the chips each one moved, the showdown, and the *recorded* payouts: each player's
+finishing stack minus what it kept after its bets (the uncalled part of the last bet
+recorded as a refund). pitwatch then re-derives the settlement independently and compares.
+
+Positions (PHH / pokerkit convention): p1 is the first player left of the button and the
+last player is the button; heads-up, p1 is the big blind and p2 the button and small
+blind (``blinds_or_straddles`` and ``antes`` are then listed in reverse).
+
+Every amount is multiplied by the table's ``scale`` (see ``phh.py``: half-chip results).
+A hand this module cannot express raises ``Unsupported`` with the reason; the importer
+reports it and skips the hand, never silently.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any
+
+HOLDEM_VARIANTS = {"NT": "no", "FT": "fixed"}
+VARIANT_NAMES = {
+    "NT": "no-limit Texas hold'em", "FT": "fixed-limit Texas hold'em",
+    "PO": "pot-limit Omaha hold'em", "FO/8": "fixed-limit Omaha hi-lo",
+    "F7S": "fixed-limit seven card stud", "F7S/8": "fixed-limit seven card stud hi-lo",
+    "FR": "fixed-limit razz", "N2L1D": "no-limit deuce-to-seven single draw",
+    "F2L3D": "fixed-limit deuce-to-seven triple draw", "NS": "no-limit short-deck hold'em",
+    "FB": "fixed-limit badugi", "PD": "pot-limit five card draw",
+}
+HOLE_CARDS = 2
+
+EventBody = tuple[str, dict[str, Any]]
+
+
+class Unsupported(ValueError):
+    """The hand cannot be imported as a pitwatch hold'em hand; the message says why."""
+
+
+@dataclass(frozen=True)
+class PhhHand:
+    """The fields of one PHH hold'em hand the import uses, amounts still as read."""
+
+    variant: str
+    players: tuple[str, ...]
+    starting: tuple[Decimal, ...]
+    finishing: tuple[Decimal, ...]
+    antes: tuple[Decimal, ...]
+    blinds: tuple[Decimal, ...]
+    min_bet: Decimal | None
+    small_bet: Decimal | None
+    big_bet: Decimal | None
+    actions: tuple[str, ...]
+    seats: tuple[int, ...] | None
+    number: int | None
+
+    @property
+    def structure(self) -> str:
+        return HOLDEM_VARIANTS[self.variant]
+
+    def amounts(self) -> list[Decimal]:
+        """Every chip amount of the hand (for the table's chip unit)."""
+        out = [*self.starting, *self.finishing, *self.antes, *self.blinds]
+        out += [v for v in (self.min_bet, self.small_bet, self.big_bet) if v is not None]
+        for action in self.actions:
+            parts = action.split()
+            if len(parts) == 3 and parts[1] == "cbr":
+                out.append(_decimal(parts[2], action))
+        return out
+
+
+def read_hand(doc: dict[str, Any]) -> PhhHand:
+    """The hold'em fields of a parsed PHH document, checked; ``Unsupported`` otherwise."""
+    variant = doc.get("variant")
+    if not isinstance(variant, str):
+        raise Unsupported("no 'variant' field")
+    if variant not in HOLDEM_VARIANTS:
+        name = VARIANT_NAMES.get(variant, "a variant")
+        raise Unsupported(f"variant {variant} ({name}): pitwatch adjudicates Texas hold'em "
+                          "(NT, FT) only")
+    starting = _numbers(doc, "starting_stacks")
+    count = len(starting)
+    if "finishing_stacks" not in doc:
+        raise Unsupported("no 'finishing_stacks': the settlement actually made is unknown, "
+                          "so there is nothing to compare with")
+    finishing = _numbers(doc, "finishing_stacks", count)
+    players = doc.get("players")
+    names = tuple(str(p) for p in players) if isinstance(players, list) else tuple(
+        f"p{i + 1}" for i in range(count))
+    if len(names) != count:
+        raise Unsupported(f"{len(names)} players named for {count} starting stacks")
+    actions = doc.get("actions")
+    if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
+        raise Unsupported("'actions' is not a list of strings")
+    seats = doc.get("seats")
+    number = doc.get("hand")
+    return PhhHand(
+        variant=variant,
+        players=names,
+        starting=starting,
+        finishing=finishing,
+        antes=_numbers(doc, "antes", count),
+        blinds=_numbers(doc, "blinds_or_straddles", count),
+        min_bet=_optional(doc, "min_bet"),
+        small_bet=_optional(doc, "small_bet"),
+        big_bet=_optional(doc, "big_bet"),
+        actions=tuple(a.split("#", 1)[0].strip() for a in actions),
+        seats=_seats(seats, count),
+        number=number if isinstance(number, int) else None,
+    )
+
+
+def _seats(value: Any, count: int) -> tuple[int, ...] | None:
+    """The file's ``seats``, if given: distinct seat numbers 1..64, one per player, in
+    clockwise order from the button's left (the last player is on the button)."""
+    if value is None:
+        return None
+    if (not isinstance(value, list) or len(value) != count or len(set(value)) != count
+            or not all(isinstance(s, int) and not isinstance(s, bool) and 1 <= s <= 64
+                       for s in value)):
+        raise Unsupported(f"'seats' {value!r} is not one distinct seat 1..64 per player")
+    button = value[-1]
+    ordered = sorted(value)
+    if [s for s in ordered if s > button] + [s for s in ordered if s <= button] != value:
+        raise Unsupported(f"'seats' {value!r} are not in clockwise order from the button")
+    return tuple(value)
+
+
+def _numbers(doc: dict[str, Any], key: str, count: int | None = None) -> tuple[Decimal, ...]:
+    value = doc.get(key)
+    if not isinstance(value, list) or not all(
+            isinstance(v, int | Decimal) and not isinstance(v, bool) for v in value):
+        raise Unsupported(f"'{key}' is not a list of numbers")
+    if count is not None and len(value) != count:
+        raise Unsupported(f"'{key}' has {len(value)} entries for {count} players")
+    return tuple(Decimal(v) for v in value)
+
+
+def _optional(doc: dict[str, Any], key: str) -> Decimal | None:
+    value = doc.get(key)
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | Decimal):
+        raise Unsupported(f"'{key}' is not a number")
+    return Decimal(value)
+
+
+def _decimal(text: str, action: str) -> Decimal:
+    try:
+        return Decimal(text)
+    except ArithmeticError as exc:
+        raise Unsupported(f"action {action!r}: {text!r} is not an amount") from exc
+
+
+# ---------------------------------------------------------------------------- posts
+
+
+@dataclass(frozen=True)
+class Posts:
+    """Who posts what before the deal, in chips of the table's unit (by position)."""
+
+    antes: tuple[int, ...]
+    blinds: tuple[int, ...]
+    small_blind: int
+    big_blind: int
+    ante_each: int
+    big_blind_ante: int
+
+
+def posts(hand: PhhHand, scale: int) -> Posts:
+    """TH-1 blinds and antes in the table's unit; straddles and unusual antes are not."""
+    count = len(hand.players)
+    antes = [_chips(a, scale) for a in hand.antes]
+    blinds = [_chips(b, scale) for b in hand.blinds]
+    if any(b < 0 for b in blinds) or any(blinds[2:]):
+        raise Unsupported("straddles or button blinds: TH-1 posts a small and a big blind")
+    small, big = blinds[0], blinds[1]
+    if big <= 0 or small <= 0:
+        raise Unsupported("the table posts no small or no big blind")
+    if count == 2:  # heads-up: p1 is the big blind, p2 (the button) the small blind
+        antes.reverse()
+        blinds.reverse()
+    big_position = 0 if count == 2 else 1
+    each, big_blind_ante = _ante_scheme(antes, big_position)
+    return Posts(tuple(antes), tuple(blinds), small, big, each, big_blind_ante)
+
+
+def _ante_scheme(antes: Sequence[int], big_position: int) -> tuple[int, int]:
+    """(ante from every player, big-blind ante) or ``Unsupported``."""
+    if not any(antes):
+        return 0, 0
+    if len(set(antes)) == 1:
+        return antes[0], 0
+    if all(a == 0 for i, a in enumerate(antes) if i != big_position):
+        return 0, antes[big_position]
+    raise Unsupported(f"antes {list(antes)}: TH-1 antes are posted by every player or by "
+                      "the big blind")
+
+
+def _chips(value: Decimal, scale: int) -> int:
+    scaled = value * scale
+    if scaled != scaled.to_integral_value():
+        raise Unsupported(f"amount {value} is not a whole number of chips at scale {scale}")
+    return int(scaled)
+
+
+# ---------------------------------------------------------------------------- replay
+
+
+@dataclass
+class Replay:
+    """The table's bookkeeping while the PHH actions are replayed."""
+
+    hand: PhhHand
+    seats: tuple[int, ...]  # seat of each position
+    scale: int
+    stacks: list[int]
+    street: list[int]  # chips put in this betting round (antes excluded)
+    total: list[int]  # chips put in this hand
+    events: list[EventBody] = field(default_factory=list)
+    hole: list[list[str | None] | None] = field(default_factory=list)
+    dealt: bool = False
+    betting_began: bool = False
+    board_cards: int = 0
+
+    def put(self, position: int, chips: int, live: bool = True) -> None:
+        self.stacks[position] -= chips
+        self.total[position] += chips
+        if live:
+            self.street[position] += chips
+
+    def action(self, position: int, kind: str, chips: int | None) -> None:
+        if not kind.startswith("post_"):
+            self.betting_began = True
+        data: dict[str, Any] = {"seat": self.seats[position], "action": kind}
+        if chips is not None:
+            data["amount"] = chips
+        self.events.append(("action", data))
+
+
+def convert(hand: PhhHand, seats: Sequence[int], scale: int) -> list[EventBody]:
+    """The hand's events between ``hand_started`` and ``hand_ended`` (both excluded)."""
+    count = len(hand.players)
+    replay = Replay(hand, tuple(seats), scale, [_chips(s, scale) for s in hand.starting],
+                    [0] * count, [0] * count, hole=[None] * count)
+    _post(replay, posts(hand, scale))
+    for text in hand.actions:
+        if text:
+            _apply(replay, text)
+    if not replay.dealt:
+        raise Unsupported("no hole cards were dealt")
+    replay.events += _settlement(replay, [_chips(f, scale) for f in hand.finishing])
+    return replay.events
+
+
+def _post(replay: Replay, posted: Posts) -> None:
+    """Antes first (dead money), then the blinds, capped at what each player has."""
+    for position, ante in enumerate(posted.antes):
+        if ante:
+            chips = min(ante, replay.stacks[position])
+            replay.put(position, chips, live=False)
+            replay.action(position, "post_ante", chips)
+    kinds = ("post_small_blind", "post_big_blind")
+    order = (1, 0) if len(replay.stacks) == 2 else (0, 1)
+    for kind, position in zip(kinds, order, strict=True):
+        chips = min(posted.blinds[position], replay.stacks[position])
+        replay.put(position, chips)
+        replay.action(position, kind, chips)
+
+
+def _apply(replay: Replay, text: str) -> None:
+    parts = text.split()
+    if parts[0] == "d":
+        _dealer(replay, parts, text)
+        return
+    position = _position(parts[0], len(replay.stacks), text)
+    verb = parts[1] if len(parts) > 1 else ""
+    if verb == "f" and len(parts) == 2:
+        replay.action(position, "fold", None)
+    elif verb == "cc" and len(parts) == 2:
+        _check_or_call(replay, position)
+    elif verb == "cbr" and len(parts) == 3:
+        _bet_or_raise(replay, position, _chips(_decimal(parts[2], text), replay.scale), text)
+    elif verb == "sm":
+        _show(replay, position, parts[2] if len(parts) > 2 else None, text)
+    else:
+        raise Unsupported(f"action {text!r} is not a hold'em betting or showdown action")
+
+
+def _dealer(replay: Replay, parts: list[str], text: str) -> None:
+    if len(parts) == 4 and parts[1] == "dh":
+        if replay.board_cards or replay.betting_began:
+            raise Unsupported(f"{text!r}: hole cards dealt after the betting began")
+        position = _position(parts[2], len(replay.stacks), text)
+        cards = _cards(parts[3], text)
+        if len(cards) != HOLE_CARDS:
+            raise Unsupported(f"{text!r}: {len(cards)} hole cards; hold'em deals two")
+        replay.hole[position] = cards
+        if all(h is not None for h in replay.hole):
+            _deal_hole_cards(replay)
+    elif len(parts) == 3 and parts[1] == "db":
+        if not replay.dealt:
+            raise Unsupported(f"{text!r}: board dealt before the hole cards")
+        cards = _cards(parts[2], text)
+        replay.events.append(("card_dealt", {"to": "burn", "card": None, "face_up": False}))
+        replay.events += [("card_dealt", {"to": "board", "card": c, "face_up": True})
+                          for c in cards]
+        replay.board_cards += len(cards)
+        replay.street = [0] * len(replay.street)
+    else:
+        raise Unsupported(f"dealer action {text!r} is not a hold'em deal")
+
+
+def _deal_hole_cards(replay: Replay) -> None:
+    """TH-1: one card at a time, clockwise from the button's left (p1 first)."""
+    for index in range(HOLE_CARDS):
+        for position, cards in enumerate(replay.hole):
+            assert cards is not None
+            replay.events.append(("card_dealt", {"to": "seat", "seat": replay.seats[position],
+                                                 "card": cards[index], "face_up": False}))
+    replay.dealt = True
+
+
+def _check_or_call(replay: Replay, position: int) -> None:
+    owed = max(replay.street) - replay.street[position]
+    chips = min(owed, replay.stacks[position])
+    if chips == 0:
+        replay.action(position, "check", None)
+        return
+    kind = "all_in" if chips == replay.stacks[position] else "call"
+    replay.put(position, chips)
+    replay.action(position, kind, chips)
+
+
+def _bet_or_raise(replay: Replay, position: int, to: int, text: str) -> None:
+    chips = to - replay.street[position]
+    if chips <= 0:
+        raise Unsupported(f"{text!r}: a bet or raise to {to} adds no chips")
+    facing = max(replay.street)
+    kind = "all_in" if chips == replay.stacks[position] else "bet" if facing == 0 else "raise"
+    replay.put(position, chips)
+    replay.action(position, kind, chips)
+
+
+def _show(replay: Replay, position: int, cards_text: str | None, text: str) -> None:
+    seat = replay.seats[position]
+    if cards_text is None:
+        replay.events.append(("showdown", {"seat": seat, "mucked": True}))
+        return
+    cards = _cards(cards_text, text)
+    if any(c is None for c in cards):
+        replay.events.append(("showdown", {"seat": seat}))
+    else:
+        replay.events.append(("showdown", {"seat": seat, "cards": cards}))
+
+
+def _settlement(replay: Replay, finishing: list[int]) -> list[EventBody]:
+    """The recorded payouts: finishing stack minus what the player kept after its bets.
+    The uncalled part of the largest contribution is recorded as a refund; chips the
+    players did not get back were taken by the house (recorded as rake from the pot)."""
+    payouts = [f - s for f, s in zip(finishing, replay.stacks, strict=True)]
+    negative = [i for i, p in enumerate(payouts) if p < 0]
+    if negative:
+        who = ", ".join(f"p{i + 1}" for i in negative)
+        raise Unsupported(f"finishing stacks of {who} are below what they kept after their "
+                          "bets")
+    refunds = _uncalled(replay.total)
+    events: list[EventBody] = []
+    pot = sum(replay.total)
+    paid = sum(payouts)
+    if paid < pot:
+        events.append(("rake_collected", {"seat": None, "amount": pot - paid, "from": "pot"}))
+    for position, amount in enumerate(payouts):
+        seat = replay.seats[position]
+        refund = min(refunds.get(position, 0), amount)
+        if refund:
+            events.append(("payout", {"seat": seat, "amount": refund, "source": "pot",
+                                      "kind": "refund"}))
+        if amount - refund:
+            events.append(("payout", {"seat": seat, "amount": amount - refund,
+                                      "source": "pot", "kind": "pot"}))
+    return events
+
+
+def _uncalled(total: Sequence[int]) -> dict[int, int]:
+    ranked = sorted(range(len(total)), key=lambda i: total[i], reverse=True)
+    if len(ranked) < 2 or total[ranked[0]] == total[ranked[1]]:
+        return {}
+    return {ranked[0]: total[ranked[0]] - total[ranked[1]]}
+
+
+def _position(token: str, count: int, text: str) -> int:
+    if not token.startswith("p") or not token[1:].isdigit():
+        raise Unsupported(f"action {text!r}: {token!r} is not a player")
+    position = int(token[1:]) - 1
+    if not 0 <= position < count:
+        raise Unsupported(f"action {text!r}: there is no player {token}")
+    return position
+
+
+def _cards(text: str, action: str) -> list[str | None]:
+    if len(text) % 2:
+        raise Unsupported(f"{action!r}: {text!r} is not a list of cards")
+    cards: list[str | None] = []
+    for i in range(0, len(text), 2):
+        card = text[i:i + 2]
+        if card == "??":
+            cards.append(None)
+        elif card[0] in "23456789TJQKA" and card[1] in "cdhs":
+            cards.append(card)
+        else:
+            raise Unsupported(f"{action!r}: {card!r} is not a card")
+    return cards

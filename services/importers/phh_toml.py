@@ -1,0 +1,117 @@
+"""Read a PHH file (a TOML document) with exact numbers: floats become ``Decimal``.
+
+PHH files written by tools (the Pluribus and WSOP sets) are one ``key = value`` per line
+with strings, integers, floats, booleans and one-line arrays of those. ``tomllib`` parses
+them correctly but slowly (it is a general TOML parser in pure Python and dominates the
+import time), so lines of exactly that shape are read by one regular expression per value;
+anything else in the file (multi-line arrays, tables, escapes, dates, dotted keys ...)
+sends the whole file to ``tomllib``. Both paths give identical results
+(``tests/unit/holdem/test_phh_toml.py`` checks every file of the shared data set and
+generated documents), and both read floats as ``Decimal`` so ``10162.5`` stays exact.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from decimal import Decimal
+from typing import Any
+
+_INT = r"[+-]?(?:0|[1-9][0-9]*)"
+_FLOAT = r"[+-]?(?:0|[1-9][0-9]*)(?:\.[0-9]+(?:[eE][+-]?[0-9]+)?|[eE][+-]?[0-9]+)"
+_STRING = r"'[^'\n]*'|\"[^\"\\\n]*\""
+_VALUE = rf"({_STRING})|({_FLOAT})|({_INT})|(true|false)"
+_KEY = re.compile(r"[ \t]*([A-Za-z0-9_-]+)[ \t]*=[ \t]*")
+_SCALAR = re.compile(_VALUE)
+_ITEM = re.compile(rf"[ \t]*(?:{_VALUE})[ \t]*(?:(,)|(?=\]))")
+_INT_ONLY = re.compile(_INT)
+_CLOSE = re.compile(r"[ \t]*\]")
+_END = re.compile(r"[ \t]*(?:#[^\n]*)?")
+# Arrays of strings only, or of numbers only (every array of the PHH data sets): one
+# pattern checks the whole array, one ``findall`` takes the items out.
+_STRINGS = re.compile(rf"\[[ \t]*(?:(?:{_STRING})[ \t]*,[ \t]*)*(?:(?:{_STRING})[ \t]*)?\]")
+_STRING_ITEMS = re.compile(r"'([^'\n]*)'|\"([^\"\\\n]*)\"")
+_NUMBER = rf"(?:{_FLOAT}|{_INT})"
+_NUMBERS = re.compile(rf"\[[ \t]*(?:{_NUMBER}[ \t]*,[ \t]*)*(?:{_NUMBER}[ \t]*)?\]")
+_NUMBER_ITEMS = re.compile(_NUMBER)
+
+class PhhSyntaxError(ValueError):
+    """The file is not a TOML document."""
+
+
+def loads(text: str) -> dict[str, Any]:
+    """The PHH document as a dict (floats as ``Decimal``)."""
+    fast = _fast_loads(text)
+    if fast is not None:
+        return fast
+    try:
+        return tomllib.loads(text, parse_float=Decimal)
+    except tomllib.TOMLDecodeError as exc:
+        raise PhhSyntaxError(str(exc)) from exc
+
+
+def _fast_loads(text: str) -> dict[str, Any] | None:
+    """The document if every line is blank, a comment or a one-line ``key = value``."""
+    out: dict[str, Any] = {}
+    for line in text.split("\n"):
+        line = line.removesuffix("\r")
+        key_match = _KEY.match(line)
+        if key_match is None:
+            if _END.fullmatch(line):
+                continue
+            return None
+        key, pos = key_match.group(1), key_match.end()
+        if key in out:
+            return None  # tomllib reports the duplicate key
+        parsed = _array(line, pos + 1) if line.startswith("[", pos) else _scalar(line, pos)
+        if parsed is None or not _END.fullmatch(line, parsed[1]):
+            return None
+        out[key] = parsed[0]
+    return out
+
+
+def _array(line: str, pos: int) -> tuple[list[Any], int] | None:
+    """A one-line array of scalars starting after its ``[``: (items, end position)."""
+    whole = _STRINGS.match(line, pos - 1)
+    if whole is not None:
+        found = _STRING_ITEMS.findall(line, pos, whole.end())
+        return [single or double for single, double in found], whole.end()
+    whole = _NUMBERS.match(line, pos - 1)
+    if whole is not None:
+        return [_number(n) for n in _NUMBER_ITEMS.findall(line, pos, whole.end())], whole.end()
+    items: list[Any] = []
+    while True:
+        close = _CLOSE.match(line, pos)
+        if close is not None:
+            return items, close.end()
+        item = _ITEM.match(line, pos)
+        if item is None:
+            return None
+        items.append(_convert(item))
+        pos = item.end()
+        if item.group(5) is None:  # no comma: the closing bracket must follow
+            close = _CLOSE.match(line, pos)
+            return (items, close.end()) if close is not None else None
+
+
+def _scalar(line: str, pos: int) -> tuple[Any, int] | None:
+    match = _SCALAR.match(line, pos)
+    if match is None:
+        return None
+    return _convert(match), match.end()
+
+
+def _number(text: str) -> int | Decimal:
+    return int(text) if _INT_ONLY.fullmatch(text) else Decimal(text)
+
+
+def _convert(match: re.Match[str]) -> Any:
+    """The Python value of a matched scalar (groups: string, float, int, bool)."""
+    string, number, integer, boolean = match.group(1, 2, 3, 4)
+    if string is not None:
+        return string[1:-1]
+    if number is not None:
+        return Decimal(number)
+    if integer is not None:
+        return int(integer)
+    return boolean == "true"

@@ -1,0 +1,348 @@
+"""The daily table report: per table and game, per dealer, with the hands needing review.
+
+Why computed from the booked records' movements and then reconciled: the movements are
+the chips the ledger booked, so summing them per table gives the day's drop, payouts,
+rake and house result; the ledger's own SQL totals (``services.ledger.queries``) are then
+set beside them and must agree to the chip. The report prints that reconciliation, so a
+reader sees it hold rather than being told it does.
+
+Definitions (all integers, chips):
+
+* drop: chips wagered on layouts plus chips bet into pots (movement kinds ``wager``,
+  ``bet``);
+* payouts: chips paid to seats (``payout``);
+* rake: the house's fee (``rake`` minus ``rake_refund``), by the posted rake mode;
+* house bank: the house's gaming result in house-banked games (chips to the house that
+  are not rake, minus chips the house paid);
+* win: what the house kept, rake plus house bank;
+* hold %: win / drop x 100, an exact fraction rounded half away from zero to two places.
+
+A hand the ledger refused is counted as a hand and listed for review, but its chips are
+not in the money totals: the ledger booked none.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import Counter, defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from sqlalchemy import Engine, select
+
+from services.events.contract import AdjudicationRecord, Finding, decode_record
+from services.reports.dispute import GAME_NAMES
+
+SEVERITY_ORDER = ("critical", "warning", "info")
+REVIEW_STATUSES = frozenset({"discrepancy", "rejected"})
+
+
+def percent(numerator: int, denominator: int, places: int = 2) -> str:
+    """``numerator / denominator`` as a percentage with fixed decimals, computed exactly.
+
+    Rounds half away from zero (1/8 = 12.5% at 0 places is "13"); "n/a" for a zero
+    denominator (a table with no drop has no hold).
+    """
+    if denominator == 0:
+        return "n/a"
+    scaled = Fraction(numerator * 100 * 10**places, denominator)
+    sign = "-" if scaled < 0 else ""
+    magnitude = abs(scaled)
+    rounded = int(magnitude + Fraction(1, 2))  # floor(x + 1/2) for x >= 0
+    whole, frac = divmod(rounded, 10**places)
+    return f"{sign}{whole}" + (f".{frac:0{places}d}" if places else "")
+
+
+@dataclass
+class Totals:
+    """Money and counts of a group of hands (a table, a dealer, the day)."""
+
+    hands: int = 0
+    booked: int = 0
+    drop: int = 0
+    payouts: int = 0
+    rake: int = 0
+    bank: int = 0
+    findings: int = 0
+    review: int = 0
+
+    @property
+    def win(self) -> int:
+        return self.rake + self.bank
+
+    @property
+    def hold(self) -> str:
+        return percent(self.win, self.drop)
+
+    def add(self, other: Totals) -> None:
+        for name in ("hands", "booked", "drop", "payouts", "rake", "bank", "findings",
+                     "review"):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+
+
+@dataclass(frozen=True)
+class BookedHand:
+    """A record as the day's report sees it: booked (chips in the ledger) or not."""
+
+    record: AdjudicationRecord
+    booked: bool = True
+    ledger_findings: tuple[Finding, ...] = ()
+
+    @property
+    def findings(self) -> list[Finding]:
+        return [*self.record.findings, *self.ledger_findings]
+
+    @property
+    def needs_review(self) -> bool:
+        return (self.record.status in REVIEW_STATUSES or not self.booked
+                or bool(self.ledger_findings))
+
+
+@dataclass(frozen=True)
+class FindingCount:
+    rule: str
+    severity: str
+    code: str
+    count: int
+
+
+@dataclass
+class TableDay:
+    table_id: str
+    game: str | None
+    game_name: str
+    totals: Totals = field(default_factory=Totals)
+    rake_by_mode: dict[str, int] = field(default_factory=dict)
+    findings: list[FindingCount] = field(default_factory=list)
+    dealers: dict[str, Totals] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class ReviewHand:
+    hand_id: str
+    table_id: str
+    game: str | None
+    status: str
+    booked: bool
+    dealer_id: str | None
+    ended_at: str | None
+    worst: str
+    codes: str
+
+
+@dataclass(frozen=True)
+class ReconciliationRow:
+    table_id: str
+    quantity: str
+    report: int
+    ledger: int
+
+    @property
+    def ok(self) -> bool:
+        return self.report == self.ledger
+
+
+@dataclass
+class DailyReport:
+    day: dt.date
+    table: str | None
+    source: str
+    tables: list[TableDay] = field(default_factory=list)
+    totals: Totals = field(default_factory=Totals)
+    dealers: dict[str, Totals] = field(default_factory=dict)
+    dealer_tables: dict[str, list[str]] = field(default_factory=dict)
+    rake_by_mode: dict[str, int] = field(default_factory=dict)
+    findings: list[FindingCount] = field(default_factory=list)
+    review: list[ReviewHand] = field(default_factory=list)
+    reconciliation: list[ReconciliationRow] = field(default_factory=list)
+
+    @property
+    def review_hand_ids(self) -> list[str]:
+        return [h.hand_id for h in self.review]
+
+    @property
+    def reconciled(self) -> bool:
+        return bool(self.reconciliation) and all(r.ok for r in self.reconciliation)
+
+
+# ---------------------------------------------------------------- money of one hand
+
+
+@dataclass(frozen=True)
+class HandMoney:
+    drop: int
+    payouts: int
+    rake: int
+    bank: int
+
+
+def hand_money(record: AdjudicationRecord) -> HandMoney:
+    """Drop, payouts, rake and house-bank result of one hand, from its movements."""
+    drop = payouts = rake = bank = 0
+    for m in record.movements or []:
+        if m.kind in ("wager", "bet"):
+            drop += m.amount
+        elif m.kind == "payout":
+            payouts += m.amount
+        if m.kind == "rake":
+            rake += m.amount
+        elif m.kind == "rake_refund":
+            rake -= m.amount
+        elif m.to == "house":
+            bank += m.amount
+        elif m.from_ == "house":
+            bank -= m.amount
+    return HandMoney(drop, payouts, rake, bank)
+
+
+def _hand_totals(hand: BookedHand) -> Totals:
+    totals = Totals(hands=1, findings=len(hand.findings), review=int(hand.needs_review))
+    if hand.booked:
+        money = hand_money(hand.record)
+        totals.booked = 1
+        totals.drop, totals.payouts = money.drop, money.payouts
+        totals.rake, totals.bank = money.rake, money.bank
+    return totals
+
+
+# ---------------------------------------------------------------- the report
+
+
+def daily_report(
+    hands: Iterable[BookedHand], day: dt.date, table: str | None, source: str
+) -> DailyReport:
+    """Group the day's hands per table and game and per dealer; list the hands to review."""
+    report = DailyReport(day=day, table=table, source=source)
+    by_table: dict[tuple[str, str | None], TableDay] = {}
+    counts: dict[tuple[str, str | None], Counter[tuple[str, str, str]]] = defaultdict(Counter)
+    dealer_tables: dict[str, set[str]] = defaultdict(set)
+    for hand in sorted(hands, key=lambda h: (h.record.table_id, h.record.ended_at or "",
+                                             h.record.hand_id)):
+        r = hand.record
+        key: tuple[str, str | None] = (r.table_id, r.game)
+        entry = by_table.get(key)
+        if entry is None:
+            entry = by_table[key] = TableDay(r.table_id, r.game,
+                                             GAME_NAMES.get(r.game or "", r.game or "unknown"))
+        totals = _hand_totals(hand)
+        entry.totals.add(totals)
+        report.totals.add(totals)
+        dealer = r.dealer_id or "unknown"
+        entry.dealers.setdefault(dealer, Totals()).add(totals)
+        report.dealers.setdefault(dealer, Totals()).add(totals)
+        dealer_tables[dealer].add(r.table_id)
+        mode = r.rake_mode or "unknown"
+        if totals.booked and (totals.rake or mode not in entry.rake_by_mode):
+            entry.rake_by_mode[mode] = entry.rake_by_mode.get(mode, 0) + totals.rake
+            report.rake_by_mode[mode] = report.rake_by_mode.get(mode, 0) + totals.rake
+        for f in hand.findings:
+            counts[key][(f.rule, f.severity, f.code)] += 1
+        if hand.needs_review:
+            report.review.append(_review_line(hand))
+    report.tables = [by_table[k] for k in sorted(by_table, key=lambda k: (k[0], k[1] or ""))]
+    overall: Counter[tuple[str, str, str]] = Counter()
+    for table_key, entry in by_table.items():
+        entry.findings = _finding_counts(counts[table_key])
+        overall.update(counts[table_key])
+    report.findings = _finding_counts(overall)
+    report.dealer_tables = {d: sorted(t) for d, t in sorted(dealer_tables.items())}
+    report.dealers = dict(sorted(report.dealers.items()))
+    return report
+
+
+def _finding_counts(counts: Counter[tuple[str, str, str]]) -> list[FindingCount]:
+    def order(item: tuple[tuple[str, str, str], int]) -> tuple[str, int, str]:
+        (rule, severity, code), _ = item
+        return rule, SEVERITY_ORDER.index(severity) if severity in SEVERITY_ORDER else 9, code
+
+    return [FindingCount(rule, severity, code, n)
+            for (rule, severity, code), n in sorted(counts.items(), key=order)]
+
+
+def _review_line(hand: BookedHand) -> ReviewHand:
+    r = hand.record
+    severities = {f.severity for f in hand.findings}
+    worst = next((s for s in SEVERITY_ORDER if s in severities), "none")
+    codes = ", ".join(sorted({f"{f.code} ({f.rule})" for f in hand.findings}))
+    return ReviewHand(r.hand_id, r.table_id, r.game, r.status, hand.booked, r.dealer_id,
+                      r.ended_at, worst, codes)
+
+
+def records_of_day(
+    records: Iterable[AdjudicationRecord], day: dt.date, table: str | None = None
+) -> list[BookedHand]:
+    """Records that ended on ``day`` (UTC), optionally of one table, as booked hands."""
+    prefix = day.isoformat()
+    return [BookedHand(r) for r in records
+            if r.ended_at is not None and r.ended_at.startswith(prefix)
+            and (table is None or r.table_id == table)]
+
+
+# ---------------------------------------------------------------- from the ledger
+
+
+def ledger_hands(engine: Engine, day: dt.date, table: str | None = None) -> list[BookedHand]:
+    """The day's hands as booked, with the ledger's own findings (refusals, conflicts)."""
+    from services.ledger.models import FindingRow, Hand
+
+    query = select(Hand.hand_id, Hand.record_json, Hand.ledger_status).where(Hand.day == day)
+    if table is not None:
+        query = query.where(Hand.table_id == table)
+    extra: dict[str, list[Finding]] = defaultdict(list)
+    with engine.connect() as conn:
+        rows = conn.execute(query.order_by(Hand.hand_id)).all()
+        ids = [row.hand_id for row in rows]
+        found = conn.execute(
+            select(FindingRow.hand_id, FindingRow.code, FindingRow.rule, FindingRow.severity,
+                   FindingRow.seat, FindingRow.amount, FindingRow.message)
+            .where(FindingRow.origin == "ledger", FindingRow.hand_id.in_(ids))
+            .order_by(FindingRow.hand_id, FindingRow.ordinal)
+        ).all() if ids else []
+    for f in found:
+        extra[f.hand_id].append(Finding(code=f.code, rule=f.rule, severity=f.severity,
+                                        seat=f.seat, amount=f.amount, message=f.message))
+    return [BookedHand(decode_record(row.record_json), row.ledger_status == "posted",
+                       tuple(extra.get(row.hand_id, ())))
+            for row in rows]
+
+
+def reconcile(engine: Engine, report: DailyReport) -> list[ReconciliationRow]:
+    """The report's per-table figures beside the ledger's own SQL totals."""
+    from services.ledger.queries import rake_totals, table_day_totals
+
+    mine: dict[str, Totals] = defaultdict(Totals)
+    my_rake: dict[tuple[str, str], int] = defaultdict(int)
+    for entry in report.tables:
+        mine[entry.table_id].add(entry.totals)
+        for mode, amount in entry.rake_by_mode.items():
+            my_rake[(entry.table_id, mode)] += amount
+    ledger = {t.table_id: t for t in table_day_totals(engine)
+              if t.day == report.day and (report.table is None or t.table_id == report.table)}
+    rows: list[ReconciliationRow] = []
+    for table_id in sorted(set(mine) | set(ledger)):
+        t, m = ledger.get(table_id), mine.get(table_id, Totals())
+        for name, value, theirs in (
+            ("hands", m.hands, t.hands if t else 0),
+            ("drop", m.drop, t.drop if t else 0),
+            ("payouts", m.payouts, t.payouts if t else 0),
+            ("rake", m.rake, t.rake if t else 0),
+            ("house bank", m.bank, t.house_win if t else 0),
+        ):
+            rows.append(ReconciliationRow(table_id, name, value, theirs))
+    ledger_rake = {(r.table_id, r.mode or "unknown"): r.amount for r in rake_totals(engine)
+                   if r.day == report.day
+                   and (report.table is None or r.table_id == report.table)}
+    for table_id, mode in sorted(set(ledger_rake) | {k for k, v in my_rake.items() if v}):
+        rows.append(ReconciliationRow(table_id, f"rake, mode {mode}",
+                                      my_rake.get((table_id, mode), 0),
+                                      ledger_rake.get((table_id, mode), 0)))
+    return rows
+
+
+def daily_from_ledger(
+    engine: Engine, day: dt.date, table: str | None = None, source: str = "ledger"
+) -> DailyReport:
+    report = daily_report(ledger_hands(engine, day, table), day, table, source)
+    report.reconciliation = reconcile(engine, report)
+    return report

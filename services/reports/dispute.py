@@ -1,0 +1,287 @@
+"""The dispute-resolution report of one hand: everything needed to check the verdict.
+
+Why this shape: a dispute is settled by someone who was not at the table and may not know
+pitwatch. So the report carries the table and who sat where; every event in words with
+its cards; each final hand and its rank; the rules' decision path with the rule text it
+relied on; expected against recorded per seat and per wager; every finding; and the hash
+chain recomputed, so the reader can trust that the events are the ones the table sent.
+
+Sources: the event log (everything), and/or the ledger (the record as booked: money and
+findings, but no events, so no timeline, cards, decision path or chain recomputation;
+the report says so). With both, the booked record is compared with the re-derived one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from sqlalchemy import Engine
+
+from services.events.contract import (
+    AdjudicationRecord,
+    Finding,
+    HandStartedEvent,
+    TableConfiguredEvent,
+    encode_record,
+)
+from services.games.model import TraceStep
+from services.reports.chain import ChainCheck, verify_chain
+from services.reports.hands import FinalHand, final_hands
+from services.reports.narrate import Line, Narrator
+from services.reports.replay import HandReplay, replay_hand, replay_hands
+from services.reports.rulebook import RuleText, load_rulebook
+from services.reports.settlement import SeatLine, SeatMoney, seat_lines, seat_money
+
+GAME_NAMES: dict[str, str] = {
+    "hcf": "High Card Flush",
+    "chinese": "Chinese Poker",
+    "draw7a": "Five Card Draw, 7 to Ace",
+    "russian": "Russian Poker",
+    "holdem": "Texas Hold'em",
+}
+
+
+class HandUnavailable(LookupError):
+    """Neither the log nor the ledger knows the hand."""
+
+
+@dataclass(frozen=True)
+class TimelineEntry:
+    ts: str
+    seq: int
+    event_type: str
+    line: Line
+    chain_ok: bool
+    other_hand: str | None  # an event of another hand that arrived inside this one
+
+
+@dataclass(frozen=True)
+class CitedRule:
+    rule_id: str
+    text: RuleText | None
+
+
+@dataclass(frozen=True)
+class SeatIn:
+    seat: int
+    player: str
+    stack: int
+
+
+@dataclass(frozen=True)
+class LedgerView:
+    """How the ledger holds the hand."""
+
+    url: str
+    ledger_status: str
+    record_sha256: str
+    conflicts: list[str]
+    matches_log: bool | None  # booked record == record re-derived from the log
+
+
+@dataclass
+class DisputeReport:
+    hand_id: str
+    table_id: str
+    record: AdjudicationRecord
+    game: str | None
+    game_name: str
+    rule_profile: str | None
+    dealer_id: str | None
+    limits: str | None = None
+    rake: str | None = None
+    deck: int | None = None
+    button: int | None = None
+    designated: int | None = None
+    seats: list[SeatIn] = field(default_factory=list)
+    started_at: str | None = None
+    timeline: list[TimelineEntry] | None = None
+    hands: list[FinalHand] = field(default_factory=list)
+    trace: list[TraceStep] = field(default_factory=list)
+    trace_note: str | None = None
+    seat_lines: list[SeatLine] = field(default_factory=list)
+    seat_money: list[SeatMoney] = field(default_factory=list)
+    rules: list[CitedRule] = field(default_factory=list)
+    chain: ChainCheck | None = None
+    record_hash_note: str | None = None
+    ledger: LedgerView | None = None
+    log_name: str | None = None
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def findings(self) -> list[Finding]:
+        return self.record.findings
+
+    @property
+    def verdict(self) -> str:
+        """One sentence a reader can check against the tables below."""
+        status = self.record.status
+        counts = {s: sum(1 for f in self.findings if f.severity == s)
+                  for s in ("critical", "warning", "info")}
+        found = ", ".join(f"{n} {s}" for s, n in counts.items() if n) or "none"
+        if status == "ok":
+            return ("Settled correctly: every seat's recorded result equals the result the "
+                    f"posted rules give. Findings: {found}.")
+        if status == "dead":
+            return f"Dead hand: the rules void it and return the wagers. Findings: {found}."
+        if status == "rejected":
+            return ("Not adjudicated: the events do not describe a hand the rules can settle "
+                    f"(see the findings). Findings: {found}.")
+        return ("Discrepancy: what the table recorded differs from the posted rules, or the "
+                f"procedure broke a rule. Findings: {found}.")
+
+
+def dispute_from_log(
+    lines: Sequence[bytes],
+    hand_id: str,
+    rules: dict[str, RuleText] | None = None,
+    log_name: str | None = None,
+) -> DisputeReport:
+    """The full report from the event log (raises ``HandNotFound``)."""
+    return dispute_from_replay(replay_hand(lines, hand_id), rules, log_name)
+
+
+def disputes_from_log(
+    lines: Sequence[bytes],
+    hand_ids: list[str],
+    rules: dict[str, RuleText] | None = None,
+    log_name: str | None = None,
+) -> dict[str, DisputeReport]:
+    """Reports of many hands with one replay per table; hands not in the log are absent."""
+    book = rules if rules is not None else load_rulebook()
+    return {hand_id: dispute_from_replay(replay, book, log_name)
+            for hand_id, replay in replay_hands(lines, hand_ids).items()}
+
+
+def dispute_from_replay(
+    replay: HandReplay, rules: dict[str, RuleText] | None = None, log_name: str | None = None
+) -> DisputeReport:
+    if replay.record is None:
+        raise HandUnavailable(f"hand {replay.hand_id!r} has events but never produced a "
+                              "record")
+    report = _base(replay.record, log_name)
+    _from_replay(report, replay)
+    _finish(report, rules)
+    return report
+
+
+def dispute_from_ledger(
+    engine: Engine,
+    url: str,
+    hand_id: str,
+    lines: Sequence[bytes] | None = None,
+    rules: dict[str, RuleText] | None = None,
+    log_name: str | None = None,
+) -> DisputeReport:
+    """The report from the ledger's booked record, completed from the log when given."""
+    from services.ledger.queries import stored_hand
+
+    stored = stored_hand(engine, hand_id)
+    if stored is None:
+        raise HandUnavailable(f"hand {hand_id!r} is not in the ledger at {url}")
+    replay = replay_hand(lines, hand_id) if lines is not None else None
+    report = _base(stored.record, log_name)
+    matches: bool | None = None
+    if replay is not None and replay.record is not None:
+        matches = encode_record(replay.record) == encode_record(stored.record)
+        _from_replay(report, replay)
+        report.record = stored.record  # the booked record is what is in dispute
+    else:
+        report.notes.append(
+            "The event log was not supplied (--events FILE), so this report shows the record "
+            "as booked in the ledger only: the timeline, the cards, the decision path and "
+            "the recomputation of the hash chain need the events.")
+        report.seat_money = seat_money(stored.record)
+    ledger_only = [f for f in stored.findings if f not in stored.record.findings]
+    report.record = _with_findings(stored.record, ledger_only)
+    report.ledger = LedgerView(url, stored.ledger_status, stored.record_sha256,
+                               stored.conflicts, matches)
+    if matches is False:
+        report.notes.append(
+            "The record booked in the ledger differs from the record re-derived from the "
+            "event log: the log or the booking changed after the hand was booked.")
+    _finish(report, rules)
+    return report
+
+
+def _with_findings(record: AdjudicationRecord, extra: list[Finding]) -> AdjudicationRecord:
+    if not extra:
+        return record
+    import msgspec
+
+    return msgspec.structs.replace(record, findings=[*record.findings, *extra])
+
+
+def _base(record: AdjudicationRecord, log_name: str | None) -> DisputeReport:
+    game = record.game
+    return DisputeReport(
+        hand_id=record.hand_id, table_id=record.table_id, record=record, game=game,
+        game_name=GAME_NAMES.get(game or "", game or "unknown game"),
+        rule_profile=record.rule_profile, dealer_id=record.dealer_id, log_name=log_name,
+        seats=[SeatIn(int(s), p, 0) for s, p in sorted((record.players or {}).items(),
+                                                       key=lambda sp: int(sp[0]))],
+    )
+
+
+def _from_replay(report: DisputeReport, replay: HandReplay) -> None:
+    events = [logged.event for logged in replay.events]
+    hand = replay.hand_input
+    config = hand.table.config if hand else None
+    if config is None:
+        config = next((e.data for e in events if isinstance(e, TableConfiguredEvent)), None)
+    if config is not None:
+        limits = config.limits
+        report.limits = f"{limits.min_wager} to {limits.max_wager} chips per wager"
+        report.rake = f"mode {config.rake.mode}, fee {config.rake.fee}"
+        report.rule_profile = report.rule_profile or config.rule_profile
+    started = next((e for e in events if isinstance(e, HandStartedEvent)), None)
+    if started is not None:
+        d = started.data
+        report.deck, report.button, report.designated = d.deck, d.button, d.designated_player
+        report.dealer_id = report.dealer_id or d.dealer_id
+        report.seats = [SeatIn(s.seat, s.player_id, s.stack) for s in d.seats]
+        report.started_at = started.ts
+    chain = verify_chain(replay.events, replay.before, replay.after)
+    report.chain = chain
+    ok_by_position = [link.ok for link in chain.links]
+    narrator = Narrator()
+    report.timeline = [
+        TimelineEntry(ts=logged.event.ts, seq=logged.event.seq,
+                      event_type=str(logged.event.__struct_config__.tag),
+                      line=narrator.line(logged.event), chain_ok=ok,
+                      other_hand=(logged.event.hand_id
+                                  if logged.event.hand_id not in (None, replay.hand_id)
+                                  else None))
+        for logged, ok in zip(replay.events, ok_by_position, strict=True)
+    ]
+    hand_events = [e for e in events if e.hand_id == replay.hand_id]
+    report.hands = final_hands(hand_events, report.game)
+    if replay.outcome is not None:
+        report.trace = list(replay.outcome.trace)
+    else:
+        report.trace_note = replay.outcome_note
+    seat_rules = replay.outcome.seat_rules if replay.outcome else {}
+    report.seat_lines = seat_lines(report.record, seat_rules)
+    report.seat_money = seat_money(report.record, events)
+    if report.record.last_hash is not None and chain.last_hash is not None:
+        same = report.record.last_hash == chain.last_hash
+        report.record_hash_note = (
+            "equals the hash recomputed from the log" if same
+            else "DIFFERS from the hash recomputed from the log")
+    if replay.rejected_lines:
+        report.notes.append(f"{len(replay.rejected_lines)} line(s) of this table in the log "
+                            "failed validation and are not part of the chain: "
+                            + "; ".join(replay.rejected_lines[:5]))
+
+
+def _finish(report: DisputeReport, rules: dict[str, RuleText] | None) -> None:
+    if not report.seat_lines:
+        report.seat_lines = seat_lines(report.record, {})
+    book = rules if rules is not None else load_rulebook()
+    cited: list[str] = []
+    for rule_id in [*(s.rule for s in report.trace), *(f.rule for f in report.findings),
+                    *(s.rule for s in report.seat_lines if s.rule)]:
+        if rule_id and rule_id not in cited:
+            cited.append(rule_id)
+    report.rules = [CitedRule(rule_id, book.get(rule_id)) for rule_id in cited]

@@ -1,0 +1,75 @@
+"""HTML from Jinja2 templates (autoescaped) and PDF from the same HTML (WeasyPrint).
+
+Why autoescape everywhere: player ids, dealer ids, reasons and alarm details come from
+the table systems' events, i.e. from outside; a report is opened in a browser, so any of
+them could carry markup. Every value is escaped unless it is built here from validated
+data and marked safe (card SVGs, rule text rendered from escaped markdown).
+
+Why the stylesheet is inlined: one HTML file is the whole report (it can be mailed or
+archived alone), and the PDF is rendered from exactly that file. The generation time is
+an input, so the same inputs and the same time give byte-identical output.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from importlib import resources
+from typing import Any
+
+from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
+from markupsafe import Markup
+
+from services.reports.cards import card_name, card_svg, card_text
+
+
+def signed(value: int | None) -> str:
+    """Chips with an explicit sign (a result), a real minus sign; blank when unknown."""
+    if value is None:
+        return "–"
+    if value > 0:
+        return f"+{value:,}"
+    if value < 0:
+        return f"−{-value:,}"
+    return "0"
+
+
+def amount(value: int | None) -> str:
+    return "–" if value is None else f"{value:,}"
+
+
+def cards_html(cards: list[str | None]) -> Markup:
+    return Markup("").join(card_svg(card) for card in cards)
+
+
+def cards_codes(cards: list[str | None]) -> str:
+    return " ".join(card_text(c) if c else "?" for c in cards)
+
+
+@lru_cache(maxsize=1)
+def environment() -> Environment:
+    env = Environment(
+        loader=PackageLoader("services.reports", "templates"),
+        autoescape=select_autoescape(enabled_extensions=("html",), default=True),
+        undefined=StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
+    env.filters.update(signed=signed, amount=amount, card=card_svg, cards=cards_html,
+                       cardcodes=cards_codes, cardname=card_name)
+    env.globals["stylesheet"] = Markup(  # our own file, not input: safe
+        resources.files("services.reports").joinpath("static/report.css").read_text("utf-8")
+    )
+    return env
+
+
+def render_html(template: str, **context: Any) -> str:
+    return environment().get_template(template).render(**context)
+
+
+def html_to_pdf(html: str) -> bytes:
+    """The PDF of an HTML report (WeasyPrint needs pango from the OS)."""
+    from weasyprint import HTML
+
+    pdf: bytes = HTML(string=html, base_url=".").write_pdf()
+    return pdf

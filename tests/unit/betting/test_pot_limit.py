@@ -1,0 +1,64 @@
+"""FCD-8 pot limit, computed by hand. Blinds 1 and 2, four players, button 1
+(small blind 2, big blind 3, seat 4 first)."""
+
+from services.games.betting import BettingHand
+from tests.unit.betting.helpers import config, kinds, new_hand, play
+
+STACKS = {1: 200, 2: 200, 3: 200, 4: 200}
+
+
+def test_maximum_raise_literal_reading() -> None:
+    """house-v1 reads FCD-8 literally: the raise may bring the raiser's total to at most
+    the pot after the call. Seat 4: pot 1 + 2 = 3, call 2, pot after the call 5, so the
+    raise goes to at most 5 (adds 5). Minimum: 2 + 2 = 4.
+    After seat 4 raises to 5, seat 1: pot 8, call 5, pot after call 13 -> at most 13;
+    minimum 5 + 3 (the last raise, 5 - 2) = 8."""
+    hand = new_hand(config("pot"), STACKS, button=1)
+    legal = hand.legal_actions()
+    assert legal is not None and (legal.raise_min, legal.raise_max) == (4, 5)
+    assert hand.apply(4, "raise", 5) == []
+    legal = hand.legal_actions()
+    assert legal is not None and legal.seat == 1 and (legal.raise_min, legal.raise_max) == (8, 13)
+
+
+def test_maximum_raise_cardroom_reading() -> None:
+    """The alternative reading: raise BY the pot after the call. Seat 4: call 2, then
+    raise by 5 -> total 7. Seat 1 after that: pot 10, call 7, pot after call 17 -> total
+    7 + 17 = 24."""
+    hand = new_hand(config("pot", reading="raise_by_pot_after_call"), STACKS, button=1)
+    legal = hand.legal_actions()
+    assert legal is not None and legal.raise_max == 7
+    assert hand.apply(4, "raise", 7) == []
+    legal = hand.legal_actions()
+    assert legal is not None and legal.raise_max == 24
+
+
+def test_opening_bet_after_draw_is_at_most_the_pot() -> None:
+    """Everybody calls 2 pre-draw: pot 8. After the draw the first bet is at most 8."""
+    hand = new_hand(config("pot"), STACKS, button=1)
+    play(hand, [(4, "call", 2), (1, "call", 2), (2, "call", 1), (3, "check", None)])
+    hand.next_round()
+    legal = hand.legal_actions()
+    assert legal is not None and (legal.seat, legal.raise_min, legal.raise_max) == (2, 2, 8)
+    found = hand.apply(2, "bet", 9)
+    assert kinds(found) == ["over_pot"] and found[0].amount == 1 and found[0].rule == "FCD-8"
+
+
+def test_over_pot_raise_is_a_finding_and_counts() -> None:
+    """Seat 4 raises to 6 when 5 is the maximum: over the pot by 1. The table took it, so
+    seat 1 now faces 6."""
+    hand = new_hand(config("pot"), STACKS, button=1)
+    found = hand.apply(4, "raise", 6)
+    assert kinds(found) == ["over_pot"] and found[0].amount == 1
+    legal = hand.legal_actions()
+    assert legal is not None and legal.call == 6
+
+
+def test_short_stack_max_is_the_stack() -> None:
+    """Seat 4 has 4 chips: the pot allows 5, so its largest raise is all-in 4, which is
+    also a full raise (2 + 2)."""
+    hand = BettingHand(config("pot"), {1: 200, 2: 200, 3: 200, 4: 4}, 1)
+    for owed in hand.owed_posts():
+        hand.apply(owed.seat, owed.kind, owed.amount)
+    legal = hand.legal_actions()
+    assert legal is not None and (legal.raise_min, legal.raise_max) == (4, 4)

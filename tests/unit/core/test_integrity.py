@@ -1,0 +1,79 @@
+"""Common GEN checks (integrity.py) on hand-built hands."""
+
+from __future__ import annotations
+
+from services.adjudicator.integrity import GenProfile, deck_integrity, stacks_never_negative
+from services.games.profile import load_profile
+from services.simulator.handbuilder import build_hand, table_config
+
+GEN = load_profile("house-v1").section("gen", GenProfile)
+
+
+def _hand(events, deck=32, seats=((1, 100), (2, 100), (3, 100)), dp=None):
+    started = ("hand_started", {"button": 3, "designated_player": dp, "dealer_id": "D1",
+                                "seats": [{"seat": s, "player_id": f"P{s}", "stack": st}
+                                          for s, st in seats], "deck": deck})
+    return build_hand(table_config("draw7a", structure="fixed"),
+                      [started, *events, ("hand_ended", {})]).events
+
+
+def deal(seat, card):
+    return ("card_dealt", {"to": "seat", "seat": seat, "card": card, "face_up": False})
+
+
+def codes(found):
+    return [f.code for f in found]
+
+
+def test_reshuffled_discards_may_be_dealt_again() -> None:
+    """Seat 1 discards 7c; the discards are reshuffled; seat 2 draws 7c: legitimate."""
+    events = _hand([deal(1, "7c"), deal(2, "8c"),
+                    ("draw", {"seat": 1, "discarded": ["7c"], "received": ["9c"]}),
+                    ("stub_reshuffled", {"cards": ["7c"], "reason": "stub exhausted"}),
+                    ("draw", {"seat": 2, "discarded": ["8c"], "received": ["7c"]})])
+    assert deck_integrity(events, GEN) == []
+
+
+def test_reshuffle_naming_a_held_card_is_a_finding_and_the_card_stays_out() -> None:
+    """9c is still in seat 1's hand when 'reshuffled'; seat 2 then receives 9c: both the
+    reshuffle and the duplicate are findings (GEN-1)."""
+    events = _hand([deal(1, "9c"), deal(2, "8c"),
+                    ("stub_reshuffled", {"cards": ["9c"], "reason": "stub exhausted"}),
+                    ("draw", {"seat": 2, "discarded": ["8c"], "received": ["9c"]})])
+    assert codes(deck_integrity(events, GEN)) == ["RESHUFFLED_CARD_IN_PLAY", "DUPLICATE_CARD"]
+
+
+def test_foreign_card_for_the_short_deck() -> None:
+    """A 2c in a 32-card (7-A) game is foreign."""
+    assert codes(deck_integrity(_hand([deal(1, "2c")]), GEN)) == ["FOREIGN_CARD"]
+
+
+def test_chips_received_during_the_hand_can_be_paid_on() -> None:
+    """Seat 2 starts with 10, is paid 30 points by seat 1, then pays 35 to seat 3:
+    10 + 30 - 35 = 5 >= 0, no GEN-2 finding. Seat 1 (100) pays 30: fine."""
+    events = _hand([("collection", {"seat": 1, "amount": 30, "to": "seat:2", "kind": "points"}),
+                    ("collection", {"seat": 2, "amount": 35, "to": "seat:3", "kind": "points"})],
+                   seats=((1, 100), (2, 10), (3, 100)))
+    assert stacks_never_negative(events, GEN) == []
+
+
+def test_paying_more_than_the_stack_is_a_finding() -> None:
+    """Seat 2 has 10 and pays 35: 25 short (GEN-2)."""
+    events = _hand([("collection", {"seat": 2, "amount": 35, "to": "seat:3", "kind": "points"})],
+                   seats=((1, 100), (2, 10), (3, 100)))
+    found = stacks_never_negative(events, GEN)
+    assert [(f.code, f.seat, f.amount) for f in found] == [("WAGER_OVER_STACK", 2, 25)]
+
+
+def test_banker_collections_fund_the_banker() -> None:
+    """DP seat 3 has 5; collects a 20 ante from seat 1, then pays seat 2 a 20 win: the DP's
+    stack is 5 + 20 - 20 = 5, never short, no finding."""
+    events = _hand([("wager", {"seat": 1, "kind": "ante", "amount": 20}),
+                    ("wager", {"seat": 2, "kind": "ante", "amount": 20}),
+                    ("wager_collected", {"seat": 1, "kind": "ante", "amount": 20,
+                                         "to": "designated"}),
+                    ("payout", {"seat": 2, "amount": 20, "source": "designated",
+                                "kind": "win"}),
+                    ("rake_collected", {"seat": 3, "amount": 1, "from": "stack"})],
+                   seats=((1, 100), (2, 100), (3, 5)), dp=3, deck=52)
+    assert stacks_never_negative(events, GEN) == []

@@ -1,0 +1,171 @@
+"""Blinds (FCD-3), deal (FCD-4), order of action (FCD-5/7), showdown (FCD-9), dead hands
+(GEN-6) and rake (GEN-10) through whole hands."""
+
+from typing import Any
+
+from tests.unit.draw7a.builder import adjudicated, codes, config, narrate, stand_pat
+
+FLUSH = ["Ah", "Kh", "9h", "8h", "7h"]
+FULL_HOUSE = ["Ac", "Ad", "As", "Kc", "Kd"]
+TWO_PAIR = ["7c", "7d", "8c", "8d", "Tc"]
+CARDS = {1: FLUSH, 2: FULL_HOUSE, 3: TWO_PAIR}
+STACKS = {1: 100, 2: 100, 3: 100}
+
+
+def three_handed(**overrides: Any) -> list[tuple[str, dict[str, Any]]]:
+    """Button 1, SB 2, BB 3, no limit 1/2. Before the draw 1 calls 2, 2 completes 1, 3
+    checks (pot 6); all pat; after the draw 2 bets 6, 3 folds, 1 calls 6. Put in: 1 and
+    2 -> 8, 3 -> 2; pot 18; seat 2 (the bettor) shows first; seat 1's flush wins 18.
+    Net: 1 = +10, 2 = -8, 3 = -2."""
+    spec: dict[str, Any] = dict(
+        before=[(1, "call", 2), (2, "call", 1), (3, "check", None)],
+        draws=stand_pat(2, 3, 1),
+        after=[(2, "bet", 6), (3, "fold", None), (1, "call", 6)],
+        showdown=[(2, FULL_HOUSE), (1, FLUSH)],
+        payouts=[(1, 18, "pot")])
+    spec.update(overrides)
+    return narrate(STACKS, 1, CARDS, **spec)
+
+
+def test_clean_hand_is_ok() -> None:
+    record = adjudicated(config("no"), three_handed())
+    assert record.status == "ok" and record.findings == []
+    assert record.expected is not None
+    assert record.expected.net == {"1": 10, "2": -8, "3": -2, "house": 0}
+
+
+def test_wrong_winner_paid_is_a_mispay_citing_fcd11() -> None:
+    record = adjudicated(config("no"), three_handed(payouts=[(2, 18, "pot")]))
+    assert {(f.code, f.rule, f.seat, f.amount) for f in record.findings} == {
+        ("MISPAY", "FCD-11", 1, -18), ("MISPAY", "FCD-11", 2, 18)}
+
+
+def test_showdown_order_is_info_only() -> None:
+    """Seat 1 shows before the bettor (2): FCD-9, severity info; the hand stays ok."""
+    record = adjudicated(config("no"), three_handed(
+        showdown=[(1, FLUSH), (2, FULL_HOUSE)]))
+    assert codes(record) == ["SHOWDOWN_ORDER"] and record.status == "ok"
+
+
+def test_mucked_loser_and_shown_cards_that_were_not_dealt() -> None:
+    """Seat 2 mucks: no finding. Seat 1 'shows' a hand it was not dealt: critical, and the
+    cards dealt speak (the flush still wins)."""
+    record = adjudicated(config("no"), three_handed(showdown=[(2, None), (1, FLUSH)]))
+    assert record.findings == []
+    shown = ["Qh", "Jh", "9h", "8h", "7h"]
+    record = adjudicated(config("no"), three_handed(showdown=[(2, FULL_HOUSE), (1, shown)]))
+    assert codes(record) == ["SHOWN_CARDS_MISMATCH"]
+
+
+def test_muck_by_the_best_hand_gives_up_the_pot() -> None:
+    """Seat 1 (flush) mucks after calling: seat 2's full house takes 18. Net 2 = +10."""
+    record = adjudicated(config("no"), three_handed(
+        showdown=[(2, FULL_HOUSE), (1, None)], payouts=[(2, 18, "pot")]))
+    assert record.findings == []
+    assert record.expected is not None and record.expected.net["2"] == 10
+
+
+def test_out_of_turn_and_check_facing_bet() -> None:
+    """Before the draw seat 2 acts before seat 1 (out of turn, FCD-5); after the draw seat
+    3 checks facing seat 2's bet of 6 (FCD-7), then folds when it comes back."""
+    record = adjudicated(config("no"), three_handed(
+        before=[(2, "call", 1), (1, "call", 2), (3, "check", None)],
+        after=[(2, "bet", 6), (3, "check", None), (1, "call", 6)],
+        showdown=[(2, FULL_HOUSE), (1, FLUSH)]))
+    assert [(f.code, f.rule) for f in record.findings] == [
+        ("OUT_OF_TURN", "FCD-5"), ("CHECK_FACING_BET", "FCD-7")]
+
+
+def test_blinds_wrong_amount_and_posted_after_the_deal() -> None:
+    """Seat 3 posts a big blind of 4 (FCD-3: 2 is owed). The table played it as the bet to
+    call: 1 calls 4, 2 adds 3; after the draw 2 bets 6, 3 folds, 1 calls: pot 3 x 4 + 12
+    = 24 to seat 1; only the blind is a finding. Then a correct big blind recorded after
+    the first card was dealt (FCD-3: before the deal)."""
+    record = adjudicated(config("no"), three_handed(
+        blinds=[(2, "post_small_blind", 1), (3, "post_big_blind", 4)],
+        before=[(1, "call", 4), (2, "call", 3), (3, "check", None)],
+        payouts=[(1, 24, "pot")]))
+    assert codes(record) == ["BLIND_WRONG_AMOUNT"]
+    late = three_handed()
+    blind = late.pop(2)  # the big blind, after the deal
+    late.insert(10, blind)
+    record = adjudicated(config("no"), late)
+    assert codes(record) == ["BLIND_AFTER_DEAL"]
+
+
+def test_deal_not_clockwise_from_button() -> None:
+    """The first two cards go to seats 3 and 2 instead of 2 and 3 (FCD-4)."""
+    events = three_handed()
+    events[3], events[4] = events[4], events[3]
+    record = adjudicated(config("no"), events)
+    assert codes(record) == ["DEAL_ORDER"]
+
+
+def test_misdeal_returns_everything() -> None:
+    """GEN-6: a misdeal after the blinds; both blinds refunded: status dead, no finding."""
+    events = [
+        *narrate(STACKS, 1, CARDS)[:3],
+        ("misdeal", {"reason": "card exposed in the deal"}),
+        ("payout", {"seat": 2, "amount": 1, "source": "pot", "kind": "refund"}),
+        ("payout", {"seat": 3, "amount": 2, "source": "pot", "kind": "refund"}),
+        ("hand_ended", {})]
+    record = adjudicated(config("no", mode="all", fee=1), events)
+    assert record.status == "dead" and record.findings == []
+    assert record.expected is not None
+    assert record.expected.net == {"1": 0, "2": 0, "3": 0, "house": 0}
+
+
+def test_rake_designated_mode_button_pays_for_every_participant() -> None:
+    """GEN-10 designated = the player on the button (seat 1) pays 1 for each of the three
+    participants: 3 from the pot of 18; seat 1 wins 15. Net: 1 = 15 - 8 = +7, 2 = -8,
+    3 = -2, house 3."""
+    record = adjudicated(config("no", mode="designated", fee=1), three_handed(
+        rake=[(1, 3)], payouts=[(1, 15, "pot")]))
+    assert record.findings == []
+    assert record.expected is not None
+    assert record.expected.net == {"1": 7, "2": -8, "3": -2, "house": 3}
+    assert record.expected.rake == {"1": 3}
+
+
+def test_over_collected_rake_is_a_finding() -> None:
+    """Mode all, fee 1 (3 due, 1 each); the table takes 2 from seat 2's share."""
+    record = adjudicated(config("no", mode="all", fee=1), three_handed(
+        rake=[(1, 1), (2, 2), (3, 1)], payouts=[(1, 14, "pot")]))
+    assert ("RAKE_OVER", "GEN-10", 2, 1) in {
+        (f.code, f.rule, f.seat, f.amount) for f in record.findings}
+
+
+def test_player_walking_away_has_folded() -> None:
+    """GEN-7: after seat 2's bet seat 3 leaves the table instead of acting: its hand is
+    folded (no finding); seat 1 calls and wins as in the clean hand."""
+    events = three_handed(after=[(2, "bet", 6), (1, "call", 6)])
+    where = next(i for i, e in enumerate(events)
+                 if e[0] == "action" and e[1] == {"seat": 1, "action": "call", "amount": 6})
+    events.insert(where, ("player_left", {"seat": 3, "player_id": "p3", "stack": 98}))
+    record = adjudicated(config("no"), events)
+    assert record.findings == []
+    assert record.expected is not None
+    assert record.expected.net == {"1": 10, "2": -8, "3": -2, "house": 0}
+
+
+def test_chips_moved_by_an_action_foreign_to_the_game_stay_in_the_pot() -> None:
+    """A 'play' action with 2 chips (an RP action): UNEXPECTED_ACTION (FCD-2); the chips
+    are in the pot and go to the winner (pot 20), so there is no mispay."""
+    events = three_handed(payouts=[(1, 20, "pot")])
+    where = next(i for i, e in enumerate(events) if e[0] == "draw")
+    events.insert(where, ("action", {"seat": 3, "action": "play", "amount": 2}))
+    record = adjudicated(config("no"), events)
+    assert codes(record) == ["UNEXPECTED_ACTION"]
+
+
+def test_bet_larger_than_the_stack_is_reported_once_as_gen2() -> None:
+    """Seat 2 has 98 behind after the draw and bets 120: table stakes (GEN-2), reported by
+    the common checks as WAGER_OVER_STACK (amount 22) and not again by the game. Both
+    others fold: the 120 is uncalled and returned, seat 2 wins the 6 (net +4)."""
+    record = adjudicated(config("no"), three_handed(
+        after=[(2, "bet", 120), (3, "fold", None), (1, "fold", None)],
+        showdown=[], payouts=[(2, 120, "refund"), (2, 6, "pot")]))
+    assert [(f.code, f.rule, f.amount) for f in record.findings] == [
+        ("WAGER_OVER_STACK", "GEN-2", 22)]
+    assert record.expected is not None
+    assert record.expected.net == {"1": -2, "2": 4, "3": -2, "house": 0}

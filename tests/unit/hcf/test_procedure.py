@@ -1,0 +1,327 @@
+"""Dead hands (HCF-13, GEN-6), past-posting (HCF-3, SURV-1), walk-away folds (GEN-7), DP
+rotation (HCF-2), cards (unread, switched), table stakes and limits (GEN-2, GEN-5), and
+mispay attribution."""
+
+from __future__ import annotations
+
+from services.events.contract import AdjudicationRecord, Finding
+from services.games import hcf
+from services.games.profile import load_profile
+from tests.unit.hcf.scenario import (
+    adjudicate,
+    codes,
+    collect,
+    config,
+    deal,
+    ended,
+    fold,
+    hand,
+    net,
+    pay,
+    raise_,
+    rake,
+    show,
+    started,
+    wager,
+)
+
+DP_9_HIGH = "9h 5h 2h 7c 4c 3d 6s"
+P_AK9 = "As Ks 9s 5d 4d 3c 2c"  # beats DP_9_HIGH
+P_FOUR = "As Ks Qs 9s 3c 2c 4d"  # 4 spades: beats DP_9_HIGH, Flush bonus 2 to 1
+
+
+def finding_of(record: AdjudicationRecord, code: str) -> Finding:
+    found = [f for f in record.findings if f.code == code]
+    assert found, f"no {code} in {record.findings}"
+    return found[0]
+
+
+# ---------------------------------------------------------------- dead hands
+
+
+def test_shuffler_alarm_makes_the_hand_dead() -> None:
+    """HCF-13/GEN-6. Antes 10 (seat 2) and 10 + Flush bonus 5 (seat 3) placed, the shuffler
+    alarms during the deal; the table ends the hand with every wager still on the layout.
+    Expected: all nets 0, no rake; status dead; only the info finding DEAD_HAND."""
+    record = adjudicate(
+        config(mode="players", fee=1),
+        started(1, {1: 500, 2: 100, 3: 100}),
+        wager(2, "ante", 10), wager(3, "ante", 10), wager(3, "flush_bonus", 5),
+        deal({1: "9h 5h", 2: "As Ks", 3: "Ad Kd"}, dp=1),
+        [("shuffler_alarm", {"detail": "red light"})], ended())
+    assert net(record) == {"1": 0, "2": 0, "3": 0, "house": 0}
+    assert record.status == "dead"
+    assert codes(record) == ["DEAD_HAND"]
+    assert record.findings[0].rule == "HCF-13"
+
+
+def test_dead_hand_settled_as_live() -> None:
+    """GEN-6. After the alarm the table still collected seat 2's Ante 10 for the DP and
+    raked seat 2 1. Expected all 0: DEAD_HAND_SETTLED (critical), MISPAY seat 2 -10 and
+    DP +10 citing HCF-13, RAKE_OVER seat 2."""
+    record = adjudicate(
+        config(mode="players", fee=1),
+        started(1, {1: 500, 2: 100}), wager(2, "ante", 10),
+        deal({1: DP_9_HIGH, 2: "8s 7s 2s Kd Qc Jd Tc"}, dp=1),
+        [("shuffler_alarm", {"detail": "red light"})],
+        fold(2), collect(2, "ante", 10), rake(2, 1), ended())
+    assert record.status == "discrepancy"
+    assert finding_of(record, "DEAD_HAND_SETTLED").severity == "critical"
+    mispays = {f.seat: (f.rule, f.amount) for f in record.findings if f.code == "MISPAY"}
+    assert mispays == {2: ("HCF-13", -10), 1: ("HCF-13", 10)}
+    assert "RAKE_OVER" in codes(record)
+
+
+def test_card_count_not_declared() -> None:
+    """HCF-13. Seat 2 got only 6 cards and the table played on, paying seat 2 20. The hand
+    is dead: CARD_COUNT (critical) for seat 2 with 6 cards; expected nets all 0, so the
+    20 paid is a MISPAY citing HCF-13."""
+    record = adjudicate(
+        config(),
+        started(1, {1: 500, 2: 100}), wager(2, "ante", 10),
+        deal({1: DP_9_HIGH, 2: "As Ks 9s 5d 4d 3c"}, dp=1), raise_(2, 10),
+        show(1, DP_9_HIGH), pay(2, 20), ended())
+    count = finding_of(record, "CARD_COUNT")
+    assert count.seat == 2 and count.rule == "HCF-13" and count.severity == "critical"
+    assert "6 cards" in count.message
+    assert net(record) == {"1": 0, "2": 0, "house": 0}
+    assert {f.rule for f in record.findings if f.code == "MISPAY"} == {"HCF-13"}
+
+
+def test_card_count_declared_dead_by_the_table() -> None:
+    """HCF-13/GEN-6. Seat 2 got 8 cards; the table declared a misdeal and returned
+    everything: status dead, no discrepancy."""
+    record = adjudicate(
+        config(),
+        started(1, {1: 500, 2: 100}), wager(2, "ante", 10),
+        deal({1: DP_9_HIGH, 2: "As Ks 9s 5d 4d 3c 2c Td"}, dp=1),
+        [("misdeal", {"reason": "seat 2 received 8 cards"})], ended())
+    assert record.status == "dead"
+    assert net(record) == {"1": 0, "2": 0, "house": 0}
+
+
+# ---------------------------------------------------------------- past-posting
+
+
+def test_bonus_after_the_first_card_is_past_posting() -> None:
+    """HCF-3. Seat 2 puts a Flush bonus 5 down after the first card. PAST_POSTING (HCF-3,
+    critical, amount 5); the wager is void and goes back. Seat 2 then wins Ante 10 + Raise
+    10 = 20 against the DP; the table also paid the late bonus 2 to 1 = 10 on the 4-card
+    flush: expected +20, recorded +30 -> MISPAY +10 citing HCF-8."""
+    cards = deal({1: DP_9_HIGH, 2: P_FOUR}, dp=1)
+    record = adjudicate(
+        config(),
+        started(1, {1: 500, 2: 100}), wager(2, "ante", 10),
+        cards[:1], wager(2, "flush_bonus", 5), cards[1:],
+        raise_(2, 10), show(1, DP_9_HIGH), show(2, P_FOUR), pay(2, 20),
+        pay(2, 10, kind="bonus"), ended())
+    late = finding_of(record, "PAST_POSTING")
+    assert (late.rule, late.severity, late.amount, late.seat) == ("HCF-3", "critical", 5, 2)
+    mispay = next(f for f in record.findings if f.code == "MISPAY" and f.seat == 2)
+    assert (mispay.rule, mispay.amount) == ("HCF-8", 10)
+    assert net(record) == {"1": -20, "2": 20, "house": 0}
+
+
+def test_raise_after_the_dp_hand_was_shown_is_past_posting() -> None:
+    """SURV-1. Seat 2 raises 10 only after the DP's cards were shown: PAST_POSTING citing
+    SURV-1 and the raise chips are void. The raise action still stands as seat 2's
+    decision, so the hand plays with Ante 10 and a Raise of 0 (RAISE_UNDER_MINIMUM).
+    A-K-9 beats the qualifying 9-5-2: expected +10; the table paid 20 (MISPAY)."""
+    record = adjudicate(
+        config(),
+        started(1, {1: 500, 2: 100}), wager(2, "ante", 10),
+        deal({1: DP_9_HIGH, 2: P_AK9}, dp=1), show(1, DP_9_HIGH),
+        raise_(2, 10), show(2, P_AK9), pay(2, 20), ended())
+    assert finding_of(record, "PAST_POSTING").rule == "SURV-1"
+    assert "RAISE_UNDER_MINIMUM" in codes(record)
+    assert net(record) == {"1": -10, "2": 10, "house": 0}
+    mispay = next(f for f in record.findings if f.code == "MISPAY" and f.seat == 2)
+    assert mispay.amount == 10
+
+
+# ---------------------------------------------------------------- walk-away (GEN-7)
+
+
+def test_player_leaving_without_acting_has_folded() -> None:
+    """GEN-7. Seat 2 walks away after the deal without a decision: folded, Ante 10 to the
+    DP. Seat 2 -10, DP +10; WALK_AWAY_FOLD is info only, status ok."""
+    record = adjudicate(
+        config(),
+        started(1, {1: 500, 2: 100}), wager(2, "ante", 10),
+        deal({1: DP_9_HIGH, 2: P_AK9}, dp=1),
+        [("player_left", {"seat": 2, "player_id": "P2", "stack": 90})],
+        collect(2, "ante", 10), ended())
+    assert net(record) == {"1": 10, "2": -10, "house": 0}
+    walk = finding_of(record, "WALK_AWAY_FOLD")
+    assert (walk.rule, walk.severity) == ("GEN-7", "info")
+    assert record.status == "ok"
+
+
+def test_walk_away_paid_as_a_winner_is_a_mispay_citing_gen_7() -> None:
+    """GEN-7. Seat 2 left without acting, yet the table paid its Ante 10 as a winner and
+    never collected it. Expected -10 (a fold loses the Ante), recorded +10 -> MISPAY +20
+    citing GEN-7."""
+    record = adjudicate(
+        config(),
+        started(1, {1: 500, 2: 100}), wager(2, "ante", 10),
+        deal({1: DP_9_HIGH, 2: P_AK9}, dp=1),
+        [("player_left", {"seat": 2, "player_id": "P2", "stack": 90})],
+        show(1, DP_9_HIGH), pay(2, 10), ended())
+    mispay = next(f for f in record.findings if f.code == "MISPAY" and f.seat == 2)
+    assert (mispay.rule, mispay.amount) == ("GEN-7", 20)
+
+
+# ---------------------------------------------------------------- DP rotation (HCF-2)
+
+FOUR_SEATS = {1: 500, 2: 500, 3: 500, 4: 500}
+
+
+def rotation_record(dp: int, offers: tuple[tuple[int, bool], ...]) -> AdjudicationRecord:
+    """Hand where nobody plays (all three players fold) so only HCF-2 is in question."""
+    players = [s for s in FOUR_SEATS if s != dp]
+    parts = [started(dp, FOUR_SEATS)]
+    parts += [wager(s, "ante", 10) for s in players]
+    cards = ["9h 5h 2h 7c 4c 3d 6s", "8s 7s 2s Kd Qc Jd Tc", "As Ks 9s 5d 4d 3c 2c",
+             "Ah Kh Qh Jh 6d 7d 3s"]
+    parts.append(deal({s: cards[i] for i, s in enumerate(FOUR_SEATS)}, dp=dp))
+    for s in players:
+        parts += [fold(s), collect(s, "ante", 10)]
+    parts.append(ended())
+    return adjudicate(config(), *parts, previous_designated=1, designated_offers=offers)
+
+
+def test_dp_rotation_skip_without_decline() -> None:
+    """HCF-2. Previous DP seat 1; now seat 3, but seat 2 (the next clockwise) has no
+    recorded decline: DP_ROTATION_SKIP for seat 2."""
+    record = rotation_record(3, ((3, True),))
+    skip = finding_of(record, "DP_ROTATION_SKIP")
+    assert (skip.rule, skip.seat) == ("HCF-2", 2)
+
+
+def test_dp_rotation_with_recorded_decline() -> None:
+    """HCF-2. Seat 2 declined, seat 3 accepted: a legal rotation, no finding."""
+    record = rotation_record(3, ((2, False), (3, True)))
+    assert "DP_ROTATION_SKIP" not in codes(record)
+    assert record.status == "ok", record.findings
+
+
+def test_dp_stays_only_when_everyone_else_declined() -> None:
+    """HCF-2. DP stays seat 1: seats 2, 3 and 4 must all have declined. With 2 and 3 only,
+    seat 4 was skipped; with all three, no finding."""
+    partial = rotation_record(1, ((2, False), (3, False), (1, True)))
+    assert [f.seat for f in partial.findings if f.code == "DP_ROTATION_SKIP"] == [4]
+    full = rotation_record(1, ((2, False), (3, False), (4, False), (1, True)))
+    assert "DP_ROTATION_SKIP" not in codes(full)
+
+
+def test_button_not_in_front_of_the_dp() -> None:
+    """HCF-2: the button sits in front of the DP."""
+    record = adjudicate(
+        config(), started(1, {1: 500, 2: 100}, button=2), wager(2, "ante", 10),
+        deal({1: DP_9_HIGH, 2: P_AK9}, dp=1), fold(2), collect(2, "ante", 10), ended())
+    assert finding_of(record, "BUTTON_NOT_AT_DP").rule == "HCF-2"
+
+
+# ---------------------------------------------------------------- cards
+
+
+def test_unread_card_is_taken_from_the_showdown() -> None:
+    """HCF-1 / Reading: seat 2's 7th card was dealt unread (null); its showdown shows the
+    seven cards, so the hand is valued: A-K-9 beats 9-5-2, +20."""
+    record = adjudicate(
+        config(), started(1, {1: 500, 2: 100}), wager(2, "ante", 10),
+        deal({1: DP_9_HIGH, 2: "As Ks 9s 5d 4d 3c ??"}, dp=1), raise_(2, 10),
+        show(1, DP_9_HIGH), show(2, P_AK9), pay(2, 20), ended())
+    assert net(record) == {"1": -20, "2": 20, "house": 0}
+    assert record.status == "ok", record.findings
+
+
+def test_unread_card_never_shown_rejects_the_hand() -> None:
+    """HCF-1: a live hand with an unread card and no showdown cannot be valued."""
+    record = adjudicate(
+        config(), started(1, {1: 500, 2: 100}), wager(2, "ante", 10),
+        deal({1: DP_9_HIGH, 2: "As Ks 9s 5d 4d 3c ??"}, dp=1), raise_(2, 10),
+        show(1, DP_9_HIGH), pay(2, 20), ended())
+    assert record.status == "rejected"
+    assert record.findings[0].rule == "HCF-1"
+
+
+def test_shown_cards_differ_from_dealt() -> None:
+    """GEN-1: seat 2 was dealt 2c but shows Qs in its place (a switched card):
+    SHOWDOWN_MISMATCH; settlement uses the cards dealt (A-K-9 wins, +20)."""
+    record = adjudicate(
+        config(), started(1, {1: 500, 2: 100}), wager(2, "ante", 10),
+        deal({1: DP_9_HIGH, 2: P_AK9}, dp=1), raise_(2, 10),
+        show(1, DP_9_HIGH), show(2, "As Ks 9s 5d 4d 3c Qs"), pay(2, 20), ended())
+    assert finding_of(record, "SHOWDOWN_MISMATCH").rule == "GEN-1"
+    assert net(record) == {"1": -20, "2": 20, "house": 0}
+
+
+# ---------------------------------------------------------------- stakes and limits
+
+
+def test_table_stakes_must_cover_every_wager_of_the_hand() -> None:
+    """GEN-2 as HCF applies it: Ante 10 + Flush bonus 5 + a 3x raise (30) = 45 needed;
+    seat 2 started with 40: INSUFFICIENT_STAKE, short by 5."""
+    record = adjudicate(
+        config(), started(1, {1: 500, 2: 40}), wager(2, "ante", 10),
+        wager(2, "flush_bonus", 5), deal({1: DP_9_HIGH, 2: P_AK9}, dp=1), fold(2),
+        collect(2, "ante", 10), collect(2, "flush_bonus", 5), ended())
+    short = finding_of(record, "INSUFFICIENT_STAKE")
+    assert (short.rule, short.amount) == ("GEN-2", 5)
+
+
+def test_wager_outside_posted_limits() -> None:
+    """GEN-5: limits 5-100; an Ante of 150 is outside them."""
+    record = adjudicate(
+        config(min_wager=5, max_wager=100), started(1, {1: 5000, 2: 1000}),
+        wager(2, "ante", 150), deal({1: DP_9_HIGH, 2: P_AK9}, dp=1), fold(2),
+        collect(2, "ante", 150), ended())
+    assert finding_of(record, "WAGER_OUTSIDE_LIMITS").rule == "GEN-5"
+
+
+def test_no_designated_player_rejects_the_hand() -> None:
+    """HCF-2: a High Card Flush hand needs a DP to bank it."""
+    parts = started(1, {1: 500, 2: 100})
+    parts[0][1]["designated_player"] = None
+    record = adjudicate(config(), parts, wager(2, "ante", 10), ended())
+    assert record.status == "rejected" and record.findings[0].rule == "HCF-2"
+
+
+# ---------------------------------------------------------------- mispay attribution
+
+
+def test_mispaid_ante_and_raise_cites_hcf_7() -> None:
+    """HCF-7: seat 2 won Ante 10 + Raise 10 = 20 but was paid 15: MISPAY seat 2 -5 and DP
+    +5, both citing HCF-7."""
+    record = adjudicate(
+        config(), started(1, {1: 500, 2: 100}), wager(2, "ante", 10),
+        deal({1: DP_9_HIGH, 2: P_AK9}, dp=1), raise_(2, 10),
+        show(1, DP_9_HIGH), show(2, P_AK9), pay(2, 15), ended())
+    mispays = {f.seat: (f.rule, f.amount) for f in record.findings if f.code == "MISPAY"}
+    assert mispays == {2: ("HCF-7", -5), 1: ("HCF-7", 5)}
+
+
+def test_mispaid_straight_flush_bonus_cites_hcf_9() -> None:
+    """HCF-9: seat 2 holds 2-3-4-5 of clubs (a 4-run: 60 to 1, Straight Flush bonus 5 ->
+    300) and wins Ante 10 + Raise 10 = 20 with 4 clubs vs 3 hearts. The table paid the
+    bonus as a 3-run (8 to 1 = 40): MISPAY seat 2 -260 citing HCF-9."""
+    p2 = "2c 3c 4c 5c 9s Js Ks"
+    record = adjudicate(
+        config(), started(1, {1: 5000, 2: 1000}), wager(2, "ante", 10),
+        wager(2, "sf_bonus", 5), deal({1: "9h 5h 2h 7d 4d 3d 6s", 2: p2}, dp=1),
+        raise_(2, 10), show(1, "9h 5h 2h 7d 4d 3d 6s"), show(2, p2), pay(2, 20),
+        pay(2, 40, kind="bonus"), ended())
+    mispay = next(f for f in record.findings if f.code == "MISPAY" and f.seat == 2)
+    assert (mispay.rule, mispay.amount) == ("HCF-9", -260)
+
+
+def test_trace_states_qualification_and_order() -> None:
+    """The dispute report's path: HCF-2 DP, HCF-5 order, HCF-7 qualification, HCF-12."""
+    outcome = hcf.adjudicate(hand(
+        config(), started(1, {1: 500, 2: 100}), wager(2, "ante", 10),
+        deal({1: DP_9_HIGH, 2: P_AK9}, dp=1), raise_(2, 10), show(1, DP_9_HIGH),
+        show(2, P_AK9), pay(2, 20), ended()), load_profile("house-v1"))
+    rules = [s.rule for s in outcome.trace]
+    assert rules[:3] == ["HCF-2", "HCF-5", "HCF-7"] and rules[-1] == "HCF-12"
+    assert "3-card flush 9-5-2: qualifies" in outcome.trace[2].message

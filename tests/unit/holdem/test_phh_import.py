@@ -1,0 +1,223 @@
+"""PHH import on small hand-written files: the events a table would have recorded, the
+recorded payouts from finishing stacks, half chips, seating, skips with reasons, the CLI."""
+
+from __future__ import annotations
+
+import itertools
+import uuid
+from pathlib import Path
+from typing import Any
+
+import orjson
+from typer.testing import CliRunner
+
+from services.adjudicator.embedded import adjudicate_lines
+from services.events.canonical import event_hash
+from services.events.contract import AdjudicationRecord
+from services.importers.cli import import_app
+from services.importers.phh import import_phh
+
+
+def phh(variant: str = "NT", players: tuple[str, ...] = ("Ann", "Bob", "Cat"),
+        starting: tuple[Any, ...] = (100, 100, 100), finishing: tuple[Any, ...] | None = None,
+        actions: tuple[str, ...] = (), blinds: tuple[int, ...] | None = None,
+        antes: tuple[int, ...] | None = None, hand: int = 1, extra: str = "") -> str:
+    count = len(players)
+    blinds = blinds if blinds is not None else (1, 2, *([0] * (count - 2)))
+    antes = antes if antes is not None else (0,) * count
+    lines = [
+        f"variant = '{variant}'",
+        f"antes = {list(antes)}",
+        f"blinds_or_straddles = {list(blinds)}",
+        "min_bet = 2",
+        f"starting_stacks = [{', '.join(map(str, starting))}]",
+        f"actions = {list(actions)}",
+        f"hand = {hand}",
+        f"players = {list(players)}",
+    ]
+    if finishing is not None:
+        lines.append(f"finishing_stacks = [{', '.join(map(str, finishing))}]")
+    return "\n".join(lines) + "\n" + extra
+
+
+def write(folder: Path, name: str, text: str) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def adjudicate(events: list[dict[str, Any]]) -> list[AdjudicationRecord]:
+    lines = [orjson.dumps(e) for e in events]
+    return [r for step in adjudicate_lines(lines) for r in step.records]
+
+
+def hand_events(events: list[dict[str, Any]]) -> list[tuple[str, dict[str, Any]]]:
+    return [(e["type"], e["data"]) for e in events if e["hand_id"] is not None]
+
+
+# Three players: Ann (p1, small blind, seat 1), Bob (p2, big blind, seat 2), Cat (p3,
+# button, seat 3). Cat folds, Ann raises to 6 (adds 5), Bob calls 4. Flop Qs Jd 4c: Ann
+# bets 10, Bob folds. Ann put in 16 and gets back her uncalled 10 and the pot of 12:
+# finishing 100 - 16 + 22 = 106; Bob 100 - 6 = 94; Cat 100.
+SIMPLE = ("d dh p1 AsAd", "d dh p2 KcKd", "d dh p3 7h2c", "p3 f", "p1 cbr 6", "p2 cc",
+          "d db QsJd4c", "p1 cbr 10", "p2 f")
+
+
+def test_a_hand_becomes_the_events_a_table_records(tmp_path: Path) -> None:
+    path = write(tmp_path / "s1", "1.phh", phh(actions=SIMPLE, finishing=(106, 94, 100)))
+    result = import_phh([path])
+    assert result.skipped == [] and result.hands == 1
+    events = hand_events(result.events)
+    assert events[0][0] == "hand_started"
+    assert events[0][1]["button"] == 3
+    assert [s["player_id"] for s in events[0][1]["seats"]] == ["Ann", "Bob", "Cat"]
+    dealt = [(d["seat"], d["card"]) for t, d in events if t == "card_dealt" and d["to"] == "seat"]
+    assert dealt == [(1, "As"), (2, "Kc"), (3, "7h"), (1, "Ad"), (2, "Kd"), (3, "2c")]
+    actions = [(d["seat"], d["action"], d.get("amount")) for t, d in events if t == "action"]
+    assert actions == [(1, "post_small_blind", 1), (2, "post_big_blind", 2), (3, "fold", None),
+                       (1, "raise", 5), (2, "call", 4), (1, "bet", 10), (2, "fold", None)]
+    board = [(d["to"], d["card"]) for t, d in events if t == "card_dealt" and d["to"] != "seat"]
+    assert board == [("burn", None), ("board", "Qs"), ("board", "Jd"), ("board", "4c")]
+    payouts = [(d["seat"], d["amount"], d["kind"]) for t, d in events if t == "payout"]
+    assert payouts == [(1, 10, "refund"), (1, 12, "pot")]
+    records = adjudicate(result.events)
+    assert [(r.status, r.findings) for r in records] == [("ok", [])]
+
+
+def test_heads_up_positions(tmp_path: Path) -> None:
+    """Heads-up, p1 is the big blind and p2 the button and small blind. p2 folds: p1
+    gets its uncalled 1 back and wins the small blind: 101 / 99."""
+    text = phh(players=("Ann", "Bob"), starting=(100, 100), finishing=(101, 99),
+               actions=("d dh p1 AsAd", "d dh p2 KcKd", "p2 f"))
+    result = import_phh([write(tmp_path / "hu", "1.phh", text)])
+    events = hand_events(result.events)
+    assert events[0][1]["button"] == 2
+    posts = [(d["seat"], d["action"], d["amount"]) for t, d in events[1:3]]
+    assert posts == [(2, "post_small_blind", 1), (1, "post_big_blind", 2)]
+    first = next(d for t, d in events if t == "card_dealt")
+    assert first["seat"] == 1  # left of the button
+    assert [r.status for r in adjudicate(result.events)] == ["ok"]
+
+
+def test_half_chips_make_the_half_chip_the_unit(tmp_path: Path) -> None:
+    """Cat raises to 4, Ann folds her small blind, Bob calls: pot 1 + 4 + 4 = 9, split
+    by two kings playing the board straight: 4.5 each (Bob and Cat finish at 100.5). The
+    table is imported at scale 2: blinds 2 / 4, stacks 200, each gets 9 of the 18."""
+    actions = ("d dh p1 AsAd", "d dh p2 KcKd", "d dh p3 KhKs", "p3 cbr 4", "p1 f", "p2 cc",
+               "d db 5c6d7s", "p2 cc", "p3 cc", "d db 8s", "p2 cc", "p3 cc", "d db 9c",
+               "p2 cc", "p3 cc", "p2 sm KcKd", "p3 sm KhKs")
+    text = phh(actions=actions, finishing=(99, "100.5", "100.5"))
+    result = import_phh([write(tmp_path / "half", "1.phh", text)])
+    table = next(iter(result.scales))
+    assert result.scales == {table: 2}
+    config = next(e["data"] for e in result.events if e["type"] == "table_configured")
+    assert (config["limits"]["small_blind"], config["limits"]["big_blind"]) == (2, 4)
+    payouts = [(d["seat"], d["amount"]) for t, d in hand_events(result.events) if t == "payout"]
+    assert sorted(payouts) == [(2, 9), (3, 9)]
+    records = adjudicate(result.events)
+    assert [(r.status, r.findings) for r in records] == [("ok", [])]
+    assert records[0].expected is not None
+    assert records[0].expected.net == {"1": -2, "2": 1, "3": 1, "house": 0}
+
+
+def test_one_table_per_folder_with_fixed_seats(tmp_path: Path) -> None:
+    """Two hands of one session: the players keep their seats, the button moves from
+    seat 3 to seat 1, and a stack that changed between hands is a chips_changed."""
+    folder = tmp_path / "session"
+    write(folder, "1.phh", phh(actions=SIMPLE, finishing=(106, 94, 100)))
+    second = ("d dh p1 KcKd", "d dh p2 7h2c", "d dh p3 AsAd", "p3 f", "p1 f")
+    write(folder, "2.phh", phh(players=("Bob", "Cat", "Ann"), starting=(100, 100, 106),
+                               finishing=(99, 101, 106), actions=second, hand=2))
+    result = import_phh([folder])
+    assert result.hands == 2
+    types = [e["type"] for e in result.events]
+    assert types.count("player_seated") == 3 and "player_left" not in types
+    starts = [e["data"] for e in result.events if e["type"] == "hand_started"]
+    assert [s["button"] for s in starts] == [3, 1]
+    changed = [e["data"] for e in result.events if e["type"] == "chips_changed"]
+    assert changed == [{"seat": 2, "amount": 6, "kind": "add"}]  # Bob: 94 -> 100
+    assert [r.status for r in adjudicate(result.events)] == ["ok", "ok"]
+
+
+def test_players_out_of_order_are_reseated(tmp_path: Path) -> None:
+    folder = tmp_path / "moved"
+    write(folder, "1.phh", phh(actions=SIMPLE, finishing=(106, 94, 100)))
+    swapped = ("d dh p1 KcKd", "d dh p2 AsAd", "d dh p3 7h2c", "p3 f", "p1 f")
+    write(folder, "2.phh", phh(players=("Ann", "Cat", "Bob"), starting=(106, 100, 94),
+                               finishing=(105, 101, 94), actions=swapped, hand=2))
+    result = import_phh([folder])
+    types = [e["type"] for e in result.events]
+    assert types.count("player_left") == 3 and types.count("player_seated") == 6
+    assert [r.status for r in adjudicate(result.events)] == ["ok", "ok"]
+
+
+def test_hands_that_cannot_be_imported_are_reported(tmp_path: Path) -> None:
+    folder = tmp_path / "mixed"
+    write(folder, "1.phh", phh(variant="FO/8", finishing=(100, 100, 100)))
+    write(folder, "2.phh", phh(actions=SIMPLE))
+    write(folder, "3.phh", phh(actions=SIMPLE, finishing=(106, 94, 100), blinds=(1, 2, 4)))
+    write(folder, "4.phh", "variant = 'NT\n")
+    write(folder, "5.phh", phh(actions=(*SIMPLE[:3], "p3 sd 7h"), finishing=(100, 100, 100)))
+    write(folder, "6.phh", phh(actions=SIMPLE, finishing=(80, 94, 100)))
+    write(folder, "7.phh", phh(actions=SIMPLE, finishing=(106, 94, 100), antes=(1, 0, 2)))
+    result = import_phh([folder])
+    assert result.hands == 0 and result.events == []
+    reasons = {Path(p).name: r for p, r in result.skipped}
+    assert "variant FO/8" in reasons["1.phh"]
+    assert "finishing_stacks" in reasons["2.phh"]
+    assert "straddle" in reasons["3.phh"]
+    assert "not a valid PHH" in reasons["4.phh"]
+    assert "not a hold'em betting or showdown action" in reasons["5.phh"]
+    assert "below what they kept" in reasons["6.phh"]
+    assert "antes" in reasons["7.phh"]
+
+
+def test_import_is_deterministic_and_hash_chained(tmp_path: Path) -> None:
+    folder = tmp_path / "chain"
+    write(folder, "1.phh", phh(actions=SIMPLE, finishing=(106, 94, 100)))
+    first = import_phh([folder]).events
+    assert import_phh([folder]).events == first
+    for previous, event in itertools.pairwise(first):
+        assert event["prev_hash"] == event_hash(previous)
+        assert event["seq"] == previous["seq"] + 1
+    for event in first:
+        assert uuid.UUID(event["event_id"]).version == 4
+
+
+def test_cli_writes_jsonl_and_reports_skips(tmp_path: Path) -> None:
+    folder = tmp_path / "cli"
+    write(folder, "1.phh", phh(actions=SIMPLE, finishing=(106, 94, 100)))
+    write(folder, "2.phh", phh(variant="F7S", finishing=(100, 100, 100)))
+    target = tmp_path / "events.jsonl"
+    outcome = CliRunner().invoke(import_app, ["phh", str(folder), "-o", str(target)])
+    assert outcome.exit_code == 0, outcome.output
+    lines = target.read_bytes().splitlines()
+    assert next(orjson.loads(line)["type"] for line in lines) == "table_configured"
+    assert "imported 1 hand(s)" in outcome.stderr
+    assert "skipped 1 hand(s)" in outcome.stderr
+
+
+def test_cli_fails_when_nothing_is_imported(tmp_path: Path) -> None:
+    path = write(tmp_path / "none", "1.phh", phh(variant="FR", finishing=(100, 100, 100)))
+    outcome = CliRunner().invoke(import_app, ["phh", str(path), "-o",
+                                              str(tmp_path / "out.jsonl")])
+    assert outcome.exit_code == 1
+
+
+def test_seats_given_by_the_file(tmp_path: Path) -> None:
+    """``seats = [2, 5, 7]``: Ann on seat 2 (small blind), Bob on 5, Cat on 7 (button)."""
+    text = phh(actions=SIMPLE, finishing=(106, 94, 100), extra="seats = [2, 5, 7]\n")
+    result = import_phh([write(tmp_path / "seated", "1.phh", text)])
+    start = next(e["data"] for e in result.events if e["type"] == "hand_started")
+    assert start["button"] == 7
+    assert [(s["seat"], s["player_id"]) for s in start["seats"]] == [(2, "Ann"), (5, "Bob"),
+                                                                     (7, "Cat")]
+    assert [r.status for r in adjudicate(result.events)] == ["ok"]
+
+
+def test_seats_out_of_clockwise_order_are_reported(tmp_path: Path) -> None:
+    text = phh(actions=SIMPLE, finishing=(106, 94, 100), extra="seats = [5, 2, 7]\n")
+    result = import_phh([write(tmp_path / "badseats", "1.phh", text)])
+    assert result.hands == 0
+    assert "clockwise" in result.skipped[0][1]

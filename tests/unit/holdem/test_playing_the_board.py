@@ -1,0 +1,65 @@
+"""TH-8: playing the board, and TH-2 (a player may play the board).
+
+Reference betting (scenario.py) on the board 5c 6d 7s 8s 9c: seat 1 (As Ad) and seat 2
+(Kc Kd) both have the board's nine-high straight as their best five (no ace or king
+helps a 5-9 straight, and a pair is worse). Both play the board: the pot of 8 is split
+4 / 4, so both nets are 0.
+"""
+
+from __future__ import annotations
+
+from tests.unit.holdem import scenario as s
+from tests.unit.holdem.builder import (
+    act,
+    adjudicate,
+    blinds,
+    codes,
+    deal,
+    payout,
+    show,
+    street,
+)
+
+BOARD = ("5c", "6d", "7s", "8s", "9c")
+
+
+def played(*ending: object) -> list[object]:
+    return [blinds(1, 2), deal(s.CARDS, s.BUTTON), *s.preflop(), street(*BOARD[:3]),
+            *s.flop_betting(), street(BOARD[3]), *s.checks(), street(BOARD[4]), *s.checks(),
+            *ending]
+
+
+def test_both_players_play_the_board_and_split() -> None:
+    record = adjudicate(s.STACKS, s.BUTTON, *played(show(1, s.CARDS[1]), show(2, s.CARDS[2]),
+                                                    payout(1, 4), payout(2, 4)))
+    assert record.status == "ok", record.findings
+    assert record.expected is not None
+    assert record.expected.net == {"1": 0, "2": 0, "3": 0, "house": 0}
+
+
+def test_declared_playing_the_board_then_mucked_keeps_a_share() -> None:
+    record = adjudicate(s.STACKS, s.BUTTON, *played(show(1, s.CARDS[1]),
+                                                    act(2, "declare_board"), show(2, None),
+                                                    payout(1, 4), payout(2, 4)))
+    assert record.status == "ok", record.findings
+
+
+def test_mucked_without_declaring_gives_up_the_pot() -> None:
+    """Seat 2 threw its cards away without declaring: no claim. Seat 1 wins all 8 (+4,
+    seat 2 -4). The table split it: seat 2 overpaid by 4 (MISPAY citing TH-8), seat 1
+    underpaid by 4 (MISPAY citing TH-9)."""
+    record = adjudicate(s.STACKS, s.BUTTON, *played(show(1, s.CARDS[1]), show(2, None),
+                                                    payout(1, 4), payout(2, 4)))
+    assert record.expected is not None
+    assert record.expected.net == {"1": 4, "2": -4, "3": 0, "house": 0}
+    mispays = sorted((f.seat, f.amount, f.rule) for f in record.findings if f.code == "MISPAY")
+    assert mispays == [(1, -4, "TH-9"), (2, 4, "TH-8")]
+
+
+def test_declaration_after_mucking_is_too_late() -> None:
+    record = adjudicate(s.STACKS, s.BUTTON, *played(show(1, s.CARDS[1]), show(2, None),
+                                                    act(2, "declare_board"), payout(1, 8)))
+    assert record.status == "ok"  # BOARD_DECLARED_LATE is info
+    assert codes(record) == [("BOARD_DECLARED_LATE", "TH-8")]
+    assert record.expected is not None
+    assert record.expected.net == {"1": 4, "2": -4, "3": 0, "house": 0}

@@ -1,0 +1,245 @@
+"""TH-9 settlement: side pots, split pots and the odd chip, uncalled bets, rake (GEN-10),
+antes and blinds (TH-1), structures, and the comparison with what the table paid."""
+
+from __future__ import annotations
+
+from services.games.betting import OwedPost
+from services.games.holdem_betting import HoldemBetting, betting_config
+from services.games.holdem_profile import SECTION, HoldemProfile
+from services.games.profile import load_profile
+from services.simulator.handbuilder import build_hand
+from tests.unit.holdem import scenario as s
+from tests.unit.holdem.builder import (
+    acts,
+    adjudicate,
+    blinds,
+    codes,
+    config,
+    deal,
+    payout,
+    rake,
+    show,
+    street,
+)
+
+BOARD = ("Qs", "Jd", "4c", "9h", "3s")
+STRAIGHT = ("5c", "6d", "7h", "8s", "9c")
+
+
+def runout(board: tuple[str, ...] = BOARD) -> list[object]:
+    return [street(*board[:3]), street(board[3]), street(board[4])]
+
+
+def test_side_pot() -> None:
+    """Stacks 20 / 50 / 100, button 3 (blinds 1 and 2 by seats 1 and 2). Seat 3 raises to
+    50; seat 1 all-in for 19 more (20); seat 2 all-in for 48 more (50).
+    Main pot 3 x 20 = 60 (seats 1, 2, 3): aces (seat 1). Side pot 2 x 30 = 60 (seats 2,
+    3): kings (seat 2). Nets: seat 1 60 - 20 = +40, seat 2 60 - 50 = +10, seat 3 -50."""
+    stacks = {1: 20, 2: 50, 3: 100}
+    record = adjudicate(stacks, 3, blinds(1, 2), deal(s.CARDS, 3),
+                        acts((3, "raise", 50), (1, "all_in", 19), (2, "all_in", 48)), *runout(),
+                        show(1, s.CARDS[1]), show(2, s.CARDS[2]), show(3, s.CARDS[3]),
+                        payout(1, 60), payout(2, 60))
+    assert record.status == "ok", record.findings
+    assert record.expected is not None
+    assert record.expected.net == {"1": 40, "2": 10, "3": -50, "house": 0}
+
+
+def test_side_pot_paid_all_to_the_best_hand_is_a_mispay() -> None:
+    """Same hand, the table gave all 120 to seat 1: seat 1 +60 over, seat 2 -60 under."""
+    stacks = {1: 20, 2: 50, 3: 100}
+    record = adjudicate(stacks, 3, blinds(1, 2), deal(s.CARDS, 3),
+                        acts((3, "raise", 50), (1, "all_in", 19), (2, "all_in", 48)), *runout(),
+                        show(1, s.CARDS[1]), show(2, s.CARDS[2]), show(3, s.CARDS[3]),
+                        payout(1, 120))
+    mispays = sorted((f.seat, f.amount, f.rule) for f in record.findings if f.code == "MISPAY")
+    assert mispays == [(1, 60, "TH-9"), (2, -60, "TH-9")]
+
+
+def odd_pot(*payouts: object) -> list[object]:
+    """Seat 3 raises to 5, seat 1 folds its small blind (1), seat 2 calls 3 more: pot
+    5 + 5 + 1 = 11. Board 5c 6d 7h 8s 9c: seat 2 (Kc Kd) and seat 3 (Kh Ks) both play the
+    straight. 11 / 2 = 5 each and one odd chip, to the first winner left of the button
+    (button 3: seat 1 folded, so seat 2): seat 2 gets 6 (+1), seat 3 5 (0), seat 1 -1."""
+    cards = {1: ["As", "Ad"], 2: ["Kc", "Kd"], 3: ["Kh", "Ks"]}
+    return [blinds(1, 2), deal(cards, 3), acts((3, "raise", 5), (1, "fold"), (2, "call", 3)),
+            street(*STRAIGHT[:3]), acts((2, "check"), (3, "check")), street(STRAIGHT[3]),
+            acts((2, "check"), (3, "check")), street(STRAIGHT[4]),
+            acts((2, "check"), (3, "check")), show(3, cards[3]), show(2, cards[2]), *payouts]
+
+
+def test_split_pot_odd_chip_to_the_first_winner_left_of_the_button() -> None:
+    record = adjudicate(s.STACKS, 3, *odd_pot(payout(2, 6), payout(3, 5)))
+    assert record.status == "ok", record.findings
+    assert record.expected is not None
+    assert record.expected.net == {"1": -1, "2": 1, "3": 0, "house": 0}
+
+
+def test_odd_chip_to_the_wrong_player() -> None:
+    record = adjudicate(s.STACKS, 3, *odd_pot(payout(2, 5), payout(3, 6)))
+    mispays = sorted((f.seat, f.amount, f.rule) for f in record.findings if f.code == "MISPAY")
+    assert mispays == [(2, -1, "TH-9"), (3, 1, "TH-9")]
+
+
+def test_uncalled_bet_is_returned() -> None:
+    """Reference hand to the river; seat 2 bets 6, seat 1 folds. Seat 2 gets its 6 back
+    and wins the pot of 8: +4, seat 1 -4."""
+    record = adjudicate(s.STACKS, s.BUTTON, blinds(1, 2), deal(s.CARDS, s.BUTTON),
+                        *s.preflop(), street(*s.FLOP), *s.flop_betting(), street(s.TURN),
+                        *s.checks(), street(s.RIVER), acts((1, "check"), (2, "bet", 6),
+                                                           (1, "fold")),
+                        payout(2, 6, "refund"), payout(2, 8))
+    assert record.status == "ok", record.findings
+    assert record.expected is not None
+    assert record.expected.net == {"1": -4, "2": 4, "3": 0, "house": 0}
+
+
+def test_rake_from_every_participant() -> None:
+    """GEN-10 mode all, fee 1: seats 1 and 2 put chips in (seat 3 folded without any):
+    1 each from the pot; seat 1 wins 8 - 2 = 6: +2, seat 2 -4, house +2."""
+    cfg = config(mode="all", fee=1)
+    record = adjudicate(s.STACKS, s.BUTTON, blinds(1, 2), deal(s.CARDS, s.BUTTON),
+                        *s.preflop(), street(*s.FLOP), *s.flop_betting(), street(s.TURN),
+                        *s.checks(), street(s.RIVER), *s.checks(), show(1, s.CARDS[1]),
+                        show(2, s.CARDS[2]), rake(1, 1), rake(2, 1), payout(1, 6), cfg=cfg)
+    assert record.status == "ok", record.findings
+    assert record.expected is not None
+    assert record.expected.net == {"1": 2, "2": -4, "3": 0, "house": 2}
+    assert record.expected.rake == {"1": 1, "2": 1}
+
+
+def test_rake_players_mode_spares_the_button() -> None:
+    """Mode players, fee 1: seat 3 (the button) calls 2 and folds on the flop, so all
+    three are participants; only seats 1 and 2 pay. Pot 2 + 2 + 2 (pre-flop) + 2 + 2
+    (flop) = 10, minus rake 2 = 8 to seat 1: seat 1 8 - 4 = +4, seat 2 -4, seat 3 -2."""
+    cfg = config(mode="players", fee=1)
+    record = adjudicate(s.STACKS, s.BUTTON, blinds(1, 2), deal(s.CARDS, s.BUTTON),
+                        acts((3, "call", 2), (1, "call", 1), (2, "check")), street(*s.FLOP),
+                        acts((1, "check"), (2, "bet", 2), (3, "fold"), (1, "call", 2)),
+                        street(s.TURN), *s.checks(), street(s.RIVER), *s.checks(),
+                        show(1, s.CARDS[1]), show(2, s.CARDS[2]), rake(1, 1), rake(2, 1),
+                        payout(1, 8), cfg=cfg)
+    assert record.status == "ok", record.findings
+    assert record.expected is not None
+    assert record.expected.net == {"1": 4, "2": -4, "3": -2, "house": 2}
+
+
+def test_rake_not_taken_is_reported() -> None:
+    cfg = config(mode="all", fee=1)
+    record = adjudicate(s.STACKS, s.BUTTON, *s.reference_hand(), cfg=cfg)
+    assert ("RAKE_UNDER", "GEN-10") in codes(record)
+
+
+def test_antes_from_every_player() -> None:
+    """Ante 1 from each of the three, then the reference hand: pot 3 + 8 = 11 to seat 1.
+    Seat 1 put in 5: +6; seat 2 -5; seat 3 -1."""
+    cfg = config(ante=1)
+    antes = acts((1, "post_ante", 1), (2, "post_ante", 1), (3, "post_ante", 1))
+    record = adjudicate(s.STACKS, s.BUTTON, antes, blinds(1, 2), deal(s.CARDS, s.BUTTON),
+                        *s.preflop(), street(*s.FLOP), *s.flop_betting(), street(s.TURN),
+                        *s.checks(), street(s.RIVER), *s.checks(), show(1, s.CARDS[1]),
+                        show(2, s.CARDS[2]), payout(1, 11), cfg=cfg)
+    assert record.status == "ok", record.findings
+    assert record.expected is not None
+    assert record.expected.net == {"1": 6, "2": -5, "3": -1, "house": 0}
+
+
+def test_antes_without_blinds() -> None:
+    """Antes only (1 each, minimum bet 2): the first player left of the button (seat 1)
+    acts first. Seat 1 bets 2, seats 2 and 3 fold: seat 1 gets its 2 back and the 3
+    antes: +2; seats 2 and 3 -1."""
+    cfg = config(ante=1)
+    cfg["limits"] = {"min_wager": 2, "max_wager": 100, "ante": 1}
+    antes = acts((1, "post_ante", 1), (2, "post_ante", 1), (3, "post_ante", 1))
+    record = adjudicate(s.STACKS, s.BUTTON, antes, deal(s.CARDS, s.BUTTON),
+                        acts((1, "bet", 2), (2, "fold"), (3, "fold")), payout(1, 2, "refund"),
+                        payout(1, 3), cfg=cfg)
+    assert record.status == "ok", record.findings
+    assert record.expected is not None
+    assert record.expected.net == {"1": 2, "2": -1, "3": -1, "house": 0}
+
+
+def test_missing_big_blind() -> None:
+    record = adjudicate(s.STACKS, s.BUTTON, acts((1, "post_small_blind", 1)),
+                        deal(s.CARDS, s.BUTTON), acts((3, "fold"), (1, "fold")),
+                        payout(2, 1))
+    assert ("BLIND_MISSING", "TH-1") in codes(record)
+
+
+def test_no_limit_raise_below_the_minimum() -> None:
+    """No limit, big blind 2: seat 3 raises to 3 (adds 3 from nothing; minimum is 4)."""
+    record = adjudicate(s.STACKS, s.BUTTON, blinds(1, 2), deal(s.CARDS, s.BUTTON),
+                        acts((3, "raise", 3), (1, "fold"), (2, "fold")),
+                        payout(3, 1, "refund"), payout(3, 5))
+    assert ("UNDER_MINIMUM", "TH-1") in codes(record)
+
+
+def test_pot_limit_raise_above_the_pot() -> None:
+    """Pot limit, blinds 1/2 (pot 3). Reading total_at_most_pot_after_call: seat 3 may
+    raise to at most 3 + 2 = 5; it raises to 10: OVER_POT (TH-1)."""
+    cfg = config("pot")
+    record = adjudicate(s.STACKS, s.BUTTON, blinds(1, 2), deal(s.CARDS, s.BUTTON),
+                        acts((3, "raise", 10), (1, "fold"), (2, "fold")),
+                        payout(3, 8, "refund"), payout(3, 5), cfg=cfg)
+    assert ("OVER_POT", "TH-1") in codes(record)
+
+
+def test_shown_cards_are_not_the_cards_dealt() -> None:
+    record = adjudicate(s.STACKS, s.BUTTON, blinds(1, 2), deal(s.CARDS, s.BUTTON),
+                        *s.preflop(), street(*s.FLOP), *s.flop_betting(), street(s.TURN),
+                        *s.checks(), street(s.RIVER), *s.checks(), show(1, ["As", "Ah"]),
+                        show(2, s.CARDS[2]), payout(1, 8))
+    assert codes(record) == [("SHOWN_CARDS_MISMATCH", "TH-9")]
+
+
+def test_pot_paid_to_the_loser() -> None:
+    record = adjudicate(s.STACKS, s.BUTTON, blinds(1, 2), deal(s.CARDS, s.BUTTON),
+                        *s.preflop(), street(*s.FLOP), *s.flop_betting(), street(s.TURN),
+                        *s.checks(), street(s.RIVER), *s.checks(), show(1, s.CARDS[1]),
+                        show(2, s.CARDS[2]), payout(2, 8))
+    mispays = sorted((f.seat, f.amount, f.rule) for f in record.findings if f.code == "MISPAY")
+    assert mispays == [(1, -8, "TH-9"), (2, 8, "TH-9")]
+
+
+def test_unread_cards_shown_at_the_showdown_are_used() -> None:
+    """Hole cards not read at the deal (card null): the cards shown are the hand."""
+    unread = {1: [None, None], 2: [None, None], 3: [None, None]}
+    record = adjudicate(s.STACKS, s.BUTTON, blinds(1, 2), deal(unread, s.BUTTON),
+                        *s.preflop(), street(*s.FLOP), *s.flop_betting(), street(s.TURN),
+                        *s.checks(), street(s.RIVER), *s.checks(), *s.ending())
+    assert record.status == "ok", record.findings
+
+
+def test_showdown_with_unknown_cards_is_rejected() -> None:
+    unread = {1: [None, None], 2: [None, None], 3: [None, None]}
+    record = adjudicate(s.STACKS, s.BUTTON, blinds(1, 2), deal(unread, s.BUTTON),
+                        *s.preflop(), street(*s.FLOP), *s.flop_betting(), street(s.TURN),
+                        *s.checks(), street(s.RIVER), *s.checks(), payout(1, 8))
+    assert record.status == "rejected"
+    assert codes(record) == [("HAND_REJECTED", "TH-9")]
+
+
+def profile() -> HoldemProfile:
+    return load_profile("house-v1").section(SECTION, HoldemProfile)
+
+
+def test_big_blind_ante_is_owed_by_the_big_blind() -> None:
+    """A big-blind ante of 3 at blinds 1/2 (seats 1, 2, 3, button 3): the big blind
+    (seat 2) owes the ante 3 and its blind 2; the small blind (seat 1) owes 1."""
+    hand = build_hand(config(), [])
+    assert hand.table.config is not None
+    engine = HoldemBetting(betting_config(hand.table.config, profile()),
+                           {1: 100, 2: 100, 3: 100}, 3, big_blind_ante=3)
+    assert engine.owed_posts() == [OwedPost("post_ante", 2, 3),
+                                   OwedPost("post_small_blind", 1, 1),
+                                   OwedPost("post_big_blind", 2, 2)]
+
+
+def test_big_blind_ante_comes_before_a_short_big_blind() -> None:
+    """The big blind has 4 chips: ante 3 first, then only 1 left for the blind."""
+    hand = build_hand(config(), [])
+    assert hand.table.config is not None
+    engine = HoldemBetting(betting_config(hand.table.config, profile()),
+                           {1: 100, 2: 4, 3: 100}, 3, big_blind_ante=3)
+    assert engine.owed_posts()[0] == OwedPost("post_ante", 2, 3)
+    assert engine.owed_posts()[-1] == OwedPost("post_big_blind", 2, 1)
