@@ -10,6 +10,12 @@
 #                                   package's service is stopped and not started at boot;
 #                                   check that `prometheus` and `promtool` run
 #   scripts/prometheus.sh check     only the last part: both binaries present and running
+#   scripts/prometheus.sh run CONFIG DATA_DIR [PORT]
+#                                   run a server in the foreground (it replaces this shell,
+#                                   so its pid is the caller's child) on 127.0.0.1:PORT
+#                                   (default: a free port), with CONFIG and its storage in
+#                                   DATA_DIR; the URL is printed on stderr first. Stop it
+#                                   with SIGTERM.
 #
 # Must run as root (or with sudo) to install.
 set -euo pipefail
@@ -78,9 +84,32 @@ cmd_install() {
   cmd_check
 }
 
+free_port() {
+  python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
+cmd_run() {
+  (($# >= 2 && $# <= 3)) || die "usage: scripts/prometheus.sh run CONFIG DATA_DIR [PORT]"
+  local config="$1" data="$2" port="${3:-}"
+  command -v prometheus >/dev/null || die "prometheus is not installed (run: scripts/prometheus.sh install)"
+  [[ -f "$config" ]] || die "no config file $config"
+  [[ -z "$port" ]] && port="$(free_port)"
+  [[ "$port" =~ ^[0-9]+$ ]] || die "port must be a number, not $port"
+  mkdir -p "$data"
+  say "serving http://127.0.0.1:$port (config $config, data $data)"
+  # Loopback only; short retention: these servers hold a test's or a demo's data.
+  exec prometheus \
+    --config.file="$config" \
+    --storage.tsdb.path="$data" \
+    --storage.tsdb.retention.time=1d \
+    --web.listen-address="127.0.0.1:$port" \
+    --log.level=warn
+}
+
 case "${1:-}" in
   install) cmd_install ;;
   check) cmd_check ;;
+  run) shift; cmd_run "$@" ;;
   *)
     sed -n '2,/^set -euo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//' >&2
     exit 2 ;;

@@ -42,6 +42,10 @@ from faust.types import EventT, ProducerT
 
 from services.adjudicator.stream_step import BatchResult, InputRecord, Outgoing, step_batch
 from services.adjudicator.topics import STATE_TABLE, StreamSettings
+from services.observability.hooks import (
+    observe_adjudicator_batch,
+    start_adjudicator_monitoring,
+)
 
 log = logging.getLogger("pitwatch.adjudicator")
 
@@ -150,6 +154,7 @@ def create_app(settings: StreamSettings, data_dir: Path) -> faust.App:
     async def handle(events: Sequence[EventT[bytes]]) -> None:
         result = step_batch(names, load, [_input_record(e) for e in events])
         await deliver(result.outgoing)
+        observe_adjudicator_batch(result.outgoing, names, consumed=len(events))
         for key, (partition, value) in result.states.items():
             state.data[key] = value
             state.send_changelog(partition, key, value,
@@ -186,6 +191,8 @@ def run_worker(settings: StreamSettings, data_dir: Path, loglevel: str = "info")
 
     data_dir.mkdir(parents=True, exist_ok=True)
     app = create_app(settings, data_dir.absolute())
+    start_adjudicator_monitoring(settings.bootstrap, settings.app_id, settings.topics.events,
+                                 settings.topics.dlq)
     Worker(app, loglevel=loglevel).execute_from_commandline()
 
 

@@ -33,6 +33,8 @@ from services.adjudicator.topics import DEFAULT_BOOTSTRAP, TopicNames
 from services.events.contract import AdjudicationRecord, decode_record
 from services.ledger.db import DEFAULT_URL, default_url, open_ledger
 from services.ledger.posting import PostResult, post_many
+from services.observability.hooks import start_ledger_monitoring
+from services.observability.metrics import ledger_metrics, timed_ledger_write
 
 log = logging.getLogger("pitwatch.ledger")
 
@@ -148,7 +150,8 @@ class LedgerService:
         messages = [m for tp in sorted(batch) for m in batch[tp]]
         records, bad = decode_batch(messages)
         # The database work runs in a thread so the consumer keeps heart-beating.
-        statuses = await asyncio.to_thread(book, self.engine, records)
+        statuses = await asyncio.to_thread(timed_ledger_write, book, self.engine, records)
+        ledger_metrics().observe_undecodable(bad)
         statuses["undecodable"] += bad
         self.totals.update(statuses)
         log.info("booked batch of %d: %s", len(messages), dict(statuses))
@@ -165,6 +168,7 @@ class LedgerService:
 async def serve(settings: LedgerServiceSettings) -> None:
     """Run until SIGINT/SIGTERM, then stop cleanly (the current batch finishes first)."""
     service = LedgerService(settings)
+    start_ledger_monitoring(settings.bootstrap, settings.group_id, settings.topic)
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(signum, service.stop)

@@ -1,0 +1,387 @@
+"""The Grafana dashboards, as code: every panel and its PromQL in one readable place.
+
+Why code and not hand-edited JSON: Grafana's JSON is long and repetitive (grid positions,
+datasource references, field configs), and a query hidden in it is easy to break without
+noticing. Here each dashboard is a list of ``Panel`` s with their queries; ``render``
+produces the JSON Grafana provisions (``deploy/grafana/dashboards/*.json``, written by
+``python -m services.observability.dashboards write``). Tests check that the checked-in
+files equal what this module renders, that every query parses, and — against a real
+Prometheus scraping a real run — that every panel returns data.
+
+Queries use Grafana's ``$__rate_interval`` / ``$__range`` and the dashboard variables
+``$game`` and ``$table`` (multi-value, "All" = ``.*``); ``concrete_expr`` substitutes them
+the way Grafana would, for the tests.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Final, Literal
+
+DATASOURCE_UID: Final = "pitwatch-prometheus"  # deploy/grafana/provisioning/datasources
+DATASOURCE: Final = {"type": "prometheus", "uid": DATASOURCE_UID}
+DEFAULT_DIR: Final = Path("deploy/grafana/dashboards")
+GRID_WIDTH: Final = 24
+SERVICE_JOBS: Final = 'job=~"pitwatch-.*"'
+
+PanelType = Literal["timeseries", "stat", "table", "bargauge"]
+
+
+@dataclass(frozen=True)
+class Query:
+    """One PromQL target; ``instant`` for tables and single values over the range."""
+
+    expr: str
+    legend: str = ""
+    instant: bool = False
+
+
+@dataclass(frozen=True)
+class Panel:
+    title: str
+    kind: PanelType
+    queries: tuple[Query, ...]
+    description: str
+    unit: str = "short"
+    width: int = 12
+    height: int = 8
+
+
+@dataclass(frozen=True)
+class Variable:
+    """A multi-value dashboard variable filled from a label's values."""
+
+    name: str
+    label: str
+    metric: str
+
+
+@dataclass(frozen=True)
+class Dashboard:
+    uid: str
+    title: str
+    description: str
+    panels: tuple[Panel, ...]
+    variables: tuple[Variable, ...] = field(default=())
+
+    @property
+    def filename(self) -> str:
+        return f"{self.uid.removeprefix('pitwatch-')}.json"
+
+
+def per_minute(expr: str) -> str:
+    return f"{expr} * 60"
+
+
+GAME = 'game=~"$game"'
+TABLE = 'table=~"$table"'
+GAME_VAR = Variable("game", "Game", "pitwatch_hands_adjudicated_total")
+TABLE_VAR = Variable("table", "Table", "pitwatch_hands_adjudicated_total")
+
+
+def _quantile(q: float, metric: str, by: str = "le") -> str:
+    return f"histogram_quantile({q}, sum by ({by}) (rate({metric}_bucket[$__rate_interval])))"
+
+
+LAG = "max by (consumer_group, topic, partition) (pitwatch_consumer_lag_records)"
+
+FLOOR = Dashboard(
+    uid="pitwatch-floor",
+    title="pitwatch — floor overview",
+    description="What the tables are doing now: hands, findings, money, and how far "
+                "behind pitwatch is.",
+    variables=(GAME_VAR, TABLE_VAR),
+    panels=(
+        Panel("Hands per minute by game", "timeseries", (Query(per_minute(
+            f"sum by (game) (rate(pitwatch_hands_adjudicated_total{{{GAME}, {TABLE}}}"
+            "[$__rate_interval]))"), "{{game}}"),),
+            "Hands adjudicated per minute, per game."),
+        Panel("Findings per minute by severity", "timeseries", (Query(per_minute(
+            f"sum by (severity) (rate(pitwatch_findings_total{{{GAME}}}[$__rate_interval]))"),
+            "{{severity}}"),),
+            "Findings on adjudicated hands per minute; critical ones page the floor "
+            "(alert PitwatchCriticalFindings)."),
+        Panel("Rake by mode (chips per minute)", "timeseries", (Query(per_minute(
+            f"sum by (rake_mode) (rate(pitwatch_raked_chips_total{{{GAME}}}"
+            "[$__rate_interval]))"), "{{rake_mode}}"),),
+            "Recorded rake taken by the house, by the table's posted rake mode.",
+            unit="short"),
+        Panel("Chips wagered, paid and raked per minute", "timeseries", (
+            Query(per_minute(f"sum(rate(pitwatch_wagered_chips_total{{{GAME}}}"
+                             "[$__rate_interval]))"), "wagered"),
+            Query(per_minute(f"sum(rate(pitwatch_paid_chips_total{{{GAME}}}"
+                             "[$__rate_interval]))"), "paid"),
+            Query(per_minute(f"sum(rate(pitwatch_raked_chips_total{{{GAME}}}"
+                             "[$__rate_interval]))"), "raked"),
+        ), "Recorded chip flow in the table's minor unit."),
+        Panel("Hands by status", "bargauge", (Query(
+            f"sum by (status) (increase(pitwatch_hands_adjudicated_total{{{GAME}, {TABLE}}}"
+            "[$__range]))", "{{status}}", instant=True),),
+            "Hands in the selected time range: ok, discrepancy, dead, rejected."),
+        Panel("Consumer lag (records)", "timeseries", (Query(
+            f"sum by (consumer_group) ({LAG})", "{{consumer_group}}"),),
+            "Records the adjudicator and the ledger have not yet processed "
+            "(log end minus committed offset)."),
+        Panel("Adjudication latency p99", "stat", (Query(
+            _quantile(0.99, "pitwatch_adjudication_latency_seconds"), "p99"),),
+            "hand_ended to adjudication record, 99th percentile (target 250 ms).",
+            unit="s", width=6),
+        Panel("Dead-letter records", "stat", (Query(
+            "max by (topic) (pitwatch_dlq_records)", "{{topic}}"),),
+            "Input records that could not be accepted, held in the DLQ topic.", width=6),
+        Panel("Findings per minute by game", "timeseries", (Query(per_minute(
+            f"sum by (game) (rate(pitwatch_findings_total{{{GAME}}}[$__rate_interval]))"),
+            "{{game}}"),),
+            "All findings per minute, per game."),
+    ),
+)
+
+INTEGRITY = Dashboard(
+    uid="pitwatch-integrity",
+    title="pitwatch — integrity",
+    description="Where the money and the procedure go wrong: mispays by table and dealer, "
+                "procedure findings, the event stream's integrity, the DLQ.",
+    variables=(GAME_VAR, TABLE_VAR),
+    panels=(
+        Panel("Mispays by table and dealer", "table", (Query(
+            f"sum by (table, dealer) (increase(pitwatch_mispays_total{{{GAME}, {TABLE}}}"
+            "[$__range]))", instant=True),),
+            "MISPAY findings in the selected range. dealer is the employee id (SURV-2: a "
+            "dealer whose mispays concentrate on one player shows up here first)."),
+        Panel("Mispaid chips by dealer", "bargauge", (Query(
+            f"sum by (dealer) (increase(pitwatch_mispaid_chips_total{{{GAME}, {TABLE}}}"
+            "[$__range]))", "{{dealer}}", instant=True),),
+            "Chips by which seats were over- or under-paid, by dealer."),
+        Panel("Mispays per hour by table", "timeseries", (Query(
+            f"sum by (table) (rate(pitwatch_mispays_total{{{GAME}, {TABLE}}}"
+            "[$__rate_interval])) * 3600", "{{table}}"),),
+            "Rate of MISPAY findings per table."),
+        Panel("Procedure findings per hour by rule", "timeseries", (Query(
+            f'sum by (rule, code) (rate(pitwatch_findings_total{{category="procedure", '
+            f'{GAME}}}[$__rate_interval])) * 3600', "{{rule}} {{code}}"),),
+            "How the game was dealt and played: order, limits, exposures, draws."),
+        Panel("Integrity findings by rule", "table", (Query(
+            f'sum by (rule, code, severity) (increase(pitwatch_findings_total'
+            f'{{category="integrity", {GAME}}}[$__range]))', instant=True),),
+            "Deck (GEN-1), chips during a hand (GEN-3), cash (GEN-4), configuration "
+            "(GEN-5), stream (SURV-9) findings on hands."),
+        Panel("Findings by table and category", "table", (Query(
+            f"sum by (table, category) (increase(pitwatch_table_findings_total{{{TABLE}}}"
+            "[$__range]))", instant=True),),
+            "Which tables drift (SURV-8): settlement, integrity and procedure findings."),
+        Panel("Hash-chain failures by table", "table", (Query(
+            f"sum by (table, code) (increase(pitwatch_chain_failures_total{{{TABLE}}}"
+            "[$__range]))", instant=True),),
+            "SURV-9: altered events (CHAIN_BROKEN), gaps, re-orders, conflicts, per table."),
+        Panel("Dead-letter topic size", "timeseries", (Query(
+            "max by (topic) (pitwatch_dlq_records)", "{{topic}}"),),
+            "Records in the DLQ; every one is a question somebody has to answer."),
+        Panel("Rejected records per minute by reason", "timeseries", (Query(per_minute(
+            "sum by (reason) (rate(pitwatch_events_rejected_total[$__rate_interval]))"),
+            "{{reason}}"),),
+            "Input records not applied: malformed, schema, oversize, key, orphan "
+            "(dead-lettered) or duplicate, chain (refused by the hash-chain check)."),
+        Panel("Surveillance alerts per hour by rule", "timeseries", (Query(
+            "sum by (rule, code) (rate(pitwatch_alerts_total[$__rate_interval])) * 3600",
+            "{{rule}} {{code}}"),),
+            "Alerts on the alerts topic (SURV-*, GEN-5)."),
+    ),
+)
+
+HEALTH = Dashboard(
+    uid="pitwatch-health",
+    title="pitwatch — service health",
+    description="Are the services up, fast and keeping up.",
+    panels=(
+        Panel("Services up", "stat", (Query(f"up{{{SERVICE_JOBS}}}", "{{job}} {{instance}}"),),
+              "1 when Prometheus could scrape the service.", width=24, height=4),
+        Panel("Adjudication latency", "timeseries", tuple(
+            Query(_quantile(q, "pitwatch_adjudication_latency_seconds"), f"p{round(q * 100)}")
+            for q in (0.5, 0.95, 0.99)),
+            "hand_ended (table clock) to the adjudication record produced.", unit="s"),
+        Panel("Ledger write latency", "timeseries", tuple(
+            Query(_quantile(q, "pitwatch_ledger_write_seconds"), f"p{round(q * 100)}")
+            for q in (0.5, 0.99)),
+            "Duration of one ledger write (a batch of hands).", unit="s"),
+        Panel("Events consumed per second", "timeseries", (Query(
+            "sum(rate(pitwatch_events_consumed_total[$__rate_interval]))", "consumed"),),
+            "Input records taken from table-events by the adjudicator."),
+        Panel("Ledger hands per minute by status", "timeseries", (Query(per_minute(
+            "sum by (status) (rate(pitwatch_ledger_hands_total[$__rate_interval]))"),
+            "{{status}}"),),
+            "posted, duplicate (re-delivered, a no-op), conflict, refused, undecodable."),
+        Panel("Errors per minute", "timeseries", (
+            Query(per_minute("sum by (reason) (rate(pitwatch_events_rejected_total"
+                             "[$__rate_interval]))"), "rejected {{reason}}"),
+            Query(per_minute("sum by (reason) (rate(pitwatch_ledger_write_failures_total"
+                             "[$__rate_interval]))"), "ledger {{reason}}"),
+            Query(per_minute('sum(rate(pitwatch_kafka_watch_polls_total{outcome="error"}'
+                             "[$__rate_interval]))"), "broker reads failed"),
+        ), "Records rejected, ledger write failures, failed offset reads."),
+        Panel("Consumer lag by partition", "timeseries", (Query(
+            LAG, "{{consumer_group}} {{topic}}/{{partition}}"),),
+            "Records behind per partition (log end minus committed offset)."),
+        Panel("Hands left out of the latency", "timeseries", (Query(per_minute(
+            "sum by (reason) (rate(pitwatch_latency_unmeasured_total[$__rate_interval]))"),
+            "{{reason}}"),),
+            "Hands without a usable hand_ended time: table clock ahead, replayed logs."),
+        Panel("Resident memory", "timeseries", (Query(
+            f"process_resident_memory_bytes{{{SERVICE_JOBS}}}", "{{job}} {{instance}}"),),
+            "Per service process.", unit="bytes"),
+        Panel("CPU", "timeseries", (Query(
+            f"rate(process_cpu_seconds_total{{{SERVICE_JOBS}}}[$__rate_interval])",
+            "{{job}} {{instance}}"),),
+            "CPU seconds per second, per service process.", unit="percentunit"),
+    ),
+)
+
+DASHBOARDS: Final = (FLOOR, INTEGRITY, HEALTH)
+
+# What Grafana puts in place of its built-in and "All" variables, for running a panel's
+# query outside Grafana (the tests): the values a default view of the dashboard uses.
+GRAFANA_DEFAULTS: Final = {
+    "$__rate_interval": "1m",
+    "$__range": "15m",
+    "$game": ".*",
+    "$table": ".*",
+}
+
+
+def concrete_expr(expr: str, values: dict[str, str] | None = None) -> str:
+    """``expr`` with Grafana's variables replaced (defaults: ``GRAFANA_DEFAULTS``)."""
+    for name, value in (values or GRAFANA_DEFAULTS).items():
+        expr = expr.replace(name, value)
+    return expr
+
+
+def all_queries() -> list[tuple[str, str, Query]]:
+    """(dashboard uid, panel title, query) for every query of every dashboard."""
+    return [(d.uid, p.title, q) for d in DASHBOARDS for p in d.panels for q in p.queries]
+
+
+# ---------------------------------------------------------------- rendering
+
+
+def render(dashboard: Dashboard) -> dict[str, Any]:
+    """Grafana dashboard JSON (schema 39), stable for the same input."""
+    return {
+        "uid": dashboard.uid,
+        "title": dashboard.title,
+        "description": dashboard.description,
+        "tags": ["pitwatch"],
+        "editable": True,
+        "schemaVersion": 39,
+        "version": 1,
+        "time": {"from": "now-1h", "to": "now"},
+        "refresh": "30s",
+        "timezone": "utc",
+        "templating": {"list": [_variable(v) for v in dashboard.variables]},
+        "annotations": {"list": []},
+        "panels": _panels(dashboard.panels),
+    }
+
+
+def _variable(v: Variable) -> dict[str, Any]:
+    return {
+        "name": v.name,
+        "label": v.label,
+        "type": "query",
+        "datasource": DATASOURCE,
+        "query": {"query": f"label_values({v.metric}, {v.name})", "refId": "vars"},
+        "definition": f"label_values({v.metric}, {v.name})",
+        "refresh": 2,
+        "multi": True,
+        "includeAll": True,
+        "allValue": ".*",
+        "current": {"selected": True, "text": ["All"], "value": ["$__all"]},
+        "sort": 1,
+    }
+
+
+def _panels(panels: tuple[Panel, ...]) -> list[dict[str, Any]]:
+    """Panels laid out left to right, wrapping at Grafana's 24-column grid."""
+    out: list[dict[str, Any]] = []
+    x = y = row_height = 0
+    for index, panel in enumerate(panels, start=1):
+        if x + panel.width > GRID_WIDTH:
+            x, y, row_height = 0, y + row_height, 0
+        out.append(_panel(index, panel, {"x": x, "y": y, "w": panel.width, "h": panel.height}))
+        x += panel.width
+        row_height = max(row_height, panel.height)
+    return out
+
+
+def _panel(panel_id: int, panel: Panel, grid: dict[str, int]) -> dict[str, Any]:
+    targets = [
+        {
+            "refId": chr(ord("A") + i),
+            "datasource": DATASOURCE,
+            "expr": q.expr,
+            "legendFormat": q.legend,
+            "instant": q.instant,
+            "range": not q.instant,
+            **({"format": "table"} if panel.kind == "table" else {}),
+        }
+        for i, q in enumerate(panel.queries)
+    ]
+    rendered: dict[str, Any] = {
+        "id": panel_id,
+        "type": panel.kind,
+        "title": panel.title,
+        "description": panel.description,
+        "datasource": DATASOURCE,
+        "gridPos": grid,
+        "targets": targets,
+        "fieldConfig": {"defaults": {"unit": panel.unit}, "overrides": []},
+        "options": {},
+    }
+    if panel.kind == "table":
+        rendered["transformations"] = [{"id": "merge", "options": {}}]
+    return rendered
+
+
+def dashboard_json(dashboard: Dashboard) -> str:
+    return json.dumps(render(dashboard), indent=2, ensure_ascii=False) + "\n"
+
+
+def write(directory: Path = DEFAULT_DIR) -> list[Path]:
+    directory.mkdir(parents=True, exist_ok=True)
+    written = []
+    for dashboard in DASHBOARDS:
+        path = directory / dashboard.filename
+        path.write_text(dashboard_json(dashboard), encoding="utf-8")
+        written.append(path)
+    return written
+
+
+def stale(directory: Path = DEFAULT_DIR) -> list[Path]:
+    """Dashboard files in ``directory`` that differ from what this module renders."""
+    return [directory / d.filename for d in DASHBOARDS
+            if not (directory / d.filename).is_file()
+            or (directory / d.filename).read_text(encoding="utf-8") != dashboard_json(d)]
+
+
+def main(argv: list[str]) -> int:
+    """``write [DIR]`` renders the dashboards; ``check [DIR]`` fails if any is stale."""
+    command = argv[0] if argv else ""
+    directory = Path(argv[1]) if len(argv) > 1 else DEFAULT_DIR
+    if command == "write":
+        for path in write(directory):
+            print(path)
+        return 0
+    if command == "check":
+        out_of_date = stale(directory)
+        for path in out_of_date:
+            print(f"{path} is out of date: run python -m services.observability.dashboards "
+                  "write", file=sys.stderr)
+        return 1 if out_of_date else 0
+    print("usage: python -m services.observability.dashboards write|check [DIR]",
+          file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main(sys.argv[1:]))

@@ -1,0 +1,158 @@
+"""The one-line calls the Kafka services make to be monitored.
+
+The services stay about their work; each calls into this module once per concern:
+
+adjudicator (services/adjudicator/faust_app.py)::
+
+    start_adjudicator_monitoring(settings.bootstrap, settings.app_id,
+                                 settings.topics.events, settings.topics.dlq)
+    ...
+    await deliver(result.outgoing)
+    observe_adjudicator_batch(result.outgoing, names, consumed=len(events))
+
+ledger (services/ledger/consumer.py)::
+
+    start_ledger_monitoring(settings.bootstrap, settings.group_id, settings.topic)
+    ...
+    statuses = await asyncio.to_thread(timed_ledger_write, book, self.engine, records)
+    ledger_metrics().observe_undecodable(bad)
+
+Why the adjudicator is observed from what it *produced* (the batch's outgoing records,
+after the broker acknowledged them) rather than inside the processing step: the latency
+the floor cares about ends when the adjudication is on the topic, and observing after
+delivery counts each hand once per delivery, never for a batch that failed and will be
+re-processed. The records are decoded again for that (only the fields read, with msgspec).
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Iterable, Sequence
+from typing import Final, Protocol
+
+import msgspec
+
+from services.adjudicator.stream_step import REASON_HEADER
+from services.observability.kafka_watch import DEFAULT_INTERVAL_S, KafkaWatch, start_kafka_watch
+from services.observability.metrics import (
+    AdjudicatorMetrics,
+    adjudicator_metrics,
+    ledger_metrics,
+)
+from services.observability.server import serve_metrics
+
+WATCH_INTERVAL_ENV: Final = "PITWATCH_KAFKA_WATCH_SECONDS"
+
+
+class OutgoingLike(Protocol):
+    """A produced record (services.adjudicator.stream_step.Outgoing)."""
+
+    @property
+    def topic(self) -> str: ...
+    @property
+    def value(self) -> bytes | None: ...
+    @property
+    def headers(self) -> Sequence[tuple[str, bytes]]: ...
+
+
+class TopicsLike(Protocol):
+    """The output topic names (services.adjudicator.topics.TopicNames)."""
+
+    @property
+    def adjudications(self) -> str: ...
+    @property
+    def alerts(self) -> str: ...
+    @property
+    def dlq(self) -> str: ...
+
+
+class _FindingView(msgspec.Struct):
+    code: str
+    rule: str
+    severity: str
+    amount: int | None
+
+
+class _MovementView(msgspec.Struct):
+    amount: int
+    kind: str
+
+
+class _RecordView(msgspec.Struct):
+    """The fields of an adjudication record the metrics read: decoding only these (the
+    expected and recorded sides are skipped) halves the cost per hand."""
+
+    table_id: str
+    game: str | None
+    status: str
+    findings: list[_FindingView]
+    players: dict[str, str] | None = None
+    dealer_id: str | None = None
+    rake_mode: str | None = None
+    ended_at: str | None = None
+    movements: list[_MovementView] | None = None
+
+
+class _AlertView(msgspec.Struct):
+    """The fields of an alert (topic ``alerts``) the metrics read."""
+
+    table_id: str
+    code: str
+    rule: str
+    severity: str
+
+
+_record_decoder = msgspec.json.Decoder(_RecordView)
+_alert_decoder = msgspec.json.Decoder(_AlertView)
+
+
+def watch_interval_s() -> float:
+    value = os.environ.get(WATCH_INTERVAL_ENV)
+    return float(value) if value else DEFAULT_INTERVAL_S
+
+
+def start_adjudicator_monitoring(bootstrap: str, group: str, events_topic: str,
+                                 dlq_topic: str) -> tuple[int | None, KafkaWatch]:
+    """``/metrics`` of the adjudicator and the broker-side watch of its consumer group's
+    lag on ``events_topic`` and of the DLQ's size. Returns (metrics port, watch)."""
+    adjudicator_metrics()  # the series exist (at zero) from the first scrape
+    port = serve_metrics("adjudicator")
+    watch = start_kafka_watch(bootstrap, [(group, events_topic)], [dlq_topic],
+                              watch_interval_s())
+    return port, watch
+
+
+def start_ledger_monitoring(bootstrap: str, group: str,
+                            topic: str) -> tuple[int | None, KafkaWatch]:
+    """``/metrics`` of the ledger service and the watch of its group's lag on ``topic``."""
+    ledger_metrics()
+    port = serve_metrics("ledger")
+    watch = start_kafka_watch(bootstrap, [(group, topic)], (), watch_interval_s())
+    return port, watch
+
+
+def observe_adjudicator_batch(outgoing: Iterable[OutgoingLike], topics: TopicsLike,
+                              consumed: int, now: float | None = None,
+                              metrics: AdjudicatorMetrics | None = None) -> None:
+    """One delivered batch: ``consumed`` input records and what they produced."""
+    metrics = metrics or adjudicator_metrics()
+    now = time.time() if now is None else now
+    metrics.observe_consumed(consumed)
+    for record in outgoing:
+        if record.value is None:
+            if record.topic == topics.dlq:
+                metrics.observe_rejected(_reason(record.headers))
+            continue
+        if record.topic == topics.adjudications:
+            metrics.observe_record(_record_decoder.decode(record.value), now)
+        elif record.topic == topics.alerts:
+            metrics.observe_alert(_alert_decoder.decode(record.value))
+        elif record.topic == topics.dlq:
+            metrics.observe_rejected(_reason(record.headers))
+
+
+def _reason(headers: Sequence[tuple[str, bytes]]) -> str:
+    """The DLQ reason header of a record (the last one: the input may carry its own)."""
+    reasons = [value for key, value in headers if key == REASON_HEADER]
+    return reasons[-1].decode("utf-8", "replace") if reasons else ""

@@ -1,0 +1,138 @@
+"""Label values for pitwatch's metrics: every one from a small, known set.
+
+Why this module exists: a Prometheus label value becomes a time series of its own, kept
+for weeks. A value taken from a player id or a hand id would put personal data into the
+monitoring system (privacy: architecture.md, "No player identifier in metric labels") and
+create one series per player or per hand (cardinality: the server falls over). So every
+label value is one of:
+
+- a closed vocabulary decided here (reason classes, finding categories, statuses, games,
+  rake modes, severities), with ``other``/``unknown`` for anything outside it;
+- an identifier of the floor's own equipment or staff — a table id, a dealer's employee
+  id — which is bounded by the size of the casino, and is still capped here
+  (``BoundedValues``) so that a table system sending garbage ids cannot flood the server.
+
+Player ids and hand ids never reach a label: the code that observes records reads only the
+fields named above, and ``floor_id_label`` refuses a table or dealer id that equals one of
+the hand's player ids (a table system that puts a player id in the wrong field must not
+leak it).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Collection
+from typing import Final
+
+OTHER: Final = "other"
+UNKNOWN: Final = "unknown"
+REDACTED: Final = "redacted"
+
+GAMES: Final = frozenset({"hcf", "chinese", "draw7a", "russian", "holdem"})
+RAKE_MODES: Final = frozenset({"all", "players", "designated", "none"})
+SEVERITIES: Final = frozenset({"info", "warning", "critical"})
+HAND_STATUSES: Final = frozenset({"ok", "discrepancy", "dead", "rejected"})
+
+# Why a record was not applied. DLQ reasons come as free text from intake (``parse_record``),
+# hand assembly (``apply_event``) and the stream step; the class is read from how the text
+# starts. Chain rejections (duplicates, conflicts) are not dead-lettered: they are alerts,
+# and their class comes from the alert code (``CHAIN_REJECTION_CLASSES``).
+REASON_PREFIXES: Final[tuple[tuple[str, str], ...]] = (
+    ("malformed JSON", "malformed"),
+    ("empty record", "malformed"),
+    ("schema:", "schema"),
+    ("cannot canonicalise", "schema"),
+    ("record of ", "oversize"),
+    ("record key ", "key"),
+    ("event seq ", "orphan"),
+)
+CHAIN_REJECTION_CLASSES: Final[dict[str, str]] = {
+    "DUPLICATE_EVENT": "duplicate",
+    "EVENT_ID_CONFLICT": "chain",
+    "SEQ_CONFLICT": "chain",
+}
+REASON_CLASSES: Final = frozenset(
+    {cls for _, cls in REASON_PREFIXES} | set(CHAIN_REJECTION_CLASSES.values()) | {OTHER}
+)
+
+# SURV-9 codes that mean the hash chain or the sequence of a table's events is broken.
+CHAIN_FAILURE_CODES: Final = frozenset(
+    {"CHAIN_BROKEN", "SEQ_GAP", "SEQ_CONFLICT", "EVENT_ID_CONFLICT", "REORDERED"}
+)
+
+# Findings about the money of a hand (the expected-vs-recorded comparison and the
+# recorded side's own checks, services/adjudicator/adjudicate.py and recorded.py).
+SETTLEMENT_CODES: Final = frozenset(
+    {"MISPAY", "RAKE_OVER", "RAKE_UNDER", "POT_NOT_EMPTY", "LAYOUT_OVERDRAWN",
+     "UNRESOLVABLE_MOVEMENT"}
+)
+# Rules about the integrity of the stream, the deck, the chips and the configuration
+# (SURV-9 stream, GEN-1 deck, GEN-3 chips during a hand, GEN-4 cash, GEN-5 configuration).
+INTEGRITY_RULES: Final = frozenset({"SURV-9", "GEN-1", "GEN-3", "GEN-4", "GEN-5"})
+FINDING_CATEGORIES: Final = frozenset({"settlement", "integrity", "procedure"})
+
+LEDGER_STATUSES: Final = frozenset({"posted", "duplicate", "conflict", "refused",
+                                    "undecodable"})
+# A ledger write fails as a whole (``error``: the transaction raised) or for one hand.
+LEDGER_FAILURE_REASONS: Final = frozenset({"error", "conflict", "refused", "undecodable"})
+
+MAX_TABLES: Final = 2000
+MAX_DEALERS: Final = 5000
+
+
+def reason_class(reason: str) -> str:
+    """The class of a dead-letter reason (``malformed``, ``schema``, ``orphan`` ...)."""
+    for prefix, cls in REASON_PREFIXES:
+        if reason.startswith(prefix):
+            return cls
+    return OTHER
+
+
+def finding_category(code: str, rule: str) -> str:
+    """``settlement`` (money of the hand), ``integrity`` (stream, deck, chips, config) or
+    ``procedure`` (how the game was dealt and played: everything else)."""
+    if code in SETTLEMENT_CODES:
+        return "settlement"
+    if rule in INTEGRITY_RULES:
+        return "integrity"
+    return "procedure"
+
+
+def closed(value: str | None, vocabulary: Collection[str]) -> str:
+    """``value`` if it is in ``vocabulary``, else ``unknown``."""
+    return value if value is not None and value in vocabulary else UNKNOWN
+
+
+class BoundedValues:
+    """Admits the first ``limit`` distinct values of a label; later ones read ``other``.
+
+    Table ids and dealer ids are bounded by the floor, but they come from the table
+    systems: a misconfigured system sending a fresh id per event must cost one extra
+    series, not millions. Thread-safe (the metrics server reads from another thread and
+    services may observe from worker threads).
+    """
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self._seen: set[str] = set()
+        self._lock = threading.Lock()
+
+    def __call__(self, value: str | None) -> str:
+        if not value:
+            return UNKNOWN
+        if value in self._seen:
+            return value
+        with self._lock:
+            if len(self._seen) < self.limit:
+                self._seen.add(value)
+                return value
+        return OTHER
+
+
+def floor_id_label(value: str | None, player_ids: Collection[str],
+                   bounded: BoundedValues) -> str:
+    """A table id or a dealer's employee id as a label, unless it is one of the hand's
+    player ids (then ``redacted``: a table system wrote a player id in the wrong field)."""
+    if value is not None and value in player_ids:
+        return REDACTED
+    return bounded(value)

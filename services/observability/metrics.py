@@ -1,0 +1,443 @@
+"""Every Prometheus metric pitwatch exports, defined once, and how each is observed.
+
+Three groups, one class each, because each service exports only what it does (a ledger
+process reporting ``pitwatch_hands_adjudicated_total 0`` would be a lie on a dashboard):
+
+- ``AdjudicatorMetrics`` — the adjudicator (Faust worker or embedded runner): events
+  consumed and rejected, hands adjudicated, findings, chips, latency, surveillance alerts
+  and hash-chain failures.
+- ``LedgerMetrics`` — the ledger service: hands booked by status, write latency, failures.
+- ``KafkaWatchMetrics`` — what ``kafka_watch`` reads from the broker: consumer lag per
+  partition and the size of the dead-letter topic.
+
+Names and units follow the Prometheus conventions: counters end in ``_total``, durations
+are ``_seconds``, chips (the table's minor unit, the base unit here) are ``_chips_total``.
+Labels are bounded (see ``labels``): never a player id or a hand id.
+
+Services use the process-wide instances (``adjudicator_metrics()`` ...) registered in
+prometheus-client's default registry, which also carries the ``process_*`` and
+``python_*`` metrics; tests pass a fresh ``CollectorRegistry``.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from datetime import datetime
+from functools import cache
+from typing import Final, ParamSpec, Protocol, TypeVar
+
+from prometheus_client import REGISTRY, CollectorRegistry, Counter, Gauge, Histogram
+
+from services.observability import labels
+
+# hand_ended -> record produced. The pipeline's target is p99 <= 250 ms at 200 hands/s
+# (architecture.md), so the buckets are fine around it and coarse far from it.
+ADJUDICATION_LATENCY_BUCKETS: Final = (
+    0.005, 0.01, 0.025, 0.05, 0.1, 0.15, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0,
+)
+LEDGER_WRITE_BUCKETS: Final = (
+    0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0,
+)
+# The latency compares the table's clock with ours. A table clock ahead of ours by more
+# than this is skew, not latency; a hand that ended more than MAX_LIVE_LATENCY_S ago is a
+# replay of an old log, not live traffic. Neither is observed in the histogram (it would
+# bury the live percentiles); both are counted in pitwatch_latency_unmeasured_total.
+CLOCK_TOLERANCE_S: Final = 1.0
+MAX_LIVE_LATENCY_S: Final = 3600.0
+
+# Movement kinds of the recorded side (services/adjudicator/recorded.py) by what they mean
+# for the floor: chips put at risk, paid to seats, taken by the banker, taken as rake.
+WAGERED_KINDS: Final = frozenset({"wager", "bet"})
+PAID_KINDS: Final = frozenset({"payout"})
+COLLECTED_KINDS: Final = frozenset({"wager_collected", "collection"})
+RAKED_KINDS: Final = frozenset({"rake"})
+
+
+class FindingLike(Protocol):
+    @property
+    def code(self) -> str: ...
+    @property
+    def rule(self) -> str: ...
+    @property
+    def severity(self) -> str: ...
+    @property
+    def amount(self) -> int | None: ...
+
+
+class MovementLike(Protocol):
+    @property
+    def amount(self) -> int: ...
+    @property
+    def kind(self) -> str: ...
+
+
+class RecordLike(Protocol):
+    """The fields of an adjudication record the metrics read (services.events.contract.
+    AdjudicationRecord, or the lighter view ``hooks`` decodes from the topic)."""
+
+    @property
+    def table_id(self) -> str: ...
+    @property
+    def game(self) -> str | None: ...
+    @property
+    def status(self) -> str: ...
+    @property
+    def findings(self) -> Sequence[FindingLike]: ...
+    @property
+    def players(self) -> Mapping[str, str] | None: ...
+    @property
+    def dealer_id(self) -> str | None: ...
+    @property
+    def rake_mode(self) -> str | None: ...
+    @property
+    def ended_at(self) -> str | None: ...
+    @property
+    def movements(self) -> Sequence[MovementLike] | None: ...
+
+
+class AlertLike(Protocol):
+    """What is read from a surveillance alert (services.adjudicator.table.Alert)."""
+
+    @property
+    def table_id(self) -> str: ...
+    @property
+    def code(self) -> str: ...
+    @property
+    def rule(self) -> str: ...
+    @property
+    def severity(self) -> str: ...
+
+
+class OutputsLike(Protocol):
+    """What ``apply_event`` returns (services.adjudicator.table.Outputs)."""
+
+    @property
+    def records(self) -> Sequence[RecordLike]: ...
+    @property
+    def alerts(self) -> Sequence[AlertLike]: ...
+    @property
+    def dlq(self) -> Sequence[str]: ...
+
+
+class DeadLetterLike(Protocol):
+    @property
+    def reason(self) -> str: ...
+
+
+class StepResultLike(Protocol):
+    """What the embedded runner returns per record (services.adjudicator.embedded)."""
+
+    @property
+    def records(self) -> Sequence[RecordLike]: ...
+    @property
+    def alerts(self) -> Sequence[AlertLike]: ...
+    @property
+    def dead_letters(self) -> Sequence[DeadLetterLike]: ...
+
+
+def latency_or_reason(ended_at: str | None, now: float) -> float | str:
+    """Seconds from ``hand_ended`` (table clock) to ``now``, or why it is not measured."""
+    if ended_at is None:
+        return "no_timestamp"
+    try:
+        ended = datetime.fromisoformat(ended_at).timestamp()
+    except ValueError:
+        return "no_timestamp"
+    seconds = now - ended
+    if seconds < -CLOCK_TOLERANCE_S:
+        return "table_clock_ahead"
+    if seconds > MAX_LIVE_LATENCY_S:
+        return "replayed"
+    return max(seconds, 0.0)
+
+
+class AdjudicatorMetrics:
+    """The adjudicator's metrics and the functions that feed them."""
+
+    def __init__(self, registry: CollectorRegistry = REGISTRY) -> None:
+        # Children by (metric, label values): ``labels()`` costs microseconds per call
+        # and a hand needs a dozen; the label values are bounded, so is this dict.
+        self._children: dict[tuple[int, tuple[str, ...]], Counter] = {}
+        self.tables = labels.BoundedValues(labels.MAX_TABLES)
+        self.dealers = labels.BoundedValues(labels.MAX_DEALERS)
+        self.events_consumed = Counter(
+            "pitwatch_events_consumed_total",
+            "Input records (table events) taken from the input topic or file.",
+            registry=registry)
+        self.events_rejected = Counter(
+            "pitwatch_events_rejected_total",
+            "Input records not applied, by reason class: malformed, schema, oversize, key, "
+            "orphan (dead-lettered) or duplicate, chain (refused by the hash-chain check).",
+            ["reason"], registry=registry)
+        self.hands = Counter(
+            "pitwatch_hands_adjudicated_total",
+            "Hands adjudicated (one adjudication record each), by table, game and status.",
+            ["table", "game", "status"], registry=registry)
+        self.findings = Counter(
+            "pitwatch_findings_total",
+            "Findings on adjudicated hands, by game, rule ID, finding code, severity and "
+            "category (settlement, integrity, procedure).",
+            ["game", "rule", "code", "severity", "category"], registry=registry)
+        self.table_findings = Counter(
+            "pitwatch_table_findings_total",
+            "Findings on adjudicated hands by table, category and severity.",
+            ["table", "category", "severity"], registry=registry)
+        self.mispays = Counter(
+            "pitwatch_mispays_total",
+            "MISPAY findings by table, dealer (employee id) and game.",
+            ["table", "dealer", "game"], registry=registry)
+        self.mispaid_chips = Counter(
+            "pitwatch_mispaid_chips_total",
+            "Chips by which seats were mispaid (absolute difference), by table, dealer, game.",
+            ["table", "dealer", "game"], registry=registry)
+        chip_labels = ["game", "rake_mode"]
+        self.wagered = Counter(
+            "pitwatch_wagered_chips_total",
+            "Chips put in action (wagers on layouts, bets into pots), recorded side.",
+            chip_labels, registry=registry)
+        self.paid = Counter(
+            "pitwatch_paid_chips_total",
+            "Chips paid to seats by payout events, recorded side.",
+            chip_labels, registry=registry)
+        self.collected = Counter(
+            "pitwatch_collected_chips_total",
+            "Chips taken by the banker (losing wagers, collections), recorded side.",
+            chip_labels, registry=registry)
+        self.raked = Counter(
+            "pitwatch_raked_chips_total",
+            "Rake taken by the house, recorded side, by game and posted rake mode.",
+            chip_labels, registry=registry)
+        self.latency = Histogram(
+            "pitwatch_adjudication_latency_seconds",
+            "From a hand's hand_ended timestamp (table clock) to its adjudication record "
+            "being produced.",
+            buckets=ADJUDICATION_LATENCY_BUCKETS, registry=registry)
+        self.latency_unmeasured = Counter(
+            "pitwatch_latency_unmeasured_total",
+            "Hands left out of the latency histogram: no_timestamp, table_clock_ahead, "
+            "replayed (ended more than an hour ago).",
+            ["reason"], registry=registry)
+        self.alerts = Counter(
+            "pitwatch_alerts_total",
+            "Surveillance alerts (topic alerts) by rule, code and severity.",
+            ["rule", "code", "severity"], registry=registry)
+        self.chain_failures = Counter(
+            "pitwatch_chain_failures_total",
+            "Hash-chain and sequence failures of a table's event stream (SURV-9), by table "
+            "and code.",
+            ["table", "code"], registry=registry)
+        # Known, closed label sets start at zero so that "none so far" is data, not absence.
+        for reason in sorted(labels.REASON_CLASSES):
+            self.events_rejected.labels(reason=reason)
+        for why in ("no_timestamp", "table_clock_ahead", "replayed"):
+            self.latency_unmeasured.labels(reason=why)
+
+    def _child(self, metric: Counter, *values: str) -> Counter:
+        key = (id(metric), values)
+        child = self._children.get(key)
+        if child is None:
+            child = self._children[key] = metric.labels(*values)
+        return child
+
+    # ------------------------------------------------------------ entry points
+
+    def observe_consumed(self, count: int = 1) -> None:
+        self.events_consumed.inc(count)
+
+    def observe_rejected(self, reason: str) -> None:
+        """One dead-lettered record; ``reason`` is the DLQ reason text."""
+        self._child(self.events_rejected, labels.reason_class(reason)).inc()
+
+    def observe_alert(self, alert: AlertLike) -> None:
+        severity = labels.closed(alert.severity, labels.SEVERITIES)
+        self._child(self.alerts, alert.rule, alert.code, severity).inc()
+        if alert.rule == "SURV-9" and alert.code in labels.CHAIN_FAILURE_CODES:
+            self._child(self.chain_failures, self.tables(alert.table_id), alert.code).inc()
+        rejected = labels.CHAIN_REJECTION_CLASSES.get(alert.code)
+        if alert.rule == "SURV-9" and rejected is not None:
+            self._child(self.events_rejected, rejected).inc()
+
+    def observe_record(self, record: RecordLike, now: float | None = None) -> None:
+        """One adjudication record, just produced (``now`` defaults to the clock)."""
+        players = set((record.players or {}).values())
+        table = labels.floor_id_label(record.table_id, players, self.tables)
+        game = labels.closed(record.game, labels.GAMES)
+        status = labels.closed(record.status, labels.HAND_STATUSES)
+        self._child(self.hands, table, game, status).inc()
+        dealer: str | None = None
+        for f in record.findings:
+            severity = labels.closed(f.severity, labels.SEVERITIES)
+            category = labels.finding_category(f.code, f.rule)
+            self._child(self.findings, game, f.rule, f.code, severity, category).inc()
+            self._child(self.table_findings, table, category, severity).inc()
+            if f.code == "MISPAY":
+                if dealer is None:
+                    dealer = labels.floor_id_label(record.dealer_id, players, self.dealers)
+                self._child(self.mispays, table, dealer, game).inc()
+                self._child(self.mispaid_chips, table, dealer, game).inc(abs(f.amount or 0))
+        self._observe_chips(record, game)
+        self._observe_latency(record.ended_at, time.time() if now is None else now)
+
+    def observe_outputs(self, out: OutputsLike, now: float | None = None) -> None:
+        """Everything one ``apply_event`` call produced (the event itself is counted by
+        ``observe_consumed``)."""
+        for record in out.records:
+            self.observe_record(record, now)
+        for alert in out.alerts:
+            self.observe_alert(alert)
+        for reason in out.dlq:
+            self.observe_rejected(reason)
+
+    def observe_step(self, result: StepResultLike, consumed: int = 1,
+                     now: float | None = None) -> None:
+        """One ``EmbeddedRunner.feed`` (``consumed=1``) or ``finish`` (``consumed=0``)."""
+        self.observe_consumed(consumed)
+        for record in result.records:
+            self.observe_record(record, now)
+        for alert in result.alerts:
+            self.observe_alert(alert)
+        for dead in result.dead_letters:
+            self.observe_rejected(dead.reason)
+
+    # ------------------------------------------------------------ parts
+
+    def _observe_chips(self, record: RecordLike, game: str) -> None:
+        if not record.movements:
+            return
+        mode = labels.closed(record.rake_mode, labels.RAKE_MODES)
+        sums = {"wagered": 0, "paid": 0, "collected": 0, "raked": 0}
+        for m in record.movements:
+            if m.kind in WAGERED_KINDS:
+                sums["wagered"] += m.amount
+            elif m.kind in PAID_KINDS:
+                sums["paid"] += m.amount
+            elif m.kind in COLLECTED_KINDS:
+                sums["collected"] += m.amount
+            elif m.kind in RAKED_KINDS:
+                sums["raked"] += m.amount
+        for name, counter in (("wagered", self.wagered), ("paid", self.paid),
+                              ("collected", self.collected), ("raked", self.raked)):
+            child = self._child(counter, game, mode)  # the series exists even at zero
+            if sums[name]:
+                child.inc(sums[name])
+
+    def _observe_latency(self, ended_at: str | None, now: float) -> None:
+        measured = latency_or_reason(ended_at, now)
+        if isinstance(measured, str):
+            self._child(self.latency_unmeasured, measured).inc()
+        else:
+            self.latency.observe(measured)
+
+
+class LedgerMetrics:
+    """The ledger service's metrics."""
+
+    def __init__(self, registry: CollectorRegistry = REGISTRY) -> None:
+        self.hands = Counter(
+            "pitwatch_ledger_hands_total",
+            "Adjudication records handled by the ledger, by status: posted, duplicate "
+            "(same bytes again, a no-op), conflict, refused, undecodable.",
+            ["status"], registry=registry)
+        self.write_seconds = Histogram(
+            "pitwatch_ledger_write_seconds",
+            "Duration of one ledger write (one batch of records, its database transactions).",
+            buckets=LEDGER_WRITE_BUCKETS, registry=registry)
+        self.write_failures = Counter(
+            "pitwatch_ledger_write_failures_total",
+            "Ledger writes that failed: error (the write raised), or per hand conflict "
+            "(repeat with different bytes), refused, undecodable (not a v1 record).",
+            ["reason"], registry=registry)
+        for status in sorted(labels.LEDGER_STATUSES):
+            self.hands.labels(status=status)
+        for reason in sorted(labels.LEDGER_FAILURE_REASONS):
+            self.write_failures.labels(reason=reason)
+
+    def observe_write(self, seconds: float, statuses: Mapping[str, int] | None) -> None:
+        """One write that took ``seconds``; ``statuses`` counts its hands by status, or is
+        None when the write failed as a whole."""
+        self.write_seconds.observe(seconds)
+        if statuses is None:
+            self.write_failures.labels(reason="error").inc()
+            return
+        for status, count in statuses.items():
+            if count <= 0:
+                continue
+            known = labels.closed(status, labels.LEDGER_STATUSES)
+            self.hands.labels(status=known).inc(count)
+            if known in labels.LEDGER_FAILURE_REASONS:
+                self.write_failures.labels(reason=known).inc(count)
+
+    def observe_undecodable(self, count: int = 1) -> None:
+        """Records on the adjudications topic that are not v1 records (never booked)."""
+        if count > 0:
+            self.hands.labels(status="undecodable").inc(count)
+            self.write_failures.labels(reason="undecodable").inc(count)
+
+
+P = ParamSpec("P")
+S = TypeVar("S", bound=Mapping[str, int])
+
+
+def timed_ledger_write(write: Callable[P, S], *args: P.args, **kwargs: P.kwargs) -> S:
+    """Call ``write`` (e.g. the consumer's ``book``) and observe its duration and outcome.
+
+    ``write`` returns counts by status (``Counter[str]``); an exception is a failed write,
+    observed and re-raised unchanged.
+    """
+    started = time.perf_counter()
+    try:
+        statuses = write(*args, **kwargs)
+    except BaseException:
+        ledger_metrics().observe_write(time.perf_counter() - started, None)
+        raise
+    ledger_metrics().observe_write(time.perf_counter() - started, statuses)
+    return statuses
+
+
+class KafkaWatchMetrics:
+    """What the broker says about the pipeline (``kafka_watch``)."""
+
+    def __init__(self, registry: CollectorRegistry = REGISTRY) -> None:
+        self.lag = Gauge(
+            "pitwatch_consumer_lag_records",
+            "Records of a partition not yet processed by a consumer group (log end offset "
+            "minus the group's committed offset).",
+            ["consumer_group", "topic", "partition"], registry=registry)
+        self.dlq = Gauge(
+            "pitwatch_dlq_records",
+            "Records held in a dead-letter topic (end offsets minus start offsets).",
+            ["topic"], registry=registry)
+        self.polls = Counter(
+            "pitwatch_kafka_watch_polls_total",
+            "Reads of offsets from the broker by outcome (ok, error).",
+            ["outcome"], registry=registry)
+        for outcome in ("ok", "error"):
+            self.polls.labels(outcome=outcome)
+
+    def set_lag(self, group: str, lags: Iterable[tuple[str, int, int]]) -> None:
+        """``lags``: (topic, partition, records behind) of one consumer group."""
+        for topic, partition, behind in lags:
+            self.lag.labels(consumer_group=group, topic=topic,
+                            partition=str(partition)).set(max(behind, 0))
+
+    def set_dlq(self, topic: str, records: int) -> None:
+        self.dlq.labels(topic=topic).set(max(records, 0))
+
+
+@cache
+def adjudicator_metrics() -> AdjudicatorMetrics:
+    """The process's adjudicator metrics (default registry), created on first use."""
+    return AdjudicatorMetrics()
+
+
+@cache
+def ledger_metrics() -> LedgerMetrics:
+    """The process's ledger metrics (default registry), created on first use."""
+    return LedgerMetrics()
+
+
+@cache
+def kafka_watch_metrics() -> KafkaWatchMetrics:
+    """The process's broker-side metrics (default registry), created on first use."""
+    return KafkaWatchMetrics()

@@ -1,0 +1,23 @@
+"""Running promtool (Debian package ``prometheus``; ``scripts/prometheus.sh install``)."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[3]
+ALERTS = REPO / "deploy" / "prometheus" / "alerts.yml"
+ALERT_TESTS = REPO / "deploy" / "prometheus" / "tests" / "alerts_test.yml"
+PROMETHEUS_CONFIG = REPO / "deploy" / "prometheus" / "prometheus.yml"
+
+
+def promtool(*args: str | Path) -> subprocess.CompletedProcess[str]:
+    """Run promtool; a missing promtool fails the test (never skips) with the fix."""
+    binary = shutil.which("promtool")
+    if binary is None:
+        pytest.fail("promtool is not installed: run scripts/prometheus.sh install", pytrace=False)
+    return subprocess.run([binary, *map(str, args)], capture_output=True, text=True,
+                          timeout=120, check=False)
