@@ -29,8 +29,8 @@ from pathlib import Path
 import msgspec
 import pytest
 import sqlalchemy as sa
-from services.adjudicator.producer import new_producer
 
+from services.adjudicator.producer import new_producer
 from services.events.contract import decode_record, encode_record
 from services.simulator.registry import SIMULATOR_MODULES
 from tests.integration import pipeline_fixtures
