@@ -158,4 +158,4 @@ def test_every_panel_returns_data_from_a_run_through_kafka(
             assert _one(server, f'pitwatch_ledger_hands_total{{status="{status}"}}'
                         ) == booked[status], status
         assert _one(server, 'pitwatch_ledger_hands_total{status="conflict"}') == 1
-        assert _one(server, "pitwatch_ledger_write_seconds_count") >= 1  # type: ignore[operator]
+        assert (_one(server, "pitwatch_ledger_write_seconds_count") or 0) >= 1
