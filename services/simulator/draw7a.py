@@ -39,7 +39,7 @@ from services.games.cards import RANK_VALUE, SHORT_DECK_32, SHORT_DECK_36, suit_
 from services.games.draw7a import SECTION, Draw7aProfile, betting_config, required_deck
 from services.games.evaluation import short_deck
 from services.games.profile import load_profile
-from services.simulator.stream import TableStream
+from services.simulator.stream import TableStream, buy_in_to
 from services.simulator.truth import TruthLabel
 
 FAULTS: dict[str, str] = {
@@ -317,10 +317,8 @@ class Draw7aTable:
             self.stream.emit("dealer_changed", {"dealer_id": self.dealer})
         for seat, player in self.players.items():
             if player.stack < self.big_blind * REBUY_BELOW_BIG_BLINDS:
-                top_up = self.big_blind * self.rng.randint(*BUY_IN_BIG_BLINDS) - player.stack
-                player.stack += top_up
-                self.stream.emit("chips_changed", {"seat": seat, "amount": top_up,
-                                                   "kind": "buy_in"})
+                target = self.big_blind * self.rng.randint(*BUY_IN_BIG_BLINDS)
+                buy_in_to(self.stream, seat, player, target)
 
     # ------------------------------------------------------------ one hand
 

@@ -40,7 +40,7 @@ from services.games.evaluation.flush import (
 )
 from services.games.hcf_profile import HcfProfile
 from services.games.profile import load_profile
-from services.simulator.stream import TableStream
+from services.simulator.stream import TableStream, buy_in_to
 from services.simulator.truth import TruthLabel
 
 FAULTS: dict[str, str] = {
@@ -181,10 +181,7 @@ class HcfTable:
             self._seat(min(s for s in range(1, SEATS + 1) if s not in self.players))
         for seat, player in sorted(self.players.items()):
             if player.stack < player.needs(self.fee):
-                amount = player.needs(self.fee) * 5 - player.stack
-                player.stack += amount
-                self.stream.emit("chips_changed", {"seat": seat, "amount": amount,
-                                                   "kind": "buy_in"})
+                buy_in_to(self.stream, seat, player, player.needs(self.fee) * 5)
 
     def rotate_dp(self, skip: bool) -> int | None:
         """HCF-2: offer the DP clockwise from the previous one; returns a skipped seat."""

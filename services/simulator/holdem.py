@@ -33,7 +33,7 @@ from services.games.evaluation.standard import best_rank, category
 from services.games.holdem_betting import betting_config
 from services.games.holdem_profile import SECTION, HoldemProfile
 from services.games.profile import load_profile
-from services.simulator.stream import TableStream
+from services.simulator.stream import TableStream, buy_in_to
 from services.simulator.truth import TruthLabel
 
 FAULTS: dict[str, str] = {
@@ -657,9 +657,7 @@ def simulate_table(
 def _top_up(stream: TableStream, players: list[Player], big_blind: int) -> None:
     for p in players:
         if p.stack < big_blind * TOP_UP_BELOW:
-            amount = big_blind * BUY_IN - p.stack
-            stream.emit("chips_changed", {"seat": p.seat, "amount": amount, "kind": "buy_in"})
-            p.stack += amount
+            buy_in_to(stream, p.seat, p, big_blind * BUY_IN)
 
 
 def _play_hand(table: Table, hand_id: str, rng: random.Random, irregularity: str | None,

@@ -28,7 +28,7 @@ from services.games.evaluation.russian import (
     two_combinations,
 )
 from services.games.evaluation.standard import best_five
-from services.simulator.stream import TableStream
+from services.simulator.stream import TableStream, buy_in_to
 from services.simulator.truth import TruthLabel
 
 FAULTS: dict[str, str] = {
@@ -512,9 +512,7 @@ def simulate_table(
 def _top_up(stream: TableStream, players: list[Player], ante: int) -> None:
     for p in players:
         if p.stack < ante * TOP_UP_BELOW:
-            amount = ante * BUY_IN - p.stack
-            stream.emit("chips_changed", {"seat": p.seat, "amount": amount, "kind": "buy_in"})
-            p.stack += amount
+            buy_in_to(stream, p.seat, p, ante * BUY_IN)
 
 
 def _play_hand(
