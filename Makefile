@@ -24,7 +24,7 @@ lint:
 	mypy
 
 test: install services-up
-	$(PYTHON) -m pytest -q -p no:cacheprovider --timeout=600 -m "not known_stall" tests
+	$(PYTHON) -m pytest -q -p no:cacheprovider --timeout=600 tests
 
 test-unit: install
 	$(PYTHON) -m pytest -q -m "not integration" tests/unit

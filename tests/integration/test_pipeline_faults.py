@@ -13,8 +13,6 @@ import random
 import time
 from collections.abc import Callable
 
-import pytest
-
 from services.adjudicator.faust_app import WORKER_HEADER
 from services.events.contract import decode_record
 from tests.integration import pipeline_fixtures
@@ -45,8 +43,17 @@ def assert_exact(p: Pipeline, log: EventLog, context: str) -> None:
     got = deduplicated(p.hands_seen())
     missing = sorted(set(expected) - set(got))
     assert not missing, f"{context}: {len(missing)} hand(s) never adjudicated: {missing[:5]}"
-    assert got == expected, f"{context}: records differ from the embedded run"
+    differ = sorted(h for h in expected if got[h] != expected[h])
+    assert not differ, (f"{context}: {len(differ)} record(s) differ from the embedded run; "
+                        + "".join(f"\n{h}\n  embedded: {expected[h]!r}\n  pipeline: {got[h]!r}"
+                                  for h in differ[:3]) + "\n" + p.worker_logs())
     assert ledger_snapshot(p.db_url) == log.ledger, f"{context}: ledger differs"
+
+
+def assert_mid_stream(done: int, total: int, what: str) -> None:
+    """A kill only proves something if work was left: fail (rather than pass vacuously)
+    when the killed worker had already finished the whole log."""
+    assert done < total, f"{what} after all {total} hands were done: not a mid-stream kill"
 
 
 def kill_points(count: int) -> list[float]:
@@ -54,10 +61,6 @@ def kill_points(count: int) -> list[float]:
     return sorted(rng.uniform(0.1, 0.85) for _ in range(count))
 
 
-# Known defect (open, issue 4): after a kill -9, the restarted / surviving Faust worker can
-# stall after "Worker ready" without consuming (seen on a loaded 2-core machine). These
-# tests are NOT run by `make test` until that is fixed; run them with `-m known_stall`.
-@pytest.mark.known_stall
 def test_adjudicator_killed_twice_mid_stream(fault_log: EventLog,
                                             pipeline: PipelineFactory) -> None:
     total = len(fault_log.reference.records)
@@ -70,6 +73,7 @@ def test_adjudicator_killed_twice_mid_stream(fault_log: EventLog,
         p.wait_until(adjudicated_by(p, adjudicator, int(point * total)),
                      f"{point:.0%} of the hands, some by {adjudicator.name}")
         adjudicator.kill9()
+        assert_mid_stream(len(p.hands_seen()), total, f"{adjudicator.name} killed")
         adjudicator = p.start_adjudicator(f"adjudicator-{n}")
     assert_exact(p, fault_log, f"adjudicator killed at {points} of {total} hands")
 
@@ -88,6 +92,7 @@ def test_ledger_killed_twice_mid_stream(fault_log: EventLog,
         p.wait_until(booked_by(p, ledger, int(point * total)),
                      f"{point:.0%} of the hands booked, some by {ledger.name}")
         ledger.kill9()
+        assert_mid_stream(count_hands(p.db_url), total, f"{ledger.name} killed")
         ledger = p.start_ledger(f"ledger-{n}", batch=LEDGER_BATCH)
     assert_exact(p, fault_log, f"ledger killed at {points} of {total} hands")
 
@@ -119,10 +124,6 @@ def wait_ready(p: Pipeline, workers: list[Worker]) -> None:
                              for w in workers), "workers ready")
 
 
-# Known defect (open, issue 4): after a kill -9, the restarted / surviving Faust worker can
-# stall after "Worker ready" without consuming (seen on a loaded 2-core machine). These
-# tests are NOT run by `make test` until that is fixed; run them with `-m known_stall`.
-@pytest.mark.known_stall
 def test_two_workers_one_killed_the_other_takes_over(fault_log: EventLog,
                                                     pipeline: PipelineFactory) -> None:
     """Two workers in one group over four partitions; once both adjudicate, one is killed
@@ -138,6 +139,7 @@ def test_two_workers_one_killed_the_other_takes_over(fault_log: EventLog,
                  "both workers adjudicating")
     second.kill9()
     killed_at = len(p.adjudications())
+    assert_mid_stream(len(p.hands_seen()), len(fault_log.reference.records), "second killed")
     assert_exact(p, fault_log, "second worker killed")
 
     dead_tables = {table_of(m) for m in p.adjudications()[:killed_at]
