@@ -9,12 +9,13 @@ raises on bad input: every record ends as one or the other.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 
 import msgspec
 import orjson
 
-from services.events.canonical import validated_event_hash
+from services.events.canonical import decoded_event_canonical, validated_event_hash
 from services.events.contract import Event, TableConfiguredEvent
 
 # The same decoder ``contract.decode_event`` wraps, called without the wrapper's frame.
@@ -43,6 +44,23 @@ def parse_record(raw: bytes, where: str) -> ParsedEvent | Rejection:
     """Validate one record (``where`` names its position: ``line 12``, ``partition 0 offset 7``)."""
     if len(raw) > MAX_RECORD_BYTES:
         return Rejection(raw, f"record of {len(raw)} bytes exceeds {MAX_RECORD_BYTES}", where)
+    # Fast path: one parse. A valid record whose canonical form follows from its decoded
+    # struct (the usual case: compact ASCII, see ``decoded_event_canonical``) is done
+    # here; everything else, every invalid record included, takes the checked path,
+    # which alone decides rejections and their wording.
+    try:
+        event = _decode(raw)
+    except (msgspec.ValidationError, msgspec.DecodeError):
+        return _parse_checked(raw, where)
+    canonical = decoded_event_canonical(event, raw)
+    if canonical is None:
+        return _parse_checked(raw, where)
+    return ParsedEvent(event, hashlib.sha256(canonical).hexdigest())
+
+
+def _parse_checked(raw: bytes, where: str) -> ParsedEvent | Rejection:
+    """Parse as a JSON value first (malformed JSON and non-objects are told apart from
+    contract violations), then validate, then hash the parsed value."""
     try:
         obj = orjson.loads(raw)
     except orjson.JSONDecodeError as exc:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
+import msgspec
 import orjson
 import rfc8785
 
@@ -54,3 +55,36 @@ def validated_event_hash(event_obj: dict[str, Any], free_form_keys: bool) -> str
     if free_form_keys:
         return event_hash(event_obj)
     return hashlib.sha256(orjson.dumps(event_obj, option=orjson.OPT_SORT_KEYS)).hexdigest()
+
+
+_sorted_encoder = msgspec.json.Encoder(order="sorted")
+
+
+def decoded_event_canonical(event: msgspec.Struct, raw: bytes) -> bytes | None:
+    """The canonical JSON of ``raw`` taken from its decoded event, when provably equal.
+
+    Why: parsing a record a second time (into a dict, only to sort and re-serialise it)
+    cost more than the validation itself. The event struct that ``raw`` decoded to (with
+    the v1 contract: integers in the safe range, no floats) is serialised with sorted
+    keys, and that is ``canonical_json(orjson.loads(raw))`` whenever it is as long as
+    ``raw`` and ``raw`` is ASCII without a backslash:
+
+    - no backslash and ASCII only: every string, key or value, is written literally, and
+      both encoders write printable ASCII literally (RFC 8785 does too), so a string
+      comes out byte for byte as it came in; ASCII keys sort the same by byte and by
+      UTF-16 code unit (RFC 8785's order);
+    - every other difference between the raw member and its re-serialisation only
+      *shortens* the output: insignificant whitespace, an integer written ``-0``, a
+      repeated key (both decoders keep the last), a body field given explicitly with its
+      default value (omitted when re-encoded). A struct never writes a member the
+      record did not have (envelope fields have no defaults; body defaults are omitted).
+
+    So equal lengths leave nothing but a reordering of the same members, which sorting
+    removes. Anything else returns None and the caller takes the dict path
+    (``validated_event_hash``); ``tests/unit/core/test_intake_fast_path.py`` checks both
+    paths against each other on mutated records.
+    """
+    if not raw.isascii() or b"\\" in raw:
+        return None
+    canonical = _sorted_encoder.encode(event)
+    return canonical if len(canonical) == len(raw) else None

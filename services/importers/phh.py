@@ -34,7 +34,7 @@ import os
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from datetime import date, timedelta
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -181,47 +181,62 @@ def table_scale(hands: list[SourceHand], result: ImportResult) -> tuple[int, lis
 # ---------------------------------------------------------------------------- table
 
 
-_UUID_VERSION_MASK = 0xF000 << 64
-_UUID_VERSION_4 = 0x4000 << 64
-_UUID_VARIANT_MASK = 0xC000 << 48
-_UUID_VARIANT_RFC = 0x8000 << 48
+# A version-4 UUID's fixed bits (RFC 4122): version nibble 4, variant bits 10.
+_UUID_KEEP = ~((0xF000 << 64) | (0xC000 << 48)) & ((1 << 128) - 1)
+_UUID_FIXED = (0x4000 << 64) | (0x8000 << 48)
+_TWO_DIGITS = tuple(f"{n:02d}" for n in range(60))
 
 
 class ImportStream(TableStream):
-    """``TableStream`` with the hash taken the direct way.
+    """``TableStream`` with the per-event work done the direct way (same bytes).
 
     Every event the importer writes is built from fixed ASCII keys, strings, booleans,
     null and integers no larger than ``MAX_SAFE_CHIPS`` (checked per table), which is
     exactly when ``services.events.canonical`` itself uses orjson's sorted output as the
     RFC 8785 form; going straight there skips the per-value check that dominates the
-    import time. ``tests/unit/holdem/test_phh_import.py`` checks every imported event
-    against ``canonical.event_hash``.
+    import time. Ids and timestamps are formatted without building ``uuid.UUID`` or
+    formatting a ``datetime``. ``tests/unit/holdem/test_phh_import.py`` checks every
+    imported event against ``canonical.event_hash``.
     """
 
-    _day: date | None = None
+    _day: int = 0  # day of month of the clock when ``_day_text`` was made
     _day_text: str = ""
 
-    def _hash(self, event: dict[str, Any]) -> str:
-        canonical = orjson.dumps(event, option=orjson.OPT_SORT_KEYS)
-        return hashlib.sha256(canonical).hexdigest()
+    def emit(self, type_: str, data: dict[str, Any], hand_id: str | None = None,
+             source: str | None = None, max_ms: int = 4000) -> dict[str, Any]:
+        """``TableStream.emit`` with the hash inlined (one call per imported event)."""
+        self.seq += 1
+        event: dict[str, Any] = {
+            "v": 1,
+            "event_id": self._next_id(),
+            "table_id": self.table_id,
+            "seq": self.seq,
+            "ts": self._tick(max_ms),
+            "prev_hash": self.last_hash,
+            "hand_id": hand_id,
+            "type": type_,
+            "source": source or self.source,
+            "data": data,
+        }
+        self.last_hash = hashlib.sha256(
+            orjson.dumps(event, option=orjson.OPT_SORT_KEYS)).hexdigest()
+        self.events.append(event)
+        return event
 
     def _next_id(self) -> str:
         """A version-4 UUID from the stream's generator, as ``uuid.UUID(int=bits,
         version=4)`` would write it (without building the object)."""
-        bits = self.rng.getrandbits(128)
-        bits = (bits & ~_UUID_VERSION_MASK) | _UUID_VERSION_4
-        bits = (bits & ~_UUID_VARIANT_MASK) | _UUID_VARIANT_RFC
-        h = f"{bits:032x}"
+        h = (self.rng.getrandbits(128) & _UUID_KEEP | _UUID_FIXED).to_bytes(16).hex()
         return f"{h[:8]}-{h[8:12]}-{h[12:16]}-{h[16:20]}-{h[20:]}"
 
     def _tick(self, max_ms: int) -> str:
         """One second per event on the simulated clock (the source has no times)."""
-        self.clock += _SECOND
-        c = self.clock
-        if c.date() != self._day:
-            self._day = c.date()
+        c = self.clock = self.clock + _SECOND
+        if c.day != self._day:  # consecutive days never share a day of the month
+            self._day = c.day
             self._day_text = f"{c.year:04d}-{c.month:02d}-{c.day:02d}T"
-        return f"{self._day_text}{c.hour:02d}:{c.minute:02d}:{c.second:02d}.000Z"
+        two = _TWO_DIGITS
+        return f"{self._day_text}{two[c.hour]}:{two[c.minute]}:{two[c.second]}.000Z"
 
 
 @dataclass
