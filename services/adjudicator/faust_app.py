@@ -40,6 +40,7 @@ import faust
 from faust.sensors import Sensor
 from faust.types import EventT, ProducerT
 
+from services.adjudicator.faust_recovery import SeekThenResumeTableManager
 from services.adjudicator.stream_step import BatchResult, InputRecord, Outgoing, step_batch
 from services.adjudicator.topics import STATE_TABLE, StreamSettings
 from services.observability.hooks import (
@@ -118,6 +119,9 @@ def create_app(settings: StreamSettings, data_dir: Path) -> faust.App:
         broker_commit_interval=1.0,
         broker_session_timeout=SESSION_TIMEOUT_SECONDS,
         web_enabled=False,
+        # Seek and clear before the streams resume (see faust_recovery: upstream's order
+        # can drop records fetched during the seek after a rebalance).
+        TableManager=SeekThenResumeTableManager,
     )
     names = settings.topics
     state = app.Table(
