@@ -1,0 +1,119 @@
+"""Memory held by the embedded runner for many open tables (architecture.md: "bounded per
+open hand; 10,000 open tables < 300 MB RSS").
+
+Every table is configured, seated and stopped in the middle of a hand (its first
+``hand_ended`` and everything after it are cut off), so each one holds an open hand.
+
+1. a child process simulates the tables (HCF, one hand each, no faults) and writes the
+   cut streams to a JSONL file — so that generating them costs the measured process
+   nothing;
+2. this process imports everything, warms the runner up on one other table, notes its
+   resident set size, feeds every line, notes the resident set size again.
+
+The peer, measured in the same run, is the size of those same events as JSONL: the ratio
+says how many bytes of state the runner keeps per byte of open-hand input.
+
+    python benchmarks/bench_memory.py [--tables 10000]
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import os
+import random
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import orjson
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from services.adjudicator.embedded import EmbeddedRunner, iter_lines  # noqa: E402
+
+TARGET_MB = 300
+TARGET_TABLES = 10_000
+
+
+def rss_bytes() -> int:
+    """Current resident set size (Linux /proc), not the peak."""
+    pages = int(Path("/proc/self/statm").read_text().split()[1])
+    return pages * os.sysconf("SC_PAGE_SIZE")
+
+
+def open_hand_lines(table_id: str, index: int, seed: int) -> list[bytes]:
+    """One simulated HCF table up to, not including, its first ``hand_ended``."""
+    from services.simulator.registry import simulator_for
+    from services.simulator.stream import TableStream
+
+    simulate_table, _faults = simulator_for("hcf")
+    rng = random.Random(f"{seed}:{index}")
+    stream = TableStream(table_id, rng)
+    simulate_table(stream, 1, rng, frozenset(), 0.0, index)
+    cut = next(i for i, e in enumerate(stream.events) if e["type"] == "hand_ended")
+    return [orjson.dumps(e) for e in stream.events[:cut]]
+
+
+def generate(path: Path, tables: int, seed: int) -> None:
+    with path.open("wb") as out:
+        for index in range(tables):
+            for line in open_hand_lines(f"M{index + 1:05d}", index, seed):
+                out.write(line + b"\n")
+
+
+def measure(path: Path, seed: int) -> tuple[int, int, int, int]:
+    """(open hands held, bytes of input, RSS before, RSS after)."""
+    runner = EmbeddedRunner()
+    for raw, where in iter_lines(open_hand_lines("WARMUP", 0, seed + 1)):
+        runner.feed(raw, where)
+    gc.collect()
+    before = rss_bytes()
+    size = 0
+    with path.open("rb") as lines:
+        for raw, where in iter_lines(lines):
+            size += len(raw)
+            step = runner.feed(raw.rstrip(b"\n"), where)
+            if step.records or step.dead_letters:
+                raise SystemExit(f"{where}: an open hand produced output: {step}")
+    gc.collect()
+    after = rss_bytes()
+    open_hands = sum(1 for state in runner.states.values() if state.open_hand is not None)
+    return open_hands, size, before, after
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--tables", type=int, default=TARGET_TABLES)
+    parser.add_argument("--seed", type=int, default=11)
+    parser.add_argument("--generate", type=Path, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.generate:
+        generate(args.generate, args.tables, args.seed)
+        return
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "open-hands.jsonl"
+        subprocess.run([sys.executable, __file__, "--tables", str(args.tables),
+                        "--seed", str(args.seed), "--generate", str(path)], check=True)
+        held, size, before, after = measure(path, args.seed)
+    grown = after - before
+    mb = 1024 * 1024
+    print(f"{args.tables:,} open HCF tables (one open hand each), {size / mb:.1f} MB of events")
+    print(f"open hands held by the runner: {held:,}")
+    if held < args.tables:  # (the warm-up table holds one more)
+        raise SystemExit("not every table holds an open hand: the measurement is void")
+    print(f"RSS before feeding {before / mb:.1f} MB, after {after / mb:.1f} MB, "
+          f"grown {grown / mb:.1f} MB = {grown / args.tables / 1024:.1f} KB per open table")
+    print(f"state kept per byte of open-hand input (peer: the input itself): "
+          f"{grown / size:.2f}x")
+    scaled = before + grown * TARGET_TABLES // args.tables
+    verdict = "within" if scaled < TARGET_MB * mb else "OVER"
+    print(f"target: {TARGET_TABLES:,} open tables < {TARGET_MB} MB RSS -> "
+          f"{'measured' if args.tables >= TARGET_TABLES else 'scaled'} "
+          f"{scaled / mb:.0f} MB ({verdict})")
+
+
+if __name__ == "__main__":
+    main()
