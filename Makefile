@@ -31,6 +31,9 @@ test-unit: install
 
 bench:
 	$(PYTHON) benchmarks/bench_evaluator.py
+	$(PYTHON) benchmarks/bench_embedded.py
+	$(PYTHON) benchmarks/bench_holdem.py --sessions 5
+	$(PYTHON) benchmarks/bench_memory.py
 
 clean:
 	rm -rf var/ .pytest_cache .mypy_cache .ruff_cache
