@@ -117,3 +117,21 @@ def test_aligned_find_skips_matches_that_straddle_entries() -> None:
     assert _aligned_find(buffer, b"cdef", 4) == 2
     assert _aligned_find(buffer, b"efgh", 4) == 1
     assert _aligned_find(buffer, b"bcde", 4) == -1
+
+
+def test_wrapped_window_survives_the_changelog_encoding() -> None:
+    """The ring after 70 arrivals (6 entries overwritten), stored and restored, still
+    knows seq 7..70 and not seq 6, exactly as the state never stored."""
+    s = TableStream("T1", random.Random(9))
+    s.emit("table_configured", table_config("hcf"))
+    for i in range(69):
+        s.emit("dealer_changed", {"dealer_id": f"D{i}"})
+    raw = [orjson.dumps(e) for e in s.events]
+    state = TableState(table_id="T1")
+    for line in raw:
+        apply_event(state, parsed(line))
+    restored = decode_state(encode_state(state))
+    assert restored == state
+    assert [a.code for a in apply_event(restored, parsed(raw[69])).alerts] == [
+        "DUPLICATE_EVENT"]
+    assert [a.code for a in apply_event(restored, parsed(raw[5])).alerts] == ["SEQ_CONFLICT"]
