@@ -98,7 +98,7 @@ class OpenHand(msgspec.Struct):
 
     Why packed: as decoded structs an event cost ~900 bytes (every envelope string its
     own object); packed, the fields every event of the hand repeats (table, hand,
-    source, ``v``) are left out and the hashes are binary, ~110 bytes an event. The
+    source, ``v``) are left out and the hashes are binary, ~150 bytes an event. The
     events are unpacked once, when the hand is adjudicated.
     """
 
