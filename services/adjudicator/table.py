@@ -15,7 +15,11 @@ its successor arrives (there is nothing after it to carry its hash).
 
 from __future__ import annotations
 
+import functools
+import operator
+import zlib
 from dataclasses import dataclass, field
+from typing import Any
 
 import msgspec
 
@@ -29,6 +33,7 @@ from services.events.contract import (
     ChipsChangedEvent,
     DealerChangedEvent,
     DesignatedPlayerOfferEvent,
+    Envelope,
     Event,
     Finding,
     HandEndedEvent,
@@ -49,10 +54,32 @@ class SeatState(msgspec.Struct, array_like=True):
     stack: int
 
 
-class RecentEvent(msgspec.Struct, array_like=True):
-    event_id: str
+class RecentEvent(msgspec.Struct, array_like=True, gc=False):
+    """One entry of the duplicate window, unpacked (see ``TableState.recent_ids``)."""
+
+    seq: int
     hash: str
     prev_hash: str
+
+
+# The duplicate window is kept packed, not as objects: at 64 entries per table, a dict
+# of structs holding three hex strings each was ~27 KB per table, the larger part of
+# what an open table cost (architecture.md: 10,000 open tables < 300 MB). Per entry,
+# ``recent_ids`` holds the event id's 36 ASCII bytes and ``recent_chain`` the seq
+# (8 bytes, big-endian) and the binary SHA-256 of the event and of its ``prev_hash``
+# (32 + 32), entry k at k * width in each (a ring, see ``_remember``).
+_ID_WIDTH = 36  # a v1 event_id is a UUID in its 36-character text form (the contract)
+_SEQ_WIDTH = 8
+_HASH_WIDTH = 32
+_CHAIN_WIDTH = _SEQ_WIDTH + 2 * _HASH_WIDTH
+# ``recent_fp``: the CRC-32 of each id, a prefilter for the per-event "new id?" test (a
+# search of 4 binary bytes in 256 is ~10x faster than of 36 hex characters in 2,304; a
+# hit, true or by collision, goes to the exact search of ``recent_ids``).
+_FP_WIDTH = 4
+
+
+def _fingerprint(event_id: bytes) -> bytes:
+    return zlib.crc32(event_id).to_bytes(_FP_WIDTH, "big")
 
 
 class Buy(msgspec.Struct, array_like=True):
@@ -67,10 +94,27 @@ MAX_BUYS_PER_SEAT = 16  # CP-9 history kept per seated player (memory bound)
 
 
 class OpenHand(msgspec.Struct):
+    """The hand being assembled, its events packed (``pack_event``) until it closes.
+
+    Why packed: as decoded structs an event cost ~900 bytes (every envelope string its
+    own object); packed, the fields every event of the hand repeats (table, hand,
+    source, ``v``) are left out and the hashes are binary, ~150 bytes an event. The
+    events are unpacked once, when the hand is adjudicated.
+    """
+
+    table_id: str
     hand_id: str
     first_seq: int
-    events: list[Event] = msgspec.field(default_factory=list)
+    source: str  # the hand_started's source; the events' own is packed only if different
+    last_seq: int = 0
+    count: int = 0
+    packed: bytearray = msgspec.field(default_factory=bytearray)
     findings: list[Finding] = msgspec.field(default_factory=list)
+
+    @property
+    def events(self) -> tuple[Event, ...]:
+        """The events so far, unpacked (a fresh tuple on every call: read, don't loop)."""
+        return tuple(unpack_events(self))
 
 
 class TableState(msgspec.Struct):
@@ -79,8 +123,10 @@ class TableState(msgspec.Struct):
     table_id: str
     last_seq: int = 0
     last_hash: str = GENESIS_HASH
-    recent: dict[int, RecentEvent] = msgspec.field(default_factory=dict)
-    recent_ids: dict[str, int] = msgspec.field(default_factory=dict)  # event_id -> seq
+    recent_ids: bytearray = msgspec.field(default_factory=bytearray)  # see _ID_WIDTH
+    recent_chain: bytearray = msgspec.field(default_factory=bytearray)
+    recent_fp: bytearray = msgspec.field(default_factory=bytearray)  # see _FP_WIDTH
+    recent_oldest: int = 0  # the entry the next one replaces, once the window is full
     missing: list[int] = msgspec.field(default_factory=list)
     config: TableConfigured | None = None
     config_authorized: bool = False
@@ -118,6 +164,63 @@ class Outputs:
     dlq: list[str] = field(default_factory=list)  # reasons; the caller owns the raw record
 
 
+# ---------------------------------------------------------------- packed hand events
+
+
+_TAG_OF: dict[type, str] = {cls: tag for tag, cls in EVENT_TYPES.items()}
+
+
+def _packed_type(tag: str, cls: type[Envelope]) -> type[msgspec.Struct]:
+    """The packed form of one event type: what ``pack_event`` writes, tag first."""
+    body = next(f.type for f in msgspec.structs.fields(cls) if f.name == "data")
+    return msgspec.defstruct(
+        f"Packed_{tag}",
+        [("seq", int), ("event_id", str), ("ts", str), ("prev_hash", bytes),
+         ("table_id", str), ("hand_id", str | None), ("source", str), ("data", body)],
+        array_like=True, tag=tag, gc=False)
+
+
+_CLASS_OF: dict[type, type[Envelope]] = {
+    _packed_type(tag, cls): cls for tag, cls in EVENT_TYPES.items()
+}
+# One decode for the whole hand, bodies included (a tagged union of array-like structs).
+_packed_list: msgspec.msgpack.Decoder[list[Any]] = msgspec.msgpack.Decoder(
+    list[functools.reduce(operator.or_, _CLASS_OF)]  # type: ignore[misc]
+)
+_packer = msgspec.msgpack.Encoder()
+
+
+def pack_event(hand: OpenHand, event: Event) -> None:
+    """Append ``event`` to the hand's packed events (one msgpack array per event).
+
+    ``""`` stands for "the same as the hand's" (table id, hand id, source): the contract
+    forbids the empty string in those fields, so the marker cannot be confused with a
+    value. ``v`` is always 1 (the contract) and is not stored.
+    """
+    hand_id = "" if event.hand_id == hand.hand_id else event.hand_id
+    # ``+=``, not ``encode_into(..., -1)``: the latter over-allocates the buffer (about
+    # 60% of a hand's bytes were slack), ``bytearray`` grows by 1/8.
+    hand.packed += _packer.encode(
+        (_TAG_OF[type(event)], event.seq, event.event_id, event.ts,
+         bytes.fromhex(event.prev_hash), "" if event.table_id == hand.table_id else event.table_id,
+         hand_id, "" if event.source == hand.source else event.source, event.data))
+    hand.count += 1
+    hand.last_seq = event.seq
+
+
+def unpack_events(hand: OpenHand) -> list[Event]:
+    """The hand's events, equal field for field to the decoded ones ``pack_event`` got."""
+    header = b"\xdd" + hand.count.to_bytes(4, "big")  # msgpack array32 of ``count`` items
+    events: list[Event] = []
+    table_id, hand_id, source = hand.table_id, hand.hand_id, hand.source
+    for p in _packed_list.decode(header + hand.packed):
+        events.append(_CLASS_OF[type(p)](  # type: ignore[call-arg, arg-type]
+            v=1, event_id=p.event_id, table_id=p.table_id or table_id, seq=p.seq, ts=p.ts,
+            prev_hash=p.prev_hash.hex(), hand_id=hand_id if p.hand_id == "" else p.hand_id,
+            source=p.source or source, data=p.data))
+    return events
+
+
 _state_encoder = msgspec.msgpack.Encoder()
 _state_decoder = msgspec.msgpack.Decoder(TableState)
 
@@ -149,30 +252,59 @@ def _report(state: TableState, out: Outputs, event: Event, f: Finding) -> None:
 
 
 def _remember(state: TableState, event: Event, digest: str) -> None:
-    recent = state.recent
-    recent[event.seq] = RecentEvent(event.event_id, digest, event.prev_hash)
-    state.recent_ids[event.event_id] = event.seq
-    while len(recent) > RECENT_WINDOW:
-        oldest = next(iter(recent))  # insertion order: oldest arrival first
-        gone = recent.pop(oldest)
-        if state.recent_ids.get(gone.event_id) == oldest:
-            del state.recent_ids[gone.event_id]
+    """Enter an event in the window: appended until it holds RECENT_WINDOW entries, then
+    over the oldest arrival (a ring: no buffer is resized or shifted per event)."""
+    event_id = event.event_id.encode()
+    entry = b"".join((event.seq.to_bytes(_SEQ_WIDTH, "big"), bytes.fromhex(digest),
+                      bytes.fromhex(event.prev_hash)))
+    if len(state.recent_ids) < RECENT_WINDOW * _ID_WIDTH:
+        state.recent_ids += event_id
+        state.recent_fp += _fingerprint(event_id)
+        state.recent_chain += entry
+        return
+    oldest = state.recent_oldest
+    state.recent_oldest = (oldest + 1) % RECENT_WINDOW
+    state.recent_ids[oldest * _ID_WIDTH:(oldest + 1) * _ID_WIDTH] = event_id
+    state.recent_fp[oldest * _FP_WIDTH:(oldest + 1) * _FP_WIDTH] = _fingerprint(event_id)
+    state.recent_chain[oldest * _CHAIN_WIDTH:(oldest + 1) * _CHAIN_WIDTH] = entry
 
 
-def _find_by_id(state: TableState, event_id: str) -> tuple[int, RecentEvent] | None:
-    seq = state.recent_ids.get(event_id)
-    if seq is None or seq not in state.recent:
+def _aligned_find(buffer: bytearray, needle: bytes, width: int) -> int:
+    """Index of the entry of ``width`` bytes that starts with ``needle``, or -1."""
+    start = buffer.find(needle)
+    while start >= 0 and start % width:
+        start = buffer.find(needle, start + 1)
+    return -1 if start < 0 else start // width
+
+
+def _entry(state: TableState, index: int) -> RecentEvent:
+    at = index * _CHAIN_WIDTH
+    chain = state.recent_chain
+    hashes = at + _SEQ_WIDTH
+    return RecentEvent(int.from_bytes(chain[at:hashes], "big"),
+                       chain[hashes:hashes + _HASH_WIDTH].hex(),
+                       chain[hashes + _HASH_WIDTH:at + _CHAIN_WIDTH].hex())
+
+
+def _find_by_id(state: TableState, event_id: str) -> RecentEvent | None:
+    index = _aligned_find(state.recent_ids, event_id.encode(), _ID_WIDTH)
+    return None if index < 0 else _entry(state, index)
+
+
+def _find_by_seq(state: TableState, seq: int) -> RecentEvent | None:
+    if seq < 1:
         return None
-    return seq, state.recent[seq]
+    index = _aligned_find(state.recent_chain, seq.to_bytes(_SEQ_WIDTH, "big"), _CHAIN_WIDTH)
+    return None if index < 0 else _entry(state, index)
 
 
 def check_chain(state: TableState, parsed: ParsedEvent, out: Outputs) -> bool:
     """Verify ``seq``/``prev_hash``; returns False when the event must not be applied."""
     event, digest = parsed.event, parsed.hash
     # Fast path first: a new event id (the usual case) is one dict miss.
-    seen = _find_by_id(state, event.event_id) if event.event_id in state.recent_ids else None
+    seen = _find_by_id(state, event.event_id)
     if seen is not None:
-        if seen[1].hash == digest:
+        if seen.hash == digest:
             out.alerts.append(
                 Alert(table_id=state.table_id, code="DUPLICATE_EVENT", rule="SURV-9",
                       severity="info", seq=event.seq, event_id=event.event_id,
@@ -184,7 +316,7 @@ def check_chain(state: TableState, parsed: ParsedEvent, out: Outputs) -> bool:
             _report(state, out, event, _chain_finding(
                 "EVENT_ID_CONFLICT", "critical",
                 f"event_id {event.event_id} repeated with a different body (first at seq "
-                f"{seen[0]}, now seq {event.seq}): an event was altered after it was sent"))
+                f"{seen.seq}, now seq {event.seq}): an event was altered after it was sent"))
         return False
     if event.seq == state.last_seq + 1:
         if event.prev_hash != state.last_hash:
@@ -215,8 +347,8 @@ def _late_arrival(state: TableState, parsed: ParsedEvent, out: Outputs) -> bool:
         _report(state, out, event, _chain_finding(
             "REORDERED", "warning",
             f"seq {event.seq} arrived after seq {state.last_seq}: events were re-ordered"))
-        before = state.recent.get(event.seq - 1)
-        after = state.recent.get(event.seq + 1)
+        before = _find_by_seq(state, event.seq - 1)
+        after = _find_by_seq(state, event.seq + 1)
         if (before and before.hash != event.prev_hash) or (after and after.prev_hash != digest):
             _report(state, out, event, _chain_finding(
                 "CHAIN_BROKEN", "critical",
@@ -248,7 +380,7 @@ def apply_event(state: TableState, parsed: ParsedEvent) -> Outputs:
     out = Outputs()
     event = parsed.event
     if (event.seq == state.last_seq + 1 and event.prev_hash == state.last_hash
-            and event.event_id not in state.recent_ids):
+            and _fingerprint(event.event_id.encode()) not in state.recent_fp):
         # The usual case, decided here without the full check: a new event, next in
         # sequence, carrying the head's hash. ``check_chain`` would only advance the head.
         _advance(state, event, parsed.hash)
@@ -264,8 +396,9 @@ def apply_event(state: TableState, parsed: ParsedEvent) -> Outputs:
         if state.open_hand is not None:
             _close_incomplete(state, out, f"hand_started of {event.hand_id} (seq {event.seq}) "
                                           "arrived before this hand's hand_ended")
-        state.open_hand = OpenHand(hand_id=event.hand_id or "", first_seq=event.seq)
-        state.open_hand.events.append(event)
+        state.open_hand = OpenHand(table_id=state.table_id, hand_id=event.hand_id or "",
+                                   first_seq=event.seq, source=event.source)
+        pack_event(state.open_hand, event)
         return out
     hand = state.open_hand
     if hand is None or event.hand_id != hand.hand_id:
@@ -297,8 +430,8 @@ def _is_table_level(event: Event) -> bool:
 def _append(state: TableState, event: Event, out: Outputs) -> None:
     hand = state.open_hand
     assert hand is not None
-    hand.events.append(event)
-    if len(hand.events) > MAX_HAND_EVENTS:
+    pack_event(hand, event)
+    if hand.count > MAX_HAND_EVENTS:
         _close_incomplete(state, out, f"hand exceeded {MAX_HAND_EVENTS} events")
 
 
@@ -368,12 +501,11 @@ def _context(state: TableState) -> TableContext:
 
 
 def _close_hand(state: TableState, hand: OpenHand, last_hash: str) -> AdjudicationRecord:
-    hand_input = HandInput(table=_context(state), hand_id=hand.hand_id,
-                           events=tuple(hand.events))
-    chain = ChainInfo(first_seq=hand.first_seq, last_seq=hand.events[-1].seq,
-                      last_hash=last_hash)
+    events = unpack_events(hand)
+    hand_input = HandInput(table=_context(state), hand_id=hand.hand_id, events=tuple(events))
+    chain = ChainInfo(first_seq=hand.first_seq, last_seq=hand.last_seq, last_hash=last_hash)
     record = adjudicate_hand(hand_input, chain, extra_findings=hand.findings)
-    started = hand.events[0]
+    started = events[0]
     if isinstance(started, HandStartedEvent):
         state.previous_button = started.data.button
         state.previous_designated = started.data.designated_player
