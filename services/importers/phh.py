@@ -202,26 +202,10 @@ class ImportStream(TableStream):
     _day: int = 0  # day of month of the clock when ``_day_text`` was made
     _day_text: str = ""
 
-    def emit(self, type_: str, data: dict[str, Any], hand_id: str | None = None,
-             source: str | None = None, max_ms: int = 4000) -> dict[str, Any]:
-        """``TableStream.emit`` with the hash inlined (one call per imported event)."""
-        self.seq += 1
-        event: dict[str, Any] = {
-            "v": 1,
-            "event_id": self._next_id(),
-            "table_id": self.table_id,
-            "seq": self.seq,
-            "ts": self._tick(max_ms),
-            "prev_hash": self.last_hash,
-            "hand_id": hand_id,
-            "type": type_,
-            "source": source or self.source,
-            "data": data,
-        }
-        self.last_hash = hashlib.sha256(
-            orjson.dumps(event, option=orjson.OPT_SORT_KEYS)).hexdigest()
-        self.events.append(event)
-        return event
+    def _hash(self, event: dict[str, Any]) -> str:
+        """``canonical.event_hash`` for this stream's events, without the per-value check
+        (see the class docstring for why they are always in orjson's safe shape)."""
+        return hashlib.sha256(orjson.dumps(event, option=orjson.OPT_SORT_KEYS)).hexdigest()
 
     def _next_id(self) -> str:
         """A version-4 UUID from the stream's generator, as ``uuid.UUID(int=bits,
