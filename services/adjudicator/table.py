@@ -167,21 +167,26 @@ def _report(state: TableState, out: Outputs, event: Event, f: Finding) -> None:
         hand.findings.append(f)
 
 
-def _remember(state: TableState, event: Event, digest: str) -> None:
+def _remember(state: TableState, event: Event, digest: str,
+              event_id: bytes | None = None, fingerprint: bytes | None = None) -> None:
     """Enter an event in the window: appended until it holds RECENT_WINDOW entries, then
-    over the oldest arrival (a ring: no buffer is resized or shifted per event)."""
-    event_id = event.event_id.encode()
+    over the oldest arrival (a ring: no buffer is resized or shifted per event). The id's
+    bytes and fingerprint are passed in when the caller already made them."""
+    if event_id is None:
+        event_id = event.event_id.encode()
+    if fingerprint is None:
+        fingerprint = _fingerprint(event_id)
     entry = b"".join((event.seq.to_bytes(_SEQ_WIDTH, "big"), bytes.fromhex(digest),
                       bytes.fromhex(event.prev_hash)))
     if len(state.recent_ids) < RECENT_WINDOW * _ID_WIDTH:
         state.recent_ids += event_id
-        state.recent_fp += _fingerprint(event_id)
+        state.recent_fp += fingerprint
         state.recent_chain += entry
         return
     oldest = state.recent_oldest
     state.recent_oldest = (oldest + 1) % RECENT_WINDOW
     state.recent_ids[oldest * _ID_WIDTH:(oldest + 1) * _ID_WIDTH] = event_id
-    state.recent_fp[oldest * _FP_WIDTH:(oldest + 1) * _FP_WIDTH] = _fingerprint(event_id)
+    state.recent_fp[oldest * _FP_WIDTH:(oldest + 1) * _FP_WIDTH] = fingerprint
     state.recent_chain[oldest * _CHAIN_WIDTH:(oldest + 1) * _CHAIN_WIDTH] = entry
 
 
@@ -278,10 +283,25 @@ def _late_arrival(state: TableState, parsed: ParsedEvent, out: Outputs) -> bool:
     return False
 
 
-def _advance(state: TableState, event: Event, digest: str) -> None:
+def _advance(state: TableState, event: Event, digest: str,
+             event_id: bytes | None = None, fingerprint: bytes | None = None) -> None:
     state.last_seq = event.seq
     state.last_hash = digest
-    _remember(state, event, digest)
+    _remember(state, event, digest, event_id, fingerprint)
+
+
+def _next_in_chain(state: TableState, parsed: ParsedEvent) -> bool:
+    """The usual case, decided without the full check: a new event id, next in sequence,
+    carrying the head's hash; the head advances. False: ``check_chain`` decides."""
+    event = parsed.event
+    if event.seq != state.last_seq + 1 or event.prev_hash != state.last_hash:
+        return False
+    event_id = event.event_id.encode()
+    fingerprint = _fingerprint(event_id)
+    if fingerprint in state.recent_fp:  # maybe seen (or a chance match): the full check
+        return False
+    _advance(state, event, parsed.hash, event_id, fingerprint)
+    return True
 
 
 def _span(seqs: list[int]) -> str:
@@ -295,12 +315,7 @@ def apply_event(state: TableState, parsed: ParsedEvent) -> Outputs:
     """Feed one validated event of this table; returns records/alerts/DLQ reasons."""
     out = Outputs()
     event = parsed.event
-    if (event.seq == state.last_seq + 1 and event.prev_hash == state.last_hash
-            and _fingerprint(event.event_id.encode()) not in state.recent_fp):
-        # The usual case, decided here without the full check: a new event, next in
-        # sequence, carrying the head's hash. ``check_chain`` would only advance the head.
-        _advance(state, event, parsed.hash)
-    elif not check_chain(state, parsed, out):
+    if not _next_in_chain(state, parsed) and not check_chain(state, parsed, out):
         return out
     event_type = type(event)
     if event_type in _TABLE_LEVEL_CLASSES:
