@@ -24,6 +24,7 @@
 #
 # Must run as root (or with sudo): the server runs as the `postgres` user.
 set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 PORT="${PITWATCH_PG_PORT:-5433}"
 PG_USER="${PITWATCH_PG_USER:-pitwatch}"
@@ -35,10 +36,6 @@ CLUSTER="pitwatch"
 say() { echo "postgres.sh: $*" >&2; }
 die() { say "ERROR: $*"; exit 1; }
 
-as_root() {
-  if [[ "$(id -u)" == 0 ]]; then "$@"; else sudo "$@"; fi
-}
-
 as_postgres() {
   if [[ "$(id -u)" == 0 ]]; then
     runuser -u postgres -- "$@"
@@ -47,27 +44,6 @@ as_postgres() {
   else
     sudo -u postgres "$@"
   fi
-}
-
-# Installs Debian packages without letting their maintainer scripts start the daemons
-# they ship: the packages' default services are not what the tests use, and a daemon
-# started behind our back would hold ports and memory on a 2-core CI machine.
-apt_install_without_autostart() {
-  local policy=/usr/sbin/policy-rc.d backup=""
-  if [[ -e "$policy" ]]; then
-    backup="$(mktemp)"
-    as_root cp -p "$policy" "$backup"
-  fi
-  printf '#!/bin/sh\nexit 101\n' | as_root tee "$policy" >/dev/null
-  as_root chmod 755 "$policy"
-  local rc=0
-  {
-    as_root apt-get update -q &&
-      as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
-        -o DPkg::Lock::Timeout=600 --no-install-recommends "$@"
-  } || rc=$?
-  if [[ -n "$backup" ]]; then as_root mv "$backup" "$policy"; else as_root rm -f "$policy"; fi
-  return "$rc"
 }
 
 # The newest PostgreSQL major version whose server is installed, e.g. 15.

@@ -13,14 +13,11 @@
 # loopback port. Ports and paths: see scripts/kafka.sh and scripts/postgres.sh
 # (PITWATCH_VAR, PITWATCH_KAFKA_PORT, PITWATCH_PG_PORT, ...).
 set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 
 say() { echo "services.sh: $*" >&2; }
-
-as_root() {
-  if [[ "$(id -u)" == 0 ]]; then "$@"; else sudo "$@"; fi
-}
 
 # Java 17+ and Maven are on the project's machines already; install them from Debian
 # where they are not, so that `up` works on a bare Debian 12 too.
@@ -31,9 +28,7 @@ ensure_java_and_maven() {
   command -v mvn >/dev/null || missing+=(maven)
   if ((${#missing[@]})); then
     say "installing ${missing[*]} from Debian"
-    as_root apt-get update -q
-    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
-      -o DPkg::Lock::Timeout=600 --no-install-recommends "${missing[@]}"
+    apt_install "${missing[@]}"
   fi
 }
 
@@ -46,9 +41,7 @@ ensure_report_libs() {
   done
   if ((${#missing[@]})); then
     say "installing ${missing[*]} from Debian"
-    as_root apt-get update -q
-    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
-      -o DPkg::Lock::Timeout=600 --no-install-recommends "${missing[@]}"
+    apt_install "${missing[@]}"
   fi
 }
 
