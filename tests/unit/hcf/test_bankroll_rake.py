@@ -181,3 +181,19 @@ def test_rake_taken_and_refunded_in_a_dead_hand_is_not_settling_it() -> None:
     assert refunded.dead and refunded.rake == {} and refunded.net == {1: 0, 2: 0}
     assert [f.code for f in refunded.findings] == ["DEAD_HAND"]
     assert "DEAD_HAND_SETTLED" in [f.code for f in kept.findings]
+
+
+def test_losing_player_is_never_dead_even_when_the_reserve_exceeds_the_dp_stack() -> None:
+    """HCF-11 (audit). Mode `designated`, fee 2, DP stack 1: with the rake reserve the DP's
+    funds start at 1 - 2 = -1. Seat 2 (8-7-2 of spades) loses to the DP's 9-5-2: its
+    winnings are 0, which exceed nothing, so its hand is NOT dead; it loses Ante 10 and
+    Raise 10 to the DP (funds -1 -> 19) and counts for the rake: the DP pays 2 x 1 = 2.
+    Nets: seat 2 -20, DP +20 - 2 = +18, house +2."""
+    parts = [
+        started(1, {1: 1, 2: 100}),
+        wager(2, "ante", 10), deal({1: DP_9_HIGH, 2: P4_LOSES}, dp=1), raise_(2, 10),
+        show(1, DP_9_HIGH), show(2, P4_LOSES), collect(2, "ante", 10), collect(2, "raise", 10),
+        rake(1, 2), ended()]
+    record = adjudicate(config(mode="designated", fee=2), *parts)
+    assert net(record) == {"1": 18, "2": -20, "house": 2}
+    assert record.status == "ok", record.findings
