@@ -147,11 +147,6 @@ def wagers_in_action(facts: HandFacts, rules: HcfRules, limits: Limits,
                     seat=seat, amount=w.amount))
                 if prof.past_posted_wager_void:
                     continue
-            if w.kind != RAISE and not limits.min_wager <= w.amount <= limits.max_wager:
-                found.append(finding(
-                    "WAGER_OUTSIDE_LIMITS", "GEN-5", rules.limits_severity,
-                    f"seat {seat}: {w.kind} of {w.amount} outside the posted limits "
-                    f"{limits.min_wager}-{limits.max_wager}", seat=seat, amount=w.amount))
             amounts[w.kind] = amounts.get(w.kind, 0) + w.amount
         if amounts:
             in_action[seat] = amounts
@@ -164,7 +159,25 @@ def wagers_in_action(facts: HandFacts, rules: HcfRules, limits: Limits,
                         f"seat {seat}: {kind} of {amounts[kind]} without an Ante; not in "
                         "action, returned", seat=seat, amount=amounts[kind]))
                     amounts[kind] = 0
+    for seat, amounts in in_action.items():
+        _outside_limits(seat, amounts, limits, rules, found)
     return in_action
+
+
+def _outside_limits(seat: int, amounts: dict[str, int], limits: Limits, rules: HcfRules,
+                    found: list[Finding]) -> None:
+    """GEN-5 / HCF-3: the Ante and each bonus in action must be within the posted limits.
+
+    Judged on the total of each kind (an Ante put down as 6 + 6 before the deal is an Ante
+    of 12), not per ``wager`` event. The Raise is bounded by HCF-4 caps instead.
+    """
+    for kind in _PRE_DEAL_KINDS:
+        amount = amounts.get(kind, 0)
+        if amount and not limits.min_wager <= amount <= limits.max_wager:
+            found.append(finding(
+                "WAGER_OUTSIDE_LIMITS", "GEN-5", rules.limits_severity,
+                f"seat {seat}: {kind} of {amount} outside the posted limits "
+                f"{limits.min_wager}-{limits.max_wager}", seat=seat, amount=amount))
 
 
 def table_stakes(seat: int, stack: int, amounts: dict[str, int], rules: HcfRules,

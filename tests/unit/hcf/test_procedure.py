@@ -325,3 +325,20 @@ def test_trace_states_qualification_and_order() -> None:
     rules = [s.rule for s in outcome.trace]
     assert rules[:3] == ["HCF-2", "HCF-5", "HCF-7"] and rules[-1] == "HCF-12"
     assert "3-card flush 9-5-2: qualifies" in outcome.trace[2].message
+
+
+# ---------------------------------------------------------------- audit additions
+
+
+def test_limits_apply_to_the_wager_in_action_not_to_each_chip_push() -> None:
+    """GEN-5 / HCF-3 "within posted limits" (audit). Limits 5-10. Seat 2 puts its Ante
+    down as 6 and then 6 more, both before the first card (a legal change): the Ante in
+    action is 12 > 10, one WAGER_OUTSIDE_LIMITS of 12. Seat 3 puts 3 and then 3: the Ante
+    is 6, inside 5-10: no finding for seat 3 (each push of 3 alone is below 5)."""
+    record = adjudicate(
+        config(min_wager=5, max_wager=10), started(1, {1: 500, 2: 100, 3: 100}),
+        wager(2, "ante", 6), wager(2, "ante", 6), wager(3, "ante", 3), wager(3, "ante", 3),
+        deal({1: DP_9_HIGH, 2: P_AK9, 3: "8s 7s 2s Kd Qc Jd Tc"}, dp=1),
+        fold(3), collect(3, "ante", 6), fold(2), collect(2, "ante", 12), ended())
+    outside = [(f.seat, f.amount) for f in record.findings if f.code == "WAGER_OUTSIDE_LIMITS"]
+    assert outside == [(2, 12)]
