@@ -199,29 +199,52 @@ def table_stakes(seat: int, stack: int, amounts: dict[str, int], rules: HcfRules
 
 def known_cards(facts: HandFacts, holder: int, rules: HcfRules,
                 found: list[Finding]) -> list[str] | None:
-    """The holder's cards: as dealt when all were read, else as shown; None if unknown.
+    """The holder's cards: as dealt when all were read, else the read cards plus what the
+    showdown adds for the unread ones; None when that cannot be told.
 
-    Cards shown must include every card that was read for that hand (GEN-1: a card
-    switched between the deal and the showdown).
+    A showdown must be the cards dealt (any order): every read card, and exactly as many
+    others as were dealt unread. Otherwise it is a SHOWDOWN_MISMATCH (GEN-1: a card was
+    switched, added or held back); with every card read the hand is settled on the cards
+    dealt, with unread cards it cannot be valued (None).
     """
     dealt = facts.dealt.get(holder, [])
+    read = [c for c in dealt if c is not None]
+    unread = len(dealt) - len(read)
     shown = facts.shown.get(holder)
-    if shown is not None and shown != dealt:
-        missing = [c for c in dealt if c is not None and c not in shown]
-        if missing:
+    filled: list[str] | None = None
+    if shown is not None:
+        missing, others = _read_against_shown(read, shown)
+        if missing or len(others) != unread:
             who = "the designated player" if holder == facts.dp else f"seat {holder}"
+            as_dealt = " ".join(c or "??" for c in dealt)
             found.append(finding(
                 "SHOWDOWN_MISMATCH", "GEN-1", rules.profile.showdown_mismatch_severity,
-                f"{who} showed {' '.join(shown)} but was dealt {' '.join(missing)}: cards "
-                "were switched; settled on the cards dealt", seat=holder))
-    if dealt and None not in dealt:
-        return dealt  # type: ignore[return-value]
-    return shown
+                f"{who} showed {' '.join(shown)} but was dealt {as_dealt} (?? = unread): "
+                "cards were switched, added or held back"
+                + ("; settled on the cards dealt" if not unread else ""), seat=holder))
+        else:
+            filled = read + others
+    if dealt and not unread:
+        return read
+    return filled
+
+
+def _read_against_shown(read: list[str], shown: list[str]) -> tuple[list[str], list[str]]:
+    """(read cards missing from the showdown, shown cards that are not read cards)."""
+    others = list(shown)
+    missing = []
+    for card in read:
+        if card in others:
+            others.remove(card)
+        else:
+            missing.append(card)
+    return missing, others
 
 
 def require_cards(cards: list[str] | None, who: str) -> list[str]:
     if cards is None:
-        raise HandRejected("HCF-1", f"{who}'s cards were dealt unread and never shown: the "
+        raise HandRejected("HCF-1", f"{who}'s cards were dealt unread and not shown as dealt "
+                                    "(the showdown must list every card of the hand): the "
                                     "hand cannot be valued")
     return cards
 

@@ -342,3 +342,53 @@ def test_limits_apply_to_the_wager_in_action_not_to_each_chip_push() -> None:
         fold(3), collect(3, "ante", 6), fold(2), collect(2, "ante", 12), ended())
     outside = [(f.seat, f.amount) for f in record.findings if f.code == "WAGER_OUTSIDE_LIMITS"]
     assert outside == [(2, 12)]
+
+
+def test_extra_card_shown_is_a_mismatch_and_the_dealt_cards_settle() -> None:
+    """GEN-1 (audit). Seat 2 was dealt A-K-9 of spades + 5d 4d 3c 2c (all read) but shows
+    those seven plus a Qs: a card was added. SHOWDOWN_MISMATCH; settled on the seven dealt:
+    A-K-9 beats the DP's 9-5-2, Ante 10 + Raise 10 = +20 (the Qs would make no difference
+    to the length but is not the player's)."""
+    record = adjudicate(
+        config(), started(1, {1: 500, 2: 100}), wager(2, "ante", 10),
+        deal({1: DP_9_HIGH, 2: P_AK9}, dp=1), raise_(2, 10),
+        show(1, DP_9_HIGH), show(2, P_AK9 + " Qs"), pay(2, 20), ended())
+    assert finding_of(record, "SHOWDOWN_MISMATCH").seat == 2
+    assert net(record) == {"1": -20, "2": 20, "house": 0}
+
+
+def test_showdown_that_cannot_fill_the_unread_card_rejects_the_hand() -> None:
+    """HCF-1 (audit). Seat 2's seventh card was dealt unread; its showdown lists the six
+    read cards and three more (As Ks Qs). Which of the three was the seventh card cannot
+    be told (with As Ks Qs the hand would be six spades): the hand cannot be valued and is
+    rejected, instead of being valued on nine cards."""
+    record = adjudicate(
+        config(), started(1, {1: 500, 2: 100}), wager(2, "ante", 10),
+        deal({1: DP_9_HIGH, 2: "8s 7s 2s Kd Qc Jd ??"}, dp=1), raise_(2, 10),
+        show(1, DP_9_HIGH), show(2, "8s 7s 2s Kd Qc Jd As Ks Qs"), pay(2, 20), ended())
+    assert record.status == "rejected"
+    assert record.findings[0].rule == "HCF-1"
+
+
+def test_dp_showing_fewer_cards_than_were_dealt_unread_rejects_the_hand() -> None:
+    """HCF-1 (audit). The DP's seven cards were all dealt unread and its showdown lists
+    only 9h 5h 2h: the other four are unknown (they could make a longer flush), so the hand
+    cannot be valued; it was valued on three cards before."""
+    record = adjudicate(
+        config(), started(1, {1: 500, 2: 100}), wager(2, "ante", 10),
+        deal({1: "?? ?? ?? ?? ?? ?? ??", 2: P_AK9}, dp=1), raise_(2, 10),
+        show("dealer", "9h 5h 2h"), show(2, P_AK9), pay(2, 20), ended())
+    assert record.status == "rejected"
+    assert record.findings[0].rule == "HCF-1"
+
+
+def test_unread_card_filled_from_a_showdown_in_another_order() -> None:
+    """HCF-1 (audit). Seat 2's first card was unread; the showdown lists the seven cards in
+    another order. The read six are all there and one card is left (As): the hand is
+    A-K-9 of spades, beats 9-5-2: +20, no finding."""
+    record = adjudicate(
+        config(), started(1, {1: 500, 2: 100}), wager(2, "ante", 10),
+        deal({1: DP_9_HIGH, 2: "?? Ks 9s 5d 4d 3c 2c"}, dp=1), raise_(2, 10),
+        show(1, DP_9_HIGH), show(2, "2c 3c 4d 5d 9s Ks As"), pay(2, 20), ended())
+    assert net(record) == {"1": -20, "2": 20, "house": 0}
+    assert record.status == "ok", record.findings
