@@ -110,11 +110,13 @@ def _not_in_game(seat: int, w: PlacedWager, why: str, rules: HcfRules) -> Findin
 
 
 def _past_posted(facts: HandFacts, w: PlacedWager) -> str | None:
-    """The rule a wager's timing breaks, if any (HCF-3 before cards, SURV-1 after reveal)."""
+    """The rule a wager's timing breaks, if any: HCF-3 for an Ante or bonus after the first
+    card, SURV-1 for a Raise after an outcome was visible (the DP's showdown, a payout of
+    winnings or a collected Raise, whichever came first)."""
     if w.kind in _PRE_DEAL_KINDS:
         if facts.first_card_seq is not None and w.seq > facts.first_card_seq:
             return "HCF-3"
-    elif w.kind == RAISE and facts.dp_reveal_seq is not None and w.seq > facts.dp_reveal_seq:
+    elif w.kind == RAISE and facts.outcome_seq is not None and w.seq > facts.outcome_seq:
         return "SURV-1"
     return None
 
@@ -139,7 +141,8 @@ def wagers_in_action(facts: HandFacts, rules: HcfRules, limits: Limits,
                 continue
             broken = _past_posted(facts, w)
             if broken is not None:
-                when = "the first card" if broken == "HCF-3" else "the DP's cards were shown"
+                when = ("the first card" if broken == "HCF-3"
+                        else f"an outcome was visible (seq {facts.outcome_seq})")
                 found.append(finding(
                     "PAST_POSTING", broken, prof.past_posting_severity,
                     f"seat {seat}: {w.kind} of {w.amount} placed at seq {w.seq}, after {when}"

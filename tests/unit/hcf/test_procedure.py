@@ -392,3 +392,23 @@ def test_unread_card_filled_from_a_showdown_in_another_order() -> None:
         show(1, DP_9_HIGH), show(2, "2c 3c 4d 5d 9s Ks As"), pay(2, 20), ended())
     assert net(record) == {"1": -20, "2": 20, "house": 0}
     assert record.status == "ok", record.findings
+
+
+def test_raise_after_another_player_was_paid_is_past_posting_without_a_dp_showdown() -> None:
+    """SURV-1 (audit): "after an outcome was visible". The shoe read the DP's cards, so
+    there is no DP showdown event; seat 3 raised 10 and was paid 20 (A-K-T of diamonds
+    beats 9-5-2), and only then seat 2 put its Raise 10 down. The payout showed the
+    outcome: PAST_POSTING citing SURV-1, the raise chips are void (RAISE_UNDER_MINIMUM,
+    Raise 0 in action); A-K-9 beats 9-5-2, seat 2 is due Ante 10 only. The table paid 20:
+    MISPAY seat 2 +10."""
+    p3 = "Ad Kd Td 8c Tc Jh Qh"
+    record = adjudicate(
+        config(), started(1, {1: 500, 2: 100, 3: 100}),
+        wager(2, "ante", 10), wager(3, "ante", 10),
+        deal({1: DP_9_HIGH, 2: P_AK9, 3: p3}, dp=1),
+        raise_(3, 10), pay(3, 20), raise_(2, 10), pay(2, 20), ended())
+    late = finding_of(record, "PAST_POSTING")
+    assert (late.rule, late.seat, late.amount) == ("SURV-1", 2, 10)
+    assert net(record) == {"1": -30, "2": 10, "3": 20, "house": 0}
+    mispay = next(f for f in record.findings if f.code == "MISPAY" and f.seat == 2)
+    assert mispay.amount == 10
