@@ -154,8 +154,8 @@ def wagers_in_action(facts: HandFacts, rules: HcfRules, limits: Limits,
         if amounts:
             in_action[seat] = amounts
     for seat, amounts in in_action.items():
-        if not amounts.get(ANTE) and (amounts.get(FLUSH_BONUS) or amounts.get(SF_BONUS)):
-            for kind in (FLUSH_BONUS, SF_BONUS):
+        if not amounts.get(ANTE):
+            for kind in (FLUSH_BONUS, SF_BONUS, RAISE):
                 if amounts.get(kind):
                     found.append(finding(
                         "WAGER_NOT_IN_GAME", "HCF-3", prof.wager_not_in_game_severity,
@@ -269,9 +269,12 @@ def seat_play(seat: int, amounts: dict[str, int], facts: HandFacts, rules: HcfRu
         found.append(finding("WALK_AWAY_FOLD", "GEN-7", rules.profile.walk_away_severity,
                              f"seat {seat} {why} before acting: the hand is folded", seat=seat))
         trace.append(TraceStep("GEN-7", f"{why} without acting: folded", seat))
+        _raise_after_fold(play, amounts, rules, found)
         return play
     if decided[1] == FOLD:
         play.folded = True
+        _late_fold(seat, decided[0], facts, rules, found)
+        _raise_after_fold(play, amounts, rules, found)
         return play
     play.cards = require_cards(known_cards(facts, seat, rules, found), f"seat {seat}")
     play.masks = suit_masks(play.cards)
@@ -280,6 +283,29 @@ def seat_play(seat: int, amounts: dict[str, int], facts: HandFacts, rules: HcfRu
     play.raise_in_action = _raise_in_action(play, raised, rules, found, trace)
     play.over_cap = play.raise_in_action < raised
     return play
+
+
+def _late_fold(seat: int, seq: int, facts: HandFacts, rules: HcfRules,
+               found: list[Finding]) -> None:
+    """HCF-5: players act before the DP's cards are revealed. A fold after an outcome was
+    visible saved the Raise with the DP's hand in view; the fold stands. (A late Raise is
+    past-posting, SURV-1, judged on its chips.)"""
+    if facts.outcome_seq is not None and seq > facts.outcome_seq:
+        found.append(finding(
+            "DECISION_AFTER_REVEAL", "HCF-5", rules.profile.late_decision_severity,
+            f"seat {seat} folded at seq {seq}, after an outcome was visible (seq "
+            f"{facts.outcome_seq}); the fold stands", seat=seat))
+
+
+def _raise_after_fold(play: SeatPlay, amounts: dict[str, int], rules: HcfRules,
+                      found: list[Finding]) -> None:
+    """HCF-4: a folded hand has no Raise; chips put down as one are not in action."""
+    raised = amounts.get(RAISE, 0)
+    if raised:
+        found.append(finding(
+            "WAGER_NOT_IN_GAME", "HCF-4", rules.profile.wager_not_in_game_severity,
+            f"seat {play.seat}: raise of {raised} on a folded hand; it is not in action and "
+            "goes back to the player", seat=play.seat, amount=raised))
 
 
 def _raise_in_action(play: SeatPlay, raised: int, rules: HcfRules, found: list[Finding],

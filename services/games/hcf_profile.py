@@ -62,6 +62,7 @@ class HcfProfile(msgspec.Struct, forbid_unknown_fields=True):
     dead_hand_settled_severity: Sev
     showdown_mismatch_severity: Sev
     walk_away_severity: Sev
+    late_decision_severity: Sev
 
 
 @dataclass(frozen=True)

@@ -412,3 +412,42 @@ def test_raise_after_another_player_was_paid_is_past_posting_without_a_dp_showdo
     assert net(record) == {"1": -30, "2": 10, "3": 20, "house": 0}
     mispay = next(f for f in record.findings if f.code == "MISPAY" and f.seat == 2)
     assert mispay.amount == 10
+
+
+def test_raise_without_an_ante_is_not_in_the_game() -> None:
+    """HCF-3 (audit). Seat 2 puts a Raise of 10 down with no Ante; seat 3 antes 10 and
+    folds. Seat 2 is not in the hand: WAGER_NOT_IN_GAME for its 10, which goes back.
+    Nets: seat 2 0, seat 3 -10, DP +10."""
+    record = adjudicate(
+        config(), started(1, {1: 500, 2: 100, 3: 100}), wager(3, "ante", 10),
+        deal({1: DP_9_HIGH, 3: P_AK9}, dp=1), wager(2, "raise", 10),
+        fold(3), collect(3, "ante", 10), ended())
+    assert [(f.seat, f.amount) for f in record.findings
+            if f.code == "WAGER_NOT_IN_GAME"] == [(2, 10)]
+    assert net(record) == {"1": 10, "2": 0, "3": -10, "house": 0}
+
+
+def test_raise_chips_after_a_fold_are_not_in_action() -> None:
+    """HCF-4 (audit). Seat 2 folds, then puts 10 down as a Raise. The fold is its decision:
+    it loses the Ante 10; the 10 is not in action (WAGER_NOT_IN_GAME) and goes back.
+    Seat 2 -10, DP +10."""
+    record = adjudicate(
+        config(), started(1, {1: 500, 2: 100}), wager(2, "ante", 10),
+        deal({1: DP_9_HIGH, 2: P_AK9}, dp=1), fold(2), collect(2, "ante", 10),
+        wager(2, "raise", 10), ended())
+    assert [(f.seat, f.amount) for f in record.findings
+            if f.code == "WAGER_NOT_IN_GAME"] == [(2, 10)]
+    assert net(record) == {"1": 10, "2": -10, "house": 0}
+
+
+def test_fold_after_the_dp_hand_was_shown_is_a_late_decision() -> None:
+    """HCF-5 (audit): players act before the DP's cards are revealed. Seat 2 (8-7-2,
+    losing to 9-5-2) folds only after the DP's showdown, saving its Raise. The fold stands
+    (Ante 10 to the DP: seat 2 -10, DP +10) and DECISION_AFTER_REVEAL names seat 2."""
+    record = adjudicate(
+        config(), started(1, {1: 500, 2: 100}), wager(2, "ante", 10),
+        deal({1: DP_9_HIGH, 2: "8s 7s 2s Kd Qc Jd Tc"}, dp=1), show(1, DP_9_HIGH),
+        fold(2), collect(2, "ante", 10), ended())
+    late = finding_of(record, "DECISION_AFTER_REVEAL")
+    assert (late.rule, late.seat) == ("HCF-5", 2)
+    assert net(record) == {"1": 10, "2": -10, "house": 0}
