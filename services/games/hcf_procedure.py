@@ -281,7 +281,6 @@ def seat_play(seat: int, amounts: dict[str, int], facts: HandFacts, rules: HcfRu
     play.value = flush_value_of_masks(play.masks)
     raised = amounts.get(RAISE, 0)
     play.raise_in_action = _raise_in_action(play, raised, rules, found, trace)
-    play.over_cap = play.raise_in_action < raised
     return play
 
 
@@ -310,20 +309,24 @@ def _raise_after_fold(play: SeatPlay, amounts: dict[str, int], rules: HcfRules,
 
 def _raise_in_action(play: SeatPlay, raised: int, rules: HcfRules, found: list[Finding],
                      trace: list[TraceStep]) -> int:
-    """HCF-4: only the capped amount plays; a short raise is a finding and plays."""
+    """HCF-4: an over-cap raise is a finding and (Reading, ``over_cap_raise_plays``) only
+    the capped amount plays, or the whole raise; a short raise is a finding and plays."""
     length = flush_length(play.value)
     cap = rules.raise_cap(length, play.ante)
     minimum = rules.profile.raise_min_ante_multiple * play.ante
     seat = play.seat
     if raised > cap:
+        play.over_cap = True
+        plays = cap if rules.profile.over_cap_raise_plays == "cap" else raised
+        returned = f"only {cap} is in action, {raised - cap} goes back" if plays == cap \
+            else "it plays as placed"
         found.append(finding(
             "RAISE_OVER_CAP", "HCF-4", rules.profile.over_cap_raise_severity,
             f"seat {seat} raised {raised} with a {length}-card flush; the cap is {cap} "
-            f"(Ante {play.ante}); only {cap} is in action, {raised - cap} goes back",
-            seat=seat, amount=raised - cap))
+            f"(Ante {play.ante}); {returned}", seat=seat, amount=raised - cap))
         trace.append(TraceStep("HCF-4", f"raise {raised} over the {length}-card cap {cap}: "
-                                        f"{cap} in action", seat))
-        return cap
+                                        f"{plays} in action", seat))
+        return plays
     if raised < minimum:
         found.append(finding(
             "RAISE_UNDER_MINIMUM", "HCF-4", rules.profile.under_min_raise_severity,
