@@ -49,9 +49,13 @@ class SegmentBonuses(_Strict):
 
 
 class ScoringRules(_Strict):
-    """CP-5 / CP-6 values of one scoring (``standard`` or ``mandarin``)."""
+    """CP-5 / CP-6 / CP-8 values of one scoring (``standard`` or ``mandarin``).
+
+    ``foul_points`` is its own field, not the scoop: CP-8 names 6 points for a foul under
+    either scoring, while a standard scoop is worth 3 (CP-4)."""
 
     scoop_points: int
+    foul_points: int
     super_bonus_points: int
     super_bonus_players: int
     bonus: SegmentBonuses
