@@ -84,9 +84,14 @@ class HandReading:
 
 def read_hand(events: tuple[Event, ...], cp: ChineseProfile) -> HandReading:
     """Collect dealt cards, settings and declarations (``judge_hands`` then judges them)."""
-    started = next((e for e in events if isinstance(e, HandStartedEvent)), None)
-    if started is None:
+    starts = [e for e in events if isinstance(e, HandStartedEvent)]
+    if not starts:
         raise HandRejected("CP-1", "the hand has no hand_started event: no seats, no button")
+    if len(starts) > 1:
+        raise HandRejected("CP-1", f"the hand has {len(starts)} hand_started events (seq "
+                                   f"{', '.join(str(e.seq) for e in starts)}): who was dealt "
+                                   "in, with what stack, is contradictory")
+    started = starts[0]
     participants = tuple(sorted(s.seat for s in started.data.seats))
     _check_seating(started, participants, cp)
     opening = next((e for e in events if isinstance(e, ShowdownEvent)), None)

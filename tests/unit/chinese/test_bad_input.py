@@ -51,3 +51,17 @@ def test_record_for_a_rejected_hand_says_why() -> None:
     record = adjudicate_hand(make_hand({1: A, 9: B}, payments=[pay(9, 1, 11)]))
     assert record.status == "rejected"
     assert [f.rule for f in record.findings] == ["CP-1"]
+
+
+def test_cp1_second_hand_started_is_rejected() -> None:
+    """Two hand_started events in one hand (the second deals in seats 1 and 3 with 3 chips
+    each): who was dealt in, with what stack, is contradictory."""
+    events = hand_events({1: A, 2: B})
+    events.insert(1, ("hand_started", {
+        "button": 2, "designated_player": None, "dealer_id": "D1", "deck": 52,
+        "seats": [{"seat": 1, "player_id": "P1", "stack": 3},
+                  {"seat": 3, "player_id": "P3", "stack": 3}]}))
+    with pytest.raises(HandRejected) as rejected:
+        adjudicate(build_hand(config(), events), load_profile("house-v1"))
+    assert rejected.value.rule == "CP-1"
+    assert "hand_started" in str(rejected.value)
