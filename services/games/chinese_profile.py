@@ -10,6 +10,7 @@ from typing import Literal
 
 import msgspec
 
+from services.games.evaluation import standard
 from services.games.profile import RuleProfile
 
 Sev = Literal["info", "warning", "critical"]
@@ -42,6 +43,15 @@ class SegmentBonuses(_Strict):
     front: dict[str, int]
     middle: dict[str, int]
     back: dict[str, int]
+
+    def __post_init__(self) -> None:
+        """A misspelt category would silently pay no bonus: only evaluator names load."""
+        for segment in SEGMENTS:
+            unknown = sorted(set(getattr(self, segment)) - set(standard.CATEGORIES))
+            if unknown:
+                raise ValueError(f"{segment} bonus: unknown hand categor"
+                                 f"{'y' if len(unknown) == 1 else 'ies'} {', '.join(unknown)} "
+                                 f"(known: {', '.join(standard.CATEGORIES)})")
 
     def of(self, segment: Segment, category: str) -> int:
         table: dict[str, int] = getattr(self, segment)

@@ -111,3 +111,21 @@ def test_cp6_same_deal_undeclared_gives_the_super_bonus() -> None:
     settings = {1: MONSTER, 2: TENS_JACKS, 3: TRIPS_BACK, 4: SIX_PAIRS}
     result = outcome(settings)
     assert result.net == {1: 75, 2: -32, 3: -25, 4: -18}
+
+
+def test_cp5_bonus_table_with_an_unknown_category_is_a_profile_error() -> None:
+    """A misspelt bonus category ("four_of_kind") would otherwise silently pay no bonus:
+    loading the section must fail and name it."""
+    import pytest
+
+    from services.games.chinese_profile import chinese_profile
+
+    base = load_profile("house-v1")
+    sections = {k: dict(v) for k, v in base.sections.items()}
+    scoring = dict(sections["chinese"]["scoring"])
+    mandarin = dict(scoring["mandarin"])
+    mandarin["bonus"] = {**mandarin["bonus"], "back": {"four_of_kind": 4}}
+    scoring["mandarin"] = mandarin
+    sections["chinese"] = {**sections["chinese"], "scoring": scoring}
+    with pytest.raises(ValueError, match="four_of_kind"):
+        chinese_profile(RuleProfile(name="typo", sections=sections))
