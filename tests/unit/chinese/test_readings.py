@@ -129,3 +129,21 @@ def test_cp5_bonus_table_with_an_unknown_category_is_a_profile_error() -> None:
     sections["chinese"] = {**sections["chinese"], "scoring": scoring}
     with pytest.raises(ValueError, match="four_of_kind"):
         chinese_profile(RuleProfile(name="typo", sections=sections))
+
+
+def test_cp2_front_trips_over_middle_two_pair_fouls() -> None:
+    """CP-2 compares 3- and 5-card hands by category first: front 777 (three of a kind)
+    beats middle AA-KK-2 (two pair), so the front is stronger than the middle: foul.
+    Against H_B seat 1 pays 6 + H_B's held bonuses (TTT-6-7 back: none) = 6."""
+    trips_front = ("7s 7d 7h", "As Ad Ks Kd 2s", "3h 4h 8h 9h Jh")
+    result = outcome({1: trips_front, 2: H_B})
+    assert "FOULED_HAND" in codes(result)
+    assert result.net == {1: -6, 2: 6}
+
+
+def test_cp2_front_a23_is_ace_high_not_a_straight() -> None:
+    """Front A-2-3 counts as ace-high (no straights in the front), which beats a king-high
+    middle K-Q-9-8-6: the front is stronger than the middle: foul."""
+    ace_front = ("Ah 2d 3h", "Ks Qd 9h 8s 6h", "4s 5s 7s Ts Js")
+    result = outcome({1: ace_front, 2: H_B})
+    assert "FOULED_HAND" in codes(result)
