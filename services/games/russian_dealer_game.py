@@ -19,7 +19,7 @@ from services.games.cards import rank_of
 from services.games.evaluation.russian import paytable_category
 from services.games.model import TraceStep, finding
 from services.games.russian_profile import RussianProfile
-from services.games.russian_reading import RussianHand
+from services.games.russian_reading import RussianHand, rankable
 from services.games.russian_settlement import DealerHand, dealer_hand
 
 
@@ -62,7 +62,9 @@ def dealer_game(
             "and the first replacement stands"))
     _, seq, replaced = replacements[0]
     game.findings += replacement_findings(dealer.cards, replaced, seq, profile)
-    game.bought = dealer_hand(new_dealer_cards(dealer.cards, replaced), profile)
+    new_cards = rankable(new_dealer_cards(dealer.cards, replaced),
+                         f"the dealer (after receiving {replaced.received} at seq {seq})")
+    game.bought = dealer_hand(new_cards, profile)
     burned = f", burned {' '.join(replaced.burned)}" if replaced.burned else ""
     game.trace.append(TraceStep(
         "RP-6", f"dealer's game bought by seat(s) {', '.join(map(str, sorted(buyers)))}: "

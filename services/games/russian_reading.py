@@ -240,6 +240,22 @@ def box_cards(box: Box) -> tuple[str, ...] | None:
     return box.shown
 
 
+def rankable(cards: tuple[str, ...], whose: str) -> tuple[str, ...]:
+    """``cards`` unchanged when they can be ranked; ``HandRejected`` when one repeats.
+
+    GEN-1: the same card twice in one hand means a card was added or switched. The
+    integrity check flags it for every hand; a hand that needs those cards ranked (a box
+    that plays, the dealer facing one) cannot be settled at all, so it is rejected with
+    the reason instead of failing inside the card evaluator.
+    """
+    repeated = sorted({card for card in cards if cards.count(card) > 1})
+    if repeated:
+        raise HandRejected("GEN-1", f"{whose} holds {' '.join(repeated)} twice "
+                           f"({' '.join(cards)}): a card was added or switched, the hand "
+                           "cannot be ranked")
+    return cards
+
+
 def first_five(box: Box) -> tuple[str, ...] | None:
     """The box's cards before any draw (RP-9 judges a bonus on these), if all were read."""
     dealt = box.dealt_cards()

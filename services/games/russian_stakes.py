@@ -17,7 +17,7 @@ from services.games.evaluation.russian import paytable_category
 from services.games.evaluation.standard import best_five
 from services.games.model import TraceStep, finding
 from services.games.russian_profile import RussianProfile, at_least
-from services.games.russian_reading import Box, Placed, RussianHand
+from services.games.russian_reading import Box, Placed, RussianHand, rankable
 
 
 @dataclass(frozen=True)
@@ -227,7 +227,7 @@ def _insurance(
         report.trace.append(TraceStep("RP-4", f"insurance of {placed_in_time} returned: the "
                                       "box does not play a hand", box.seat))
         return 0, late
-    category = paytable_category(best_five(cards)[1])
+    category = paytable_category(best_five(rankable(cards, f"seat {box.seat}"))[1])
     if not at_least(category, profile.insurance_min_category):
         report.trace.append(TraceStep(
             "RP-4", f"insurance of {placed_in_time} returned as a wrong bet: the hand is "
