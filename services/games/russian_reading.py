@@ -118,6 +118,7 @@ class RussianHand:
     boxes: dict[int, Box]
     dealer_dealt: list[tuple[int, str | None, bool]]
     dealer_shown: tuple[str, ...] | None
+    dealer_showdowns: list[tuple[int, tuple[str, ...]]]
     dealer_turned_at: int | None
     first_card_at: int | None
     replacements: list[tuple[int, int, DealerReplacedCard]]
@@ -138,6 +139,7 @@ def read_hand(events: tuple[Event, ...]) -> RussianHand:
         boxes={s.seat: Box(seat=s.seat) for s in started_event.data.seats},
         dealer_dealt=[],
         dealer_shown=None,
+        dealer_showdowns=[],
         dealer_turned_at=None,
         first_card_at=None,
         replacements=[],
@@ -218,6 +220,7 @@ def _read_showdown(hand: RussianHand, index: int, event: ShowdownEvent) -> None:
             hand.dealer_turned_at = index
         if s.cards:
             hand.dealer_shown = tuple(s.cards)
+            hand.dealer_showdowns.append((index, tuple(s.cards)))
     elif isinstance(s.seat, int) and s.cards:
         _box(hand, s.seat).shown = tuple(s.cards)
 

@@ -178,3 +178,13 @@ def test_insurance_settled_on_the_new_hand_under_the_alternative_reading() -> No
     outcome = adjudicate(hand, _profile_with(insurance_when_game_bought="final_dealer_hand"))
     assert outcome.net == {1: 0}
     assert outcome.house == 0
+
+
+def test_dealer_showing_his_hand_after_the_replacement_is_no_switch() -> None:
+    """RP-10 / RP-6: after the purchase the dealer turns his new hand Qc 8s 6d 3h 8h (the Ad
+    replaced by the 8h): that is the hand he holds, not a switched card. J J J beats the
+    pair of 8s: 60 - 10 = +50, no finding."""
+    record = (buys("Jc Jd Js 2h 7c").replace("Ad", "8h")
+              .turn_dealer("Qc 8s 6d 3h 8h").pay(1, 60).record())
+    assert record.status == "ok", record.findings
+    assert expected_net(record)["1"] == 50

@@ -245,3 +245,42 @@ def test_hand_without_hand_started_is_rejected() -> None:
                                                 ("hand_ended", {})])
     record = adjudicate_hand(hand)
     assert record.status == "rejected"
+
+
+# ---------------------------------------------------------------- audit additions
+
+
+def test_ante_added_after_the_dealer_turns_is_late_even_without_a_shoe_read() -> None:
+    """SURV-1 "after an outcome was visible": the table records no card_dealt (cards known
+    only from the showdowns). Seat 1 puts down Ante 10, Bet 20; the dealer turns Ad Qc 8s
+    6d 3h (no game, so the Ante is paid 1 to 1); then 50 more goes on the Ante and the table
+    pays 60. Only the Ante 10 was in action: due +10. The 50 is LATE_WAGER and the table
+    overpaid by 50 (MISPAY +50)."""
+    no_game = "Ad Qc 8s 6d 3h"
+    record = (Scenario().ante(1, 10).bet(1, 20).turn_dealer(no_game).ante(1, 50)
+              .add("showdown", seat=1, cards=TRIPS.split()).pay(1, 60).record())
+    assert expected_net(record)["1"] == 10
+    assert sorted((f.code, f.amount) for f in record.findings) == [
+        ("LATE_WAGER", 50), ("MISPAY", 50)]
+
+
+def test_hand_dealt_from_a_short_deck_is_a_deal_finding() -> None:
+    """RP-1: one 52-card deck (profile ``deck_size``); hand_started says 36 cards. Every
+    card below is also in a 36-card deck (6 to A), so GEN-1 has nothing to say; trips beat
+    the dealer's Ace-King: 20 x 3 = +60."""
+    dealer = "Ad Kc 8s 6d 7h"
+    scenario = (Scenario().ante(1, 10).deal(1, "Jc Jd Js Th 9c").deal_dealer(dealer)
+                .act(1, "stand").bet(1, 20).turn_dealer(dealer).pay(1, 60))
+    scenario.events[0][1]["deck"] = 36
+    record = scenario.record()
+    assert [(f.code, f.rule) for f in record.findings] == [("WRONG_DECK", "RP-1")]
+    assert expected_net(record)["1"] == 60
+
+
+def test_dealer_turning_cards_other_than_those_dealt_is_a_switch() -> None:
+    """RP-10: the shoe read Ad Kc 8s 6d 3h for the dealer; he turns Ad Kc 8s 8d 3h (a pair of
+    8s). Settled on the cards dealt (Ace-King: trips win 20 x 3 = +60) and flagged."""
+    record = (box().act(1, "stand").bet(1, 20).turn_dealer("Ad Kc 8s 8d 3h").pay(1, 60)
+              .record())
+    assert [(f.code, f.rule) for f in record.findings] == [("DEALER_CARDS_SWITCHED", "RP-10")]
+    assert expected_net(record)["1"] == 60
