@@ -44,6 +44,7 @@ def procedure_findings(
     out += decision_phase_findings(hand, profile)
     out += serving_order_findings(hand, profile)
     out += dealer_shown_findings(hand, profile)
+    out += banker_findings(hand, profile)
     for box in boxes_in_play(hand):
         out += draw_findings(box, profile)
         out += fee_findings(box, antes.get(box.seat, 0), profile)
@@ -246,6 +247,20 @@ def bonus_order_findings(box: Box, profile: RussianProfile) -> list[Finding]:
                 f"card was bought at seq {buy.seq}; a bonus on the first five cards is paid "
                 "before the sixth card", seat=box.seat, amount=p.amount)
         for p in box.bonus_payouts if p.index > buy.index
+    ]
+
+
+def banker_findings(hand: RussianHand, profile: RussianProfile) -> list[Finding]:
+    """GEN-8: Russian Poker is house-banked; every losing wager, price and payout moves
+    between a box and the house. Chips paid by or to a player (or a designated player
+    this game does not have) are flagged even when every seat's net comes out right:
+    that is chips passed between players, not the house banking the box."""
+    return [
+        finding("NOT_HOUSE_BANKED", "GEN-8", profile.banker_error_severity,
+                f"seat {move.seat}: {move.what} at seq {move.seq}; at a house-banked table "
+                "chips move only between a box and the house", seat=move.seat,
+                amount=move.amount)
+        for move in hand.banker_moves
     ]
 
 

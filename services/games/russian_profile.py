@@ -61,6 +61,7 @@ class RussianProfile(msgspec.Struct, forbid_unknown_fields=True):
     cards_after_bet_severity: Sev
     bonus_order_severity: Sev
     paytable_config_severity: Sev
+    banker_error_severity: Sev
     paytable: dict[str, int]
 
     def __post_init__(self) -> None:

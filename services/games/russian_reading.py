@@ -37,6 +37,7 @@ from services.events.contract import (
     PayoutEvent,
     PlayerLeftEvent,
     ShowdownEvent,
+    WagerCollectedEvent,
     WagerEvent,
 )
 from services.games.model import HandRejected
@@ -110,6 +111,16 @@ class Box:
         return [card for _, card, _ in self.dealt]
 
 
+@dataclass(frozen=True)
+class BankerMove:
+    """A chip movement that names a banker other than the house (GEN-8)."""
+
+    seq: int
+    seat: int
+    amount: int
+    what: str
+
+
 @dataclass
 class RussianHand:
     """The facts of one hand; indexes are positions in ``HandInput.events``."""
@@ -122,6 +133,7 @@ class RussianHand:
     dealer_turned_at: int | None
     first_card_at: int | None
     replacements: list[tuple[int, int, DealerReplacedCard]]
+    banker_moves: list[BankerMove]
     dead_reason: str | None
     events: tuple[Event, ...]
 
@@ -143,6 +155,7 @@ def read_hand(events: tuple[Event, ...]) -> RussianHand:
         dealer_turned_at=None,
         first_card_at=None,
         replacements=[],
+        banker_moves=[],
         dead_reason=None,
         events=events,
     )
@@ -166,6 +179,13 @@ def _read_event(hand: RussianHand, index: int, event: Event) -> None:
     elif isinstance(event, CollectionEvent):
         c = event.data
         _box(hand, c.seat).fees.append(Placed(index, event.seq, c.amount, c.kind))
+        if c.to != "house":
+            hand.banker_moves.append(BankerMove(event.seq, c.seat, c.amount,
+                                                f"a {c.kind} price paid to {c.to}"))
+    elif isinstance(event, WagerCollectedEvent) and event.data.to != "house":
+        w = event.data
+        hand.banker_moves.append(BankerMove(event.seq, w.seat, w.amount,
+                                            f"a losing {w.kind} taken to {w.to}"))
     elif isinstance(event, DrawEvent):
         d = event.data
         _box(hand, d.seat).draws.append(
@@ -177,15 +197,23 @@ def _read_event(hand: RussianHand, index: int, event: Event) -> None:
         _read_showdown(hand, index, event)
     elif isinstance(event, DealerReplacedCardEvent):
         hand.replacements.append((index, event.seq, event.data))
-    elif isinstance(event, PayoutEvent) and event.data.kind == "bonus":
-        p = event.data
-        _box(hand, p.seat).bonus_payouts.append(Placed(index, event.seq, p.amount, "bonus"))
+    elif isinstance(event, PayoutEvent):
+        _read_payout(hand, index, event)
     elif isinstance(event, PlayerLeftEvent):
         box = hand.boxes.get(event.data.seat)
         if box is not None and box.left_at is None:
             box.left_at = index
     elif isinstance(event, MisdealEvent | HandDeadEvent) and hand.dead_reason is None:
         hand.dead_reason = event.data.reason
+
+
+def _read_payout(hand: RussianHand, index: int, event: PayoutEvent) -> None:
+    p = event.data
+    if p.kind == "bonus":
+        _box(hand, p.seat).bonus_payouts.append(Placed(index, event.seq, p.amount, "bonus"))
+    if p.source != "house":
+        hand.banker_moves.append(BankerMove(event.seq, p.seat, p.amount,
+                                            f"a {p.kind} payout from {p.source}"))
 
 
 def _read_wager(hand: RussianHand, index: int, event: WagerEvent) -> None:

@@ -9,8 +9,8 @@ from typing import Any
 from services.games.profile import RuleProfile, load_profile
 from services.games.russian import adjudicate
 from services.games.russian_procedure import procedure_findings
-from services.games.russian_reading import read_hand
 from services.games.russian_profile import RussianProfile
+from services.games.russian_reading import read_hand
 from tests.unit.russian.scenario import Scenario, codes, expected_net
 
 DEALER = "Ad Kc 8s 6d 3h"  # Ace-King, qualifies

@@ -8,7 +8,7 @@ from __future__ import annotations
 from services.games.profile import RuleProfile, load_profile
 from services.games.russian import adjudicate
 from services.simulator.handbuilder import build_hand, table_config
-from tests.unit.russian.scenario import Scenario, codes, expected_net
+from tests.unit.russian.scenario import Scenario, codes, expected_net, recorded_net
 
 DEALER = "Ad Kc 8s 6d 3h"
 TRIPS = "Jc Jd Js 2h 7c"
@@ -284,3 +284,30 @@ def test_dealer_turning_cards_other_than_those_dealt_is_a_switch() -> None:
               .record())
     assert [(f.code, f.rule) for f in record.findings] == [("DEALER_CARDS_SWITCHED", "RP-10")]
     assert expected_net(record)["1"] == 60
+
+
+def test_chips_moved_between_players_instead_of_through_the_house() -> None:
+    """GEN-8: house-banked, the house takes the other side of every box. Seat 1 (A K 7 5 2)
+    loses to the dealer's A K 8: -30; seat 2 (trips) wins 20 x 3 = +60; house -30. The
+    table collects seat 1's Ante (10) to the house, but pays 20 of seat 2's 60 straight
+    out of seat 1's stack ("source seat:1") and the other 40 from the house; seat 1's Bet
+    goes back from the layout. Recorded: seat 1 -10 -20 = -30, seat 2 +20 +40 = +60, as
+    due; yet chips went player to player: NOT_HOUSE_BANKED, 20 chips."""
+    record = (Scenario({1: 1000, 2: 1000}).ante(1, 10).ante(2, 10).deal(1, "As Kh 7d 5c 2s")
+              .deal(2, TRIPS).deal_dealer(DEALER).act(1, "stand").act(2, "stand")
+              .bet(1, 20).bet(2, 20).turn_dealer(DEALER).collect(1, "ante", 10)
+              .add("payout", seat=2, amount=20, source="seat:1", kind="win")
+              .pay(2, 40).record())
+    assert expected_net(record) == {"1": -30, "2": 60, "house": -30}
+    assert recorded_net(record) == expected_net(record)
+    assert [(f.code, f.rule, f.seat, f.amount) for f in record.findings] == [
+        ("NOT_HOUSE_BANKED", "GEN-8", 2, 20)]
+
+
+def test_losing_wager_collected_to_a_player_at_the_house_banked_table() -> None:
+    """GEN-8: a losing Ante taken ``to: designated`` (there is no designated player at a
+    Russian table) is not the house banking the box."""
+    record = (box().act(1, "fold").turn_dealer(DEALER)
+              .add("wager_collected", seat=1, kind="ante", amount=10, to="designated")
+              .record())
+    assert "NOT_HOUSE_BANKED" in codes(record)
