@@ -59,14 +59,20 @@ def procedure_findings(
 
 
 def deal_findings(hand: RussianHand, profile: RussianProfile) -> list[Finding]:
-    """RP-1: five cards to every box and to the dealer, face down except the dealer's
-    fifth card. Only checked when the hand's cards were dealt through the shoe."""
+    """RP-1: one deck, boxes dealt in by ``hand_started``; five cards to every box and to
+    the dealer, face down except the dealer's fifth card (the cards only when the hand's
+    cards were dealt through the shoe)."""
     out: list[Finding] = []
     sev = profile.deal_error_severity
     if hand.started.deck != profile.deck_size:
         out.append(finding("WRONG_DECK", "RP-1", sev,
                            f"the hand was dealt from a {hand.started.deck}-card deck; Russian "
                            f"Poker is dealt from one {profile.deck_size}-card deck"))
+    dealt_in = {seat.seat for seat in hand.started.seats}
+    out += [finding("SEAT_NOT_DEALT_IN", "RP-1", sev,
+                    f"seat {box.seat} put down an Ante but hand_started does not deal it in",
+                    seat=box.seat)
+            for box in boxes_in_play(hand) if box.seat not in dealt_in]
     if hand.first_card_at is None:
         return out
     for box in boxes_in_play(hand):

@@ -311,3 +311,14 @@ def test_losing_wager_collected_to_a_player_at_the_house_banked_table() -> None:
               .add("wager_collected", seat=1, kind="ante", amount=10, to="designated")
               .record())
     assert "NOT_HOUSE_BANKED" in codes(record)
+
+
+def test_wager_by_a_seat_not_dealt_in() -> None:
+    """RP-1: hand_started deals in seat 1 only; seat 4 puts down an Ante and is never
+    dealt. Flagged SEAT_NOT_DEALT_IN (and the deal count). Seat 1: trips +60."""
+    record = (Scenario().ante(1, 10).ante(4, 10).deal(1, TRIPS).deal_dealer(DEALER)
+              .act(1, "stand").bet(1, 20).turn_dealer(DEALER).pay(1, 60)
+              .collect(4, "ante", 10).record())
+    assert ("SEAT_NOT_DEALT_IN", "RP-1", 4) in [(f.code, f.rule, f.seat)
+                                                for f in record.findings]
+    assert expected_net(record)["1"] == 60
