@@ -26,7 +26,14 @@ from services.games.profile import RuleProfile
 from services.games.russian_dealer_game import DealerGame, dealer_game
 from services.games.russian_procedure import boxes_in_play, draw_price, procedure_findings
 from services.games.russian_profile import RussianProfile, posted_paytable
-from services.games.russian_reading import Box, RussianHand, box_cards, dealer_cards, read_hand
+from services.games.russian_reading import (
+    Box,
+    RussianHand,
+    box_cards,
+    dealer_cards,
+    rankable,
+    read_hand,
+)
 from services.games.russian_settlement import DealerHand, dealer_hand, settle_playing_box
 from services.games.russian_stakes import BoxStakes, StakesReport, box_stakes
 
@@ -78,7 +85,7 @@ def _dealer(
     if cards is None or len(cards) != rp.dealer_cards:
         raise HandRejected("RP-5", f"seat(s) {', '.join(map(str, sorted(playing)))} play but "
                            "the dealer's five cards were never read (card_dealt or showdown)")
-    dealer = dealer_hand(cards, rp)
+    dealer = dealer_hand(rankable(cards, "the dealer"), rp)
     verdict = "qualifies" if dealer.qualifies else "does not qualify"
     outcome.trace.append(TraceStep("RP-5", f"dealer holds {' '.join(cards)} ({dealer.category}):"
                                    f" {verdict} ({rp.dealer_min_category} or better needed)"))
@@ -112,6 +119,7 @@ def _settle_box(
     if cards is None:
         raise HandRejected("RP-7", f"seat {box.seat} plays but its cards were never read "
                            "(card_dealt or showdown)")
+    cards = rankable(cards, f"seat {box.seat}")
     bought = game.bought if game is not None and box.seat in game.buyers else None
     result = settle_playing_box(stakes, cards, dealer, bought, paytable, rp)
     net = result.net
