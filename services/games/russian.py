@@ -57,6 +57,7 @@ def adjudicate(hand: HandInput, profile: RuleProfile) -> GameOutcome:
     antes = {seat: report.stakes.ante for seat, report in reports.items()}
     outcome.findings += procedure_findings(facts, antes, rp)
     outcome.findings += _limit_findings(boxes, hand.table.config, profile)
+    outcome.findings += _table_stakes(facts, antes, rp)
     for box in boxes:
         report = reports[box.seat]
         outcome.findings += report.findings
@@ -192,4 +193,26 @@ def _limit_findings(
                                    f"seat {box.seat}: Ante of {placed.amount} at seq "
                                    f"{placed.seq} is outside {posted}", seat=box.seat,
                                    amount=placed.amount))
+    return out
+
+
+def _table_stakes(facts: RussianHand, antes: dict[int, int], rp: RussianProfile) -> list[Finding]:
+    """GEN-2 as Russian Poker applies it: a box must start the hand with the chips for
+    everything the hand can require of it once its Ante is down: the Ante, one draw at
+    the dearer of the buy and exchange prices (RP-2) and the Bet (RP-3), 4x Ante on
+    house-v1. Insurance is optional and never required. A box short of that could be
+    forced to fold for want of chips, which the table must not deal into."""
+    stacks = {seat.seat: seat.stack for seat in facts.started.seats}
+    draw = max(rp.buy_card_price_antes, rp.exchange_price_antes)
+    multiple = 1 + draw + rp.bet_antes
+    out: list[Finding] = []
+    for seat, ante in sorted(antes.items()):
+        needed = multiple * ante
+        stack = stacks.get(seat)
+        if ante and stack is not None and stack < needed:
+            out.append(finding(
+                "INSUFFICIENT_STAKE", "GEN-2", rp.insufficient_stake_severity,
+                f"seat {seat} started with {stack} chips but an Ante of {ante} can require "
+                f"{needed} (Ante, a draw at {draw}x Ante and the Bet of {rp.bet_antes}x Ante)",
+                seat=seat, amount=needed - stack))
     return out

@@ -62,6 +62,7 @@ class RussianProfile(msgspec.Struct, forbid_unknown_fields=True):
     bonus_order_severity: Sev
     paytable_config_severity: Sev
     banker_error_severity: Sev
+    insufficient_stake_severity: Sev
     paytable: dict[str, int]
 
     def __post_init__(self) -> None:
