@@ -169,3 +169,20 @@ def test_bet_larger_than_the_stack_is_reported_once_as_gen2() -> None:
         ("WAGER_OVER_STACK", "GEN-2", 22)]
     assert record.expected is not None
     assert record.expected.net == {"1": -2, "2": 4, "3": -2, "house": 0}
+
+
+def test_player_walking_away_during_the_draw_owes_no_draw() -> None:
+    """GEN-7 with FCD-6: button 1, everyone in for 2 (pot 6). Seat 2 stands pat, then
+    seat 3 leaves the table before its turn to draw: its hand is folded, so no draw was
+    due from it (no DRAW_NOT_RECORDED). Seat 1 stands pat; after the draw 2 and 1 check;
+    seat 2 (first active left of the button, nobody bet) shows first. Seat 1's flush wins
+    6: net 1 = +4, 2 = -2, 3 = -2."""
+    events = three_handed(
+        draws=stand_pat(2, 1), after=[(2, "check", None), (1, "check", None)],
+        showdown=[(2, FULL_HOUSE), (1, FLUSH)], payouts=[(1, 6, "pot")])
+    where = next(i for i, e in enumerate(events) if e[0] == "draw" and e[1]["seat"] == 1)
+    events.insert(where, ("player_left", {"seat": 3, "player_id": "p3", "stack": 98}))
+    record = adjudicated(config("no"), events)
+    assert record.findings == []
+    assert record.expected is not None
+    assert record.expected.net == {"1": 4, "2": -2, "3": -2, "house": 0}
