@@ -221,7 +221,8 @@ class HandWalk:
         """GEN-7: leaving the table without acting on the hand folds it."""
         if seat in self.engine.active() and not self.engine.hand_over():
             self.engine.walk_away(seat)
-            if self.phase == "draw" and seat not in self.draw.drawn:
+            if (self.phase == "draw" and seat in self.draw.entrants
+                    and seat not in self.draw.drawn):
                 # FCD-6: it left before its turn to draw, so it had no draw to record.
                 self.draw.entrants.remove(seat)
             self.trace.append(TraceStep("GEN-7", f"seat {seat} left the table during the "
