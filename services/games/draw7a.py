@@ -257,9 +257,15 @@ class HandWalk:
                      f"seat {data.seat} posted ({data.action}) after the first card was "
                      f"dealt (seq {event.seq}); blinds are posted before the deal",
                      seat=data.seat, amount=data.amount)
-        if data.action not in POST_KINDS:
+        if data.action not in POST_KINDS and self._could_act(data.seat):
             self._enter_second_round_if_due()
         self.engine.apply(data.seat, data.action, data.amount)
+
+    def _could_act(self, seat: int) -> bool:
+        """A seat dealt in, not folded, not all-in: only its action can be the first bet
+        after the draw. Anything else is NOT_IN_HAND in the round it came in."""
+        st = self.engine.seats.get(seat)
+        return st is not None and not st.folded and not st.all_in
 
     def _enter_second_round_if_due(self) -> None:
         """The first bet after the draw opens the second round (FCD-7). A bet after a
@@ -478,7 +484,8 @@ def final_hand(walk: HandWalk, seat: int) -> list[str] | None:
     tracked = walk.hands.get(seat, [])
     shown = next((cards for s, cards, _ in walk.showdowns if s == seat and cards), None)
     known = [c for c in tracked if c is not None]
-    if shown is not None and len(known) == len(tracked) and sorted(shown) != sorted(known):
+    if (shown is not None and tracked and len(known) == len(tracked)
+            and sorted(shown) != sorted(known)):
         walk.add("SHOWN_CARDS_MISMATCH", "FCD-9", walk.sev.shown_cards_mismatch,
                  f"seat {seat} showed {' '.join(shown)} but was dealt and drew "
                  f"{' '.join(known)}; the cards dealt speak", seat=seat)

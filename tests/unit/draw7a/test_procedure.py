@@ -186,3 +186,32 @@ def test_player_walking_away_during_the_draw_owes_no_draw() -> None:
     assert record.findings == []
     assert record.expected is not None
     assert record.expected.net == {"1": 4, "2": -2, "3": -2, "house": 0}
+
+
+def test_action_by_a_seat_not_dealt_in_does_not_end_the_first_round() -> None:
+    """Between the first betting round and the draw, seat 7 (not dealt in) records a bet
+    of 5: NOT_IN_HAND, citing the round it came in (FCD-5). It is not the first bet after
+    the draw, so it does not open the second round: the draws that follow are in phase
+    (no DRAW_OUT_OF_PHASE). The recorded side books seat 7's 5 chips into the pot, which
+    the adjudicator reports (GEN-8); the expected settlement is the clean hand's."""
+    events = three_handed()
+    where = next(i for i, e in enumerate(events) if e[0] == "draw")
+    events.insert(where, ("action", {"seat": 7, "action": "bet", "amount": 5}))
+    record = adjudicated(config("no"), events)
+    game = [(f.code, f.rule, f.seat) for f in record.findings if f.rule != "GEN-8"]
+    assert game == [("NOT_IN_HAND", "FCD-5", 7)]
+    assert record.expected is not None
+    assert record.expected.net == {"1": 10, "2": -8, "3": -2, "house": 0}
+
+
+def test_cards_shown_by_a_seat_dealt_none_are_not_a_mismatch() -> None:
+    """Seat 1's five card_dealt events are missing (WRONG_CARD_COUNT, and the deal is out
+    of order: DEAL_ORDER, FCD-4); it shows its flush at the showdown. Nothing was dealt to
+    compare with, so there is no SHOWN_CARDS_MISMATCH: the shown cards value the hand and
+    the flush wins as in the clean hand (net 1 = +10)."""
+    events = [e for e in three_handed() if not (e[0] == "card_dealt" and e[1]["seat"] == 1)]
+    record = adjudicated(config("no"), events)
+    assert [(f.code, f.seat) for f in record.findings] == [
+        ("DEAL_ORDER", None), ("WRONG_CARD_COUNT", 1)]
+    assert record.expected is not None
+    assert record.expected.net == {"1": 10, "2": -8, "3": -2, "house": 0}
