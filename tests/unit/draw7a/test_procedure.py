@@ -215,3 +215,28 @@ def test_cards_shown_by_a_seat_dealt_none_are_not_a_mismatch() -> None:
         ("DEAL_ORDER", None), ("WRONG_CARD_COUNT", 1)]
     assert record.expected is not None
     assert record.expected.net == {"1": 10, "2": -8, "3": -2, "house": 0}
+
+
+def test_misdeal_with_blinds_kept_or_raked_is_a_finding() -> None:
+    """GEN-6, rake 'all' 1: a misdeal after the blinds (seat 2 SB 1, seat 3 BB 2).
+    Every wager is returned and nothing is raked, so every expected net is 0.
+    - The table pays the whole pot of 3 to the big blind: seat 3 recorded +1, seat 2 -1:
+      MISPAY citing GEN-6, +1 for seat 3 and -1 for seat 2.
+    - The table takes 1 rake from seat 2's blind in the pot and refunds only seat 3's 2:
+      RAKE_OVER of 1 for seat 2 (GEN-10)."""
+    start = narrate(STACKS, 1, CARDS)[:3]
+    kept = [*start, ("misdeal", {"reason": "card exposed in the deal"}),
+            ("payout", {"seat": 3, "amount": 3, "source": "pot", "kind": "pot"}),
+            ("hand_ended", {})]
+    record = adjudicated(config("no", mode="all", fee=1), kept)
+    assert record.expected is not None
+    assert record.expected.net == {"1": 0, "2": 0, "3": 0, "house": 0}
+    assert {(f.code, f.rule, f.seat, f.amount) for f in record.findings} == {
+        ("MISPAY", "GEN-6", 2, -1), ("MISPAY", "GEN-6", 3, 1)}
+    raked = [*start, ("misdeal", {"reason": "card exposed in the deal"}),
+             ("rake_collected", {"seat": 2, "amount": 1, "from": "pot"}),
+             ("payout", {"seat": 3, "amount": 2, "source": "pot", "kind": "refund"}),
+             ("hand_ended", {})]
+    record = adjudicated(config("no", mode="all", fee=1), raked)
+    assert [(f.code, f.rule, f.seat, f.amount) for f in record.findings] == [
+        ("RAKE_OVER", "GEN-10", 2, 1)]
