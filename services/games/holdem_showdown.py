@@ -71,7 +71,7 @@ def _strength(seat: int, data: ShowdownInput, board: list[str], prof: HoldemProf
               notes: Notes) -> int | None:
     records = [s for s in data.shown if s.seat == seat]
     first = records[0] if records else None
-    if first is not None and first.mucked and first.cards is None:
+    if first is not None and first.mucked:  # TH-8: thrown away, even if the cards were read
         return _mucked(seat, first, data, board, notes)
     if first is None and prof.unshown_contender == "no_claim":
         notes.step("TH-9", f"seat {seat} did not show its hand: no claim to the pot", seat)

@@ -63,3 +63,18 @@ def test_declaration_after_mucking_is_too_late() -> None:
     assert codes(record) == [("BOARD_DECLARED_LATE", "TH-8")]
     assert record.expected is not None
     assert record.expected.net == {"1": 4, "2": -4, "3": 0, "house": 0}
+
+
+def test_mucked_hand_read_by_the_table_still_gives_up_the_pot() -> None:
+    """Reference hand (board Qs Jd 4c 9h 3s). Seat 1 throws its aces away without
+    declaring the board; the table's reader still records them (``mucked: true`` with the
+    cards). TH-8: thrown away undeclared = no claim, whatever the cards were; seat 2's
+    kings win the 8: seat 2 +4, seat 1 -4 (and the table paid seat 2: no MISPAY)."""
+    mucked_with_cards = ("showdown", {"seat": 1, "cards": ["As", "Ad"], "mucked": True})
+    record = adjudicate(s.STACKS, s.BUTTON, blinds(1, 2), deal(s.CARDS, s.BUTTON),
+                        *s.preflop(), street(*s.FLOP), *s.flop_betting(), street(s.TURN),
+                        *s.checks(), street(s.RIVER), *s.checks(), show(2, s.CARDS[2]),
+                        mucked_with_cards, payout(2, 8))
+    assert record.expected is not None
+    assert record.expected.net == {"1": -4, "2": 4, "3": 0, "house": 0}
+    assert record.status == "ok", record.findings
