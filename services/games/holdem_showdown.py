@@ -44,7 +44,9 @@ class ShowdownInput:
 
 def strengths(data: ShowdownInput, prof: HoldemProfile, notes: Notes) -> dict[int, int | None]:
     """Rank code of each contender's hand; None when it cannot win the pot."""
-    board = [c for c in data.board if c is not None]
+    # A board card read twice (GEN-1 reports it) counts once: a board of fewer distinct
+    # cards than TH-1 deals cannot rank anyone's hand (nor be "played", TH-8).
+    board = list(dict.fromkeys(c for c in data.board if c is not None))
     if len(board) != prof.board_cards:
         return _unfinished(data, board, prof, notes)
     out: dict[int, int | None] = {}
