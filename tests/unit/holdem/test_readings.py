@@ -44,6 +44,11 @@ def outcome(*parts: Any, prof: RuleProfile, stacks: dict[int, int] | None = None
     return holdem.adjudicate(hand, prof)
 
 
+def hole(seat: int) -> list[str]:
+    """The reference hole cards of a seat (all read at the deal)."""
+    return [c for c in s.CARDS[seat] if c is not None]
+
+
 def finding_codes(result: GameOutcome) -> list[tuple[str, str]]:
     return [(f.code, f.rule) for f in result.findings]
 
@@ -85,7 +90,7 @@ def test_irregular_hand_can_win_when_not_dead() -> None:
     beats aces: seat 2 +4, seat 1 -4."""
     parts = [blinds(1, 2), deal(s.CARDS, s.BUTTON), card(2, "Ks"), *s.preflop(),
              street(*s.FLOP), *s.flop_betting(), street(s.TURN), *s.checks(),
-             street(s.RIVER), *s.checks(), show(1, s.CARDS[1]),
+             street(s.RIVER), *s.checks(), show(1, hole(1)),
              show(2, ["Kc", "Kd", "Ks"]), payout(2, 8)]
     assert outcome(*parts, prof=load_profile("house-v1")).net == {1: 4, 2: -4, 3: 0}
     assert outcome(*parts, prof=toggled(irregular_hand_dead=False)).net == {1: -4, 2: 4, 3: 0}
@@ -97,7 +102,7 @@ def test_unshown_contender_has_no_claim() -> None:
     (seat 1 -4, seat 2 +4)."""
     parts = [blinds(1, 2), deal(s.CARDS, s.BUTTON), *s.preflop(), street(*s.FLOP),
              *s.flop_betting(), street(s.TURN), *s.checks(), street(s.RIVER), *s.checks(),
-             show(2, s.CARDS[2]), payout(2, 8)]
+             show(2, hole(2)), payout(2, 8)]
     assert outcome(*parts, prof=load_profile("house-v1")).net == {1: 4, 2: -4, 3: 0}
     assert outcome(*parts, prof=toggled(unshown_contender="no_claim")).net == {
         1: -4, 2: 4, 3: 0}
@@ -107,8 +112,8 @@ def test_unfinished_board_rejected() -> None:
     """Seats 1 and 2 still in after the turn and no river: house-v1 ("split") shows the
     pot of 8 split 4 / 4 (nets 0) with BOARD_CARD_COUNT; "reject" rejects the hand."""
     parts = [blinds(1, 2), deal(s.CARDS, s.BUTTON), *s.preflop(), street(*s.FLOP),
-             *s.flop_betting(), street(s.TURN), *s.checks(), show(1, s.CARDS[1]),
-             show(2, s.CARDS[2]), payout(1, 8)]
+             *s.flop_betting(), street(s.TURN), *s.checks(), show(1, hole(1)),
+             show(2, hole(2)), payout(1, 8)]
     split = outcome(*parts, prof=load_profile("house-v1"))
     assert split.net == {1: 0, 2: 0, 3: 0}
     assert ("BOARD_CARD_COUNT", "TH-1") in finding_codes(split)
@@ -129,8 +134,8 @@ def test_big_blind_ante_is_dead_money_when_the_big_blind_is_all_in() -> None:
                         deal(s.CARDS, 3), acts((3, "call", 2), (1, "call", 1)),
                         street(*s.FLOP), acts((1, "check"), (3, "check")), street(s.TURN),
                         acts((1, "check"), (3, "check")), street(s.RIVER),
-                        acts((1, "check"), (3, "check")), show(1, s.CARDS[1]),
-                        show(2, s.CARDS[2]), show(3, s.CARDS[3]), payout(1, 9), cfg=cfg)
+                        acts((1, "check"), (3, "check")), show(1, hole(1)),
+                        show(2, hole(2)), show(3, hole(3)), payout(1, 9), cfg=cfg)
     assert record.status == "ok", record.findings
     assert record.expected is not None
     assert record.expected.net == {"1": 7, "2": -5, "3": -2, "house": 0}
