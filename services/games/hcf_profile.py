@@ -47,6 +47,7 @@ class HcfProfile(msgspec.Struct, forbid_unknown_fields=True):
     sf_ace_low: bool
     sf_wraparound: bool
     bonus_cap_rounding: Literal["largest_remainder", "floor"]
+    bonus_settlement: Literal["paytable_alone", "against_dp"]
     dp_short_funds: Literal["dead_hand", "pay_to_extent"]
     bankroll_check: Literal["gross", "net"]
     folded_wagers_join_funds: Literal["at_fold", "in_order"]

@@ -21,7 +21,7 @@ from services.games.evaluation.flush import (
     dp_qualifies,
     flush_length,
     flush_value_of_masks,
-    straight_flush_run_of_masks,
+    straight_flush_strength_of_masks,
     suit_masks,
 )
 from services.games.hcf_procedure import ANTE, FLUSH_BONUS, SF_BONUS, SeatPlay
@@ -71,31 +71,69 @@ class _Live:
     ante_raise: int  # signed result of Ante and Raise
     flush_win: int
     sf_win: int
+    flush_push: bool = False  # HCF-10 ``against_dp``: tied the DP, the wager stays
+    sf_push: bool = False
 
 
-def _compare(play: SeatPlay, dp_value: int, dp_ok: bool, rules: HcfRules) -> _Live:
-    """HCF-7 (Ante/Raise against the DP) and HCF-8/9 (bonuses by paytable)."""
+def _compare(play: SeatPlay, dp: _DpHand, rules: HcfRules) -> _Live:
+    """HCF-7 (Ante/Raise against the DP) and HCF-8/9/10 (bonuses)."""
     assert play.masks is not None
     masks, value = play.masks, play.value
     mine = describe_flush(value)
     ante, raised = play.ante, play.raise_in_action
-    if not dp_ok:
+    if not dp.qualifies:
         ante_raise, verdict = ante, f"{mine}; DP does not qualify: Ante +{ante}, Raise pushes"
-    elif value > dp_value:
+    elif value > dp.value:
         ante_raise, verdict = ante + raised, f"{mine} beats the DP: +{ante} Ante, +{raised} Raise"
-    elif value < dp_value:
+    elif value < dp.value:
         ante_raise = -(ante + raised)
         verdict = f"{mine} loses to the DP: -{ante} Ante, -{raised} Raise"
     else:
         ante_raise, verdict = 0, f"{mine} ties the DP: Ante and Raise push"
-    flush_win = sf_win = 0
+    live = _Live(play, verdict, ante_raise, 0, 0)
+    prof = rules.profile
+    strength = straight_flush_strength_of_masks(masks, prof.sf_ace_low, prof.sf_wraparound)
     if play.flush_bonus:
-        flush_win = play.flush_bonus * rules.flush_odds[flush_length(value)]
+        live.flush_win = play.flush_bonus * rules.flush_odds[flush_length(value)]
     if play.sf_bonus:
-        run = straight_flush_run_of_masks(masks, rules.profile.sf_ace_low,
-                                          rules.profile.sf_wraparound)
-        sf_win = play.sf_bonus * rules.sf_odds[run]
-    return _Live(play, verdict, ante_raise, flush_win, sf_win)
+        live.sf_win = play.sf_bonus * rules.sf_odds[strength >> 4]
+    if prof.bonus_settlement == "against_dp":
+        _bonuses_against_dp(live, value, strength, dp)
+    return live
+
+
+@dataclass(frozen=True)
+class _DpHand:
+    """The DP's hand as the comparisons need it: flush value (HCF-6), qualification
+    (HCF-7) and straight-flush strength (for the ``against_dp`` reading of HCF-10)."""
+
+    value: int
+    qualifies: bool
+    sf_strength: int
+
+
+def _bonuses_against_dp(live: _Live, value: int, sf_strength: int, dp: _DpHand) -> None:
+    """HCF-10, reading ``against_dp`` (the source's items 6-7 taken literally): a bonus
+    wager that the paytable pays wins only when the player's flush (Flush bonus) or run
+    (Straight Flush bonus: longer, then higher top card) beats the DP's; equal pushes
+    (the wager stays); worse loses. Qualification of the DP plays no part."""
+    words = []
+    if live.flush_win:
+        live.flush_win, live.flush_push, verdict = _against(live.flush_win, value, dp.value)
+        words.append(f"Flush bonus {verdict} the DP's flush")
+    if live.sf_win:
+        live.sf_win, live.sf_push, verdict = _against(live.sf_win, sf_strength, dp.sf_strength)
+        words.append(f"Straight Flush bonus {verdict} the DP's run")
+    if words:
+        live.text += "; " + ", ".join(words)
+
+
+def _against(win: int, mine: int, theirs: int) -> tuple[int, bool, str]:
+    if mine > theirs:
+        return win, False, "beats"
+    if mine == theirs:
+        return 0, True, "ties (push)"
+    return 0, False, "loses to"
 
 
 def apply_bonus_cap(lives: list[_Live], cap: int | None, rounding: str,
@@ -151,9 +189,9 @@ def _live_settlement(live: _Live) -> SeatSettlement:
         if play.raise_in_action:
             out.collected[RAISE_KIND] = play.raise_in_action
     out.bonus_paid = live.flush_win + live.sf_win
-    if play.flush_bonus and not live.flush_win:
+    if play.flush_bonus and not live.flush_win and not live.flush_push:
         out.collected[FLUSH_BONUS] = play.flush_bonus
-    if play.sf_bonus and not live.sf_win:
+    if play.sf_bonus and not live.sf_win and not live.sf_push:
         out.collected[SF_BONUS] = play.sf_bonus
     return out
 
@@ -164,15 +202,21 @@ def settle(plays: list[SeatPlay], dp: int, dp_stack: int, dp_cards: list[str] | 
     prof = rules.profile
     trace: list[TraceStep] = []
     live_plays = [p for p in plays if not p.folded]
-    dp_value, dp_ok = 0, False
+    dp_hand = _DpHand(0, False, 0)
     if live_plays:
         assert dp_cards is not None
-        dp_value = flush_value_of_masks(suit_masks(dp_cards))
-        dp_ok = dp_qualifies(dp_value, prof.dp_qualify_min_cards, rules.dp_min_high_rank,
-                             prof.dp_qualify_any_high_cards)
+        dp_masks = suit_masks(dp_cards)
+        dp_value = flush_value_of_masks(dp_masks)
+        dp_hand = _DpHand(
+            dp_value,
+            dp_qualifies(dp_value, prof.dp_qualify_min_cards, rules.dp_min_high_rank,
+                         prof.dp_qualify_any_high_cards),
+            straight_flush_strength_of_masks(dp_masks, prof.sf_ace_low, prof.sf_wraparound),
+        )
         trace.append(TraceStep("HCF-7", f"designated player holds {describe_flush(dp_value)}: "
-                                        + ("qualifies" if dp_ok else "does not qualify"), dp))
-    lives = [_compare(p, dp_value, dp_ok, rules) for p in live_plays]
+                                        + ("qualifies" if dp_hand.qualifies
+                                           else "does not qualify"), dp))
+    lives = [_compare(p, dp_hand, rules) for p in live_plays]
     capped = apply_bonus_cap(lives, rules.bonus_cap, prof.bonus_cap_rounding, trace)
     by_seat = {live.play.seat: live for live in lives}
     funds = dp_stack

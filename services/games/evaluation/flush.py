@@ -91,20 +91,24 @@ def dp_qualifies(value: int, min_cards: int, min_high_rank: int, any_high_cards:
     return length >= min_cards and flush_high_card(value) >= min_high_rank
 
 
-def _longest_run(mask: int) -> int:
-    """Length of the longest run of consecutive set bits."""
-    run = 0
+def _run_and_top(mask: int) -> tuple[int, int]:
+    """Longest run of consecutive set bits, and the bit index at the top of the highest
+    such run (after ``run - 1`` shift-and-steps only the tops of the longest runs remain)."""
+    run, tops = 0, 0
     while mask:
+        tops = mask
         mask &= mask << 1
         run += 1
-    return run
+    return run, tops.bit_length() - 1
 
 
-def straight_flush_run_of_masks(masks: list[int], ace_low: bool, wraparound: bool) -> int:
-    """HCF-9: longest run of consecutive ranks in one suit.
+def straight_flush_strength_of_masks(masks: list[int], ace_low: bool, wraparound: bool) -> int:
+    """HCF-9 run as one comparable int: ``length << 4 | top rank`` of the best run (the
+    longest, then the one with the highest top card; A-2-3 tops at 3). Used where a run
+    is compared with another hand's (the ``against_dp`` reading of HCF-10).
 
     ``ace_low``: the ace also plays below the two (A-2-3). ``wraparound``: runs may turn
-    the corner (K-A-2); house-v1 says no. A run never exceeds the 13 ranks of a suit.
+    the corner (K-A-2, topping at 2); house-v1 says no. A run never exceeds 13 ranks.
     """
     best = 0
     for mask in masks:
@@ -113,13 +117,20 @@ def straight_flush_run_of_masks(masks: list[int], ace_low: bool, wraparound: boo
         if wraparound:
             # Ranks 2..14 as bits 0..12, repeated once so a run can cross from A to 2.
             base = mask >> 2
-            run = min(_longest_run(base | base << 13), 13)
+            run, top_bit = _run_and_top(base | base << 13)
+            run, top = (13, _ACE) if run >= 13 else (run, top_bit % 13 + 2)
         else:
             if ace_low and mask & _ACE_BIT:
                 mask |= _ACE_LOW_BIT
-            run = _longest_run(mask)
-        best = max(best, run)
+            run, top = _run_and_top(mask)
+        best = max(best, run << 4 | top)
     return best
+
+
+def straight_flush_run_of_masks(masks: list[int], ace_low: bool, wraparound: bool) -> int:
+    """HCF-9: longest run of consecutive ranks in one suit (see
+    ``straight_flush_strength_of_masks`` for the readings)."""
+    return straight_flush_strength_of_masks(masks, ace_low, wraparound) >> 4
 
 
 def straight_flush_run(cards: Iterable[str], ace_low: bool = True, wraparound: bool = False) -> int:
