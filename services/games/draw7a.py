@@ -106,6 +106,7 @@ class Draw7aProfile(msgspec.Struct, forbid_unknown_fields=True):
     rank_with_deck: Literal["dealt", "required"]  # FCD-10 when the deck was wrong
     irregular_hand_dead: bool  # a hand not of five cards at showdown cannot win
     designated_counts_button: bool  # GEN-10 designated mode
+    rake_source: Literal["pot", "stack"]  # GEN-10 Reading: where the fee comes from
     severity: Draw7aSeverities
     betting_severity: BettingSeverities
 
@@ -607,8 +608,10 @@ def adjudicate(hand: HandInput, profile: RuleProfile) -> GameOutcome:
     else:
         walk.trace.append(TraceStep("FCD-9", f"seat {contenders[0]} wins without a showdown "
                                              "(every other player folded)", contenders[0]))
-    rake = RakePolicy(config.rake.mode, config.rake.fee, prof.designated_counts_button)
-    result = settle(engine.contributions(), engine.folded(), ranks, engine.button, rake)
+    rake = RakePolicy(config.rake.mode, config.rake.fee, prof.designated_counts_button,
+                      prof.rake_source)
+    result = settle(engine.contributions(), engine.folded(), ranks, engine.button, rake,
+                    engine.stacks_left())
     rule = "FCD-11" if showdown else "FCD-9"
     return GameOutcome(
         net=result.net,

@@ -281,13 +281,15 @@ def settle_hand(walk: HandWalk, config: TableConfigured) -> GameOutcome:
     elif contenders:
         walk.notes.step("TH-9", f"seat {contenders[0]} wins without a showdown (every other "
                                 "player folded)", contenders[0])
-    rake = RakePolicy(config.rake.mode, config.rake.fee, walk.prof.designated_counts_button)
+    rake = RakePolicy(config.rake.mode, config.rake.fee, walk.prof.designated_counts_button,
+                      walk.prof.rake_source)
     dead = dead_antes(walk, config)
     if dead:
         result = settle_with_dead_money(engine.contributions(), dead, engine.folded(), ranks,
-                                        engine.button, rake)
+                                        engine.button, rake, engine.stacks_left())
     else:
-        result = settle(engine.contributions(), engine.folded(), ranks, engine.button, rake)
+        result = settle(engine.contributions(), engine.folded(), ranks, engine.button, rake,
+                        engine.stacks_left())
     seat_rules = {seat: data.seat_rules.get(seat, "TH-9") for seat in result.net}
     return GameOutcome(
         net=result.net,

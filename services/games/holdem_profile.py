@@ -83,5 +83,6 @@ class HoldemProfile(msgspec.Struct, forbid_unknown_fields=True):
     # the expected side (with a critical BOARD_CARD_COUNT finding), "reject" rejects.
     unfinished_board_pot: Literal["split", "reject"]
     designated_counts_button: bool  # GEN-10 designated mode
+    rake_source: Literal["pot", "stack"]  # GEN-10 Reading: where the fee comes from
     severity: HoldemSeverities
     betting_severity: BettingSeverities

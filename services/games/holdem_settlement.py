@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence, Set
 
-from services.games.betting import Pot, RakePolicy, Settlement, award_pots, build_pots
-from services.games.betting.rake import cap_charges, rake_charges, take_from_pots
+from services.games.betting import Pot, RakePolicy, Settlement, build_pots
+from services.games.betting.settlement import rake_and_award
 
 
 def settle_with_dead_money(
@@ -27,6 +27,7 @@ def settle_with_dead_money(
     strengths: Mapping[int, int | None],
     button: int,
     rake: RakePolicy,
+    stacks_left: Mapping[int, int] | None = None,
 ) -> Settlement:
     """``contributions``: every chip each seat put in; ``dead``: the part of it that was
     dead money (antes), which joins the main pot instead of forming layers."""
@@ -35,16 +36,7 @@ def settle_with_dead_money(
     live = {s: contributions[s] - dead.get(s, 0) for s in seats}
     build = build_pots(live, folded, contenders)
     pots = _with_dead_money(list(build.pots), sum(dead.values()), contenders)
-    participants = [s for s in seats if contributions[s] > 0]
-    available = sum(p.amount for p in pots)
-    charges = cap_charges(rake_charges(rake, participants, seats, button), available, button)
-    raked = take_from_pots(pots, sum(charges.values()))
-    awards = tuple(award_pots(raked, strengths, button))
-    net = {}
-    for seat in seats:
-        won = sum(a.shares.get(seat, 0) for a in awards)
-        net[seat] = won + build.refunds.get(seat, 0) - contributions[seat]
-    return Settlement(net, charges, dict(build.refunds), tuple(pots), awards)
+    return rake_and_award(build, pots, contributions, strengths, button, rake, stacks_left)
 
 
 def _with_dead_money(pots: list[Pot], dead: int, contenders: Sequence[int]) -> list[Pot]:

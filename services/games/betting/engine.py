@@ -154,6 +154,10 @@ class BettingHand:
         """Chips each seat put in the pot this hand."""
         return {seat: st.total for seat, st in self.seats.items()}
 
+    def stacks_left(self) -> dict[int, int]:
+        """Chips each seat has behind once its bets are in (never below zero)."""
+        return {seat: max(st.stack, 0) for seat, st in self.seats.items()}
+
     def folded(self) -> frozenset[int]:
         return frozenset(seat for seat, st in self.seats.items() if st.folded)
 

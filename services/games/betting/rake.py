@@ -2,9 +2,12 @@
 
 A fee per participant, in one of three posted modes, with ``designated`` read as "the
 player on the button". A participant is a seat dealt in that put chips in the pot (a
-blind counts; folding later does not matter). The rake is taken from the pot, main pot
-first, before the pots are awarded, and is booked against the seat that pays it, so a
-table records it as ``rake_collected`` with that ``seat`` and ``from: pot``.
+blind counts; folding later does not matter). Where the fee comes from is a reading
+(``RakePolicy.source``): ``pot`` (house-v1) takes it from the pot, main pot first, before
+the pots are awarded, booked against the seat it is charged to, so a table records it as
+``rake_collected`` with that ``seat`` and ``from: pot``; ``stack`` takes each charge from
+the paying seat's own chips once the pots are awarded (``from: stack``), never more than
+that seat then has.
 """
 
 from __future__ import annotations
@@ -17,17 +20,21 @@ from services.games.betting.pots import Pot
 from services.games.betting.seating import clockwise_after
 
 RakeMode = Literal["all", "players", "designated", "none"]
+RakeSource = Literal["pot", "stack"]
 
 
 @dataclass(frozen=True)
 class RakePolicy:
     """The table's posted rake. ``designated_counts_button``: in ``designated`` mode the
     button pays the fee for every participant including itself (True) or only for the
-    others (False, the HCF-12 wording where the banker is not a participant)."""
+    others (False, the HCF-12 wording where the banker is not a participant).
+    ``source``: where the fee comes from, the pot or the paying seat's stack (module
+    docstring)."""
 
     mode: RakeMode
     fee: int
     designated_counts_button: bool
+    source: RakeSource = "pot"
 
 
 def rake_charges(
@@ -64,6 +71,14 @@ def cap_charges(charges: dict[int, int], available: int, button: int) -> dict[in
             capped[seat] = paid
         remaining -= paid
     return capped
+
+
+def cap_at_stacks(charges: dict[int, int], holding: dict[int, int]) -> dict[int, int]:
+    """Rake from stacks never exceeds what the paying seat holds after the pots are
+    awarded (a seat that lost its whole stack all-in pays nothing)."""
+    capped = {seat: min(charge, max(holding.get(seat, 0), 0))
+              for seat, charge in charges.items()}
+    return {seat: charge for seat, charge in capped.items() if charge}
 
 
 def take_from_pots(pots: Sequence[Pot], total: int) -> list[Pot]:

@@ -11,8 +11,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence, Set
 from dataclasses import dataclass
 
-from services.games.betting.pots import Pot, build_pots
-from services.games.betting.rake import RakePolicy, cap_charges, rake_charges, take_from_pots
+from services.games.betting.pots import Pot, PotBuild, build_pots
+from services.games.betting.rake import (
+    RakePolicy,
+    cap_at_stacks,
+    cap_charges,
+    rake_charges,
+    take_from_pots,
+)
 from services.games.betting.showdown import PotAward, award_pots
 
 
@@ -43,19 +49,49 @@ def settle(
     strengths: Mapping[int, int | None],
     button: int,
     rake: RakePolicy,
+    stacks_left: Mapping[int, int] | None = None,
 ) -> Settlement:
     """Uncalled bets back (FCD-9), rake off the top (GEN-10), pots to the best eligible
-    hands with the odd-chip rule (FCD-11)."""
+    hands with the odd-chip rule (FCD-11). ``stacks_left``: each seat's chips behind once
+    the betting is over; needed when the rake comes from the stacks (it caps the fee)."""
     seats: Sequence[int] = sorted(contributions)
     contenders = [s for s in seats if s not in folded]
     build = build_pots(contributions, folded, contenders)
+    return rake_and_award(build, list(build.pots), contributions, strengths, button, rake,
+                          stacks_left)
+
+
+def rake_and_award(
+    build: PotBuild,
+    pots: list[Pot],
+    contributions: Mapping[int, int],
+    strengths: Mapping[int, int | None],
+    button: int,
+    rake: RakePolicy,
+    stacks_left: Mapping[int, int] | None,
+) -> Settlement:
+    """The steps after the pots are built (``pots``: ``build.pots``, or with dead money
+    added): GEN-10 rake from the pot before the award, or from the stacks after it, then
+    the awards and each seat's net after rake."""
+    seats: Sequence[int] = sorted(contributions)
     participants = [s for s in seats if contributions[s] > 0]
-    available = sum(p.amount for p in build.pots)
-    charges = cap_charges(rake_charges(rake, participants, seats, button), available, button)
-    raked = take_from_pots(build.pots, sum(charges.values()))
+    charges = rake_charges(rake, participants, seats, button)
+    if rake.source == "pot":
+        charges = cap_charges(charges, sum(p.amount for p in pots), button)
+        raked = take_from_pots(pots, sum(charges.values()))
+    else:
+        raked = pots
     awards = tuple(award_pots(raked, strengths, button))
     net = {}
     for seat in seats:
         won = sum(a.shares.get(seat, 0) for a in awards)
         net[seat] = won + build.refunds.get(seat, 0) - contributions[seat]
-    return Settlement(net, charges, dict(build.refunds), build.pots, awards)
+    if rake.source == "stack":
+        if stacks_left is None:
+            raise ValueError("rake from the stacks needs each seat's chips behind")
+        holding = {seat: stacks_left.get(seat, 0) + net[seat] + contributions[seat]
+                   for seat in seats}
+        charges = cap_at_stacks(charges, holding)
+        for seat, charge in charges.items():
+            net[seat] -= charge
+    return Settlement(net, charges, dict(build.refunds), tuple(pots), awards)

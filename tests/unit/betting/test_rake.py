@@ -1,5 +1,7 @@
 """GEN-10 rake at pot tables: modes, participants, the cap, main pot first."""
 
+import pytest
+
 from services.games.betting import Pot, RakePolicy, rake_charges, settle
 from services.games.betting.rake import cap_charges, take_from_pots
 
@@ -38,3 +40,29 @@ def test_settlement_with_rake_is_after_rake() -> None:
     result = settle({1: 10, 2: 10, 3: 2}, {3}, {1: 5, 2: 4}, 3, RakePolicy("all", 1, True))
     assert result.net == {1: 9, 2: -10, 3: -2}
     assert result.rake == {1: 1, 2: 1, 3: 1} and result.house == 3
+
+
+def test_rake_from_the_stacks_after_the_award() -> None:
+    """Source ``stack``, mode all, fee 1: seats 1 and 2 put in 10, seat 3 put in 2 and
+    folded; nothing comes off the pot, seat 1 wins all 22 (+12 before rake). Each
+    participant then pays 1 from what it holds: seat 1 holds 90 + 22 = 112, pays 1: +11;
+    seat 2 went all-in and lost (holds 0): pays nothing, -10; seat 3 holds 98, pays 1: -3.
+    House 2; 11 - 10 - 3 + 2 = 0."""
+    result = settle({1: 10, 2: 10, 3: 2}, {3}, {1: 5, 2: 4}, 3,
+                    RakePolicy("all", 1, True, "stack"), {1: 90, 2: 0, 3: 98})
+    assert result.net == {1: 11, 2: -10, 3: -3}
+    assert result.rake == {1: 1, 3: 1} and result.house == 2
+
+
+def test_designated_rake_from_the_button_stack() -> None:
+    """Source ``stack``, designated, fee 1, button 3 counted: 3 participants, the button
+    pays 3 from its 98 behind: seat 3 -2 - 3 = -5; seat 1 +12, seat 2 -10; house 3."""
+    result = settle({1: 10, 2: 10, 3: 2}, {3}, {1: 5, 2: 4}, 3,
+                    RakePolicy("designated", 1, True, "stack"), {1: 90, 2: 0, 3: 98})
+    assert result.net == {1: 12, 2: -10, 3: -5}
+    assert result.rake == {3: 3}
+
+
+def test_rake_from_the_stacks_needs_the_stacks() -> None:
+    with pytest.raises(ValueError, match="chips behind"):
+        settle({1: 10, 2: 10}, set(), {1: 5, 2: 4}, 2, RakePolicy("all", 1, True, "stack"))

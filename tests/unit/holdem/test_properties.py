@@ -47,6 +47,26 @@ def test_dead_money_settlement_conserves_chips(game: tuple) -> None:  # type: ig
         assert net >= -contributions[seat]  # nobody loses more than it put in
 
 
+@given(pot_games(), st.lists(st.integers(0, 50), min_size=6, max_size=6))
+@settings(max_examples=300, deadline=None)
+def test_rake_from_the_stacks_conserves_chips_and_never_overdraws(  # type: ignore[type-arg]
+        game: tuple, behind: list[int]) -> None:
+    """GEN-8 / GEN-10 ``rake_source = "stack"``: chips conserved, and no seat pays rake
+    it does not hold: it ends with at least nothing (net >= -(put in + chips behind))."""
+    contributions, dead, folded, strengths, button, rake = game
+    from_stack = RakePolicy(rake.mode, rake.fee, rake.designated_counts_button, "stack")
+    left = {seat: behind[i] for i, seat in enumerate(sorted(contributions))}
+    result = settle_with_dead_money(contributions, dead, folded, strengths, button,
+                                    from_stack, left)
+    assert sum(result.net.values()) + result.house == 0
+    for seat, net in result.net.items():
+        assert net >= -(contributions[seat] + left[seat])
+    without = settle_with_dead_money(contributions, dead, folded, strengths, button,
+                                     RakePolicy("none", 0, True), left)
+    for seat, net in result.net.items():  # the rake is the only difference
+        assert without.net[seat] - net == result.rake.get(seat, 0)
+
+
 @given(pot_games())
 @settings(max_examples=200, deadline=None)
 def test_no_dead_money_is_the_engine_settlement(game: tuple) -> None:  # type: ignore[type-arg]
