@@ -64,7 +64,7 @@ class HandFacts:
     favourable_mispays: tuple[tuple[int, int], ...]  # (seat, chips too much), MISPAY > 0
     mispay: bool  # any MISPAY finding
     misdeal: bool  # a ``misdeal`` event
-    exposed_seats: tuple[int, ...]  # seat of each card the dealer exposed by error
+    exposed_seats: tuple[int, ...]  # seats with a card the dealer exposed by error (once each)
     exposed: bool  # any card exposed by dealer error (with or without a seat)
     seat_cards: dict[int, tuple[str, ...]]  # cards dealt to each seat, in order, if all read
     flush_bonus_seats: frozenset[int]
@@ -97,7 +97,7 @@ def hand_facts(hand: HandInput, record: AdjudicationRecord) -> HandFacts | None:
                                  and f.amount > 0),
         mispay=bool(mispays),
         misdeal=any(isinstance(e, MisdealEvent) for e in hand.events),
-        exposed_seats=tuple(x.seat for x in exposures if x.seat is not None),
+        exposed_seats=tuple(sorted({x.seat for x in exposures if x.seat is not None})),
         exposed=bool(exposures),
         seat_cards=_seat_cards(hand.events),
         flush_bonus_seats=frozenset(e.data.seat for e in hand.events

@@ -61,6 +61,7 @@ class Exposure(_Section):
 class ChipDumping(_Section):
     """SURV-3."""
 
+    p_value: float
     min_fold_investment_big_blinds: int
     min_count: int
     min_total_big_blinds: int

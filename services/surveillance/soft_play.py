@@ -72,7 +72,8 @@ class SoftPlayWatch:
         cfg = self.config
         pair = self.pairs[key]
         n, k = pair.tally.decisions, pair.tally.aggressive
-        a, b = self.players[key[0]], self.players[key[1]]
+        a = self.players.get(key[0], _Tally())
+        b = self.players.get(key[1], _Tally())
         others_n = a.decisions + b.decisions - n
         others_k = a.aggressive + b.aggressive - k
         if n < cfg.min_decisions or others_n < cfg.min_decisions or others_k == 0:
