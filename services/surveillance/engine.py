@@ -5,8 +5,8 @@ Fed hand by hand, in log order, with each hand's events (``HandInput``) and its
 ``Alert``s in the ``alerts`` topic format, each citing its rule and carrying its evidence.
 Pure and deterministic: no IO, no clock, no randomness; the same hands in the same order
 give the same alerts, and a table's alerts do not depend on how other tables (with other
-dealers and players) are interleaved with it. SURV-8 compares with the whole floor and so
-runs in ``review()`` (see ``services.surveillance.drift``).
+dealers and players) are interleaved with it. SURV-8 compares with the whole floor and
+SURV-5 needs an exact stratified test too costly per hand, so both run in ``review()``.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from services.adjudicator.table import Alert
 from services.events.contract import AdjudicationRecord
 from services.games.model import HandInput
 from services.surveillance.chip_dumping import ChipDumpingWatch
+from services.surveillance.collusion import InformationSharing
 from services.surveillance.concentration import Concentration, ConcentrationRule
 from services.surveillance.drift import ProcedureDrift
 from services.surveillance.facts import hand_facts
@@ -40,6 +41,7 @@ class SurveillanceEngine:
         self.improbable = ImprobableResults(config.improbable, self.gate, keep)  # SURV-6
         self.chip_dumping = ChipDumpingWatch(config.chip_dumping, self.gate, keep)  # SURV-3
         self.soft_play = SoftPlayWatch(config.soft_play, self.gate, keep)  # SURV-4
+        self.collusion = InformationSharing(config.collusion, self.gate, keep)  # SURV-5
         self.hands_seen = 0
 
     def observe(self, hand: HandInput, record: AdjudicationRecord) -> list[Alert]:
@@ -49,6 +51,7 @@ class SurveillanceEngine:
             return []
         self.hands_seen += 1
         self.drift.observe(facts)
+        self.collusion.observe(facts, hand.events)
         return [
             *self.sweethearting.observe(facts, facts.favourable_mispays),
             *self.exposure.observe(facts, [(seat, None) for seat in facts.exposed_seats]),
@@ -58,6 +61,7 @@ class SurveillanceEngine:
         ]
 
     def review(self) -> list[Alert]:
-        """Floor comparisons (SURV-8) over every hand seen so far; call at the end of a
-        run or a shift. Alerts once per instance across calls (the gate)."""
-        return self.drift.review()
+        """The batch tests over every hand seen so far: floor comparisons (SURV-8) and
+        information sharing (SURV-5); call at the end of a run or a shift. Alerts once
+        per instance across calls (the gate)."""
+        return [*self.drift.review(), *self.collusion.review()]

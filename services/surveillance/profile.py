@@ -76,6 +76,14 @@ class SoftPlay(_Section):
     severity: Severity
 
 
+class Collusion(_Section):
+    """SURV-5."""
+
+    p_value: float
+    min_decisions: int
+    severity: Severity
+
+
 class SurveillanceConfig(_Section):
     """``surveillance.toml``."""
 
@@ -87,6 +95,7 @@ class SurveillanceConfig(_Section):
     exposure: Exposure
     chip_dumping: ChipDumping
     soft_play: SoftPlay
+    collusion: Collusion
 
 
 def surveillance_config(profile: RuleProfile) -> SurveillanceConfig:
