@@ -9,6 +9,8 @@ the end, over the same hands, so it matches too.
 
 from __future__ import annotations
 
+from typing import Any
+
 import msgspec
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -21,12 +23,16 @@ LENIENT = config(
     sweethearting={"p_value": 0.05, "min_count": 2},
     exposure={"p_value": 0.05, "min_count": 2},
     drift={"p_value": 0.05, "min_count": 2, "min_hands": 5},
+    improbable={"p_value": 0.05, "min_count": 2},
 )
+FLUSH = ["2h", "5h", "8h", "Jh", "Ah", "3c", "4d"]
+NO_FLUSH = ["2h", "5h", "8h", "3c", "4c", "6d", "7s"]
 
-# One hand's irregularities: (favourable-mispay seat or 0, exposed seat or 0, misdeal).
-HandSpec = tuple[int, int, bool]
+# One hand: (favourable-mispay seat or 0, exposed seat or 0, misdeal, seat 1's flush
+# bonus: None = no wager, else whether its 7 cards make a 5-card flush).
+HandSpec = tuple[int, int, bool, bool | None]
 hand_specs = st.tuples(st.sampled_from([0, 0, 0, 1, 1, 2, 3]), st.sampled_from([0, 0, 1, 4]),
-                       st.booleans())
+                       st.booleans(), st.sampled_from([None, False, True]))
 table_specs = st.lists(st.lists(hand_specs, min_size=3, max_size=25), min_size=2, max_size=3)
 
 
@@ -39,9 +45,17 @@ def build(tables: list[list[HandSpec]]) -> list[list[tuple]]:  # type: ignore[ty
                  mispays={mispay: 10} if mispay else {},
                  events=([("card_exposed", {"seat": exposed, "card": "As",
                                             "cause": "dealer_error"})] if exposed else [])
-                 + ([("misdeal", {"reason": "x"})] if misdeal else []))
-            for n, (mispay, exposed, misdeal) in enumerate(specs, start=1)])
+                 + ([("misdeal", {"reason": "x"})] if misdeal else []) + bonus(flush))
+            for n, (mispay, exposed, misdeal, flush) in enumerate(specs, start=1)])
     return out
+
+
+def bonus(flush: bool | None) -> list[tuple[str, dict[str, Any]]]:
+    if flush is None:
+        return []
+    return [("wager", {"seat": 1, "kind": "flush_bonus", "amount": 5}),
+            *[("card_dealt", {"to": "seat", "seat": 1, "card": c, "face_up": False})
+              for c in (FLUSH if flush else NO_FLUSH)]]
 
 
 def feed(order: list[int], tables: list[list[tuple]]) -> tuple[dict[str, list[bytes]], list[bytes]]:  # type: ignore[type-arg]
@@ -80,12 +94,13 @@ def test_same_hands_same_alerts_whatever_the_interleaving(specs: list[list[HandS
 
 def test_the_property_is_not_vacuous() -> None:
     """A fixed case where every watched pattern fires: T1's dealer overpays seat 1 in 6 of
-    6 hands and exposes seat 4 in 4 of them; T2 is quiet. Interleaved or not: the same."""
-    specs: list[list[HandSpec]] = [[(1, 4, True)] * 4 + [(1, 0, True)] * 2,
-                                   [(0, 0, False)] * 6]
+    6 hands and exposes seat 4 in 4 of them, seat 1 hits the flush bonus every time; T2 is
+    quiet. Interleaved or not: the same."""
+    specs: list[list[HandSpec]] = [[(1, 4, True, True)] * 4 + [(1, 0, True, True)] * 2,
+                                   [(0, 0, False, False)] * 6]
     tables = build(specs)
     per_table, reviewed = feed(table_by_table(tables), tables)
     rules = {msgspec.json.decode(a)["rule"] for alerts in per_table.values() for a in alerts}
-    assert rules == {"SURV-2", "SURV-7"}
+    assert rules == {"SURV-2", "SURV-6", "SURV-7"}
     assert {msgspec.json.decode(a)["rule"] for a in reviewed} == {"SURV-8"}
     assert feed([0, 1] * 6, tables) == (per_table, reviewed)
