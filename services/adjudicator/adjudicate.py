@@ -7,6 +7,7 @@ they cannot disagree. It is pure: the same ``HandInput`` always gives the same r
 from __future__ import annotations
 
 import importlib
+import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
@@ -40,6 +41,9 @@ RAKE_RULE: dict[str, str] = {
     "russian": "GEN-10",
     "holdem": "GEN-10",
 }
+
+
+_log = logging.getLogger(__name__)
 
 
 class GameAdjudicator(Protocol):
@@ -89,6 +93,34 @@ def adjudicate_hand(
     configuration changed mid-hand); they count towards the status like any other.
     """
     pre = list(extra_findings or [])
+    try:
+        return _adjudicate(hand, chain, pre)
+    except Exception as exc:  # one hand must never stop the table's stream
+        return _unadjudicable(hand, pre, exc)
+
+
+def _unadjudicable(hand: HandInput, pre: list[Finding], exc: Exception) -> AdjudicationRecord:
+    """A hand whose events drove pitwatch itself into an error (a bug, or a combination of
+    events no rule foresaw). Raising would stop the stream: the Faust worker would crash
+    on the same ``hand_ended`` after every restart, holding up every table of its
+    partition. Instead the hand is ``rejected`` with the error named, so it is reviewed
+    by hand and nothing is lost; the traceback goes to the log for the engineers."""
+    _log.exception("adjudication of hand %s at table %s failed", hand.hand_id,
+                   hand.table.table_id)
+    config = hand.table.config
+    return rejected_record(
+        hand.table.table_id,
+        hand.hand_id,
+        [*pre, finding("ADJUDICATION_ERROR", "SURV-9", "critical",
+                       f"pitwatch could not adjudicate this hand ({type(exc).__name__}: "
+                       f"{exc}); its events are kept and it needs review by hand")],
+        config.game if config else None,
+    )
+
+
+def _adjudicate(
+    hand: HandInput, chain: ChainInfo | None, pre: list[Finding]
+) -> AdjudicationRecord:
     table_id = hand.table.table_id
     config = hand.table.config
     if config is None:

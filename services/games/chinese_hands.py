@@ -84,10 +84,16 @@ class HandReading:
 
 def read_hand(events: tuple[Event, ...], cp: ChineseProfile) -> HandReading:
     """Collect dealt cards, settings and declarations (``judge_hands`` then judges them)."""
-    started = next((e for e in events if isinstance(e, HandStartedEvent)), None)
-    if started is None:
+    starts = [e for e in events if isinstance(e, HandStartedEvent)]
+    if not starts:
         raise HandRejected("CP-1", "the hand has no hand_started event: no seats, no button")
+    if len(starts) > 1:
+        raise HandRejected("CP-1", f"the hand has {len(starts)} hand_started events (seq "
+                                   f"{', '.join(str(e.seq) for e in starts)}): who was dealt "
+                                   "in, with what stack, is contradictory")
+    started = starts[0]
     participants = tuple(sorted(s.seat for s in started.data.seats))
+    _check_seating(started, participants, cp)
     opening = next((e for e in events if isinstance(e, ShowdownEvent)), None)
     opened_seq = opening.seq if opening is not None else None
     opener = opening.data.seat if opening is not None and isinstance(opening.data.seat, int) \
@@ -110,6 +116,25 @@ def read_hand(events: tuple[Event, ...], cp: ChineseProfile) -> HandReading:
                           "the other seats are dead")
     )
     return reading
+
+
+def _check_seating(started: HandStartedEvent, participants: tuple[int, ...],
+                   cp: ChineseProfile) -> None:
+    """CP-1: the table's seats are 1..``table_seats`` (one 52-card deck, 13 cards a seat).
+    A seat listed twice (two stacks for one seat: no CP-10 cap can be derived), a seat or
+    a button outside the table cannot be adjudicated."""
+    seats = range(1, cp.table_seats + 1)
+    twice = sorted({s for s in participants if participants.count(s) > 1})
+    if twice:
+        raise HandRejected("CP-1", f"hand_started lists seat {', '.join(map(str, twice))} more "
+                                   "than once: its starting stack is contradictory")
+    outside = [s for s in participants if s not in seats]
+    if outside:
+        raise HandRejected("CP-1", f"hand_started deals in seat {', '.join(map(str, outside))}"
+                                   f", not one of the table's {cp.table_seats} seats")
+    if started.data.button not in seats:
+        raise HandRejected("CP-1", f"the button is on seat {started.data.button}, not one of "
+                                   f"the table's {cp.table_seats} seats")
 
 
 def judge_hands(events: tuple[Event, ...], reading: HandReading,

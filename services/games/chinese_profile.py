@@ -10,6 +10,7 @@ from typing import Literal
 
 import msgspec
 
+from services.games.evaluation import standard
 from services.games.profile import RuleProfile
 
 Sev = Literal["info", "warning", "critical"]
@@ -43,15 +44,28 @@ class SegmentBonuses(_Strict):
     middle: dict[str, int]
     back: dict[str, int]
 
+    def __post_init__(self) -> None:
+        """A misspelt category would silently pay no bonus: only evaluator names load."""
+        for segment in SEGMENTS:
+            unknown = sorted(set(getattr(self, segment)) - set(standard.CATEGORIES))
+            if unknown:
+                raise ValueError(f"{segment} bonus: unknown hand categor"
+                                 f"{'y' if len(unknown) == 1 else 'ies'} {', '.join(unknown)} "
+                                 f"(known: {', '.join(standard.CATEGORIES)})")
+
     def of(self, segment: Segment, category: str) -> int:
         table: dict[str, int] = getattr(self, segment)
         return table.get(category, 0)
 
 
 class ScoringRules(_Strict):
-    """CP-5 / CP-6 values of one scoring (``standard`` or ``mandarin``)."""
+    """CP-5 / CP-6 / CP-8 values of one scoring (``standard`` or ``mandarin``).
+
+    ``foul_points`` is its own field, not the scoop: CP-8 names 6 points for a foul under
+    either scoring, while a standard scoop is worth 3 (CP-4)."""
 
     scoop_points: int
+    foul_points: int
     super_bonus_points: int
     super_bonus_players: int
     bonus: SegmentBonuses

@@ -23,7 +23,7 @@ class PairScore:
 
     ``scooped``: ``winner`` took all three segments, or ``loser`` fouled (CP-8: a foul counts
     as being scooped) — the pairs the super bonus (CP-6) looks at. ``scoop_part``: the
-    scoop points inside ``points`` (replaced by the super bonus when it applies).
+    scoop (or foul) points inside ``points`` (replaced by the super bonus when it applies).
     """
 
     a: int
@@ -107,16 +107,17 @@ def hand_bonuses(hand: SeatHand, scoring: Scoring) -> list[tuple[Segment, str, i
 
 
 def _foul_pair(fouler: SeatHand, other: SeatHand, scoring: Scoring) -> PairScore:
-    """CP-8: the fouler pays what a scoop is worth plus every bonus the other hand holds."""
+    """CP-8: the fouler pays the foul points (6, under either scoring: ``foul_points``) plus
+    every bonus the other hand holds; the pair counts as a scoop for the super bonus."""
     bonuses = hand_bonuses(other, scoring)
-    scoop = scoring.rules.scoop_points
-    points = scoop + sum(p for _, _, p in bonuses)
+    foul = scoring.rules.foul_points
+    points = foul + sum(p for _, _, p in bonuses)
     return PairScore(fouler.seat if fouler.seat < other.seat else other.seat,
                      other.seat if fouler.seat < other.seat else fouler.seat,
                      other.seat, fouler.seat, points, "CP-8",
-                     f"seat {fouler.seat} fouled: pays seat {other.seat} {scoop} as scooped"
+                     f"seat {fouler.seat} fouled: pays seat {other.seat} {foul}"
                      + _bonus_words(bonuses) + f" = {points}",
-                     scooped=True, scoop_part=scoop)
+                     scooped=True, scoop_part=foul)
 
 
 def _bonus_words(bonuses: list[tuple[Segment, str, int]]) -> str:
@@ -181,12 +182,12 @@ def apply_super_bonus(pairs: list[PairScore], live: dict[int, SeatHand], scoring
         mine = [i for i, p in enumerate(out) if seat in (p.a, p.b)]
         if not all(out[i].winner == seat and out[i].scooped for i in mine):
             continue
-        extra = rules.super_bonus_points - rules.scoop_points
         trace.append(TraceStep("CP-6", f"seat {seat} scooped all {len(mine)} opponents: super "
-                                       f"bonus {rules.super_bonus_points} instead of "
-                                       f"{rules.scoop_points} from each", seat))
+                                       f"bonus {rules.super_bonus_points} instead of the scoop "
+                                       "(or foul) points from each", seat))
         for i in mine:
             p = out[i]
+            extra = rules.super_bonus_points - p.scoop_part
             out[i] = replace(p, points=p.points + extra, rule="CP-6",
                              scoop_part=rules.super_bonus_points,
                              detail=p.detail + f"; super bonus: +{extra} = {p.points + extra}")

@@ -221,6 +221,10 @@ class HandWalk:
         """GEN-7: leaving the table without acting on the hand folds it."""
         if seat in self.engine.active() and not self.engine.hand_over():
             self.engine.walk_away(seat)
+            if (self.phase == "draw" and seat in self.draw.entrants
+                    and seat not in self.draw.drawn):
+                # FCD-6: it left before its turn to draw, so it had no draw to record.
+                self.draw.entrants.remove(seat)
             self.trace.append(TraceStep("GEN-7", f"seat {seat} left the table during the "
                                                  "hand: its hand is folded", seat))
 
@@ -253,9 +257,15 @@ class HandWalk:
                      f"seat {data.seat} posted ({data.action}) after the first card was "
                      f"dealt (seq {event.seq}); blinds are posted before the deal",
                      seat=data.seat, amount=data.amount)
-        if data.action not in POST_KINDS:
+        if data.action not in POST_KINDS and self._could_act(data.seat):
             self._enter_second_round_if_due()
         self.engine.apply(data.seat, data.action, data.amount)
+
+    def _could_act(self, seat: int) -> bool:
+        """A seat dealt in, not folded, not all-in: only its action can be the first bet
+        after the draw. Anything else is NOT_IN_HAND in the round it came in."""
+        st = self.engine.seats.get(seat)
+        return st is not None and not st.folded and not st.all_in
 
     def _enter_second_round_if_due(self) -> None:
         """The first bet after the draw opens the second round (FCD-7). A bet after a
@@ -286,12 +296,14 @@ class HandWalk:
                      f"seat {seat} drew after the second betting round began (seq {seq})",
                      seat=seat)
         self._check_draw_turn(seat, seq)
-        self._check_draw_cards(seat, discarded, received, seq)
+        self._check_draw_size(seat, discarded, received, seq)
         self._check_reshuffle_timing(len(received), seq)
         hand = self.hands.setdefault(seat, [])
-        for card in discarded:
-            if card in hand:
-                hand.remove(card)
+        not_held = take_discards(hand, discarded)
+        if not_held:
+            self.add("DISCARD_NOT_HELD", "FCD-6", self.sev.discard_not_held,
+                     f"seat {seat} discarded {' '.join(not_held)} (seq {seq}), which it "
+                     "did not hold", seat=seat)
         hand.extend(received)
         self.draw.discards.update(discarded)
         self.draw.stub -= len(received)
@@ -309,20 +321,14 @@ class HandWalk:
         else:
             self.draw.order.append(seat)
 
-    def _check_draw_cards(self, seat: int, discarded: Sequence[str],
-                          received: Sequence[str], seq: int) -> None:
-        """FCD-6: 0 to 5 cards, as many received as discarded, from the player's hand."""
+    def _check_draw_size(self, seat: int, discarded: Sequence[str],
+                         received: Sequence[str], seq: int) -> None:
+        """FCD-6: 0 to 5 cards, as many received as discarded."""
         if len(discarded) > self.prof.max_discard or len(received) != len(discarded):
             self.add("DRAW_SIZE", "FCD-6", self.sev.draw_size,
                      f"seat {seat} discarded {len(discarded)} and received {len(received)} "
                      f"(seq {seq}); a player exchanges 0 to {self.prof.max_discard} cards "
                      "one for one", seat=seat, amount=len(received) - len(discarded))
-        held = self.hands.get(seat, [])
-        foreign = [c for c in discarded if c not in held]
-        if foreign:
-            self.add("DISCARD_NOT_HELD", "FCD-6", self.sev.discard_not_held,
-                     f"seat {seat} discarded {' '.join(foreign)} (seq {seq}), which it was "
-                     "never dealt", seat=seat)
 
     def reshuffled(self, cards: Sequence[str], seq: int) -> None:
         """FCD-6: only the discards go back, and only when the stub has run out."""
@@ -349,11 +355,35 @@ class HandWalk:
 
     def finish_betting(self) -> None:
         """Close the final betting round. A draw with no betting after it still makes the
-        second round the final one (FCD-7), e.g. when everyone is all-in."""
+        second round the final one (FCD-7), e.g. when everyone is all-in. A hand that
+        reaches the showdown went through the draw (FCD-6) even when the table recorded
+        none: the draw begins here, so each missing draw is reported and the final round
+        is the one after the draw (FCD-9: a bet before the draw does not decide who shows
+        first)."""
+        if self.phase == "before_draw" and not self.engine.hand_over():
+            self._begin_draw()
         if self.phase == "draw":
             self.engine.next_round()
             self.phase = "after_draw"
         self.engine.close_round()
+
+
+def take_discards(hand: list[str | None], discarded: Sequence[str]) -> list[str]:
+    """FCD-6: remove the discards from the seat's cards; return those it did not hold.
+
+    Each discarded card takes one card out of the hand, so a card listed twice is held
+    only once. A card the shoe did not read (``None``) may be any card: a discard not
+    among the read cards takes an unread one and is not reported.
+    """
+    not_held: list[str] = []
+    for card in discarded:
+        if card in hand:
+            hand.remove(card)
+        elif None in hand:
+            hand.remove(None)
+        else:
+            not_held.append(card)
+    return not_held
 
 
 # ---------------------------------------------------------------------------- checks
@@ -454,7 +484,8 @@ def final_hand(walk: HandWalk, seat: int) -> list[str] | None:
     tracked = walk.hands.get(seat, [])
     shown = next((cards for s, cards, _ in walk.showdowns if s == seat and cards), None)
     known = [c for c in tracked if c is not None]
-    if shown is not None and len(known) == len(tracked) and sorted(shown) != sorted(known):
+    if (shown is not None and tracked and len(known) == len(tracked)
+            and sorted(shown) != sorted(known)):
         walk.add("SHOWN_CARDS_MISMATCH", "FCD-9", walk.sev.shown_cards_mismatch,
                  f"seat {seat} showed {' '.join(shown)} but was dealt and drew "
                  f"{' '.join(known)}; the cards dealt speak", seat=seat)

@@ -63,7 +63,9 @@ class HandFacts:
     dp: int
     stacks: dict[int, int]  # seat -> stack at hand_started, in the order listed
     first_card_seq: int | None = None
-    dp_reveal_seq: int | None = None
+    # SURV-1: seq of the first event that made an outcome visible: the DP's showdown, a
+    # payout of winnings (kind win/bonus) or a collected Raise (only a comparison takes one).
+    outcome_seq: int | None = None
     dealt: defaultdict[int, list[str | None]] = field(
         default_factory=lambda: defaultdict(list))
     shown: dict[int, list[str]] = field(default_factory=dict)
@@ -156,12 +158,19 @@ def _showdown(facts: HandFacts, event: ShowdownEvent) -> None:
     holder = _holder(facts, s.seat)
     if holder is not None and s.cards is not None:
         facts.shown[holder] = list(s.cards)
-    if holder == facts.dp and facts.dp_reveal_seq is None:
-        facts.dp_reveal_seq = event.seq
+    if holder == facts.dp:
+        _outcome_visible(facts, event.seq)
+
+
+def _outcome_visible(facts: HandFacts, seq: int) -> None:
+    if facts.outcome_seq is None:
+        facts.outcome_seq = seq
 
 
 def _wager_collected(facts: HandFacts, event: WagerCollectedEvent) -> None:
     c = event.data
+    if c.kind == RAISE:
+        _outcome_visible(facts, event.seq)
     rec = _recorded(facts, c.seat)
     rec.collected[c.kind] = rec.collected.get(c.kind, 0) + c.amount
     facts.settled_anything = True
@@ -172,8 +181,10 @@ def _payout(facts: HandFacts, event: PayoutEvent) -> None:
     rec = _recorded(facts, p.seat)
     if p.kind == "win":
         rec.win_paid += p.amount
+        _outcome_visible(facts, event.seq)
     elif p.kind == "bonus":
         rec.bonus_paid += p.amount
+        _outcome_visible(facts, event.seq)
     else:
         rec.other_paid += p.amount
     if p.kind != "refund":

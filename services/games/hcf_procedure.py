@@ -110,11 +110,13 @@ def _not_in_game(seat: int, w: PlacedWager, why: str, rules: HcfRules) -> Findin
 
 
 def _past_posted(facts: HandFacts, w: PlacedWager) -> str | None:
-    """The rule a wager's timing breaks, if any (HCF-3 before cards, SURV-1 after reveal)."""
+    """The rule a wager's timing breaks, if any: HCF-3 for an Ante or bonus after the first
+    card, SURV-1 for a Raise after an outcome was visible (the DP's showdown, a payout of
+    winnings or a collected Raise, whichever came first)."""
     if w.kind in _PRE_DEAL_KINDS:
         if facts.first_card_seq is not None and w.seq > facts.first_card_seq:
             return "HCF-3"
-    elif w.kind == RAISE and facts.dp_reveal_seq is not None and w.seq > facts.dp_reveal_seq:
+    elif w.kind == RAISE and facts.outcome_seq is not None and w.seq > facts.outcome_seq:
         return "SURV-1"
     return None
 
@@ -139,7 +141,8 @@ def wagers_in_action(facts: HandFacts, rules: HcfRules, limits: Limits,
                 continue
             broken = _past_posted(facts, w)
             if broken is not None:
-                when = "the first card" if broken == "HCF-3" else "the DP's cards were shown"
+                when = ("the first card" if broken == "HCF-3"
+                        else f"an outcome was visible (seq {facts.outcome_seq})")
                 found.append(finding(
                     "PAST_POSTING", broken, prof.past_posting_severity,
                     f"seat {seat}: {w.kind} of {w.amount} placed at seq {w.seq}, after {when}"
@@ -147,24 +150,37 @@ def wagers_in_action(facts: HandFacts, rules: HcfRules, limits: Limits,
                     seat=seat, amount=w.amount))
                 if prof.past_posted_wager_void:
                     continue
-            if w.kind != RAISE and not limits.min_wager <= w.amount <= limits.max_wager:
-                found.append(finding(
-                    "WAGER_OUTSIDE_LIMITS", "GEN-5", rules.limits_severity,
-                    f"seat {seat}: {w.kind} of {w.amount} outside the posted limits "
-                    f"{limits.min_wager}-{limits.max_wager}", seat=seat, amount=w.amount))
             amounts[w.kind] = amounts.get(w.kind, 0) + w.amount
         if amounts:
             in_action[seat] = amounts
     for seat, amounts in in_action.items():
-        if not amounts.get(ANTE) and (amounts.get(FLUSH_BONUS) or amounts.get(SF_BONUS)):
-            for kind in (FLUSH_BONUS, SF_BONUS):
+        if not amounts.get(ANTE):
+            for kind in (FLUSH_BONUS, SF_BONUS, RAISE):
                 if amounts.get(kind):
                     found.append(finding(
                         "WAGER_NOT_IN_GAME", "HCF-3", prof.wager_not_in_game_severity,
                         f"seat {seat}: {kind} of {amounts[kind]} without an Ante; not in "
                         "action, returned", seat=seat, amount=amounts[kind]))
                     amounts[kind] = 0
+    for seat, amounts in in_action.items():
+        _outside_limits(seat, amounts, limits, rules, found)
     return in_action
+
+
+def _outside_limits(seat: int, amounts: dict[str, int], limits: Limits, rules: HcfRules,
+                    found: list[Finding]) -> None:
+    """GEN-5 / HCF-3: the Ante and each bonus in action must be within the posted limits.
+
+    Judged on the total of each kind (an Ante put down as 6 + 6 before the deal is an Ante
+    of 12), not per ``wager`` event. The Raise is bounded by HCF-4 caps instead.
+    """
+    for kind in _PRE_DEAL_KINDS:
+        amount = amounts.get(kind, 0)
+        if amount and not limits.min_wager <= amount <= limits.max_wager:
+            found.append(finding(
+                "WAGER_OUTSIDE_LIMITS", "GEN-5", rules.limits_severity,
+                f"seat {seat}: {kind} of {amount} outside the posted limits "
+                f"{limits.min_wager}-{limits.max_wager}", seat=seat, amount=amount))
 
 
 def table_stakes(seat: int, stack: int, amounts: dict[str, int], rules: HcfRules,
@@ -186,29 +202,52 @@ def table_stakes(seat: int, stack: int, amounts: dict[str, int], rules: HcfRules
 
 def known_cards(facts: HandFacts, holder: int, rules: HcfRules,
                 found: list[Finding]) -> list[str] | None:
-    """The holder's cards: as dealt when all were read, else as shown; None if unknown.
+    """The holder's cards: as dealt when all were read, else the read cards plus what the
+    showdown adds for the unread ones; None when that cannot be told.
 
-    Cards shown must include every card that was read for that hand (GEN-1: a card
-    switched between the deal and the showdown).
+    A showdown must be the cards dealt (any order): every read card, and exactly as many
+    others as were dealt unread. Otherwise it is a SHOWDOWN_MISMATCH (GEN-1: a card was
+    switched, added or held back); with every card read the hand is settled on the cards
+    dealt, with unread cards it cannot be valued (None).
     """
     dealt = facts.dealt.get(holder, [])
+    read = [c for c in dealt if c is not None]
+    unread = len(dealt) - len(read)
     shown = facts.shown.get(holder)
-    if shown is not None and shown != dealt:
-        missing = [c for c in dealt if c is not None and c not in shown]
-        if missing:
+    filled: list[str] | None = None
+    if shown is not None:
+        missing, others = _read_against_shown(read, shown)
+        if missing or len(others) != unread:
             who = "the designated player" if holder == facts.dp else f"seat {holder}"
+            as_dealt = " ".join(c or "??" for c in dealt)
             found.append(finding(
                 "SHOWDOWN_MISMATCH", "GEN-1", rules.profile.showdown_mismatch_severity,
-                f"{who} showed {' '.join(shown)} but was dealt {' '.join(missing)}: cards "
-                "were switched; settled on the cards dealt", seat=holder))
-    if dealt and None not in dealt:
-        return dealt  # type: ignore[return-value]
-    return shown
+                f"{who} showed {' '.join(shown)} but was dealt {as_dealt} (?? = unread): "
+                "cards were switched, added or held back"
+                + ("; settled on the cards dealt" if not unread else ""), seat=holder))
+        else:
+            filled = read + others
+    if dealt and not unread:
+        return read
+    return filled
+
+
+def _read_against_shown(read: list[str], shown: list[str]) -> tuple[list[str], list[str]]:
+    """(read cards missing from the showdown, shown cards that are not read cards)."""
+    others = list(shown)
+    missing = []
+    for card in read:
+        if card in others:
+            others.remove(card)
+        else:
+            missing.append(card)
+    return missing, others
 
 
 def require_cards(cards: list[str] | None, who: str) -> list[str]:
     if cards is None:
-        raise HandRejected("HCF-1", f"{who}'s cards were dealt unread and never shown: the "
+        raise HandRejected("HCF-1", f"{who}'s cards were dealt unread and not shown as dealt "
+                                    "(the showdown must list every card of the hand): the "
                                     "hand cannot be valued")
     return cards
 
@@ -230,35 +269,64 @@ def seat_play(seat: int, amounts: dict[str, int], facts: HandFacts, rules: HcfRu
         found.append(finding("WALK_AWAY_FOLD", "GEN-7", rules.profile.walk_away_severity,
                              f"seat {seat} {why} before acting: the hand is folded", seat=seat))
         trace.append(TraceStep("GEN-7", f"{why} without acting: folded", seat))
+        _raise_after_fold(play, amounts, rules, found)
         return play
     if decided[1] == FOLD:
         play.folded = True
+        _late_fold(seat, decided[0], facts, rules, found)
+        _raise_after_fold(play, amounts, rules, found)
         return play
     play.cards = require_cards(known_cards(facts, seat, rules, found), f"seat {seat}")
     play.masks = suit_masks(play.cards)
     play.value = flush_value_of_masks(play.masks)
     raised = amounts.get(RAISE, 0)
     play.raise_in_action = _raise_in_action(play, raised, rules, found, trace)
-    play.over_cap = play.raise_in_action < raised
     return play
+
+
+def _late_fold(seat: int, seq: int, facts: HandFacts, rules: HcfRules,
+               found: list[Finding]) -> None:
+    """HCF-5: players act before the DP's cards are revealed. A fold after an outcome was
+    visible saved the Raise with the DP's hand in view; the fold stands. (A late Raise is
+    past-posting, SURV-1, judged on its chips.)"""
+    if facts.outcome_seq is not None and seq > facts.outcome_seq:
+        found.append(finding(
+            "DECISION_AFTER_REVEAL", "HCF-5", rules.profile.late_decision_severity,
+            f"seat {seat} folded at seq {seq}, after an outcome was visible (seq "
+            f"{facts.outcome_seq}); the fold stands", seat=seat))
+
+
+def _raise_after_fold(play: SeatPlay, amounts: dict[str, int], rules: HcfRules,
+                      found: list[Finding]) -> None:
+    """HCF-4: a folded hand has no Raise; chips put down as one are not in action."""
+    raised = amounts.get(RAISE, 0)
+    if raised:
+        found.append(finding(
+            "WAGER_NOT_IN_GAME", "HCF-4", rules.profile.wager_not_in_game_severity,
+            f"seat {play.seat}: raise of {raised} on a folded hand; it is not in action and "
+            "goes back to the player", seat=play.seat, amount=raised))
 
 
 def _raise_in_action(play: SeatPlay, raised: int, rules: HcfRules, found: list[Finding],
                      trace: list[TraceStep]) -> int:
-    """HCF-4: only the capped amount plays; a short raise is a finding and plays."""
+    """HCF-4: an over-cap raise is a finding and (Reading, ``over_cap_raise_plays``) only
+    the capped amount plays, or the whole raise; a short raise is a finding and plays."""
     length = flush_length(play.value)
     cap = rules.raise_cap(length, play.ante)
     minimum = rules.profile.raise_min_ante_multiple * play.ante
     seat = play.seat
     if raised > cap:
+        play.over_cap = True
+        plays = cap if rules.profile.over_cap_raise_plays == "cap" else raised
+        returned = f"only {cap} is in action, {raised - cap} goes back" if plays == cap \
+            else "it plays as placed"
         found.append(finding(
             "RAISE_OVER_CAP", "HCF-4", rules.profile.over_cap_raise_severity,
             f"seat {seat} raised {raised} with a {length}-card flush; the cap is {cap} "
-            f"(Ante {play.ante}); only {cap} is in action, {raised - cap} goes back",
-            seat=seat, amount=raised - cap))
+            f"(Ante {play.ante}); {returned}", seat=seat, amount=raised - cap))
         trace.append(TraceStep("HCF-4", f"raise {raised} over the {length}-card cap {cap}: "
-                                        f"{cap} in action", seat))
-        return cap
+                                        f"{plays} in action", seat))
+        return plays
     if raised < minimum:
         found.append(finding(
             "RAISE_UNDER_MINIMUM", "HCF-4", rules.profile.under_min_raise_severity,

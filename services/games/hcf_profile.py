@@ -40,6 +40,7 @@ class HcfProfile(msgspec.Struct, forbid_unknown_fields=True):
     raise_min_ante_multiple: int
     raise_caps: list[RaiseCap]
     over_cap_raise_severity: Sev
+    over_cap_raise_plays: Literal["cap", "as_placed"]
     under_min_raise_severity: Sev
     flush_bonus_paytable: dict[str, int]
     sf_bonus_paytable: dict[str, int]
@@ -62,6 +63,7 @@ class HcfProfile(msgspec.Struct, forbid_unknown_fields=True):
     dead_hand_settled_severity: Sev
     showdown_mismatch_severity: Sev
     walk_away_severity: Sev
+    late_decision_severity: Sev
 
 
 @dataclass(frozen=True)

@@ -213,7 +213,9 @@ def _bankroll(result: SeatSettlement, text: str, funds: int, rules: HcfRules,
     bonus_text = ""
     if result.flush_win or result.sf_win:
         bonus_text = f"; bonuses +{result.flush_win + result.sf_win}"
-    if wins > available and prof.dp_short_funds == "dead_hand":
+    # A player with no winnings (a loss or a push) is never short-funded, even when the
+    # rake reserve leaves the DP's funds below zero: there is nothing to pay them.
+    if wins > max(available, 0) and prof.dp_short_funds == "dead_hand":
         trace.append(TraceStep("HCF-11", f"{text}{bonus_text}: winnings {wins} exceed the DP's "
                                          f"funds {available}: hand dead, every wager returned, "
                                          f"no rake; DP funds stay {funds}", result.seat))

@@ -146,8 +146,20 @@ class HandWalk:
                            f"a card was dealt to '{data.to}' (seq {event.seq}); hold'em deals "
                            "hole cards, burns and the board only")
 
+    def _not_dealt_in(self, seat: int, what: str, seq: int) -> bool:
+        """An event naming a seat that is not dealt in: reported, and otherwise ignored
+        (it cannot change how the seats dealt in are judged)."""
+        if seat in self.deal.hands:
+            return False
+        self.notes.add("NOT_IN_HAND", "TH-1", self.prof.betting_severity.not_in_hand,
+                       f"seat {seat} {what} (seq {seq}) but is not dealt in", seat=seat)
+        return True
+
     def card_exposed(self, event: CardExposedEvent) -> None:
         data = event.data
+        if data.seat is not None and self._not_dealt_in(data.seat, f"had {data.card} "
+                                                        "exposed", event.seq):
+            return
         if data.cause == "dealer_error" and data.seat is not None:
             self.deal.exposed(data.seat, data.card, event.seq)
         else:
@@ -167,6 +179,8 @@ class HandWalk:
     def showdown(self, event: ShowdownEvent) -> None:
         data = event.data
         if isinstance(data.seat, int):
+            if self._not_dealt_in(data.seat, "has a showdown record", event.seq):
+                return
             cards = tuple(data.cards) if data.cards is not None else None
             self.shown.append(Shown(data.seat, cards, data.mucked, event.seq))
 
@@ -175,6 +189,8 @@ class HandWalk:
     def action(self, event: ActionEvent) -> None:
         data = event.data
         if data.action == "declare_board":  # TH-8
+            if self._not_dealt_in(data.seat, "declared playing the board", event.seq):
+                return
             self.declared_board.setdefault(data.seat, event.seq)
             return
         if data.action not in BETTING_KINDS:

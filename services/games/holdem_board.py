@@ -128,6 +128,9 @@ class Board:
             return
         if self.streets == 1 and not timely and self.premature is None:
             self.premature = card
+            # TH-6: the burn dealt just before it was this premature turn's burn; it
+            # stays burned and the turn dealt after the round has its own burn.
+            self.waiting_burns = []
         self.set_aside.append(card)
 
     def reshuffled(self, cards: Sequence[str], seq: int, round_complete: bool) -> None:

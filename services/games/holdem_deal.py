@@ -48,6 +48,10 @@ class Removal:
     to: str
     seq: int
     during_deal: bool
+    # The seat was left short of its hole cards (an exposed card taken back): the next
+    # card it receives is the replacement. Taking back an extra card (TH-7) leaves the
+    # seat with its two cards, so a card dealt to it after that is another extra card.
+    needs_replacement: bool
 
 
 @dataclass(frozen=True)
@@ -149,7 +153,7 @@ class HoleDeal:
     def _awaits_replacement(self, seat: int) -> bool:
         if not self.removals:
             return False
-        removed = sum(1 for r in self.removals if r.seat == seat)
+        removed = sum(1 for r in self.removals if r.seat == seat and r.needs_replacement)
         replaced = sum(1 for s, _ in self.replacements if s == seat)
         return removed > replaced
 
@@ -177,7 +181,9 @@ class HoleDeal:
             hand.remove(card)
         elif None in hand:
             hand.remove(None)  # the card was not read at the deal
-        self.removals.append(Removal(seat, card, to, seq, during_deal=not self.complete))
+        short = len(hand) < self.prof.hole_cards
+        self.removals.append(Removal(seat, card, to, seq, during_deal=not self.complete,
+                                     needs_replacement=short))
 
     def betting_began(self) -> None:
         """The first voluntary betting action: the deal phase is over (TH-3 reading)."""

@@ -44,7 +44,9 @@ class ShowdownInput:
 
 def strengths(data: ShowdownInput, prof: HoldemProfile, notes: Notes) -> dict[int, int | None]:
     """Rank code of each contender's hand; None when it cannot win the pot."""
-    board = [c for c in data.board if c is not None]
+    # A board card read twice (GEN-1 reports it) counts once: a board of fewer distinct
+    # cards than TH-1 deals cannot rank anyone's hand (nor be "played", TH-8).
+    board = list(dict.fromkeys(c for c in data.board if c is not None))
     if len(board) != prof.board_cards:
         return _unfinished(data, board, prof, notes)
     out: dict[int, int | None] = {}
@@ -71,7 +73,7 @@ def _strength(seat: int, data: ShowdownInput, board: list[str], prof: HoldemProf
               notes: Notes) -> int | None:
     records = [s for s in data.shown if s.seat == seat]
     first = records[0] if records else None
-    if first is not None and first.mucked and first.cards is None:
+    if first is not None and first.mucked:  # TH-8: thrown away, even if the cards were read
         return _mucked(seat, first, data, board, notes)
     if first is None and prof.unshown_contender == "no_claim":
         notes.step("TH-9", f"seat {seat} did not show its hand: no claim to the pot", seat)

@@ -26,7 +26,14 @@ from services.games.profile import RuleProfile
 from services.games.russian_dealer_game import DealerGame, dealer_game
 from services.games.russian_procedure import boxes_in_play, draw_price, procedure_findings
 from services.games.russian_profile import RussianProfile, posted_paytable
-from services.games.russian_reading import Box, RussianHand, box_cards, dealer_cards, read_hand
+from services.games.russian_reading import (
+    Box,
+    RussianHand,
+    box_cards,
+    dealer_cards,
+    rankable,
+    read_hand,
+)
 from services.games.russian_settlement import DealerHand, dealer_hand, settle_playing_box
 from services.games.russian_stakes import BoxStakes, StakesReport, box_stakes
 
@@ -50,6 +57,7 @@ def adjudicate(hand: HandInput, profile: RuleProfile) -> GameOutcome:
     antes = {seat: report.stakes.ante for seat, report in reports.items()}
     outcome.findings += procedure_findings(facts, antes, rp)
     outcome.findings += _limit_findings(boxes, hand.table.config, profile)
+    outcome.findings += _table_stakes(facts, antes, rp)
     for box in boxes:
         report = reports[box.seat]
         outcome.findings += report.findings
@@ -78,7 +86,7 @@ def _dealer(
     if cards is None or len(cards) != rp.dealer_cards:
         raise HandRejected("RP-5", f"seat(s) {', '.join(map(str, sorted(playing)))} play but "
                            "the dealer's five cards were never read (card_dealt or showdown)")
-    dealer = dealer_hand(cards, rp)
+    dealer = dealer_hand(rankable(cards, "the dealer"), rp)
     verdict = "qualifies" if dealer.qualifies else "does not qualify"
     outcome.trace.append(TraceStep("RP-5", f"dealer holds {' '.join(cards)} ({dealer.category}):"
                                    f" {verdict} ({rp.dealer_min_category} or better needed)"))
@@ -112,6 +120,7 @@ def _settle_box(
     if cards is None:
         raise HandRejected("RP-7", f"seat {box.seat} plays but its cards were never read "
                            "(card_dealt or showdown)")
+    cards = rankable(cards, f"seat {box.seat}")
     bought = game.bought if game is not None and box.seat in game.buyers else None
     result = settle_playing_box(stakes, cards, dealer, bought, paytable, rp)
     net = result.net
@@ -184,4 +193,26 @@ def _limit_findings(
                                    f"seat {box.seat}: Ante of {placed.amount} at seq "
                                    f"{placed.seq} is outside {posted}", seat=box.seat,
                                    amount=placed.amount))
+    return out
+
+
+def _table_stakes(facts: RussianHand, antes: dict[int, int], rp: RussianProfile) -> list[Finding]:
+    """GEN-2 as Russian Poker applies it: a box must start the hand with the chips for
+    everything the hand can require of it once its Ante is down: the Ante, one draw at
+    the dearer of the buy and exchange prices (RP-2) and the Bet (RP-3), 4x Ante on
+    house-v1. Insurance is optional and never required. A box short of that could be
+    forced to fold for want of chips, which the table must not deal into."""
+    stacks = {seat.seat: seat.stack for seat in facts.started.seats}
+    draw = max(rp.buy_card_price_antes, rp.exchange_price_antes)
+    multiple = 1 + draw + rp.bet_antes
+    out: list[Finding] = []
+    for seat, ante in sorted(antes.items()):
+        needed = multiple * ante
+        stack = stacks.get(seat)
+        if ante and stack is not None and stack < needed:
+            out.append(finding(
+                "INSUFFICIENT_STAKE", "GEN-2", rp.insufficient_stake_severity,
+                f"seat {seat} started with {stack} chips but an Ante of {ante} can require "
+                f"{needed} (Ante, a draw at {draw}x Ante and the Bet of {rp.bet_antes}x Ante)",
+                seat=seat, amount=needed - stack))
     return out

@@ -19,7 +19,7 @@ from services.games.cards import rank_of
 from services.games.evaluation.russian import paytable_category
 from services.games.model import TraceStep, finding
 from services.games.russian_profile import RussianProfile
-from services.games.russian_reading import RussianHand
+from services.games.russian_reading import RussianHand, rankable
 from services.games.russian_settlement import DealerHand, dealer_hand
 
 
@@ -60,9 +60,12 @@ def dealer_game(
             "SECOND_REPLACEMENT", "RP-6", sev,
             f"the dealer replaced a card a second time at seq {seq}; the game is bought once "
             "and the first replacement stands"))
-    _, seq, replaced = replacements[0]
+    first_index, seq, replaced = replacements[0]
+    game.findings += _late_buys(hand, buyers, first_index, seq, profile)
     game.findings += replacement_findings(dealer.cards, replaced, seq, profile)
-    game.bought = dealer_hand(new_dealer_cards(dealer.cards, replaced), profile)
+    new_cards = rankable(new_dealer_cards(dealer.cards, replaced),
+                         f"the dealer (after receiving {replaced.received} at seq {seq})")
+    game.bought = dealer_hand(new_cards, profile)
     burned = f", burned {' '.join(replaced.burned)}" if replaced.burned else ""
     game.trace.append(TraceStep(
         "RP-6", f"dealer's game bought by seat(s) {', '.join(map(str, sorted(buyers)))}: "
@@ -99,6 +102,22 @@ def _buyers(
         else:
             buyers.append(seat)
     return buyers
+
+
+def _late_buys(
+    hand: RussianHand, buyers: list[int], replaced_at: int, seq: int, profile: RussianProfile
+) -> list[Finding]:
+    """SURV-1: a purchase decided after the dealer's new card was visible is made with the
+    outcome known. Flagged; the settlement stays on the purchase as the table ran it."""
+    out: list[Finding] = []
+    for seat in buyers:
+        choice = hand.boxes[seat].first_step("buy_dealer_game")
+        if choice is not None and choice.index > replaced_at:
+            out.append(finding(
+                "BUY_AFTER_REPLACEMENT", "SURV-1", profile.late_wager_severity,
+                f"seat {seat} bought the dealer's game at seq {choice.seq}, after the "
+                f"dealer's replacement card was dealt at seq {seq}", seat=seat))
+    return out
 
 
 def new_dealer_cards(cards: tuple[str, ...], replaced: DealerReplacedCard) -> tuple[str, ...]:

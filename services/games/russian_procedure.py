@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from services.events.contract import Finding
 from services.games.model import finding
+from services.games.russian_dealer_game import new_dealer_cards
 from services.games.russian_profile import RussianProfile, Sev
 from services.games.russian_reading import Box, RussianHand, Served, box_cards
 
@@ -42,6 +43,8 @@ def procedure_findings(
     out += deal_findings(hand, profile)
     out += decision_phase_findings(hand, profile)
     out += serving_order_findings(hand, profile)
+    out += dealer_shown_findings(hand, profile)
+    out += banker_findings(hand, profile)
     for box in boxes_in_play(hand):
         out += draw_findings(box, profile)
         out += fee_findings(box, antes.get(box.seat, 0), profile)
@@ -56,12 +59,22 @@ def procedure_findings(
 
 
 def deal_findings(hand: RussianHand, profile: RussianProfile) -> list[Finding]:
-    """RP-1: five cards to every box and to the dealer, face down except the dealer's
-    fifth card. Only checked when the hand's cards were dealt through the shoe."""
-    if hand.first_card_at is None:
-        return []
+    """RP-1: one deck, boxes dealt in by ``hand_started``; five cards to every box and to
+    the dealer, face down except the dealer's fifth card (the cards only when the hand's
+    cards were dealt through the shoe)."""
     out: list[Finding] = []
     sev = profile.deal_error_severity
+    if hand.started.deck != profile.deck_size:
+        out.append(finding("WRONG_DECK", "RP-1", sev,
+                           f"the hand was dealt from a {hand.started.deck}-card deck; Russian "
+                           f"Poker is dealt from one {profile.deck_size}-card deck"))
+    dealt_in = {seat.seat for seat in hand.started.seats}
+    out += [finding("SEAT_NOT_DEALT_IN", "RP-1", sev,
+                    f"seat {box.seat} put down an Ante but hand_started does not deal it in",
+                    seat=box.seat)
+            for box in boxes_in_play(hand) if box.seat not in dealt_in]
+    if hand.first_card_at is None:
+        return out
     for box in boxes_in_play(hand):
         if len(box.dealt) != profile.cards_per_box:
             out.append(finding("WRONG_DEAL_COUNT", "RP-1", sev,
@@ -240,6 +253,44 @@ def bonus_order_findings(box: Box, profile: RussianProfile) -> list[Finding]:
                 f"card was bought at seq {buy.seq}; a bonus on the first five cards is paid "
                 "before the sixth card", seat=box.seat, amount=p.amount)
         for p in box.bonus_payouts if p.index > buy.index
+    ]
+
+
+def banker_findings(hand: RussianHand, profile: RussianProfile) -> list[Finding]:
+    """GEN-8: Russian Poker is house-banked; every losing wager, price and payout moves
+    between a box and the house. Chips paid by or to a player (or a designated player
+    this game does not have) are flagged even when every seat's net comes out right:
+    that is chips passed between players, not the house banking the box."""
+    return [
+        finding("NOT_HOUSE_BANKED", "GEN-8", profile.banker_error_severity,
+                f"seat {move.seat}: {move.what} at seq {move.seq}; at a house-banked table "
+                "chips move only between a box and the house", seat=move.seat,
+                amount=move.amount)
+        for move in hand.banker_moves
+    ]
+
+
+def dealer_shown_findings(hand: RussianHand, profile: RussianProfile) -> list[Finding]:
+    """RP-10: the cards the dealer turns are the five he was dealt (no swaps).
+
+    The settlement uses the cards as dealt (the shoe's read); turned cards that differ
+    mean a card was switched between the deal and the showdown. A showdown after the
+    dealer's game was bought may show his hand after the replacement (RP-6) instead.
+    """
+    dealt = [card for _, card, _ in hand.dealer_dealt]
+    if not dealt or any(card is None for card in dealt):
+        return []
+    held = tuple(card for card in dealt if card is not None)
+    allowed = [sorted(held)]
+    for _, _, replaced in hand.replacements:
+        held = new_dealer_cards(held, replaced)
+        allowed.append(sorted(held))
+    return [
+        finding("DEALER_CARDS_SWITCHED", "RP-10", profile.cards_after_bet_severity,
+                f"the dealer turned {' '.join(shown)} at seq {hand.seq_of(index)} but was "
+                f"dealt {' '.join(c for c in dealt if c is not None)}; settled on the cards "
+                "dealt")
+        for index, shown in hand.dealer_showdowns if sorted(shown) not in allowed
     ]
 
 

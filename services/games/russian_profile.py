@@ -61,12 +61,19 @@ class RussianProfile(msgspec.Struct, forbid_unknown_fields=True):
     cards_after_bet_severity: Sev
     bonus_order_severity: Sev
     paytable_config_severity: Sev
+    banker_error_severity: Sev
+    insufficient_stake_severity: Sev
     paytable: dict[str, int]
 
     def __post_init__(self) -> None:
         unknown = sorted(set(self.paytable) - set(PAYTABLE_CATEGORIES))
         if unknown:
             raise ValueError(f"russian paytable: unknown rows {unknown}")
+        # RP-7: every paid line must be posted (the royal flush also sizes RP-4 insurance).
+        missing = [row for row in PAYTABLE_CATEGORIES if row != "nothing"
+                   and row not in self.paytable]
+        if missing:
+            raise ValueError(f"russian paytable: missing rows {missing}")
         if not at_least(self.second_combination_min_category, "ace_king"):
             raise ValueError(
                 "russian second_combination_min_category: the RP-8 evaluation never offers "

@@ -37,6 +37,7 @@ from services.events.contract import (
     PayoutEvent,
     PlayerLeftEvent,
     ShowdownEvent,
+    WagerCollectedEvent,
     WagerEvent,
 )
 from services.games.model import HandRejected
@@ -110,6 +111,16 @@ class Box:
         return [card for _, card, _ in self.dealt]
 
 
+@dataclass(frozen=True)
+class BankerMove:
+    """A chip movement that names a banker other than the house (GEN-8)."""
+
+    seq: int
+    seat: int
+    amount: int
+    what: str
+
+
 @dataclass
 class RussianHand:
     """The facts of one hand; indexes are positions in ``HandInput.events``."""
@@ -118,9 +129,11 @@ class RussianHand:
     boxes: dict[int, Box]
     dealer_dealt: list[tuple[int, str | None, bool]]
     dealer_shown: tuple[str, ...] | None
+    dealer_showdowns: list[tuple[int, tuple[str, ...]]]
     dealer_turned_at: int | None
     first_card_at: int | None
     replacements: list[tuple[int, int, DealerReplacedCard]]
+    banker_moves: list[BankerMove]
     dead_reason: str | None
     events: tuple[Event, ...]
 
@@ -138,9 +151,11 @@ def read_hand(events: tuple[Event, ...]) -> RussianHand:
         boxes={s.seat: Box(seat=s.seat) for s in started_event.data.seats},
         dealer_dealt=[],
         dealer_shown=None,
+        dealer_showdowns=[],
         dealer_turned_at=None,
         first_card_at=None,
         replacements=[],
+        banker_moves=[],
         dead_reason=None,
         events=events,
     )
@@ -164,6 +179,13 @@ def _read_event(hand: RussianHand, index: int, event: Event) -> None:
     elif isinstance(event, CollectionEvent):
         c = event.data
         _box(hand, c.seat).fees.append(Placed(index, event.seq, c.amount, c.kind))
+        if c.to != "house":
+            hand.banker_moves.append(BankerMove(event.seq, c.seat, c.amount,
+                                                f"a {c.kind} price paid to {c.to}"))
+    elif isinstance(event, WagerCollectedEvent) and event.data.to != "house":
+        w = event.data
+        hand.banker_moves.append(BankerMove(event.seq, w.seat, w.amount,
+                                            f"a losing {w.kind} taken to {w.to}"))
     elif isinstance(event, DrawEvent):
         d = event.data
         _box(hand, d.seat).draws.append(
@@ -175,15 +197,23 @@ def _read_event(hand: RussianHand, index: int, event: Event) -> None:
         _read_showdown(hand, index, event)
     elif isinstance(event, DealerReplacedCardEvent):
         hand.replacements.append((index, event.seq, event.data))
-    elif isinstance(event, PayoutEvent) and event.data.kind == "bonus":
-        p = event.data
-        _box(hand, p.seat).bonus_payouts.append(Placed(index, event.seq, p.amount, "bonus"))
+    elif isinstance(event, PayoutEvent):
+        _read_payout(hand, index, event)
     elif isinstance(event, PlayerLeftEvent):
         box = hand.boxes.get(event.data.seat)
         if box is not None and box.left_at is None:
             box.left_at = index
     elif isinstance(event, MisdealEvent | HandDeadEvent) and hand.dead_reason is None:
         hand.dead_reason = event.data.reason
+
+
+def _read_payout(hand: RussianHand, index: int, event: PayoutEvent) -> None:
+    p = event.data
+    if p.kind == "bonus":
+        _box(hand, p.seat).bonus_payouts.append(Placed(index, event.seq, p.amount, "bonus"))
+    if p.source != "house":
+        hand.banker_moves.append(BankerMove(event.seq, p.seat, p.amount,
+                                            f"a {p.kind} payout from {p.source}"))
 
 
 def _read_wager(hand: RussianHand, index: int, event: WagerEvent) -> None:
@@ -218,6 +248,7 @@ def _read_showdown(hand: RussianHand, index: int, event: ShowdownEvent) -> None:
             hand.dealer_turned_at = index
         if s.cards:
             hand.dealer_shown = tuple(s.cards)
+            hand.dealer_showdowns.append((index, tuple(s.cards)))
     elif isinstance(s.seat, int) and s.cards:
         _box(hand, s.seat).shown = tuple(s.cards)
 
@@ -238,6 +269,22 @@ def box_cards(box: Box) -> tuple[str, ...] | None:
             held.extend(served.received)
         return tuple(held)
     return box.shown
+
+
+def rankable(cards: tuple[str, ...], whose: str) -> tuple[str, ...]:
+    """``cards`` unchanged when they can be ranked; ``HandRejected`` when one repeats.
+
+    GEN-1: the same card twice in one hand means a card was added or switched. The
+    integrity check flags it for every hand; a hand that needs those cards ranked (a box
+    that plays, the dealer facing one) cannot be settled at all, so it is rejected with
+    the reason instead of failing inside the card evaluator.
+    """
+    repeated = sorted({card for card in cards if cards.count(card) > 1})
+    if repeated:
+        raise HandRejected("GEN-1", f"{whose} holds {' '.join(repeated)} twice "
+                           f"({' '.join(cards)}): a card was added or switched, the hand "
+                           "cannot be ranked")
+    return cards
 
 
 def first_five(box: Box) -> tuple[str, ...] | None:

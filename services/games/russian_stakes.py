@@ -17,7 +17,7 @@ from services.games.evaluation.russian import paytable_category
 from services.games.evaluation.standard import best_five
 from services.games.model import TraceStep, finding
 from services.games.russian_profile import RussianProfile, at_least
-from services.games.russian_reading import Box, Placed, RussianHand
+from services.games.russian_reading import Box, Placed, RussianHand, rankable
 
 
 @dataclass(frozen=True)
@@ -89,18 +89,29 @@ def _late(
 def _ante(
     hand: RussianHand, box: Box, report: StakesReport, profile: RussianProfile
 ) -> tuple[int, int]:
-    """SURV-1: the Ante plays only if it was down before the first card was dealt."""
+    """SURV-1: the Ante plays only if it was down before the first card was dealt and
+    before the dealer's cards were turned (the latter still holds when the table records
+    no ``card_dealt``, its cards known only from the showdowns)."""
     valid = late = 0
     for placed in box.antes:
-        if hand.first_card_at is not None and placed.index > hand.first_card_at:
+        when = _ante_too_late(hand, placed)
+        if when is not None:
             late += placed.amount
             report.findings.append(
-                _late(placed, box.seat, "an Ante", "after the first card was dealt", profile,
-                      "LATE_WAGER", "SURV-1")
+                _late(placed, box.seat, "an Ante", when, profile, "LATE_WAGER", "SURV-1")
             )
         else:
             valid += placed.amount
     return valid, late
+
+
+def _ante_too_late(hand: RussianHand, placed: Placed) -> str | None:
+    """Why an Ante came too late (SURV-1), or None when it was down in time."""
+    if hand.first_card_at is not None and placed.index > hand.first_card_at:
+        return "after the first card was dealt"
+    if hand.dealer_turned_at is not None and placed.index > hand.dealer_turned_at:
+        return "after the dealer's cards were turned"
+    return None
 
 
 def _bet(
@@ -227,7 +238,7 @@ def _insurance(
         report.trace.append(TraceStep("RP-4", f"insurance of {placed_in_time} returned: the "
                                       "box does not play a hand", box.seat))
         return 0, late
-    category = paytable_category(best_five(cards)[1])
+    category = paytable_category(best_five(rankable(cards, f"seat {box.seat}"))[1])
     if not at_least(category, profile.insurance_min_category):
         report.trace.append(TraceStep(
             "RP-4", f"insurance of {placed_in_time} returned as a wrong bet: the hand is "

@@ -459,16 +459,18 @@ class BettingHand:
     ) -> list[Violation]:
         """A check or call: the chips must be exactly what is owed (capped at the stack)."""
         owed = min(to_call, stack_before)
+        if kind in ("bet", "raise"):
+            # Even with exactly the chips owed (a bet of 0, a "raise" of the call): the
+            # table recorded a bet or raise that was none (FCD-8).
+            return [self._violation("not_a_raise", self.config.rules.sizes, st.seat,
+                                    f"seat {st.seat} recorded a {kind} of {chips} that does "
+                                    f"not go above the {owed} owed", chips - owed)]
         if chips == owed or kind == "all_in":
             return []
         if kind == "check" and chips == 0:
             return [self._violation("check_facing_bet", self.order_rule, st.seat,
                                     f"seat {st.seat} checked facing a bet of {to_call}",
                                     to_call)]
-        if kind in ("bet", "raise"):
-            return [self._violation("not_a_raise", self.config.rules.sizes, st.seat,
-                                    f"seat {st.seat} recorded a {kind} of {chips} that does "
-                                    f"not go above the {owed} owed", chips - owed)]
         return [self._violation("wrong_call_amount", self.config.rules.sizes, st.seat,
                                 f"seat {st.seat} put in {chips} to call; {owed} was owed",
                                 chips - owed)]

@@ -1,6 +1,8 @@
 """FCD-8 fixed limit: small bet before the draw, big bet after, four bets a round with
 the big blind as the first. A 2-4 game: blinds 1 and 2, small bet 2, big bet 4."""
 
+from dataclasses import replace
+
 from services.games.betting import RakePolicy, settle
 from tests.unit.betting.helpers import config, kinds, new_hand, play
 
@@ -65,3 +67,16 @@ def test_short_all_in_raise_does_not_count_towards_cap() -> None:
     assert play(hand, [(3, "raise", 5), (1, "raise", 5)]) == []
     legal = hand.legal_actions()
     assert legal is not None and legal.seat == 3 and not legal.can_raise and legal.call == 2
+
+
+def test_big_blind_not_counted_allows_four_raises_on_top_of_it() -> None:
+    """The reading toggled (big_blind_counts_as_bet = false): before the draw the big
+    blind is not one of the four bets. 1 raises to 4 (bet 1), 2 to 6 (bet 2, adds 5),
+    3 to 8 (bet 3, adds 6), 1 to 10 (bet 4, adds 6): all legal. Seat 2 raising to 12
+    (adds 6) is the fifth bet (FCD-8)."""
+    hand = new_hand(replace(config("fixed"), big_blind_counts_as_bet=False), STACKS, 1)
+    assert play(hand, [(1, "raise", 4), (2, "raise", 5), (3, "raise", 6),
+                       (1, "raise", 6)]) == []
+    legal = hand.legal_actions()
+    assert legal is not None and legal.seat == 2 and legal.call == 4 and not legal.can_raise
+    assert kinds(hand.apply(2, "raise", 6)) == ["cap_exceeded"]

@@ -81,3 +81,19 @@ def test_no_raise_when_no_opponent_could_call_more() -> None:
     legal = short.legal_actions()
     assert legal is not None and legal.seat == 2 and not legal.can_raise
     assert kinds(short.apply(2, "raise", 30)) == ["no_opponent_to_raise"]
+
+
+def test_bet_or_raise_that_puts_in_no_more_than_the_call_is_not_a_raise() -> None:
+    """After the draw (stacks 98, 98, 12): seat 2 records a 'bet' of 0 chips: no bet at
+    all (NOT_A_RAISE, amount 0); the engine carries on with it as the check it is. Seat 3
+    bets 10; seat 1 records a 'raise' of exactly 10, the amount owed: a call, not a
+    raise (NOT_A_RAISE, amount 0). Then seat 2 owes 10 (the bet to call stayed 10)."""
+    hand = _to_second_round({1: 100, 2: 100, 3: 14})
+    found = hand.apply(2, "bet", 0)
+    assert kinds(found) == ["not_a_raise"] and found[0].amount == 0
+    assert found[0].rule == "FCD-8"
+    assert hand.apply(3, "bet", 10) == []
+    found = hand.apply(1, "raise", 10)
+    assert kinds(found) == ["not_a_raise"] and found[0].amount == 0
+    legal = hand.legal_actions()
+    assert legal is not None and legal.seat == 2 and legal.call == 10

@@ -62,3 +62,37 @@ def test_short_stack_max_is_the_stack() -> None:
         hand.apply(owed.seat, owed.kind, owed.amount)
     legal = hand.legal_actions()
     assert legal is not None and (legal.raise_min, legal.raise_max) == (4, 4)
+
+
+def test_blinds_reraising_count_their_own_blind_and_the_call_first() -> None:
+    """Three players, button 1 (SB 2, BB 3, seat 1 first); every raise the maximum.
+    Literal reading (total at most the pot after the call):
+    - seat 1 calls 2: pot 1 + 2 + 2 = 5.
+    - seat 2 (1 in) owes 1: pot after the call 6, so it may raise to 6, adding 5.
+    - seat 3 (2 in): pot 2 + 6 + 2 = 10, owes 4: pot after the call 14, total 14, adds 12.
+    - seat 1 (2 in): pot 2 + 6 + 14 = 22, owes 12: 34, adds 32; 35 is over by 1."""
+    hand = new_hand(config("pot"), {1: 200, 2: 200, 3: 200}, button=1)
+    assert hand.apply(1, "call", 2) == []
+    legal = hand.legal_actions()
+    assert legal is not None and (legal.seat, legal.raise_max) == (2, 5)
+    assert hand.apply(2, "raise", 5) == []
+    legal = hand.legal_actions()
+    assert legal is not None and (legal.seat, legal.raise_max) == (3, 12)
+    assert hand.apply(3, "raise", 12) == []
+    legal = hand.legal_actions()
+    assert legal is not None and (legal.seat, legal.call, legal.raise_max) == (1, 12, 32)
+    found = hand.apply(1, "raise", 33)
+    assert kinds(found) == ["over_pot"] and found[0].amount == 1
+
+
+def test_blinds_reraising_cardroom_reading() -> None:
+    """Same hand, raise BY the pot after the call: seat 2 to 2 + 6 = 8 (adds 7); seat 3:
+    pot 2 + 8 + 2 = 12, owes 6, pot after the call 18: to 8 + 18 = 26 (adds 24)."""
+    hand = new_hand(config("pot", reading="raise_by_pot_after_call"),
+                    {1: 200, 2: 200, 3: 200}, button=1)
+    assert hand.apply(1, "call", 2) == []
+    legal = hand.legal_actions()
+    assert legal is not None and (legal.seat, legal.raise_max) == (2, 7)
+    assert hand.apply(2, "raise", 7) == []
+    legal = hand.legal_actions()
+    assert legal is not None and (legal.seat, legal.raise_max) == (3, 24)

@@ -76,11 +76,14 @@ def test_cp8_foul_against_a_scoop_with_bonuses() -> None:
     assert [f.seat for f in fouls] == [2] and fouls[0].severity == "info"
 
 
-def test_cp8_foul_under_standard_scoring_pays_a_standard_scoop() -> None:
-    """Standard scoring: a scoop is 3 and there are no bonuses, so every pair above is 3:
-    seat 1 +6, seat 2 -6, seat 3 -3 + 3 = 0."""
+def test_cp8_foul_under_standard_scoring_still_pays_six() -> None:
+    """rules.md CP-8: "The fouler pays every non-fouled opponent 6 points" (no scoring named;
+    standard scoring has no bonuses to add). Standard scoring:
+    seat 1 vs 2 (foul): 6. Seat 1 vs 3: AAA > QQ-3, KKK-22 > JJJ, straight flush > four tens:
+    a standard scoop, 3 x 1 = 3. Seat 3 vs 2 (foul): 6.
+    Seat 1 6 + 3 = +9, seat 2 -6 - 6 = -12, seat 3 -3 + 6 = +3."""
     result = outcome({1: BONUS_HAND, 2: FOULED, 3: TENS}, config(scoring="standard"))
-    assert result.net == {1: 6, 2: -6, 3: 0}
+    assert result.net == {1: 9, 2: -12, 3: 3}
 
 
 def test_cp8_two_fouls_push() -> None:

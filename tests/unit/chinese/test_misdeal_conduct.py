@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 from services.games.chinese import adjudicate
-from services.games.chinese_conduct import BuyRecord
-from services.games.model import HandInput, TableContext
+from services.games.model import BuyRecord, HandInput, TableContext
 from services.games.profile import load_profile
 from tests.unit.chinese.scenario import codes, config, hand_set, make_hand, outcome
 from tests.unit.chinese.test_scoring import H_A, H_B

@@ -122,3 +122,68 @@ def test_stand_action_counts_as_standing_pat() -> None:
     events.insert(where, ("action", {"seat": 4, "action": "stand"}))
     record = adjudicated(config("no"), events)
     assert record.findings == []
+
+
+def test_no_draw_recorded_when_everyone_was_all_in_before_it() -> None:
+    """No limit 1/2, stacks 1: 20, 2: 50, 3: 80, 4: 200, button 4 (SB 1, BB 2, seat 3
+    first). 3 all-in 80, 4 calls 80, 1 all-in 19 more, 2 all-in 48 more: nobody can bet
+    after the draw, but the draw still happens (FCD-6) and how many cards each drew is
+    public, yet the table recorded no draw at all and went to the showdown: one
+    DRAW_NOT_RECORDED for each of the four seats in the hand. Nobody bet in the final
+    round (after the draw), so the first active player left of button 4, seat 1, shows
+    first (FCD-9): seat 1 showing first is no SHOWDOWN_ORDER finding (the pre-draw all-in
+    of seat 3 is not a bet of the final round).
+    Pots as in the side-pot test: main 80 to seat 1, side 90 to seat 2, side 60 to seat 4:
+    net 1 = +60, 2 = +40, 3 = -80, 4 = -20."""
+    quads = ["9c", "9d", "9h", "9s", "7c"]
+    flush = ["Ah", "Kh", "Qh", "Jh", "8h"]
+    queen_high = ["7d", "8d", "Tc", "Js", "Qd"]
+    full_house = ["Ac", "Ad", "As", "Kc", "Kd"]
+    events = narrate(
+        {1: 20, 2: 50, 3: 80, 4: 200}, 4, {1: quads, 2: flush, 3: queen_high, 4: full_house},
+        before=[(3, "all_in", 80), (4, "call", 80), (1, "all_in", 19), (2, "all_in", 48)],
+        showdown=[(1, quads), (2, flush), (3, queen_high), (4, full_house)],
+        payouts=[(1, 80, "pot"), (2, 90, "pot"), (4, 60, "pot")])
+    record = adjudicated(config("no"), events)
+    assert [(f.code, f.rule, f.seat) for f in record.findings] == [
+        ("DRAW_NOT_RECORDED", "FCD-6", seat) for seat in (1, 2, 3, 4)]
+    assert record.expected is not None
+    assert record.expected.net == {"1": 60, "2": 40, "3": -80, "4": -20, "house": 0}
+
+
+def test_discarding_the_same_card_twice_is_not_held() -> None:
+    """Heads-up, button 1 (SB), seat 2 BB: 2 each before the draw. Seat 2 records the
+    discard of Kc twice and receives two cards: it held one Kc, so the second is a card it
+    does not hold (FCD-6, DISCARD_NOT_HELD, critical). It is left holding six cards and
+    cannot win (irregular_hand_dead); seat 1's flush takes the 4: net 1 = +2, 2 = -2."""
+    hands = {1: ["Ah", "Kh", "9h", "8h", "7h"], 2: ["Ac", "Ad", "As", "Kc", "Kd"]}
+    events = narrate(
+        {1: 100, 2: 100}, 1, hands, before=[(1, "call", 1), (2, "check", None)],
+        draws=[(2, ["Kc", "Kc"], ["Qc", "Qd"]), (1, [], [])],
+        after=[(2, "check", None), (1, "check", None)],
+        showdown=[(2, None), (1, hands[1])], payouts=[(1, 4, "pot")])
+    record = adjudicated(config("no"), events)
+    assert [(f.code, f.rule, f.seat, f.severity) for f in record.findings] == [
+        ("DISCARD_NOT_HELD", "FCD-6", 2, "critical")]
+    assert record.expected is not None
+    assert record.expected.net == {"1": 2, "2": -2, "house": 0}
+
+
+def test_discard_of_a_card_the_shoe_did_not_read_is_not_a_finding() -> None:
+    """Seat 2's five cards were dealt unread (card null). It discards Kc and receives Qc,
+    then shows Ac Ad As Kd Qc: the discard may well be one of its unread cards, so there
+    is no DISCARD_NOT_HELD; the shown cards value the hand (FCD-9). Seat 2's full house
+    loses to seat 1's flush (FCD-10): seat 1 takes the 4, net +2 / -2."""
+    hands: dict[int, list[str | None]] = {1: ["Ah", "Kh", "9h", "8h", "7h"],
+                                          2: [None] * 5}
+    shown = ["Ac", "Ad", "As", "Kd", "Qc"]
+    events = narrate(
+        {1: 100, 2: 100}, 1, hands,  # type: ignore[arg-type]
+        before=[(1, "call", 1), (2, "check", None)],
+        draws=[(2, ["Kc"], ["Qc"]), (1, [], [])],
+        after=[(2, "check", None), (1, "check", None)],
+        showdown=[(2, shown), (1, hands[1])], payouts=[(1, 4, "pot")])  # type: ignore[list-item]
+    record = adjudicated(config("no"), events)
+    assert record.findings == []
+    assert record.expected is not None
+    assert record.expected.net == {"1": 2, "2": -2, "house": 0}

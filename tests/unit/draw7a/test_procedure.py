@@ -169,3 +169,74 @@ def test_bet_larger_than_the_stack_is_reported_once_as_gen2() -> None:
         ("WAGER_OVER_STACK", "GEN-2", 22)]
     assert record.expected is not None
     assert record.expected.net == {"1": -2, "2": 4, "3": -2, "house": 0}
+
+
+def test_player_walking_away_during_the_draw_owes_no_draw() -> None:
+    """GEN-7 with FCD-6: button 1, everyone in for 2 (pot 6). Seat 2 stands pat, then
+    seat 3 leaves the table before its turn to draw: its hand is folded, so no draw was
+    due from it (no DRAW_NOT_RECORDED). Seat 1 stands pat; after the draw 2 and 1 check;
+    seat 2 (first active left of the button, nobody bet) shows first. Seat 1's flush wins
+    6: net 1 = +4, 2 = -2, 3 = -2."""
+    events = three_handed(
+        draws=stand_pat(2, 1), after=[(2, "check", None), (1, "check", None)],
+        showdown=[(2, FULL_HOUSE), (1, FLUSH)], payouts=[(1, 6, "pot")])
+    where = next(i for i, e in enumerate(events) if e[0] == "draw" and e[1]["seat"] == 1)
+    events.insert(where, ("player_left", {"seat": 3, "player_id": "p3", "stack": 98}))
+    record = adjudicated(config("no"), events)
+    assert record.findings == []
+    assert record.expected is not None
+    assert record.expected.net == {"1": 4, "2": -2, "3": -2, "house": 0}
+
+
+def test_action_by_a_seat_not_dealt_in_does_not_end_the_first_round() -> None:
+    """Between the first betting round and the draw, seat 7 (not dealt in) records a bet
+    of 5: NOT_IN_HAND, citing the round it came in (FCD-5). It is not the first bet after
+    the draw, so it does not open the second round: the draws that follow are in phase
+    (no DRAW_OUT_OF_PHASE). The recorded side books seat 7's 5 chips into the pot, which
+    the adjudicator reports (GEN-8); the expected settlement is the clean hand's."""
+    events = three_handed()
+    where = next(i for i, e in enumerate(events) if e[0] == "draw")
+    events.insert(where, ("action", {"seat": 7, "action": "bet", "amount": 5}))
+    record = adjudicated(config("no"), events)
+    game = [(f.code, f.rule, f.seat) for f in record.findings if f.rule != "GEN-8"]
+    assert game == [("NOT_IN_HAND", "FCD-5", 7)]
+    assert record.expected is not None
+    assert record.expected.net == {"1": 10, "2": -8, "3": -2, "house": 0}
+
+
+def test_cards_shown_by_a_seat_dealt_none_are_not_a_mismatch() -> None:
+    """Seat 1's five card_dealt events are missing (WRONG_CARD_COUNT, and the deal is out
+    of order: DEAL_ORDER, FCD-4); it shows its flush at the showdown. Nothing was dealt to
+    compare with, so there is no SHOWN_CARDS_MISMATCH: the shown cards value the hand and
+    the flush wins as in the clean hand (net 1 = +10)."""
+    events = [e for e in three_handed() if not (e[0] == "card_dealt" and e[1]["seat"] == 1)]
+    record = adjudicated(config("no"), events)
+    assert [(f.code, f.seat) for f in record.findings] == [
+        ("DEAL_ORDER", None), ("WRONG_CARD_COUNT", 1)]
+    assert record.expected is not None
+    assert record.expected.net == {"1": 10, "2": -8, "3": -2, "house": 0}
+
+
+def test_misdeal_with_blinds_kept_or_raked_is_a_finding() -> None:
+    """GEN-6, rake 'all' 1: a misdeal after the blinds (seat 2 SB 1, seat 3 BB 2).
+    Every wager is returned and nothing is raked, so every expected net is 0.
+    - The table pays the whole pot of 3 to the big blind: seat 3 recorded +1, seat 2 -1:
+      MISPAY citing GEN-6, +1 for seat 3 and -1 for seat 2.
+    - The table takes 1 rake from seat 2's blind in the pot and refunds only seat 3's 2:
+      RAKE_OVER of 1 for seat 2 (GEN-10)."""
+    start = narrate(STACKS, 1, CARDS)[:3]
+    kept = [*start, ("misdeal", {"reason": "card exposed in the deal"}),
+            ("payout", {"seat": 3, "amount": 3, "source": "pot", "kind": "pot"}),
+            ("hand_ended", {})]
+    record = adjudicated(config("no", mode="all", fee=1), kept)
+    assert record.expected is not None
+    assert record.expected.net == {"1": 0, "2": 0, "3": 0, "house": 0}
+    assert {(f.code, f.rule, f.seat, f.amount) for f in record.findings} == {
+        ("MISPAY", "GEN-6", 2, -1), ("MISPAY", "GEN-6", 3, 1)}
+    raked = [*start, ("misdeal", {"reason": "card exposed in the deal"}),
+             ("rake_collected", {"seat": 2, "amount": 1, "from": "pot"}),
+             ("payout", {"seat": 3, "amount": 2, "source": "pot", "kind": "refund"}),
+             ("hand_ended", {})]
+    record = adjudicated(config("no", mode="all", fee=1), raked)
+    assert [(f.code, f.rule, f.seat, f.amount) for f in record.findings] == [
+        ("RAKE_OVER", "GEN-10", 2, 1)]

@@ -203,3 +203,33 @@ def test_no_limit_short_all_in_does_not_reopen() -> None:
     assert record.findings[0].rule == "FCD-8"
     assert record.expected is not None
     assert record.expected.net == {"1": -14, "2": -14, "3": 28, "house": 0}
+
+
+def test_three_all_ins_split_side_pot_odd_chip_and_rake() -> None:
+    """No limit 1/2, rake 'all' 1; button 1, SB 2, BB 3, seat 4 first. Stacks 1: 200,
+    2: 15, 3: 40, 4: 41. Seat 4 all-in 41, seat 1 calls 41, seat 2 all-in 14 more (15),
+    seat 3 all-in 38 more (40). Put in: 1 -> 41, 2 -> 15, 3 -> 40, 4 -> 41 = 137.
+    Pots: main 4 x 15 = 60 (1, 2, 3, 4); side 1: 3 x 25 = 75 (1, 3, 4); side 2: 2 x 1 = 2
+    (1, 4). Nobody uncalled. Rake: four participants pay 1, taken from the main pot:
+    main 56. Only seat 1 has chips left: no betting after the draw; all stand pat.
+    Hands: seat 2 flush (best: main pot 56); seats 3 and 4 the same king-high straight
+    (tie for side pot 1 over seat 1's three aces: 75 = 37 + 38, the odd chip to the first
+    winner left of button 1, seat 3: 3 gets 38, 4 gets 37); side pot 2 (1 and 4): the
+    straight beats three aces, 2 to seat 4.
+    Net: 1 = -41; 2 = 56 - 15 = +41; 3 = 38 - 40 = -2; 4 = 37 + 2 - 41 = -2; house 4."""
+    flush = ["Ah", "Kh", "9h", "8h", "7h"]
+    straight_3 = ["Kc", "Qd", "Js", "Tc", "9d"]
+    straight_4 = ["Kd", "Qc", "Jh", "Ts", "9c"]
+    trips = ["Ac", "Ad", "As", "7c", "8d"]
+    events = narrate(
+        {1: 200, 2: 15, 3: 40, 4: 41}, 1, {1: trips, 2: flush, 3: straight_3, 4: straight_4},
+        before=[(4, "all_in", 41), (1, "call", 41), (2, "all_in", 14), (3, "all_in", 38)],
+        draws=stand_pat(2, 3, 4, 1),
+        showdown=[(2, flush), (3, straight_3), (4, straight_4), (1, trips)],
+        rake=[(1, 1), (2, 1), (3, 1), (4, 1)],
+        payouts=[(2, 56, "pot"), (3, 38, "pot"), (4, 37, "pot"), (4, 2, "pot")])
+    record = adjudicated(config("no", mode="all", fee=1), events)
+    assert record.findings == []
+    assert record.expected is not None
+    assert record.expected.net == {"1": -41, "2": 41, "3": -2, "4": -2, "house": 4}
+    assert record.expected.rake == {"1": 1, "2": 1, "3": 1, "4": 1}

@@ -181,3 +181,79 @@ def test_rake_taken_and_refunded_in_a_dead_hand_is_not_settling_it() -> None:
     assert refunded.dead and refunded.rake == {} and refunded.net == {1: 0, 2: 0}
     assert [f.code for f in refunded.findings] == ["DEAD_HAND"]
     assert "DEAD_HAND_SETTLED" in [f.code for f in kept.findings]
+
+
+def test_losing_player_is_never_dead_even_when_the_reserve_exceeds_the_dp_stack() -> None:
+    """HCF-11 (audit). Mode `designated`, fee 2, DP stack 1: with the rake reserve the DP's
+    funds start at 1 - 2 = -1. Seat 2 (8-7-2 of spades) loses to the DP's 9-5-2: its
+    winnings are 0, which exceed nothing, so its hand is NOT dead; it loses Ante 10 and
+    Raise 10 to the DP (funds -1 -> 19) and counts for the rake: the DP pays 2 x 1 = 2.
+    Nets: seat 2 -20, DP +20 - 2 = +18, house +2."""
+    parts = [
+        started(1, {1: 1, 2: 100}),
+        wager(2, "ante", 10), deal({1: DP_9_HIGH, 2: P4_LOSES}, dp=1), raise_(2, 10),
+        show(1, DP_9_HIGH), show(2, P4_LOSES), collect(2, "ante", 10), collect(2, "raise", 10),
+        rake(1, 2), ended()]
+    record = adjudicate(config(mode="designated", fee=2), *parts)
+    assert net(record) == {"1": 18, "2": -20, "house": 2}
+    assert record.status == "ok", record.findings
+
+
+# ---------------------------------------------------------------- readings toggled (audit)
+
+P_AK9 = "As Ks 9s 5d 4d 3c 2c"  # spades A-K-9: beats DP_9_HIGH, 3 cards (Flush bonus loses)
+
+
+def _variant(**fields: Any) -> RuleProfile:
+    base = load_profile("house-v1")
+    return RuleProfile("variant", {**base.sections, "hcf": {**base.sections["hcf"], **fields}})
+
+
+def test_bankroll_check_gross_and_net() -> None:
+    """HCF-11 ``bankroll_check``. DP stack 15, no rake. Seat 2: Ante 10, Flush bonus 5,
+    Raise 10, A-K-9 beats 9-5-2: winnings Ante 10 + Raise 10 = 20; the Flush bonus loses
+    (3 cards). "gross": 20 > funds 15 -> dead hand, all 0. "net": 20 <= 15 + 5 = 20 ->
+    paid 20, bonus 5 collected: seat 2 +15, DP -15."""
+    parts = hand(config(), started(1, {1: 15, 2: 100}), wager(2, "ante", 10),
+                 wager(2, "flush_bonus", 5), deal({1: DP_9_HIGH, 2: P_AK9}, dp=1),
+                 raise_(2, 10), show(1, DP_9_HIGH), show(2, P_AK9), ended())
+    assert hcf.adjudicate(parts, load_profile("house-v1")).net == {1: 0, 2: 0}
+    assert hcf.adjudicate(parts, _variant(bankroll_check="net")).net == {1: -15, 2: 15}
+
+
+def test_folded_wagers_join_funds_at_fold_or_in_order() -> None:
+    """HCF-11 ``folded_wagers_join_funds``. DP seat 1 stack 10, no rake; order 3 then 2.
+    Seat 3 wins Ante 10 + Raise 10 = 20; seat 2 folds its Ante 10.
+    "at_fold": funds 10 + 10 = 20 before seat 3: paid. Seat 3 +20, seat 2 -10, DP -10.
+    "in_order": funds 10 at seat 3: 20 > 10, dead (0); then seat 2's 10 comes in:
+    seat 3 0, seat 2 -10, DP +10."""
+    p3 = "Ad Kd Td 8c Tc Jh Qh"  # diamonds A-K-T beats 9-5-2
+    parts = hand(config(), started(1, {1: 10, 2: 100, 3: 100}), wager(2, "ante", 10),
+                 wager(3, "ante", 10), deal({1: DP_9_HIGH, 2: P4_LOSES, 3: p3}, dp=1),
+                 fold(2), raise_(3, 10), show(1, DP_9_HIGH), show(3, p3), ended())
+    at_fold = hcf.adjudicate(parts, load_profile("house-v1"))
+    in_order = hcf.adjudicate(parts, _variant(folded_wagers_join_funds="in_order"))
+    assert at_fold.net == {1: -10, 2: -10, 3: 20}
+    assert in_order.net == {1: 10, 2: -10, 3: 0}
+
+
+def test_no_rake_reserve_reading() -> None:
+    """HCF-11 ``dp_funds_reserve_rake = false``: the funds are the DP's stack, 21, as
+    rules.md words it. Mode `designated`, fee 2; seat 3 wins 20 <= 21: paid, and the DP
+    owes 2 for one participant. Seat 3 +20, DP -20 - 2 = -22, house 2 (house-v1, with the
+    reserve, makes seat 3 dead: test_dp_reserve_makes_a_seat_dead)."""
+    parts = hand(config(mode="designated", fee=2), started(1, {1: 21, 3: 100}),
+                 wager(3, "ante", 10), deal({1: DP_9_HIGH, 3: P3_WINS}, dp=1), raise_(3, 10),
+                 show(1, DP_9_HIGH), show(3, P3_WINS), ended())
+    outcome = hcf.adjudicate(parts, _variant(dp_funds_reserve_rake=False))
+    assert outcome.net == {1: -22, 3: 20} and outcome.rake == {1: 2}
+
+
+def test_dp_rake_without_participants() -> None:
+    """HCF-12 mode `all`, fee 1, nobody antes. house-v1 (``dp_rake_needs_participant``):
+    a hand nobody played is not a game, no rake. Toggled: the DP pays its fee 1 anyway."""
+    parts = hand(config(mode="all", fee=1), started(1, {1: 100, 2: 100}),
+                 deal({1: DP_9_HIGH}, dp=1), ended())
+    assert hcf.adjudicate(parts, load_profile("house-v1")).rake == {}
+    toggled = hcf.adjudicate(parts, _variant(dp_rake_needs_participant=False))
+    assert toggled.rake == {1: 1} and toggled.net == {1: -1, 2: 0} and toggled.house == 1

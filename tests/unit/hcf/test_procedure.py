@@ -325,3 +325,129 @@ def test_trace_states_qualification_and_order() -> None:
     rules = [s.rule for s in outcome.trace]
     assert rules[:3] == ["HCF-2", "HCF-5", "HCF-7"] and rules[-1] == "HCF-12"
     assert "3-card flush 9-5-2: qualifies" in outcome.trace[2].message
+
+
+# ---------------------------------------------------------------- audit additions
+
+
+def test_limits_apply_to_the_wager_in_action_not_to_each_chip_push() -> None:
+    """GEN-5 / HCF-3 "within posted limits" (audit). Limits 5-10. Seat 2 puts its Ante
+    down as 6 and then 6 more, both before the first card (a legal change): the Ante in
+    action is 12 > 10, one WAGER_OUTSIDE_LIMITS of 12. Seat 3 puts 3 and then 3: the Ante
+    is 6, inside 5-10: no finding for seat 3 (each push of 3 alone is below 5)."""
+    record = adjudicate(
+        config(min_wager=5, max_wager=10), started(1, {1: 500, 2: 100, 3: 100}),
+        wager(2, "ante", 6), wager(2, "ante", 6), wager(3, "ante", 3), wager(3, "ante", 3),
+        deal({1: DP_9_HIGH, 2: P_AK9, 3: "8s 7s 2s Kd Qc Jd Tc"}, dp=1),
+        fold(3), collect(3, "ante", 6), fold(2), collect(2, "ante", 12), ended())
+    outside = [(f.seat, f.amount) for f in record.findings if f.code == "WAGER_OUTSIDE_LIMITS"]
+    assert outside == [(2, 12)]
+
+
+def test_extra_card_shown_is_a_mismatch_and_the_dealt_cards_settle() -> None:
+    """GEN-1 (audit). Seat 2 was dealt A-K-9 of spades + 5d 4d 3c 2c (all read) but shows
+    those seven plus a Qs: a card was added. SHOWDOWN_MISMATCH; settled on the seven dealt:
+    A-K-9 beats the DP's 9-5-2, Ante 10 + Raise 10 = +20 (the Qs would make no difference
+    to the length but is not the player's)."""
+    record = adjudicate(
+        config(), started(1, {1: 500, 2: 100}), wager(2, "ante", 10),
+        deal({1: DP_9_HIGH, 2: P_AK9}, dp=1), raise_(2, 10),
+        show(1, DP_9_HIGH), show(2, P_AK9 + " Qs"), pay(2, 20), ended())
+    assert finding_of(record, "SHOWDOWN_MISMATCH").seat == 2
+    assert net(record) == {"1": -20, "2": 20, "house": 0}
+
+
+def test_showdown_that_cannot_fill_the_unread_card_rejects_the_hand() -> None:
+    """HCF-1 (audit). Seat 2's seventh card was dealt unread; its showdown lists the six
+    read cards and three more (As Ks Qs). Which of the three was the seventh card cannot
+    be told (with As Ks Qs the hand would be six spades): the hand cannot be valued and is
+    rejected, instead of being valued on nine cards."""
+    record = adjudicate(
+        config(), started(1, {1: 500, 2: 100}), wager(2, "ante", 10),
+        deal({1: DP_9_HIGH, 2: "8s 7s 2s Kd Qc Jd ??"}, dp=1), raise_(2, 10),
+        show(1, DP_9_HIGH), show(2, "8s 7s 2s Kd Qc Jd As Ks Qs"), pay(2, 20), ended())
+    assert record.status == "rejected"
+    assert record.findings[0].rule == "HCF-1"
+
+
+def test_dp_showing_fewer_cards_than_were_dealt_unread_rejects_the_hand() -> None:
+    """HCF-1 (audit). The DP's seven cards were all dealt unread and its showdown lists
+    only 9h 5h 2h: the other four are unknown (they could make a longer flush), so the hand
+    cannot be valued; it was valued on three cards before."""
+    record = adjudicate(
+        config(), started(1, {1: 500, 2: 100}), wager(2, "ante", 10),
+        deal({1: "?? ?? ?? ?? ?? ?? ??", 2: P_AK9}, dp=1), raise_(2, 10),
+        show("dealer", "9h 5h 2h"), show(2, P_AK9), pay(2, 20), ended())
+    assert record.status == "rejected"
+    assert record.findings[0].rule == "HCF-1"
+
+
+def test_unread_card_filled_from_a_showdown_in_another_order() -> None:
+    """HCF-1 (audit). Seat 2's first card was unread; the showdown lists the seven cards in
+    another order. The read six are all there and one card is left (As): the hand is
+    A-K-9 of spades, beats 9-5-2: +20, no finding."""
+    record = adjudicate(
+        config(), started(1, {1: 500, 2: 100}), wager(2, "ante", 10),
+        deal({1: DP_9_HIGH, 2: "?? Ks 9s 5d 4d 3c 2c"}, dp=1), raise_(2, 10),
+        show(1, DP_9_HIGH), show(2, "2c 3c 4d 5d 9s Ks As"), pay(2, 20), ended())
+    assert net(record) == {"1": -20, "2": 20, "house": 0}
+    assert record.status == "ok", record.findings
+
+
+def test_raise_after_another_player_was_paid_is_past_posting_without_a_dp_showdown() -> None:
+    """SURV-1 (audit): "after an outcome was visible". The shoe read the DP's cards, so
+    there is no DP showdown event; seat 3 raised 10 and was paid 20 (A-K-T of diamonds
+    beats 9-5-2), and only then seat 2 put its Raise 10 down. The payout showed the
+    outcome: PAST_POSTING citing SURV-1, the raise chips are void (RAISE_UNDER_MINIMUM,
+    Raise 0 in action); A-K-9 beats 9-5-2, seat 2 is due Ante 10 only. The table paid 20:
+    MISPAY seat 2 +10."""
+    p3 = "Ad Kd Td 8c Tc Jh Qh"
+    record = adjudicate(
+        config(), started(1, {1: 500, 2: 100, 3: 100}),
+        wager(2, "ante", 10), wager(3, "ante", 10),
+        deal({1: DP_9_HIGH, 2: P_AK9, 3: p3}, dp=1),
+        raise_(3, 10), pay(3, 20), raise_(2, 10), pay(2, 20), ended())
+    late = finding_of(record, "PAST_POSTING")
+    assert (late.rule, late.seat, late.amount) == ("SURV-1", 2, 10)
+    assert net(record) == {"1": -30, "2": 10, "3": 20, "house": 0}
+    mispay = next(f for f in record.findings if f.code == "MISPAY" and f.seat == 2)
+    assert mispay.amount == 10
+
+
+def test_raise_without_an_ante_is_not_in_the_game() -> None:
+    """HCF-3 (audit). Seat 2 puts a Raise of 10 down with no Ante; seat 3 antes 10 and
+    folds. Seat 2 is not in the hand: WAGER_NOT_IN_GAME for its 10, which goes back.
+    Nets: seat 2 0, seat 3 -10, DP +10."""
+    record = adjudicate(
+        config(), started(1, {1: 500, 2: 100, 3: 100}), wager(3, "ante", 10),
+        deal({1: DP_9_HIGH, 3: P_AK9}, dp=1), wager(2, "raise", 10),
+        fold(3), collect(3, "ante", 10), ended())
+    assert [(f.seat, f.amount) for f in record.findings
+            if f.code == "WAGER_NOT_IN_GAME"] == [(2, 10)]
+    assert net(record) == {"1": 10, "2": 0, "3": -10, "house": 0}
+
+
+def test_raise_chips_after_a_fold_are_not_in_action() -> None:
+    """HCF-4 (audit). Seat 2 folds, then puts 10 down as a Raise. The fold is its decision:
+    it loses the Ante 10; the 10 is not in action (WAGER_NOT_IN_GAME) and goes back.
+    Seat 2 -10, DP +10."""
+    record = adjudicate(
+        config(), started(1, {1: 500, 2: 100}), wager(2, "ante", 10),
+        deal({1: DP_9_HIGH, 2: P_AK9}, dp=1), fold(2), collect(2, "ante", 10),
+        wager(2, "raise", 10), ended())
+    assert [(f.seat, f.amount) for f in record.findings
+            if f.code == "WAGER_NOT_IN_GAME"] == [(2, 10)]
+    assert net(record) == {"1": 10, "2": -10, "house": 0}
+
+
+def test_fold_after_the_dp_hand_was_shown_is_a_late_decision() -> None:
+    """HCF-5 (audit): players act before the DP's cards are revealed. Seat 2 (8-7-2,
+    losing to 9-5-2) folds only after the DP's showdown, saving its Raise. The fold stands
+    (Ante 10 to the DP: seat 2 -10, DP +10) and DECISION_AFTER_REVEAL names seat 2."""
+    record = adjudicate(
+        config(), started(1, {1: 500, 2: 100}), wager(2, "ante", 10),
+        deal({1: DP_9_HIGH, 2: "8s 7s 2s Kd Qc Jd Tc"}, dp=1), show(1, DP_9_HIGH),
+        fold(2), collect(2, "ante", 10), ended())
+    late = finding_of(record, "DECISION_AFTER_REVEAL")
+    assert (late.rule, late.seat) == ("HCF-5", 2)
+    assert net(record) == {"1": 10, "2": -10, "house": 0}

@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 
 from services.events.contract import Limits, RakeConfig, TableConfigured
+from services.games import hcf
 from services.games.hcf_profile import resolve_rules
-from services.games.profile import load_profile
+from services.games.profile import RuleProfile, load_profile
 from tests.unit.hcf.scenario import (
     adjudicate,
     codes,
@@ -14,6 +15,7 @@ from tests.unit.hcf.scenario import (
     config,
     deal,
     ended,
+    hand,
     net,
     pay,
     raise_,
@@ -118,3 +120,20 @@ def test_raise_below_minimum_is_a_finding_and_plays_as_placed() -> None:
     assert net(record) == {"1": -15, "2": 15, "house": 0}
     short = [f for f in record.findings if f.code == "RAISE_UNDER_MINIMUM"]
     assert short and short[0].rule == "HCF-4" and short[0].amount == 5
+
+
+def test_over_cap_raise_plays_as_placed_when_the_profile_says_so() -> None:
+    """HCF-4 Reading toggled (audit): ``over_cap_raise_plays = "as_placed"``. Seat 2 raises
+    30 with a 4-card flush (cap 10) and beats the DP's 9-5-2: still RAISE_OVER_CAP (excess
+    20), but the whole 30 plays: paid Ante 10 + Raise 30 = 40. Seat 2 +40, DP -40."""
+    base = load_profile("house-v1")
+    profile = RuleProfile("variant", {**base.sections, "hcf": {
+        **base.sections["hcf"], "over_cap_raise_plays": "as_placed"}})
+    outcome = hcf.adjudicate(hand(
+        config(), started(1, {1: 500, 2: 100}), wager(2, "ante", 10),
+        deal({1: DP_9_HIGH, 2: P_4_CARD}, dp=1), raise_(2, 30),
+        show(1, DP_9_HIGH), show(2, P_4_CARD), pay(2, 40), ended()), profile)
+    assert outcome.net == {1: -40, 2: 40}
+    over = [f for f in outcome.findings if f.code == "RAISE_OVER_CAP"]
+    assert len(over) == 1 and over[0].amount == 20
+    assert outcome.seat_rules[2] == "HCF-4"

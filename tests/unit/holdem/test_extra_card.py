@@ -97,3 +97,16 @@ def test_wrong_card_taken_back() -> None:
     found = codes(record)
     assert ("EXTRA_CARD_NOT_BURNED", "TH-7") in found
     assert ("WRONG_CARD_REMOVED", "TH-7") in found
+
+
+def test_extra_card_returned_then_a_second_extra_card() -> None:
+    """Seat 1 gets 5h extra, the dealer takes it to the burn, then gives seat 1 another
+    extra card 6h (and takes it back too). Seat 1 already had its two cards, so 6h is not
+    a replacement: two extra cards were dealt, and TH-7 requires a misdeal. The hand was
+    played on: MISDEAL_REQUIRED (TH-7), and no WRONG_CARD_REMOVED (6h was an extra card)."""
+    record = adjudicate(s.STACKS, s.BUTTON, *dealt_with_extra(), moved("5h", "seat:1", "burn"),
+                        card(1, "6h"), moved("6h", "seat:1", "burn"),
+                        *after_the_deal(board(*s.FLOP)))
+    found = codes(record)
+    assert ("MISDEAL_REQUIRED", "TH-7") in found
+    assert ("WRONG_CARD_REMOVED", "TH-7") not in found

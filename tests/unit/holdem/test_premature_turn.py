@@ -14,6 +14,7 @@ from tests.unit.holdem.builder import (
     adjudicate,
     blinds,
     board,
+    burn,
     codes,
     deal,
     moved,
@@ -107,3 +108,18 @@ def test_premature_turn_does_not_end_the_flop_round() -> None:
                         street("Th"), *s.checks(), reshuffled("9h"), board(s.RIVER),
                         *s.checks(), *s.ending())
     assert not [f for f in record.findings if f.code in ("OUT_OF_TURN", "ROUND_INCOMPLETE")]
+
+
+def test_premature_turn_burned_then_dealt_straight_to_set_aside() -> None:
+    """The dealer burns (5c) and turns 9h before seat 2 acted; the table records 9h as
+    dealt to set_aside. The 5c burn belongs to the premature turn: after the round the
+    dealer burns once more (6c) and deals Th. Two burns in all, one per turn dealt, is
+    exactly TH-6, so no finding (the replacement turn has one burn, not two)."""
+    set_aside = ("card_dealt", {"to": "set_aside", "card": "9h", "face_up": True})
+    record = adjudicate(s.STACKS, s.BUTTON, blinds(1, 2), deal(s.CARDS, s.BUTTON),
+                        *s.preflop(), street(*s.FLOP), acts((1, "check")), burn("5c"),
+                        set_aside, *rest_of_flop_round(), street("Th", burned="6c"),
+                        *s.checks(), reshuffled("9h"), board(s.RIVER), *s.checks(),
+                        *s.ending())
+    assert record.status == "ok", record.findings
+    assert record.findings == []

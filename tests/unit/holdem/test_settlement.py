@@ -243,3 +243,46 @@ def test_big_blind_ante_comes_before_a_short_big_blind() -> None:
                            {1: 100, 2: 4, 3: 100}, 3, big_blind_ante=3)
     assert engine.owed_posts()[0] == OwedPost("post_ante", 2, 3)
     assert engine.owed_posts()[-1] == OwedPost("post_big_blind", 2, 1)
+
+
+def test_three_way_split_with_two_odd_chips_after_rake() -> None:
+    """Four players, 100 each, button 4 (small blind seat 1, big blind seat 2), rake mode
+    all, fee 2. Seat 3 raises to 5, seat 4 calls 5, seat 1 folds its blind (1), seat 2
+    calls 3 more: pot 5 + 5 + 5 + 1 = 16. Rake 2 from each participant (1, 2, 3, 4) = 8,
+    so 8 is left. Board 5c 6d 7h 8s 9c: seats 2 (Kc Kd), 3 (Qh Qs) and 4 (Jh Js) all play
+    the nine-high straight: 8 / 3 = 2 each, 2 odd chips, one each clockwise from the
+    button's left among the winners: seat 2 then seat 3. Shares 3 / 3 / 2.
+    Nets: seat 1 -1, seat 2 3 - 5 = -2, seat 3 -2, seat 4 2 - 5 = -3, house +8."""
+    stacks = {1: 100, 2: 100, 3: 100, 4: 100}
+    cards = {1: ["As", "Ad"], 2: ["Kc", "Kd"], 3: ["Qh", "Qs"], 4: ["Jh", "Js"]}
+    checks3 = acts((2, "check"), (3, "check"), (4, "check"))
+    record = adjudicate(stacks, 4, blinds(1, 2), deal(cards, 4),
+                        acts((3, "raise", 5), (4, "call", 5), (1, "fold"), (2, "call", 3)),
+                        street(*STRAIGHT[:3]), checks3, street(STRAIGHT[3]), checks3,
+                        street(STRAIGHT[4]), checks3, show(2, cards[2]), show(3, cards[3]),
+                        show(4, cards[4]), rake(1, 2), rake(2, 2), rake(3, 2), rake(4, 2),
+                        payout(2, 3), payout(3, 3), payout(4, 2),
+                        cfg=config(mode="all", fee=2))
+    assert record.status == "ok", record.findings
+    assert record.expected is not None
+    assert record.expected.net == {"1": -1, "2": -2, "3": -2, "4": -3, "house": 8}
+
+
+def test_side_pot_split_between_tied_hands() -> None:
+    """Stacks 20 / 51 / 100, button 3. Seat 3 raises to 51, seat 1 all-in 19 more (20),
+    seat 2 all-in 49 more (51). Main pot 3 x 20 = 60 (seats 1, 2, 3): seat 1's aces. Side
+    pot 2 x 31 = 62 (seats 2, 3): Kc Kd and Kh Ks tie, 31 each, no odd chip.
+    Board Qs Jd 4c 9h 3s. Nets: seat 1 +40, seat 2 31 - 51 = -20, seat 3 -20.
+    Paying the side pot 32 / 30 instead is a MISPAY of +1 / -1."""
+    stacks = {1: 20, 2: 51, 3: 100}
+    cards = {1: ["As", "Ad"], 2: ["Kc", "Kd"], 3: ["Kh", "Ks"]}
+    parts = [blinds(1, 2), deal(cards, 3),
+             acts((3, "raise", 51), (1, "all_in", 19), (2, "all_in", 49)), *runout(),
+             show(1, cards[1]), show(2, cards[2]), show(3, cards[3]), payout(1, 60)]
+    record = adjudicate(stacks, 3, *parts, payout(2, 31), payout(3, 31))
+    assert record.status == "ok", record.findings
+    assert record.expected is not None
+    assert record.expected.net == {"1": 40, "2": -20, "3": -20, "house": 0}
+    wrong = adjudicate(stacks, 3, *parts, payout(2, 32), payout(3, 30))
+    mispays = sorted((f.seat, f.amount, f.rule) for f in wrong.findings if f.code == "MISPAY")
+    assert mispays == [(2, 1, "TH-9"), (3, -1, "TH-9")]

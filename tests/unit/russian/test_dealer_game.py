@@ -178,3 +178,26 @@ def test_insurance_settled_on_the_new_hand_under_the_alternative_reading() -> No
     outcome = adjudicate(hand, _profile_with(insurance_when_game_bought="final_dealer_hand"))
     assert outcome.net == {1: 0}
     assert outcome.house == 0
+
+
+def test_dealer_showing_his_hand_after_the_replacement_is_no_switch() -> None:
+    """RP-10 / RP-6: after the purchase the dealer turns his new hand Qc 8s 6d 3h 8h (the Ad
+    replaced by the 8h): that is the hand he holds, not a switched card. J J J beats the
+    pair of 8s: 60 - 10 = +50, no finding."""
+    record = (buys("Jc Jd Js 2h 7c").replace("Ad", "8h")
+              .turn_dealer("Qc 8s 6d 3h 8h").pay(1, 60).record())
+    assert record.status == "ok", record.findings
+    assert expected_net(record)["1"] == 50
+
+
+def test_buying_after_the_replacement_card_was_seen_is_past_posting() -> None:
+    """SURV-1 "after an outcome was visible": the dealer shows his replacement card 8h
+    (making a pair of 8s, which the box's J J J beats) before seat 1 decides to buy. The
+    purchase is flagged; the settlement stays on the purchase as the table ran it: Bet 20
+    paid 3:1 = 60, Ante 10 spent: +50."""
+    record = (Scenario().ante(1, 10).deal(1, "Jc Jd Js 2h 7c").deal_dealer(DEALER)
+              .act(1, "stand").bet(1, 20).turn_dealer(DEALER).replace("Ad", "8h")
+              .act(1, "buy_dealer_game").collect(1, "ante", 10).pay(1, 60).record())
+    assert [(f.code, f.rule, f.seat) for f in record.findings] == [
+        ("BUY_AFTER_REPLACEMENT", "SURV-1", 1)]
+    assert expected_net(record)["1"] == 50

@@ -57,3 +57,10 @@ def test_table_posting_overrides_rows_and_keeps_the_others() -> None:
     table, findings = posted_paytable(_section(), config)
     assert table["flush"] == 6 and table["straight"] == 4
     assert findings == []
+
+
+def test_a_paytable_missing_a_row_fails_at_load() -> None:
+    """RP-7 names ten paid lines; a profile that posts only some cannot settle a royal
+    flush (nor size the RP-4 insurance maximum): it must fail at load, not mid-hand."""
+    with pytest.raises(ValueError, match="royal_flush"):
+        _section(paytable={"flush": 5})

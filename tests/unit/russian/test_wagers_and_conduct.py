@@ -8,7 +8,7 @@ from __future__ import annotations
 from services.games.profile import RuleProfile, load_profile
 from services.games.russian import adjudicate
 from services.simulator.handbuilder import build_hand, table_config
-from tests.unit.russian.scenario import Scenario, codes, expected_net
+from tests.unit.russian.scenario import Scenario, codes, expected_net, recorded_net
 
 DEALER = "Ad Kc 8s 6d 3h"
 TRIPS = "Jc Jd Js 2h 7c"
@@ -245,3 +245,80 @@ def test_hand_without_hand_started_is_rejected() -> None:
                                                 ("hand_ended", {})])
     record = adjudicate_hand(hand)
     assert record.status == "rejected"
+
+
+# ---------------------------------------------------------------- audit additions
+
+
+def test_ante_added_after_the_dealer_turns_is_late_even_without_a_shoe_read() -> None:
+    """SURV-1 "after an outcome was visible": the table records no card_dealt (cards known
+    only from the showdowns). Seat 1 puts down Ante 10, Bet 20; the dealer turns Ad Qc 8s
+    6d 3h (no game, so the Ante is paid 1 to 1); then 50 more goes on the Ante and the table
+    pays 60. Only the Ante 10 was in action: due +10. The 50 is LATE_WAGER and the table
+    overpaid by 50 (MISPAY +50)."""
+    no_game = "Ad Qc 8s 6d 3h"
+    record = (Scenario().ante(1, 10).bet(1, 20).turn_dealer(no_game).ante(1, 50)
+              .add("showdown", seat=1, cards=TRIPS.split()).pay(1, 60).record())
+    assert expected_net(record)["1"] == 10
+    assert sorted((f.code, f.amount) for f in record.findings) == [
+        ("LATE_WAGER", 50), ("MISPAY", 50)]
+
+
+def test_hand_dealt_from_a_short_deck_is_a_deal_finding() -> None:
+    """RP-1: one 52-card deck (profile ``deck_size``); hand_started says 36 cards. Every
+    card below is also in a 36-card deck (6 to A), so GEN-1 has nothing to say; trips beat
+    the dealer's Ace-King: 20 x 3 = +60."""
+    dealer = "Ad Kc 8s 6d 7h"
+    scenario = (Scenario().ante(1, 10).deal(1, "Jc Jd Js Th 9c").deal_dealer(dealer)
+                .act(1, "stand").bet(1, 20).turn_dealer(dealer).pay(1, 60))
+    scenario.events[0][1]["deck"] = 36
+    record = scenario.record()
+    assert [(f.code, f.rule) for f in record.findings] == [("WRONG_DECK", "RP-1")]
+    assert expected_net(record)["1"] == 60
+
+
+def test_dealer_turning_cards_other_than_those_dealt_is_a_switch() -> None:
+    """RP-10: the shoe read Ad Kc 8s 6d 3h for the dealer; he turns Ad Kc 8s 8d 3h (a pair of
+    8s). Settled on the cards dealt (Ace-King: trips win 20 x 3 = +60) and flagged."""
+    record = (box().act(1, "stand").bet(1, 20).turn_dealer("Ad Kc 8s 8d 3h").pay(1, 60)
+              .record())
+    assert [(f.code, f.rule) for f in record.findings] == [("DEALER_CARDS_SWITCHED", "RP-10")]
+    assert expected_net(record)["1"] == 60
+
+
+def test_chips_moved_between_players_instead_of_through_the_house() -> None:
+    """GEN-8: house-banked, the house takes the other side of every box. Seat 1 (A K 7 5 2)
+    loses to the dealer's A K 8: -30; seat 2 (trips) wins 20 x 3 = +60; house -30. The
+    table collects seat 1's Ante (10) to the house, but pays 20 of seat 2's 60 straight
+    out of seat 1's stack ("source seat:1") and the other 40 from the house; seat 1's Bet
+    goes back from the layout. Recorded: seat 1 -10 -20 = -30, seat 2 +20 +40 = +60, as
+    due; yet chips went player to player: NOT_HOUSE_BANKED, 20 chips."""
+    record = (Scenario({1: 1000, 2: 1000}).ante(1, 10).ante(2, 10).deal(1, "As Kh 7d 5c 2s")
+              .deal(2, TRIPS).deal_dealer(DEALER).act(1, "stand").act(2, "stand")
+              .bet(1, 20).bet(2, 20).turn_dealer(DEALER).collect(1, "ante", 10)
+              .add("payout", seat=2, amount=20, source="seat:1", kind="win")
+              .pay(2, 40).record())
+    assert expected_net(record) == {"1": -30, "2": 60, "house": -30}
+    assert recorded_net(record) == expected_net(record)
+    assert [(f.code, f.rule, f.seat, f.amount) for f in record.findings] == [
+        ("NOT_HOUSE_BANKED", "GEN-8", 2, 20)]
+
+
+def test_losing_wager_collected_to_a_player_at_the_house_banked_table() -> None:
+    """GEN-8: a losing Ante taken ``to: designated`` (there is no designated player at a
+    Russian table) is not the house banking the box."""
+    record = (box().act(1, "fold").turn_dealer(DEALER)
+              .add("wager_collected", seat=1, kind="ante", amount=10, to="designated")
+              .record())
+    assert "NOT_HOUSE_BANKED" in codes(record)
+
+
+def test_wager_by_a_seat_not_dealt_in() -> None:
+    """RP-1: hand_started deals in seat 1 only; seat 4 puts down an Ante and is never
+    dealt. Flagged SEAT_NOT_DEALT_IN (and the deal count). Seat 1: trips +60."""
+    record = (Scenario().ante(1, 10).ante(4, 10).deal(1, TRIPS).deal_dealer(DEALER)
+              .act(1, "stand").bet(1, 20).turn_dealer(DEALER).pay(1, 60)
+              .collect(4, "ante", 10).record())
+    assert ("SEAT_NOT_DEALT_IN", "RP-1", 4) in [(f.code, f.rule, f.seat)
+                                                for f in record.findings]
+    assert expected_net(record)["1"] == 60
