@@ -180,6 +180,45 @@ def _alert_line(alert: Alert) -> bytes:
     return msgspec.json.encode(alert) + b"\n"
 
 
+# ---------------------------------------------------------------- surveil
+
+
+@app.command()
+def surveil(
+    file: Annotated[Path, typer.Argument(exists=True, dir_okay=False, help="JSONL event log")],
+    out: Annotated[Path | None, typer.Option(help="write the SURV-2..8 alerts here (JSONL); "
+                                                  "default: stdout")] = None,
+    profile: Annotated[str, typer.Option(help="rule profile holding surveillance.toml")] = (
+        "house-v1"),
+) -> None:
+    """Adjudicate a log and run the cross-hand surveillance patterns (SURV-2..SURV-8) over
+    its hands; alerts as JSON lines (with their evidence), a table of them on stderr."""
+    from services.surveillance import load_config, surveil_lines
+
+    config = load_config(profile)
+    with file.open("rb") as fh:
+        run = surveil_lines(iter_lines(fh), config)
+    lines = b"".join(_alert_line(a) for a in run.alerts)
+    if out is None:
+        sys.stdout.buffer.write(lines)
+        sys.stdout.flush()
+    else:
+        out.write_bytes(lines)
+    err.print(_surveillance_table(run.alerts, run.hands_surveilled))
+    if run.dead_letters:
+        err.print(f"[yellow]{len(run.dead_letters)} record(s) rejected to the DLQ[/yellow] "
+                  "(see `pitwatch adjudicate --dlq`)")
+
+
+def _surveillance_table(alerts: list[Alert], hands: int) -> Table:
+    table = Table(title=f"surveillance: {len(alerts)} alert(s) over {hands} hands")
+    for col in ("rule", "code", "severity", "table", "hand", "what"):
+        table.add_column(col, overflow="fold")
+    for a in alerts:
+        table.add_row(a.rule, a.code, a.severity, a.table_id, a.hand_id or "", a.message)
+    return table
+
+
 # ---------------------------------------------------------------- simulate
 
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import zlib
 from dataclasses import dataclass, field
+from typing import Any
 
 import msgspec
 
@@ -126,6 +127,9 @@ class Alert(msgspec.Struct, kw_only=True, omit_defaults=True):
     seq: int | None = None
     event_id: str | None = None
     hand_id: str | None = None
+    # Cross-hand patterns (services.surveillance): the hands, players, counts, statistic
+    # and threshold behind the alert (rules.md SURV: "an alert with its evidence").
+    evidence: dict[str, Any] | None = None
 
 
 @dataclass(slots=True)

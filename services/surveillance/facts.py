@@ -1,0 +1,164 @@
+"""What surveillance reads from one adjudicated hand, extracted once.
+
+Every pattern works from these facts rather than from raw events, so the reading of the
+events (what counts as a favourable mispay, an exposed card, a heads-up decision) is in
+one place and the patterns stay arithmetic. A ``rejected`` record is never surveilled:
+its hand could not be adjudicated, so its findings and nets say nothing reliable.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from services.events.contract import (
+    ActionEvent,
+    AdjudicationRecord,
+    CardDealtEvent,
+    CardExposedEvent,
+    HandStartedEvent,
+    MisdealEvent,
+    WagerEvent,
+)
+from services.games.model import HandInput
+
+# Betting decisions a player makes freely (blind and ante posts are forced, not choices).
+DECISIONS = frozenset({"fold", "check", "call", "bet", "raise", "all_in"})
+AGGRESSIVE = frozenset({"bet", "raise", "all_in"})
+
+
+@dataclass(frozen=True)
+class HandRef:
+    """A hand cited in evidence, with the seat it concerns and a chip amount if any."""
+
+    table_id: str
+    hand_id: str
+    seat: int | None = None
+    amount: int | None = None
+
+    def as_evidence(self) -> dict[str, str | int]:
+        out: dict[str, str | int] = {"table_id": self.table_id, "hand_id": self.hand_id}
+        if self.seat is not None:
+            out["seat"] = self.seat
+        if self.amount is not None:
+            out["amount"] = self.amount
+        return out
+
+
+@dataclass(frozen=True)
+class Decision:
+    """A betting decision taken heads-up: ``seat`` acted with only ``opponent`` left."""
+
+    seat: int
+    opponent: int
+    aggressive: bool
+
+
+@dataclass(frozen=True)
+class HandFacts:
+    table_id: str
+    hand_id: str
+    game: str | None
+    dealer: str | None
+    players: dict[int, str]  # seat -> player_id, every seat dealt in (incl. a DP)
+    favourable_mispays: tuple[tuple[int, int], ...]  # (seat, chips too much), MISPAY > 0
+    mispay: bool  # any MISPAY finding
+    misdeal: bool  # a ``misdeal`` event
+    exposed_seats: tuple[int, ...]  # seats with a card the dealer exposed by error (once each)
+    exposed: bool  # any card exposed by dealer error (with or without a seat)
+    seat_cards: dict[int, tuple[str, ...]]  # cards dealt to each seat, in order, if all read
+    flush_bonus_seats: frozenset[int]
+    folded: frozenset[int]
+    net: dict[int, int]  # recorded stack change per seat
+    big_blind: int | None  # the table's betting unit (big blind, else small bet)
+    heads_up: tuple[Decision, ...]
+
+    def ref(self, seat: int | None = None, amount: int | None = None) -> HandRef:
+        return HandRef(self.table_id, self.hand_id, seat, amount)
+
+
+def hand_facts(hand: HandInput, record: AdjudicationRecord) -> HandFacts | None:
+    """The facts of one hand, or None for a record surveillance must not count."""
+    if record.status == "rejected":
+        return None
+    started = next((e for e in hand.events if isinstance(e, HandStartedEvent)), None)
+    players = _players(record, started)
+    mispays = [f for f in record.findings if f.code == "MISPAY"]
+    exposures = [e.data for e in hand.events
+                 if isinstance(e, CardExposedEvent) and e.data.cause == "dealer_error"]
+    return HandFacts(
+        table_id=record.table_id,
+        hand_id=record.hand_id,
+        game=record.game,
+        dealer=record.dealer_id or (started.data.dealer_id if started else None),
+        players=players,
+        favourable_mispays=tuple((f.seat, f.amount) for f in mispays
+                                 if f.seat is not None and f.amount is not None
+                                 and f.amount > 0),
+        mispay=bool(mispays),
+        misdeal=any(isinstance(e, MisdealEvent) for e in hand.events),
+        exposed_seats=tuple(sorted({x.seat for x in exposures if x.seat is not None})),
+        exposed=bool(exposures),
+        seat_cards=_seat_cards(hand.events),
+        flush_bonus_seats=frozenset(e.data.seat for e in hand.events
+                                    if isinstance(e, WagerEvent)
+                                    and e.data.kind == "flush_bonus"),
+        folded=frozenset(e.data.seat for e in hand.events
+                         if isinstance(e, ActionEvent) and e.data.action == "fold"),
+        net=_recorded_net(record),
+        big_blind=_betting_unit(hand),
+        heads_up=tuple(heads_up_decisions(hand.events, set(players))),
+    )
+
+
+def _players(record: AdjudicationRecord, started: HandStartedEvent | None) -> dict[int, str]:
+    if record.players:
+        return {int(seat): pid for seat, pid in record.players.items() if seat.isdigit()}
+    if started is None:
+        return {}
+    return {s.seat: s.player_id for s in started.data.seats}
+
+
+def _seat_cards(events: Iterable[object]) -> dict[int, tuple[str, ...]]:
+    """Cards dealt to each seat in order; a seat with an unread card is left out (its
+    hand cannot be judged)."""
+    dealt: dict[int, list[str]] = {}
+    unread: set[int] = set()
+    for e in events:
+        if isinstance(e, CardDealtEvent) and e.data.to == "seat" and e.data.seat is not None:
+            if e.data.card is None:
+                unread.add(e.data.seat)
+            else:
+                dealt.setdefault(e.data.seat, []).append(e.data.card)
+    return {seat: tuple(cards) for seat, cards in dealt.items() if seat not in unread}
+
+
+def _recorded_net(record: AdjudicationRecord) -> dict[int, int]:
+    if record.recorded is None:
+        return {}
+    return {int(k): v for k, v in record.recorded.net.items() if k.isdigit()}
+
+
+def _betting_unit(hand: HandInput) -> int | None:
+    config = hand.table.config
+    if config is None:
+        return None
+    limits = config.limits
+    return limits.big_blind or limits.small_bet or limits.min_wager or None
+
+
+def heads_up_decisions(events: Iterable[object], dealt_in: set[int]) -> list[Decision]:
+    """SURV-4: the betting decisions taken when exactly two players were left in the hand
+    (a bet or raise then can only be against the other one)."""
+    live = set(dealt_in)
+    out: list[Decision] = []
+    for e in events:
+        if not isinstance(e, ActionEvent) or e.data.action not in DECISIONS:
+            continue
+        seat = e.data.seat
+        if len(live) == 2 and seat in live:
+            (opponent,) = live - {seat}
+            out.append(Decision(seat, opponent, e.data.action in AGGRESSIVE))
+        if e.data.action == "fold":
+            live.discard(seat)
+    return out

@@ -1,0 +1,107 @@
+"""Section ``surveillance`` of a rule profile: every SURV-2..SURV-8 threshold as data.
+
+rules.md SURV: "Thresholds are configuration". The structs have no defaults, like every
+profile section (``services.games.profile``): a threshold missing from
+``profiles/<name>/surveillance.toml`` is a load error, never a constant taken from code.
+docs/surveillance.md explains each field.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import msgspec
+
+from services.games.profile import RuleProfile, load_profile
+
+Severity = Literal["info", "warning", "critical"]
+Category = Literal["one_pair", "two_pair", "three_of_a_kind", "straight", "flush",
+                   "full_house", "four_of_a_kind", "straight_flush"]
+
+
+class _Section(msgspec.Struct, forbid_unknown_fields=True):
+    pass
+
+
+class Sweethearting(_Section):
+    """SURV-2."""
+
+    p_value: float
+    min_count: int
+    severity: Severity
+
+
+class Drift(_Section):
+    """SURV-8."""
+
+    p_value: float
+    min_count: int
+    min_hands: int
+    severity: Severity
+
+
+class Improbable(_Section):
+    """SURV-6."""
+
+    p_value: float
+    min_count: int
+    severity: Severity
+    hcf_flush_min_cards: int
+    russian_min_category: Category
+
+
+class Exposure(_Section):
+    """SURV-7."""
+
+    p_value: float
+    min_count: int
+    severity: Severity
+
+
+class ChipDumping(_Section):
+    """SURV-3."""
+
+    p_value: float
+    min_fold_investment_big_blinds: int
+    min_count: int
+    min_total_big_blinds: int
+    severity: Severity
+
+
+class SoftPlay(_Section):
+    """SURV-4."""
+
+    p_value: float
+    min_decisions: int
+    severity: Severity
+
+
+class Collusion(_Section):
+    """SURV-5."""
+
+    p_value: float
+    min_decisions: int
+    severity: Severity
+
+
+class SurveillanceConfig(_Section):
+    """``surveillance.toml``."""
+
+    realert_growth_percent: int
+    evidence_hands: int
+    sweethearting: Sweethearting
+    drift: Drift
+    improbable: Improbable
+    exposure: Exposure
+    chip_dumping: ChipDumping
+    soft_play: SoftPlay
+    collusion: Collusion
+
+
+def surveillance_config(profile: RuleProfile) -> SurveillanceConfig:
+    return profile.section("surveillance", SurveillanceConfig)
+
+
+def load_config(profile_name: str = "house-v1") -> SurveillanceConfig:
+    """The thresholds of a built-in (or ``extra_dir``) rule profile."""
+    return surveillance_config(load_profile(profile_name))

@@ -1,0 +1,45 @@
+"""SURV-7: cards one dealer exposes at one player's seat, again and again."""
+
+from __future__ import annotations
+
+from services.surveillance import SurveillanceEngine, load_config
+from tests.unit.surveillance.scenario import hand
+
+
+def exposed(seat: int, cards: tuple[str, ...] = ("As",)) -> list:  # type: ignore[type-arg]
+    return [("card_exposed", {"seat": seat, "card": c, "cause": "dealer_error"}) for c in cards]
+
+
+def surv7(hands: list[tuple]) -> list:  # type: ignore[type-arg]
+    engine = SurveillanceEngine(load_config())
+    return [a for h, r in hands for a in engine.observe(h, r) if a.rule == "SURV-7"]
+
+
+def test_one_seat_exposed_again_and_again() -> None:
+    """Six players; dealer D1 exposes a card of seat 3 (player C) in hands 5, 10, ..., 40,
+    two cards at once in hand 10 (one exposure incident: counted once). C holds 1/6 of
+    the seat-hands; after hand 35, 7 of 7 incidents: 6^-7 = 3.57e-6 > 1e-6; after hand 40,
+    8 of 8: 6^-8 = 5.95e-7 <= 1e-6: alert."""
+    hands = [hand(n, events=exposed(3, ("As", "Kd") if n == 10 else ("As",))
+                  if n % 5 == 0 else []) for n in range(1, 41)]
+    alerts = surv7(hands)
+    assert [a.hand_id for a in alerts] == ["T1-000040"]
+    ev = alerts[0].evidence
+    assert ev is not None
+    assert (ev["dealer"], ev["player"], ev["count"], ev["dealer_events"]) == ("D1", "C", 8, 8)
+    assert ev["seats"] == [3]
+    assert alerts[0].code == "EXPOSURE_CONCENTRATION"
+
+
+def test_exposures_spread_over_seats_do_not_alert() -> None:
+    """The same 8 incidents on seats 1..6 in turn: at most 2 per player, P ~ 0.4."""
+    hands = [hand(n, events=exposed(n // 5 % 6 + 1) if n % 5 == 0 else [])
+             for n in range(1, 41)]
+    assert surv7(hands) == []
+
+
+def test_player_exposing_own_cards_is_not_the_dealer() -> None:
+    """Eight cards exposed by the player himself (cause ``player``): not counted."""
+    hands = [hand(n, events=[("card_exposed", {"seat": 3, "card": "As", "cause": "player"})]
+                  if n % 5 == 0 else []) for n in range(1, 41)]
+    assert surv7(hands) == []

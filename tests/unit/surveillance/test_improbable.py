@@ -1,0 +1,78 @@
+"""SURV-6: a player's bonus hits against the game's true odds (exact counting)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from services.surveillance import SurveillanceEngine, load_config
+from tests.unit.surveillance.scenario import hand
+
+FLUSH5 = ["2h", "5h", "8h", "Jh", "Ah", "3c", "4d"]  # five hearts
+NO_FLUSH = ["2h", "5h", "8h", "3c", "4c", "6d", "7s"]  # three hearts at most
+STRAIGHT = ["2c", "3d", "4h", "5s", "6c"]
+PAIR = ["2c", "2d", "9h", "Js", "Kc"]
+
+
+def dealt(seat: int, cards: list[str | None]) -> list[tuple[str, dict[str, Any]]]:
+    return [("card_dealt", {"to": "seat", "card": c, "face_up": False, "seat": seat})
+            for c in cards]
+
+
+def hcf_hand(n: int, cards: list[str | None], bonus: bool = True) -> tuple:  # type: ignore[type-arg]
+    wager = [("wager", {"seat": 1, "kind": "flush_bonus", "amount": 5})] if bonus else []
+    return hand(n, players={1: "A", 2: "B"}, events=[*wager, *dealt(1, cards)])
+
+
+def improbable(hands: list[tuple]) -> list:  # type: ignore[type-arg]
+    engine = SurveillanceEngine(load_config())
+    return [a for h, r in hands for a in engine.observe(h, r) if a.rule == "SURV-6"]
+
+
+def test_hcf_flush_hits_alert_when_the_tail_crosses() -> None:
+    """A wagers the flush bonus in 19 hands and is dealt a 5-card flush in hands 13..19.
+    True odds p0 = 4,089,228 / 133,784,560 = 0.030566 (test_stats_and_odds). After hand 18:
+    6 hits in 18, P(X >= 6) = C(18,6) p0^6 (1-p0)^12 + ... = 18,564 * 8.12e-10 * 0.688
+    + 31,824 * 2.48e-11 * 0.710 + ... = 1.10e-5 > 1e-6. After hand 19: 7 in 19,
+    C(19,7) p0^7 (1-p0)^12 + C(19,8) p0^8 (1-p0)^11 + ... = 50,388 * 2.48e-11 * 0.688
+    + 75,582 * 7.59e-13 * 0.710 = 8.62e-7 + 4.1e-8 + ... = 9.08e-7 <= 1e-6: alert."""
+    hands = [hcf_hand(n, FLUSH5 if n >= 13 else NO_FLUSH) for n in range(1, 20)]
+    alerts = improbable(hands)
+    assert [a.hand_id for a in alerts] == ["T1-000019"]
+    ev = alerts[0].evidence
+    assert ev is not None
+    assert (ev["player"], ev["kind"], ev["count"], ev["trials"]) == ("A", "hcf_flush", 7, 19)
+    assert ev["true_probability"] == pytest.approx(4_089_228 / 133_784_560)
+    assert ev["p_value"] == pytest.approx(9.08e-7, rel=2e-3)
+    assert (alerts[0].code, alerts[0].rule) == ("IMPROBABLE_RESULTS", "SURV-6")
+
+
+def test_hcf_hits_at_the_true_rate_or_without_the_wager_do_not_alert() -> None:
+    """Two flushes in 19 hands (0.58 expected, P(X >= 2) = 0.11); seven flushes with no
+    flush-bonus wager are not trials; a hand with an unread card is not a trial."""
+    hands = [hcf_hand(n, FLUSH5 if n in (4, 17) else NO_FLUSH) for n in range(1, 20)]
+    hands += [hcf_hand(n, FLUSH5, bonus=False) for n in range(20, 27)]
+    hands += [hcf_hand(n, [*FLUSH5[:6], None]) for n in range(27, 40)]
+    assert improbable(hands) == []
+
+
+def test_russian_top_hands() -> None:
+    """A box dealt a straight in hands 7..10 of 10. p0 = 19,716 / 2,598,960 = 0.0075861.
+    After hand 9: 3 hits < min_count 4. After hand 10: P(X >= 4 | 10, p0) =
+    C(10,4) p0^4 (1-p0)^6 + ... = 210 * 3.312e-9 * 0.9554 + ... = 6.64e-7 + 6e-9
+    = 6.71e-7 <= 1e-6: alert."""
+    hands = [hand(n, game="russian", players={1: "A"},
+                  events=dealt(1, STRAIGHT if n >= 7 else PAIR)) for n in range(1, 11)]
+    alerts = improbable(hands)
+    assert [a.hand_id for a in alerts] == ["T1-000010"]
+    assert alerts[0].evidence is not None
+    assert alerts[0].evidence["p_value"] == pytest.approx(6.706e-7, rel=2e-3)
+
+
+def test_russian_first_five_cards_only() -> None:
+    """A sixth (bought) card making the straight does not count: the deal is judged, the
+    draw is the player's choice. Four such hands: no hit, no alert."""
+    hands = [hand(n, game="russian", players={1: "A"},
+                  events=dealt(1, ["2c", "3d", "4h", "5s", "Kc", "6c"])) for n in range(1, 5)]
+    assert improbable(hands) == []

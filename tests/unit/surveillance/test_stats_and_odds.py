@@ -1,0 +1,86 @@
+"""Binomial tails and the true odds SURV-6 compares with, against hand-computed numbers."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from math import comb
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from services.surveillance.odds import FIVE_CARD_COUNTS, five_card_at_least, longest_suit_at_least
+from services.surveillance.stats import binomial_lower_tail, binomial_upper_tail
+
+
+def test_upper_tail_all_of_few() -> None:
+    """P(X >= 5), X ~ Bin(5, 1/6) = (1/6)^5 = 1/7776 = 1.28601e-4."""
+    assert binomial_upper_tail(5, 5, 1 / 6) == pytest.approx(1 / 7776, rel=1e-12)
+
+
+def test_upper_tail_below_the_mode_side() -> None:
+    """P(X >= 3), X ~ Bin(10, 0.1) = 1 - (0.9^10 + 10*0.1*0.9^9 + 45*0.01*0.9^8)
+    = 1 - (0.3486784401 + 0.387420489 + 0.1937102445) = 0.0701908264."""
+    assert binomial_upper_tail(3, 10, 0.1) == pytest.approx(0.0701908264, rel=1e-9)
+
+
+def test_upper_tail_far_in_a_long_series() -> None:
+    """P(X >= 50), X ~ Bin(1000, 0.02): mean 20, sd 4.43; 50 is 6.8 sd out. The leading
+    term C(1000,50) 0.02^50 0.98^950: log10 C(1000,50) = 85.0, 50 log10 0.02 = -84.95,
+    950 log10 0.98 = -8.335, so ~10^-8.3 = 5e-9, and the tail is about 1.6x its first term
+    (ratio of successive terms ~ (950/51)(0.02/0.98) = 0.38): ~8e-9."""
+    p = binomial_upper_tail(50, 1000, 0.02)
+    assert 5e-9 < p < 1.2e-8
+
+
+def test_lower_tail() -> None:
+    """P(X <= 0), X ~ Bin(30, 0.2) = 0.8^30 = 1.2379e-3; P(X <= 30) = 1."""
+    assert binomial_lower_tail(0, 30, 0.2) == pytest.approx(0.8**30, rel=1e-12)
+    assert binomial_lower_tail(30, 30, 0.2) == pytest.approx(1.0)
+
+
+def test_edges() -> None:
+    """k = 0 is certain; k > n impossible; p = 0 never hits, p = 1 always does."""
+    assert binomial_upper_tail(0, 10, 0.3) == 1.0
+    assert binomial_upper_tail(11, 10, 0.3) == 0.0
+    assert binomial_upper_tail(1, 10, 0.0) == 0.0
+    assert binomial_upper_tail(10, 10, 1.0) == 1.0
+
+
+@given(st.integers(0, 60), st.integers(1, 60), st.fractions(0, 1, max_denominator=50))
+def test_tails_match_exact_fractions(k: int, n: int, p: Fraction) -> None:
+    """Both tails agree with the exact rational sum of math.comb terms."""
+    k = min(k, n)
+    exact_upper = sum(comb(n, i) * p**i * (1 - p) ** (n - i) for i in range(k, n + 1))
+    exact_lower = sum(comb(n, i) * p**i * (1 - p) ** (n - i) for i in range(0, k + 1))
+    assert binomial_upper_tail(k, n, float(p)) == pytest.approx(float(exact_upper), rel=1e-9,
+                                                                abs=1e-15)
+    assert binomial_lower_tail(k, n, float(p)) == pytest.approx(float(exact_lower), rel=1e-9,
+                                                                abs=1e-15)
+
+
+def test_hcf_flush_odds() -> None:
+    """Seven cards from 52, C(52,7) = 133,784,560. Five or more of one suit (only one suit
+    can): 4 (C(13,5) C(39,2) + C(13,6) C(39,1) + C(13,7)) = 4 (1287*741 + 1716*39 + 1716)
+    = 4 (953,667 + 66,924 + 1,716) = 4,089,228 -> 0.030566. Six or more: 4 (66,924 +
+    1,716) = 274,560 -> 0.0020523. All seven: 4 * 1716 = 6,864."""
+    assert longest_suit_at_least(7, 5) == Fraction(4_089_228, 133_784_560)
+    assert longest_suit_at_least(7, 6) == Fraction(274_560, 133_784_560)
+    assert longest_suit_at_least(7, 7) == Fraction(6_864, 133_784_560)
+    assert longest_suit_at_least(7, 2) == 1  # 7 cards in 4 suits: some suit holds 2
+
+
+def test_five_card_category_odds() -> None:
+    """The textbook counts (of C(52,5) = 2,598,960): straight flush 40, quads 624, full
+    house 3,744, flush 5,108, straight 10,200, trips 54,912, two pair 123,552, one pair
+    1,098,240; high card is the rest, 1,302,540. Straight or better: 40 + 624 + 3,744 +
+    5,108 + 10,200 = 19,716 -> 0.0075861."""
+    assert FIVE_CARD_COUNTS == {
+        "straight_flush": 40, "four_of_a_kind": 624, "full_house": 3_744, "flush": 5_108,
+        "straight": 10_200, "three_of_a_kind": 54_912, "two_pair": 123_552,
+        "one_pair": 1_098_240}
+    assert comb(52, 5) - sum(FIVE_CARD_COUNTS.values()) == 1_302_540
+    assert five_card_at_least("straight") == Fraction(19_716, 2_598_960)
+    assert five_card_at_least("straight_flush") == Fraction(40, 2_598_960)
+    with pytest.raises(ValueError):
+        five_card_at_least("high_card")
