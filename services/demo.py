@@ -1,29 +1,43 @@
 """``pitwatch demo``: the whole embedded job on a few tables, explained on one screen.
 
-simulate (with every fault kind injected and labelled) -> adjudicate -> ledger (SQLite),
-then: hands by status, findings by rule and severity, rake by mode from the ledger, and
-the detection table against the injected truth. Returns False when an injected fault went
-undetected, so the demo doubles as a smoke test.
+simulate (with every fault kind injected and labelled) -> adjudicate and surveil ->
+ledger (SQLite), then: hands by status, findings by rule and severity, rake by mode from
+the ledger, the detection table against the injected truth, the cross-hand surveillance
+alerts (SURV-2..8) and whether they caught the injected table-level scenario (an HCF
+sweetheart dealer) and nothing else. Returns False when an injected fault or scenario
+went undetected or an alert is unexplained, so the demo doubles as a smoke test.
+
+Adjudication runs once: ``surveil_lines`` drives the same embedded runner as
+``pitwatch adjudicate`` and hands its records to surveillance as each hand closes.
 """
 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import msgspec
 import orjson
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
+from services.adjudicator.table import Alert
 from services.events.contract import AdjudicationRecord, encode_record
-from services.simulator.scoring import Detection, score
+from services.simulator.scoring import AlertDetection, Detection, score, score_alerts
+
+if TYPE_CHECKING:
+    from services.cli import AdjudicationRun
+    from services.surveillance import SurveillanceRun
 
 
 def run_demo(
     console: Console, workdir: Path, games: list[str], tables: int, hands: int, seed: int
 ) -> bool:
-    from services.cli import _findings_table, _summary_table, _write_jsonl, run_file
+    from services.cli import _findings_table, _summary_table, _surveillance_table, _write_jsonl
+    from services.simulator.registry import scenarios_for
     from services.simulator.run import available_faults, simulate
 
     workdir.mkdir(parents=True, exist_ok=True)
@@ -31,15 +45,17 @@ def run_demo(
     truth_path = workdir / "truth.jsonl"
     records_path = workdir / "adjudications.jsonl"
     db_path = workdir / "ledger.sqlite"
+    alerts_path = workdir / "alerts.jsonl"
     faults = frozenset().union(*(available_faults(g) for g in games))
     console.print(f"[bold]1. simulate[/bold] {tables} table(s) x {hands} hands of {games}, "
                   f"faults injected: {', '.join(sorted(faults))}")
     log = simulate(games, tables, hands, seed, faults, fault_rate=0.02)
     _write_jsonl(events_path, [orjson.dumps(e) for e in log.events])
     _write_jsonl(truth_path, [msgspec.json.encode(t) for t in log.truth])
-    console.print(f"[bold]2. adjudicate[/bold] {len(log.events)} events")
-    run = run_file(events_path)
+    console.print(f"[bold]2. adjudicate and surveil[/bold] {len(log.events)} events")
+    run, surveyed = _adjudicate_and_surveil(events_path)
     _write_jsonl(records_path, [encode_record(r) for r in run.records])
+    _write_jsonl(alerts_path, [msgspec.json.encode(a) for a in surveyed.alerts])
     console.print(_summary_table(run))
     console.print(_findings_table(run.records))
     console.print("[bold]3. ledger[/bold]")
@@ -48,16 +64,49 @@ def run_demo(
     _ledger_summary(console, f"sqlite:///{db_path}", run.records)
     detection = score(log.truth, run.records)
     console.print(_detection_table(detection))
+    console.print("[bold]4. surveillance[/bold] (SURV-2..8, across hands)")
+    console.print(_surveillance_table(surveyed.alerts, surveyed.hands_surveilled))
+    scenarios = faults & frozenset().union(*(scenarios_for(g) for g in games))
+    surveillance = score_alerts(log.truth, surveyed.alerts, scenarios)
+    console.print(_scenario_table(surveillance))
+    day = min((r.ended_at[:10] for r in run.records if r.ended_at), default="YYYY-MM-DD")
     console.print(
         "\n[bold]where to look next[/bold]\n"
         f"  events:         {events_path}\n"
         f"  adjudications:  {records_path}   (one JSON record per hand)\n"
+        f"  alerts:         {alerts_path}   (SURV-2..8, with their evidence)\n"
         f"  injected truth: {truth_path}\n"
         f"  ledger:         pitwatch ledger balances --db sqlite:///{db_path}\n"
         f"                  pitwatch ledger rake --db sqlite:///{db_path}\n"
-        "  docs:           docs/rules.md (rule IDs), docs/events.md (the contract)"
+        f"  daily report:   pitwatch report daily --date {day} --ledger sqlite:///{db_path} "
+        f"--alerts {alerts_path} --events {events_path} -o {workdir / 'report' / 'daily.html'}\n"
+        "  docs:           docs/rules.md (rule IDs), docs/events.md (the contract), "
+        "docs/surveillance.md"
     )
-    return detection.all_detected
+    return detection.all_detected and surveillance.all_detected
+
+
+def _adjudicate_and_surveil(path: Path) -> tuple[AdjudicationRun, SurveillanceRun]:
+    """One embedded adjudication pass over the log, each hand surveilled as it closes."""
+    from services.adjudicator.embedded import iter_lines
+    from services.cli import AdjudicationRun, _progress
+    from services.surveillance import load_config, surveil_lines
+
+    with path.open("rb") as fh, _progress() as progress:
+        task = progress.add_task(f"adjudicating and surveilling {path.name}",
+                                 total=path.stat().st_size)
+
+        def lines() -> Iterator[tuple[bytes, str]]:
+            for line in iter_lines(fh):
+                yield line
+                progress.update(task, completed=fh.tell())
+
+        surveyed = surveil_lines(lines(), load_config())
+    run = AdjudicationRun()
+    run.records = surveyed.records
+    run.alerts = surveyed.stream_alerts
+    run.dead_letters = surveyed.dead_letters
+    return run, surveyed
 
 
 def _ledger_summary(console: Console, url: str, records: list[AdjudicationRecord]) -> None:
@@ -90,3 +139,27 @@ def _detection_table(detection: Detection) -> Table:
     table.caption = (f"{len(detection.unexplained_hands)} hand(s) with findings not "
                      "explained by an injected fault")
     return table
+
+
+def _scenario_table(detection: AlertDetection) -> Table:
+    table = Table(title="surveillance against injected scenarios")
+    for col in ("scenario", "tables", "labelled hands", "alerts citing them",
+                "hands cited", "detected"):
+        table.add_column(col)
+    for fault, s in detection.scenarios.items():
+        codes = Counter(a.code for a in s.alerts)
+        colour = "green" if s.detected else "red"
+        table.add_row(fault, ", ".join(s.tables), str(s.labelled_hands),
+                      ", ".join(f"{code} x{n}" for code, n in sorted(codes.items())) or "none",
+                      str(s.cited_hands),
+                      f"[{colour}]{'yes' if s.detected else 'NO'}[/{colour}]")
+    colour = "red" if detection.unexplained else "green"
+    table.caption = (f"[{colour}]{len(detection.unexplained)} alert(s) not explained by an "
+                     f"injected scenario[/{colour}]"
+                     + "".join(f"\n  {_alert_line(a)}" for a in detection.unexplained))
+    return table
+
+
+def _alert_line(alert: Alert) -> str:
+    return escape(f"{alert.rule} {alert.code} {alert.table_id} {alert.hand_id or ''}: "
+                  f"{alert.message}")

@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 from typing import Annotated
 
+import msgspec
 import typer
 from rich.console import Console
 
@@ -99,14 +100,20 @@ def daily(
                                                 help="event log: also write the dispute "
                                                      "report of every hand needing review "
                                                      "next to OUT")] = None,
+    alerts: Annotated[Path | None, typer.Option(exists=True, dir_okay=False,
+                                                help="surveillance alerts JSONL (pitwatch "
+                                                     "surveil --out): list those about the "
+                                                     "day's hands")] = None,
     fmt: Annotated[str, typer.Option("--format", help="html or pdf")] = "html",
     out: Annotated[Path | None, typer.Option("-o", "--output", help="file to write "
                                              "(default: HTML to stdout)")] = None,
     generated_at: Annotated[str | None, typer.Option(help="timestamp printed as the "
                                                      "generation time (default: now)")] = None,
 ) -> None:
-    """Daily table report from the ledger: per table and game, per dealer, reconciled."""
+    """Daily table report from the ledger: per table and game, per dealer, reconciled;
+    with ``--alerts``, the surveillance alerts about the day's hands."""
     from services.ledger.db import default_url, open_ledger
+    from services.reports.alerts import read_alerts
     from services.reports.daily import daily_from_ledger
     from services.reports.render import render_html
 
@@ -117,6 +124,11 @@ def daily(
     url = ledger or default_url()
     stamp = generated_at or now_utc()
     report = daily_from_ledger(open_ledger(url), day, table, source=url)
+    if alerts is not None:
+        try:
+            report.attach_alerts(read_alerts(alerts), alerts.name)
+        except msgspec.DecodeError as exc:
+            raise typer.BadParameter(f"{alerts}: {exc}", param_hint="--alerts") from None
     html = render_html("daily.html", d=report, generated_at=stamp, link=safe_name)
     _write(html, fmt, out)
     if events is not None and out is not None:

@@ -31,7 +31,9 @@ from fractions import Fraction
 
 from sqlalchemy import Engine, select
 
+from services.adjudicator.table import Alert
 from services.events.contract import AdjudicationRecord, Finding, decode_record
+from services.reports.alerts import AlertLine, alerts_concerning
 from services.reports.dispute import GAME_NAMES
 
 SEVERITY_ORDER = ("critical", "warning", "info")
@@ -156,6 +158,15 @@ class DailyReport:
     findings: list[FindingCount] = field(default_factory=list)
     review: list[ReviewHand] = field(default_factory=list)
     reconciliation: list[ReconciliationRow] = field(default_factory=list)
+    hand_keys: set[tuple[str, str]] = field(default_factory=set)  # (table_id, hand_id)
+    # Surveillance alerts concerning the day's hands; ``alerts_source`` None: none given.
+    alerts: list[AlertLine] = field(default_factory=list)
+    alerts_source: str | None = None
+
+    def attach_alerts(self, alerts: Iterable[Alert], source: str) -> None:
+        """Keep the alerts raised on or citing one of this report's hands."""
+        self.alerts = alerts_concerning(alerts, self.hand_keys)
+        self.alerts_source = source
 
     @property
     def review_hand_ids(self) -> list[str]:
@@ -220,6 +231,7 @@ def daily_report(
     for hand in sorted(hands, key=lambda h: (h.record.table_id, h.record.ended_at or "",
                                              h.record.hand_id)):
         r = hand.record
+        report.hand_keys.add((r.table_id, r.hand_id))
         key: tuple[str, str | None] = (r.table_id, r.game)
         entry = by_table.get(key)
         if entry is None:

@@ -53,7 +53,15 @@ FAULTS: dict[str, str] = {
     "chips_mid_hand": "chips added to a stack during the hand",
     "over_cap_raise": "a raise above the HCF-4 cap accepted and settled in full",
     "dp_rotation_skip": "the designated player moves past a seat that did not decline",
+    "sweetheart": "table-level SURV-2 scenario: the table's first dealer overpays the wins "
+    "of the player first seated at seat 1 (never leaves while the dealer returns after "
+    "each relief); on the first HCF table of the log only",
 }
+
+# Faults that are a table-level scenario, not a per-hand accident: injected on every hand
+# the scenario applies to (not at ``fault_rate``), and by the log runner on one table only
+# (services.simulator.run), so the other tables are the control.
+TABLE_SCENARIOS: frozenset[str] = frozenset({"sweetheart"})
 
 # Finding codes that count as detecting each fault.
 DETECTED_BY: dict[str, list[str]] = {
@@ -66,6 +74,9 @@ DETECTED_BY: dict[str, list[str]] = {
     "chips_mid_hand": ["CHIPS_DURING_HAND"],
     "over_cap_raise": ["RAISE_OVER_CAP"],
     "dp_rotation_skip": ["DP_ROTATION_SKIP"],
+    # Per hand the overpayment is a MISPAY; across hands SURV-2 names the dealer and the
+    # player, and SURV-8 may flag the same dealer's (or table's) mispay rate.
+    "sweetheart": ["MISPAY", "SWEETHEARTING", "PROCEDURE_DRIFT"],
 }
 
 SEATS = 7
@@ -75,6 +86,15 @@ DP_MIN_STACK = 300
 BONUS_CAP = 500
 RAKE_MODES = ("all", "players", "designated")
 _RING = 1000
+SWEETHEART_RATE = 0.5  # share of the friend's wins the sweetheart dealer overpays
+
+
+@dataclass(frozen=True)
+class Sweetheart:
+    """SURV-2 scenario: ``dealer`` overpays ``friend``'s wins by up to one Ante."""
+
+    dealer: str
+    friend: str
 
 
 @dataclass
@@ -131,6 +151,7 @@ class HcfTable:
         self.dealers = 1
         self.joined = 0
         self.hand_no = 0
+        self.sweetheart: Sweetheart | None = None
 
     # ---------------------------------------------------------------- table level
 
@@ -168,11 +189,10 @@ class HcfTable:
         rng = self.rng
         self.stream.advance(rng.randint(20, 90))
         if rng.random() < 0.02:
-            self.dealers += 1
-            self.dealer = f"D{self.index}-{self.dealers}"
+            self.dealer = self._next_dealer()
             self.stream.emit("dealer_changed", {"dealer_id": self.dealer})
         for seat in sorted(self.players):
-            if seat != self.dp and rng.random() < 0.01:
+            if seat != self.dp and rng.random() < 0.01 and not self.is_friend(seat):
                 self._leave(seat)
         for seat in range(1, SEATS + 1):
             if seat not in self.players and rng.random() < 0.05:
@@ -182,6 +202,21 @@ class HcfTable:
         for seat, player in sorted(self.players.items()):
             if player.stack < player.needs(self.fee):
                 buy_in_to(self.stream, seat, player, player.needs(self.fee) * 5)
+
+    def _next_dealer(self) -> str:
+        """A new dealer; at a sweetheart table the sweetheart returns after each relief
+        (dealers rotate between tables and come back), so the scenario spans the day."""
+        sweet = self.sweetheart
+        if sweet is not None and self.dealer != sweet.dealer:
+            return sweet.dealer
+        self.dealers += 1
+        return f"D{self.index}-{self.dealers}"
+
+    def is_friend(self, seat: int) -> bool:
+        """The sweetheart's friend stays as long as the table runs (checked after the
+        rng draw, so the draws are those of a table without the scenario)."""
+        sweet = self.sweetheart
+        return sweet is not None and self.players[seat].player_id == sweet.friend
 
     def rotate_dp(self, skip: bool) -> int | None:
         """HCF-2: offer the DP clockwise from the previous one; returns a skipped seat."""
@@ -293,6 +328,7 @@ class _HandPlay:
         counted = self.settle()
         self.take_rake(counted)
         self.mutate_settlement()
+        self.sweeten()
         hand.add("hand_ended", {})
 
     # ------------------------------------------------------------ wagers and deal
@@ -398,7 +434,7 @@ class _HandPlay:
         hand, rng = self.hand, self.rng
         for seat in self.clockwise:
             ph, player = self.players[seat], self.t.players[seat]
-            if rng.random() < 0.005:
+            if rng.random() < 0.005 and not self.t.is_friend(seat):
                 ph.folded = ph.walked = True
                 hand.add("player_left", {"seat": seat, "player_id": player.player_id,
                                          "stack": player.stack - self._on_layout(ph)},
@@ -568,6 +604,29 @@ class _HandPlay:
                 del events[i]
             self.label("wrong_rake", data["seat"], "rake amount changed")
 
+    def sweeten(self) -> None:
+        """SURV-2 scenario: the sweetheart dealer overpays the friend's win payout.
+
+        Only in hands with no other injected fault, so each label explains one thing (a
+        ``mispay`` fault on the same payout could cancel the overpayment out).
+        """
+        sweet = self.t.sweetheart
+        if sweet is None or self.fault is not None or self.t.dealer != sweet.dealer:
+            return
+        events = self.hand.events
+        wins = [i for i, (type_, data, _) in enumerate(events)
+                if type_ == "payout" and data["kind"] == "win"
+                and self.t.is_friend(data["seat"])]
+        if not wins or self.rng.random() >= SWEETHEART_RATE:
+            return
+        i = wins[0]
+        data = dict(events[i][1])
+        extra = self.rng.randint(1, self.players[data["seat"]].ante)
+        data["amount"] += extra
+        events[i] = ("payout", data, False)
+        self.label("sweetheart", data["seat"],
+                   f"dealer {sweet.dealer} overpays {sweet.friend}'s win by {extra}")
+
 
 def simulate_table(
     stream: TableStream,
@@ -583,9 +642,13 @@ def simulate_table(
     inject and are ignored here.
     """
     table = HcfTable(stream, rng, table_index)
+    if "sweetheart" in faults:
+        # The table's first dealer and the first player seated (seat 1 is always taken
+        # at opening): no draw from ``rng``, so the table is otherwise the same.
+        table.sweetheart = Sweetheart(f"D{table_index}-1", f"P{table_index}-1")
     table.open()
     labels: list[TruthLabel] = []
-    chosen = sorted(faults & FAULTS.keys())
+    chosen = sorted(faults & (FAULTS.keys() - TABLE_SCENARIOS))
     for _ in range(hands):
         table.between_hands()
         fault = rng.choice(chosen) if chosen and rng.random() < fault_rate else None

@@ -2,7 +2,9 @@
 
 Per-table simulators (``services.simulator.<game>``) write each table's stream; this module
 seeds them deterministically, injects the stream-level fault (``tamper``: an event altered
-after it was hash-chained, SURV-9) and merges the tables by timestamp.
+after it was hash-chained, SURV-9), gives each table-level scenario (``TABLE_SCENARIOS`` of
+a game, e.g. HCF ``sweetheart``) to the first table whose game has it, so the other tables
+are its control, and merges the tables by timestamp.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from services.simulator.registry import simulator_for
+from services.simulator.registry import scenarios_for, simulator_for
 from services.simulator.stream import TableStream
 from services.simulator.truth import TruthLabel
 
@@ -46,11 +48,13 @@ def simulate(
     """``tables`` tables (games assigned round-robin), ``hands`` hands each."""
     streams: list[list[dict[str, Any]]] = []
     truth: list[TruthLabel] = []
+    hosted: set[str] = set()  # table-level scenarios already given to a table
     for index in range(tables):
         game = games[index % len(games)]
         simulate_table, game_faults = simulator_for(game)
         unknown = faults - set(game_faults) - set(STREAM_FAULTS)
-        table_faults = frozenset(faults - unknown)
+        table_faults = frozenset(faults - unknown - hosted)
+        hosted |= table_faults & scenarios_for(game)
         rng = random.Random(f"{seed}:{index}")
         stream = TableStream(f"T{index + 1:03d}", rng)
         truth += simulate_table(stream, hands, rng, table_faults, fault_rate, index)
