@@ -40,10 +40,11 @@ from typing import Annotated, TypeAlias
 import msgspec
 import typer
 from aiokafka import AIOKafkaConsumer, AIOKafkaProducer, ConsumerRecord, TopicPartition
+from aiokafka.admin import AIOKafkaAdminClient
 
 from services.adjudicator.producer import new_producer
 from services.adjudicator.table import Alert
-from services.adjudicator.topics import DEFAULT_BOOTSTRAP, TopicNames
+from services.adjudicator.topics import DEFAULT_BOOTSTRAP, TopicNames, partition_counts
 from services.surveillance.alert_id import alert_id
 from services.surveillance.merge import PartitionMerge, order_key
 from services.surveillance.profile import SurveillanceConfig, load_config
@@ -116,7 +117,7 @@ class SurveillanceService:
 
     async def _consume(self, consumer: AIOKafkaConsumer, producer: AIOKafkaProducer) -> None:
         topic = self.settings.topics.events
-        tps = await _all_partitions(consumer, topic)
+        tps = await _all_partitions(self.settings.bootstrap, topic)
         consumer.assign(tps)  # every partition, no group: this instance owns them all
         await consumer.seek_to_beginning(*tps)
         replay_end = await consumer.end_offsets(tps)
@@ -172,13 +173,17 @@ class SurveillanceService:
             log.info("alert %s on %s %s", key.decode(), alert.table_id, alert.hand_id)
 
 
-async def _all_partitions(consumer: AIOKafkaConsumer, topic: str) -> list[TopicPartition]:
-    for _ in range(METADATA_RETRIES):
-        await consumer.topics()  # refreshes the cluster metadata
-        partitions = consumer.partitions_for_topic(topic)
-        if partitions:
-            return [TopicPartition(topic, p) for p in sorted(partitions)]
-        await asyncio.sleep(METADATA_RETRY_SECONDS)
+async def _all_partitions(bootstrap: str, topic: str) -> list[TopicPartition]:
+    admin = AIOKafkaAdminClient(bootstrap_servers=bootstrap)
+    await admin.start()
+    try:
+        for _ in range(METADATA_RETRIES):
+            counts = await partition_counts(admin, [topic])
+            if counts.get(topic):
+                return [TopicPartition(topic, p) for p in range(counts[topic])]
+            await asyncio.sleep(METADATA_RETRY_SECONDS)
+    finally:
+        await admin.close()
     raise RuntimeError(f"topic {topic} does not exist (create it: pitwatch topics create)")
 
 
