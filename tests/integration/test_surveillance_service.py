@@ -145,7 +145,7 @@ def by_key(messages: list[tuple[bytes, bytes]]) -> dict[bytes, set[bytes]]:
 def test_service_alerts_match_surveil_across_a_kill(rig: SurveillanceRig,
                                                    tmp_path: Path) -> None:
     """First half of the log in; the service raises its first SURV-2 alert; kill -9;
-    second half in; restart. After the restart has caught up and been stopped cleanly:
+    a record that is not an event and the second half in; restart. After the restart has caught up and been stopped cleanly:
     every alert ``pitwatch surveil`` gives (SURV-2 per hand, and the end review) is on
     ``alerts`` under its id with exactly the same bytes, and no key ever carried two
     different values (repeats from the replay are identical)."""
@@ -164,12 +164,13 @@ def test_service_alerts_match_surveil_across_a_kill(rig: SurveillanceRig,
     before_restart = by_key(rig.alerts())
     assert set(sweet) - set(before_restart), "the kill must come before the last alert"
 
-    rig.produce(lines[half:])
+    rig.produce([b"not an event", *lines[half:]])  # poison: skipped, nothing else
     second = rig.start("surveillance-2")
     rig.wait_until(lambda: "caught up" in second.log.read_text(errors="replace"),
                    "the restarted service caught up with the whole log")
     second.stop()
     assert second.process.returncode == 0, second.tail()
+    assert "not a table event" in second.log.read_text(errors="replace")
 
     seen = by_key(rig.alerts())
     assert {k: {v} for k, v in expected.items()} == {k: seen.get(k) for k in expected}
