@@ -26,6 +26,7 @@ from services.importers.cli import import_app
 from services.ledger.cli import ledger_app
 from services.reports.cli import report_app
 from services.simulator.truth import TruthLabel
+from services.surveillance.service import serve_surveillance
 
 app = typer.Typer(
     help="pitwatch: re-derive every hand from the table's own events and prove, to the "
@@ -39,6 +40,7 @@ app.add_typer(ledger_app, name="ledger", help="Read the double-entry ledger back
 app.add_typer(report_app, name="report", help="Dispute and daily compliance reports.")
 app.add_typer(import_app, name="import", help="Convert hand histories (PHH) to v1 events.")
 app.add_typer(serve_app, name="serve")
+serve_app.command("surveillance")(serve_surveillance)  # SURV-2..8 on the pipeline
 app.add_typer(topics_app, name="topics")
 app.command()(produce)
 

@@ -4,7 +4,8 @@ embedded adjudication run. docs/surveillance.md describes every pattern."""
 
 from services.surveillance.engine import SurveillanceEngine
 from services.surveillance.profile import SurveillanceConfig, load_config, surveillance_config
-from services.surveillance.run import SurveillanceRun, surveil_lines
+from services.surveillance.run import SurveillanceRun, SurveillanceStep, surveil_lines
 
-__all__ = ["SurveillanceConfig", "SurveillanceEngine", "SurveillanceRun", "load_config",
+__all__ = ["SurveillanceConfig", "SurveillanceEngine", "SurveillanceRun",
+           "SurveillanceStep", "load_config",
            "surveil_lines", "surveillance_config"]

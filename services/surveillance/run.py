@@ -1,4 +1,11 @@
-"""Surveillance over an embedded adjudication run (``pitwatch surveil LOG.jsonl``).
+"""Surveillance over an embedded adjudication run: one incremental step, two drivers.
+
+``SurveillanceStep`` takes the records of an event log one at a time, adjudicates them
+with the embedded runner and surveils every hand as it closes. ``pitwatch surveil
+LOG.jsonl`` (``surveil_lines``) drives it over a file; ``pitwatch serve surveillance``
+(``services.surveillance.service``) drives it over the ``table-events`` topic. Both call
+the same ``feed``, so the service cannot drift from the command (the unit test
+``test_incremental.py`` checks that any chunking of a log gives the same alerts).
 
 The embedded runner produces records; surveillance also needs each hand's events. They
 are taken from the table state's open hand just before the line that closes it is fed:
@@ -44,6 +51,17 @@ class SurveillanceRun:
     hands_surveilled: int = 0
 
 
+@dataclass(slots=True)
+class SurveillanceOutput:
+    """What one record (or the end of input) produced."""
+
+    records: list[AdjudicationRecord] = field(default_factory=list)
+    stream_alerts: list[Alert] = field(default_factory=list)  # SURV-9 / GEN-5, per event
+    alerts: list[Alert] = field(default_factory=list)  # SURV-2..8, in the order raised
+    dead_letters: list[DeadLetter] = field(default_factory=list)
+    hands_surveilled: int = 0  # hands observed by this step (0 or 1 for one record)
+
+
 def _context(state: TableState) -> TableContext:
     return TableContext(
         table_id=state.table_id, config=state.config,
@@ -66,29 +84,71 @@ def _closing_hand(runner: EmbeddedRunner, raw: bytes) -> tuple[OpenHand, TableCo
     return state.open_hand, _context(state)
 
 
-def surveil_lines(lines: Iterable[tuple[bytes, str]], config: SurveillanceConfig,
-                  engine: SurveillanceEngine | None = None) -> SurveillanceRun:
-    """Adjudicate ``(raw, where)`` lines with the embedded runner and surveil every hand
-    as it closes; SURV-8 is reviewed once at the end."""
-    engine = engine or SurveillanceEngine(config)
-    runner = EmbeddedRunner()
-    run = SurveillanceRun()
-    for raw, where in lines:
-        closing = _closing_hand(runner, raw)
-        step = runner.feed(raw, where)
-        run.records += step.records
-        run.stream_alerts += step.alerts
-        run.dead_letters += step.dead_letters
+class SurveillanceStep:
+    """Adjudicate and surveil a log one record at a time (the state of a whole run).
+
+    ``review_every``: run the batch review (SURV-8, SURV-5) each time that many hands
+    have been surveilled, counted in the log's order, so when it runs is a function of
+    the log, never of the clock. ``None``: only when the caller asks (``review``).
+    """
+
+    def __init__(self, config: SurveillanceConfig, engine: SurveillanceEngine | None = None,
+                 review_every: int | None = None) -> None:
+        if review_every is not None and review_every < 1:
+            raise ValueError("review_every must be at least 1 hand")
+        self.engine = engine or SurveillanceEngine(config)
+        self.runner = EmbeddedRunner()
+        self.review_every = review_every
+        self.hands_surveilled = 0
+
+    def feed(self, raw: bytes, where: str) -> SurveillanceOutput:
+        """One record of the log (``where`` names its position, for dead letters)."""
+        closing = _closing_hand(self.runner, raw)
+        step = self.runner.feed(raw, where)
+        out = SurveillanceOutput(step.records, step.alerts, [], step.dead_letters)
         if closing is None:
-            continue
+            return out
         hand, context = closing
         for record in step.records:
             if record.table_id == hand.table_id and record.hand_id == hand.hand_id:
                 hand_input = HandInput(table=context, hand_id=hand.hand_id,
                                        events=tuple(unpack_events(hand)))
-                run.alerts += engine.observe(hand_input, record)
-                run.hands_surveilled += 1
-    final = runner.finish()
-    run.records += final.records
-    run.alerts += engine.review()
+                out.alerts += self.engine.observe(hand_input, record)
+                out.hands_surveilled += 1
+                self.hands_surveilled += 1
+                if self.review_every and self.hands_surveilled % self.review_every == 0:
+                    out.alerts += self.engine.review()
+        return out
+
+    def review(self) -> list[Alert]:
+        """The batch tests over every hand so far (SURV-8, SURV-5); alerts once per
+        instance across calls."""
+        return self.engine.review()
+
+    def finish(self) -> SurveillanceOutput:
+        """End of input: hands left open are closed as rejected (never surveilled, a
+        rejected record is not counted), then the final review."""
+        final = self.runner.finish()
+        return SurveillanceOutput(records=final.records, alerts=self.review())
+
+
+def surveil_lines(lines: Iterable[tuple[bytes, str]], config: SurveillanceConfig,
+                  engine: SurveillanceEngine | None = None,
+                  review_every: int | None = None) -> SurveillanceRun:
+    """Adjudicate ``(raw, where)`` lines with the embedded runner and surveil every hand
+    as it closes; SURV-8 and SURV-5 are reviewed at the end (and every ``review_every``
+    hands if given)."""
+    step = SurveillanceStep(config, engine, review_every)
+    run = SurveillanceRun()
+    for raw, where in lines:
+        _collect(run, step.feed(raw, where))
+    _collect(run, step.finish())
     return run
+
+
+def _collect(run: SurveillanceRun, out: SurveillanceOutput) -> None:
+    run.records += out.records
+    run.stream_alerts += out.stream_alerts
+    run.alerts += out.alerts
+    run.dead_letters += out.dead_letters
+    run.hands_surveilled += out.hands_surveilled
