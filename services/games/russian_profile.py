@@ -39,12 +39,15 @@ class RussianProfile(msgspec.Struct, forbid_unknown_fields=True):
     draws_per_box: int
     serving_order: Literal["ascending_seat", "left_of_button"]
     bet_antes: int
+    wrong_bet_settlement: Literal["as_placed", "excess_returned"]
     insurance_min_category: Category
     insurance_min_antes: int
     insurance_max_royal_numerator: int
     insurance_max_royal_denominator: int
     insurance_odds: int
     insurance_when_game_bought: Literal["loses", "final_dealer_hand"]
+    insurance_below_minimum: Literal["returned", "as_placed"]
+    insurance_above_maximum: Literal["cut_to_maximum", "as_placed"]
     dealer_min_category: Category
     ante_odds_dealer_not_qualifying: int
     buy_dealer_game_price_antes: int

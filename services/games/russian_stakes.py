@@ -136,7 +136,7 @@ def _bet(
                         f"seat {box.seat} played at seq {play.seq} but placed no Bet; a box "
                         "without a Bet has folded and loses its Ante", seat=box.seat))
         return 0, late, _fold_rule(hand, box)
-    _bet_checks(box, first, ante, report, profile)
+    valid = _bet_checks(box, first, ante, report, profile)
     return valid, late, None
 
 
@@ -171,15 +171,22 @@ def _bet_problem(
 
 def _bet_checks(
     box: Box, first: Placed, ante: int, report: StakesReport, profile: RussianProfile
-) -> None:
-    """RP-3: Bet = 2x Ante; a fold after the Bet changes nothing (the cards are down)."""
+) -> int:
+    """RP-3: Bet = 2x Ante; a fold after the Bet changes nothing (the cards are down).
+    Returns the Bet in action: as placed, or (reading ``wrong_bet_settlement =
+    "excess_returned"``) an over-bet cut to 2x Ante, the excess going back to the box."""
     due = ante * profile.bet_antes
+    in_action = first.amount
     if first.amount != due:
+        cut = profile.wrong_bet_settlement == "excess_returned" and first.amount > due
+        in_action = due if cut else first.amount
+        how = (f"{first.amount - due} returned, {due} in action" if cut
+               else "settled on the Bet as placed")
         report.findings.append(
             finding("WRONG_BET", "RP-3", profile.bet_error_severity,
                     f"seat {box.seat}: Bet of {first.amount} at seq {first.seq}; the Bet is "
-                    f"{profile.bet_antes}x the Ante of {ante} = {due}; settled on the Bet "
-                    "as placed", seat=box.seat, amount=first.amount - due)
+                    f"{profile.bet_antes}x the Ante of {ante} = {due}; {how}",
+                    seat=box.seat, amount=first.amount - due)
         )
     late_fold = next(
         (s for s in box.steps if s.action == "fold" and s.index > first.index), None
@@ -190,6 +197,7 @@ def _bet_checks(
                     f"seat {box.seat}: fold at seq {late_fold.seq} after the Bet at seq "
                     f"{first.seq}; a box that has bet plays its hand", seat=box.seat)
         )
+    return in_action
 
 
 def _fold_rule(hand: RussianHand, box: Box) -> str:
@@ -256,21 +264,25 @@ def _insurance_limits(
     high = (bet * royal_odds * profile.insurance_max_royal_numerator
             // profile.insurance_max_royal_denominator)
     if amount < low:
+        returned = profile.insurance_below_minimum == "returned"
         report.findings.append(
             finding("INSURANCE_OUT_OF_LIMITS", "RP-4", profile.insurance_error_severity,
                     f"seat {seat}: insurance of {amount} is below the minimum of {low} "
-                    f"({profile.insurance_min_antes}x Ante); returned", seat=seat,
+                    f"({profile.insurance_min_antes}x Ante); "
+                    + ("returned" if returned else "settled as placed"), seat=seat,
                     amount=amount - low)
         )
-        return 0
+        return 0 if returned else amount
     if amount > high:
+        cut = profile.insurance_above_maximum == "cut_to_maximum"
         report.findings.append(
             finding("INSURANCE_OUT_OF_LIMITS", "RP-4", profile.insurance_error_severity,
                     f"seat {seat}: insurance of {amount} is above the maximum of {high} "
-                    f"(half the royal payout on a Bet of {bet}); {amount - high} returned",
+                    f"(half the royal payout on a Bet of {bet}); "
+                    + (f"{amount - high} returned" if cut else "settled as placed"),
                     seat=seat, amount=amount - high)
         )
-        return high
+        return high if cut else amount
     report.trace.append(TraceStep("RP-4", f"insurance of {amount} in action (limits {low}.."
                                   f"{high})", seat))
     return amount

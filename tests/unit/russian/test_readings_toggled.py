@@ -81,3 +81,37 @@ def test_insurance_maximum_follows_the_posted_royal_flush() -> None:
     assert record.status == "ok", record.findings
     assert codes(record) == []
     assert expected_net(record)["1"] == 151
+
+
+def test_over_bet_excess_returned_when_the_profile_says_so() -> None:
+    """RP-3 ``wrong_bet_settlement``. Ante 10, J J J stands, Bet 30 instead of 2 x 10 = 20;
+    the dealer's Ace-King qualifies and loses to the trips (paid 3 to 1, Ante returned).
+    "as_placed" (house-v1): 30 x 3 = +90. "excess_returned": 20 plays, 10 goes back:
+    20 x 3 = +60. Both report WRONG_BET +10."""
+    hand = (Scenario().ante(1, 10).deal(1, "Jc Jd Js 2h 7c").deal_dealer(DEALER)
+            .act(1, "stand").bet(1, 30).turn_dealer(DEALER).hand())
+    placed = adjudicate(hand, load_profile("house-v1"))
+    cut = adjudicate(hand, _profile_with(wrong_bet_settlement="excess_returned"))
+    assert placed.net == {1: 90} and cut.net == {1: 60}
+    for outcome in (placed, cut):
+        assert [(f.code, f.amount) for f in outcome.findings] == [("WRONG_BET", 10)]
+
+
+def test_insurance_outside_its_limits_settled_as_placed_when_the_profile_says_so() -> None:
+    """RP-4 ``insurance_below_minimum`` / ``insurance_above_maximum``, J J J, the dealer
+    does not qualify (insurance pays 1 to 1, Ante paid, Bet returned).
+    Below: Ante 10, insurance 5 < 10. "returned": +10; "as_placed": 10 + 5 = +15.
+    Above: Ante 1, Bet 2, maximum 100 x 2 / 2 = 100, insurance 150. "cut_to_maximum":
+    1 + 100 = +101; "as_placed": 1 + 150 = +151."""
+    def insured(ante: int, insurance: int) -> Any:
+        return (Scenario().ante(1, ante).deal(1, "Jc Jd Js 2h 7c").deal_dealer(NO_GAME)
+                .act(1, "stand").bet(1, 2 * ante).insure(1, insurance).turn_dealer(NO_GAME)
+                .hand())
+
+    house = load_profile("house-v1")
+    assert adjudicate(insured(10, 5), house).net == {1: 10}
+    assert adjudicate(insured(10, 5),
+                      _profile_with(insurance_below_minimum="as_placed")).net == {1: 15}
+    assert adjudicate(insured(1, 150), house).net == {1: 101}
+    assert adjudicate(insured(1, 150),
+                      _profile_with(insurance_above_maximum="as_placed")).net == {1: 151}
