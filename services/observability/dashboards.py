@@ -25,6 +25,7 @@ DATASOURCE_UID: Final = "pitwatch-prometheus"  # deploy/grafana/provisioning/dat
 DATASOURCE: Final = {"type": "prometheus", "uid": DATASOURCE_UID}
 DEFAULT_DIR: Final = Path("deploy/grafana/dashboards")
 GRID_WIDTH: Final = 24
+ROW_HEIGHT: Final = 1
 SERVICE_JOBS: Final = 'job=~"pitwatch-.*"'
 
 PanelType = Literal["timeseries", "stat", "table", "bargauge"]
@@ -51,6 +52,14 @@ class Panel:
 
 
 @dataclass(frozen=True)
+class Row:
+    """A titled row across the grid: the panels after it, up to the next row, are one
+    concern (Grafana's "row" panel; it has no query)."""
+
+    title: str
+
+
+@dataclass(frozen=True)
 class Variable:
     """A multi-value dashboard variable filled from a label's values."""
 
@@ -64,8 +73,13 @@ class Dashboard:
     uid: str
     title: str
     description: str
-    panels: tuple[Panel, ...]
+    items: tuple[Panel | Row, ...]
     variables: tuple[Variable, ...] = field(default=())
+
+    @property
+    def panels(self) -> tuple[Panel, ...]:
+        """The panels with queries (rows left out)."""
+        return tuple(item for item in self.items if isinstance(item, Panel))
 
     @property
     def filename(self) -> str:
@@ -88,13 +102,52 @@ def _quantile(q: float, metric: str, by: str = "le") -> str:
 
 LAG = "max by (consumer_group, topic, partition) (pitwatch_consumer_lag_records)"
 
+# The cross-hand surveillance service (SURV-2..8). Alerts are read with phase="live": at
+# each start the service replays table-events and produces its past alerts again.
+SURV_ALERTS = 'pitwatch_surveillance_alerts_total{phase="live"}'
+SURVEILLANCE_ROW: Final[tuple[Panel | Row, ...]] = (
+    Row("Surveillance"),
+    Panel("Surveillance alerts per hour by rule", "timeseries", (Query(
+        f"sum by (rule, code) (rate({SURV_ALERTS}[$__rate_interval])) * 3600",
+        "{{rule}} {{code}}"),),
+        "Cross-hand patterns (SURV-2..8) produced by the surveillance service since it "
+        "caught up after its last start; critical ones page (PitwatchSurveillanceAlertCritical)."),
+    Panel("Surveillance alerts by rule and severity", "table", (Query(
+        f"sum by (rule, code, severity) (increase({SURV_ALERTS}[$__range]))",
+        instant=True),),
+        "Alerts in the selected range; the evidence of each is on the alerts topic, keyed "
+        "by its alert id."),
+    Panel("Hands surveilled and records skipped per minute", "timeseries", (
+        Query(per_minute("sum(rate(pitwatch_surveillance_hands_total[$__rate_interval]))"),
+              "hands"),
+        Query(per_minute("sum by (reason) (rate(pitwatch_surveillance_records_skipped_total"
+                         "[$__rate_interval]))"), "skipped {{reason}}"),
+    ), "Hands observed by the engine; records not surveilled: malformed, schema (not an "
+       "event), rejected (dead-lettered by the adjudication)."),
+    Panel("Surveillance lag by partition (records)", "timeseries", (Query(
+        "max by (partition) (pitwatch_surveillance_lag_records)", "partition {{partition}}"),),
+        "Records of table-events not yet surveilled, from the service's own position (it "
+        "has no consumer group)."),
+    Panel("Replaying", "stat", (Query("max(pitwatch_surveillance_replaying)", "replaying"),),
+          "1 while the service replays table-events up to where it ended at start, 0 once "
+          "caught up.", width=6, height=4),
+    Panel("Last replay", "stat", (Query("max(pitwatch_surveillance_replay_seconds)",
+                                        "seconds"),),
+          "How long the replay at the last start took.", unit="s", width=6, height=4),
+    Panel("Reviews in range", "stat", (Query(
+        "sum by (trigger) (increase(pitwatch_surveillance_reviews_total[$__range]))",
+        "{{trigger}}", instant=True),),
+        "SURV-8 / SURV-5 batch reviews: periodic (every review_every hands) or at shutdown.",
+        width=12, height=4),
+)
+
 FLOOR = Dashboard(
     uid="pitwatch-floor",
     title="pitwatch — floor overview",
     description="What the tables are doing now: hands, findings, money, and how far "
                 "behind pitwatch is.",
     variables=(GAME_VAR, TABLE_VAR),
-    panels=(
+    items=(
         Panel("Hands per minute by game", "timeseries", (Query(per_minute(
             f"sum by (game) (rate(pitwatch_hands_adjudicated_total{{{GAME}, {TABLE}}}"
             "[$__rate_interval]))"), "{{game}}"),),
@@ -145,7 +198,7 @@ INTEGRITY = Dashboard(
     description="Where the money and the procedure go wrong: mispays by table and dealer, "
                 "procedure findings, the event stream's integrity, the DLQ.",
     variables=(GAME_VAR, TABLE_VAR),
-    panels=(
+    items=(
         Panel("Mispays by table and dealer", "table", (Query(
             f"sum by (table, dealer) (increase(pitwatch_mispays_total{{{GAME}, {TABLE}}}"
             "[$__range]))", instant=True),),
@@ -184,10 +237,12 @@ INTEGRITY = Dashboard(
             "{{reason}}"),),
             "Input records not applied: malformed, schema, oversize, key, orphan "
             "(dead-lettered) or duplicate, chain (refused by the hash-chain check)."),
-        Panel("Surveillance alerts per hour by rule", "timeseries", (Query(
+        Panel("Stream alerts per hour by rule", "timeseries", (Query(
             "sum by (rule, code) (rate(pitwatch_alerts_total[$__rate_interval])) * 3600",
             "{{rule}} {{code}}"),),
-            "Alerts on the alerts topic (SURV-*, GEN-5)."),
+            "Alerts the adjudicator puts on the alerts topic per event: the stream's "
+            "integrity (SURV-9) and unauthorised configuration (GEN-5)."),
+        *SURVEILLANCE_ROW,
     ),
 )
 
@@ -195,7 +250,7 @@ HEALTH = Dashboard(
     uid="pitwatch-health",
     title="pitwatch — service health",
     description="Are the services up, fast and keeping up.",
-    panels=(
+    items=(
         Panel("Services up", "stat", (Query(f"up{{{SERVICE_JOBS}}}", "{{job}} {{instance}}"),),
               "1 when Prometheus could scrape the service.", width=24, height=4),
         Panel("Adjudication latency", "timeseries", tuple(
@@ -280,7 +335,7 @@ def render(dashboard: Dashboard) -> dict[str, Any]:
         "timezone": "utc",
         "templating": {"list": [_variable(v) for v in dashboard.variables]},
         "annotations": {"list": []},
-        "panels": _panels(dashboard.panels),
+        "panels": _panels(dashboard.items),
     }
 
 
@@ -301,17 +356,28 @@ def _variable(v: Variable) -> dict[str, Any]:
     }
 
 
-def _panels(panels: tuple[Panel, ...]) -> list[dict[str, Any]]:
-    """Panels laid out left to right, wrapping at Grafana's 24-column grid."""
+def _panels(items: tuple[Panel | Row, ...]) -> list[dict[str, Any]]:
+    """Panels laid out left to right, wrapping at Grafana's 24-column grid; a row starts
+    a new line of its own."""
     out: list[dict[str, Any]] = []
     x = y = row_height = 0
-    for index, panel in enumerate(panels, start=1):
+    for index, panel in enumerate(items, start=1):
+        if isinstance(panel, Row):
+            y, x, row_height = y + row_height, 0, 0
+            out.append(_row(index, panel, y))
+            y += ROW_HEIGHT
+            continue
         if x + panel.width > GRID_WIDTH:
             x, y, row_height = 0, y + row_height, 0
         out.append(_panel(index, panel, {"x": x, "y": y, "w": panel.width, "h": panel.height}))
         x += panel.width
         row_height = max(row_height, panel.height)
     return out
+
+
+def _row(panel_id: int, row: Row, y: int) -> dict[str, Any]:
+    return {"id": panel_id, "type": "row", "title": row.title, "collapsed": False,
+            "gridPos": {"x": 0, "y": y, "w": GRID_WIDTH, "h": ROW_HEIGHT}, "panels": []}
 
 
 def _panel(panel_id: int, panel: Panel, grid: dict[str, int]) -> dict[str, Any]:

@@ -17,6 +17,18 @@ ledger (services/ledger/consumer.py)::
     statuses = await asyncio.to_thread(timed_ledger_write, book, self.engine, records)
     ledger_metrics().observe_undecodable(bad)
 
+surveillance (services/surveillance/service.py)::
+
+    start_surveillance_monitoring()
+    ...
+    surveillance_metrics().observe_output(out, self.step)
+    await observe_surveillance_lag(consumer, tps, replay_end, merge.buffered)
+
+The surveillance service has no consumer group (it assigns itself every partition and
+commits nothing), so the broker cannot tell its lag: it reports its own position
+instead, once per poll (``observe_surveillance_lag``), from numbers the consumer already
+holds.
+
 Why the adjudicator is observed from what it *produced* (the batch's outgoing records,
 after the broker acknowledged them) rather than inside the processing step: the latency
 the floor cares about ends when the adjudication is on the topic, and observing after
@@ -28,17 +40,20 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Final, Protocol
 
 import msgspec
+from aiokafka import TopicPartition
 
 from services.adjudicator.stream_step import REASON_HEADER
 from services.observability.kafka_watch import DEFAULT_INTERVAL_S, KafkaWatch, start_kafka_watch
 from services.observability.metrics import (
     AdjudicatorMetrics,
+    SurveillanceMetrics,
     adjudicator_metrics,
     ledger_metrics,
+    surveillance_metrics,
 )
 from services.observability.server import serve_metrics
 
@@ -130,6 +145,36 @@ def start_ledger_monitoring(bootstrap: str, group: str,
     port = serve_metrics("ledger")
     watch = start_kafka_watch(bootstrap, [(group, topic)], (), watch_interval_s())
     return port, watch
+
+
+def start_surveillance_monitoring() -> int | None:
+    """``/metrics`` of the surveillance service (default port 9403). No broker watch: the
+    service has no consumer group whose lag the broker could report (see the module
+    docstring). Returns the metrics port, or None when not served."""
+    surveillance_metrics()
+    return serve_metrics("surveillance")
+
+
+class PositionsLike(Protocol):
+    """What the lag is read from (aiokafka's ``AIOKafkaConsumer``)."""
+
+    async def position(self, partition: TopicPartition, /) -> int: ...
+    def highwater(self, partition: TopicPartition, /) -> int | None: ...
+
+
+async def observe_surveillance_lag(consumer: PositionsLike, tps: Iterable[TopicPartition],
+                                   replay_end: Mapping[TopicPartition, int],
+                                   buffered: Callable[[int], int],
+                                   metrics: SurveillanceMetrics | None = None) -> None:
+    """Per partition: the records up to its end (the high watermark last fetched, or
+    the end offset taken at start if larger) from the consumer's position, plus those
+    fetched and still waiting in the merge (``buffered(partition)``). Both are local to
+    the consumer: no request to the broker."""
+    metrics = metrics or surveillance_metrics()
+    for tp in tps:
+        position = await consumer.position(tp)
+        end = max(replay_end.get(tp, 0), consumer.highwater(tp) or 0, position)
+        metrics.set_lag(tp.partition, end - position + buffered(tp.partition))
 
 
 def observe_adjudicator_batch(outgoing: Iterable[OutgoingLike], topics: TopicsLike,

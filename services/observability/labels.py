@@ -76,8 +76,34 @@ LEDGER_STATUSES: Final = frozenset({"posted", "duplicate", "conflict", "refused"
 # A ledger write fails as a whole (``error``: the transaction raised) or for one hand.
 LEDGER_FAILURE_REASONS: Final = frozenset({"error", "conflict", "refused", "undecodable"})
 
+# The cross-hand surveillance service (services/surveillance): each SURV rule it raises
+# and the one alert code that rule uses. A fixed set: tests/unit/observability/
+# test_surveillance_metrics.py checks it against services/surveillance, so a new rule or
+# code there fails a test here instead of landing silently in ``other``.
+SURVEILLANCE_CODES: Final[dict[str, str]] = {
+    "SURV-2": "SWEETHEARTING",
+    "SURV-3": "CHIP_DUMPING",
+    "SURV-4": "SOFT_PLAY",
+    "SURV-5": "INFORMATION_SHARING",
+    "SURV-6": "IMPROBABLE_RESULTS",
+    "SURV-7": "EXPOSURE_CONCENTRATION",
+    "SURV-8": "PROCEDURE_DRIFT",
+}
+SURVEILLANCE_RULES: Final = frozenset(SURVEILLANCE_CODES)
+SURVEILLANCE_CODE_SET: Final = frozenset(SURVEILLANCE_CODES.values())
+# Why the surveillance service let a record of table-events go without surveilling it:
+# ``malformed`` (no value, not JSON), ``schema`` (JSON but not an event envelope: no valid
+# ts or table_id), ``rejected`` (an event the embedded adjudication dead-lettered).
+SURVEILLANCE_SKIP_REASONS: Final = frozenset({"malformed", "schema", "rejected"})
+# Alerts produced while the service replays table-events up to where it ended at start
+# (mostly the same alerts again, same ids) or after it caught up (new ones).
+SURVEILLANCE_PHASES: Final = frozenset({"replay", "live"})
+# Why a SURV-8 / SURV-5 review ran: every ``review_every`` hands, or at a clean stop.
+REVIEW_TRIGGERS: Final = frozenset({"periodic", "shutdown"})
+
 MAX_TABLES: Final = 2000
 MAX_DEALERS: Final = 5000
+MAX_PARTITIONS: Final = 1024
 
 
 def reason_class(reason: str) -> str:
@@ -101,6 +127,12 @@ def finding_category(code: str, rule: str) -> str:
 def closed(value: str | None, vocabulary: Collection[str]) -> str:
     """``value`` if it is in ``vocabulary``, else ``unknown``."""
     return value if value is not None and value in vocabulary else UNKNOWN
+
+
+def known_or_other(value: str | None, vocabulary: Collection[str]) -> str:
+    """``value`` if it is in ``vocabulary``, else ``other``: a value that is present but
+    outside a fixed set (a surveillance rule or code added without updating this module)."""
+    return value if value is not None and value in vocabulary else OTHER
 
 
 class BoundedValues:

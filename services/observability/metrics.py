@@ -1,6 +1,6 @@
 """Every Prometheus metric pitwatch exports, defined once, and how each is observed.
 
-Three groups, one class each, because each service exports only what it does (a ledger
+One class per service, because each service exports only what it does (a ledger
 process reporting ``pitwatch_hands_adjudicated_total 0`` would be a lie on a dashboard):
 
 - ``AdjudicatorMetrics`` — the adjudicator (Faust worker or embedded runner): events
@@ -9,6 +9,13 @@ process reporting ``pitwatch_hands_adjudicated_total 0`` would be a lie on a das
 - ``LedgerMetrics`` — the ledger service: hands booked by status, write latency, failures.
 - ``KafkaWatchMetrics`` — what ``kafka_watch`` reads from the broker: consumer lag per
   partition and the size of the dead-letter topic.
+- ``SurveillanceMetrics`` — the cross-hand surveillance service (SURV-2..8): records
+  consumed and skipped, hands surveilled, alerts produced, reviews, the replay at start
+  and how far behind the end of each partition it is.
+
+Four groups, then: the last one has its own names (``pitwatch_surveillance_*``) although
+it also consumes table-events and produces alerts, because its records and alerts are
+not the adjudicator's (the adjudicator's ``pitwatch_alerts_total`` counts SURV-9/GEN-5).
 
 Names and units follow the Prometheus conventions: counters end in ``_total``, durations
 are ``_seconds``, chips (the table's minor unit, the base unit here) are ``_chips_total``.
@@ -27,6 +34,7 @@ from datetime import datetime
 from functools import cache
 from typing import Final, ParamSpec, Protocol, TypeVar
 
+import msgspec
 from prometheus_client import REGISTRY, CollectorRegistry, Counter, Gauge, Histogram
 
 from services.observability import labels
@@ -123,6 +131,25 @@ class OutputsLike(Protocol):
 class DeadLetterLike(Protocol):
     @property
     def reason(self) -> str: ...
+
+
+class SurveillanceOutputLike(Protocol):
+    """What ``SurveillanceStep.feed`` returns for one record (services.surveillance.run.
+    SurveillanceOutput)."""
+
+    @property
+    def dead_letters(self) -> Sequence[DeadLetterLike]: ...
+    @property
+    def hands_surveilled(self) -> int: ...
+
+
+class ReviewScheduleLike(Protocol):
+    """The state of a ``SurveillanceStep`` that says whether a feed ran a review."""
+
+    @property
+    def hands_surveilled(self) -> int: ...
+    @property
+    def review_every(self) -> int | None: ...
 
 
 class StepResultLike(Protocol):
@@ -425,6 +452,128 @@ class KafkaWatchMetrics:
         self.dlq.labels(topic=topic).set(max(records, 0))
 
 
+class SurveillanceMetrics:
+    """The cross-hand surveillance service's metrics (services/surveillance/service.py).
+
+    The service replays table-events from the beginning at every start (its state is a
+    function of the log), so most alerts it produces right after a start are the same
+    alerts again, with the same ids. Alerts therefore carry ``phase``: ``replay`` while
+    it catches up to the end offsets taken at start, ``live`` after. The page
+    (PitwatchSurveillanceAlertCritical) reads only ``live``; a restart must not page.
+    """
+
+    def __init__(self, registry: CollectorRegistry = REGISTRY) -> None:
+        self._replaying = False
+        self.partitions = labels.BoundedValues(labels.MAX_PARTITIONS)
+        self.consumed = Counter(
+            "pitwatch_surveillance_records_consumed_total",
+            "Records taken from table-events by the surveillance service (skipped ones "
+            "included).",
+            registry=registry)
+        self.skipped = Counter(
+            "pitwatch_surveillance_records_skipped_total",
+            "Records not surveilled, by reason: malformed (no value, not JSON), schema "
+            "(not an event envelope), rejected (dead-lettered by the adjudication).",
+            ["reason"], registry=registry)
+        self.hands = Counter(
+            "pitwatch_surveillance_hands_total",
+            "Hands observed by the surveillance engine (adjudicated, then surveilled).",
+            registry=registry)
+        self.alerts = Counter(
+            "pitwatch_surveillance_alerts_total",
+            "SURV-2..8 alerts produced to the alerts topic and acknowledged, by rule, code, "
+            "severity and phase (replay: while catching up after a start; live: after).",
+            ["rule", "code", "severity", "phase"], registry=registry)
+        self.reviews = Counter(
+            "pitwatch_surveillance_reviews_total",
+            "SURV-8 / SURV-5 batch reviews run, by trigger: periodic (every review_every "
+            "hands) or shutdown.",
+            ["trigger"], registry=registry)
+        self.replaying = Gauge(
+            "pitwatch_surveillance_replaying",
+            "1 while the service replays table-events up to the end offsets taken at its "
+            "start, 0 once caught up.",
+            registry=registry)
+        self.replay_seconds = Gauge(
+            "pitwatch_surveillance_replay_seconds",
+            "Duration of the replay at the last start (set when it caught up).",
+            registry=registry)
+        self.lag = Gauge(
+            "pitwatch_surveillance_lag_records",
+            "Records of a table-events partition not yet surveilled: up to the partition's "
+            "end (high watermark) from the consumer's position, plus those fetched and "
+            "waiting in the merge.",
+            ["partition"], registry=registry)
+        # Closed label sets start at zero: an alert's first increase is then visible to
+        # increase() (a series born at 1 has no increase), and "none" is data.
+        for reason in sorted(labels.SURVEILLANCE_SKIP_REASONS):
+            self.skipped.labels(reason=reason)
+        for trigger in sorted(labels.REVIEW_TRIGGERS):
+            self.reviews.labels(trigger=trigger)
+        for rule, code in sorted(labels.SURVEILLANCE_CODES.items()):
+            for severity in sorted(labels.SEVERITIES):
+                for phase in sorted(labels.SURVEILLANCE_PHASES):
+                    self.alerts.labels(rule, code, severity, phase)
+
+    @property
+    def phase(self) -> str:
+        return "replay" if self._replaying else "live"
+
+    def replay_started(self) -> None:
+        """The service took the end offsets it replays up to."""
+        self._replaying = True
+        self.replaying.set(1)
+
+    def replay_caught_up(self, seconds: float) -> None:
+        self._replaying = False
+        self.replaying.set(0)
+        self.replay_seconds.set(seconds)
+
+    def observe_skipped(self, value: bytes | None) -> None:
+        """A record that is not a table event (no merge key): consumed, never fed."""
+        self.consumed.inc()
+        self.skipped.labels(reason=_skip_class(value)).inc()
+
+    def observe_output(self, out: SurveillanceOutputLike, step: ReviewScheduleLike) -> None:
+        """One record fed to the step (``out``: what it produced; ``step`` after it)."""
+        self.consumed.inc()
+        if out.dead_letters:
+            self.skipped.labels(reason="rejected").inc(len(out.dead_letters))
+        if out.hands_surveilled:
+            self.hands.inc(out.hands_surveilled)
+            # services/surveillance/run.py: a review runs when the hand just surveilled
+            # makes the count a multiple of review_every.
+            if step.review_every and step.hands_surveilled % step.review_every == 0:
+                self.observe_review("periodic")
+
+    def observe_review(self, trigger: str) -> None:
+        self.reviews.labels(trigger=labels.known_or_other(trigger, labels.REVIEW_TRIGGERS)).inc()
+
+    def observe_alert(self, alert: AlertLike) -> None:
+        """One alert produced and acknowledged; rule, code and severity outside their
+        fixed sets read ``other``."""
+        self.alerts.labels(
+            labels.known_or_other(alert.rule, labels.SURVEILLANCE_RULES),
+            labels.known_or_other(alert.code, labels.SURVEILLANCE_CODE_SET),
+            labels.known_or_other(alert.severity, labels.SEVERITIES),
+            self.phase).inc()
+
+    def set_lag(self, partition: int, behind: int) -> None:
+        self.lag.labels(partition=self.partitions(str(partition))).set(max(behind, 0))
+
+
+def _skip_class(value: bytes | None) -> str:
+    """``malformed`` when the record is empty or not JSON, else ``schema`` (JSON, but not
+    an event: services/surveillance/merge.py ``order_key`` found no ts or table_id)."""
+    if not value:
+        return "malformed"
+    try:
+        msgspec.json.decode(value)
+    except msgspec.DecodeError:
+        return "malformed"
+    return "schema"
+
+
 @cache
 def adjudicator_metrics() -> AdjudicatorMetrics:
     """The process's adjudicator metrics (default registry), created on first use."""
@@ -441,3 +590,9 @@ def ledger_metrics() -> LedgerMetrics:
 def kafka_watch_metrics() -> KafkaWatchMetrics:
     """The process's broker-side metrics (default registry), created on first use."""
     return KafkaWatchMetrics()
+
+
+@cache
+def surveillance_metrics() -> SurveillanceMetrics:
+    """The process's surveillance-service metrics (default registry), created on first use."""
+    return SurveillanceMetrics()

@@ -8,7 +8,7 @@ Prometheus can scrape the final counts).
 
     python -m services.observability.replay LOG.jsonl [--events-per-second N] [--exit]
 
-Metrics port and address: ``PITWATCH_METRICS_PORT`` (default 9403), ``PITWATCH_METRICS_ADDR``.
+Metrics port and address: ``PITWATCH_METRICS_PORT`` (default 9404), ``PITWATCH_METRICS_ADDR``.
 """
 
 from __future__ import annotations

@@ -25,7 +25,10 @@ log = logging.getLogger("pitwatch.metrics")
 PORT_ENV: Final = "PITWATCH_METRICS_PORT"
 ADDR_ENV: Final = "PITWATCH_METRICS_ADDR"
 DEFAULT_ADDR: Final = "127.0.0.1"  # metrics are not personal data, but exposure is opt-in
-DEFAULT_PORTS: Final = {"adjudicator": 9401, "ledger": 9402, "replay": 9403}
+# replay (a laptop tool, services/observability/replay.py) is last so that the services
+# keep stable ports whichever tools are running beside them.
+DEFAULT_PORTS: Final = {"adjudicator": 9401, "ledger": 9402, "surveillance": 9403,
+                        "replay": 9404}
 DISABLED: Final = frozenset({"off", "none", "disabled", "-"})
 
 
@@ -55,8 +58,9 @@ def metrics_port_from_env(service: str) -> int | None:
 
 
 def serve_metrics(service: str) -> int | None:
-    """Start the endpoint of ``service`` (``adjudicator``, ``ledger``, ``replay``) as the
-    environment says; returns the port, or None when metrics are off or cannot be served.
+    """Start the endpoint of ``service`` (``adjudicator``, ``ledger``, ``surveillance``,
+    ``replay``) as the environment says; returns the port, or None when metrics are off
+    or cannot be served.
 
     A port already taken (a second worker on the same host with the default port) is
     logged and the service runs on without an endpoint: losing a worker's metrics is

@@ -45,6 +45,8 @@ from aiokafka.admin import AIOKafkaAdminClient
 from services.adjudicator.producer import new_producer
 from services.adjudicator.table import Alert
 from services.adjudicator.topics import DEFAULT_BOOTSTRAP, TopicNames, partition_counts
+from services.observability.hooks import observe_surveillance_lag, start_surveillance_monitoring
+from services.observability.metrics import surveillance_metrics
 from services.surveillance.alert_id import alert_id
 from services.surveillance.merge import PartitionMerge, order_key
 from services.surveillance.profile import SurveillanceConfig, load_config
@@ -110,6 +112,7 @@ class SurveillanceService:
             # A clean stop: the review over everything seen (not a function of the log
             # alone: it depends on where the stop fell; docs/surveillance.md).
             await self._publish(producer, self.step.review())
+            surveillance_metrics().observe_review("shutdown")
             log.info("stopped: %s", self.counts)
         finally:
             await consumer.stop()
@@ -121,6 +124,7 @@ class SurveillanceService:
         consumer.assign(tps)  # every partition, no group: this instance owns them all
         await consumer.seek_to_beginning(*tps)
         replay_end = await consumer.end_offsets(tps)
+        surveillance_metrics().replay_started()
         log.info("replaying %s from the beginning: %d record(s) in %d partition(s)",
                  topic, sum(replay_end.values()), len(tps))
         merge: PartitionMerge[Message] = PartitionMerge(tp.partition for tp in tps)
@@ -135,16 +139,19 @@ class SurveillanceService:
             for message in merge.release(ended):
                 await self._process(producer, message)
             _flow_control(consumer, merge, tps)
+            await observe_surveillance_lag(consumer, tps, replay_end, merge.buffered)
             if replaying and len(ended) == len(tps) and not any(
                     merge.buffered(tp.partition) for tp in tps):
                 replaying = False
                 log.info("caught up in %.1fs: %s", time.monotonic() - started, self.counts)
+                surveillance_metrics().replay_caught_up(time.monotonic() - started)
 
     def _buffer(self, merge: PartitionMerge[Message], message: Message) -> None:
         key = order_key(message.value) if message.value is not None else None
         if key is None:
             # Not an event: the adjudicator dead-letters it; here it goes nowhere.
             self.counts.skipped += 1
+            surveillance_metrics().observe_skipped(message.value)
             log.warning("skipped %s/%d/%d: not a table event", message.topic,
                         message.partition, message.offset)
             return
@@ -156,6 +163,7 @@ class SurveillanceService:
         out = self.step.feed(message.value, where)
         self.counts.records += 1
         self.counts.hands += out.hands_surveilled
+        surveillance_metrics().observe_output(out, self.step)
         for dead in out.dead_letters:
             self.counts.dead_letters += 1
             log.warning("skipped %s: %s (the adjudicator dead-letters it)", where,
@@ -170,6 +178,7 @@ class SurveillanceService:
                                          value=msgspec.json.encode(alert), key=key,
                                          headers=[(ALERT_ID_HEADER, key)])
             self.counts.alerts += 1
+            surveillance_metrics().observe_alert(alert)
             log.info("alert %s on %s %s", key.decode(), alert.table_id, alert.hand_id)
 
 
@@ -210,6 +219,7 @@ def _flow_control(consumer: AIOKafkaConsumer, merge: PartitionMerge[Message],
 async def serve(settings: SurveillanceServiceSettings) -> None:
     """Run until SIGINT/SIGTERM; then review once more and stop."""
     service = SurveillanceService(settings)
+    start_surveillance_monitoring()
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(signum, service.stop)

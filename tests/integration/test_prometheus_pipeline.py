@@ -132,7 +132,9 @@ def test_every_panel_returns_data_from_a_run_through_kafka(
                      "both consumer groups caught up", WAIT_S)
         wait_for("three scrapes after the last change", lambda: settled(server), 60)
 
-        assert panel_problems(server) == []
+        # The surveillance service does not run here: its panels are parsed by promtool
+        # (tests/unit/observability/test_rules.py) and their metrics unit-tested.
+        assert panel_problems(server, include=lambda e: "pitwatch_surveillance_" not in e) == []
         assert alert_problems(server) == []
 
         statuses = Counter(r.status for r in log.records)

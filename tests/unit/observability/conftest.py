@@ -4,7 +4,12 @@ import pytest
 from prometheus_client import CollectorRegistry, generate_latest
 from prometheus_client.parser import text_string_to_metric_families
 
-from services.observability.metrics import AdjudicatorMetrics, KafkaWatchMetrics, LedgerMetrics
+from services.observability.metrics import (
+    AdjudicatorMetrics,
+    KafkaWatchMetrics,
+    LedgerMetrics,
+    SurveillanceMetrics,
+)
 
 
 @pytest.fixture(scope="session")
@@ -18,6 +23,7 @@ def exported_names() -> set[str]:
     watch = KafkaWatchMetrics(registry)
     watch.set_lag("g", [("t", 0, 1)])
     watch.set_dlq("t.dlq", 1)
+    SurveillanceMetrics(registry).set_lag(0, 1)
     for counter in (adjudicator.hands, adjudicator.findings, adjudicator.table_findings,
                     adjudicator.mispays, adjudicator.mispaid_chips, adjudicator.wagered,
                     adjudicator.paid, adjudicator.collected, adjudicator.raked,

@@ -49,6 +49,8 @@ def test_panels_use_the_provisioned_datasource() -> None:
     for dashboard in d.DASHBOARDS:
         rendered = d.render(dashboard)
         for panel in rendered["panels"]:
+            if panel["type"] == "row":  # a row has no query
+                continue
             assert panel["datasource"]["uid"] == d.DATASOURCE_UID
             assert all(t["datasource"]["uid"] == d.DATASOURCE_UID for t in panel["targets"])
 
@@ -77,3 +79,19 @@ def test_the_dashboards_cover_what_the_floor_asked_for() -> None:
 def test_concrete_expr_replaces_grafana_variables() -> None:
     assert d.concrete_expr('rate(x{game=~"$game"}[$__rate_interval])') == \
         'rate(x{game=~".*"}[1m])'
+
+
+def test_the_integrity_dashboard_has_a_surveillance_row() -> None:
+    """The row titled Surveillance spans the grid, and the panels after it are about the
+    surveillance service (each of its queries reads a pitwatch_surveillance_ metric)."""
+    panels = d.render(d.INTEGRITY)["panels"]
+    rows = [i for i, p in enumerate(panels) if p["type"] == "row"]
+    assert [panels[i]["title"] for i in rows] == ["Surveillance"]
+    row = panels[rows[0]]
+    assert row["gridPos"]["x"] == 0 and row["gridPos"]["w"] == d.GRID_WIDTH
+    after = panels[rows[0] + 1:]
+    assert len(after) >= 5
+    assert all(p["gridPos"]["y"] > row["gridPos"]["y"] for p in after)
+    assert all("pitwatch_surveillance_" in t["expr"] for p in after for t in p["targets"])
+    assert all(p["gridPos"]["y"] < row["gridPos"]["y"]
+               for p in panels[:rows[0]])
