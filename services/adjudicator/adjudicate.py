@@ -173,25 +173,28 @@ def _mispay_message(seat: int, got: int, due: int, rule: str) -> str:
 def compare(
     outcome: GameOutcome, recorded: RecordedHand, rake_rule: str, profile: RuleProfile
 ) -> list[Finding]:
-    """MISPAY per seat whose settlement (net before rake) differs; RAKE_* per seat."""
+    """MISPAY per seat whose settlement (net before rake) differs; RAKE_* per seat (and for
+    rake taken from the pot that no posted fee accounts for); NOT_CONSERVED (GEN-8) when
+    either side creates or destroys chips."""
     from services.adjudicator.integrity import GenProfile
 
     gen = profile.section("gen", GenProfile)
-    out: list[Finding] = []
+    out = _conservation(outcome, recorded)
+    rake = seat_rake(outcome, recorded)
     seats = sorted(set(outcome.net) | set(recorded.net))
     for seat in seats:
         due = outcome.net.get(seat, 0) + outcome.rake.get(seat, 0)
-        got = recorded.net.get(seat, 0) + recorded.rake.get(str(seat), 0)
+        got = recorded.net.get(seat, 0) + rake.get(str(seat), 0)
         if due != got:
             rule = outcome.seat_rules.get(seat, "GEN-8")
             out.append(
                 finding("MISPAY", rule, gen.mispay_severity,
                         _mispay_message(seat, got, due, rule), seat=seat, amount=got - due)
             )
-    rake_keys = sorted({str(s) for s in outcome.rake} | set(recorded.rake), key=_seat_key)
+    rake_keys = sorted({str(s) for s in outcome.rake} | set(rake), key=_seat_key)
     for key in rake_keys:
         due = outcome.rake.get(int(key), 0) if key != POT else 0
-        got = recorded.rake.get(key, 0)
+        got = rake.get(key, 0)
         if due == got:
             continue
         code = "RAKE_OVER" if got > due else "RAKE_UNDER"
@@ -204,13 +207,76 @@ def compare(
     return out
 
 
+def seat_rake(outcome: GameOutcome, recorded: RecordedHand) -> dict[str, int]:
+    """The recorded rake per seat, with rake taken from the pot with no seat named.
+
+    events.md: ``rake_collected.seat`` is null when the rake is taken from the pot. Such
+    chips are matched to the seats the posted rake charges (GEN-10 / HCF-12), in seat
+    order, up to what each still owes after the rake recorded against it by name; only
+    what no seat owes stays on the ``pot`` key (and is RAKE_OVER). Without this a pot
+    raked exactly as posted, but recorded the way the contract allows, would show a
+    RAKE_OVER on the pot, a RAKE_UNDER and a MISPAY on the seat that owed it.
+    """
+    rake = {key: amount for key, amount in recorded.rake.items() if amount}
+    from_pot = rake.pop(POT, 0)
+    for seat, owed in sorted(outcome.rake.items()):
+        key = str(seat)
+        take = min(max(owed - rake.get(key, 0), 0), from_pot)
+        if take:
+            rake[key] = rake.get(key, 0) + take
+            from_pot -= take
+    if from_pot:
+        rake[POT] = from_pot
+    return rake
+
+
+def _conservation(outcome: GameOutcome, recorded: RecordedHand) -> list[Finding]:
+    """GEN-8: the values of ``net`` sum to zero with the house, on both sides.
+
+    The expected side breaking it is a fault of the game's settlement, reported so the
+    hand is never ``ok``. The recorded side only breaks it with chips left in the pot or
+    collected beyond a layout, which ``record_hand`` already reports (GEN-8 findings); it
+    is reported here only when nothing explains it.
+    """
+    out: list[Finding] = []
+    expected_sum = sum(outcome.net.values()) + outcome.house
+    if expected_sum:
+        out.append(finding(
+            "NOT_CONSERVED", "GEN-8", "critical",
+            f"expected settlement sums to {expected_sum:+d} chips over seats and house, "
+            "not zero: the game's settlement is wrong, the hand needs review by hand",
+            amount=expected_sum))
+    recorded_sum = sum(recorded.net.values()) + recorded.house
+    if recorded_sum and not any(f.rule == "GEN-8" for f in recorded.findings):
+        out.append(finding(
+            "NOT_CONSERVED", "GEN-8", "critical",
+            f"recorded movements sum to {recorded_sum:+d} chips over seats and house, "
+            "not zero", amount=recorded_sum))
+    return out
+
+
+def sides_agree(outcome: GameOutcome, recorded: RecordedHand) -> bool:
+    """Recorded equals expected: every seat's net, the house, and each seat's rake."""
+    seats = set(outcome.net) | set(recorded.net)
+    if any(outcome.net.get(s, 0) != recorded.net.get(s, 0) for s in seats):
+        return False
+    if outcome.house != recorded.house:
+        return False
+    rake = seat_rake(outcome, recorded)
+    due = {str(seat): amount for seat, amount in outcome.rake.items() if amount}
+    return rake == due
+
+
 def _seat_key(key: str) -> tuple[int, str]:
     return (int(key), "") if key.isdigit() else (10**6, key)
 
 
-def _status(outcome: GameOutcome, findings: list[Finding]) -> str:
+def record_status(outcome: GameOutcome, recorded: RecordedHand, findings: list[Finding]) -> str:
+    """events.md: ``ok`` only when recorded equals expected AND no finding is above info;
+    ``dead`` the same for a dead hand / misdeal (GEN-6: correctly handled). A profile may
+    post mispays or rake errors at severity info; the hand is still a discrepancy."""
     serious = any(f.severity != "info" for f in findings)
-    if serious:
+    if serious or not sides_agree(outcome, recorded):
         return "discrepancy"
     return "dead" if outcome.dead else "ok"
 
@@ -239,7 +305,7 @@ def _build_record(
         table_id=hand.table.table_id,
         hand_id=hand.hand_id,
         game=game,  # type: ignore[arg-type]
-        status=_status(outcome, findings),  # type: ignore[arg-type]
+        status=record_status(outcome, recorded, findings),  # type: ignore[arg-type]
         rule_profile=rule_profile,
         expected=_side(outcome.net, outcome.house, {str(s): v for s, v in outcome.rake.items()}),
         recorded=_side(recorded.net, recorded.house, recorded.rake),
