@@ -2,11 +2,18 @@
 
 from __future__ import annotations
 
-from services.adjudicator.integrity import GenProfile, deck_integrity, stacks_never_negative
+from services.adjudicator.integrity import (
+    GenProfile,
+    chips_during_hand,
+    common_findings,
+    deck_integrity,
+    stacks_never_negative,
+)
 from services.games.profile import load_profile
 from services.simulator.handbuilder import build_hand, table_config
 
-GEN = load_profile("house-v1").section("gen", GenProfile)
+PROFILE = load_profile("house-v1")
+GEN = PROFILE.section("gen", GenProfile)
 
 
 def _hand(events, deck=32, seats=((1, 100), (2, 100), (3, 100)), dp=None):
@@ -77,3 +84,60 @@ def test_banker_collections_fund_the_banker() -> None:
                     ("rake_collected", {"seat": 3, "amount": 1, "from": "stack"})],
                    seats=((1, 100), (2, 100), (3, 5)), dp=3, deck=52)
     assert stacks_never_negative(events, GEN) == []
+
+
+def test_dealing_a_card_twice_without_a_reshuffle_is_a_duplicate() -> None:
+    """GEN-1: 9c to seat 1, then 9c again to seat 2, nothing went back to the stub."""
+    events = _hand([deal(1, "9c"), deal(2, "9c")])
+    assert codes(deck_integrity(events, GEN)) == ["DUPLICATE_CARD"]
+
+
+def test_card_moved_back_to_the_stub_may_come_again_but_a_burned_one_may_not() -> None:
+    """GEN-1 with card_moved (TH-5/TH-6 corrections): 8c dealt then moved to the stub can
+    be dealt again; 9c moved to burn is still out of the stub, so dealing it is a
+    duplicate. Exactly one finding, for 9c."""
+    events = _hand([deal(1, "8c"), deal(1, "9c"),
+                    ("card_moved", {"card": "8c", "from": "seat:1", "to": "stub"}),
+                    ("card_moved", {"card": "9c", "from": "seat:1", "to": "burn"}),
+                    deal(2, "8c"), deal(2, "9c")])
+    found = deck_integrity(events, GEN)
+    assert codes(found) == ["DUPLICATE_CARD"] and "9c" in found[0].message
+
+
+def test_chips_added_during_the_hand_is_gen3_and_cash_is_gen4() -> None:
+    """GEN-3: seat 1 adds 50 between hand_started and hand_ended; GEN-4: seat 2 puts 20
+    cash in play. One finding each, with the seat and signed amount; the cash is GEN-4
+    only (at the gen.cash_in_play_severity), not also a GEN-3 finding."""
+    events = _hand([("chips_changed", {"seat": 1, "amount": 50, "kind": "add"}),
+                    ("chips_changed", {"seat": 2, "amount": 20, "kind": "cash_in_play"}),
+                    ("chips_changed", {"seat": 3, "amount": -30, "kind": "remove"})])
+    found = chips_during_hand(events, GEN)
+    assert [(f.code, f.rule, f.seat, f.amount, f.severity) for f in found] == [
+        ("CHIPS_DURING_HAND", "GEN-3", 1, 50, GEN.chips_during_hand_severity),
+        ("CASH_IN_PLAY", "GEN-4", 2, 20, GEN.cash_in_play_severity),
+        ("CHIPS_DURING_HAND", "GEN-3", 3, -30, GEN.chips_during_hand_severity),
+    ]
+
+
+def test_wager_larger_than_the_stack_is_gen2() -> None:
+    """GEN-2: seat 1 has 10, wagers an ante of 8 then raises 5: 13 > 10, 3 short."""
+    events = _hand([("wager", {"seat": 1, "kind": "ante", "amount": 8}),
+                    ("wager", {"seat": 1, "kind": "raise", "amount": 5})],
+                   seats=((1, 10), (2, 100), (3, 100)), deck=52)
+    found = stacks_never_negative(events, GEN)
+    assert [(f.code, f.rule, f.seat, f.amount) for f in found] == [
+        ("WAGER_OVER_STACK", "GEN-2", 1, 3)]
+
+
+def test_hand_under_an_unauthorised_configuration_is_gen5() -> None:
+    """GEN-5: the table's configuration names no supervisor: one finding on the hand."""
+    config = table_config("draw7a", structure="fixed", authorized_by=None)
+    started = ("hand_started", {"button": 1, "designated_player": None, "dealer_id": "D1",
+                                "seats": [{"seat": 1, "player_id": "P1", "stack": 100}],
+                                "deck": 32})
+    hand = build_hand(config, [started, ("hand_ended", {})])
+    found = common_findings(hand, PROFILE)
+    assert [(f.code, f.rule) for f in found] == [("UNAUTHORISED_CONFIGURATION", "GEN-5")]
+    authorised = build_hand(table_config("draw7a", structure="fixed"),
+                            [started, ("hand_ended", {})])
+    assert common_findings(authorised, PROFILE) == []
