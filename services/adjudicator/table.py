@@ -23,6 +23,7 @@ import msgspec
 
 from services.adjudicator.adjudicate import ChainInfo, adjudicate_hand, rejected_record
 from services.adjudicator.intake import ParsedEvent
+from services.adjudicator.integrity import GenProfile
 from services.adjudicator.open_hand import OpenHand, pack_event, unpack_events
 from services.events.canonical import GENESIS_HASH
 from services.events.contract import (
@@ -42,6 +43,7 @@ from services.events.contract import (
     TableConfiguredEvent,
 )
 from services.games.model import BuyRecord, HandInput, SeatInfo, TableContext, finding
+from services.games.profile import UnknownProfileError, load_profile
 
 RECENT_WINDOW = 64  # events remembered per table for duplicate / late-arrival checks
 MAX_HAND_EVENTS = 4000  # a hand with more events is rejected (memory bound per open hand)
@@ -402,10 +404,33 @@ def _apply_table_event(state: TableState, event: Event, out: Outputs) -> None:
             seat.stack += event.data.amount
         if event.data.kind in ("buy_in", "short_buy"):
             _record_buy(state, event.data.seat, event.data.kind, event.data.amount, event.seq)
+        elif event.data.kind == "cash_in_play" and state.open_hand is None:
+            out.alerts.append(_cash_between_hands(state, event))
     elif isinstance(event, DealerChangedEvent):
         state.dealer_id = event.data.dealer_id
     elif isinstance(event, DesignatedPlayerOfferEvent):
         state.offers.append((event.data.seat, event.data.accepted))
+
+
+def _cash_between_hands(state: TableState, event: ChipsChangedEvent) -> Alert:
+    """GEN-4 between hands: cash put in play before the deal is a cash wager in the next
+    hand (during a hand the hand's own CASH_IN_PLAY finding covers it). With no hand to
+    attach it to, it is an alert, at the severity the table's profile posts for GEN-4."""
+    d = event.data
+    return Alert(table_id=state.table_id, code="CASH_IN_PLAY", rule="GEN-4",
+                 severity=_cash_severity(state), seq=event.seq, event_id=event.event_id,
+                 message=f"seat {d.seat} put {d.amount} in cash in play between hands "
+                         f"(seq {event.seq}); only chips are wagered")
+
+
+def _cash_severity(state: TableState) -> str:
+    if state.config is None:
+        return "warning"
+    try:
+        gen = load_profile(state.config.rule_profile).section("gen", GenProfile)
+    except UnknownProfileError:
+        return "warning"
+    return gen.cash_in_play_severity
 
 
 def _record_buy(state: TableState, seat: int, kind: str, amount: int, seq: int) -> None:

@@ -11,6 +11,7 @@ import random
 import orjson
 
 from services.adjudicator.embedded import adjudicate_lines
+from services.adjudicator.table import Alert
 from services.events.contract import AdjudicationRecord
 from services.simulator.handbuilder import table_config
 from services.simulator.stream import TableStream
@@ -40,10 +41,16 @@ def _records(between: list[tuple[str, dict]], during: list[tuple[str, dict]]  # 
     s.emit("wager_collected", {"seat": 1, "kind": "ante", "amount": 5, "to": "designated"},
            HID)
     s.emit("hand_ended", {}, HID)
-    out: list[AdjudicationRecord] = []
-    for step in adjudicate_lines(orjson.dumps(e) for e in s.events):
-        out.extend(step.records)
-    return out
+    return _run(s.events)[0]
+
+
+def _run(events: list[dict]) -> tuple[list[AdjudicationRecord], list[Alert]]:  # type: ignore[type-arg]
+    records: list[AdjudicationRecord] = []
+    alerts: list[Alert] = []
+    for step in adjudicate_lines(orjson.dumps(e) for e in events):
+        records.extend(step.records)
+        alerts.extend(step.alerts)
+    return records, alerts
 
 
 def _gen_codes(record: AdjudicationRecord) -> list[tuple[str, str]]:
@@ -73,3 +80,39 @@ def test_unauthorised_reconfiguration_during_the_hand_is_gen5_twice() -> None:
     assert _gen_codes(record) == [("CONFIG_CHANGED_DURING_HAND", "GEN-5"),
                                   ("UNAUTHORISED_CONFIGURATION", "GEN-5")]
     assert record.status == "discrepancy"
+
+
+def _cash_stream(during_hand: bool) -> list[dict]:  # type: ignore[type-arg]
+    """A table where seat 1 puts 20 in cash in play, before the hand or during it."""
+    s = TableStream("T1", random.Random(3))
+    s.emit("table_configured", table_config("hcf"))
+    s.emit("player_seated", {"seat": 1, "player_id": "P1", "stack": 100})
+    s.emit("player_seated", {"seat": 3, "player_id": "P3", "stack": 100})
+    cash = {"seat": 1, "amount": 20, "kind": "cash_in_play"}
+    if not during_hand:
+        s.emit("chips_changed", cash)
+    s.emit("hand_started", {"button": 3, "designated_player": 3, "dealer_id": "D1",
+                            "seats": [{"seat": 1, "player_id": "P1", "stack": 100},
+                                      {"seat": 3, "player_id": "P3", "stack": 100}],
+                            "deck": 52}, HID)
+    if during_hand:
+        s.emit("chips_changed", cash)
+    s.emit("hand_ended", {}, HID)
+    return s.events
+
+
+def test_cash_in_play_between_hands_is_a_gen4_alert() -> None:
+    """GEN-4: cash put in play before the deal (seq 4) would be wagered as cash in the
+    next hand; with no hand to carry a finding it is one CASH_IN_PLAY alert (house-v1
+    ``cash_in_play_severity`` = warning), and the hand itself has no GEN-4 finding."""
+    records, alerts = _run(_cash_stream(during_hand=False))
+    assert [(a.code, a.rule, a.severity, a.seq) for a in alerts] == [
+        ("CASH_IN_PLAY", "GEN-4", "warning", 4)]
+    assert "seat 1 put 20 in cash" in alerts[0].message
+    assert ("CASH_IN_PLAY", "GEN-4") not in _gen_codes(records[0])
+
+
+def test_cash_in_play_during_a_hand_is_the_hand_finding_not_an_alert() -> None:
+    records, alerts = _run(_cash_stream(during_hand=True))
+    assert [a.code for a in alerts] == []
+    assert ("CASH_IN_PLAY", "GEN-4") in _gen_codes(records[0])
