@@ -15,7 +15,7 @@ process reporting ``pitwatch_hands_adjudicated_total 0`` would be a lie on a das
 
 Four groups, then: the last one has its own names (``pitwatch_surveillance_*``) although
 it also consumes table-events and produces alerts, because its records and alerts are
-not the adjudicator's (the adjudicator's ``pitwatch_alerts_total`` counts SURV-9/GEN-5).
+not the adjudicator's (the adjudicator's ``pitwatch_alerts_total`` counts SURV-9, GEN-4 and GEN-5).
 
 Names and units follow the Prometheus conventions: counters end in ``_total``, durations
 are ``_seconds``, chips (the table's minor unit, the base unit here) are ``_chips_total``.
