@@ -24,7 +24,7 @@ SUBJECTS: dict[str, tuple[tuple[str, ...], str]] = {
     "SURV-2": (("dealer", "player"), "count"),
     "SURV-3": (("from_player", "to_player"), "count"),
     "SURV-4": (("players",), "decisions"),
-    "SURV-5": (("player",), "decisions"),
+    "SURV-5": (("player", "decision"), "decisions"),
     "SURV-6": (("player", "kind"), "count"),
     "SURV-7": (("dealer", "player"), "count"),
     "SURV-8": (("game", "scope", "dealer", "table", "kind"), "count"),  # dealer or table

@@ -76,12 +76,20 @@ class SoftPlay(_Section):
     severity: Severity
 
 
-class Collusion(_Section):
-    """SURV-5."""
+class DecisionTest(_Section):
+    """SURV-5, one kind of decision."""
 
     p_value: float
     min_decisions: int
     severity: Severity
+
+
+class Collusion(_Section):
+    """SURV-5: the Russian Poker decisions tested for information sharing."""
+
+    play_fold: DecisionTest
+    insurance: DecisionTest
+    buy_dealer_game: DecisionTest
 
 
 class SurveillanceConfig(_Section):

@@ -24,8 +24,9 @@ def test_ids_per_rule() -> None:
         "SURV-3/from_player=A/to_player=B/count=3")
     assert alert_id(alert("SURV-4", {"players": ["A", "B"], "decisions": 31})) == (
         "SURV-4/players=A,B/decisions=31")
-    assert alert_id(alert("SURV-5", {"player": "A", "decisions": 50})) == (
-        "SURV-5/player=A/decisions=50")
+    assert alert_id(alert("SURV-5", {"player": "A", "decision": "insurance",
+                                     "decisions": 50})) == (
+        "SURV-5/player=A/decision=insurance/decisions=50")
     assert alert_id(alert("SURV-6", {"player": "A", "kind": "hcf_flush", "count": 4})) == (
         "SURV-6/player=A/kind=hcf_flush/count=4")
     assert alert_id(alert("SURV-7", {"dealer": "D", "player": "A", "count": 4})) == (

@@ -8,7 +8,8 @@ from typing import Any
 import pytest
 
 from services.surveillance import SurveillanceEngine, load_config
-from services.surveillance.collusion import Stratum, russian_decisions, stratified_upper_tail
+from services.surveillance.russian_decisions import russian_decisions
+from services.surveillance.stratified import Stratum, stratified_upper_tail
 from tests.unit.surveillance.scenario import hand
 
 BOX = ["2c", "5d", "8h", "Js", "3h"]  # "nothing" (no pair, not Ace-King)
@@ -38,7 +39,7 @@ def test_stratified_tail_by_hand() -> None:
     """One stratum of 4 decisions, 2 folds, 2 qualifications: T is hypergeometric, pmf
     (1/6, 4/6, 1/6) on 0..2, so P(T >= 2) = 1/C(4,2) = 1/6 and E[T] = 2*2/4 = 1. Two
     such strata: P(T >= 4) = 1/36; P(T >= 3) = 2 (1/6)(4/6) + 1/36 = 9/36 = 0.25."""
-    cell = Stratum(decisions=4, folds=2, qualified=2)
+    cell = Stratum(decisions=4, chosen=2, outcomes=2)
     assert stratified_upper_tail([cell], 2) == pytest.approx((1 / 6, 1.0))
     assert stratified_upper_tail([cell, cell], 4)[0] == pytest.approx(1 / 36)
     assert stratified_upper_tail([cell, cell], 3)[0] == pytest.approx(0.25)
@@ -55,6 +56,7 @@ def test_folding_exactly_when_the_dealer_qualifies() -> None:
     assert ev is not None
     assert (ev["player"], ev["decisions"], ev["folds"], ev["dealer_qualified"],
             ev["folds_when_dealer_qualified"], ev["strata"]) == ("A", 50, 25, 25, 25, 1)
+    assert ev["decision"] == "play_fold"
     assert ev["expected"] == pytest.approx(12.5)
     assert ev["p_value"] == pytest.approx(1 / 126_410_606_437_752, rel=1e-6)
     assert (alerts[0].code, alerts[0].severity) == ("INFORMATION_SHARING", "critical")
@@ -84,8 +86,8 @@ def test_decision_reads_the_hand_after_a_draw() -> None:
     hand_input, _ = rp_hand(1, QUALIFIES_9, fold=False)
     events = list(hand_input.events)
     seen = russian_decisions(events)
-    assert seen is not None and seen.dealer_qualifies
-    assert [d.stratum for d in seen.decisions] == [("9", "nothing")]
+    assert [(d.kind, d.outcome, d.stratum) for d in seen] == [
+        ("play_fold", True, ("9", "nothing"))]
     draw = hand(2, game="russian", players={1: "A"}, events=[
         *[("card_dealt", {"to": "seat", "seat": 1, "card": c, "face_up": False}) for c in BOX],
         *[("card_dealt", {"to": "dealer", "card": c, "face_up": i == 4})
@@ -93,5 +95,5 @@ def test_decision_reads_the_hand_after_a_draw() -> None:
         ("draw", {"seat": 1, "discarded": ["2c", "5d", "8h"], "received": ["Jd", "Kc", "7c"]}),
         ("action", {"seat": 1, "action": "play"})])[0]
     seen = russian_decisions(draw.events)
-    assert seen is not None and not seen.dealer_qualifies
-    assert [d.stratum for d in seen.decisions] == [("9", "one_pair")]
+    assert [(d.kind, d.outcome, d.stratum) for d in seen] == [
+        ("play_fold", False, ("9", "one_pair"))]
