@@ -12,7 +12,6 @@ none and change none.
 from __future__ import annotations
 
 import asyncio
-import heapq
 import os
 import subprocess
 import sys
@@ -23,7 +22,6 @@ from pathlib import Path
 from typing import Any
 
 import msgspec
-import orjson
 import pytest
 from typer.testing import CliRunner
 
@@ -31,26 +29,17 @@ from services.adjudicator.producer import keyed_records, new_producer
 from services.adjudicator.table import Alert
 from services.adjudicator.topics import StreamSettings, create_topics, delete_topics
 from services.cli import app
-from services.simulator.run import simulate
 from services.surveillance.alert_id import alert_id
 from tests.integration.pipeline_support import REPO_ROOT, TopicReader, Worker
-from tests.unit.surveillance.test_simulated import most_paid_player, overpay_one_player
+from tests.unit.surveillance import sweetheart
 
 PARTITIONS = 3
 WAIT_SECONDS = 300.0  # a stall fails the test; the run itself takes seconds
 
 
 def sweethearting_log() -> list[bytes]:
-    """3 tables x 300 hands; T001's wins to its most-paid player are 3 chips too large.
-    The tables are merged back in (ts, table_id) order, as ``pitwatch simulate`` writes."""
-    log = simulate(["hcf"], 3, 300, seed=3)
-    by_table: dict[str, list[dict[str, Any]]] = {}
-    for event in log.events:
-        by_table.setdefault(event["table_id"], []).append(event)
-    first = by_table["T001"]
-    by_table["T001"] = overpay_one_player(first, most_paid_player(first), extra=3)
-    merged = heapq.merge(*by_table.values(), key=lambda e: (e["ts"], e["table_id"]))
-    return [orjson.dumps(event) for event in merged]
+    """3 tables x 300 hands; T001's wins to its most-paid player are 3 chips too large."""
+    return sweetheart.sweethearting_log(3, 300, seed=3)
 
 
 class SurveillanceRig:

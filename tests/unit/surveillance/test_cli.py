@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 from services.adjudicator.table import Alert
 from services.cli import app
 from services.simulator.run import simulate
-from tests.unit.surveillance.test_simulated import most_paid_player, overpay_one_player
+from tests.unit.surveillance.sweetheart import most_paid_player, overpay_one_player
 
 
 def test_surveil_writes_alerts_with_evidence(tmp_path: Path) -> None:

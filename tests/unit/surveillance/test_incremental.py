@@ -11,10 +11,8 @@ their bytes and their order must equal the command's.
 
 from __future__ import annotations
 
-import heapq
 import zlib
 from functools import cache
-from typing import Any
 
 import msgspec
 import orjson
@@ -22,13 +20,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from services.adjudicator.embedded import iter_lines
-from services.simulator.run import simulate
 from services.surveillance.alert_id import alert_id
 from services.surveillance.merge import PartitionMerge, order_key
 from services.surveillance.profile import SurveillanceConfig
 from services.surveillance.run import SurveillanceStep, surveil_lines
 from tests.unit.surveillance.scenario import config
-from tests.unit.surveillance.test_simulated import most_paid_player, overpay_one_player
+from tests.unit.surveillance.sweetheart import sweethearting_log
 
 PARTITIONS = 3
 REVIEW_EVERY = 40
@@ -36,14 +33,7 @@ REVIEW_EVERY = 40
 
 @cache
 def scenario() -> tuple[list[bytes], SurveillanceConfig]:
-    log = simulate(["hcf"], 3, 60, seed=5)
-    by_table: dict[str, list[dict[str, Any]]] = {}
-    for event in log.events:
-        by_table.setdefault(event["table_id"], []).append(event)
-    first = by_table["T001"]
-    by_table["T001"] = overpay_one_player(first, most_paid_player(first), extra=3)
-    merged = heapq.merge(*by_table.values(), key=lambda e: (e["ts"], e["table_id"]))
-    lines = [orjson.dumps(event) for event in merged]
+    lines = sweethearting_log(3, 60, seed=5)
     thresholds = config(sweethearting={"min_count": 3, "p_value": 0.01},
                         drift={"min_hands": 20, "min_count": 2, "p_value": 0.5})
     return lines, thresholds

@@ -8,15 +8,14 @@ player's wins are overpaid is caught by SURV-2 end to end.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterator
 from typing import Any
 
 import orjson
 
 from services.simulator.run import simulate
-from services.simulator.stream import TableStream
 from services.surveillance import SurveillanceRun, load_config, surveil_lines
+from tests.unit.surveillance.sweetheart import most_paid_player, overpay_one_player
 
 
 def lines(events: list[dict[str, Any]]) -> Iterator[tuple[bytes, str]]:
@@ -48,37 +47,6 @@ def test_honest_random_mispays_raise_no_surv2_or_surv8() -> None:
                      if f.code == "MISPAY" and (f.amount or 0) > 0)
     assert favourable >= 40  # the check is not vacuous
     assert [a for a in run.alerts if a.rule in ("SURV-2", "SURV-8")] == []
-
-
-def overpay_one_player(events: list[dict[str, Any]], player: str,
-                       extra: int) -> list[dict[str, Any]]:
-    """The table's events re-emitted (re-hashed) with every win payout to ``player``'s
-    seat ``extra`` chips too large: a dealer sweethearting one player."""
-    stream = TableStream(events[0]["table_id"], random.Random(0))
-    seat_of_player: int | None = None  # the player's seat in the current hand
-    for e in events:
-        data = dict(e["data"])
-        if e["type"] == "hand_started":
-            seat_of_player = next((s["seat"] for s in data["seats"]
-                                   if s["player_id"] == player), None)
-        if (e["type"] == "payout" and data["kind"] == "win"
-                and data["seat"] == seat_of_player):
-            data["amount"] += extra
-        stream.emit(e["type"], data, hand_id=e["hand_id"], source=e["source"])
-    return stream.events
-
-
-def most_paid_player(events: list[dict[str, Any]]) -> str:
-    """The player who received the most win payouts (the sweetheart's friend here)."""
-    seats: dict[int, str] = {}
-    paid: dict[str, int] = {}
-    for e in events:
-        if e["type"] == "hand_started":
-            seats = {s["seat"]: s["player_id"] for s in e["data"]["seats"]}
-        elif e["type"] == "payout" and e["data"]["kind"] == "win":
-            player = seats[e["data"]["seat"]]
-            paid[player] = paid.get(player, 0) + 1
-    return max(sorted(paid), key=lambda p: paid[p])
 
 
 def test_sweetheart_dealer_caught_end_to_end() -> None:
