@@ -92,7 +92,8 @@ def _compare(play: SeatPlay, dp: _DpHand, rules: HcfRules) -> _Live:
         ante_raise, verdict = 0, f"{mine} ties the DP: Ante and Raise push"
     live = _Live(play, verdict, ante_raise, 0, 0)
     prof = rules.profile
-    strength = straight_flush_strength_of_masks(masks, prof.sf_ace_low, prof.sf_wraparound)
+    strength = (straight_flush_strength_of_masks(masks, prof.sf_ace_low, prof.sf_wraparound)
+                if play.sf_bonus else 0)  # only a Straight Flush bonus needs the run
     if play.flush_bonus:
         live.flush_win = play.flush_bonus * rules.flush_odds[flush_length(value)]
     if play.sf_bonus:
@@ -211,7 +212,9 @@ def settle(plays: list[SeatPlay], dp: int, dp_stack: int, dp_cards: list[str] | 
             dp_value,
             dp_qualifies(dp_value, prof.dp_qualify_min_cards, rules.dp_min_high_rank,
                          prof.dp_qualify_any_high_cards),
-            straight_flush_strength_of_masks(dp_masks, prof.sf_ace_low, prof.sf_wraparound),
+            # the DP's run matters only when bonuses are judged against the DP (HCF-10)
+            straight_flush_strength_of_masks(dp_masks, prof.sf_ace_low, prof.sf_wraparound)
+            if prof.bonus_settlement == "against_dp" else 0,
         )
         trace.append(TraceStep("HCF-7", f"designated player holds {describe_flush(dp_value)}: "
                                         + ("qualifies" if dp_hand.qualifies
