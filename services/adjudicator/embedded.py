@@ -19,6 +19,7 @@ from services.adjudicator.table import (
     close_open_hand_at_end,
 )
 from services.events.contract import AdjudicationRecord
+from services.games.model import HandInput
 
 
 @dataclass(frozen=True)
@@ -36,6 +37,7 @@ class StepResult:
     records: list[AdjudicationRecord] = field(default_factory=list)
     alerts: list[Alert] = field(default_factory=list)
     dead_letters: list[DeadLetter] = field(default_factory=list)
+    closed_hand: HandInput | None = None  # the hand adjudicated by this record, if any
 
 
 class EmbeddedRunner:
@@ -55,7 +57,7 @@ class EmbeddedRunner:
             state = self.states[table_id] = TableState(table_id=table_id)
         out = apply_event(state, parsed)
         if not out.dlq:  # the usual case: nothing for the DLQ
-            return StepResult(out.records, out.alerts, [])
+            return StepResult(out.records, out.alerts, [], out.closed_hand)
         return _step(out, raw, where, table_id)
 
     def finish(self) -> StepResult:
@@ -72,6 +74,7 @@ def _step(out: Outputs, raw: bytes, where: str, table_id: str) -> StepResult:
         records=out.records,
         alerts=out.alerts,
         dead_letters=[DeadLetter(where, reason, raw, table_id) for reason in out.dlq],
+        closed_hand=out.closed_hand,
     )
 
 

@@ -141,6 +141,9 @@ class Outputs:
     records: list[AdjudicationRecord] = field(default_factory=list)
     alerts: list[Alert] = field(default_factory=list)
     dlq: list[str] = field(default_factory=list)  # reasons; the caller owns the raw record
+    # The hand this record closed and adjudicated, as adjudicated (surveillance reads it
+    # instead of assembling the hand a second time); at most one per record.
+    closed_hand: HandInput | None = None
 
 
 _state_encoder = msgspec.msgpack.Encoder()
@@ -350,7 +353,7 @@ def apply_event(state: TableState, parsed: ParsedEvent) -> Outputs:
         return out
     _append(state, event, out)
     if event_type is HandEndedEvent and state.open_hand is hand:
-        out.records.append(_close_hand(state, hand, parsed.hash))
+        out.records.append(_close_hand(state, hand, parsed.hash, out))
     return out
 
 
@@ -460,9 +463,11 @@ def _context(state: TableState) -> TableContext:
     )
 
 
-def _close_hand(state: TableState, hand: OpenHand, last_hash: str) -> AdjudicationRecord:
+def _close_hand(state: TableState, hand: OpenHand, last_hash: str,
+                out: Outputs) -> AdjudicationRecord:
     events = unpack_events(hand)
     hand_input = HandInput(table=_context(state), hand_id=hand.hand_id, events=tuple(events))
+    out.closed_hand = hand_input
     chain = ChainInfo(first_seq=hand.first_seq, last_seq=hand.last_seq, last_hash=last_hash)
     record = adjudicate_hand(hand_input, chain, extra_findings=hand.findings)
     started = events[0]

@@ -7,13 +7,11 @@ LOG.jsonl`` (``surveil_lines``) drives it over a file; ``pitwatch serve surveill
 the same ``feed``, so the service cannot drift from the command (the unit test
 ``test_incremental.py`` checks that any chunking of a log gives the same alerts).
 
-The embedded runner produces records; surveillance also needs each hand's events. They
-are taken from the table state's open hand just before the line that closes it is fed:
-the ``OpenHand`` object keeps its packed events after the runner lets go of it, so the
-events are exactly those the adjudicator saw, and the records are untouched (the runner is
-driven as ``pitwatch adjudicate`` drives it). The ``HandInput`` context given to
-surveillance carries the table id, configuration and seating; the other context fields
-(button history, buys) are settlement matters surveillance does not read.
+The embedded runner produces records; surveillance also needs each hand's events. The
+runner hands over the ``HandInput`` it adjudicated with the record that closed it
+(``StepResult.closed_hand``), so surveillance sees exactly the events and context the
+adjudicator saw, assembled once, and the records are untouched (the runner is driven as
+``pitwatch adjudicate`` drives it).
 """
 
 from __future__ import annotations
@@ -21,25 +19,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-import msgspec
-
 from services.adjudicator.embedded import DeadLetter, EmbeddedRunner
-from services.adjudicator.open_hand import OpenHand, unpack_events
-from services.adjudicator.table import Alert, TableState
+from services.adjudicator.table import Alert
 from services.events.contract import AdjudicationRecord
-from services.games.model import HandInput, SeatInfo, TableContext
 from services.surveillance.engine import SurveillanceEngine
 from services.surveillance.profile import SurveillanceConfig
-
-
-class _Peek(msgspec.Struct):
-    """Just enough of a wire record to know whether it may close a hand, and where."""
-
-    type: str = ""
-    table_id: str = ""
-
-
-_peek = msgspec.json.Decoder(_Peek)
 
 
 @dataclass
@@ -62,28 +46,6 @@ class SurveillanceOutput:
     hands_surveilled: int = 0  # hands observed by this step (0 or 1 for one record)
 
 
-def _context(state: TableState) -> TableContext:
-    return TableContext(
-        table_id=state.table_id, config=state.config,
-        config_authorized=state.config_authorized,
-        seated={s: SeatInfo(s, v.player_id, v.stack) for s, v in state.seated.items()},
-        dealer_id=state.dealer_id, hands_played=state.hands_played)
-
-
-def _closing_hand(runner: EmbeddedRunner, raw: bytes) -> tuple[OpenHand, TableContext] | None:
-    """The hand this line may close (a ``hand_ended`` of a table with an open hand)."""
-    try:
-        peek = _peek.decode(raw)
-    except msgspec.DecodeError:
-        return None  # the runner rejects the line itself
-    if peek.type != "hand_ended":
-        return None
-    state = runner.states.get(peek.table_id)
-    if state is None or state.open_hand is None:
-        return None
-    return state.open_hand, _context(state)
-
-
 class SurveillanceStep:
     """Adjudicate and surveil a log one record at a time (the state of a whole run).
 
@@ -103,17 +65,14 @@ class SurveillanceStep:
 
     def feed(self, raw: bytes, where: str) -> SurveillanceOutput:
         """One record of the log (``where`` names its position, for dead letters)."""
-        closing = _closing_hand(self.runner, raw)
         step = self.runner.feed(raw, where)
         out = SurveillanceOutput(step.records, step.alerts, [], step.dead_letters)
-        if closing is None:
+        hand = step.closed_hand
+        if hand is None:
             return out
-        hand, context = closing
         for record in step.records:
-            if record.table_id == hand.table_id and record.hand_id == hand.hand_id:
-                hand_input = HandInput(table=context, hand_id=hand.hand_id,
-                                       events=tuple(unpack_events(hand)))
-                out.alerts += self.engine.observe(hand_input, record)
+            if record.table_id == hand.table.table_id and record.hand_id == hand.hand_id:
+                out.alerts += self.engine.observe(hand, record)
                 out.hands_surveilled += 1
                 self.hands_surveilled += 1
                 if self.review_every and self.hands_surveilled % self.review_every == 0:
