@@ -19,7 +19,7 @@ What is measured, all in this run, on this machine:
   of one worker, a load the pipeline can carry; above its sustained rate the latency only
   measures a growing queue, and the report says so.
 
-The workers are real subprocesses (``python -m services.adjudicator.stream_cli serve``),
+The workers are real subprocesses (``python -m services.pipeline.cli serve``),
 started the way the integration tests start them (tests/integration/pipeline_support.py).
 Absolute numbers on a shared 2-core machine are noisy; the embedded figure next to them
 is the reference.
@@ -45,8 +45,8 @@ from aiokafka import AIOKafkaConsumer
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from services.adjudicator.embedded import EmbeddedRunner
-from services.adjudicator.producer import new_producer, record_key
 from services.events.contract import decode_record
+from services.pipeline.producer import new_producer, record_key
 from services.simulator.run import simulate
 from tests.integration.pipeline_support import (
     Pipeline,

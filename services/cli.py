@@ -19,14 +19,14 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from services.adjudicator.embedded import DeadLetter, EmbeddedRunner, iter_lines
-from services.adjudicator.stream_cli import produce, serve_app, topics_app
 from services.adjudicator.table import Alert
 from services.events.contract import AdjudicationRecord, encode_record
 from services.importers.cli import import_app
 from services.ledger.cli import ledger_app
+from services.pipeline.cli import produce, serve_app, topics_app
+from services.pipeline.surveillance_service import serve_surveillance
 from services.reports.cli import report_app
 from services.simulator.truth import TruthLabel
-from services.surveillance.service import serve_surveillance
 
 app = typer.Typer(
     help="pitwatch: re-derive every hand from the table's own events and prove, to the "

@@ -41,12 +41,12 @@ from faust.sensors import Sensor
 from faust.types import EventT, ProducerT
 
 from services.adjudicator.faust_recovery import SeekThenResumeTableManager
-from services.adjudicator.stream_step import BatchResult, InputRecord, Outgoing, step_batch
-from services.adjudicator.topics import STATE_TABLE, StreamSettings
-from services.observability.hooks import (
+from services.pipeline.monitoring import (
     observe_adjudicator_batch,
     start_adjudicator_monitoring,
 )
+from services.pipeline.step import BatchResult, InputRecord, Outgoing, step_batch
+from services.pipeline.topics import STATE_TABLE, StreamSettings
 
 log = logging.getLogger("pitwatch.adjudicator")
 

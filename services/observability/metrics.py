@@ -453,7 +453,7 @@ class KafkaWatchMetrics:
 
 
 class SurveillanceMetrics:
-    """The cross-hand surveillance service's metrics (services/surveillance/service.py).
+    """The cross-hand surveillance service's metrics (services/pipeline/surveillance_service.py).
 
     The service replays table-events from the beginning at every start (its state is a
     function of the log), so most alerts it produces right after a start are the same

@@ -3,7 +3,7 @@
 ``SurveillanceStep`` takes the records of an event log one at a time, adjudicates them
 with the embedded runner and surveils every hand as it closes. ``pitwatch surveil
 LOG.jsonl`` (``surveil_lines``) drives it over a file; ``pitwatch serve surveillance``
-(``services.surveillance.service``) drives it over the ``table-events`` topic. Both call
+(``services.pipeline.surveillance_service``) drives it over the ``table-events`` topic. Both call
 the same ``feed``, so the service cannot drift from the command (the unit test
 ``test_incremental.py`` checks that any chunking of a log gives the same alerts).
 

@@ -26,14 +26,14 @@ from aiokafka.admin import AIOKafkaAdminClient
 from sqlalchemy.engine import make_url
 
 from services.adjudicator.embedded import EmbeddedRunner, iter_lines
-from services.adjudicator.producer import keyed_records, new_producer
-from services.adjudicator.stream_step import REASON_HEADER
-from services.adjudicator.topics import StreamSettings, create_topics, delete_topics
 from services.events.contract import decode_record, encode_record
 from services.ledger.db import open_ledger
 from services.ledger.models import Conflict, Hand, Posting
 from services.ledger.posting import post_many
 from services.ledger.queries import balances, player_balances, rake_totals
+from services.pipeline.producer import keyed_records, new_producer
+from services.pipeline.step import REASON_HEADER
+from services.pipeline.topics import StreamSettings, create_topics, delete_topics
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 WAIT_SECONDS = 600.0  # upper bound for a pipeline to finish; a stall fails the test
@@ -276,7 +276,7 @@ class Pipeline:
         env = {**os.environ, "PYTHONPATH": str(REPO_ROOT), "PYTHONUNBUFFERED": "1"}
         with log.open("ab") as out:
             process = subprocess.Popen(
-                [sys.executable, "-m", "services.adjudicator.stream_cli", *args],
+                [sys.executable, "-m", "services.pipeline.cli", *args],
                 cwd=REPO_ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
             )
         worker = Worker(name, process, log)

@@ -8,8 +8,8 @@ from aiokafka import AIOKafkaConsumer, AIOKafkaProducer, TopicPartition
 from aiokafka.structs import OffsetAndMetadata
 from prometheus_client import CollectorRegistry
 
-from services.observability.kafka_watch import KafkaWatch
 from services.observability.metrics import KafkaWatchMetrics
+from services.pipeline.kafka_watch import KafkaWatch
 from tests.integration.conftest import TopicFactory, unique_name
 
 

@@ -11,8 +11,8 @@ from typing import Any
 
 import orjson
 
-from services.adjudicator.stream_step import SOURCE_HEADER
 from services.events.contract import Finding, decode_record, encode_record
+from services.pipeline.step import SOURCE_HEADER
 from services.simulator.run import simulate
 from tests.integration import pipeline_fixtures
 from tests.integration.pipeline_fixtures import SEED, EventLog, PipelineFactory

@@ -30,8 +30,8 @@ import msgspec
 import pytest
 import sqlalchemy as sa
 
-from services.adjudicator.producer import new_producer
 from services.events.contract import decode_record, encode_record
+from services.pipeline.producer import new_producer
 from services.simulator.registry import SIMULATOR_MODULES
 from tests.integration import pipeline_fixtures
 from tests.integration.pipeline_fixtures import PipelineFactory

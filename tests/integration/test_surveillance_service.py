@@ -25,10 +25,10 @@ import msgspec
 import pytest
 from typer.testing import CliRunner
 
-from services.adjudicator.producer import keyed_records, new_producer
 from services.adjudicator.table import Alert
-from services.adjudicator.topics import StreamSettings, create_topics, delete_topics
 from services.cli import app
+from services.pipeline.producer import keyed_records, new_producer
+from services.pipeline.topics import StreamSettings, create_topics, delete_topics
 from services.surveillance.alert_id import alert_id
 from tests.integration.pipeline_support import REPO_ROOT, TopicReader, Worker
 from tests.unit.surveillance import sweetheart
@@ -74,7 +74,7 @@ class SurveillanceRig:
         env = {**os.environ, "PYTHONPATH": str(REPO_ROOT), "PYTHONUNBUFFERED": "1"}
         with log.open("ab") as out:
             process = subprocess.Popen(
-                [sys.executable, "-m", "services.surveillance.service",
+                [sys.executable, "-m", "services.pipeline.surveillance_service",
                  "--bootstrap", self.settings.bootstrap,
                  "--topic-prefix", self.settings.topic_prefix,
                  "--review-every", "100000"],  # review at shutdown only, as `surveil` does

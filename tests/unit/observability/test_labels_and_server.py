@@ -9,7 +9,7 @@ import pytest
 from prometheus_client import CollectorRegistry, Counter
 
 from services.observability import labels, server
-from services.observability.kafka_watch import lag_per_partition
+from services.pipeline.kafka_watch import lag_per_partition
 
 
 def test_bounded_values_admit_the_first_n_then_other() -> None:

@@ -15,8 +15,8 @@ from prometheus_client.parser import text_string_to_metric_families
 from services.adjudicator.embedded import DeadLetter, iter_lines
 from services.adjudicator.table import Alert
 from services.observability import labels, server
-from services.observability.hooks import observe_surveillance_lag, start_surveillance_monitoring
 from services.observability.metrics import SurveillanceMetrics
+from services.pipeline.monitoring import observe_surveillance_lag, start_surveillance_monitoring
 from services.surveillance import chip_dumping, collusion, drift, improbable, soft_play
 from services.surveillance.alert_id import SUBJECTS
 from services.surveillance.engine import SurveillanceEngine

@@ -13,7 +13,7 @@ from faust.types import TP
 
 from services.adjudicator.faust_app import create_app
 from services.adjudicator.faust_recovery import SeekThenResumeRecovery
-from services.adjudicator.topics import StreamSettings
+from services.pipeline.topics import StreamSettings
 
 EVENTS_0 = TP("table-events", 0)
 EVENTS_1 = TP("table-events", 1)

@@ -26,8 +26,8 @@ import msgspec
 
 from services.adjudicator.intake import Rejection, parse_record
 from services.adjudicator.table import TableState, apply_event, decode_state, encode_state
-from services.adjudicator.topics import TopicNames
 from services.events.contract import encode_record
+from services.pipeline.topics import TopicNames
 
 REASON_HEADER = "pitwatch-reason"  # why a record is in the DLQ (UTF-8 text)
 SOURCE_HEADER = "pitwatch-source"  # "<topic>/<partition>/<offset>" of the input record

@@ -42,11 +42,11 @@ import typer
 from aiokafka import AIOKafkaConsumer, AIOKafkaProducer, ConsumerRecord, TopicPartition
 from aiokafka.admin import AIOKafkaAdminClient
 
-from services.adjudicator.producer import new_producer
 from services.adjudicator.table import Alert
-from services.adjudicator.topics import DEFAULT_BOOTSTRAP, TopicNames, partition_counts
-from services.observability.hooks import observe_surveillance_lag, start_surveillance_monitoring
 from services.observability.metrics import surveillance_metrics
+from services.pipeline.monitoring import observe_surveillance_lag, start_surveillance_monitoring
+from services.pipeline.producer import new_producer
+from services.pipeline.topics import DEFAULT_BOOTSTRAP, TopicNames, partition_counts
 from services.surveillance.alert_id import alert_id
 from services.surveillance.merge import PartitionMerge, order_key
 from services.surveillance.profile import SurveillanceConfig, load_config
@@ -250,7 +250,7 @@ def serve_surveillance(
     asyncio.run(serve(settings))
 
 
-def main() -> None:  # pragma: no cover - `python -m services.surveillance.service`
+def main() -> None:  # pragma: no cover - `python -m services.pipeline.surveillance_service`
     typer.run(serve_surveillance)
 
 

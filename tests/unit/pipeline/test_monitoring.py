@@ -9,8 +9,8 @@ from prometheus_client import CollectorRegistry
 
 from services.adjudicator.table import Alert
 from services.events.contract import AdjudicationRecord, Finding, encode_record
-from services.observability.hooks import REASON_HEADER, observe_adjudicator_batch
 from services.observability.metrics import AdjudicatorMetrics
+from services.pipeline.monitoring import REASON_HEADER, observe_adjudicator_batch
 
 
 @dataclass(frozen=True)

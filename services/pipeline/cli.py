@@ -6,7 +6,7 @@ The Kafka side of the command line. ``services/cli.py`` mounts these with::
     app.add_typer(topics_app, name="topics")
     app.command()(produce)
 
-and ``python -m services.adjudicator.stream_cli ...`` runs the same commands on their own
+and ``python -m services.pipeline.cli ...`` runs the same commands on their own
 (the integration tests start workers that way). Every option has an environment
 variable (shown in ``--help``) and a default that works with ``scripts/kafka.sh``.
 """
@@ -21,7 +21,8 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from services.adjudicator.topics import (
+from services.ledger.db import DB_ENV_VAR, DEFAULT_URL
+from services.pipeline.topics import (
     DEFAULT_APP_ID,
     DEFAULT_BOOTSTRAP,
     DEFAULT_PARTITIONS,
@@ -29,7 +30,6 @@ from services.adjudicator.topics import (
     TopicMismatchError,
     create_topics,
 )
-from services.ledger.db import DB_ENV_VAR, DEFAULT_URL
 
 err = Console(stderr=True)
 
@@ -61,7 +61,7 @@ def produce(
     topic_prefix: Prefix = "",
 ) -> None:
     """Publish an event log to table-events (key = table_id, file order per table)."""
-    from services.adjudicator.producer import produce_file
+    from services.pipeline.producer import produce_file
 
     settings = _settings(bootstrap, topic_prefix)
     report = asyncio.run(produce_file(file, settings))
@@ -126,8 +126,8 @@ def serve_ledger(
                                             "after each batch's transaction)")] = 2000,
 ) -> None:
     """Book every adjudication into the ledger (idempotent; offsets after the commit)."""
-    from services.adjudicator.topics import TopicNames
-    from services.ledger.consumer import LedgerServiceSettings, serve
+    from services.pipeline.ledger_service import LedgerServiceSettings, serve
+    from services.pipeline.topics import TopicNames
 
     logging.basicConfig(level=logging.INFO,
                         format="[%(asctime)s] [%(process)d] [%(levelname)s] %(message)s")

@@ -24,7 +24,7 @@ import orjson
 from aiokafka import AIOKafkaProducer
 
 from services.adjudicator.embedded import iter_lines
-from services.adjudicator.topics import StreamSettings
+from services.pipeline.topics import StreamSettings
 
 IN_FLIGHT = 5000  # records sent before waiting for their acknowledgements
 

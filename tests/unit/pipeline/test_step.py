@@ -16,8 +16,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from services.adjudicator.embedded import adjudicate_lines
-from services.adjudicator.producer import record_key
-from services.adjudicator.stream_step import (
+from services.adjudicator.table import decode_state
+from services.events.contract import encode_record
+from services.pipeline.producer import record_key
+from services.pipeline.step import (
     REASON_HEADER,
     SOURCE_HEADER,
     BatchResult,
@@ -25,9 +27,7 @@ from services.adjudicator.stream_step import (
     decode_stored,
     step_batch,
 )
-from services.adjudicator.table import decode_state
-from services.adjudicator.topics import TopicNames
-from services.events.contract import encode_record
+from services.pipeline.topics import TopicNames
 from tests.unit.core.streams import hcf_stream, lines
 
 TOPICS = TopicNames.with_prefix("u-")

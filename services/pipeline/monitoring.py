@@ -10,14 +10,14 @@ adjudicator (services/adjudicator/faust_app.py)::
     await deliver(result.outgoing)
     observe_adjudicator_batch(result.outgoing, names, consumed=len(events))
 
-ledger (services/ledger/consumer.py)::
+ledger (services/pipeline/ledger_service.py)::
 
     start_ledger_monitoring(settings.bootstrap, settings.group_id, settings.topic)
     ...
     statuses = await asyncio.to_thread(timed_ledger_write, book, self.engine, records)
     ledger_metrics().observe_undecodable(bad)
 
-surveillance (services/surveillance/service.py)::
+surveillance (services/pipeline/surveillance_service.py)::
 
     start_surveillance_monitoring()
     ...
@@ -46,8 +46,6 @@ from typing import Final, Protocol
 import msgspec
 from aiokafka import TopicPartition
 
-from services.adjudicator.stream_step import REASON_HEADER
-from services.observability.kafka_watch import DEFAULT_INTERVAL_S, KafkaWatch, start_kafka_watch
 from services.observability.metrics import (
     AdjudicatorMetrics,
     SurveillanceMetrics,
@@ -56,12 +54,14 @@ from services.observability.metrics import (
     surveillance_metrics,
 )
 from services.observability.server import serve_metrics
+from services.pipeline.kafka_watch import DEFAULT_INTERVAL_S, KafkaWatch, start_kafka_watch
+from services.pipeline.step import REASON_HEADER
 
 WATCH_INTERVAL_ENV: Final = "PITWATCH_KAFKA_WATCH_SECONDS"
 
 
 class OutgoingLike(Protocol):
-    """A produced record (services.adjudicator.stream_step.Outgoing)."""
+    """A produced record (services.pipeline.step.Outgoing)."""
 
     @property
     def topic(self) -> str: ...
@@ -72,7 +72,7 @@ class OutgoingLike(Protocol):
 
 
 class TopicsLike(Protocol):
-    """The output topic names (services.adjudicator.topics.TopicNames)."""
+    """The output topic names (services.pipeline.topics.TopicNames)."""
 
     @property
     def adjudications(self) -> str: ...

@@ -29,12 +29,12 @@ from aiokafka import AIOKafkaConsumer, ConsumerRecord, TopicPartition
 from aiokafka.errors import KafkaError
 from sqlalchemy import Engine
 
-from services.adjudicator.topics import DEFAULT_BOOTSTRAP, TopicNames
 from services.events.contract import AdjudicationRecord, decode_record
 from services.ledger.db import DEFAULT_URL, default_url, open_ledger
 from services.ledger.posting import PostResult, post_many
-from services.observability.hooks import start_ledger_monitoring
 from services.observability.metrics import ledger_metrics, timed_ledger_write
+from services.pipeline.monitoring import start_ledger_monitoring
+from services.pipeline.topics import DEFAULT_BOOTSTRAP, TopicNames
 
 log = logging.getLogger("pitwatch.ledger")
 
@@ -175,7 +175,7 @@ async def serve(settings: LedgerServiceSettings) -> None:
     await service.run()
 
 
-def main() -> None:  # pragma: no cover - `python -m services.ledger.consumer`
+def main() -> None:  # pragma: no cover - `python -m services.pipeline.ledger_service`
     logging.basicConfig(level=logging.INFO,
                         format="[%(asctime)s] [%(process)d] [%(levelname)s] %(message)s")
     asyncio.run(serve(LedgerServiceSettings.from_env()))
