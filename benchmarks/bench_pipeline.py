@@ -1,4 +1,4 @@
-"""Kafka pipeline end to end: sustained hands/s through Kafka, the Faust adjudicator and
+"""Kafka pipeline end to end: sustained hands/s through Kafka, the adjudicator worker and
 the ledger on PostgreSQL, and hand_ended -> adjudication latency at a fixed offered load,
 next to the embedded run (``pitwatch adjudicate``, no broker) measured in the same run.
 
@@ -11,8 +11,12 @@ What is measured, all in this run, on this machine:
 
 * embedded: the same log adjudicated in one process from memory (best of 3);
 * sustained: workers started and ready, the whole log published as fast as the producer
-  goes (a backlog), clock stopped when the last hand is booked in the ledger — for one
-  adjudicator worker and for two in one group over four partitions (the scale-out ratio);
+  goes (a backlog), clock stopped when the last adjudication is on its topic and when
+  the last hand is booked in the ledger (end to end), for one adjudicator worker and for
+  two in one group over four partitions (the scale-out ratio), with each worker's CPU
+  seconds per hand (on 2 cores the broker, PostgreSQL and the ledger compete with them);
+* ledger: a fresh ledger consumer group booking the whole ``adjudications`` topic of the
+  one-worker run into an empty PostgreSQL database (hands/s);
 * latency: the log published at ``--rates`` hands per second (each hand's events go out
   as they come, its ``hand_ended`` on schedule); per hand, the time from sending its
   ``hand_ended`` to receiving its adjudication record. ``auto`` is half the sustained rate
@@ -47,9 +51,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from services.adjudicator.embedded import EmbeddedRunner
 from services.events.contract import decode_record
 from services.pipeline.producer import new_producer, record_key
+from services.pipeline.worker import WORKER_HEADER
 from services.simulator.run import simulate
 from tests.integration.pipeline_support import (
+    Message,
     Pipeline,
+    Worker,
     count_hands,
     create_database,
     drop_database,
@@ -123,25 +130,69 @@ class Run:
             drop_database(self.db_url)
 
 
-def start_workers(p: Pipeline, adjudicators: int) -> None:
+def start_workers(p: Pipeline, adjudicators: int) -> list[Worker]:
     workers = [p.start_adjudicator(f"adjudicator-{n}") for n in range(adjudicators)]
     ledger = p.start_ledger()
-    p.wait_until(lambda: all("Worker]: Ready" in w.log.read_text(errors="replace")
+    p.wait_until(lambda: all("adjudicator ready" in w.log.read_text(errors="replace")
                              for w in workers)
                  and "ledger service consuming" in ledger.log.read_text(errors="replace"),
                  "workers ready")
     time.sleep(2.0)  # let the group settle (both adjudicators assigned) before the clock
+    return workers
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds of a live process (``/proc/<pid>/stat``)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 # ---------------------------------------------------------------- sustained throughput
 
 
-def sustained_rate(log: Log, tmp: Path, adjudicators: int, partitions: int) -> float:
-    """Hands per second from the first record published to the last hand booked."""
+@dataclass(frozen=True)
+class Sustained:
+    adjudicated: float  # hands/s until the last adjudication is on its topic
+    booked: float  # hands/s until the last hand is in the ledger (end to end)
+    cpu_ms_per_hand: list[float]  # per adjudicator worker, its CPU over the hands it did
+
+
+def sustained_rate(log: Log, tmp: Path, adjudicators: int, partitions: int) -> Sustained:
+    """Hands per second from the first record published to the last hand adjudicated
+    and to the last hand booked."""
     with Run(tmp, partitions) as p:
-        start_workers(p, adjudicators)
+        workers = start_workers(p, adjudicators)
+        cpu_before = [cpu_seconds(w.process.pid) for w in workers]
         started = time.perf_counter()
         p.produce_lines(log.lines)
+        p.wait_until(lambda: len(p.hands_seen()) >= log.hands, "every hand adjudicated")
+        adjudicated = time.perf_counter() - started
+        cpu = [cpu_seconds(w.process.pid) - b for w, b in zip(workers, cpu_before, strict=True)]
+        p.wait_until(lambda: count_hands(p.db_url) >= log.hands, "every hand booked")
+        booked = time.perf_counter() - started
+        done = [sum(1 for m in p.adjudications() if _worker_pid(m) == w.process.pid)
+                for w in workers]
+        per_hand = [1000 * c / max(1, n) for c, n in zip(cpu, done, strict=True)]
+        return Sustained(log.hands / adjudicated, log.hands / booked, per_hand)
+
+
+def _worker_pid(message: Message) -> int:
+    return int(dict(message.headers)[WORKER_HEADER].decode().rsplit("/", 1)[1])
+
+
+def ledger_rate(log: Log, tmp: Path) -> float:
+    """Hands/s of one ledger service booking a full ``adjudications`` topic into an
+    empty PostgreSQL database (the adjudicator runs first, to completion, unmeasured)."""
+    with Run(tmp, partitions=2) as p:
+        workers = [p.start_adjudicator("adjudicator")]
+        p.produce_lines(log.lines)
+        p.wait_until(lambda: len(p.hands_seen()) >= log.hands, "every hand adjudicated")
+        for w in workers:
+            w.stop()
+        ledger = p.start_ledger()
+        p.wait_until(lambda: "ledger service consuming" in ledger.log.read_text(
+            errors="replace"), "ledger ready")
+        started = time.perf_counter()
         p.wait_until(lambda: count_hands(p.db_url) >= log.hands, "every hand booked")
         return log.hands / (time.perf_counter() - started)
 
@@ -247,21 +298,34 @@ def main() -> None:
     print(f"{'embedded (no broker, one process)':46} {embedded:9.0f} hands/s "
           f"{embedded * log.events_per_hand:10,.0f} events/s")
     with tempfile.TemporaryDirectory(prefix="bench-pipeline-") as tmp:
-        one = sustained_rate(log, Path(tmp) / "one", adjudicators=1, partitions=2)
+        result = sustained_rate(log, Path(tmp) / "one", adjudicators=1, partitions=2)
+        one = result.booked
+        print(f"{'kafka: 1 adjudicator, hands on adjudications':46} "
+              f"{result.adjudicated:9.0f} hands/s  {result.adjudicated / embedded:5.2f}x "
+              f"embedded  CPU {result.cpu_ms_per_hand[0]:.3f} ms/hand")
         print(f"{'kafka e2e: 1 adjudicator + ledger (PostgreSQL)':46} {one:9.0f} hands/s "
               f"{one * log.events_per_hand:10,.0f} events/s  {one / embedded:5.2f}x embedded")
         if not args.no_scale_out:
             two = sustained_rate(log, Path(tmp) / "two", adjudicators=2, partitions=4)
-            print(f"{'kafka e2e: 2 adjudicators + ledger (PostgreSQL)':46} {two:9.0f} "
-                  f"hands/s {two * log.events_per_hand:10,.0f} events/s  "
-                  f"{two / one:5.2f}x one worker")
+            cpu = ", ".join(f"{c:.3f}" for c in two.cpu_ms_per_hand)
+            print(f"{'kafka: 2 adjudicators, hands on adjudications':46} "
+                  f"{two.adjudicated:9.0f} hands/s  "
+                  f"{two.adjudicated / result.adjudicated:5.2f}x one worker  "
+                  f"CPU {cpu} ms/hand")
+            print(f"{'kafka e2e: 2 adjudicators + ledger (PostgreSQL)':46} {two.booked:9.0f} "
+                  f"hands/s {two.booked * log.events_per_hand:10,.0f} events/s  "
+                  f"{two.booked / one:5.2f}x one worker")
+        ledger = ledger_rate(log, Path(tmp) / "ledger")
+        print(f"{'ledger alone: a full topic into PostgreSQL':46} {ledger:9.0f} hands/s  "
+              f"{ledger / embedded:5.2f}x embedded")
         for spec in args.rates.split(","):
-            rate = one / 2 if spec.strip() == "auto" else float(spec)
+            rate = result.adjudicated / 2 if spec.strip() == "auto" else float(spec)
             result = latency_at(log, Path(tmp) / f"latency-{spec.strip()}", rate,
                                 args.latency_seconds)
             kept = result.hands / rate / result.sent_seconds
-            note = "" if rate <= one else (
-                f"  (above the sustained {one:.0f} hands/s: a growing queue, not latency)")
+            note = "" if rate <= result.adjudicated else (
+                f"  (above the sustained {result.adjudicated:.0f} hands/s: a growing queue, "
+                "not latency)")
             print(f"latency hand_ended -> adjudication at {rate:6.1f} hands/s offered "
                   f"({result.hands} hands, {kept:4.0%} of schedule kept): "
                   f"p50 {result.p50_ms:7.1f} ms  p99 {result.p99_ms:7.1f} ms  "

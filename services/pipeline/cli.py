@@ -45,6 +45,10 @@ Prefix = Annotated[str, typer.Option("--topic-prefix", envvar="PITWATCH_TOPIC_PR
 AppId = Annotated[str, typer.Option("--app-id", envvar="PITWATCH_APP_ID",
                                     help="adjudicator app id: its consumer group and the "
                                          "prefix of its changelog topic")]
+SessionTimeout = Annotated[int, typer.Option(
+    "--session-timeout-ms", envvar="PITWATCH_SESSION_TIMEOUT_MS", min=1,
+    help="consumer group session timeout: a dead member's partitions move after this "
+         "long (the broker's group.min.session.timeout.ms bounds it)")]
 Partitions = Annotated[int, typer.Option("--partitions", envvar="PITWATCH_PARTITIONS", min=1,
                                          help="partitions of every pipeline topic")]
 
@@ -100,16 +104,20 @@ def serve_adjudicator(
     topic_prefix: Prefix = "",
     app_id: AppId = DEFAULT_APP_ID,
     partitions: Partitions = DEFAULT_PARTITIONS,
-    data_dir: Annotated[Path | None, typer.Option(
-        "--data-dir", envvar="PITWATCH_FAUST_DATA",
-        help="the worker's local directory (default var/faust/<app id>)")] = None,
-    loglevel: Annotated[str, typer.Option("--loglevel")] = "info",
+    batch_max: Annotated[int, typer.Option(
+        "--batch-max", envvar="PITWATCH_BATCH_MAX", min=1,
+        help="records per poll (their outputs go out in one round trip)")] = 2000,
+    checkpoint_seconds: Annotated[float, typer.Option(
+        "--checkpoint-seconds", envvar="PITWATCH_CHECKPOINT_SECONDS", min=0.0,
+        help="how often changed table states go to the changelog and offsets are "
+             "committed (a crash re-processes at most about this much)")] = 1.0,
+    session_timeout_ms: SessionTimeout = 15_000,
 ) -> None:
-    """Run one adjudicator worker (Faust); start more with the same --app-id to scale out."""
-    from services.adjudicator.faust_app import DEFAULT_DATA_DIR, run_worker
+    """Run one adjudicator worker; start more with the same --app-id to scale out."""
+    from services.pipeline.worker import WorkerOptions, run_worker
 
-    settings = _settings(bootstrap, topic_prefix, app_id, partitions)
-    run_worker(settings, data_dir or DEFAULT_DATA_DIR / app_id, loglevel)
+    run_worker(_settings(bootstrap, topic_prefix, app_id, partitions),
+               WorkerOptions(batch_max, checkpoint_seconds, session_timeout_ms))
 
 
 @serve_app.command("ledger")
@@ -124,6 +132,7 @@ def serve_ledger(
     batch: Annotated[int, typer.Option("--batch", envvar="PITWATCH_LEDGER_BATCH", min=1,
                                        help="records booked per poll (offsets are committed "
                                             "after each batch's transaction)")] = 2000,
+    session_timeout_ms: SessionTimeout = 15_000,
 ) -> None:
     """Book every adjudication into the ledger (idempotent; offsets after the commit)."""
     from services.pipeline.ledger_service import LedgerServiceSettings, serve
@@ -137,6 +146,7 @@ def serve_ledger(
         group_id=group,
         db_url=db,
         batch=batch,
+        session_timeout_ms=session_timeout_ms,
     )
     asyncio.run(serve(settings))
 

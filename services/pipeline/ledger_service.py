@@ -33,6 +33,7 @@ from services.events.contract import AdjudicationRecord, decode_record
 from services.ledger.db import DEFAULT_URL, default_url, open_ledger
 from services.ledger.posting import PostResult, post_many
 from services.observability.metrics import ledger_metrics, timed_ledger_write
+from services.pipeline.failpoints import arm_from_env, failpoint
 from services.pipeline.monitoring import start_ledger_monitoring
 from services.pipeline.topics import DEFAULT_BOOTSTRAP, TopicNames
 
@@ -41,6 +42,8 @@ log = logging.getLogger("pitwatch.ledger")
 DEFAULT_GROUP = "pitwatch-ledger"
 DEFAULT_BATCH = 2000  # records per poll, booked in one or a few database transactions
 POLL_MS = 200
+SESSION_TIMEOUT_MS = 15_000
+HEARTBEAT_MS = 3_000
 
 
 @dataclass(frozen=True)
@@ -52,6 +55,7 @@ class LedgerServiceSettings:
     group_id: str = DEFAULT_GROUP  # PITWATCH_LEDGER_GROUP
     db_url: str = DEFAULT_URL  # PITWATCH_DB
     batch: int = DEFAULT_BATCH  # PITWATCH_LEDGER_BATCH: records per poll and commit
+    session_timeout_ms: int = SESSION_TIMEOUT_MS  # a dead service's partitions move then
 
     @classmethod
     def from_env(cls) -> LedgerServiceSettings:
@@ -94,8 +98,10 @@ def decode_batch(messages: Sequence[ConsumerRecord[bytes, bytes]]
 
 
 def book(engine: Engine, records: list[AdjudicationRecord]) -> Counter[str]:
-    """Post the records (idempotent); every conflict or refusal is logged as critical."""
-    results: list[PostResult] = post_many(engine, records)
+    """Post the records in one transaction (idempotent; a hand that trips a database
+    constraint sends the batch to one transaction per hand, see ``post_many``); every
+    conflict or refusal is logged as critical."""
+    results: list[PostResult] = post_many(engine, records, batch_size=max(1, len(records)))
     for result in results:
         if result.status in ("conflict", "refused"):
             for finding in result.findings:
@@ -127,7 +133,10 @@ class LedgerService:
             client_id=f"{self.settings.group_id}-{os.getpid()}",
             enable_auto_commit=False,  # commit only after the database commit
             auto_offset_reset="earliest",
+            isolation_level="read_committed",
             max_poll_records=self.settings.batch,
+            session_timeout_ms=self.settings.session_timeout_ms,
+            heartbeat_interval_ms=min(HEARTBEAT_MS, self.settings.session_timeout_ms // 3),
         )
 
     async def run(self) -> None:
@@ -148,6 +157,7 @@ class LedgerService:
     async def handle(self, consumer: AIOKafkaConsumer,
                      batch: dict[TopicPartition, list[ConsumerRecord[bytes, bytes]]]) -> None:
         messages = [m for tp in sorted(batch) for m in batch[tp]]
+        failpoint("polled")
         records, bad = decode_batch(messages)
         # The database work runs in a thread so the consumer keeps heart-beating.
         statuses = await asyncio.to_thread(timed_ledger_write, book, self.engine, records)
@@ -155,8 +165,10 @@ class LedgerService:
         statuses["undecodable"] += bad
         self.totals.update(statuses)
         log.info("booked batch of %d: %s", len(messages), dict(statuses))
+        failpoint("booked")
         try:
             await consumer.commit(next_offsets(batch))
+            failpoint("committed")
         except KafkaError as exc:
             # Not committed: these records come again and are booked as duplicates.
             log.warning("offset commit failed (%r); the batch will be re-delivered", exc)
@@ -167,6 +179,7 @@ class LedgerService:
 
 async def serve(settings: LedgerServiceSettings) -> None:
     """Run until SIGINT/SIGTERM, then stop cleanly (the current batch finishes first)."""
+    arm_from_env()
     service = LedgerService(settings)
     start_ledger_monitoring(settings.bootstrap, settings.group_id, settings.topic)
     loop = asyncio.get_running_loop()

@@ -2,13 +2,13 @@
 
 The services stay about their work; each calls into this module once per concern:
 
-adjudicator (services/adjudicator/faust_app.py)::
+adjudicator (services/pipeline/worker.py)::
 
     start_adjudicator_monitoring(settings.bootstrap, settings.app_id,
                                  settings.topics.events, settings.topics.dlq)
     ...
-    await deliver(result.outgoing)
-    observe_adjudicator_batch(result.outgoing, names, consumed=len(events))
+    await self._deliver(outgoing)
+    observe_adjudicator_batch(outgoing, topics, consumed=consumed)
 
 ledger (services/pipeline/ledger_service.py)::
 
@@ -68,7 +68,7 @@ class OutgoingLike(Protocol):
     @property
     def value(self) -> bytes | None: ...
     @property
-    def headers(self) -> Sequence[tuple[str, bytes]]: ...
+    def headers(self) -> Sequence[tuple[str, bytes | None]]: ...
 
 
 class TopicsLike(Protocol):
@@ -197,7 +197,7 @@ def observe_adjudicator_batch(outgoing: Iterable[OutgoingLike], topics: TopicsLi
             metrics.observe_rejected(_reason(record.headers))
 
 
-def _reason(headers: Sequence[tuple[str, bytes]]) -> str:
+def _reason(headers: Sequence[tuple[str, bytes | None]]) -> str:
     """The DLQ reason header of a record (the last one: the input may carry its own)."""
-    reasons = [value for key, value in headers if key == REASON_HEADER]
+    reasons = [value for key, value in headers if key == REASON_HEADER and value is not None]
     return reasons[-1].decode("utf-8", "replace") if reasons else ""

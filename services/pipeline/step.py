@@ -1,25 +1,30 @@
-"""One batch of ``table-events`` records in, output records and new table states out.
+"""One partition's tables, fed batches of ``table-events`` records: output records out,
+changed table states ready for the changelog.
 
-This is the Kafka pipeline's processing step with the Kafka taken out, so it can be
-tested record by record: the Faust app (``faust_app``) feeds it the records of a batch,
-sends what it returns, and only then stores the states it returns. It drives exactly the
-functions the embedded runner drives — ``parse_record`` and ``apply_event`` on a
-``TableState`` — and encodes records with ``encode_record``, so the adjudications are
+This is the adjudicator worker with the Kafka taken out, so that it can be tested record
+by record: the worker (``worker.py``) hands each batch of a partition to
+``PartitionTables.process``, produces what it returns, and at each checkpoint writes the
+states ``take_changed`` returns to the changelog before it commits the offsets. It drives
+exactly the functions the embedded runner drives (``parse_record``, then ``apply_event``
+on a ``TableState``) and encodes records with ``encode_record``, so the adjudications are
 byte-identical to ``pitwatch adjudicate``.
 
-Why each stored state carries the input position (partition, offset) of the last event
+Why each stored state carries the input position (partition, offset) of the last record
 applied to it: delivery is at-least-once. After a crash the worker restarts from the last
-committed offset, which can be behind the state it had already stored in the changelog.
-Re-applying those events would make the chain check see old sequence numbers (beyond its
-64-event duplicate window they read as forged events, SURV-9) and corrupt the hand being
-assembled. With the position stored in the same value as the state, a replayed record is
-recognised exactly and skipped; its outputs were already delivered before the state was
-stored (``faust_app`` sends and awaits the outputs first), so nothing is lost either.
+committed offset, which can be behind the states it had already written to the
+changelog. Re-applying those records would make the chain check see old sequence numbers
+and corrupt the hand being assembled. With the position stored in the same value as the
+state, a replayed record of that table is recognised exactly and skipped; its outputs
+were delivered before the state was written (the worker awaits every output's
+acknowledgement first), so nothing is lost either. The table is found by the record's
+key, before any parsing: every record at or below a table's stored offset on its
+partition was processed before that state was written (records are processed in offset
+order), whether it was applied, dead-lettered or refused.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import msgspec
@@ -32,11 +37,12 @@ from services.pipeline.topics import TopicNames
 REASON_HEADER = "pitwatch-reason"  # why a record is in the DLQ (UTF-8 text)
 SOURCE_HEADER = "pitwatch-source"  # "<topic>/<partition>/<offset>" of the input record
 
-Headers = list[tuple[str, bytes]]
+# Kafka allows a header without a value (null); such headers are passed on unchanged.
+Headers = list[tuple[str, bytes | None]]
 
 
 class StoredState(msgspec.Struct, array_like=True):
-    """The value stored per table in the Faust table (msgpack, raw serializer)."""
+    """The changelog value of one table (msgpack), keyed by its ``table_id``."""
 
     partition: int
     offset: int  # of the last ``table-events`` record applied to ``state``
@@ -86,105 +92,118 @@ class Outgoing:
     headers: Headers
 
 
-@dataclass
-class _Slot:
-    """A table's state while a batch is being processed."""
+@dataclass(slots=True)
+class TableSlot:
+    """A table's live state and the offset of the last record applied to it."""
 
     state: TableState
-    partition: int | None
-    offset: int | None
-    changed: bool = False
-
-    def already_applied(self, record: InputRecord) -> bool:
-        return (self.partition == record.partition and self.offset is not None
-                and record.offset <= self.offset)
+    offset: int | None = None
 
 
 @dataclass
 class BatchResult:
     outgoing: list[Outgoing] = field(default_factory=list)
-    states: dict[bytes, tuple[int, bytes]] = field(default_factory=dict)  # key -> (p, value)
     replayed: int = 0  # records skipped because their table's state already had them
     hands: int = 0
     dead_letters: int = 0
 
 
-StateLoader = Callable[[bytes], bytes | None]
+class StateMismatchError(RuntimeError):
+    """A changelog value stored for another partition than the one it was read from."""
 
 
-class BatchStep:
-    """Processes one batch; ``load(key)`` returns the stored value of a table or None."""
+class PartitionTables:
+    """The tables of one ``table-events`` partition, their live states in memory."""
 
-    def __init__(self, topics: TopicNames, load: StateLoader) -> None:
+    def __init__(self, topics: TopicNames, partition: int) -> None:
         self.topics = topics
-        self.load = load
-        self.slots: dict[str, _Slot] = {}
-        self.result = BatchResult()
+        self.partition = partition
+        self.slots: dict[str, TableSlot] = {}
+        self.changed: set[str] = set()  # tables whose state moved since ``take_changed``
 
-    def run(self, records: Sequence[InputRecord]) -> BatchResult:
+    # -- the changelog
+
+    def restore(self, key: bytes, value: bytes) -> None:
+        """Take one changelog value (the latest read for ``key`` wins)."""
+        stored = decode_stored(value)
+        if stored.partition != self.partition:
+            raise StateMismatchError(
+                f"changelog partition {self.partition} holds a state of table {key!r} "
+                f"stored for partition {stored.partition}: the topics' partition counts "
+                "changed under running state; rebuild the changelog from table-events")
+        state = decode_state(stored.state)
+        self.slots[state.table_id] = TableSlot(state, stored.offset)
+
+    def take_changed(self) -> list[tuple[bytes, bytes]]:
+        """``(key, changelog value)`` of every table changed since the last call."""
+        changed = []
+        for table_id in sorted(self.changed):
+            slot = self.slots[table_id]
+            assert slot.offset is not None  # a table changes only by applying a record
+            stored = StoredState(self.partition, slot.offset, encode_state(slot.state))
+            changed.append((table_id.encode(), encode_stored(stored)))
+        self.changed.clear()
+        return changed
+
+    # -- records
+
+    def process(self, records: Sequence[InputRecord]) -> BatchResult:
+        """Feed ``records`` (this partition's, in offset order) to their tables."""
+        result = BatchResult()
         for record in records:
-            self._one(record)
-        for table_id, slot in self.slots.items():
-            if slot.changed and slot.partition is not None and slot.offset is not None:
-                stored = StoredState(slot.partition, slot.offset, encode_state(slot.state))
-                self.result.states[table_id.encode()] = (slot.partition, encode_stored(stored))
-        return self.result
+            self._one(record, result)
+        return result
 
-    def _one(self, record: InputRecord) -> None:
+    def _one(self, record: InputRecord, result: BatchResult) -> None:
+        if self._already_applied(record):
+            result.replayed += 1
+            return
         if record.value is None:
-            self._dead(record, "empty record (no value)")
+            self._dead(record, "empty record (no value)", result)
             return
         parsed = parse_record(record.value, record.where)
         if isinstance(parsed, Rejection):
-            self._dead(record, parsed.reason)
+            self._dead(record, parsed.reason, result)
             return
         table_id = parsed.event.table_id
         if record.key != table_id.encode():
             self._dead(record, f"record key {record.key!r} is not its table_id {table_id!r}: "
                                "table-events must be keyed by table_id so that each "
-                               "table's events stay in order on one partition")
+                               "table's events stay in order on one partition", result)
             return
-        slot = self._slot(table_id)
-        if slot.already_applied(record):
-            self.result.replayed += 1
-            return
-        out = apply_event(slot.state, parsed)
-        slot.partition, slot.offset, slot.changed = record.partition, record.offset, True
-        key = table_id.encode()
-        for adjudication in out.records:
-            self._emit(self.topics.adjudications, key, encode_record(adjudication), record)
-            self.result.hands += 1
-        for alert in out.alerts:
-            self._emit(self.topics.alerts, key, msgspec.json.encode(alert), record)
-        for reason in out.dlq:
-            self._dead(record, reason)
-
-    def _slot(self, table_id: str) -> _Slot:
         slot = self.slots.get(table_id)
         if slot is None:
-            raw = self.load(table_id.encode())
-            if raw is None:
-                slot = _Slot(TableState(table_id=table_id), None, None)
-            else:
-                stored = decode_stored(raw)
-                slot = _Slot(decode_state(stored.state), stored.partition, stored.offset)
-            self.slots[table_id] = slot
-        return slot
+            slot = self.slots[table_id] = TableSlot(TableState(table_id=table_id))
+        out = apply_event(slot.state, parsed)
+        slot.offset = record.offset
+        self.changed.add(table_id)
+        key = record.key
+        for adjudication in out.records:
+            self._emit(self.topics.adjudications, key, encode_record(adjudication), record,
+                       result)
+            result.hands += 1
+        for alert in out.alerts:
+            self._emit(self.topics.alerts, key, msgspec.json.encode(alert), record, result)
+        for reason in out.dlq:
+            self._dead(record, reason, result)
 
-    def _emit(self, topic: str, key: bytes, value: bytes, source: InputRecord) -> None:
-        headers = [(SOURCE_HEADER, source.source.encode())]
-        self.result.outgoing.append(Outgoing(topic, key, value, headers))
+    def _already_applied(self, record: InputRecord) -> bool:
+        if record.key is None:
+            return False
+        try:
+            slot = self.slots.get(record.key.decode())
+        except UnicodeDecodeError:
+            return False
+        return slot is not None and slot.offset is not None and record.offset <= slot.offset
 
-    def _dead(self, record: InputRecord, reason: str) -> None:
+    def _emit(self, topic: str, key: bytes, value: bytes, source: InputRecord,
+              result: BatchResult) -> None:
+        headers: Headers = [(SOURCE_HEADER, source.source.encode())]
+        result.outgoing.append(Outgoing(topic, key, value, headers))
+
+    def _dead(self, record: InputRecord, reason: str, result: BatchResult) -> None:
         """The input record unchanged (key, value, headers) plus the reason and source."""
-        headers = [*record.headers, (REASON_HEADER, reason.encode()),
-                   (SOURCE_HEADER, record.source.encode())]
-        self.result.outgoing.append(
-            Outgoing(self.topics.dlq, record.key, record.value, headers))
-        self.result.dead_letters += 1
-
-
-def step_batch(topics: TopicNames, load: StateLoader,
-               records: Sequence[InputRecord]) -> BatchResult:
-    """Process ``records`` in order against the stored states ``load`` returns."""
-    return BatchStep(topics, load).run(records)
+        headers: Headers = [*record.headers, (REASON_HEADER, reason.encode()),
+                            (SOURCE_HEADER, record.source.encode())]
+        result.outgoing.append(Outgoing(self.topics.dlq, record.key, record.value, headers))
+        result.dead_letters += 1

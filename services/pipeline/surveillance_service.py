@@ -100,8 +100,10 @@ class SurveillanceService:
 
     async def run(self) -> None:
         s = self.settings
+        # read_committed: a transactional producer's aborted records are never events.
         consumer = AIOKafkaConsumer(bootstrap_servers=s.bootstrap, group_id=None,
                                     enable_auto_commit=False, auto_offset_reset="earliest",
+                                    isolation_level="read_committed",
                                     client_id=f"{s.client_id}-{os.getpid()}")
         producer = new_producer(s.bootstrap, client_id=f"{s.client_id}-{os.getpid()}",
                                 linger_ms=0)
@@ -199,8 +201,9 @@ async def _all_partitions(bootstrap: str, topic: str) -> list[TopicPartition]:
 async def _read_to_end(consumer: AIOKafkaConsumer, tp: TopicPartition, replay_end: int) -> bool:
     """Everything the partition held has been fetched: at least up to where it ended when
     the replay started (so the replay's order never depends on fetch timing), and up to
-    the latest high watermark seen."""
-    end = max(replay_end, consumer.highwater(tp) or 0)
+    the latest stable offset seen (read_committed reads no further than that: records
+    of a transaction still open wait behind it)."""
+    end = max(replay_end, consumer.last_stable_offset(tp) or 0)
     position: int = await consumer.position(tp)
     return position >= end
 

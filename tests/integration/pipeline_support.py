@@ -20,8 +20,9 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import orjson
 import sqlalchemy as sa
-from aiokafka import AIOKafkaConsumer, ConsumerRecord, TopicPartition
+from aiokafka import AIOKafkaConsumer, AIOKafkaProducer, ConsumerRecord, TopicPartition
 from aiokafka.admin import AIOKafkaAdminClient
 from sqlalchemy.engine import make_url
 
@@ -31,11 +32,15 @@ from services.ledger.db import open_ledger
 from services.ledger.models import Conflict, Hand, Posting
 from services.ledger.posting import post_many
 from services.ledger.queries import balances, player_balances, rake_totals
+from services.pipeline.failpoints import FAILPOINT_ENV
 from services.pipeline.producer import keyed_records, new_producer
 from services.pipeline.step import REASON_HEADER
 from services.pipeline.topics import StreamSettings, create_topics, delete_topics
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
+# A killed worker's partitions move after the session timeout; the tests' broker allows
+# 1 s (deploy/kafka/server.properties), so kills cost seconds, not the default 15 s.
+TEST_SESSION_TIMEOUT_MS = 2000
 WAIT_SECONDS = 600.0  # upper bound for a pipeline to finish; a stall fails the test
 POLL_SECONDS = 0.5
 
@@ -209,11 +214,19 @@ class Worker:
     process: subprocess.Popen[bytes]
     log: Path
     stopped_by_test: bool = False
+    failpoint: str | None = None  # where it was told to kill itself, if anywhere
 
     @property
     def died(self) -> bool:
-        """Exited although the test did not stop it (a crash: the test fails at once)."""
-        return not self.stopped_by_test and self.process.poll() is not None
+        """Exited although the test did not stop it (a crash: the test fails at once).
+        A worker armed with a failpoint that killed itself with SIGKILL did what it was
+        told: that is not a crash of the pipeline."""
+        return (not self.stopped_by_test and self.process.poll() is not None
+                and not self.killed_at_failpoint)
+
+    @property
+    def killed_at_failpoint(self) -> bool:
+        return self.failpoint is not None and self.process.poll() == -signal.SIGKILL
 
     def kill9(self) -> None:
         """``kill -9``: no shutdown, no commit, no flush."""
@@ -271,32 +284,41 @@ class Pipeline:
         finally:
             self.loop.close()
 
-    def _spawn(self, name: str, args: list[str]) -> Worker:
+    def _spawn(self, name: str, args: list[str], failpoint: str | None = None) -> Worker:
         log = self.tmp / f"{name}.log"
         env = {**os.environ, "PYTHONPATH": str(REPO_ROOT), "PYTHONUNBUFFERED": "1"}
+        env.pop(FAILPOINT_ENV, None)
+        if failpoint is not None:
+            env[FAILPOINT_ENV] = failpoint
         with log.open("ab") as out:
             process = subprocess.Popen(
                 [sys.executable, "-m", "services.pipeline.cli", *args],
                 cwd=REPO_ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
             )
-        worker = Worker(name, process, log)
+        worker = Worker(name, process, log, failpoint=failpoint)
         self.workers.append(worker)
         return worker
 
-    def start_adjudicator(self, name: str = "adjudicator") -> Worker:
+    def start_adjudicator(self, name: str = "adjudicator", failpoint: str | None = None,
+                          batch_max: int = 2000, checkpoint_seconds: float = 1.0) -> Worker:
+        """An adjudicator worker; ``failpoint`` (e.g. ``"delivered:3"``) makes it kill
+        itself with SIGKILL there (services/pipeline/failpoints.py)."""
         s = self.settings
         return self._spawn(name, [
             "serve", "adjudicator", "--bootstrap", s.bootstrap, "--topic-prefix",
             s.topic_prefix, "--app-id", s.app_id, "--partitions", str(s.partitions),
-            "--data-dir", str(self.tmp / f"faust-{name}"), "--loglevel", "info",
-        ])
+            "--batch-max", str(batch_max), "--checkpoint-seconds", str(checkpoint_seconds),
+            "--session-timeout-ms", str(TEST_SESSION_TIMEOUT_MS),
+        ], failpoint)
 
-    def start_ledger(self, name: str = "ledger", batch: int = 2000) -> Worker:
+    def start_ledger(self, name: str = "ledger", batch: int = 2000,
+                     failpoint: str | None = None) -> Worker:
         s = self.settings
         return self._spawn(name, [
             "serve", "ledger", "--bootstrap", s.bootstrap, "--topic-prefix", s.topic_prefix,
             "--group", self.ledger_group, "--db", self.db_url, "--batch", str(batch),
-        ])
+            "--session-timeout-ms", str(TEST_SESSION_TIMEOUT_MS),
+        ], failpoint)
 
     # -- input
 
@@ -320,6 +342,20 @@ class Pipeline:
         return self.loop.run_until_complete(run())
 
     # -- output
+
+    def consumer_group_offsets(self) -> dict[TopicPartition, int]:
+        """The adjudicator group's committed offsets on ``table-events``."""
+        async def run() -> dict[TopicPartition, int]:
+            admin = AIOKafkaAdminClient(bootstrap_servers=self.bootstrap)
+            await admin.start()
+            try:
+                offsets = await admin.list_consumer_group_offsets(self.settings.app_id)
+            finally:
+                await admin.close()
+            return {tp: meta.offset for tp, meta in offsets.items()
+                    if tp.topic == self.settings.topics.events and meta.offset >= 0}
+
+        return self.loop.run_until_complete(run())
 
     def reader(self, topic: str) -> TopicReader:
         if topic not in self.readers:
@@ -417,3 +453,60 @@ class Broker:
 
     def stop(self) -> None:
         self._script("stop")
+
+
+# ---------------------------------------------------------------- hostile transport
+
+
+CODECS = ("gzip", "lz4", "zstd", "snappy")
+NULL_HEADER_EVERY = 7  # every 7th record carries a header without a value
+ABORTED_RECORDS = 40  # altered copies sent in a transaction that is then aborted
+
+
+def _altered(value: bytes) -> bytes:
+    """The same event with its timestamp's millisecond changed: a valid record with the
+    same id and seq but other bytes, which a reader of aborted records would apply."""
+    event = orjson.loads(value)
+    ts = str(event["ts"])
+    event["ts"] = ts[:-2] + ("1" if ts[-2] != "1" else "2") + ts[-1]
+    return orjson.dumps(event)
+
+
+async def produce_over_every_transport(bootstrap: str, topic: str,
+                                       records: list[tuple[bytes | None, bytes]]) -> None:
+    """Publish ``records`` in order, in consecutive slices: one slice per compression
+    codec (gzip, lz4, zstd, snappy), every seventh record with a null header value,
+    then the last slice through a transactional producer, preceded by an aborted
+    transaction holding altered copies of the slice's first records. Each slice is
+    acknowledged before the next starts, so every table's order is kept."""
+    slices = [records[i * len(records) // 5:(i + 1) * len(records) // 5] for i in range(5)]
+    for codec, part in zip(CODECS, slices, strict=False):
+        producer = AIOKafkaProducer(bootstrap_servers=bootstrap, acks="all",
+                                    enable_idempotence=True, compression_type=codec,
+                                    linger_ms=5)
+        await producer.start()
+        try:
+            pending = []
+            for n, (key, value) in enumerate(part):
+                headers: list[tuple[str, bytes | None]] = (
+                    [("trace", None), ("origin", b"table-system")]
+                    if n % NULL_HEADER_EVERY == 0 else [])
+                pending.append(await producer.send(topic, value=value, key=key,
+                                                   headers=headers))
+            await asyncio.gather(*pending)
+        finally:
+            await producer.stop()
+    last = slices[-1]
+    producer = AIOKafkaProducer(bootstrap_servers=bootstrap, transactional_id=(
+        f"pitwatch-test-{uuid.uuid4().hex[:8]}"), enable_idempotence=True)
+    await producer.start()
+    try:
+        await producer.begin_transaction()
+        for key, value in last[:ABORTED_RECORDS]:
+            await producer.send(topic, value=_altered(value), key=key)
+        await producer.abort_transaction()
+        async with producer.transaction():
+            for key, value in last:
+                await producer.send(topic, value=value, key=key)
+    finally:
+        await producer.stop()

@@ -1,4 +1,4 @@
-"""The Kafka pipeline end to end: a simulated log through Kafka, the Faust adjudicator
+"""The Kafka pipeline end to end: a simulated log through Kafka, the adjudicator worker
 and the ledger service on PostgreSQL gives exactly what the embedded run gives.
 """
 
@@ -12,6 +12,7 @@ from typing import Any
 import orjson
 
 from services.events.contract import Finding, decode_record, encode_record
+from services.pipeline.producer import keyed_records
 from services.pipeline.step import SOURCE_HEADER
 from services.simulator.run import simulate
 from tests.integration import pipeline_fixtures
@@ -24,10 +25,12 @@ from tests.integration.pipeline_support import (
     drop_database,
     embedded_reference,
     ledger_snapshot,
+    produce_over_every_transport,
     reason_of,
 )
 
 event_log = pipeline_fixtures.event_log
+fault_log = pipeline_fixtures.fault_log
 pipeline = pipeline_fixtures.pipeline
 
 
@@ -47,6 +50,27 @@ def test_end_to_end_equals_the_embedded_run(event_log: EventLog,
     assert deduplicated(seen) == expected
     assert p.dead_letters() == []
     assert ledger_snapshot(p.db_url) == event_log.ledger
+
+
+def test_every_codec_null_headers_and_aborted_transactions(fault_log: EventLog,
+                                                         pipeline: PipelineFactory) -> None:
+    """What Java producers commonly send: batches compressed with gzip, lz4, zstd and
+    snappy, headers without a value, and a transactional producer whose first
+    transaction (altered copies of real events) is aborted. Exactly the embedded run's
+    records and ledger: the aborted records are never read, nothing is dead-lettered."""
+    p = pipeline(partitions=2)
+    p.start_adjudicator()
+    p.start_ledger()
+    records = [(key, value) for key, value in keyed_records(fault_log.lines)]
+    p.loop.run_until_complete(
+        produce_over_every_transport(p.bootstrap, p.settings.topics.events, records))
+    expected = fault_log.reference.records
+    p.wait_for_hands(len(expected))
+    p.wait_for_ledger(len(expected))
+    assert deduplicated(p.hands_seen()) == expected
+    assert p.dead_letters() == []
+    assert not [m for m in p.alerts() if b"CONFLICT" in (m.value or b"")]
+    assert ledger_snapshot(p.db_url) == fault_log.ledger
 
 
 def _tamper(events: list[dict[str, Any]], table_id: str) -> str:

@@ -30,7 +30,12 @@ from services.cli import app
 from services.pipeline.producer import keyed_records, new_producer
 from services.pipeline.topics import StreamSettings, create_topics, delete_topics
 from services.surveillance.alert_id import alert_id
-from tests.integration.pipeline_support import REPO_ROOT, TopicReader, Worker
+from tests.integration.pipeline_support import (
+    REPO_ROOT,
+    TopicReader,
+    Worker,
+    produce_over_every_transport,
+)
 from tests.unit.surveillance import sweetheart
 
 PARTITIONS = 3
@@ -166,3 +171,22 @@ def test_service_alerts_match_surveil_across_a_kill(rig: SurveillanceRig,
     assert set(seen) == set(expected)  # nothing the command does not give either
     # Repeats: what the first run produced before the kill came again, identical.
     assert all(seen[k] == values for k, values in before_restart.items())
+
+
+def test_service_reads_every_codec_null_headers_and_skips_aborted_records(
+        rig: SurveillanceRig, tmp_path: Path) -> None:
+    """The log published the way Java producers commonly do (gzip, lz4, zstd and snappy
+    batches, null header values, an aborted transaction of altered copies before a
+    committed one): the service's alerts are exactly ``pitwatch surveil``'s."""
+    lines = sweethearting_log()
+    reference = surveil_reference(lines, tmp_path)
+    expected = {alert_id(msgspec.json.decode(v, type=Alert)).encode(): v for v in reference}
+    rig.loop.run_until_complete(produce_over_every_transport(
+        rig.settings.bootstrap, rig.settings.topics.events, list(keyed_records(lines))))
+    service = rig.start("surveillance")
+    rig.wait_until(lambda: "caught up" in service.log.read_text(errors="replace"),
+                   "the service caught up with the whole log")
+    service.stop()
+    assert service.process.returncode == 0, service.tail()
+    seen = by_key(rig.alerts())
+    assert {k: {v} for k, v in expected.items()} == seen

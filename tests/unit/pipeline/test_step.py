@@ -1,9 +1,11 @@
-"""The Kafka processing step without Kafka: batches of records against stored states.
+"""The Kafka processing step without Kafka: batches of one partition's records against
+its tables' live states, restored from changelog values.
 
-The Faust app only adds transport around ``step_batch``; these tests pin the behaviour
+The worker only adds transport around ``PartitionTables``; these tests pin the behaviour
 the pipeline's guarantees rest on: the same bytes as the embedded run however the
-records are cut into batches, replayed records skipped exactly, every rejected record
-dead-lettered unchanged with its reason.
+records are cut into batches and however often states are checkpointed and restored,
+replayed records skipped exactly, every rejected record dead-lettered unchanged with its
+reason.
 """
 
 from __future__ import annotations
@@ -12,20 +14,23 @@ import heapq
 import itertools
 
 import orjson
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from services.adjudicator.embedded import adjudicate_lines
 from services.adjudicator.table import decode_state
-from services.events.contract import encode_record
+from services.events.contract import decode_record, encode_record
 from services.pipeline.producer import record_key
 from services.pipeline.step import (
     REASON_HEADER,
     SOURCE_HEADER,
     BatchResult,
     InputRecord,
+    Outgoing,
+    PartitionTables,
+    StateMismatchError,
     decode_stored,
-    step_batch,
 )
 from services.pipeline.topics import TopicNames
 from tests.unit.core.streams import hcf_stream, lines
@@ -47,17 +52,26 @@ def as_records(raw: list[bytes], partition: int = 0, first_offset: int = 0
             for i, value in enumerate(raw)]
 
 
-class FakeTable:
-    """The Faust table: key -> stored value, written only when a batch is complete."""
+class FakeChangelog:
+    """A compacted changelog partition (key -> latest value) and a worker on it: each
+    ``run`` is one batch followed by a checkpoint; ``crash`` forgets the live states, as
+    a killed worker does, and the next run restores them from the changelog."""
 
-    def __init__(self) -> None:
+    def __init__(self, partition: int = 0) -> None:
+        self.partition = partition
         self.values: dict[bytes, bytes] = {}
+        self.tables = PartitionTables(TOPICS, partition)
 
-    def run(self, records: list[InputRecord]) -> BatchResult:
-        result = step_batch(TOPICS, self.values.get, records)
-        for key, (_partition, value) in result.states.items():
-            self.values[key] = value
+    def run(self, records: list[InputRecord], checkpoint: bool = True) -> BatchResult:
+        result = self.tables.process(records)
+        if checkpoint:
+            self.values.update(self.tables.take_changed())
         return result
+
+    def crash(self) -> None:
+        self.tables = PartitionTables(TOPICS, self.partition)
+        for key, value in self.values.items():
+            self.tables.restore(key, value)
 
 
 def embedded_records(raw: list[bytes]) -> list[bytes]:
@@ -74,14 +88,14 @@ def test_any_batching_gives_the_embedded_bytes(cuts: list[int]) -> None:
     raw = two_tables()
     records = as_records(raw)
     bounds = sorted({0, len(records), *(c % (len(records) + 1) for c in cuts)})
-    table = FakeTable()
+    table = FakeChangelog()
     results = [table.run(records[a:b]) for a, b in itertools.pairwise(bounds)]
     assert outputs(results, TOPICS.adjudications) == embedded_records(raw)
     assert outputs(results, TOPICS.dlq) == []
 
 
 def test_records_are_keyed_by_table_and_name_their_source() -> None:
-    result = FakeTable().run(as_records(two_tables(hands=1)))
+    result = FakeChangelog().run(as_records(two_tables(hands=1)))
     produced = [o for o in result.outgoing if o.topic == TOPICS.adjudications]
     assert [o.key for o in produced] == [b"T1", b"T2"] or [o.key for o in produced] == [
         b"T2", b"T1"]
@@ -92,7 +106,7 @@ def test_records_are_keyed_by_table_and_name_their_source() -> None:
 
 def test_state_stores_the_position_of_the_last_record_applied() -> None:
     records = as_records(two_tables(hands=1), partition=1, first_offset=100)
-    table = FakeTable()
+    table = FakeChangelog(partition=1)
     table.run(records)
     last_t1 = max(r.offset for r in records if r.key == b"T1")
     stored = decode_stored(table.values[b"T1"])
@@ -107,24 +121,28 @@ def test_replayed_records_are_skipped_without_findings() -> None:
     raw = two_tables(hands=12)  # 2 x (3 + 12 x 6) = 150 events
     records = as_records(raw)
     assert len(records) > 2 * 64
-    table = FakeTable()
+    table = FakeChangelog()
     first = table.run(records[:120])
-    replay = table.run(records[:120])
-    assert replay.outgoing == [] and replay.states == {}
+    table.crash()
+    replay = table.run(records[:120], checkpoint=False)
+    assert replay.outgoing == [] and table.tables.take_changed() == []
     assert replay.replayed == 120
     rest = table.run(records[120:])
     assert outputs([first, rest], TOPICS.adjudications) == embedded_records(raw)
     assert outputs([first, replay, rest], TOPICS.alerts) == []
 
 
-def test_a_record_from_another_partition_is_not_taken_for_a_replay() -> None:
-    """Positions compare only within one partition (offsets of two partitions are
-    unrelated); a table's events never change partition unless the topic is rebuilt."""
-    raw = two_tables(hands=1)
-    table = FakeTable()
-    table.run(as_records(raw[:4], partition=0, first_offset=50))
-    later = table.run(as_records(raw[4:], partition=1, first_offset=0))
-    assert later.replayed == 0
+def test_a_state_stored_for_another_partition_is_refused_at_restore() -> None:
+    """Offsets of two partitions are unrelated, and a table's events never change
+    partition unless the topics were rebuilt with another partition count: a state found
+    on the wrong changelog partition stops the restore rather than skip or replay the
+    wrong records."""
+    table = FakeChangelog(partition=0)
+    table.run(as_records(two_tables(hands=1)[:4], partition=0, first_offset=50))
+    elsewhere = PartitionTables(TOPICS, partition=1)
+    key, value = next(iter(table.values.items()))
+    with pytest.raises(StateMismatchError, match="partition counts changed"):
+        elsewhere.restore(key, value)
 
 
 def test_malformed_and_invalid_records_go_to_the_dlq_unchanged() -> None:
@@ -134,7 +152,7 @@ def test_malformed_and_invalid_records_go_to_the_dlq_unchanged() -> None:
     poisoned = [raw[0], bad_json, invalid, *raw[1:]]
     records = as_records(poisoned)
     records[1] = InputRecord(TOPICS.events, 0, 1, b"T1", bad_json, [("origin", b"pos-7")])
-    result = FakeTable().run(records)
+    result = FakeChangelog().run(records)
     dead = [o for o in result.outgoing if o.topic == TOPICS.dlq]
     assert [o.value for o in dead] == [bad_json, invalid]
     assert [o.key for o in dead] == [b"T1", b"T1"]
@@ -154,10 +172,66 @@ def test_a_record_keyed_for_another_table_is_dead_lettered() -> None:
     wrong = InputRecord(TOPICS.events, 0, 0, b"T2", raw[0])
     unkeyed = InputRecord(TOPICS.events, 0, 1, None, raw[0])
     tombstone = InputRecord(TOPICS.events, 0, 2, b"T1", None)
-    result = FakeTable().run([wrong, unkeyed, tombstone])
+    table = FakeChangelog()
+    result = table.run([wrong, unkeyed, tombstone])
     reasons = [dict(o.headers)[REASON_HEADER].decode() for o in result.outgoing]
-    assert len(reasons) == 3 and result.states == {}
+    assert len(reasons) == 3 and table.values == {}
     assert "is not its table_id 'T1'" in reasons[0]
     assert "None is not its table_id" in reasons[1]
     assert reasons[2] == "empty record (no value)"
     assert result.outgoing[2].value is None
+
+
+def test_a_null_header_value_is_passed_on_unchanged() -> None:
+    """Kafka allows a header without a value (Java producers send them); a dead-lettered
+    record keeps it as it came, and it stops nothing."""
+    raw = two_tables(hands=1)
+    records = as_records([b"not json", *raw])
+    records[0] = InputRecord(TOPICS.events, 0, 0, b"T1", b"not json",
+                             [("trace", None), ("origin", b"x")])
+    result = FakeChangelog().run(records)
+    dead = [o for o in result.outgoing if o.topic == TOPICS.dlq]
+    assert dead[0].headers[:2] == [("trace", None), ("origin", b"x")]
+    assert outputs([result], TOPICS.adjudications) == embedded_records(raw)
+
+
+@settings(max_examples=60, deadline=None)
+@given(plan=st.lists(st.tuples(st.integers(min_value=1, max_value=40),
+                               st.sampled_from(["none", "states", "states+offsets"]),
+                               st.booleans()), min_size=1, max_size=12))
+def test_checkpoints_and_crashes_anywhere_give_the_embedded_bytes(
+        plan: list[tuple[int, str, bool]]) -> None:
+    """The worker's life as the step sees it: batches of any size; after a batch nothing
+    stored, or the states stored (a crash before the commit), or the states stored and
+    the offset committed; then maybe a crash, after which the tables are restored from
+    the changelog and the records from the last committed offset are delivered again.
+    Every hand comes out, every repeat with the same bytes, and nothing else comes out
+    (no finding or dead letter a replay could cause)."""
+    raw = two_tables(hands=4)
+    records = as_records(raw)
+    table = FakeChangelog()
+    committed = position = 0
+    seen: dict[str, set[bytes]] = {}
+    others: list[Outgoing] = []
+    # The plan once, then the rest of the log without crashes (a plan that crashes
+    # before every commit would otherwise never get past its first records).
+    steps = itertools.chain(plan, itertools.repeat((40, "states+offsets", False)))
+    while position < len(records):
+        size, stored, crash = next(steps)
+        result = table.run(records[position:position + size], checkpoint=stored != "none")
+        position = min(len(records), position + size)
+        if stored == "states+offsets":
+            committed = position
+        for o in result.outgoing:
+            if o.topic == TOPICS.adjudications:
+                assert o.value is not None
+                seen.setdefault(decode_record(o.value).hand_id, set()).add(o.value)
+            else:
+                others.append(o)
+        if crash:
+            table.crash()
+            position = committed
+    expected = {decode_record(r).hand_id: r for r in embedded_records(raw)}
+    assert {hand: sorted(values) for hand, values in seen.items()} == {
+        hand: [value] for hand, value in expected.items()}
+    assert others == []
