@@ -18,6 +18,7 @@ import orjson
 from services.events.canonical import decoded_event_canonical, validated_event_hash
 from services.events.contract import Event, TableConfiguredEvent
 from services.events.timestamps import timestamp_problem
+from services.events.wire import repeated_key
 
 # The same decoder ``contract.decode_event`` wraps, called without the wrapper's frame.
 _decode = msgspec.json.Decoder(Event).decode
@@ -68,19 +69,21 @@ def _parse_checked(raw: bytes, where: str) -> ParsedEvent | Rejection:
         return Rejection(raw, f"malformed JSON: {exc}", where)
     if type(obj) is not dict:
         return Rejection(raw, "schema: a record must be a JSON object", where, None)
+    named = obj.get("table_id")
+    table_id = named if isinstance(named, str) else None
+    repeat = repeated_key(raw, obj)
+    if repeat is not None:
+        return Rejection(raw, f"repeated key: {repeat} (keys must be unique: RFC 8785, "
+                              "I-JSON)", where, table_id)
     try:
         event = _decode(raw)
     except (msgspec.ValidationError, msgspec.DecodeError) as exc:
-        table_id = obj.get("table_id")
-        return Rejection(raw, f"schema: {exc}", where,
-                         table_id if isinstance(table_id, str) else None)
+        return Rejection(raw, f"schema: {exc}", where, table_id)
     ts_problem = timestamp_problem(event.ts)
     if ts_problem is not None:
         return Rejection(raw, f"schema: {ts_problem} - at `$.ts`", where, event.table_id)
     try:
         digest = validated_event_hash(obj, type(event) is TableConfiguredEvent)
     except (TypeError, ValueError) as exc:  # e.g. a float the contract forbade slipped past
-        table_id = obj.get("table_id")
-        return Rejection(raw, f"cannot canonicalise record: {exc}", where,
-                         table_id if isinstance(table_id, str) else None)
+        return Rejection(raw, f"cannot canonicalise record: {exc}", where, table_id)
     return ParsedEvent(event, digest)

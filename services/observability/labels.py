@@ -39,6 +39,7 @@ HAND_STATUSES: Final = frozenset({"ok", "discrepancy", "dead", "rejected"})
 # and their class comes from the alert code (``CHAIN_REJECTION_CLASSES``).
 REASON_PREFIXES: Final[tuple[tuple[str, str], ...]] = (
     ("malformed JSON", "malformed"),
+    ("repeated key:", "malformed"),
     ("empty record", "malformed"),
     ("schema:", "schema"),
     ("cannot canonicalise", "schema"),
