@@ -28,10 +28,7 @@ from services.adjudicator.intake import ParsedEvent
 from services.adjudicator.integrity import GenProfile
 from services.adjudicator.open_hand import OpenHand, pack_event, unpack_events
 from services.adjudicator.window import Window, fingerprint
-from services.events.bounds import (
-    MAX_BUYS_PER_SEAT,
-    MAX_HAND_EVENTS,
-)
+from services.events.bounds import MAX_BUYS_PER_SEAT, MAX_HAND_EVENTS, MAX_OFFERS
 from services.events.canonical import GENESIS_HASH
 from services.events.contract import (
     EVENT_TYPES,
@@ -144,6 +141,7 @@ def _report(state: TableState, out: Outputs, event: Event, f: Finding) -> None:
     hand = state.open_hand
     if hand is not None and (event.hand_id in (None, hand.hand_id)):
         hand.findings.append(f)
+        _check_hand_size(state, out)
 
 
 def _info_alert(state: TableState, out: Outputs, event: Event, code: str, severity: str,
@@ -324,8 +322,17 @@ def _append(state: TableState, event: Event, out: Outputs) -> None:
     hand = state.open_hand
     assert hand is not None
     pack_event(hand, event)
-    if hand.count > MAX_HAND_EVENTS:
-        _close_incomplete(state, out, f"hand exceeded {MAX_HAND_EVENTS} events")
+    _check_hand_size(state, out)
+
+
+def _check_hand_size(state: TableState, out: Outputs) -> None:
+    """A hand holds at most MAX_HAND_EVENTS events and findings together (a stream of
+    conflicting events adds findings, not events): past it, it cannot be adjudicated."""
+    hand = state.open_hand
+    assert hand is not None
+    if hand.count + len(hand.findings) > MAX_HAND_EVENTS:
+        _close_incomplete(state, out, f"hand exceeded {MAX_HAND_EVENTS} events and "
+                                      "findings")
 
 
 def _apply_table_event(state: TableState, event: Event, out: Outputs) -> None:
@@ -366,6 +373,8 @@ def _apply_table_event(state: TableState, event: Event, out: Outputs) -> None:
         state.dealer_id = event.data.dealer_id
     elif isinstance(event, DesignatedPlayerOfferEvent):
         state.offers.append((event.data.seat, event.data.accepted))
+        if len(state.offers) > MAX_OFFERS:  # the latest offers decide HCF-2
+            del state.offers[0]
 
 
 def _cash_between_hands(state: TableState, event: ChipsChangedEvent) -> Alert:
