@@ -17,6 +17,7 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
+from rich.text import Text
 
 from services.adjudicator.embedded import DeadLetter, EmbeddedRunner, iter_lines
 from services.adjudicator.stream_cli import produce, serve_app, topics_app
@@ -166,7 +167,8 @@ def adjudicate(
     if any(r.findings for r in run.records):
         err.print(_findings_table(run.records))
     for d in run.dead_letters[:10]:
-        err.print(f"[red]rejected[/red] {d.where}: {d.reason}")
+        # The reason echoes the input (``"type": "[/]"``): text, never Rich markup.
+        err.print(Text.assemble(("rejected", "red"), f" {d.where}: {d.reason}"))
     if len(run.dead_letters) > 10:
         err.print(f"... and {len(run.dead_letters) - 10} more (use --dlq FILE)")
     if dlq is not None:
