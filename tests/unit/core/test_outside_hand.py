@@ -63,12 +63,14 @@ def test_a_break_inside_a_hand_stays_that_hands_finding_and_is_not_outside() -> 
 
 
 def test_a_gap_before_a_hand_lands_on_it() -> None:
+    """seq 3 (the second seating) lost: hand 1's hand_started (seq 4) shows the gap while
+    no hand is open. Before, hand 1 came out without a word of it."""
     raw = lines(hcf_stream(hands=2))
-    del raw[9]  # seq 10, hand 2's hand_started: its wager (seq 11) shows the gap...
+    del raw[2]
     records, alerts, outside = run(raw)
-    # ... as an orphan (no hand open), so the gap itself is outside any hand
-    assert [a.code for a in alerts][:1] == ["SEQ_GAP"]
+    assert [(a.code, a.seq) for a in alerts] == [("SEQ_GAP", 4)]
     assert [f.code for f in outside] == ["SEQ_GAP"]
+    assert [f.code for f in chain(records[0])] == ["SEQ_GAP"]
 
 
 def test_the_held_findings_are_bounded_but_all_counted() -> None:
