@@ -10,6 +10,7 @@ the seed, so a failure names a seed that reproduces it.
     corpus = build_corpus(seed=7)              # one Corpus
     corpus.clean, corpus.mutated               # list[bytes]: one record per line/message
     corpus.touched                             # frozenset of table ids damaged
+    corpus.keys                                # Kafka key of each mutated record
     for corpus in corpora(first_seed=1, count=4, min_records=100_000): ...
 
 A clean stream is what ``services.simulator`` writes for every game (faults the games
@@ -56,6 +57,9 @@ class Corpus:
     mutated: list[bytes]
     touched: frozenset[str]
     mutations: tuple[Mutation, ...]
+    # The table each mutated record was meant for (the clean record's ``table_id``,
+    # encoded): its Kafka key, as a table system would key it; None for a junk line.
+    keys: list[bytes | None]
 
     @property
     def table_ids(self) -> frozenset[str]:
@@ -80,8 +84,8 @@ def build_corpus(seed: int, *, tables_per_game: int = 2, hands: int = 40,
     """A clean stream (see ``clean_stream``) and ``mutations`` kinds of damage to it."""
     clean = clean_stream(seed, tables_per_game, hands, games)
     rng = random.Random(f"pitwatch-fuzz:{seed}")
-    mutated, touched, done = mutate(clean, rng, mutations)
-    return Corpus(seed, clean, mutated, touched, done)
+    mutated, keys, touched, done = mutate(clean, rng, mutations)
+    return Corpus(seed, clean, mutated, touched, done, keys)
 
 
 def corpora(first_seed: int, count: int, *, min_records: int = 0,
@@ -96,9 +100,10 @@ def corpora(first_seed: int, count: int, *, min_records: int = 0,
         seed += 1
 
 
-def mutate(clean: list[bytes], rng: random.Random,
-           count: int) -> tuple[list[bytes], frozenset[str], tuple[Mutation, ...]]:
-    """The damaged stream, the tables touched and what was done (see the module doc)."""
+def mutate(clean: list[bytes], rng: random.Random, count: int
+           ) -> tuple[list[bytes], list[bytes | None], frozenset[str], tuple[Mutation, ...]]:
+    """The damaged stream, each line's key, the tables touched and what was done (see
+    the module doc)."""
     stream = _Stream(clean)
     known = sorted({t for t in stream.tables if t is not None})
     # Damage goes to half the tables, so that the other half shows what must not change.
@@ -121,8 +126,8 @@ def mutate(clean: list[bytes], rng: random.Random,
         touched.update(t for t in known if t.encode() in line)
         done.append(Mutation(kind, index, table))
     # One record a line: a raw newline (a flipped bit, random junk) would split it in a file.
-    lines = [line.replace(b"\n", b" ") for line in stream.lines()]
-    return lines, frozenset(touched), tuple(done)
+    lines = [(line.replace(b"\n", b" "), key) for line, key in stream.lines()]
+    return [line for line, _ in lines], [key for _, key in lines], frozenset(touched), tuple(done)
 
 
 class _Stream:
@@ -135,13 +140,18 @@ class _Stream:
         self.own: list[bytes | None] = list(clean)
         self.after: list[list[bytes]] = [[] for _ in clean]
         self.used: set[int] = set()
+        self.key_of: dict[bytes, bytes] = {}  # damaged or copied line -> its table's key
+        for line, table in zip(clean, self.tables, strict=True):
+            if table is not None:
+                self.key_of[line] = table.encode()
 
-    def lines(self) -> list[bytes]:
-        out: list[bytes] = []
+    def lines(self) -> list[tuple[bytes, bytes | None]]:
+        """Every line with the key of the table it was meant for."""
+        out: list[tuple[bytes, bytes | None]] = []
         for own, after in zip(self.own, self.after, strict=True):
             if own is not None:
-                out.append(own)
-            out += after
+                out.append((own, self.key_of.get(own)))
+            out += [(line, self.key_of.get(line)) for line in after]
         return out
 
     def apply(self, kind: str, index: int, rng: random.Random) -> bytes | None:
@@ -153,6 +163,7 @@ class _Stream:
             if damaged is None or damaged == raw:
                 return None
             self.own[index] = damaged
+            self.key_of[damaged] = self.key_of[raw]
         elif kind == "removed":
             self.own[index] = None
         elif kind == "reordered":
