@@ -18,7 +18,7 @@ from services.adjudicator.table import (
     apply_event,
     close_open_hand_at_end,
 )
-from services.events.contract import AdjudicationRecord
+from services.events.contract import AdjudicationRecord, Finding
 from services.games.model import HandInput
 
 
@@ -38,6 +38,8 @@ class StepResult:
     alerts: list[Alert] = field(default_factory=list)
     dead_letters: list[DeadLetter] = field(default_factory=list)
     closed_hand: HandInput | None = None  # the hand adjudicated by this record, if any
+    # Critical chain findings no hand could take: rejected input (docs/events.md).
+    outside_hand: list[Finding] = field(default_factory=list)
 
 
 class EmbeddedRunner:
@@ -57,7 +59,7 @@ class EmbeddedRunner:
             state = self.states[table_id] = TableState(table_id=table_id)
         out = apply_event(state, parsed)
         if not out.dlq:  # the usual case: nothing for the DLQ
-            return StepResult(out.records, out.alerts, [], out.closed_hand)
+            return StepResult(out.records, out.alerts, [], out.closed_hand, out.outside_hand)
         return _step(out, raw, where, table_id)
 
     def finish(self) -> StepResult:
@@ -75,6 +77,7 @@ def _step(out: Outputs, raw: bytes, where: str, table_id: str) -> StepResult:
         alerts=out.alerts,
         dead_letters=[DeadLetter(where, reason, raw, table_id) for reason in out.dlq],
         closed_hand=out.closed_hand,
+        outside_hand=out.outside_hand,
     )
 
 

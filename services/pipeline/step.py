@@ -10,16 +10,16 @@ on a ``TableState``) and encodes records with ``encode_record``, so the adjudica
 byte-identical to ``pitwatch adjudicate``.
 
 Why each stored state carries the input position (partition, offset) of the last record
-applied to it: delivery is at-least-once. After a crash the worker restarts from the last
-committed offset, which can be behind the states it had already written to the
+applied to it: delivery is at-least-once. After a crash the worker restarts from the
+last committed offset, which can be behind the states it had already written to the
 changelog. Re-applying those records would make the chain check see old sequence numbers
-and corrupt the hand being assembled. With the position stored in the same value as the
-state, a replayed record of that table is recognised exactly and skipped; its outputs
-were delivered before the state was written (the worker awaits every output's
-acknowledgement first), so nothing is lost either. The table is found by the record's
-key, before any parsing: every record at or below a table's stored offset on its
-partition was processed before that state was written (records are processed in offset
-order), whether it was applied, dead-lettered or refused.
+(duplicate or stale events, SURV-9: alerts for what is only a replay). With the position
+stored in the same value as the state, a replayed record of that table is recognised
+exactly and skipped; its outputs were delivered before the state was written (the worker
+awaits every output's acknowledgement first), so nothing is lost either. The table is
+found by the record's key, before any parsing: every record at or below a table's stored
+offset on its partition was processed before that state was written (records are
+processed in offset order), whether it was applied, dead-lettered or refused.
 """
 
 from __future__ import annotations
@@ -106,6 +106,9 @@ class BatchResult:
     replayed: int = 0  # records skipped because their table's state already had them
     hands: int = 0
     dead_letters: int = 0
+    # Critical chain findings no open hand took (docs/events.md: rejected input, held
+    # for the table's next hand); they are on ``alerts`` like every chain finding.
+    outside_hand: int = 0
 
 
 class StateMismatchError(RuntimeError):
@@ -175,6 +178,7 @@ class PartitionTables:
         if slot is None:
             slot = self.slots[table_id] = TableSlot(TableState(table_id=table_id))
         out = apply_event(slot.state, parsed)
+        result.outside_hand += len(out.outside_hand)
         slot.offset = record.offset
         self.changed.add(table_id)
         key = record.key

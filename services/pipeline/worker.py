@@ -66,7 +66,7 @@ from aiokafka.errors import CommitFailedError
 from services.pipeline.failpoints import arm_from_env, failpoint
 from services.pipeline.monitoring import observe_adjudicator_batch, start_adjudicator_monitoring
 from services.pipeline.producer import new_producer
-from services.pipeline.step import InputRecord, Outgoing, PartitionTables
+from services.pipeline.step import BatchResult, InputRecord, Outgoing, PartitionTables
 from services.pipeline.topics import StreamSettings
 
 log = logging.getLogger("pitwatch.adjudicator")
@@ -100,14 +100,16 @@ class Progress:
     dead: int = 0
     replayed: int = 0
     batches: int = 0
+    outside_hand: int = 0
     checkpoints: int = 0
     reported: float = field(default_factory=time.monotonic)
     reported_records: int = -1
 
     def line(self) -> str:
         return (f"progress: {self.records} records in {self.batches} batches, {self.hands} "
-                f"hands adjudicated, {self.dead} dead-lettered, {self.replayed} replayed "
-                f"records skipped, {self.checkpoints} checkpoints")
+                f"hands adjudicated, {self.dead} dead-lettered, {self.outside_hand} chain "
+                f"breaks outside a hand, {self.replayed} replayed records skipped, "
+                f"{self.checkpoints} checkpoints")
 
     def maybe_report(self, force: bool = False) -> None:
         now = time.monotonic()
@@ -223,23 +225,24 @@ class AdjudicatorWorker:
             owned.next_offset = messages[-1].offset + 1
             outgoing += [(tp.partition, o) for o in result.outgoing]
             consumed += len(messages)
-            self._count(len(messages), result.hands, result.dead_letters, result.replayed)
+            self._count(len(messages), result)
         if consumed:
             failpoint("processed")
             await self._deliver(outgoing)
             failpoint("delivered")
             observe_adjudicator_batch([o for _, o in outgoing], self.topics, consumed=consumed)
 
-    def _count(self, records: int, hands: int, dead: int, replayed: int) -> None:
+    def _count(self, records: int, result: BatchResult) -> None:
         p = self.progress
         p.batches += 1
         p.records += records
-        p.hands += hands
-        p.dead += dead
-        p.replayed += replayed
-        if replayed:
+        p.hands += result.hands
+        p.dead += result.dead_letters
+        p.outside_hand += result.outside_hand
+        p.replayed += result.replayed
+        if result.replayed:
             log.info("skipped %d replayed record(s) whose tables' stored states hold them",
-                     replayed)
+                     result.replayed)
 
     async def _deliver(self, outgoing: Iterable[tuple[int, Outgoing]]) -> None:
         """Produce every record on the partition of its input; wait for every ack.

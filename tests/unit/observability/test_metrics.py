@@ -128,6 +128,7 @@ def test_a_player_id_in_the_dealer_or_table_field_is_redacted(
 @pytest.mark.parametrize(("ended_at", "now", "expected"), [
     (None, 0.0, "no_timestamp"),
     ("yesterday", 0.0, "no_timestamp"),
+    ("2026-02-30T18:00:00.000Z", 0.0, "no_timestamp"),  # issue #19: shape of a ts, no day
     (ENDED, ENDED_EPOCH + 0.25, 0.25),
     (ENDED, ENDED_EPOCH - 0.5, 0.0),  # table clock 0.5 s ahead: within tolerance, 0
     (ENDED, ENDED_EPOCH - 5.0, "table_clock_ahead"),
@@ -194,6 +195,18 @@ def test_pipeline_key_reason_is_its_own_class() -> None:
     assert reason_class("record key b'X' is not its table_id 'T1': table-events must be "
                         "keyed by table_id") == "key"
     assert reason_class("something nobody foresaw") == "other"
+
+
+@pytest.mark.parametrize(("reason", "cls"), [
+    ("nesting: objects and arrays nested deeper than 8 levels", "oversize"),
+    ("repeated key: key 'stack' appears more than once in the object at `$.data`", "malformed"),
+    ("control character: U+000A in the string at `$.data.reason`", "malformed"),
+    ("schema: '2026-02-30T18:00:00.000Z' is not a real instant", "schema"),
+])
+def test_the_contract_refusals_of_issue_19_have_their_classes(reason: str, cls: str) -> None:
+    from services.observability.labels import reason_class
+
+    assert reason_class(reason) == cls
 
 
 # ---------------------------------------------------------------- ledger
