@@ -35,7 +35,7 @@ sys.path.insert(0, str(REPO))
 from services.adjudicator.adjudicate import adjudicate_hand  # noqa: E402
 from services.adjudicator.embedded import adjudicate_lines  # noqa: E402
 from services.events.contract import AdjudicationRecord  # noqa: E402
-from services.games import holdem  # noqa: E402
+from services.games.holdem import adjudicate as holdem  # noqa: E402
 from services.games.model import HandInput  # noqa: E402
 from services.games.profile import load_profile  # noqa: E402
 from services.importers.phh import import_phh  # noqa: E402

@@ -26,11 +26,11 @@ from services.games.profile import RuleProfile, UnknownProfileError, load_profil
 
 # One module per game; each exposes ``adjudicate(hand, profile) -> GameOutcome``.
 GAME_MODULES: dict[str, str] = {
-    "hcf": "services.games.hcf",
-    "chinese": "services.games.chinese",
-    "draw7a": "services.games.draw7a",
-    "russian": "services.games.russian",
-    "holdem": "services.games.holdem",
+    "hcf": "services.games.hcf.adjudicate",
+    "chinese": "services.games.chinese.adjudicate",
+    "draw7a": "services.games.draw7a.adjudicate",
+    "russian": "services.games.russian.adjudicate",
+    "holdem": "services.games.holdem.adjudicate",
 }
 
 # The rule that governs the rake of each game (HCF-12; GEN-10 for the others).

@@ -26,8 +26,10 @@ from services.events.contract import (
     HandStartedEvent,
     ShowdownEvent,
 )
-from services.games.evaluation import chinese, short_deck, standard
-from services.games.evaluation import russian as russian_eval
+from services.games.chinese import evaluation as chinese
+from services.games.draw7a import evaluation as short_deck
+from services.games.evaluation import standard
+from services.games.russian import evaluation as russian_eval
 
 
 @dataclass
@@ -170,7 +172,7 @@ def _describe_hcf(hand: FinalHand, board: list[str], deck: int) -> None:
     hand.description = str(flush.describe_flush(flush.flush_value(cards)))
 
 
-_HCF_FLUSH = "services.games.evaluation.flush"
+_HCF_FLUSH = "services.games.hcf.evaluation"
 
 DESCRIBERS: dict[str, Describer] = {
     "hcf": _describe_hcf,

@@ -24,9 +24,9 @@ from itertools import combinations
 from typing import Any
 
 from services.games.cards import STANDARD_DECK
-from services.games.chinese_hands import may_hold_auto_win
-from services.games.chinese_profile import AutoWin, ChineseProfile, Scoring, chinese_profile
-from services.games.evaluation import chinese as cp_eval
+from services.games.chinese import evaluation as cp_eval
+from services.games.chinese.profile import AutoWin, ChineseProfile, Scoring, chinese_profile
+from services.games.chinese.reading import may_hold_auto_win
 from services.games.evaluation import fast
 from services.games.profile import load_profile
 from services.simulator.chinese_settlement import (

@@ -19,8 +19,8 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Literal
 
-from services.games.chinese_profile import AutoWin, ChineseProfile, Scoring, ScoringRules
-from services.games.evaluation.chinese import category
+from services.games.chinese.evaluation import category
+from services.games.chinese.profile import AutoWin, ChineseProfile, Scoring, ScoringRules
 
 SEGMENT_NAMES = ("front", "middle", "back")
 NO_CAP = 10**12  # a table that ignores CP-10 (the simulator's injected fault)

@@ -31,14 +31,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from services.games.cards import RANK_VALUE, STANDARD_DECK
-from services.games.evaluation.flush import (
+from services.games.hcf.evaluation import (
     dp_qualifies,
     flush_high_card,
     flush_length,
     flush_value,
     straight_flush_run,
 )
-from services.games.hcf_profile import HcfProfile
+from services.games.hcf.profile import HcfProfile
 from services.games.profile import load_profile
 from services.simulator.stream import TableStream, buy_in_to
 from services.simulator.truth import TruthLabel

@@ -21,13 +21,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from services.games.cards import STANDARD_DECK, rank_of, suit_of
-from services.games.evaluation.russian import (
+from services.games.evaluation.standard import best_five
+from services.games.russian.evaluation import (
     PAYTABLE_CATEGORIES,
     compare,
     paytable_category,
     two_combinations,
 )
-from services.games.evaluation.standard import best_five
 from services.simulator.stream import TableStream, buy_in_to
 from services.simulator.truth import TruthLabel
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from services.games.chinese import adjudicate
+from services.games.chinese.adjudicate import adjudicate
 from services.games.model import GameOutcome, HandInput
 from services.games.profile import load_profile
 from services.simulator.handbuilder import EventSpec, build_hand, table_config

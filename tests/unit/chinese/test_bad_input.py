@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from services.adjudicator.adjudicate import adjudicate_hand
-from services.games.chinese import adjudicate
+from services.games.chinese.adjudicate import adjudicate
 from services.games.model import HandRejected
 from services.games.profile import load_profile
 from services.simulator.handbuilder import build_hand

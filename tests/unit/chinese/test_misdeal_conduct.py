@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from services.games.chinese import adjudicate
+from services.games.chinese.adjudicate import adjudicate
 from services.games.model import BuyRecord, HandInput, TableContext
 from services.games.profile import load_profile
 from tests.unit.chinese.scenario import codes, config, hand_set, make_hand, outcome

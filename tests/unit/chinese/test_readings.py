@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from services.games.chinese import adjudicate
+from services.games.chinese.adjudicate import adjudicate
 from services.games.model import GameOutcome
 from services.games.profile import RuleProfile, load_profile
 from tests.unit.chinese.scenario import codes, config, make_hand, outcome
@@ -118,7 +118,7 @@ def test_cp5_bonus_table_with_an_unknown_category_is_a_profile_error() -> None:
     loading the section must fail and name it."""
     import pytest
 
-    from services.games.chinese_profile import chinese_profile
+    from services.games.chinese.profile import chinese_profile
 
     base = load_profile("house-v1")
     sections = {k: dict(v) for k, v in base.sections.items()}

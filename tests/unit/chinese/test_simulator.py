@@ -11,7 +11,7 @@ import pytest
 
 from services.adjudicator.embedded import adjudicate_lines
 from services.events.contract import AdjudicationRecord
-from services.games.evaluation import chinese as cp_eval
+from services.games.chinese import evaluation as cp_eval
 from services.simulator.chinese import FAULTS, set_hand
 from services.simulator.run import SimulatedLog, simulate
 from services.simulator.scoring import score

@@ -7,8 +7,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-from services.games.chinese_profile import ChineseProfile, chinese_profile
-from services.games.evaluation.chinese import segment_rank
+from services.games.chinese.evaluation import segment_rank
+from services.games.chinese.profile import ChineseProfile, chinese_profile
 from services.games.profile import load_profile
 from services.simulator import chinese as chinese_simulator
 from services.simulator import chinese_settlement

@@ -60,7 +60,7 @@ def test_cp10_loser_paying_before_it_is_paid() -> None:
 def test_cp10_order_can_start_at_the_button_by_profile() -> None:
     """With ``payments.order_starts = "button"`` and button 3 the order is 3, 1, 2: seat 2
     (20 chips) pays seat 3 10 first, then seat 1 10. Seat 1 +26, seat 2 -20, seat 3 -6."""
-    from services.games.chinese import adjudicate
+    from services.games.chinese.adjudicate import adjudicate
     from services.games.profile import RuleProfile, load_profile
     from tests.unit.chinese.scenario import make_hand
 

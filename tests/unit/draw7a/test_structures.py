@@ -1,6 +1,6 @@
 """A whole hand in each structure, numbers computed by hand (FCD-2, FCD-5..9, FCD-11)."""
 
-from services.games import draw7a
+from services.games.draw7a import adjudicate as draw7a
 from services.games.model import TraceStep
 from services.games.profile import load_profile
 from services.simulator.handbuilder import build_hand

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from services.games import hcf
+from services.games.hcf import adjudicate as hcf
 from services.games.profile import RuleProfile, load_profile
 from tests.unit.hcf.scenario import (
     adjudicate,

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from services.games import hcf
+from services.games.hcf import adjudicate as hcf
 from services.games.profile import RuleProfile, load_profile
 from tests.unit.hcf.scenario import (
     adjudicate,

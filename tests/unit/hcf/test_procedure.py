@@ -5,7 +5,7 @@ mispay attribution."""
 from __future__ import annotations
 
 from services.events.contract import AdjudicationRecord, Finding
-from services.games import hcf
+from services.games.hcf import adjudicate as hcf
 from services.games.profile import load_profile
 from tests.unit.hcf.scenario import (
     adjudicate,

@@ -20,7 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from services.adjudicator.adjudicate import adjudicate_hand
-from services.games import hcf
+from services.games.hcf import adjudicate as hcf
 from services.games.profile import load_profile
 from services.simulator.hcf import FAULTS
 from tests.unit.hcf.determinism_child import Case

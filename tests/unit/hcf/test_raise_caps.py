@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from services.events.contract import Limits, RakeConfig, TableConfigured
-from services.games import hcf
-from services.games.hcf_profile import resolve_rules
+from services.games.hcf import adjudicate as hcf
+from services.games.hcf.profile import resolve_rules
 from services.games.profile import RuleProfile, load_profile
 from tests.unit.hcf.scenario import (
     adjudicate,

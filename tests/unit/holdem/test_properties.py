@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from services.adjudicator.embedded import adjudicate_lines
 from services.games.betting import RakePolicy, settle
-from services.games.holdem_settlement import settle_with_dead_money
+from services.games.holdem.settlement import settle_with_dead_money
 from services.simulator.holdem import simulate_table
 from services.simulator.stream import TableStream
 

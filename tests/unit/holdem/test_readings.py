@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from services.games import holdem
+from services.games.holdem import adjudicate as holdem
 from services.games.model import GameOutcome, HandRejected
 from services.games.profile import RuleProfile, load_profile
 from tests.unit.holdem import scenario as s

@@ -4,8 +4,8 @@ antes and blinds (TH-1), structures, and the comparison with what the table paid
 from __future__ import annotations
 
 from services.games.betting import OwedPost
-from services.games.holdem_betting import HoldemBetting, betting_config
-from services.games.holdem_profile import SECTION, HoldemProfile
+from services.games.holdem.betting import HoldemBetting, betting_config
+from services.games.holdem.profile import SECTION, HoldemProfile
 from services.games.profile import load_profile
 from services.simulator.handbuilder import build_hand
 from tests.unit.holdem import scenario as s

@@ -8,7 +8,7 @@ the Ante collected to the house).
 from __future__ import annotations
 
 from services.games.profile import RuleProfile, load_profile
-from services.games.russian import adjudicate
+from services.games.russian.adjudicate import adjudicate
 from tests.unit.russian.scenario import Scenario, codes, expected_net
 
 DEALER = "Ad Qc 8s 6d 3h"

@@ -147,7 +147,7 @@ def test_box_served_in_order_with_the_left_of_button_reading() -> None:
     """Under ``left_of_button`` (button 2), seat 3 is the first box and seat 1 the last:
     serving 3 then 1 is in order."""
     from services.games.profile import RuleProfile, load_profile
-    from services.games.russian import adjudicate
+    from services.games.russian.adjudicate import adjudicate
 
     base = load_profile("house-v1")
     sections = {name: dict(values) for name, values in base.sections.items()}

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from services.games.profile import RuleProfile, load_profile
-from services.games.russian_profile import RussianProfile, posted_paytable
+from services.games.russian.profile import RussianProfile, posted_paytable
 from services.simulator.handbuilder import table_config
 
 

@@ -18,9 +18,9 @@ from hypothesis import strategies as st
 from services.adjudicator.adjudicate import adjudicate_hand
 from services.events.contract import encode_record
 from services.games.cards import STANDARD_DECK, rank_of
-from services.games.evaluation.russian import dealer_qualifies
 from services.games.profile import load_profile
-from services.games.russian import adjudicate
+from services.games.russian.adjudicate import adjudicate
+from services.games.russian.evaluation import dealer_qualifies
 from services.simulator.handbuilder import build_hand, table_config
 from services.simulator.russian import FAULTS, Box, HandRun
 from tests.unit.russian.scenario import Scenario
@@ -103,8 +103,8 @@ def test_settlement_bounds(
 def test_profile_qualification_floor_agrees_with_the_evaluation(cards: list[str]) -> None:
     """RP-5: the house-v1 floor (``dealer_min_category = ace_king``) is exactly the
     evaluation's ``dealer_qualifies``."""
-    from services.games.russian_profile import RussianProfile
-    from services.games.russian_settlement import dealer_hand
+    from services.games.russian.profile import RussianProfile
+    from services.games.russian.settlement import dealer_hand
 
     profile = PROFILE.section("russian", RussianProfile)
     assert dealer_hand(tuple(cards), profile).qualifies == dealer_qualifies(cards)

@@ -7,10 +7,10 @@ from __future__ import annotations
 from typing import Any
 
 from services.games.profile import RuleProfile, load_profile
-from services.games.russian import adjudicate
-from services.games.russian_procedure import procedure_findings
-from services.games.russian_profile import RussianProfile
-from services.games.russian_reading import read_hand
+from services.games.russian.adjudicate import adjudicate
+from services.games.russian.procedure import procedure_findings
+from services.games.russian.profile import RussianProfile
+from services.games.russian.reading import read_hand
 from tests.unit.russian.scenario import Scenario, codes, expected_net
 
 DEALER = "Ad Kc 8s 6d 3h"  # Ace-King, qualifies

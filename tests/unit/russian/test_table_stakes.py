@@ -7,7 +7,7 @@ Ante (RP-3) = 4x Ante. Insurance is optional and not counted.
 from __future__ import annotations
 
 from services.games.profile import RuleProfile, load_profile
-from services.games.russian import adjudicate
+from services.games.russian.adjudicate import adjudicate
 from tests.unit.russian.scenario import Scenario, codes
 
 DEALER = "Ad Kc 8s 6d 3h"  # Ace-King, qualifies

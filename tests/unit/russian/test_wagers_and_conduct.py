@@ -6,7 +6,7 @@ Ante 10, Bet 20 unless stated; dealer Ad Kc 8s 6d 3h (Ace-King, qualifies).
 from __future__ import annotations
 
 from services.games.profile import RuleProfile, load_profile
-from services.games.russian import adjudicate
+from services.games.russian.adjudicate import adjudicate
 from services.simulator.handbuilder import build_hand, table_config
 from tests.unit.russian.scenario import Scenario, codes, expected_net, recorded_net
 

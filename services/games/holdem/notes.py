@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from services.events.contract import Finding
-from services.games.holdem_profile import HoldemSeverities, Sev
+from services.games.holdem.profile import HoldemSeverities, Sev
 from services.games.model import TraceStep, finding
 
 

@@ -16,7 +16,7 @@ Submodules, one concept each: ``chinese_profile`` (the posted numbers and readin
 from __future__ import annotations
 
 from services.events.contract import CollectionEvent, Event, Finding, TableConfigured
-from services.games.chinese_conduct import (
+from services.games.chinese.procedure import (
     BuyRecordLike,
     buy_findings,
     buys_in_hand,
@@ -25,10 +25,10 @@ from services.games.chinese_conduct import (
     new_seat_stack_findings,
     routing_findings,
 )
-from services.games.chinese_hands import HandReading, judge_hands, read_hand
-from services.games.chinese_profile import ChineseProfile, chinese_profile
-from services.games.chinese_scoring import PairScore, score_pairs
-from services.games.chinese_settlement import Settlement, rake_due, settle
+from services.games.chinese.profile import ChineseProfile, chinese_profile
+from services.games.chinese.reading import HandReading, judge_hands, read_hand
+from services.games.chinese.scoring import PairScore, score_pairs
+from services.games.chinese.settlement import Settlement, rake_due, settle
 from services.games.model import GameOutcome, HandInput, HandRejected, TraceStep
 from services.games.profile import RuleProfile
 

@@ -19,11 +19,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from services.games.evaluation.russian import compare, paytable_category, two_combinations
 from services.games.evaluation.standard import best_five
 from services.games.model import HandRejected, TraceStep
-from services.games.russian_profile import RussianProfile, at_least
-from services.games.russian_stakes import BoxStakes
+from services.games.russian.evaluation import compare, paytable_category, two_combinations
+from services.games.russian.profile import RussianProfile, at_least
+from services.games.russian.stakes import BoxStakes
 
 
 @dataclass(frozen=True)

@@ -24,9 +24,9 @@ from services.events.contract import (
     MisdealEvent,
     PlayerSeatedEvent,
 )
-from services.games.chinese_hands import HandReading
-from services.games.chinese_profile import ChineseProfile
-from services.games.chinese_settlement import Transfer
+from services.games.chinese.profile import ChineseProfile
+from services.games.chinese.reading import HandReading
+from services.games.chinese.settlement import Transfer
 from services.games.model import BuyRecord, TableContext, TraceStep, finding
 
 # ---------------------------------------------------------------- CP-11 misdeal

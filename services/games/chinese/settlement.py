@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from services.games.chinese_profile import ChineseProfile
-from services.games.chinese_scoring import PairScore
+from services.games.chinese.profile import ChineseProfile
+from services.games.chinese.scoring import PairScore
 from services.games.model import TraceStep
 
 

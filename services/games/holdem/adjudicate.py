@@ -40,13 +40,13 @@ from services.games.betting import (
     settle,
     violation_findings,
 )
-from services.games.holdem_betting import HoldemBetting, betting_config, posted_antes
-from services.games.holdem_board import Board
-from services.games.holdem_deal import HoleDeal
-from services.games.holdem_notes import Notes
-from services.games.holdem_profile import SECTION, HoldemProfile
-from services.games.holdem_settlement import settle_with_dead_money
-from services.games.holdem_showdown import (
+from services.games.holdem.betting import HoldemBetting, betting_config, posted_antes
+from services.games.holdem.board import Board
+from services.games.holdem.deal import HoleDeal
+from services.games.holdem.notes import Notes
+from services.games.holdem.profile import SECTION, HoldemProfile
+from services.games.holdem.settlement import settle_with_dead_money
+from services.games.holdem.showdown import (
     ShowdownInput,
     Shown,
     check_order,

@@ -13,8 +13,8 @@ from typing import Literal
 import msgspec
 
 from services.events.contract import Finding, TableConfigured
-from services.games.evaluation.russian import PAYTABLE_CATEGORIES
 from services.games.model import finding
+from services.games.russian.evaluation import PAYTABLE_CATEGORIES
 
 Sev = Literal["info", "warning", "critical"]
 Category = Literal[

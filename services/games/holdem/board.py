@@ -27,9 +27,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from services.games.holdem_deal import BurnCredit
-from services.games.holdem_notes import Notes
-from services.games.holdem_profile import HoldemProfile
+from services.games.holdem.deal import BurnCredit
+from services.games.holdem.notes import Notes
+from services.games.holdem.profile import HoldemProfile
 
 STREET_NAMES = ("flop", "turn", "river")
 

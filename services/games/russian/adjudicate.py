@@ -23,10 +23,10 @@ from services.adjudicator.integrity import GenProfile
 from services.events.contract import Finding, TableConfigured
 from services.games.model import GameOutcome, HandInput, HandRejected, TraceStep, finding
 from services.games.profile import RuleProfile
-from services.games.russian_dealer_game import DealerGame, dealer_game
-from services.games.russian_procedure import boxes_in_play, draw_price, procedure_findings
-from services.games.russian_profile import RussianProfile, posted_paytable
-from services.games.russian_reading import (
+from services.games.russian.dealer_game import DealerGame, dealer_game
+from services.games.russian.procedure import boxes_in_play, draw_price, procedure_findings
+from services.games.russian.profile import RussianProfile, posted_paytable
+from services.games.russian.reading import (
     Box,
     RussianHand,
     box_cards,
@@ -34,8 +34,8 @@ from services.games.russian_reading import (
     rankable,
     read_hand,
 )
-from services.games.russian_settlement import DealerHand, dealer_hand, settle_playing_box
-from services.games.russian_stakes import BoxStakes, StakesReport, box_stakes
+from services.games.russian.settlement import DealerHand, dealer_hand, settle_playing_box
+from services.games.russian.stakes import BoxStakes, StakesReport, box_stakes
 
 SECTION = "russian"
 

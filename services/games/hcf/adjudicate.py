@@ -16,8 +16,7 @@ which rule decided each seat, so a mispay cites the rule the table got wrong.
 from __future__ import annotations
 
 from services.events.contract import Finding
-from services.games.hcf_facts import HandFacts, RecordedSeat, read_facts
-from services.games.hcf_procedure import (
+from services.games.hcf.procedure import (
     ANTE,
     FLUSH_BONUS,
     SF_BONUS,
@@ -30,8 +29,9 @@ from services.games.hcf_procedure import (
     wagers_in_action,
     whole_hand_dead,
 )
-from services.games.hcf_profile import HcfProfile, HcfRules, RaiseCap, resolve_rules
-from services.games.hcf_settle import RAISE_KIND, SeatSettlement, settle, settlement_order
+from services.games.hcf.profile import HcfProfile, HcfRules, RaiseCap, resolve_rules
+from services.games.hcf.reading import HandFacts, RecordedSeat, read_facts
+from services.games.hcf.settlement import RAISE_KIND, SeatSettlement, settle, settlement_order
 from services.games.model import GameOutcome, HandInput, HandRejected, TraceStep, finding
 from services.games.profile import RuleProfile
 

@@ -24,8 +24,8 @@ from services.events.contract import (
     ShowdownEvent,
 )
 from services.games.cards import rank_of, suit_of
-from services.games.chinese_profile import SEGMENTS, AutoWin, ChineseProfile
-from services.games.evaluation import chinese as cp_eval
+from services.games.chinese import evaluation as cp_eval
+from services.games.chinese.profile import SEGMENTS, AutoWin, ChineseProfile
 from services.games.model import HandRejected, TraceStep, finding
 
 Status = Literal["set", "auto", "foul", "dead"]

@@ -13,11 +13,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from services.events.contract import Finding
-from services.games.evaluation.russian import paytable_category
 from services.games.evaluation.standard import best_five
 from services.games.model import TraceStep, finding
-from services.games.russian_profile import RussianProfile, at_least
-from services.games.russian_reading import Box, Placed, RussianHand, rankable
+from services.games.russian.evaluation import paytable_category
+from services.games.russian.profile import RussianProfile, at_least
+from services.games.russian.reading import Box, Placed, RussianHand, rankable
 
 
 @dataclass(frozen=True)

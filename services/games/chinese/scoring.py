@@ -11,9 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from itertools import combinations
 
-from services.games.chinese_hands import SeatHand
-from services.games.chinese_profile import SEGMENTS, ChineseProfile, ScoringRules, Segment
-from services.games.evaluation import chinese as cp_eval
+from services.games.chinese import evaluation as cp_eval
+from services.games.chinese.profile import SEGMENTS, ChineseProfile, ScoringRules, Segment
+from services.games.chinese.reading import SeatHand
 from services.games.model import TraceStep
 
 

@@ -24,8 +24,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from services.games.betting import clockwise_after
-from services.games.holdem_notes import Notes
-from services.games.holdem_profile import HoldemProfile, Sev
+from services.games.holdem.notes import Notes
+from services.games.holdem.profile import HoldemProfile, Sev
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from services.events.contract import Limits, TableConfigured
 from services.games.betting import BettingConfig, BettingHand, OwedPost, RoundSpec, RuleIds
-from services.games.holdem_profile import HoldemProfile
+from services.games.holdem.profile import HoldemProfile
 from services.games.model import HandRejected
 
 ROUND_NAMES = ("pre-flop", "flop", "turn", "river")

@@ -16,11 +16,11 @@ from dataclasses import dataclass, field
 
 from services.events.contract import DealerReplacedCard, Finding
 from services.games.cards import rank_of
-from services.games.evaluation.russian import paytable_category
 from services.games.model import TraceStep, finding
-from services.games.russian_profile import RussianProfile
-from services.games.russian_reading import RussianHand, rankable
-from services.games.russian_settlement import DealerHand, dealer_hand
+from services.games.russian.evaluation import paytable_category
+from services.games.russian.profile import RussianProfile
+from services.games.russian.reading import RussianHand, rankable
+from services.games.russian.settlement import DealerHand, dealer_hand
 
 
 @dataclass

@@ -18,9 +18,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from services.events.contract import Finding, Limits
-from services.games.evaluation.flush import flush_length, flush_value_of_masks, suit_masks
-from services.games.hcf_facts import FOLD, RAISE, HandFacts, PlacedWager
-from services.games.hcf_profile import HcfRules
+from services.games.hcf.evaluation import flush_length, flush_value_of_masks, suit_masks
+from services.games.hcf.profile import HcfRules
+from services.games.hcf.reading import FOLD, RAISE, HandFacts, PlacedWager
 from services.games.model import HandRejected, TableContext, TraceStep, finding
 
 ANTE = "ante"

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from services.events.contract import Finding
 from services.games.model import finding
-from services.games.russian_dealer_game import new_dealer_cards
-from services.games.russian_profile import RussianProfile, Sev
-from services.games.russian_reading import Box, RussianHand, Served, box_cards
+from services.games.russian.dealer_game import new_dealer_cards
+from services.games.russian.profile import RussianProfile, Sev
+from services.games.russian.reading import Box, RussianHand, Served, box_cards
 
 DECISION_STEPS = ("stand", "fold")
 DRAW_FEES = ("buy_card", "exchange")

@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from services.events.contract import RakeConfig
-from services.games.evaluation.flush import (
+from services.games.hcf.evaluation import (
     describe_flush,
     dp_qualifies,
     flush_length,
@@ -24,8 +24,8 @@ from services.games.evaluation.flush import (
     straight_flush_strength_of_masks,
     suit_masks,
 )
-from services.games.hcf_procedure import ANTE, FLUSH_BONUS, SF_BONUS, SeatPlay
-from services.games.hcf_profile import HcfRules
+from services.games.hcf.procedure import ANTE, FLUSH_BONUS, SF_BONUS, SeatPlay
+from services.games.hcf.profile import HcfRules
 from services.games.model import TraceStep
 
 RAISE_KIND = "raise"

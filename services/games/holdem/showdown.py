@@ -15,8 +15,8 @@ from itertools import combinations
 
 from services.games.betting import BettingHand, Settlement
 from services.games.evaluation import standard
-from services.games.holdem_notes import Notes
-from services.games.holdem_profile import HoldemProfile
+from services.games.holdem.notes import Notes
+from services.games.holdem.profile import HoldemProfile
 from services.games.model import HandRejected, TraceStep
 
 

@@ -51,7 +51,7 @@ from services.games.betting import (
     violation_findings,
 )
 from services.games.cards import DECKS
-from services.games.evaluation import short_deck
+from services.games.draw7a import evaluation as short_deck
 from services.games.model import (
     GameOutcome,
     HandInput,
