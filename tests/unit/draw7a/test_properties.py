@@ -14,7 +14,8 @@ from services.events.contract import TableConfigured
 from services.games.betting import Structure, clockwise_after
 from services.games.cards import SHORT_DECK_32, SHORT_DECK_36
 from services.games.draw7a import evaluation as short_deck
-from services.games.draw7a.adjudicate import Draw7aProfile, betting_config
+from services.games.draw7a.betting import betting_config
+from services.games.draw7a.profile import Draw7aProfile
 from services.games.profile import load_profile
 from services.simulator.draw7a import plan_events, settle_as_table
 from services.simulator.handbuilder import build_hand, table_config
