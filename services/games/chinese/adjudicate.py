@@ -7,10 +7,10 @@ participation rake (GEN-10), and reports misdeals and conduct (CP-11, CP-12, CP-
 adjudicator compares the result with the chips the table moved (``collection`` of points,
 ``rake_collected``); GEN-1..5 are checked once for every game elsewhere.
 
-Submodules, one concept each: ``chinese_profile`` (the posted numbers and readings),
-``chinese_hands`` (which setting or declaration counts, fouls), ``chinese_scoring``
-(pairwise points), ``chinese_settlement`` (chips, caps, payment order, rake),
-``chinese_conduct`` (misdeal, conduct, buy-ins, payment routing).
+Submodules, one concept each: ``profile`` (the posted numbers and readings),
+``reading`` (which setting or declaration counts, fouls), ``scoring``
+(pairwise points), ``settlement`` (chips, caps, payment order, rake),
+``procedure`` (misdeal, conduct, buy-ins, payment routing).
 """
 
 from __future__ import annotations

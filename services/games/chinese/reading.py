@@ -1,7 +1,7 @@
 """Each participant's hand as the events tell it: cards, setting, declaration, foul (CP-1, CP-2,
 CP-7, CP-8, CP-12).
 
-Why a module of its own: scoring (``chinese_scoring``) must only ever see a finished
+Why a module of its own: scoring (``scoring``) must only ever see a finished
 verdict per seat (a set hand with its segment ranks, an automatic winner, or a foul), so
 the rules about *which* setting or declaration counts live in exactly one place. The
 verdicts depend on each seat's own events and on when the hands were opened, never on the

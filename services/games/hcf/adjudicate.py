@@ -7,8 +7,8 @@ HCF-specific findings and the decision path. The recorded side and the common GE
 repeats them.
 
 The work is split in three modules so each stays one concept:
-``hcf_facts`` (one pass over the events), ``hcf_procedure`` (what is in action: dead
-hands, past-posting, decisions, raise caps, DP rotation) and ``hcf_settle`` (qualification,
+``reading`` (one pass over the events), ``procedure`` (what is in action: dead
+hands, past-posting, decisions, raise caps, DP rotation) and ``settlement`` (qualification,
 comparisons, bonuses and cap, DP bankroll, rake). This module wires them together and says
 which rule decided each seat, so a mispay cites the rule the table got wrong.
 """

@@ -1,9 +1,9 @@
 """Texas Hold'em: rules TH-1..9 (rules.md), adjudicated from the table's own events.
 
-``adjudicate(hand, profile)`` replays one hand in order (``walk``): blinds, antes and betting through
-the shared engine (``services.games.betting``, TH-1 structures), the hole-card deal with
-its exposed and extra cards (``deal``: TH-1, TH-3, TH-7), the board with its burns,
-redealt flops and premature turns (``board``: TH-1, TH-4, TH-5, TH-6), then the
+``adjudicate(hand, profile)`` replays one hand in order (``walk``): blinds, antes and
+betting through the shared engine (``services.games.betting``, TH-1 structures), the
+hole-card deal with its exposed and extra cards (``deal``: TH-1, TH-3, TH-7), the board
+with its burns, redealt flops and premature turns (``board``: TH-1, TH-4, TH-5, TH-6), then the
 showdown (``showdown``: TH-2, TH-8, TH-9) and the settlement with side pots, split
 pots, the odd-chip rule and the posted rake (GEN-10). A misdeal correctly declared makes
 the hand dead (GEN-6): everything goes back, no rake.

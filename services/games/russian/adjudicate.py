@@ -7,11 +7,11 @@ was run. The house banks every box, so the house's expected net is minus the box
 
 The work is split by concept:
 
-- ``russian_reading``: the events read once into what each box and the dealer did, when;
-- ``russian_stakes``: which chips are in action (late wagers void, insurance limits);
-- ``russian_dealer_game``: buying the dealer's game and his replaced card (RP-6);
-- ``russian_settlement``: the arithmetic of RP-4..RP-8 for one playing box;
-- ``russian_procedure``: findings about the deal, the draw phase, prices, RP-9, RP-10.
+- ``reading``: the events read once into what each box and the dealer did, when;
+- ``stakes``: which chips are in action (late wagers void, insurance limits);
+- ``dealer_game``: buying the dealer's game and his replaced card (RP-6);
+- ``settlement``: the arithmetic of RP-4..RP-8 for one playing box;
+- ``procedure``: findings about the deal, the draw phase, prices, RP-9, RP-10.
 
 Each box's expected net: Ante, Bet and insurance settled as above, minus the price of the
 draws it was served (RP-2). A box that did not play loses its Ante (RP-2/RP-3, GEN-7).

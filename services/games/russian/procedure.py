@@ -3,8 +3,8 @@ RP-10). None of these change what a box is owed by themselves; they say what wen
 so the floor can act (a card sold before every box decided is how a dealer helps one
 player; a wrong price is a chip error the settlement comparison also shows).
 
-Dealer's-game findings (RP-6) live in ``russian_dealer_game``; wager timing (SURV-1, RP-4)
-in ``russian_stakes``.
+Dealer's-game findings (RP-6) live in ``dealer_game``; wager timing (SURV-1, RP-4)
+in ``stakes``.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Read one Russian Poker hand's events into what each box and the dealer did, and when.
 
-The settlement (``russian_settlement``) and the procedure checks (``russian_procedure``)
+The settlement (``settlement``) and the procedure checks (``procedure``)
 both need the same facts: each box's cards, decisions, draws, fees and wagers, the
 dealer's cards and replacement, and the position of every step in the event order
 ("before any card is sold", "after the dealer's cards are turned"). Reading the events

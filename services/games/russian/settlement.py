@@ -1,6 +1,6 @@
 """What a playing box wins or loses against the dealer (RP-4..RP-8).
 
-Pure arithmetic on valid stakes (``russian_stakes``), the box's cards and the dealer's
+Pure arithmetic on valid stakes (``stakes``), the box's cards and the dealer's
 hand, so every branch can be checked by hand:
 
 - dealer qualifies (RP-5): showdown (RP-7). Dealer higher: Ante and Bet lost. Box higher:
