@@ -13,8 +13,15 @@ checked once for every game by ``services.adjudicator.integrity`` and are not re
 
 from __future__ import annotations
 
-from services.events.contract import HandEndedEvent, HandStartedEvent
+from services.events.contract import TableConfigured
 from services.games.betting import BettingHand, RakePolicy, settle, violation_findings
+from services.games.betting.pot_hand import (
+    Notes,
+    dead_outcome,
+    opening,
+    replay,
+    settlement_trace,
+)
 from services.games.draw7a.betting import betting_config
 from services.games.draw7a.procedure import (
     check_deal,
@@ -24,57 +31,29 @@ from services.games.draw7a.procedure import (
     check_showdown_order,
 )
 from services.games.draw7a.profile import SECTION, Draw7aProfile
-from services.games.draw7a.showdown import settlement_trace, strengths
+from services.games.draw7a.showdown import SETTLEMENT_WORDS, strengths
 from services.games.draw7a.walk import HandWalk
-from services.games.model import GameOutcome, HandInput, HandRejected, TraceStep
+from services.games.model import GameOutcome, HandInput
 from services.games.profile import RuleProfile
 
 
-def dead_outcome(walk: HandWalk) -> GameOutcome:
-    """GEN-6: a dead hand or misdeal returns every wager; nothing is paid or raked."""
-    seats = [s.seat for s in walk.started.seats]
-    return GameOutcome(
-        net={seat: 0 for seat in seats},
-        house=0,
-        rake={},
-        findings=walk.findings,
-        trace=[*walk.trace, TraceStep("GEN-6", f"hand dead ({walk.dead_reason}): every "
-                                               "chip goes back, no rake")],
-        seat_rules={seat: "GEN-6" for seat in seats},
-        dead=True,
-    )
-
-
-def _start(hand: HandInput, prof: Draw7aProfile) -> HandWalk:
-    config = hand.table.config
-    if config is None:
-        raise HandRejected("GEN-5", "no table configuration")
-    started = next((e.data for e in hand.events if isinstance(e, HandStartedEvent)), None)
-    if started is None:
-        raise HandRejected("FCD-1", "the hand has no hand_started event")
-    if len(started.seats) < 2:
-        raise HandRejected("FCD-1", f"{len(started.seats)} player(s) dealt in; a pot needs "
-                                    "at least two")
+def _start(hand: HandInput, prof: Draw7aProfile) -> tuple[HandWalk, TableConfigured]:
+    config, started = opening(hand, "FCD-1")
     engine = BettingHand(betting_config(config, prof),
                          {s.seat: s.stack for s in started.seats}, started.button)
-    walk = HandWalk(prof=prof, started=started, engine=engine)
+    walk = HandWalk(prof=prof, started=started, engine=engine, notes=Notes(prof.severity))
     walk.draw.stub = started.deck
-    return walk
+    return walk, config
 
 
 def adjudicate(hand: HandInput, profile: RuleProfile) -> GameOutcome:
     """The expected settlement of one Five Card Draw 7-A hand, with its findings."""
     prof = profile.section(SECTION, Draw7aProfile)
-    walk = _start(hand, prof)
-    config = hand.table.config
-    assert config is not None
+    walk, config = _start(hand, prof)
     check_players_and_deck(walk)
-    for event in hand.events:
-        if isinstance(event, HandEndedEvent):
-            break
-        walk.feed(event)
+    replay(walk, hand.events)
     if walk.dead_reason is not None:
-        return dead_outcome(walk)
+        return dead_outcome(walk.started, walk.notes, walk.dead_reason)
     walk.finish_betting()
     check_deal(walk)
     if walk.draw.entrants:
@@ -87,8 +66,8 @@ def adjudicate(hand: HandInput, profile: RuleProfile) -> GameOutcome:
     if showdown:
         check_showdown_order(walk)
     else:
-        walk.trace.append(TraceStep("FCD-9", f"seat {contenders[0]} wins without a showdown "
-                                             "(every other player folded)", contenders[0]))
+        walk.notes.step("FCD-9", f"seat {contenders[0]} wins without a showdown "
+                                 "(every other player folded)", contenders[0])
     rake = RakePolicy(config.rake.mode, config.rake.fee, prof.designated_counts_button,
                       prof.rake_source)
     result = settle(engine.contributions(), engine.folded(), ranks, engine.button, rake,
@@ -99,7 +78,7 @@ def adjudicate(hand: HandInput, profile: RuleProfile) -> GameOutcome:
         house=result.house,
         rake=result.rake,
         findings=[*violation_findings(engine.violations, prof.betting_severity),
-                  *walk.findings],
-        trace=[*walk.trace, *settlement_trace(walk, result, ranks)],
+                  *walk.notes.findings],
+        trace=[*walk.notes.trace, *settlement_trace(result, ranks, SETTLEMENT_WORDS)],
         seat_rules={seat: rule for seat in result.net},
     )

@@ -7,13 +7,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from services.games.betting import Settlement
+from services.games.betting.pot_hand import SettlementWords
 from services.games.cards import DECKS
 from services.games.draw7a import evaluation as short_deck
 from services.games.draw7a.betting import required_deck
 from services.games.draw7a.profile import HAND_SIZE
 from services.games.draw7a.walk import HandWalk
-from services.games.model import HandRejected, TraceStep
+from services.games.model import HandRejected
 
 
 def ranking_deck(walk: HandWalk, cards: Sequence[str]) -> int:
@@ -39,9 +39,9 @@ def final_hand(walk: HandWalk, seat: int) -> list[str] | None:
     known = [c for c in tracked if c is not None]
     if (shown is not None and tracked and len(known) == len(tracked)
             and sorted(shown) != sorted(known)):
-        walk.add("SHOWN_CARDS_MISMATCH", "FCD-9", walk.sev.shown_cards_mismatch,
-                 f"seat {seat} showed {' '.join(shown)} but was dealt and drew "
-                 f"{' '.join(known)}; the cards dealt speak", seat=seat)
+        walk.notes.add("SHOWN_CARDS_MISMATCH", "FCD-9", walk.sev.shown_cards_mismatch,
+                       f"seat {seat} showed {' '.join(shown)} but was dealt and drew "
+                       f"{' '.join(known)}; the cards dealt speak", seat=seat)
     if len(known) == len(tracked) and tracked:
         return known
     return list(shown) if shown is not None else None
@@ -63,8 +63,8 @@ def strengths(walk: HandWalk, contenders: Sequence[int]) -> dict[int, int | None
         if len(cards) != HAND_SIZE and (walk.prof.irregular_hand_dead or len(cards) < 5
                                         or len(cards) > 7):
             out[seat] = None
-            walk.trace.append(TraceStep("FCD-4", f"seat {seat} holds {len(cards)} cards: "
-                                                 "its hand cannot win", seat))
+            walk.notes.step("FCD-4", f"seat {seat} holds {len(cards)} cards: "
+                                     "its hand cannot win", seat)
             continue
         try:
             out[seat] = short_deck.best_rank(cards, ranking_deck(walk, cards))
@@ -77,22 +77,6 @@ def _describe(code: int | None) -> str:
     return "no hand" if code is None else short_deck.describe(code)
 
 
-def settlement_trace(walk: HandWalk, result: Settlement,
-                     ranks: dict[int, int | None]) -> list[TraceStep]:
-    steps: list[TraceStep] = []
-    for seat, amount in sorted(result.refunds.items()):
-        steps.append(TraceStep("FCD-9", f"seat {seat}'s uncalled {amount} returned", seat))
-    for seat, amount in sorted(result.rake.items()):
-        steps.append(TraceStep("GEN-10", f"rake {amount} charged to seat {seat}, taken "
-                                         "from the pot", seat))
-    for award in result.awards:
-        name = "main pot" if award.index == 0 else f"side pot {award.index}"
-        eligible = " ".join(map(str, award.eligible))
-        hands = "; ".join(f"seat {s}: {_describe(ranks.get(s))}" for s in award.eligible
-                          if s in ranks)
-        shares = ", ".join(f"seat {s} {v}" for s, v in award.shares.items())
-        split = " (split, odd chip left of the button)" if len(award.winners) > 1 else ""
-        steps.append(TraceStep("FCD-11", f"{name} {award.amount} after rake, eligible "
-                                         f"{eligible}{'; ' + hands if hands else ''}: "
-                                         f"{shares}{split}"))
-    return steps
+SETTLEMENT_WORDS = SettlementWords(refund_rule="FCD-9", award_rule="FCD-11",
+                                   split=" (split, odd chip left of the button)",
+                                   describe=_describe)

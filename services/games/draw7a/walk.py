@@ -17,7 +17,6 @@ from services.events.contract import (
     CardDealtEvent,
     DrawEvent,
     Event,
-    Finding,
     HandDeadEvent,
     HandStarted,
     MisdealEvent,
@@ -26,8 +25,8 @@ from services.events.contract import (
     StubReshuffledEvent,
 )
 from services.games.betting import BETTING_KINDS, POST_KINDS, BettingHand
-from services.games.draw7a.profile import Draw7aProfile, Draw7aSeverities, Sev
-from services.games.model import TraceStep, finding
+from services.games.betting.pot_hand import Notes
+from services.games.draw7a.profile import Draw7aProfile, Draw7aSeverities
 
 Phase = Literal["before_draw", "draw", "after_draw"]
 
@@ -51,8 +50,7 @@ class HandWalk:
     prof: Draw7aProfile
     started: HandStarted
     engine: BettingHand
-    findings: list[Finding] = field(default_factory=list)
-    trace: list[TraceStep] = field(default_factory=list)
+    notes: Notes[Draw7aSeverities]
     hands: dict[int, list[str | None]] = field(default_factory=dict)
     deal_sequence: list[int] = field(default_factory=list)
     phase: Phase = "before_draw"
@@ -64,10 +62,6 @@ class HandWalk:
     @property
     def sev(self) -> Draw7aSeverities:
         return self.prof.severity
-
-    def add(self, code: str, rule: str, severity: Sev, message: str,
-            seat: int | None = None, amount: int | None = None) -> None:
-        self.findings.append(finding(code, rule, severity, message, seat=seat, amount=amount))
 
     # -------------------------------------------------------------- dispatch
 
@@ -96,8 +90,8 @@ class HandWalk:
                     and seat not in self.draw.drawn):
                 # FCD-6: it left before its turn to draw, so it had no draw to record.
                 self.draw.entrants.remove(seat)
-            self.trace.append(TraceStep("GEN-7", f"seat {seat} left the table during the "
-                                                 "hand: its hand is folded", seat))
+            self.notes.step("GEN-7", f"seat {seat} left the table during the "
+                                     "hand: its hand is folded", seat)
 
     # -------------------------------------------------------------- the deal (FCD-4)
 
@@ -118,16 +112,16 @@ class HandWalk:
             self.drawn(data.seat, [], [], event.seq)
             return
         if data.action not in BETTING_KINDS:
-            self.add("UNEXPECTED_ACTION", "FCD-2", self.sev.unexpected_action,
-                     f"seat {data.seat} recorded '{data.action}', not an action of Five "
-                     f"Card Draw (seq {event.seq})", seat=data.seat, amount=data.amount)
+            self.notes.add("UNEXPECTED_ACTION", "FCD-2", self.sev.unexpected_action,
+                           f"seat {data.seat} recorded '{data.action}', not an action of Five "
+                           f"Card Draw (seq {event.seq})", seat=data.seat, amount=data.amount)
             self.engine.dead_chips(data.seat, data.amount or 0)
             return
         if data.action in POST_KINDS and self.first_card_seq is not None:
-            self.add("BLIND_AFTER_DEAL", "FCD-3", self.sev.blind_after_deal,
-                     f"seat {data.seat} posted ({data.action}) after the first card was "
-                     f"dealt (seq {event.seq}); blinds are posted before the deal",
-                     seat=data.seat, amount=data.amount)
+            self.notes.add("BLIND_AFTER_DEAL", "FCD-3", self.sev.blind_after_deal,
+                           f"seat {data.seat} posted ({data.action}) after the first card was "
+                           f"dealt (seq {event.seq}); blinds are posted before the deal",
+                           seat=data.seat, amount=data.amount)
         if data.action not in POST_KINDS and self._could_act(data.seat):
             self._enter_second_round_if_due()
         self.engine.apply(data.seat, data.action, data.amount)
@@ -163,18 +157,18 @@ class HandWalk:
         if self.phase == "before_draw":
             self._begin_draw()
         elif self.phase == "after_draw":
-            self.add("DRAW_OUT_OF_PHASE", "FCD-6", self.sev.draw_out_of_phase,
-                     f"seat {seat} drew after the second betting round began (seq {seq})",
-                     seat=seat)
+            self.notes.add("DRAW_OUT_OF_PHASE", "FCD-6", self.sev.draw_out_of_phase,
+                           f"seat {seat} drew after the second betting round began (seq {seq})",
+                           seat=seat)
         self._check_draw_turn(seat, seq)
         self._check_draw_size(seat, discarded, received, seq)
         self._check_reshuffle_timing(len(received), seq)
         hand = self.hands.setdefault(seat, [])
         not_held = take_discards(hand, discarded)
         if not_held:
-            self.add("DISCARD_NOT_HELD", "FCD-6", self.sev.discard_not_held,
-                     f"seat {seat} discarded {' '.join(not_held)} (seq {seq}), which it "
-                     "did not hold", seat=seat)
+            self.notes.add("DISCARD_NOT_HELD", "FCD-6", self.sev.discard_not_held,
+                           f"seat {seat} discarded {' '.join(not_held)} (seq {seq}), which it "
+                           "did not hold", seat=seat)
         hand.extend(received)
         self.draw.discards.update(discarded)
         self.draw.stub -= len(received)
@@ -184,11 +178,11 @@ class HandWalk:
         """FCD-6: only active players draw, once each (the order is checked at the end,
         over the seats that did draw, so one missing draw is not also an order error)."""
         if seat not in self.draw.entrants:
-            self.add("DRAW_BY_INACTIVE", "FCD-6", self.sev.draw_by_inactive,
-                     f"seat {seat} drew (seq {seq}) but is not in the hand", seat=seat)
+            self.notes.add("DRAW_BY_INACTIVE", "FCD-6", self.sev.draw_by_inactive,
+                           f"seat {seat} drew (seq {seq}) but is not in the hand", seat=seat)
         elif seat in self.draw.drawn:
-            self.add("DRAW_TWICE", "FCD-6", self.sev.draw_twice,
-                     f"seat {seat} drew a second time (seq {seq})", seat=seat)
+            self.notes.add("DRAW_TWICE", "FCD-6", self.sev.draw_twice,
+                           f"seat {seat} drew a second time (seq {seq})", seat=seat)
         else:
             self.draw.order.append(seat)
 
@@ -196,31 +190,31 @@ class HandWalk:
                          received: Sequence[str], seq: int) -> None:
         """FCD-6: 0 to 5 cards, as many received as discarded."""
         if len(discarded) > self.prof.max_discard or len(received) != len(discarded):
-            self.add("DRAW_SIZE", "FCD-6", self.sev.draw_size,
-                     f"seat {seat} discarded {len(discarded)} and received {len(received)} "
-                     f"(seq {seq}); a player exchanges 0 to {self.prof.max_discard} cards "
-                     "one for one", seat=seat, amount=len(received) - len(discarded))
+            self.notes.add("DRAW_SIZE", "FCD-6", self.sev.draw_size,
+                           f"seat {seat} discarded {len(discarded)} and received {len(received)} "
+                           f"(seq {seq}); a player exchanges 0 to {self.prof.max_discard} cards "
+                           "one for one", seat=seat, amount=len(received) - len(discarded))
 
     def reshuffled(self, cards: Sequence[str], seq: int) -> None:
         """FCD-6: only the discards go back, and only when the stub has run out."""
         stray = [c for c in cards if c not in self.draw.discards]
         if stray:
-            self.add("RESHUFFLE_NOT_DISCARDS", "FCD-6", self.sev.reshuffle_not_discards,
-                     f"the reshuffle at seq {seq} put back cards that were not among "
-                     f"the discards: {' '.join(stray)}")
+            self.notes.add("RESHUFFLE_NOT_DISCARDS", "FCD-6", self.sev.reshuffle_not_discards,
+                           f"the reshuffle at seq {seq} put back cards that were not among "
+                           f"the discards: {' '.join(stray)}")
         self.draw.discards.difference_update(cards)
         self.draw.stub_at_reshuffle = max(self.draw.stub, 0)
         self.draw.stub += len(cards)
-        self.trace.append(TraceStep("FCD-6", f"stub ran out: {len(cards)} discards "
-                                             "reshuffled as the new stub"))
+        self.notes.step("FCD-6", f"stub ran out: {len(cards)} discards "
+                                 "reshuffled as the new stub")
 
     def _check_reshuffle_timing(self, needed: int, seq: int) -> None:
         before = self.draw.stub_at_reshuffle
         self.draw.stub_at_reshuffle = None
         if before is not None and before >= needed:
-            self.add("EARLY_RESHUFFLE", "FCD-6", self.sev.early_reshuffle,
-                     f"the discards were reshuffled with {before} cards still in the stub, "
-                     f"enough for the next draw of {needed} (seq {seq})")
+            self.notes.add("EARLY_RESHUFFLE", "FCD-6", self.sev.early_reshuffle,
+                           f"the discards were reshuffled with {before} cards still in the stub, "
+                           f"enough for the next draw of {needed} (seq {seq})")
 
     # -------------------------------------------------------------- end of hand
 

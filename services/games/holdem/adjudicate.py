@@ -15,33 +15,24 @@ path. GEN-1..5 are checked once for every game by ``services.adjudicator.integri
 
 from __future__ import annotations
 
-from services.events.contract import HandEndedEvent, HandStartedEvent, TableConfigured
+from services.events.contract import TableConfigured
 from services.games.betting import RakePolicy, settle, violation_findings
+from services.games.betting.pot_hand import (
+    Notes,
+    dead_outcome,
+    opening,
+    replay,
+    settlement_trace,
+)
 from services.games.holdem.betting import HoldemBetting, betting_config, posted_antes
 from services.games.holdem.board import Board
 from services.games.holdem.deal import HoleDeal
-from services.games.holdem.notes import Notes
-from services.games.holdem.profile import SECTION, HoldemProfile
+from services.games.holdem.profile import SECTION, HoldemProfile, HoldemSeverities
 from services.games.holdem.settlement import settle_with_dead_money
-from services.games.holdem.showdown import ShowdownInput, check_order, settlement_trace, strengths
+from services.games.holdem.showdown import SETTLEMENT_WORDS, ShowdownInput, check_order, strengths
 from services.games.holdem.walk import HandWalk
-from services.games.model import GameOutcome, HandInput, HandRejected, TraceStep
+from services.games.model import GameOutcome, HandInput
 from services.games.profile import RuleProfile
-
-
-def dead_outcome(walk: HandWalk, reason: str) -> GameOutcome:
-    """GEN-6: a dead hand or misdeal returns every wager; nothing is paid or raked."""
-    seats = [s.seat for s in walk.started.seats]
-    return GameOutcome(
-        net={seat: 0 for seat in seats},
-        house=0,
-        rake={},
-        findings=walk.notes.findings,
-        trace=[*walk.notes.trace, TraceStep("GEN-6", f"hand dead ({reason}): every chip "
-                                                     "goes back, no rake")],
-        seat_rules={seat: "GEN-6" for seat in seats},
-        dead=True,
-    )
 
 
 def dead_antes(walk: HandWalk, config: TableConfigured) -> dict[int, int]:
@@ -87,25 +78,17 @@ def settle_hand(walk: HandWalk, config: TableConfigured) -> GameOutcome:
         rake=result.rake,
         findings=[*violation_findings(engine.violations, walk.prof.betting_severity),
                   *walk.notes.findings],
-        trace=[*walk.notes.trace, *settlement_trace(result, ranks)],
+        trace=[*walk.notes.trace, *settlement_trace(result, ranks, SETTLEMENT_WORDS)],
         seat_rules=seat_rules,
     )
 
 
 def start(hand: HandInput, prof: HoldemProfile) -> tuple[HandWalk, TableConfigured]:
-    config = hand.table.config
-    if config is None:
-        raise HandRejected("GEN-5", "no table configuration")
-    started = next((e.data for e in hand.events if isinstance(e, HandStartedEvent)), None)
-    if started is None:
-        raise HandRejected("TH-1", "the hand has no hand_started event")
-    if len(started.seats) < 2:
-        raise HandRejected("TH-1", f"{len(started.seats)} player(s) dealt in; a pot needs at "
-                                   "least two")
+    config, started = opening(hand, "TH-1")
     stacks = {s.seat: s.stack for s in started.seats}
     engine = HoldemBetting(betting_config(config, prof), stacks, started.button,
                            big_blind_ante=posted_antes(config.limits).big_blind)
-    notes = Notes(prof.severity)
+    notes: Notes[HoldemSeverities] = Notes(prof.severity)
     seats = sorted(stacks)
     walk = HandWalk(prof, started, engine, notes, HoleDeal(prof, notes, seats, started.button),
                     Board(prof, notes))
@@ -120,14 +103,12 @@ def adjudicate(hand: HandInput, profile: RuleProfile) -> GameOutcome:
     """The expected settlement of one Texas Hold'em hand, with its findings."""
     prof = profile.section(SECTION, HoldemProfile)
     walk, config = start(hand, prof)
-    for event in hand.events:
-        if isinstance(event, HandEndedEvent):
-            break
-        walk.feed(event)
+    replay(walk, hand.events)
     walk.finish()
     if walk.dead_reason is not None:
-        return dead_outcome(walk, walk.dead_reason)
+        return dead_outcome(walk.started, walk.notes, walk.dead_reason)
     cause = walk.deal.misdeal_cause
     if cause is not None and prof.undeclared_misdeal_settlement == "dead":
-        return dead_outcome(walk, f"{cause.reason}: a misdeal was due ({cause.rule})")
+        return dead_outcome(walk.started, walk.notes,
+                            f"{cause.reason}: a misdeal was due ({cause.rule})")
     return settle_hand(walk, config)

@@ -27,9 +27,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from services.games.betting.pot_hand import Notes
 from services.games.holdem.deal import BurnCredit
-from services.games.holdem.notes import Notes
-from services.games.holdem.profile import HoldemProfile
+from services.games.holdem.profile import HoldemProfile, HoldemSeverities
 
 STREET_NAMES = ("flop", "turn", "river")
 
@@ -57,7 +57,7 @@ class Redeal:
 @dataclass
 class Board:
     prof: HoldemProfile
-    notes: Notes
+    notes: Notes[HoldemSeverities]
     cards: list[str | None] = field(default_factory=list)
     streets: int = 0  # streets dealt: 0 nothing yet, 1 flop, 2 turn, 3 river
     betting_street: int = 0  # the betting round the dealt board opens (0 pre-flop)

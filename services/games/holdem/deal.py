@@ -24,8 +24,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from services.games.betting import clockwise_after
-from services.games.holdem.notes import Notes
-from services.games.holdem.profile import HoldemProfile, Sev
+from services.games.betting.pot_hand import Notes
+from services.games.holdem.profile import HoldemProfile, HoldemSeverities, Sev
 
 
 @dataclass(frozen=True)
@@ -74,7 +74,7 @@ class BurnCredit:
 @dataclass
 class HoleDeal:
     prof: HoldemProfile
-    notes: Notes
+    notes: Notes[HoldemSeverities]
     seats: Sequence[int]
     button: int
     expected: list[int] = field(init=False)

@@ -13,11 +13,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
 
-from services.games.betting import BettingHand, Settlement
+from services.games.betting import BettingHand
+from services.games.betting.pot_hand import Notes, SettlementWords
 from services.games.evaluation import standard
-from services.games.holdem.notes import Notes
-from services.games.holdem.profile import HoldemProfile
-from services.games.model import HandRejected, TraceStep
+from services.games.holdem.profile import HoldemProfile, HoldemSeverities
+from services.games.model import HandRejected
 
 
 @dataclass(frozen=True)
@@ -42,7 +42,8 @@ class ShowdownInput:
     seat_rules: dict[int, str] = field(default_factory=dict)
 
 
-def strengths(data: ShowdownInput, prof: HoldemProfile, notes: Notes) -> dict[int, int | None]:
+def strengths(data: ShowdownInput, prof: HoldemProfile,
+              notes: Notes[HoldemSeverities]) -> dict[int, int | None]:
     """Rank code of each contender's hand; None when it cannot win the pot."""
     # A board card read twice (GEN-1 reports it) counts once: a board of fewer distinct
     # cards than TH-1 deals cannot rank anyone's hand (nor be "played", TH-8).
@@ -56,7 +57,7 @@ def strengths(data: ShowdownInput, prof: HoldemProfile, notes: Notes) -> dict[in
 
 
 def _unfinished(data: ShowdownInput, board: list[str], prof: HoldemProfile,
-                notes: Notes) -> dict[int, int | None]:
+                notes: Notes[HoldemSeverities]) -> dict[int, int | None]:
     """Several players still in, but no complete board: no hand can be ranked."""
     seats = " ".join(map(str, data.contenders))
     message = (f"the hand ended with seats {seats} still in and {len(board)} known board "
@@ -70,7 +71,7 @@ def _unfinished(data: ShowdownInput, board: list[str], prof: HoldemProfile,
 
 
 def _strength(seat: int, data: ShowdownInput, board: list[str], prof: HoldemProfile,
-              notes: Notes) -> int | None:
+              notes: Notes[HoldemSeverities]) -> int | None:
     records = [s for s in data.shown if s.seat == seat]
     first = records[0] if records else None
     if first is not None and first.mucked:  # TH-8: thrown away, even if the cards were read
@@ -88,7 +89,7 @@ def _strength(seat: int, data: ShowdownInput, board: list[str], prof: HoldemProf
 
 
 def _mucked(seat: int, record: Shown, data: ShowdownInput, board: list[str],
-            notes: Notes) -> int | None:
+            notes: Notes[HoldemSeverities]) -> int | None:
     """TH-8: mucked cards keep a claim only to the board, and only if declared first."""
     declared = data.declared_board.get(seat)
     if declared is not None and declared < record.seq:
@@ -107,7 +108,7 @@ def _mucked(seat: int, record: Shown, data: ShowdownInput, board: list[str],
 
 
 def _hole_cards(seat: int, record: Shown | None, data: ShowdownInput,
-                notes: Notes) -> list[str]:
+                notes: Notes[HoldemSeverities]) -> list[str]:
     """Cards speak: the cards read at the deal; the cards shown only when the deal was
     not read. A difference between the two is a switched card."""
     dealt = list(data.hole.get(seat, ()))
@@ -134,7 +135,8 @@ def _best(hole: Sequence[str], board: Sequence[str]) -> int:
     return max(standard.rank5(five) for five in combinations(cards, 5))
 
 
-def check_order(engine: BettingHand, shown: Sequence[Shown], notes: Notes) -> None:
+def check_order(engine: BettingHand, shown: Sequence[Shown],
+                notes: Notes[HoldemSeverities]) -> None:
     """TH-9 / FCD-9: the last bettor or raiser of the final round shows first, else the
     first player left of the button. Not checked when a contender is all-in: all-in hands
     are turned up together."""
@@ -152,27 +154,10 @@ def check_order(engine: BettingHand, shown: Sequence[Shown], notes: Notes) -> No
                   seat=showing[0])
 
 
-def settlement_trace(result: Settlement, ranks: Mapping[int, int | None]) -> list[TraceStep]:
-    """The settlement in the order it happens: uncalled bets, rake, pots (TH-9)."""
-    steps: list[TraceStep] = []
-    for seat, amount in sorted(result.refunds.items()):
-        steps.append(TraceStep("TH-9", f"seat {seat}'s uncalled {amount} returned", seat))
-    for seat, amount in sorted(result.rake.items()):
-        steps.append(TraceStep("GEN-10", f"rake {amount} charged to seat {seat}, taken "
-                                         "from the pot", seat))
-    for award in result.awards:
-        name = "main pot" if award.index == 0 else f"side pot {award.index}"
-        hands = "; ".join(f"seat {s}: {_describe(ranks.get(s))}" for s in award.eligible
-                          if s in ranks)
-        shares = ", ".join(f"seat {s} {v}" for s, v in award.shares.items())
-        split = " (split, odd chip to the first winner left of the button)" if len(
-            award.winners) > 1 else ""
-        eligible = " ".join(map(str, award.eligible))
-        steps.append(TraceStep("TH-9", f"{name} {award.amount} after rake, eligible "
-                                       f"{eligible}{'; ' + hands if hands else ''}: "
-                                       f"{shares}{split}"))
-    return steps
-
-
 def _describe(code: int | None) -> str:
     return "no claim" if code is None else standard.describe(code)
+
+
+SETTLEMENT_WORDS = SettlementWords(
+    refund_rule="TH-9", award_rule="TH-9",
+    split=" (split, odd chip to the first winner left of the button)", describe=_describe)

@@ -24,11 +24,11 @@ from services.events.contract import (
     WagerEvent,
 )
 from services.games.betting import BETTING_KINDS, POST_KINDS
+from services.games.betting.pot_hand import Notes
 from services.games.holdem.betting import HoldemBetting
 from services.games.holdem.board import Board
 from services.games.holdem.deal import HoleDeal
-from services.games.holdem.notes import Notes
-from services.games.holdem.profile import HoldemProfile
+from services.games.holdem.profile import HoldemProfile, HoldemSeverities
 from services.games.holdem.showdown import Shown
 
 LAST_ROUND = 3  # river
@@ -41,7 +41,7 @@ class HandWalk:
     prof: HoldemProfile
     started: HandStarted
     engine: HoldemBetting
-    notes: Notes
+    notes: Notes[HoldemSeverities]
     deal: HoleDeal
     board: Board
     shown: list[Shown] = field(default_factory=list)
