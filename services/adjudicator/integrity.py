@@ -8,7 +8,7 @@ under a configuration nobody authorised (GEN-5).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Literal
+from typing import Any
 
 import msgspec
 
@@ -25,6 +25,7 @@ from services.events.contract import (
     HandStartedEvent,
     PayoutEvent,
     RakeCollectedEvent,
+    Severity,
     StubReshuffledEvent,
     WagerCollectedEvent,
     WagerEvent,
@@ -33,20 +34,18 @@ from services.games.cards import DECKS
 from services.games.model import HandInput, finding
 from services.games.profile import RuleProfile
 
-Sev = Literal["info", "warning", "critical"]
-
 
 class GenProfile(msgspec.Struct, forbid_unknown_fields=True):
     """Section ``gen`` of a rule profile: severities of the common findings."""
 
-    wager_over_stack_severity: Sev
-    chips_during_hand_severity: Sev
-    cash_in_play_severity: Sev
-    unauthorised_config_severity: Sev
-    wager_outside_limits_severity: Sev
-    deck_integrity_severity: Sev
-    mispay_severity: Sev
-    rake_error_severity: Sev
+    wager_over_stack_severity: Severity
+    chips_during_hand_severity: Severity
+    cash_in_play_severity: Severity
+    unauthorised_config_severity: Severity
+    wager_outside_limits_severity: Severity
+    deck_integrity_severity: Severity
+    mispay_severity: Severity
+    rake_error_severity: Severity
 
 
 def common_findings(hand: HandInput, profile: RuleProfile) -> list[Finding]:

@@ -450,12 +450,17 @@ def event_to_builtins(event: Event) -> dict[str, Any]:
 # ---------------------------------------------------------------- adjudication record
 
 
+# How serious a finding or an alert is; the one definition every layer uses (profiles post
+# a severity per finding with it, the metrics label by it).
+Severity: TypeAlias = Literal["info", "warning", "critical"]
+
+
 class Finding(Struct, kw_only=True, forbid_unknown_fields=True, omit_defaults=False):
     """One finding; ``rule`` is an ID from rules.md (``HCF-7``, ``SURV-9`` ...)."""
 
     code: NonEmpty
     rule: NonEmpty
-    severity: Literal["info", "warning", "critical"]
+    severity: Severity
     seat: Seat | None
     amount: SignedChips | None
     message: str

@@ -12,9 +12,9 @@ from typing import Literal
 
 import msgspec
 
+from services.events.contract import Severity
 from services.games.profile import RuleProfile, load_profile
 
-Severity = Literal["info", "warning", "critical"]
 Category = Literal["one_pair", "two_pair", "three_of_a_kind", "straight", "flush",
                    "full_house", "four_of_a_kind", "straight_flush"]
 

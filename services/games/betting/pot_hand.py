@@ -21,10 +21,11 @@ from services.events.contract import (
     HandEndedEvent,
     HandStarted,
     HandStartedEvent,
+    Severity,
     TableConfigured,
 )
 from services.games.betting.settlement import Settlement
-from services.games.model import GameOutcome, HandInput, HandRejected, Severity, TraceStep, finding
+from services.games.model import GameOutcome, HandInput, HandRejected, TraceStep, finding
 
 S = TypeVar("S")
 

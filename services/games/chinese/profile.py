@@ -10,10 +10,10 @@ from typing import Literal
 
 import msgspec
 
+from services.events.contract import Severity
 from services.games.evaluation import standard
 from services.games.profile import RuleProfile
 
-Sev = Literal["info", "warning", "critical"]
 Scoring = Literal["standard", "mandarin"]
 AutoWin = Literal["dragon", "six_pairs", "three_flushes", "three_straights"]
 Segment = Literal["front", "middle", "back"]
@@ -102,21 +102,21 @@ class RakeRules(_Strict):
 
 
 class Severities(_Strict):
-    foul: Sev
-    false_auto_win: Sev
-    late_auto_win: Sev
-    hand_changed_after_opening: Sev
-    set_cards_not_dealt: Sev
-    hand_opened_early: Sev
-    hand_shown_early: Sev
-    misdeal_not_called: Sev
-    misdeal_without_cause: Sev
-    dead_seat_played: Sev
-    new_player_first_hand: Sev
-    new_player_button: Sev
-    buy_in_below_minimum: Sev
-    short_buy_not_allowed: Sev
-    payment_routing: Sev
+    foul: Severity
+    false_auto_win: Severity
+    late_auto_win: Severity
+    hand_changed_after_opening: Severity
+    set_cards_not_dealt: Severity
+    hand_opened_early: Severity
+    hand_shown_early: Severity
+    misdeal_not_called: Severity
+    misdeal_without_cause: Severity
+    dead_seat_played: Severity
+    new_player_first_hand: Severity
+    new_player_button: Severity
+    buy_in_below_minimum: Severity
+    short_buy_not_allowed: Severity
+    payment_routing: Severity
 
 
 class ChineseProfile(_Strict):

@@ -10,9 +10,8 @@ from typing import Literal
 
 import msgspec
 
+from services.events.contract import Severity
 from services.games.betting import BettingSeverities, PotLimitReading
-
-Sev = Literal["info", "warning", "critical"]
 
 SECTION = "draw7a"
 HAND_SIZE = 5  # FCD-4
@@ -21,23 +20,23 @@ HAND_SIZE = 5  # FCD-4
 class Draw7aSeverities(msgspec.Struct, forbid_unknown_fields=True):
     """Severities of the game's own findings (the betting ones are in BettingSeverities)."""
 
-    wrong_deck: Sev  # FCD-1
-    player_count: Sev  # FCD-1
-    blind_after_deal: Sev  # FCD-3
-    deal_order: Sev  # FCD-4
-    wrong_card_count: Sev  # FCD-4
-    draw_order: Sev  # FCD-6
-    draw_size: Sev  # FCD-6
-    discard_not_held: Sev  # FCD-6
-    draw_by_inactive: Sev  # FCD-6
-    draw_twice: Sev  # FCD-6
-    draw_out_of_phase: Sev  # FCD-6
-    draw_not_recorded: Sev  # FCD-6
-    reshuffle_not_discards: Sev  # FCD-6
-    early_reshuffle: Sev  # FCD-6
-    showdown_order: Sev  # FCD-9
-    shown_cards_mismatch: Sev  # FCD-9 / GEN-1
-    unexpected_action: Sev  # FCD-2
+    wrong_deck: Severity  # FCD-1
+    player_count: Severity  # FCD-1
+    blind_after_deal: Severity  # FCD-3
+    deal_order: Severity  # FCD-4
+    wrong_card_count: Severity  # FCD-4
+    draw_order: Severity  # FCD-6
+    draw_size: Severity  # FCD-6
+    discard_not_held: Severity  # FCD-6
+    draw_by_inactive: Severity  # FCD-6
+    draw_twice: Severity  # FCD-6
+    draw_out_of_phase: Severity  # FCD-6
+    draw_not_recorded: Severity  # FCD-6
+    reshuffle_not_discards: Severity  # FCD-6
+    early_reshuffle: Severity  # FCD-6
+    showdown_order: Severity  # FCD-9
+    shown_cards_mismatch: Severity  # FCD-9 / GEN-1
+    unexpected_action: Severity  # FCD-2
 
 
 class Draw7aProfile(msgspec.Struct, forbid_unknown_fields=True):

@@ -14,12 +14,11 @@ from typing import Literal
 import msgspec
 
 from services.adjudicator.integrity import GenProfile
-from services.events.contract import TableConfigured
+from services.events.contract import Severity, TableConfigured
 from services.games.cards import RANK_VALUE
 from services.games.model import HandRejected
 from services.games.profile import RuleProfile
 
-Sev = Literal["info", "warning", "critical"]
 Rank = Literal["2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A"]
 
 
@@ -39,9 +38,9 @@ class HcfProfile(msgspec.Struct, forbid_unknown_fields=True):
     dp_qualify_any_high_cards: int
     raise_min_ante_multiple: int
     raise_caps: list[RaiseCap]
-    over_cap_raise_severity: Sev
+    over_cap_raise_severity: Severity
     over_cap_raise_plays: Literal["cap", "as_placed"]
-    under_min_raise_severity: Sev
+    under_min_raise_severity: Severity
     flush_bonus_paytable: dict[str, int]
     sf_bonus_paytable: dict[str, int]
     sf_ace_low: bool
@@ -53,18 +52,18 @@ class HcfProfile(msgspec.Struct, forbid_unknown_fields=True):
     folded_wagers_join_funds: Literal["at_fold", "in_order"]
     dp_funds_reserve_rake: bool
     dp_rake_needs_participant: bool
-    past_posting_severity: Sev
+    past_posting_severity: Severity
     past_posted_wager_void: bool
-    wager_not_in_game_severity: Sev
+    wager_not_in_game_severity: Severity
     stake_cover_raise_multiple: int
-    insufficient_stake_severity: Sev
-    dp_rotation_skip_severity: Sev
-    button_not_at_dp_severity: Sev
-    card_count_severity: Sev
-    dead_hand_settled_severity: Sev
-    showdown_mismatch_severity: Sev
-    walk_away_severity: Sev
-    late_decision_severity: Sev
+    insufficient_stake_severity: Severity
+    dp_rotation_skip_severity: Severity
+    button_not_at_dp_severity: Severity
+    card_count_severity: Severity
+    dead_hand_settled_severity: Severity
+    showdown_mismatch_severity: Severity
+    walk_away_severity: Severity
+    late_decision_severity: Severity
 
 
 @dataclass(frozen=True)
@@ -77,7 +76,7 @@ class HcfRules:
     sf_odds: tuple[int, ...]  # indexed by straight-flush run length
     caps: tuple[tuple[int, int], ...]  # (min_flush_cards, max_ante_multiple), longest first
     bonus_cap: int | None
-    limits_severity: Sev  # GEN-5 wager outside the posted limits (section ``gen``)
+    limits_severity: Severity  # GEN-5 wager outside the posted limits (section ``gen``)
 
     def raise_cap(self, flush_cards: int, ante: int) -> int:
         """HCF-4: the largest Raise allowed for a flush of ``flush_cards`` cards."""

@@ -23,9 +23,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from services.events.contract import Severity
 from services.games.betting import clockwise_after
 from services.games.betting.pot_hand import Notes
-from services.games.holdem.profile import HoldemProfile, HoldemSeverities, Sev
+from services.games.holdem.profile import HoldemProfile, HoldemSeverities
 
 
 @dataclass(frozen=True)
@@ -311,7 +312,7 @@ class HoleDeal:
                 return removal
         return None
 
-    def _credit(self, rule: str, removal: Removal, code: str, severity: Sev) -> None:
+    def _credit(self, rule: str, removal: Removal, code: str, severity: Severity) -> None:
         if removal.to in ("burn", "stub"):
             self.credits.append(BurnCredit(rule, removal.card, removal.to))
             return

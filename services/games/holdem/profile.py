@@ -10,9 +10,8 @@ from typing import Literal
 
 import msgspec
 
+from services.events.contract import Severity
 from services.games.betting import BettingSeverities, PotLimitReading
-
-Sev = Literal["info", "warning", "critical"]
 
 SECTION = "holdem"
 
@@ -20,31 +19,31 @@ SECTION = "holdem"
 class HoldemSeverities(msgspec.Struct, forbid_unknown_fields=True):
     """Severities of the game's own findings (the betting ones are in BettingSeverities)."""
 
-    wrong_deck: Sev  # TH-9: one standard 52-card deck
-    deal_order: Sev  # TH-1: hole cards clockwise from the button's left, one at a time
-    wrong_card_count: Sev  # TH-1: two hole cards each
-    blind_after_deal: Sev  # TH-1: blinds and antes before the deal
-    missing_burn: Sev  # TH-1 / TH-6: a burn due before a street was not made
-    extra_burn: Sev  # TH-1 / TH-3 / TH-5 / TH-6 / TH-7: a burn that was not due
-    board_card_count: Sev  # TH-1: 3 + 1 + 1 board cards
-    board_dealt_early: Sev  # TH-1: a board card before the betting round completed
-    unexpected_action: Sev  # TH-1: an action that is not hold'em betting
-    misdeal_required: Sev  # TH-3 / TH-7: play went on after a misdeal was required
-    misdeal_not_required: Sev  # TH-3 / TH-7: misdeal declared where the deal goes on
-    exposed_card_not_replaced: Sev  # TH-3: the exposed card was kept
-    exposed_card_replaced_early: Sev  # TH-3: replaced before the deal was completed
-    exposed_card_not_burned: Sev  # TH-3: the exposed card was not the next burn
-    flop_not_redealt: Sev  # TH-4 / TH-5: a flop that had to be redealt was kept
-    redeal_not_reshuffled: Sev  # TH-5: the flop cards did not go back into the stub
-    burn_not_kept: Sev  # TH-5 / TH-6: the burn card went back into the stub
-    premature_turn_not_set_aside: Sev  # TH-6: the premature turn card stayed in play
-    set_aside_not_reshuffled: Sev  # TH-6: the set-aside card not shuffled back in time
-    extra_card_not_burned: Sev  # TH-7: the extra hole card was kept or not the burn
-    showdown_order: Sev  # TH-9 (FCD-9)
-    shown_cards_mismatch: Sev  # TH-9: the cards shown are not the cards dealt
-    board_declared_late: Sev  # TH-8: declared playing the board after mucking
-    wrong_card_removed: Sev  # TH-3 / TH-7: a card taken from a seat that was not the one
-    card_to_dealer: Sev  # TH-1: hold'em deals no dealer hand
+    wrong_deck: Severity  # TH-9: one standard 52-card deck
+    deal_order: Severity  # TH-1: hole cards clockwise from the button's left, one at a time
+    wrong_card_count: Severity  # TH-1: two hole cards each
+    blind_after_deal: Severity  # TH-1: blinds and antes before the deal
+    missing_burn: Severity  # TH-1 / TH-6: a burn due before a street was not made
+    extra_burn: Severity  # TH-1 / TH-3 / TH-5 / TH-6 / TH-7: a burn that was not due
+    board_card_count: Severity  # TH-1: 3 + 1 + 1 board cards
+    board_dealt_early: Severity  # TH-1: a board card before the betting round completed
+    unexpected_action: Severity  # TH-1: an action that is not hold'em betting
+    misdeal_required: Severity  # TH-3 / TH-7: play went on after a misdeal was required
+    misdeal_not_required: Severity  # TH-3 / TH-7: misdeal declared where the deal goes on
+    exposed_card_not_replaced: Severity  # TH-3: the exposed card was kept
+    exposed_card_replaced_early: Severity  # TH-3: replaced before the deal was completed
+    exposed_card_not_burned: Severity  # TH-3: the exposed card was not the next burn
+    flop_not_redealt: Severity  # TH-4 / TH-5: a flop that had to be redealt was kept
+    redeal_not_reshuffled: Severity  # TH-5: the flop cards did not go back into the stub
+    burn_not_kept: Severity  # TH-5 / TH-6: the burn card went back into the stub
+    premature_turn_not_set_aside: Severity  # TH-6: the premature turn card stayed in play
+    set_aside_not_reshuffled: Severity  # TH-6: the set-aside card not shuffled back in time
+    extra_card_not_burned: Severity  # TH-7: the extra hole card was kept or not the burn
+    showdown_order: Severity  # TH-9 (FCD-9)
+    shown_cards_mismatch: Severity  # TH-9: the cards shown are not the cards dealt
+    board_declared_late: Severity  # TH-8: declared playing the board after mucking
+    wrong_card_removed: Severity  # TH-3 / TH-7: a card taken from a seat that was not the one
+    card_to_dealer: Severity  # TH-1: hold'em deals no dealer hand
 
 
 class HoldemProfile(msgspec.Struct, forbid_unknown_fields=True):

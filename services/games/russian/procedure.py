@@ -9,10 +9,10 @@ in ``stakes``.
 
 from __future__ import annotations
 
-from services.events.contract import Finding
+from services.events.contract import Finding, Severity
 from services.games.model import finding
 from services.games.russian.dealer_game import new_dealer_cards
-from services.games.russian.profile import RussianProfile, Sev
+from services.games.russian.profile import RussianProfile
 from services.games.russian.reading import Box, RussianHand, Served, box_cards
 
 DECISION_STEPS = ("stand", "fold")
@@ -197,7 +197,7 @@ def _draw_shape(seat: int, served: Served, profile: RussianProfile) -> list[Find
                     seat=seat)]
 
 
-def _discards_held(seat: int, served: Served, held: list[str], sev: Sev) -> list[Finding]:
+def _discards_held(seat: int, served: Served, held: list[str], sev: Severity) -> list[Finding]:
     """The cards given back must be cards the box holds (else a card was switched)."""
     out: list[Finding] = []
     for card in served.discarded:

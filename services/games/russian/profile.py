@@ -12,11 +12,10 @@ from typing import Literal
 
 import msgspec
 
-from services.events.contract import Finding, TableConfigured
+from services.events.contract import Finding, Severity, TableConfigured
 from services.games.model import finding
 from services.games.russian.evaluation import PAYTABLE_CATEGORIES
 
-Sev = Literal["info", "warning", "critical"]
 Category = Literal[
     "royal_flush", "straight_flush", "four_of_a_kind", "full_house", "flush", "straight",
     "three_of_a_kind", "two_pair", "one_pair", "ace_king", "nothing",
@@ -54,18 +53,18 @@ class RussianProfile(msgspec.Struct, forbid_unknown_fields=True):
     pay_two_combinations: bool
     second_combination_min_category: Category
     late_wager_settlement: Literal["void", "kept_if_losing"]
-    deal_error_severity: Sev
-    draw_procedure_severity: Sev
-    fee_error_severity: Sev
-    bet_error_severity: Sev
-    insurance_error_severity: Sev
-    dealer_game_error_severity: Sev
-    late_wager_severity: Sev
-    cards_after_bet_severity: Sev
-    bonus_order_severity: Sev
-    paytable_config_severity: Sev
-    banker_error_severity: Sev
-    insufficient_stake_severity: Sev
+    deal_error_severity: Severity
+    draw_procedure_severity: Severity
+    fee_error_severity: Severity
+    bet_error_severity: Severity
+    insurance_error_severity: Severity
+    dealer_game_error_severity: Severity
+    late_wager_severity: Severity
+    cards_after_bet_severity: Severity
+    bonus_order_severity: Severity
+    paytable_config_severity: Severity
+    banker_error_severity: Severity
+    insufficient_stake_severity: Severity
     paytable: dict[str, int]
 
     def __post_init__(self) -> None:
