@@ -43,6 +43,7 @@ from faust.types import EventT, ProducerT
 from services.adjudicator.faust_recovery import SeekThenResumeTableManager
 from services.adjudicator.stream_step import BatchResult, InputRecord, Outgoing, step_batch
 from services.adjudicator.topics import STATE_TABLE, StreamSettings
+from services.games.profiles import read_profiles
 from services.observability.hooks import (
     observe_adjudicator_batch,
     start_adjudicator_monitoring,
@@ -124,6 +125,7 @@ def create_app(settings: StreamSettings, data_dir: Path) -> faust.App:
         TableManager=SeekThenResumeTableManager,
     )
     names = settings.topics
+    profiles = read_profiles()  # once per worker: the profiles every table may post
     state = app.Table(
         STATE_TABLE,
         partitions=settings.partitions,
@@ -156,7 +158,7 @@ def create_app(settings: StreamSettings, data_dir: Path) -> faust.App:
     progress = Progress()
 
     async def handle(events: Sequence[EventT[bytes]]) -> None:
-        result = step_batch(names, load, [_input_record(e) for e in events])
+        result = step_batch(names, load, [_input_record(e) for e in events], profiles)
         await deliver(result.outgoing)
         observe_adjudicator_batch(result.outgoing, names, consumed=len(events))
         for key, (partition, value) in result.states.items():

@@ -10,8 +10,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-import msgspec
-
 from services.events.contract import (
     ActionEvent,
     CardDealtEvent,
@@ -25,31 +23,17 @@ from services.events.contract import (
     HandStartedEvent,
     PayoutEvent,
     RakeCollectedEvent,
-    Severity,
     StubReshuffledEvent,
     WagerCollectedEvent,
     WagerEvent,
 )
 from services.games.cards import DECKS
 from services.games.model import HandInput, finding
-from services.games.profile import RuleProfile
-
-
-class GenProfile(msgspec.Struct, forbid_unknown_fields=True):
-    """Section ``gen`` of a rule profile: severities of the common findings."""
-
-    wager_over_stack_severity: Severity
-    chips_during_hand_severity: Severity
-    cash_in_play_severity: Severity
-    unauthorised_config_severity: Severity
-    wager_outside_limits_severity: Severity
-    deck_integrity_severity: Severity
-    mispay_severity: Severity
-    rake_error_severity: Severity
+from services.games.profile import GenProfile, RuleProfile, gen_section
 
 
 def common_findings(hand: HandInput, profile: RuleProfile) -> list[Finding]:
-    gen = profile.section("gen", GenProfile)
+    gen = gen_section(profile)
     deck, stacks, chips = _scan(hand.events, gen)
     out: list[Finding] = [*deck, *stacks, *chips]
     if not hand.table.config_authorized:

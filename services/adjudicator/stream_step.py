@@ -28,6 +28,7 @@ from services.adjudicator.intake import Rejection, parse_record
 from services.adjudicator.table import TableState, apply_event, decode_state, encode_state
 from services.adjudicator.topics import TopicNames
 from services.events.contract import encode_record
+from services.games.profile import Profiles
 
 REASON_HEADER = "pitwatch-reason"  # why a record is in the DLQ (UTF-8 text)
 SOURCE_HEADER = "pitwatch-source"  # "<topic>/<partition>/<offset>" of the input record
@@ -113,11 +114,13 @@ StateLoader = Callable[[bytes], bytes | None]
 
 
 class BatchStep:
-    """Processes one batch; ``load(key)`` returns the stored value of a table or None."""
+    """Processes one batch; ``load(key)`` returns the stored value of a table or None;
+    ``profiles``: the rule profiles the tables may post (read once by the worker)."""
 
-    def __init__(self, topics: TopicNames, load: StateLoader) -> None:
+    def __init__(self, topics: TopicNames, load: StateLoader, profiles: Profiles) -> None:
         self.topics = topics
         self.load = load
+        self.profiles = profiles
         self.slots: dict[str, _Slot] = {}
         self.result = BatchResult()
 
@@ -148,7 +151,7 @@ class BatchStep:
         if slot.already_applied(record):
             self.result.replayed += 1
             return
-        out = apply_event(slot.state, parsed)
+        out = apply_event(slot.state, parsed, self.profiles)
         slot.partition, slot.offset, slot.changed = record.partition, record.offset, True
         key = table_id.encode()
         for adjudication in out.records:
@@ -184,7 +187,7 @@ class BatchStep:
         self.result.dead_letters += 1
 
 
-def step_batch(topics: TopicNames, load: StateLoader,
-               records: Sequence[InputRecord]) -> BatchResult:
+def step_batch(topics: TopicNames, load: StateLoader, records: Sequence[InputRecord],
+               profiles: Profiles) -> BatchResult:
     """Process ``records`` in order against the stored states ``load`` returns."""
-    return BatchStep(topics, load).run(records)
+    return BatchStep(topics, load, profiles).run(records)

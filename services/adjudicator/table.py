@@ -23,7 +23,6 @@ import msgspec
 
 from services.adjudicator.adjudicate import ChainInfo, adjudicate_hand, rejected_record
 from services.adjudicator.intake import ParsedEvent
-from services.adjudicator.integrity import GenProfile
 from services.adjudicator.open_hand import OpenHand, pack_event, unpack_events
 from services.events.canonical import GENESIS_HASH
 from services.events.contract import (
@@ -43,7 +42,7 @@ from services.events.contract import (
     TableConfiguredEvent,
 )
 from services.games.model import BuyRecord, HandInput, SeatInfo, TableContext, finding
-from services.games.profile import UnknownProfileError, load_profile
+from services.games.profile import Profiles, UnknownProfileError, gen_section
 
 RECENT_WINDOW = 64  # events remembered per table for duplicate / late-arrival checks
 MAX_HAND_EVENTS = 4000  # a hand with more events is rejected (memory bound per open hand)
@@ -320,15 +319,18 @@ def _span(seqs: list[int]) -> str:
 # ---------------------------------------------------------------- hand assembly
 
 
-def apply_event(state: TableState, parsed: ParsedEvent) -> Outputs:
-    """Feed one validated event of this table; returns records/alerts/DLQ reasons."""
+def apply_event(state: TableState, parsed: ParsedEvent, profiles: Profiles) -> Outputs:
+    """Feed one validated event of this table; returns records/alerts/DLQ reasons.
+
+    ``profiles``: the rule profiles a table may post, read once by the caller's bootstrap
+    (a hand that ends is adjudicated under the one its configuration names)."""
     out = Outputs()
     event = parsed.event
     if not _next_in_chain(state, parsed) and not check_chain(state, parsed, out):
         return out
     event_type = type(event)
     if event_type in _TABLE_LEVEL_CLASSES:
-        _apply_table_event(state, event, out)
+        _apply_table_event(state, event, out, profiles)
         if state.open_hand is not None:
             _append(state, event, out)
         return out
@@ -353,7 +355,7 @@ def apply_event(state: TableState, parsed: ParsedEvent) -> Outputs:
         return out
     _append(state, event, out)
     if event_type is HandEndedEvent and state.open_hand is hand:
-        out.records.append(_close_hand(state, hand, parsed.hash, out))
+        out.records.append(_close_hand(state, hand, parsed.hash, out, profiles))
     return out
 
 
@@ -375,7 +377,8 @@ def _append(state: TableState, event: Event, out: Outputs) -> None:
         _close_incomplete(state, out, f"hand exceeded {MAX_HAND_EVENTS} events")
 
 
-def _apply_table_event(state: TableState, event: Event, out: Outputs) -> None:
+def _apply_table_event(state: TableState, event: Event, out: Outputs,
+                       profiles: Profiles) -> None:
     if isinstance(event, TableConfiguredEvent):
         state.config = event.data
         state.config_authorized = event.data.authorized_by is not None
@@ -408,29 +411,30 @@ def _apply_table_event(state: TableState, event: Event, out: Outputs) -> None:
         if event.data.kind in ("buy_in", "short_buy"):
             _record_buy(state, event.data.seat, event.data.kind, event.data.amount, event.seq)
         elif event.data.kind == "cash_in_play" and state.open_hand is None:
-            out.alerts.append(_cash_between_hands(state, event))
+            out.alerts.append(_cash_between_hands(state, event, profiles))
     elif isinstance(event, DealerChangedEvent):
         state.dealer_id = event.data.dealer_id
     elif isinstance(event, DesignatedPlayerOfferEvent):
         state.offers.append((event.data.seat, event.data.accepted))
 
 
-def _cash_between_hands(state: TableState, event: ChipsChangedEvent) -> Alert:
+def _cash_between_hands(state: TableState, event: ChipsChangedEvent,
+                        profiles: Profiles) -> Alert:
     """GEN-4 between hands: cash put in play before the deal is a cash wager in the next
     hand (during a hand the hand's own CASH_IN_PLAY finding covers it). With no hand to
     attach it to, it is an alert, at the severity the table's profile posts for GEN-4."""
     d = event.data
     return Alert(table_id=state.table_id, code="CASH_IN_PLAY", rule="GEN-4",
-                 severity=_cash_severity(state), seq=event.seq, event_id=event.event_id,
+                 severity=_cash_severity(state, profiles), seq=event.seq, event_id=event.event_id,
                  message=f"seat {d.seat} put {d.amount} in cash in play between hands "
                          f"(seq {event.seq}); only chips are wagered")
 
 
-def _cash_severity(state: TableState) -> str:
+def _cash_severity(state: TableState, profiles: Profiles) -> str:
     if state.config is None:
         return "warning"
     try:
-        gen = load_profile(state.config.rule_profile).section("gen", GenProfile)
+        gen = gen_section(profiles.get(state.config.rule_profile))
     except UnknownProfileError:
         return "warning"
     return gen.cash_in_play_severity
@@ -443,7 +447,8 @@ def _record_buy(state: TableState, seat: int, kind: str, amount: int, seq: int) 
         state.buys.remove(mine[0])
 
 
-def _context(state: TableState) -> TableContext:
+def table_context(state: TableState) -> TableContext:
+    """The table as a hand being closed now sees it (the ``HandInput``'s context)."""
     return TableContext(
         table_id=state.table_id,
         config=state.config,
@@ -464,12 +469,12 @@ def _context(state: TableState) -> TableContext:
 
 
 def _close_hand(state: TableState, hand: OpenHand, last_hash: str,
-                out: Outputs) -> AdjudicationRecord:
+                out: Outputs, profiles: Profiles) -> AdjudicationRecord:
     events = unpack_events(hand)
-    hand_input = HandInput(table=_context(state), hand_id=hand.hand_id, events=tuple(events))
+    hand_input = HandInput(table=table_context(state), hand_id=hand.hand_id, events=tuple(events))
     out.closed_hand = hand_input
     chain = ChainInfo(first_seq=hand.first_seq, last_seq=hand.last_seq, last_hash=last_hash)
-    record = adjudicate_hand(hand_input, chain, extra_findings=hand.findings)
+    record = adjudicate_hand(hand_input, profiles, chain, extra_findings=hand.findings)
     started = events[0]
     if isinstance(started, HandStartedEvent):
         state.previous_button = started.data.button

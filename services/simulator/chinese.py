@@ -28,7 +28,7 @@ from services.games.chinese import evaluation as cp_eval
 from services.games.chinese.profile import AutoWin, ChineseProfile, Scoring, chinese_profile
 from services.games.chinese.reading import may_hold_auto_win
 from services.games.evaluation import fast
-from services.games.profile import load_profile
+from services.games.profile import RuleProfile
 from services.simulator.chinese_settlement import (
     Payment,
     TableSettlement,
@@ -116,9 +116,9 @@ class HandPlan:
 
 def simulate_table(stream: TableStream, hands: int, rng: random.Random,
                    faults: frozenset[str], fault_rate: float,
-                   table_index: int) -> list[TruthLabel]:
+                   table_index: int, profile: RuleProfile) -> list[TruthLabel]:
     """Emit ``table_configured``, the seating, then ``hands`` hands; return truth labels."""
-    cp = chinese_profile(load_profile("house-v1"))
+    cp = chinese_profile(profile)
     point_value = rng.choice(POINT_VALUES)
     mode = RAKE_MODES[table_index % len(RAKE_MODES)]
     table = Table(stream.table_id, point_value, mode,
@@ -130,7 +130,7 @@ def simulate_table(stream: TableStream, hands: int, rng: random.Random,
                    "point_value": point_value},
         "scoring": table.scoring,
         "rake": {"mode": table.rake_mode, "fee": table.fee},
-        "rule_profile": "house-v1",
+        "rule_profile": profile.name,
         "authorized_by": f"supervisor-{table_index % 3 + 1}",
     })
     for seat in rng.sample(SEATS, rng.randint(2, 4)):

@@ -39,7 +39,7 @@ from services.games.hcf.evaluation import (
     straight_flush_run,
 )
 from services.games.hcf.profile import HcfProfile
-from services.games.profile import load_profile
+from services.games.profile import RuleProfile
 from services.simulator.stream import TableStream, buy_in_to
 from services.simulator.truth import TruthLabel
 
@@ -139,9 +139,11 @@ class PlayerHand:
 class HcfTable:
     """One simulated table: its players, DP rotation and rake, hand after hand."""
 
-    def __init__(self, stream: TableStream, rng: random.Random, index: int) -> None:
+    def __init__(self, stream: TableStream, rng: random.Random, index: int,
+                 profile: RuleProfile) -> None:
         self.stream, self.rng, self.index = stream, rng, index
-        self.profile = load_profile("house-v1").section("hcf", HcfProfile)
+        self.profile_name = profile.name
+        self.profile = profile.section("hcf", HcfProfile)
         self.mode = RAKE_MODES[index % 3]
         self.fee = 1 + index % 2
         self.cap = BONUS_CAP if index % 2 == 0 else None
@@ -161,7 +163,7 @@ class HcfTable:
             limits["bonus_cap_per_hand"] = self.cap
         self.stream.emit("table_configured", {
             "game": "hcf", "limits": limits, "rake": {"mode": self.mode, "fee": self.fee},
-            "rule_profile": "house-v1", "authorized_by": f"supervisor-{self.index % 4 + 1}"})
+            "rule_profile": self.profile_name, "authorized_by": f"supervisor-{self.index % 4 + 1}"})
         for seat in range(1, SEATS + 1):
             if seat == 1 or self.rng.random() < 0.8:
                 self._seat(seat)
@@ -635,13 +637,14 @@ def simulate_table(
     faults: frozenset[str],
     fault_rate: float,
     table_index: int,
+    profile: RuleProfile,
 ) -> list[TruthLabel]:
     """Emit ``hands`` hands of High Card Flush at one table; returns the injected faults.
 
     Faults this module does not know (the runner's stream-level ``tamper``) are not ours to
     inject and are ignored here.
     """
-    table = HcfTable(stream, rng, table_index)
+    table = HcfTable(stream, rng, table_index, profile)
     if "sweetheart" in faults:
         # The table's first dealer and the first player seated (seat 1 is always taken
         # at opening): no draw from ``rng``, so the table is otherwise the same.

@@ -32,7 +32,7 @@ from services.games.cards import STANDARD_DECK, rank_of
 from services.games.evaluation.standard import best_rank, category
 from services.games.holdem.betting import betting_config
 from services.games.holdem.profile import SECTION, HoldemProfile
-from services.games.profile import load_profile
+from services.games.profile import RuleProfile
 from services.simulator.stream import TableStream, buy_in_to
 from services.simulator.truth import TruthLabel
 
@@ -599,7 +599,7 @@ def _rake(contributions: dict[int, int], button: int, config: TableConfigured) -
 # ---------------------------------------------------------------- the table
 
 
-def table_configuration(table_index: int) -> dict[str, Any]:
+def table_configuration(table_index: int, profile_name: str) -> dict[str, Any]:
     structure = STRUCTURES[table_index % len(STRUCTURES)]
     small, big = BLINDS[table_index % len(BLINDS)]
     limits: dict[str, Any] = {"min_wager": big, "max_wager": big * 400, "small_blind": small,
@@ -611,7 +611,7 @@ def table_configuration(table_index: int) -> dict[str, Any]:
     mode = RAKE_MODES[table_index % len(RAKE_MODES)]
     return {"game": "holdem", "limits": limits, "structure": structure,
             "rake": {"mode": mode, "fee": 0 if mode == "none" else 1},
-            "rule_profile": "house-v1", "authorized_by": f"supervisor-{table_index % 3 + 1}"}
+            "rule_profile": profile_name, "authorized_by": f"supervisor-{table_index % 3 + 1}"}
 
 
 def simulate_table(
@@ -621,9 +621,10 @@ def simulate_table(
     faults: frozenset[str],
     fault_rate: float,
     table_index: int,
+    profile: RuleProfile,
 ) -> list[TruthLabel]:
     """``hands`` hands of one hold'em table; returns the injected faults' labels."""
-    raw = stream.emit("table_configured", table_configuration(table_index))
+    raw = stream.emit("table_configured", table_configuration(table_index, profile.name))
     config = event_from_builtins(raw).data
     assert isinstance(config, TableConfigured)
     big = config.limits.big_blind or 2
@@ -633,7 +634,7 @@ def simulate_table(
     for p in players:
         stream.emit("player_seated", {"seat": p.seat, "player_id": p.player_id,
                                       "stack": p.stack})
-    prof = load_profile("house-v1").section(SECTION, HoldemProfile)
+    prof = profile.section(SECTION, HoldemProfile)
     table = Table(stream, config, players, prof, button=players[0].seat)
     usable = sorted(faults & set(FAULTS))
     labels: list[TruthLabel] = []

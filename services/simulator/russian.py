@@ -22,6 +22,7 @@ from typing import Any
 
 from services.games.cards import STANDARD_DECK, rank_of, suit_of
 from services.games.evaluation.standard import best_five
+from services.games.profile import RuleProfile
 from services.games.russian.evaluation import (
     PAYTABLE_CATEGORIES,
     compare,
@@ -478,6 +479,7 @@ def simulate_table(
     faults: frozenset[str],
     fault_rate: float,
     table_index: int,
+    profile: RuleProfile,
 ) -> list[TruthLabel]:
     """``hands`` hands of one Russian Poker table; returns the injected faults' labels."""
     ante = ANTES[table_index % len(ANTES)]
@@ -485,7 +487,7 @@ def simulate_table(
         "game": "russian",
         "limits": {"min_wager": ante, "max_wager": ante * 20},
         "rake": {"mode": "none", "fee": 0},
-        "rule_profile": "house-v1",
+        "rule_profile": profile.name,
         "authorized_by": f"supervisor-{table_index % 3 + 1}",
     })
     count = rng.randint(*PLAYERS_PER_TABLE)

@@ -6,30 +6,29 @@ fault detected, and the ledger idempotent.
 
 from __future__ import annotations
 
-import importlib.util
-
 import orjson
 import pytest
 
 from services.adjudicator.embedded import adjudicate_lines
 from services.events.contract import AdjudicationRecord, encode_record
-from services.simulator.registry import SIMULATOR_MODULES
+from services.simulator.registry import SIMULATORS
 from services.simulator.run import available_faults, simulate
 from services.simulator.scoring import score
+from tests.profiles import HOUSE, PROFILES
 
-GAMES = [g for g, m in SIMULATOR_MODULES.items() if importlib.util.find_spec(m) is not None]
+GAMES = list(SIMULATORS)
 
 
 def _adjudicate(events: list[dict]) -> list[AdjudicationRecord]:
     lines = [orjson.dumps(e) for e in events]
-    return [r for step in adjudicate_lines(lines) for r in step.records]
+    return [r for step in adjudicate_lines(lines, PROFILES) for r in step.records]
 
 
 @pytest.fixture(scope="module", params=GAMES)
 def run(request: pytest.FixtureRequest):
     game = request.param
     log = simulate([game], tables=3, hands=150, seed=11,
-                   faults=frozenset(available_faults(game)), fault_rate=0.05)
+                   faults=frozenset(available_faults(game)), fault_rate=0.05, profile=HOUSE)
     return game, log, _adjudicate(log.events)
 
 

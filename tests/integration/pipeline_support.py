@@ -34,6 +34,7 @@ from services.ledger.db import open_ledger
 from services.ledger.models import Conflict, Hand, Posting
 from services.ledger.posting import post_many
 from services.ledger.queries import balances, player_balances, rake_totals
+from tests.profiles import PROFILES
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 WAIT_SECONDS = 600.0  # upper bound for a pipeline to finish; a stall fails the test
@@ -55,7 +56,7 @@ class Reference:
 
 
 def embedded_reference(lines: Iterable[bytes]) -> Reference:
-    runner = EmbeddedRunner()
+    runner = EmbeddedRunner(PROFILES)
     records: dict[str, bytes] = {}
     dead: list[tuple[bytes, str]] = []
     for raw, where in iter_lines(lines):

@@ -33,6 +33,7 @@ from services.events.contract import AdjudicationRecord
 from services.observability.dashboards import all_queries, concrete_expr
 from services.simulator.registry import simulator_for
 from services.simulator.run import simulate
+from tests.profiles import HOUSE, PROFILES
 from tests.unit.observability.logs import EventDict, rewrite, stamp, tamper_one_per_table
 
 REPO = Path(__file__).resolve().parents[2]
@@ -239,9 +240,9 @@ def live_log(games: tuple[str, ...], tables: int, hands: int, seed: int) -> Live
     and two records that cannot be accepted (one malformed, one schema)."""
     faults = frozenset().union(*(simulator_for(g)[1] for g in games))
     log = simulate(list(games), tables=tables, hands=hands, seed=seed, faults=faults,
-                   fault_rate=0.1)
+                   fault_rate=0.1, profile=HOUSE)
     probe = LiveLog(log.events, [], 0, 0, set())
-    steps = list(adjudicate_lines(probe.lines_at(datetime.now(UTC))))
+    steps = list(adjudicate_lines(probe.lines_at(datetime.now(UTC)), PROFILES))
     return LiveLog(
         events=log.events,
         records=[r for step in steps for r in step.records],

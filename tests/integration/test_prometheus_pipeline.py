@@ -21,7 +21,6 @@ database, not from metrics.
 from __future__ import annotations
 
 import asyncio
-import importlib.util
 from collections import Counter
 from datetime import UTC, datetime
 from pathlib import Path
@@ -32,7 +31,7 @@ import sqlalchemy as sa
 
 from services.adjudicator.producer import new_producer
 from services.events.contract import decode_record, encode_record
-from services.simulator.registry import SIMULATOR_MODULES
+from services.simulator.registry import SIMULATORS
 from tests.integration import pipeline_fixtures
 from tests.integration.pipeline_fixtures import PipelineFactory
 from tests.integration.prometheus_live import (
@@ -49,8 +48,7 @@ from tests.integration.prometheus_live import (
 
 pipeline = pipeline_fixtures.pipeline
 
-GAMES = tuple(g for g, module in SIMULATOR_MODULES.items()
-              if importlib.util.find_spec(module) is not None)
+GAMES = tuple(SIMULATORS)
 WAIT_S = 300.0
 
 

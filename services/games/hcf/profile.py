@@ -13,11 +13,10 @@ from typing import Literal
 
 import msgspec
 
-from services.adjudicator.integrity import GenProfile
 from services.events.contract import Severity, TableConfigured
 from services.games.cards import RANK_VALUE
 from services.games.model import HandRejected
-from services.games.profile import RuleProfile
+from services.games.profile import RuleProfile, gen_section
 
 Rank = Literal["2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A"]
 
@@ -132,7 +131,7 @@ def resolve_rules(profile: RuleProfile, config: TableConfigured) -> HcfRules:
         sf_odds=odds_by_length(sf),
         caps=caps,
         bonus_cap=config.limits.bonus_cap_per_hand,
-        limits_severity=profile.section("gen", GenProfile).wager_outside_limits_severity,
+        limits_severity=gen_section(profile).wager_outside_limits_severity,
     )
     if len(_RESOLVED) >= 256:
         _RESOLVED.clear()

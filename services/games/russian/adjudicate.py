@@ -19,10 +19,9 @@ draws it was served (RP-2). A box that did not play loses its Ante (RP-2/RP-3, G
 
 from __future__ import annotations
 
-from services.adjudicator.integrity import GenProfile
 from services.events.contract import Finding, TableConfigured
 from services.games.model import GameOutcome, HandInput, HandRejected, TraceStep, finding
-from services.games.profile import RuleProfile
+from services.games.profile import RuleProfile, gen_section
 from services.games.russian.dealer_game import DealerGame, dealer_game
 from services.games.russian.procedure import boxes_in_play, draw_price, procedure_findings
 from services.games.russian.profile import RussianProfile, posted_paytable
@@ -178,7 +177,7 @@ def _limit_findings(
     """GEN-5: the Ante within the posted limits (Bet and insurance follow from it, RP-3/4)."""
     if config is None:
         return []
-    gen = profile.section("gen", GenProfile)
+    gen = gen_section(profile)
     limits = config.limits
     out: list[Finding] = []
     for box in boxes:

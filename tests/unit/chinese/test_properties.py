@@ -20,12 +20,12 @@ from services.games.chinese.adjudicate import adjudicate
 from services.games.chinese.reading import may_hold_auto_win
 from services.games.chinese.scoring import score_pairs
 from services.games.model import GameOutcome
-from services.games.profile import load_profile
 from services.simulator.chinese import set_hand
 from services.simulator.handbuilder import EventSpec, build_hand
+from tests.profiles import HOUSE
 from tests.unit.chinese.scenario import config
 
-PROFILE = load_profile("house-v1")
+PROFILE = HOUSE
 KINDS = ["dragon", "six_pairs", "three_flushes", "three_straights"]
 
 

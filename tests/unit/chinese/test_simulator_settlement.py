@@ -9,7 +9,6 @@ from pathlib import Path
 
 from services.games.chinese.evaluation import segment_rank
 from services.games.chinese.profile import ChineseProfile, chinese_profile
-from services.games.profile import load_profile
 from services.simulator import chinese as chinese_simulator
 from services.simulator import chinese_settlement
 from services.simulator.chinese_settlement import (
@@ -20,8 +19,9 @@ from services.simulator.chinese_settlement import (
     payment_order,
     settle_table,
 )
+from tests.profiles import HOUSE
 
-CP: ChineseProfile = chinese_profile(load_profile("house-v1"))
+CP: ChineseProfile = chinese_profile(HOUSE)
 
 
 def set_hand(seat: int, front: str, middle: str, back: str) -> Verdict:

@@ -10,13 +10,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from services.adjudicator.embedded import adjudicate_lines
+from tests.profiles import PROFILES
 from tests.unit.core.streams import hcf_stream, lines
 
 
 def _with_bad_line(bad: bytes) -> tuple[list, list]:
     raw = lines(hcf_stream("T1")) + [bad] + lines(hcf_stream("T2", seed=5))
     records, dead = [], []
-    for step in adjudicate_lines(raw):
+    for step in adjudicate_lines(raw, PROFILES):
         records += step.records
         dead += step.dead_letters
     return records, dead

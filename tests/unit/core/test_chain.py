@@ -9,12 +9,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from services.adjudicator.embedded import EmbeddedRunner, adjudicate_lines
+from tests.profiles import PROFILES
 from tests.unit.core.streams import hcf_stream, lines
 
 
 def run(raw_lines: list[bytes]):
     records, alerts, dead = [], [], []
-    for step in adjudicate_lines(raw_lines):
+    for step in adjudicate_lines(raw_lines, PROFILES):
         records += step.records
         alerts += step.alerts
         dead += step.dead_letters
@@ -112,7 +113,7 @@ def test_open_hand_at_end_of_input_is_reported_not_dropped() -> None:
 def test_event_for_a_hand_that_is_not_open_goes_to_dlq() -> None:
     events = hcf_stream()
     raw = lines(events)
-    runner = EmbeddedRunner()
+    runner = EmbeddedRunner(PROFILES)
     for i, line in enumerate(raw[:3]):
         runner.feed(line, f"line {i + 1}")
     step = runner.feed(raw[4], "line 5")  # wager before hand_started (seq 4 skipped)

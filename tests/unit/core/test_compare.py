@@ -8,9 +8,10 @@ from __future__ import annotations
 from services.adjudicator.adjudicate import compare, record_status
 from services.adjudicator.recorded import RecordedHand
 from services.games.model import GameOutcome, finding
-from services.games.profile import RuleProfile, load_profile
+from services.games.profile import RuleProfile
+from tests.profiles import HOUSE
 
-HOUSE_V1 = load_profile("house-v1")
+HOUSE_V1 = HOUSE
 
 
 def _profile(**gen: str) -> RuleProfile:

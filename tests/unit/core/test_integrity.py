@@ -3,17 +3,17 @@
 from __future__ import annotations
 
 from services.adjudicator.integrity import (
-    GenProfile,
     chips_during_hand,
     common_findings,
     deck_integrity,
     stacks_never_negative,
 )
-from services.games.profile import load_profile
+from services.games.profile import gen_section
 from services.simulator.handbuilder import build_hand, table_config
+from tests.profiles import HOUSE
 
-PROFILE = load_profile("house-v1")
-GEN = PROFILE.section("gen", GenProfile)
+PROFILE = HOUSE
+GEN = gen_section(PROFILE)
 
 
 def _hand(events, deck=32, seats=((1, 100), (2, 100), (3, 100)), dp=None):

@@ -34,6 +34,7 @@ from services.adjudicator.embedded import adjudicate_lines
 from services.events.contract import encode_record
 from services.simulator.registry import scenarios_for
 from services.simulator.run import available_faults, simulate
+from tests.profiles import HOUSE, PROFILES
 
 GOLDEN: dict[tuple[str, bool], tuple[str, int]] = {
     ("hcf", False): ("e128bf9765a5e04d29fdd78f715d947740da558bc6e49c9197f0d5498c2e8810", 120),
@@ -60,8 +61,8 @@ def outputs(game: str, with_faults: bool) -> Iterator[tuple[str, bytes]]:
     came from."""
     per_hand = frozenset(available_faults(game)) - scenarios_for(game)
     faults = per_hand if with_faults else frozenset()
-    log = simulate([game], 2, 60, 11, faults, 0.3 if with_faults else 0.02)
-    for step in adjudicate_lines(orjson.dumps(e) for e in log.events):
+    log = simulate([game], 2, 60, 11, faults, 0.3 if with_faults else 0.02, profile=HOUSE)
+    for step in adjudicate_lines((orjson.dumps(e) for e in log.events), PROFILES):
         for record in step.records:
             codes = ",".join(f.code for f in record.findings) or "-"
             yield (f"record {record.table_id} {record.hand_id} {record.status} {codes}",

@@ -15,6 +15,7 @@ from services.adjudicator.table import Alert
 from services.events.contract import AdjudicationRecord
 from services.simulator.handbuilder import table_config
 from services.simulator.stream import TableStream
+from tests.profiles import PROFILES
 
 HID = "T1-000001"
 
@@ -47,7 +48,7 @@ def _records(between: list[tuple[str, dict]], during: list[tuple[str, dict]]  # 
 def _run(events: list[dict]) -> tuple[list[AdjudicationRecord], list[Alert]]:  # type: ignore[type-arg]
     records: list[AdjudicationRecord] = []
     alerts: list[Alert] = []
-    for step in adjudicate_lines(orjson.dumps(e) for e in events):
+    for step in adjudicate_lines((orjson.dumps(e) for e in events), PROFILES):
         records.extend(step.records)
         alerts.extend(step.alerts)
     return records, alerts

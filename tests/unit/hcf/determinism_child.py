@@ -14,6 +14,7 @@ import orjson
 
 from services.adjudicator.adjudicate import adjudicate_hand
 from services.events.contract import encode_record
+from tests.profiles import PROFILES
 from tests.unit.hcf.streams import simulated
 
 Case = tuple[int, int, int, list[str]]
@@ -24,7 +25,7 @@ def digests(cases: list[Case]) -> list[dict[str, object]]:
     for seed, table_index, hands, faults in cases:
         inputs, _ = simulated(seed, table_index, hands, frozenset(faults), fault_rate=0.5)
         events = hashlib.sha256(repr([h.events for h in inputs]).encode()).hexdigest()
-        records = [hashlib.sha256(encode_record(adjudicate_hand(h))).hexdigest()
+        records = [hashlib.sha256(encode_record(adjudicate_hand(h, PROFILES))).hexdigest()
                    for h in inputs]
         out.append({"events": events, "records": records})
     return out

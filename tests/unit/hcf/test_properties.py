@@ -21,8 +21,8 @@ from hypothesis import strategies as st
 
 from services.adjudicator.adjudicate import adjudicate_hand
 from services.games.hcf import adjudicate as hcf
-from services.games.profile import load_profile
 from services.simulator.hcf import FAULTS
+from tests.profiles import HOUSE, PROFILES
 from tests.unit.hcf.determinism_child import Case
 from tests.unit.hcf.streams import simulated
 
@@ -40,12 +40,12 @@ fault_sets = st.frozensets(st.sampled_from(sorted(FAULTS)), min_size=1)
 def test_expected_net_sums_to_zero_with_house(seed: int, table_index: int,
                                               faults: frozenset[str]) -> None:
     hands, _ = simulated(seed, table_index, 12, faults, fault_rate=0.5)
-    profile = load_profile("house-v1")
+    profile = HOUSE
     for hand in hands:
         outcome = hcf.adjudicate(hand, profile)
         assert sum(outcome.net.values()) + outcome.house == 0
         assert outcome.house == sum(outcome.rake.values())
-        record = adjudicate_hand(hand)
+        record = adjudicate_hand(hand, PROFILES)
         assert record.expected is not None
         assert sum(record.expected.net.values()) == 0
 
@@ -84,7 +84,7 @@ def test_clean_play_has_no_findings(seed: int, table_index: int) -> None:
     hands, labels = simulated(seed, table_index, 30)
     assert labels == []
     for hand in hands:
-        record = adjudicate_hand(hand)
+        record = adjudicate_hand(hand, PROFILES)
         serious = [f for f in record.findings if f.severity != "info"]
         assert serious == [], (hand.hand_id, serious)
         assert record.status in ("ok", "dead")
@@ -95,7 +95,7 @@ def test_clean_play_has_no_findings(seed: int, table_index: int) -> None:
 def test_every_injected_fault_is_detected(seed: int, table_index: int,
                                           faults: frozenset[str]) -> None:
     hands, labels = simulated(seed, table_index, 15, faults, fault_rate=0.6)
-    records = {h.hand_id: adjudicate_hand(h) for h in hands}
+    records = {h.hand_id: adjudicate_hand(h, PROFILES) for h in hands}
     for label in labels:
         found = {f.code for f in records[label.hand_id].findings}
         assert found & set(label.codes), (label, found)

@@ -15,6 +15,7 @@ from services.events.contract import AdjudicationRecord
 from services.games.betting import clockwise_after
 from services.games.model import HandInput
 from services.simulator.handbuilder import EventSpec, build_hand, table_config
+from tests.profiles import PROFILES
 
 Part = EventSpec | Sequence[EventSpec]
 
@@ -124,7 +125,7 @@ def hand_input(stacks: Mapping[int, int], button: int, *parts: Part,
 
 def adjudicate(stacks: Mapping[int, int], button: int, *parts: Part,
                cfg: dict[str, Any] | None = None, deck: int = 52) -> AdjudicationRecord:
-    return adjudicate_hand(hand_input(stacks, button, *parts, cfg=cfg, deck=deck))
+    return adjudicate_hand(hand_input(stacks, button, *parts, cfg=cfg, deck=deck), PROFILES)
 
 
 def codes(record: AdjudicationRecord) -> list[tuple[str, str]]:

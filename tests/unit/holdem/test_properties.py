@@ -14,6 +14,7 @@ from services.games.betting import RakePolicy, settle
 from services.games.holdem.settlement import settle_with_dead_money
 from services.simulator.holdem import simulate_table
 from services.simulator.stream import TableStream
+from tests.profiles import HOUSE, PROFILES
 
 SEATS = [1, 2, 3, 4, 5, 6]
 
@@ -84,10 +85,10 @@ def test_fault_free_tables_are_settled_as_paid(seed: int, table_index: int) -> N
     side and sums to zero (chips conserved), whatever the structure, blinds, antes and
     rake mode of the table."""
     stream = TableStream("TP", random.Random(seed))
-    labels = simulate_table(stream, 15, random.Random(seed), frozenset(), 0.0, table_index)
+    labels = simulate_table(stream, 15, random.Random(seed), frozenset(), 0.0, table_index, HOUSE)
     assert labels == []
     lines = [orjson.dumps(e) for e in stream.events]
-    records = [r for step in adjudicate_lines(lines) for r in step.records]
+    records = [r for step in adjudicate_lines(lines, PROFILES) for r in step.records]
     assert len(records) == 15
     for record in records:
         assert record.status in ("ok", "dead"), record.findings

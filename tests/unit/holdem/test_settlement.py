@@ -6,8 +6,8 @@ from __future__ import annotations
 from services.games.betting import OwedPost
 from services.games.holdem.betting import HoldemBetting, betting_config
 from services.games.holdem.profile import SECTION, HoldemProfile
-from services.games.profile import load_profile
 from services.simulator.handbuilder import build_hand
+from tests.profiles import HOUSE
 from tests.unit.holdem import scenario as s
 from tests.unit.holdem.builder import (
     acts,
@@ -220,7 +220,7 @@ def test_showdown_with_unknown_cards_is_rejected() -> None:
 
 
 def profile() -> HoldemProfile:
-    return load_profile("house-v1").section(SECTION, HoldemProfile)
+    return HOUSE.section(SECTION, HoldemProfile)
 
 
 def test_big_blind_ante_is_owed_by_the_big_blind() -> None:

@@ -20,8 +20,9 @@ from services.observability.metrics import SurveillanceMetrics
 from services.surveillance import chip_dumping, collusion, drift, improbable, soft_play
 from services.surveillance.alert_id import SUBJECTS
 from services.surveillance.engine import SurveillanceEngine
-from services.surveillance.profile import load_config
+from services.surveillance.profile import surveillance_config
 from services.surveillance.run import SurveillanceStep
+from tests.profiles import HOUSE, PROFILES
 from tests.unit.surveillance.test_incremental import REVIEW_EVERY, scenario
 
 
@@ -56,7 +57,7 @@ class Schedule:
 def test_fixed_sets_are_those_of_services_surveillance() -> None:
     """The rules with an alert id are SURV-2..8, and each detector's code is the one the
     label set pairs with its rule (a new rule or code must be added to labels.py)."""
-    engine = SurveillanceEngine(load_config())
+    engine = SurveillanceEngine(surveillance_config(HOUSE))
     codes = {
         engine.sweethearting.rule.rule: engine.sweethearting.rule.code,
         engine.exposure.rule.rule: engine.exposure.rule.code,
@@ -143,7 +144,7 @@ def test_a_real_run_reviews_hands_and_alerts_with_bounded_labels(
     label carries a player, dealer, table or hand id."""
     lines, thresholds = scenario()
     engine = CountingEngine(thresholds)
-    step = SurveillanceStep(thresholds, engine, review_every=REVIEW_EVERY)
+    step = SurveillanceStep(thresholds, PROFILES, engine, review_every=REVIEW_EVERY)
     m = SurveillanceMetrics(registry)
     produced: list[Alert] = []
     for raw, where in iter_lines(lines):

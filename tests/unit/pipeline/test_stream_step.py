@@ -28,6 +28,7 @@ from services.adjudicator.stream_step import (
 from services.adjudicator.table import decode_state
 from services.adjudicator.topics import TopicNames
 from services.events.contract import encode_record
+from tests.profiles import PROFILES
 from tests.unit.core.streams import hcf_stream, lines
 
 TOPICS = TopicNames.with_prefix("u-")
@@ -54,14 +55,14 @@ class FakeTable:
         self.values: dict[bytes, bytes] = {}
 
     def run(self, records: list[InputRecord]) -> BatchResult:
-        result = step_batch(TOPICS, self.values.get, records)
+        result = step_batch(TOPICS, self.values.get, records, PROFILES)
         for key, (_partition, value) in result.states.items():
             self.values[key] = value
         return result
 
 
 def embedded_records(raw: list[bytes]) -> list[bytes]:
-    return [encode_record(r) for step in adjudicate_lines(raw) for r in step.records]
+    return [encode_record(r) for step in adjudicate_lines(raw, PROFILES) for r in step.records]
 
 
 def outputs(results: list[BatchResult], topic: str) -> list[bytes | None]:
@@ -139,7 +140,7 @@ def test_malformed_and_invalid_records_go_to_the_dlq_unchanged() -> None:
     assert [o.value for o in dead] == [bad_json, invalid]
     assert [o.key for o in dead] == [b"T1", b"T1"]
     assert dead[0].headers[0] == ("origin", b"pos-7")  # the input's own headers are kept
-    embedded = [d for step in adjudicate_lines(poisoned) for d in step.dead_letters]
+    embedded = [d for step in adjudicate_lines(poisoned, PROFILES) for d in step.dead_letters]
     assert [dict(o.headers)[REASON_HEADER].decode() for o in dead] == [
         d.reason for d in embedded]
     assert dict(dead[1].headers)[SOURCE_HEADER] == f"{TOPICS.events}/0/2".encode()

@@ -6,7 +6,9 @@ from typing import Any
 
 import pytest
 
-from services.surveillance import SurveillanceEngine, load_config
+from services.surveillance import SurveillanceEngine
+from services.surveillance.profile import surveillance_config
+from tests.profiles import HOUSE
 from tests.unit.surveillance.scenario import hand
 
 FLUSH5 = ["2h", "5h", "8h", "Jh", "Ah", "3c", "4d"]  # five hearts
@@ -26,7 +28,7 @@ def hcf_hand(n: int, cards: list[str | None], bonus: bool = True) -> tuple:  # t
 
 
 def improbable(hands: list[tuple]) -> list:  # type: ignore[type-arg]
-    engine = SurveillanceEngine(load_config())
+    engine = SurveillanceEngine(surveillance_config(HOUSE))
     return [a for h, r in hands for a in engine.observe(h, r) if a.rule == "SURV-6"]
 
 
