@@ -20,8 +20,7 @@ from rich.table import Table
 
 from services.adjudicator.embedded import DeadLetter, EmbeddedRunner, iter_lines
 from services.adjudicator.stream_cli import produce, serve_app, topics_app
-from services.adjudicator.table import Alert
-from services.events.contract import AdjudicationRecord, encode_record
+from services.events.contract import AdjudicationRecord, Alert, encode_record
 from services.games.profile import UnknownProfileError
 from services.games.profiles import BUILTIN_PROFILE, read_profiles
 from services.importers.cli import import_app

@@ -24,8 +24,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from services.adjudicator.table import Alert
-from services.events.contract import AdjudicationRecord, encode_record
+from services.events.contract import AdjudicationRecord, Alert, encode_record
 from services.games.profile import Profiles
 from services.games.profiles import BUILTIN_PROFILE, read_profiles
 from services.simulator.scoring import AlertDetection, Detection, score, score_alerts

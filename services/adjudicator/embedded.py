@@ -12,13 +12,12 @@ from dataclasses import dataclass, field
 
 from services.adjudicator.intake import Rejection, parse_record
 from services.adjudicator.table import (
-    Alert,
     Outputs,
     TableState,
     apply_event,
     close_open_hand_at_end,
 )
-from services.events.contract import AdjudicationRecord
+from services.events.contract import AdjudicationRecord, Alert
 from services.games.model import HandInput
 from services.games.profile import Profiles
 

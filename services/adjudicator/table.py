@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import zlib
 from dataclasses import dataclass, field
-from typing import Any
 
 import msgspec
 
@@ -29,6 +28,7 @@ from services.events.contract import (
     EVENT_TYPES,
     TABLE_LEVEL_TYPES,
     AdjudicationRecord,
+    Alert,
     ChipsChangedEvent,
     DealerChangedEvent,
     DesignatedPlayerOfferEvent,
@@ -38,6 +38,7 @@ from services.events.contract import (
     HandStartedEvent,
     PlayerLeftEvent,
     PlayerSeatedEvent,
+    Severity,
     TableConfigured,
     TableConfiguredEvent,
 )
@@ -116,23 +117,6 @@ class TableState(msgspec.Struct):
     open_hand: OpenHand | None = None
 
 
-class Alert(msgspec.Struct, kw_only=True, omit_defaults=True):
-    """A surveillance alert on topic ``alerts`` (SURV-*), with its evidence."""
-
-    v: int = 1
-    table_id: str
-    code: str
-    rule: str
-    severity: str
-    message: str
-    seq: int | None = None
-    event_id: str | None = None
-    hand_id: str | None = None
-    # Cross-hand patterns (services.surveillance): the hands, players, counts, statistic
-    # and threshold behind the alert (rules.md SURV: "an alert with its evidence").
-    evidence: dict[str, Any] | None = None
-
-
 @dataclass(slots=True)
 class Outputs:
     """What one record produced (slotted: one is built per record on the hot path)."""
@@ -160,8 +144,8 @@ def decode_state(raw: bytes) -> TableState:
 # ---------------------------------------------------------------- chain (SURV-9)
 
 
-def _chain_finding(code: str, severity: str, message: str) -> Finding:
-    return finding(code, "SURV-9", severity, message)  # type: ignore[arg-type]
+def _chain_finding(code: str, severity: Severity, message: str) -> Finding:
+    return finding(code, "SURV-9", severity, message)
 
 
 def _report(state: TableState, out: Outputs, event: Event, f: Finding) -> None:
@@ -430,7 +414,7 @@ def _cash_between_hands(state: TableState, event: ChipsChangedEvent,
                          f"(seq {event.seq}); only chips are wagered")
 
 
-def _cash_severity(state: TableState, profiles: Profiles) -> str:
+def _cash_severity(state: TableState, profiles: Profiles) -> Severity:
     if state.config is None:
         return "warning"
     try:

@@ -516,6 +516,25 @@ class AdjudicationRecord(Struct, kw_only=True, forbid_unknown_fields=True, omit_
     movements: list[Movement] | None = None
 
 
+class Alert(Struct, kw_only=True, omit_defaults=True):
+    """One message on topic ``alerts``: a stream irregularity (SURV-9 chain breaks, GEN-5
+    configuration, GEN-4 cash between hands) or a cross-hand surveillance pattern
+    (SURV-2..8), with its evidence."""
+
+    v: int = 1
+    table_id: str
+    code: str
+    rule: str
+    severity: Severity
+    message: str
+    seq: int | None = None
+    event_id: str | None = None
+    hand_id: str | None = None
+    # Cross-hand patterns (services.surveillance): the hands, players, counts, statistic
+    # and threshold behind the alert (rules.md SURV: "an alert with its evidence").
+    evidence: dict[str, Any] | None = None
+
+
 _record_encoder = msgspec.json.Encoder(order="deterministic")
 _record_decoder = msgspec.json.Decoder(AdjudicationRecord)
 

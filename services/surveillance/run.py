@@ -20,8 +20,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from services.adjudicator.embedded import DeadLetter, EmbeddedRunner
-from services.adjudicator.table import Alert
-from services.events.contract import AdjudicationRecord
+from services.events.contract import AdjudicationRecord, Alert
 from services.games.profile import Profiles
 from services.surveillance.engine import SurveillanceEngine
 from services.surveillance.profile import SurveillanceConfig

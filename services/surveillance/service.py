@@ -43,8 +43,8 @@ from aiokafka import AIOKafkaConsumer, AIOKafkaProducer, ConsumerRecord, TopicPa
 from aiokafka.admin import AIOKafkaAdminClient
 
 from services.adjudicator.producer import new_producer
-from services.adjudicator.table import Alert
 from services.adjudicator.topics import DEFAULT_BOOTSTRAP, TopicNames, partition_counts
+from services.events.contract import Alert
 from services.games.profiles import read_profiles
 from services.observability.hooks import observe_surveillance_lag, start_surveillance_monitoring
 from services.observability.metrics import surveillance_metrics

@@ -26,9 +26,9 @@ import pytest
 from typer.testing import CliRunner
 
 from services.adjudicator.producer import keyed_records, new_producer
-from services.adjudicator.table import Alert
 from services.adjudicator.topics import StreamSettings, create_topics, delete_topics
 from services.cli import app
+from services.events.contract import Alert
 from services.surveillance.alert_id import alert_id
 from tests.integration.pipeline_support import REPO_ROOT, TopicReader, Worker
 from tests.unit.surveillance import sweetheart

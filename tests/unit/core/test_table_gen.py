@@ -11,8 +11,7 @@ import random
 import orjson
 
 from services.adjudicator.embedded import adjudicate_lines
-from services.adjudicator.table import Alert
-from services.events.contract import AdjudicationRecord
+from services.events.contract import AdjudicationRecord, Alert
 from services.simulator.handbuilder import table_config
 from services.simulator.stream import TableStream
 from tests.profiles import PROFILES

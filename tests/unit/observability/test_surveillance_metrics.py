@@ -13,7 +13,7 @@ from prometheus_client import CollectorRegistry, generate_latest
 from prometheus_client.parser import text_string_to_metric_families
 
 from services.adjudicator.embedded import DeadLetter, iter_lines
-from services.adjudicator.table import Alert
+from services.events.contract import Alert
 from services.observability import labels, server
 from services.observability.hooks import observe_surveillance_lag, start_surveillance_monitoring
 from services.observability.metrics import SurveillanceMetrics

@@ -8,8 +8,8 @@ import msgspec
 import orjson
 from typer.testing import CliRunner
 
-from services.adjudicator.table import Alert
 from services.cli import app
+from services.events.contract import Alert
 from services.simulator.run import simulate
 from tests.profiles import HOUSE
 from tests.unit.surveillance.sweetheart import most_paid_player, overpay_one_player

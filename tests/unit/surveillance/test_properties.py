@@ -15,7 +15,7 @@ import msgspec
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from services.adjudicator.table import Alert
+from services.events.contract import Alert
 from services.surveillance import SurveillanceEngine
 from tests.unit.surveillance.scenario import config, hand
 

@@ -8,7 +8,7 @@ from typing import Any
 
 import orjson
 
-from services.adjudicator.table import Alert
+from services.events.contract import Alert
 from services.simulator.run import simulate
 from services.simulator.scoring import score_alerts
 from services.simulator.truth import TruthLabel
