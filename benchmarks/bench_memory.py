@@ -50,8 +50,8 @@ def rss_bytes() -> int:
 
 def open_hand_lines(table_id: str, index: int, seed: int) -> list[bytes]:
     """One simulated HCF table up to, not including, its first ``hand_ended``."""
+    from services.events.stream import TableStream
     from services.simulator.registry import simulator_for
-    from services.simulator.stream import TableStream
 
     simulate_table, _faults = simulator_for("hcf")
     rng = random.Random(f"{seed}:{index}")

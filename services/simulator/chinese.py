@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any
 
+from services.events.stream import TableStream
 from services.games.cards import STANDARD_DECK
 from services.games.chinese import evaluation as cp_eval
 from services.games.chinese.profile import AutoWin, ChineseProfile, Scoring, chinese_profile
@@ -37,7 +38,6 @@ from services.simulator.chinese_settlement import (
     payment_order,
     settle_table,
 )
-from services.simulator.stream import TableStream
 from services.simulator.truth import TruthLabel
 
 FAULTS: dict[str, str] = {

@@ -16,9 +16,9 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Protocol
 
+from services.events.stream import TableStream
 from services.games.profile import RuleProfile
 from services.simulator import chinese, draw7a, hcf, holdem, russian
-from services.simulator.stream import TableStream
 from services.simulator.truth import TruthLabel
 
 

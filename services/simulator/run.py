@@ -15,9 +15,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from services.events.stream import TableStream
 from services.games.profile import RuleProfile
 from services.simulator.registry import scenarios_for, simulator_for
-from services.simulator.stream import TableStream
 from services.simulator.truth import TruthLabel
 
 STREAM_FAULTS: dict[str, str] = {

@@ -8,9 +8,9 @@ import random
 from services.adjudicator.intake import ParsedEvent, parse_record
 from services.adjudicator.table import TableState, apply_event, table_context
 from services.events.canonical import event_hash
+from services.events.stream import TableStream
 from services.games.model import BuyRecord
 from services.simulator.handbuilder import table_config
-from services.simulator.stream import TableStream
 from tests.profiles import PROFILES
 from tests.unit.core.streams import hcf_stream, lines
 

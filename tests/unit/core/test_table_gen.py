@@ -12,8 +12,8 @@ import orjson
 
 from services.adjudicator.embedded import adjudicate_lines
 from services.events.contract import AdjudicationRecord, Alert
+from services.events.stream import TableStream
 from services.simulator.handbuilder import table_config
-from services.simulator.stream import TableStream
 from tests.profiles import PROFILES
 
 HID = "T1-000001"

@@ -19,8 +19,8 @@ from services.adjudicator.table import (
     encode_state,
 )
 from services.events.contract import Event
+from services.events.stream import TableStream
 from services.simulator.handbuilder import table_config
-from services.simulator.stream import TableStream
 from tests.profiles import PROFILES
 from tests.unit.core.streams import hcf_stream, lines
 

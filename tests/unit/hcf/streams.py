@@ -20,9 +20,9 @@ from services.events.contract import (
     TableConfiguredEvent,
     event_from_builtins,
 )
+from services.events.stream import TableStream
 from services.games.model import HandInput, TableContext
 from services.simulator.hcf import simulate_table
-from services.simulator.stream import TableStream
 from services.simulator.truth import TruthLabel
 from tests.profiles import HOUSE
 

@@ -9,9 +9,9 @@ import re
 
 from services.adjudicator.adjudicate import adjudicate_hand
 from services.events.contract import HandStartedEvent, WagerEvent
+from services.events.stream import TableStream
 from services.simulator.hcf import FAULTS, simulate_table
 from services.simulator.run import simulate
-from services.simulator.stream import TableStream
 from tests.profiles import HOUSE, PROFILES
 from tests.unit.hcf.streams import simulated
 

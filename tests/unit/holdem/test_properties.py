@@ -10,10 +10,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from services.adjudicator.embedded import adjudicate_lines
+from services.events.stream import TableStream
 from services.games.betting import RakePolicy, settle
 from services.games.holdem.settlement import settle_with_dead_money
 from services.simulator.holdem import simulate_table
-from services.simulator.stream import TableStream
 from tests.profiles import HOUSE, PROFILES
 
 SEATS = [1, 2, 3, 4, 5, 6]

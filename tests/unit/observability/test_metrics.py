@@ -12,10 +12,10 @@ from prometheus_client import CollectorRegistry, generate_latest
 
 from services.adjudicator.embedded import EmbeddedRunner
 from services.events.contract import AdjudicationRecord, Finding, Movement
+from services.events.stream import TableStream
 from services.observability import metrics as m
 from services.observability.labels import REASON_CLASSES
 from services.simulator.handbuilder import table_config
-from services.simulator.stream import TableStream
 from tests.profiles import PROFILES
 
 ENDED = "2026-03-01T20:00:00.000Z"

@@ -7,10 +7,10 @@ import random
 import orjson
 
 from services.adjudicator.intake import ParsedEvent, parse_record
+from services.events.stream import TableStream
 from services.reports.chain import verify_chain
 from services.reports.replay import LoggedEvent
 from services.simulator.handbuilder import table_config
-from services.simulator.stream import TableStream
 
 
 def _raw_stream(n: int) -> list[dict]:

@@ -9,8 +9,8 @@ from typing import Any
 
 import orjson
 
+from services.events.stream import TableStream
 from services.simulator.run import simulate
-from services.simulator.stream import TableStream
 from tests.profiles import HOUSE
 
 
