@@ -1,9 +1,9 @@
 """A table's event stream as a table system would publish it: seq, hash chain, ids, clock.
 
-Simulators and test builders write events through ``TableStream`` so every generated
-stream is valid v1 (``seq`` +1, ``prev_hash`` = SHA-256 of the canonical previous event)
-and deterministic for a seed: event ids and timestamps come from the stream's own
-``random.Random`` and a simulated clock, never from the machine.
+Simulators, the PHH importer and test builders write events through ``TableStream`` so
+every generated stream is valid v1 (``seq`` +1, ``prev_hash`` = SHA-256 of the canonical
+previous event) and deterministic for a seed: event ids and timestamps come from the
+stream's own ``random.Random`` and a simulated clock, never from the machine.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 import uuid
 from datetime import UTC, datetime, timedelta
-from typing import Any, Protocol
+from typing import Any
 
 from services.events.canonical import GENESIS_HASH, event_hash
 
@@ -77,21 +77,3 @@ class TableStream:
     def advance(self, seconds: int) -> None:
         """Let simulated time pass (between hands, shift changes)."""
         self.clock += timedelta(seconds=seconds)
-
-
-class HasStack(Protocol):
-    """A simulated player: anything with a mutable chip ``stack``."""
-
-    stack: int
-
-
-def buy_in_to(stream: TableStream, seat: int, player: HasStack, target: int) -> None:
-    """Record a between-hands buy-in bringing ``player`` to ``target`` chips.
-
-    Every simulator tops players up the same way a table records it (``chips_changed`` of
-    kind ``buy_in`` while no hand is open, so GEN-3 is not involved); only the threshold and
-    the target differ per game.
-    """
-    amount = target - player.stack
-    player.stack = target
-    stream.emit("chips_changed", {"seat": seat, "amount": amount, "kind": "buy_in"})

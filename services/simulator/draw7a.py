@@ -34,13 +34,14 @@ from typing import Any
 import msgspec
 
 from services.events.contract import TableConfigured
-from services.events.stream import TableStream, buy_in_to
+from services.events.stream import TableStream
 from services.games.betting import BettingHand, LegalActions
 from services.games.cards import RANK_VALUE, SHORT_DECK_32, SHORT_DECK_36, suit_of
 from services.games.draw7a import evaluation as short_deck
 from services.games.draw7a.betting import betting_config, required_deck
 from services.games.draw7a.profile import SECTION, Draw7aProfile
 from services.games.profile import RuleProfile
+from services.simulator.buy_in import buy_in_to
 from services.simulator.truth import TruthLabel
 
 FAULTS: dict[str, str] = {

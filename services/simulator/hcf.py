@@ -30,7 +30,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from services.events.stream import TableStream, buy_in_to
+from services.events.stream import TableStream
 from services.games.cards import RANK_VALUE, STANDARD_DECK
 from services.games.hcf.evaluation import (
     dp_qualifies,
@@ -41,6 +41,7 @@ from services.games.hcf.evaluation import (
 )
 from services.games.hcf.profile import HcfProfile
 from services.games.profile import RuleProfile
+from services.simulator.buy_in import buy_in_to
 from services.simulator.truth import TruthLabel
 
 FAULTS: dict[str, str] = {

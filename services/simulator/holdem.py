@@ -27,13 +27,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from services.events.contract import TableConfigured, event_from_builtins
-from services.events.stream import TableStream, buy_in_to
+from services.events.stream import TableStream
 from services.games.betting import BettingHand, LegalActions, clockwise_after
 from services.games.cards import STANDARD_DECK, rank_of
 from services.games.evaluation.standard import best_rank, category
 from services.games.holdem.betting import betting_config
 from services.games.holdem.profile import SECTION, HoldemProfile
 from services.games.profile import RuleProfile
+from services.simulator.buy_in import buy_in_to
 from services.simulator.truth import TruthLabel
 
 FAULTS: dict[str, str] = {

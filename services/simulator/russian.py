@@ -20,7 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from services.events.stream import TableStream, buy_in_to
+from services.events.stream import TableStream
 from services.games.cards import STANDARD_DECK, rank_of, suit_of
 from services.games.evaluation.standard import best_five
 from services.games.profile import RuleProfile
@@ -30,6 +30,7 @@ from services.games.russian.evaluation import (
     paytable_category,
     two_combinations,
 )
+from services.simulator.buy_in import buy_in_to
 from services.simulator.truth import TruthLabel
 
 FAULTS: dict[str, str] = {
