@@ -349,10 +349,6 @@ _TABLE_LEVEL_CLASSES = frozenset(
 )
 
 
-def _is_table_level(event: Event) -> bool:
-    return type(event) in _TABLE_LEVEL_CLASSES
-
-
 def _append(state: TableState, event: Event, out: Outputs) -> None:
     hand = state.open_hand
     assert hand is not None

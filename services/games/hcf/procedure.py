@@ -50,17 +50,6 @@ class SeatPlay:
         return self.flush_bonus + self.sf_bonus
 
 
-@dataclass
-class Procedure:
-    """Everything settlement needs, plus the findings and trace of the procedure."""
-
-    dead_rule: str | None  # HCF-13 / GEN-6 when the whole hand is dead, else None
-    plays: list[SeatPlay]
-    dp_cards: list[str] | None
-    findings: list[Finding]
-    trace: list[TraceStep]
-
-
 # ------------------------------------------------------------------ dead hand (HCF-13)
 
 
