@@ -146,7 +146,8 @@ def _opened_early(reading: HandReading, cp: ChineseProfile) -> list[Finding]:
 
 def _shown_early(events: tuple[Event, ...], reading: HandReading,
                  cp: ChineseProfile) -> list[Finding]:
-    """CP-12 / GEN-9: players do not show their hands while the cards are out."""
+    """CP-12 (the game's form of GEN-9): players do not show their hands while the cards
+    are out."""
     out = []
     for event in events:
         if not isinstance(event, CardExposedEvent) or event.data.cause != "player":
