@@ -19,6 +19,7 @@ import uuid
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TypeAlias
 
 import sqlalchemy as sa
 from aiokafka import AIOKafkaConsumer, ConsumerRecord, TopicPartition
@@ -40,7 +41,7 @@ REPO_ROOT = Path(__file__).resolve().parents[2]
 WAIT_SECONDS = 600.0  # upper bound for a pipeline to finish; a stall fails the test
 POLL_SECONDS = 0.5
 
-Message = ConsumerRecord[bytes, bytes]
+Message: TypeAlias = ConsumerRecord[bytes, bytes]
 
 
 # ---------------------------------------------------------------- reference (embedded)
@@ -372,7 +373,8 @@ class Pipeline:
 
 
 def reason_of(message: Message) -> str:
-    return dict(message.headers)[REASON_HEADER].decode()
+    reason: bytes = dict(message.headers)[REASON_HEADER]
+    return reason.decode()
 
 
 def deduplicated(seen: dict[str, list[bytes]]) -> dict[str, bytes]:

@@ -67,7 +67,7 @@ def wait_for(what: str, check: Callable[[], bool], timeout_s: float,
 
 def scrape_config(targets: dict[str, list[str]]) -> dict[str, Any]:
     """The deployed config with ``targets`` per job (jobs not named are dropped)."""
-    config = yaml.safe_load(DEPLOY_CONFIG.read_text())
+    config: dict[str, Any] = yaml.safe_load(DEPLOY_CONFIG.read_text())
     jobs = {job["job_name"] for job in config["scrape_configs"]}
     unknown = set(targets) - jobs
     assert not unknown, f"jobs {unknown} are not in {DEPLOY_CONFIG}"

@@ -111,7 +111,8 @@ def booked_by(p: Pipeline, worker: Worker, hands: int) -> Callable[[], bool]:
 
 
 def worker_of(message: Message) -> str:
-    return dict(message.headers)[WORKER_HEADER].decode().rsplit("/", 1)[1]
+    worker: bytes = dict(message.headers)[WORKER_HEADER]
+    return worker.decode().rsplit("/", 1)[1]
 
 
 def table_of(message: Message) -> str:

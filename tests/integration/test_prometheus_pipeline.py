@@ -152,10 +152,10 @@ def test_every_panel_returns_data_from_a_run_through_kafka(
         assert _one(server, 'sum(pitwatch_chain_failures_total{code="CHAIN_BROKEN"})'
                     ) == log.chain_alerts > 0
         assert _one(server, "pitwatch_adjudication_latency_seconds_count") == hands
-        booked = _ledger_statuses(p.db_url)
-        assert sum(booked.values()) == hands
-        for status in ("posted", "refused"):
-            assert _one(server, f'pitwatch_ledger_hands_total{{status="{status}"}}'
-                        ) == booked[status], status
+        in_ledger = _ledger_statuses(p.db_url)
+        assert sum(in_ledger.values()) == hands
+        for ledger_status in ("posted", "refused"):
+            assert _one(server, f'pitwatch_ledger_hands_total{{status="{ledger_status}"}}'
+                        ) == in_ledger[ledger_status], ledger_status
         assert _one(server, 'pitwatch_ledger_hands_total{status="conflict"}') == 1
         assert (_one(server, "pitwatch_ledger_write_seconds_count") or 0) >= 1

@@ -86,7 +86,7 @@ def misdeal(reason: str = "dealer error") -> EventSpec:
     return ("misdeal", {"reason": reason})
 
 
-def show(seat: int, cards: Sequence[str] | None) -> EventSpec:
+def show(seat: int, cards: Sequence[str | None] | None) -> EventSpec:
     if cards is None:
         return ("showdown", {"seat": seat, "mucked": True})
     return ("showdown", {"seat": seat, "cards": list(cards)})
@@ -111,9 +111,9 @@ def flatten(parts: Iterable[Part]) -> list[EventSpec]:
     out: list[EventSpec] = []
     for part in parts:
         if isinstance(part, tuple) and len(part) == 2 and isinstance(part[0], str):
-            out.append(part)  # type: ignore[arg-type]
+            out.append(part)
         else:
-            out.extend(part)  # type: ignore[arg-type]
+            out.extend(part)
     return out
 
 

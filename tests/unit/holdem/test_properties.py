@@ -19,9 +19,12 @@ from tests.profiles import HOUSE, PROFILES
 SEATS = [1, 2, 3, 4, 5, 6]
 
 
+PotGame = tuple[dict[int, int], dict[int, int], frozenset[int], dict[int, int | None], int,
+                RakePolicy]
+
+
 @st.composite
-def pot_games(draw: st.DrawFn) -> tuple[dict[int, int], dict[int, int], frozenset[int],
-                                        dict[int, int | None], int, RakePolicy]:
+def pot_games(draw: st.DrawFn) -> PotGame:
     seats = draw(st.lists(st.sampled_from(SEATS), min_size=2, max_size=6, unique=True))
     contributions = {s: draw(st.integers(0, 500)) for s in seats}
     dead = {s: draw(st.integers(0, contributions[s])) for s in seats if draw(st.booleans())}
@@ -50,8 +53,8 @@ def test_dead_money_settlement_conserves_chips(game: tuple) -> None:  # type: ig
 
 @given(pot_games(), st.lists(st.integers(0, 50), min_size=6, max_size=6))
 @settings(max_examples=300, deadline=None)
-def test_rake_from_the_stacks_conserves_chips_and_never_overdraws(  # type: ignore[type-arg]
-        game: tuple, behind: list[int]) -> None:
+def test_rake_from_the_stacks_conserves_chips_and_never_overdraws(
+        game: PotGame, behind: list[int]) -> None:
     """GEN-8 / GEN-10 ``rake_source = "stack"``: chips conserved, and no seat pays rake
     it does not hold: it ends with at least nothing (net >= -(put in + chips behind))."""
     contributions, dead, folded, strengths, button, rake = game

@@ -7,8 +7,9 @@ from dataclasses import dataclass, field
 import msgspec
 from prometheus_client import CollectorRegistry
 
+from services.adjudicator.stream_step import REASON_HEADER
 from services.events.contract import AdjudicationRecord, Alert, Finding, encode_record
-from services.observability.hooks import REASON_HEADER, observe_adjudicator_batch
+from services.observability.hooks import observe_adjudicator_batch
 from services.observability.metrics import AdjudicatorMetrics
 
 

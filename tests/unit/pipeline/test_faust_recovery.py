@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from faust.types import TP
 
@@ -129,4 +129,4 @@ def test_a_newer_rebalance_leaves_everything_paused() -> None:
 def test_the_adjudicator_app_uses_this_recovery(tmp_path: Path) -> None:
     app = create_app(StreamSettings(bootstrap="127.0.0.1:1", topic_prefix="t-",
                                     app_id="recovery-test", partitions=2), tmp_path)
-    assert type(app.tables.recovery) is SeekThenResumeRecovery
+    assert type(cast(Any, app.tables).recovery) is SeekThenResumeRecovery

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import orjson
 
@@ -13,7 +14,7 @@ from services.reports.replay import LoggedEvent
 from services.simulator.handbuilder import table_config
 
 
-def _raw_stream(n: int) -> list[dict]:
+def _raw_stream(n: int) -> list[dict[str, Any]]:
     stream = TableStream("T9", random.Random(3))
     stream.emit("table_configured", table_config("russian"))
     for i in range(n - 1):
@@ -21,7 +22,7 @@ def _raw_stream(n: int) -> list[dict]:
     return stream.events
 
 
-def _logged(raw: list[dict]) -> list[LoggedEvent]:
+def _logged(raw: list[dict[str, Any]]) -> list[LoggedEvent]:
     out = []
     for i, event in enumerate(raw, start=1):
         parsed = parse_record(orjson.dumps(event), f"line {i}")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import pytest
 
@@ -69,6 +70,7 @@ def test_timeline_and_chain_of_a_clean_hand(game: str) -> None:
     seats = {h.seat for h in report.hands if h.seat is not None}
     assert seats == {int(s) for s in record.players or {}}
     html = render_html("dispute.html", r=report, generated_at=STAMP)
+    assert record.last_hash is not None
     assert "VERIFIED" in html and record.last_hash in html
     assert html.count('<svg xmlns="http://www.w3.org/2000/svg" class="card') >= len(seats)
 
@@ -116,7 +118,7 @@ def test_player_and_dealer_ids_are_escaped() -> None:
     evil_dealer = "<img src=x onerror=alert(1)>"
     events, _ = simulated("russian", hands=6, faulty=False, tables=1)
 
-    def edit(event: dict) -> None:
+    def edit(event: dict[str, Any]) -> None:
         data = event["data"]
         if data.get("player_id") == "T001-P1":
             data["player_id"] = evil_player

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+from collections.abc import Sequence
 from typing import Any
 
 from services.events.contract import Event
@@ -19,7 +20,7 @@ def _events(game: str, specs: list[tuple[str, dict[str, Any]]], deck: int = 52) 
     return list(hand.events)
 
 
-def _deal(to: str, cards: list[str | None], seat: int | None = None) -> list[tuple[str, dict[str, Any]]]:
+def _deal(to: str, cards: Sequence[str | None], seat: int | None = None) -> list[tuple[str, dict[str, Any]]]:
     out = []
     for card in cards:
         body: dict[str, Any] = {"to": to, "card": card, "face_up": False}
