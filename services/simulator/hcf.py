@@ -28,14 +28,13 @@ adjudicate without findings cross-checks two implementations of the rules.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
 from typing import Any
 
 from services.events.stream import TableStream
 from services.games.hcf.profile import HcfProfile
 from services.games.profile import RuleProfile
 from services.simulator.buy_in import buy_in_to
-from services.simulator.hcf_hand import Hand, HandPlay
+from services.simulator.hcf_hand import Hand, HandPlay, Player, Sweetheart
 from services.simulator.truth import TruthLabel
 
 FAULTS: dict[str, str] = {
@@ -80,29 +79,6 @@ MIN_WAGER, MAX_WAGER = 5, 500
 DP_MIN_STACK = 300
 BONUS_CAP = 500
 RAKE_MODES = ("all", "players", "designated")
-
-
-@dataclass(frozen=True)
-class Sweetheart:
-    """SURV-2 scenario: ``dealer`` overpays ``friend``'s wins by up to one Ante."""
-
-    dealer: str
-    friend: str
-
-
-@dataclass
-class Player:
-    player_id: str
-    stack: int
-    ante: int
-    bonus: int  # size of a bonus wager
-    flush_rate: float  # how often the Flush bonus is played
-    sf_rate: float
-    timid: bool  # raises only 1x Ante whatever the flush
-
-    def needs(self, fee: int) -> int:
-        """GEN-2: Ante, both bonuses, a 3x raise and the fee."""
-        return 4 * self.ante + 2 * self.bonus + fee
 
 
 class HcfTable:

@@ -10,8 +10,9 @@ has played it.
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from services.games.cards import RANK_VALUE, STANDARD_DECK
 from services.games.hcf.evaluation import (
@@ -21,13 +22,34 @@ from services.games.hcf.evaluation import (
     flush_value,
     straight_flush_run,
 )
+from services.games.hcf.profile import HcfProfile
 from services.simulator.truth import TruthLabel
-
-if TYPE_CHECKING:
-    from services.simulator.hcf import HcfTable, Player
 
 _RING = 1000
 SWEETHEART_RATE = 0.5  # share of the friend's wins the sweetheart dealer overpays
+
+
+@dataclass(frozen=True)
+class Sweetheart:
+    """SURV-2 scenario: ``dealer`` overpays ``friend``'s wins by up to one Ante."""
+
+    dealer: str
+    friend: str
+
+
+@dataclass
+class Player:
+    player_id: str
+    stack: int
+    ante: int
+    bonus: int  # size of a bonus wager
+    flush_rate: float  # how often the Flush bonus is played
+    sf_rate: float
+    timid: bool  # raises only 1x Ante whatever the flush
+
+    def needs(self, fee: int) -> int:
+        """GEN-2: Ante, both bonuses, a 3x raise and the fee."""
+        return 4 * self.ante + 2 * self.bonus + fee
 
 
 @dataclass
@@ -54,10 +76,26 @@ class PlayerHand:
     walked: bool = False
 
 
+class TableView(Protocol):
+    """What a hand needs of its table (``services.simulator.hcf.HcfTable``)."""
+
+    rng: random.Random
+    profile: HcfProfile
+    players: dict[int, Player]
+    dealer: str
+    mode: str
+    fee: int
+    cap: int | None
+    sweetheart: Sweetheart | None
+
+    def is_friend(self, seat: int) -> bool: ...
+    def label_fault(self, hand: Hand, fault: str, seat: int | None, detail: str) -> None: ...
+
+
 class HandPlay:
     """The course of one hand at the table, faults included."""
 
-    def __init__(self, table: HcfTable, hand: Hand, fault: str | None) -> None:
+    def __init__(self, table: TableView, hand: Hand, fault: str | None) -> None:
         self.t, self.hand, self.fault, self.rng = table, hand, fault, table.rng
         self.dp = hand.dp
         dp = self.dp
