@@ -27,7 +27,11 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from services.adjudicator.embedded import adjudicate_lines  # noqa: E402
+from services.games.profiles import BUILTIN_PROFILE, read_profiles  # noqa: E402
 from services.simulator.run import simulate  # noqa: E402
+
+PROFILES = read_profiles()  # once, as every entry point does
+HOUSE = PROFILES.get(BUILTIN_PROFILE)
 
 GAMES = ("hcf", "draw7a", "holdem", "chinese", "russian")
 
@@ -38,13 +42,13 @@ def best_time(lines: list[bytes], repeat: int) -> tuple[float, int]:
     records = 0
     for _ in range(repeat):
         started = time.process_time()
-        records = sum(len(step.records) for step in adjudicate_lines(lines))
+        records = sum(len(step.records) for step in adjudicate_lines(lines, PROFILES))
         best = min(best, time.process_time() - started)
     return best, records
 
 
 def bench_game(game: str, tables: int, hands: int, repeat: int) -> None:
-    log = simulate([game], tables, hands, seed=1)
+    log = simulate([game], tables, hands, seed=1, profile=HOUSE)
     lines = [orjson.dumps(event) for event in log.events]
     seconds, records = best_time(lines, repeat)
     print(f"{game:8s} {records:7d} hands {len(lines):8d} events "

@@ -29,7 +29,8 @@ from treys import Card, Evaluator
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from services.games.cards import SHORT_DECK_36, STANDARD_DECK
-from services.games.evaluation import batch, fast, short_deck, standard
+from services.games.draw7a import evaluation as short_deck
+from services.games.evaluation import batch, fast, standard
 from services.games.evaluation.tables import card_index
 
 PEERS = ("treys", "phevaluator", "pokerkit")

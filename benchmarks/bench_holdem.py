@@ -35,11 +35,14 @@ sys.path.insert(0, str(REPO))
 from services.adjudicator.adjudicate import adjudicate_hand  # noqa: E402
 from services.adjudicator.embedded import adjudicate_lines  # noqa: E402
 from services.events.contract import AdjudicationRecord  # noqa: E402
-from services.games import holdem  # noqa: E402
+from services.games.holdem import adjudicate as holdem  # noqa: E402
 from services.games.model import HandInput  # noqa: E402
-from services.games.profile import load_profile  # noqa: E402
+from services.games.profiles import BUILTIN_PROFILE, read_profiles  # noqa: E402
 from services.importers.phh import import_phh  # noqa: E402
 from tests.e2e.phh_support import hand_inputs, unpack  # noqa: E402
+
+PROFILES = read_profiles()  # once, as every entry point does
+HOUSE = PROFILES.get(BUILTIN_PROFILE)
 
 
 @dataclass
@@ -56,7 +59,7 @@ class Timings:
         return self.hands / seconds if seconds else float("inf")
 
 
-PROFILE = load_profile("house-v1")
+PROFILE = HOUSE
 
 
 def replay_with_pokerkit(files: list[Path]) -> None:
@@ -79,13 +82,13 @@ def run_session(files: list[Path], timings: Timings) -> None:
 
     started = time.perf_counter()
     records: list[AdjudicationRecord] = [
-        record for step in adjudicate_lines(lines) for record in step.records]
+        record for step in adjudicate_lines(lines, PROFILES) for record in step.records]
     timings.embedded += time.perf_counter() - started
 
     inputs: list[HandInput] = list(hand_inputs(result.events))
     started = time.perf_counter()
     for hand in inputs:
-        adjudicate_hand(hand)
+        adjudicate_hand(hand, PROFILES)
     timings.rules += time.perf_counter() - started
     started = time.perf_counter()
     for hand in inputs:

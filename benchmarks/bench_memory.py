@@ -33,6 +33,10 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from services.adjudicator.embedded import EmbeddedRunner, iter_lines  # noqa: E402
+from services.games.profiles import BUILTIN_PROFILE, read_profiles  # noqa: E402
+
+PROFILES = read_profiles()  # once, as every entry point does
+HOUSE = PROFILES.get(BUILTIN_PROFILE)
 
 TARGET_MB = 300
 TARGET_TABLES = 10_000
@@ -46,13 +50,13 @@ def rss_bytes() -> int:
 
 def open_hand_lines(table_id: str, index: int, seed: int) -> list[bytes]:
     """One simulated HCF table up to, not including, its first ``hand_ended``."""
+    from services.events.stream import TableStream
     from services.simulator.registry import simulator_for
-    from services.simulator.stream import TableStream
 
     simulate_table, _faults = simulator_for("hcf")
     rng = random.Random(f"{seed}:{index}")
     stream = TableStream(table_id, rng)
-    simulate_table(stream, 1, rng, frozenset(), 0.0, index)
+    simulate_table(stream, 1, rng, frozenset(), 0.0, index, HOUSE)
     cut = next(i for i, e in enumerate(stream.events) if e["type"] == "hand_ended")
     return [orjson.dumps(e) for e in stream.events[:cut]]
 
@@ -66,7 +70,7 @@ def generate(path: Path, tables: int, seed: int) -> None:
 
 def measure(path: Path, seed: int) -> tuple[int, int, int, int]:
     """(open hands held, bytes of input, RSS before, RSS after)."""
-    runner = EmbeddedRunner()
+    runner = EmbeddedRunner(PROFILES)
     for raw, where in iter_lines(open_hand_lines("WARMUP", 0, seed + 1)):
         runner.feed(raw, where)
     gc.collect()

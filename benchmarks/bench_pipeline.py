@@ -62,6 +62,7 @@ from tests.integration.pipeline_support import (
     drop_database,
     partitions_of,
 )
+from tests.profiles import HOUSE, PROFILES
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -77,7 +78,7 @@ class Log:
 
 
 def make_log(tables: int, hands: int, seed: int) -> Log:
-    events = simulate(["hcf"], tables, hands, seed).events
+    events = simulate(["hcf"], tables, hands, seed, profile=HOUSE).events
     return Log([orjson.dumps(e) for e in events], tables * hands)
 
 
@@ -85,7 +86,7 @@ def embedded_rate(log: Log, rounds: int = 3) -> float:
     """Hands per second of the embedded runner over the log, best of ``rounds``."""
     best = float("inf")
     for _ in range(rounds):
-        runner = EmbeddedRunner()
+        runner = EmbeddedRunner(PROFILES)
         started = time.perf_counter()
         hands = 0
         for number, raw in enumerate(log.lines, start=1):

@@ -20,8 +20,9 @@ from rich.table import Table
 from rich.text import Text
 
 from services.adjudicator.embedded import DeadLetter, EmbeddedRunner, iter_lines
-from services.adjudicator.table import Alert
-from services.events.contract import AdjudicationRecord, encode_record
+from services.events.contract import AdjudicationRecord, Alert, encode_record
+from services.games.profile import UnknownProfileError
+from services.games.profiles import BUILTIN_PROFILE, read_profiles
 from services.importers.cli import import_app
 from services.ledger.cli import ledger_app
 from services.pipeline.cli import produce, serve_app, topics_app
@@ -83,7 +84,7 @@ class AdjudicationRun:
 def run_file(path: Path, out: typer.FileTextWrite | None = None) -> AdjudicationRun:
     """Adjudicate a JSONL file, writing records to ``out`` as hands end."""
     run = AdjudicationRun()
-    runner = EmbeddedRunner()
+    runner = EmbeddedRunner(read_profiles())
     size = path.stat().st_size
     with path.open("rb") as fh, _progress() as progress:
         task = progress.add_task(f"adjudicating {path.name}", total=size)
@@ -201,11 +202,15 @@ def surveil(
 ) -> None:
     """Adjudicate a log and run the cross-hand surveillance patterns (SURV-2..SURV-8) over
     its hands; alerts as JSON lines (with their evidence), a table of them on stderr."""
-    from services.surveillance import load_config, surveil_lines
+    from services.surveillance import surveil_lines, surveillance_config
 
-    config = load_config(profile)
+    profiles = read_profiles()
+    try:
+        config = surveillance_config(profiles.get(profile))
+    except UnknownProfileError as exc:
+        raise typer.BadParameter(str(exc), param_hint="--profile") from None
     with file.open("rb") as fh:
-        run = surveil_lines(iter_lines(fh), config)
+        run = surveil_lines(iter_lines(fh), config, profiles)
     lines = b"".join(_alert_line(a) for a in run.alerts)
     if out is None:
         sys.stdout.buffer.write(lines)
@@ -253,7 +258,8 @@ def simulate(
     with _progress() as progress:
         task = progress.add_task("simulating tables", total=tables)
         log = run_simulation(game, tables, hands, seed, chosen, fault_rate,
-                             on_table_done=lambda _i: progress.advance(task))
+                             on_table_done=lambda _i: progress.advance(task),
+                             profile=read_profiles().get(BUILTIN_PROFILE))
     _write_jsonl(output, [orjson.dumps(e) for e in log.events])
     if truth is not None:
         _write_truth(truth, log.truth)

@@ -24,8 +24,9 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from services.adjudicator.table import Alert
-from services.events.contract import AdjudicationRecord, encode_record
+from services.events.contract import AdjudicationRecord, Alert, encode_record
+from services.games.profile import Profiles
+from services.games.profiles import BUILTIN_PROFILE, read_profiles
 from services.simulator.scoring import AlertDetection, Detection, score, score_alerts
 
 if TYPE_CHECKING:
@@ -49,11 +50,13 @@ def run_demo(
     faults = frozenset().union(*(available_faults(g) for g in games))
     console.print(f"[bold]1. simulate[/bold] {tables} table(s) x {hands} hands of {games}, "
                   f"faults injected: {', '.join(sorted(faults))}")
-    log = simulate(games, tables, hands, seed, faults, fault_rate=0.02)
+    profiles = read_profiles()  # once for the whole demo: simulate, adjudicate, surveil
+    log = simulate(games, tables, hands, seed, faults, fault_rate=0.02,
+                   profile=profiles.get(BUILTIN_PROFILE))
     _write_jsonl(events_path, [orjson.dumps(e) for e in log.events])
     _write_jsonl(truth_path, [msgspec.json.encode(t) for t in log.truth])
     console.print(f"[bold]2. adjudicate and surveil[/bold] {len(log.events)} events")
-    run, surveyed = _adjudicate_and_surveil(events_path)
+    run, surveyed = _adjudicate_and_surveil(events_path, profiles)
     _write_jsonl(records_path, [encode_record(r) for r in run.records])
     _write_jsonl(alerts_path, [msgspec.json.encode(a) for a in surveyed.alerts])
     console.print(_summary_table(run))
@@ -86,11 +89,12 @@ def run_demo(
     return detection.all_detected and surveillance.all_detected
 
 
-def _adjudicate_and_surveil(path: Path) -> tuple[AdjudicationRun, SurveillanceRun]:
+def _adjudicate_and_surveil(path: Path, profiles: Profiles
+                            ) -> tuple[AdjudicationRun, SurveillanceRun]:
     """One embedded adjudication pass over the log, each hand surveilled as it closes."""
     from services.adjudicator.embedded import iter_lines
     from services.cli import AdjudicationRun, _progress
-    from services.surveillance import load_config, surveil_lines
+    from services.surveillance import surveil_lines, surveillance_config
 
     with path.open("rb") as fh, _progress() as progress:
         task = progress.add_task(f"adjudicating and surveilling {path.name}",
@@ -101,7 +105,8 @@ def _adjudicate_and_surveil(path: Path) -> tuple[AdjudicationRun, SurveillanceRu
                 yield line
                 progress.update(task, completed=fh.tell())
 
-        surveyed = surveil_lines(lines(), load_config())
+        surveyed = surveil_lines(lines(), surveillance_config(profiles.get(BUILTIN_PROFILE)),
+                                 profiles)
     run = AdjudicationRun()
     run.records = surveyed.records
     run.alerts = surveyed.stream_alerts

@@ -1,16 +1,15 @@
 """Adjudicate one assembled hand: dispatch to its game, compare expected with recorded.
 
-This is the single entry point the embedded runner, the Faust app and the tests call, so
-they cannot disagree. It is pure: the same ``HandInput`` always gives the same record.
+This is the single entry point the embedded runner, the Kafka pipeline and the tests call,
+so they cannot disagree. It is pure: the same ``HandInput`` under the same profiles always
+gives the same record. The game is found in the typed registry (``services.games.registry``)
+and its profile among those the caller passed in; nothing here reads a file.
 """
 
 from __future__ import annotations
 
-import importlib
 import logging
-from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Protocol
 
 from services.adjudicator.integrity import common_findings
 from services.adjudicator.recorded import POT, RecordedHand, record_hand
@@ -22,32 +21,10 @@ from services.events.contract import (
     SideResult,
 )
 from services.games.model import GameOutcome, HandInput, HandRejected, finding
-from services.games.profile import RuleProfile, UnknownProfileError, load_profile
-
-# One module per game; each exposes ``adjudicate(hand, profile) -> GameOutcome``.
-GAME_MODULES: dict[str, str] = {
-    "hcf": "services.games.hcf",
-    "chinese": "services.games.chinese",
-    "draw7a": "services.games.draw7a",
-    "russian": "services.games.russian",
-    "holdem": "services.games.holdem",
-}
-
-# The rule that governs the rake of each game (HCF-12; GEN-10 for the others).
-RAKE_RULE: dict[str, str] = {
-    "hcf": "HCF-12",
-    "chinese": "GEN-10",
-    "draw7a": "GEN-10",
-    "russian": "GEN-10",
-    "holdem": "GEN-10",
-}
-
+from services.games.profile import Profiles, RuleProfile, UnknownProfileError, gen_section
+from services.games.registry import GAMES
 
 _log = logging.getLogger(__name__)
-
-
-class GameAdjudicator(Protocol):
-    def __call__(self, hand: HandInput, profile: RuleProfile) -> GameOutcome: ...
 
 
 @dataclass(frozen=True)
@@ -57,12 +34,6 @@ class ChainInfo:
     first_seq: int
     last_seq: int
     last_hash: str
-
-
-def _game_function(game: str) -> GameAdjudicator:
-    module = importlib.import_module(GAME_MODULES[game])
-    fn: Callable[..., GameOutcome] = module.adjudicate
-    return fn
 
 
 def rejected_record(
@@ -84,17 +55,20 @@ def rejected_record(
 
 def adjudicate_hand(
     hand: HandInput,
+    profiles: Profiles,
     chain: ChainInfo | None = None,
     extra_findings: list[Finding] | None = None,
 ) -> AdjudicationRecord:
     """Re-derive the hand, compare with what the table recorded, build the record.
 
-    ``extra_findings``: what intake found about the hand's events (SURV-9 chain breaks,
-    configuration changed mid-hand); they count towards the status like any other.
+    ``profiles``: the rule profiles the table's configuration may name (read once by the
+    caller's bootstrap). ``extra_findings``: what intake found about the hand's events
+    (SURV-9 chain breaks, configuration changed mid-hand); they count towards the status
+    like any other.
     """
     pre = list(extra_findings or [])
     try:
-        return _adjudicate(hand, chain, pre)
+        return _adjudicate(hand, profiles, chain, pre)
     except Exception as exc:  # one hand must never stop the table's stream
         return _unadjudicable(hand, pre, exc)
 
@@ -119,7 +93,7 @@ def _unadjudicable(hand: HandInput, pre: list[Finding], exc: Exception) -> Adjud
 
 
 def _adjudicate(
-    hand: HandInput, chain: ChainInfo | None, pre: list[Finding]
+    hand: HandInput, profiles: Profiles, chain: ChainInfo | None, pre: list[Finding]
 ) -> AdjudicationRecord:
     table_id = hand.table.table_id
     config = hand.table.config
@@ -132,22 +106,20 @@ def _adjudicate(
                      "limits or rake to adjudicate against")],
         )
     try:
-        profile = load_profile(config.rule_profile)
-        game_fn = _game_function(config.game)
-        outcome = game_fn(hand, profile)
+        profile = profiles.get(config.rule_profile)
+        game = GAMES.get(config.game)
+        if game is None:
+            return rejected_record(
+                table_id, hand.hand_id,
+                [*pre, finding("GAME_NOT_SUPPORTED", "GEN-5", "critical",
+                         f"this pitwatch build cannot adjudicate game {config.game!r} yet")],
+                config.game,
+            )
+        outcome = game.adjudicate(hand, profile)
     except UnknownProfileError as exc:
         return rejected_record(
             table_id, hand.hand_id,
             [*pre, finding("UNKNOWN_RULE_PROFILE", "GEN-5", "critical", str(exc))], config.game,
-        )
-    except ModuleNotFoundError as exc:
-        if exc.name != GAME_MODULES.get(config.game):
-            raise
-        return rejected_record(
-            table_id, hand.hand_id,
-            [*pre, finding("GAME_NOT_SUPPORTED", "GEN-5", "critical",
-                     f"this pitwatch build cannot adjudicate game {config.game!r} yet")],
-            config.game,
         )
     except HandRejected as exc:
         return rejected_record(
@@ -156,7 +128,7 @@ def _adjudicate(
         )
     recorded = record_hand(hand.events)
     findings = [*pre, *common_findings(hand, profile), *outcome.findings, *recorded.findings]
-    findings += compare(outcome, recorded, RAKE_RULE[config.game], profile)
+    findings += compare(outcome, recorded, game.rake_rule, profile)
     return _build_record(hand, config.game, config.rule_profile, outcome, recorded, findings,
                          chain)
 
@@ -176,9 +148,7 @@ def compare(
     """MISPAY per seat whose settlement (net before rake) differs; RAKE_* per seat (and for
     rake taken from the pot that no posted fee accounts for); NOT_CONSERVED (GEN-8) when
     either side creates or destroys chips."""
-    from services.adjudicator.integrity import GenProfile
-
-    gen = profile.section("gen", GenProfile)
+    gen = gen_section(profile)
     out = _conservation(outcome, recorded)
     rake = seat_rake(outcome, recorded)
     seats = sorted(set(outcome.net) | set(recorded.net))

@@ -12,14 +12,14 @@ from dataclasses import dataclass, field
 
 from services.adjudicator.intake import Rejection, parse_record
 from services.adjudicator.table import (
-    Alert,
     Outputs,
     TableState,
     apply_event,
     close_open_hand_at_end,
 )
-from services.events.contract import AdjudicationRecord, Finding
+from services.events.contract import AdjudicationRecord, Alert, Finding
 from services.games.model import HandInput
+from services.games.profile import Profiles
 
 
 @dataclass(frozen=True)
@@ -43,9 +43,11 @@ class StepResult:
 
 
 class EmbeddedRunner:
-    """Feeds records one at a time; per-table state lives in ``states``."""
+    """Feeds records one at a time; per-table state lives in ``states``. ``profiles``:
+    the rule profiles the tables may post (read once by the caller's bootstrap)."""
 
-    def __init__(self) -> None:
+    def __init__(self, profiles: Profiles) -> None:
+        self.profiles = profiles
         self.states: dict[str, TableState] = {}
 
     def feed(self, raw: bytes, where: str) -> StepResult:
@@ -57,7 +59,7 @@ class EmbeddedRunner:
         state = self.states.get(table_id)
         if state is None:
             state = self.states[table_id] = TableState(table_id=table_id)
-        out = apply_event(state, parsed)
+        out = apply_event(state, parsed, self.profiles)
         if not out.dlq:  # the usual case: nothing for the DLQ
             return StepResult(out.records, out.alerts, [], out.closed_hand, out.outside_hand)
         return _step(out, raw, where, table_id)
@@ -89,9 +91,9 @@ def iter_lines(lines: Iterable[bytes]) -> Iterator[tuple[bytes, str]]:
             yield stripped, f"line {number}"
 
 
-def adjudicate_lines(lines: Iterable[bytes]) -> Iterator[StepResult]:
+def adjudicate_lines(lines: Iterable[bytes], profiles: Profiles) -> Iterator[StepResult]:
     """Every result of a whole log, then the end-of-input closing."""
-    runner = EmbeddedRunner()
+    runner = EmbeddedRunner(profiles)
     feed = runner.feed
     for number, line in enumerate(lines, start=1):  # as ``iter_lines``, inlined (hot loop)
         stripped = line.strip()

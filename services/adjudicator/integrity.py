@@ -8,9 +8,7 @@ under a configuration nobody authorised (GEN-5).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Literal
-
-import msgspec
+from typing import Any
 
 from services.events.contract import (
     ActionEvent,
@@ -31,26 +29,11 @@ from services.events.contract import (
 )
 from services.games.cards import DECKS
 from services.games.model import HandInput, finding
-from services.games.profile import RuleProfile
-
-Sev = Literal["info", "warning", "critical"]
-
-
-class GenProfile(msgspec.Struct, forbid_unknown_fields=True):
-    """Section ``gen`` of a rule profile: severities of the common findings."""
-
-    wager_over_stack_severity: Sev
-    chips_during_hand_severity: Sev
-    cash_in_play_severity: Sev
-    unauthorised_config_severity: Sev
-    wager_outside_limits_severity: Sev
-    deck_integrity_severity: Sev
-    mispay_severity: Sev
-    rake_error_severity: Sev
+from services.games.profile import GenProfile, RuleProfile, gen_section
 
 
 def common_findings(hand: HandInput, profile: RuleProfile) -> list[Finding]:
-    gen = profile.section("gen", GenProfile)
+    gen = gen_section(profile)
     deck, stacks, chips = _scan(hand.events, gen)
     out: list[Finding] = [*deck, *stacks, *chips]
     if not hand.table.config_authorized:

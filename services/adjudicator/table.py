@@ -19,13 +19,11 @@ events"). The last event of a stream can only be verified once its successor arr
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
 import msgspec
 
 from services.adjudicator.adjudicate import ChainInfo, adjudicate_hand, rejected_record
 from services.adjudicator.intake import ParsedEvent
-from services.adjudicator.integrity import GenProfile
 from services.adjudicator.open_hand import OpenHand, pack_event, unpack_events
 from services.adjudicator.window import Window, fingerprint
 from services.events.bounds import (
@@ -39,6 +37,7 @@ from services.events.contract import (
     EVENT_TYPES,
     TABLE_LEVEL_TYPES,
     AdjudicationRecord,
+    Alert,
     ChipsChangedEvent,
     DealerChangedEvent,
     DesignatedPlayerOfferEvent,
@@ -48,11 +47,12 @@ from services.events.contract import (
     HandStartedEvent,
     PlayerLeftEvent,
     PlayerSeatedEvent,
+    Severity,
     TableConfigured,
     TableConfiguredEvent,
 )
 from services.games.model import BuyRecord, HandInput, SeatInfo, TableContext, finding
-from services.games.profile import UnknownProfileError, load_profile
+from services.games.profile import Profiles, UnknownProfileError, gen_section
 
 
 class SeatState(msgspec.Struct, array_like=True):
@@ -91,23 +91,6 @@ class TableState(msgspec.Struct):
     open_hand: OpenHand | None = None
 
 
-class Alert(msgspec.Struct, kw_only=True, omit_defaults=True):
-    """A surveillance alert on topic ``alerts`` (SURV-*), with its evidence."""
-
-    v: int = 1
-    table_id: str
-    code: str
-    rule: str
-    severity: str
-    message: str
-    seq: int | None = None
-    event_id: str | None = None
-    hand_id: str | None = None
-    # Cross-hand patterns (services.surveillance): the hands, players, counts, statistic
-    # and threshold behind the alert (rules.md SURV: "an alert with its evidence").
-    evidence: dict[str, Any] | None = None
-
-
 @dataclass(slots=True)
 class Outputs:
     """What one record produced (slotted: one is built per record on the hot path)."""
@@ -137,8 +120,8 @@ def decode_state(raw: bytes) -> TableState:
 # ---------------------------------------------------------------- chain (SURV-9)
 
 
-def _chain_finding(code: str, severity: str, message: str) -> Finding:
-    return finding(code, "SURV-9", severity, message)  # type: ignore[arg-type]
+def _chain_finding(code: str, severity: Severity, message: str) -> Finding:
+    return finding(code, "SURV-9", severity, message)
 
 
 def _report(state: TableState, out: Outputs, event: Event, f: Finding) -> None:
@@ -162,7 +145,7 @@ def _report(state: TableState, out: Outputs, event: Event, f: Finding) -> None:
                 f, message=f"outside any hand, before this one started: {f.message}"))
 
 
-def _info_alert(state: TableState, out: Outputs, event: Event, code: str, severity: str,
+def _info_alert(state: TableState, out: Outputs, event: Event, code: str, severity: Severity,
                 message: str) -> None:
     """An alert that is no finding of any hand (the event is not applied, nothing changed)."""
     out.alerts.append(
@@ -288,15 +271,18 @@ def _forget_before_previous_hand(state: TableState, started: Event) -> None:
 # ---------------------------------------------------------------- hand assembly
 
 
-def apply_event(state: TableState, parsed: ParsedEvent) -> Outputs:
-    """Feed one validated event of this table; returns records/alerts/DLQ reasons."""
+def apply_event(state: TableState, parsed: ParsedEvent, profiles: Profiles) -> Outputs:
+    """Feed one validated event of this table; returns records/alerts/DLQ reasons.
+
+    ``profiles``: the rule profiles a table may post, read once by the caller's bootstrap
+    (a hand that ends is adjudicated under the one its configuration names)."""
     out = Outputs()
     event = parsed.event
     if not _next_in_chain(state, parsed) and not check_chain(state, parsed, out):
         return out
     event_type = type(event)
     if event_type in _TABLE_LEVEL_CLASSES:
-        _apply_table_event(state, event, out)
+        _apply_table_event(state, event, out, profiles)
         if state.open_hand is not None:
             _append(state, event, out)
         return out
@@ -324,7 +310,7 @@ def apply_event(state: TableState, parsed: ParsedEvent) -> Outputs:
         return out
     _append(state, event, out)
     if event_type is HandEndedEvent and state.open_hand is hand:
-        out.records.append(_close_hand(state, hand, parsed.hash, out))
+        out.records.append(_close_hand(state, hand, parsed.hash, out, profiles))
     return out
 
 
@@ -332,10 +318,6 @@ def apply_event(state: TableState, parsed: ParsedEvent) -> Outputs:
 _TABLE_LEVEL_CLASSES = frozenset(
     cls for tag, cls in EVENT_TYPES.items() if tag in TABLE_LEVEL_TYPES
 )
-
-
-def _is_table_level(event: Event) -> bool:
-    return type(event) in _TABLE_LEVEL_CLASSES
 
 
 def _append(state: TableState, event: Event, out: Outputs) -> None:
@@ -355,7 +337,8 @@ def _check_hand_size(state: TableState, out: Outputs) -> None:
                                       "findings")
 
 
-def _apply_table_event(state: TableState, event: Event, out: Outputs) -> None:
+def _apply_table_event(state: TableState, event: Event, out: Outputs,
+                       profiles: Profiles) -> None:
     if isinstance(event, TableConfiguredEvent):
         state.config = event.data
         state.config_authorized = event.data.authorized_by is not None
@@ -388,7 +371,7 @@ def _apply_table_event(state: TableState, event: Event, out: Outputs) -> None:
         if event.data.kind in ("buy_in", "short_buy"):
             _record_buy(state, event.data.seat, event.data.kind, event.data.amount, event.seq)
         elif event.data.kind == "cash_in_play" and state.open_hand is None:
-            out.alerts.append(_cash_between_hands(state, event))
+            out.alerts.append(_cash_between_hands(state, event, profiles))
     elif isinstance(event, DealerChangedEvent):
         state.dealer_id = event.data.dealer_id
     elif isinstance(event, DesignatedPlayerOfferEvent):
@@ -397,22 +380,23 @@ def _apply_table_event(state: TableState, event: Event, out: Outputs) -> None:
             del state.offers[0]
 
 
-def _cash_between_hands(state: TableState, event: ChipsChangedEvent) -> Alert:
+def _cash_between_hands(state: TableState, event: ChipsChangedEvent,
+                        profiles: Profiles) -> Alert:
     """GEN-4 between hands: cash put in play before the deal is a cash wager in the next
     hand (during a hand the hand's own CASH_IN_PLAY finding covers it). With no hand to
     attach it to, it is an alert, at the severity the table's profile posts for GEN-4."""
     d = event.data
     return Alert(table_id=state.table_id, code="CASH_IN_PLAY", rule="GEN-4",
-                 severity=_cash_severity(state), seq=event.seq, event_id=event.event_id,
+                 severity=_cash_severity(state, profiles), seq=event.seq, event_id=event.event_id,
                  message=f"seat {d.seat} put {d.amount} in cash in play between hands "
                          f"(seq {event.seq}); only chips are wagered")
 
 
-def _cash_severity(state: TableState) -> str:
+def _cash_severity(state: TableState, profiles: Profiles) -> Severity:
     if state.config is None:
         return "warning"
     try:
-        gen = load_profile(state.config.rule_profile).section("gen", GenProfile)
+        gen = gen_section(profiles.get(state.config.rule_profile))
     except UnknownProfileError:
         return "warning"
     return gen.cash_in_play_severity
@@ -425,7 +409,8 @@ def _record_buy(state: TableState, seat: int, kind: str, amount: int, seq: int) 
         state.buys.remove(mine[0])
 
 
-def _context(state: TableState) -> TableContext:
+def table_context(state: TableState) -> TableContext:
+    """The table as a hand being closed now sees it (the ``HandInput``'s context)."""
     return TableContext(
         table_id=state.table_id,
         config=state.config,
@@ -446,12 +431,12 @@ def _context(state: TableState) -> TableContext:
 
 
 def _close_hand(state: TableState, hand: OpenHand, last_hash: str,
-                out: Outputs) -> AdjudicationRecord:
+                out: Outputs, profiles: Profiles) -> AdjudicationRecord:
     events = unpack_events(hand)
-    hand_input = HandInput(table=_context(state), hand_id=hand.hand_id, events=tuple(events))
+    hand_input = HandInput(table=table_context(state), hand_id=hand.hand_id, events=tuple(events))
     out.closed_hand = hand_input
     chain = ChainInfo(first_seq=hand.first_seq, last_seq=hand.last_seq, last_hash=last_hash)
-    record = adjudicate_hand(hand_input, chain, extra_findings=hand.findings)
+    record = adjudicate_hand(hand_input, profiles, chain, extra_findings=hand.findings)
     started = events[0]
     if isinstance(started, HandStartedEvent):
         state.previous_button = started.data.button

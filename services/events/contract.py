@@ -469,12 +469,17 @@ def event_to_builtins(event: Event) -> dict[str, Any]:
 # ---------------------------------------------------------------- adjudication record
 
 
+# How serious a finding or an alert is; the one definition every layer uses (profiles post
+# a severity per finding with it, the metrics label by it).
+Severity: TypeAlias = Literal["info", "warning", "critical"]
+
+
 class Finding(Struct, kw_only=True, forbid_unknown_fields=True, omit_defaults=False):
     """One finding; ``rule`` is an ID from rules.md (``HCF-7``, ``SURV-9`` ...)."""
 
     code: NonEmpty
     rule: NonEmpty
-    severity: Literal["info", "warning", "critical"]
+    severity: Severity
     seat: Seat | None
     amount: SignedChips | None
     message: str
@@ -528,6 +533,25 @@ class AdjudicationRecord(Struct, kw_only=True, forbid_unknown_fields=True, omit_
     last_seq: int | None = None
     last_hash: Sha256Hex | None = None
     movements: list[Movement] | None = None
+
+
+class Alert(Struct, kw_only=True, omit_defaults=True):
+    """One message on topic ``alerts``: a stream irregularity (SURV-9 chain breaks, GEN-5
+    configuration, GEN-4 cash between hands) or a cross-hand surveillance pattern
+    (SURV-2..8), with its evidence."""
+
+    v: int = 1
+    table_id: str
+    code: str
+    rule: str
+    severity: Severity
+    message: str
+    seq: int | None = None
+    event_id: str | None = None
+    hand_id: str | None = None
+    # Cross-hand patterns (services.surveillance): the hands, players, counts, statistic
+    # and threshold behind the alert (rules.md SURV: "an alert with its evidence").
+    evidence: dict[str, Any] | None = None
 
 
 _record_encoder = msgspec.json.Encoder(order="deterministic")

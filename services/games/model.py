@@ -13,11 +13,8 @@ once for every game by ``services.adjudicator.recorded``; the comparison of the 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal
 
-from services.events.contract import Event, Finding, TableConfigured
-
-Severity = Literal["info", "warning", "critical"]
+from services.events.contract import Event, Finding, Severity, TableConfigured
 
 
 @dataclass(frozen=True)

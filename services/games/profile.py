@@ -6,22 +6,24 @@ a msgspec struct for its section with NO defaults, so a value missing from the d
 error at load time rather than a constant silently buried in code. A casino posting a
 different reading copies the folder, edits the TOML, and names it in ``table_configured``
 (``rule_profile``); no code changes.
+
+This module holds what a profile *is*; nothing here opens a file. The files are read once
+per process, by the entry point's bootstrap (``services.games.profiles.read_profiles``),
+and the resulting ``Profiles`` is passed down to whatever adjudicates: a rule receives a
+``RuleProfile`` and never looks one up by itself.
 """
 
 from __future__ import annotations
 
-import tomllib
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from functools import cache
-from importlib import resources
-from pathlib import Path
 from typing import Any, TypeVar
 
 import msgspec
 
-S = TypeVar("S")
+from services.events.contract import Severity
 
-_BUILTIN_ROOT = "services.games.profiles"
+S = TypeVar("S")
 
 
 class UnknownProfileError(LookupError):
@@ -52,28 +54,39 @@ class RuleProfile:
         return value
 
 
-def _load_dir(name: str, root: Path) -> RuleProfile:
-    sections = {p.stem: tomllib.loads(p.read_text("utf-8")) for p in sorted(root.glob("*.toml"))}
-    if not sections:
-        raise UnknownProfileError(f"rule profile {name!r}: no *.toml files in {root}")
-    return RuleProfile(name=name, sections=sections)
+@dataclass(frozen=True)
+class Profiles:
+    """Every rule profile this process knows, by name (what a table's ``rule_profile``
+    may name). Built once by the bootstrap; read-only afterwards."""
+
+    by_name: Mapping[str, RuleProfile]
+
+    def get(self, name: str) -> RuleProfile:
+        """The profile ``name``; ``UnknownProfileError`` names the ones there are."""
+        profile = self.by_name.get(name)
+        if profile is None:
+            raise UnknownProfileError(
+                f"unknown rule profile {name!r}; built-in profiles: {', '.join(self.names())}"
+            )
+        return profile
+
+    def names(self) -> list[str]:
+        return sorted(self.by_name)
 
 
-@cache
-def load_profile(name: str, extra_dir: str | None = None) -> RuleProfile:
-    """Load a profile by name: from ``extra_dir/<name>/`` if given, else the built-ins."""
-    if extra_dir is not None:
-        candidate = Path(extra_dir) / name
-        if candidate.is_dir():
-            return _load_dir(name, candidate)
-    builtin = resources.files(_BUILTIN_ROOT).joinpath(name)
-    if not builtin.is_dir():
-        raise UnknownProfileError(
-            f"unknown rule profile {name!r}; built-in profiles: {', '.join(builtin_profiles())}"
-        )
-    return _load_dir(name, Path(str(builtin)))
+class GenProfile(msgspec.Struct, forbid_unknown_fields=True):
+    """Section ``gen`` of a rule profile: severities of the findings every game shares
+    (GEN-1..5, mispays and rake errors)."""
+
+    wager_over_stack_severity: Severity
+    chips_during_hand_severity: Severity
+    cash_in_play_severity: Severity
+    unauthorised_config_severity: Severity
+    wager_outside_limits_severity: Severity
+    deck_integrity_severity: Severity
+    mispay_severity: Severity
+    rake_error_severity: Severity
 
 
-def builtin_profiles() -> list[str]:
-    root = resources.files(_BUILTIN_ROOT)
-    return sorted(p.name for p in root.iterdir() if p.is_dir() and not p.name.startswith("_"))
+def gen_section(profile: RuleProfile) -> GenProfile:
+    return profile.section("gen", GenProfile)

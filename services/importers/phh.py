@@ -1,7 +1,7 @@
 """Import Poker Hand History (PHH) files as v1 table events: ``import_phh(paths)``.
 
 One *table* per source session: the files of one directory, in hand order, become one
-hash-chained table stream (``services.simulator.stream.TableStream``, ids and timestamps
+hash-chained table stream (``services.events.stream.TableStream``, ids and timestamps
 drawn from a generator seeded with the table id, so the same files always give the same
 bytes). Hold'em hands (variants NT and FT) become ``holdem`` hands; every other hand is
 reported in ``ImportResult.skipped`` with the reason, never dropped silently.
@@ -41,6 +41,7 @@ from typing import Any
 import orjson
 
 from services.events.contract import Limits
+from services.events.stream import TableStream
 from services.importers.phh_hand import (
     PhhHand,
     Unsupported,
@@ -49,7 +50,6 @@ from services.importers.phh_hand import (
     read_hand,
 )
 from services.importers.phh_toml import PhhSyntaxError, loads
-from services.simulator.stream import TableStream
 
 MAX_SAFE_CHIPS = 2**53 - 1  # RFC 8785: integers beyond this have another canonical form
 

@@ -3,10 +3,19 @@
 Why code and not hand-edited JSON: Grafana's JSON is long and repetitive (grid positions,
 datasource references, field configs), and a query hidden in it is easy to break without
 noticing. Here each dashboard is a list of ``Panel`` s with their queries; ``render``
-produces the JSON Grafana provisions (``deploy/grafana/dashboards/*.json``, written by
+builds them with Grafana's own typed models (grafana-foundation-sdk) into the JSON Grafana
+provisions (``deploy/grafana/dashboards/*.json``, written by
 ``python -m services.observability.dashboards write``). Tests check that the checked-in
 files equal what this module renders, that every query parses, and — against a real
 Prometheus scraping a real run — that every panel returns data.
+
+Why the panels are declared as small dataclasses and not as SDK builder chains: a panel
+here is its title, kind, queries and description in three to six lines; the same panel
+as a chain of builder calls (``.title().description().datasource().grid_pos().unit()
+.with_target(prometheus.Dataquery().ref_id().expr().legend_format()...)``) is two or three
+times longer and the PromQL is lost in it. So the declarations stay the readable source,
+and the SDK does what was hand-written before: the JSON, with Grafana's own models and
+defaults.
 
 Queries use Grafana's ``$__rate_interval`` / ``$__range`` and the dashboard variables
 ``$game`` and ``$table`` (multi-value, "All" = ``.*``); ``concrete_expr`` substitutes them
@@ -17,9 +26,25 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final, Literal
+
+from grafana_foundation_sdk.builders import bargauge, common, prometheus, stat, table, timeseries
+from grafana_foundation_sdk.builders import dashboard as sdk_dashboard
+from grafana_foundation_sdk.cog.encoder import JSONEncoder
+from grafana_foundation_sdk.models import dashboard as dashboard_model
+from grafana_foundation_sdk.models.common import LegendDisplayMode, LegendPlacement
+from grafana_foundation_sdk.models.dashboard import (
+    DataSourceRef,
+    DataTransformerConfig,
+    GridPos,
+    VariableOption,
+    VariableRefresh,
+    VariableSort,
+)
+from grafana_foundation_sdk.models.prometheus import PromQueryFormat
 
 DATASOURCE_UID: Final = "pitwatch-prometheus"  # deploy/grafana/provisioning/datasources
 DATASOURCE: Final = {"type": "prometheus", "uid": DATASOURCE_UID}
@@ -318,95 +343,111 @@ def all_queries() -> list[tuple[str, str, Query]]:
 
 
 # ---------------------------------------------------------------- rendering
+#
+# The JSON itself is Grafana's: built with grafana-foundation-sdk's typed builders (the
+# dashboard, panel, query and variable models of Grafana's own schema), not assembled by
+# hand. What stays here is only the layout (left to right, wrapping at the 24-column grid)
+# and which builder each ``PanelType`` is.
+
+def _last_value() -> common.ReduceDataOptions:
+    return common.ReduceDataOptions().calcs(["lastNotNull"]).values(False)
+
+
+# Each panel type with Grafana's own default options for it, stated (a panel whose options
+# the SDK leaves unset is written as ``"options": null``).
+_PANEL_BUILDERS: Final[dict[PanelType, Callable[[], Any]]] = {
+    "timeseries": lambda: timeseries.Panel().legend(
+        common.VizLegendOptions().show_legend(True).display_mode(LegendDisplayMode.LIST)
+        .placement(LegendPlacement.BOTTOM).calcs([])),
+    "stat": lambda: stat.Panel().reduce_options(_last_value()),
+    "table": lambda: table.Panel().show_header(True),
+    "bargauge": lambda: bargauge.Panel().reduce_options(_last_value()),
+}
+
+
+def build(dashboard: Dashboard) -> dashboard_model.Dashboard:
+    """The dashboard as Grafana's typed model (schema of grafana-foundation-sdk 10.1)."""
+    builder = (sdk_dashboard.Dashboard(dashboard.title)
+               .uid(dashboard.uid)
+               .description(dashboard.description)
+               .tags(["pitwatch"])
+               .editable()
+               .version(1)
+               .time("now-1h", "now")
+               .refresh("30s")
+               .timezone("utc"))
+    for variable in dashboard.variables:
+        builder = builder.with_variable(_variable(variable))
+    for item in _laid_out(dashboard.items):
+        builder = (builder.with_row(item) if isinstance(item, sdk_dashboard.Row)
+                   else builder.with_panel(item))
+    model: dashboard_model.Dashboard = builder.build()
+    return model
 
 
 def render(dashboard: Dashboard) -> dict[str, Any]:
-    """Grafana dashboard JSON (schema 39), stable for the same input."""
-    return {
-        "uid": dashboard.uid,
-        "title": dashboard.title,
-        "description": dashboard.description,
-        "tags": ["pitwatch"],
-        "editable": True,
-        "schemaVersion": 39,
-        "version": 1,
-        "time": {"from": "now-1h", "to": "now"},
-        "refresh": "30s",
-        "timezone": "utc",
-        "templating": {"list": [_variable(v) for v in dashboard.variables]},
-        "annotations": {"list": []},
-        "panels": _panels(dashboard.items),
-    }
+    """Grafana dashboard JSON, stable for the same input."""
+    rendered: dict[str, Any] = json.loads(JSONEncoder(sort_keys=True).encode(build(dashboard)))
+    return rendered
 
 
-def _variable(v: Variable) -> dict[str, Any]:
-    return {
-        "name": v.name,
-        "label": v.label,
-        "type": "query",
-        "datasource": DATASOURCE,
-        "query": {"query": f"label_values({v.metric}, {v.name})", "refId": "vars"},
-        "definition": f"label_values({v.metric}, {v.name})",
-        "refresh": 2,
-        "multi": True,
-        "includeAll": True,
-        "allValue": ".*",
-        "current": {"selected": True, "text": ["All"], "value": ["$__all"]},
-        "sort": 1,
-    }
+def _datasource() -> DataSourceRef:
+    return DataSourceRef(type_val=DATASOURCE["type"], uid=DATASOURCE_UID)
 
 
-def _panels(items: tuple[Panel | Row, ...]) -> list[dict[str, Any]]:
-    """Panels laid out left to right, wrapping at Grafana's 24-column grid; a row starts
-    a new line of its own."""
-    out: list[dict[str, Any]] = []
+def _variable(v: Variable) -> sdk_dashboard.QueryVariable:
+    return (sdk_dashboard.QueryVariable(v.name)
+            .label(v.label)
+            .datasource(_datasource())
+            .query({"query": f"label_values({v.metric}, {v.name})", "refId": "vars"})
+            .refresh(VariableRefresh.ON_TIME_RANGE_CHANGED)
+            .multi(True)
+            .include_all(True)
+            .all_value(".*")
+            .current(VariableOption(selected=True, text=["All"], value=["$__all"]))
+            .sort(VariableSort.ALPHABETICAL_ASC))
+
+
+def _laid_out(items: tuple[Panel | Row, ...]) -> list[Any]:
+    """Panel and row builders laid out left to right, wrapping at Grafana's 24-column
+    grid; a row starts a new line of its own."""
+    out: list[Any] = []
     x = y = row_height = 0
-    for index, panel in enumerate(items, start=1):
-        if isinstance(panel, Row):
+    for index, item in enumerate(items, start=1):
+        if isinstance(item, Row):
             y, x, row_height = y + row_height, 0, 0
-            out.append(_row(index, panel, y))
+            out.append(sdk_dashboard.Row(item.title).id(index).collapsed(False)
+                       .grid_pos(GridPos(h=ROW_HEIGHT, w=GRID_WIDTH, x=0, y=y)))
             y += ROW_HEIGHT
             continue
-        if x + panel.width > GRID_WIDTH:
+        if x + item.width > GRID_WIDTH:
             x, y, row_height = 0, y + row_height, 0
-        out.append(_panel(index, panel, {"x": x, "y": y, "w": panel.width, "h": panel.height}))
-        x += panel.width
-        row_height = max(row_height, panel.height)
+        out.append(_panel(index, item, GridPos(h=item.height, w=item.width, x=x, y=y)))
+        x += item.width
+        row_height = max(row_height, item.height)
     return out
 
 
-def _row(panel_id: int, row: Row, y: int) -> dict[str, Any]:
-    return {"id": panel_id, "type": "row", "title": row.title, "collapsed": False,
-            "gridPos": {"x": 0, "y": y, "w": GRID_WIDTH, "h": ROW_HEIGHT}, "panels": []}
-
-
-def _panel(panel_id: int, panel: Panel, grid: dict[str, int]) -> dict[str, Any]:
-    targets = [
-        {
-            "refId": chr(ord("A") + i),
-            "datasource": DATASOURCE,
-            "expr": q.expr,
-            "legendFormat": q.legend,
-            "instant": q.instant,
-            "range": not q.instant,
-            **({"format": "table"} if panel.kind == "table" else {}),
-        }
-        for i, q in enumerate(panel.queries)
-    ]
-    rendered: dict[str, Any] = {
-        "id": panel_id,
-        "type": panel.kind,
-        "title": panel.title,
-        "description": panel.description,
-        "datasource": DATASOURCE,
-        "gridPos": grid,
-        "targets": targets,
-        "fieldConfig": {"defaults": {"unit": panel.unit}, "overrides": []},
-        "options": {},
-    }
+def _panel(panel_id: int, panel: Panel, grid: GridPos) -> Any:
+    builder = (_PANEL_BUILDERS[panel.kind]()
+               .id(panel_id)
+               .title(panel.title)
+               .description(panel.description)
+               .datasource(_datasource())
+               .grid_pos(grid)
+               .unit(panel.unit))
+    for i, query in enumerate(panel.queries):
+        builder = builder.with_target(_target(chr(ord("A") + i), query, panel.kind))
     if panel.kind == "table":
-        rendered["transformations"] = [{"id": "merge", "options": {}}]
-    return rendered
+        builder = builder.with_transformation(DataTransformerConfig(id_val="merge", options={}))
+    return builder
+
+
+def _target(ref_id: str, query: Query, kind: PanelType) -> prometheus.Dataquery:
+    target = (prometheus.Dataquery().ref_id(ref_id).datasource(_datasource())
+              .expr(query.expr).legend_format(query.legend))
+    target = target.instant() if query.instant else target.range()
+    return target.format(PromQueryFormat.TABLE) if kind == "table" else target
 
 
 def dashboard_json(dashboard: Dashboard) -> str:

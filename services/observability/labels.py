@@ -22,7 +22,9 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Collection
-from typing import Final
+from typing import Final, get_args
+
+from services.events.contract import Severity
 
 OTHER: Final = "other"
 UNKNOWN: Final = "unknown"
@@ -30,7 +32,7 @@ REDACTED: Final = "redacted"
 
 GAMES: Final = frozenset({"hcf", "chinese", "draw7a", "russian", "holdem"})
 RAKE_MODES: Final = frozenset({"all", "players", "designated", "none"})
-SEVERITIES: Final = frozenset({"info", "warning", "critical"})
+SEVERITIES: Final = frozenset(get_args(Severity))
 HAND_STATUSES: Final = frozenset({"ok", "discrepancy", "dead", "rejected"})
 
 # Why a record was not applied. DLQ reasons come as free text from intake (``parse_record``),

@@ -105,7 +105,7 @@ class RecordLike(Protocol):
 
 
 class AlertLike(Protocol):
-    """What is read from a surveillance alert (services.adjudicator.table.Alert)."""
+    """What is read from a surveillance alert (services.events.contract.Alert)."""
 
     @property
     def table_id(self) -> str: ...

@@ -22,18 +22,20 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from services.adjudicator.embedded import EmbeddedRunner, iter_lines
+from services.games.profile import Profiles
+from services.games.profiles import read_profiles
 from services.observability.metrics import AdjudicatorMetrics, adjudicator_metrics
 from services.observability.server import serve_metrics
 
 
-def replay(lines: Iterable[bytes], metrics: AdjudicatorMetrics,
+def replay(lines: Iterable[bytes], metrics: AdjudicatorMetrics, profiles: Profiles,
            events_per_second: float | None = None) -> int:
     """Feed every record, observing each step; returns the number of hands adjudicated.
 
     With ``events_per_second`` the records are spread out in time like a live floor;
     without, they go as fast as the runner takes them.
     """
-    runner = EmbeddedRunner()
+    runner = EmbeddedRunner(profiles)
     hands = 0
     started = time.monotonic()
     for index, (raw, where) in enumerate(iter_lines(lines)):
@@ -61,7 +63,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"metrics on port {port}" if port is not None else "metrics switched off",
           file=sys.stderr, flush=True)
     with args.log.open("rb") as fh:
-        hands = replay(fh, adjudicator_metrics(), args.events_per_second)
+        hands = replay(fh, adjudicator_metrics(), read_profiles(), args.events_per_second)
     print(f"replayed: {hands} hands adjudicated", file=sys.stderr, flush=True)
     if not args.exit:
         stop = threading.Event()

@@ -32,6 +32,7 @@ import msgspec
 from services.adjudicator.intake import Rejection, parse_record
 from services.adjudicator.table import TableState, apply_event, decode_state, encode_state
 from services.events.contract import encode_record
+from services.games.profile import Profiles
 from services.pipeline.topics import TopicNames
 
 REASON_HEADER = "pitwatch-reason"  # why a record is in the DLQ (UTF-8 text)
@@ -118,8 +119,9 @@ class StateMismatchError(RuntimeError):
 class PartitionTables:
     """The tables of one ``table-events`` partition, their live states in memory."""
 
-    def __init__(self, topics: TopicNames, partition: int) -> None:
+    def __init__(self, topics: TopicNames, partition: int, profiles: Profiles) -> None:
         self.topics = topics
+        self.profiles = profiles
         self.partition = partition
         self.slots: dict[str, TableSlot] = {}
         self.changed: set[str] = set()  # tables whose state moved since ``take_changed``
@@ -177,7 +179,7 @@ class PartitionTables:
         slot = self.slots.get(table_id)
         if slot is None:
             slot = self.slots[table_id] = TableSlot(TableState(table_id=table_id))
-        out = apply_event(slot.state, parsed)
+        out = apply_event(slot.state, parsed, self.profiles)
         result.outside_hand += len(out.outside_hand)
         slot.offset = record.offset
         self.changed.add(table_id)

@@ -42,14 +42,15 @@ import typer
 from aiokafka import AIOKafkaConsumer, AIOKafkaProducer, ConsumerRecord, TopicPartition
 from aiokafka.admin import AIOKafkaAdminClient
 
-from services.adjudicator.table import Alert
+from services.events.contract import Alert
+from services.games.profiles import read_profiles
 from services.observability.metrics import surveillance_metrics
 from services.pipeline.monitoring import observe_surveillance_lag, start_surveillance_monitoring
 from services.pipeline.producer import new_producer
 from services.pipeline.topics import DEFAULT_BOOTSTRAP, TopicNames, partition_counts
 from services.surveillance.alert_id import alert_id
 from services.surveillance.merge import PartitionMerge, order_key
-from services.surveillance.profile import SurveillanceConfig, load_config
+from services.surveillance.profile import SurveillanceConfig, surveillance_config
 from services.surveillance.run import SurveillanceStep
 
 log = logging.getLogger("pitwatch.surveillance")
@@ -90,8 +91,9 @@ class SurveillanceService:
     def __init__(self, settings: SurveillanceServiceSettings,
                  config: SurveillanceConfig | None = None) -> None:
         self.settings = settings
-        self.step = SurveillanceStep(config or load_config(settings.profile),
-                                     review_every=settings.review_every)
+        profiles = read_profiles()  # once per service: the profiles every table may post
+        self.step = SurveillanceStep(config or surveillance_config(profiles.get(settings.profile)),
+                                     profiles, review_every=settings.review_every)
         self.counts = ServiceCounts()
         self.stopping = asyncio.Event()
 

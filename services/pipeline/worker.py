@@ -63,6 +63,8 @@ from aiokafka import (
 )
 from aiokafka.errors import CommitFailedError
 
+from services.games.profile import Profiles
+from services.games.profiles import read_profiles
 from services.pipeline.failpoints import arm_from_env, failpoint
 from services.pipeline.monitoring import observe_adjudicator_batch, start_adjudicator_monitoring
 from services.pipeline.producer import new_producer
@@ -144,8 +146,10 @@ class OwnedPartition:
 class AdjudicatorWorker:
     """One member of the adjudicator's consumer group."""
 
-    def __init__(self, settings: StreamSettings, options: WorkerOptions | None = None) -> None:
+    def __init__(self, settings: StreamSettings, profiles: Profiles,
+                 options: WorkerOptions | None = None) -> None:
         self.settings = settings
+        self.profiles = profiles
         self.topics = settings.topics
         self.options = options or WorkerOptions()
         self.checkpoint_seconds = self.options.checkpoint_seconds
@@ -323,7 +327,7 @@ class AdjudicatorWorker:
 
     async def _restore(self, tp: TopicPartition) -> None:
         started = time.monotonic()
-        tables = PartitionTables(self.topics, tp.partition)
+        tables = PartitionTables(self.topics, tp.partition, self.profiles)
         read = await read_changelog(self.restorer, self.settings.changelog, tp.partition,
                                     tables)
         committed = await self.consumer.committed(tp)
@@ -389,7 +393,7 @@ def _input_record(message: Message) -> InputRecord:
 async def serve(settings: StreamSettings, options: WorkerOptions | None = None) -> None:
     """Run one worker until SIGINT/SIGTERM, then stop cleanly (checkpoint first)."""
     arm_from_env()
-    worker = AdjudicatorWorker(settings, options)
+    worker = AdjudicatorWorker(settings, read_profiles(), options)
     start_adjudicator_monitoring(settings.bootstrap, settings.app_id, settings.topics.events,
                                  settings.topics.dlq)
     loop = asyncio.get_running_loop()

@@ -20,7 +20,7 @@ from typing import Any
 
 import msgspec
 
-from services.adjudicator.table import Alert
+from services.events.contract import Alert
 
 # Who or what an alert is about, in the order a reader names it (evidence keys).
 SUBJECT_KEYS = (("dealer", "dealer"), ("table", "table"), ("player", "player"),

@@ -16,6 +16,7 @@ import msgspec
 import typer
 from rich.console import Console
 
+from services.games.profiles import read_profiles
 from services.reports.render import html_to_pdf
 
 report_app = typer.Typer(
@@ -77,11 +78,11 @@ def hand(
         if ledger is not None:
             from services.ledger.db import open_ledger
 
-            report = dispute_from_ledger(open_ledger(ledger), ledger, hand_id, lines,
-                                         log_name=events.name if events else None)
+            report = dispute_from_ledger(open_ledger(ledger), ledger, hand_id, read_profiles(),
+                                         lines, log_name=events.name if events else None)
         else:
             assert lines is not None and events is not None
-            report = dispute_from_log(lines, hand_id, log_name=events.name)
+            report = dispute_from_log(lines, hand_id, read_profiles(), log_name=events.name)
     except (HandNotFound, HandUnavailable) as exc:
         err.print(f"[red]{exc}[/red]")
         raise typer.Exit(2) from None
@@ -140,7 +141,8 @@ def _write_hand_reports(hand_ids: list[str], events: Path, folder: Path, stamp: 
     from services.reports.render import render_html
     from services.reports.replay import read_log
 
-    reports = disputes_from_log(read_log(events), hand_ids, log_name=events.name)
+    reports = disputes_from_log(read_log(events), hand_ids, read_profiles(),
+                                log_name=events.name)
     for hand_id in hand_ids:
         report = reports.get(hand_id)
         if report is None:

@@ -31,8 +31,7 @@ from fractions import Fraction
 
 from sqlalchemy import Engine, select
 
-from services.adjudicator.table import Alert
-from services.events.contract import AdjudicationRecord, Finding, decode_record
+from services.events.contract import AdjudicationRecord, Alert, Finding, decode_record
 from services.reports.alerts import AlertLine, alerts_concerning
 from services.reports.dispute import GAME_NAMES
 

@@ -26,6 +26,7 @@ from services.events.contract import (
     encode_record,
 )
 from services.games.model import TraceStep
+from services.games.profile import Profiles
 from services.reports.chain import ChainCheck, verify_chain
 from services.reports.hands import FinalHand, final_hands
 from services.reports.narrate import Line, Narrator
@@ -135,23 +136,26 @@ class DisputeReport:
 def dispute_from_log(
     lines: Sequence[bytes],
     hand_id: str,
+    profiles: Profiles,
     rules: dict[str, RuleText] | None = None,
     log_name: str | None = None,
 ) -> DisputeReport:
-    """The full report from the event log (raises ``HandNotFound``)."""
-    return dispute_from_replay(replay_hand(lines, hand_id), rules, log_name)
+    """The full report from the event log (raises ``HandNotFound``), the hand replayed
+    under ``profiles``."""
+    return dispute_from_replay(replay_hand(lines, hand_id, profiles), rules, log_name)
 
 
 def disputes_from_log(
     lines: Sequence[bytes],
     hand_ids: list[str],
+    profiles: Profiles,
     rules: dict[str, RuleText] | None = None,
     log_name: str | None = None,
 ) -> dict[str, DisputeReport]:
     """Reports of many hands with one replay per table; hands not in the log are absent."""
     book = rules if rules is not None else load_rulebook()
     return {hand_id: dispute_from_replay(replay, book, log_name)
-            for hand_id, replay in replay_hands(lines, hand_ids).items()}
+            for hand_id, replay in replay_hands(lines, hand_ids, profiles).items()}
 
 
 def dispute_from_replay(
@@ -170,6 +174,7 @@ def dispute_from_ledger(
     engine: Engine,
     url: str,
     hand_id: str,
+    profiles: Profiles,
     lines: Sequence[bytes] | None = None,
     rules: dict[str, RuleText] | None = None,
     log_name: str | None = None,
@@ -180,7 +185,7 @@ def dispute_from_ledger(
     stored = stored_hand(engine, hand_id)
     if stored is None:
         raise HandUnavailable(f"hand {hand_id!r} is not in the ledger at {url}")
-    replay = replay_hand(lines, hand_id) if lines is not None else None
+    replay = replay_hand(lines, hand_id, profiles) if lines is not None else None
     report = _base(stored.record, log_name)
     matches: bool | None = None
     if replay is not None and replay.record is not None:

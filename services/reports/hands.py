@@ -10,8 +10,6 @@ face down and never read), is shown as its list of cards: never guessed.
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -26,8 +24,11 @@ from services.events.contract import (
     HandStartedEvent,
     ShowdownEvent,
 )
-from services.games.evaluation import chinese, short_deck, standard
-from services.games.evaluation import russian as russian_eval
+from services.games.chinese import evaluation as chinese
+from services.games.draw7a import evaluation as short_deck
+from services.games.evaluation import standard
+from services.games.hcf import evaluation as flush
+from services.games.russian import evaluation as russian_eval
 
 
 @dataclass
@@ -164,13 +165,9 @@ def _describe_chinese(hand: FinalHand, board: list[str], deck: int) -> None:
 def _describe_hcf(hand: FinalHand, board: list[str], deck: int) -> None:
     """HCF-6: the longest flush counts; described by the HCF module's own evaluator."""
     cards = _known(hand.cards)
-    if cards is None or not cards or importlib.util.find_spec(_HCF_FLUSH) is None:
+    if cards is None or not cards:
         return
-    flush = importlib.import_module(_HCF_FLUSH)
-    hand.description = str(flush.describe_flush(flush.flush_value(cards)))
-
-
-_HCF_FLUSH = "services.games.evaluation.flush"
+    hand.description = flush.describe_flush(flush.flush_value(cards))
 
 DESCRIBERS: dict[str, Describer] = {
     "hcf": _describe_hcf,

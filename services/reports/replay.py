@@ -3,14 +3,12 @@
 Why replay the whole table and not just the hand's lines: the adjudication of a hand
 depends on the table as it stood when the hand started (configuration, seating, stacks
 after every earlier hand, the previous button), which only the table's earlier events
-establish. So this drives the very functions the embedded runner and the Faust app drive
-(``parse_record``, ``apply_event``) over the hand's table, in log order, and captures the
-``HandInput`` of the hand just before its ``hand_ended`` is applied. The record it yields
-is therefore byte-identical to ``pitwatch adjudicate``'s, and the game's pure
-``adjudicate`` can be run again on the captured input to obtain the decision path.
-
-``services.adjudicator.table`` internals are read, never changed: ``_context`` builds the
-table context exactly as hand assembly does.
+establish. So this drives the very functions the embedded runner and the Kafka pipeline
+drive (``parse_record``, ``apply_event``) over the hand's table, in log order, and keeps the
+``HandInput`` hand assembly closed and adjudicated (``Outputs.closed_hand``). The record it
+yields is therefore byte-identical to ``pitwatch adjudicate``'s, and the game's pure
+``adjudicate`` (from the games registry) can be run again on that input to obtain the
+decision path.
 """
 
 from __future__ import annotations
@@ -21,17 +19,12 @@ from pathlib import Path
 
 import orjson
 
-from services.adjudicator.adjudicate import GAME_MODULES, _game_function
 from services.adjudicator.intake import ParsedEvent, Rejection, parse_record
-from services.adjudicator.table import (
-    TableState,
-    _context,
-    apply_event,
-    close_open_hand_at_end,
-)
-from services.events.contract import AdjudicationRecord, Event, HandEndedEvent
+from services.adjudicator.table import TableState, apply_event, close_open_hand_at_end
+from services.events.contract import AdjudicationRecord, Event
 from services.games.model import GameOutcome, HandInput, HandRejected
-from services.games.profile import UnknownProfileError, load_profile
+from services.games.profile import Profiles, UnknownProfileError
+from services.games.registry import GAMES
 
 
 class HandNotFound(LookupError):
@@ -98,15 +91,17 @@ def _group_by_table(
     return by_table, table_of
 
 
-def replay_hand(lines: Sequence[bytes], hand_id: str) -> HandReplay:
-    """Replay the hand's table through intake and hand assembly up to the hand's record."""
-    replays = replay_hands(lines, [hand_id])
+def replay_hand(lines: Sequence[bytes], hand_id: str, profiles: Profiles) -> HandReplay:
+    """Replay the hand's table through intake and hand assembly up to the hand's record,
+    under ``profiles`` (the rule profiles the pipeline adjudicated with)."""
+    replays = replay_hands(lines, [hand_id], profiles)
     if hand_id not in replays:
         raise HandNotFound(f"no event in the log belongs to hand {hand_id!r}")
     return replays[hand_id]
 
 
-def replay_hands(lines: Sequence[bytes], hand_ids: Iterable[str]) -> dict[str, HandReplay]:
+def replay_hands(lines: Sequence[bytes], hand_ids: Iterable[str],
+                 profiles: Profiles) -> dict[str, HandReplay]:
     """Several hands with one replay per table (the daily report's hands to review).
     Hands no event of the log names are absent from the result."""
     wanted = set(hand_ids)
@@ -115,12 +110,13 @@ def replay_hands(lines: Sequence[bytes], hand_ids: Iterable[str]) -> dict[str, H
     for table_id in sorted(set(table_of.values())):
         hands = {h: HandReplay(table_id=table_id, hand_id=h)
                  for h, t in table_of.items() if t == table_id}
-        _replay_table(by_table[table_id], hands)
+        _replay_table(by_table[table_id], hands, profiles)
         out.update(hands)
     return out
 
 
-def _replay_table(table_lines: list[tuple[int, bytes]], hands: dict[str, HandReplay]) -> None:
+def _replay_table(table_lines: list[tuple[int, bytes]], hands: dict[str, HandReplay],
+                  profiles: Profiles) -> None:
     state = TableState(table_id=next(iter(hands.values())).table_id)
     logged: list[LoggedEvent] = []
     rejected: list[str] = []
@@ -132,35 +128,27 @@ def _replay_table(table_lines: list[tuple[int, bytes]], hands: dict[str, HandRep
         logged.append(LoggedEvent(parsed.event, parsed.hash, number))
         if all(h.record is not None for h in hands.values()):
             break  # one event past the last wanted hand: its successor, the chain anchor
-        _feed(state, parsed, hands)
+        _feed(state, parsed, hands, profiles)
     for record in close_open_hand_at_end(state).records:
         if record.hand_id in hands and hands[record.hand_id].record is None:
             hands[record.hand_id].record = record
     for replay in hands.values():
         replay.rejected_lines = rejected
         _span(replay, logged)
-        _rerun_game(replay)
+        _rerun_game(replay, profiles)
 
 
-def _feed(state: TableState, parsed: ParsedEvent, hands: dict[str, HandReplay]) -> None:
-    event = parsed.event
-    hand = state.open_hand
-    closing = (
-        isinstance(event, HandEndedEvent)
-        and hand is not None
-        and hand.hand_id == event.hand_id
-        and hand.hand_id in hands
-    )
-    snapshot = (_context(state), tuple(hand.events)) if closing and hand is not None else None
-    for record in apply_event(state, parsed).records:
+def _feed(state: TableState, parsed: ParsedEvent, hands: dict[str, HandReplay],
+          profiles: Profiles) -> None:
+    out = apply_event(state, parsed, profiles)
+    closed = out.closed_hand
+    for record in out.records:
         replay = hands.get(record.hand_id)
         if replay is None or replay.record is not None:
             continue
         replay.record = record
-        if snapshot is not None and state.open_hand is None:
-            context, events = snapshot
-            replay.hand_input = HandInput(table=context, hand_id=record.hand_id,
-                                          events=(*events, event))
+        if closed is not None and closed.hand_id == record.hand_id:
+            replay.hand_input = closed
 
 
 def _span(replay: HandReplay, logged: list[LoggedEvent]) -> None:
@@ -174,7 +162,7 @@ def _span(replay: HandReplay, logged: list[LoggedEvent]) -> None:
     replay.after = logged[last + 1] if last + 1 < len(logged) else None
 
 
-def _rerun_game(replay: HandReplay) -> None:
+def _rerun_game(replay: HandReplay, profiles: Profiles) -> None:
     """The game's pure ``adjudicate`` again, for its trace (the decision path)."""
     hand = replay.hand_input
     if hand is None or hand.table.config is None:
@@ -182,15 +170,12 @@ def _rerun_game(replay: HandReplay) -> None:
                                "adjudicate, so no decision path exists; see the findings")
         return
     config = hand.table.config
-    if config.game not in GAME_MODULES:
+    game = GAMES.get(config.game)
+    if game is None:
         replay.outcome_note = f"unknown game {config.game!r}"
         return
     try:
-        replay.outcome = _game_function(config.game)(hand, load_profile(config.rule_profile))
-    except ModuleNotFoundError as exc:
-        if exc.name != GAME_MODULES[config.game]:
-            raise
-        replay.outcome_note = f"this pitwatch build has no rules module for {config.game!r}"
+        replay.outcome = game.adjudicate(hand, profiles.get(config.rule_profile))
     except UnknownProfileError as exc:
         replay.outcome_note = str(exc)
     except HandRejected as exc:

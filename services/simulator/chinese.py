@@ -10,9 +10,10 @@ and the table settles point payments clockwise from the button with the house ra
 Faults are injected at ``fault_rate`` per hand, each labelled with the finding codes that
 count as detecting it. A fault is only labelled when it really changes what the table
 recorded (e.g. ignoring a stack cap that did not bind changes nothing, so it is not
-injected in that hand). The table's correct settlement uses the same scoring functions
-as the adjudicator; the adjudicator's own correctness is established by the hand-computed
-unit tests, not by agreement with this simulator.
+injected in that hand). The table's correct settlement is the simulator's own
+(``chinese_settlement``, written from rules.md apart from the adjudicator's), so clean
+play adjudicating with no finding is evidence that both are right, not that one piece of
+code agrees with itself.
 """
 
 from __future__ import annotations
@@ -22,15 +23,21 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any
 
+from services.events.stream import TableStream
 from services.games.cards import STANDARD_DECK
-from services.games.chinese_hands import SeatHand, may_hold_auto_win
-from services.games.chinese_profile import AutoWin, ChineseProfile, chinese_profile
-from services.games.chinese_scoring import score_pairs
-from services.games.chinese_settlement import Settlement, clockwise_order, rake_due, settle
-from services.games.evaluation import chinese as cp_eval
+from services.games.chinese import evaluation as cp_eval
+from services.games.chinese.profile import AutoWin, ChineseProfile, Scoring, chinese_profile
+from services.games.chinese.reading import may_hold_auto_win
 from services.games.evaluation import fast
-from services.games.profile import load_profile
-from services.simulator.stream import TableStream
+from services.games.profile import RuleProfile
+from services.simulator.chinese_settlement import (
+    Payment,
+    TableSettlement,
+    Verdict,
+    fees,
+    payment_order,
+    settle_table,
+)
 from services.simulator.truth import TruthLabel
 
 FAULTS: dict[str, str] = {
@@ -73,7 +80,7 @@ class Table:
     point_value: int
     rake_mode: str
     fee: int
-    scoring: str
+    scoring: Scoring
     cp: ChineseProfile
     seats: dict[int, Player] = field(default_factory=dict)
     button: int | None = None
@@ -94,7 +101,7 @@ class SeatPlay:
     cards: list[str]
     setting: tuple[list[str], list[str], list[str]] | None = None
     declared: AutoWin | None = None
-    table_view: SeatHand | None = None
+    table_view: Verdict | None = None
 
 
 @dataclass
@@ -109,9 +116,9 @@ class HandPlan:
 
 def simulate_table(stream: TableStream, hands: int, rng: random.Random,
                    faults: frozenset[str], fault_rate: float,
-                   table_index: int) -> list[TruthLabel]:
+                   table_index: int, profile: RuleProfile) -> list[TruthLabel]:
     """Emit ``table_configured``, the seating, then ``hands`` hands; return truth labels."""
-    cp = chinese_profile(load_profile("house-v1"))
+    cp = chinese_profile(profile)
     point_value = rng.choice(POINT_VALUES)
     mode = RAKE_MODES[table_index % len(RAKE_MODES)]
     table = Table(stream.table_id, point_value, mode,
@@ -123,7 +130,7 @@ def simulate_table(stream: TableStream, hands: int, rng: random.Random,
                    "point_value": point_value},
         "scoring": table.scoring,
         "rake": {"mode": table.rake_mode, "fee": table.fee},
-        "rule_profile": "house-v1",
+        "rule_profile": profile.name,
         "authorized_by": f"supervisor-{table_index % 3 + 1}",
     })
     for seat in rng.sample(SEATS, rng.randint(2, 4)):
@@ -278,12 +285,12 @@ def _fouled(setting: tuple[list[str], list[str], list[str]]
     return None
 
 
-def _verdict(seat: int, setting: tuple[list[str], list[str], list[str]]) -> SeatHand:
+def _verdict(seat: int, setting: tuple[list[str], list[str], list[str]]) -> Verdict:
     """The correct verdict on a set hand (CP-2 / CP-8)."""
     ranks = tuple(cp_eval.segment_rank(part) for part in setting)
     if ranks[0] > ranks[1] or ranks[1] > ranks[2]:
-        return SeatHand(seat, "foul", reason="segments in the wrong order")
-    return SeatHand(seat, "set", ranks=(ranks[0], ranks[1], ranks[2]))
+        return Verdict(seat, "foul")
+    return Verdict(seat, "set", ranks=(ranks[0], ranks[1], ranks[2]))
 
 
 def _plays(table: Table, deal: dict[int, list[str]], rng: random.Random,
@@ -296,7 +303,7 @@ def _plays(table: Table, deal: dict[int, list[str]], rng: random.Random,
             best: AutoWin = max((k for k in AUTO_KINDS if k in made),
                                 key=table.cp.auto_win_points.of)
             play.declared = best
-            play.table_view = SeatHand(seat, "auto", auto_win=play.declared)
+            play.table_view = Verdict(seat, "auto", auto=play.declared)
             play.setting = set_hand(play.cards) if rng.random() < 0.5 else None
         else:
             play.setting = set_hand(play.cards)
@@ -320,7 +327,7 @@ def _inject_hand_faults(plays: dict[int, SeatPlay], table: Table, rng: random.Ra
         if kind in cp_eval.auto_wins(victim.cards):
             return
         victim.declared = kind
-        victim.table_view = SeatHand(victim.seat, "auto", auto_win=victim.declared)
+        victim.table_view = Verdict(victim.seat, "auto", auto=victim.declared)
         plan.injected, plan.seat = True, victim.seat
         plan.detail = f"seat {victim.seat} declared {kind} without it and was paid"
     elif plan.fault == "foul_not_penalised" and victim.setting is not None:
@@ -329,7 +336,7 @@ def _inject_hand_faults(plays: dict[int, SeatPlay], table: Table, rng: random.Ra
             return
         victim.setting = fouled
         ranks = tuple(cp_eval.segment_rank(part) for part in fouled)
-        victim.table_view = SeatHand(victim.seat, "set", ranks=(ranks[0], ranks[1], ranks[2]))
+        victim.table_view = Verdict(victim.seat, "set", ranks=(ranks[0], ranks[1], ranks[2]))
         plan.seat = victim.seat
         plan.detail = f"seat {victim.seat} set its middle above its back; settled as valid"
 
@@ -422,7 +429,7 @@ def _emit_setting(emit: Any, stream: TableStream, table: Table, rng: random.Rand
         added[seat] = amount
         plan.injected, plan.seat = True, seat
         plan.detail = f"seat {seat} added {amount} chips during the hand"
-    for seat in clockwise_order(tuple(plays), button, table.cp):
+    for seat in payment_order(tuple(plays), button, table.cp):
         if seat != opened_early:
             emit("showdown", {"seat": seat, "cards": _shown(plays[seat])})
     return added
@@ -435,24 +442,24 @@ def _shown(play: SeatPlay) -> list[str]:
 
 
 def _table_settlement(table: Table, plays: dict[int, SeatPlay], stacks: dict[int, int],
-                      button: int, plan: HandPlan) -> Settlement:
+                      button: int, plan: HandPlan) -> TableSettlement:
     """What the table pays: the correct settlement of the table's view of the hands, with
     the cap ignored when that is the injected fault."""
     hands = {seat: play.table_view for seat, play in plays.items() if play.table_view}
     participants = tuple(sorted(plays))
-    rake = rake_due(participants, button, table.rake_mode, table.fee, table.cp)
-    pairs = score_pairs(hands, table.cp, table.scoring, [])
-    correct = settle(pairs, participants, stacks, button, table.point_value, rake, table.cp)
+    rake = fees(participants, button, table.rake_mode, table.fee, table.cp)
+    scoring = table.scoring
+
+    def settled(view: dict[int, Verdict], cap: bool = True) -> TableSettlement:
+        return settle_table(view, participants, stacks, button, table.point_value, rake,
+                            table.cp, scoring, cap)
+
+    correct = settled(hands)
     if plan.fault == "foul_not_penalised" and plan.seat is not None:
-        true_hands = dict(hands)
-        true_hands[plan.seat] = SeatHand(plan.seat, "foul")
-        true_pairs = score_pairs(true_hands, table.cp, table.scoring, [])
-        truth = settle(true_pairs, participants, stacks, button, table.point_value, rake,
-                       table.cp)
+        truth = settled({**hands, plan.seat: Verdict(plan.seat, "foul")})
         plan.injected = truth.net != correct.net
     if plan.fault == "stack_cap_ignored":
-        uncapped = settle(pairs, participants, stacks, button, table.point_value, rake,
-                          table.cp, cap=False)
+        uncapped = settled(hands, cap=False)
         if uncapped.net != correct.net:
             plan.injected = True
             plan.detail = "a winner was paid beyond its starting stack"
@@ -460,7 +467,7 @@ def _table_settlement(table: Table, plays: dict[int, SeatPlay], stacks: dict[int
     return correct
 
 
-def _emit_settlement(emit: Any, table: Table, rng: random.Random, settlement: Settlement,
+def _emit_settlement(emit: Any, table: Table, rng: random.Random, settlement: TableSettlement,
                      stacks: dict[int, int], plan: HandPlan) -> None:
     """Rake first (a participation fee), then the point payments in payment order."""
     rake = dict(settlement.rake)
@@ -484,13 +491,13 @@ def _emit_settlement(emit: Any, table: Table, rng: random.Random, settlement: Se
             plan.injected, plan.seat = True, transfer.payer
             plan.detail = (f"seat {transfer.payer} paid seat {transfer.payee} {amount} "
                            f"instead of {transfer.amount}")
-            settlement.transfers[settlement.transfers.index(transfer)] = type(transfer)(
+            settlement.transfers[settlement.transfers.index(transfer)] = Payment(
                 transfer.payer, transfer.payee, transfer.owed, amount)
         emit("collection", {"seat": transfer.payer, "amount": amount,
                             "to": f"seat:{transfer.payee}", "kind": "points"})
 
 
-def _recorded_nets(settlement: Settlement) -> dict[int, int]:
+def _recorded_nets(settlement: TableSettlement) -> dict[int, int]:
     """Stack changes from what was emitted (rake and payments as recorded)."""
     nets = {seat: 0 for seat in settlement.net}
     for seat, amount in settlement.rake.items():

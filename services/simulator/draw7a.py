@@ -34,12 +34,14 @@ from typing import Any
 import msgspec
 
 from services.events.contract import TableConfigured
+from services.events.stream import TableStream
 from services.games.betting import BettingHand, LegalActions
 from services.games.cards import RANK_VALUE, SHORT_DECK_32, SHORT_DECK_36, suit_of
-from services.games.draw7a import SECTION, Draw7aProfile, betting_config, required_deck
-from services.games.evaluation import short_deck
-from services.games.profile import load_profile
-from services.simulator.stream import TableStream, buy_in_to
+from services.games.draw7a import evaluation as short_deck
+from services.games.draw7a.betting import betting_config, required_deck
+from services.games.draw7a.profile import SECTION, Draw7aProfile
+from services.games.profile import RuleProfile
+from services.simulator.buy_in import buy_in_to
 from services.simulator.truth import TruthLabel
 
 FAULTS: dict[str, str] = {
@@ -263,7 +265,7 @@ class Draw7aTable:
     """One simulated table: players, button, structure and rake, hand after hand."""
 
     def __init__(self, stream: TableStream, rng: random.Random, faults: frozenset[str],
-                 fault_rate: float, table_index: int) -> None:
+                 fault_rate: float, table_index: int, profile: RuleProfile) -> None:
         self.stream = stream
         self.rng = rng
         self.faults = sorted(f for f in faults if f in FAULTS)
@@ -272,7 +274,8 @@ class Draw7aTable:
         self.rake_mode = RAKE_MODES[table_index % len(RAKE_MODES)]
         self.big_blind = BIG_BLINDS[table_index % len(BIG_BLINDS)]
         self.seats = SEAT_LAYOUTS[table_index % len(SEAT_LAYOUTS)]
-        self.prof = load_profile("house-v1").section(SECTION, Draw7aProfile)
+        self.profile_name = profile.name
+        self.prof = profile.section(SECTION, Draw7aProfile)
         self.players: dict[int, Player] = {}
         self.pending_fault: str | None = None
         self.button = self.seats[-1]
@@ -290,7 +293,7 @@ class Draw7aTable:
             "structure": self.structure,
             "rake": {"mode": self.rake_mode, "fee": RAKE_FEE if self.rake_mode != "none"
                      else 0},
-            "rule_profile": "house-v1",
+            "rule_profile": self.profile_name,
             "authorized_by": "supervisor-7",
         }
 
@@ -585,9 +588,10 @@ def simulate_table(
     faults: frozenset[str],
     fault_rate: float,
     table_index: int,
+    profile: RuleProfile,
 ) -> list[TruthLabel]:
     """One Five Card Draw 7-A table: configuration, seating, then ``hands`` hands."""
-    table = Draw7aTable(stream, rng, faults, fault_rate, table_index)
+    table = Draw7aTable(stream, rng, faults, fault_rate, table_index, profile)
     table.open_table()
     labels: list[TruthLabel] = []
     for number in range(hands):

@@ -11,8 +11,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from services.events.contract import Event, TableConfigured, event_from_builtins
+from services.events.stream import TableStream
 from services.games.model import HandInput, SeatInfo, TableContext
-from services.simulator.stream import TableStream
 
 EventSpec = tuple[str, dict[str, Any]]
 

@@ -14,8 +14,8 @@ misdeal): those hands carry no label and must come out ``ok`` (or ``dead`` after
 misdeal). Injected faults are irregularities handled *incorrectly*, or settlement errors;
 each is labelled with the finding codes that detect it.
 
-The settlement (side pots, odd chip, rake) is written here independently of the game
-module on purpose: the simulator is the table the adjudicator audits, so a mistake
+The settlement (side pots, odd chip, rake: ``holdem_settlement``) is written independently
+of the game module on purpose: the simulator is the table the adjudicator audits, so a mistake
 shared by both would hide itself. The legal betting options come from the shared
 engine, which the adjudicator uses to judge betting.
 """
@@ -23,17 +23,20 @@ engine, which the adjudicator uses to judge betting.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from services.events.contract import TableConfigured, event_from_builtins
-from services.games.betting import BettingHand, LegalActions, clockwise_after
-from services.games.cards import STANDARD_DECK, rank_of
-from services.games.evaluation.standard import best_rank, category
-from services.games.holdem_betting import betting_config
-from services.games.holdem_profile import SECTION, HoldemProfile
-from services.games.profile import load_profile
-from services.simulator.stream import TableStream, buy_in_to
+from services.events.stream import TableStream
+from services.games.betting import BettingHand, clockwise_after
+from services.games.cards import STANDARD_DECK
+from services.games.evaluation.standard import best_rank
+from services.games.holdem.betting import betting_config
+from services.games.holdem.profile import SECTION, HoldemProfile
+from services.games.profile import RuleProfile
+from services.simulator.buy_in import buy_in_to
+from services.simulator.holdem_settlement import settle_independently
+from services.simulator.holdem_strategy import choose, hole_strength, made_strength
 from services.simulator.truth import TruthLabel
 
 FAULTS: dict[str, str] = {
@@ -136,49 +139,6 @@ class Table:
     players: list[Player]
     prof: HoldemProfile
     button: int = 0
-
-
-# ---------------------------------------------------------------- strategy
-
-
-def hole_strength(cards: list[str]) -> float:
-    """0..1, a rough pre-flop value of the first two hole cards: pairs and high cards."""
-    high, low = sorted((rank_of(c) for c in cards[:2]), reverse=True)
-    if high == low:
-        return 0.55 + high / 30
-    suited = 0.05 if cards[0][1] == cards[1][1] else 0.0
-    return (high + low) / 30 + suited
-
-
-def made_strength(cards: list[str], board: list[str]) -> float:
-    """0..1 from the category of the best five of hole cards and board."""
-    order = ("high_card", "one_pair", "two_pair", "three_of_a_kind", "straight", "flush",
-             "full_house", "four_of_a_kind", "straight_flush")
-    name = category(best_rank([*cards[:2], *board]))
-    return (order.index(name) + 1) / len(order) if name in order else 0.5
-
-
-def choose(options: LegalActions, strength: float, rng: random.Random) -> tuple[str, int]:
-    """(action kind, chips) among the legal options."""
-    if options.can_check:
-        if options.can_raise and rng.random() < strength * 0.6:
-            return _raise(options, strength, rng, "bet")
-        return "check", 0
-    if rng.random() > strength + 0.25:
-        return "fold", 0
-    if options.can_raise and rng.random() < strength * 0.35:
-        return _raise(options, strength, rng, "raise")
-    kind = "all_in" if options.call >= options.stack else "call"
-    return kind, options.call
-
-
-def _raise(options: LegalActions, strength: float, rng: random.Random,
-           kind: str) -> tuple[str, int]:
-    low, high = options.raise_min, options.raise_max
-    chips = low if rng.random() < 0.6 else rng.randint(low, max(low, min(high, low * 3)))
-    if strength > 0.8 and rng.random() < 0.15:
-        chips = high
-    return ("all_in" if chips >= options.stack else kind), chips
 
 
 # ---------------------------------------------------------------- one hand
@@ -504,102 +464,10 @@ class HandRun:
                 self.emit("showdown", seat=seat, cards=list(self.hole[seat]))
 
 
-@dataclass
-class Payment:
-    refunds: dict[int, int] = field(default_factory=dict)
-    rake: dict[int, int] = field(default_factory=dict)
-    won: dict[int, int] = field(default_factory=dict)
-
-
-def settle_independently(contributions: dict[int, int], folded: frozenset[int],
-                         ranks: dict[int, int], button: int, config: TableConfigured,
-                         rng: random.Random, run: HandRun) -> Payment:
-    """Side pots by contribution levels, uncalled bets back, the rake (GEN-10) off the
-    main pot first, each pot to its best hand, the odd chip to the first winner left of
-    the button — and the settlement faults."""
-    pay = Payment()
-    levels = sorted({c for c in contributions.values() if c > 0})
-    pots: list[list[Any]] = []  # [amount, eligible seats]
-    previous = orphan = 0
-    for level in levels:
-        reached = [s for s, c in contributions.items() if c >= level]
-        amount = (level - previous) * len(reached)
-        previous = level
-        if len(reached) == 1:
-            pay.refunds[reached[0]] = pay.refunds.get(reached[0], 0) + amount
-            continue
-        eligible = sorted(s for s in reached if s not in folded)
-        if pots and (pots[-1][1] == eligible or not eligible):
-            pots[-1][0] += amount  # same players, or nobody left to win it: the pot below
-        elif not eligible:
-            orphan += amount  # nobody can win it and no pot below: joins the next pot
-        else:
-            pots.append([amount + orphan, eligible])
-            orphan = 0
-    pay.rake = _rake(contributions, button, config)
-    if run.wants("rake_over") and pay.rake:
-        seat = min(pay.rake)
-        pay.rake[seat] += 1
-        run.mark(seat, "one chip of rake too many")
-    taken = sum(pay.rake.values())
-    for pot in pots:
-        cut = min(pot[0], taken)
-        pot[0] -= cut
-        taken -= cut
-    best_overall = _winners(list(ranks), ranks) if ranks else []
-    for amount, eligible in pots:
-        winners = _winners(eligible, ranks) if ranks else eligible
-        if run.wants("side_pot_to_best_hand") and best_overall and winners != best_overall \
-                and set(best_overall) <= set(ranks):
-            run.mark(best_overall[0], "a side pot paid to the best hand overall")
-            winners = best_overall
-        shares = _split(amount, winners, button, run)
-        for seat, share in shares.items():
-            pay.won[seat] = pay.won.get(seat, 0) + share
-    if run.wants("mispay") and pay.won:
-        seat = max(pay.won, key=lambda s: pay.won[s])
-        delta = 1 if rng.random() < 0.5 else -1
-        pay.won[seat] += delta
-        run.mark(seat, f"pot paid {delta:+d}")
-    return pay
-
-
-def _winners(eligible: list[int], ranks: dict[int, int]) -> list[int]:
-    ranked = [s for s in eligible if s in ranks]
-    if not ranked:
-        return eligible
-    best = max(ranks[s] for s in ranked)
-    return [s for s in ranked if ranks[s] == best]
-
-
-def _split(amount: int, winners: list[int], button: int, run: HandRun) -> dict[int, int]:
-    share, odd = divmod(amount, len(winners))
-    order = [s for s in sorted(winners) if s > button] + [s for s in sorted(winners)
-                                                          if s <= button]
-    if odd and run.wants("odd_chip_wrong"):
-        order = order[1:] + order[:1]
-        run.mark(order[0], "the odd chip to the wrong winner")
-    return {seat: share + (1 if i < odd else 0) for i, seat in enumerate(order)}
-
-
-def _rake(contributions: dict[int, int], button: int, config: TableConfigured) -> dict[int, int]:
-    """GEN-10 at a pot table: a fee per participant (a seat that put chips in); mode
-    ``designated`` makes the button pay for every participant."""
-    mode, fee = config.rake.mode, config.rake.fee
-    participants = sorted(s for s, c in contributions.items() if c > 0)
-    if mode == "none" or fee == 0:
-        return {}
-    if mode == "all":
-        return {s: fee for s in participants}
-    if mode == "players":
-        return {s: fee for s in participants if s != button}
-    return {button: fee * len(participants)} if button in contributions else {}
-
-
 # ---------------------------------------------------------------- the table
 
 
-def table_configuration(table_index: int) -> dict[str, Any]:
+def table_configuration(table_index: int, profile_name: str) -> dict[str, Any]:
     structure = STRUCTURES[table_index % len(STRUCTURES)]
     small, big = BLINDS[table_index % len(BLINDS)]
     limits: dict[str, Any] = {"min_wager": big, "max_wager": big * 400, "small_blind": small,
@@ -611,7 +479,7 @@ def table_configuration(table_index: int) -> dict[str, Any]:
     mode = RAKE_MODES[table_index % len(RAKE_MODES)]
     return {"game": "holdem", "limits": limits, "structure": structure,
             "rake": {"mode": mode, "fee": 0 if mode == "none" else 1},
-            "rule_profile": "house-v1", "authorized_by": f"supervisor-{table_index % 3 + 1}"}
+            "rule_profile": profile_name, "authorized_by": f"supervisor-{table_index % 3 + 1}"}
 
 
 def simulate_table(
@@ -621,9 +489,10 @@ def simulate_table(
     faults: frozenset[str],
     fault_rate: float,
     table_index: int,
+    profile: RuleProfile,
 ) -> list[TruthLabel]:
     """``hands`` hands of one hold'em table; returns the injected faults' labels."""
-    raw = stream.emit("table_configured", table_configuration(table_index))
+    raw = stream.emit("table_configured", table_configuration(table_index, profile.name))
     config = event_from_builtins(raw).data
     assert isinstance(config, TableConfigured)
     big = config.limits.big_blind or 2
@@ -633,7 +502,7 @@ def simulate_table(
     for p in players:
         stream.emit("player_seated", {"seat": p.seat, "player_id": p.player_id,
                                       "stack": p.stack})
-    prof = load_profile("house-v1").section(SECTION, HoldemProfile)
+    prof = profile.section(SECTION, HoldemProfile)
     table = Table(stream, config, players, prof, button=players[0].seat)
     usable = sorted(faults & set(FAULTS))
     labels: list[TruthLabel] = []

@@ -1,25 +1,25 @@
-"""Per-game simulators: ``services.simulator.<game>`` exposes ``FAULTS`` and
-``simulate_table(stream, hands, rng, faults, fault_rate, table_index) -> list[TruthLabel]``,
-and optionally ``TABLE_SCENARIOS``: the faults among ``FAULTS`` that are a table-level
-scenario (e.g. HCF ``sweetheart``), which the log runner gives to one table only.
+"""The per-game simulators, by game name: each ``services.simulator.<game>`` module's
+``simulate_table(stream, hands, rng, faults, fault_rate, table_index, profile)
+-> list[TruthLabel]`` (``profile``: the rule profile its tables post), its ``FAULTS`` and
+its ``TABLE_SCENARIOS``: the faults among ``FAULTS`` that are a table-level scenario (e.g.
+HCF ``sweetheart``), which the log runner gives to one table only.
+
+A typed table, as ``services.games.registry`` is for the rules: a reader and mypy follow a
+game's name to its simulator, and an unknown game is a missing key.
 """
 
 from __future__ import annotations
 
-import importlib
 import random
+from collections.abc import Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Protocol
 
-from services.simulator.stream import TableStream
+from services.events.stream import TableStream
+from services.games.profile import RuleProfile
+from services.simulator import chinese, draw7a, hcf, holdem, russian
 from services.simulator.truth import TruthLabel
-
-SIMULATOR_MODULES: dict[str, str] = {
-    "hcf": "services.simulator.hcf",
-    "chinese": "services.simulator.chinese",
-    "draw7a": "services.simulator.draw7a",
-    "russian": "services.simulator.russian",
-    "holdem": "services.simulator.holdem",
-}
 
 
 class TableSimulator(Protocol):
@@ -31,17 +31,32 @@ class TableSimulator(Protocol):
         faults: frozenset[str],
         fault_rate: float,
         table_index: int,
+        profile: RuleProfile,
     ) -> list[TruthLabel]: ...
+
+
+@dataclass(frozen=True)
+class Simulator:
+    simulate_table: TableSimulator
+    faults: Mapping[str, str]  # fault name -> what it injects
+    scenarios: frozenset[str] = frozenset()  # table-level scenarios among ``faults``
+
+
+SIMULATORS: Mapping[str, Simulator] = MappingProxyType({
+    "hcf": Simulator(hcf.simulate_table, hcf.FAULTS, hcf.TABLE_SCENARIOS),
+    "chinese": Simulator(chinese.simulate_table, chinese.FAULTS),
+    "draw7a": Simulator(draw7a.simulate_table, draw7a.FAULTS),
+    "russian": Simulator(russian.simulate_table, russian.FAULTS),
+    "holdem": Simulator(holdem.simulate_table, holdem.FAULTS),
+})
 
 
 def simulator_for(game: str) -> tuple[TableSimulator, dict[str, str]]:
     """The game's ``simulate_table`` and its ``FAULTS`` (name -> what it injects)."""
-    module = importlib.import_module(SIMULATOR_MODULES[game])
-    return module.simulate_table, module.FAULTS
+    simulator = SIMULATORS[game]
+    return simulator.simulate_table, dict(simulator.faults)
 
 
 def scenarios_for(game: str) -> frozenset[str]:
     """The game's table-level scenarios (empty for a simulator that has none)."""
-    module = importlib.import_module(SIMULATOR_MODULES[game])
-    scenarios: frozenset[str] = getattr(module, "TABLE_SCENARIOS", frozenset())
-    return scenarios
+    return SIMULATORS[game].scenarios

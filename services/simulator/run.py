@@ -15,8 +15,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from services.events.stream import TableStream
+from services.games.profile import RuleProfile
 from services.simulator.registry import scenarios_for, simulator_for
-from services.simulator.stream import TableStream
 from services.simulator.truth import TruthLabel
 
 STREAM_FAULTS: dict[str, str] = {
@@ -44,8 +45,11 @@ def simulate(
     faults: frozenset[str] = frozenset(),
     fault_rate: float = 0.02,
     on_table_done: Callable[[int], None] | None = None,
+    *,
+    profile: RuleProfile,
 ) -> SimulatedLog:
-    """``tables`` tables (games assigned round-robin), ``hands`` hands each."""
+    """``tables`` tables (games assigned round-robin), ``hands`` hands each, every table
+    posting ``profile`` (the simulators play by its numbers)."""
     streams: list[list[dict[str, Any]]] = []
     truth: list[TruthLabel] = []
     hosted: set[str] = set()  # table-level scenarios already given to a table
@@ -57,7 +61,7 @@ def simulate(
         hosted |= table_faults & scenarios_for(game)
         rng = random.Random(f"{seed}:{index}")
         stream = TableStream(f"T{index + 1:03d}", rng)
-        truth += simulate_table(stream, hands, rng, table_faults, fault_rate, index)
+        truth += simulate_table(stream, hands, rng, table_faults, fault_rate, index, profile)
         if "tamper" in table_faults:
             label = _tamper_one(stream.events, rng)
             if label is not None:

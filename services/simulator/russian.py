@@ -20,15 +20,17 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from services.events.stream import TableStream
 from services.games.cards import STANDARD_DECK, rank_of, suit_of
-from services.games.evaluation.russian import (
+from services.games.evaluation.standard import best_five
+from services.games.profile import RuleProfile
+from services.games.russian.evaluation import (
     PAYTABLE_CATEGORIES,
     compare,
     paytable_category,
     two_combinations,
 )
-from services.games.evaluation.standard import best_five
-from services.simulator.stream import TableStream, buy_in_to
+from services.simulator.buy_in import buy_in_to
 from services.simulator.truth import TruthLabel
 
 FAULTS: dict[str, str] = {
@@ -478,6 +480,7 @@ def simulate_table(
     faults: frozenset[str],
     fault_rate: float,
     table_index: int,
+    profile: RuleProfile,
 ) -> list[TruthLabel]:
     """``hands`` hands of one Russian Poker table; returns the injected faults' labels."""
     ante = ANTES[table_index % len(ANTES)]
@@ -485,7 +488,7 @@ def simulate_table(
         "game": "russian",
         "limits": {"min_wager": ante, "max_wager": ante * 20},
         "rake": {"mode": "none", "fee": 0},
-        "rule_profile": "house-v1",
+        "rule_profile": profile.name,
         "authorized_by": f"supervisor-{table_index % 3 + 1}",
     })
     count = rng.randint(*PLAYERS_PER_TABLE)

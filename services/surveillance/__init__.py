@@ -3,9 +3,8 @@ with their evidence. ``SurveillanceEngine`` is pure; ``surveil_lines`` drives it
 embedded adjudication run. docs/surveillance.md describes every pattern."""
 
 from services.surveillance.engine import SurveillanceEngine
-from services.surveillance.profile import SurveillanceConfig, load_config, surveillance_config
+from services.surveillance.profile import SurveillanceConfig, surveillance_config
 from services.surveillance.run import SurveillanceRun, SurveillanceStep, surveil_lines
 
 __all__ = ["SurveillanceConfig", "SurveillanceEngine", "SurveillanceRun",
-           "SurveillanceStep", "load_config",
-           "surveil_lines", "surveillance_config"]
+           "SurveillanceStep", "surveil_lines", "surveillance_config"]

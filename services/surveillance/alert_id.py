@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from urllib.parse import quote
 
-from services.adjudicator.table import Alert
+from services.events.contract import Alert
 
 # rule -> (the evidence fields naming the instance, the evidence field it is counted by);
 # the same instance and count each pattern gives its gate (services/surveillance/*.py).

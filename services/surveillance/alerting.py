@@ -6,7 +6,7 @@ from collections import deque
 from collections.abc import Iterable
 from typing import Any
 
-from services.adjudicator.table import Alert
+from services.events.contract import Alert, Severity
 from services.surveillance.facts import HandRef
 
 
@@ -23,7 +23,7 @@ class Evidence:
         return [ref.as_evidence() for ref in self.hands]
 
 
-def surv_alert(where: HandRef, code: str, rule: str, severity: str, message: str,
+def surv_alert(where: HandRef, code: str, rule: str, severity: Severity, message: str,
                evidence: dict[str, Any]) -> Alert:
     """An alert raised on the hand ``where`` (the hand that made the pattern cross)."""
     return Alert(table_id=where.table_id, hand_id=where.hand_id, code=code, rule=rule,

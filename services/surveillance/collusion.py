@@ -21,8 +21,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from services.adjudicator.table import Alert
-from services.events.contract import Event
+from services.events.contract import Alert, Event
 from services.surveillance.alerting import Evidence, sorted_tables, surv_alert
 from services.surveillance.facts import HandFacts, HandRef
 from services.surveillance.gate import AlertGate

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from services.adjudicator.table import Alert
+from services.events.contract import Alert, Severity
 from services.surveillance.alerting import Evidence, sorted_tables, surv_alert
 from services.surveillance.facts import HandFacts
 from services.surveillance.gate import AlertGate
@@ -31,7 +31,7 @@ class ConcentrationRule:
     what: str  # "favourable mispays", "exposed cards" (for messages)
     p_value: float
     min_count: int
-    severity: str
+    severity: Severity
     evidence_hands: int
 
 

@@ -11,8 +11,7 @@ SURV-5 needs an exact stratified test too costly per hand, so both run in ``revi
 
 from __future__ import annotations
 
-from services.adjudicator.table import Alert
-from services.events.contract import AdjudicationRecord
+from services.events.contract import AdjudicationRecord, Alert
 from services.games.model import HandInput
 from services.surveillance.chip_dumping import ChipDumpingWatch
 from services.surveillance.collusion import InformationSharing

@@ -12,9 +12,9 @@ from typing import Literal
 
 import msgspec
 
-from services.games.profile import RuleProfile, load_profile
+from services.events.contract import Severity
+from services.games.profile import RuleProfile
 
-Severity = Literal["info", "warning", "critical"]
 Category = Literal["one_pair", "two_pair", "three_of_a_kind", "straight", "flush",
                    "full_house", "four_of_a_kind", "straight_flush"]
 
@@ -108,8 +108,3 @@ class SurveillanceConfig(_Section):
 
 def surveillance_config(profile: RuleProfile) -> SurveillanceConfig:
     return profile.section("surveillance", SurveillanceConfig)
-
-
-def load_config(profile_name: str = "house-v1") -> SurveillanceConfig:
-    """The thresholds of a built-in (or ``extra_dir``) rule profile."""
-    return surveillance_config(load_profile(profile_name))

@@ -20,8 +20,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from services.adjudicator.embedded import DeadLetter, EmbeddedRunner
-from services.adjudicator.table import Alert
-from services.events.contract import AdjudicationRecord
+from services.events.contract import AdjudicationRecord, Alert
+from services.games.profile import Profiles
 from services.surveillance.engine import SurveillanceEngine
 from services.surveillance.profile import SurveillanceConfig
 
@@ -54,12 +54,13 @@ class SurveillanceStep:
     the log, never of the clock. ``None``: only when the caller asks (``review``).
     """
 
-    def __init__(self, config: SurveillanceConfig, engine: SurveillanceEngine | None = None,
+    def __init__(self, config: SurveillanceConfig, profiles: Profiles,
+                 engine: SurveillanceEngine | None = None,
                  review_every: int | None = None) -> None:
         if review_every is not None and review_every < 1:
             raise ValueError("review_every must be at least 1 hand")
         self.engine = engine or SurveillanceEngine(config)
-        self.runner = EmbeddedRunner()
+        self.runner = EmbeddedRunner(profiles)
         self.review_every = review_every
         self.hands_surveilled = 0
 
@@ -92,12 +93,12 @@ class SurveillanceStep:
 
 
 def surveil_lines(lines: Iterable[tuple[bytes, str]], config: SurveillanceConfig,
-                  engine: SurveillanceEngine | None = None,
+                  profiles: Profiles, engine: SurveillanceEngine | None = None,
                   review_every: int | None = None) -> SurveillanceRun:
     """Adjudicate ``(raw, where)`` lines with the embedded runner and surveil every hand
     as it closes; SURV-8 and SURV-5 are reviewed at the end (and every ``review_every``
     hands if given)."""
-    step = SurveillanceStep(config, engine, review_every)
+    step = SurveillanceStep(config, profiles, engine, review_every)
     run = SurveillanceRun()
     for raw, where in lines:
         _collect(run, step.feed(raw, where))

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from services.adjudicator.table import Alert
+from services.events.contract import Alert
 from services.surveillance.alerting import Evidence, sorted_tables, surv_alert
 from services.surveillance.chip_dumping import POKER_GAMES
 from services.surveillance.facts import HandFacts

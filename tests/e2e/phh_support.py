@@ -25,6 +25,7 @@ from services.events.contract import (
     event_from_builtins,
 )
 from services.games.model import HandInput, TableContext
+from tests.profiles import PROFILES
 
 REPO = Path(__file__).resolve().parents[2]
 ARCHIVE = "pokerkit-d782667-data.tar.gz"
@@ -51,7 +52,7 @@ def unpack(target: Path) -> Path:
 def adjudicate_stream(events: Sequence[dict[str, Any]]) -> list[AdjudicationRecord]:
     """The embedded runner over the events as JSONL (chain, intake, assembly, games)."""
     lines = [orjson.dumps(e) for e in events]
-    return [r for step in adjudicate_lines(lines) for r in step.records]
+    return [r for step in adjudicate_lines(lines, PROFILES) for r in step.records]
 
 
 def hand_inputs(events: Sequence[dict[str, Any]]) -> Iterator[HandInput]:
@@ -101,4 +102,4 @@ def adjudicate_one(config: dict[str, Any], hand: Sequence[dict[str, Any]]) -> Ad
     context = TableContext(table_id=first["table_id"], config=_config(config),
                            config_authorized=True, seated={})
     events = tuple(event_from_builtins(raw) for raw in hand)
-    return adjudicate_hand(HandInput(table=context, hand_id=first["hand_id"], events=events))
+    return adjudicate_hand(HandInput(table=context, hand_id=first["hand_id"], events=events), PROFILES)

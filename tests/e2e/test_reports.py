@@ -11,6 +11,7 @@ import datetime as dt
 import io
 import re
 from pathlib import Path
+from typing import Any
 
 import orjson
 import pytest
@@ -28,7 +29,7 @@ DAY = dt.date(2026, 1, 5)  # the simulator's clock starts 2026-01-05 18:00 UTC
 STAMP = "2026-01-06T08:00:00Z"
 
 
-def _raw_sums(events: tuple[dict, ...], hands: set[str]) -> dict[str, int]:
+def _raw_sums(events: tuple[dict[str, Any], ...], hands: set[str]) -> dict[str, int]:
     """Drop, payouts, rake straight from the events of the given hands."""
     sums = {"drop": 0, "payouts": 0, "rake": 0}
     for e in events:

@@ -33,11 +33,12 @@ from dataclasses import dataclass
 
 import orjson
 
-from services.simulator.registry import SIMULATOR_MODULES
+from services.simulator.registry import SIMULATORS
 from services.simulator.run import available_faults, simulate
 from tests.fuzz.mutations import REPLACEMENTS, junk_line
+from tests.profiles import HOUSE
 
-GAMES: tuple[str, ...] = tuple(SIMULATOR_MODULES)
+GAMES: tuple[str, ...] = tuple(SIMULATORS)
 # How often each kind of damage is chosen (replacements by their name in REPLACEMENTS).
 MOVES = ("removed", "reordered", "duplicate_near", "duplicate_far", "junk")
 KINDS: tuple[str, ...] = (*REPLACEMENTS, *MOVES)
@@ -75,7 +76,7 @@ def clean_stream(seed: int, tables_per_game: int = 2, hands: int = 40,
     """Every game's tables interleaved as the simulator writes them, one record a line."""
     tables = [game for game in games for _ in range(tables_per_game)]
     faults = frozenset().union(*(available_faults(g) for g in games)) - {"tamper"}
-    log = simulate(tables, len(tables), hands, seed, faults, fault_rate=0.03)
+    log = simulate(tables, len(tables), hands, seed, faults, fault_rate=0.03, profile=HOUSE)
     return [orjson.dumps(e) for e in log.events]
 
 

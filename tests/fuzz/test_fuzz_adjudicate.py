@@ -28,6 +28,7 @@ from services.events.contract import decode_record, encode_record
 from services.ledger.db import open_ledger
 from services.ledger.entries import build_entry
 from tests.fuzz.corpus import Corpus, build_corpus
+from tests.profiles import PROFILES
 
 SEEDS = range(1, 6)  # 5 corpora of ~22,450 records: 112,000 records a run
 MIN_RECORDS = 100_000
@@ -58,7 +59,7 @@ def clean_run(seed: int) -> tuple[PerTable, PerTable]:
 
 def _drive(lines: list[bytes]) -> tuple[PerTable, PerTable, list[DeadLetter]]:
     """Feed every line as ``pitwatch adjudicate`` does; fail on a stalled record."""
-    runner = EmbeddedRunner()
+    runner = EmbeddedRunner(PROFILES)
     records: PerTable = defaultdict(list)
     alerts: PerTable = defaultdict(list)
     dead: list[DeadLetter] = []

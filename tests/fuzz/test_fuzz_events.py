@@ -32,6 +32,7 @@ from tests.fuzz.strategies import (
     writings,
 )
 from tests.fuzz.test_fuzz_adjudicate import REASON_CODES
+from tests.profiles import PROFILES
 from tests.unit.core.streams import hcf_stream, lines
 
 
@@ -117,7 +118,7 @@ def test_a_damaged_event_in_a_stream_leaves_the_other_table_alone(
     t1 = [orjson.dumps(e) for e in doc_stream()]
     t1[position] = raw
     t2 = lines(hcf_stream("T2"))
-    alone = [r for step in adjudicate_lines(t2) for r in step.records]
+    alone = [r for step in adjudicate_lines(t2, PROFILES) for r in step.records]
     mixed = [x for pair in zip(t1, t2 + [b""] * len(t1), strict=False) for x in pair if x]
-    records = [r for step in adjudicate_lines(mixed) for r in step.records]
+    records = [r for step in adjudicate_lines(mixed, PROFILES) for r in step.records]
     assert [r for r in records if r.table_id == "T2"] == alone

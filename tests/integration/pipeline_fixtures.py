@@ -26,6 +26,7 @@ from tests.integration.pipeline_support import (
     embedded_reference,
     ledger_snapshot,
 )
+from tests.profiles import HOUSE
 
 # Several tables, with every HCF fault the simulator knows (dealer errors, cheating
 # patterns, an event altered after hashing) at a low rate, so that the records carry
@@ -45,7 +46,7 @@ class EventLog:
 
 def simulated_lines(tables: int, hands: int, seed: int) -> list[bytes]:
     faults = frozenset(available_faults("hcf"))
-    log = simulate(["hcf"], tables, hands, seed, faults, FAULT_RATE)
+    log = simulate(["hcf"], tables, hands, seed, faults, FAULT_RATE, profile=HOUSE)
     return [orjson.dumps(event) for event in log.events]
 
 

@@ -19,6 +19,7 @@ import uuid
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TypeAlias
 
 import orjson
 import sqlalchemy as sa
@@ -36,6 +37,7 @@ from services.pipeline.failpoints import FAILPOINT_ENV
 from services.pipeline.producer import keyed_records, new_producer
 from services.pipeline.step import REASON_HEADER
 from services.pipeline.topics import StreamSettings, create_topics, delete_topics
+from tests.profiles import PROFILES
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 # A killed worker's partitions move after the session timeout; the tests' broker allows
@@ -44,7 +46,7 @@ TEST_SESSION_TIMEOUT_MS = 2000
 WAIT_SECONDS = 600.0  # upper bound for a pipeline to finish; a stall fails the test
 POLL_SECONDS = 0.5
 
-Message = ConsumerRecord[bytes, bytes]
+Message: TypeAlias = ConsumerRecord[bytes, bytes]
 
 
 # ---------------------------------------------------------------- reference (embedded)
@@ -60,7 +62,7 @@ class Reference:
 
 
 def embedded_reference(lines: Iterable[bytes]) -> Reference:
-    runner = EmbeddedRunner()
+    runner = EmbeddedRunner(PROFILES)
     records: dict[str, bytes] = {}
     dead: list[tuple[bytes, str]] = []
     for raw, where in iter_lines(lines):
@@ -407,7 +409,8 @@ class Pipeline:
 
 
 def reason_of(message: Message) -> str:
-    return dict(message.headers)[REASON_HEADER].decode()
+    reason: bytes = dict(message.headers)[REASON_HEADER]
+    return reason.decode()
 
 
 def deduplicated(seen: dict[str, list[bytes]]) -> dict[str, bytes]:

@@ -33,6 +33,7 @@ from services.events.contract import AdjudicationRecord
 from services.observability.dashboards import all_queries, concrete_expr
 from services.simulator.registry import simulator_for
 from services.simulator.run import simulate
+from tests.profiles import HOUSE, PROFILES
 from tests.unit.observability.logs import EventDict, rewrite, stamp, tamper_one_per_table
 
 REPO = Path(__file__).resolve().parents[2]
@@ -66,7 +67,7 @@ def wait_for(what: str, check: Callable[[], bool], timeout_s: float,
 
 def scrape_config(targets: dict[str, list[str]]) -> dict[str, Any]:
     """The deployed config with ``targets`` per job (jobs not named are dropped)."""
-    config = yaml.safe_load(DEPLOY_CONFIG.read_text())
+    config: dict[str, Any] = yaml.safe_load(DEPLOY_CONFIG.read_text())
     jobs = {job["job_name"] for job in config["scrape_configs"]}
     unknown = set(targets) - jobs
     assert not unknown, f"jobs {unknown} are not in {DEPLOY_CONFIG}"
@@ -239,9 +240,9 @@ def live_log(games: tuple[str, ...], tables: int, hands: int, seed: int) -> Live
     and two records that cannot be accepted (one malformed, one schema)."""
     faults = frozenset().union(*(simulator_for(g)[1] for g in games))
     log = simulate(list(games), tables=tables, hands=hands, seed=seed, faults=faults,
-                   fault_rate=0.1)
+                   fault_rate=0.1, profile=HOUSE)
     probe = LiveLog(log.events, [], 0, 0, set())
-    steps = list(adjudicate_lines(probe.lines_at(datetime.now(UTC))))
+    steps = list(adjudicate_lines(probe.lines_at(datetime.now(UTC)), PROFILES))
     return LiveLog(
         events=log.events,
         records=[r for step in steps for r in step.records],

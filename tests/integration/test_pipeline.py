@@ -28,6 +28,7 @@ from tests.integration.pipeline_support import (
     produce_over_every_transport,
     reason_of,
 )
+from tests.profiles import HOUSE
 
 event_log = pipeline_fixtures.event_log
 fault_log = pipeline_fixtures.fault_log
@@ -103,7 +104,7 @@ def test_poison_input_is_dead_lettered_or_found_and_nothing_else_is_lost(
     """Malformed and schema-invalid records land in the DLQ unchanged with the embedded
     run's reason; a tampered event becomes a SURV-9 finding on its hand; records keyed
     for another table or without a value are dead-lettered; every hand is adjudicated."""
-    clean = simulate(["hcf"], 2, 30, SEED + 2).events
+    clean = simulate(["hcf"], 2, 30, SEED + 2, profile=HOUSE).events
     clean_hands = set(embedded_reference([orjson.dumps(e) for e in clean]).records)
     events = copy.deepcopy(clean)
     tampered_hand = _tamper(events, "T001")
@@ -152,7 +153,7 @@ def test_ledger_service_books_repeats_once_and_reports_a_changed_repeat(
     """At-least-once delivery on ``adjudications``: a record delivered again is booked
     once; a hand delivered again with a different body is refused and kept as a critical
     LEDGER_CONFLICT (the booked hand is unchanged), and every later hand is still booked."""
-    events = simulate(["hcf"], 2, 6, SEED + 3).events
+    events = simulate(["hcf"], 2, 6, SEED + 3, profile=HOUSE).events
     records = list(embedded_reference([orjson.dumps(e) for e in events]).records.values())
     changed = decode_record(records[3])
     changed.findings.append(Finding(code="X", rule="GEN-8", severity="info", seat=None,

@@ -161,7 +161,8 @@ def test_ledger_killed_at_random_points(fault_log: EventLog,
 
 
 def worker_of(message: Message) -> str:
-    return dict(message.headers)[WORKER_HEADER].decode().rsplit("/", 1)[1]
+    worker: bytes = dict(message.headers)[WORKER_HEADER]
+    return worker.decode().rsplit("/", 1)[1]
 
 
 def table_of(message: Message) -> str:

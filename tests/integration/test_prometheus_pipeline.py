@@ -21,7 +21,6 @@ database, not from metrics.
 from __future__ import annotations
 
 import asyncio
-import importlib.util
 from collections import Counter
 from datetime import UTC, datetime
 from pathlib import Path
@@ -32,7 +31,7 @@ import sqlalchemy as sa
 
 from services.events.contract import decode_record, encode_record
 from services.pipeline.producer import new_producer
-from services.simulator.registry import SIMULATOR_MODULES
+from services.simulator.registry import SIMULATORS
 from tests.integration import pipeline_fixtures
 from tests.integration.pipeline_fixtures import PipelineFactory
 from tests.integration.prometheus_live import (
@@ -49,8 +48,7 @@ from tests.integration.prometheus_live import (
 
 pipeline = pipeline_fixtures.pipeline
 
-GAMES = tuple(g for g, module in SIMULATOR_MODULES.items()
-              if importlib.util.find_spec(module) is not None)
+GAMES = tuple(SIMULATORS)
 WAIT_S = 300.0
 
 
@@ -154,10 +152,10 @@ def test_every_panel_returns_data_from_a_run_through_kafka(
         assert _one(server, 'sum(pitwatch_chain_failures_total{code="CHAIN_BROKEN"})'
                     ) == log.chain_alerts > 0
         assert _one(server, "pitwatch_adjudication_latency_seconds_count") == hands
-        booked = _ledger_statuses(p.db_url)
-        assert sum(booked.values()) == hands
-        for status in ("posted", "refused"):
-            assert _one(server, f'pitwatch_ledger_hands_total{{status="{status}"}}'
-                        ) == booked[status], status
+        in_ledger = _ledger_statuses(p.db_url)
+        assert sum(in_ledger.values()) == hands
+        for ledger_status in ("posted", "refused"):
+            assert _one(server, f'pitwatch_ledger_hands_total{{status="{ledger_status}"}}'
+                        ) == in_ledger[ledger_status], ledger_status
         assert _one(server, 'pitwatch_ledger_hands_total{status="conflict"}') == 1
         assert (_one(server, "pitwatch_ledger_write_seconds_count") or 0) >= 1

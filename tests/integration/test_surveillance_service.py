@@ -25,8 +25,8 @@ import msgspec
 import pytest
 from typer.testing import CliRunner
 
-from services.adjudicator.table import Alert
 from services.cli import app
+from services.events.contract import Alert
 from services.pipeline.producer import keyed_records, new_producer
 from services.pipeline.topics import StreamSettings, create_topics, delete_topics
 from services.surveillance.alert_id import alert_id

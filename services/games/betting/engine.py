@@ -187,10 +187,6 @@ class BettingHand:
         """At least two players who still have chips: a later round can have betting."""
         return self._able() >= 2
 
-    def _others_can_act(self, st: SeatState) -> bool:
-        able = self._able()
-        return able - (0 if st.folded or st.all_in else 1) > 0
-
     def _raise_can_be_answered(self, st: SeatState) -> bool:
         """Some opponent still in the hand could put in more than the current bet; if
         none can, a raise could never be called and is not allowed."""

@@ -9,15 +9,12 @@ code. ``over_stack`` has no entry: table stakes (GEN-2) are checked once for eve
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Literal
 
 import msgspec
 
-from services.events.contract import Finding
+from services.events.contract import Finding, Severity
 from services.games.betting.actions import Violation
 from services.games.model import finding
-
-Sev = Literal["info", "warning", "critical"]
 
 # Reported by the common GEN checks already (GEN-2): never repeated by a game.
 REPORTED_ELSEWHERE: frozenset[str] = frozenset({"over_stack"})
@@ -26,28 +23,28 @@ REPORTED_ELSEWHERE: frozenset[str] = frozenset({"over_stack"})
 class BettingSeverities(msgspec.Struct, forbid_unknown_fields=True):
     """Severity of each betting violation kind (see ``actions.ViolationKind``)."""
 
-    out_of_turn: Sev
-    not_in_hand: Sev
-    check_facing_bet: Sev
-    wrong_call_amount: Sev
-    chips_with_fold: Sev
-    not_a_raise: Sev
-    all_in_not_whole_stack: Sev
-    under_minimum: Sev
-    over_pot: Sev
-    wrong_limit_amount: Sev
-    cap_exceeded: Sev
-    not_reopened: Sev
-    no_opponent_to_raise: Sev
-    blind_wrong_seat: Sev
-    blind_wrong_amount: Sev
-    blind_missing: Sev
-    blind_late: Sev
-    last_player_folded: Sev
-    round_incomplete: Sev
+    out_of_turn: Severity
+    not_in_hand: Severity
+    check_facing_bet: Severity
+    wrong_call_amount: Severity
+    chips_with_fold: Severity
+    not_a_raise: Severity
+    all_in_not_whole_stack: Severity
+    under_minimum: Severity
+    over_pot: Severity
+    wrong_limit_amount: Severity
+    cap_exceeded: Severity
+    not_reopened: Severity
+    no_opponent_to_raise: Severity
+    blind_wrong_seat: Severity
+    blind_wrong_amount: Severity
+    blind_missing: Severity
+    blind_late: Severity
+    last_player_folded: Severity
+    round_incomplete: Severity
 
-    def of(self, kind: str) -> Sev:
-        severity: Sev = getattr(self, kind)
+    def of(self, kind: str) -> Severity:
+        severity: Severity = getattr(self, kind)
         return severity
 
 

@@ -2,11 +2,11 @@
 
 ``code = category << 20 | r0 << 16 | r1 << 12 | r2 << 8 | r3 << 4 | r4`` where the
 category is a small integer (higher is better, its meaning depends on the ranking rules,
-see ``standard``/``short_deck``) and ``r0..r4`` are rank values 2..14 in order of
-significance (e.g. full house: trips rank, pair rank; two pair: high pair, low pair,
-kicker). Unused trailing slots are 0, which is lower than any rank: that is exactly the
-CP-2 rule that a three-card hand whose cards are all matched loses to the five-card hand
-with more kickers, so 3- and 5-card codes are directly comparable.
+see ``standard`` and ``services.games.draw7a.evaluation``) and ``r0..r4`` are rank values
+2..14 in order of significance (e.g. full house: trips rank, pair rank; two pair: high
+pair, low pair, kicker). Unused trailing slots are 0, which is lower than any rank: that
+is exactly the CP-2 rule that a three-card hand whose cards are all matched loses to the
+five-card hand with more kickers, so 3- and 5-card codes are directly comparable.
 
 A straight stores only its top card; the ace-low straight stores the card below the
 lowest real straight's top (5 for A-2-3-4-5), so comparing codes ranks it lowest.

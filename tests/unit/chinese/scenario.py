@@ -11,10 +11,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from services.games.chinese import adjudicate
+from services.games.chinese.adjudicate import adjudicate
 from services.games.model import GameOutcome, HandInput
-from services.games.profile import load_profile
 from services.simulator.handbuilder import EventSpec, build_hand, table_config
+from tests.profiles import HOUSE
 
 Setting = tuple[str, str, str]
 
@@ -96,7 +96,7 @@ def make_hand(settings: dict[int, Setting], cfg: dict[str, Any] | None = None,
 
 def outcome(settings: dict[int, Setting], cfg: dict[str, Any] | None = None,
             context: dict[str, Any] | None = None, **kwargs: Any) -> GameOutcome:
-    return adjudicate(make_hand(settings, cfg, context, **kwargs), load_profile("house-v1"))
+    return adjudicate(make_hand(settings, cfg, context, **kwargs), HOUSE)
 
 
 def codes(result: GameOutcome) -> list[str]:

@@ -8,10 +8,10 @@ from __future__ import annotations
 import pytest
 
 from services.adjudicator.adjudicate import adjudicate_hand
-from services.games.chinese import adjudicate
+from services.games.chinese.adjudicate import adjudicate
 from services.games.model import HandRejected
-from services.games.profile import load_profile
 from services.simulator.handbuilder import build_hand
+from tests.profiles import HOUSE, PROFILES
 from tests.unit.chinese.scenario import config, hand_events, make_hand, outcome, pay
 
 A = ("Qh Qd 2s", "Ac Ad 3s 4d 5h", "5c 6c 7c 8c 9c")
@@ -24,7 +24,7 @@ def test_cp1_seat_listed_twice_in_hand_started_is_rejected() -> None:
     events = hand_events({1: A, 2: B})
     events[0][1]["seats"].append({"seat": 2, "player_id": "P9", "stack": 5})
     with pytest.raises(HandRejected) as rejected:
-        adjudicate(build_hand(config(), events), load_profile("house-v1"))
+        adjudicate(build_hand(config(), events), HOUSE)
     assert rejected.value.rule == "CP-1"
     assert "seat 2" in str(rejected.value)
 
@@ -48,7 +48,7 @@ def test_cp1_button_outside_the_four_seats_is_rejected() -> None:
 
 def test_record_for_a_rejected_hand_says_why() -> None:
     """Through the adjudicator the rejection is a record with status rejected, not a crash."""
-    record = adjudicate_hand(make_hand({1: A, 9: B}, payments=[pay(9, 1, 11)]))
+    record = adjudicate_hand(make_hand({1: A, 9: B}, payments=[pay(9, 1, 11)]), PROFILES)
     assert record.status == "rejected"
     assert [f.rule for f in record.findings] == ["CP-1"]
 
@@ -62,6 +62,6 @@ def test_cp1_second_hand_started_is_rejected() -> None:
         "seats": [{"seat": 1, "player_id": "P1", "stack": 3},
                   {"seat": 3, "player_id": "P3", "stack": 3}]}))
     with pytest.raises(HandRejected) as rejected:
-        adjudicate(build_hand(config(), events), load_profile("house-v1"))
+        adjudicate(build_hand(config(), events), HOUSE)
     assert rejected.value.rule == "CP-1"
     assert "hand_started" in str(rejected.value)

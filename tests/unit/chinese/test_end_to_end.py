@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from services.adjudicator.adjudicate import adjudicate_hand
 from services.events.contract import AdjudicationRecord
+from tests.profiles import PROFILES
 from tests.unit.chinese.scenario import config, make_hand, pay, rake
 from tests.unit.chinese.test_fouls_super_bonus import BONUS_HAND, FOULED, TENS
 from tests.unit.chinese.test_scoring import H_A, H_B
@@ -18,7 +19,7 @@ CORRECT = [pay(2, 3, 10), pay(2, 1, 16), pay(3, 1, 16)]
 
 def _record(payments: list[tuple[str, dict[str, object]]], **kwargs: object) -> AdjudicationRecord:
     cfg = kwargs.pop("cfg", config())
-    return adjudicate_hand(make_hand(DEAL, cfg, payments=payments, **kwargs))  # type: ignore[arg-type]
+    return adjudicate_hand(make_hand(DEAL, cfg, payments=payments, **kwargs), PROFILES)  # type: ignore[arg-type]
 
 
 def _codes(record: AdjudicationRecord) -> list[tuple[str, str]]:
@@ -78,18 +79,18 @@ def test_misdeal_with_rake_taken_is_over_collected() -> None:
     hand = make_hand({1: H_A, 2: H_B}, config(rake_mode="all", fee=2), unset=[1, 2],
                      open_hands=False, before_opening=[("misdeal", {"reason": "wrong seats"})],
                      payments=[rake(1, 2)])
-    record = adjudicate_hand(hand)
+    record = adjudicate_hand(hand, PROFILES)
     assert ("RAKE_OVER", "GEN-10") in _codes(record)
 
 
 def test_misdeal_correctly_handled_is_dead() -> None:
     hand = make_hand({1: H_A, 2: H_B}, unset=[1, 2], open_hands=False,
                      before_opening=[("misdeal", {"reason": "wrong seats"})])
-    assert adjudicate_hand(hand).status == "dead"
+    assert adjudicate_hand(hand, PROFILES).status == "dead"
 
 
 def test_no_point_value_is_rejected() -> None:
     cfg = config()
     cfg["limits"] = {"min_wager": 1, "max_wager": 1000}
-    record = adjudicate_hand(make_hand({1: H_A, 2: H_B}, cfg))
+    record = adjudicate_hand(make_hand({1: H_A, 2: H_B}, cfg), PROFILES)
     assert record.status == "rejected" and record.findings[0].rule == "CP-9"

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from services.games.chinese import adjudicate
+from services.games.chinese.adjudicate import adjudicate
 from services.games.model import BuyRecord, HandInput, TableContext
-from services.games.profile import load_profile
+from tests.profiles import HOUSE
 from tests.unit.chinese.scenario import codes, config, hand_set, make_hand, outcome
 from tests.unit.chinese.test_scoring import H_A, H_B
 
@@ -139,7 +139,7 @@ def test_cp9_second_short_buy_without_a_full_buy() -> None:
     buys = [BuyRecord(2, "seated", 200, 3, False), BuyRecord(2, "short_buy", 50, 40, False),
             BuyRecord(2, "short_buy", 50, 90, True)]
     hand = _with_buys(make_hand(PAIR, config(point_value=5)), buys)
-    result = adjudicate(hand, load_profile("house-v1"))
+    result = adjudicate(hand, HOUSE)
     found = [f for f in result.findings if f.code == "SHORT_BUY_NOT_ALLOWED"]
     assert [f.seat for f in found] == [2]
 
@@ -150,7 +150,7 @@ def test_cp9_short_buy_after_a_new_full_buy_is_allowed() -> None:
     buys = [BuyRecord(2, "seated", 200, 3, False), BuyRecord(2, "short_buy", 50, 40, False),
             BuyRecord(2, "buy_in", 100, 60, False), BuyRecord(2, "short_buy", 50, 90, True)]
     hand = _with_buys(make_hand(PAIR, config(point_value=5)), buys)
-    result = adjudicate(hand, load_profile("house-v1"))
+    result = adjudicate(hand, HOUSE)
     assert "SHORT_BUY_NOT_ALLOWED" not in codes(result)
 
 
@@ -159,7 +159,7 @@ def test_cp9_old_violations_are_not_reported_again() -> None:
     buys = [BuyRecord(2, "seated", 200, 3, False), BuyRecord(2, "short_buy", 50, 40, False),
             BuyRecord(2, "short_buy", 50, 45, False)]
     hand = _with_buys(make_hand(PAIR, config(point_value=5)), buys)
-    assert "SHORT_BUY_NOT_ALLOWED" not in codes(adjudicate(hand, load_profile("house-v1")))
+    assert "SHORT_BUY_NOT_ALLOWED" not in codes(adjudicate(hand, HOUSE))
 
 
 def test_cp9_short_buy_during_the_hand_judged_against_history() -> None:
@@ -168,7 +168,7 @@ def test_cp9_short_buy_during_the_hand_judged_against_history() -> None:
     buys = [BuyRecord(2, "seated", 200, 3, False), BuyRecord(2, "short_buy", 50, 40, False)]
     during = ("chips_changed", {"seat": 2, "amount": 40, "kind": "short_buy"})
     hand = _with_buys(make_hand(PAIR, config(point_value=5), before_opening=[during]), buys)
-    assert "SHORT_BUY_NOT_ALLOWED" in codes(adjudicate(hand, load_profile("house-v1")))
+    assert "SHORT_BUY_NOT_ALLOWED" in codes(adjudicate(hand, HOUSE))
 
 
 def test_cp1_empty_seat_hand_is_dead() -> None:

@@ -15,17 +15,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from services.games.cards import STANDARD_DECK
-from services.games.chinese import adjudicate
-from services.games.chinese_hands import may_hold_auto_win
-from services.games.chinese_scoring import score_pairs
-from services.games.evaluation import chinese as cp_eval
+from services.games.chinese import evaluation as cp_eval
+from services.games.chinese.adjudicate import adjudicate
+from services.games.chinese.reading import may_hold_auto_win
+from services.games.chinese.scoring import score_pairs
 from services.games.model import GameOutcome
-from services.games.profile import load_profile
 from services.simulator.chinese import set_hand
 from services.simulator.handbuilder import EventSpec, build_hand
+from tests.profiles import HOUSE
 from tests.unit.chinese.scenario import config
 
-PROFILE = load_profile("house-v1")
+PROFILE = HOUSE
 KINDS = ["dragon", "six_pairs", "three_flushes", "three_straights"]
 
 
@@ -126,8 +126,8 @@ def test_points_are_zero_sum_between_every_pair(params: dict[str, Any]) -> None:
     deal = _deal(rng, seats)
     setting = _setting_events(rng, deal)
     hand = build_hand(config(), _events(deal, dict.fromkeys(seats, 1000), 1, setting))
-    from services.games.chinese_hands import judge_hands, read_hand
-    from services.games.chinese_profile import chinese_profile
+    from services.games.chinese.profile import chinese_profile
+    from services.games.chinese.reading import judge_hands, read_hand
 
     cp = chinese_profile(PROFILE)
     reading = read_hand(hand.events, cp)

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from services.games.chinese import adjudicate
+from services.games.chinese.adjudicate import adjudicate
 from services.games.model import GameOutcome
-from services.games.profile import RuleProfile, load_profile
+from services.games.profile import RuleProfile
+from tests.profiles import HOUSE
 from tests.unit.chinese.scenario import codes, config, make_hand, outcome
 from tests.unit.chinese.test_fouls_super_bonus import BONUS_HAND, FOULED, TENS
 from tests.unit.chinese.test_misdeal_conduct import PAIR
@@ -17,7 +18,7 @@ DEAL = {1: BONUS_HAND, 2: FOULED, 3: TENS}
 
 
 def _variant(**chinese: dict[str, Any]) -> RuleProfile:
-    base = load_profile("house-v1")
+    base = HOUSE
     sections = {k: dict(v) for k, v in base.sections.items()}
     sections["chinese"].update(chinese)
     return RuleProfile(name="variant", sections=sections)
@@ -118,9 +119,9 @@ def test_cp5_bonus_table_with_an_unknown_category_is_a_profile_error() -> None:
     loading the section must fail and name it."""
     import pytest
 
-    from services.games.chinese_profile import chinese_profile
+    from services.games.chinese.profile import chinese_profile
 
-    base = load_profile("house-v1")
+    base = HOUSE
     sections = {k: dict(v) for k, v in base.sections.items()}
     scoring = dict(sections["chinese"]["scoring"])
     mandarin = dict(scoring["mandarin"])

@@ -11,38 +11,39 @@ import pytest
 
 from services.adjudicator.embedded import adjudicate_lines
 from services.events.contract import AdjudicationRecord
-from services.games.evaluation import chinese as cp_eval
+from services.games.chinese import evaluation as cp_eval
 from services.simulator.chinese import FAULTS, set_hand
 from services.simulator.run import SimulatedLog, simulate
 from services.simulator.scoring import score
+from tests.profiles import HOUSE, PROFILES
 
 HANDS = 120
 
 
 def _adjudicate(events: list[dict[str, Any]]) -> list[AdjudicationRecord]:
     lines = [orjson.dumps(e) for e in events]
-    return [r for step in adjudicate_lines(lines) for r in step.records]
+    return [r for step in adjudicate_lines(lines, PROFILES) for r in step.records]
 
 
 @pytest.fixture(scope="module")
 def clean() -> tuple[SimulatedLog, list[AdjudicationRecord]]:
     log = simulate(["chinese"], tables=4, hands=HANDS, seed=5, faults=frozenset(),
-                   fault_rate=0.0)
+                   fault_rate=0.0, profile=HOUSE)
     return log, _adjudicate(log.events)
 
 
 @pytest.fixture(scope="module")
 def faulty() -> tuple[SimulatedLog, list[AdjudicationRecord]]:
     log = simulate(["chinese"], tables=4, hands=HANDS, seed=7, faults=frozenset(FAULTS),
-                   fault_rate=0.25)
+                   fault_rate=0.25, profile=HOUSE)
     return log, _adjudicate(log.events)
 
 
 def test_same_seed_same_stream() -> None:
     a = simulate(["chinese"], tables=1, hands=5, seed=3, faults=frozenset(FAULTS),
-                 fault_rate=0.5)
+                 fault_rate=0.5, profile=HOUSE)
     b = simulate(["chinese"], tables=1, hands=5, seed=3, faults=frozenset(FAULTS),
-                 fault_rate=0.5)
+                 fault_rate=0.5, profile=HOUSE)
     assert a.events == b.events and a.truth == b.truth
 
 

@@ -6,6 +6,7 @@ foul) and 16 by seat 3 (a scoop with bonuses); seat 2 (foul) owes seat 3 10.
 
 from __future__ import annotations
 
+from tests.profiles import HOUSE
 from tests.unit.chinese.scenario import config, outcome
 from tests.unit.chinese.test_fouls_super_bonus import BONUS_HAND, FOULED, TENS
 
@@ -60,11 +61,11 @@ def test_cp10_loser_paying_before_it_is_paid() -> None:
 def test_cp10_order_can_start_at_the_button_by_profile() -> None:
     """With ``payments.order_starts = "button"`` and button 3 the order is 3, 1, 2: seat 2
     (20 chips) pays seat 3 10 first, then seat 1 10. Seat 1 +26, seat 2 -20, seat 3 -6."""
-    from services.games.chinese import adjudicate
-    from services.games.profile import RuleProfile, load_profile
+    from services.games.chinese.adjudicate import adjudicate
+    from services.games.profile import RuleProfile
     from tests.unit.chinese.scenario import make_hand
 
-    base = load_profile("house-v1")
+    base = HOUSE
     sections = {k: dict(v) for k, v in base.sections.items()}
     sections["chinese"]["payments"] = {"order_starts": "button"}
     profile = RuleProfile(name="variant", sections=sections)

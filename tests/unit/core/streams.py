@@ -7,8 +7,8 @@ from typing import Any
 
 import orjson
 
+from services.events.stream import TableStream
 from services.simulator.handbuilder import table_config
-from services.simulator.stream import TableStream
 
 
 def hcf_stream(table_id: str = "T1", hands: int = 2, seed: int = 3) -> list[dict[str, Any]]:

@@ -6,11 +6,12 @@ from __future__ import annotations
 import random
 
 from services.adjudicator.intake import ParsedEvent, parse_record
-from services.adjudicator.table import TableState, _context, apply_event
+from services.adjudicator.table import TableState, apply_event, table_context
 from services.events.canonical import event_hash
+from services.events.stream import TableStream
 from services.games.model import BuyRecord
 from services.simulator.handbuilder import table_config
-from services.simulator.stream import TableStream
+from tests.profiles import PROFILES
 from tests.unit.core.streams import hcf_stream, lines
 
 
@@ -18,7 +19,7 @@ def _feed(state: TableState, raw: list[bytes]) -> None:
     for i, line in enumerate(raw):
         parsed = parse_record(line, f"line {i + 1}")
         assert isinstance(parsed, ParsedEvent)
-        apply_event(state, parsed)
+        apply_event(state, parsed, PROFILES)
 
 
 def test_buy_history_marks_what_happened_since_the_previous_hand() -> None:
@@ -30,7 +31,7 @@ def test_buy_history_marks_what_happened_since_the_previous_hand() -> None:
     s.emit("chips_changed", {"seat": 1, "amount": 50, "kind": "short_buy"})
     s.emit("chips_changed", {"seat": 1, "amount": -20, "kind": "remove"})
     _feed(state, lines(s.events))
-    ctx = _context(state)
+    ctx = table_context(state)
     assert ctx.buys == (
         BuyRecord(1, "seated", 100, 2, since_previous_hand=False),
         BuyRecord(3, "seated", 100, 3, since_previous_hand=False),
@@ -49,6 +50,6 @@ def test_offers_and_new_seats_reset_after_each_hand() -> None:
     s.emit("designated_player_offer", {"seat": 2, "accepted": False})
     state = TableState(table_id="T7")
     _feed(state, lines(s.events))
-    ctx = _context(state)
+    ctx = table_context(state)
     assert ctx.designated_offers == ((2, False),)
     assert ctx.new_seats == frozenset({2})

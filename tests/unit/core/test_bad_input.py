@@ -3,26 +3,30 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import orjson
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from services.adjudicator.embedded import adjudicate_lines
+from services.adjudicator.embedded import DeadLetter, adjudicate_lines
+from services.events.contract import AdjudicationRecord
+from tests.profiles import PROFILES
 from tests.unit.core.streams import hcf_stream, lines
 
 
-def _with_bad_line(bad: bytes) -> tuple[list, list]:
+def _with_bad_line(bad: bytes) -> tuple[list[AdjudicationRecord], list[DeadLetter]]:
     raw = lines(hcf_stream("T1")) + [bad] + lines(hcf_stream("T2", seed=5))
-    records, dead = [], []
-    for step in adjudicate_lines(raw):
+    records: list[AdjudicationRecord] = []
+    dead: list[DeadLetter] = []
+    for step in adjudicate_lines(raw, PROFILES):
         records += step.records
         dead += step.dead_letters
     return records, dead
 
 
-def _event(**changes: object) -> dict:
+def _event(**changes: object) -> dict[str, Any]:
     event = dict(hcf_stream("T9")[4])
     event["data"] = dict(event["data"])
     for key, value in changes.items():
@@ -51,7 +55,8 @@ CASES = [
 
 
 @pytest.mark.parametrize("name,bad,expected", CASES, ids=[c[0] for c in CASES])
-def test_bad_record_is_dead_lettered_with_reason_and_others_proceed(name, bad, expected) -> None:
+def test_bad_record_is_dead_lettered_with_reason_and_others_proceed(name: str, bad: bytes,
+                                                                    expected: str) -> None:
     records, dead = _with_bad_line(bad)
     assert len(dead) == 1, name
     assert expected in dead[0].reason

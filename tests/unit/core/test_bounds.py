@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+from typing import Any
 
 import orjson
 import pytest
@@ -10,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from services.adjudicator import table
-from services.adjudicator.embedded import EmbeddedRunner, adjudicate_lines
+from services.adjudicator.embedded import DeadLetter, EmbeddedRunner, adjudicate_lines
 from services.adjudicator.intake import ParsedEvent, Rejection, parse_record
 from services.events.bounds import (
     MAX_NESTING_DEPTH,
@@ -19,21 +20,24 @@ from services.events.bounds import (
     MAX_SEATS,
     MAX_TEXT_LENGTH,
 )
+from services.events.contract import AdjudicationRecord
 from services.events.wire import too_deep
+from tests.profiles import PROFILES
 from tests.unit.core.streams import hcf_stream, lines
 
 
-def with_bad_line(bad: bytes) -> tuple[list, list]:
+def with_bad_line(bad: bytes) -> tuple[list[AdjudicationRecord], list[DeadLetter]]:
     """Two HCF tables (4 hands) with ``bad`` as line 16, between them."""
     raw = lines(hcf_stream("T1")) + [bad] + lines(hcf_stream("T2", seed=5))
-    records, dead = [], []
-    for step in adjudicate_lines(raw):
+    records: list[AdjudicationRecord] = []
+    dead: list[DeadLetter] = []
+    for step in adjudicate_lines(raw, PROFILES):
         records += step.records
         dead += step.dead_letters
     return records, dead
 
 
-def event(index: int = 4, **changes: object) -> dict:
+def event(index: int = 4, **changes: object) -> dict[str, Any]:
     e = copy.deepcopy(hcf_stream("T9")[index])
     e.update(changes)
     return e
@@ -190,7 +194,7 @@ def test_paytable_names_are_bounded() -> None:
 
 def test_designated_player_offers_between_hands_are_bounded_latest_kept() -> None:
     events = hcf_stream(hands=1)
-    runner = EmbeddedRunner()
+    runner = EmbeddedRunner(PROFILES)
     for line in lines(events[:3]):
         runner.feed(line, "x")
     last = events[2]  # continue the chain by hand, offer after offer
@@ -212,7 +216,7 @@ def test_a_hand_flooded_with_conflicts_is_closed_at_the_bound(
     together, past the bound the hand cannot be adjudicated (with the bound at 10)."""
     monkeypatch.setattr(table, "MAX_HAND_EVENTS", 10)
     events = hcf_stream(hands=1)
-    runner = EmbeddedRunner()
+    runner = EmbeddedRunner(PROFILES)
     for line in lines(events[:5]):  # hand 1 open with hand_started and the ante
         runner.feed(line, "x")
     records = []

@@ -3,25 +3,32 @@
 from __future__ import annotations
 
 import copy
+from collections.abc import Iterable
+from typing import Any
 
 import orjson
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from services.adjudicator.embedded import EmbeddedRunner, adjudicate_lines
+from services.adjudicator.embedded import DeadLetter, EmbeddedRunner, adjudicate_lines
+from services.events.contract import AdjudicationRecord, Alert
+from tests.profiles import PROFILES
 from tests.unit.core.streams import hcf_stream, lines
 
 
-def run(raw_lines: list[bytes]):
-    records, alerts, dead = [], [], []
-    for step in adjudicate_lines(raw_lines):
+def run(raw_lines: list[bytes]
+        ) -> tuple[list[AdjudicationRecord], list[Alert], list[DeadLetter]]:
+    records: list[AdjudicationRecord] = []
+    alerts: list[Alert] = []
+    dead: list[DeadLetter] = []
+    for step in adjudicate_lines(raw_lines, PROFILES):
         records += step.records
         alerts += step.alerts
         dead += step.dead_letters
     return records, alerts, dead
 
 
-def codes(alerts) -> list[str]:
+def codes(alerts: Iterable[Alert]) -> list[str]:
     return [a.code for a in alerts]
 
 
@@ -112,7 +119,7 @@ def test_open_hand_at_end_of_input_is_reported_not_dropped() -> None:
 def test_event_for_a_hand_that_is_not_open_goes_to_dlq() -> None:
     events = hcf_stream()
     raw = lines(events)
-    runner = EmbeddedRunner()
+    runner = EmbeddedRunner(PROFILES)
     for i, line in enumerate(raw[:3]):
         runner.feed(line, f"line {i + 1}")
     step = runner.feed(raw[4], "line 5")  # wager before hand_started (seq 4 skipped)
@@ -129,7 +136,7 @@ def _mutations(value: object) -> list[object]:
     return []
 
 
-def _leaf_paths(obj: object, prefix: tuple = ()) -> list[tuple]:
+def _leaf_paths(obj: object, prefix: tuple[str | int, ...] = ()) -> list[tuple[str | int, ...]]:
     if isinstance(obj, dict):
         return [p for k, v in obj.items() for p in _leaf_paths(v, (*prefix, k))]
     if isinstance(obj, list):
@@ -147,7 +154,7 @@ def test_any_single_field_tamper_is_detected(data: st.DataObject) -> None:
     events = hcf_stream(hands=3)
     index = data.draw(st.integers(0, len(events) - 2))
     path = data.draw(st.sampled_from(_leaf_paths(events[index])))
-    target = events[index]
+    target: Any = events[index]
     for key in path[:-1]:
         target = target[key]
     target[path[-1]] = data.draw(st.sampled_from(_mutations(target[path[-1]])))

@@ -5,12 +5,16 @@ Every number is worked out by hand in the docstring; the code under test only co
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from services.adjudicator.adjudicate import compare, record_status
 from services.adjudicator.recorded import RecordedHand
+from services.events.contract import Finding
 from services.games.model import GameOutcome, finding
-from services.games.profile import RuleProfile, load_profile
+from services.games.profile import RuleProfile
+from tests.profiles import HOUSE
 
-HOUSE_V1 = load_profile("house-v1")
+HOUSE_V1 = HOUSE
 
 
 def _profile(**gen: str) -> RuleProfile:
@@ -19,7 +23,7 @@ def _profile(**gen: str) -> RuleProfile:
     return RuleProfile(name="test", sections=sections)
 
 
-def _codes(found):  # type: ignore[no-untyped-def]
+def _codes(found: Iterable[Finding]) -> list[tuple[str, str, int | None, int | None]]:
     return [(f.code, f.rule, f.seat, f.amount) for f in found]
 
 

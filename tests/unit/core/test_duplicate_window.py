@@ -15,15 +15,16 @@ import random
 import orjson
 import pytest
 
-from services.adjudicator.embedded import EmbeddedRunner, adjudicate_lines
+from services.adjudicator.embedded import EmbeddedRunner, StepResult, adjudicate_lines
 from services.adjudicator.intake import ParsedEvent, parse_record
 from services.adjudicator.table import TableState, apply_event, decode_state, encode_state
 from services.adjudicator.window import Window, _aligned_find
 from services.events.bounds import MAX_MISSING_SEQS, MAX_REMEMBERED_EVENTS
-from services.events.contract import encode_record
+from services.events.contract import Alert, encode_record
+from services.events.stream import TableStream
 from services.simulator.handbuilder import table_config
 from services.simulator.run import simulate
-from services.simulator.stream import TableStream
+from tests.profiles import HOUSE, PROFILES
 from tests.unit.core.streams import hcf_stream, lines
 
 
@@ -33,22 +34,23 @@ def parsed(raw: bytes) -> ParsedEvent:
     return result
 
 
-def run(raw_lines: list[bytes]) -> tuple[list[bytes], list]:
-    records, alerts = [], []
-    for step in adjudicate_lines(raw_lines):
+def run(raw_lines: list[bytes]) -> tuple[list[bytes], list[Alert]]:
+    records: list[bytes] = []
+    alerts: list[Alert] = []
+    for step in adjudicate_lines(raw_lines, PROFILES):
         records += [encode_record(r) for r in step.records]
         alerts += step.alerts
     return records, alerts
 
 
 def feed_until(raw: list[bytes], count: int) -> EmbeddedRunner:
-    runner = EmbeddedRunner()
+    runner = EmbeddedRunner(PROFILES)
     for line in raw[:count]:
         runner.feed(line, "x")
     return runner
 
 
-def codes(step) -> list[tuple[str, str]]:
+def codes(step: StepResult) -> list[tuple[str, str]]:
     return [(a.code, a.severity) for a in step.alerts]
 
 
@@ -80,7 +82,7 @@ def test_the_issue_scenario_an_exact_copy_136_lines_later_changes_nothing(index:
     later. With the 64-event window each of these indexes was a critical SEQ_CONFLICT that
     changed an open hand (found by trying every 7th line); now each is an info duplicate
     and every record is byte-identical to the clean run."""
-    log = simulate(["hcf"], 2, 6, 7, frozenset(), 0.0)
+    log = simulate(["hcf"], 2, 6, 7, frozenset(), 0.0, profile=HOUSE)
     raw = [orjson.dumps(e) for e in log.events]
     clean, _ = run(raw)
     records, alerts = run(raw[:index + 136] + [raw[index]] + raw[index + 136:])
@@ -144,12 +146,12 @@ def test_window_round_trips_through_the_changelog_encoding() -> None:
     raw = lines(hcf_stream(hands=3))
     state = TableState(table_id="T1")
     for line in raw[:17]:
-        apply_event(state, parsed(line))
+        apply_event(state, parsed(line), PROFILES)
     restored = decode_state(encode_state(state))
     assert restored == state
-    assert [a.code for a in apply_event(restored, parsed(raw[11])).alerts] == [
+    assert [a.code for a in apply_event(restored, parsed(raw[11]), PROFILES).alerts] == [
         "DUPLICATE_EVENT"]
-    assert [a.code for a in apply_event(restored, parsed(raw[4])).alerts] == ["STALE_EVENT"]
+    assert [a.code for a in apply_event(restored, parsed(raw[4]), PROFILES).alerts] == ["STALE_EVENT"]
 
 
 def test_a_gap_filled_backwards_checks_each_late_event_against_its_successor() -> None:

@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from services.adjudicator.intake import ParsedEvent, Rejection, _parse_checked, parse_record
 from services.events.canonical import canonical_json, decoded_event_canonical
 from services.events.contract import decode_event
-from services.simulator.stream import TableStream
+from services.events.stream import TableStream
 from tests.unit.core.streams import hcf_stream
 
 

@@ -2,21 +2,26 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
+
 from services.adjudicator.integrity import (
-    GenProfile,
     chips_during_hand,
     common_findings,
     deck_integrity,
     stacks_never_negative,
 )
-from services.games.profile import load_profile
-from services.simulator.handbuilder import build_hand, table_config
+from services.events.contract import Event, Finding
+from services.games.profile import gen_section
+from services.simulator.handbuilder import EventSpec, build_hand, table_config
+from tests.profiles import HOUSE
 
-PROFILE = load_profile("house-v1")
-GEN = PROFILE.section("gen", GenProfile)
+PROFILE = HOUSE
+GEN = gen_section(PROFILE)
 
 
-def _hand(events, deck=32, seats=((1, 100), (2, 100), (3, 100)), dp=None):
+def _hand(events: Sequence[EventSpec], deck: int = 32,
+          seats: Sequence[tuple[int, int]] = ((1, 100), (2, 100), (3, 100)),
+          dp: int | None = None) -> tuple[Event, ...]:
     started = ("hand_started", {"button": 3, "designated_player": dp, "dealer_id": "D1",
                                 "seats": [{"seat": s, "player_id": f"P{s}", "stack": st}
                                           for s, st in seats], "deck": deck})
@@ -24,11 +29,11 @@ def _hand(events, deck=32, seats=((1, 100), (2, 100), (3, 100)), dp=None):
                       [started, *events, ("hand_ended", {})]).events
 
 
-def deal(seat, card):
+def deal(seat: int, card: str) -> EventSpec:
     return ("card_dealt", {"to": "seat", "seat": seat, "card": card, "face_up": False})
 
 
-def codes(found):
+def codes(found: Iterable[Finding]) -> list[str]:
     return [f.code for f in found]
 
 

@@ -13,17 +13,21 @@ from typer.testing import CliRunner
 from services.adjudicator.embedded import EmbeddedRunner, adjudicate_lines
 from services.cli import app
 from services.events.bounds import MAX_HELD_FINDINGS
+from services.events.contract import AdjudicationRecord, Alert, Finding
+from tests.profiles import PROFILES
 from tests.unit.core.streams import hcf_stream, lines
 
 
-def chain(record) -> list:
+def chain(record: AdjudicationRecord) -> list[Finding]:
     """The hand's SURV-9 findings (the tiny hands of hcf_stream also have game findings)."""
     return [f for f in record.findings if f.rule == "SURV-9"]
 
 
-def run(raw: list[bytes]):
-    records, alerts, outside = [], [], []
-    for step in adjudicate_lines(raw):
+def run(raw: list[bytes]) -> tuple[list[AdjudicationRecord], list[Alert], list[Finding]]:
+    records: list[AdjudicationRecord] = []
+    alerts: list[Alert] = []
+    outside: list[Finding] = []
+    for step in adjudicate_lines(raw, PROFILES):
         records += step.records
         alerts += step.alerts
         outside += step.outside_hand
@@ -75,7 +79,7 @@ def test_a_gap_before_a_hand_lands_on_it() -> None:
 
 def test_the_held_findings_are_bounded_but_all_counted() -> None:
     events = hcf_stream(hands=1)
-    runner = EmbeddedRunner()
+    runner = EmbeddedRunner(PROFILES)
     for line in lines(events[:3]):
         runner.feed(line, "x")
     counted = 0

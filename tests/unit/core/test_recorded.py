@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from services.adjudicator.recorded import record_hand
-from services.simulator.handbuilder import build_hand, table_config
+from services.adjudicator.recorded import RecordedHand, record_hand
+from services.simulator.handbuilder import EventSpec, build_hand, table_config
 
 STARTED = ("hand_started", {"button": 3, "designated_player": 3, "dealer_id": "D1",
                             "seats": [{"seat": 1, "player_id": "P1", "stack": 100},
@@ -12,7 +12,7 @@ STARTED = ("hand_started", {"button": 3, "designated_player": 3, "dealer_id": "D
                             "deck": 52})
 
 
-def _rec(*events):
+def _rec(*events: EventSpec) -> RecordedHand:
     hand = build_hand(table_config("hcf"), [STARTED, *events, ("hand_ended", {})])
     return record_hand(hand.events)
 

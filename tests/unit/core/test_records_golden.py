@@ -10,11 +10,21 @@ finding paths (MISPAY, GEN-1..5, SURV-9, game procedure) are covered too. Table-
 scenarios (HCF ``sweetheart``, added after these digests, for the cross-hand surveillance)
 are left out: they change the simulated input, not how a hand is adjudicated, and
 tests/unit/surveillance covers them.
+
+A digest only says *that* something changed. So each output also has its own line in
+``golden/<game>-<clean|faults>.tsv`` (position, what it is, its own sha256): a failure
+names the records that changed (table, hand, status before and after) instead of leaving
+the reader to bisect 120 hands. The files were written from the tree whose whole-log
+digests are ``GOLDEN`` (``python -m tests.unit.core.test_records_golden`` rewrites them;
+do that only for a change of output that is intended, and say so in the commit).
 """
 
 from __future__ import annotations
 
 import hashlib
+import sys
+from collections.abc import Iterator
+from pathlib import Path
 
 import msgspec
 import orjson
@@ -24,6 +34,7 @@ from services.adjudicator.embedded import adjudicate_lines
 from services.events.contract import encode_record
 from services.simulator.registry import scenarios_for
 from services.simulator.run import available_faults, simulate
+from tests.profiles import HOUSE, PROFILES
 
 GOLDEN: dict[tuple[str, bool], tuple[str, int]] = {
     ("hcf", False): ("e128bf9765a5e04d29fdd78f715d947740da558bc6e49c9197f0d5498c2e8810", 120),
@@ -38,25 +49,89 @@ GOLDEN: dict[tuple[str, bool], tuple[str, int]] = {
     ("holdem", True): ("e1c1a1024a4f2dfd40bbb23995923ca90961e29a52c0a05a6f4759bd1c689f0e", 120),
 }
 
+GOLDEN_DIR = Path(__file__).with_name("golden")
+_ITEM_DIGEST_HEX = 20  # 80 bits per output: a chance collision is not a concern here
 
-def embedded_digest(game: str, with_faults: bool) -> tuple[str, int]:
-    """sha256 over every encoded record, alert and dead letter; and the record count."""
+
+def outputs(game: str, with_faults: bool) -> Iterator[tuple[str, bytes]]:
+    """(label, encoded bytes) of every record, alert and dead letter, in output order.
+
+    The label says what the output is, in words a reader can find in the log: the table,
+    hand, status and finding codes of a record; the table, code and seq of an alert; where a dead letter
+    came from."""
     per_hand = frozenset(available_faults(game)) - scenarios_for(game)
     faults = per_hand if with_faults else frozenset()
-    log = simulate([game], 2, 60, 11, faults, 0.3 if with_faults else 0.02)
-    digest = hashlib.sha256()
-    records = 0
-    for step in adjudicate_lines(orjson.dumps(e) for e in log.events):
+    log = simulate([game], 2, 60, 11, faults, 0.3 if with_faults else 0.02, profile=HOUSE)
+    for step in adjudicate_lines((orjson.dumps(e) for e in log.events), PROFILES):
         for record in step.records:
-            digest.update(encode_record(record) + b"\n")
-            records += 1
+            codes = ",".join(f.code for f in record.findings) or "-"
+            yield (f"record {record.table_id} {record.hand_id} {record.status} {codes}",
+                   encode_record(record))
         for alert in step.alerts:
-            digest.update(msgspec.json.encode(alert) + b"\n")
+            yield (f"alert {alert.table_id} {alert.code} seq {alert.seq}",
+                   msgspec.json.encode(alert))
         for dead in step.dead_letters:
-            digest.update(repr(dead).encode() + b"\n")
-    return digest.hexdigest(), records
+            yield f"dead letter {dead.where}", repr(dead).encode()
+
+
+def embedded_digest(items: list[tuple[str, bytes]]) -> tuple[str, int]:
+    """sha256 over every encoded output, one per line; and the record count."""
+    digest = hashlib.sha256()
+    for _, encoded in items:
+        digest.update(encoded + b"\n")
+    return digest.hexdigest(), sum(label.startswith("record ") for label, _ in items)
+
+
+def item_lines(items: list[tuple[str, bytes]]) -> list[str]:
+    """One line per output: position, label, its own digest."""
+    return [f"{n}\t{label}\t{hashlib.sha256(encoded).hexdigest()[:_ITEM_DIGEST_HEX]}"
+            for n, (label, encoded) in enumerate(items)]
+
+
+def golden_file(game: str, with_faults: bool) -> Path:
+    return GOLDEN_DIR / f"{game}-{'faults' if with_faults else 'clean'}.tsv"
+
+
+def changed_items(expected: list[str], actual: list[str]) -> list[str]:
+    """The outputs that differ, as 'position: expected -> actual' (at most 20)."""
+    out: list[str] = []
+    for n in range(max(len(expected), len(actual))):
+        want = expected[n] if n < len(expected) else "(nothing)"
+        got = actual[n] if n < len(actual) else "(nothing)"
+        if want != got:
+            out.append(f"{want.partition(chr(9))[2] or want} -> {got.partition(chr(9))[2] or got}")
+    return out[:20]
 
 
 @pytest.mark.parametrize(("game", "with_faults"), sorted(GOLDEN))
 def test_embedded_output_is_byte_identical(game: str, with_faults: bool) -> None:
-    assert embedded_digest(game, with_faults) == GOLDEN[(game, with_faults)]
+    items = list(outputs(game, with_faults))
+    expected = golden_file(game, with_faults).read_text("utf-8").splitlines()
+    changed = changed_items(expected, item_lines(items))
+    assert changed == [], "outputs changed (expected -> actual):\n" + "\n".join(changed)
+    assert embedded_digest(items) == GOLDEN[(game, with_faults)]
+
+
+def test_a_changed_record_is_named() -> None:
+    """The report of a difference names the output, not only its position."""
+    before = ["0\trecord T001 T001-000001 ok\taaaa", "1\talert T001 SEQ_GAP seq 9\tbbbb"]
+    after = ["0\trecord T001 T001-000001 discrepancy\tcccc", "1\talert T001 SEQ_GAP seq 9\tbbbb"]
+    assert changed_items(before, after) == [
+        "record T001 T001-000001 ok\taaaa -> record T001 T001-000001 discrepancy\tcccc"]
+    assert changed_items(before, before[:1]) == [
+        "alert T001 SEQ_GAP seq 9\tbbbb -> (nothing)"]
+
+
+def write_golden_files() -> None:
+    """Rewrite every golden file from this tree (only after checking ``GOLDEN`` holds)."""
+    GOLDEN_DIR.mkdir(exist_ok=True)
+    for game, with_faults in sorted(GOLDEN):
+        items = list(outputs(game, with_faults))
+        if embedded_digest(items) != GOLDEN[(game, with_faults)]:
+            sys.exit(f"{game} (faults: {with_faults}): output differs from GOLDEN; "
+                     "not writing golden files from a tree that changed the records")
+        golden_file(game, with_faults).write_text("\n".join(item_lines(items)) + "\n", "utf-8")
+
+
+if __name__ == "__main__":
+    write_golden_files()

@@ -6,7 +6,9 @@ import copy
 import functools
 import json
 import re
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import jsonschema
 import msgspec
@@ -19,7 +21,7 @@ ROOT = Path(__file__).resolve().parents[3]
 SCHEMAS = ROOT / "schemas"
 
 
-def _doc_examples() -> list[dict]:
+def _doc_examples() -> list[dict[str, Any]]:
     text = (ROOT / "docs" / "events.md").read_text("utf-8")
     blocks = re.findall(r"```json\n(.*?)\n```", text, flags=re.S)
     return [json.loads(b) for b in blocks if '"event_id"' in b]
@@ -45,7 +47,7 @@ def test_every_event_type_has_a_schema_file_and_a_doc_example() -> None:
 
 
 @pytest.mark.parametrize("example", _doc_examples(), ids=lambda e: e["type"])
-def test_doc_example_valid_for_schema_file_and_model(example: dict) -> None:
+def test_doc_example_valid_for_schema_file_and_model(example: dict[str, Any]) -> None:
     _validator(f"events/{example['type']}.json").validate(example)
     _validator("envelope.json").validate(example)
     decoded = msgspec.to_builtins(decode_event(json.dumps(example)))
@@ -71,7 +73,8 @@ MUTATIONS = [
 
 @pytest.mark.parametrize("name,mutate", MUTATIONS, ids=[m[0] for m in MUTATIONS])
 @pytest.mark.parametrize("example", _doc_examples()[:8], ids=lambda e: e["type"])
-def test_schema_file_and_model_reject_the_same_mutations(example: dict, name: str, mutate) -> None:
+def test_schema_file_and_model_reject_the_same_mutations(
+        example: dict[str, Any], name: str, mutate: Callable[[dict[str, Any]], object]) -> None:
     bad = copy.deepcopy(example)
     mutate(bad)
     schema_ok = _validator("envelope.json").is_valid(bad)

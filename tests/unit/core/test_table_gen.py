@@ -11,10 +11,10 @@ import random
 import orjson
 
 from services.adjudicator.embedded import adjudicate_lines
-from services.adjudicator.table import Alert
-from services.events.contract import AdjudicationRecord
+from services.events.contract import AdjudicationRecord, Alert
+from services.events.stream import TableStream
 from services.simulator.handbuilder import table_config
-from services.simulator.stream import TableStream
+from tests.profiles import PROFILES
 
 HID = "T1-000001"
 
@@ -47,7 +47,7 @@ def _records(between: list[tuple[str, dict]], during: list[tuple[str, dict]]  # 
 def _run(events: list[dict]) -> tuple[list[AdjudicationRecord], list[Alert]]:  # type: ignore[type-arg]
     records: list[AdjudicationRecord] = []
     alerts: list[Alert] = []
-    for step in adjudicate_lines(orjson.dumps(e) for e in events):
+    for step in adjudicate_lines((orjson.dumps(e) for e in events), PROFILES):
         records.extend(step.records)
         alerts.extend(step.alerts)
     return records, alerts

@@ -17,8 +17,9 @@ from services.adjudicator.table import (
     encode_state,
 )
 from services.events.contract import Event
+from services.events.stream import TableStream
 from services.simulator.handbuilder import table_config
-from services.simulator.stream import TableStream
+from tests.profiles import PROFILES
 from tests.unit.core.streams import hcf_stream, lines
 
 
@@ -52,7 +53,7 @@ def test_open_hand_gives_back_the_events_it_was_fed_field_for_field() -> None:
     raw = mixed_open_hand()
     state = TableState(table_id="T9")
     for line in raw:
-        apply_event(state, parsed(line))
+        apply_event(state, parsed(line), PROFILES)
     assert state.open_hand is not None
     expected: list[Event] = [parsed(line).event for line in raw[3:]]
     assert list(state.open_hand.events) == expected
@@ -66,16 +67,16 @@ def test_open_hand_gives_back_the_events_it_was_fed_field_for_field() -> None:
 def test_state_round_trips_through_the_changelog_encoding_mid_hand() -> None:
     """A state stored mid-hand and restored gives the same records as one never stored."""
     raw = lines(hcf_stream(hands=2))
-    straight = [r for step in adjudicate_lines(raw) for r in step.records]
+    straight = [r for step in adjudicate_lines(raw, PROFILES) for r in step.records]
     cut = 6  # configured, 2 seated, hand_started, wager, card_dealt: hand 1 open
     state = TableState(table_id="T1")
     for line in raw[:cut]:
-        apply_event(state, parsed(line))
+        apply_event(state, parsed(line), PROFILES)
     restored = decode_state(encode_state(state))
     assert restored == state
     records = []
     for line in raw[cut:]:
-        records += apply_event(restored, parsed(line)).records
+        records += apply_event(restored, parsed(line), PROFILES).records
     assert [r.hand_id for r in records] == ["T1-000001", "T1-000002"]
     assert records == straight
 
@@ -84,7 +85,7 @@ def test_changed_body_under_a_remembered_id_is_a_conflict_not_a_duplicate() -> N
     events = hcf_stream()
     twin = copy.deepcopy(events[5])  # seq 6, the card_dealt of hand 1
     twin["data"]["card"] = "Kd"
-    runner = EmbeddedRunner()
+    runner = EmbeddedRunner(PROFILES)
     for line in lines(events):
         runner.feed(line, "x")
     assert [a.code for a in runner.feed(orjson.dumps(twin), "y").alerts] == [

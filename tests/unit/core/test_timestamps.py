@@ -7,6 +7,7 @@ import pytest
 from services.adjudicator.embedded import adjudicate_lines
 from services.adjudicator.intake import ParsedEvent, Rejection, parse_record
 from services.events.timestamps import timestamp_problem
+from tests.profiles import PROFILES
 from tests.unit.core.streams import hcf_stream, lines
 
 
@@ -74,7 +75,7 @@ def test_an_impossible_hand_end_never_reaches_a_record() -> None:
     events = hcf_stream()
     events[8]["ts"] = "2026-02-30T18:00:00.000Z"  # seq 9, hand 1's hand_ended
     records, dead = [], []
-    for step in adjudicate_lines(lines(events)):
+    for step in adjudicate_lines(lines(events), PROFILES):
         records += step.records
         dead += step.dead_letters
     assert [d.where for d in dead] == ["line 9"]

@@ -11,12 +11,14 @@ from services.adjudicator.embedded import adjudicate_lines
 from services.events.contract import encode_record
 from services.games.model import GameOutcome, HandInput
 from services.games.profile import RuleProfile
+from services.games.registry import GAMES, Game, GameAdjudicator
+from tests.profiles import PROFILES
 from tests.unit.core.streams import hcf_stream, lines
 
 BROKEN_HAND = "T1-000002"
 
 
-def _game_failing_on_one_hand(real: adjudicate.GameAdjudicator) -> adjudicate.GameAdjudicator:
+def _game_failing_on_one_hand(real: GameAdjudicator) -> GameAdjudicator:
     def game(hand: HandInput, profile: RuleProfile) -> GameOutcome:
         if hand.hand_id == BROKEN_HAND:
             raise ZeroDivisionError("division by zero")
@@ -34,12 +36,12 @@ def test_an_error_in_one_hand_rejects_that_hand_only(
     critical) naming the exception; the traceback is logged."""
     raw = lines(hcf_stream("T1", hands=3)) + lines(hcf_stream("T2", hands=3, seed=5))
     baseline = {r.hand_id: encode_record(r)
-                for step in adjudicate_lines(raw) for r in step.records}
-    real = adjudicate._game_function
-    monkeypatch.setattr(adjudicate, "_game_function",
-                        lambda game: _game_failing_on_one_hand(real(game)))
+                for step in adjudicate_lines(raw, PROFILES) for r in step.records}
+    hcf = GAMES["hcf"]
+    monkeypatch.setattr(adjudicate, "GAMES", {
+        **GAMES, "hcf": Game("hcf", _game_failing_on_one_hand(hcf.adjudicate), hcf.rake_rule)})
     with caplog.at_level(logging.ERROR, logger="services.adjudicator.adjudicate"):
-        records = [r for step in adjudicate_lines(raw) for r in step.records]
+        records = [r for step in adjudicate_lines(raw, PROFILES) for r in step.records]
 
     by_hand = {r.hand_id: r for r in records}
     assert len(records) == 6

@@ -9,6 +9,7 @@ from services.adjudicator.adjudicate import adjudicate_hand
 from services.events.contract import AdjudicationRecord
 from services.games.betting import clockwise_after
 from services.simulator.handbuilder import EventSpec, build_hand, table_config
+from tests.profiles import PROFILES
 
 Step = tuple[int, str, int | None]
 DrawSpec = tuple[int, Sequence[str], Sequence[str]]
@@ -85,7 +86,7 @@ def narrate(
 
 
 def adjudicated(cfg: dict[str, Any], events: list[EventSpec]) -> AdjudicationRecord:
-    return adjudicate_hand(build_hand(cfg, events))
+    return adjudicate_hand(build_hand(cfg, events), PROFILES)
 
 
 def codes(record: AdjudicationRecord) -> list[str]:

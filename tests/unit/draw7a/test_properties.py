@@ -13,14 +13,15 @@ from services.adjudicator.adjudicate import adjudicate_hand
 from services.events.contract import TableConfigured
 from services.games.betting import Structure, clockwise_after
 from services.games.cards import SHORT_DECK_32, SHORT_DECK_36
-from services.games.draw7a import Draw7aProfile, betting_config
-from services.games.evaluation import short_deck
-from services.games.profile import load_profile
+from services.games.draw7a import evaluation as short_deck
+from services.games.draw7a.betting import betting_config
+from services.games.draw7a.profile import Draw7aProfile
 from services.simulator.draw7a import plan_events, settle_as_table
 from services.simulator.handbuilder import build_hand, table_config
+from tests.profiles import HOUSE, PROFILES
 from tests.unit.betting.generator import Choice, play_random_legal_hand
 
-PROFILE = load_profile("house-v1")
+PROFILE = HOUSE
 PROF = PROFILE.section("draw7a", Draw7aProfile)
 
 
@@ -90,7 +91,7 @@ def test_random_legal_hands_adjudicate_clean(
                            PROF.designated_counts_button)
     events += plan_events(plan)
     events.append(("hand_ended", {}))
-    record = adjudicate_hand(build_hand(cfg, events))
+    record = adjudicate_hand(build_hand(cfg, events), PROFILES)
     assert record.findings == []
     assert record.expected == record.recorded
     assert record.expected is not None and sum(record.expected.net.values()) == 0

@@ -14,16 +14,17 @@ from services.events.contract import AdjudicationRecord
 from services.simulator.draw7a import FAULTS
 from services.simulator.run import SimulatedLog, simulate
 from services.simulator.scoring import score
+from tests.profiles import HOUSE, PROFILES
 
 
 def adjudicate(events: list[dict[str, Any]]) -> list[AdjudicationRecord]:
-    return [r for step in adjudicate_lines(orjson.dumps(e) for e in events)
+    return [r for step in adjudicate_lines((orjson.dumps(e) for e in events), PROFILES)
             for r in step.records]
 
 
 @pytest.fixture(scope="module")
 def clean() -> tuple[SimulatedLog, list[AdjudicationRecord]]:
-    log = simulate(["draw7a"], tables=12, hands=40, seed=21)
+    log = simulate(["draw7a"], tables=12, hands=40, seed=21, profile=HOUSE)
     return log, adjudicate(log.events)
 
 
@@ -62,7 +63,7 @@ def test_clean_tables_cover_the_game(clean: tuple[SimulatedLog, list[Adjudicatio
 
 def test_every_fault_is_labelled_and_detected() -> None:
     log = simulate(["draw7a"], tables=6, hands=120, seed=5,
-                   faults=frozenset(FAULTS), fault_rate=0.3)
+                   faults=frozenset(FAULTS), fault_rate=0.3, profile=HOUSE)
     records = adjudicate(log.events)
     detection = score(log.truth, records)
     assert set(detection.by_fault) == set(FAULTS)
@@ -72,7 +73,7 @@ def test_every_fault_is_labelled_and_detected() -> None:
 
 def test_same_seed_same_stream() -> None:
     first = simulate(["draw7a"], tables=2, hands=15, seed=9, faults=frozenset(FAULTS),
-                     fault_rate=0.5)
+                     fault_rate=0.5, profile=HOUSE)
     again = simulate(["draw7a"], tables=2, hands=15, seed=9, faults=frozenset(FAULTS),
-                     fault_rate=0.5)
+                     fault_rate=0.5, profile=HOUSE)
     assert first.events == again.events and first.truth == again.truth

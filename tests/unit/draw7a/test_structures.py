@@ -1,9 +1,9 @@
 """A whole hand in each structure, numbers computed by hand (FCD-2, FCD-5..9, FCD-11)."""
 
-from services.games import draw7a
+from services.games.draw7a import adjudicate as draw7a
 from services.games.model import TraceStep
-from services.games.profile import load_profile
 from services.simulator.handbuilder import build_hand
+from tests.profiles import HOUSE
 from tests.unit.draw7a.builder import adjudicated, codes, config, narrate, stand_pat
 
 FLUSH = ["Ah", "Kh", "9h", "8h", "7h"]
@@ -147,7 +147,7 @@ def test_uncalled_bet_returned_and_won_without_showing() -> None:
     assert record.findings == []
     assert record.expected is not None
     assert record.expected.net == {"1": -2, "2": 2, "house": 0}
-    outcome = draw7a.adjudicate(build_hand(config("no"), events), load_profile("house-v1"))
+    outcome = draw7a.adjudicate(build_hand(config("no"), events), HOUSE)
     assert TraceStep("FCD-9", "seat 2's uncalled 10 returned", 2) in outcome.trace
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from services.games.evaluation import chinese
+from services.games.chinese import evaluation as chinese
 
 
 def cards(text: str) -> list[str]:

@@ -7,7 +7,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from services.games.cards import SHORT_DECK_32, SHORT_DECK_36, STANDARD_DECK
-from services.games.evaluation import chinese, reference, short_deck, standard
+from services.games.chinese import evaluation as chinese
+from services.games.draw7a import evaluation as short_deck
+from services.games.evaluation import reference, standard
 
 
 def hands(deck: tuple[str, ...], size: int) -> st.SearchStrategy[list[str]]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from services.games.evaluation import russian
+from services.games.russian import evaluation as russian
 
 
 def cards(text: str) -> list[str]:

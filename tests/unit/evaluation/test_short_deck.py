@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from services.games.evaluation import short_deck
+from services.games.draw7a import evaluation as short_deck
 
 
 def rank(text: str, deck: int) -> int:

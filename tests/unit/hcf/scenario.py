@@ -13,6 +13,7 @@ from services.adjudicator.adjudicate import adjudicate_hand
 from services.events.contract import AdjudicationRecord
 from services.games.model import HandInput
 from services.simulator.handbuilder import EventSpec, build_hand, table_config
+from tests.profiles import PROFILES
 
 Spec = list[EventSpec]
 
@@ -89,7 +90,7 @@ def hand(cfg: dict[str, Any], *parts: Spec, **context: Any) -> HandInput:
 
 
 def adjudicate(cfg: dict[str, Any], *parts: Spec, **context: Any) -> AdjudicationRecord:
-    return adjudicate_hand(hand(cfg, *parts, **context))
+    return adjudicate_hand(hand(cfg, *parts, **context), PROFILES)
 
 
 def codes(record: AdjudicationRecord) -> list[str]:

@@ -20,10 +20,11 @@ from services.events.contract import (
     TableConfiguredEvent,
     event_from_builtins,
 )
+from services.events.stream import TableStream
 from services.games.model import HandInput, TableContext
 from services.simulator.hcf import simulate_table
-from services.simulator.stream import TableStream
 from services.simulator.truth import TruthLabel
+from tests.profiles import HOUSE
 
 
 def assemble(table_id: str, raw_events: list[dict[str, Any]]) -> list[HandInput]:
@@ -62,5 +63,5 @@ def simulated(seed: int, table_index: int, hands: int, faults: frozenset[str] = 
     table_id = f"T{table_index}"
     stream = TableStream(table_id, random.Random(seed))
     labels = simulate_table(stream, hands, random.Random(seed + 1), faults, fault_rate,
-                            table_index)
+                            table_index, HOUSE)
     return assemble(table_id, stream.events), labels

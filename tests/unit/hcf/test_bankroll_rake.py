@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from services.games import hcf
-from services.games.profile import RuleProfile, load_profile
+from services.games.hcf import adjudicate as hcf
+from services.games.profile import RuleProfile
+from tests.profiles import HOUSE
 from tests.unit.hcf.scenario import (
     adjudicate,
     codes,
@@ -77,7 +78,7 @@ def test_dead_seat_paid_anyway_is_a_mispay_citing_hcf_11() -> None:
 def test_dead_seat_trace_shows_funds_before_and_after() -> None:
     """The trace walks HCF-11 in order: funds 40 -> 60 -> 20, then seat 2's 30 > 20."""
     outcome = hcf.adjudicate(hand(config(mode="players", fee=1), *short_dp_parts([])),
-                             load_profile("house-v1"))
+                             HOUSE)
     steps = [s for s in outcome.trace if s.seat in (2, 3, 4)]
     assert [s.seat for s in steps] == [4, 3, 2]
     assert "40 -> 60" in steps[0].message and "60 -> 20" in steps[1].message
@@ -89,7 +90,7 @@ def test_dead_seat_trace_shows_funds_before_and_after() -> None:
 def test_pay_to_extent_reading() -> None:
     """HCF-11 with ``dp_short_funds = "pay_to_extent"``: seat 2 is paid the 20 the DP has
     left instead of 30 (and is counted for rake). Seat 2 +20 -1 = 19, DP +20 -40 -20 = -40."""
-    base = load_profile("house-v1")
+    base = HOUSE
     profile = RuleProfile("variant", {**base.sections, "hcf": {
         **base.sections["hcf"], "dp_short_funds": "pay_to_extent"}})
     outcome = hcf.adjudicate(hand(config(mode="players", fee=1), *short_dp_parts([])), profile)
@@ -175,7 +176,7 @@ def test_rake_taken_and_refunded_in_a_dead_hand_is_not_settling_it() -> None:
         if refund:
             out.append(pay(2, 1, kind="refund", source="house"))
         return [*out, ended()]
-    profile = load_profile("house-v1")
+    profile = HOUSE
     refunded = hcf.adjudicate(hand(config(mode="players", fee=1), *parts(True)), profile)
     kept = hcf.adjudicate(hand(config(mode="players", fee=1), *parts(False)), profile)
     assert refunded.dead and refunded.rake == {} and refunded.net == {1: 0, 2: 0}
@@ -205,7 +206,7 @@ P_AK9 = "As Ks 9s 5d 4d 3c 2c"  # spades A-K-9: beats DP_9_HIGH, 3 cards (Flush 
 
 
 def _variant(**fields: Any) -> RuleProfile:
-    base = load_profile("house-v1")
+    base = HOUSE
     return RuleProfile("variant", {**base.sections, "hcf": {**base.sections["hcf"], **fields}})
 
 
@@ -217,7 +218,7 @@ def test_bankroll_check_gross_and_net() -> None:
     parts = hand(config(), started(1, {1: 15, 2: 100}), wager(2, "ante", 10),
                  wager(2, "flush_bonus", 5), deal({1: DP_9_HIGH, 2: P_AK9}, dp=1),
                  raise_(2, 10), show(1, DP_9_HIGH), show(2, P_AK9), ended())
-    assert hcf.adjudicate(parts, load_profile("house-v1")).net == {1: 0, 2: 0}
+    assert hcf.adjudicate(parts, HOUSE).net == {1: 0, 2: 0}
     assert hcf.adjudicate(parts, _variant(bankroll_check="net")).net == {1: -15, 2: 15}
 
 
@@ -231,7 +232,7 @@ def test_folded_wagers_join_funds_at_fold_or_in_order() -> None:
     parts = hand(config(), started(1, {1: 10, 2: 100, 3: 100}), wager(2, "ante", 10),
                  wager(3, "ante", 10), deal({1: DP_9_HIGH, 2: P4_LOSES, 3: p3}, dp=1),
                  fold(2), raise_(3, 10), show(1, DP_9_HIGH), show(3, p3), ended())
-    at_fold = hcf.adjudicate(parts, load_profile("house-v1"))
+    at_fold = hcf.adjudicate(parts, HOUSE)
     in_order = hcf.adjudicate(parts, _variant(folded_wagers_join_funds="in_order"))
     assert at_fold.net == {1: -10, 2: -10, 3: 20}
     assert in_order.net == {1: 10, 2: -10, 3: 0}
@@ -254,6 +255,6 @@ def test_dp_rake_without_participants() -> None:
     a hand nobody played is not a game, no rake. Toggled: the DP pays its fee 1 anyway."""
     parts = hand(config(mode="all", fee=1), started(1, {1: 100, 2: 100}),
                  deal({1: DP_9_HIGH}, dp=1), ended())
-    assert hcf.adjudicate(parts, load_profile("house-v1")).rake == {}
+    assert hcf.adjudicate(parts, HOUSE).rake == {}
     toggled = hcf.adjudicate(parts, _variant(dp_rake_needs_participant=False))
     assert toggled.rake == {1: 1} and toggled.net == {1: -1, 2: 0} and toggled.house == 1

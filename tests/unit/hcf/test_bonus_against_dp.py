@@ -8,12 +8,13 @@ no rake. Numbers worked by hand in each docstring.
 
 from __future__ import annotations
 
-from services.games import hcf
-from services.games.evaluation.flush import straight_flush_strength_of_masks, suit_masks
-from services.games.profile import RuleProfile, load_profile
+from services.games.hcf import adjudicate as hcf
+from services.games.hcf.evaluation import straight_flush_strength_of_masks, suit_masks
+from services.games.profile import RuleProfile
+from tests.profiles import HOUSE
 from tests.unit.hcf.scenario import config, deal, ended, hand, raise_, show, started, wager
 
-HOUSE = load_profile("house-v1")
+HOUSE = HOUSE
 AGAINST_DP = RuleProfile("variant", {**HOUSE.sections,
                                      "hcf": {**HOUSE.sections["hcf"],
                                              "bonus_settlement": "against_dp"}})

@@ -10,8 +10,9 @@ from typing import Any
 
 import pytest
 
-from services.games import hcf
-from services.games.profile import RuleProfile, load_profile
+from services.games.hcf import adjudicate as hcf
+from services.games.profile import RuleProfile
+from tests.profiles import HOUSE
 from tests.unit.hcf.scenario import (
     adjudicate,
     collect,
@@ -145,7 +146,7 @@ def test_bonus_cap_equal_remainders_go_in_settlement_order() -> None:
 
 
 def _profile_with(**hcf_fields: Any) -> RuleProfile:
-    base = load_profile("house-v1")
+    base = HOUSE
     sections = dict(base.sections)
     sections["hcf"] = {**base.sections["hcf"], **hcf_fields}
     return RuleProfile(name="house-v1-variant", sections=sections)

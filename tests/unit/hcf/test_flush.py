@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from services.games.evaluation.flush import (
+from services.games.hcf.evaluation import (
     best_flush_suit,
     describe_flush,
     dp_qualifies,

@@ -5,8 +5,8 @@ mispay attribution."""
 from __future__ import annotations
 
 from services.events.contract import AdjudicationRecord, Finding
-from services.games import hcf
-from services.games.profile import load_profile
+from services.games.hcf import adjudicate as hcf
+from tests.profiles import HOUSE
 from tests.unit.hcf.scenario import (
     adjudicate,
     codes,
@@ -321,7 +321,7 @@ def test_trace_states_qualification_and_order() -> None:
     outcome = hcf.adjudicate(hand(
         config(), started(1, {1: 500, 2: 100}), wager(2, "ante", 10),
         deal({1: DP_9_HIGH, 2: P_AK9}, dp=1), raise_(2, 10), show(1, DP_9_HIGH),
-        show(2, P_AK9), pay(2, 20), ended()), load_profile("house-v1"))
+        show(2, P_AK9), pay(2, 20), ended()), HOUSE)
     rules = [s.rule for s in outcome.trace]
     assert rules[:3] == ["HCF-2", "HCF-5", "HCF-7"] and rules[-1] == "HCF-12"
     assert "3-card flush 9-5-2: qualifies" in outcome.trace[2].message

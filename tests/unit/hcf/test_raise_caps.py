@@ -5,9 +5,10 @@ from __future__ import annotations
 import pytest
 
 from services.events.contract import Limits, RakeConfig, TableConfigured
-from services.games import hcf
-from services.games.hcf_profile import resolve_rules
-from services.games.profile import RuleProfile, load_profile
+from services.games.hcf import adjudicate as hcf
+from services.games.hcf.profile import resolve_rules
+from services.games.profile import RuleProfile
+from tests.profiles import HOUSE
 from tests.unit.hcf.scenario import (
     adjudicate,
     codes,
@@ -35,7 +36,7 @@ def test_raise_cap_by_flush_length(flush_cards: int, cap: int) -> None:
     """HCF-4 with Ante 10: 6 or 7 cards up to 3x = 30; 5 cards 2x = 20; 4 or fewer 1x = 10."""
     cfg = TableConfigured(game="hcf", limits=Limits(min_wager=1, max_wager=100),
                           rake=RakeConfig(mode="none", fee=0), rule_profile="house-v1")
-    rules = resolve_rules(load_profile("house-v1"), cfg)
+    rules = resolve_rules(HOUSE, cfg)
     assert rules.raise_cap(flush_cards, 10) == cap
 
 
@@ -126,7 +127,7 @@ def test_over_cap_raise_plays_as_placed_when_the_profile_says_so() -> None:
     """HCF-4 Reading toggled (audit): ``over_cap_raise_plays = "as_placed"``. Seat 2 raises
     30 with a 4-card flush (cap 10) and beats the DP's 9-5-2: still RAISE_OVER_CAP (excess
     20), but the whole 30 plays: paid Ante 10 + Raise 30 = 40. Seat 2 +40, DP -40."""
-    base = load_profile("house-v1")
+    base = HOUSE
     profile = RuleProfile("variant", {**base.sections, "hcf": {
         **base.sections["hcf"], "over_cap_raise_plays": "as_placed"}})
     outcome = hcf.adjudicate(hand(

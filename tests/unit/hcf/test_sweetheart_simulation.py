@@ -9,9 +9,10 @@ import re
 
 from services.adjudicator.adjudicate import adjudicate_hand
 from services.events.contract import HandStartedEvent, WagerEvent
+from services.events.stream import TableStream
 from services.simulator.hcf import FAULTS, simulate_table
 from services.simulator.run import simulate
-from services.simulator.stream import TableStream
+from tests.profiles import HOUSE, PROFILES
 from tests.unit.hcf.streams import simulated
 
 
@@ -38,7 +39,7 @@ def test_labelled_hands_are_the_friends_wins_overpaid_by_the_sweetheart_dealer()
         ante = next(e.data.amount for e in hand.events if isinstance(e, WagerEvent)
                     and e.data.seat == label.seat and e.data.kind == "ante")
         assert 1 <= extra <= ante
-        record = adjudicate_hand(hand)
+        record = adjudicate_hand(hand, PROFILES)
         serious = [(f.code, f.seat, f.amount) for f in record.findings
                    if f.severity != "info" and f.seat == label.seat]
         assert serious == [("MISPAY", label.seat, extra)], (label, record.findings)
@@ -46,7 +47,7 @@ def test_labelled_hands_are_the_friends_wins_overpaid_by_the_sweetheart_dealer()
 
 def test_the_friend_stays_and_the_sweetheart_dealer_returns_after_each_relief() -> None:
     stream = TableStream("T0", random.Random(5))
-    simulate_table(stream, 400, random.Random(6), frozenset({"sweetheart"}), 0.0, 0)
+    simulate_table(stream, 400, random.Random(6), frozenset({"sweetheart"}), 0.0, 0, HOUSE)
     left = [e for e in stream.events if e["type"] == "player_left"]
     assert left, "players do leave at this table"
     assert all(e["data"]["player_id"] != "P0-1" for e in left)
@@ -61,7 +62,7 @@ def test_without_the_scenario_no_dealer_returns_and_no_sweetheart_label() -> Non
     are always new (D0-2, D0-3, ...) and nothing is labelled ``sweetheart``."""
     stream = TableStream("T0", random.Random(5))
     others = frozenset(FAULTS) - {"sweetheart"}
-    labels = simulate_table(stream, 400, random.Random(6), others, 0.2, 0)
+    labels = simulate_table(stream, 400, random.Random(6), others, 0.2, 0, HOUSE)
     assert labels and all(label.fault != "sweetheart" for label in labels)
     changes = [e["data"]["dealer_id"] for e in stream.events if e["type"] == "dealer_changed"]
     assert changes == [f"D0-{n}" for n in range(2, len(changes) + 2)]
@@ -69,6 +70,6 @@ def test_without_the_scenario_no_dealer_returns_and_no_sweetheart_label() -> Non
 
 def test_the_log_runner_gives_the_scenario_to_the_first_hcf_table_only() -> None:
     """Games alternate russian, hcf: tables T002 and T004 are HCF; only T002 hosts it."""
-    log = simulate(["russian", "hcf"], 4, 120, seed=2, faults=frozenset({"sweetheart"}))
+    log = simulate(["russian", "hcf"], 4, 120, seed=2, faults=frozenset({"sweetheart"}), profile=HOUSE)
     assert log.truth
     assert {label.table_id for label in log.truth} == {"T002"}

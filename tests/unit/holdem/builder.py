@@ -15,6 +15,7 @@ from services.events.contract import AdjudicationRecord
 from services.games.betting import clockwise_after
 from services.games.model import HandInput
 from services.simulator.handbuilder import EventSpec, build_hand, table_config
+from tests.profiles import PROFILES
 
 Part = EventSpec | Sequence[EventSpec]
 
@@ -85,7 +86,7 @@ def misdeal(reason: str = "dealer error") -> EventSpec:
     return ("misdeal", {"reason": reason})
 
 
-def show(seat: int, cards: Sequence[str] | None) -> EventSpec:
+def show(seat: int, cards: Sequence[str | None] | None) -> EventSpec:
     if cards is None:
         return ("showdown", {"seat": seat, "mucked": True})
     return ("showdown", {"seat": seat, "cards": list(cards)})
@@ -110,9 +111,9 @@ def flatten(parts: Iterable[Part]) -> list[EventSpec]:
     out: list[EventSpec] = []
     for part in parts:
         if isinstance(part, tuple) and len(part) == 2 and isinstance(part[0], str):
-            out.append(part)  # type: ignore[arg-type]
+            out.append(part)
         else:
-            out.extend(part)  # type: ignore[arg-type]
+            out.extend(part)
     return out
 
 
@@ -124,7 +125,7 @@ def hand_input(stacks: Mapping[int, int], button: int, *parts: Part,
 
 def adjudicate(stacks: Mapping[int, int], button: int, *parts: Part,
                cfg: dict[str, Any] | None = None, deck: int = 52) -> AdjudicationRecord:
-    return adjudicate_hand(hand_input(stacks, button, *parts, cfg=cfg, deck=deck))
+    return adjudicate_hand(hand_input(stacks, button, *parts, cfg=cfg, deck=deck), PROFILES)
 
 
 def codes(record: AdjudicationRecord) -> list[tuple[str, str]]:

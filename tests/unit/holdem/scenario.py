@@ -36,7 +36,7 @@ def checks() -> list[Part]:
 
 
 def ending(winner: int = 1, amount: int = 8) -> list[Part]:
-    return [show(1, CARDS[1]), show(2, CARDS[2]), payout(winner, amount)]  # type: ignore[arg-type]
+    return [show(1, CARDS[1]), show(2, CARDS[2]), payout(winner, amount)]
 
 
 def reference_hand() -> list[Part]:

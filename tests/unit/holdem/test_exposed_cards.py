@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from tests.unit.holdem import scenario as s
 from tests.unit.holdem.builder import (
+    Part,
     acts,
     adjudicate,
     blinds,
@@ -28,7 +29,7 @@ from tests.unit.holdem.builder import (
 REPLACED = {1: ["As", "Ad"], 2: ["Ks", "Kd"], 3: ["7h", "2c"]}
 
 
-def after_the_deal(flop_burn: bool) -> list[object]:
+def after_the_deal(flop_burn: bool) -> list[Part]:
     """Betting and board from the pre-flop betting on; seat 2 shows Ks Kd."""
     flop = street(*s.FLOP) if flop_burn else board(*s.FLOP)
     return [*s.preflop(), flop, *s.flop_betting(), street(s.TURN), *s.checks(),
@@ -36,7 +37,7 @@ def after_the_deal(flop_burn: bool) -> list[object]:
             payout(1, 8)]
 
 
-def misdeal_refunds() -> list[object]:
+def misdeal_refunds() -> list[Part]:
     """GEN-6: the blinds (1 and 2) go back."""
     return [misdeal(), payout(1, 1, "refund"), payout(2, 2, "refund")]
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from tests.unit.holdem import scenario as s
 from tests.unit.holdem.builder import (
+    Part,
     adjudicate,
     blinds,
     board,
@@ -23,12 +24,12 @@ from tests.unit.holdem.builder import (
 )
 
 
-def after_the_deal(flop: list[object]) -> list[object]:
+def after_the_deal(flop: Part) -> list[Part]:
     return [*s.preflop(), flop, *s.flop_betting(), street(s.TURN), *s.checks(),
             street(s.RIVER), *s.checks(), *s.ending()]
 
 
-def dealt_with_extra() -> list[object]:
+def dealt_with_extra() -> list[Part]:
     return [blinds(1, 2), deal(s.CARDS, s.BUTTON), card(1, "5h")]
 
 

@@ -7,8 +7,10 @@ of 8: +4 / -4 / 0.
 
 from __future__ import annotations
 
+from services.simulator.handbuilder import EventSpec
 from tests.unit.holdem import scenario as s
 from tests.unit.holdem.builder import (
+    Part,
     acts,
     adjudicate,
     blinds,
@@ -23,19 +25,19 @@ from tests.unit.holdem.builder import (
 NEW_FLOP = ("8d", "8h", "2s")
 
 
-def gathered(*cards: str) -> list[object]:
+def gathered(*cards: str) -> list[EventSpec]:
     """The flop cards taken off the board into the stub, then the stub shuffled (GEN-1:
     only cards nobody holds any more can be reshuffled)."""
     return [*(moved(c, "board", "stub") for c in cards), reshuffled(*cards)]
 
 
-def rest() -> list[object]:
+def rest() -> list[Part]:
     """Flop betting, turn, river, showdown: aces win 8."""
     return [*s.flop_betting(), street("Th"), *s.checks(), street(s.RIVER), *s.checks(),
             *s.ending()]
 
 
-def opening() -> list[object]:
+def opening() -> list[Part]:
     return [blinds(1, 2), deal(s.CARDS, s.BUTTON)]
 
 

@@ -16,6 +16,7 @@ from services.events.canonical import event_hash
 from services.events.contract import AdjudicationRecord
 from services.importers.cli import import_app
 from services.importers.phh import import_phh
+from tests.profiles import PROFILES
 
 
 def phh(variant: str = "NT", players: tuple[str, ...] = ("Ann", "Bob", "Cat"),
@@ -49,7 +50,7 @@ def write(folder: Path, name: str, text: str) -> Path:
 
 def adjudicate(events: list[dict[str, Any]]) -> list[AdjudicationRecord]:
     lines = [orjson.dumps(e) for e in events]
-    return [r for step in adjudicate_lines(lines) for r in step.records]
+    return [r for step in adjudicate_lines(lines, PROFILES) for r in step.records]
 
 
 def hand_events(events: list[dict[str, Any]]) -> list[tuple[str, dict[str, Any]]]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from tests.unit.holdem import scenario as s
 from tests.unit.holdem.builder import (
+    Part,
     act,
     adjudicate,
     blinds,
@@ -23,7 +24,7 @@ from tests.unit.holdem.builder import (
 BOARD = ("5c", "6d", "7s", "8s", "9c")
 
 
-def played(*ending: object) -> list[object]:
+def played(*ending: Part) -> list[Part]:
     return [blinds(1, 2), deal(s.CARDS, s.BUTTON), *s.preflop(), street(*BOARD[:3]),
             *s.flop_betting(), street(BOARD[3]), *s.checks(), street(BOARD[4]), *s.checks(),
             *ending]

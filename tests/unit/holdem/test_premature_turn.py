@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from tests.unit.holdem import scenario as s
 from tests.unit.holdem.builder import (
+    Part,
     acts,
     adjudicate,
     blinds,
@@ -23,12 +24,12 @@ from tests.unit.holdem.builder import (
 )
 
 
-def until_premature_turn(burned: str | None = None) -> list[object]:
+def until_premature_turn(burned: str | None = None) -> list[Part]:
     return [blinds(1, 2), deal(s.CARDS, s.BUTTON), *s.preflop(), street(*s.FLOP),
             acts((1, "check")), street("9h", burned=burned)]
 
 
-def rest_of_flop_round() -> list[object]:
+def rest_of_flop_round() -> list[Part]:
     return [acts((2, "bet", 2), (1, "call", 2))]
 
 

@@ -10,17 +10,21 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from services.adjudicator.embedded import adjudicate_lines
+from services.events.stream import TableStream
 from services.games.betting import RakePolicy, settle
-from services.games.holdem_settlement import settle_with_dead_money
+from services.games.holdem.settlement import settle_with_dead_money
 from services.simulator.holdem import simulate_table
-from services.simulator.stream import TableStream
+from tests.profiles import HOUSE, PROFILES
 
 SEATS = [1, 2, 3, 4, 5, 6]
 
 
+PotGame = tuple[dict[int, int], dict[int, int], frozenset[int], dict[int, int | None], int,
+                RakePolicy]
+
+
 @st.composite
-def pot_games(draw: st.DrawFn) -> tuple[dict[int, int], dict[int, int], frozenset[int],
-                                        dict[int, int | None], int, RakePolicy]:
+def pot_games(draw: st.DrawFn) -> PotGame:
     seats = draw(st.lists(st.sampled_from(SEATS), min_size=2, max_size=6, unique=True))
     contributions = {s: draw(st.integers(0, 500)) for s in seats}
     dead = {s: draw(st.integers(0, contributions[s])) for s in seats if draw(st.booleans())}
@@ -49,8 +53,8 @@ def test_dead_money_settlement_conserves_chips(game: tuple) -> None:  # type: ig
 
 @given(pot_games(), st.lists(st.integers(0, 50), min_size=6, max_size=6))
 @settings(max_examples=300, deadline=None)
-def test_rake_from_the_stacks_conserves_chips_and_never_overdraws(  # type: ignore[type-arg]
-        game: tuple, behind: list[int]) -> None:
+def test_rake_from_the_stacks_conserves_chips_and_never_overdraws(
+        game: PotGame, behind: list[int]) -> None:
     """GEN-8 / GEN-10 ``rake_source = "stack"``: chips conserved, and no seat pays rake
     it does not hold: it ends with at least nothing (net >= -(put in + chips behind))."""
     contributions, dead, folded, strengths, button, rake = game
@@ -84,10 +88,10 @@ def test_fault_free_tables_are_settled_as_paid(seed: int, table_index: int) -> N
     side and sums to zero (chips conserved), whatever the structure, blinds, antes and
     rake mode of the table."""
     stream = TableStream("TP", random.Random(seed))
-    labels = simulate_table(stream, 15, random.Random(seed), frozenset(), 0.0, table_index)
+    labels = simulate_table(stream, 15, random.Random(seed), frozenset(), 0.0, table_index, HOUSE)
     assert labels == []
     lines = [orjson.dumps(e) for e in stream.events]
-    records = [r for step in adjudicate_lines(lines) for r in step.records]
+    records = [r for step in adjudicate_lines(lines, PROFILES) for r in step.records]
     assert len(records) == 15
     for record in records:
         assert record.status in ("ok", "dead"), record.findings

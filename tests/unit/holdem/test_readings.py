@@ -11,9 +11,10 @@ from typing import Any
 
 import pytest
 
-from services.games import holdem
+from services.games.holdem import adjudicate as holdem
 from services.games.model import GameOutcome, HandRejected
-from services.games.profile import RuleProfile, load_profile
+from services.games.profile import RuleProfile
+from tests.profiles import HOUSE
 from tests.unit.holdem import scenario as s
 from tests.unit.holdem.builder import (
     acts,
@@ -32,7 +33,7 @@ from tests.unit.holdem.builder import (
 
 
 def toggled(**fields: Any) -> RuleProfile:
-    base = load_profile("house-v1")
+    base = HOUSE
     sections = {name: dict(body) for name, body in base.sections.items()}
     sections["holdem"].update(fields)
     return RuleProfile(name="house-v1-toggled", sections=sections)
@@ -68,7 +69,7 @@ def test_undeclared_misdeal_settled_dead() -> None:
     assert dead.dead
     assert dead.net == {1: 0, 2: 0, 3: 0}
     assert ("MISDEAL_REQUIRED", "TH-3") in finding_codes(dead)
-    played = outcome(*parts, prof=load_profile("house-v1"))
+    played = outcome(*parts, prof=HOUSE)
     assert not played.dead
     assert played.net == {1: 4, 2: -4, 3: 0}
 
@@ -79,7 +80,7 @@ def test_deal_phase_ends_at_the_last_hole_card() -> None:
     not replaced. deal_phase_ends = "last_hole_card": outside the deal, no TH-3 finding."""
     parts = played_out(deal(s.CARDS, s.BUTTON), exposed(2, "Kc"))
     assert ("EXPOSED_CARD_NOT_REPLACED", "TH-3") in finding_codes(
-        outcome(*parts, prof=load_profile("house-v1")))
+        outcome(*parts, prof=HOUSE))
     assert finding_codes(outcome(*parts, prof=toggled(deal_phase_ends="last_hole_card"))) == []
 
 
@@ -92,7 +93,7 @@ def test_irregular_hand_can_win_when_not_dead() -> None:
              street(*s.FLOP), *s.flop_betting(), street(s.TURN), *s.checks(),
              street(s.RIVER), *s.checks(), show(1, hole(1)),
              show(2, ["Kc", "Kd", "Ks"]), payout(2, 8)]
-    assert outcome(*parts, prof=load_profile("house-v1")).net == {1: 4, 2: -4, 3: 0}
+    assert outcome(*parts, prof=HOUSE).net == {1: 4, 2: -4, 3: 0}
     assert outcome(*parts, prof=toggled(irregular_hand_dead=False)).net == {1: -4, 2: 4, 3: 0}
 
 
@@ -103,7 +104,7 @@ def test_unshown_contender_has_no_claim() -> None:
     parts = [blinds(1, 2), deal(s.CARDS, s.BUTTON), *s.preflop(), street(*s.FLOP),
              *s.flop_betting(), street(s.TURN), *s.checks(), street(s.RIVER), *s.checks(),
              show(2, hole(2)), payout(2, 8)]
-    assert outcome(*parts, prof=load_profile("house-v1")).net == {1: 4, 2: -4, 3: 0}
+    assert outcome(*parts, prof=HOUSE).net == {1: 4, 2: -4, 3: 0}
     assert outcome(*parts, prof=toggled(unshown_contender="no_claim")).net == {
         1: -4, 2: 4, 3: 0}
 
@@ -114,7 +115,7 @@ def test_unfinished_board_rejected() -> None:
     parts = [blinds(1, 2), deal(s.CARDS, s.BUTTON), *s.preflop(), street(*s.FLOP),
              *s.flop_betting(), street(s.TURN), *s.checks(), show(1, hole(1)),
              show(2, hole(2)), payout(1, 8)]
-    split = outcome(*parts, prof=load_profile("house-v1"))
+    split = outcome(*parts, prof=HOUSE)
     assert split.net == {1: 0, 2: 0, 3: 0}
     assert ("BOARD_CARD_COUNT", "TH-1") in finding_codes(split)
     with pytest.raises(HandRejected) as rejected:
@@ -149,7 +150,7 @@ def test_rake_from_the_stacks_instead_of_the_pot() -> None:
     "stack": seat 1 wins all 8 (+4) and pays 1 from its stack: +3; seat 2 -4 - 1 = -5;
     house 2; 3 - 5 + 2 = 0."""
     cfg = config(mode="all", fee=1)
-    from_pot = outcome(*played_out(deal(s.CARDS, s.BUTTON)), prof=load_profile("house-v1"), cfg=cfg)
+    from_pot = outcome(*played_out(deal(s.CARDS, s.BUTTON)), prof=HOUSE, cfg=cfg)
     assert (from_pot.net, from_pot.rake, from_pot.house) == ({1: 2, 2: -4, 3: 0},
                                                              {1: 1, 2: 1}, 2)
     from_stack = outcome(*played_out(deal(s.CARDS, s.BUTTON)), prof=toggled(rake_source="stack"), cfg=cfg)

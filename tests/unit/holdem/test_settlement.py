@@ -4,12 +4,13 @@ antes and blinds (TH-1), structures, and the comparison with what the table paid
 from __future__ import annotations
 
 from services.games.betting import OwedPost
-from services.games.holdem_betting import HoldemBetting, betting_config
-from services.games.holdem_profile import SECTION, HoldemProfile
-from services.games.profile import load_profile
+from services.games.holdem.betting import HoldemBetting, betting_config
+from services.games.holdem.profile import SECTION, HoldemProfile
 from services.simulator.handbuilder import build_hand
+from tests.profiles import HOUSE
 from tests.unit.holdem import scenario as s
 from tests.unit.holdem.builder import (
+    Part,
     acts,
     adjudicate,
     blinds,
@@ -26,7 +27,7 @@ BOARD = ("Qs", "Jd", "4c", "9h", "3s")
 STRAIGHT = ("5c", "6d", "7h", "8s", "9c")
 
 
-def runout(board: tuple[str, ...] = BOARD) -> list[object]:
+def runout(board: tuple[str, ...] = BOARD) -> list[Part]:
     return [street(*board[:3]), street(board[3]), street(board[4])]
 
 
@@ -56,7 +57,7 @@ def test_side_pot_paid_all_to_the_best_hand_is_a_mispay() -> None:
     assert mispays == [(1, 60, "TH-9"), (2, -60, "TH-9")]
 
 
-def odd_pot(*payouts: object) -> list[object]:
+def odd_pot(*payouts: Part) -> list[Part]:
     """Seat 3 raises to 5, seat 1 folds its small blind (1), seat 2 calls 3 more: pot
     5 + 5 + 1 = 11. Board 5c 6d 7h 8s 9c: seat 2 (Kc Kd) and seat 3 (Kh Ks) both play the
     straight. 11 / 2 = 5 each and one odd chip, to the first winner left of the button
@@ -220,7 +221,7 @@ def test_showdown_with_unknown_cards_is_rejected() -> None:
 
 
 def profile() -> HoldemProfile:
-    return load_profile("house-v1").section(SECTION, HoldemProfile)
+    return HOUSE.section(SECTION, HoldemProfile)
 
 
 def test_big_blind_ante_is_owed_by_the_big_blind() -> None:

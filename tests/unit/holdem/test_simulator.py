@@ -13,23 +13,24 @@ from services.events.contract import AdjudicationRecord
 from services.simulator.holdem import FAULT_CODES, FAULTS
 from services.simulator.run import SimulatedLog, simulate
 from services.simulator.scoring import score
+from tests.profiles import HOUSE, PROFILES
 
 
 def adjudicate(log: SimulatedLog) -> list[AdjudicationRecord]:
     lines = [orjson.dumps(e) for e in log.events]
-    return [r for step in adjudicate_lines(lines) for r in step.records]
+    return [r for step in adjudicate_lines(lines, PROFILES) for r in step.records]
 
 
 @pytest.fixture(scope="module")
 def clean() -> tuple[SimulatedLog, list[AdjudicationRecord]]:
-    log = simulate(["holdem"], tables=4, hands=150, seed=7)
+    log = simulate(["holdem"], tables=4, hands=150, seed=7, profile=HOUSE)
     return log, adjudicate(log)
 
 
 @pytest.fixture(scope="module")
 def faulty() -> tuple[SimulatedLog, list[AdjudicationRecord]]:
     log = simulate(["holdem"], tables=6, hands=120, seed=19, faults=frozenset(FAULTS),
-                   fault_rate=0.3)
+                   fault_rate=0.3, profile=HOUSE)
     return log, adjudicate(log)
 
 
@@ -38,8 +39,8 @@ def test_every_fault_has_codes() -> None:
 
 
 def test_same_seed_same_stream() -> None:
-    first = simulate(["holdem"], tables=2, hands=20, seed=3)
-    again = simulate(["holdem"], tables=2, hands=20, seed=3)
+    first = simulate(["holdem"], tables=2, hands=20, seed=3, profile=HOUSE)
+    again = simulate(["holdem"], tables=2, hands=20, seed=3, profile=HOUSE)
     assert first.events == again.events
 
 

@@ -95,3 +95,19 @@ def test_the_integrity_dashboard_has_a_surveillance_row() -> None:
     assert all("pitwatch_surveillance_" in t["expr"] for p in after for t in p["targets"])
     assert all(p["gridPos"]["y"] < row["gridPos"]["y"]
                for p in panels[:rows[0]])
+
+
+def test_rendered_panels_are_the_declared_ones() -> None:
+    """What the SDK renders is what the declarations say: type, unit, and every query with
+    its legend and instant/range mode, in order; no panel is left with null options."""
+    for dashboard in d.DASHBOARDS:
+        rendered = [p for p in d.render(dashboard)["panels"] if p["type"] != "row"]
+        assert [p["title"] for p in rendered] == [p.title for p in dashboard.panels]
+        for panel, declared in zip(rendered, dashboard.panels, strict=True):
+            assert panel["type"] == declared.kind, declared.title
+            assert panel["options"], declared.title
+            assert panel["fieldConfig"]["defaults"]["unit"] == declared.unit
+            assert [(t["refId"], t["expr"], t.get("legendFormat", ""), t["instant"], t["range"])
+                    for t in panel["targets"]] == [
+                (chr(ord("A") + i), q.expr, q.legend, q.instant, not q.instant)
+                for i, q in enumerate(declared.queries)]

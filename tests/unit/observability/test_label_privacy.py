@@ -19,6 +19,7 @@ from services.adjudicator.embedded import EmbeddedRunner, iter_lines
 from services.observability.labels import REDACTED
 from services.observability.metrics import AdjudicatorMetrics
 from services.simulator.run import available_faults, simulate
+from tests.profiles import HOUSE, PROFILES
 from tests.unit.observability.logs import EventDict, player_ids, rename_players, rewrite
 
 SECRET = "PLAYERSECRET"
@@ -28,7 +29,7 @@ GAMES = ("chinese", "russian")
 @pytest.fixture(scope="module")
 def renamed_log() -> list[EventDict]:
     faults = frozenset().union(*(available_faults(g) for g in GAMES))
-    log = simulate(list(GAMES), tables=4, hands=40, seed=5, faults=faults, fault_rate=0.15)
+    log = simulate(list(GAMES), tables=4, hands=40, seed=5, faults=faults, fault_rate=0.15, profile=HOUSE)
     mapping = {pid: f"{SECRET}{n:04d}X" for n, pid in enumerate(sorted(player_ids(log.events)))}
     return rewrite(log.events, rename_players(mapping))
 
@@ -47,7 +48,7 @@ def _log(renamed: list[EventDict], dealer_is_a_player: bool) -> list[EventDict]:
 def _exposition(events: list[EventDict]) -> str:
     registry = CollectorRegistry()
     metrics = AdjudicatorMetrics(registry)
-    runner = EmbeddedRunner()
+    runner = EmbeddedRunner(PROFILES)
     for raw, where in iter_lines(orjson.dumps(e) for e in events):
         metrics.observe_step(runner.feed(raw, where))
     metrics.observe_step(runner.finish(), consumed=0)
@@ -85,12 +86,12 @@ def test_no_player_or_hand_id_in_any_label(renamed_log: list[EventDict],
 def test_rewritten_log_keeps_its_chain_faults() -> None:
     """The rewrite re-links intact links only: the tampered event is still caught, and
     nothing else is (same chain alerts before and after renaming the players)."""
-    log = simulate(["russian"], tables=2, hands=30, seed=9, faults=frozenset({"tamper"}))
+    log = simulate(["russian"], tables=2, hands=30, seed=9, faults=frozenset({"tamper"}), profile=HOUSE)
     renamed = rewrite(log.events, rename_players(
         {pid: f"{SECRET}{n}X" for n, pid in enumerate(sorted(player_ids(log.events)))}))
 
     def chain_alerts(events: list[EventDict]) -> list[tuple[str, str, int | None]]:
-        runner = EmbeddedRunner()
+        runner = EmbeddedRunner(PROFILES)
         found = []
         for raw, where in iter_lines(orjson.dumps(e) for e in events):
             found += [(a.table_id, a.code, a.seq) for a in runner.feed(raw, where).alerts]

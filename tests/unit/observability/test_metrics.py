@@ -12,10 +12,11 @@ from prometheus_client import CollectorRegistry, generate_latest
 
 from services.adjudicator.embedded import EmbeddedRunner
 from services.events.contract import AdjudicationRecord, Finding, Movement
+from services.events.stream import TableStream
 from services.observability import metrics as m
 from services.observability.labels import REASON_CLASSES
 from services.simulator.handbuilder import table_config
-from services.simulator.stream import TableStream
+from tests.profiles import PROFILES
 
 ENDED = "2026-03-01T20:00:00.000Z"
 ENDED_EPOCH = 1772395200.0  # 2026-03-01T20:00:00Z
@@ -165,7 +166,7 @@ def test_rejections_are_classed_from_the_runners_own_reasons(
     hand that never started), one duplicate (the same event twice), one chain (another
     event claiming a taken seq)."""
     metrics = m.AdjudicatorMetrics(registry)
-    runner = EmbeddedRunner()
+    runner = EmbeddedRunner(PROFILES)
     stream = _configured_table()
     configured = orjson.dumps(stream.events[0])
     orphan = orjson.dumps(stream.emit("wager", {"seat": 1, "kind": "ante", "amount": 5},

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 import yaml
 
@@ -16,7 +17,7 @@ from tests.unit.observability.promtool import (
 )
 
 
-def _alert_rules() -> list[dict]:
+def _alert_rules() -> list[dict[str, Any]]:
     groups = yaml.safe_load(ALERTS.read_text())["groups"]
     return [rule for group in groups for rule in group["rules"]]
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import urllib.request
 from dataclasses import dataclass, field
+from typing import cast
 
 import msgspec
 import pytest
@@ -13,15 +14,16 @@ from prometheus_client import CollectorRegistry, generate_latest
 from prometheus_client.parser import text_string_to_metric_families
 
 from services.adjudicator.embedded import DeadLetter, iter_lines
-from services.adjudicator.table import Alert
+from services.events.contract import Alert, Severity
 from services.observability import labels, server
 from services.observability.metrics import SurveillanceMetrics
 from services.pipeline.monitoring import observe_surveillance_lag, start_surveillance_monitoring
 from services.surveillance import chip_dumping, collusion, drift, improbable, soft_play
 from services.surveillance.alert_id import SUBJECTS
 from services.surveillance.engine import SurveillanceEngine
-from services.surveillance.profile import load_config
+from services.surveillance.profile import surveillance_config
 from services.surveillance.run import SurveillanceStep
+from tests.profiles import HOUSE, PROFILES
 from tests.unit.surveillance.test_incremental import REVIEW_EVERY, scenario
 
 
@@ -35,8 +37,10 @@ def _value(registry: CollectorRegistry, name: str, **label_values: str) -> float
 
 
 def _alert(rule: str, code: str, severity: str) -> Alert:
-    return Alert(table_id="T1", code=code, rule=rule, severity=severity, message="m",
-                 hand_id="T1-000001")
+    """Any severity, as a producer outside pitwatch might put on the topic (the metrics
+    must bucket what the contract does not allow)."""
+    return Alert(table_id="T1", code=code, rule=rule, severity=cast(Severity, severity),
+                 message="m", hand_id="T1-000001")
 
 
 @dataclass
@@ -56,7 +60,7 @@ class Schedule:
 def test_fixed_sets_are_those_of_services_surveillance() -> None:
     """The rules with an alert id are SURV-2..8, and each detector's code is the one the
     label set pairs with its rule (a new rule or code must be added to labels.py)."""
-    engine = SurveillanceEngine(load_config())
+    engine = SurveillanceEngine(surveillance_config(HOUSE))
     codes = {
         engine.sweethearting.rule.rule: engine.sweethearting.rule.code,
         engine.exposure.rule.rule: engine.exposure.rule.code,
@@ -143,7 +147,7 @@ def test_a_real_run_reviews_hands_and_alerts_with_bounded_labels(
     label carries a player, dealer, table or hand id."""
     lines, thresholds = scenario()
     engine = CountingEngine(thresholds)
-    step = SurveillanceStep(thresholds, engine, review_every=REVIEW_EVERY)
+    step = SurveillanceStep(thresholds, PROFILES, engine, review_every=REVIEW_EVERY)
     m = SurveillanceMetrics(registry)
     produced: list[Alert] = []
     for raw, where in iter_lines(lines):

@@ -7,10 +7,10 @@ from dataclasses import dataclass, field
 import msgspec
 from prometheus_client import CollectorRegistry
 
-from services.adjudicator.table import Alert
-from services.events.contract import AdjudicationRecord, Finding, encode_record
+from services.events.contract import AdjudicationRecord, Alert, Finding, encode_record
 from services.observability.metrics import AdjudicatorMetrics
-from services.pipeline.monitoring import REASON_HEADER, observe_adjudicator_batch
+from services.pipeline.monitoring import observe_adjudicator_batch
+from services.pipeline.step import REASON_HEADER
 
 
 @dataclass(frozen=True)

@@ -33,6 +33,7 @@ from services.pipeline.step import (
     decode_stored,
 )
 from services.pipeline.topics import TopicNames
+from tests.profiles import PROFILES
 from tests.unit.core.streams import hcf_stream, lines
 
 TOPICS = TopicNames.with_prefix("u-")
@@ -60,7 +61,7 @@ class FakeChangelog:
     def __init__(self, partition: int = 0) -> None:
         self.partition = partition
         self.values: dict[bytes, bytes] = {}
-        self.tables = PartitionTables(TOPICS, partition)
+        self.tables = PartitionTables(TOPICS, partition, PROFILES)
 
     def run(self, records: list[InputRecord], checkpoint: bool = True) -> BatchResult:
         result = self.tables.process(records)
@@ -69,13 +70,19 @@ class FakeChangelog:
         return result
 
     def crash(self) -> None:
-        self.tables = PartitionTables(TOPICS, self.partition)
+        self.tables = PartitionTables(TOPICS, self.partition, PROFILES)
         for key, value in self.values.items():
             self.tables.restore(key, value)
 
 
+def reason_of(o: Outgoing) -> str:
+    reason = dict(o.headers)[REASON_HEADER]
+    assert reason is not None
+    return reason.decode()
+
+
 def embedded_records(raw: list[bytes]) -> list[bytes]:
-    return [encode_record(r) for step in adjudicate_lines(raw) for r in step.records]
+    return [encode_record(r) for step in adjudicate_lines(raw, PROFILES) for r in step.records]
 
 
 def outputs(results: list[BatchResult], topic: str) -> list[bytes | None]:
@@ -100,7 +107,7 @@ def test_records_are_keyed_by_table_and_name_their_source() -> None:
     assert [o.key for o in produced] == [b"T1", b"T2"] or [o.key for o in produced] == [
         b"T2", b"T1"]
     for o in produced:
-        source = dict(o.headers)[SOURCE_HEADER].decode()
+        source = (dict(o.headers)[SOURCE_HEADER] or b"").decode()
         assert source.startswith(f"{TOPICS.events}/0/")
 
 
@@ -140,7 +147,7 @@ def test_a_state_stored_for_another_partition_is_refused_at_restore() -> None:
     wrong records."""
     table = FakeChangelog(partition=0)
     table.run(as_records(two_tables(hands=1)[:4], partition=0, first_offset=50))
-    elsewhere = PartitionTables(TOPICS, partition=1)
+    elsewhere = PartitionTables(TOPICS, 1, PROFILES)
     key, value = next(iter(table.values.items()))
     with pytest.raises(StateMismatchError, match="partition counts changed"):
         elsewhere.restore(key, value)
@@ -158,8 +165,8 @@ def test_malformed_and_invalid_records_go_to_the_dlq_unchanged() -> None:
     assert [o.value for o in dead] == [bad_json, invalid]
     assert [o.key for o in dead] == [b"T1", b"T1"]
     assert dead[0].headers[0] == ("origin", b"pos-7")  # the input's own headers are kept
-    embedded = [d for step in adjudicate_lines(poisoned) for d in step.dead_letters]
-    assert [dict(o.headers)[REASON_HEADER].decode() for o in dead] == [
+    embedded = [d for step in adjudicate_lines(poisoned, PROFILES) for d in step.dead_letters]
+    assert [reason_of(o) for o in dead] == [
         d.reason for d in embedded]
     assert dict(dead[1].headers)[SOURCE_HEADER] == f"{TOPICS.events}/0/2".encode()
     assert result.dead_letters == 2
@@ -175,7 +182,7 @@ def test_a_record_keyed_for_another_table_is_dead_lettered() -> None:
     tombstone = InputRecord(TOPICS.events, 0, 2, b"T1", None)
     table = FakeChangelog()
     result = table.run([wrong, unkeyed, tombstone])
-    reasons = [dict(o.headers)[REASON_HEADER].decode() for o in result.outgoing]
+    reasons = [reason_of(o) for o in result.outgoing]
     assert len(reasons) == 3 and table.values == {}
     assert "is not its table_id 'T1'" in reasons[0]
     assert "None is not its table_id" in reasons[1]

@@ -3,26 +3,22 @@
 from __future__ import annotations
 
 import copy
-import importlib.util
 from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
 import orjson
 
-from services.adjudicator.adjudicate import GAME_MODULES
 from services.adjudicator.embedded import adjudicate_lines
 from services.events.canonical import GENESIS_HASH, event_hash
 from services.events.contract import AdjudicationRecord
-from services.simulator.registry import SIMULATOR_MODULES
+from services.games.registry import GAMES as RULES
+from services.simulator.registry import SIMULATORS
 from services.simulator.run import available_faults, simulate
+from tests.profiles import HOUSE, PROFILES
 
-# Games whose rules module AND simulator exist in this tree (more land over time).
-GAMES = [
-    g for g in GAME_MODULES
-    if importlib.util.find_spec(GAME_MODULES[g]) is not None
-    and importlib.util.find_spec(SIMULATOR_MODULES[g]) is not None
-]
+# Every game with rules and a simulator.
+GAMES = [g for g in RULES if g in SIMULATORS]
 
 
 @lru_cache(maxsize=16)
@@ -31,7 +27,7 @@ def simulated(game: str, hands: int = 40, faulty: bool = True, seed: int = 5,
     """A small simulated log of ``game`` with every fault kind injected, and its records."""
     faults = frozenset(available_faults(game)) if faulty else frozenset()
     log = simulate([game], tables=tables, hands=hands, seed=seed, faults=faults,
-                   fault_rate=0.15 if faulty else 0.0)
+                   fault_rate=0.15 if faulty else 0.0, profile=HOUSE)
     records = adjudicate(log.events)
     return tuple(log.events), tuple(records)
 
@@ -41,7 +37,7 @@ def lines_of(events: Any) -> list[bytes]:
 
 
 def adjudicate(events: Any) -> list[AdjudicationRecord]:
-    return [r for step in adjudicate_lines(lines_of(events)) for r in step.records]
+    return [r for step in adjudicate_lines(lines_of(events), PROFILES) for r in step.records]
 
 
 def rechain(events: Any, edit: Callable[[dict[str, Any]], None]) -> list[dict[str, Any]]:

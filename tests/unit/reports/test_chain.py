@@ -3,17 +3,18 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import orjson
 
 from services.adjudicator.intake import ParsedEvent, parse_record
+from services.events.stream import TableStream
 from services.reports.chain import verify_chain
 from services.reports.replay import LoggedEvent
 from services.simulator.handbuilder import table_config
-from services.simulator.stream import TableStream
 
 
-def _raw_stream(n: int) -> list[dict]:
+def _raw_stream(n: int) -> list[dict[str, Any]]:
     stream = TableStream("T9", random.Random(3))
     stream.emit("table_configured", table_config("russian"))
     for i in range(n - 1):
@@ -21,7 +22,7 @@ def _raw_stream(n: int) -> list[dict]:
     return stream.events
 
 
-def _logged(raw: list[dict]) -> list[LoggedEvent]:
+def _logged(raw: list[dict[str, Any]]) -> list[LoggedEvent]:
     out = []
     for i, event in enumerate(raw, start=1):
         parsed = parse_record(orjson.dumps(event), f"line {i}")

@@ -12,7 +12,7 @@ from typing import Any
 import msgspec
 from typer.testing import CliRunner
 
-from services.adjudicator.table import Alert
+from services.events.contract import Alert
 from services.ledger.db import open_ledger
 from services.ledger.posting import post_many
 from services.reports.alerts import read_alerts, subject

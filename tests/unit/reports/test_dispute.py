@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import pytest
 
@@ -10,6 +11,7 @@ from services.events.contract import encode_record
 from services.reports.dispute import dispute_from_log
 from services.reports.render import render_html
 from services.reports.replay import HandNotFound, replay_hand
+from tests.profiles import PROFILES
 from tests.unit.reports.logs import GAMES, first_hand, lines_of, rechain, simulated
 
 STAMP = "2026-01-06T08:00:00Z"
@@ -23,7 +25,7 @@ def test_games_present() -> None:
 def test_replay_gives_the_pipeline_record(game: str) -> None:
     events, records = simulated(game)
     for record in (records[0], first_hand(records, status="discrepancy")):
-        replay = replay_hand(lines_of(events), record.hand_id)
+        replay = replay_hand(lines_of(events), record.hand_id, PROFILES)
         assert replay.record is not None
         assert encode_record(replay.record) == encode_record(record)
         assert replay.hand_input is not None and replay.outcome is not None
@@ -34,7 +36,7 @@ def test_replay_gives_the_pipeline_record(game: str) -> None:
 def test_mispay_hand(game: str) -> None:
     events, records = simulated(game)
     record = first_hand(records, code="MISPAY")
-    report = dispute_from_log(lines_of(events), record.hand_id, log_name="log.jsonl")
+    report = dispute_from_log(lines_of(events), record.hand_id, PROFILES, log_name="log.jsonl")
     mispay = next(f for f in record.findings if f.code == "MISPAY")
     line = next(s for s in report.seat_lines if s.who == f"seat {mispay.seat}")
     assert line.difference == mispay.amount
@@ -56,7 +58,7 @@ def test_mispay_hand(game: str) -> None:
 def test_timeline_and_chain_of_a_clean_hand(game: str) -> None:
     events, records = simulated(game)
     record = next(r for r in records[1:] if not any(f.rule == "SURV-9" for f in r.findings))
-    report = dispute_from_log(lines_of(events), record.hand_id)
+    report = dispute_from_log(lines_of(events), record.hand_id, PROFILES)
     assert report.timeline is not None
     assert [t.seq for t in report.timeline] == list(range(record.first_seq or 0,
                                                           (record.last_seq or 0) + 1))
@@ -68,6 +70,7 @@ def test_timeline_and_chain_of_a_clean_hand(game: str) -> None:
     seats = {h.seat for h in report.hands if h.seat is not None}
     assert seats == {int(s) for s in record.players or {}}
     html = render_html("dispute.html", r=report, generated_at=STAMP)
+    assert record.last_hash is not None
     assert "VERIFIED" in html and record.last_hash in html
     assert html.count('<svg xmlns="http://www.w3.org/2000/svg" class="card') >= len(seats)
 
@@ -78,7 +81,7 @@ def test_tampered_event_shows_where_the_chain_breaks(game: str) -> None:
     record = first_hand(records, code="CHAIN_BROKEN")
     finding = next(f for f in record.findings if f.code == "CHAIN_BROKEN")
     broken_seq = int(re.match(r"seq (\d+)", finding.message).group(1))  # type: ignore[union-attr]
-    report = dispute_from_log(lines_of(events), record.hand_id)
+    report = dispute_from_log(lines_of(events), record.hand_id, PROFILES)
     assert report.chain is not None and not report.chain.verified
     assert [link.seq for link in report.chain.broken] == [broken_seq]
     html = render_html("dispute.html", r=report, generated_at=STAMP)
@@ -90,7 +93,7 @@ def test_russian_hand_numbers_and_words() -> None:
     come from the events; the seat money adds up to the recorded net."""
     events, records = simulated("russian")
     record = first_hand(records, status="ok")
-    report = dispute_from_log(lines_of(events), record.hand_id)
+    report = dispute_from_log(lines_of(events), record.hand_id, PROFILES)
     assert report.game_name == "Russian Poker" and report.rule_profile == "house-v1"
     texts = [t.line.text for t in report.timeline or []]
     assert texts[0].startswith("Hand starts. Dealer ")
@@ -106,7 +109,7 @@ def test_russian_hand_numbers_and_words() -> None:
 def test_unknown_hand() -> None:
     events, _records = simulated("russian")
     with pytest.raises(HandNotFound):
-        dispute_from_log(lines_of(events), "no-such-hand")
+        dispute_from_log(lines_of(events), "no-such-hand", PROFILES)
 
 
 def test_player_and_dealer_ids_are_escaped() -> None:
@@ -115,7 +118,7 @@ def test_player_and_dealer_ids_are_escaped() -> None:
     evil_dealer = "<img src=x onerror=alert(1)>"
     events, _ = simulated("russian", hands=6, faulty=False, tables=1)
 
-    def edit(event: dict) -> None:
+    def edit(event: dict[str, Any]) -> None:
         data = event["data"]
         if data.get("player_id") == "T001-P1":
             data["player_id"] = evil_player
@@ -126,7 +129,7 @@ def test_player_and_dealer_ids_are_escaped() -> None:
             data["dealer_id"] = evil_dealer
 
     edited = rechain(events, edit)
-    report = dispute_from_log(lines_of(edited), "T001-000002")
+    report = dispute_from_log(lines_of(edited), "T001-000002", PROFILES)
     assert report.seats[0].player == evil_player
     html = render_html("dispute.html", r=report, generated_at=STAMP)
     assert "<script" not in html and "<img" not in html
@@ -137,9 +140,9 @@ def test_player_and_dealer_ids_are_escaped() -> None:
 def test_html_is_deterministic() -> None:
     events, records = simulated("russian")
     hand_id = first_hand(records, status="discrepancy").hand_id
-    one = render_html("dispute.html", r=dispute_from_log(lines_of(events), hand_id),
+    one = render_html("dispute.html", r=dispute_from_log(lines_of(events), hand_id, PROFILES),
                       generated_at=STAMP)
-    two = render_html("dispute.html", r=dispute_from_log(lines_of(events), hand_id),
+    two = render_html("dispute.html", r=dispute_from_log(lines_of(events), hand_id, PROFILES),
                       generated_at=STAMP)
     assert one == two and STAMP in one
 
@@ -150,9 +153,9 @@ def test_many_hands_in_one_replay_equal_one_by_one() -> None:
 
     events, records = simulated("russian")
     wanted = [r.hand_id for r in records if r.status == "discrepancy"][:4] + ["missing"]
-    many = disputes_from_log(lines_of(events), wanted)
+    many = disputes_from_log(lines_of(events), wanted, PROFILES)
     assert sorted(many) == sorted(wanted[:-1])
     for hand_id, report in many.items():
-        alone = dispute_from_log(lines_of(events), hand_id)
+        alone = dispute_from_log(lines_of(events), hand_id, PROFILES)
         assert render_html("dispute.html", r=report, generated_at=STAMP) == render_html(
             "dispute.html", r=alone, generated_at=STAMP)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import importlib.util
+from collections.abc import Sequence
 from typing import Any
 
 from services.events.contract import Event
@@ -19,7 +19,7 @@ def _events(game: str, specs: list[tuple[str, dict[str, Any]]], deck: int = 52) 
     return list(hand.events)
 
 
-def _deal(to: str, cards: list[str | None], seat: int | None = None) -> list[tuple[str, dict[str, Any]]]:
+def _deal(to: str, cards: Sequence[str | None], seat: int | None = None) -> list[tuple[str, dict[str, Any]]]:
     out = []
     for card in cards:
         body: dict[str, Any] = {"to": to, "card": card, "face_up": False}
@@ -112,14 +112,11 @@ def test_draw7a_short_deck() -> None:
     assert hand.description == "Straight, ten high"
 
 
-def test_hcf_longest_flush_when_its_evaluator_exists() -> None:
+def test_hcf_longest_flush() -> None:
     """Seven cards Ah Qh 9h 2h Kc 3d 4s: four hearts A-Q-9-2."""
     specs = _deal("seat", ["Ah", "Qh", "9h", "2h", "Kc", "3d", "4s"], 1)
     hand = _by_holder(final_hands(_events("hcf", specs), "hcf"))["seat 1"]
-    if importlib.util.find_spec("services.games.evaluation.flush") is None:
-        assert hand.description is None  # no describer yet: the cards are listed
-    else:
-        assert hand.description == "4-card flush A-Q-9-2"
+    assert hand.description == "4-card flush A-Q-9-2"
 
 
 def test_unknown_game_lists_cards() -> None:

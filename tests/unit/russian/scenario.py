@@ -13,6 +13,7 @@ from services.adjudicator.adjudicate import adjudicate_hand
 from services.events.contract import AdjudicationRecord
 from services.games.model import HandInput
 from services.simulator.handbuilder import EventSpec, build_hand, table_config
+from tests.profiles import PROFILES
 
 
 class Scenario:
@@ -79,7 +80,7 @@ class Scenario:
         return build_hand(self.config, [*self.events, ("hand_ended", {})])
 
     def record(self) -> AdjudicationRecord:
-        return adjudicate_hand(self.hand())
+        return adjudicate_hand(self.hand(), PROFILES)
 
 
 def codes(record: AdjudicationRecord) -> list[str]:

@@ -7,8 +7,9 @@ the Ante collected to the house).
 
 from __future__ import annotations
 
-from services.games.profile import RuleProfile, load_profile
-from services.games.russian import adjudicate
+from services.games.profile import RuleProfile
+from services.games.russian.adjudicate import adjudicate
+from tests.profiles import HOUSE
 from tests.unit.russian.scenario import Scenario, codes, expected_net
 
 DEALER = "Ad Qc 8s 6d 3h"
@@ -163,7 +164,7 @@ def test_insurance_is_lost_when_the_game_is_bought() -> None:
 
 
 def _profile_with(**changes: object) -> RuleProfile:
-    base = load_profile("house-v1")
+    base = HOUSE
     sections = {name: dict(values) for name, values in base.sections.items()}
     sections["russian"].update(changes)
     return RuleProfile(name="test", sections=sections)

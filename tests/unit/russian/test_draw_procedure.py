@@ -7,6 +7,7 @@ simple: a box loses its Ante and any price it paid.
 
 from __future__ import annotations
 
+from tests.profiles import HOUSE
 from tests.unit.russian.scenario import Scenario, codes, expected_net
 
 DEALER = "Ad Kc 8s 6d 3h"
@@ -146,10 +147,10 @@ def test_cards_changed_after_the_bet() -> None:
 def test_box_served_in_order_with_the_left_of_button_reading() -> None:
     """Under ``left_of_button`` (button 2), seat 3 is the first box and seat 1 the last:
     serving 3 then 1 is in order."""
-    from services.games.profile import RuleProfile, load_profile
-    from services.games.russian import adjudicate
+    from services.games.profile import RuleProfile
+    from services.games.russian.adjudicate import adjudicate
 
-    base = load_profile("house-v1")
+    base = HOUSE
     sections = {name: dict(values) for name, values in base.sections.items()}
     sections["russian"]["serving_order"] = "left_of_button"
     profile = RuleProfile(name="test", sections=sections)

@@ -6,13 +6,14 @@ from typing import Any
 
 import pytest
 
-from services.games.profile import RuleProfile, load_profile
-from services.games.russian_profile import RussianProfile, posted_paytable
+from services.games.profile import RuleProfile
+from services.games.russian.profile import RussianProfile, posted_paytable
 from services.simulator.handbuilder import table_config
+from tests.profiles import HOUSE
 
 
 def _section(**changes: Any) -> RussianProfile:
-    base = load_profile("house-v1")
+    base = HOUSE
     sections = {name: dict(values) for name, values in base.sections.items()}
     sections["russian"].update(changes)
     return RuleProfile(name="test", sections=sections).section("russian", RussianProfile)
@@ -30,7 +31,7 @@ def test_house_v1_posts_the_rp7_paytable() -> None:
 
 
 def test_a_missing_field_fails_at_load() -> None:
-    base = load_profile("house-v1")
+    base = HOUSE
     sections = {name: dict(values) for name, values in base.sections.items()}
     del sections["russian"]["bet_antes"]
     with pytest.raises(ValueError, match="bet_antes"):

@@ -18,14 +18,14 @@ from hypothesis import strategies as st
 from services.adjudicator.adjudicate import adjudicate_hand
 from services.events.contract import encode_record
 from services.games.cards import STANDARD_DECK, rank_of
-from services.games.evaluation.russian import dealer_qualifies
-from services.games.profile import load_profile
-from services.games.russian import adjudicate
+from services.games.russian.adjudicate import adjudicate
+from services.games.russian.evaluation import dealer_qualifies
 from services.simulator.handbuilder import build_hand, table_config
 from services.simulator.russian import FAULTS, Box, HandRun
+from tests.profiles import HOUSE, PROFILES
 from tests.unit.russian.scenario import Scenario
 
-PROFILE = load_profile("house-v1")
+PROFILE = HOUSE
 SETTINGS = settings(max_examples=120, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow])
 
@@ -46,12 +46,12 @@ def test_simulated_hands_conserve_chips_and_replay_identically(
         "deck": 52,
     })
     hand = build_hand(table_config("russian"), [started, *run.events, ("hand_ended", {})])
-    record = adjudicate_hand(hand)
+    record = adjudicate_hand(hand, PROFILES)
     assert record.status != "rejected", record.findings
     assert record.expected is not None and record.recorded is not None
     assert sum(record.expected.net.values()) == 0
     assert sum(record.recorded.net.values()) == 0
-    assert encode_record(adjudicate_hand(hand)) == encode_record(record)
+    assert encode_record(adjudicate_hand(hand, PROFILES)) == encode_record(record)
 
 
 DRAWS = ("stand", "fold", "buy", "exchange2", "exchange5")
@@ -103,8 +103,8 @@ def test_settlement_bounds(
 def test_profile_qualification_floor_agrees_with_the_evaluation(cards: list[str]) -> None:
     """RP-5: the house-v1 floor (``dealer_min_category = ace_king``) is exactly the
     evaluation's ``dealer_qualifies``."""
-    from services.games.russian_profile import RussianProfile
-    from services.games.russian_settlement import dealer_hand
+    from services.games.russian.profile import RussianProfile
+    from services.games.russian.settlement import dealer_hand
 
     profile = PROFILE.section("russian", RussianProfile)
     assert dealer_hand(tuple(cards), profile).qualifies == dealer_qualifies(cards)

@@ -6,11 +6,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from services.games.profile import RuleProfile, load_profile
-from services.games.russian import adjudicate
-from services.games.russian_procedure import procedure_findings
-from services.games.russian_profile import RussianProfile
-from services.games.russian_reading import read_hand
+from services.games.profile import RuleProfile
+from services.games.russian.adjudicate import adjudicate
+from services.games.russian.procedure import procedure_findings
+from services.games.russian.profile import RussianProfile
+from services.games.russian.reading import read_hand
+from tests.profiles import HOUSE
 from tests.unit.russian.scenario import Scenario, codes, expected_net
 
 DEALER = "Ad Kc 8s 6d 3h"  # Ace-King, qualifies
@@ -18,7 +19,7 @@ NO_GAME = "Ad Qc 8s 6d 3h"
 
 
 def _profile_with(**changes: Any) -> RuleProfile:
-    base = load_profile("house-v1")
+    base = HOUSE
     sections = {name: dict(values) for name, values in base.sections.items()}
     sections["russian"].update(changes)
     return RuleProfile(name="test", sections=sections)
@@ -49,7 +50,7 @@ def test_second_combination_floor_raised_to_one_pair() -> None:
     pairs = adjudicate(bought_sixth("Ac Kd Qh 5s 5c", "2d").hand(), floor)
     assert pairs.net == {1: 30}
     ace_king = bought_sixth("Ac Kd Qh Js 3c", "2d").hand()
-    assert adjudicate(ace_king, load_profile("house-v1")).net == {1: 30}
+    assert adjudicate(ace_king, HOUSE).net == {1: 30}
     assert adjudicate(ace_king, floor).net == {1: 10}
 
 
@@ -64,7 +65,7 @@ def test_serving_order_left_of_the_button() -> None:
     s.fee(1, "buy_card", 10).fee(3, "buy_card", 10).draw(3, "", "Ks").draw(1, "", "Kh")
     facts = read_hand(s.hand().events)
     antes = {1: 10, 3: 10}
-    house = load_profile("house-v1").section("russian", RussianProfile)
+    house = HOUSE.section("russian", RussianProfile)
     button = _profile_with(serving_order="left_of_button").section("russian", RussianProfile)
     assert [f.code for f in procedure_findings(facts, antes, house)] == ["DRAW_OUT_OF_ORDER"]
     assert procedure_findings(facts, antes, button) == []
@@ -90,7 +91,7 @@ def test_over_bet_excess_returned_when_the_profile_says_so() -> None:
     20 x 3 = +60. Both report WRONG_BET +10."""
     hand = (Scenario().ante(1, 10).deal(1, "Jc Jd Js 2h 7c").deal_dealer(DEALER)
             .act(1, "stand").bet(1, 30).turn_dealer(DEALER).hand())
-    placed = adjudicate(hand, load_profile("house-v1"))
+    placed = adjudicate(hand, HOUSE)
     cut = adjudicate(hand, _profile_with(wrong_bet_settlement="excess_returned"))
     assert placed.net == {1: 90} and cut.net == {1: 60}
     for outcome in (placed, cut):
@@ -108,7 +109,7 @@ def test_insurance_outside_its_limits_settled_as_placed_when_the_profile_says_so
                 .act(1, "stand").bet(1, 2 * ante).insure(1, insurance).turn_dealer(NO_GAME)
                 .hand())
 
-    house = load_profile("house-v1")
+    house = HOUSE
     assert adjudicate(insured(10, 5), house).net == {1: 10}
     assert adjudicate(insured(10, 5),
                       _profile_with(insurance_below_minimum="as_placed")).net == {1: 15}

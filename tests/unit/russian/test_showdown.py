@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from services.games.evaluation.russian import dealer_qualifies
+from services.games.russian.evaluation import dealer_qualifies
 from tests.unit.russian.scenario import Scenario, codes, expected_net, recorded_net
 
 # Ace-King with 8-6-3: the weakest kind of qualifying hand (RP-5).

@@ -6,8 +6,9 @@ Ante (RP-3) = 4x Ante. Insurance is optional and not counted.
 
 from __future__ import annotations
 
-from services.games.profile import RuleProfile, load_profile
-from services.games.russian import adjudicate
+from services.games.profile import RuleProfile
+from services.games.russian.adjudicate import adjudicate
+from tests.profiles import HOUSE
 from tests.unit.russian.scenario import Scenario, codes
 
 DEALER = "Ad Kc 8s 6d 3h"  # Ace-King, qualifies
@@ -38,7 +39,7 @@ def test_stack_one_chip_short_of_four_antes_is_a_finding() -> None:
 def test_dearer_draw_price_raises_what_must_be_covered() -> None:
     """With an exchange priced at 3x Ante, Ante 10 can require 10 + 30 + 20 = 60: a stack
     of 50 is 10 short."""
-    base = load_profile("house-v1")
+    base = HOUSE
     sections = {name: dict(values) for name, values in base.sections.items()}
     sections["russian"]["exchange_price_antes"] = 3
     outcome = adjudicate(_folding_box(50, 10).hand(), RuleProfile(name="test", sections=sections))

@@ -5,9 +5,10 @@ Ante 10, Bet 20 unless stated; dealer Ad Kc 8s 6d 3h (Ace-King, qualifies).
 
 from __future__ import annotations
 
-from services.games.profile import RuleProfile, load_profile
-from services.games.russian import adjudicate
+from services.games.profile import RuleProfile
+from services.games.russian.adjudicate import adjudicate
 from services.simulator.handbuilder import build_hand, table_config
+from tests.profiles import HOUSE, PROFILES
 from tests.unit.russian.scenario import Scenario, codes, expected_net, recorded_net
 
 DEALER = "Ad Kc 8s 6d 3h"
@@ -20,7 +21,7 @@ def box(cards: str = TRIPS, seats: dict[int, int] | None = None) -> Scenario:
 
 
 def _profile_with(**changes: object) -> RuleProfile:
-    base = load_profile("house-v1")
+    base = HOUSE
     sections = {name: dict(values) for name, values in base.sections.items()}
     sections["russian"].update(changes)
     return RuleProfile(name="test", sections=sections)
@@ -130,7 +131,7 @@ def test_late_bet_kept_when_it_loses_under_the_alternative_reading() -> None:
     20 as well, -50: the house keeps the losing late chips: -50."""
     hand = (box(LOSER).act(1, "stand").bet(1, 20).turn_dealer(DEALER)
             .bet(1, 20, with_play=False).hand())
-    void = adjudicate(hand, load_profile("house-v1"))
+    void = adjudicate(hand, HOUSE)
     kept = adjudicate(hand, _profile_with(late_wager_settlement="kept_if_losing"))
     assert void.net == {1: -30}
     assert kept.net == {1: -50}
@@ -243,7 +244,7 @@ def test_hand_without_hand_started_is_rejected() -> None:
     hand = build_hand(table_config("russian"), [("wager", {"seat": 1, "kind": "ante",
                                                            "amount": 10}),
                                                 ("hand_ended", {})])
-    record = adjudicate_hand(hand)
+    record = adjudicate_hand(hand, PROFILES)
     assert record.status == "rejected"
 
 

@@ -14,7 +14,8 @@ import msgspec
 from services.events.contract import AdjudicationRecord, Finding, SideResult
 from services.games.model import HandInput
 from services.simulator.handbuilder import build_hand, table_config
-from services.surveillance.profile import SurveillanceConfig, load_config
+from services.surveillance.profile import SurveillanceConfig, surveillance_config
+from tests.profiles import HOUSE
 
 SIX = {seat: name for seat, name in enumerate("ABCDEF", start=1)}
 
@@ -62,7 +63,7 @@ def hand(
 
 def config(**sections: Any) -> SurveillanceConfig:
     """The house-v1 thresholds with some fields replaced, e.g. ``sweethearting={"min_count": 2}``."""
-    base = msgspec.to_builtins(load_config())
+    base = msgspec.to_builtins(surveillance_config(HOUSE))
     for name, fields in sections.items():
         if isinstance(base[name], dict):
             base[name] = {**base[name], **fields}

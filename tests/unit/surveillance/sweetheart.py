@@ -9,8 +9,9 @@ from typing import Any
 
 import orjson
 
+from services.events.stream import TableStream
 from services.simulator.run import simulate
-from services.simulator.stream import TableStream
+from tests.profiles import HOUSE
 
 
 def overpay_one_player(events: list[dict[str, Any]], player: str,
@@ -48,7 +49,7 @@ def sweethearting_log(tables: int, hands: int, seed: int, extra: int = 3) -> lis
     """``tables`` HCF tables; T001's wins to its most-paid player are ``extra`` chips too
     large. The tables are merged back in (ts, table_id) order, as ``pitwatch simulate``
     writes a multi-table log."""
-    log = simulate(["hcf"], tables, hands, seed=seed)
+    log = simulate(["hcf"], tables, hands, seed=seed, profile=HOUSE)
     by_table: dict[str, list[dict[str, Any]]] = {}
     for event in log.events:
         by_table.setdefault(event["table_id"], []).append(event)

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from services.adjudicator.table import Alert
+from services.events.contract import Alert
 from services.surveillance.alert_id import UnidentifiableAlert, alert_id
 
 

@@ -7,9 +7,11 @@ from typing import Any
 
 import pytest
 
-from services.surveillance import SurveillanceEngine, load_config
+from services.surveillance import SurveillanceEngine
+from services.surveillance.profile import surveillance_config
 from services.surveillance.russian_decisions import russian_decisions
 from services.surveillance.stratified import Stratum, stratified_upper_tail
+from tests.profiles import HOUSE
 from tests.unit.surveillance.scenario import hand
 
 BOX = ["2c", "5d", "8h", "Js", "3h"]  # "nothing" (no pair, not Ace-King)
@@ -29,7 +31,7 @@ def rp_hand(n: int, dealer: list[str], fold: bool) -> tuple:  # type: ignore[typ
 
 
 def review(hands: list[tuple]) -> list:  # type: ignore[type-arg]
-    engine = SurveillanceEngine(load_config())
+    engine = SurveillanceEngine(surveillance_config(HOUSE))
     for hand_input, record in hands:
         engine.observe(hand_input, record)
     return [a for a in engine.review() if a.rule == "SURV-5"]

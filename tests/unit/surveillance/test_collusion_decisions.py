@@ -14,9 +14,11 @@ import pytest
 
 from services.events.contract import DealerReplacedCardEvent
 from services.simulator.run import simulate
-from services.surveillance import SurveillanceEngine, load_config, surveil_lines
+from services.surveillance import SurveillanceEngine, surveil_lines
+from services.surveillance.profile import surveillance_config
 from services.surveillance.russian_decisions import buying_chances, russian_decisions
 from services.surveillance.stratified import Stratum, stratified_upper_tail
+from tests.profiles import HOUSE, PROFILES
 from tests.unit.surveillance.scenario import hand
 
 Spec = list[tuple[str, dict[str, Any]]]
@@ -62,7 +64,7 @@ def buying_hand(n: int, received: str, a_buys: bool) -> tuple:  # type: ignore[t
 
 
 def surv5(hands: list[tuple], decision: str) -> list:  # type: ignore[type-arg]
-    engine = SurveillanceEngine(load_config())
+    engine = SurveillanceEngine(surveillance_config(HOUSE))
     for hand_input, record in hands:
         engine.observe(hand_input, record)
     return [a for a in engine.review()
@@ -225,7 +227,7 @@ def test_same_hands_same_alerts_in_any_order() -> None:
                              insures=n <= 15) for n in range(1, 31)]
 
     def alerts(order: list[tuple]) -> list:  # type: ignore[type-arg]
-        engine = SurveillanceEngine(load_config())
+        engine = SurveillanceEngine(surveillance_config(HOUSE))
         for hand_input, record in order:
             engine.observe(hand_input, record)
         return [a for a in engine.review() if a.rule == "SURV-5"]
@@ -250,11 +252,11 @@ def test_simulated_russian_tables_raise_no_surv5() -> None:
     trips-or-better hands at random and buy the dealer's game with two pair or better at
     random (services/simulator/russian.py), never looking at hidden cards. Every player
     reaches the minimum count of some decision kind, yet no SURV-5 alert."""
-    log = simulate(["russian"], 4, 500, seed=11)
-    config = load_config()
+    log = simulate(["russian"], 4, 500, seed=11, profile=HOUSE)
+    config = surveillance_config(HOUSE)
     engine = SurveillanceEngine(config)
     run = surveil_lines(((orjson.dumps(e), f"line {i}") for i, e in enumerate(log.events)),
-                        config, engine)
+                        config, PROFILES, engine)
     assert run.hands_surveilled == 2000
     assert [a for a in run.alerts if a.rule == "SURV-5"] == []
     tested = {kind: 0 for kind in ("play_fold", "insurance", "buy_dealer_game")}

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from services.surveillance import SurveillanceEngine, load_config
+from services.surveillance import SurveillanceEngine
 from services.surveillance.drift import kinds_in
 from services.surveillance.facts import hand_facts
+from services.surveillance.profile import surveillance_config
+from tests.profiles import HOUSE
 from tests.unit.surveillance.scenario import config, hand
 
 MISDEAL = ("misdeal", {"reason": "card exposed on the deal"})
@@ -32,7 +34,7 @@ def test_dealer_and_table_far_above_the_floor() -> None:
     first term C(26,20) 0.25^20 0.75^6 = 230,230 * 9.095e-13 * 0.17798 = 3.727e-8 and
     the rest add ~10%: 4.11e-8 <= 1e-6. Same numbers for table T1. The rest of the
     floor runs at 6 / 600 = 1%. D2..D4 (2 of 26 at share 1/4): P ~ 1."""
-    engine = SurveillanceEngine(load_config())
+    engine = SurveillanceEngine(surveillance_config(HOUSE))
     for hand_input, record in floor(20, 2):
         assert [a for a in engine.observe(hand_input, record) if a.rule == "SURV-8"] == []
     alerts = engine.review()
@@ -53,7 +55,7 @@ def test_dealer_and_table_far_above_the_floor() -> None:
 
 def test_uniform_floor_does_not_alert() -> None:
     """Every dealer misdeals 5 of 200: D1's P(X >= 5 | 20, 1/4) = 0.585."""
-    engine = SurveillanceEngine(load_config())
+    engine = SurveillanceEngine(surveillance_config(HOUSE))
     for hand_input, record in floor(5, 5):
         engine.observe(hand_input, record)
     assert engine.review() == []
@@ -72,7 +74,7 @@ def test_min_hands_and_min_count(fields: dict[str, int]) -> None:
 def test_floor_is_per_game() -> None:
     """A Russian Poker dealer misdeals 20 of 200 hands but is the only Russian dealer: no
     floor to compare with, no alert; the HCF floor (all at 2 of 200) is uniform."""
-    engine = SurveillanceEngine(load_config())
+    engine = SurveillanceEngine(surveillance_config(HOUSE))
     hands = floor(2, 2) + [hand(n, table="T9", game="russian", dealer="R1",
                                 players={1: "Ra"}, events=[MISDEAL] if n % 10 == 0 else [])
                            for n in range(1, 201)]

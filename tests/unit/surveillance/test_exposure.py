@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from services.surveillance import SurveillanceEngine, load_config
+from services.surveillance import SurveillanceEngine
+from services.surveillance.profile import surveillance_config
+from tests.profiles import HOUSE
 from tests.unit.surveillance.scenario import hand
 
 
@@ -11,7 +13,7 @@ def exposed(seat: int, cards: tuple[str, ...] = ("As",)) -> list:  # type: ignor
 
 
 def surv7(hands: list[tuple]) -> list:  # type: ignore[type-arg]
-    engine = SurveillanceEngine(load_config())
+    engine = SurveillanceEngine(surveillance_config(HOUSE))
     return [a for h, r in hands for a in engine.observe(h, r) if a.rule == "SURV-7"]
 
 

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import pytest
 
-from services.surveillance import SurveillanceEngine, load_config
+from services.events.contract import AdjudicationRecord
+from services.games.model import HandInput
+from services.surveillance import SurveillanceEngine
+from services.surveillance.profile import surveillance_config
+from tests.profiles import HOUSE
 from tests.unit.surveillance.scenario import hand
 
 FLUSH5 = ["2h", "5h", "8h", "Jh", "Ah", "3c", "4d"]  # five hearts
@@ -15,18 +20,19 @@ STRAIGHT = ["2c", "3d", "4h", "5s", "6c"]
 PAIR = ["2c", "2d", "9h", "Js", "Kc"]
 
 
-def dealt(seat: int, cards: list[str | None]) -> list[tuple[str, dict[str, Any]]]:
+def dealt(seat: int, cards: Sequence[str | None]) -> list[tuple[str, dict[str, Any]]]:
     return [("card_dealt", {"to": "seat", "card": c, "face_up": False, "seat": seat})
             for c in cards]
 
 
-def hcf_hand(n: int, cards: list[str | None], bonus: bool = True) -> tuple:  # type: ignore[type-arg]
+def hcf_hand(n: int, cards: Sequence[str | None],
+             bonus: bool = True) -> tuple[HandInput, AdjudicationRecord]:
     wager = [("wager", {"seat": 1, "kind": "flush_bonus", "amount": 5})] if bonus else []
     return hand(n, players={1: "A", 2: "B"}, events=[*wager, *dealt(1, cards)])
 
 
 def improbable(hands: list[tuple]) -> list:  # type: ignore[type-arg]
-    engine = SurveillanceEngine(load_config())
+    engine = SurveillanceEngine(surveillance_config(HOUSE))
     return [a for h, r in hands for a in engine.observe(h, r) if a.rule == "SURV-6"]
 
 

@@ -24,6 +24,7 @@ from services.surveillance.alert_id import alert_id
 from services.surveillance.merge import PartitionMerge, order_key
 from services.surveillance.profile import SurveillanceConfig
 from services.surveillance.run import SurveillanceStep, surveil_lines
+from tests.profiles import PROFILES
 from tests.unit.surveillance.scenario import config
 from tests.unit.surveillance.sweetheart import sweethearting_log
 
@@ -42,7 +43,7 @@ def scenario() -> tuple[list[bytes], SurveillanceConfig]:
 @cache
 def reference() -> list[bytes]:
     lines, thresholds = scenario()
-    run = surveil_lines(iter_lines(lines), thresholds, review_every=REVIEW_EVERY)
+    run = surveil_lines(iter_lines(lines), thresholds, PROFILES, review_every=REVIEW_EVERY)
     return [msgspec.json.encode(a) for a in run.alerts]
 
 
@@ -61,7 +62,7 @@ def test_the_scenario_raises_per_hand_and_review_alerts() -> None:
     rules = [msgspec.json.decode(a)["rule"] for a in reference()]
     assert rules.count("SURV-2") >= 3 and rules.count("SURV-8") >= 2
     lines, thresholds = scenario()
-    run = surveil_lines(iter_lines(lines), thresholds, review_every=REVIEW_EVERY)
+    run = surveil_lines(iter_lines(lines), thresholds, PROFILES, review_every=REVIEW_EVERY)
     ids = [alert_id(a) for a in run.alerts]
     assert len(set(ids)) == len(ids)
 
@@ -77,7 +78,7 @@ def test_merged_stream_gives_the_commands_alerts(fetches: list[tuple[int, int]])
     parts = partitioned(lines)
     taken = [0] * PARTITIONS
     merge: PartitionMerge[bytes] = PartitionMerge(range(PARTITIONS))
-    step = SurveillanceStep(thresholds, review_every=REVIEW_EVERY)
+    step = SurveillanceStep(thresholds, PROFILES, review_every=REVIEW_EVERY)
     alerts: list[bytes] = []
 
     def fetch(partition: int, count: int) -> None:

@@ -6,7 +6,9 @@ from typing import Any
 
 import pytest
 
-from services.surveillance import SurveillanceEngine, load_config
+from services.surveillance import SurveillanceEngine
+from services.surveillance.profile import surveillance_config
+from tests.profiles import HOUSE
 from tests.unit.surveillance.scenario import hand
 
 
@@ -18,7 +20,7 @@ def act(seat: int, action: str, amount: int | None = None) -> tuple[str, dict[st
 
 
 def run(rule: str, hands: list[tuple]) -> list:  # type: ignore[type-arg]
-    engine = SurveillanceEngine(load_config())
+    engine = SurveillanceEngine(surveillance_config(HOUSE))
     return [a for h, r in hands for a in engine.observe(h, r) if a.rule == rule]
 
 

@@ -15,7 +15,7 @@ import msgspec
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from services.adjudicator.table import Alert
+from services.events.contract import Alert
 from services.surveillance import SurveillanceEngine
 from tests.unit.surveillance.scenario import config, hand
 
@@ -96,8 +96,10 @@ def test_the_property_is_not_vacuous() -> None:
     """A fixed case where every watched pattern fires: T1's dealer overpays seat 1 in 6 of
     6 hands and exposes seat 4 in 4 of them, seat 1 hits the flush bonus every time; T2 is
     quiet. Interleaved or not: the same."""
-    specs: list[list[HandSpec]] = [[(1, 4, True, True)] * 4 + [(1, 0, True, True)] * 2,
-                                   [(0, 0, False, False)] * 6]
+    overpaid: HandSpec = (1, 4, True, True)
+    flush_only: HandSpec = (1, 0, True, True)
+    quiet: HandSpec = (0, 0, False, False)
+    specs = [[overpaid] * 4 + [flush_only] * 2, [quiet] * 6]
     tables = build(specs)
     per_table, reviewed = feed(table_by_table(tables), tables)
     rules = {msgspec.json.decode(a)["rule"] for alerts in per_table.values() for a in alerts}

@@ -14,7 +14,9 @@ from typing import Any
 import orjson
 
 from services.simulator.run import simulate
-from services.surveillance import SurveillanceRun, load_config, surveil_lines
+from services.surveillance import SurveillanceRun, surveil_lines
+from services.surveillance.profile import surveillance_config
+from tests.profiles import HOUSE, PROFILES
 from tests.unit.surveillance.sweetheart import most_paid_player, overpay_one_player
 
 
@@ -24,13 +26,13 @@ def lines(events: list[dict[str, Any]]) -> Iterator[tuple[bytes, str]]:
 
 
 def surveil(events: list[dict[str, Any]]) -> SurveillanceRun:
-    return surveil_lines(lines(events), load_config())
+    return surveil_lines(lines(events), surveillance_config(HOUSE), PROFILES)
 
 
 def test_clean_tables_raise_no_alerts() -> None:
     """Five tables (one per game) x 300 hands, no injected fault: the honest misdeals,
     exposed cards and shuffler alarms the simulators produce stay at the floor's rate."""
-    log = simulate(["hcf", "russian", "draw7a", "holdem", "chinese"], 5, 300, seed=5)
+    log = simulate(["hcf", "russian", "draw7a", "holdem", "chinese"], 5, 300, seed=5, profile=HOUSE)
     run = surveil(log.events)
     assert run.hands_surveilled == 1500
     assert run.alerts == []
@@ -41,7 +43,7 @@ def test_honest_random_mispays_raise_no_surv2_or_surv8() -> None:
     wrong either way): dozens of favourable mispays, spread over players and tables at
     one rate, so neither a dealer-player concentration nor a drifting dealer."""
     log = simulate(["hcf", "russian", "draw7a", "holdem"], 8, 300, seed=9,
-                   faults=frozenset({"mispay"}), fault_rate=0.05)
+                   faults=frozenset({"mispay"}), fault_rate=0.05, profile=HOUSE)
     run = surveil(log.events)
     favourable = sum(1 for r in run.records for f in r.findings
                      if f.code == "MISPAY" and (f.amount or 0) > 0)
@@ -55,7 +57,7 @@ def test_sweetheart_dealer_caught_end_to_end() -> None:
     other players, holding most of the seat-hands, get none: SURV-2 alerts for the dealers
     who dealt enough of them (P = share^k, share ~ 1/6 .. 1/3), citing the dealer, the
     player and the overpaid hands."""
-    log = simulate(["hcf"], 1, 400, seed=3)
+    log = simulate(["hcf"], 1, 400, seed=3, profile=HOUSE)
     first = most_paid_player(log.events)
     run = surveil(overpay_one_player(log.events, first, extra=3))
     sweet = [a for a in run.alerts if a.rule == "SURV-2"]
@@ -63,7 +65,7 @@ def test_sweetheart_dealer_caught_end_to_end() -> None:
     ev = sweet[0].evidence
     assert ev is not None
     assert ev["player"] == first
-    assert ev["count"] >= load_config().sweethearting.min_count
+    assert ev["count"] >= surveillance_config(HOUSE).sweethearting.min_count
     assert ev["p_value"] <= 1e-6
     overpaid = {(h["hand_id"], h["seat"]) for h in ev["hands"]}
     mispaid = {(r.hand_id, f.seat) for r in run.records for f in r.findings

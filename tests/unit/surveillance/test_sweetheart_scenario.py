@@ -8,20 +8,22 @@ from typing import Any
 
 import orjson
 
-from services.adjudicator.table import Alert
+from services.events.contract import Alert
 from services.simulator.run import simulate
 from services.simulator.scoring import score_alerts
 from services.simulator.truth import TruthLabel
-from services.surveillance import load_config, surveil_lines
+from services.surveillance import surveil_lines
+from services.surveillance.profile import surveillance_config
+from tests.profiles import HOUSE, PROFILES
 
 
 def test_simulated_sweetheart_is_caught_by_surv2_and_nothing_else_alerts() -> None:
     """Two HCF tables x 300 hands, only the scenario selected: it goes to T001 (dealer
     D0-1, friend P0-1); T002 is the control. SURV-2 names that pair and cites labelled
     hands only; no alert is left unexplained."""
-    log = simulate(["hcf"], 2, 300, seed=3, faults=frozenset({"sweetheart"}))
+    log = simulate(["hcf"], 2, 300, seed=3, faults=frozenset({"sweetheart"}), profile=HOUSE)
     lines = ((orjson.dumps(e), f"line {n}") for n, e in enumerate(log.events, start=1))
-    run = surveil_lines(lines, load_config())
+    run = surveil_lines(lines, surveillance_config(HOUSE), PROFILES)
     labelled = {(t.table_id, t.hand_id, t.seat) for t in log.truth}
     assert {t for t, _, _ in labelled} == {"T001"}
     sweet = [a for a in run.alerts if a.rule == "SURV-2"]

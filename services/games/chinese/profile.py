@@ -1,0 +1,140 @@
+"""Section ``chinese`` of a rule profile: every number and reading of CP-1..12 as data.
+
+No field has a default: a value missing from the posted profile is a load error, never a
+constant quietly buried in code (``services.games.profile``).
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import msgspec
+
+from services.events.contract import Severity
+from services.games.evaluation import standard
+from services.games.profile import RuleProfile
+
+Scoring = Literal["standard", "mandarin"]
+AutoWin = Literal["dragon", "six_pairs", "three_flushes", "three_straights"]
+Segment = Literal["front", "middle", "back"]
+SEGMENTS: tuple[Segment, Segment, Segment] = ("front", "middle", "back")
+
+
+class _Strict(msgspec.Struct, forbid_unknown_fields=True):
+    pass
+
+
+class AutoWinPoints(_Strict):
+    """CP-7: points an automatic winner collects from each other player."""
+
+    dragon: int
+    six_pairs: int
+    three_flushes: int
+    three_straights: int
+
+    def of(self, kind: AutoWin) -> int:
+        points: int = getattr(self, kind)
+        return points
+
+
+class SegmentBonuses(_Strict):
+    """CP-5: bonus for winning a segment, by the winning hand's category."""
+
+    front: dict[str, int]
+    middle: dict[str, int]
+    back: dict[str, int]
+
+    def __post_init__(self) -> None:
+        """A misspelt category would silently pay no bonus: only evaluator names load."""
+        for segment in SEGMENTS:
+            unknown = sorted(set(getattr(self, segment)) - set(standard.CATEGORIES))
+            if unknown:
+                raise ValueError(f"{segment} bonus: unknown hand categor"
+                                 f"{'y' if len(unknown) == 1 else 'ies'} {', '.join(unknown)} "
+                                 f"(known: {', '.join(standard.CATEGORIES)})")
+
+    def of(self, segment: Segment, category: str) -> int:
+        table: dict[str, int] = getattr(self, segment)
+        return table.get(category, 0)
+
+
+class ScoringRules(_Strict):
+    """CP-5 / CP-6 / CP-8 values of one scoring (``standard`` or ``mandarin``).
+
+    ``foul_points`` is its own field, not the scoop: CP-8 names 6 points for a foul under
+    either scoring, while a standard scoop is worth 3 (CP-4)."""
+
+    scoop_points: int
+    foul_points: int
+    super_bonus_points: int
+    super_bonus_players: int
+    bonus: SegmentBonuses
+
+
+class ScoringTable(_Strict):
+    standard: ScoringRules
+    mandarin: ScoringRules
+
+    def of(self, scoring: Scoring) -> ScoringRules:
+        return self.standard if scoring == "standard" else self.mandarin
+
+
+class FoulRules(_Strict):
+    unset_hand_is_foul: bool
+
+
+class PaymentRules(_Strict):
+    order_starts: Literal["left_of_button", "button"]
+
+
+class MisdealRules(_Strict):
+    exposed_cards: int
+    uncalled_misdeal_voids_hand: bool
+
+
+class BuyInRules(_Strict):
+    min_points: int
+    short_buys_per_full_buy: int
+
+
+class RakeRules(_Strict):
+    designated_includes_button: bool
+
+
+class Severities(_Strict):
+    foul: Severity
+    false_auto_win: Severity
+    late_auto_win: Severity
+    hand_changed_after_opening: Severity
+    set_cards_not_dealt: Severity
+    hand_opened_early: Severity
+    hand_shown_early: Severity
+    misdeal_not_called: Severity
+    misdeal_without_cause: Severity
+    dead_seat_played: Severity
+    new_player_first_hand: Severity
+    new_player_button: Severity
+    buy_in_below_minimum: Severity
+    short_buy_not_allowed: Severity
+    payment_routing: Severity
+
+
+class ChineseProfile(_Strict):
+    """The ``chinese`` section (``profiles/<name>/chinese.toml``)."""
+
+    table_seats: int
+    cards_per_hand: int
+    segment_points: int
+    default_scoring: Scoring
+    auto_win_points: AutoWinPoints
+    scoring: ScoringTable
+    fouls: FoulRules
+    payments: PaymentRules
+    misdeal: MisdealRules
+    buy_in: BuyInRules
+    rake: RakeRules
+    severity: Severities
+
+
+def chinese_profile(profile: RuleProfile) -> ChineseProfile:
+    return profile.section("chinese", ChineseProfile)

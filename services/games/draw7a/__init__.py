@@ -1,0 +1,2 @@
+"""Five Card Draw 7-to-Ace: the rules (``adjudicate``), its profile section and the steps it is
+made of, one module per job."""

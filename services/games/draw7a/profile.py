@@ -1,0 +1,61 @@
+"""Section ``draw7a`` of a rule profile: every number and reading of FCD-1..11 as data.
+
+The struct has no defaults on purpose (``services.games.profile``): a value missing from
+``profiles/<name>/draw7a.toml`` is a load error, never a constant quietly taken from code.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import msgspec
+
+from services.events.contract import Severity
+from services.games.betting import BettingSeverities, PotLimitReading
+
+SECTION = "draw7a"
+HAND_SIZE = 5  # FCD-4
+
+
+class Draw7aSeverities(msgspec.Struct, forbid_unknown_fields=True):
+    """Severities of the game's own findings (the betting ones are in BettingSeverities)."""
+
+    wrong_deck: Severity  # FCD-1
+    player_count: Severity  # FCD-1
+    blind_after_deal: Severity  # FCD-3
+    deal_order: Severity  # FCD-4
+    wrong_card_count: Severity  # FCD-4
+    draw_order: Severity  # FCD-6
+    draw_size: Severity  # FCD-6
+    discard_not_held: Severity  # FCD-6
+    draw_by_inactive: Severity  # FCD-6
+    draw_twice: Severity  # FCD-6
+    draw_out_of_phase: Severity  # FCD-6
+    draw_not_recorded: Severity  # FCD-6
+    reshuffle_not_discards: Severity  # FCD-6
+    early_reshuffle: Severity  # FCD-6
+    showdown_order: Severity  # FCD-9
+    shown_cards_mismatch: Severity  # FCD-9 / GEN-1
+    unexpected_action: Severity  # FCD-2
+
+
+class Draw7aProfile(msgspec.Struct, forbid_unknown_fields=True):
+    """Section ``draw7a`` of a rule profile: every number and reading of FCD-1..11."""
+
+    min_players: int  # FCD-1
+    max_players: int  # FCD-1
+    deck_size: int  # FCD-1: 7 through Ace
+    sixes_added_with_players: int  # FCD-1: exactly this many dealt in -> 36 cards
+    small_blind_numerator: int  # FCD-3: small blind = big blind * num / den (rounded
+    small_blind_denominator: int  # down) unless the table posts small_blind
+    big_bet_multiple: int  # FCD-8: big bet = small bet * this, unless posted
+    max_bets_per_round: int  # FCD-8: bet, raise, re-raise, cap
+    big_blind_counts_as_bet: bool  # FCD-8
+    pot_limit_reading: PotLimitReading  # FCD-8
+    max_discard: int  # FCD-6: 0 to 5
+    rank_with_deck: Literal["dealt", "required"]  # FCD-10 when the deck was wrong
+    irregular_hand_dead: bool  # a hand not of five cards at showdown cannot win
+    designated_counts_button: bool  # GEN-10 designated mode
+    rake_source: Literal["pot", "stack"]  # GEN-10 Reading: where the fee comes from
+    severity: Draw7aSeverities
+    betting_severity: BettingSeverities

@@ -1,0 +1,314 @@
+"""High Card Flush settlement: DP qualification, comparisons, bonuses, bankroll, rake.
+
+Order of work, as the rules give it:
+
+1. HCF-7: the designated player's best flush (HCF-6) and whether it qualifies.
+2. HCF-7/8/9 for every player still in: Ante and Raise against the DP, bonuses by
+   paytable on the player's own seven cards.
+3. HCF-10: the per-hand bonus cap, shared pro rata over the winning bonus wagers.
+4. HCF-5/HCF-11: players settled one by one counter-clockwise from the right of the
+   button; a player whose winnings exceed the DP's funds at that moment has a dead hand.
+5. HCF-12: the rake, counting every player who placed an Ante in a hand not dead for them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from services.events.contract import RakeConfig
+from services.games.hcf.evaluation import (
+    describe_flush,
+    dp_qualifies,
+    flush_length,
+    flush_value_of_masks,
+    straight_flush_strength_of_masks,
+    suit_masks,
+)
+from services.games.hcf.procedure import ANTE, FLUSH_BONUS, SF_BONUS, SeatPlay
+from services.games.hcf.profile import HcfRules
+from services.games.model import TraceStep
+
+RAISE_KIND = "raise"
+_SEAT_RING = 1000  # larger than any seat number: (dp - seat) % ring orders seats
+
+
+@dataclass
+class SeatSettlement:
+    """One player's expected settlement, split like the table records it."""
+
+    seat: int
+    rule: str  # the rule that decided the Ante/Raise part (HCF-7, HCF-4, GEN-7, HCF-11)
+    delta: int = 0  # stack change before rake
+    win_paid: int = 0  # expected payouts kind "win"
+    bonus_paid: int = 0  # expected payouts kind "bonus"
+    collected: dict[str, int] = field(default_factory=dict)  # wager kind -> to the DP
+    flush_win: int = 0
+    sf_win: int = 0
+    counted: bool = True  # a participant for HCF-12
+    dead: bool = False  # HCF-11
+
+
+@dataclass
+class Settlement:
+    seats: list[SeatSettlement]  # in HCF-5 order
+    dp_delta: int
+    rake: dict[int, int]
+    bonus_capped: bool
+    trace: list[TraceStep]
+
+
+def settlement_order(seats: list[int], dp: int) -> list[int]:
+    """HCF-5: from the player to the right of the button (the DP), counter-clockwise."""
+    return sorted((s for s in seats if s != dp), key=lambda s: (dp - s) % _SEAT_RING)
+
+
+@dataclass
+class _Live:
+    """A live player's outcome before the cap and the bankroll."""
+
+    play: SeatPlay
+    text: str
+    ante_raise: int  # signed result of Ante and Raise
+    flush_win: int
+    sf_win: int
+    flush_push: bool = False  # HCF-10 ``against_dp``: tied the DP, the wager stays
+    sf_push: bool = False
+
+
+def _compare(play: SeatPlay, dp: _DpHand, rules: HcfRules) -> _Live:
+    """HCF-7 (Ante/Raise against the DP) and HCF-8/9/10 (bonuses)."""
+    assert play.masks is not None
+    masks, value = play.masks, play.value
+    mine = describe_flush(value)
+    ante, raised = play.ante, play.raise_in_action
+    if not dp.qualifies:
+        ante_raise, verdict = ante, f"{mine}; DP does not qualify: Ante +{ante}, Raise pushes"
+    elif value > dp.value:
+        ante_raise, verdict = ante + raised, f"{mine} beats the DP: +{ante} Ante, +{raised} Raise"
+    elif value < dp.value:
+        ante_raise = -(ante + raised)
+        verdict = f"{mine} loses to the DP: -{ante} Ante, -{raised} Raise"
+    else:
+        ante_raise, verdict = 0, f"{mine} ties the DP: Ante and Raise push"
+    live = _Live(play, verdict, ante_raise, 0, 0)
+    prof = rules.profile
+    strength = (straight_flush_strength_of_masks(masks, prof.sf_ace_low, prof.sf_wraparound)
+                if play.sf_bonus else 0)  # only a Straight Flush bonus needs the run
+    if play.flush_bonus:
+        live.flush_win = play.flush_bonus * rules.flush_odds[flush_length(value)]
+    if play.sf_bonus:
+        live.sf_win = play.sf_bonus * rules.sf_odds[strength >> 4]
+    if prof.bonus_settlement == "against_dp":
+        _bonuses_against_dp(live, value, strength, dp)
+    return live
+
+
+@dataclass(frozen=True)
+class _DpHand:
+    """The DP's hand as the comparisons need it: flush value (HCF-6), qualification
+    (HCF-7) and straight-flush strength (for the ``against_dp`` reading of HCF-10)."""
+
+    value: int
+    qualifies: bool
+    sf_strength: int
+
+
+def _bonuses_against_dp(live: _Live, value: int, sf_strength: int, dp: _DpHand) -> None:
+    """HCF-10, reading ``against_dp`` (the source's items 6-7 taken literally): a bonus
+    wager that the paytable pays wins only when the player's flush (Flush bonus) or run
+    (Straight Flush bonus: longer, then higher top card) beats the DP's; equal pushes
+    (the wager stays); worse loses. Qualification of the DP plays no part."""
+    words = []
+    if live.flush_win:
+        live.flush_win, live.flush_push, verdict = _against(live.flush_win, value, dp.value)
+        words.append(f"Flush bonus {verdict} the DP's flush")
+    if live.sf_win:
+        live.sf_win, live.sf_push, verdict = _against(live.sf_win, sf_strength, dp.sf_strength)
+        words.append(f"Straight Flush bonus {verdict} the DP's run")
+    if words:
+        live.text += "; " + ", ".join(words)
+
+
+def _against(win: int, mine: int, theirs: int) -> tuple[int, bool, str]:
+    if mine > theirs:
+        return win, False, "beats"
+    if mine == theirs:
+        return 0, True, "ties (push)"
+    return 0, False, "loses to"
+
+
+def apply_bonus_cap(lives: list[_Live], cap: int | None, rounding: str,
+                    trace: list[TraceStep]) -> bool:
+    """HCF-10: scale winning bonus wagers down pro rata so they total the cap.
+
+    Integer chips: each share is floored; with ``largest_remainder`` the chips left over
+    go one each to the largest remainders (earlier in settlement order first, flush bonus
+    before straight-flush bonus), so the shares add up to the cap exactly.
+    """
+    wins = [(i, k, w) for i, live in enumerate(lives)
+            for k, w in ((0, live.flush_win), (1, live.sf_win)) if w > 0]
+    total = sum(w for _, _, w in wins)
+    if cap is None or total <= cap:
+        return False
+    shares = {(i, k): w * cap // total for i, k, w in wins}
+    if rounding == "largest_remainder":
+        left = cap - sum(shares.values())
+        by_remainder = sorted(wins, key=lambda t: (-(t[2] * cap % total), t[0], t[1]))
+        for i, k, _ in by_remainder[:left]:
+            shares[(i, k)] += 1
+    for (i, k), share in shares.items():
+        if k == 0:
+            lives[i].flush_win = share
+        else:
+            lives[i].sf_win = share
+    trace.append(TraceStep("HCF-10", f"bonus wins total {total} exceed the cap {cap}: paid "
+                                     f"pro rata ({rounding}), "
+                                     + ", ".join(f"seat {lives[i].play.seat} "
+                                                 f"{'flush' if k == 0 else 'straight flush'} "
+                                                 f"{s}" for (i, k), s in shares.items())))
+    return True
+
+
+def _folded(play: SeatPlay) -> SeatSettlement:
+    out = SeatSettlement(play.seat, play.fold_rule)
+    for kind, amount in ((ANTE, play.ante), (FLUSH_BONUS, play.flush_bonus),
+                         (SF_BONUS, play.sf_bonus)):
+        if amount:
+            out.collected[kind] = amount
+            out.delta -= amount
+    return out
+
+
+def _live_settlement(live: _Live) -> SeatSettlement:
+    play = live.play
+    rule = "HCF-4" if play.over_cap else "HCF-7"
+    out = SeatSettlement(play.seat, rule, flush_win=live.flush_win, sf_win=live.sf_win)
+    if live.ante_raise > 0:
+        out.win_paid = live.ante_raise
+    elif live.ante_raise < 0:
+        out.collected[ANTE] = play.ante
+        if play.raise_in_action:
+            out.collected[RAISE_KIND] = play.raise_in_action
+    out.bonus_paid = live.flush_win + live.sf_win
+    if play.flush_bonus and not live.flush_win and not live.flush_push:
+        out.collected[FLUSH_BONUS] = play.flush_bonus
+    if play.sf_bonus and not live.sf_win and not live.sf_push:
+        out.collected[SF_BONUS] = play.sf_bonus
+    return out
+
+
+def settle(plays: list[SeatPlay], dp: int, dp_stack: int, dp_cards: list[str] | None,
+           rules: HcfRules, rake: RakeConfig) -> Settlement:
+    """Settle the players (already in HCF-5 order) against the designated player."""
+    prof = rules.profile
+    trace: list[TraceStep] = []
+    live_plays = [p for p in plays if not p.folded]
+    dp_hand = _DpHand(0, False, 0)
+    if live_plays:
+        assert dp_cards is not None
+        dp_masks = suit_masks(dp_cards)
+        dp_value = flush_value_of_masks(dp_masks)
+        dp_hand = _DpHand(
+            dp_value,
+            dp_qualifies(dp_value, prof.dp_qualify_min_cards, rules.dp_min_high_rank,
+                         prof.dp_qualify_any_high_cards),
+            # the DP's run matters only when bonuses are judged against the DP (HCF-10)
+            straight_flush_strength_of_masks(dp_masks, prof.sf_ace_low, prof.sf_wraparound)
+            if prof.bonus_settlement == "against_dp" else 0,
+        )
+        trace.append(TraceStep("HCF-7", f"designated player holds {describe_flush(dp_value)}: "
+                                        + ("qualifies" if dp_hand.qualifies
+                                           else "does not qualify"), dp))
+    lives = [_compare(p, dp_hand, rules) for p in live_plays]
+    capped = apply_bonus_cap(lives, rules.bonus_cap, prof.bonus_cap_rounding, trace)
+    by_seat = {live.play.seat: live for live in lives}
+    funds = dp_stack
+    if prof.dp_funds_reserve_rake:
+        reserve = dp_rake_reserve(len(plays), rake, prof.dp_rake_needs_participant)
+        funds -= reserve
+        if reserve:
+            trace.append(TraceStep("HCF-11", f"DP stack {dp_stack} less {reserve} set aside "
+                                             "for the rake the DP can owe", dp))
+    if prof.folded_wagers_join_funds == "at_fold":
+        funds += sum(p.ante + p.bonuses for p in plays if p.folded)
+    trace.append(TraceStep("HCF-11", f"DP funds at the start of settlement: {funds}", dp))
+    seats: list[SeatSettlement] = []
+    for play in plays:
+        if play.folded:
+            result = _folded(play)
+            if prof.folded_wagers_join_funds == "in_order":
+                funds -= result.delta
+            trace.append(TraceStep(play.fold_rule, f"folded: loses {-result.delta}; DP funds "
+                                                   f"now {funds}", play.seat))
+        else:
+            live = by_seat[play.seat]
+            result = _live_settlement(live)
+            funds = _bankroll(result, live.text, funds, rules, trace)
+        seats.append(result)
+    rake_due = rake_per_seat(seats, dp, rake, prof.dp_rake_needs_participant, trace)
+    dp_delta = -sum(s.delta for s in seats)
+    return Settlement(seats, dp_delta, rake_due, capped, trace)
+
+
+def _bankroll(result: SeatSettlement, text: str, funds: int, rules: HcfRules,
+              trace: list[TraceStep]) -> int:
+    """HCF-11: pay the player from the DP's funds; returns the funds after this player."""
+    prof = rules.profile
+    wins = result.win_paid + result.bonus_paid
+    losses = sum(result.collected.values())
+    available = funds if prof.bankroll_check == "gross" else funds + losses
+    bonus_text = ""
+    if result.flush_win or result.sf_win:
+        bonus_text = f"; bonuses +{result.flush_win + result.sf_win}"
+    # A player with no winnings (a loss or a push) is never short-funded, even when the
+    # rake reserve leaves the DP's funds below zero: there is nothing to pay them.
+    if wins > max(available, 0) and prof.dp_short_funds == "dead_hand":
+        trace.append(TraceStep("HCF-11", f"{text}{bonus_text}: winnings {wins} exceed the DP's "
+                                         f"funds {available}: hand dead, every wager returned, "
+                                         f"no rake; DP funds stay {funds}", result.seat))
+        result.rule, result.dead, result.counted = "HCF-11", True, False
+        result.delta, result.win_paid, result.bonus_paid = 0, 0, 0
+        result.flush_win = result.sf_win = 0
+        result.collected = {}
+        return funds
+    paid = max(0, min(wins, available))
+    if paid < wins:
+        result.rule = "HCF-11"
+        # pay_to_extent: the player receives what the DP has; Ante/Raise first.
+        result.win_paid = min(result.win_paid, paid)
+        result.bonus_paid = paid - result.win_paid
+    result.delta = paid - losses
+    after = funds - paid + losses
+    short = f" (short by {wins - paid})" if paid < wins else ""
+    trace.append(TraceStep(result.rule, f"{text}{bonus_text}; paid {paid}{short}, collected "
+                                        f"{losses}; DP funds {funds} -> {after}", result.seat))
+    return after
+
+
+def dp_rake_reserve(players: int, rake: RakeConfig, dp_needs_participant: bool) -> int:
+    """The most rake the DP can owe in a hand with ``players`` Antes (HCF-12)."""
+    if rake.mode == "designated":
+        return rake.fee * players
+    if rake.mode == "all" and (players or not dp_needs_participant):
+        return rake.fee
+    return 0
+
+
+def rake_per_seat(seats: list[SeatSettlement], dp: int, rake: RakeConfig,
+                  dp_needs_participant: bool, trace: list[TraceStep]) -> dict[int, int]:
+    """HCF-12: participants are players with an Ante in a hand not dead for them."""
+    counted = [s.seat for s in seats if s.counted]
+    fee = rake.fee
+    due: dict[int, int] = {}
+    if rake.mode == "all":
+        due = {seat: fee for seat in counted}
+        if counted or not dp_needs_participant:
+            due[dp] = fee
+    elif rake.mode == "players":
+        due = {seat: fee for seat in counted}
+    elif rake.mode == "designated":
+        due = {dp: fee * len(counted)}
+    due = {seat: amount for seat, amount in due.items() if amount}
+    trace.append(TraceStep("HCF-12", f"rake mode {rake.mode!r}, fee {fee}: {len(counted)} "
+                                     f"participant(s) {counted}; rake due {due or 'none'}"))
+    return due

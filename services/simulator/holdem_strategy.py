@@ -1,0 +1,52 @@
+"""How a simulated hold'em player decides: a rough strength of its cards (pairs and high
+cards before the flop, the made hand after it) and a choice among the legal options the
+betting engine offers (fold weak hands to bets, call and raise good ones, bluff now and
+then)."""
+
+from __future__ import annotations
+
+import random
+
+from services.games.betting import LegalActions
+from services.games.cards import rank_of
+from services.games.evaluation.standard import best_rank, category
+
+
+def hole_strength(cards: list[str]) -> float:
+    """0..1, a rough pre-flop value of the first two hole cards: pairs and high cards."""
+    high, low = sorted((rank_of(c) for c in cards[:2]), reverse=True)
+    if high == low:
+        return 0.55 + high / 30
+    suited = 0.05 if cards[0][1] == cards[1][1] else 0.0
+    return (high + low) / 30 + suited
+
+
+def made_strength(cards: list[str], board: list[str]) -> float:
+    """0..1 from the category of the best five of hole cards and board."""
+    order = ("high_card", "one_pair", "two_pair", "three_of_a_kind", "straight", "flush",
+             "full_house", "four_of_a_kind", "straight_flush")
+    name = category(best_rank([*cards[:2], *board]))
+    return (order.index(name) + 1) / len(order) if name in order else 0.5
+
+
+def choose(options: LegalActions, strength: float, rng: random.Random) -> tuple[str, int]:
+    """(action kind, chips) among the legal options."""
+    if options.can_check:
+        if options.can_raise and rng.random() < strength * 0.6:
+            return _raise(options, strength, rng, "bet")
+        return "check", 0
+    if rng.random() > strength + 0.25:
+        return "fold", 0
+    if options.can_raise and rng.random() < strength * 0.35:
+        return _raise(options, strength, rng, "raise")
+    kind = "all_in" if options.call >= options.stack else "call"
+    return kind, options.call
+
+
+def _raise(options: LegalActions, strength: float, rng: random.Random,
+           kind: str) -> tuple[str, int]:
+    low, high = options.raise_min, options.raise_max
+    chips = low if rng.random() < 0.6 else rng.randint(low, max(low, min(high, low * 3)))
+    if strength > 0.8 and rng.random() < 0.15:
+        chips = high
+    return ("all_in" if chips >= options.stack else kind), chips

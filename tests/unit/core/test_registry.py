@@ -1,0 +1,110 @@
+"""The games registry and the rule profiles: every posted game has rules, an unknown game or
+profile is a clear rejection, and the profile files are read by entry points only."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+from typing import get_args
+
+import pytest
+
+from services.adjudicator import adjudicate
+from services.adjudicator.embedded import adjudicate_lines
+from services.events.contract import AdjudicationRecord, GameName
+from services.games.profile import Profiles, UnknownProfileError
+from services.games.profiles import read_profiles
+from services.games.registry import GAMES
+from tests.profiles import HOUSE, PROFILES
+from tests.unit.core.streams import hcf_stream, lines
+
+SERVICES = Path(__file__).resolve().parents[3] / "services"
+
+# The processes' entry points: each reads the profile files once, at start, and passes
+# them in. Nothing else may (a rule, hand assembly, a report, the simulator); the Kafka
+# services' own bootstraps live under services/pipeline/.
+ENTRY_POINTS = {
+    "services/cli.py",
+    "services/demo.py",
+    "services/reports/cli.py",
+    "services/observability/replay.py",
+    "services/adjudicator/faust_app.py",
+    "services/surveillance/service.py",
+}
+
+
+def _records(stream: list[bytes], profiles: Profiles = PROFILES) -> list[AdjudicationRecord]:
+    return [r for step in adjudicate_lines(stream, profiles) for r in step.records]
+
+
+def test_every_game_the_contract_names_has_rules() -> None:
+    assert sorted(GAMES) == sorted(get_args(GameName))
+    assert {name: game.name for name, game in GAMES.items()} == {n: n for n in GAMES}
+    assert GAMES["hcf"].rake_rule == "HCF-12"
+    assert {g.rake_rule for name, g in GAMES.items() if name != "hcf"} == {"GEN-10"}
+
+
+def test_a_game_without_rules_is_game_not_supported(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A table posting a game this build has no rules for: each hand ``rejected`` with one
+    finding, GAME_NOT_SUPPORTED (GEN-5, critical), naming the game; nothing else."""
+    monkeypatch.setattr(adjudicate, "GAMES", {k: v for k, v in GAMES.items() if k != "hcf"})
+    records = _records(lines(hcf_stream("T1", hands=2)))
+    assert [r.status for r in records] == ["rejected", "rejected"]
+    for record in records:
+        assert record.game == "hcf"
+        assert [(f.code, f.rule, f.severity, f.message) for f in record.findings] == [
+            ("GAME_NOT_SUPPORTED", "GEN-5", "critical",
+             "this pitwatch build cannot adjudicate game 'hcf' yet")]
+
+
+def test_an_unknown_rule_profile_is_named_with_those_there_are() -> None:
+    only_other = Profiles({"casino-b": HOUSE})
+    records = _records(lines(hcf_stream("T1", hands=1)), only_other)
+    assert [(f.code, f.rule, f.message) for f in records[0].findings] == [
+        ("UNKNOWN_RULE_PROFILE", "GEN-5",
+         "unknown rule profile 'house-v1'; built-in profiles: casino-b")]
+    with pytest.raises(UnknownProfileError, match="built-in profiles: house-v1"):
+        PROFILES.get("casino-x")
+
+
+def test_a_casino_folder_adds_and_replaces_profiles(tmp_path: Path) -> None:
+    """``extra_dir``: each folder is a profile; one named like a built-in replaces it."""
+    mine = tmp_path / "casino-b"
+    mine.mkdir()
+    (mine / "gen.toml").write_text('mispay_severity = "warning"\n', "utf-8")
+    (tmp_path / "house-v1").mkdir()
+    (tmp_path / "house-v1" / "hcf.toml").write_text("x = 1\n", "utf-8")
+    profiles = read_profiles(tmp_path)
+    assert profiles.names() == ["casino-b", "house-v1"]
+    assert profiles.get("casino-b").sections == {"gen": {"mispay_severity": "warning"}}
+    assert profiles.get("house-v1").sections == {"hcf": {"x": 1}}
+    assert "chinese" in read_profiles().get("house-v1").sections
+
+
+def _calls_read_profiles(path: Path) -> bool:
+    tree = ast.parse(path.read_text("utf-8"))
+    return any(isinstance(node, ast.Name) and node.id == "read_profiles"
+               for node in ast.walk(tree))
+
+
+def test_only_entry_points_read_the_profile_files() -> None:
+    readers = {str(p.relative_to(SERVICES.parent)) for p in SERVICES.rglob("*.py")
+               if _calls_read_profiles(p)}
+    readers -= {"services/games/profiles/__init__.py"}
+    assert {r for r in readers if not r.startswith("services/pipeline/")} <= ENTRY_POINTS
+
+
+def test_no_game_module_opens_a_file() -> None:
+    """The rules receive a profile; only the profiles package reads the TOML files."""
+    reading = {"tomllib", "importlib.resources", "pathlib", "io", "os"}
+    for path in (SERVICES / "games").rglob("*.py"):
+        if path.parent.name == "profiles":
+            continue
+        tree = ast.parse(path.read_text("utf-8"))
+        imported = {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import)
+                    for alias in node.names}
+        imported |= {node.module or "" for node in ast.walk(tree)
+                     if isinstance(node, ast.ImportFrom)}
+        called = {node.func.id for node in ast.walk(tree)
+                  if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)}
+        assert not imported & reading and "open" not in called, path
