@@ -21,7 +21,7 @@ from services.adjudicator.embedded import DeadLetter, EmbeddedRunner, iter_lines
 from services.adjudicator.stream_cli import produce, serve_app, topics_app
 from services.adjudicator.table import Alert
 from services.events.contract import AdjudicationRecord, encode_record
-from services.exits import INPUT_PROBLEMS, OK, USAGE, PitwatchGroup
+from services.exits import INPUT_PROBLEMS, OK, USAGE, PitwatchGroup, print_error
 from services.importers.cli import import_app
 from services.ledger.cli import ledger_app, open_for_writing, posting_summary
 from services.outputs import output_file, write_jsonl
@@ -341,9 +341,8 @@ def schemas_check(root: Annotated[Path, typer.Argument(
     from services.events.schemas import drift
 
     if not root.is_dir() or not any(root.rglob("*.json")):
-        err.print(f"[red]error:[/red] no JSON schemas in {escape(str(root))}/: run from the "
-                  "repository root, or give the schemas folder (pitwatch schemas check PATH)",
-                  highlight=False)
+        print_error(f"no JSON schemas in {root}/: run from the repository root, or give "
+                    "the schemas folder (pitwatch schemas check PATH)")
         raise typer.Exit(USAGE)
     problems = drift(root)
     for name in problems:

@@ -14,7 +14,7 @@ as Rich markup.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -63,8 +63,10 @@ class CountColumn(ProgressColumn):
         return Text(f"{done}/{int(task.total):,} {unit}", style="progress.download")
 
 
-def progress_bar(console: Console = err) -> Progress:
-    """A bar with what is counted, done/total, a second count (``note``), rate, time left."""
+def progress_bar(console: Console = err, get_time: Callable[[], float] | None = None
+                 ) -> Progress:
+    """A bar with what is counted, done/total, a second count (``note``), rate, time left.
+    ``get_time``: the clock (tests give their own)."""
     return Progress(
         TextColumn("[bold]{task.description}"),
         BarColumn(),
@@ -76,6 +78,7 @@ def progress_bar(console: Console = err) -> Progress:
         console=console,
         transient=True,
         disable=not console.is_terminal,
+        get_time=get_time,
     )
 
 
