@@ -13,6 +13,8 @@ Adjudication runs once: ``surveil_lines`` drives the same embedded runner as
 
 from __future__ import annotations
 
+import shutil
+import sys
 from collections import Counter
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -84,20 +86,34 @@ def run_demo(
     return detection.all_detected and surveillance.all_detected
 
 
+def command_name(argv0: str | None = None) -> str:
+    """How to call pitwatch in the hints: ``pitwatch`` when that is on PATH, else the path
+    this run was started with (``make demo`` runs ``.venv/bin/pitwatch``, which a shell
+    without the venv activated does not find as ``pitwatch``)."""
+    started = Path(argv0 if argv0 is not None else sys.argv[0])
+    if started.name != "pitwatch":
+        return "pitwatch"
+    on_path = shutil.which("pitwatch")
+    if on_path is not None and Path(on_path).resolve() == started.resolve():
+        return "pitwatch"
+    return str(started)
+
+
 def _next_steps(workdir: Path, day: str) -> str:
     """Where the files are and the commands to read them, one unbroken line each (so they
     can be copied); the daily report goes to the demo's ``reports/`` folder, as in the
     README."""
     ledger = f"sqlite:///{workdir / 'ledger.sqlite'}"
+    pitwatch = command_name()
     return (
         "\nwhere to look next\n"
         f"  events:         {workdir / 'events.jsonl'}\n"
         f"  adjudications:  {workdir / 'adjudications.jsonl'}   (one JSON record per hand)\n"
         f"  alerts:         {workdir / 'alerts.jsonl'}   (SURV-2..8, with their evidence)\n"
         f"  injected truth: {workdir / 'truth.jsonl'}\n"
-        f"  ledger:         pitwatch ledger balances --db {ledger}\n"
-        f"                  pitwatch ledger rake --db {ledger}\n"
-        f"  daily report:   pitwatch report daily --date {day} --ledger {ledger} "
+        f"  ledger:         {pitwatch} ledger balances --db {ledger}\n"
+        f"                  {pitwatch} ledger rake --db {ledger}\n"
+        f"  daily report:   {pitwatch} report daily --date {day} --ledger {ledger} "
         f"--alerts {workdir / 'alerts.jsonl'} --events {workdir / 'events.jsonl'} "
         f"-o {workdir / REPORTS_FOLDER / 'daily.html'}\n"
         "  docs:           docs/compliance-guide.md (the daily routine), docs/rules.md "
