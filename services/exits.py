@@ -69,6 +69,10 @@ class PitwatchGroup(TyperGroup):
             code = INPUT_PROBLEMS
         except BrokenPipeError:  # `pitwatch adjudicate log | head`: the reader left
             code = INPUT_PROBLEMS
+        except OSError as exc:  # the file system said no: a full disk, a read-only folder
+            print_error(f"{exc.strerror or exc}: {exc.filename}" if exc.filename
+                        else str(exc.strerror or exc))
+            code = USAGE
         else:
             code = result if isinstance(result, int) else OK
         if not standalone_mode:

@@ -108,3 +108,25 @@ def test_schemas_check_of_a_stale_folder(tmp_path: Path) -> None:
     ran = pitwatch("schemas", "check", str(stale))
     assert ran.code == 1
     assert "out of date" in ran.stderr
+
+
+def test_a_file_system_error_is_one_line_and_exit_2() -> None:
+    """A disk that is full or a folder that is read-only (here: raised by the command)."""
+    import typer
+    from typer.testing import CliRunner
+
+    from services.exits import PitwatchGroup
+
+    app = typer.Typer(cls=PitwatchGroup)
+
+    @app.command()
+    def write() -> None:
+        raise PermissionError(13, "Permission denied", "/var/ro/out.jsonl")
+
+    @app.command()
+    def other() -> None:  # two commands, so that `write` is a subcommand
+        """unused"""
+
+    result = CliRunner().invoke(app, ["write"])
+    assert result.exit_code == 2
+    assert result.stderr.strip() == "error: Permission denied: /var/ro/out.jsonl"
