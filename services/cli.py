@@ -130,7 +130,7 @@ def _post_to_ledger(url: str, records: list[AdjudicationRecord]) -> None:
 
     engine = open_for_writing(url, "--ledger", default=None)
     for line in posting_summary(url, post_many(engine, records)):
-        err.print(line, markup=False, highlight=False)
+        err.print(line, markup=False, highlight=False, soft_wrap=True)
 
 
 @app.command()

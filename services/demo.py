@@ -58,8 +58,8 @@ def run_demo(
     reports = workdir / REPORTS_FOLDER
     reports.mkdir(exist_ok=True)
     faults = frozenset().union(*(available_faults(g) for g in games))
-    console.print(f"[bold]1. simulate[/bold] {tables} table(s) x {hands} hands of {games}, "
-                  f"faults injected: {', '.join(sorted(faults))}")
+    console.print(f"[bold]1. simulate[/bold] {tables} table(s) x {hands} hands of "
+                  f"{', '.join(games)}, faults injected: {', '.join(sorted(faults))}")
     log = simulate(games, tables, hands, seed, faults, fault_rate=0.02)
     write_jsonl(events_path, (orjson.dumps(e) for e in log.events))
     write_jsonl(truth_path, (msgspec.json.encode(t) for t in log.truth))
@@ -138,7 +138,7 @@ def _ledger_summary(console: Console, url: str, records: list[AdjudicationRecord
 
     engine = open_ledger(url)
     for line in posting_summary(url, post_many(engine, records)):
-        console.print(line, markup=False, highlight=False)
+        console.print(line, markup=False, highlight=False, soft_wrap=True)
     by_mode: Counter[str] = Counter()
     for row in rake_totals(engine):
         by_mode[row.mode or "unknown"] += row.amount
