@@ -7,14 +7,18 @@ booked-as-usual in its own report while the daily report listed it "not booked".
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 
 import msgspec
 import orjson
+import pytest
+from rich.console import Console
 
 from services.adjudicator.table import Alert
 from services.ledger.db import open_ledger
 from services.ledger.posting import post_many
+from services.reports import cli as report_cli
 from services.reports.cli import safe_name
 from tests.unit.cli.helpers import pitwatch
 from tests.unit.reports.logs import first_hand, simulated
@@ -59,3 +63,25 @@ def test_copies_keep_the_ledger_section_refusal_and_alerts(tmp_path: Path) -> No
                           "--ledger", url, "--alerts", str(alerts), "--generated-at", STAMP)
     assert standalone.code == 0
     assert standalone.stdout == refused  # the copy is the standalone report
+
+
+def test_writing_the_copies_shows_progress_in_hands(tmp_path: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """On a terminal, the copies' bar counts hands (all of the day's hands to review)."""
+    events, records = simulated("hcf", hands=60, seed=9)
+    log = tmp_path / "events.jsonl"
+    log.write_bytes(b"".join(orjson.dumps(e) + b"\n" for e in events))
+    url = f"sqlite:///{tmp_path / 'ledger.sqlite'}"
+    post_many(open_ledger(url), list(records))
+    day = next(r.ended_at for r in records if r.ended_at)[:10]
+    to_review = [r for r in records if (r.ended_at or "").startswith(day)
+                 and r.status in ("discrepancy", "rejected")]
+    screen = io.StringIO()
+    monkeypatch.setattr(report_cli, "err", Console(file=screen, force_terminal=True,
+                                                   width=160, color_system=None))
+    ran = pitwatch("report", "daily", "--date", day, "--ledger", url, "--events", str(log),
+                   "-o", str(tmp_path / "daily.html"))
+    assert ran.code == 0, ran.stderr
+    shown = screen.getvalue()
+    assert "dispute reports" in shown and "hands/s" in shown and "time left" in shown
+    assert f"{len(to_review)}/{len(to_review)} hands" in shown
