@@ -1,17 +1,22 @@
-# pitwatch — the front door. `make demo` runs the embedded job; `make test` installs
-# everything (Python deps, Kafka broker jars, PostgreSQL, Prometheus) and runs the suite.
+# pitwatch — the front door. Both commands work on a fresh Debian 12 with only its own
+# packages: they make a project virtual environment (.venv) with Python 3.11 and use it.
+# `make demo` runs the embedded job; `make test` installs everything (Python deps, Kafka
+# broker jars, PostgreSQL, Prometheus) and runs the suite.
 PYTHON ?= python3.11
-PIP ?= $(PYTHON) -m pip
+VENV ?= .venv
+BIN := $(VENV)/bin
+PIP := $(BIN)/python -m pip
 
-.PHONY: install demo test test-unit lint services-up services-down bench clean
+.PHONY: venv install demo test test-unit lint services-up services-down bench clean distclean
 
-install:
-	$(PIP) install --quiet --upgrade pip
+venv:
+	@bash scripts/venv.sh $(PYTHON) $(VENV)
+
+install: venv
 	$(PIP) install --quiet -e '.[dev]'
 
-demo:
-	$(PIP) install --quiet -e .
-	pitwatch demo
+demo: install
+	$(BIN)/pitwatch demo
 
 services-up:
 	bash scripts/services.sh up
@@ -19,21 +24,24 @@ services-up:
 services-down:
 	bash scripts/services.sh down
 
-lint:
-	ruff check .
-	mypy
+lint: install
+	$(BIN)/ruff check .
+	$(BIN)/mypy
 
 test: install services-up
-	$(PYTHON) -m pytest -q -p no:cacheprovider --timeout=600 tests
+	$(BIN)/python -m pytest -q -p no:cacheprovider --timeout=600 tests
 
 test-unit: install
-	$(PYTHON) -m pytest -q -m "not integration" tests/unit
+	$(BIN)/python -m pytest -q -m "not integration" tests/unit
 
-bench:
-	$(PYTHON) benchmarks/bench_evaluator.py
-	$(PYTHON) benchmarks/bench_embedded.py
-	$(PYTHON) benchmarks/bench_holdem.py --sessions 5
-	$(PYTHON) benchmarks/bench_memory.py
+bench: install
+	$(BIN)/python benchmarks/bench_evaluator.py
+	$(BIN)/python benchmarks/bench_embedded.py
+	$(BIN)/python benchmarks/bench_holdem.py --sessions 5
+	$(BIN)/python benchmarks/bench_memory.py
 
 clean:
 	rm -rf var/ .pytest_cache .mypy_cache .ruff_cache
+
+distclean: clean
+	rm -rf $(VENV) *.egg-info

@@ -2,37 +2,49 @@
 
 Results go to stdout (one JSON object per line, pipeable); summaries, progress bars and
 errors go to stderr, so ``pitwatch adjudicate log.jsonl > out.jsonl`` keeps a clean file.
+Exit codes follow one convention for every command (``services.exits``): 0 success, 1 the
+input had problems, 2 a usage or environment error, said in one line.
 """
 
 from __future__ import annotations
 
 import sys
-from collections import Counter
 from pathlib import Path
 from typing import Annotated
 
 import msgspec
 import orjson
 import typer
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-from rich.table import Table
+from rich.markup import escape
 from rich.text import Text
 
 from services.adjudicator.embedded import DeadLetter, EmbeddedRunner, iter_lines
 from services.events.contract import AdjudicationRecord, Alert, encode_record
+from services.exits import INPUT_PROBLEMS, OK, USAGE, PitwatchGroup, print_error
 from services.games.profile import UnknownProfileError
 from services.games.profiles import BUILTIN_PROFILE, read_profiles
 from services.importers.cli import import_app
-from services.ledger.cli import ledger_app
+from services.ledger.cli import ledger_app, open_for_writing, posting_summary
+from services.outputs import output_file, write_jsonl
 from services.pipeline.cli import produce, serve_app, topics_app
 from services.pipeline.surveillance_service import serve_surveillance
 from services.reports.cli import report_app
+from services.simulator.registry import SIMULATORS
 from services.simulator.truth import TruthLabel
+from services.terminal import (
+    err,
+    findings_table,
+    log_progress,
+    progress_bar,
+    summary_table,
+    surveillance_table,
+)
 
 app = typer.Typer(
+    cls=PitwatchGroup,
     help="pitwatch: re-derive every hand from the table's own events and prove, to the "
-    "chip, what should have happened.",
+    "chip, what should have happened. Exit codes: 0 success, 1 the input had problems, "
+    "2 a usage or environment error.",
     no_args_is_help=True,
     add_completion=False,
 )
@@ -46,21 +58,22 @@ serve_app.command("surveillance")(serve_surveillance)  # SURV-2..8 on the pipeli
 app.add_typer(topics_app, name="topics")
 app.command()(produce)
 
-err = Console(stderr=True)
-
-DEFAULT_DB = "sqlite:///var/pitwatch.sqlite"
+GAMES = tuple(SIMULATORS)  # the simulated games, in the registry's order
 
 
-def _progress() -> Progress:
-    return Progress(
-        TextColumn("[bold]{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=err,
-        transient=True,
-        disable=not err.is_terminal,
-    )
+def _known_games(games: list[str]) -> list[str]:
+    """``--game`` callback: only the simulated games' names, as written in ``GAMES``."""
+    for game in games:
+        if game not in GAMES:
+            raise typer.BadParameter(f"unknown game {game!r}: choose from "
+                                     f"{', '.join(GAMES)} (lower case)")
+    return games
+
+
+GameOption = Annotated[list[str], typer.Option(
+    "--game", callback=_known_games, metavar="[" + "|".join(GAMES) + "]",
+    help=f"game to simulate, one of {', '.join(GAMES)}; repeat the option for several "
+         "(tables take them in turn)")]
 
 
 # ---------------------------------------------------------------- adjudicate
@@ -85,14 +98,11 @@ def run_file(path: Path, out: typer.FileTextWrite | None = None) -> Adjudication
     """Adjudicate a JSONL file, writing records to ``out`` as hands end."""
     run = AdjudicationRun()
     runner = EmbeddedRunner(read_profiles())
-    size = path.stat().st_size
-    with path.open("rb") as fh, _progress() as progress:
-        task = progress.add_task(f"adjudicating {path.name}", total=size)
-        for raw, where in iter_lines(fh):
+    with path.open("rb") as fh, log_progress(path, "adjudicating") as bar:
+        for raw, where in bar.lines(iter_lines(fh)):
             step = runner.feed(raw, where)
             _collect(run, step.records, step.alerts, step.dead_letters, out)
             run.chain_breaks_outside_hands += len(step.outside_hand)
-            progress.update(task, completed=fh.tell())
         step = runner.finish()
         _collect(run, step.records, step.alerts, step.dead_letters, out)
     return run
@@ -113,64 +123,45 @@ def _collect(
             out.write(encode_record(record).decode() + "\n")
 
 
-def _summary_table(run: AdjudicationRun) -> Table:
-    status = Counter(r.status for r in run.records)
-    table = Table(title="adjudication summary", show_header=True)
-    table.add_column("what")
-    table.add_column("count", justify="right")
-    table.add_row("hands", str(len(run.records)))
-    for name in ("ok", "discrepancy", "dead", "rejected"):
-        table.add_row(f"  {name}", str(status.get(name, 0)))
-    table.add_row("alerts (SURV-*)", str(len(run.alerts)))
-    table.add_row("records rejected to DLQ", str(len(run.dead_letters)))
-    table.add_row("chain breaks outside a hand", str(run.chain_breaks_outside_hands))
-    return table
-
-
-def _findings_table(records: list[AdjudicationRecord]) -> Table:
-    counts = Counter((f.rule, f.code, f.severity) for r in records for f in r.findings)
-    table = Table(title="findings by rule and severity")
-    for col in ("rule", "code", "severity", "count"):
-        table.add_column(col, justify="right" if col == "count" else "left")
-    for (rule, code, severity), n in sorted(counts.items()):
-        table.add_row(rule, code, severity, str(n))
-    return table
-
-
 def _write_dead_letters(path: Path, dead: list[DeadLetter]) -> None:
-    with path.open("wb") as fh:
-        for d in dead:
-            fh.write(orjson.dumps({"where": d.where, "reason": d.reason,
-                                   "table_id": d.table_id,
-                                   "record": d.raw.decode("utf-8", "replace")}) + b"\n")
+    write_jsonl(path, (orjson.dumps({"where": d.where, "reason": d.reason,
+                                     "table_id": d.table_id,
+                                     "record": d.raw.decode("utf-8", "replace")})
+                       for d in dead))
 
 
 def _post_to_ledger(url: str, records: list[AdjudicationRecord]) -> None:
-    from services.ledger.db import open_ledger
     from services.ledger.posting import post_many
 
-    engine = open_ledger(url)
-    results = Counter(r.status for r in post_many(engine, records))
-    err.print(f"ledger {url}: " + ", ".join(f"{n} {s}" for s, n in sorted(results.items())))
+    engine = open_for_writing(url, "--ledger", default=None)
+    for line in posting_summary(url, post_many(engine, records)):
+        err.print(line, markup=False, highlight=False, soft_wrap=True)
 
 
 @app.command()
 def adjudicate(
     file: Annotated[Path, typer.Argument(exists=True, dir_okay=False, help="JSONL event log")],
     ledger: Annotated[str | None, typer.Option(help="book the hands into this ledger "
-                                                    "(SQLAlchemy URL)")] = None,
-    dlq: Annotated[Path | None, typer.Option(help="write rejected records here")] = None,
-    alerts: Annotated[Path | None, typer.Option(help="write SURV alerts here (JSONL)")] = None,
+                                                    "(SQLAlchemy URL; created if new)")] = None,
+    dlq: Annotated[Path | None, typer.Option(callback=output_file, dir_okay=False,
+                                             help="write rejected records here")] = None,
+    alerts: Annotated[Path | None, typer.Option(callback=output_file, dir_okay=False,
+                                                help="write the table alerts here (JSONL)")]
+    = None,
+    fail_on_findings: Annotated[bool, typer.Option(
+        "--fail-on-findings", help="exit 1 also when a hand has a finding")] = False,
 ) -> None:
     """Print one adjudication record per hand (JSON lines, hand order); summary on stderr.
 
-    Exits 1 when any input was rejected (a record to the DLQ or a rejected hand).
+    Exits 1 when any input was rejected (a record to the DLQ or a rejected hand), or, with
+    --fail-on-findings, when any hand has a finding; 2 on a usage error.
     """
     run = run_file(file, sys.stdout)  # type: ignore[arg-type]
     sys.stdout.flush()
-    err.print(_summary_table(run))
+    err.print(summary_table(run.records, len(run.alerts), len(run.dead_letters),
+                            run.chain_breaks_outside_hands))
     if any(r.findings for r in run.records):
-        err.print(_findings_table(run.records))
+        err.print(findings_table(run.records))
     for d in run.dead_letters[:10]:
         # The reason echoes the input (``"type": "[/]"``): text, never Rich markup.
         err.print(Text.assemble(("rejected", "red"), f" {d.where}: {d.reason}"))
@@ -182,7 +173,8 @@ def adjudicate(
         alerts.write_bytes(b"".join(_alert_line(a) for a in run.alerts))
     if ledger is not None:
         _post_to_ledger(ledger, run.records)
-    raise typer.Exit(1 if run.input_rejected else 0)
+    failed = run.input_rejected or (fail_on_findings and any(r.findings for r in run.records))
+    raise typer.Exit(INPUT_PROBLEMS if failed else OK)
 
 
 def _alert_line(alert: Alert) -> bytes:
@@ -195,13 +187,20 @@ def _alert_line(alert: Alert) -> bytes:
 @app.command()
 def surveil(
     file: Annotated[Path, typer.Argument(exists=True, dir_okay=False, help="JSONL event log")],
-    out: Annotated[Path | None, typer.Option(help="write the SURV-2..8 alerts here (JSONL); "
+    out: Annotated[Path | None, typer.Option(callback=output_file, dir_okay=False,
+                                             help="write the SURV-2..8 alerts here (JSONL); "
                                                   "default: stdout")] = None,
     profile: Annotated[str, typer.Option(help="rule profile holding surveillance.toml")] = (
         "house-v1"),
+    fail_on_alerts: Annotated[bool, typer.Option(
+        "--fail-on-alerts", help="exit 1 also when an alert was raised")] = False,
 ) -> None:
     """Adjudicate a log and run the cross-hand surveillance patterns (SURV-2..SURV-8) over
-    its hands; alerts as JSON lines (with their evidence), a table of them on stderr."""
+    its hands; alerts as JSON lines (with their evidence), a table of them on stderr.
+
+    Exits 1 when records were rejected (the same input ``pitwatch adjudicate`` exits 1
+    on), or, with --fail-on-alerts, when an alert was raised; 2 on a usage error.
+    """
     from services.surveillance import surveil_lines, surveillance_config
 
     profiles = read_profiles()
@@ -209,27 +208,20 @@ def surveil(
         config = surveillance_config(profiles.get(profile))
     except UnknownProfileError as exc:
         raise typer.BadParameter(str(exc), param_hint="--profile") from None
-    with file.open("rb") as fh:
-        run = surveil_lines(iter_lines(fh), config, profiles)
+    with file.open("rb") as fh, log_progress(file, "surveilling") as bar:
+        run = surveil_lines(bar.lines(iter_lines(fh)), config, profiles)
     lines = b"".join(_alert_line(a) for a in run.alerts)
     if out is None:
         sys.stdout.buffer.write(lines)
         sys.stdout.flush()
     else:
         out.write_bytes(lines)
-    err.print(_surveillance_table(run.alerts, run.hands_surveilled))
+    err.print(surveillance_table(run.alerts, run.hands_surveilled))
     if run.dead_letters:
-        err.print(f"[yellow]{len(run.dead_letters)} record(s) rejected to the DLQ[/yellow] "
-                  "(see `pitwatch adjudicate --dlq`)")
-
-
-def _surveillance_table(alerts: list[Alert], hands: int) -> Table:
-    table = Table(title=f"surveillance: {len(alerts)} alert(s) over {hands} hands")
-    for col in ("rule", "code", "severity", "table", "hand", "what"):
-        table.add_column(col, overflow="fold")
-    for a in alerts:
-        table.add_row(a.rule, a.code, a.severity, a.table_id, a.hand_id or "", a.message)
-    return table
+        err.print(f"[yellow]{len(run.dead_letters)} record(s) rejected[/yellow] (not valid "
+                  "v1 events; `pitwatch adjudicate LOG --dlq FILE` lists them with reasons)")
+    rejected = bool(run.dead_letters) or any(r.status == "rejected" for r in run.records)
+    raise typer.Exit(INPUT_PROBLEMS if rejected or (fail_on_alerts and run.alerts) else OK)
 
 
 # ---------------------------------------------------------------- simulate
@@ -237,10 +229,9 @@ def _surveillance_table(alerts: list[Alert], hands: int) -> Table:
 
 @app.command()
 def simulate(
-    output: Annotated[Path, typer.Option("-o", "--output", help="events JSONL to write")],
-    game: Annotated[list[str], typer.Option(help="game(s); tables take them in turn")] = [  # noqa: B006
-        "hcf"
-    ],
+    output: Annotated[Path, typer.Option("-o", "--output", callback=output_file,
+                                         dir_okay=False, help="events JSONL to write")],
+    game: GameOption = ["hcf"],  # noqa: B006
     tables: Annotated[int, typer.Option(min=1)] = 4,
     hands: Annotated[int, typer.Option(min=1, help="hands per table")] = 500,
     seed: Annotated[int, typer.Option()] = 1,
@@ -248,24 +239,26 @@ def simulate(
                                              "'all'")] = "",
     fault_rate: Annotated[float, typer.Option(min=0.0, max=1.0,
                                               help="probability per hand")] = 0.02,
-    truth: Annotated[Path | None, typer.Option(help="write the injected-fault labels "
+    truth: Annotated[Path | None, typer.Option(callback=output_file, dir_okay=False,
+                                               help="write the injected-fault labels "
                                                     "here")] = None,
 ) -> None:
     """Generate realistic, hash-chained v1 events with labelled injected faults."""
     from services.simulator.run import simulate as run_simulation
 
     chosen = _resolve_faults(game, faults)
-    with _progress() as progress:
-        task = progress.add_task("simulating tables", total=tables)
+    with progress_bar() as progress:
+        task = progress.add_task("simulating", total=tables * hands, unit="hands",
+                                 note=f"{tables} table(s)")
         log = run_simulation(game, tables, hands, seed, chosen, fault_rate,
-                             on_table_done=lambda _i: progress.advance(task),
+                             on_table_done=lambda _i: progress.advance(task, hands),
                              profile=read_profiles().get(BUILTIN_PROFILE))
-    _write_jsonl(output, [orjson.dumps(e) for e in log.events])
+    write_jsonl(output, (orjson.dumps(e) for e in log.events))
     if truth is not None:
-        _write_truth(truth, log.truth)
-    err.print(f"wrote {len(log.events)} events for {tables} table(s) x {hands} hands to "
+        write_jsonl(truth, (msgspec.json.encode(label) for label in log.truth))
+    err.print(f"wrote {len(log.events):,} events for {tables} table(s) x {hands} hands to "
               f"{output}; {len(log.truth)} injected fault(s)"
-              + (f" labelled in {truth}" if truth else ""))
+              + (f" labelled in {truth}" if truth else ""), markup=False, highlight=False)
 
 
 def _resolve_faults(games: list[str], faults: str) -> frozenset[str]:
@@ -280,33 +273,21 @@ def _resolve_faults(games: list[str], faults: str) -> frozenset[str]:
     unknown = chosen - set(known)
     if unknown:
         raise typer.BadParameter(
-            f"unknown fault(s) {sorted(unknown)}; known for {games}: {sorted(known)}",
+            f"unknown fault(s) {', '.join(sorted(unknown))}; known for "
+            f"{', '.join(games)}: {', '.join(sorted(known))}",
             param_hint="--faults",
         )
     return chosen
 
 
-def _write_jsonl(path: Path, lines: list[bytes]) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with path.open("wb") as fh:
-        for line in lines:
-            fh.write(line + b"\n")
-
-
-def _write_truth(path: Path, labels: list[TruthLabel]) -> None:
-    import msgspec
-
-    _write_jsonl(path, [msgspec.json.encode(label) for label in labels])
-
-
 def read_truth(path: Path) -> list[TruthLabel]:
-    import msgspec
-
     decoder = msgspec.json.Decoder(TruthLabel)
     return [decoder.decode(line) for line in path.read_bytes().splitlines() if line.strip()]
 
 
 # ---------------------------------------------------------------- demo
+
+DEMO_WORKDIR = Path("var/demo")
 
 
 @app.command()
@@ -314,16 +295,34 @@ def demo(
     tables: Annotated[int, typer.Option(min=1)] = 4,
     hands: Annotated[int, typer.Option(min=1, help="hands per table")] = 750,
     seed: Annotated[int, typer.Option()] = 7,
-    workdir: Annotated[Path, typer.Option(help="where the demo writes its files")] = Path(
-        "var/demo"
-    ),
-    game: Annotated[list[str], typer.Option(help="game(s) to simulate")] = ["hcf"],  # noqa: B006
+    workdir: Annotated[Path, typer.Option(file_okay=False,
+                                          help="folder the demo writes its files in "
+                                               "(created; its parent must exist)")]
+    = DEMO_WORKDIR,
+    game: GameOption = ["hcf"],  # noqa: B006
 ) -> None:
-    """Simulate -> adjudicate -> ledger (SQLite), then show what was found."""
+    """Simulate -> adjudicate -> ledger (SQLite), then show what was found.
+
+    Exits 1 when an injected fault went undetected or an alert is unexplained.
+    """
     from services.demo import run_demo
 
+    _make_workdir(workdir)
     ok = run_demo(err, workdir, game, tables, hands, seed)
-    raise typer.Exit(0 if ok else 1)
+    raise typer.Exit(OK if ok else INPUT_PROBLEMS)
+
+
+def _make_workdir(workdir: Path) -> None:
+    """Create the demo's folder: its default (``var/demo``) with parents, a folder the
+    user named only if its parent exists (a mistyped path is an error, not a new tree)."""
+    if workdir.is_dir():
+        return
+    if workdir != DEMO_WORKDIR and not workdir.parent.is_dir():
+        raise typer.BadParameter(f"folder {workdir.parent} does not exist: create it first "
+                                 f"(mkdir -p {workdir.parent}) or choose another folder",
+                                 param_hint="--workdir")
+    workdir.mkdir(parents=True)
+    err.print(f"created folder {workdir}", markup=False, highlight=False)
 
 
 # ---------------------------------------------------------------- schemas
@@ -331,27 +330,35 @@ def demo(
 
 @schemas_app.command("export")
 def schemas_export(
-    root: Annotated[Path, typer.Argument(help="target folder")] = Path("schemas"),
+    root: Annotated[Path, typer.Argument(file_okay=False, help="target folder")] = Path(
+        "schemas"),
 ) -> None:
     """Regenerate the JSON Schema files from the contract structs."""
     from services.events.schemas import export
 
     for path in export(root):
-        err.print(f"wrote {path}")
+        err.print(f"wrote {path}", markup=False, highlight=False)
 
 
 @schemas_app.command("check")
-def schemas_check(root: Annotated[Path, typer.Argument()] = Path("schemas")) -> None:
-    """Fail if the schema files differ from the contract in code."""
+def schemas_check(root: Annotated[Path, typer.Argument(
+        help="the schemas folder (default: schemas/ of the current folder, i.e. run from "
+             "the repository root)")] = Path("schemas")) -> None:
+    """Fail (exit 1) if the schema files differ from the contract in code; exit 2 when
+    ROOT holds no schemas at all."""
     from services.events.schemas import drift
 
+    if not root.is_dir() or not any(root.rglob("*.json")):
+        print_error(f"no JSON schemas in {root}/: run from the repository root, or give "
+                    "the schemas folder (pitwatch schemas check PATH)")
+        raise typer.Exit(USAGE)
     problems = drift(root)
     for name in problems:
-        err.print(f"[red]out of date[/red]: {root / name}")
+        err.print(f"[red]out of date[/red]: {escape(str(root / name))}", highlight=False)
     if problems:
         err.print("run `pitwatch schemas export` and review the diff")
-        raise typer.Exit(1)
-    err.print(f"{root}: all schemas match the contract")
+        raise typer.Exit(INPUT_PROBLEMS)
+    err.print(f"{root}: all schemas match the contract", highlight=False)
 
 
 def main() -> None:  # pragma: no cover - console entry point

@@ -13,8 +13,9 @@ Adjudication runs once: ``surveil_lines`` drives the same embedded runner as
 
 from __future__ import annotations
 
+import shutil
+import sys
 from collections import Counter
-from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -27,101 +28,121 @@ from rich.table import Table
 from services.events.contract import AdjudicationRecord, Alert, encode_record
 from services.games.profile import Profiles
 from services.games.profiles import BUILTIN_PROFILE, read_profiles
+from services.outputs import write_jsonl
 from services.simulator.scoring import AlertDetection, Detection, score, score_alerts
+from services.terminal import (
+    findings_table,
+    log_progress,
+    summary_table,
+    surveillance_table,
+)
 
 if TYPE_CHECKING:
-    from services.cli import AdjudicationRun
     from services.surveillance import SurveillanceRun
+
+REPORTS_FOLDER = "reports"  # under the workdir: the daily report and its hand reports
 
 
 def run_demo(
     console: Console, workdir: Path, games: list[str], tables: int, hands: int, seed: int
 ) -> bool:
-    from services.cli import _findings_table, _summary_table, _surveillance_table, _write_jsonl
+    """The whole demo in ``workdir`` (which must exist); True when everything injected
+    was detected and nothing else was."""
     from services.simulator.registry import scenarios_for
     from services.simulator.run import available_faults, simulate
 
-    workdir.mkdir(parents=True, exist_ok=True)
     events_path = workdir / "events.jsonl"
     truth_path = workdir / "truth.jsonl"
     records_path = workdir / "adjudications.jsonl"
     db_path = workdir / "ledger.sqlite"
     alerts_path = workdir / "alerts.jsonl"
+    reports = workdir / REPORTS_FOLDER
+    reports.mkdir(exist_ok=True)
     faults = frozenset().union(*(available_faults(g) for g in games))
-    console.print(f"[bold]1. simulate[/bold] {tables} table(s) x {hands} hands of {games}, "
-                  f"faults injected: {', '.join(sorted(faults))}")
+    console.print(f"[bold]1. simulate[/bold] {tables} table(s) x {hands} hands of "
+                  f"{', '.join(games)}, faults injected: {', '.join(sorted(faults))}")
     profiles = read_profiles()  # once for the whole demo: simulate, adjudicate, surveil
     log = simulate(games, tables, hands, seed, faults, fault_rate=0.02,
                    profile=profiles.get(BUILTIN_PROFILE))
-    _write_jsonl(events_path, [orjson.dumps(e) for e in log.events])
-    _write_jsonl(truth_path, [msgspec.json.encode(t) for t in log.truth])
-    console.print(f"[bold]2. adjudicate and surveil[/bold] {len(log.events)} events")
-    run, surveyed = _adjudicate_and_surveil(events_path, profiles)
-    _write_jsonl(records_path, [encode_record(r) for r in run.records])
-    _write_jsonl(alerts_path, [msgspec.json.encode(a) for a in surveyed.alerts])
-    console.print(_summary_table(run))
-    console.print(_findings_table(run.records))
+    write_jsonl(events_path, (orjson.dumps(e) for e in log.events))
+    write_jsonl(truth_path, (msgspec.json.encode(t) for t in log.truth))
+    console.print(f"[bold]2. adjudicate and surveil[/bold] {len(log.events):,} events")
+    surveyed = _adjudicate_and_surveil(events_path, profiles)
+    write_jsonl(records_path, (encode_record(r) for r in surveyed.records))
+    write_jsonl(alerts_path, (msgspec.json.encode(a) for a in surveyed.alerts))
+    console.print(summary_table(surveyed.records, len(surveyed.stream_alerts),
+                                len(surveyed.dead_letters)))
+    console.print(findings_table(surveyed.records))
     console.print("[bold]3. ledger[/bold]")
     if db_path.exists():
         db_path.unlink()
-    _ledger_summary(console, f"sqlite:///{db_path}", run.records)
-    detection = score(log.truth, run.records)
+    _ledger_summary(console, f"sqlite:///{db_path}", surveyed.records)
+    detection = score(log.truth, surveyed.records)
     console.print(_detection_table(detection))
     console.print("[bold]4. surveillance[/bold] (SURV-2..8, across hands)")
-    console.print(_surveillance_table(surveyed.alerts, surveyed.hands_surveilled))
+    console.print(surveillance_table(surveyed.alerts, surveyed.hands_surveilled))
     scenarios = faults & frozenset().union(*(scenarios_for(g) for g in games))
     surveillance = score_alerts(log.truth, surveyed.alerts, scenarios)
     console.print(_scenario_table(surveillance))
-    day = min((r.ended_at[:10] for r in run.records if r.ended_at), default="YYYY-MM-DD")
-    console.print(
-        "\n[bold]where to look next[/bold]\n"
-        f"  events:         {events_path}\n"
-        f"  adjudications:  {records_path}   (one JSON record per hand)\n"
-        f"  alerts:         {alerts_path}   (SURV-2..8, with their evidence)\n"
-        f"  injected truth: {truth_path}\n"
-        f"  ledger:         pitwatch ledger balances --db sqlite:///{db_path}\n"
-        f"                  pitwatch ledger rake --db sqlite:///{db_path}\n"
-        f"  daily report:   pitwatch report daily --date {day} --ledger sqlite:///{db_path} "
-        f"--alerts {alerts_path} --events {events_path} -o {workdir / 'report' / 'daily.html'}\n"
-        "  docs:           docs/rules.md (rule IDs), docs/events.md (the contract), "
-        "docs/surveillance.md"
-    )
+    day = min((r.ended_at[:10] for r in surveyed.records if r.ended_at), default="YYYY-MM-DD")
+    console.print(_next_steps(workdir, day), soft_wrap=True, markup=False, highlight=False)
     return detection.all_detected and surveillance.all_detected
 
 
-def _adjudicate_and_surveil(path: Path, profiles: Profiles
-                            ) -> tuple[AdjudicationRun, SurveillanceRun]:
+def command_name(argv0: str | None = None) -> str:
+    """How to call pitwatch in the hints: ``pitwatch`` when that is on PATH, else the path
+    this run was started with (``make demo`` runs ``.venv/bin/pitwatch``, which a shell
+    without the venv activated does not find as ``pitwatch``)."""
+    started = Path(argv0 if argv0 is not None else sys.argv[0])
+    if started.name != "pitwatch":
+        return "pitwatch"
+    on_path = shutil.which("pitwatch")
+    if on_path is not None and Path(on_path).resolve() == started.resolve():
+        return "pitwatch"
+    return str(started)
+
+
+def _next_steps(workdir: Path, day: str) -> str:
+    """Where the files are and the commands to read them, one unbroken line each (so they
+    can be copied); the daily report goes to the demo's ``reports/`` folder, as in the
+    README."""
+    ledger = f"sqlite:///{workdir / 'ledger.sqlite'}"
+    pitwatch = command_name()
+    return (
+        "\nwhere to look next\n"
+        f"  events:         {workdir / 'events.jsonl'}\n"
+        f"  adjudications:  {workdir / 'adjudications.jsonl'}   (one JSON record per hand)\n"
+        f"  alerts:         {workdir / 'alerts.jsonl'}   (SURV-2..8, with their evidence)\n"
+        f"  injected truth: {workdir / 'truth.jsonl'}\n"
+        f"  ledger:         {pitwatch} ledger balances --db {ledger}\n"
+        f"                  {pitwatch} ledger rake --db {ledger}\n"
+        f"  daily report:   {pitwatch} report daily --date {day} --ledger {ledger} "
+        f"--alerts {workdir / 'alerts.jsonl'} --events {workdir / 'events.jsonl'} "
+        f"-o {workdir / REPORTS_FOLDER / 'daily.html'}\n"
+        "  docs:           docs/compliance-guide.md (the daily routine), docs/rules.md "
+        "(rule IDs), docs/events.md (the contract), docs/surveillance.md"
+    )
+
+
+def _adjudicate_and_surveil(path: Path, profiles: Profiles) -> SurveillanceRun:
     """One embedded adjudication pass over the log, each hand surveilled as it closes."""
     from services.adjudicator.embedded import iter_lines
-    from services.cli import AdjudicationRun, _progress
     from services.surveillance import surveil_lines, surveillance_config
 
-    with path.open("rb") as fh, _progress() as progress:
-        task = progress.add_task(f"adjudicating and surveilling {path.name}",
-                                 total=path.stat().st_size)
-
-        def lines() -> Iterator[tuple[bytes, str]]:
-            for line in iter_lines(fh):
-                yield line
-                progress.update(task, completed=fh.tell())
-
-        surveyed = surveil_lines(lines(), surveillance_config(profiles.get(BUILTIN_PROFILE)),
-                                 profiles)
-    run = AdjudicationRun()
-    run.records = surveyed.records
-    run.alerts = surveyed.stream_alerts
-    run.dead_letters = surveyed.dead_letters
-    return run, surveyed
+    config = surveillance_config(profiles.get(BUILTIN_PROFILE))
+    with path.open("rb") as fh, log_progress(path, "adjudicating and surveilling") as bar:
+        return surveil_lines(bar.lines(iter_lines(fh)), config, profiles)
 
 
 def _ledger_summary(console: Console, url: str, records: list[AdjudicationRecord]) -> None:
+    from services.ledger.cli import posting_summary
     from services.ledger.db import open_ledger
     from services.ledger.posting import post_many
     from services.ledger.queries import rake_totals
 
     engine = open_ledger(url)
-    results = Counter(r.status for r in post_many(engine, records))
-    console.print(f"posted to {url}: " + ", ".join(f"{n} {s}" for s, n in sorted(results.items())))
+    for line in posting_summary(url, post_many(engine, records)):
+        console.print(line, markup=False, highlight=False, soft_wrap=True)
     by_mode: Counter[str] = Counter()
     for row in rake_totals(engine):
         by_mode[row.mode or "unknown"] += row.amount

@@ -1,4 +1,4 @@
-"""The v1 table event contract (``shared/spec/events.md``) as msgspec structs.
+"""The v1 table event contract (``docs/events.md``) as msgspec structs.
 
 Why msgspec: one declaration gives fast decoding of the wire format, precise validation
 errors (``Expected `int`, got `str` - at `$.data.seat```) and the JSON Schema that

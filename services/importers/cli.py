@@ -4,7 +4,8 @@ The lead mounts ``import_app`` on the main command (``app.add_typer(import_app,
 name="import")``), giving ``pitwatch import phh FILES... -o events.jsonl``. The events
 file can then be adjudicated like any table log (``pitwatch adjudicate events.jsonl``).
 Skipped hands are listed on stderr with their reason and counted in the summary; the
-command exits with status 1 only when nothing at all could be imported.
+command exits with status 1 only when nothing at all could be imported, and 2 when a file
+or folder named does not exist (a usage error, not a skipped hand).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import typer
 from rich.console import Console
 
 from services.importers.phh import import_phh, skipped_by_reason, write_jsonl
+from services.outputs import output_file
 
 import_app = typer.Typer(help="Import hand histories from other formats as v1 events.",
                          no_args_is_help=True)
@@ -31,9 +33,11 @@ def import_group() -> None:
 
 @import_app.command("phh")
 def phh(
-    files: Annotated[list[Path], typer.Argument(help="PHH files or directories of them "
+    files: Annotated[list[Path], typer.Argument(exists=True,
+                                                help="PHH files or directories of them "
                                                      "(one table per directory)")],
-    output: Annotated[Path, typer.Option("-o", "--output", help="events JSONL to write")],
+    output: Annotated[Path, typer.Option("-o", "--output", callback=output_file,
+                                         dir_okay=False, help="events JSONL to write")],
     list_skipped: Annotated[bool, typer.Option("--list-skipped",
                                                help="print every skipped file")] = False,
 ) -> None:

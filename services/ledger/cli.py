@@ -1,35 +1,48 @@
 """``pitwatch ledger ...``: book adjudication records and read the ledger back.
 
 The lead mounts ``ledger_app`` on the main ``pitwatch`` command. Every command takes
-``--db URL`` (default: ``PITWATCH_DB``, else ``sqlite:///var/pitwatch.sqlite``) and
-migrates the database to the latest schema on open, like every other ledger user.
+``--db URL`` (default: ``PITWATCH_DB``, else ``sqlite:///var/pitwatch.sqlite``). Only
+``post`` writes, and only it creates a ledger that is not there yet; the reading commands
+refuse a URL that holds no pitwatch ledger (exit 2) rather than show an empty one. Every
+listing prints as a table, JSON or CSV (``--format``), players in natural order.
 """
 
 from __future__ import annotations
 
+import sys
 import time
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Annotated
 
 import msgspec
 import typer
 from rich.console import Console
-from rich.progress import Progress
-from rich.table import Table
+from rich.markup import escape
 from rich.text import Text
+from sqlalchemy import Engine
 
 from services.events.contract import AdjudicationRecord, decode_record
-from services.ledger.db import DB_ENV_VAR, DEFAULT_URL, open_ledger
-from services.ledger.posting import DEFAULT_BATCH_SIZE, iter_post
+from services.ledger.db import (
+    DB_ENV_VAR,
+    DEFAULT_URL,
+    LedgerUnavailable,
+    ledger_exists,
+    ledger_url,
+    open_existing_ledger,
+    open_ledger,
+)
+from services.ledger.listing import Column, Format, Listing, json_bytes, natural_key
+from services.ledger.posting import DEFAULT_BATCH_SIZE, PostResult, iter_post
 from services.ledger.queries import (
+    StoredHand,
     balances,
-    player_balances,
     rake_totals,
     stored_hand,
     table_day_totals,
 )
+from services.terminal import count_lines, progress_bar
 
 ledger_app = typer.Typer(
     name="ledger", help="Book adjudication records and read the ledger.", no_args_is_help=True
@@ -40,141 +53,249 @@ errors = Console(stderr=True, soft_wrap=True)
 DbOption = Annotated[
     str, typer.Option("--db", envvar=DB_ENV_VAR, help="SQLAlchemy URL of the ledger database.")
 ]
+FormatOption = Annotated[
+    Format, typer.Option("--format", help="table (for people), json or csv (for programs).")
+]
+
+
+# ---------------------------------------------------------------- opening, for every CLI
+
+
+def open_for_reading(url: str, option: str = "--db") -> Engine:
+    """The existing ledger at ``url``; a usage error (exit 2) naming ``option`` if none."""
+    try:
+        return open_existing_ledger(url)
+    except LedgerUnavailable as exc:
+        raise typer.BadParameter(str(exc), param_hint=option) from None
+
+
+def open_for_writing(url: str, option: str = "--db", default: str | None = DEFAULT_URL,
+                     say: Console = errors) -> Engine:
+    """The ledger at ``url``, created if new (and said so on ``say``).
+
+    A SQLite file goes only in a folder that exists, except the command's own default
+    (``var/``), which is created: a folder the user named and mistyped is an error.
+    """
+    try:
+        parsed = ledger_url(url)
+        new = not ledger_exists(url)
+        if new and parsed.get_backend_name() == "sqlite" and url != default:
+            _check_folder(parsed.database, option)
+        engine = open_ledger(url)
+    except LedgerUnavailable as exc:
+        raise typer.BadParameter(str(exc), param_hint=option) from None
+    if new:
+        say.print(f"created a new ledger at {parsed.render_as_string(hide_password=True)}",
+                  markup=False, highlight=False)
+    return engine
+
+
+def _check_folder(database: str | None, option: str) -> None:
+    if database in (None, "", ":memory:"):
+        return
+    folder = Path(database).expanduser().parent
+    if not folder.is_dir():
+        raise typer.BadParameter(f"folder {folder} does not exist: create it first "
+                                 f"(mkdir -p {folder}) or give another URL",
+                                 param_hint=option)
+
+
+def _emit(listings: list[Listing], fmt: Format, json_value: object | None = None) -> None:
+    """Print listings as tables, the JSON value given (or the listings' rows), or CSV of
+    the first listing (a CSV file holds one table)."""
+    if fmt is Format.table:
+        for listing in listings:
+            console.print(listing.table())
+    elif fmt is Format.json:
+        value = json_value if json_value is not None else listings[0].records()
+        sys.stdout.buffer.write(json_bytes(value))
+    else:
+        sys.stdout.write(listings[0].csv())
+    sys.stdout.flush()
+
+
+# Refused hands named one by one, up to this many; the rest are counted.
+REFUSALS_SHOWN = 5
+
+
+def posting_summary(url: str, results: Iterable[PostResult]) -> list[str]:
+    """What booking did, in words: counts by outcome, then why each refused hand was
+    refused (the ledger books no chips for it; it is on file with its reason)."""
+    counts: Counter[str] = Counter()
+    refusals: list[str] = []
+    for result in results:
+        counts[result.status] += 1
+        if result.status in ("refused", "conflict"):
+            refusals += [f"{f.message} ({f.rule} {f.code})" for f in result.findings]
+    lines = [f"ledger {url}: " + (", ".join(f"{n:,} {status}"
+                                            for status, n in sorted(counts.items()))
+                                  or "nothing to book")]
+    if refusals:
+        lines.append(f"  {counts['refused'] + counts['conflict']:,} hand(s) not booked: the "
+                     "ledger refuses chips that do not balance (GEN-8) or a changed re-post "
+                     "(SURV-9); each is on file with its reason and listed for review:")
+        lines += [f"    {reason}" for reason in refusals[:REFUSALS_SHOWN]]
+        if len(refusals) > REFUSALS_SHOWN:
+            lines.append(f"    ... and {len(refusals) - REFUSALS_SHOWN:,} more "
+                         "(pitwatch report daily lists them all)")
+    return lines
+
+
+# ---------------------------------------------------------------- listings
 
 
 @ledger_app.command("balances")
 def balances_command(
     db: DbOption = DEFAULT_URL,
     players_only: Annotated[bool, typer.Option("--players", help="Only player balances.")] = False,
+    fmt: FormatOption = Format.table,
 ) -> None:
-    """Balances per player and per ledger account."""
-    engine = open_ledger(db)
-    players = Table(title="Players", show_lines=False)
-    players.add_column("player")
-    players.add_column("balance", justify="right")
-    for player in player_balances(engine):
-        players.add_row(_text(player.player_id), _chips(player.balance))
-    console.print(players)
+    """Balances per player (natural order: P2 before P10) and per other account.
+
+    Each player is listed once: under Players; the Accounts table sums them in one row
+    (CSV: every account, players included, one line each).
+    """
+    engine = open_for_reading(db)
+    every = sorted(balances(engine), key=lambda a: natural_key(a.name))
+    player_accounts = [a for a in every if a.kind == "player" and a.player_id is not None]
+    players = Listing("Players", [Column("player"), Column("balance", chips=True)],
+                      [(a.player_id, a.balance)
+                       for a in sorted(player_accounts,
+                                       key=lambda a: natural_key(a.player_id or ""))])
     if players_only:
+        _emit([players], fmt, {"players": players.records()})
         return
-    accounts = Table(title="Accounts")
-    for column in ("account", "kind"):
-        accounts.add_column(column)
-    for column in ("postings", "balance"):
-        accounts.add_column(column, justify="right")
-    total = 0
-    for account in balances(engine):
-        total += account.balance
-        accounts.add_row(
-            _text(account.name), account.kind, str(account.postings), _chips(account.balance)
-        )
-    accounts.add_section()
-    accounts.add_row("total", "", "", _chips(total))
-    console.print(accounts)
+    others = [a for a in every if a not in player_accounts]
+    columns = [Column("account"), Column("kind"), Column("postings", count=True),
+               Column("balance", chips=True)]
+    total = sum(a.balance for a in every)
+    accounts = Listing("Accounts", columns,
+                       [(a.name, a.kind, a.postings, a.balance) for a in others])
+    if player_accounts:
+        accounts.rows.append((f"players ({len(player_accounts)}, listed above)", "player",
+                              sum(a.postings for a in player_accounts),
+                              sum(a.balance for a in player_accounts)))
+    accounts.footer = ("total", "", None, total)
+    if fmt is Format.csv:
+        every_account = Listing("Accounts", [Column("account"), Column("kind"),
+                                             Column("player"), *columns[2:]],
+                                [(a.name, a.kind, a.player_id, a.postings, a.balance)
+                                 for a in every])
+        _emit([every_account], fmt)
+        return
+    _emit([players, accounts], fmt, {
+        "players": players.records(),
+        "accounts": [dict(account=a.name, kind=a.kind, postings=a.postings,
+                          balance=a.balance) for a in others],
+        "total": total,
+    })
 
 
 @ledger_app.command("rake")
-def rake_command(db: DbOption = DEFAULT_URL) -> None:
+def rake_command(db: DbOption = DEFAULT_URL, fmt: FormatOption = Format.table) -> None:
     """Rake per table, per posted rake mode, per UTC day."""
-    table = Table(title="Rake")
-    for column in ("table", "day", "mode"):
-        table.add_column(column)
-    for column in ("hands", "rake"):
-        table.add_column(column, justify="right")
-    for row in rake_totals(open_ledger(db)):
-        table.add_row(
-            _text(row.table_id), _text(row.day), _text(row.mode), str(row.hands), _chips(row.amount)
-        )
-    console.print(table)
+    rows = sorted(rake_totals(open_for_reading(db)),
+                  key=lambda r: (natural_key(r.table_id), str(r.day), r.mode or ""))
+    listing = Listing("Rake", [Column("table"), Column("day"), Column("mode"),
+                               Column("hands", count=True), Column("rake", chips=True)],
+                      [(r.table_id, None if r.day is None else r.day.isoformat(), r.mode,
+                        r.hands, r.amount) for r in rows])
+    _emit([listing], fmt)
 
 
 @ledger_app.command("totals")
-def totals_command(db: DbOption = DEFAULT_URL) -> None:
+def totals_command(db: DbOption = DEFAULT_URL, fmt: FormatOption = Format.table) -> None:
     """Per table and UTC day: hands, drop, payouts, rake, house win."""
-    table = Table(title="Table totals")
-    table.add_column("table")
-    table.add_column("day")
-    for column in ("hands", "drop", "payouts", "rake", "house win"):
-        table.add_column(column, justify="right")
-    for row in table_day_totals(open_ledger(db)):
-        table.add_row(
-            _text(row.table_id),
-            _text(row.day),
-            str(row.hands),
-            _chips(row.drop),
-            _chips(row.payouts),
-            _chips(row.rake),
-            _chips(row.house_win),
-        )
-    console.print(table)
+    rows = sorted(table_day_totals(open_for_reading(db)),
+                  key=lambda r: (natural_key(r.table_id), str(r.day)))
+    listing = Listing("Table totals", [
+        Column("table"), Column("day"), Column("hands", count=True),
+        Column("drop", chips=True), Column("payouts", chips=True), Column("rake", chips=True),
+        Column("house win", chips=True)],
+        [(r.table_id, None if r.day is None else r.day.isoformat(), r.hands, r.drop,
+          r.payouts, r.rake, r.house_win) for r in rows])
+    _emit([listing], fmt)
 
 
 @ledger_app.command("hand")
 def hand_command(
-    hand_id: Annotated[str, typer.Argument(help="The hand's id.")], db: DbOption = DEFAULT_URL
+    hand_id: Annotated[str, typer.Argument(help="The hand's id.")],
+    db: DbOption = DEFAULT_URL,
+    fmt: FormatOption = Format.table,
 ) -> None:
-    """One booked hand: its postings, findings and any refused re-posts."""
-    hand = stored_hand(open_ledger(db), hand_id)
+    """One booked hand: its postings, findings and any refused re-posts (CSV: postings)."""
+    hand = stored_hand(open_for_reading(db), hand_id)
     if hand is None:
-        errors.print(f"hand {hand_id!r} is not in the ledger")
+        errors.print(f"hand {escape(repr(hand_id))} is not in the ledger")
         raise typer.Exit(code=1)
+    postings, findings = _hand_listings(hand)
+    if fmt is Format.table:
+        console.print(_hand_heading(hand))
     record = hand.record
-    console.print(
-        Text.assemble(
-            (record.hand_id, "bold"),
-            f"  table {record.table_id}  game {_text(record.game)}  status {record.status}  "
-            f"ledger {hand.ledger_status}  rake mode {_text(record.rake_mode)}  "
-            f"ended {_text(record.ended_at)}",
-        )
+    _emit([postings, findings], fmt, {
+        "hand_id": record.hand_id, "table_id": record.table_id, "game": record.game,
+        "status": record.status, "ledger_status": hand.ledger_status,
+        "rake_mode": record.rake_mode, "ended_at": record.ended_at,
+        "postings": postings.records(), "findings": findings.records(),
+        "refused_reposts": hand.conflicts,
+    })
+    if fmt is Format.table:
+        for conflict in hand.conflicts:
+            console.print(f"refused re-post {conflict}", markup=False, highlight=False)
+
+
+def _hand_heading(hand: StoredHand) -> Text:
+    record = hand.record
+    return Text.assemble(
+        (record.hand_id, "bold"),
+        f"  table {record.table_id}  game {_dash(record.game)}  status {record.status}  "
+        f"ledger {hand.ledger_status}  rake mode {_dash(record.rake_mode)}  "
+        f"ended {_dash(record.ended_at)}",
     )
-    postings = Table(title="Postings")
-    for column in ("seq", "event", "leg", "kind", "account"):
-        postings.add_column(column, overflow="fold")
-    postings.add_column("amount", justify="right")
-    for line in hand.postings:
-        postings.add_row(
-            str(line.seq),
-            line.event_id,
-            str(line.leg),
-            line.kind,
-            _text(line.account),
-            _chips(line.amount),
-        )
-    console.print(postings)
-    findings = Table(title="Findings")
-    for column in ("rule", "code", "severity", "seat", "amount", "message"):
-        findings.add_column(column)
-    for finding in hand.findings:
-        findings.add_row(
-            _text(finding.rule),
-            _text(finding.code),
-            finding.severity,
-            _text(finding.seat),
-            _text(finding.amount),
-            _text(finding.message),
-        )
-    console.print(findings)
-    for conflict in hand.conflicts:
-        console.print(f"refused re-post {conflict}", markup=False, highlight=False)
+
+
+def _hand_listings(hand: StoredHand) -> tuple[Listing, Listing]:
+    postings = Listing("Postings", [
+        Column("seq", count=True), Column("event"), Column("leg", count=True), Column("kind"),
+        Column("account"), Column("amount", chips=True)],
+        [(p.seq, p.event_id, p.leg, p.kind, p.account, p.amount) for p in hand.postings])
+    findings = Listing("Findings", [
+        Column("rule"), Column("code"), Column("severity"), Column("seat", count=True),
+        Column("amount", chips=True), Column("message")],
+        [(f.rule, f.code, f.severity, f.seat, f.amount, f.message) for f in hand.findings])
+    return postings, findings
+
+
+def _dash(value: object) -> str:
+    return "-" if value is None else str(value)
+
+
+# ---------------------------------------------------------------- booking
 
 
 @ledger_app.command("post")
 def post_command(
     records_file: Annotated[
-        Path, typer.Argument(help="Adjudication records, one JSON object per line.")
+        Path, typer.Argument(exists=True, dir_okay=False,
+                             help="Adjudication records, one JSON object per line.")
     ],
     db: DbOption = DEFAULT_URL,
     batch_size: Annotated[int, typer.Option(min=1, help="Hands per transaction.")] = (
         DEFAULT_BATCH_SIZE
     ),
 ) -> None:
-    """Book a file of adjudication records (what ``pitwatch adjudicate`` prints)."""
-    engine = open_ledger(db)
+    """Book a file of adjudication records (what ``pitwatch adjudicate`` prints).
+
+    Exits 1 when a line was not a record or the ledger refused a hand or a re-post.
+    """
+    engine = open_for_writing(db)
     statuses: Counter[str] = Counter()
+    bad_lines = [0]
     started = time.perf_counter()
-    with Progress(console=errors, transient=True) as progress:
-        task = progress.add_task("posting", total=None)
-        for result in iter_post(engine, _read_records(records_file), batch_size):
+    total = count_lines(records_file) if errors.is_terminal else None
+    with progress_bar(errors) as progress:
+        task = progress.add_task("posting", total=total, unit="hands", note="")
+        for result in iter_post(engine, _read_records(records_file, bad_lines), batch_size):
             statuses[result.status] += 1
             progress.advance(task)
             for finding in result.findings:
@@ -184,10 +305,13 @@ def post_command(
     summary = ", ".join(f"{status} {count}" for status, count in sorted(statuses.items()))
     rate = f"{hands / elapsed:,.0f} hands/s" if elapsed > 0 else "n/a"
     errors.print(f"{hands} records: {summary or 'none'} in {elapsed:.2f}s ({rate})")
+    if bad_lines[0] or statuses["refused"] or statuses["conflict"]:
+        raise typer.Exit(code=1)
 
 
-def _read_records(path: Path) -> Iterator[AdjudicationRecord]:
-    """Records of a JSONL file; a line that is not a valid record is reported and skipped."""
+def _read_records(path: Path, bad_lines: list[int]) -> Iterator[AdjudicationRecord]:
+    """Records of a JSONL file; a line that is not a valid record is reported, counted in
+    ``bad_lines[0]`` and skipped."""
     with path.open("rb") as lines:
         for number, line in enumerate(lines, start=1):
             if not line.strip():
@@ -195,13 +319,5 @@ def _read_records(path: Path) -> Iterator[AdjudicationRecord]:
             try:
                 yield decode_record(line)
             except (msgspec.ValidationError, msgspec.DecodeError) as exc:
+                bad_lines[0] += 1
                 errors.print(f"{path}:{number}: not an adjudication record: {exc}", markup=False)
-
-
-def _chips(amount: int) -> str:
-    return f"{amount:,}"
-
-
-def _text(value: object) -> Text:
-    """Data as plain text: an id that looks like Rich markup must print as it is."""
-    return Text("-" if value is None else str(value))

@@ -3,6 +3,11 @@
 Why migrate on open: Alembic is the only way the schema is created or changed, so every
 process that opens a ledger (the CLI, the embedded runner, the Kafka consumer, the tests)
 brings it to ``head`` first, the same way, on SQLite or PostgreSQL.
+
+Why two ways to open: a command that books hands (``open_ledger``) creates the ledger it
+is given; a command that only reads (``open_existing_ledger``) must not, or a typo in a
+URL shows an empty ledger as if it were the real one. Either way, a URL that cannot be
+opened raises ``LedgerUnavailable`` with one sentence saying why and what to do.
 """
 
 from __future__ import annotations
@@ -18,14 +23,28 @@ from alembic import command
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
-from sqlalchemy import Connection, Engine, create_engine, event, text
-from sqlalchemy.engine import make_url
+from alembic.util.exc import CommandError
+from sqlalchemy import Connection, Engine, create_engine, event, inspect, text
+from sqlalchemy.engine import URL, make_url
+from sqlalchemy.exc import (
+    ArgumentError,
+    DataError,
+    DBAPIError,
+    IntegrityError,
+    NoSuchModuleError,
+)
 from sqlalchemy.pool import StaticPool
 
 DEFAULT_URL = "sqlite:///var/pitwatch.sqlite"
 WRITE_OPTION = "pitwatch_ledger_write"
 MIGRATION_LOCK = 0x7069_7477  # "pitw": the advisory lock key that serialises migrations
 DB_ENV_VAR = "PITWATCH_DB"
+URL_FORMS = "sqlite:///path/to/ledger.sqlite or postgresql+psycopg://user:password@host/db"
+BACKENDS = ("sqlite", "postgresql")  # the dialects the migrations' triggers are written for
+
+
+class LedgerUnavailable(RuntimeError):
+    """The ledger at a URL cannot be used; the message says why and what to do."""
 
 
 def default_url() -> str:
@@ -44,14 +63,108 @@ def head_revision() -> str | None:
 
 
 def open_ledger(url: str = DEFAULT_URL) -> Engine:
-    """An engine on the ledger at ``url``, migrated to the latest schema.
+    """An engine on the ledger at ``url``, migrated to the latest schema (created if new).
 
     SQLite: the file's directory is created; foreign keys are switched on (SQLite leaves
     them off per connection) and WAL journaling is used (readers never block the writer).
+    Raises ``LedgerUnavailable`` when the URL cannot be opened.
     """
-    engine = _make_engine(url)
-    upgrade_to_head(engine)
+    parsed = ledger_url(url)
+    engine = _make_engine(parsed)
+    with _explained(parsed):
+        upgrade_to_head(engine)
     return engine
+
+
+def open_existing_ledger(url: str) -> Engine:
+    """An engine on a ledger that already exists, for commands that only read it.
+
+    Refuses (``LedgerUnavailable``) a SQLite file that does not exist, a database with no
+    pitwatch schema, and one written by a newer pitwatch; nothing is created. A ledger of
+    an older schema is migrated to the latest, as every ledger user does.
+    """
+    parsed = ledger_url(url)
+    shown = parsed.render_as_string(hide_password=True)
+    if parsed.get_backend_name() == "sqlite" and not sqlite_file_exists(parsed):
+        raise LedgerUnavailable(
+            f"no ledger at {shown}: the file does not exist (book hands first with "
+            "`pitwatch adjudicate LOG --ledger URL` or `pitwatch demo`, or give the "
+            "ledger's URL)")
+    engine = _make_engine(parsed)
+    with _explained(parsed):
+        revision, tables = _schema_of(engine)
+        if revision is None:
+            what = "an empty database" if not tables else "a database without pitwatch's tables"
+            raise LedgerUnavailable(f"{shown} is not a pitwatch ledger ({what}): give the "
+                                    "URL of a ledger pitwatch wrote")
+        if not _known_revision(revision):
+            raise LedgerUnavailable(f"{shown} has schema revision {revision}, which this "
+                                    "pitwatch does not know: it is not a pitwatch ledger, "
+                                    "or a newer pitwatch wrote it")
+        if revision != head_revision():
+            upgrade_to_head(engine)
+    return engine
+
+
+def ledger_url(url: str) -> URL:
+    """The parsed URL of a ledger pitwatch can open (``LedgerUnavailable`` otherwise)."""
+    try:
+        parsed = make_url(url)
+    except ArgumentError:
+        raise LedgerUnavailable(f"{url!r} is not a database URL: write {URL_FORMS}") from None
+    backend = parsed.get_backend_name()
+    if backend not in BACKENDS:
+        raise LedgerUnavailable(f"a pitwatch ledger is SQLite or PostgreSQL, not {backend}: "
+                                f"write {URL_FORMS}")
+    return parsed
+
+
+def sqlite_file_exists(url: URL) -> bool:
+    """Whether a SQLite URL names a file that is there (an in-memory database never is)."""
+    database = url.database
+    if database in (None, "", ":memory:"):
+        return False
+    return Path(database).expanduser().is_file()
+
+
+def ledger_exists(url: str) -> bool:
+    """Whether the ledger's database is already there (SQLite: the file; else assumed)."""
+    parsed = ledger_url(url)
+    return parsed.get_backend_name() != "sqlite" or sqlite_file_exists(parsed)
+
+
+def _schema_of(engine: Engine) -> tuple[str | None, list[str]]:
+    """The Alembic revision stamped in the database (None: none) and its table names."""
+    with engine.connect() as connection:
+        tables = inspect(connection).get_table_names()
+        if "alembic_version" not in tables:
+            return None, tables
+        return MigrationContext.configure(connection).get_current_revision(), tables
+
+
+def _known_revision(revision: str) -> bool:
+    try:
+        return ScriptDirectory.from_config(alembic_config()).get_revision(revision) is not None
+    except CommandError:
+        return False
+
+
+@contextmanager
+def _explained(url: URL) -> Iterator[None]:
+    """Turn the driver's errors on opening a database into ``LedgerUnavailable``."""
+    shown = url.render_as_string(hide_password=True)
+    try:
+        yield
+    except (IntegrityError, DataError):
+        raise  # the data, not the database: a bug to see, not an environment to fix
+    except DBAPIError as exc:
+        reason = str(exc.orig).strip().splitlines()[0] if exc.orig is not None else str(exc)
+        if url.get_backend_name() == "sqlite":
+            raise LedgerUnavailable(f"cannot open the SQLite ledger {shown}: {reason} (is it "
+                                    "a pitwatch ledger file?)") from None
+        raise LedgerUnavailable(f"cannot connect to the ledger at {shown}: {reason} (is the "
+                                "server running and the URL right? `bash scripts/services.sh "
+                                "up` starts the local PostgreSQL)") from None
 
 
 def upgrade_to_head(engine: Engine) -> None:
@@ -85,10 +198,15 @@ def current_revision(engine: Engine) -> str | None:
         return MigrationContext.configure(connection).get_current_revision()
 
 
-def _make_engine(url: str) -> Engine:
+def _make_engine(url: str | URL) -> Engine:
     parsed = make_url(url)
     if parsed.get_backend_name() != "sqlite":
-        return create_engine(url, pool_pre_ping=True)
+        try:
+            return create_engine(parsed, pool_pre_ping=True)
+        except (ModuleNotFoundError, NoSuchModuleError):
+            raise LedgerUnavailable(
+                f"no database driver for {parsed.drivername}:// is installed: write "
+                f"{URL_FORMS}") from None
     database = parsed.database
     in_memory = database in (None, "", ":memory:")
     if not in_memory and database is not None:
@@ -97,7 +215,7 @@ def _make_engine(url: str) -> Engine:
     if in_memory:
         # One shared connection, else every checkout would see a new empty database.
         options = {"poolclass": StaticPool, "connect_args": {"check_same_thread": False}}
-    engine = create_engine(url, **options)
+    engine = create_engine(parsed, **options)
     event.listen(engine, "connect", _sqlite_connect)
     event.listen(engine, "begin", _sqlite_begin)
     return engine

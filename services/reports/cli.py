@@ -1,7 +1,9 @@
 """``pitwatch report ...``: the dispute and daily reports as a Typer sub-app.
 
 The lead mounts ``report_app`` on the main CLI; ``python -m services.reports.cli`` runs it
-alone. Reports go to ``-o FILE`` (or stdout for HTML); messages to stderr.
+alone. Reports go to ``-o FILE`` (or stdout for HTML); messages to stderr. Reports only
+read the ledger: a URL that holds no pitwatch ledger, or a day or table with no hands in
+it, is an error (exit 2), never an empty report.
 """
 
 from __future__ import annotations
@@ -10,14 +12,21 @@ import datetime as dt
 import re
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import msgspec
 import typer
 from rich.console import Console
+from rich.markup import escape
 
+from services.events.contract import Alert
 from services.games.profiles import read_profiles
+from services.outputs import output_file
 from services.reports.render import html_to_pdf
+from services.terminal import progress_bar
+
+if TYPE_CHECKING:
+    from sqlalchemy import Engine
 
 report_app = typer.Typer(
     help="Dispute-resolution report of one hand; daily table compliance report.",
@@ -25,6 +34,14 @@ report_app = typer.Typer(
     add_completion=False,
 )
 err = Console(stderr=True)
+
+OutputOption = Annotated[Path | None, typer.Option(
+    "-o", "--output", callback=output_file, dir_okay=False,
+    help="file to write (default: HTML to stdout); its folder must exist")]
+AlertsOption = Annotated[Path | None, typer.Option(
+    exists=True, dir_okay=False,
+    help="surveillance alerts JSONL (pitwatch surveil --out): name the alerts about the "
+         "hands reported")]
 
 
 def now_utc() -> str:
@@ -40,15 +57,28 @@ def _write(html: str, fmt: str, out: Path | None) -> None:
     if fmt == "pdf":
         if out is None:
             raise typer.BadParameter("a PDF needs -o FILE", param_hint="-o")
-        out.parent.mkdir(parents=True, exist_ok=True)
         out.write_bytes(html_to_pdf(html))
     elif out is None:
         sys.stdout.write(html)
         return
     else:
-        out.parent.mkdir(parents=True, exist_ok=True)
         out.write_text(html, encoding="utf-8")
-    err.print(f"wrote {out}")
+    err.print(f"wrote {escape(str(out))}")
+
+
+def _check_format(fmt: str) -> None:
+    if fmt not in ("html", "pdf"):
+        raise typer.BadParameter("html or pdf", param_hint="--format")
+
+
+def _read_alerts(path: Path) -> list[Alert]:
+    from services.reports.alerts import read_alerts
+
+    try:
+        return read_alerts(path)
+    except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+        raise typer.BadParameter(f"{path}: not an alerts file ({exc})",
+                                 param_hint="--alerts") from None
 
 
 @report_app.command("hand")
@@ -59,33 +89,37 @@ def hand(
                                                 help="JSONL event log holding the hand")] = None,
     ledger: Annotated[str | None, typer.Option(help="ledger (SQLAlchemy URL) that booked "
                                                     "the hand")] = None,
-    out: Annotated[Path | None, typer.Option("-o", "--output", help="file to write "
-                                             "(default: HTML to stdout)")] = None,
+    alerts: AlertsOption = None,
+    out: OutputOption = None,
     generated_at: Annotated[str | None, typer.Option(help="timestamp printed as the "
                                                      "generation time (default: now)")] = None,
 ) -> None:
-    """Dispute-resolution report of one hand, from the event log and/or the ledger."""
+    """Dispute-resolution report of one hand, from the event log and/or the ledger.
+
+    Exits 2 when the hand is in neither, or a source cannot be read.
+    """
+    from services.ledger.cli import open_for_reading
     from services.reports.dispute import HandUnavailable, dispute_from_ledger, dispute_from_log
     from services.reports.render import render_html
     from services.reports.replay import HandNotFound, read_log
 
-    if fmt not in ("html", "pdf"):
-        raise typer.BadParameter("html or pdf", param_hint="--format")
+    _check_format(fmt)
     if events is None and ledger is None:
         raise typer.BadParameter("give --events FILE, --ledger URL, or both")
     lines = read_log(events) if events is not None else None
     try:
         if ledger is not None:
-            from services.ledger.db import open_ledger
-
-            report = dispute_from_ledger(open_ledger(ledger), ledger, hand_id, read_profiles(),
-                                         lines, log_name=events.name if events else None)
+            report = dispute_from_ledger(open_for_reading(ledger, "--ledger"), ledger,
+                                         hand_id, read_profiles(), lines,
+                                         log_name=events.name if events else None)
         else:
             assert lines is not None and events is not None
             report = dispute_from_log(lines, hand_id, read_profiles(), log_name=events.name)
     except (HandNotFound, HandUnavailable) as exc:
-        err.print(f"[red]{exc}[/red]")
+        err.print(f"[red]error:[/red] {escape(str(exc))}")
         raise typer.Exit(2) from None
+    if alerts is not None:
+        report.attach_alerts(_read_alerts(alerts), alerts.name)
     html = render_html("dispute.html", r=report, generated_at=generated_at or now_utc())
     _write(html, fmt, out)
 
@@ -101,56 +135,90 @@ def daily(
                                                 help="event log: also write the dispute "
                                                      "report of every hand needing review "
                                                      "next to OUT")] = None,
-    alerts: Annotated[Path | None, typer.Option(exists=True, dir_okay=False,
-                                                help="surveillance alerts JSONL (pitwatch "
-                                                     "surveil --out): list those about the "
-                                                     "day's hands")] = None,
+    alerts: AlertsOption = None,
     fmt: Annotated[str, typer.Option("--format", help="html or pdf")] = "html",
-    out: Annotated[Path | None, typer.Option("-o", "--output", help="file to write "
-                                             "(default: HTML to stdout)")] = None,
+    out: OutputOption = None,
     generated_at: Annotated[str | None, typer.Option(help="timestamp printed as the "
                                                      "generation time (default: now)")] = None,
 ) -> None:
     """Daily table report from the ledger: per table and game, per dealer, reconciled;
-    with ``--alerts``, the surveillance alerts about the day's hands."""
-    from services.ledger.db import default_url, open_ledger
-    from services.reports.alerts import read_alerts
+    with ``--alerts``, the surveillance alerts about the day's hands.
+
+    Exits 2 when the ledger holds no hands of that day (and table).
+    """
+    from services.ledger.cli import open_for_reading
+    from services.ledger.db import default_url
     from services.reports.daily import daily_from_ledger
     from services.reports.render import render_html
 
+    _check_format(fmt)
     try:
         day = dt.date.fromisoformat(date)
     except ValueError:
         raise typer.BadParameter("YYYY-MM-DD", param_hint="--date") from None
     url = ledger or default_url()
     stamp = generated_at or now_utc()
-    report = daily_from_ledger(open_ledger(url), day, table, source=url)
-    if alerts is not None:
-        try:
-            report.attach_alerts(read_alerts(alerts), alerts.name)
-        except msgspec.DecodeError as exc:
-            raise typer.BadParameter(f"{alerts}: {exc}", param_hint="--alerts") from None
+    engine = open_for_reading(url, "--ledger")
+    alert_list = _read_alerts(alerts) if alerts is not None else None
+    report = daily_from_ledger(engine, day, table, source=url)
+    if report.totals.hands == 0:
+        message, option = _no_hands(engine, day, table, url)
+        raise typer.BadParameter(message, param_hint=option)
+    if alert_list is not None and alerts is not None:
+        report.attach_alerts(alert_list, alerts.name)
     html = render_html("daily.html", d=report, generated_at=stamp, link=safe_name)
     _write(html, fmt, out)
     if events is not None and out is not None:
-        _write_hand_reports(report.review_hand_ids, events, out.parent, stamp)
+        _write_hand_reports(report.review_hand_ids, events, out.parent, stamp, engine, url,
+                            alert_list, alerts.name if alerts else None)
 
 
-def _write_hand_reports(hand_ids: list[str], events: Path, folder: Path, stamp: str) -> None:
-    from services.reports.dispute import disputes_from_log
+def _no_hands(engine: Engine, day: dt.date, table: str | None, url: str) -> tuple[str, str]:
+    """Why a daily report would be empty, with the days and tables the ledger does hold,
+    and the option to fix."""
+    from services.ledger.queries import table_day_totals
+
+    held = table_day_totals(engine)
+    days = sorted({str(t.day) for t in held if t.day is not None})
+    tables = sorted({t.table_id for t in held if table is None or t.day == day})
+    where = f" at table {table}" if table else ""
+    if not held:
+        return f"the ledger {url} holds no hands at all", "--ledger"
+    span = f"{days[0]} to {days[-1]}" if len(days) > 1 else (days[0] if days else "none")
+    hint = (f"; tables with hands that day: {', '.join(tables)}"
+            if table and any(t.day == day for t in held) else "")
+    return (f"no hands ended on {day.isoformat()}{where} in {url} (it holds days {span}"
+            f"{hint}): check --date and --table", "--table" if hint else "--date")
+
+
+def _write_hand_reports(hand_ids: list[str], events: Path, folder: Path, stamp: str,
+                        engine: Engine, url: str, alerts: list[Alert] | None,
+                        alerts_name: str | None) -> None:
+    """Every review hand's dispute report next to the daily report, as ``report hand
+    --events --ledger [--alerts]`` writes it: the ledger section and refusal included."""
+    from services.reports.dispute import disputes_from_ledger
     from services.reports.render import render_html
     from services.reports.replay import read_log
 
-    reports = disputes_from_log(read_log(events), hand_ids, read_profiles(),
-                                log_name=events.name)
-    for hand_id in hand_ids:
-        report = reports.get(hand_id)
-        if report is None:
-            err.print(f"[yellow]hand {hand_id} is not in {events}[/yellow]")
-            continue
-        html = render_html("dispute.html", r=report, generated_at=stamp)
-        (folder / safe_name(hand_id)).write_text(html, encoding="utf-8")
-    err.print(f"wrote {len(reports)} dispute report(s) to {folder}")
+    with progress_bar(err) as progress:
+        task = progress.add_task("dispute reports", total=len(hand_ids), unit="hands",
+                                 note=f"replaying {events.name}")
+        reports = disputes_from_ledger(engine, url, hand_ids, read_log(events),
+                                       read_profiles(), log_name=events.name,
+                                       on_hand=lambda _h: progress.advance(task))
+        progress.update(task, completed=0, note="writing")
+        for hand_id in hand_ids:
+            report = reports.get(hand_id)
+            progress.advance(task)
+            if report is None:
+                err.print(f"[yellow]hand {escape(hand_id)} is not in {escape(str(events))}"
+                          "[/yellow]")
+                continue
+            if alerts is not None and alerts_name is not None:
+                report.attach_alerts(alerts, alerts_name)
+            html = render_html("dispute.html", r=report, generated_at=stamp)
+            (folder / safe_name(hand_id)).write_text(html, encoding="utf-8")
+    err.print(f"wrote {len(reports)} dispute report(s) to {escape(str(folder))}")
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -33,9 +33,8 @@ from sqlalchemy import Engine, select
 
 from services.events.contract import AdjudicationRecord, Alert, Finding, decode_record
 from services.reports.alerts import AlertLine, alerts_concerning
-from services.reports.dispute import GAME_NAMES
+from services.reports.dispute import GAME_NAMES, SEVERITY_ORDER
 
-SEVERITY_ORDER = ("critical", "warning", "info")
 REVIEW_STATUSES = frozenset({"discrepancy", "rejected"})
 
 

@@ -9,17 +9,24 @@ chain recomputed, so the reader can trust that the events are the ones the table
 Sources: the event log (everything), and/or the ledger (the record as booked: money and
 findings, but no events, so no timeline, cards, decision path or chain recomputation;
 the report says so). With both, the booked record is compared with the re-derived one.
+With an alerts file, the surveillance alerts that cite the hand are named too.
+
+Why the findings come first: the reader opens the report to learn what is wrong with the
+hand; the evidence (seats and cards, the timeline, the money, the chain) follows it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from sqlalchemy import Engine
 
 from services.events.contract import (
     AdjudicationRecord,
+    Alert,
+    CardDealtEvent,
     Finding,
     HandStartedEvent,
     TableConfiguredEvent,
@@ -27,12 +34,17 @@ from services.events.contract import (
 )
 from services.games.model import TraceStep
 from services.games.profile import Profiles
+from services.reports.alerts import AlertLine, alerts_concerning
 from services.reports.chain import ChainCheck, verify_chain
 from services.reports.hands import FinalHand, final_hands
-from services.reports.narrate import Line, Narrator
+from services.reports.narrate import Narrator
 from services.reports.replay import HandReplay, replay_hand, replay_hands
 from services.reports.rulebook import RuleText, load_rulebook
 from services.reports.settlement import SeatLine, SeatMoney, seat_lines, seat_money
+from services.reports.timeline import TimelineEntry, TimelineRow, timeline_rows
+
+if TYPE_CHECKING:
+    from services.ledger.queries import StoredHand
 
 GAME_NAMES: dict[str, str] = {
     "hcf": "High Card Flush",
@@ -43,18 +55,11 @@ GAME_NAMES: dict[str, str] = {
 }
 
 
+SEVERITY_ORDER = ("critical", "warning", "info")
+
+
 class HandUnavailable(LookupError):
     """Neither the log nor the ledger knows the hand."""
-
-
-@dataclass(frozen=True)
-class TimelineEntry:
-    ts: str
-    seq: int
-    event_type: str
-    line: Line
-    chain_ok: bool
-    other_hand: str | None  # an event of another hand that arrived inside this one
 
 
 @dataclass(frozen=True)
@@ -68,6 +73,21 @@ class SeatIn:
     seat: int
     player: str
     stack: int
+
+
+@dataclass(frozen=True)
+class SeatRow:
+    """A row of the seats table: who sat there and the hand they ended with (or a holder
+    that is not a seat, the dealer or the board, with ``seat`` None)."""
+
+    seat: SeatIn | None
+    hand: FinalHand | None
+
+    @property
+    def holder(self) -> str:
+        if self.seat is not None:
+            return str(self.seat.seat)
+        return self.hand.holder if self.hand is not None else ""
 
 
 @dataclass(frozen=True)
@@ -109,10 +129,38 @@ class DisputeReport:
     ledger: LedgerView | None = None
     log_name: str | None = None
     notes: list[str] = field(default_factory=list)
+    # Surveillance alerts citing the hand; ``alerts_source`` None: no alerts file given.
+    alerts: list[AlertLine] = field(default_factory=list)
+    alerts_source: str | None = None
 
     @property
     def findings(self) -> list[Finding]:
         return self.record.findings
+
+    @property
+    def findings_by_severity(self) -> list[Finding]:
+        """Critical first, then warning, then info; the record's order within each."""
+        rank = {severity: i for i, severity in enumerate(SEVERITY_ORDER)}
+        return sorted(self.findings, key=lambda f: rank.get(f.severity, len(rank)))
+
+    @property
+    def timeline_rows(self) -> list[TimelineRow]:
+        return timeline_rows(self.timeline or [])
+
+    @property
+    def seat_rows(self) -> list[SeatRow]:
+        """Every seat beside its final hand, then hands of seats not listed (a hand with
+        no ``hand_started``), the dealer and the board."""
+        by_seat = {h.seat: h for h in self.hands if h.seat is not None}
+        rows = [SeatRow(s, by_seat.pop(s.seat, None)) for s in self.seats]
+        rows += [SeatRow(None, h) for h in self.hands
+                 if h.seat is None or h.seat in by_seat]
+        return rows
+
+    def attach_alerts(self, alerts: Iterable[Alert], source: str) -> None:
+        """Keep the alerts raised on or citing this hand."""
+        self.alerts = alerts_concerning(alerts, {(self.table_id, self.hand_id)})
+        self.alerts_source = source
 
     @property
     def verdict(self) -> str:
@@ -179,13 +227,52 @@ def dispute_from_ledger(
     rules: dict[str, RuleText] | None = None,
     log_name: str | None = None,
 ) -> DisputeReport:
-    """The report from the ledger's booked record, completed from the log when given."""
+    """The report from the ledger's booked record, completed from the log when given
+    (raises ``HandUnavailable``, or ``HandNotFound`` when the log lacks the hand)."""
     from services.ledger.queries import stored_hand
 
     stored = stored_hand(engine, hand_id)
     if stored is None:
         raise HandUnavailable(f"hand {hand_id!r} is not in the ledger at {url}")
     replay = replay_hand(lines, hand_id, profiles) if lines is not None else None
+    return _ledger_report(stored, url, replay, rules, log_name)
+
+
+def disputes_from_ledger(
+    engine: Engine,
+    url: str,
+    hand_ids: list[str],
+    lines: Sequence[bytes] | None,
+    profiles: Profiles,
+    rules: dict[str, RuleText] | None = None,
+    log_name: str | None = None,
+    on_hand: Callable[[str], None] | None = None,
+) -> dict[str, DisputeReport]:
+    """The ledger reports of many hands with one replay per table (the daily report's
+    copies). Hands the ledger does not hold are absent; a booked hand the log lacks gets
+    the ledger-only report. ``on_hand`` is called after each report (progress)."""
+    from services.ledger.queries import stored_hand
+
+    book = rules if rules is not None else load_rulebook()
+    replays = replay_hands(lines, hand_ids, profiles) if lines is not None else {}
+    reports: dict[str, DisputeReport] = {}
+    for hand_id in hand_ids:
+        stored = stored_hand(engine, hand_id)
+        if stored is not None:
+            reports[hand_id] = _ledger_report(stored, url, replays.get(hand_id), book,
+                                              log_name)
+        if on_hand is not None:
+            on_hand(hand_id)
+    return reports
+
+
+def _ledger_report(
+    stored: StoredHand,
+    url: str,
+    replay: HandReplay | None,
+    rules: dict[str, RuleText] | None,
+    log_name: str | None,
+) -> DisputeReport:
     report = _base(stored.record, log_name)
     matches: bool | None = None
     if replay is not None and replay.record is not None:
@@ -196,7 +283,9 @@ def dispute_from_ledger(
         report.notes.append(
             "The event log was not supplied (--events FILE), so this report shows the record "
             "as booked in the ledger only: the timeline, the cards, the decision path and "
-            "the recomputation of the hash chain need the events.")
+            "the recomputation of the hash chain need the events." if replay is None else
+            "The event log holds this hand's events but they never produced a record, so "
+            "this report shows the record as booked in the ledger only.")
         report.seat_money = seat_money(stored.record)
     ledger_only = [f for f in stored.findings if f not in stored.record.findings]
     report.record = _with_findings(stored.record, ledger_only)
@@ -257,7 +346,11 @@ def _from_replay(report: DisputeReport, replay: HandReplay) -> None:
                       line=narrator.line(logged.event), chain_ok=ok,
                       other_hand=(logged.event.hand_id
                                   if logged.event.hand_id not in (None, replay.hand_id)
-                                  else None))
+                                  else None),
+                      dealt_to=(narrator.dealt_to(logged.event)
+                                if isinstance(logged.event, CardDealtEvent) else None),
+                      face_up=(isinstance(logged.event, CardDealtEvent)
+                               and logged.event.data.face_up))
         for logged, ok in zip(replay.events, ok_by_position, strict=True)
     ]
     hand_events = [e for e in events if e.hand_id == replay.hand_id]

@@ -99,6 +99,12 @@ class Narrator:
         return {"house": "the house", "designated": "the designated player (banker)",
                 "pot": "the pot"}.get(target, target)
 
+    def dealt_to(self, event: CardDealtEvent) -> str:
+        """Who or what received a dealt card, in words."""
+        d = event.data
+        return {"seat": self.who(d.seat), "dealer": "the dealer", "board": "the board",
+                "burn": "the burn pile", "set_aside": "the set-aside pile"}[d.to]
+
     def line(self, event: Event) -> Line:
         handler = _HANDLERS.get(type(event))
         if handler is None:  # pragma: no cover - every contract type has a handler
@@ -160,10 +166,8 @@ def _wager(n: Narrator, e: WagerEvent) -> Line:
 def _card_dealt(n: Narrator, e: CardDealtEvent) -> Line:
     d = e.data
     face = "face up" if d.face_up else "face down"
-    target = {"seat": n.who(d.seat), "dealer": "the dealer", "board": "the board",
-              "burn": "the burn pile", "set_aside": "the set-aside pile"}[d.to]
     what = card_text(d.card) if d.card else "a card (not read by the shoe)"
-    return Line(f"Card {what} dealt {face} to {target}.", (d.card,))
+    return Line(f"Card {what} dealt {face} to {n.dealt_to(e)}.", (d.card,))
 
 
 def _card_exposed(n: Narrator, e: CardExposedEvent) -> Line:

@@ -108,6 +108,7 @@ def test_cli_hand_html_pdf_and_daily(tmp_path: Path) -> None:
     assert title in text  # the cited rule quoted from the rule book
 
     daily = tmp_path / "out" / "daily.html"
+    daily.parent.mkdir()  # the report writes the file it is given, never a folder
     result = runner.invoke(report_app, ["daily", "--date", DAY.isoformat(), "--ledger", url,
                                         "--events", str(log), "-o", str(daily),
                                         "--generated-at", STAMP])

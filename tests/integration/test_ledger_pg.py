@@ -27,7 +27,14 @@ from sqlalchemy.exc import IntegrityError
 from services.events.contract import AdjudicationRecord, Finding
 from services.ledger import entries, posting
 from services.ledger.bulk import bulk_insert
-from services.ledger.db import alembic_config, current_revision, head_revision, open_ledger
+from services.ledger.db import (
+    LedgerUnavailable,
+    alembic_config,
+    current_revision,
+    head_revision,
+    open_existing_ledger,
+    open_ledger,
+)
 from services.ledger.models import Base
 from services.ledger.posting import post_hand, post_many
 from services.ledger.queries import (
@@ -76,6 +83,23 @@ def pg(schema_url: str) -> Iterator[Engine]:
     engine = open_ledger(schema_url)
     yield engine
     engine.dispose()
+
+
+def test_reading_refuses_a_schema_without_a_ledger_and_creates_nothing(
+    schema_url: str,
+) -> None:
+    """A reading command on an empty PostgreSQL schema: refused, and the schema stays
+    empty; once a writer has created the ledger, the reader opens it."""
+    with pytest.raises(LedgerUnavailable, match="is not a pitwatch ledger"):
+        open_existing_ledger(schema_url)
+    probe = create_engine(schema_url)
+    with probe.connect() as conn:
+        assert inspect(conn).get_table_names() == []
+    probe.dispose()
+    open_ledger(schema_url).dispose()
+    reader = open_existing_ledger(schema_url)
+    assert current_revision(reader) == head_revision()
+    reader.dispose()
 
 
 def test_migrations_create_exactly_the_models(pg: Engine) -> None:

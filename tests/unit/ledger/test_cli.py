@@ -93,7 +93,7 @@ def test_post_books_a_jsonl_file_and_reports_bad_lines(tmp_path: Path) -> None:
     )
     url = f"sqlite:///{tmp_path}/posted.sqlite"
     result = runner.invoke(ledger_app, ["post", str(records), "--db", url, "--batch-size", "2"])
-    assert result.exit_code == 0, result.output
+    assert result.exit_code == 1, result.output  # a line was not a record: input problems
     assert f"{records}:2: not an adjudication record" in result.output
     assert "3 records: duplicate 1, posted 2" in result.output
     again = runner.invoke(ledger_app, ["balances", "--db", url])

@@ -1,0 +1,81 @@
+"""How every ``pitwatch`` command ends: one exit-code convention, one line per error.
+
+The convention (README, "Exit codes"):
+
+* 0: success;
+* 1: the input had problems: records rejected, hands that could not be adjudicated,
+  findings or alerts when the command was asked to fail on them;
+* 2: a usage or environment error: a bad option value, a file or folder that does not
+  exist, a database that cannot be opened or is not a pitwatch ledger.
+
+Why a group class: an ordinary mistake (a game name in capitals, a database URL with a
+typo) must be answered with one line that says what was wrong and what to do, never a
+traceback and never a framed usage box. Every command raises ``typer.BadParameter`` or
+another usage error for those; this class turns any of them into that one line, for the
+whole command tree, in one place.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+from typer.core import TyperGroup
+
+OK = 0
+INPUT_PROBLEMS = 1
+USAGE = 2
+
+_stderr = Console(stderr=True, soft_wrap=True, highlight=False)
+
+
+def print_error(message: str) -> None:
+    """``error: ...`` on stderr, as one logical line (soft wrap: never broken by Rich)."""
+    _stderr.print(f"[red]error:[/red] {escape(message)}")
+
+
+def _hint(exc: typer.TyperException) -> str:
+    """``  (see: pitwatch simulate --help)`` for a usage error that knows its command."""
+    ctx = getattr(exc, "ctx", None)
+    if ctx is None or not isinstance(exc.exit_code, int) or exc.exit_code != USAGE:
+        return ""
+    return f" (see: {ctx.command_path} --help)"
+
+
+class PitwatchGroup(TyperGroup):
+    """The root command: usage and environment errors as one line, exit codes as above."""
+
+    def main(  # type: ignore[override]
+        self,
+        args: Sequence[str] | None = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        **extra: Any,
+    ) -> Any:
+        try:
+            result = super().main(args, prog_name, complete_var, standalone_mode=False,
+                                  **extra)
+        except typer.TyperException as exc:
+            if type(exc).__name__ != "NoArgsIsHelpError":  # the help is already printed
+                print_error(exc.format_message() + _hint(exc))
+            code = exc.exit_code
+        except typer.Abort:
+            print_error("aborted")
+            code = INPUT_PROBLEMS
+        except BrokenPipeError:  # `pitwatch adjudicate log | head`: the reader left
+            code = INPUT_PROBLEMS
+        except OSError as exc:  # the file system said no: a full disk, a read-only folder
+            print_error(f"{exc.strerror or exc}: {exc.filename}" if exc.filename
+                        else str(exc.strerror or exc))
+            code = USAGE
+        else:
+            code = result if isinstance(result, int) else OK
+        if not standalone_mode:
+            return code
+        sys.stdout.flush()
+        sys.exit(code)

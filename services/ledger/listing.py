@@ -1,0 +1,96 @@
+"""A listing of the ledger (balances, rake, totals) as a table, JSON or CSV.
+
+Why one shape for three formats: the same rows serve a person at a terminal (a Rich
+table, chips with thousands separators), a script (JSON, chips as integers) and a
+spreadsheet (CSV, one header line); building the rows once keeps the three identical in
+content. Text from the ledger (player and table ids) is data: ``Text`` in the table, so an
+id that looks like Rich markup prints as it is.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+import orjson
+from rich.table import Table
+from rich.text import Text
+
+Cell = str | int | None
+
+
+class Format(StrEnum):
+    table = "table"
+    json = "json"
+    csv = "csv"
+
+
+@dataclass(frozen=True)
+class Column:
+    name: str  # header in the table, key in JSON and CSV
+    chips: bool = False  # right-aligned, thousands separators in the table
+    count: bool = False  # right-aligned
+
+
+@dataclass
+class Listing:
+    title: str
+    columns: Sequence[Column]
+    rows: list[tuple[Cell, ...]] = field(default_factory=list)
+    footer: tuple[Cell, ...] | None = None  # a total row, table format only
+
+    def records(self) -> list[dict[str, Cell]]:
+        return [dict(zip((c.name for c in self.columns), row, strict=True))
+                for row in self.rows]
+
+    def table(self) -> Table:
+        table = Table(title=self.title)
+        for column in self.columns:
+            table.add_column(column.name,
+                             justify="right" if column.chips or column.count else "left")
+        for row in self.rows:
+            table.add_row(*self._cells(row))
+        if self.footer is not None:
+            table.add_section()
+            table.add_row(*self._cells(self.footer))
+        return table
+
+    def csv(self) -> str:
+        buffer = io.StringIO()
+        writer = csv.writer(buffer, lineterminator="\n")
+        writer.writerow([c.name for c in self.columns])
+        writer.writerows(["" if v is None else v for v in row] for row in self.rows)
+        return buffer.getvalue()
+
+    def _cells(self, row: tuple[Cell, ...]) -> list[Text | str]:
+        cells: list[Text | str] = []
+        for column, value in zip(self.columns, row, strict=True):
+            if value is None:
+                cells.append("-")
+            elif column.chips and isinstance(value, int):
+                cells.append(f"{value:,}")
+            else:
+                cells.append(Text(str(value)))
+        return cells
+
+
+def json_bytes(value: object) -> bytes:
+    return orjson.dumps(value, option=orjson.OPT_INDENT_2) + b"\n"
+
+
+_DIGITS = re.compile(r"(\d+)")
+
+
+def natural_key(text: str) -> tuple[tuple[int, int | str], ...]:
+    """Sort key that orders digit runs by value: ``P0-2`` before ``P0-10``.
+
+    Each part is tagged (0: text, 1: number) so text and numbers never compare directly;
+    the whole text comes last (tag 2), so ``P07`` and ``P7`` still have one order.
+    """
+    parts = tuple((1, int(part)) if part.isdigit() else (0, part)
+                  for part in _DIGITS.split(text) if part)
+    return (*parts, (2, text))

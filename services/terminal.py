@@ -1,0 +1,186 @@
+"""What the ``pitwatch`` commands show on the terminal: progress bars and summary tables.
+
+Why one module: ``pitwatch adjudicate``, ``surveil``, ``simulate`` and ``demo`` show the
+same counts in the same words, so a reader who learnt one screen can read the others; and
+the demo, which is a separate module, uses these helpers without reaching into the CLI.
+
+Progress bars go to stderr and count what a person thinks in, events and hands, with a
+rate and the time left (never bytes); they are drawn only on a terminal, so a pipe or a
+CI log stays clean. Tables are returned, not printed: the caller picks the console.
+Text that comes from the input (ids, messages) is put in tables as ``Text``, never parsed
+as Rich markup.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    Progress,
+    ProgressColumn,
+    Task,
+    TaskID,
+    TextColumn,
+    TimeRemainingColumn,
+)
+from rich.table import Table
+from rich.text import Text
+
+if TYPE_CHECKING:
+    from services.events.contract import AdjudicationRecord, Alert
+
+err = Console(stderr=True)
+
+# Redraw the bar every this many events: cheap enough for a hot loop, smooth to the eye.
+EVENTS_PER_REFRESH = 512
+
+
+class RateColumn(ProgressColumn):
+    """``4,210 events/s``: the task's speed in its own unit (``task.fields["unit"]``)."""
+
+    def render(self, task: Task) -> Text:
+        unit = task.fields.get("unit", "items")
+        if task.speed is None:
+            return Text(f"- {unit}/s", style="progress.data.speed")
+        return Text(f"{task.speed:,.0f} {unit}/s", style="progress.data.speed")
+
+
+class CountColumn(ProgressColumn):
+    """``12,000/60,000 events`` (or ``12,000 events`` while the total is unknown)."""
+
+    def render(self, task: Task) -> Text:
+        unit = task.fields.get("unit", "items")
+        done = f"{int(task.completed):,}"
+        if task.total is None:
+            return Text(f"{done} {unit}", style="progress.download")
+        return Text(f"{done}/{int(task.total):,} {unit}", style="progress.download")
+
+
+def progress_bar(console: Console = err, get_time: Callable[[], float] | None = None
+                 ) -> Progress:
+    """A bar with what is counted, done/total, a second count (``note``), rate, time left.
+    ``get_time``: the clock (tests give their own)."""
+    return Progress(
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        CountColumn(),
+        TextColumn("{task.fields[note]}"),
+        RateColumn(),
+        TextColumn("time left"),
+        TimeRemainingColumn(),
+        console=console,
+        transient=True,
+        disable=not console.is_terminal,
+        get_time=get_time,
+    )
+
+
+def count_lines(path: Path) -> int:
+    """Lines (events) in a JSONL file, counted without parsing: the bar's total."""
+    lines = 0
+    last = b"\n"
+    with path.open("rb") as fh:
+        for chunk in iter(lambda: fh.read(1 << 20), b""):
+            lines += chunk.count(b"\n")
+            last = chunk[-1:]
+    return lines + (last != b"\n")
+
+
+# How a ``hand_ended`` event looks inside a raw line, with or without a space after ':'.
+HAND_ENDED = b'hand_ended"'
+
+
+class LogProgress:
+    """Progress through an event log: events read of the log's total, hands ended.
+
+    Hands are counted from the raw lines (``hand_ended`` events), so the count is the
+    same whoever consumes the lines; it is a progress figure, not a result.
+    """
+
+    def __init__(self, progress: Progress, task: TaskID) -> None:
+        self._progress = progress
+        self._task = task
+        self._hands = 0
+        self._pending = 0
+
+    def lines(self, lines: Iterable[tuple[bytes, str]]) -> Iterator[tuple[bytes, str]]:
+        """Pass the log's ``(raw, where)`` lines through, counting them."""
+        for line in lines:
+            yield line
+            self._pending += 1
+            if HAND_ENDED in line[0]:
+                self._hands += 1
+            if self._pending >= EVENTS_PER_REFRESH:
+                self._flush()
+        self._flush()
+
+    def _flush(self) -> None:
+        self._progress.update(self._task, advance=self._pending,
+                              note=f"{self._hands:,} hands")
+        self._pending = 0
+
+
+@contextmanager
+def log_progress(path: Path, what: str, console: Console = err) -> Iterator[LogProgress]:
+    """``with log_progress(log, "adjudicating") as bar: for line in bar.lines(...)``."""
+    total = count_lines(path) if console.is_terminal else None
+    with progress_bar(console) as progress:
+        task = progress.add_task(f"{what} {path.name}", total=total, unit="events",
+                                 note="0 hands")
+        yield LogProgress(progress, task)
+
+
+# ---------------------------------------------------------------- tables
+
+TABLE_ALERTS = "table alerts (SURV-9 chain, GEN-4/GEN-5 between hands)"
+
+
+def summary_table(records: Sequence[AdjudicationRecord], table_alerts: int,
+                  dead_letters: int, chain_breaks_outside_hands: int = 0) -> Table:
+    """Hands by status, the adjudicator's own alerts and the records it refused.
+
+    The alerts counted here are the ones the adjudicator raises on single events (a broken
+    hash chain, cash played or the table reconfigured between hands); the cross-hand
+    surveillance alerts (SURV-2..8) have their own table and are not counted here.
+    """
+    status = Counter(r.status for r in records)
+    table = Table(title="adjudication summary", show_header=True)
+    table.add_column("what")
+    table.add_column("count", justify="right")
+    table.add_row("hands", f"{len(records):,}")
+    for name in ("ok", "discrepancy", "dead", "rejected"):
+        table.add_row(f"  {name}", f"{status.get(name, 0):,}")
+    table.add_row(TABLE_ALERTS, f"{table_alerts:,}")
+    table.add_row("records rejected to the DLQ", f"{dead_letters:,}")
+    # Rejected input too (docs/events.md): a chain break no open hand took.
+    table.add_row("chain breaks outside a hand", f"{chain_breaks_outside_hands:,}")
+    return table
+
+
+def findings_table(records: Iterable[AdjudicationRecord]) -> Table:
+    counts = Counter((f.rule, f.code, f.severity) for r in records for f in r.findings)
+    table = Table(title="findings by rule and severity")
+    for col in ("rule", "code", "severity", "count"):
+        table.add_column(col, justify="right" if col == "count" else "left")
+    for (rule, code, severity), n in sorted(counts.items()):
+        table.add_row(Text(rule), Text(code), Text(severity), f"{n:,}")
+    return table
+
+
+def surveillance_table(alerts: Sequence[Alert], hands: int) -> Table:
+    """The cross-hand surveillance alerts (SURV-2..8), one row each."""
+    table = Table(title=f"cross-hand surveillance (SURV-2..8): {len(alerts)} alert(s) over "
+                        f"{hands:,} hands", min_width=72)
+    for col in ("rule", "code", "severity", "table", "hand", "what"):
+        table.add_column(col, overflow="fold")
+    for a in alerts:
+        table.add_row(Text(a.rule), Text(a.code), Text(a.severity), Text(a.table_id),
+                      Text(a.hand_id or ""), Text(a.message))
+    return table
+

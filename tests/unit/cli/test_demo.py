@@ -1,0 +1,58 @@
+"""The demo's next steps name the folder the README names, and commands a user can run.
+
+Before: the demo's hint wrote the daily report to ``var/demo/report/`` while the README
+said ``var/demo/reports/``, and the hint said ``pitwatch`` where only
+``.venv/bin/pitwatch`` exists."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from services.cli import DEMO_WORKDIR
+from services.demo import REPORTS_FOLDER, command_name
+from tests.unit.cli.helpers import pitwatch
+
+README = Path(__file__).resolve().parents[3] / "README.md"
+
+
+def test_readme_and_demo_name_the_same_report_folder() -> None:
+    text = " ".join(README.read_text(encoding="utf-8").split())
+    outputs = re.findall(r"pitwatch report daily [^`]*?-o (\S+)", text)
+    assert outputs, "the README shows the daily report command"
+    assert {Path(o).parent for o in outputs} == {DEMO_WORKDIR / REPORTS_FOLDER}
+
+
+def test_demo_writes_its_hints_for_its_own_folders(tmp_path: Path) -> None:
+    workdir = tmp_path / "demo"
+    ran = pitwatch("demo", "--tables", "1", "--hands", "40", "--workdir", str(workdir))
+    assert ran.code in (0, 1), ran.stderr  # 40 hands may be too few to catch everything
+    said = " ".join(ran.stderr.split())
+    assert f"created folder {workdir}" in said
+    assert (workdir / REPORTS_FOLDER).is_dir()
+    assert f"-o {workdir / REPORTS_FOLDER / 'daily.html'}" in said
+    assert "docs/compliance-guide.md" in said
+    for name in ("events.jsonl", "adjudications.jsonl", "alerts.jsonl", "truth.jsonl",
+                 "ledger.sqlite"):
+        assert (workdir / name).is_file(), name
+    assert "table alerts (SURV-9 chain, GEN-4/GEN-5 between hands)" in said
+    assert "cross-hand surveillance (SURV-2..8):" in said
+    assert "alerts (SURV-*)" not in said
+
+
+def test_the_hint_names_the_venv_command_when_pitwatch_is_not_on_path(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("PATH", str(tmp_path))  # no pitwatch on it
+    assert command_name(".venv/bin/pitwatch") == ".venv/bin/pitwatch"
+    assert command_name("/work/services/cli.py") == "pitwatch"  # python -m services.cli
+
+
+def test_the_hint_says_pitwatch_when_that_is_the_one_running(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    script = tmp_path / "pitwatch"
+    script.write_text("#!/bin/sh\n")
+    script.chmod(0o755)
+    monkeypatch.setenv("PATH", str(tmp_path))
+    assert command_name(str(script)) == "pitwatch"

@@ -1,0 +1,111 @@
+"""What the commands show on the terminal: progress counted in events and hands with a
+rate and the time left (it counted bytes), and counts named so that two different
+things never share a name (the demo said "alerts (SURV-*) 4" and then "surveillance: 6
+alert(s)"), and why hands were refused (it said "3 refused")."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+from rich.console import Console
+
+from services.events.contract import Alert, Finding
+from services.ledger.cli import posting_summary
+from services.ledger.posting import PostResult
+from services.terminal import (
+    LogProgress,
+    count_lines,
+    progress_bar,
+    summary_table,
+    surveillance_table,
+)
+from tests.unit.ledger.builders import hcf_seat1_wins
+
+
+def _terminal() -> tuple[Console, io.StringIO]:
+    buffer = io.StringIO()
+    return Console(file=buffer, force_terminal=True, width=160, color_system=None), buffer
+
+
+def _text(console: Console, renderable: object) -> str:
+    with console.capture() as captured:
+        console.print(renderable)
+    return " ".join(captured.get().split())
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_bar_counts_events_with_rate_and_time_left() -> None:
+    """20 events done at 5 s, 20 more at 10 s: 4 events/s (Rich measures between
+    samples); 60 of 100 left, so 15 s left (0:00:15)."""
+    console, _ = _terminal()
+    clock = Clock()
+    progress = progress_bar(console, get_time=clock)
+    task = progress.add_task("adjudicating log.jsonl", total=100, unit="events",
+                             note="3 hands")
+    clock.now = 5.0
+    progress.update(task, advance=20)
+    clock.now = 10.0
+    progress.update(task, advance=20)
+    shown = _text(console, progress.get_renderable())
+    assert "adjudicating log.jsonl" in shown
+    assert "40/100 events" in shown and "3 hands" in shown
+    assert "4 events/s" in shown
+    assert "time left 0:00:15" in shown
+    assert "bytes" not in shown and "kB" not in shown
+
+
+def test_bar_is_not_drawn_off_a_terminal() -> None:
+    plain = Console(file=io.StringIO(), force_terminal=False)
+    assert progress_bar(plain).disable
+
+
+def test_log_progress_counts_lines_and_hand_ends() -> None:
+    """Three events, one of them a hand_ended (with or without a space after ':')."""
+    console, _ = _terminal()
+    progress = progress_bar(console)
+    task = progress.add_task("x", total=3, unit="events", note="")
+    bar = LogProgress(progress, task)
+    lines = [(b'{"type":"hand_started"}', "line 1"), (b'{"type": "hand_ended"}', "line 2"),
+             (b'{"type":"wager"}', "line 3")]
+    assert list(bar.lines(lines)) == lines
+    assert progress.tasks[0].completed == 3
+    assert progress.tasks[0].fields["note"] == "1 hands"
+
+
+def test_count_lines(tmp_path: Path) -> None:
+    path = tmp_path / "log.jsonl"
+    for text, lines in ((b"", 0), (b"a\n", 1), (b"a\nb\n", 2), (b"a\nb\nc", 3)):
+        path.write_bytes(text)
+        assert count_lines(path) == lines
+
+
+def test_the_two_kinds_of_alert_have_different_names() -> None:
+    console, _ = _terminal()
+    summary = _text(console, summary_table([hcf_seat1_wins()], 4, 0))
+    assert "table alerts (SURV-9 chain, GEN-4/GEN-5 between hands) │ 4" in summary
+    assert "SURV-*" not in summary
+    alert = Alert(table_id="T1", code="SWEETHEARTING", rule="SURV-2", severity="critical",
+                  message="m", hand_id="T1-000001")
+    title = _text(console, surveillance_table([alert] * 6, 3000))
+    assert "cross-hand surveillance (SURV-2..8): 6 alert(s) over 3,000 hands" in title
+
+
+def test_refused_hands_say_why() -> None:
+    refusal = Finding(code="LEDGER_REFUSED", rule="GEN-8", severity="critical", seat=None,
+                      amount=None, message="hand T2-7 not booked: layouts not empty at hand "
+                                           "end: layout:T2:3 nets -1")
+    results = [PostResult("T2-1", "posted", 5), PostResult("T2-7", "refused",
+                                                           findings=(refusal,))]
+    lines = posting_summary("sqlite:///l.sqlite", results)
+    assert lines[0] == "ledger sqlite:///l.sqlite: 1 posted, 1 refused"
+    assert "do not balance (GEN-8)" in lines[1]
+    assert lines[2].strip() == ("hand T2-7 not booked: layouts not empty at hand end: "
+                                "layout:T2:3 nets -1 (GEN-8 LEDGER_REFUSED)")

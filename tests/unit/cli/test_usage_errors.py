@@ -1,0 +1,93 @@
+"""Ordinary mistakes get one line saying what was wrong and what to do, and exit 2.
+
+Each case used to end in a traceback (a ``KeyError`` for a game name, SQLAlchemy's
+``ArgumentError`` for a URL, a driver's ``ModuleNotFoundError`` for ``mysql://``, an
+``OperationalError`` for an unreachable server or a file that is not a database)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from services.simulator.registry import SIMULATORS
+from tests.unit.cli.helpers import assert_one_line_usage_error, pitwatch
+
+GAMES = ("hcf", "chinese", "draw7a", "russian", "holdem")
+
+
+def test_the_simulated_games_are_these_five() -> None:
+    assert tuple(SIMULATORS) == GAMES
+
+
+@pytest.mark.parametrize("name", ["blackjack", "HCF", "poker"])
+def test_unknown_game_for_simulate(name: str, tmp_path: Path) -> None:
+    ran = pitwatch("simulate", "--game", name, "-o", str(tmp_path / "x.jsonl"),
+                   "--tables", "1", "--hands", "1")
+    assert_one_line_usage_error(ran, "--game", repr(name), ", ".join(GAMES))
+    assert not (tmp_path / "x.jsonl").exists()
+
+
+def test_unknown_game_for_demo(tmp_path: Path) -> None:
+    ran = pitwatch("demo", "--game", "poker", "--workdir", str(tmp_path / "demo"))
+    assert_one_line_usage_error(ran, "--game", "'poker'", "hcf")
+    assert not (tmp_path / "demo").exists()
+
+
+@pytest.mark.parametrize("command", ["simulate", "demo"])
+def test_help_lists_the_game_names(command: str) -> None:
+    ran = pitwatch(command, "--help", columns=250)
+    assert ran.code == 0
+    squeezed = "".join(ran.stdout.replace("│", " ").split())  # Rich wraps inside its box
+    assert "--game[hcf|chinese|draw7a|russian|holdem]" in squeezed
+    assert "oneofhcf,chinese,draw7a,russian,holdem" in squeezed
+
+
+def test_unknown_fault(tmp_path: Path) -> None:
+    ran = pitwatch("simulate", "--faults", "nosuch", "-o", str(tmp_path / "x.jsonl"))
+    assert_one_line_usage_error(ran, "--faults", "nosuch", "mispay")
+
+
+@pytest.mark.parametrize(("url", "words"), [
+    ("foo", ("--db", "'foo' is not a database URL", "sqlite:///")),
+    ("mysql://u:p@localhost/x", ("SQLite or PostgreSQL, not mysql",)),
+    ("oracle+nosuchdriver://x", ("not oracle",)),
+])
+def test_bad_database_urls(url: str, words: tuple[str, ...]) -> None:
+    assert_one_line_usage_error(pitwatch("ledger", "balances", "--db", url), *words)
+
+
+def test_unreachable_postgresql_hides_the_password() -> None:
+    """Port 1 on loopback: nothing listens there, the connection is refused at once."""
+    ran = pitwatch("ledger", "balances", "--db",
+                   "postgresql+psycopg://pitwatch:secret@127.0.0.1:1/pitwatch")
+    assert_one_line_usage_error(ran, "cannot connect", "127.0.0.1:1", "services.sh up")
+    assert "secret" not in ran.stderr
+
+
+def test_a_file_that_is_not_a_database(tmp_path: Path) -> None:
+    not_db = tmp_path / "notes.sqlite"
+    not_db.write_text("these are my notes, not a database\n" * 100)
+    ran = pitwatch("ledger", "rake", "--db", f"sqlite:///{not_db}")
+    assert_one_line_usage_error(ran, "file is not a database")
+    assert not_db.read_text().startswith("these are my notes")
+
+
+def test_a_bad_url_when_writing_too(tmp_path: Path) -> None:
+    log = tmp_path / "events.jsonl"
+    log.write_text("")
+    ran = pitwatch("adjudicate", str(log), "--ledger", "mysql://u:p@h/x")
+    assert ran.code == 2
+    assert ran.error_lines[-1].startswith("error: Invalid value for --ledger")
+
+
+def test_unknown_command_and_option() -> None:
+    assert_one_line_usage_error(pitwatch("nosuch"), "No such command 'nosuch'")
+    assert_one_line_usage_error(pitwatch("ledger", "rake", "--nosuch"), "--nosuch")
+
+
+def test_unknown_surveillance_profile(tmp_path: Path) -> None:
+    log = tmp_path / "events.jsonl"
+    log.write_text("")
+    ran = pitwatch("surveil", str(log), "--profile", "nosuch")
+    assert_one_line_usage_error(ran, "--profile", "nosuch", "house-v1")
