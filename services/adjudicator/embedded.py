@@ -1,6 +1,6 @@
 """The embedded runner: adjudicate a JSONL event log with no broker.
 
-It drives exactly the functions the Faust app drives (``parse_record``, ``apply_event``),
+It drives exactly the functions the Kafka worker drives (``parse_record``, ``apply_event``),
 keeping the per-table states in a dict instead of a changelogged table, so
 ``pitwatch adjudicate FILE`` and the Kafka pipeline give byte-identical records.
 """
@@ -11,6 +11,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 from services.adjudicator.intake import Rejection, parse_record
+from services.adjudicator.segments import Segment
 from services.adjudicator.table import (
     Outputs,
     TableState,
@@ -40,6 +41,8 @@ class StepResult:
     closed_hand: HandInput | None = None  # the hand adjudicated by this record, if any
     # Critical chain findings no hand could take: rejected input (docs/events.md).
     outside_hand: list[Finding] = field(default_factory=list)
+    # Event archive segments this record completed (services.adjudicator.segments).
+    archive: list[Segment] = field(default_factory=list)
 
 
 class EmbeddedRunner:
@@ -61,15 +64,18 @@ class EmbeddedRunner:
             state = self.states[table_id] = TableState(table_id=table_id)
         out = apply_event(state, parsed, self.profiles)
         if not out.dlq:  # the usual case: nothing for the DLQ
-            return StepResult(out.records, out.alerts, [], out.closed_hand, out.outside_hand)
+            return StepResult(out.records, out.alerts, [], out.closed_hand, out.outside_hand,
+                              out.archive)
         return _step(out, raw, where, table_id)
 
     def finish(self) -> StepResult:
-        """Close hands left open at end of input (reported as rejected, never dropped)."""
+        """Close hands left open at end of input (reported as rejected, never dropped);
+        the archive gets every table's last segments."""
         result = StepResult()
         for table_id in sorted(self.states):
             out = close_open_hand_at_end(self.states[table_id])
             result.records += out.records
+            result.archive += out.archive
         return result
 
 
@@ -80,6 +86,7 @@ def _step(out: Outputs, raw: bytes, where: str, table_id: str) -> StepResult:
         dead_letters=[DeadLetter(where, reason, raw, table_id) for reason in out.dlq],
         closed_hand=out.closed_hand,
         outside_hand=out.outside_hand,
+        archive=out.archive,
     )
 
 

@@ -16,7 +16,11 @@ import msgspec
 import orjson
 
 from services.events.bounds import MAX_RECORD_BYTES
-from services.events.canonical import decoded_event_canonical, validated_event_hash
+from services.events.canonical import (
+    decoded_event_canonical,
+    sorted_encoding,
+    validated_event_canonical,
+)
 from services.events.contract import Event, TableConfiguredEvent
 from services.events.timestamps import timestamp_problem
 from services.events.wire import control_character, may_hold_control, repeated_key, too_deep
@@ -27,8 +31,19 @@ _decode = msgspec.json.Decoder(Event).decode
 
 @dataclass(frozen=True, slots=True)
 class ParsedEvent:
+    """A record that met the contract: the decoded event, its canonical JSON (RFC 8785:
+    what the event archive keeps) and that JSON's SHA-256 (the next event's prev_hash).
+
+    ``reencodes``: the decoded event written back with sorted keys gives ``canonical``
+    again (``services.events.canonical.sorted_encoding``), as it does for every compact
+    ASCII record; so whoever keeps the decoded event need not keep ``canonical`` too. It
+    is False only for records the checked path took whose canonical form differs (a body
+    field given explicitly with its default value, a non-ASCII paytable key ...)."""
+
     event: Event
-    hash: str  # SHA-256 of the canonical JSON of this event (the next event's prev_hash)
+    hash: str
+    canonical: bytes
+    reencodes: bool = True
 
 
 @dataclass(frozen=True)
@@ -58,7 +73,7 @@ def parse_record(raw: bytes, where: str) -> ParsedEvent | Rejection:
     canonical = decoded_event_canonical(event, raw)
     if canonical is None or b"\x7f" in raw or timestamp_problem(event.ts) is not None:
         return _parse_checked(raw, where)
-    return ParsedEvent(event, hashlib.sha256(canonical).hexdigest())
+    return ParsedEvent(event, hashlib.sha256(canonical).hexdigest(), canonical)
 
 
 def _parse_checked(raw: bytes, where: str) -> ParsedEvent | Rejection:
@@ -93,7 +108,8 @@ def _parse_checked(raw: bytes, where: str) -> ParsedEvent | Rejection:
     if ts_problem is not None:
         return Rejection(raw, f"schema: {ts_problem} - at `$.ts`", where, event.table_id)
     try:
-        digest = validated_event_hash(obj, type(event) is TableConfiguredEvent)
+        canonical = validated_event_canonical(obj, type(event) is TableConfiguredEvent)
     except (TypeError, ValueError) as exc:  # e.g. a float the contract forbade slipped past
         return Rejection(raw, f"cannot canonicalise record: {exc}", where, table_id)
-    return ParsedEvent(event, digest)
+    return ParsedEvent(event, hashlib.sha256(canonical).hexdigest(), canonical,
+                       sorted_encoding(event) == canonical)

@@ -14,6 +14,7 @@ from typing import Any
 
 import msgspec
 
+from services.adjudicator.segments import HandCut
 from services.events.contract import EVENT_TYPES, Envelope, Event, Finding
 
 
@@ -34,6 +35,9 @@ class OpenHand(msgspec.Struct):
     count: int = 0
     packed: bytearray = msgspec.field(default_factory=bytearray)
     findings: list[Finding] = msgspec.field(default_factory=list)
+    # The archive's part of the hand (services.adjudicator.archiving): where the segment
+    # starts, and what it needs beyond the packed events (usually nothing).
+    cut: HandCut = msgspec.field(default_factory=lambda: HandCut(0, 0))
 
     @property
     def events(self) -> tuple[Event, ...]:

@@ -23,8 +23,16 @@ from dataclasses import dataclass, field
 import msgspec
 
 from services.adjudicator.adjudicate import ChainInfo, adjudicate_hand, rejected_record
+from services.adjudicator.archiving import (
+    between_segments,
+    hand_segments,
+    keep_beside,
+    keep_between,
+    note_packed,
+)
 from services.adjudicator.intake import ParsedEvent
 from services.adjudicator.open_hand import OpenHand, pack_event, unpack_events
+from services.adjudicator.segments import BetweenRun, HandCut, Segment
 from services.adjudicator.window import Window, fingerprint
 from services.events.bounds import (
     MAX_BUYS_PER_SEAT,
@@ -89,6 +97,10 @@ class TableState(msgspec.Struct):
     hands_played: int = 0
     buys: list[Buy] = msgspec.field(default_factory=list)
     open_hand: OpenHand | None = None
+    # The event archive (services.adjudicator.archiving): events taken outside any hand
+    # and not yet handed out, and how many events this state has taken in all.
+    between: BetweenRun | None = None
+    taken: int = 0
 
 
 @dataclass(slots=True)
@@ -103,6 +115,8 @@ class Outputs:
     closed_hand: HandInput | None = None
     # Critical chain findings outside any hand (events.md): rejected input of this run.
     outside_hand: list[Finding] = field(default_factory=list)
+    # Segments for the event archive, cut by this record (services.adjudicator.segments).
+    archive: list[Segment] = field(default_factory=list)
 
 
 _state_encoder = msgspec.msgpack.Encoder()
@@ -279,23 +293,28 @@ def apply_event(state: TableState, parsed: ParsedEvent, profiles: Profiles) -> O
     out = Outputs()
     event = parsed.event
     if not _next_in_chain(state, parsed) and not check_chain(state, parsed, out):
+        _take(state, parsed, out, refused=True)
         return out
     event_type = type(event)
     if event_type in _TABLE_LEVEL_CLASSES:
         _apply_table_event(state, event, out, profiles)
         if state.open_hand is not None:
-            _append(state, event, out)
+            _append(state, parsed, out)
+        else:
+            _take(state, parsed, out)
         return out
     if event_type is HandStartedEvent:
         _forget_before_previous_hand(state, event)
         if state.open_hand is not None:
             _close_incomplete(state, out, f"hand_started of {event.hand_id} (seq {event.seq}) "
                                           "arrived before this hand's hand_ended")
+        _cut_between(state, out)
         state.open_hand = OpenHand(table_id=state.table_id, hand_id=event.hand_id or "",
                                    first_seq=event.seq, source=event.source,
-                                   findings=state.held)
+                                   findings=state.held,
+                                   cut=HandCut(state.last_seq, state.taken))
         state.held = []
-        pack_event(state.open_hand, event)
+        _append(state, parsed, out)
         return out
     hand = state.open_hand
     if hand is None or event.hand_id != hand.hand_id:
@@ -307,8 +326,9 @@ def apply_event(state: TableState, parsed: ParsedEvent, profiles: Profiles) -> O
                   severity="warning", seq=event.seq, event_id=event.event_id,
                   hand_id=event.hand_id, message=out.dlq[-1])
         )
+        _take(state, parsed, out)
         return out
-    _append(state, event, out)
+    _append(state, parsed, out)
     if event_type is HandEndedEvent and state.open_hand is hand:
         out.records.append(_close_hand(state, hand, parsed.hash, out, profiles))
     return out
@@ -320,11 +340,35 @@ _TABLE_LEVEL_CLASSES = frozenset(
 )
 
 
-def _append(state: TableState, event: Event, out: Outputs) -> None:
+def _append(state: TableState, parsed: ParsedEvent, out: Outputs) -> None:
+    """The open hand packs the event (and its archive segment will hold it)."""
     hand = state.open_hand
     assert hand is not None
-    pack_event(hand, event)
+    pack_event(hand, parsed.event)
+    note_packed(hand.cut, hand.count - 1, parsed)
+    state.taken += 1
     _check_hand_size(state, out)
+
+
+def _take(state: TableState, parsed: ParsedEvent, out: Outputs, refused: bool = False) -> None:
+    """An event the open hand does not pack (a refused event, one of another hand, one
+    between hands): the archive keeps it all the same, in arrival order."""
+    hand = state.open_hand
+    if hand is not None:
+        keep_beside(hand.cut, hand.count + len(hand.cut.extras), parsed, refused)
+    else:
+        if state.between is None:
+            state.between = BetweenRun(state.last_seq, state.taken)
+        if keep_between(state.between, parsed, refused):
+            _cut_between(state, out)
+    state.taken += 1
+
+
+def _cut_between(state: TableState, out: Outputs) -> None:
+    """Hand the events taken between hands to the archive."""
+    if state.between is not None:
+        out.archive += between_segments(state.table_id, state.between)
+        state.between = None
 
 
 def _check_hand_size(state: TableState, out: Outputs) -> None:
@@ -433,6 +477,7 @@ def table_context(state: TableState) -> TableContext:
 def _close_hand(state: TableState, hand: OpenHand, last_hash: str,
                 out: Outputs, profiles: Profiles) -> AdjudicationRecord:
     events = unpack_events(hand)
+    out.archive += hand_segments(state.table_id, hand.hand_id, hand.cut, events)
     hand_input = HandInput(table=table_context(state), hand_id=hand.hand_id, events=tuple(events))
     out.closed_hand = hand_input
     chain = ChainInfo(first_seq=hand.first_seq, last_seq=hand.last_seq, last_hash=last_hash)
@@ -460,12 +505,15 @@ def _close_incomplete(state: TableState, out: Outputs, why: str) -> None:
                         f"hand {hand.hand_id} cannot be adjudicated: {why}")]
     game = state.config.game if state.config else None
     out.records.append(rejected_record(state.table_id, hand.hand_id, findings, game))
+    out.archive += hand_segments(state.table_id, hand.hand_id, hand.cut, unpack_events(hand))
     state.open_hand = None
 
 
 def close_open_hand_at_end(state: TableState) -> Outputs:
-    """End of input (embedded runs): a hand still open is reported, not dropped."""
+    """End of input (embedded runs): a hand still open is reported, not dropped, and the
+    events taken since the last hand go to the archive."""
     out = Outputs()
     if state.open_hand is not None:
         _close_incomplete(state, out, "input ended before its hand_ended")
+    _cut_between(state, out)
     return out

@@ -44,20 +44,33 @@ def event_hash(event_obj: dict[str, Any]) -> str:
     return hashlib.sha256(canonical_json(event_obj)).hexdigest()
 
 
-def validated_event_hash(event_obj: dict[str, Any], free_form_keys: bool) -> str:
-    """``event_hash`` of an event that already passed the v1 contract.
+def validated_event_canonical(event_obj: dict[str, Any], free_form_keys: bool) -> bytes:
+    """``canonical_json`` of an event that already passed the v1 contract.
 
     The contract admits only integers inside the safe range and fixed ASCII field names,
     so orjson's sorted output *is* the RFC 8785 form and the per-value safety walk can be
     skipped — except for bodies with free-form map keys (``table_configured.paytables``),
-    which take the checked path. This is the intake hot path (one call per event).
+    which take the checked path.
     """
     if free_form_keys:
-        return event_hash(event_obj)
-    return hashlib.sha256(orjson.dumps(event_obj, option=orjson.OPT_SORT_KEYS)).hexdigest()
+        return canonical_json(event_obj)
+    return orjson.dumps(event_obj, option=orjson.OPT_SORT_KEYS)
+
+
+def validated_event_hash(event_obj: dict[str, Any], free_form_keys: bool) -> str:
+    """``event_hash`` of an event that already passed the v1 contract (see
+    ``validated_event_canonical``)."""
+    return hashlib.sha256(validated_event_canonical(event_obj, free_form_keys)).hexdigest()
 
 
 _sorted_encoder = msgspec.json.Encoder(order="sorted")
+
+
+def sorted_encoding(event: msgspec.Struct) -> bytes:
+    """A decoded event written back with sorted keys: its canonical JSON whenever intake
+    found the two equal (``ParsedEvent.reencodes``), so a stored event need not keep its
+    canonical bytes beside its decoded form (the event archive re-encodes it)."""
+    return _sorted_encoder.encode(event)
 
 
 def decoded_event_canonical(event: msgspec.Struct, raw: bytes) -> bytes | None:

@@ -1,0 +1,78 @@
+"""What a table hands the event archive: every event its intake parsed, in arrival order,
+cut into segments — one per hand, one per run of events between hands.
+
+Why segments and not one row per event: at the architecture's 2,000 hands a second and
+75 events a hand, one row per event is 150,000 rows a second; one per hand is 2,000 (and
+a hand's events compress together). Why cut at hands: a hand's events are already held
+together by the table state (``OpenHand``), so the cut costs nothing to remember, and a
+cut that depends only on the events (never on a clock or a batch) gives the same
+segments in the embedded run, in the Kafka worker, and after any crash and replay there.
+
+Why every parsed event and not only those the chain accepted: a refused event (a
+duplicate, a conflicting or stale one) can still put a finding on a hand; the archive
+keeps it, flagged, so that a replay of the archive gives the same records as the run that
+first saw the stream. Records that were not events at all (the DLQ) are not archived.
+
+These are plain data; ``services.adjudicator.archiving`` fills them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import msgspec
+
+
+@dataclass(frozen=True, slots=True)
+class ArchivedEvent:
+    """One event of a segment: its canonical JSON (RFC 8785, the bytes its hash is of) and
+    the envelope fields the archive indexes, read from the decoded event."""
+
+    canonical: bytes
+    seq: int
+    ts: str
+    prev_hash: str
+    refused: bool = False  # the chain check refused it: not part of the table's chain
+
+
+@dataclass(frozen=True, slots=True)
+class Segment:
+    """A run of one table's events in arrival order, as the archive stores it.
+
+    ``hand_id``: the hand for a hand's segment, None for events between hands.
+    ``head_seq``: the table's chain head (highest seq taken) once the first event was
+    taken; ``ordinal``: how many events this table's state had taken before it. Ordered
+    by (head_seq, ordinal), a table's segments are in arrival order: the head never goes
+    down, and the ordinal orders segments within one run of the table's state.
+    """
+
+    table_id: str
+    hand_id: str | None
+    head_seq: int
+    ordinal: int
+    events: list[ArchivedEvent]
+
+
+class HandCut(msgspec.Struct, array_like=True, gc=False):
+    """What an open hand keeps for its archive segment beyond its packed events.
+
+    ``extras``: events taken while the hand was open that are not the hand's own (a
+    refused event, an event of another hand), as (position in the segment, event).
+    ``canonical``: packed events whose sorted re-encoding is not their canonical JSON
+    (``ParsedEvent.reencodes`` False), as (index among the packed events, canonical).
+    Both are empty for an ordinary hand: the segment is its packed events re-encoded.
+    """
+
+    head_seq: int
+    ordinal: int
+    extras: list[tuple[int, bytes, int, str, str, bool]] = msgspec.field(default_factory=list)
+    canonical: list[tuple[int, bytes]] = msgspec.field(default_factory=list)
+
+
+class BetweenRun(msgspec.Struct, array_like=True, gc=False):
+    """Events taken while no hand was open, not yet handed to the archive."""
+
+    head_seq: int
+    ordinal: int
+    events: list[tuple[bytes, int, str, str, bool]] = msgspec.field(default_factory=list)
+    size: int = 0  # canonical bytes held
