@@ -9,7 +9,9 @@ re-offer it any number of times and the unique keys make the repeat a no-op.
 
 These models describe the schema; they never create it. The Alembic migrations in
 ``services/ledger/migrations`` are the only way the schema is created or changed, and
-``tests/unit/ledger/test_migrations.py`` fails when the two differ.
+``tests/unit/ledger/test_migrations.py`` fails when the two differ. The same database
+holds the event archive (``archive_tables``) and the cases (``case_tables``);
+``services.ledger.schema`` gathers every table.
 """
 
 from __future__ import annotations
@@ -24,35 +26,20 @@ from sqlalchemy import (
     ForeignKey,
     Index,
     Integer,
-    MetaData,
     String,
     Text,
 )
-from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+from sqlalchemy.orm import Mapped, mapped_column
+
+from services.ledger.base import WITHOUT_ROWID, Base
+
+__all__ = ["ACCOUNT_KINDS", "Account", "AccountKind", "Base", "Conflict", "FindingRow", "Hand",
+           "LedgerStatus", "Posting", "Rake"]
 
 AccountKind = Literal["player", "layout", "pot", "house_rake", "house_bank"]
 ACCOUNT_KINDS: tuple[str, ...] = get_args(AccountKind)
 
 LedgerStatus = Literal["posted", "refused"]
-
-# Explicit constraint names: the same names on SQLite and PostgreSQL, and what Alembic's
-# batch mode needs to find a constraint again on SQLite.
-NAMING_CONVENTION = {
-    "ix": "ix_%(column_0_label)s",
-    "uq": "uq_%(table_name)s_%(column_0_name)s",
-    "ck": "ck_%(table_name)s_%(constraint_name)s",
-    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
-    "pk": "pk_%(table_name)s",
-}
-
-
-# SQLite: rows keyed by their source key are stored in that key's B-tree alone, instead of
-# a rowid table plus a separate unique index (one B-tree write per posting, not two).
-WITHOUT_ROWID = {"sqlite_with_rowid": False}
-
-
-class Base(DeclarativeBase):
-    metadata = MetaData(naming_convention=NAMING_CONVENTION)
 
 
 def _hand_fk() -> ForeignKey:

@@ -15,10 +15,10 @@ import os
 from alembic import context
 from sqlalchemy import Connection, create_engine
 
-from services.ledger.models import Base
+from services.ledger.schema import metadata
 
 config = context.config
-target_metadata = Base.metadata
+target_metadata = metadata
 
 
 def _configure_and_run(connection: Connection) -> None:

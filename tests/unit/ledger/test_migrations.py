@@ -10,8 +10,8 @@ from alembic.runtime.migration import MigrationContext
 from sqlalchemy import Column, Engine, Integer, MetaData, Table, inspect
 
 from services.ledger.db import alembic_config, current_revision, head_revision, open_ledger
-from services.ledger.models import Base
 from services.ledger.posting import post_hand
+from services.ledger.schema import metadata
 from tests.unit.ledger.builders import hcf_seat1_wins
 
 
@@ -19,7 +19,7 @@ def schema_drift(engine: Engine) -> list[object]:
     """What ``alembic revision --autogenerate`` would write: empty when models == DB."""
     with engine.connect() as conn:
         context = MigrationContext.configure(conn, opts={"compare_type": True})
-        return list(compare_metadata(context, Base.metadata))
+        return list(compare_metadata(context, metadata))
 
 
 def test_migrated_database_matches_the_models(engine: Engine) -> None:
@@ -29,7 +29,7 @@ def test_migrated_database_matches_the_models(engine: Engine) -> None:
 def test_drift_is_detected(engine: Engine) -> None:
     """The comparison above can fail: a model column the migrations lack is reported."""
     drifted = MetaData()
-    for table in Base.metadata.sorted_tables:
+    for table in metadata.sorted_tables:
         table.to_metadata(drifted)
     Table("hands", drifted, Column("extra", Integer), extend_existing=True)
     with engine.connect() as conn:
@@ -41,7 +41,7 @@ def test_open_ledger_creates_the_directory_and_migrates_to_head(tmp_path: Path) 
     url = f"sqlite:///{tmp_path}/deep/er/ledger.sqlite"
     engine = open_ledger(url)
     assert (tmp_path / "deep" / "er" / "ledger.sqlite").exists()
-    assert current_revision(engine) == head_revision() == "0001"
+    assert current_revision(engine) == head_revision() == "0002_archive_and_cases"
     assert set(inspect(engine).get_table_names()) == {
         "alembic_version",
         "hands",
@@ -50,6 +50,15 @@ def test_open_ledger_creates_the_directory_and_migrates_to_head(tmp_path: Path) 
         "rake",
         "findings",
         "conflicts",
+        "archive_segments",
+        "archive_tables",
+        "archive_alerts",
+        "archive_conflicts",
+        "cases",
+        "case_audit",
+        "case_evidence",
+        "case_hands",
+        "case_tags",
     }
     engine.dispose()
 

@@ -1,0 +1,108 @@
+"""The event archive's tables: segments of events, alerts, refused re-deliveries, and the
+catalog of archived tables.
+
+Why one row per segment (a hand, or a run of events between hands) and not per event: at
+75 events a hand, a row per event is 75 inserts and 75 index entries per hand; a segment
+is one insert of its events' canonical JSON, compressed together (``services.archive``
+measures and explains the choice). Everything ``pitwatch verify`` checks is in the body;
+the columns beside it (sequence range, the hashes at both ends, the day) index the body
+and are checked against it.
+
+``archive_segments`` is partitioned by ``day`` on PostgreSQL (declarative, one partition
+per UTC day, created as days arrive), so that old days can be detached and kept cold;
+SQLite holds the same table unpartitioned. Append-only on both: triggers refuse UPDATE,
+DELETE (and TRUNCATE on PostgreSQL) on every table here except ``archive_tables``, the
+catalog, which holds each table's highest archived seq for the writer's overlap check.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from sqlalchemy import BigInteger, Date, Index, Integer, LargeBinary, String, Text
+from sqlalchemy.orm import Mapped, mapped_column
+
+from services.ledger.base import Base
+
+
+class ArchiveSegment(Base):
+    """One segment of a table's events, in arrival order (``services.archive.segment``).
+
+    Key: ``(day, table_id, head_seq, ordinal)``, a function of the events alone, so the
+    same segment offered again (at-least-once delivery, a second run over the same log)
+    is recognised. ``first_seq``/``last_seq``/``first_prev_hash``/``last_hash`` describe
+    the events the chain check accepted (None when the segment holds only refused ones);
+    ``refused`` lists the positions of the others (JSON array).
+    """
+
+    __tablename__ = "archive_segments"
+
+    day: Mapped[dt.date] = mapped_column(Date, primary_key=True)
+    table_id: Mapped[str] = mapped_column(String(200), primary_key=True)
+    head_seq: Mapped[int] = mapped_column(BigInteger, primary_key=True)
+    ordinal: Mapped[int] = mapped_column(BigInteger, primary_key=True)
+    hand_id: Mapped[str | None] = mapped_column(String(200))
+    first_seq: Mapped[int | None] = mapped_column(BigInteger)
+    last_seq: Mapped[int | None] = mapped_column(BigInteger)
+    events: Mapped[int] = mapped_column(Integer)
+    refused: Mapped[str] = mapped_column(Text)
+    first_prev_hash: Mapped[str | None] = mapped_column(String(64))
+    last_hash: Mapped[str | None] = mapped_column(String(64))
+    first_ts: Mapped[str] = mapped_column(String(40))
+    last_ts: Mapped[str] = mapped_column(String(40))
+    codec: Mapped[str] = mapped_column(String(16))
+    body_sha256: Mapped[str] = mapped_column(String(64))
+    body: Mapped[bytes] = mapped_column(LargeBinary)
+
+    __table_args__ = (
+        Index("ix_archive_segments_table_seq", "table_id", "first_seq"),
+        Index("ix_archive_segments_hand", "hand_id"),
+        {"postgresql_partition_by": "RANGE (day)"},
+    )
+
+
+class ArchiveTable(Base):
+    """The catalog: each archived table's highest accepted seq so far. A segment whose
+    events all lie above it cannot overlap what is archived (the usual case, one lookup);
+    otherwise the writer compares event by event."""
+
+    __tablename__ = "archive_tables"
+
+    table_id: Mapped[str] = mapped_column(String(200), primary_key=True)
+    last_seq: Mapped[int] = mapped_column(BigInteger)
+
+
+class ArchiveAlert(Base):
+    """An alert as produced (stream alerts of the adjudicator, SURV-2..8 of surveillance),
+    keyed by its id (``services.archive.alerts.alert_key``): a repeat is a no-op."""
+
+    __tablename__ = "archive_alerts"
+
+    alert_id: Mapped[str] = mapped_column(String(500), primary_key=True)
+    table_id: Mapped[str] = mapped_column(String(200))
+    hand_id: Mapped[str | None] = mapped_column(String(200))
+    rule: Mapped[str] = mapped_column(String(200))
+    code: Mapped[str] = mapped_column(String(200))
+    severity: Mapped[str] = mapped_column(String(16))
+    seq: Mapped[int | None] = mapped_column(BigInteger)
+    event_id: Mapped[str | None] = mapped_column(String(200))
+    alert_json: Mapped[str] = mapped_column(Text)
+
+    __table_args__ = (
+        Index("ix_archive_alerts_table_seq", "table_id", "seq"),
+        Index("ix_archive_alerts_hand", "hand_id"),
+    )
+
+
+class ArchiveConflict(Base):
+    """An event offered again for a seq the archive holds, with other bytes: the stored
+    event stays, the offered one is kept here (SURV-9: the stream changed after it was
+    archived)."""
+
+    __tablename__ = "archive_conflicts"
+
+    table_id: Mapped[str] = mapped_column(String(200), primary_key=True)
+    seq: Mapped[int] = mapped_column(BigInteger, primary_key=True)
+    offered_sha256: Mapped[str] = mapped_column(String(64), primary_key=True)
+    stored_sha256: Mapped[str] = mapped_column(String(64))
+    offered: Mapped[bytes] = mapped_column(LargeBinary)
