@@ -8,8 +8,8 @@ Fixtures:
 - `kafka_bootstrap` (session): "127.0.0.1:<port>" of the broker, checked to answer.
 - `kafka_topic` (function): a factory that creates a uniquely named topic (the broker does
   not auto-create topics) and deletes it after the test.
-- `pg_url` (session): SQLAlchemy URL of a database created for this test session and
-  dropped after it, so sessions never see each other's tables.
+- `pg_url` (session, from tests/conftest.py): SQLAlchemy URL of a database created for
+  this test session and dropped after it, so sessions never see each other's tables.
 
 Addresses come from the same environment variables the scripts read
 (PITWATCH_KAFKA_PORT, PITWATCH_PG_*); PITWATCH_KAFKA_BOOTSTRAP and PITWATCH_PG_URL, when
@@ -20,19 +20,18 @@ from __future__ import annotations
 
 import asyncio
 import os
-import subprocess
-import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-import sqlalchemy as sa
 from aiokafka.admin import AIOKafkaAdminClient, NewTopic
-from sqlalchemy.engine import URL, make_url
+
+from tests.databases import START_HINT, unique_name
+
+__all__ = ["SERVICE_TIMEOUT_S", "TopicFactory", "unique_name"]
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 INTEGRATION_DIR = Path(__file__).resolve().parent
-START_HINT = "start the services with `scripts/services.sh up`"
 
 # How long fixtures wait for a service to answer before failing. Generous: the machine
 # has 2 cores shared with test workers, and a slow answer is not what these tests judge.
@@ -54,28 +53,6 @@ def kafka_bootstrap_address() -> str:
     if explicit:
         return explicit
     return f"127.0.0.1:{os.environ.get('PITWATCH_KAFKA_PORT', '9092')}"
-
-
-def base_pg_url() -> str:
-    """The URL of the pitwatch database, from PITWATCH_PG_URL or scripts/postgres.sh url.
-
-    Asking the script keeps its defaults (port, user, password) in one place.
-    """
-    explicit = os.environ.get("PITWATCH_PG_URL")
-    if explicit:
-        return explicit
-    result = subprocess.run(
-        ["bash", str(REPO_ROOT / "scripts" / "postgres.sh"), "url"],
-        check=True,
-        capture_output=True,
-        text=True,
-    )
-    return result.stdout.strip()
-
-
-def unique_name(prefix: str) -> str:
-    """A name no other test or session uses, valid as a topic and a database name."""
-    return f"{prefix}_{uuid.uuid4().hex[:12]}"
 
 
 async def _list_topics(bootstrap: str) -> list[str]:
@@ -148,36 +125,3 @@ def kafka_topic(kafka_bootstrap: str) -> Iterator[TopicFactory]:
     yield create
     if created:
         asyncio.run(_delete_topics(kafka_bootstrap, created))
-
-
-def _admin_engine(url: URL) -> sa.Engine:
-    # CREATE/DROP DATABASE cannot run inside a transaction block.
-    return sa.create_engine(url, isolation_level="AUTOCOMMIT", poolclass=sa.pool.NullPool)
-
-
-@pytest.fixture(scope="session")
-def pg_url() -> Iterator[str]:
-    """URL of a fresh PostgreSQL database for this session, dropped afterwards."""
-    base = make_url(base_pg_url())
-    admin = _admin_engine(base)
-    database = unique_name("pitwatch_test")
-    problem: sa.exc.OperationalError | None = None
-    try:
-        with admin.connect() as conn:
-            conn.execute(sa.text(f'CREATE DATABASE "{database}"'))
-    except sa.exc.OperationalError as exc:
-        problem = exc
-    if problem is not None:  # failed outside the except block: no chained traceback noise
-        admin.dispose()
-        pytest.fail(
-            f"PostgreSQL at {base.render_as_string(hide_password=True)} does not accept "
-            f"connections ({problem.orig!r}); {START_HINT}",
-            pytrace=False,
-        )
-    try:
-        yield base.set(database=database).render_as_string(hide_password=False)
-    finally:
-        with admin.connect() as conn:
-            # FORCE: a test that leaked a connection must not leave the database behind.
-            conn.execute(sa.text(f'DROP DATABASE IF EXISTS "{database}" WITH (FORCE)'))
-        admin.dispose()

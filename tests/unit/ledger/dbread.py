@@ -1,8 +1,10 @@
 """Raw SQL reads for the ledger tests: independent of services.ledger.queries, so a bug
-there cannot hide a bug in the write path."""
+there cannot hide a bug in the write path. Dates read back as ISO text on both databases
+(SQLite stores them as text, PostgreSQL returns ``date``), so one expectation fits both."""
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any
 
 from sqlalchemy import Engine, text
@@ -10,7 +12,11 @@ from sqlalchemy import Engine, text
 
 def rows(engine: Engine, sql: str, **params: Any) -> list[tuple[Any, ...]]:
     with engine.connect() as conn:
-        return [tuple(row) for row in conn.execute(text(sql), params)]
+        return [tuple(_plain(value) for value in row) for row in conn.execute(text(sql), params)]
+
+
+def _plain(value: Any) -> Any:
+    return value.isoformat() if isinstance(value, dt.date) else value
 
 
 def account_balances(engine: Engine) -> dict[str, int]:

@@ -4,12 +4,20 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
-from sqlalchemy import Column, Engine, Integer, MetaData, Table, inspect
+from sqlalchemy import Column, Engine, Integer, MetaData, Table, create_engine, inspect
 
-from services.ledger.db import alembic_config, current_revision, head_revision, open_ledger
+from services.ledger.db import (
+    LedgerUnavailable,
+    alembic_config,
+    current_revision,
+    head_revision,
+    open_existing_ledger,
+    open_ledger,
+)
 from services.ledger.posting import post_hand
 from services.ledger.schema import metadata
 from tests.unit.ledger.builders import hcf_seat1_wins
@@ -35,6 +43,25 @@ def test_drift_is_detected(engine: Engine) -> None:
     with engine.connect() as conn:
         diff = compare_metadata(MigrationContext.configure(conn), drifted)
     assert [entry[0] for entry in diff] == ["add_column"]
+
+
+def test_a_reader_refuses_a_database_without_a_ledger_and_creates_nothing(db_url: str) -> None:
+    """A reading command on an empty database (no SQLite file yet; an empty PostgreSQL
+    schema): refused, and nothing is created; once a writer has created the ledger, the
+    reader opens it at the latest revision."""
+    with pytest.raises(LedgerUnavailable, match=r"not a pitwatch ledger|does not exist"):
+        open_existing_ledger(db_url)
+    if db_url.startswith("sqlite"):
+        assert not Path(db_url.removeprefix("sqlite:///")).exists()
+    else:
+        probe = create_engine(db_url)
+        with probe.connect() as conn:
+            assert inspect(conn).get_table_names() == []
+        probe.dispose()
+    open_ledger(db_url).dispose()
+    reader = open_existing_ledger(db_url)
+    assert current_revision(reader) == head_revision()
+    reader.dispose()
 
 
 def test_open_ledger_creates_the_directory_and_migrates_to_head(tmp_path: Path) -> None:

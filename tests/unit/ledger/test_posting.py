@@ -1,5 +1,6 @@
-"""Booking hands on SQLite: double entry, one transaction per hand, idempotency,
-conflicts, refusals, and the database's own guards."""
+"""Booking hands: double entry, one transaction per hand, idempotency, conflicts,
+refusals, and the database's own guards, every test on SQLite and on PostgreSQL (the
+``engine`` fixture, tests/conftest.py)."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from services.ledger import entries, posting
 from services.ledger.bulk import bulk_insert
 from services.ledger.db import open_ledger
 from services.ledger.posting import post_hand, post_many
+from services.ledger.queries import stored_record
 from tests.unit.ledger.builders import (
     DAY_ONE,
     event_id,
@@ -278,12 +280,12 @@ def test_hand_end_day_is_stored_for_daily_totals(engine: Engine) -> None:
     ]
 
 
-def test_two_writers_on_one_sqlite_file_book_each_hand_once(tmp_path: Path) -> None:
-    """Two processes' worth of engines on one file, both delivering the same 60 hands
-    (opposite orders, different batch sizes): writers queue on the write lock instead
-    of failing, each hand is posted once and is a duplicate for the other writer."""
-    url = f"sqlite:///{tmp_path}/shared.sqlite"
-    engines = [open_ledger(url), open_ledger(url)]
+def test_two_writers_delivering_the_same_hands_book_each_once(db_url: str) -> None:
+    """At-least-once delivery to two writers at the same time (two engines on one SQLite
+    file or one PostgreSQL schema), both delivering the same 60 hands in opposite orders
+    and different batch sizes: writers queue instead of failing, each hand is posted
+    once and is a duplicate for the other writer."""
+    engines = [open_ledger(db_url), open_ledger(db_url)]
     hands = [hcf_seat1_wins(f"T1-{n:06d}") for n in range(60)]
     outcomes: list[list[posting.PostResult]] = [[], []]
     failures: list[BaseException] = []
@@ -346,3 +348,58 @@ def test_an_impossible_hand_end_date_is_refused_and_the_others_are_booked(
     assert "February 2026 has 28 days" in results[1].findings[0].message
     assert rows(engine, "SELECT hand_id FROM hands ORDER BY hand_id") == [
         ("T1-000001",), ("T1-000002",)]
+
+
+def test_text_with_control_characters_round_trips(engine: Engine) -> None:
+    """Tabs, newlines, backslashes and non-ASCII survive byte for byte (on PostgreSQL
+    the rows go in by COPY, whose text format escapes them)."""
+    odd = Finding(code="NOTE", rule="GEN-5", severity="info", seat=None, amount=None,
+                  message="tab\there\nnew line \\N back\\slash ä € 🂡")
+    hand = msgspec.structs.replace(
+        hcf_seat1_wins(), findings=[odd], players={"1": "al\tice\\N", "3": "b\nob"})
+    assert post_hand(engine, hand).status == "posted"
+    assert stored_record(engine, "T1-000001") == hand
+    assert post_hand(engine, hand).status == "duplicate"
+    assert rows(engine, "SELECT message FROM findings") == [(odd.message,)]
+    assert ("player:al\tice\\N",) in rows(engine, "SELECT name FROM accounts")
+
+
+def test_data_the_database_rejects_is_refused_without_stopping_the_batch(
+        engine: Engine, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With the contract check bypassed, a 201-character hand id reaches the database.
+    PostgreSQL rejects it (VARCHAR(200)): the batch falls back to one hand per
+    transaction, the bad hand is reported refused (nothing of it can be stored), the
+    others post. SQLite does not enforce lengths: there it is booked."""
+
+    def unchecked(record: AdjudicationRecord) -> entries.HandEntry:
+        entry = entries.identify(record)
+        entry.invalid = None
+        return entry
+
+    monkeypatch.setattr(posting, "identify", unchecked)
+    too_long = msgspec.structs.replace(hcf_dp_collects(), hand_id="T" * 201)
+    results = post_many(engine, [hcf_seat1_wins(), too_long, russian_house_hand()])
+    stored = [("R1-000001",), ("T1-000001",)]
+    if engine.dialect.name == "postgresql":
+        assert [r.status for r in results] == ["posted", "refused", "posted"]
+        assert "database refused hand" in results[1].findings[0].message
+    else:
+        assert [r.status for r in results] == ["posted", "posted", "posted"]
+        stored.append(("T" * 201,))
+    assert rows(engine, "SELECT hand_id FROM hands ORDER BY hand_id") == stored
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("table", ["postings", "hands", "rake", "findings", "conflicts"])
+def test_postgresql_refuses_truncate(pg_url: str, table: str) -> None:
+    """TRUNCATE (PostgreSQL has it, SQLite does not) is refused like DELETE."""
+    from tests.databases import fresh_schema
+
+    with fresh_schema(pg_url) as url:
+        engine = open_ledger(url)
+        post_hand(engine, hcf_seat1_wins())
+        before = snapshot(engine)
+        with pytest.raises(IntegrityError, match="append-only"), engine.begin() as conn:
+            conn.execute(text(f"TRUNCATE {table} CASCADE"))
+        assert snapshot(engine) == before
+        engine.dispose()

@@ -15,16 +15,25 @@ from sqlalchemy import Engine
 from services.events.contract import AdjudicationRecord
 from services.ledger.db import open_ledger
 from services.ledger.posting import post_hand, post_many
+from tests.databases import BACKENDS, fresh_schema
 from tests.unit.ledger.dbread import account_balances, snapshot
 from tests.unit.ledger.strategies import balanced_hands, expected_change
 
 
-@pytest.fixture(scope="module")
-def shared_engine(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Engine]:
-    path: Path = tmp_path_factory.mktemp("ledger-properties")
-    engine = open_ledger(f"sqlite:///{path}/ledger.sqlite")
-    yield engine
-    engine.dispose()
+@pytest.fixture(scope="module", params=BACKENDS)
+def shared_engine(request: pytest.FixtureRequest,
+                  tmp_path_factory: pytest.TempPathFactory) -> Iterator[Engine]:
+    """One ledger for all examples of a property, on SQLite and on PostgreSQL."""
+    if request.param == "sqlite":
+        path: Path = tmp_path_factory.mktemp("ledger-properties")
+        engine = open_ledger(f"sqlite:///{path}/ledger.sqlite")
+        yield engine
+        engine.dispose()
+        return
+    with fresh_schema(request.getfixturevalue("pg_url")) as url:
+        engine = open_ledger(url)
+        yield engine
+        engine.dispose()
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])

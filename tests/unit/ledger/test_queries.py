@@ -141,3 +141,10 @@ def test_stored_hand_shows_postings_findings_and_refused_reposts(book: Engine) -
 def test_empty_ledger_reads_as_empty(engine: Engine) -> None:
     assert balances(engine) == [] and rake_totals(engine) == []
     assert table_day_totals(engine) == [] and player_balances(engine) == []
+
+
+def test_chips_come_back_as_int(book: Engine) -> None:
+    """PostgreSQL sums BIGINT into NUMERIC; the queries cast back: chips are int."""
+    figures = [b.balance for b in balances(book)] + [r.amount for r in rake_totals(book)]
+    figures += [t.drop + t.payouts + t.rake + t.house_win for t in table_day_totals(book)]
+    assert {type(figure) for figure in figures} == {int}
