@@ -28,6 +28,7 @@ from services.ledger.cli import ledger_app, open_for_writing, posting_summary
 from services.outputs import output_file, write_jsonl
 from services.pipeline.cli import produce, serve_app, topics_app
 from services.pipeline.surveillance_service import serve_surveillance
+from services.recording import ArchiveCollector
 from services.reports.cli import report_app
 from services.simulator.registry import SIMULATORS
 from services.simulator.truth import TruthLabel
@@ -80,13 +81,15 @@ GameOption = Annotated[list[str], typer.Option(
 
 
 class AdjudicationRun:
-    """Collects what an embedded run produced, for summaries and the ledger."""
+    """Collects what an embedded run produced, for summaries, the ledger and the archive
+    (``archive`` None: the run is not archived, its segments are dropped)."""
 
-    def __init__(self) -> None:
+    def __init__(self, archive: ArchiveCollector | None = None) -> None:
         self.records: list[AdjudicationRecord] = []
         self.alerts: list[Alert] = []
         self.dead_letters: list[DeadLetter] = []
         self.chain_breaks_outside_hands = 0  # rejected input too (docs/events.md)
+        self.archive = archive
 
     @property
     def input_rejected(self) -> bool:
@@ -94,17 +97,23 @@ class AdjudicationRun:
                 or any(r.status == "rejected" for r in self.records))
 
 
-def run_file(path: Path, out: typer.FileTextWrite | None = None) -> AdjudicationRun:
-    """Adjudicate a JSONL file, writing records to ``out`` as hands end."""
-    run = AdjudicationRun()
+def run_file(path: Path, out: typer.FileTextWrite | None = None,
+             archive: bool = False) -> AdjudicationRun:
+    """Adjudicate a JSONL file, writing records to ``out`` as hands end; with
+    ``archive``, every event is packed for the archive as its segment closes."""
+    run = AdjudicationRun(ArchiveCollector() if archive else None)
     runner = EmbeddedRunner(read_profiles())
     with path.open("rb") as fh, log_progress(path, "adjudicating") as bar:
         for raw, where in bar.lines(iter_lines(fh)):
             step = runner.feed(raw, where)
             _collect(run, step.records, step.alerts, step.dead_letters, out)
             run.chain_breaks_outside_hands += len(step.outside_hand)
+            if run.archive is not None and step.archive:
+                run.archive.add(step.archive)
         step = runner.finish()
         _collect(run, step.records, step.alerts, step.dead_letters, out)
+        if run.archive is not None:
+            run.archive.add(step.archive)
     return run
 
 
@@ -130,11 +139,14 @@ def _write_dead_letters(path: Path, dead: list[DeadLetter]) -> None:
                        for d in dead))
 
 
-def _post_to_ledger(url: str, records: list[AdjudicationRecord]) -> None:
-    from services.ledger.posting import post_many
+def _keep(url: str, run: AdjudicationRun) -> None:
+    """Book the run's hands; archive its events and alerts and open its cases."""
+    from services.recording import archive_summary, keep_run
 
     engine = open_for_writing(url, "--ledger", default=None)
-    for line in posting_summary(url, post_many(engine, records)):
+    kept = keep_run(engine, run.records, run.alerts,
+                    run.archive.packed if run.archive is not None else None)
+    for line in [*posting_summary(url, kept.posted), *archive_summary(url, kept)]:
         err.print(line, markup=False, highlight=False, soft_wrap=True)
 
 
@@ -142,7 +154,12 @@ def _post_to_ledger(url: str, records: list[AdjudicationRecord]) -> None:
 def adjudicate(
     file: Annotated[Path, typer.Argument(exists=True, dir_okay=False, help="JSONL event log")],
     ledger: Annotated[str | None, typer.Option(help="book the hands into this ledger "
-                                                    "(SQLAlchemy URL; created if new)")] = None,
+                                                    "(SQLAlchemy URL; created if new), "
+                                                    "archive the events and alerts there and "
+                                                    "open cases")] = None,
+    archive: Annotated[bool, typer.Option(
+        "--archive/--no-archive", help="with --ledger: keep every event and alert in the "
+                                       "database's archive and open cases")] = True,
     dlq: Annotated[Path | None, typer.Option(callback=output_file, dir_okay=False,
                                              help="write rejected records here")] = None,
     alerts: Annotated[Path | None, typer.Option(callback=output_file, dir_okay=False,
@@ -156,7 +173,7 @@ def adjudicate(
     Exits 1 when any input was rejected (a record to the DLQ or a rejected hand), or, with
     --fail-on-findings, when any hand has a finding; 2 on a usage error.
     """
-    run = run_file(file, sys.stdout)  # type: ignore[arg-type]
+    run = run_file(file, sys.stdout, archive=ledger is not None and archive)  # type: ignore[arg-type]
     sys.stdout.flush()
     err.print(summary_table(run.records, len(run.alerts), len(run.dead_letters),
                             run.chain_breaks_outside_hands))
@@ -172,7 +189,7 @@ def adjudicate(
     if alerts is not None:
         alerts.write_bytes(b"".join(_alert_line(a) for a in run.alerts))
     if ledger is not None:
-        _post_to_ledger(ledger, run.records)
+        _keep(ledger, run)
     failed = run.input_rejected or (fail_on_findings and any(r.findings for r in run.records))
     raise typer.Exit(INPUT_PROBLEMS if failed else OK)
 

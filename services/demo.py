@@ -25,10 +25,11 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from services.events.contract import AdjudicationRecord, Alert, encode_record
+from services.events.contract import Alert, encode_record
 from services.games.profile import Profiles
 from services.games.profiles import BUILTIN_PROFILE, read_profiles
 from services.outputs import write_jsonl
+from services.recording import ArchiveCollector
 from services.simulator.scoring import AlertDetection, Detection, score, score_alerts
 from services.terminal import (
     findings_table,
@@ -67,16 +68,17 @@ def run_demo(
     write_jsonl(events_path, (orjson.dumps(e) for e in log.events))
     write_jsonl(truth_path, (msgspec.json.encode(t) for t in log.truth))
     console.print(f"[bold]2. adjudicate and surveil[/bold] {len(log.events):,} events")
-    surveyed = _adjudicate_and_surveil(events_path, profiles)
+    archive = ArchiveCollector()
+    surveyed = _adjudicate_and_surveil(events_path, profiles, archive)
     write_jsonl(records_path, (encode_record(r) for r in surveyed.records))
     write_jsonl(alerts_path, (msgspec.json.encode(a) for a in surveyed.alerts))
     console.print(summary_table(surveyed.records, len(surveyed.stream_alerts),
                                 len(surveyed.dead_letters)))
     console.print(findings_table(surveyed.records))
-    console.print("[bold]3. ledger[/bold]")
+    console.print("[bold]3. ledger, event archive and cases[/bold]")
     if db_path.exists():
         db_path.unlink()
-    _ledger_summary(console, f"sqlite:///{db_path}", surveyed.records)
+    _ledger_summary(console, f"sqlite:///{db_path}", surveyed, archive)
     detection = score(log.truth, surveyed.records)
     console.print(_detection_table(detection))
     console.print("[bold]4. surveillance[/bold] (SURV-2..8, across hands)")
@@ -124,24 +126,31 @@ def _next_steps(workdir: Path, day: str) -> str:
     )
 
 
-def _adjudicate_and_surveil(path: Path, profiles: Profiles) -> SurveillanceRun:
-    """One embedded adjudication pass over the log, each hand surveilled as it closes."""
+def _adjudicate_and_surveil(path: Path, profiles: Profiles,
+                            archive: ArchiveCollector) -> SurveillanceRun:
+    """One embedded adjudication pass over the log, each hand surveilled as it closes and
+    every event packed for the archive."""
     from services.adjudicator.embedded import iter_lines
     from services.surveillance import surveil_lines, surveillance_config
 
     config = surveillance_config(profiles.get(BUILTIN_PROFILE))
     with path.open("rb") as fh, log_progress(path, "adjudicating and surveilling") as bar:
-        return surveil_lines(bar.lines(iter_lines(fh)), config, profiles)
+        return surveil_lines(bar.lines(iter_lines(fh)), config, profiles,
+                             on_segments=archive.add)
 
 
-def _ledger_summary(console: Console, url: str, records: list[AdjudicationRecord]) -> None:
+def _ledger_summary(console: Console, url: str, surveyed: SurveillanceRun,
+                    archive: ArchiveCollector) -> None:
+    """Book the hands, archive every event and alert, open the cases; say what was done."""
     from services.ledger.cli import posting_summary
     from services.ledger.db import open_ledger
-    from services.ledger.posting import post_many
     from services.ledger.queries import rake_totals
+    from services.recording import archive_summary, keep_run
 
     engine = open_ledger(url)
-    for line in posting_summary(url, post_many(engine, records)):
+    kept = keep_run(engine, surveyed.records, [*surveyed.stream_alerts, *surveyed.alerts],
+                    archive.packed)
+    for line in [*posting_summary(url, kept.posted), *archive_summary(url, kept)]:
         console.print(line, markup=False, highlight=False, soft_wrap=True)
     by_mode: Counter[str] = Counter()
     for row in rake_totals(engine):

@@ -4,6 +4,8 @@
 - ``db_url``: a fresh, empty database URL, once on SQLite and once on PostgreSQL
   (the PostgreSQL run is marked ``integration``).
 - ``engine``: the pitwatch database at ``db_url``, migrated (``open_ledger``).
+- ``pg_engine``: the same on PostgreSQL only, for what only PostgreSQL has (partitions,
+  TRUNCATE); a test using it is marked ``integration``.
 """
 
 from __future__ import annotations
@@ -42,3 +44,12 @@ def engine(db_url: str) -> Iterator[Engine]:
     ledger = open_ledger(db_url)
     yield ledger
     ledger.dispose()
+
+
+@pytest.fixture
+def pg_engine(pg_url: str) -> Iterator[Engine]:
+    """A migrated pitwatch database in a fresh PostgreSQL schema."""
+    with fresh_schema(pg_url) as url:
+        ledger = open_ledger(url)
+        yield ledger
+        ledger.dispose()

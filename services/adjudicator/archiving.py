@@ -9,20 +9,20 @@ next hand starts (the run between hands), when a run between hands reaches
 ``MAX_RUN_EVENTS`` or ``MAX_RUN_BYTES``, and at the end of an embedded run. Every one of
 those is decided by the events alone, so every driver cuts the same segments.
 
-A segment larger than ``MAX_SEGMENT_BYTES`` (a hostile hand of thousands of large events)
-is handed out in consecutive parts, each small enough for one Kafka record.
+A hand's segment re-encodes its packed events only when its events are read
+(``Segment.events``): a run that does not archive does not pay for it.
 """
 
 from __future__ import annotations
 
 from services.adjudicator.intake import ParsedEvent
+from services.adjudicator.open_hand import OpenHand, unpack_events
 from services.adjudicator.segments import ArchivedEvent, BetweenRun, HandCut, Segment
 from services.events.canonical import sorted_encoding
 from services.events.contract import Event
 
 MAX_RUN_EVENTS = 64  # events between hands per segment (a table between sessions)
 MAX_RUN_BYTES = 256 * 1024  # canonical bytes held per run between hands
-MAX_SEGMENT_BYTES = 900_000  # canonical bytes per segment part (Kafka allows 2 MB)
 
 
 def keep_beside(cut: HandCut, position: int, parsed: ParsedEvent, refused: bool) -> None:
@@ -47,34 +47,28 @@ def keep_between(run: BetweenRun, parsed: ParsedEvent, refused: bool) -> bool:
     return len(run.events) >= MAX_RUN_EVENTS or run.size >= MAX_RUN_BYTES
 
 
-def between_segments(table_id: str, run: BetweenRun) -> list[Segment]:
+def between_segment(table_id: str, run: BetweenRun) -> Segment:
     events = [ArchivedEvent(c, seq, ts, prev, refused) for c, seq, ts, prev, refused in run.events]
-    return _parts(table_id, None, run.head_seq, run.ordinal, events)
+    return Segment(table_id, None, run.head_seq, run.ordinal, events)
 
 
-def hand_segments(table_id: str, hand_id: str, cut: HandCut, packed: list[Event]) -> list[Segment]:
+def hand_segment(table_id: str, hand_id: str, cut: HandCut, packed: list[Event]) -> Segment:
     """The hand's segment: its packed events (in the order packed) with the events kept
-    beside them put back at their positions."""
+    beside them put back at their positions (made when first read)."""
+    return Segment(table_id, hand_id, cut.head_seq, cut.ordinal,
+                   make=lambda: _hand_events(cut, packed))
+
+
+def open_hand_segment(hand: OpenHand) -> Segment:
+    """The segment of a hand closed before its end (its events unpacked when read)."""
+    return Segment(hand.table_id, hand.hand_id, hand.cut.head_seq, hand.cut.ordinal,
+                   make=lambda: _hand_events(hand.cut, unpack_events(hand)))
+
+
+def _hand_events(cut: HandCut, packed: list[Event]) -> list[ArchivedEvent]:
     canonical = dict(cut.canonical)
     own = iter([ArchivedEvent(canonical.get(i) or sorted_encoding(e), e.seq, e.ts, e.prev_hash)
                 for i, e in enumerate(packed)])
     beside = {position: ArchivedEvent(c, seq, ts, prev, refused)
               for position, c, seq, ts, prev, refused in cut.extras}
-    events = [beside[p] if p in beside else next(own)
-              for p in range(len(packed) + len(beside))]
-    return _parts(table_id, hand_id, cut.head_seq, cut.ordinal, events)
-
-
-def _parts(table_id: str, hand_id: str | None, head_seq: int, ordinal: int,
-           events: list[ArchivedEvent]) -> list[Segment]:
-    """One segment, or consecutive parts of at most ``MAX_SEGMENT_BYTES`` (each at least
-    one event); a part's ordinal is that of its first event."""
-    parts: list[Segment] = []
-    start, size = 0, 0
-    for i, archived in enumerate(events):
-        if i > start and size + len(archived.canonical) > MAX_SEGMENT_BYTES:
-            parts.append(Segment(table_id, hand_id, head_seq, ordinal + start, events[start:i]))
-            start, size = i, 0
-        size += len(archived.canonical)
-    parts.append(Segment(table_id, hand_id, head_seq, ordinal + start, events[start:]))
-    return parts
+    return [beside[p] if p in beside else next(own) for p in range(len(packed) + len(beside))]

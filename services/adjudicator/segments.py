@@ -18,6 +18,7 @@ These are plain data; ``services.adjudicator.archiving`` fills them.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import msgspec
@@ -35,7 +36,6 @@ class ArchivedEvent:
     refused: bool = False  # the chain check refused it: not part of the table's chain
 
 
-@dataclass(frozen=True, slots=True)
 class Segment:
     """A run of one table's events in arrival order, as the archive stores it.
 
@@ -44,13 +44,42 @@ class Segment:
     taken; ``ordinal``: how many events this table's state had taken before it. Ordered
     by (head_seq, ordinal), a table's segments are in arrival order: the head never goes
     down, and the ordinal orders segments within one run of the table's state.
+
+    ``events`` is made on first use: a hand's segment re-encodes the hand's packed
+    events, work that only a run that archives should pay for.
     """
 
-    table_id: str
-    hand_id: str | None
-    head_seq: int
-    ordinal: int
-    events: list[ArchivedEvent]
+    __slots__ = ("_events", "_make", "hand_id", "head_seq", "ordinal", "table_id")
+
+    def __init__(self, table_id: str, hand_id: str | None, head_seq: int, ordinal: int,
+                 events: list[ArchivedEvent] | None = None,
+                 make: Callable[[], list[ArchivedEvent]] | None = None) -> None:
+        self.table_id = table_id
+        self.hand_id = hand_id
+        self.head_seq = head_seq
+        self.ordinal = ordinal
+        self._events = events
+        self._make = make
+
+    @property
+    def events(self) -> list[ArchivedEvent]:
+        if self._events is None:
+            assert self._make is not None
+            self._events, self._make = self._make(), None
+        return self._events
+
+    def _key(self) -> tuple[object, ...]:
+        return (self.table_id, self.hand_id, self.head_seq, self.ordinal, self.events)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Segment) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash((self.table_id, self.head_seq, self.ordinal))
+
+    def __repr__(self) -> str:
+        return (f"Segment({self.table_id!r}, {self.hand_id!r}, head_seq={self.head_seq}, "
+                f"ordinal={self.ordinal}, events={len(self.events)})")
 
 
 class HandCut(msgspec.Struct, array_like=True, gc=False):

@@ -24,11 +24,12 @@ import msgspec
 
 from services.adjudicator.adjudicate import ChainInfo, adjudicate_hand, rejected_record
 from services.adjudicator.archiving import (
-    between_segments,
-    hand_segments,
+    between_segment,
+    hand_segment,
     keep_beside,
     keep_between,
     note_packed,
+    open_hand_segment,
 )
 from services.adjudicator.intake import ParsedEvent
 from services.adjudicator.open_hand import OpenHand, pack_event, unpack_events
@@ -367,7 +368,7 @@ def _take(state: TableState, parsed: ParsedEvent, out: Outputs, refused: bool = 
 def _cut_between(state: TableState, out: Outputs) -> None:
     """Hand the events taken between hands to the archive."""
     if state.between is not None:
-        out.archive += between_segments(state.table_id, state.between)
+        out.archive.append(between_segment(state.table_id, state.between))
         state.between = None
 
 
@@ -477,7 +478,7 @@ def table_context(state: TableState) -> TableContext:
 def _close_hand(state: TableState, hand: OpenHand, last_hash: str,
                 out: Outputs, profiles: Profiles) -> AdjudicationRecord:
     events = unpack_events(hand)
-    out.archive += hand_segments(state.table_id, hand.hand_id, hand.cut, events)
+    out.archive.append(hand_segment(state.table_id, hand.hand_id, hand.cut, events))
     hand_input = HandInput(table=table_context(state), hand_id=hand.hand_id, events=tuple(events))
     out.closed_hand = hand_input
     chain = ChainInfo(first_seq=hand.first_seq, last_seq=hand.last_seq, last_hash=last_hash)
@@ -505,7 +506,7 @@ def _close_incomplete(state: TableState, out: Outputs, why: str) -> None:
                         f"hand {hand.hand_id} cannot be adjudicated: {why}")]
     game = state.config.game if state.config else None
     out.records.append(rejected_record(state.table_id, hand.hand_id, findings, game))
-    out.archive += hand_segments(state.table_id, hand.hand_id, hand.cut, unpack_events(hand))
+    out.archive.append(open_hand_segment(hand))
     state.open_hand = None
 
 

@@ -16,10 +16,11 @@ adjudicator saw, assembled once, and the records are untouched (the runner is dr
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from services.adjudicator.embedded import DeadLetter, EmbeddedRunner
+from services.adjudicator.segments import Segment
 from services.events.contract import AdjudicationRecord, Alert
 from services.games.profile import Profiles
 from services.surveillance.engine import SurveillanceEngine
@@ -44,6 +45,7 @@ class SurveillanceOutput:
     alerts: list[Alert] = field(default_factory=list)  # SURV-2..8, in the order raised
     dead_letters: list[DeadLetter] = field(default_factory=list)
     hands_surveilled: int = 0  # hands observed by this step (0 or 1 for one record)
+    archive: list[Segment] = field(default_factory=list)  # the runner's archive segments
 
 
 class SurveillanceStep:
@@ -67,7 +69,8 @@ class SurveillanceStep:
     def feed(self, raw: bytes, where: str) -> SurveillanceOutput:
         """One record of the log (``where`` names its position, for dead letters)."""
         step = self.runner.feed(raw, where)
-        out = SurveillanceOutput(step.records, step.alerts, [], step.dead_letters)
+        out = SurveillanceOutput(step.records, step.alerts, [], step.dead_letters,
+                                 archive=step.archive)
         hand = step.closed_hand
         if hand is None:
             return out
@@ -89,20 +92,30 @@ class SurveillanceStep:
         """End of input: hands left open are closed as rejected (never surveilled, a
         rejected record is not counted), then the final review."""
         final = self.runner.finish()
-        return SurveillanceOutput(records=final.records, alerts=self.review())
+        return SurveillanceOutput(records=final.records, alerts=self.review(),
+                                  archive=final.archive)
 
 
 def surveil_lines(lines: Iterable[tuple[bytes, str]], config: SurveillanceConfig,
                   profiles: Profiles, engine: SurveillanceEngine | None = None,
-                  review_every: int | None = None) -> SurveillanceRun:
+                  review_every: int | None = None,
+                  on_segments: Callable[[list[Segment]], None] | None = None
+                  ) -> SurveillanceRun:
     """Adjudicate ``(raw, where)`` lines with the embedded runner and surveil every hand
     as it closes; SURV-8 and SURV-5 are reviewed at the end (and every ``review_every``
-    hands if given)."""
+    hands if given). ``on_segments`` receives the event archive's segments as the runner
+    cuts them (``pitwatch demo`` archives the run)."""
     step = SurveillanceStep(config, profiles, engine, review_every)
     run = SurveillanceRun()
     for raw, where in lines:
-        _collect(run, step.feed(raw, where))
-    _collect(run, step.finish())
+        out = step.feed(raw, where)
+        _collect(run, out)
+        if on_segments is not None and out.archive:
+            on_segments(out.archive)
+    out = step.finish()
+    _collect(run, out)
+    if on_segments is not None:
+        on_segments(out.archive)
     return run
 
 

@@ -101,19 +101,6 @@ def test_a_long_run_between_hands_is_cut_at_its_bound() -> None:
                                              2 * archiving.MAX_RUN_EVENTS]
 
 
-def test_a_segment_over_its_byte_bound_is_handed_out_in_parts(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    events = hcf_stream("T1", hands=1)
-    monkeypatch.setattr(archiving, "MAX_SEGMENT_BYTES", 700)
-    hand = [s for s in segments_of(run(lines(events))) if s.hand_id]
-    sizes = [sum(len(e.canonical) for e in part.events) for part in hand]
-    assert len(hand) > 1 and all(size <= 700 for size in sizes)
-    assert [e.canonical for part in hand for e in part.events] == [
-        canonical_json(e) for e in events[3:]]
-    assert [p.ordinal for p in hand] == [3 + sum(len(q.events) for q in hand[:i])
-                                         for i in range(len(hand))]
-
-
 def test_explicit_defaults_keep_the_bytes_the_record_was_hashed_as() -> None:
     """The fold with its default ``"amount": null`` written out: re-encoding the packed
     event would drop the member, so the hand keeps the canonical bytes of the record."""

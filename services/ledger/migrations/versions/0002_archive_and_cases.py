@@ -59,7 +59,6 @@ def _create_archive() -> None:
         sa.Column("first_ts", sa.String(40), nullable=False),
         sa.Column("last_ts", sa.String(40), nullable=False),
         sa.Column("codec", sa.String(16), nullable=False),
-        sa.Column("body_sha256", sa.String(64), nullable=False),
         sa.Column("body", sa.LargeBinary(), nullable=False),
         sa.PrimaryKeyConstraint("day", "table_id", "head_seq", "ordinal",
                                 name=op.f("pk_archive_segments")),
@@ -201,6 +200,13 @@ def _postgresql_guards() -> None:
                 USING ERRCODE = 'integrity_constraint_violation';
         END $$
     """)
+    op.execute("""
+        CREATE FUNCTION pitwatch_refuse_delete() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+            RAISE EXCEPTION 'pitwatch: a case is never deleted (% on %)', TG_OP, TG_TABLE_NAME
+                USING ERRCODE = 'integrity_constraint_violation';
+        END $$
+    """)
     for table in APPEND_ONLY:
         op.execute(f"""
             CREATE TRIGGER {table}_append_only BEFORE UPDATE OR DELETE OR TRUNCATE
@@ -208,7 +214,7 @@ def _postgresql_guards() -> None:
         """)
     op.execute(f"""
         CREATE TRIGGER {NOT_DELETED}_never_deleted BEFORE DELETE OR TRUNCATE
-        ON {NOT_DELETED} FOR EACH STATEMENT EXECUTE FUNCTION pitwatch_refuse_change()
+        ON {NOT_DELETED} FOR EACH STATEMENT EXECUTE FUNCTION pitwatch_refuse_delete()
     """)
     # Partitioned: the row-level guard is cloned onto every partition; the statement-level
     # one guards statements on the partitioned table itself (TRUNCATE included).
@@ -256,4 +262,5 @@ def downgrade() -> None:
         op.drop_table(table)
     if op.get_bind().dialect.name == "postgresql":
         op.execute("DROP FUNCTION archive_day_partition(date)")
+        op.execute("DROP FUNCTION pitwatch_refuse_delete()")
         op.execute("DROP FUNCTION pitwatch_refuse_change()")

@@ -1,0 +1,115 @@
+"""The archive's days, and retention: detaching the days older than it on PostgreSQL.
+
+Retention is the number of years the archive keeps on line (``PITWATCH_ARCHIVE_RETENTION_
+YEARS``, default ``DEFAULT_RETENTION_YEARS``; set it to what the jurisdiction requires).
+The archive never deletes: a day older than that is *detached* (``ALTER TABLE
+archive_segments DETACH PARTITION``), which leaves its partition as a table of its own,
+with its rows untouched, outside the queries of the live archive, ready to be moved to
+cold storage (``pg_dump -t``, a slower tablespace) by the operator. A day inside the
+retention period is never detached. PostgreSQL drops the guards a partition inherited when
+it is detached, so the detached table gets its own: it stays append-only.
+
+SQLite (the embedded default) has no partitions: its archive is one table, and detaching
+is refused with a message saying so.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+from dataclasses import dataclass
+
+from sqlalchemy import Engine, func, select, text
+
+from services.ledger.archive_tables import ArchiveSegment
+from services.ledger.db import write_transaction
+
+DEFAULT_RETENTION_YEARS = 7
+RETENTION_ENV = "PITWATCH_ARCHIVE_RETENTION_YEARS"
+PARENT = "archive_segments"
+
+
+class RetentionRefused(RuntimeError):
+    """Detaching is not possible here (SQLite), or the setting is not a number of years."""
+
+
+@dataclass(frozen=True)
+class ArchiveDay:
+    day: dt.date
+    segments: int
+    events: int
+    tables: int
+
+
+def retention_years(value: str | None = None) -> int:
+    """The retention setting: ``value``, else the environment, else the default."""
+    text_value = value if value is not None else os.environ.get(RETENTION_ENV)
+    if text_value is None or text_value == "":
+        return DEFAULT_RETENTION_YEARS
+    try:
+        years = int(text_value)
+    except ValueError:
+        raise RetentionRefused(f"retention must be a whole number of years, not "
+                               f"{text_value!r} ({RETENTION_ENV})") from None
+    if years < 1:
+        raise RetentionRefused(f"retention must be at least 1 year, not {years}")
+    return years
+
+
+def oldest_kept(today: dt.date, years: int) -> dt.date:
+    """The first day inside the retention period (29 February falls back to the 28th)."""
+    try:
+        return today.replace(year=today.year - years)
+    except ValueError:
+        return today.replace(year=today.year - years, day=28)
+
+
+def archive_days(engine: Engine) -> list[ArchiveDay]:
+    """Every day the live archive holds, with its counts."""
+    s = ArchiveSegment
+    query = (select(s.day, func.count(), func.coalesce(func.sum(s.events), 0),
+                    func.count(s.table_id.distinct()))
+             .group_by(s.day).order_by(s.day))
+    with engine.connect() as conn:
+        return [ArchiveDay(day, int(n), int(events), int(tables))
+                for day, n, events, tables in conn.execute(query)]
+
+
+def partition_name(day: dt.date) -> str:
+    return f"{PARENT}_{day.strftime('%Y%m%d')}"
+
+
+def detachable_days(engine: Engine, today: dt.date, years: int) -> list[dt.date]:
+    """Attached day partitions older than the retention period."""
+    _require_postgresql(engine)
+    limit = oldest_kept(today, years)
+    with engine.connect() as conn:
+        names = conn.execute(text(
+            "SELECT c.relname FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid "
+            "JOIN pg_class p ON p.oid = i.inhparent WHERE p.relname = :parent "
+            "AND pg_table_is_visible(p.oid)"), {"parent": PARENT}).scalars().all()
+    days = sorted(dt.datetime.strptime(name[len(PARENT) + 1:], "%Y%m%d").date()
+                  for name in names)
+    return [day for day in days if day < limit]
+
+
+def detach_days(engine: Engine, days: list[dt.date]) -> list[str]:
+    """Detach these day partitions (each must be older than retention: the caller got
+    them from ``detachable_days``); returns the detached tables' names."""
+    _require_postgresql(engine)
+    detached = []
+    for day in days:
+        name = partition_name(day)
+        with write_transaction(engine) as conn:
+            conn.execute(text(f'ALTER TABLE {PARENT} DETACH PARTITION "{name}"'))
+            conn.execute(text(
+                f'CREATE TRIGGER "{name}_append_only" BEFORE UPDATE OR DELETE ON "{name}" '
+                "FOR EACH ROW EXECUTE FUNCTION pitwatch_refuse_change()"))
+        detached.append(name)
+    return detached
+
+
+def _require_postgresql(engine: Engine) -> None:
+    if engine.dialect.name != "postgresql":
+        raise RetentionRefused("the embedded SQLite archive has no day partitions to detach: "
+                               "keep the file, or archive into PostgreSQL for retention by day")

@@ -1,0 +1,98 @@
+"""A table's archived events, back in the order they arrived.
+
+Segments are ordered by (head_seq, ordinal) (``services.adjudicator.segments``): that is
+arrival order, so the events read back, fed to a fresh table state, give the records the
+first run gave (``tests/unit/core/test_archive_segments.py``). The events come back as
+their canonical JSON, which is a valid v1 record with the same hash: every consumer of an
+event log (the reports, the replay) takes them as lines of a log.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterator
+from typing import Any, TypeAlias
+
+import orjson
+from sqlalchemy import Connection, Engine, Select, select, tuple_
+
+from services.archive.segment import PackedSegment, event_lines
+from services.ledger.archive_tables import ArchiveSegment
+
+S = ArchiveSegment
+Rows: TypeAlias = Select[*tuple[Any, ...]]  # a query for segment rows
+_COLUMNS = (S.table_id, S.head_seq, S.ordinal, S.day, S.hand_id, S.first_seq, S.last_seq,
+            S.events, S.refused, S.first_prev_hash, S.last_hash, S.first_ts, S.last_ts,
+            S.codec, S.body)
+_ORDER = (S.table_id, S.head_seq, S.ordinal)
+
+
+def packed_of(row: Any) -> PackedSegment:
+    """A stored row as the segment it was written from."""
+    return PackedSegment(
+        table_id=row.table_id, head_seq=row.head_seq, ordinal=row.ordinal,
+        day=row.day.isoformat() if isinstance(row.day, dt.date) else str(row.day),
+        hand_id=row.hand_id, first_seq=row.first_seq, last_seq=row.last_seq, events=row.events,
+        refused=orjson.loads(row.refused), first_prev_hash=row.first_prev_hash,
+        last_hash=row.last_hash, first_ts=row.first_ts, last_ts=row.last_ts, codec=row.codec,
+        body=bytes(row.body))
+
+
+def segments_query(table_id: str | None = None, first_day: dt.date | None = None,
+                   last_day: dt.date | None = None) -> Rows:
+    """Segments (of one table, of a span of days), in arrival order per table."""
+    query: Rows = select(*_COLUMNS).order_by(*_ORDER)
+    if table_id is not None:
+        query = query.where(S.table_id == table_id)
+    if first_day is not None:
+        query = query.where(S.day >= first_day)
+    if last_day is not None:
+        query = query.where(S.day <= last_day)
+    return query
+
+
+def iter_segments(conn: Connection, query: Rows) -> Iterator[PackedSegment]:
+    for row in conn.execute(query):
+        yield packed_of(row)
+
+
+def table_segments(engine: Engine, table_id: str) -> list[PackedSegment]:
+    with engine.connect() as conn:
+        return list(iter_segments(conn, segments_query(table_id)))
+
+
+def hand_table(engine: Engine, hand_id: str) -> tuple[str, int, int] | None:
+    """(table, head_seq, ordinal) of the last segment holding the hand, or None."""
+    with engine.connect() as conn:
+        row = conn.execute(select(S.table_id, S.head_seq, S.ordinal).where(S.hand_id == hand_id)
+                           .order_by(S.head_seq.desc(), S.ordinal.desc()).limit(1)).first()
+    return None if row is None else (row.table_id, row.head_seq, row.ordinal)
+
+
+def lines_through_hand(engine: Engine, hand_id: str) -> list[bytes] | None:
+    """The hand's table's events from its first archived event to the event after the
+    hand (the successor that confirms the hand's last hash), in arrival order; None when
+    the archive does not hold the hand."""
+    where = hand_table(engine, hand_id)
+    if where is None:
+        return None
+    table_id, head_seq, ordinal = where
+    with engine.connect() as conn:
+        through = list(iter_segments(conn, segments_query(table_id).where(
+            tuple_(S.head_seq, S.ordinal) <= tuple_(head_seq, ordinal))))
+        after = list(iter_segments(conn, segments_query(table_id).where(
+            tuple_(S.head_seq, S.ordinal) > tuple_(head_seq, ordinal)).limit(1)))
+    lines = [line for segment in through for line in event_lines(segment.codec, segment.body)]
+    if after:
+        lines.append(event_lines(after[0].codec, after[0].body)[0])
+    return lines
+
+
+def lines_of_tables(engine: Engine, table_ids: set[str]) -> list[bytes]:
+    """Every archived event of these tables, table by table, in arrival order."""
+    lines: list[bytes] = []
+    with engine.connect() as conn:
+        for table_id in sorted(table_ids):
+            for segment in iter_segments(conn, segments_query(table_id)):
+                lines += event_lines(segment.codec, segment.body)
+    return lines

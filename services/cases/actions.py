@@ -1,0 +1,90 @@
+"""A reviewer's action on a case: assign, note, escalate, close.
+
+Each action is one write transaction: the case row is read under a row lock
+(``SELECT ... FOR UPDATE`` on PostgreSQL; on SQLite the write transaction takes the
+database's write lock up front, ``BEGIN IMMEDIATE``), the lifecycle decides the new
+status (``services.cases.lifecycle``), and the row and its audit entry are written
+together, the row only if its version is unchanged (``services.cases.audit``). Two
+reviewers acting on one case at once therefore act one after the other, each on what the
+other left: both actions are in the trail, neither is lost.
+
+``expected_version``: the version the reviewer saw (the console shows it with the case).
+If the case changed since, the action is refused (``CaseChanged``) rather than applied to
+a case the reviewer has not seen; without it, the action applies to the case as it is.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sqlalchemy import Engine, select
+
+from services.cases.audit import CaseChanged, change_case, now_utc
+from services.cases.lifecycle import Action, CaseRefused, CaseStatus, apply
+from services.ledger.case_tables import Case
+from services.ledger.db import write_transaction
+
+__all__ = ["ActionResult", "CaseChanged", "CaseNotFound", "CaseRefused", "act", "assign",
+           "close", "escalate", "note"]
+
+
+class CaseNotFound(LookupError):
+    """No case has this id."""
+
+
+@dataclass(frozen=True)
+class ActionResult:
+    case_id: int
+    version: int  # the case's version after the action
+    before: CaseStatus
+    after: CaseStatus
+
+
+def act(engine: Engine, case_id: int, action: Action, actor: str, *,
+        assignee: str | None = None, text: str | None = None, outcome: str | None = None,
+        expected_version: int | None = None, at: str | None = None) -> ActionResult:
+    """Apply one action to one case (see the module docstring)."""
+    if not actor.strip():
+        raise CaseRefused("every action names who takes it (--actor)")
+    when = at or now_utc()
+    with write_transaction(engine) as conn:
+        row = conn.execute(select(Case.version, Case.state, Case.severity, Case.assignee,
+                                  Case.outcome, Case.reason)
+                           .where(Case.case_id == case_id).with_for_update()).first()
+        if row is None:
+            raise CaseNotFound(f"no case {case_id}")
+        if expected_version is not None and row.version != expected_version:
+            raise CaseChanged(f"case {case_id} is at version {row.version}, not "
+                              f"{expected_version}: someone acted on it since; read it again "
+                              f"(pitwatch cases show {case_id})")
+        before = CaseStatus(row.state, row.severity, row.assignee, row.outcome, row.reason)
+        after = apply(case_id, before, action, assignee=assignee, text=text, outcome=outcome)
+        detail: dict[str, str] = {}
+        if text is not None:
+            detail["note" if action == "note" else "reason"] = text
+        version = change_case(conn, case_id, row.version, before, after, action, actor, when,
+                              detail)
+    return ActionResult(case_id, version, before, after)
+
+
+def assign(engine: Engine, case_id: int, assignee: str, actor: str,
+           expected_version: int | None = None) -> ActionResult:
+    return act(engine, case_id, "assign", actor, assignee=assignee,
+               expected_version=expected_version)
+
+
+def note(engine: Engine, case_id: int, text: str, actor: str,
+         expected_version: int | None = None) -> ActionResult:
+    return act(engine, case_id, "note", actor, text=text, expected_version=expected_version)
+
+
+def escalate(engine: Engine, case_id: int, actor: str, reason: str | None = None,
+             expected_version: int | None = None) -> ActionResult:
+    return act(engine, case_id, "escalate", actor, text=reason,
+               expected_version=expected_version)
+
+
+def close(engine: Engine, case_id: int, outcome: str, reason: str, actor: str,
+          expected_version: int | None = None) -> ActionResult:
+    return act(engine, case_id, "close", actor, outcome=outcome, text=reason,
+               expected_version=expected_version)

@@ -1,0 +1,215 @@
+"""Findings and alerts into cases: each opens a case, or joins the open case of its
+subject, once.
+
+What opens a case: a hand whose record holds a finding at warning or above (one
+evidence item per hand: its findings from warning up), and an alert at warning or above
+(``MIN_SEVERITY``). Info-level alerts (an event delivered twice with the same body) are
+archived but open nothing: there is nothing to decide.
+
+Idempotent by source: a hand's findings are ``finding:<hand_id>``, an alert is
+``alert:<its archive key>``; a source already taken by a case is a repeat, so at-least-once
+delivery (the Kafka archive service after a kill) opens nothing twice. Two writers opening
+the same subject's case at once cannot both succeed either: at most one case per subject
+is not closed (a unique index); the loser's transaction fails and is run again, and then
+joins the winner's case.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import Connection, Engine, insert, select
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.exc import IntegrityError
+
+from services.archive.alerts import alert_key
+from services.cases.audit import SYSTEM_ACTOR, change_case, now_utc, open_case
+from services.cases.lifecycle import SEVERITY_RANK, CaseStatus, apply, opened
+from services.cases.subjects import Subject, alert_subject, hand_subject
+from services.events.contract import AdjudicationRecord, Alert, Finding
+from services.ledger.case_tables import Case, CaseEvidence, CaseHand, CaseTag
+from services.ledger.db import write_transaction
+from services.ledger.entries import utc_day
+from services.ledger.models import Hand
+
+MIN_SEVERITY = "warning"
+FINDINGS_IN_SUMMARY = 3
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """One finding-bearing hand or one alert, as a case takes it."""
+
+    source_id: str
+    kind: str  # finding, alert
+    subject: Subject
+    table_id: str
+    hand_id: str | None
+    rule: str
+    code: str
+    severity: str
+    summary: str
+    hands: tuple[tuple[str, str], ...]  # (table_id, hand_id) named by the evidence
+    tags: tuple[tuple[str, str], ...]  # (kind, value): table, dealer, player, game, day
+    day: dt.date | None = None
+
+
+@dataclass
+class IntakeResult:
+    opened: int = 0
+    joined: int = 0
+    repeats: int = 0
+
+
+def _serious(severity: str) -> bool:
+    return SEVERITY_RANK.get(severity, -1) >= SEVERITY_RANK[MIN_SEVERITY]
+
+
+def record_evidence(record: AdjudicationRecord) -> Evidence | None:
+    """A hand's findings at warning or above, or None when it has none."""
+    findings = sorted((f for f in record.findings if _serious(f.severity)),
+                      key=lambda f: -SEVERITY_RANK[f.severity])
+    if not findings:
+        return None
+    top = findings[0]
+    day = utc_day(record.ended_at)
+    tags = [("table", record.table_id)]
+    tags += [("dealer", record.dealer_id)] if record.dealer_id else []
+    tags += [("player", p) for p in sorted(set((record.players or {}).values()))]
+    tags += [("game", record.game)] if record.game else []
+    tags += [("day", day.isoformat())] if day else []
+    return Evidence(
+        source_id=f"finding:{record.hand_id}", kind="finding", subject=hand_subject(record),
+        table_id=record.table_id, hand_id=record.hand_id, rule=top.rule, code=top.code,
+        severity=top.severity, summary=_findings_summary(findings),
+        hands=((record.table_id, record.hand_id),), tags=tuple(tags), day=day)
+
+
+def _findings_summary(findings: list[Finding]) -> str:
+    shown = "; ".join(f"{f.rule} {f.code} ({f.severity}): {f.message}"
+                      for f in findings[:FINDINGS_IN_SUMMARY])
+    more = len(findings) - FINDINGS_IN_SUMMARY
+    return shown + (f"; and {more} more" if more > 0 else "")
+
+
+def alert_evidence(alert: Alert) -> Evidence | None:
+    """An alert at warning or above, or None."""
+    if not _serious(alert.severity):
+        return None
+    evidence: dict[str, Any] = alert.evidence or {}
+    hands = [(alert.table_id, alert.hand_id)] if alert.hand_id else []
+    for cited in evidence.get("hands") or []:
+        if isinstance(cited, dict) and isinstance(cited.get("hand_id"), str):
+            hands.append((str(cited.get("table_id") or alert.table_id), cited["hand_id"]))
+    subject = alert_subject(alert)
+    tags = {("table", alert.table_id)} | {("table", t) for t, _ in hands}
+    for name in ("dealer", "player", "from_player", "to_player"):
+        if isinstance(evidence.get(name), str):
+            tags.add(("dealer" if name == "dealer" else "player", evidence[name]))
+    for player in evidence.get("players") or []:
+        tags.add(("player", str(player)))
+    if isinstance(evidence.get("game"), str):
+        tags.add(("game", evidence["game"]))
+    if subject.kind in ("dealer", "player"):
+        tags.add((subject.kind, subject.ids[0]))
+    if subject.kind == "pair":
+        tags |= {("player", p) for p in subject.ids}
+    return Evidence(
+        source_id=f"alert:{alert_key(alert)}", kind="alert", subject=subject,
+        table_id=alert.table_id, hand_id=alert.hand_id, rule=alert.rule, code=alert.code,
+        severity=alert.severity, summary=alert.message, hands=tuple(dict.fromkeys(hands)),
+        tags=tuple(sorted(tags)))
+
+
+def evidence_of(records: Iterable[AdjudicationRecord], alerts: Iterable[Alert]
+                ) -> list[Evidence]:
+    items = [record_evidence(r) for r in records] + [alert_evidence(a) for a in alerts]
+    return [item for item in items if item is not None]
+
+
+def take_evidence(conn: Connection, items: Sequence[Evidence], at: str,
+                  actor: str = SYSTEM_ACTOR) -> IntakeResult:
+    """Open or join a case for each item not taken before (inside the caller's write
+    transaction)."""
+    result = IntakeResult()
+    if not items:
+        return result
+    known = set(conn.execute(select(CaseEvidence.source_id).where(
+        CaseEvidence.source_id.in_(sorted({i.source_id for i in items})))).scalars())
+    days = _hand_days(conn, {h for i in items for _, h in i.hands})
+    for item in items:
+        if item.source_id in known:
+            result.repeats += 1
+            continue
+        known.add(item.source_id)
+        case_id = _join_or_open(conn, item, at, actor, result)
+        _file(conn, case_id, item, days)
+    return result
+
+
+def _join_or_open(conn: Connection, item: Evidence, at: str, actor: str,
+                  result: IntakeResult) -> int:
+    detail = {"evidence": item.source_id, "rule": item.rule, "code": item.code,
+              "severity": item.severity, "summary": item.summary}
+    row = conn.execute(select(Case.case_id, Case.version, Case.state, Case.severity,
+                              Case.assignee, Case.outcome, Case.reason)
+                       .where(Case.subject == item.subject.key, Case.state != "closed")
+                       .with_for_update()).first()
+    if row is None:
+        result.opened += 1
+        title = f"{item.subject.title}: {item.code} ({item.rule})"
+        return open_case(conn, item.subject.key, item.subject.kind, title,
+                         opened(item.severity), actor, at, detail)
+    before = CaseStatus(row.state, row.severity, row.assignee, row.outcome, row.reason)
+    after = apply(row.case_id, before, "evidence", severity=item.severity)
+    change_case(conn, row.case_id, row.version, before, after, "evidence", actor, at, detail)
+    result.joined += 1
+    return int(row.case_id)
+
+
+def _file(conn: Connection, case_id: int, item: Evidence, days: dict[str, dt.date]) -> None:
+    """The evidence row, its hands and the case's tags (the queue's filters)."""
+    day = item.day or next((days[h] for _, h in item.hands if h in days), None)
+    conn.execute(insert(CaseEvidence).values(
+        source_id=item.source_id, case_id=case_id, kind=item.kind, table_id=item.table_id,
+        hand_id=item.hand_id, rule=item.rule, code=item.code, severity=item.severity,
+        summary=item.summary, day=day))
+    hands = [{"case_id": case_id, "hand_id": h, "table_id": t} for t, h in item.hands]
+    tags = set(item.tags) | {("day", days[h].isoformat()) for _, h in item.hands if h in days}
+    _insert_new(conn, CaseHand, hands)
+    _insert_new(conn, CaseTag, [{"case_id": case_id, "kind": k, "value": v[:200]}
+                                for k, v in sorted(tags)])
+
+
+def _hand_days(conn: Connection, hand_ids: set[str]) -> dict[str, dt.date]:
+    if not hand_ids:
+        return {}
+    rows = conn.execute(select(Hand.hand_id, Hand.day).where(Hand.hand_id.in_(sorted(hand_ids))))
+    return {hand_id: day for hand_id, day in rows if day is not None}
+
+
+def _insert_new(conn: Connection, model: type[Any], rows: list[dict[str, Any]]) -> None:
+    if not rows:
+        return
+    table = model.__table__
+    dialect = postgresql if conn.dialect.name == "postgresql" else sqlite
+    conn.execute(dialect.insert(table).on_conflict_do_nothing(), rows)
+
+
+def open_cases(engine: Engine, records: Iterable[AdjudicationRecord], alerts: Iterable[Alert],
+               at: str | None = None, attempts: int = 3) -> IntakeResult:
+    """Take a run's findings and alerts into cases, in one write transaction; run again
+    if another writer opened the same subject's case meanwhile (the unique index)."""
+    items = evidence_of(records, alerts)
+    when = at or now_utc()
+    for attempt in range(attempts):
+        try:
+            with write_transaction(engine) as conn:
+                return take_evidence(conn, items, when)
+        except IntegrityError:
+            if attempt == attempts - 1:
+                raise
+    raise AssertionError("unreachable")

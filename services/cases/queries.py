@@ -1,0 +1,154 @@
+"""Reading cases: the queue (filtered) and one case with its evidence, hands and trail.
+
+Plain functions over an engine returning plain dataclasses, for the ``pitwatch cases``
+commands and the web console alike (issue #26 builds on these; nothing here prints).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+from typing import Any
+
+import orjson
+from sqlalchemy import Engine, Select, exists, func, select
+
+from services.cases.lifecycle import SEVERITY_RANK
+from services.ledger.case_tables import Case, CaseAudit, CaseEvidence, CaseHand, CaseTag
+
+
+@dataclass(frozen=True)
+class CaseFilter:
+    """Every field optional; ``severity`` is a minimum (``warning`` includes critical)."""
+
+    state: str | None = None
+    severity: str | None = None
+    game: str | None = None
+    table: str | None = None
+    dealer: str | None = None
+    player: str | None = None
+    day: dt.date | None = None
+    assignee: str | None = None
+    limit: int | None = None
+
+
+@dataclass(frozen=True)
+class CaseSummary:
+    case_id: int
+    subject: str
+    subject_kind: str
+    title: str
+    state: str
+    severity: str
+    assignee: str | None
+    outcome: str | None
+    opened_at: str
+    updated_at: str
+    version: int
+    evidence: int
+    hands: int
+
+
+@dataclass(frozen=True)
+class EvidenceLine:
+    source_id: str
+    kind: str
+    table_id: str
+    hand_id: str | None
+    rule: str
+    code: str
+    severity: str
+    summary: str
+    day: dt.date | None
+
+
+@dataclass(frozen=True)
+class AuditEntry:
+    version: int
+    at: str
+    actor: str
+    action: str
+    state_before: str | None
+    state_after: str
+    detail: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class CaseDetail:
+    summary: CaseSummary
+    reason: str | None
+    evidence: list[EvidenceLine] = field(default_factory=list)
+    hands: list[tuple[str, str]] = field(default_factory=list)  # (table_id, hand_id)
+    tags: dict[str, list[str]] = field(default_factory=dict)
+    audit: list[AuditEntry] = field(default_factory=list)
+
+
+def _counted() -> Select[*tuple[Any, ...]]:
+    evidence = (select(func.count()).select_from(CaseEvidence)
+                .where(CaseEvidence.case_id == Case.case_id).scalar_subquery())
+    hands = (select(func.count()).select_from(CaseHand)
+             .where(CaseHand.case_id == Case.case_id).scalar_subquery())
+    return select(Case.case_id, Case.subject, Case.subject_kind, Case.title, Case.state,
+                  Case.severity, Case.assignee, Case.outcome, Case.opened_at, Case.updated_at,
+                  Case.version, evidence.label("evidence"), hands.label("hands"))
+
+
+def _tagged(kind: str, value: str) -> Any:
+    return exists().where(CaseTag.case_id == Case.case_id, CaseTag.kind == kind,
+                          CaseTag.value == value)
+
+
+def list_cases(engine: Engine, wanted: CaseFilter | None = None) -> list[CaseSummary]:
+    """The cases matching ``wanted``, most serious first, then oldest first."""
+    f = wanted or CaseFilter()
+    query = _counted()
+    if f.state is not None:
+        query = query.where(Case.state == f.state)
+    if f.severity is not None:
+        rank = SEVERITY_RANK.get(f.severity, 0)
+        query = query.where(Case.severity.in_([s for s, r in SEVERITY_RANK.items() if r >= rank]))
+    if f.assignee is not None:
+        query = query.where(Case.assignee == f.assignee)
+    for kind, value in (("game", f.game), ("table", f.table), ("dealer", f.dealer),
+                        ("player", f.player)):
+        if value is not None:
+            query = query.where(_tagged(kind, value))
+    if f.day is not None:
+        query = query.where(_tagged("day", f.day.isoformat()))
+    with engine.connect() as conn:
+        rows = [CaseSummary(**row._asdict()) for row in conn.execute(query)]
+    rows.sort(key=lambda c: (-SEVERITY_RANK.get(c.severity, -1), c.opened_at, c.case_id))
+    return rows[:f.limit] if f.limit is not None else rows
+
+
+def get_case(engine: Engine, case_id: int) -> CaseDetail | None:
+    """One case with its evidence, hands, tags and audit trail (oldest entry first)."""
+    with engine.connect() as conn:
+        row = conn.execute(_counted().where(Case.case_id == case_id)).first()
+        if row is None:
+            return None
+        reason = conn.execute(select(Case.reason).where(Case.case_id == case_id)).scalar()
+        evidence = [EvidenceLine(*r) for r in conn.execute(
+            select(CaseEvidence.source_id, CaseEvidence.kind, CaseEvidence.table_id,
+                   CaseEvidence.hand_id, CaseEvidence.rule, CaseEvidence.code,
+                   CaseEvidence.severity, CaseEvidence.summary, CaseEvidence.day)
+            .where(CaseEvidence.case_id == case_id).order_by(CaseEvidence.source_id))]
+        hands = [(t, h) for t, h in conn.execute(
+            select(CaseHand.table_id, CaseHand.hand_id).where(CaseHand.case_id == case_id)
+            .order_by(CaseHand.table_id, CaseHand.hand_id))]
+        tags: dict[str, list[str]] = {}
+        for kind, value in conn.execute(select(CaseTag.kind, CaseTag.value)
+                                        .where(CaseTag.case_id == case_id)
+                                        .order_by(CaseTag.kind, CaseTag.value)):
+            tags.setdefault(kind, []).append(value)
+        audit = [AuditEntry(r.version, r.at, r.actor, r.action, r.state_before, r.state_after,
+                            orjson.loads(r.detail))
+                 for r in conn.execute(select(CaseAudit).where(CaseAudit.case_id == case_id)
+                                       .order_by(CaseAudit.version))]
+    return CaseDetail(CaseSummary(**row._asdict()), reason, evidence, hands, tags,
+                      audit)
+
+
+def audit_trail(engine: Engine, case_id: int) -> list[AuditEntry]:
+    case = get_case(engine, case_id)
+    return [] if case is None else case.audit

@@ -1,0 +1,62 @@
+"""Archived runs for the archive and case tests: a simulated log adjudicated by the
+embedded runner and kept in a database exactly as ``pitwatch adjudicate --ledger`` keeps
+it (``services.recording.keep_run``)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+
+import orjson
+from sqlalchemy import Engine
+
+from services.adjudicator.embedded import EmbeddedRunner
+from services.archive.segment import PackedSegment
+from services.events.contract import AdjudicationRecord, Alert
+from services.games.profile import Profiles
+from services.recording import ArchiveCollector, Kept, keep_run
+from services.simulator.run import available_faults, simulate
+from services.simulator.truth import TruthLabel
+from tests.profiles import HOUSE, PROFILES
+
+
+@dataclass(frozen=True)
+class Run:
+    records: list[AdjudicationRecord]
+    alerts: list[Alert]
+    segments: list[PackedSegment]
+
+
+@dataclass(frozen=True)
+class Log:
+    lines: tuple[bytes, ...]
+    truth: tuple[TruthLabel, ...]
+
+
+@cache
+def simulated_log(tables: int = 3, hands: int = 40, seed: int = 7,
+                  faults: bool = True) -> Log:
+    """HCF tables on 2026-01-05 (the simulator's clock), every fault injected at 2% of
+    hands when ``faults`` (tamper included: one event per table altered after hashing)."""
+    chosen = frozenset(available_faults("hcf")) if faults else frozenset()
+    log = simulate(["hcf"], tables, hands, seed, chosen, fault_rate=0.02, profile=HOUSE)
+    return Log(tuple(orjson.dumps(e) for e in log.events), tuple(log.truth))
+
+
+def run(lines: Sequence[bytes], profiles: Profiles = PROFILES) -> Run:
+    runner = EmbeddedRunner(profiles)
+    collector = ArchiveCollector()
+    records: list[AdjudicationRecord] = []
+    alerts: list[Alert] = []
+    steps = [runner.feed(raw, f"line {n}") for n, raw in enumerate(lines, start=1)]
+    for step in [*steps, runner.finish()]:
+        records += step.records
+        alerts += step.alerts
+        collector.add(step.archive)
+    return Run(records, alerts, collector.packed)
+
+
+def keep(engine: Engine, lines: Sequence[bytes]) -> tuple[Run, Kept]:
+    done = run(lines)
+    return done, keep_run(engine, done.records, done.alerts, done.segments)

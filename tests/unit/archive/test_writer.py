@@ -1,0 +1,221 @@
+"""Writing the archive: a run's events read back as they arrived, repeats and overlapping
+runs idempotent by event, changed re-deliveries kept aside, append-only enforced; every
+test on SQLite and PostgreSQL (the ``engine`` fixture).
+
+Expected values come from the input log (each line's table and its canonical JSON,
+``canonical_json(orjson.loads(line))``), never from the archive code.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+
+import orjson
+import pytest
+from sqlalchemy import Engine, text
+from sqlalchemy.exc import IntegrityError
+
+from services.archive.partitions import (
+    RetentionRefused,
+    archive_days,
+    detach_days,
+    detachable_days,
+)
+from services.archive.reader import lines_of_tables, lines_through_hand
+from services.archive.segment import event_lines
+from services.events.canonical import canonical_json
+from services.ledger.db import open_ledger
+from services.recording import keep_run
+from tests.databases import BACKENDS, fresh_schema
+from tests.unit.archive.support import keep, run, simulated_log
+from tests.unit.ledger.dbread import count, rows
+
+
+def by_table(lines: tuple[bytes, ...] | list[bytes]) -> dict[str, list[bytes]]:
+    tables: dict[str, list[bytes]] = {}
+    for line in lines:
+        obj = orjson.loads(line)
+        tables.setdefault(obj["table_id"], []).append(canonical_json(obj))
+    return tables
+
+
+def test_a_run_reads_back_event_for_event_in_arrival_order(engine: Engine) -> None:
+    log = simulated_log()
+    done, kept = keep(engine, log.lines)
+    assert kept.archived is not None and kept.archived.conflicts == 0
+    expected = by_table(log.lines)
+    for table, events in expected.items():
+        assert lines_of_tables(engine, {table}) == events
+    assert count(engine, "archive_segments") == len(done.segments) == kept.archived.segments
+
+
+def test_a_hand_reads_back_through_its_successor(engine: Engine) -> None:
+    """``report hand`` needs the hand's table from its first event to the event after
+    the hand (the one confirming the hand's last hash)."""
+    log = simulated_log()
+    keep(engine, log.lines)
+    table = by_table(log.lines)["T002"]
+    hand_id = "T002-000005"
+    last = max(i for i, line in enumerate(table) if orjson.loads(line)["hand_id"] == hand_id)
+    assert lines_through_hand(engine, hand_id) == table[:last + 2]
+    assert lines_through_hand(engine, "no-such-hand") is None
+
+
+def test_keeping_the_same_run_twice_adds_nothing(engine: Engine) -> None:
+    log = simulated_log()
+    done, _ = keep(engine, log.lines)
+    before = rows(engine, "SELECT day, table_id, head_seq, ordinal, body FROM archive_segments "
+                          "ORDER BY table_id, head_seq, ordinal")
+    alerts = count(engine, "archive_alerts")
+    again = keep_run(engine, done.records, done.alerts, done.segments)
+    assert again.archived is not None
+    assert (again.archived.segments, again.archived.trimmed) == (0, 0)
+    assert again.archived.repeats == len(done.segments)
+    assert again.archived.alert_repeats == len(done.alerts)
+    assert rows(engine, "SELECT day, table_id, head_seq, ordinal, body FROM archive_segments "
+                        "ORDER BY table_id, head_seq, ordinal") == before
+    assert count(engine, "archive_alerts") == alerts
+
+
+def test_overlapping_runs_archive_every_event_once(engine: Engine) -> None:
+    """The first two thirds of a log in one run (its open hands closed at its end), then
+    the whole log in another: every event of the log is archived exactly once."""
+    log = simulated_log()
+    cut = 2 * len(log.lines) // 3
+    keep(engine, log.lines[:cut])
+    _, second = keep(engine, log.lines)
+    assert second.archived is not None
+    assert second.archived.trimmed > 0 and second.archived.conflicts == 0
+    archived: Counter[bytes] = Counter()
+    for codec, body in rows(engine, "SELECT codec, body FROM archive_segments"):
+        archived.update(event_lines(codec, bytes(body)))
+    assert archived == Counter(line for lines in by_table(log.lines).values() for line in lines)
+
+
+def test_an_event_offered_again_with_other_bytes_is_kept_aside(engine: Engine) -> None:
+    """The log archived, then a copy with one payout changed by a chip: the archive keeps
+    the event it had; the other one is in archive_conflicts; nothing else is added."""
+    log = simulated_log(faults=False)
+    keep(engine, log.lines)
+    lines = list(log.lines)
+    index = next(i for i, line in enumerate(lines) if b'"type":"payout"' in line)
+    changed = orjson.loads(lines[index])
+    changed["data"]["amount"] += 1
+    lines[index] = orjson.dumps(changed)
+    segments = count(engine, "archive_segments")
+    _, again = keep(engine, lines)
+    assert again.archived is not None and again.archived.conflicts == 1
+    assert rows(engine, "SELECT table_id, seq, offered FROM archive_conflicts") == [
+        (changed["table_id"], changed["seq"], canonical_json(changed))]
+    assert count(engine, "archive_segments") == segments
+    original = orjson.loads(log.lines[index])
+    assert canonical_json(original) in lines_of_tables(engine, {original["table_id"]})
+
+
+APPEND_ONLY = ["archive_segments", "archive_alerts", "case_audit", "case_evidence",
+               "case_hands", "case_tags"]
+
+
+@pytest.fixture(scope="module", params=BACKENDS)
+def kept(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+         ) -> Iterator[Engine]:
+    """One database per backend holding the simulated log, kept once for the tests that
+    only read it or are refused."""
+    if request.param == "sqlite":
+        path = tmp_path_factory.mktemp("kept")
+        engine = open_ledger(f"sqlite:///{path}/ledger.sqlite")
+        keep(engine, simulated_log().lines)
+        yield engine
+        engine.dispose()
+        return
+    with fresh_schema(request.getfixturevalue("pg_url")) as url:
+        engine = open_ledger(url)
+        keep(engine, simulated_log().lines)
+        yield engine
+        engine.dispose()
+
+
+@pytest.mark.parametrize("table", APPEND_ONLY)
+@pytest.mark.parametrize("verb", ["UPDATE", "DELETE"])
+def test_archive_and_case_trails_refuse_update_and_delete(kept: Engine, table: str,
+                                                          verb: str) -> None:
+    engine = kept
+    before = rows(engine, f"SELECT * FROM {table}")
+    assert before, f"{table} must hold rows for the refusal to mean anything"
+    column = {"archive_segments": "events", "archive_alerts": "code", "case_audit": "actor",
+              "case_evidence": "summary", "case_hands": "table_id", "case_tags": "value"}[table]
+    statement = (f"UPDATE {table} SET {column} = {column}" if verb == "UPDATE"
+                 else f"DELETE FROM {table}")
+    with pytest.raises(IntegrityError, match="append-only"), engine.begin() as conn:
+        conn.execute(text(statement))
+    assert rows(engine, f"SELECT * FROM {table}") == before
+
+
+def test_a_case_is_never_deleted(kept: Engine) -> None:
+    engine = kept
+    before = count(engine, "cases")
+    assert before > 0
+    with pytest.raises(IntegrityError, match=r"never deleted"), engine.begin() as conn:
+        conn.execute(text("DELETE FROM cases"))
+    assert count(engine, "cases") == before
+
+
+def test_days_are_listed(engine: Engine) -> None:
+    log = simulated_log()
+    keep(engine, log.lines)
+    (day,) = archive_days(engine)
+    assert (day.day, day.events, day.tables) == (dt.date(2026, 1, 5), len(log.lines), 3)
+
+
+# ---------------------------------------------------------------- PostgreSQL partitions
+
+
+def test_sqlite_has_no_partitions_to_detach(tmp_path: Path) -> None:
+    engine = open_ledger(f"sqlite:///{tmp_path}/ledger.sqlite")
+    with pytest.raises(RetentionRefused, match="no day partitions"):
+        detachable_days(engine, dt.date(2026, 1, 6), 7)
+    engine.dispose()
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("statement", [
+    "UPDATE archive_segments_20260105 SET events = events + 1",
+    "DELETE FROM archive_segments_20260105",
+    "TRUNCATE archive_segments_20260105",
+    "TRUNCATE archive_segments",
+    "TRUNCATE archive_alerts",
+])
+def test_postgresql_refuses_changes_through_a_day_partition(pg_engine: Engine,
+                                                            statement: str) -> None:
+    keep(pg_engine, simulated_log().lines)
+    before = rows(pg_engine, "SELECT * FROM archive_segments ORDER BY table_id, head_seq")
+    with pytest.raises(IntegrityError, match="append-only"), pg_engine.begin() as conn:
+        conn.execute(text(statement))
+    assert rows(pg_engine, "SELECT * FROM archive_segments ORDER BY table_id, head_seq") == before
+
+
+@pytest.mark.integration
+def test_postgresql_detaches_only_days_past_retention_and_keeps_them_guarded(
+        pg_engine: Engine) -> None:
+    """2026-01-05 archived. Seven years' retention: on 2033-01-05 the day is still kept,
+    on 2033-01-06 it is past retention and detached; the detached table keeps its rows
+    and still refuses UPDATE and DELETE."""
+    log = simulated_log()
+    keep(pg_engine, log.lines)
+    assert detachable_days(pg_engine, dt.date(2033, 1, 5), 7) == []
+    days = detachable_days(pg_engine, dt.date(2033, 1, 6), 7)
+    assert days == [dt.date(2026, 1, 5)]
+    assert detach_days(pg_engine, days) == ["archive_segments_20260105"]
+    assert archive_days(pg_engine) == []
+    assert rows(pg_engine, "SELECT SUM(events) FROM archive_segments_20260105") == [
+        (len(log.lines),)]
+    for statement in ("UPDATE archive_segments_20260105 SET events = 0",
+                      "DELETE FROM archive_segments_20260105"):
+        with pytest.raises(IntegrityError, match="append-only"), pg_engine.begin() as conn:
+            conn.execute(text(statement))
+    done = run(log.lines)
+    assert len(done.segments) == rows(pg_engine, "SELECT COUNT(*) FROM "
+                                                 "archive_segments_20260105")[0][0]
