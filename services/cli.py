@@ -19,6 +19,8 @@ from rich.markup import escape
 from rich.text import Text
 
 from services.adjudicator.embedded import DeadLetter, EmbeddedRunner, iter_lines
+from services.archive.cli import archive_app, replay, verify
+from services.cases.cli import cases_app
 from services.events.contract import AdjudicationRecord, Alert, encode_record
 from services.exits import INPUT_PROBLEMS, OK, USAGE, PitwatchGroup, print_error
 from services.games.profile import UnknownProfileError
@@ -58,6 +60,11 @@ app.add_typer(serve_app, name="serve")
 serve_app.command("surveillance")(serve_surveillance)  # SURV-2..8 on the pipeline
 app.add_typer(topics_app, name="topics")
 app.command()(produce)
+app.command("verify")(verify)
+app.command("replay")(replay)
+app.add_typer(archive_app, name="archive")
+app.add_typer(cases_app, name="cases", help="Cases: the queue of findings and alerts, worked "
+                                            "to a decision with an audit trail.")
 
 GAMES = tuple(SIMULATORS)  # the simulated games, in the registry's order
 

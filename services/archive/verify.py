@@ -13,8 +13,12 @@ ledger) must name the archived hash of the hand's last event.
 
 Breaks the table's own stream already had when it arrived (a tampered or missing event
 the chain check reported then, as an alert the archive kept) are listed as such: the
-archive then holds the stream faithfully, break included. Only the others mean the
-archive changed; ``failed`` counts those (``strict`` counts both).
+archive then holds the stream faithfully, break included. A break counts as one seen at
+intake only if it is the same break: a CHAIN_BROKEN alert at that seq naming the same
+two hashes (the ``prev_hash`` the event carried, the hash its predecessor had as
+received), a SEQ_GAP alert naming the same jump. So an event changed in the archive next
+to a break the stream already had is still found. Only the other breaks mean the archive
+changed; ``failed`` counts those (``strict`` counts both).
 
 The checks are pure functions over decoded segments (``check_table``), so a test can
 alter any stored field of any event and ask whether it is found.
@@ -24,6 +28,7 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
@@ -36,9 +41,23 @@ from services.events.canonical import GENESIS_HASH
 from services.ledger.archive_tables import ArchiveAlert, ArchiveSegment
 from services.ledger.models import Hand
 
-# Chain findings of the intake (SURV-9) that mean the stream broke where they point.
-INTAKE_BREAK_CODES = frozenset({"CHAIN_BROKEN", "SEQ_GAP", "REORDERED", "EVENT_ID_CONFLICT",
-                                "SEQ_CONFLICT"})
+# What the intake's SURV-9 alerts say (services.adjudicator.table: check_chain), read back.
+_BROKEN = re.compile(r"^seq (\d+) says the previous event hashed to ([0-9a-f]{12})…, but seq "
+                     r"(\d+) as received hashes to ([0-9a-f]{12})…")
+_GAP = re.compile(r"^seq jumped from (\d+) to (\d+):")
+PREFIX = 12  # hex digits of a hash an intake alert names
+
+
+@dataclass(frozen=True)
+class IntakeBreak:
+    """A break the chain check reported when the event arrived: CHAIN_BROKEN (the
+    prev_hash the event carried and the hash its predecessor had, as hash prefixes) or
+    SEQ_GAP (the head it jumped from)."""
+
+    seq: int
+    carried: str | None = None
+    received: str | None = None
+    jumped_from: int | None = None
 
 
 @dataclass(frozen=True)
@@ -51,6 +70,11 @@ class ChainBreak:
     kind: str  # altered, gap, genesis, conflict, column, unreadable, anchor
     message: str
     at_intake: bool = False
+    # The link as verify found it: the prev_hash the event carries and the hash of the
+    # event before it ("altered", "genesis"); the seq before a gap ("gap").
+    carried: str | None = None
+    previous_hash: str | None = None
+    previous_seq: int | None = None
 
 
 @dataclass(frozen=True)
@@ -187,13 +211,13 @@ class Anchor:
 
 def check_table(table_id: str, segments: Sequence[DecodedSegment],
                 before: tuple[int, str] | None = None, anchors: Iterable[Anchor] = (),
-                intake_breaks: frozenset[int] = frozenset()) -> list[ChainBreak]:
+                intake_breaks: Iterable[IntakeBreak] = ()) -> list[ChainBreak]:
     """Every break of one table's chain over ``segments`` (in arrival order).
 
     ``before``: (seq, hash) of the table's last archived event before these segments,
     when they do not start at the table's beginning (a span of days). ``anchors``: the
-    ledger's record of each hand. ``intake_breaks``: the seqs at which the intake
-    reported the stream broken (its SURV-9 alerts)."""
+    ledger's record of each hand. ``intake_breaks``: what the intake reported broken
+    (its SURV-9 alerts)."""
     breaks = [p for s in segments for p in s.problems]
     by_seq: dict[int, StoredEvent] = {}
     for event in (e for s in segments for e in s.events if not e.refused):
@@ -206,7 +230,8 @@ def check_table(table_id: str, segments: Sequence[DecodedSegment],
     chain = [by_seq[seq] for seq in sorted(by_seq)]
     breaks += _link_problems(table_id, chain, before)
     breaks += _anchor_problems(table_id, by_seq, anchors)
-    return [_classified(b, intake_breaks) for b in breaks]
+    seen = {b.seq: b for b in intake_breaks}
+    return [_classified(b, seen) for b in breaks]
 
 
 def _link_problems(table_id: str, chain: list[StoredEvent],
@@ -218,20 +243,23 @@ def _link_problems(table_id: str, chain: list[StoredEvent],
             if event.seq == 1 and event.prev_hash != GENESIS_HASH:
                 problems.append(ChainBreak(table_id, 1, event.event_id, "genesis",
                                            "seq 1 does not carry the all-zero genesis "
-                                           "prev_hash"))
+                                           "prev_hash", carried=event.prev_hash,
+                                           previous_hash=GENESIS_HASH, previous_seq=0))
         else:
             seq, digest = previous
             if event.seq != seq + 1:
                 missing = f"seq {seq + 1}" if event.seq == seq + 2 else f"seq {seq + 1}.." \
                           f"{event.seq - 1}"
                 problems.append(ChainBreak(table_id, event.seq, event.event_id, "gap",
-                                           f"{missing} missing before seq {event.seq}"))
+                                           f"{missing} missing before seq {event.seq}",
+                                           previous_seq=seq))
             elif event.prev_hash != digest:
                 problems.append(ChainBreak(
                     table_id, event.seq, event.event_id, "altered",
                     f"seq {event.seq} carries prev_hash {event.prev_hash[:16]}… but seq {seq} "
                     f"as archived hashes to {digest[:16]}…: seq {seq} (or this event) "
-                    "changed"))
+                    "changed", carried=event.prev_hash, previous_hash=digest,
+                    previous_seq=seq))
         previous = (event.seq, event.hash)
     return problems
 
@@ -252,11 +280,38 @@ def _anchor_problems(table_id: str, by_seq: dict[int, StoredEvent],
     return problems
 
 
-def _classified(found: ChainBreak, intake_breaks: frozenset[int]) -> ChainBreak:
-    if found.kind in ("altered", "gap", "genesis") and found.seq in intake_breaks:
-        return ChainBreak(found.table_id, found.seq, found.event_id, found.kind,
-                          found.message + " (as received: reported at intake)", True)
-    return found
+def _classified(found: ChainBreak, seen: dict[int, IntakeBreak]) -> ChainBreak:
+    """``found`` marked as seen at intake when the intake reported this very break."""
+    intake = None if found.seq is None else seen.get(found.seq)
+    if intake is None or not _same_break(found, intake):
+        return found
+    return ChainBreak(found.table_id, found.seq, found.event_id, found.kind,
+                      found.message + " (as received: reported at intake)", True,
+                      found.carried, found.previous_hash, found.previous_seq)
+
+
+def _same_break(found: ChainBreak, intake: IntakeBreak) -> bool:
+    if found.kind in ("altered", "genesis"):
+        return (intake.carried is not None and intake.received is not None
+                and found.carried is not None and found.previous_hash is not None
+                and found.carried[:PREFIX] == intake.carried
+                and found.previous_hash[:PREFIX] == intake.received)
+    if found.kind == "gap":
+        return intake.jumped_from is not None and intake.jumped_from == found.previous_seq
+    return False
+
+
+def intake_break(code: str, seq: int, message: str) -> IntakeBreak | None:
+    """What a SURV-9 alert of the intake says broke, or None (another kind of alert)."""
+    if code == "CHAIN_BROKEN":
+        match = _BROKEN.match(message)
+        if match is not None and int(match.group(1)) == seq:
+            return IntakeBreak(seq, carried=match.group(2), received=match.group(4))
+    if code == "SEQ_GAP":
+        match = _GAP.match(message)
+        if match is not None and int(match.group(2)) == seq:
+            return IntakeBreak(seq, jumped_from=int(match.group(1)))
+    return None
 
 
 # ---------------------------------------------------------------- the archive
@@ -329,13 +384,17 @@ def _anchors(engine: Engine, table_id: str, first_day: dt.date | None,
                 if seq is not None and digest is not None]
 
 
-def _intake_breaks(engine: Engine, table_id: str) -> frozenset[int]:
+def _intake_breaks(engine: Engine, table_id: str) -> list[IntakeBreak]:
+    """The chain breaks the intake reported at this table (its archived SURV-9 alerts)."""
     with engine.connect() as conn:
-        seqs = conn.execute(select(ArchiveAlert.seq).where(
-            ArchiveAlert.table_id == table_id, ArchiveAlert.rule == "SURV-9",
-            ArchiveAlert.code.in_(sorted(INTAKE_BREAK_CODES)),
-            ArchiveAlert.seq.is_not(None))).scalars()
-        return frozenset(s for s in seqs if s is not None)
+        rows = conn.execute(select(ArchiveAlert.code, ArchiveAlert.seq, ArchiveAlert.alert_json)
+                            .where(ArchiveAlert.table_id == table_id,
+                                   ArchiveAlert.rule == "SURV-9",
+                                   ArchiveAlert.code.in_(["CHAIN_BROKEN", "SEQ_GAP"]),
+                                   ArchiveAlert.seq.is_not(None))).all()
+    found = [intake_break(code, seq, str(orjson.loads(raw).get("message", "")))
+             for code, seq, raw in rows if seq is not None]
+    return [b for b in found if b is not None]
 
 
 def archived_event_count(engine: Engine) -> int:

@@ -1,0 +1,242 @@
+"""``pitwatch verify``, ``pitwatch replay`` and ``pitwatch archive days|detach``.
+
+The lead mounts these on the main command (``services/cli.py``). Every command takes
+``--db URL`` (default ``PITWATCH_DB``, else the embedded SQLite file) and only reads the
+database, except ``archive detach``; a URL that holds no pitwatch database is a usage
+error (exit 2). Listings print as a table, JSON or CSV (``--format``).
+
+Exit codes: ``verify`` exits 1 when a chain is broken in the archive (``--strict``: also
+for breaks the stream already had when it arrived); ``replay`` exits 1 when a stored
+record differs from its replay under the posted profiles (an audit), 0 for any result of
+a what-if (``--profile``: the differences are the answer).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+from rich.console import Console
+
+from services.exits import INPUT_PROBLEMS, OK
+from services.ledger.db import DB_ENV_VAR, DEFAULT_URL
+from services.ledger.listing import Column, Format, Listing, json_bytes
+from services.terminal import progress_bar
+
+if TYPE_CHECKING:
+    from services.games.profile import Profiles, RuleProfile
+
+archive_app = typer.Typer(help="The event archive's days; detaching the days past retention "
+                               "(PostgreSQL).", no_args_is_help=True)
+console = Console()
+errors = Console(stderr=True, soft_wrap=True, highlight=False)
+
+DbOption = Annotated[str, typer.Option("--db", envvar=DB_ENV_VAR,
+                                       help="SQLAlchemy URL of the pitwatch database.")]
+FormatOption = Annotated[Format, typer.Option("--format",
+                                              help="table (for people), json or csv.")]
+
+
+def _day(value: str | None, option: str) -> dt.date | None:
+    if value is None:
+        return None
+    try:
+        return dt.date.fromisoformat(value)
+    except ValueError:
+        raise typer.BadParameter(f"{value!r} is not a day: write YYYY-MM-DD",
+                                 param_hint=option) from None
+
+
+def _span(first: str | None, last: str | None) -> tuple[dt.date | None, dt.date | None]:
+    a, b = _day(first, "--from"), _day(last, "--to")
+    if a is not None and b is not None and b < a:
+        raise typer.BadParameter(f"--to {b} is before --from {a}", param_hint="--to")
+    return a, b
+
+
+def _emit(listing: Listing, fmt: Format, value: object) -> None:
+    if fmt is Format.table:
+        console.print(listing.table())
+    elif fmt is Format.json:
+        sys.stdout.buffer.write(json_bytes(value))
+    else:
+        sys.stdout.write(listing.csv())
+    sys.stdout.flush()
+
+
+# ---------------------------------------------------------------- verify
+
+
+def verify(
+    first: Annotated[str | None, typer.Option("--from", help="first UTC day, YYYY-MM-DD")]
+    = None,
+    last: Annotated[str | None, typer.Option("--to", help="last UTC day, YYYY-MM-DD")] = None,
+    table: Annotated[str | None, typer.Option("--table", help="one table only")] = None,
+    db: DbOption = DEFAULT_URL,
+    strict: Annotated[bool, typer.Option(
+        "--strict", help="exit 1 also for breaks the stream had when it arrived")] = False,
+    fmt: FormatOption = Format.table,
+) -> None:
+    """Re-verify every hash chain in the archive from the stored bytes; list each break
+    with its table, seq and event. Exits 1 on a break in the archive."""
+    from services.archive.verify import verify_archive
+    from services.ledger.cli import open_for_reading
+
+    first_day, last_day = _span(first, last)
+    engine = open_for_reading(db)
+    with progress_bar(errors) as progress:
+        task = progress.add_task("verifying", total=None, unit="tables", note="")
+        report = verify_archive(engine, first_day, last_day, table,
+                                on_table=lambda _t, _n: progress.advance(task))
+    listing = Listing("Chain breaks", [Column("table"), Column("seq", count=True),
+                                       Column("event"), Column("kind"),
+                                       Column("at intake"), Column("what")],
+                      [(b.table_id, b.seq, b.event_id, b.kind, "yes" if b.at_intake else "no",
+                        b.message) for b in report.breaks])
+    if report.breaks or fmt is not Format.table:
+        _emit(listing, fmt, {"tables": report.tables, "segments": report.segments,
+                             "events": report.events, "breaks": listing.records(),
+                             "notes": report.notes})
+    for note in report.notes:
+        errors.print(f"note: {note}", markup=False)
+    archive = len(report.archive_breaks)
+    intake = len(report.breaks) - archive
+    where = f" at table {table}" if table else ""
+    span = f" from {first_day or 'the first day'} to {last_day or 'the last'}" if (
+        first_day or last_day) else ""
+    errors.print(f"verified {report.tables:,} table(s){where}{span}: {report.segments:,} "
+                 f"segment(s), {report.events:,} event(s); "
+                 + (f"{archive:,} break(s) in the archive" if archive else
+                    "no break in the archive")
+                 + (f", {intake:,} break(s) the stream had when it arrived (reported then)"
+                    if intake else ""), markup=False)
+    if report.tables == 0:
+        errors.print("the archive holds nothing here: archive a run with `pitwatch "
+                     "adjudicate LOG --ledger URL` or `pitwatch serve archive`", markup=False)
+    raise typer.Exit(INPUT_PROBLEMS if report.failed(strict) else OK)
+
+
+# ---------------------------------------------------------------- replay
+
+
+def replay(
+    first: Annotated[str, typer.Option("--from", help="first UTC day, YYYY-MM-DD")],
+    last: Annotated[str, typer.Option("--to", help="last UTC day, YYYY-MM-DD")],
+    profile: Annotated[str | None, typer.Option(
+        "--profile", help="judge every table under this rule profile (a built-in name or "
+                          "a profile folder) instead of the one it posted: a what-if")]
+    = None,
+    table: Annotated[str | None, typer.Option("--table", help="one table only")] = None,
+    db: DbOption = DEFAULT_URL,
+    fmt: FormatOption = Format.table,
+) -> None:
+    """Re-adjudicate the archived hands of a span of days and list those whose record
+    differs from the stored one, with the difference."""
+    from services.archive.replay import profiles_as, replay_archive
+    from services.games.profiles import read_profiles
+    from services.ledger.cli import open_for_reading
+
+    first_day, last_day = _span(first, last)
+    assert first_day is not None and last_day is not None
+    profiles = read_profiles()
+    if profile is not None:
+        profiles = profiles_as(_profile(profile, profiles))
+    engine = open_for_reading(db)
+    with progress_bar(errors) as progress:
+        task = progress.add_task("replaying", total=None, unit="tables", note="")
+        report = replay_archive(engine, first_day, last_day, profiles, table,
+                                on_table=lambda _t, _n: progress.advance(task))
+    listing = Listing("Hands whose record differs", [
+        Column("hand"), Column("table"), Column("day"), Column("difference")],
+        [(d.hand_id, d.table_id, None if d.day is None else d.day.isoformat(),
+          "; ".join(d.changes)) for d in report.differences])
+    if report.differences or fmt is not Format.table:
+        _emit(listing, fmt, {"hands": report.hands, "same": report.same,
+                             "differences": [{"hand": d.hand_id, "table": d.table_id,
+                                              "day": None if d.day is None
+                                              else d.day.isoformat(), "changes": d.changes}
+                                             for d in report.differences]})
+    under = f"profile {profile}" if profile else "the profiles the tables posted"
+    errors.print(f"replayed {report.hands:,} hand(s) of {report.tables:,} table(s) "
+                 f"({report.events:,} archived events) under {under}: "
+                 f"{len(report.differences):,} differ", markup=False)
+    if report.hands == 0:
+        raise typer.BadParameter(f"no booked hand ended from {first_day} to {last_day}"
+                                 + (f" at table {table}" if table else "")
+                                 + ": check --from, --to and --table", param_hint="--from")
+    raise typer.Exit(INPUT_PROBLEMS if report.differences and profile is None else OK)
+
+
+def _profile(name: str, known: Profiles) -> RuleProfile:
+    """A built-in profile by name, or a profile folder (its TOML files)."""
+    from services.games.profile import UnknownProfileError
+    from services.games.profiles import read_profiles
+
+    folder = Path(name)
+    if folder.is_dir():
+        try:
+            return read_profiles(folder.parent).get(folder.name)
+        except (UnknownProfileError, ValueError, OSError) as exc:
+            raise typer.BadParameter(f"{folder}: {exc}", param_hint="--profile") from None
+    try:
+        return known.get(name)
+    except UnknownProfileError as exc:
+        raise typer.BadParameter(f"{exc}, or give a profile folder",
+                                 param_hint="--profile") from None
+
+
+# ---------------------------------------------------------------- days and retention
+
+
+@archive_app.command("days")
+def days_command(db: DbOption = DEFAULT_URL, fmt: FormatOption = Format.table) -> None:
+    """Every day the live archive holds: segments, events, tables."""
+    from services.archive.partitions import archive_days
+    from services.ledger.cli import open_for_reading
+
+    days = archive_days(open_for_reading(db))
+    listing = Listing("Archive days", [Column("day"), Column("segments", count=True),
+                                       Column("events", count=True),
+                                       Column("tables", count=True)],
+                      [(d.day.isoformat(), d.segments, d.events, d.tables) for d in days])
+    _emit(listing, fmt, listing.records())
+
+
+@archive_app.command("detach")
+def detach_command(
+    db: DbOption = DEFAULT_URL,
+    retention_years: Annotated[str | None, typer.Option(
+        "--retention-years", envvar="PITWATCH_ARCHIVE_RETENTION_YEARS",
+        help="years the archive keeps on line (default 7)")] = None,
+    dry_run: Annotated[bool, typer.Option("--dry-run", help="list, detach nothing")] = False,
+) -> None:
+    """PostgreSQL: detach every day partition older than the retention period, to be kept
+    cold (the rows stay, in a table of their own, still append-only)."""
+    from services.archive.partitions import (
+        RetentionRefused,
+        detach_days,
+        detachable_days,
+        partition_name,
+    )
+    from services.archive.partitions import (
+        retention_years as years_of,
+    )
+    from services.ledger.cli import open_for_reading
+
+    engine = open_for_reading(db)
+    try:
+        years = years_of(retention_years)
+        days = detachable_days(engine, dt.datetime.now(dt.UTC).date(), years)
+    except RetentionRefused as exc:
+        raise typer.BadParameter(str(exc), param_hint="--db") from None
+    if dry_run:
+        for day in days:
+            errors.print(f"would detach {partition_name(day)}", markup=False)
+    else:
+        for name in detach_days(engine, days):
+            errors.print(f"detached {name} (keep it cold: pg_dump -t {name})", markup=False)
+    errors.print(f"{len(days):,} day(s) older than {years} year(s)"
+                 + (" (dry run)" if dry_run else ""), markup=False)

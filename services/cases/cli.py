@@ -1,0 +1,266 @@
+"""``pitwatch cases list|show|assign|note|escalate|close``.
+
+Every command takes ``--db URL`` (default ``PITWATCH_DB``, else the embedded SQLite file);
+a URL with no pitwatch database is a usage error (exit 2). Listings print as a table,
+JSON or CSV (``--format``). Every action names who takes it (``--actor``, default
+``PITWATCH_USER``, else the login name) and may name the version of the case it was
+decided on (``--version``, as ``cases show`` prints it): if the case changed since, the
+action is refused (exit 1) instead of applied to a case its author has not seen.
+A case that does not exist, or an action its state does not allow, is exit 2.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import getpass
+import os
+import sys
+from collections.abc import Callable
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.text import Text
+from sqlalchemy import Engine
+
+from services.cases.actions import (
+    ActionResult,
+    CaseChanged,
+    CaseNotFound,
+    CaseRefused,
+    assign,
+    close,
+    escalate,
+    note,
+)
+from services.cases.queries import CaseDetail, CaseFilter, CaseSummary, get_case, list_cases
+from services.exits import INPUT_PROBLEMS, print_error
+from services.ledger.case_tables import CASE_OUTCOMES, CASE_STATES
+from services.ledger.db import DB_ENV_VAR, DEFAULT_URL
+from services.ledger.listing import Column, Format, Listing, json_bytes
+
+cases_app = typer.Typer(help="Cases: the queue of findings and alerts worked to a decision.",
+                        no_args_is_help=True)
+console = Console()
+errors = Console(stderr=True, soft_wrap=True, highlight=False)
+USER_ENV = "PITWATCH_USER"
+SEVERITIES = ("info", "warning", "critical")
+
+DbOption = Annotated[str, typer.Option("--db", envvar=DB_ENV_VAR,
+                                       help="SQLAlchemy URL of the pitwatch database.")]
+FormatOption = Annotated[Format, typer.Option("--format",
+                                              help="table (for people), json or csv.")]
+CaseId = Annotated[int, typer.Argument(help="the case's number (pitwatch cases list)")]
+ActorOption = Annotated[str | None, typer.Option(
+    "--actor", help=f"who takes the action (default ${USER_ENV}, else the login name)")]
+VersionOption = Annotated[int | None, typer.Option(
+    "--version", min=1, help="the case's version the action was decided on (refused if "
+                             "the case changed since)")]
+
+
+def _one_of(choices: tuple[str, ...], option: str) -> Callable[[str | None], str | None]:
+    """A ``--option`` callback: the value must be one of ``choices`` (one-line error)."""
+
+    def check(value: str | None) -> str | None:
+        if value is not None and value not in choices:
+            raise typer.BadParameter(f"{value!r}: choose from {', '.join(choices)}",
+                                     param_hint=option)
+        return value
+    return check
+
+
+def _engine(db: str) -> Engine:
+    from services.ledger.cli import open_for_reading
+
+    return open_for_reading(db)
+
+
+def _emit(listings: list[Listing], fmt: Format, value: object) -> None:
+    if fmt is Format.table:
+        for listing in listings:
+            console.print(listing.table())
+    elif fmt is Format.json:
+        sys.stdout.buffer.write(json_bytes(value))
+    else:
+        sys.stdout.write(listings[0].csv())
+    sys.stdout.flush()
+
+
+def _summary_row(c: CaseSummary) -> tuple[str | int | None, ...]:
+    return (c.case_id, c.state, c.severity, c.subject, c.title, c.assignee, c.evidence,
+            c.hands, c.opened_at, c.updated_at, c.version, c.outcome)
+
+
+SUMMARY_COLUMNS = [Column("case", count=True), Column("state"), Column("severity"),
+                   Column("subject"), Column("title"), Column("assignee"),
+                   Column("evidence", count=True), Column("hands", count=True),
+                   Column("opened"), Column("updated"), Column("version", count=True),
+                   Column("outcome")]
+
+
+QUEUE_COLUMNS = [Column("case", count=True), Column("state"), Column("severity"),
+                 Column("title"), Column("assignee"), Column("hands", count=True),
+                 Column("updated")]
+
+
+@cases_app.command("list")
+def list_command(
+    state: Annotated[str | None, typer.Option(callback=_one_of(CASE_STATES, "--state"),
+                                              help=f"one of {', '.join(CASE_STATES)}")]
+    = None,
+    severity: Annotated[str | None, typer.Option(callback=_one_of(SEVERITIES, "--severity"),
+                                                 help="at least this severity")] = None,
+    game: Annotated[str | None, typer.Option(help="cases with evidence of this game")] = None,
+    table: Annotated[str | None, typer.Option(help="cases with evidence at this table")]
+    = None,
+    dealer: Annotated[str | None, typer.Option(help="cases naming this dealer")] = None,
+    player: Annotated[str | None, typer.Option(help="cases naming this player")] = None,
+    date: Annotated[str | None, typer.Option("--date", help="cases with evidence of this "
+                                                            "UTC day, YYYY-MM-DD")] = None,
+    assignee: Annotated[str | None, typer.Option(help="cases assigned to this reviewer")]
+    = None,
+    limit: Annotated[int | None, typer.Option(min=1, help="at most this many")] = None,
+    db: DbOption = DEFAULT_URL,
+    fmt: FormatOption = Format.table,
+) -> None:
+    """The queue: most serious first, then oldest first."""
+    try:
+        day = dt.date.fromisoformat(date) if date is not None else None
+    except ValueError:
+        raise typer.BadParameter(f"{date!r} is not a day: write YYYY-MM-DD",
+                                 param_hint="--date") from None
+    cases = list_cases(_engine(db), CaseFilter(state, severity, game, table, dealer, player,
+                                               day, assignee, limit))
+    listing = Listing(f"Cases ({len(cases)})", SUMMARY_COLUMNS,
+                      [_summary_row(c) for c in cases])
+    if fmt is Format.table:  # the columns a queue is read by; json and csv have them all
+        console.print(Listing(f"Cases ({len(cases)})", QUEUE_COLUMNS,
+                              [(c.case_id, c.state, c.severity, c.title, c.assignee, c.hands,
+                                c.updated_at[:16]) for c in cases]).table())
+        return
+    _emit([listing], fmt, listing.records())
+
+
+@cases_app.command("show")
+def show_command(case_id: CaseId, db: DbOption = DEFAULT_URL,
+                 fmt: FormatOption = Format.table) -> None:
+    """One case: its state, evidence, hands and audit trail (CSV: the trail)."""
+    case = get_case(_engine(db), case_id)
+    if case is None:
+        raise typer.BadParameter(f"no case {case_id} (pitwatch cases list)",
+                                 param_hint="CASE_ID")
+    evidence, hands, audit = _detail_listings(case)
+    if fmt is Format.table:
+        console.print(_heading(case))
+    _emit([audit, evidence, hands] if fmt is Format.csv else [evidence, hands, audit], fmt, {
+        **Listing("", SUMMARY_COLUMNS, [_summary_row(case.summary)]).records()[0],
+        "reason": case.reason, "tags": case.tags, "evidence": evidence.records(),
+        "hands": hands.records(),
+        "audit": [{**r, "detail": e.detail} for r, e in zip(audit.records(), case.audit,
+                                                             strict=True)]})
+
+
+def _heading(case: CaseDetail) -> Text:
+    c = case.summary
+    decided = f"  outcome {c.outcome}: {case.reason}" if c.outcome else ""
+    return Text.assemble((f"case {c.case_id}", "bold"), f"  {c.title}\n", f"state {c.state}  "
+                         f"severity {c.severity}  assignee {c.assignee or '-'}  version "
+                         f"{c.version}  opened {c.opened_at}{decided}")
+
+
+def _detail_listings(case: CaseDetail) -> tuple[Listing, Listing, Listing]:
+    evidence = Listing("Evidence", [Column("source"), Column("rule"), Column("code"),
+                                    Column("severity"), Column("table"), Column("hand"),
+                                    Column("day"), Column("summary")],
+                       [(e.source_id, e.rule, e.code, e.severity, e.table_id, e.hand_id,
+                         None if e.day is None else e.day.isoformat(), e.summary)
+                        for e in case.evidence])
+    hands = Listing("Evidence hands", [Column("table"), Column("hand")], list(case.hands))
+    audit = Listing("Audit trail", [Column("version", count=True), Column("at"),
+                                    Column("actor"), Column("action"), Column("before"),
+                                    Column("after"), Column("what")],
+                    [(a.version, a.at, a.actor, a.action, a.state_before, a.state_after,
+                      _what(a.detail)) for a in case.audit])
+    return evidence, hands, audit
+
+
+def _what(detail: dict[str, object]) -> str:
+    parts = [f"{k}: {v}" for k, v in detail.items() if k not in ("changed",) and v]
+    changed = detail.get("changed")
+    if isinstance(changed, dict) and changed:
+        parts.append("set " + ", ".join(f"{k}={v}" for k, v in changed.items()))
+    return "; ".join(parts)
+
+
+# ---------------------------------------------------------------- actions
+
+
+def _actor(actor: str | None) -> str:
+    if actor:
+        return actor
+    named = os.environ.get(USER_ENV)
+    if named:
+        return named
+    try:
+        return getpass.getuser()
+    except (OSError, KeyError):
+        raise typer.BadParameter(f"say who takes the action: --actor NAME or ${USER_ENV}",
+                                 param_hint="--actor") from None
+
+
+def _done(run: Callable[[], ActionResult], case_id: int) -> None:
+    """Run an action and say what it did; the refusals in one line."""
+    try:
+        result = run()
+    except CaseNotFound:
+        raise typer.BadParameter(f"no case {case_id} (pitwatch cases list)",
+                                 param_hint="CASE_ID") from None
+    except CaseRefused as exc:
+        raise typer.BadParameter(str(exc)) from None
+    except CaseChanged as exc:
+        print_error(str(exc))
+        raise typer.Exit(INPUT_PROBLEMS) from None
+    b, a = result.before, result.after
+    change = f"{b.state} -> {a.state}" if b.state != a.state else a.state
+    who = f", assignee {a.assignee}" if a.assignee else ""
+    errors.print(f"case {case_id}: {change}{who} (version {result.version})", markup=False)
+
+
+@cases_app.command("assign")
+def assign_command(case_id: CaseId, assignee: Annotated[str, typer.Argument(
+        help="the reviewer who takes the case")], actor: ActorOption = None,
+        version: VersionOption = None, db: DbOption = DEFAULT_URL) -> None:
+    """Give the case to a reviewer (an open case goes into review)."""
+    engine, who = _engine(db), _actor(actor)
+    _done(lambda: assign(engine, case_id, assignee, who, version), case_id)
+
+
+@cases_app.command("note")
+def note_command(case_id: CaseId, text: Annotated[str, typer.Argument(help="the note")],
+                 actor: ActorOption = None, version: VersionOption = None,
+                 db: DbOption = DEFAULT_URL) -> None:
+    """Add a note to the case's trail (any state)."""
+    engine, who = _engine(db), _actor(actor)
+    _done(lambda: note(engine, case_id, text, who, version), case_id)
+
+
+@cases_app.command("escalate")
+def escalate_command(case_id: CaseId, reason: Annotated[str | None, typer.Option(
+        help="why it goes up")] = None, actor: ActorOption = None,
+        version: VersionOption = None, db: DbOption = DEFAULT_URL) -> None:
+    """Escalate the case (to a senior reviewer or the regulator's liaison)."""
+    engine, who = _engine(db), _actor(actor)
+    _done(lambda: escalate(engine, case_id, who, reason, version), case_id)
+
+
+@cases_app.command("close")
+def close_command(case_id: CaseId,
+                  outcome: Annotated[str, typer.Option(
+                      callback=_one_of(CASE_OUTCOMES, "--outcome"),
+                      help=f"one of {', '.join(CASE_OUTCOMES)}")],
+                  reason: Annotated[str, typer.Option(help="why: what was found")],
+                  actor: ActorOption = None, version: VersionOption = None,
+                  db: DbOption = DEFAULT_URL) -> None:
+    """Close the case with its outcome and reason (a closed case changes no more)."""
+    engine, who = _engine(db), _actor(actor)
+    _done(lambda: close(engine, case_id, outcome, reason, who, version), case_id)

@@ -1,0 +1,220 @@
+"""``pitwatch verify``: a demo day archived verifies clean (the tampered events of the
+stream reported as breaks it had when it arrived), and every single-field change to a
+stored event is found.
+
+The expected breaks of the clean day come from the simulator's truth labels (``tamper``:
+"seq N amount lowered by 1 after it was hashed", so the stream breaks at seq N + 1), not
+from the archive code. Each mutation changes one field of one stored event, the way a
+person rewriting the archive would (valid canonical JSON, recompressed, every column
+left as it was); verify must report a break in the archive at that table, at the
+event or the one after it (or in the columns of its segment).
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import msgspec
+import orjson
+import pytest
+from sqlalchemy import Engine, text
+
+from services.archive.segment import PackedSegment, compress, event_lines
+from services.archive.verify import (
+    Anchor,
+    DecodedSegment,
+    IntakeBreak,
+    check_table,
+    decode_segment,
+    intake_break,
+    verify_archive,
+)
+from services.events.canonical import canonical_json
+from tests.unit.archive.support import Run, keep, run, simulated_log
+from tests.unit.cli.helpers import pitwatch
+
+MUTATIONS = 1200
+
+
+def expected_intake_breaks() -> set[tuple[str, int]]:
+    """(table, seq) where the simulated stream itself is broken: after each tampered event."""
+    out = set()
+    for label in simulated_log().truth:
+        if label.fault == "tamper":
+            match = re.match(r"seq (\d+) amount lowered", label.detail)
+            assert match is not None, label.detail
+            out.add((label.table_id, int(match.group(1)) + 1))
+    return out
+
+
+def test_a_demo_day_archived_verifies_clean(engine: Engine) -> None:
+    keep(engine, simulated_log().lines)
+    report = verify_archive(engine)
+    assert report.archive_breaks == []
+    assert {(b.table_id, b.seq) for b in report.breaks} == expected_intake_breaks()
+    assert all(b.at_intake for b in report.breaks) and not report.failed()
+    assert report.failed(strict=True)
+    assert report.events == len(simulated_log().lines)
+
+
+def test_the_command_exits_0_on_the_clean_day_and_1_with_strict(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path}/day.sqlite"
+    log = tmp_path / "day.jsonl"
+    log.write_bytes(b"\n".join(simulated_log().lines) + b"\n")
+    assert pitwatch("adjudicate", str(log), "--ledger", url).code == 0  # findings only
+    clean = pitwatch("verify", "--db", url)
+    assert clean.code == 0, clean.stderr
+    assert "no break in the archive" in clean.stderr
+    assert "3 break(s) the stream had when it arrived" in clean.stderr
+    assert pitwatch("verify", "--db", url, "--strict").code == 1
+    one = pitwatch("verify", "--db", url, "--table", "T002", "--from", "2026-01-05",
+                       "--to", "2026-01-05", "--format", "json")
+    assert one.code == 0
+    body = orjson.loads(one.stdout)
+    assert body["tables"] == 1 and [b["seq"] for b in body["breaks"]] == [
+        seq for table, seq in expected_intake_breaks() if table == "T002"]
+
+
+# ---------------------------------------------------------------- single-field changes
+
+
+@dataclass
+class Table:
+    segments: list[PackedSegment]
+    decoded: list[DecodedSegment]
+    anchors: list[Anchor]
+    intake: list[IntakeBreak]
+
+
+@pytest.fixture(scope="module")
+def archived() -> dict[str, Table]:
+    """The simulated day's segments, decoded once; a mutation re-decodes only its own."""
+    done: Run = run(simulated_log().lines)
+    tables: dict[str, Table] = {}
+    for segment in sorted(done.segments, key=lambda s: (s.table_id, s.head_seq, s.ordinal)):
+        table = tables.setdefault(segment.table_id, Table([], [], [], []))
+        table.segments.append(segment)
+        table.decoded.append(decode_segment(segment))
+    for record in done.records:
+        if record.last_hash is not None and record.last_seq is not None:
+            tables[record.table_id].anchors.append(
+                Anchor(record.hand_id, record.last_seq, record.last_hash))
+    for alert in done.alerts:
+        found = intake_break(alert.code, alert.seq or 0, alert.message)
+        if found is not None:
+            tables[alert.table_id].intake.append(found)
+    return tables
+
+
+def leaves(value: Any, path: tuple[Any, ...] = ()) -> Iterator[tuple[Any, ...]]:
+    """Every scalar, empty list and empty object of a JSON value, by path."""
+    if isinstance(value, dict) and value:
+        for key, child in value.items():
+            yield from leaves(child, (*path, key))
+    elif isinstance(value, list) and value:
+        for i, child in enumerate(value):
+            yield from leaves(child, (*path, i))
+    else:
+        yield path
+
+
+def changed(value: Any) -> Any:
+    """Another value of the same kind (a tamperer's edit)."""
+    if isinstance(value, bool):
+        return not value
+    if isinstance(value, int):
+        return value + 1
+    if isinstance(value, str):
+        last = value[-1:] or "a"
+        return value[:-1] + ("b" if last == "a" else "a")
+    if value is None:
+        return 1
+    if isinstance(value, list):
+        return ["x"]
+    return {"x": 1}
+
+
+def mutate(segment: PackedSegment, index: int, path: tuple[Any, ...]) -> PackedSegment:
+    lines = event_lines(segment.codec, segment.body)
+    obj = orjson.loads(lines[index])
+    target = obj
+    for step in path[:-1]:
+        target = target[step]
+    if path:
+        target[path[-1]] = changed(target[path[-1]])
+    lines[index] = canonical_json(obj)
+    return msgspec.structs.replace(segment, body=compress(b"\n".join(lines)))
+
+
+def test_the_unchanged_day_has_no_break_in_the_archive(archived: dict[str, Table]) -> None:
+    for table_id, t in archived.items():
+        found = check_table(table_id, t.decoded, None, t.anchors, t.intake)
+        assert [b for b in found if not b.at_intake] == []
+
+
+def test_every_single_field_change_to_a_stored_event_is_found(
+        archived: dict[str, Table]) -> None:
+    rng = random.Random(25)
+    fields: set[str] = set()
+    missed: list[str] = []
+    for _ in range(MUTATIONS):
+        table_id = rng.choice(sorted(archived))
+        t = archived[table_id]
+        position = rng.randrange(len(t.segments))
+        segment = t.segments[position]
+        index = rng.randrange(segment.events)
+        obj = orjson.loads(event_lines(segment.codec, segment.body)[index])
+        path = rng.choice(list(leaves(obj)))
+        fields.add(".".join(str(p) if not isinstance(p, int) else "[]" for p in path))
+        decoded = list(t.decoded)
+        decoded[position] = decode_segment(mutate(segment, index, path))
+        seq = obj["seq"]
+        found = [b for b in check_table(table_id, decoded, None, t.anchors, t.intake)
+                 if not b.at_intake]
+        if not any(b.table_id == table_id and (b.seq in (seq, seq + 1) or b.kind in (
+                "column", "unreadable", "conflict")) for b in found):
+            missed.append(f"{table_id} seq {seq} {path}: {found}")
+    assert missed == []
+    assert len(fields) >= 25, sorted(fields)  # envelope and body fields of many types
+    assert {"seq", "prev_hash", "event_id", "ts", "hand_id", "table_id", "type",
+            "data.amount", "data.seat"} <= fields
+
+
+def test_a_change_made_in_the_database_is_found_by_the_command(tmp_path: Path) -> None:
+    """Someone with the database's owner rights drops the guard and rewrites one payout:
+    ``pitwatch verify`` names the table and the seq after it, and exits 1."""
+    url = f"sqlite:///{tmp_path}/day.sqlite"
+    log = tmp_path / "day.jsonl"
+    log.write_bytes(b"\n".join(simulated_log(faults=False).lines) + b"\n")
+    assert pitwatch("adjudicate", str(log), "--ledger", url).code in (0, 1)
+    from services.ledger.db import open_ledger
+
+    engine = open_ledger(url)
+    with engine.begin() as conn:
+        stored = conn.execute(text(
+            "SELECT day, table_id, head_seq, ordinal, codec, body FROM archive_segments "
+            "WHERE hand_id IS NOT NULL ORDER BY table_id, head_seq")).all()
+        day, table, head, ordinal, codec, body = next(
+            row for row in stored[5:] if b'"type":"payout"' in b"".join(
+                event_lines(row.codec, bytes(row.body))))
+        lines = event_lines(codec, bytes(body))
+        index = next(i for i, line in enumerate(lines) if b'"type":"payout"' in line)
+        obj = orjson.loads(lines[index])
+        obj["data"]["amount"] += 1
+        lines[index] = canonical_json(obj)
+        conn.execute(text("DROP TRIGGER archive_segments_no_update"))
+        conn.execute(text("UPDATE archive_segments SET body = :body WHERE day = :day AND "
+                          "table_id = :table AND head_seq = :head AND ordinal = :ordinal"),
+                     {"body": compress(b"\n".join(lines)), "day": day, "table": table,
+                      "head": head, "ordinal": ordinal})
+    engine.dispose()
+    found = pitwatch("verify", "--db", url, "--format", "json")
+    assert found.code == 1
+    breaks = orjson.loads(found.stdout)["breaks"]
+    assert [(b["table"], b["seq"], b["kind"], b["at intake"]) for b in breaks] == [
+        (obj["table_id"], obj["seq"] + 1, "altered", "no")]
