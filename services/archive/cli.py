@@ -149,6 +149,10 @@ def replay(
         task = progress.add_task("replaying", total=None, unit="tables", note="")
         report = replay_archive(engine, first_day, last_day, profiles, table,
                                 on_table=lambda _t, _n: progress.advance(task))
+    if report.hands == 0:
+        raise typer.BadParameter(f"no booked hand ended from {first_day} to {last_day}"
+                                 + (f" at table {table}" if table else "")
+                                 + ": check --from, --to and --table", param_hint="--from")
     listing = Listing("Hands whose record differs", [
         Column("hand"), Column("table"), Column("day"), Column("difference")],
         [(d.hand_id, d.table_id, None if d.day is None else d.day.isoformat(),
@@ -163,10 +167,6 @@ def replay(
     errors.print(f"replayed {report.hands:,} hand(s) of {report.tables:,} table(s) "
                  f"({report.events:,} archived events) under {under}: "
                  f"{len(report.differences):,} differ", markup=False)
-    if report.hands == 0:
-        raise typer.BadParameter(f"no booked hand ended from {first_day} to {last_day}"
-                                 + (f" at table {table}" if table else "")
-                                 + ": check --from, --to and --table", param_hint="--from")
     raise typer.Exit(INPUT_PROBLEMS if report.differences and profile is None else OK)
 
 
