@@ -1,0 +1,289 @@
+"""Cases in the database, on SQLite and PostgreSQL (the ``engine`` fixture): findings and
+alerts opened or joined by subject, once; the life cycle and its audit trail; the
+queue's filters; two reviewers acting on one case at once, with no lost update."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from typing import Any
+
+import msgspec
+import orjson
+import pytest
+from sqlalchemy import Engine
+
+from services.cases.actions import CaseChanged, assign, close, escalate, note
+from services.cases.intake import open_cases
+from services.cases.queries import CaseFilter, get_case, list_cases
+from services.events.contract import Alert, Finding
+from services.ledger.db import open_ledger
+from services.ledger.posting import post_many
+from tests.unit.cli.helpers import assert_one_line_usage_error, pitwatch
+from tests.unit.ledger.builders import DAY_TWO, hcf_dp_collects, hcf_seat1_wins
+from tests.unit.ledger.dbread import count
+
+AT = "2026-01-20T10:00:00.000Z"
+
+
+def finding(severity: str, code: str = "MISPAY", rule: str = "HCF-7") -> Finding:
+    return Finding(code=code, rule=rule, severity=severity, seat=3, amount=-5,  # type: ignore[arg-type]
+                   message=f"{code} at seat 3")
+
+
+def sweetheart(player: str, count: int = 8, dealer: str = "D7",
+               severity: str = "critical") -> Alert:
+    return Alert(table_id="T1", code="SWEETHEARTING", rule="SURV-2", severity=severity,  # type: ignore[arg-type]
+                 message=f"{dealer} favours {player}", hand_id="T1-000002",
+                 evidence={"dealer": dealer, "player": player, "count": count,
+                           "hands": [{"table_id": "T1", "hand_id": "T1-000001"},
+                                     {"table_id": "T1", "hand_id": "T1-000002"}]})
+
+
+def hands() -> list[Any]:
+    """T1-000001 with a warning finding (day 1), T1-000002 with an info finding only,
+    T1-000003 with a critical one (day 2)."""
+    return [msgspec.structs.replace(hcf_seat1_wins("T1-000001"), status="discrepancy",
+                                    findings=[finding("warning")]),
+            msgspec.structs.replace(hcf_dp_collects("T1-000002"),
+                                    findings=[finding("info", "NOTE", "GEN-5")]),
+            msgspec.structs.replace(hcf_seat1_wins("T1-000003", ended_at=DAY_TWO),
+                                    status="discrepancy", findings=[finding("critical")])]
+
+
+@pytest.fixture
+def booked(engine: Engine) -> Engine:
+    post_many(engine, hands())
+    return engine
+
+
+def test_findings_at_warning_or_above_open_one_case_per_hand(booked: Engine) -> None:
+    result = open_cases(booked, hands(), [], at=AT)
+    assert (result.opened, result.joined, result.repeats) == (2, 0, 0)
+    cases = list_cases(booked)
+    assert [(c.subject, c.severity, c.state, c.version) for c in cases] == [
+        ("hand:T1-000003", "critical", "open", 1), ("hand:T1-000001", "warning", "open", 1)]
+    first = get_case(booked, cases[1].case_id)
+    assert first is not None
+    assert first.hands == [("T1", "T1-000001")]
+    assert first.tags == {"day": ["2024-05-01"], "dealer": ["D7"], "game": ["hcf"],
+                          "player": ["alice", "bob", "carol"], "table": ["T1"]}
+    assert [(a.version, a.action, a.state_before, a.state_after, a.actor)
+            for a in first.audit] == [(1, "open", None, "open", "pitwatch")]
+
+
+def test_alerts_join_the_open_case_of_their_subject_once(booked: Engine) -> None:
+    """Two SURV-2 alerts on dealer D7 (players P12 and P3) and the SURV-8 on D7: one case
+    on the dealer, three pieces of evidence; an info alert opens nothing; taking the same
+    alerts again adds nothing."""
+    drift = Alert(table_id="T1", code="PROCEDURE_DRIFT", rule="SURV-8", severity="warning",
+                  message="D7 mispays", evidence={"game": "hcf", "scope": "dealer",
+                                                  "dealer": "D7", "kind": "mispay",
+                                                  "count": 9, "hands": []})
+    info = Alert(table_id="T1", code="DUPLICATE_EVENT", rule="SURV-9", severity="info",
+                 message="again", seq=4)
+    alerts = [sweetheart("P12"), sweetheart("P3", severity="warning"), drift, info]
+    first = open_cases(booked, [], alerts, at=AT)
+    assert (first.opened, first.joined) == (1, 2)
+    again = open_cases(booked, [], alerts, at=AT)
+    assert (again.opened, again.joined, again.repeats) == (0, 0, 3)
+    (case,) = list_cases(booked)
+    assert (case.subject, case.severity, case.evidence, case.hands, case.version) == (
+        "dealer:D7", "critical", 3, 2, 3)
+    detail = get_case(booked, case.case_id)
+    assert detail is not None
+    assert [a.action for a in detail.audit] == ["open", "evidence", "evidence"]
+    assert detail.tags["player"] == ["P12", "P3"] and detail.tags["day"] == ["2024-05-01"]
+
+
+def test_new_evidence_on_a_closed_subject_opens_a_new_case(booked: Engine) -> None:
+    open_cases(booked, [], [sweetheart("P12")], at=AT)
+    (case,) = list_cases(booked)
+    close(booked, case.case_id, "no_issue", "video shows a correct payout", "ann")
+    open_cases(booked, [], [sweetheart("P12", count=16)], at=AT)
+    states = sorted((c.state, c.subject) for c in list_cases(booked))
+    assert states == [("closed", "dealer:D7"), ("open", "dealer:D7")]
+
+
+def test_a_case_worked_to_a_decision_leaves_its_whole_trail(booked: Engine) -> None:
+    open_cases(booked, hands(), [], at=AT)
+    case_id = list_cases(booked, CaseFilter(severity="critical"))[0].case_id
+    assign(booked, case_id, "ann", "supervisor")
+    note(booked, case_id, "pulled the video for 18:42", "ann")
+    escalate(booked, case_id, "ann", "payout short by 5 on two hands")
+    done = close(booked, case_id, "confirmed", "dealer short-paid seat 3", "director")
+    assert (done.version, done.after.state, done.after.outcome) == (5, "closed", "confirmed")
+    detail = get_case(booked, case_id)
+    assert detail is not None and detail.reason == "dealer short-paid seat 3"
+    trail = [(a.version, a.actor, a.action, a.state_before, a.state_after)
+             for a in detail.audit]
+    assert trail == [(1, "pitwatch", "open", None, "open"),
+                     (2, "supervisor", "assign", "open", "in_review"),
+                     (3, "ann", "note", "in_review", "in_review"),
+                     (4, "ann", "escalate", "in_review", "escalated"),
+                     (5, "director", "close", "escalated", "closed")]
+    assert detail.audit[2].detail["note"] == "pulled the video for 18:42"
+    assert detail.audit[1].detail["changed"] == {"state": "in_review", "assignee": "ann"}
+    assert detail.audit[4].detail["changed"] == {
+        "state": "closed", "outcome": "confirmed", "reason": "dealer short-paid seat 3"}
+
+
+def test_an_action_on_a_case_that_changed_since_is_refused(booked: Engine) -> None:
+    open_cases(booked, hands(), [], at=AT)
+    case_id = list_cases(booked)[0].case_id
+    assign(booked, case_id, "ann", "sup", expected_version=1)
+    audit = count(booked, "case_audit")
+    with pytest.raises(CaseChanged, match="version 2, not 1"):
+        close(booked, case_id, "no_issue", "fine", "bob", expected_version=1)
+    assert count(booked, "case_audit") == audit
+    assert get_case(booked, case_id).summary.state == "in_review"  # type: ignore[union-attr]
+
+
+def test_the_queue_filters(booked: Engine) -> None:
+    open_cases(booked, hands(), [sweetheart("P12")], at=AT)
+
+    def subjects(**wanted: Any) -> list[str]:
+        return sorted(c.subject for c in list_cases(booked, CaseFilter(**wanted)))
+
+    every = ["dealer:D7", "hand:T1-000001", "hand:T1-000003"]
+    assert subjects() == every
+    assert subjects(severity="critical") == ["dealer:D7", "hand:T1-000003"]
+    assert subjects(severity="warning") == every
+    assert subjects(state="open") == every and subjects(state="closed") == []
+    assert subjects(game="hcf") == ["hand:T1-000001", "hand:T1-000003"]
+    assert subjects(table="T1") == every and subjects(table="T2") == []
+    assert subjects(dealer="D7") == every
+    assert subjects(player="P12") == ["dealer:D7"]
+    assert subjects(player="alice") == ["hand:T1-000001", "hand:T1-000003"]
+    from datetime import date
+    assert subjects(day=date(2024, 5, 2)) == ["hand:T1-000003"]
+    assert subjects(day=date(2024, 5, 1)) == ["dealer:D7", "hand:T1-000001"]
+
+
+# ---------------------------------------------------------------- at once
+
+
+def at_once(workers: list[Callable[[], None]]) -> list[BaseException]:
+    """Run every worker in its own thread, released together; their failures."""
+    start = threading.Barrier(len(workers))
+    failures: list[BaseException] = []
+
+    def run(work: Callable[[], None]) -> None:
+        try:
+            start.wait()
+            work()
+        except BaseException as exc:  # a thread cannot raise into pytest: returned
+            failures.append(exc)
+
+    threads = [threading.Thread(target=run, args=(w,)) for w in workers]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return failures
+
+
+def test_two_reviewers_acting_on_one_case_at_once_lose_nothing(db_url: str) -> None:
+    """Two reviewers, each on a connection of their own, each add 15 notes and reassign
+    the case to themselves 5 times, all at once: all 40 actions are in the trail with
+    versions 2..41, each entry's state before is the state after the one before it, the
+    row's version is 41 and its assignee the last assign of the trail."""
+    setup = open_ledger(db_url)
+    post_many(setup, hands())
+    open_cases(setup, hands(), [], at=AT)
+    case_id = list_cases(setup)[0].case_id
+    engines = {name: open_ledger(db_url) for name in ("ann", "bob")}
+
+    def reviewer(name: str) -> Callable[[], None]:
+        def work() -> None:
+            for n in range(20):
+                if n % 4 == 3:
+                    assign(engines[name], case_id, name, name)
+                else:
+                    note(engines[name], case_id, f"{name} note {n}", name)
+        return work
+
+    assert at_once([reviewer("ann"), reviewer("bob")]) == []
+    detail = get_case(setup, case_id)
+    assert detail is not None
+    trail = detail.audit
+    assert [a.version for a in trail] == list(range(1, 42))
+    assert all(b.state_before == a.state_after for a, b in zip(trail, trail[1:], strict=False))
+    notes = sorted(a.detail["note"] for a in trail if a.action == "note")
+    assert notes == sorted(f"{who} note {n}" for who in ("ann", "bob") for n in range(20)
+                           if n % 4 != 3)
+    assigns = [a for a in trail if a.action == "assign"]
+    assert len(assigns) == 10
+    assert detail.summary.version == 41
+    assert detail.summary.assignee == assigns[-1].actor
+    for engine in [setup, *engines.values()]:
+        engine.dispose()
+
+
+def test_two_reviewers_deciding_on_the_same_version_one_wins(db_url: str) -> None:
+    """Both saw version 1 and act at once (one closes, one escalates): exactly one action
+    is applied; the other is refused as a change since version 1, and writes nothing."""
+    setup = open_ledger(db_url)
+    post_many(setup, hands())
+    open_cases(setup, hands(), [], at=AT)
+    case_id = list_cases(setup)[0].case_id
+    engines = [open_ledger(db_url), open_ledger(db_url)]
+    failures = at_once([
+        lambda: close(engines[0], case_id, "no_issue", "fine", "ann", expected_version=1),
+        lambda: escalate(engines[1], case_id, "bob", "look again", expected_version=1)])
+    assert len(failures) == 1 and isinstance(failures[0], CaseChanged)
+    detail = get_case(setup, case_id)
+    assert detail is not None
+    assert [a.version for a in detail.audit] == [1, 2]
+    assert detail.summary.state in ("closed", "escalated")
+    for engine in [setup, *engines]:
+        engine.dispose()
+
+
+def test_two_writers_opening_the_same_subject_at_once_make_one_case(db_url: str) -> None:
+    setup = open_ledger(db_url)
+    engines = [open_ledger(db_url), open_ledger(db_url)]
+    failures = at_once([lambda: open_cases(engines[0], [], [sweetheart("P1")], at=AT),
+                        lambda: open_cases(engines[1], [], [sweetheart("P2")], at=AT)])
+    assert failures == []
+    (case,) = list_cases(setup)
+    assert (case.subject, case.evidence, case.version) == ("dealer:D7", 2, 2)
+    for engine in [setup, *engines]:
+        engine.dispose()
+
+
+# ---------------------------------------------------------------- the commands
+
+
+def test_the_commands(tmp_path: Any) -> None:
+    url = f"sqlite:///{tmp_path}/cases.sqlite"
+    engine = open_ledger(url)
+    post_many(engine, hands())
+    open_cases(engine, hands(), [sweetheart("P12"), sweetheart("P3")], at=AT)
+    engine.dispose()
+    listed = pitwatch("cases", "list", "--db", url, "--format", "json")
+    assert listed.code == 0
+    rows = orjson.loads(listed.stdout)
+    # most serious first, then oldest (the hands' findings were taken before the alerts)
+    assert [r["subject"] for r in rows] == ["hand:T1-000003", "dealer:D7", "hand:T1-000001"]
+    case = str(rows[1]["case"])
+    csv = pitwatch("cases", "list", "--db", url, "--format", "csv", "--severity", "critical")
+    assert csv.stdout.splitlines()[0].startswith("case,state,severity,subject")
+    assert len(csv.stdout.splitlines()) == 3
+    ran = pitwatch("cases", "assign", case, "ann", "--actor", "sup", "--db", url)
+    assert ran.code == 0 and "open -> in_review, assignee ann (version 3)" in ran.stderr
+    stale = pitwatch("cases", "note", case, "late", "--actor", "bob", "--version", "2",
+                     "--db", url)
+    assert stale.code == 1 and "version 3, not 2" in stale.stderr
+    assert pitwatch("cases", "close", case, "--outcome", "referred", "--reason",
+                    "to the regulator", "--actor", "dir", "--db", url).code == 0
+    assert_one_line_usage_error(
+        pitwatch("cases", "escalate", case, "--actor", "bob", "--db", url), "is closed")
+    assert_one_line_usage_error(
+        pitwatch("cases", "close", case, "--outcome", "guilty", "--reason", "x",
+                 "--db", url), "choose from")
+    assert_one_line_usage_error(pitwatch("cases", "show", "999", "--db", url), "no case 999")
+    shown = orjson.loads(pitwatch("cases", "show", case, "--db", url, "--format",
+                                  "json").stdout)
+    assert [a["action"] for a in shown["audit"]] == ["open", "evidence", "assign", "close"]
+    assert shown["outcome"] == "referred" and shown["reason"] == "to the regulator"
