@@ -4,6 +4,7 @@ queue's filters; two reviewers acting on one case at once, with no lost update."
 
 from __future__ import annotations
 
+import itertools
 import threading
 from collections.abc import Callable
 from typing import Any
@@ -163,12 +164,12 @@ def test_the_queue_filters(booked: Engine) -> None:
 # ---------------------------------------------------------------- at once
 
 
-def at_once(workers: list[Callable[[], None]]) -> list[BaseException]:
+def at_once(workers: list[Callable[[], object]]) -> list[BaseException]:
     """Run every worker in its own thread, released together; their failures."""
     start = threading.Barrier(len(workers))
     failures: list[BaseException] = []
 
-    def run(work: Callable[[], None]) -> None:
+    def run(work: Callable[[], object]) -> None:
         try:
             start.wait()
             work()
@@ -208,7 +209,7 @@ def test_two_reviewers_acting_on_one_case_at_once_lose_nothing(db_url: str) -> N
     assert detail is not None
     trail = detail.audit
     assert [a.version for a in trail] == list(range(1, 42))
-    assert all(b.state_before == a.state_after for a, b in zip(trail, trail[1:], strict=False))
+    assert all(b.state_before == a.state_after for a, b in itertools.pairwise(trail))
     notes = sorted(a.detail["note"] for a in trail if a.action == "note")
     assert notes == sorted(f"{who} note {n}" for who in ("ann", "bob") for n in range(20)
                            if n % 4 != 3)
