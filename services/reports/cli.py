@@ -44,6 +44,16 @@ AlertsOption = Annotated[Path | None, typer.Option(
          "hands reported")]
 
 
+ARCHIVE_NAME = "the event archive"  # where a report says its events came from
+
+
+def _archived_lines(engine: Engine, hand_id: str) -> list[bytes] | None:
+    """The hand's table's archived events through the hand (None: not archived)."""
+    from services.archive.reader import lines_through_hand
+
+    return lines_through_hand(engine, hand_id)
+
+
 def now_utc() -> str:
     return dt.datetime.now(dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
@@ -94,7 +104,8 @@ def hand(
     generated_at: Annotated[str | None, typer.Option(help="timestamp printed as the "
                                                      "generation time (default: now)")] = None,
 ) -> None:
-    """Dispute-resolution report of one hand, from the event log and/or the ledger.
+    """Dispute-resolution report of one hand, from the event log and/or the ledger; with
+    --ledger and no --events, the hand's events come from the database's event archive.
 
     Exits 2 when the hand is in neither, or a source cannot be read.
     """
@@ -107,11 +118,15 @@ def hand(
     if events is None and ledger is None:
         raise typer.BadParameter("give --events FILE, --ledger URL, or both")
     lines = read_log(events) if events is not None else None
+    log_name = events.name if events else None
     try:
         if ledger is not None:
-            report = dispute_from_ledger(open_for_reading(ledger, "--ledger"), ledger,
-                                         hand_id, read_profiles(), lines,
-                                         log_name=events.name if events else None)
+            engine = open_for_reading(ledger, "--ledger")
+            if lines is None:
+                lines = _archived_lines(engine, hand_id)
+                log_name = ARCHIVE_NAME if lines is not None else None
+            report = dispute_from_ledger(engine, ledger, hand_id, read_profiles(), lines,
+                                         log_name=log_name)
         else:
             assert lines is not None and events is not None
             report = dispute_from_log(lines, hand_id, read_profiles(), log_name=events.name)
@@ -134,7 +149,9 @@ def daily(
     events: Annotated[Path | None, typer.Option(exists=True, dir_okay=False,
                                                 help="event log: also write the dispute "
                                                      "report of every hand needing review "
-                                                     "next to OUT")] = None,
+                                                     "next to OUT (default: the hands' "
+                                                     "events from the database's archive, "
+                                                     "when it holds them)")] = None,
     alerts: AlertsOption = None,
     fmt: Annotated[str, typer.Option("--format", help="html or pdf")] = "html",
     out: OutputOption = None,
@@ -168,9 +185,16 @@ def daily(
         report.attach_alerts(alert_list, alerts.name)
     html = render_html("daily.html", d=report, generated_at=stamp, link=safe_name)
     _write(html, fmt, out)
-    if events is not None and out is not None:
-        _write_hand_reports(report.review_hand_ids, events, out.parent, stamp, engine, url,
-                            alert_list, alerts.name if alerts else None)
+    if out is not None and report.review_hand_ids:
+        from services.reports.replay import read_log
+
+        if events is not None:
+            lines, name = read_log(events), events.name
+        else:
+            lines, name = _archived_tables(engine, report.review_hand_ids), ARCHIVE_NAME
+        if lines:
+            _write_hand_reports(report.review_hand_ids, lines, name, out.parent, stamp,
+                                engine, url, alert_list, alerts.name if alerts else None)
 
 
 def _no_hands(engine: Engine, day: dt.date, table: str | None, url: str) -> tuple[str, str]:
@@ -191,27 +215,36 @@ def _no_hands(engine: Engine, day: dt.date, table: str | None, url: str) -> tupl
             f"{hint}): check --date and --table", "--table" if hint else "--date")
 
 
-def _write_hand_reports(hand_ids: list[str], events: Path, folder: Path, stamp: str,
-                        engine: Engine, url: str, alerts: list[Alert] | None,
+def _archived_tables(engine: Engine, hand_ids: list[str]) -> list[bytes]:
+    """Every archived event of the tables these hands were played at (empty: the
+    database archives nothing of them)."""
+    from services.archive.reader import hand_table, lines_of_tables
+
+    found = [hand_table(engine, hand_id) for hand_id in hand_ids]
+    tables = {where[0] for where in found if where is not None}
+    return lines_of_tables(engine, tables) if tables else []
+
+
+def _write_hand_reports(hand_ids: list[str], lines: list[bytes], log_name: str, folder: Path,
+                        stamp: str, engine: Engine, url: str, alerts: list[Alert] | None,
                         alerts_name: str | None) -> None:
     """Every review hand's dispute report next to the daily report, as ``report hand
     --events --ledger [--alerts]`` writes it: the ledger section and refusal included."""
     from services.reports.dispute import disputes_from_ledger
     from services.reports.render import render_html
-    from services.reports.replay import read_log
 
     with progress_bar(err) as progress:
         task = progress.add_task("dispute reports", total=len(hand_ids), unit="hands",
-                                 note=f"replaying {events.name}")
-        reports = disputes_from_ledger(engine, url, hand_ids, read_log(events),
-                                       read_profiles(), log_name=events.name,
+                                 note=f"replaying {log_name}")
+        reports = disputes_from_ledger(engine, url, hand_ids, lines, read_profiles(),
+                                       log_name=log_name,
                                        on_hand=lambda _h: progress.advance(task))
         progress.update(task, completed=0, note="writing")
         for hand_id in hand_ids:
             report = reports.get(hand_id)
             progress.advance(task)
             if report is None:
-                err.print(f"[yellow]hand {escape(hand_id)} is not in {escape(str(events))}"
+                err.print(f"[yellow]hand {escape(hand_id)} is not in {escape(log_name)}"
                           "[/yellow]")
                 continue
             if alerts is not None and alerts_name is not None:
