@@ -1,4 +1,5 @@
-"""``pitwatch produce``, ``pitwatch serve adjudicator|ledger``, ``pitwatch topics create``.
+"""``pitwatch produce``, ``pitwatch serve adjudicator|ledger|archive``, ``pitwatch topics
+create``.
 
 The Kafka side of the command line. ``services/cli.py`` mounts these with::
 
@@ -112,12 +113,16 @@ def serve_adjudicator(
         help="how often changed table states go to the changelog and offsets are "
              "committed (a crash re-processes at most about this much)")] = 1.0,
     session_timeout_ms: SessionTimeout = 15_000,
+    archive: Annotated[bool, typer.Option(
+        "--archive/--no-archive", envvar="PITWATCH_ARCHIVE",
+        help="emit every event's archive segment to topic archive (pitwatch serve "
+             "archive keeps them)")] = True,
 ) -> None:
     """Run one adjudicator worker; start more with the same --app-id to scale out."""
     from services.pipeline.worker import WorkerOptions, run_worker
 
     run_worker(_settings(bootstrap, topic_prefix, app_id, partitions),
-               WorkerOptions(batch_max, checkpoint_seconds, session_timeout_ms))
+               WorkerOptions(batch_max, checkpoint_seconds, session_timeout_ms, archive))
 
 
 @serve_app.command("ledger")
@@ -148,6 +153,34 @@ def serve_ledger(
         batch=batch,
         session_timeout_ms=session_timeout_ms,
     )
+    asyncio.run(serve(settings))
+
+
+@serve_app.command("archive")
+def serve_archive(
+    bootstrap: Bootstrap = DEFAULT_BOOTSTRAP,
+    topic_prefix: Prefix = "",
+    group: Annotated[str, typer.Option("--group", envvar="PITWATCH_ARCHIVE_GROUP",
+                                       help="consumer group of the archive service")]
+    = "pitwatch-archive",
+    db: Annotated[str, typer.Option("--db", envvar=DB_ENV_VAR,
+                                    help="SQLAlchemy URL of the pitwatch database")]
+    = DEFAULT_URL,
+    batch: Annotated[int, typer.Option("--batch", envvar="PITWATCH_ARCHIVE_BATCH", min=1,
+                                       help="records kept per poll (offsets are committed "
+                                            "after each batch's transaction)")] = 2000,
+    session_timeout_ms: SessionTimeout = 15_000,
+) -> None:
+    """Keep every event (topic archive), alert and finding's case in the database
+    (idempotent; offsets after the commit)."""
+    from services.pipeline.archive_service import ArchiveServiceSettings, serve
+    from services.pipeline.topics import TopicNames
+
+    logging.basicConfig(level=logging.INFO,
+                        format="[%(asctime)s] [%(process)d] [%(levelname)s] %(message)s")
+    settings = ArchiveServiceSettings(
+        bootstrap=bootstrap, topics=TopicNames.with_prefix(topic_prefix), group_id=group,
+        db_url=db, batch=batch, session_timeout_ms=session_timeout_ms)
     asyncio.run(serve(settings))
 
 

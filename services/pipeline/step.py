@@ -30,7 +30,9 @@ from dataclasses import dataclass, field
 import msgspec
 
 from services.adjudicator.intake import Rejection, parse_record
+from services.adjudicator.segments import Segment
 from services.adjudicator.table import TableState, apply_event, decode_state, encode_state
+from services.archive.segment import encode_packed, pack_parts
 from services.events.contract import encode_record
 from services.games.profile import Profiles
 from services.pipeline.topics import TopicNames
@@ -110,6 +112,7 @@ class BatchResult:
     # Critical chain findings no open hand took (docs/events.md: rejected input, held
     # for the table's next hand); they are on ``alerts`` like every chain finding.
     outside_hand: int = 0
+    segments: int = 0  # event archive segments emitted
 
 
 class StateMismatchError(RuntimeError):
@@ -119,10 +122,12 @@ class StateMismatchError(RuntimeError):
 class PartitionTables:
     """The tables of one ``table-events`` partition, their live states in memory."""
 
-    def __init__(self, topics: TopicNames, partition: int, profiles: Profiles) -> None:
+    def __init__(self, topics: TopicNames, partition: int, profiles: Profiles,
+                 archive: bool = True) -> None:
         self.topics = topics
         self.profiles = profiles
         self.partition = partition
+        self.archive = archive  # emit the event archive's segments (topic ``archive``)
         self.slots: dict[str, TableSlot] = {}
         self.changed: set[str] = set()  # tables whose state moved since ``take_changed``
 
@@ -192,6 +197,18 @@ class PartitionTables:
             self._emit(self.topics.alerts, key, msgspec.json.encode(alert), record, result)
         for reason in out.dlq:
             self._dead(record, reason, result)
+        if self.archive and out.archive:
+            self._archive(out.archive, key, record, result)
+
+    def _archive(self, segments: list[Segment], key: bytes, source: InputRecord,
+                 result: BatchResult) -> None:
+        """The segments this record completed, packed (compressed) for the archive
+        service: outputs like the others, acknowledged before the state is written, so a
+        crash re-emits them with the same bytes and the archive takes them once."""
+        for segment in segments:
+            for part in pack_parts(segment):
+                self._emit(self.topics.archive, key, encode_packed(part), source, result)
+                result.segments += 1
 
     def _already_applied(self, record: InputRecord) -> bool:
         if record.key is None:

@@ -36,6 +36,7 @@ RETENTION_MS = {
     "adjudications": 30 * DAY_MS,
     "alerts": 30 * DAY_MS,
     "dlq": 90 * DAY_MS,
+    "archive": 30 * DAY_MS,  # the archive service keeps them in the database for years
 }
 METADATA_RETRIES = 40
 METADATA_RETRY_SECONDS = 0.25
@@ -44,12 +45,16 @@ MAX_MESSAGE_BYTES = 2_000_000  # the intake limit (1 MB) plus headroom for a lar
 
 @dataclass(frozen=True)
 class TopicNames:
-    """The four pipeline topics (``prefix`` + the published names of architecture.md)."""
+    """The pipeline topics (``prefix`` + the published names of architecture.md).
+
+    ``archive``: the adjudicator's event archive segments (one record per hand and per
+    run of events between hands, msgpack, compressed), for the archive service."""
 
     events: str
     adjudications: str
     alerts: str
     dlq: str
+    archive: str
 
     @classmethod
     def with_prefix(cls, prefix: str = "") -> TopicNames:
@@ -58,6 +63,7 @@ class TopicNames:
             adjudications=f"{prefix}adjudications",
             alerts=f"{prefix}alerts",
             dlq=f"{prefix}table-events.dlq",
+            archive=f"{prefix}archive",
         )
 
 
@@ -124,6 +130,7 @@ def topic_specs(settings: StreamSettings) -> list[TopicSpec]:
         TopicSpec(names.adjudications, n, rf, timed("adjudications")),
         TopicSpec(names.alerts, n, rf, timed("alerts")),
         TopicSpec(names.dlq, n, rf, timed("dlq")),
+        TopicSpec(names.archive, n, rf, timed("archive")),
         TopicSpec(
             settings.changelog,
             n,

@@ -128,6 +128,7 @@ class WorkerOptions:
     batch_max: int = BATCH_MAX
     checkpoint_seconds: float = CHECKPOINT_SECONDS
     session_timeout_ms: int = SESSION_TIMEOUT_MS
+    archive: bool = True  # emit the event archive's segments to topic ``archive``
 
     @property
     def heartbeat_ms(self) -> int:
@@ -327,7 +328,8 @@ class AdjudicatorWorker:
 
     async def _restore(self, tp: TopicPartition) -> None:
         started = time.monotonic()
-        tables = PartitionTables(self.topics, tp.partition, self.profiles)
+        tables = PartitionTables(self.topics, tp.partition, self.profiles,
+                                 archive=self.options.archive)
         read = await read_changelog(self.restorer, self.settings.changelog, tp.partition,
                                     tables)
         committed = await self.consumer.committed(tp)

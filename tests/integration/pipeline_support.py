@@ -268,6 +268,7 @@ class Pipeline:
                                        app_id=f"adj-{self.run_id}",
                                        partitions=self.partitions)
         self.ledger_group = f"ledger-{self.run_id}"
+        self.archive_group = f"archive-{self.run_id}"
         self.loop = asyncio.new_event_loop()
         self.readers: dict[str, TopicReader] = {}
 
@@ -319,6 +320,17 @@ class Pipeline:
         return self._spawn(name, [
             "serve", "ledger", "--bootstrap", s.bootstrap, "--topic-prefix", s.topic_prefix,
             "--group", self.ledger_group, "--db", self.db_url, "--batch", str(batch),
+            "--session-timeout-ms", str(TEST_SESSION_TIMEOUT_MS),
+        ], failpoint)
+
+    def start_archive(self, name: str = "archive", batch: int = 2000,
+                      failpoint: str | None = None) -> Worker:
+        """The archive service (``services/pipeline/archive_service.py``); its failpoints:
+        ``polled``, ``archived`` (database committed, offsets not), ``committed``."""
+        s = self.settings
+        return self._spawn(name, [
+            "serve", "archive", "--bootstrap", s.bootstrap, "--topic-prefix", s.topic_prefix,
+            "--group", self.archive_group, "--db", self.db_url, "--batch", str(batch),
             "--session-timeout-ms", str(TEST_SESSION_TIMEOUT_MS),
         ], failpoint)
 

@@ -18,7 +18,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from services.adjudicator.embedded import adjudicate_lines
+from services.adjudicator.embedded import EmbeddedRunner, adjudicate_lines
+from services.archive.segment import decode_packed, encode_packed, pack_parts
 from services.adjudicator.table import decode_state
 from services.events.contract import decode_record, encode_record
 from services.pipeline.producer import record_key
@@ -213,13 +214,15 @@ def test_checkpoints_and_crashes_anywhere_give_the_embedded_bytes(
     stored, or the states stored (a crash before the commit), or the states stored and
     the offset committed; then maybe a crash, after which the tables are restored from
     the changelog and the records from the last committed offset are delivered again.
-    Every hand comes out, every repeat with the same bytes, and nothing else comes out
-    (no finding or dead letter a replay could cause)."""
+    Every hand comes out, every repeat with the same bytes; so does every event archive
+    segment the embedded run cuts before its end; and nothing else comes out (no finding
+    or dead letter a replay could cause)."""
     raw = two_tables(hands=4)
     records = as_records(raw)
     table = FakeChangelog()
     committed = position = 0
     seen: dict[str, set[bytes]] = {}
+    archived: dict[tuple[str, int, int], set[bytes]] = {}
     others: list[Outgoing] = []
     # The plan once, then the rest of the log without crashes (a plan that crashes
     # before every commit would otherwise never get past its first records).
@@ -234,6 +237,11 @@ def test_checkpoints_and_crashes_anywhere_give_the_embedded_bytes(
             if o.topic == TOPICS.adjudications:
                 assert o.value is not None
                 seen.setdefault(decode_record(o.value).hand_id, set()).add(o.value)
+            elif o.topic == TOPICS.archive:
+                assert o.value is not None
+                part = decode_packed(o.value)
+                archived.setdefault((part.table_id, part.head_seq, part.ordinal),
+                                    set()).add(o.value)
             else:
                 others.append(o)
         if crash:
@@ -242,4 +250,17 @@ def test_checkpoints_and_crashes_anywhere_give_the_embedded_bytes(
     expected = {decode_record(r).hand_id: r for r in embedded_records(raw)}
     assert {hand: sorted(values) for hand, values in seen.items()} == {
         hand: [value] for hand, value in expected.items()}
+    assert {key: sorted(values) for key, values in archived.items()} == embedded_archive(raw)
     assert others == []
+
+
+def embedded_archive(raw: list[bytes]) -> dict[tuple[str, int, int], list[bytes]]:
+    """The segments the embedded run cuts while the log lasts (not those of its end),
+    packed as the worker sends them."""
+    runner = EmbeddedRunner(PROFILES)
+    out: dict[tuple[str, int, int], list[bytes]] = {}
+    for n, value in enumerate(raw):
+        for segment in runner.feed(value, f"line {n}").archive:
+            for part in pack_parts(segment):
+                out[(part.table_id, part.head_seq, part.ordinal)] = [encode_packed(part)]
+    return out
