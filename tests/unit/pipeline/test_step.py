@@ -19,8 +19,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from services.adjudicator.embedded import EmbeddedRunner, adjudicate_lines
-from services.archive.segment import decode_packed, encode_packed, pack_parts
 from services.adjudicator.table import decode_state
+from services.archive.segment import decode_packed, encode_packed, pack_parts
 from services.events.contract import decode_record, encode_record
 from services.pipeline.producer import record_key
 from services.pipeline.step import (
