@@ -69,7 +69,7 @@ def stored(url: str, sql: str) -> list[tuple[object, ...]]:
 
 def archived(url: str) -> dict[Key, list[bytes]]:
     rows = stored(url, "SELECT table_id, head_seq, ordinal, codec, body FROM archive_segments")
-    return {(str(t), int(h), int(o)): event_lines(str(c), bytes(b))  # type: ignore[call-overload, arg-type]
+    return {(str(t), int(h), int(o)): event_lines(str(c), bytes(b))  # type: ignore[call-overload]
             for t, h, o, c, b in rows}
 
 
