@@ -49,6 +49,7 @@ from aiokafka import AIOKafkaConsumer
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from services.adjudicator.embedded import EmbeddedRunner
+from services.archive.segment import pack_parts
 from services.events.contract import decode_record
 from services.pipeline.producer import new_producer, record_key
 from services.pipeline.worker import WORKER_HEADER
@@ -71,6 +72,7 @@ REPO = Path(__file__).resolve().parents[1]
 class Log:
     lines: list[bytes]
     hands: int
+    segments: int  # event archive segments the adjudicator cuts while the log lasts
 
     @property
     def events_per_hand(self) -> float:
@@ -79,7 +81,11 @@ class Log:
 
 def make_log(tables: int, hands: int, seed: int) -> Log:
     events = simulate(["hcf"], tables, hands, seed, profile=HOUSE).events
-    return Log([orjson.dumps(e) for e in events], tables * hands)
+    lines = [orjson.dumps(e) for e in events]
+    runner = EmbeddedRunner(PROFILES)
+    segments = sum(len(pack_parts(s)) for n, raw in enumerate(lines)
+                   for s in runner.feed(raw, f"line {n}").archive)
+    return Log(lines, tables * hands, segments)
 
 
 def embedded_rate(log: Log, rounds: int = 3) -> float:
@@ -131,13 +137,16 @@ class Run:
             drop_database(self.db_url)
 
 
-def start_workers(p: Pipeline, adjudicators: int) -> list[Worker]:
-    workers = [p.start_adjudicator(f"adjudicator-{n}") for n in range(adjudicators)]
-    ledger = p.start_ledger()
+def start_workers(p: Pipeline, adjudicators: int, archive: bool = False) -> list[Worker]:
+    """Adjudicators and the ledger service; with ``archive``, the adjudicators emit the
+    event archive's segments and the archive service keeps them (else neither)."""
+    workers = [p.start_adjudicator(f"adjudicator-{n}", archive=archive)
+               for n in range(adjudicators)]
+    services = [p.start_ledger()] + ([p.start_archive()] if archive else [])
     p.wait_until(lambda: all("adjudicator ready" in w.log.read_text(errors="replace")
                              for w in workers)
-                 and "ledger service consuming" in ledger.log.read_text(errors="replace"),
-                 "workers ready")
+                 and all(" service consuming" in s.log.read_text(errors="replace")
+                         for s in services), "workers ready")
     time.sleep(2.0)  # let the group settle (both adjudicators assigned) before the clock
     return workers
 
@@ -158,11 +167,12 @@ class Sustained:
     cpu_ms_per_hand: list[float]  # per adjudicator worker, its CPU over the hands it did
 
 
-def sustained_rate(log: Log, tmp: Path, adjudicators: int, partitions: int) -> Sustained:
+def sustained_rate(log: Log, tmp: Path, adjudicators: int, partitions: int,
+                   archive: bool = False) -> Sustained:
     """Hands per second from the first record published to the last hand adjudicated
-    and to the last hand booked."""
+    and to the last hand booked (with ``archive``: and every segment archived)."""
     with Run(tmp, partitions) as p:
-        workers = start_workers(p, adjudicators)
+        workers = start_workers(p, adjudicators, archive)
         cpu_before = [cpu_seconds(w.process.pid) for w in workers]
         started = time.perf_counter()
         p.produce_lines(log.lines)
@@ -170,6 +180,9 @@ def sustained_rate(log: Log, tmp: Path, adjudicators: int, partitions: int) -> S
         adjudicated = time.perf_counter() - started
         cpu = [cpu_seconds(w.process.pid) - b for w, b in zip(workers, cpu_before, strict=True)]
         p.wait_until(lambda: count_hands(p.db_url) >= log.hands, "every hand booked")
+        if archive:
+            p.wait_until(lambda: count_hands(p.db_url, "archive_segments") >= log.segments,
+                         "every segment archived")
         booked = time.perf_counter() - started
         done = [sum(1 for m in p.adjudications() if _worker_pid(m) == w.process.pid)
                 for w in workers]
@@ -289,6 +302,8 @@ def main() -> None:
     parser.add_argument("--latency-seconds", type=float, default=20.0,
                         help="how long each latency run offers load")
     parser.add_argument("--no-scale-out", action="store_true")
+    parser.add_argument("--archive-rounds", type=int, default=2,
+                        help="runs without and with the event archive, in turns")
     args = parser.parse_args()
 
     log = make_log(args.tables, args.hands, args.seed)
@@ -299,13 +314,26 @@ def main() -> None:
     print(f"{'embedded (no broker, one process)':46} {embedded:9.0f} hands/s "
           f"{embedded * log.events_per_hand:10,.0f} events/s")
     with tempfile.TemporaryDirectory(prefix="bench-pipeline-") as tmp:
-        result = sustained_rate(log, Path(tmp) / "one", adjudicators=1, partitions=2)
+        # Without and with the archive in turns, best of each: the machine is shared, and
+        # a neighbour's load must not fall on one side of the ratio only.
+        runs: dict[bool, list[Sustained]] = {False: [], True: []}
+        for n in range(args.archive_rounds):
+            for archive in (False, True):
+                runs[archive].append(sustained_rate(log, Path(tmp) / f"{archive}-{n}", 1, 2,
+                                                    archive=archive))
+        result = max(runs[False], key=lambda r: r.booked)
+        kept = max(runs[True], key=lambda r: r.booked)
         one = result.booked
         print(f"{'kafka: 1 adjudicator, hands on adjudications':46} "
               f"{result.adjudicated:9.0f} hands/s  {result.adjudicated / embedded:5.2f}x "
               f"embedded  CPU {result.cpu_ms_per_hand[0]:.3f} ms/hand")
         print(f"{'kafka e2e: 1 adjudicator + ledger (PostgreSQL)':46} {one:9.0f} hands/s "
               f"{one * log.events_per_hand:10,.0f} events/s  {one / embedded:5.2f}x embedded")
+        print(f"{'kafka e2e: the same + event archive + cases':46} {kept.booked:9.0f} hands/s "
+              f"{kept.booked * log.events_per_hand:10,.0f} events/s  "
+              f"{kept.booked / one:5.2f}x without the archive (best of "
+              f"{args.archive_rounds} each)  adjudicator CPU {kept.cpu_ms_per_hand[0]:.3f} "
+              f"ms/hand ({min(r.cpu_ms_per_hand[0] for r in runs[True]) / min(r.cpu_ms_per_hand[0] for r in runs[False]):4.2f}x)")
         if not args.no_scale_out:
             two = sustained_rate(log, Path(tmp) / "two", adjudicators=2, partitions=4)
             cpu = ", ".join(f"{c:.3f}" for c in two.cpu_ms_per_hand)
@@ -321,16 +349,16 @@ def main() -> None:
               f"{ledger / embedded:5.2f}x embedded")
         for spec in args.rates.split(","):
             rate = result.adjudicated / 2 if spec.strip() == "auto" else float(spec)
-            result = latency_at(log, Path(tmp) / f"latency-{spec.strip()}", rate,
-                                args.latency_seconds)
-            kept = result.hands / rate / result.sent_seconds
+            timed = latency_at(log, Path(tmp) / f"latency-{spec.strip()}", rate,
+                               args.latency_seconds)
+            on_time = timed.hands / rate / timed.sent_seconds
             note = "" if rate <= result.adjudicated else (
                 f"  (above the sustained {result.adjudicated:.0f} hands/s: a growing queue, "
                 "not latency)")
             print(f"latency hand_ended -> adjudication at {rate:6.1f} hands/s offered "
-                  f"({result.hands} hands, {kept:4.0%} of schedule kept): "
-                  f"p50 {result.p50_ms:7.1f} ms  p99 {result.p99_ms:7.1f} ms  "
-                  f"max {result.max_ms:7.1f} ms{note}")
+                  f"({timed.hands} hands, {on_time:4.0%} of schedule kept): "
+                  f"p50 {timed.p50_ms:7.1f} ms  p99 {timed.p99_ms:7.1f} ms  "
+                  f"max {timed.max_ms:7.1f} ms{note}")
 
 
 if __name__ == "__main__":

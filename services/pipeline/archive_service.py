@@ -35,7 +35,8 @@ from aiokafka.errors import KafkaError
 from sqlalchemy import Engine
 from sqlalchemy.exc import IntegrityError
 
-from services.archive.segment import PackedSegment, decode_packed
+from services.archive.segment import PackedSegment
+from services.archive.segment import decode_batch as decode_segments
 from services.archive.writer import write_archive
 from services.cases.audit import now_utc
 from services.cases.intake import evidence_of, take_evidence
@@ -86,7 +87,7 @@ class Decoded:
     undecodable: int = 0
 
 
-def decode_batch(messages: Sequence[Message], topics: TopicNames) -> Decoded:
+def decode_messages(messages: Sequence[Message], topics: TopicNames) -> Decoded:
     """Each message by its topic, in offset order; one that is not what its topic holds
     is logged (critical) and passed over: holding the partition for it would stop every
     record behind it."""
@@ -94,16 +95,22 @@ def decode_batch(messages: Sequence[Message], topics: TopicNames) -> Decoded:
     for m in messages:
         try:
             if m.topic == topics.archive:
-                out.segments.append(decode_packed(m.value or b""))
+                out.segments += decode_segments(m.value or b"")
             elif m.topic == topics.alerts:
                 out.alerts.append(_alert_decoder.decode(m.value or b""))
-            else:
+            elif _may_open_a_case(m.value or b""):
                 out.records.append(decode_record(m.value or b""))
         except (msgspec.ValidationError, msgspec.DecodeError) as exc:
             out.undecodable += 1
             log.critical("not a record of %s at partition %s offset %s, not archived: %s",
                          m.topic, m.partition, m.offset, exc)
     return out
+
+
+def _may_open_a_case(value: bytes) -> bool:
+    """Whether a record may hold a finding at warning or above (``MIN_SEVERITY``): the
+    others are the ledger's business only, and not decoding them here costs nothing."""
+    return b'"severity":"warning"' in value or b'"severity":"critical"' in value
 
 
 def keep_batch(engine: Engine, batch: Decoded) -> Counter[str]:
@@ -176,7 +183,7 @@ class ArchiveService:
                      batch: dict[TopicPartition, list[Message]]) -> None:
         messages = [m for tp in sorted(batch) for m in batch[tp]]
         failpoint("polled")
-        decoded = decode_batch(messages, self.settings.topics)
+        decoded = decode_messages(messages, self.settings.topics)
         # The database work runs in a thread so the consumer keeps heart-beating.
         counts = await asyncio.to_thread(keep_batch, self.engine, decoded)
         self.totals.update(counts)

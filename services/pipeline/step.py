@@ -32,7 +32,7 @@ import msgspec
 from services.adjudicator.intake import Rejection, parse_record
 from services.adjudicator.segments import Segment
 from services.adjudicator.table import TableState, apply_event, decode_state, encode_state
-from services.archive.segment import encode_packed, pack_parts
+from services.archive.segment import PackedSegment, encode_batches, pack_parts
 from services.events.contract import encode_record
 from services.games.profile import Profiles
 from services.pipeline.topics import TopicNames
@@ -158,13 +158,20 @@ class PartitionTables:
     # -- records
 
     def process(self, records: Sequence[InputRecord]) -> BatchResult:
-        """Feed ``records`` (this partition's, in offset order) to their tables."""
+        """Feed ``records`` (this partition's, in offset order) to their tables; the
+        archive segments they cut go out together after the batch's other outputs."""
         result = BatchResult()
+        segments: list[PackedSegment] = []
         for record in records:
-            self._one(record, result)
+            self._one(record, result, segments)
+        if segments:
+            for value in encode_batches(segments):
+                self._emit(self.topics.archive, None, value, records[-1], result)
+            result.segments += len(segments)
         return result
 
-    def _one(self, record: InputRecord, result: BatchResult) -> None:
+    def _one(self, record: InputRecord, result: BatchResult,
+             segments: list[PackedSegment]) -> None:
         if self._already_applied(record):
             result.replayed += 1
             return
@@ -198,17 +205,7 @@ class PartitionTables:
         for reason in out.dlq:
             self._dead(record, reason, result)
         if self.archive and out.archive:
-            self._archive(out.archive, key, record, result)
-
-    def _archive(self, segments: list[Segment], key: bytes, source: InputRecord,
-                 result: BatchResult) -> None:
-        """The segments this record completed, packed (compressed) for the archive
-        service: outputs like the others, acknowledged before the state is written, so a
-        crash re-emits them with the same bytes and the archive takes them once."""
-        for segment in segments:
-            for part in pack_parts(segment):
-                self._emit(self.topics.archive, key, encode_packed(part), source, result)
-                result.segments += 1
+            segments += _packed(out.archive)
 
     def _already_applied(self, record: InputRecord) -> bool:
         if record.key is None:
@@ -219,7 +216,7 @@ class PartitionTables:
             return False
         return slot is not None and slot.offset is not None and record.offset <= slot.offset
 
-    def _emit(self, topic: str, key: bytes, value: bytes, source: InputRecord,
+    def _emit(self, topic: str, key: bytes | None, value: bytes, source: InputRecord,
               result: BatchResult) -> None:
         headers: Headers = [(SOURCE_HEADER, source.source.encode())]
         result.outgoing.append(Outgoing(topic, key, value, headers))
@@ -230,3 +227,11 @@ class PartitionTables:
                             (SOURCE_HEADER, record.source.encode())]
         result.outgoing.append(Outgoing(self.topics.dlq, record.key, record.value, headers))
         result.dead_letters += 1
+
+
+def _packed(segments: list[Segment]) -> list[PackedSegment]:
+    """The segments a record completed, packed (compressed) for the archive service: they
+    go out like every output, acknowledged before the states are written, so a crash
+    re-emits them with the same bytes (in other records, perhaps: the archive service
+    recognises each segment by its key) and the archive takes each once."""
+    return [part for segment in segments for part in pack_parts(segment)]

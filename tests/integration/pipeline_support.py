@@ -140,11 +140,13 @@ def book_reference(url: str, records: Iterable[bytes]) -> None:
         engine.dispose()
 
 
-def count_hands(url: str) -> int:
+def count_hands(url: str, table: str = "hands") -> int:
+    """Rows of ``table`` (the ledger's hands; ``archive_segments``...), 0 before the
+    schema exists."""
     engine = sa.create_engine(url, poolclass=sa.pool.NullPool)
     try:
         with engine.connect() as conn:
-            return int(conn.execute(sa.text("SELECT count(*) FROM hands")).scalar_one())
+            return int(conn.execute(sa.text(f"SELECT count(*) FROM {table}")).scalar_one())
     except sa.exc.ProgrammingError:  # not migrated yet: the service is still starting
         return 0
     finally:
@@ -303,15 +305,18 @@ class Pipeline:
         return worker
 
     def start_adjudicator(self, name: str = "adjudicator", failpoint: str | None = None,
-                          batch_max: int = 2000, checkpoint_seconds: float = 1.0) -> Worker:
+                          batch_max: int = 2000, checkpoint_seconds: float = 1.0,
+                          archive: bool = True) -> Worker:
         """An adjudicator worker; ``failpoint`` (e.g. ``"delivered:3"``) makes it kill
-        itself with SIGKILL there (services/pipeline/failpoints.py)."""
+        itself with SIGKILL there (services/pipeline/failpoints.py); ``archive`` False:
+        it emits no event archive segments (``--no-archive``)."""
         s = self.settings
         return self._spawn(name, [
             "serve", "adjudicator", "--bootstrap", s.bootstrap, "--topic-prefix",
             s.topic_prefix, "--app-id", s.app_id, "--partitions", str(s.partitions),
             "--batch-max", str(batch_max), "--checkpoint-seconds", str(checkpoint_seconds),
             "--session-timeout-ms", str(TEST_SESSION_TIMEOUT_MS),
+            "--archive" if archive else "--no-archive",
         ], failpoint)
 
     def start_ledger(self, name: str = "ledger", batch: int = 2000,

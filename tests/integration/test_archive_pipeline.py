@@ -86,16 +86,18 @@ def test_the_archive_service_killed_mid_stream_keeps_every_event_once(
     p = Pipeline(kafka_bootstrap, tmp_path, db, partitions=2)
     try:
         p.create_topics()
-        p.start_adjudicator()
-        first = p.start_archive("archive-1", batch=100, failpoint="archived:3")
+        # Small batches, so that the archive comes in many records and each kill lands
+        # with work left (one archive record per adjudicator batch and partition).
+        p.start_adjudicator(batch_max=100)
+        first = p.start_archive("archive-1", batch=20, failpoint="archived:3")
         p.produce_lines(lines)
         killed(p, first)
         after_first = len(archived(db))
         assert 0 < after_first < len(segments), "the kill must land with work left"
-        second = p.start_archive("archive-2", batch=100, failpoint="polled:3")
+        second = p.start_archive("archive-2", batch=20, failpoint="polled:3")
         killed(p, second)
         assert len(archived(db)) < len(segments), "the kill must land with work left"
-        p.start_archive("archive-3", batch=100)
+        p.start_archive("archive-3", batch=20)
         p.wait_until(lambda: len(archived(db)) >= len(segments), "every segment archived")
         p.wait_until(lambda: len(stored(db, "SELECT alert_id FROM archive_alerts"))
                      >= len({alert_key(a) for a in alerts}), "every alert archived")

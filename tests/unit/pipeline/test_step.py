@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 from services.adjudicator.embedded import EmbeddedRunner, adjudicate_lines
 from services.adjudicator.table import decode_state
-from services.archive.segment import decode_packed, encode_packed, pack_parts
+from services.archive.segment import decode_batch, encode_packed, pack_parts
 from services.events.contract import decode_record, encode_record
 from services.pipeline.producer import record_key
 from services.pipeline.step import (
@@ -239,9 +239,9 @@ def test_checkpoints_and_crashes_anywhere_give_the_embedded_bytes(
                 seen.setdefault(decode_record(o.value).hand_id, set()).add(o.value)
             elif o.topic == TOPICS.archive:
                 assert o.value is not None
-                part = decode_packed(o.value)
-                archived.setdefault((part.table_id, part.head_seq, part.ordinal),
-                                    set()).add(o.value)
+                for part in decode_batch(o.value):
+                    archived.setdefault((part.table_id, part.head_seq, part.ordinal),
+                                        set()).add(encode_packed(part))
             else:
                 others.append(o)
         if crash:
