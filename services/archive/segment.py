@@ -13,7 +13,8 @@ The columns are derived from the events when the segment is packed, and ``verify
 derives them again from the body and compares: a changed column is found like a changed
 event. The same ``PackedSegment`` travels on the ``archive`` topic (msgpack) from the
 adjudicator to the archive service (a record holds the segments of one batch of a
-partition, ``encode_batches``), so the service only inserts them.
+partition, ``encode_batches``), its body not compressed yet (``RAW``): the adjudicator is
+the pipeline's critical path, so the archive service compresses (``stored_form``).
 """
 
 from __future__ import annotations
@@ -27,7 +28,8 @@ import msgspec
 
 from services.adjudicator.segments import ArchivedEvent, Segment
 
-CODEC = "zstd"
+CODEC = "zstd"  # how the archive stores a body
+RAW = "raw"  # a body not compressed yet: on the ``archive`` topic (the service compresses)
 LEVEL = 1
 MAX_PART_BYTES = 900_000  # canonical bytes per stored part (a Kafka record allows 2 MB)
 SEPARATOR = b"\n"  # canonical JSON never holds a raw newline (RFC 8785 escapes it)
@@ -57,7 +59,7 @@ class PackedSegment(msgspec.Struct, array_like=True, frozen=True):
         return (dt.date.fromisoformat(self.day), self.table_id, self.head_seq, self.ordinal)
 
 
-def pack_parts(segment: Segment) -> list[PackedSegment]:
+def pack_parts(segment: Segment, codec: str = CODEC) -> list[PackedSegment]:
     """A table's segment packed, in consecutive parts of at most ``MAX_PART_BYTES`` (a
     hostile hand of thousands of large events; each part at least one event, its ordinal
     that of its first event)."""
@@ -66,17 +68,17 @@ def pack_parts(segment: Segment) -> list[PackedSegment]:
     start, size = 0, 0
     for i, archived in enumerate(events):
         if i > start and size + len(archived.canonical) > MAX_PART_BYTES:
-            parts.append(pack(segment, events[start:i], start))
+            parts.append(pack(segment, events[start:i], start, codec))
             start, size = i, 0
         size += len(archived.canonical)
-    parts.append(pack(segment, events[start:], start))
+    parts.append(pack(segment, events[start:], start, codec))
     return parts
 
 
 def pack(segment: Segment, events: list[ArchivedEvent] | None = None,
-         offset: int = 0) -> PackedSegment:
-    """Compress a segment's events (or a part of them starting at ``offset``) and derive
-    its columns from them."""
+         offset: int = 0, codec: str = CODEC) -> PackedSegment:
+    """Compress a segment's events (or a part of them starting at ``offset``; ``RAW``:
+    leave them for the archive service to compress) and derive its columns from them."""
     events = segment.events if events is None else events
     lowest = highest = None
     for event in events:  # one pass: the accepted events with the lowest and highest seq
@@ -100,9 +102,24 @@ def pack(segment: Segment, events: list[ArchivedEvent] | None = None,
         last_hash=hashlib.sha256(highest.canonical).hexdigest() if highest else None,
         first_ts=events[0].ts,
         last_ts=events[-1].ts,
-        codec=CODEC,
-        body=compress(SEPARATOR.join(e.canonical for e in events)),
+        codec=codec,
+        body=_encoded(codec, SEPARATOR.join(e.canonical for e in events)),
     )
+
+
+def _encoded(codec: str, body: bytes) -> bytes:
+    if codec == RAW:
+        return body
+    if codec != CODEC:
+        raise UnknownCodec(f"pitwatch writes segment bodies in {CODEC} or {RAW}, not {codec}")
+    return compress(body)
+
+
+def stored_form(segment: PackedSegment) -> PackedSegment:
+    """The segment as the archive stores it: a raw body compressed."""
+    if segment.codec != RAW:
+        return segment
+    return msgspec.structs.replace(segment, codec=CODEC, body=compress(segment.body))
 
 
 def compress(body: bytes) -> bytes:
@@ -110,6 +127,8 @@ def compress(body: bytes) -> bytes:
 
 
 def decompress(codec: str, body: bytes) -> bytes:
+    if codec == RAW:
+        return body
     if codec != CODEC:
         raise UnknownCodec(f"segment body in codec {codec!r}; this pitwatch reads {CODEC}")
     return bytes(cramjam.zstd.decompress(body))

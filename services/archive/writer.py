@@ -33,7 +33,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 
 from services.adjudicator.segments import ArchivedEvent, Segment
 from services.archive.alerts import alert_json, alert_key
-from services.archive.segment import PackedSegment, event_lines, pack
+from services.archive.segment import PackedSegment, event_lines, pack, stored_form
 from services.events.contract import Alert
 from services.ledger.archive_tables import (
     ArchiveAlert,
@@ -80,8 +80,9 @@ def write_archive(conn: Connection, segments: Sequence[PackedSegment],
 # ---------------------------------------------------------------- segments
 
 
-def _write_segments(conn: Connection, segments: Sequence[PackedSegment],
+def _write_segments(conn: Connection, given: Sequence[PackedSegment],
                     result: ArchiveResult) -> None:
+    segments = [stored_form(s) for s in given]
     ensure_days(conn, {s.day for s in segments})
     stored = _stored_bodies(conn, [s.key for s in segments])
     heads = _heads(conn, {s.table_id for s in segments})

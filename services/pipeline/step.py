@@ -32,7 +32,7 @@ import msgspec
 from services.adjudicator.intake import Rejection, parse_record
 from services.adjudicator.segments import Segment
 from services.adjudicator.table import TableState, apply_event, decode_state, encode_state
-from services.archive.segment import PackedSegment, encode_batches, pack_parts
+from services.archive.segment import RAW, PackedSegment, encode_batches, pack_parts
 from services.events.contract import encode_record
 from services.games.profile import Profiles
 from services.pipeline.topics import TopicNames
@@ -230,8 +230,9 @@ class PartitionTables:
 
 
 def _packed(segments: list[Segment]) -> list[PackedSegment]:
-    """The segments a record completed, packed (compressed) for the archive service: they
+    """The segments a record completed, packed for the archive service (which compresses
+    them: the adjudicator is the pipeline's critical path): they
     go out like every output, acknowledged before the states are written, so a crash
     re-emits them with the same bytes (in other records, perhaps: the archive service
     recognises each segment by its key) and the archive takes each once."""
-    return [part for segment in segments for part in pack_parts(segment)]
+    return [part for segment in segments for part in pack_parts(segment, RAW)]
