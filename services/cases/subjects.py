@@ -2,10 +2,11 @@
 same thing maps to (``hand:T001-000123``, ``dealer:D7``, ``player:P12``, ``pair:P3,P9``,
 ``table:T001``).
 
-A finding is about its hand. An alert is about whoever the pattern is about; alerts do not
-carry a subject of their own yet (issue #24 adds one), so ``alert_subject`` derives it
-from what they carry today (rule, table, the evidence's dealer and players): the one place
-to change when they do. Sweethearting and exposure concentration (SURV-2, SURV-7) are
+A finding is about its hand. An alert is about whoever the pattern is about: the alert's
+own ``subject`` when it carries one (issue #24 adds the field, in this very format:
+docs/surveillance.md, "Alert identity, subject and links"), else derived from what alerts
+carry today (rule, table, the evidence's dealer and players), in ``alert_subject``, the one
+place that decides. Sweethearting and exposure concentration (SURV-2, SURV-7) are
 cases on the dealer, so every player a dealer favours and the dealer's procedure drift
 (SURV-8, dealer scope) gather in one case; chip dumping and soft play (SURV-3, SURV-4) on
 the pair; improbable results and information sharing (SURV-6, SURV-5) on the player;
@@ -17,7 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import quote
+from urllib.parse import quote, unquote
 
 from services.events.contract import AdjudicationRecord, Alert
 
@@ -45,7 +46,13 @@ def hand_subject(record: AdjudicationRecord) -> Subject:
 
 
 def alert_subject(alert: Alert) -> Subject:
-    """The subject of an alert, from its rule, table and evidence."""
+    """The subject of an alert: its own (issue #24), else from its rule, table and
+    evidence."""
+    own = getattr(alert, "subject", None)  # an Alert field once issue #24 has landed
+    if isinstance(own, str):
+        parsed = parse_subject(own)
+        if parsed is not None:
+            return parsed
     evidence: dict[str, Any] = alert.evidence or {}
     rule = alert.rule
     if rule in ("SURV-2", "SURV-7") and _text(evidence.get("dealer")):
@@ -63,6 +70,17 @@ def alert_subject(alert: Alert) -> Subject:
     if rule == "SURV-8" and evidence.get("scope") == "table" and _text(evidence.get("table")):
         return Subject("table", (str(evidence["table"]),))
     return Subject("table", (alert.table_id,))
+
+
+def parse_subject(key: str) -> Subject | None:
+    """A ``kind:id[,id]`` key read back (None: not a subject this version knows)."""
+    kind, _, rest = key.partition(":")
+    if kind not in SUBJECT_KINDS or not rest:
+        return None
+    ids = tuple(unquote(i) for i in rest.split(",")) if kind == "pair" else (unquote(rest),)
+    if kind == "pair" and len(ids) != 2:
+        return None
+    return Subject(kind, ids)
 
 
 def _pair(a: str, b: str) -> Subject:

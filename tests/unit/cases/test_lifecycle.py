@@ -104,3 +104,19 @@ def test_alerts_are_filed_under_their_subject(given: Alert, key: str) -> None:
 def test_a_finding_is_about_its_hand() -> None:
     assert hand_subject(hcf_seat1_wins()) == Subject("hand", ("T1-000001",))
     assert Subject("pair", ("P1", "P,2")).key == "pair:P1,P%2C2"
+
+
+def test_an_alert_that_carries_its_own_subject_is_filed_under_it() -> None:
+    """Issue #24's alerts carry ``subject`` (docs/surveillance.md): it wins over the
+    derivation, and reads back ids holding a comma or a colon."""
+    class WithSubject(Alert, kw_only=True):  # the field as issue #24 adds it
+        subject: str | None = None
+
+    given = WithSubject(table_id="T9", code="X", rule="SURV-6", severity="warning",
+                        message="m", subject="pair:P%2C1,P%3A2",
+                        evidence={"player": "P6", "kind": "flush", "count": 4})
+    assert alert_subject(given) == Subject("pair", ("P,1", "P:2"))
+    assert alert_subject(given).key == "pair:P%2C1,P%3A2"
+    odd = WithSubject(table_id="T9", code="X", rule="SURV-6", severity="warning",
+                      message="m", subject="croupier:D1", evidence={"player": "P6"})
+    assert alert_subject(odd) == Subject("player", ("P6",))
