@@ -1,6 +1,5 @@
 """What a table hands the event archive: every event its intake parsed, in arrival order,
-cut into segments — one per hand (with the events between the hand before and it), and
-one for the events after a table's last hand or a long run between hands.
+cut into segments — one per hand, one per run of events between hands.
 
 Why segments and not one row per event: at the architecture's 2,000 hands a second and
 75 events a hand, one row per event is 150,000 rows a second; one per hand is 2,000 (and
@@ -40,8 +39,7 @@ class ArchivedEvent(NamedTuple):
 class Segment:
     """A run of one table's events in arrival order, as the archive stores it.
 
-    ``hand_id``: the hand for a hand's segment (which starts with the events taken since
-    the hand before), None for a run of events between hands only.
+    ``hand_id``: the hand for a hand's segment, None for events between hands.
     ``head_seq``: the table's chain head (highest seq taken) once the first event was
     taken; ``ordinal``: how many events this table's state had taken before it. Ordered
     by (head_seq, ordinal), a table's segments are in arrival order: the head never goes

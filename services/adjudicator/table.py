@@ -309,9 +309,11 @@ def apply_event(state: TableState, parsed: ParsedEvent, profiles: Profiles) -> O
         if state.open_hand is not None:
             _close_incomplete(state, out, f"hand_started of {event.hand_id} (seq {event.seq}) "
                                           "arrived before this hand's hand_ended")
+        _cut_between(state, out)
         state.open_hand = OpenHand(table_id=state.table_id, hand_id=event.hand_id or "",
                                    first_seq=event.seq, source=event.source,
-                                   findings=state.held, cut=_hand_cut(state))
+                                   findings=state.held,
+                                   cut=HandCut(state.last_seq, state.taken))
         state.held = []
         _append(state, parsed, out)
         return out
@@ -361,16 +363,6 @@ def _take(state: TableState, parsed: ParsedEvent, out: Outputs, refused: bool = 
         if keep_between(state.between, parsed, refused):
             _cut_between(state, out)
     state.taken += 1
-
-
-def _hand_cut(state: TableState) -> HandCut:
-    """A starting hand's archive segment: it begins with the events taken since the last
-    hand (one segment, not two, for a hand and the run before it)."""
-    run, state.between = state.between, None
-    if run is None:
-        return HandCut(state.last_seq, state.taken)
-    return HandCut(run.head_seq, run.ordinal, extras=[
-        (position, *taken) for position, taken in enumerate(run.events)])
 
 
 def _cut_between(state: TableState, out: Outputs) -> None:

@@ -56,16 +56,15 @@ def archived_by_table(segments: list[Segment]) -> dict[str, list[bytes]]:
             for table, group in tables.items()}
 
 
-def test_two_hands_give_one_segment_each_with_the_events_before_it() -> None:
+def test_two_hands_give_a_run_before_the_first_and_one_segment_per_hand() -> None:
     """``hcf_stream``: table_configured and two player_seated (3 events), then two hands
-    of 6 events each; no events after the last hand. The first hand's segment starts
-    with the 3 events before it (head seq 1 when the first was taken, nothing before)."""
+    of 6 events each; no events after the last hand."""
     events = hcf_stream("T1", hands=2)
     segments = segments_of(run(lines(events)))
-    assert [(s.hand_id, len(s.events)) for s in segments] == [("T1-000001", 9),
-                                                               ("T1-000002", 6)]
+    assert [(s.hand_id, len(s.events)) for s in segments] == [
+        (None, 3), ("T1-000001", 6), ("T1-000002", 6)]
     assert [e.canonical for s in segments for e in s.events] == [canonical_json(e) for e in events]
-    assert [(s.head_seq, s.ordinal) for s in segments] == [(1, 0), (10, 9)]
+    assert [(s.head_seq, s.ordinal) for s in segments] == [(1, 0), (4, 3), (10, 9)]
     assert not any(e.refused for s in segments for e in s.events)
 
 
@@ -86,9 +85,9 @@ def test_a_duplicate_is_archived_flagged_and_a_hand_keeps_its_order() -> None:
     events = hcf_stream("T1", hands=1)
     log = lines(events)
     log.insert(5, log[4])  # after the ante, the ante again
-    (hand,) = segments_of(run(log))
-    assert [e.seq for e in hand.events] == [1, 2, 3, 4, 5, 5, 6, 7, 8, 9]
-    assert [e.refused for e in hand.events] == [False] * 5 + [True] + [False] * 4
+    (_, hand) = segments_of(run(log))
+    assert [e.seq for e in hand.events] == [4, 5, 5, 6, 7, 8, 9]
+    assert [e.refused for e in hand.events] == [False, False, True, False, False, False, False]
 
 
 def test_a_long_run_between_hands_is_cut_at_its_bound() -> None:
@@ -110,10 +109,10 @@ def test_explicit_defaults_keep_the_bytes_the_record_was_hashed_as() -> None:
     log = lines(events)
     parsed = parse_record(log[6], "line 7")
     assert isinstance(parsed, ParsedEvent) and not parsed.reencodes
-    (hand,) = segments_of(run(log))
-    assert hand.events[6].canonical == canonical_json(events[6])
-    assert b'"amount":null' in hand.events[6].canonical
-    assert hashlib.sha256(hand.events[6].canonical).hexdigest() == parsed.hash
+    hand = segments_of(run(log))[1]
+    assert hand.events[3].canonical == canonical_json(events[6])
+    assert b'"amount":null' in hand.events[3].canonical
+    assert hashlib.sha256(hand.events[3].canonical).hexdigest() == parsed.hash
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
