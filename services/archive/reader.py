@@ -23,7 +23,7 @@ S = ArchiveSegment
 Rows: TypeAlias = Select[*tuple[Any, ...]]  # a query for segment rows
 _COLUMNS = (S.table_id, S.head_seq, S.ordinal, S.day, S.hand_id, S.first_seq, S.last_seq,
             S.events, S.refused, S.first_prev_hash, S.last_hash, S.first_ts, S.last_ts,
-            S.codec, S.body)
+            S.codec, S.body, S.body_sha256)
 _ORDER = (S.table_id, S.head_seq, S.ordinal)
 
 
@@ -35,7 +35,7 @@ def packed_of(row: Any) -> PackedSegment:
         hand_id=row.hand_id, first_seq=row.first_seq, last_seq=row.last_seq, events=row.events,
         refused=orjson.loads(row.refused), first_prev_hash=row.first_prev_hash,
         last_hash=row.last_hash, first_ts=row.first_ts, last_ts=row.last_ts, codec=row.codec,
-        body=bytes(row.body))
+        body=bytes(row.body), body_sha256=row.body_sha256)
 
 
 def segments_query(table_id: str | None = None, first_day: dt.date | None = None,

@@ -53,6 +53,9 @@ class PackedSegment(msgspec.Struct, array_like=True, frozen=True):
     last_ts: str  # ts of the last
     codec: str
     body: bytes
+    # SHA-256 of ``body`` as the archive stored it (read back from the database; None on
+    # the way in): every stored byte counts, even one a codec would not notice.
+    body_sha256: str | None = None
 
     @property
     def key(self) -> tuple[dt.date, str, int, int]:
@@ -131,11 +134,18 @@ def decompress(codec: str, body: bytes) -> bytes:
         return body
     if codec != CODEC:
         raise UnknownCodec(f"segment body in codec {codec!r}; this pitwatch reads {CODEC}")
-    return bytes(cramjam.zstd.decompress(body))
+    try:
+        return bytes(cramjam.zstd.decompress(body))
+    except cramjam.DecompressionError as exc:
+        raise UnreadableBody(f"the body is not a zstd frame pitwatch wrote: {exc}") from None
 
 
 class UnknownCodec(ValueError):
     """A body written in a codec this version cannot read."""
+
+
+class UnreadableBody(ValueError):
+    """A stored body that does not decompress (it was damaged or rewritten)."""
 
 
 def event_lines(codec: str, body: bytes) -> list[bytes]:

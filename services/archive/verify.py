@@ -36,7 +36,7 @@ import orjson
 from sqlalchemy import Engine, func, select
 
 from services.archive.reader import iter_segments, segments_query
-from services.archive.segment import PackedSegment, UnknownCodec, event_lines
+from services.archive.segment import PackedSegment, UnknownCodec, UnreadableBody, event_lines
 from services.events.canonical import GENESIS_HASH
 from services.ledger.archive_tables import ArchiveAlert, ArchiveSegment
 from services.ledger.models import Hand
@@ -124,9 +124,14 @@ def decode_segment(segment: PackedSegment) -> DecodedSegment:
     """Read a stored body and compare the columns with what the body says."""
     out = DecodedSegment(segment)
     table = segment.table_id
+    if segment.body_sha256 is not None and (
+            hashlib.sha256(segment.body).hexdigest() != segment.body_sha256):
+        out.problems.append(ChainBreak(table, segment.first_seq, None, "column",
+                                       f"segment at seq {segment.first_seq}: the stored body "
+                                       "is not the bytes written (its SHA-256 differs)"))
     try:
         lines = event_lines(segment.codec, segment.body)
-    except (UnknownCodec, ValueError, RuntimeError) as exc:  # cramjam: DecompressionError
+    except (UnknownCodec, UnreadableBody) as exc:
         out.problems.append(ChainBreak(table, segment.first_seq, None, "unreadable",
                                        f"segment at seq {segment.first_seq} cannot be read: "
                                        f"{exc}"))

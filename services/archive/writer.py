@@ -46,7 +46,7 @@ from services.ledger.db import write_transaction
 
 SEGMENT_COLUMNS = ("day", "table_id", "head_seq", "ordinal", "hand_id", "first_seq",
                    "last_seq", "events", "refused", "first_prev_hash", "last_hash",
-                   "first_ts", "last_ts", "codec", "body")
+                   "first_ts", "last_ts", "codec", "body_sha256", "body")
 Key = tuple[dt.date, str, int, int]
 
 
@@ -148,7 +148,8 @@ def _heads(conn: Connection, tables: set[str]) -> dict[str, int]:
 def _insert(conn: Connection, segments: list[PackedSegment]) -> None:
     rows = [(dt.date.fromisoformat(s.day), s.table_id, s.head_seq, s.ordinal, s.hand_id,
              s.first_seq, s.last_seq, s.events, orjson.dumps(s.refused).decode(),
-             s.first_prev_hash, s.last_hash, s.first_ts, s.last_ts, s.codec, s.body)
+             s.first_prev_hash, s.last_hash, s.first_ts, s.last_ts, s.codec,
+             hashlib.sha256(s.body).hexdigest(), s.body)
             for s in segments]
     bulk_insert(conn, _table(ArchiveSegment), SEGMENT_COLUMNS, rows)
 

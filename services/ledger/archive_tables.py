@@ -51,6 +51,7 @@ class ArchiveSegment(Base):
     first_ts: Mapped[str] = mapped_column(String(40))
     last_ts: Mapped[str] = mapped_column(String(40))
     codec: Mapped[str] = mapped_column(String(16))
+    body_sha256: Mapped[str] = mapped_column(String(64))  # of ``body`` as stored
     body: Mapped[bytes] = mapped_column(LargeBinary)
 
     __table_args__ = (

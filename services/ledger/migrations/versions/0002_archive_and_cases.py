@@ -59,6 +59,7 @@ def _create_archive() -> None:
         sa.Column("first_ts", sa.String(40), nullable=False),
         sa.Column("last_ts", sa.String(40), nullable=False),
         sa.Column("codec", sa.String(16), nullable=False),
+        sa.Column("body_sha256", sa.String(64), nullable=False),
         sa.Column("body", sa.LargeBinary(), nullable=False),
         sa.PrimaryKeyConstraint("day", "table_id", "head_seq", "ordinal",
                                 name=op.f("pk_archive_segments")),
