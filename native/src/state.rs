@@ -1,0 +1,315 @@
+//! One table's state as bytes, and back (the Kafka worker's changelog value).
+//!
+//! The format is this crate's own (versioned by its first byte); Python's `TableState`
+//! msgpack is not read. `import(export(t))` equals `t`: `cargo test` checks it on a table
+//! with an open hand, and the Python tests continue a run from exported states.
+
+use crate::json::Value;
+use crate::schema::TABLE_CONFIGURED;
+use crate::store::{put_str, put_varint, Previous};
+use crate::table::{Buy, Finding, OpenHand, Recent, Seated, Severity, TableState};
+
+const FORMAT: u8 = 1;
+
+fn put_i64(out: &mut Vec<u8>, i: i64) {
+    put_varint(out, ((i << 1) ^ (i >> 63)) as u64);
+}
+
+fn put_opt_i64(out: &mut Vec<u8>, i: Option<i64>) {
+    match i {
+        None => out.push(0),
+        Some(i) => {
+            out.push(1);
+            put_i64(out, i);
+        }
+    }
+}
+
+fn put_opt_str(out: &mut Vec<u8>, s: Option<&str>) {
+    match s {
+        None => out.push(0),
+        Some(s) => {
+            out.push(1);
+            put_str(out, s);
+        }
+    }
+}
+
+fn put_config(out: &mut Vec<u8>, config: &Option<Value<'static>>) {
+    match config {
+        None => out.push(0),
+        Some(v) => {
+            out.push(1);
+            let mut canonical = Vec::new();
+            crate::canonical::write(v, &mut canonical);
+            put_varint(out, canonical.len() as u64);
+            out.extend_from_slice(&canonical);
+        }
+    }
+}
+
+const CODES: &[&str] = &[
+    "DUPLICATE_EVENT",
+    "EVENT_ID_CONFLICT",
+    "CHAIN_BROKEN",
+    "SEQ_GAP",
+    "REORDERED",
+    "SEQ_CONFLICT",
+    "ORPHAN_EVENT",
+    "INCOMPLETE_HAND",
+    "CONFIG_CHANGED_DURING_HAND",
+    "UNAUTHORISED_CONFIGURATION",
+    "CASH_IN_PLAY",
+];
+const RULES: &[&str] = &["SURV-9", "GEN-4", "GEN-5"];
+
+fn put_finding(out: &mut Vec<u8>, f: &Finding) {
+    out.push(CODES.iter().position(|c| *c == f.code).unwrap_or(0) as u8);
+    out.push(RULES.iter().position(|r| *r == f.rule).unwrap_or(0) as u8);
+    out.push(match f.severity {
+        Severity::Info => 0,
+        Severity::Warning => 1,
+        Severity::Critical => 2,
+        Severity::CashInPlayProfile => 3,
+    });
+    put_str(out, &f.message);
+}
+
+pub fn export(t: &TableState) -> Vec<u8> {
+    let mut out = vec![FORMAT];
+    put_str(&mut out, &t.table_id);
+    put_i64(&mut out, t.last_seq);
+    out.extend_from_slice(&t.last_hash);
+    put_varint(&mut out, t.recent.len() as u64);
+    for r in &t.recent {
+        put_str(&mut out, &r.event_id);
+        put_i64(&mut out, r.seq);
+        out.extend_from_slice(&r.hash);
+        out.extend_from_slice(&r.prev_hash);
+    }
+    put_varint(&mut out, t.recent_oldest as u64);
+    put_varint(&mut out, t.missing.len() as u64);
+    for &m in &t.missing {
+        put_i64(&mut out, m);
+    }
+    put_config(&mut out, &t.config);
+    out.push(t.config_authorized as u8);
+    put_varint(&mut out, t.seated.len() as u64);
+    for s in &t.seated {
+        put_i64(&mut out, s.seat);
+        put_str(&mut out, &s.player_id);
+        put_i64(&mut out, s.stack);
+    }
+    put_opt_str(&mut out, t.dealer_id.as_deref());
+    put_opt_i64(&mut out, t.previous_button);
+    put_opt_i64(&mut out, t.previous_designated);
+    put_varint(&mut out, t.offers.len() as u64);
+    for &(seat, accepted) in &t.offers {
+        put_i64(&mut out, seat);
+        out.push(accepted as u8);
+    }
+    put_varint(&mut out, t.new_seats.len() as u64);
+    for &s in &t.new_seats {
+        put_i64(&mut out, s);
+    }
+    put_i64(&mut out, t.hands_played);
+    put_varint(&mut out, t.buys.len() as u64);
+    for b in &t.buys {
+        put_i64(&mut out, b.seat);
+        put_str(&mut out, &b.kind);
+        put_i64(&mut out, b.amount);
+        put_i64(&mut out, b.seq);
+        put_i64(&mut out, b.hands_played);
+    }
+    match &t.open_hand {
+        None => out.push(0),
+        Some(h) => {
+            out.push(1);
+            put_str(&mut out, &h.hand_id);
+            put_i64(&mut out, h.first_seq);
+            put_str(&mut out, &h.source);
+            put_i64(&mut out, h.last_seq);
+            put_varint(&mut out, h.count as u64);
+            put_varint(&mut out, h.events.len() as u64);
+            out.extend_from_slice(&h.events);
+            put_i64(&mut out, h.previous.seq);
+            put_str(&mut out, &h.previous.ts);
+            match &h.previous.hash {
+                None => out.push(0),
+                Some(hash) => {
+                    out.push(1);
+                    out.extend_from_slice(hash);
+                }
+            }
+            put_varint(&mut out, h.findings.len() as u64);
+            for f in &h.findings {
+                put_finding(&mut out, f);
+            }
+        }
+    }
+    out
+}
+
+struct In<'a> {
+    b: &'a [u8],
+    pos: usize,
+}
+
+type R<T> = Result<T, String>;
+
+impl<'a> In<'a> {
+    fn take(&mut self, n: usize) -> R<&'a [u8]> {
+        let end = self.pos.checked_add(n).filter(|&e| e <= self.b.len());
+        match end {
+            Some(end) => {
+                let s = &self.b[self.pos..end];
+                self.pos = end;
+                Ok(s)
+            }
+            None => Err("table state is truncated".to_string()),
+        }
+    }
+    fn byte(&mut self) -> R<u8> {
+        Ok(self.take(1)?[0])
+    }
+    fn varint(&mut self) -> R<u64> {
+        let mut n = 0u64;
+        for shift in (0..64).step_by(7) {
+            let b = self.byte()?;
+            n |= ((b & 0x7f) as u64) << shift;
+            if b < 0x80 {
+                return Ok(n);
+            }
+        }
+        Err("table state has a bad number".to_string())
+    }
+    fn len(&mut self) -> R<usize> {
+        let n = self.varint()? as usize;
+        if n > self.b.len() {
+            return Err("table state has a bad length".to_string());
+        }
+        Ok(n)
+    }
+    fn i64(&mut self) -> R<i64> {
+        let n = self.varint()?;
+        Ok(((n >> 1) as i64) ^ -((n & 1) as i64))
+    }
+    fn string(&mut self) -> R<String> {
+        let n = self.len()?;
+        String::from_utf8(self.take(n)?.to_vec()).map_err(|_| "table state has bad text".to_string())
+    }
+    fn hash(&mut self) -> R<[u8; 32]> {
+        let mut h = [0u8; 32];
+        h.copy_from_slice(self.take(32)?);
+        Ok(h)
+    }
+    fn opt_i64(&mut self) -> R<Option<i64>> {
+        Ok(match self.byte()? {
+            0 => None,
+            _ => Some(self.i64()?),
+        })
+    }
+    fn opt_str(&mut self) -> R<Option<String>> {
+        Ok(match self.byte()? {
+            0 => None,
+            _ => Some(self.string()?),
+        })
+    }
+}
+
+pub fn import(raw: &[u8]) -> R<TableState> {
+    let mut r = In { b: raw, pos: 0 };
+    if r.byte()? != FORMAT {
+        return Err("not a table state of this pitwatch native core (format byte)".to_string());
+    }
+    let mut t = TableState::new(&r.string()?);
+    t.last_seq = r.i64()?;
+    t.last_hash = r.hash()?;
+    for _ in 0..r.len()? {
+        let event_id = r.string()?;
+        let seq = r.i64()?;
+        let hash = r.hash()?;
+        let prev_hash = r.hash()?;
+        t.recent.push(Recent { event_id, seq, hash, prev_hash });
+    }
+    t.recent_oldest = r.len()?;
+    for _ in 0..r.len()? {
+        t.missing.push(r.i64()?);
+    }
+    if r.byte()? == 1 {
+        let n = r.len()?;
+        let bytes = r.take(n)?;
+        let tree = crate::json::parse(bytes).map_err(|_| "table state has a bad configuration")?;
+        if crate::validate::check_struct(&tree, &TABLE_CONFIGURED) == crate::validate::Verdict::Invalid {
+            return Err("table state has an invalid configuration".to_string());
+        }
+        t.config = Some(tree.into_owned());
+    }
+    t.config_authorized = r.byte()? != 0;
+    for _ in 0..r.len()? {
+        let seat = r.i64()?;
+        let player_id = r.string()?;
+        let stack = r.i64()?;
+        t.seated.push(Seated { seat, player_id, stack });
+    }
+    t.dealer_id = r.opt_str()?;
+    t.previous_button = r.opt_i64()?;
+    t.previous_designated = r.opt_i64()?;
+    for _ in 0..r.len()? {
+        let seat = r.i64()?;
+        t.offers.push((seat, r.byte()? != 0));
+    }
+    for _ in 0..r.len()? {
+        t.new_seats.push(r.i64()?);
+    }
+    t.hands_played = r.i64()?;
+    for _ in 0..r.len()? {
+        let seat = r.i64()?;
+        let kind = r.string()?;
+        let amount = r.i64()?;
+        let seq = r.i64()?;
+        let hands_played = r.i64()?;
+        t.buys.push(Buy { seat, kind, amount, seq, hands_played });
+    }
+    if r.byte()? == 1 {
+        let hand_id = r.string()?;
+        let first_seq = r.i64()?;
+        let source = r.string()?;
+        let last_seq = r.i64()?;
+        let count = r.len()?;
+        let n = r.len()?;
+        let events = r.take(n)?.to_vec();
+        let seq = r.i64()?;
+        let ts = r.string()?;
+        let hash = match r.byte()? {
+            0 => None,
+            _ => Some(r.hash()?),
+        };
+        let mut findings = Vec::new();
+        for _ in 0..r.len()? {
+            let code = CODES.get(r.byte()? as usize).copied().unwrap_or(CODES[0]);
+            let rule = RULES.get(r.byte()? as usize).copied().unwrap_or(RULES[0]);
+            let severity = match r.byte()? {
+                0 => Severity::Info,
+                1 => Severity::Warning,
+                3 => Severity::CashInPlayProfile,
+                _ => Severity::Critical,
+            };
+            findings.push(Finding { code, rule, severity, message: r.string()? });
+        }
+        t.open_hand = Some(OpenHand {
+            hand_id,
+            first_seq,
+            source,
+            last_seq,
+            count,
+            events,
+            previous: Previous { seq, ts, hash },
+            findings,
+        });
+    }
+    if r.pos != raw.len() {
+        return Err("table state has trailing bytes".to_string());
+    }
+    Ok(t)
+}

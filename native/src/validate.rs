@@ -1,0 +1,356 @@
+//! Validation of one parsed record against the v1 contract (`schema`).
+//!
+//! The decision must equal msgspec's (the reference, `services/events/contract.py`):
+//! strict types (no coercion: `1.0`, `true` and `"1"` are not integers), unknown members
+//! rejected, required members present, integer bounds, string lengths in code points and
+//! the patterns as Python's `re` reads them (`$` also matches before one final newline).
+//! Where an exact decision would need Unicode tables the reference has and this crate
+//! has not (a non-ASCII character where the timestamp pattern's `\d` is read), the
+//! verdict is `Defer`: the caller asks the reference, rarely and off the hot path.
+
+use crate::json::Value;
+use crate::schema::{self, EventType, Kind, Pattern, StructSchema, EVENT_TYPES};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Verdict {
+    Valid,
+    /// Certainly invalid: the reference rejects it too (and words the reason).
+    Invalid,
+    /// Valid as far as this crate can tell; the reference decides.
+    Defer,
+}
+
+impl Verdict {
+    fn and(self, other: Verdict) -> Verdict {
+        match (self, other) {
+            (Verdict::Invalid, _) | (_, Verdict::Invalid) => Verdict::Invalid,
+            (Verdict::Defer, _) | (_, Verdict::Defer) => Verdict::Defer,
+            _ => Verdict::Valid,
+        }
+    }
+}
+
+/// The envelope of a valid event, borrowed from its parsed tree.
+#[derive(Debug)]
+pub struct Envelope<'v> {
+    pub type_index: u8,
+    pub event_type: &'static EventType,
+    pub event_id: &'v str,
+    pub table_id: &'v str,
+    pub seq: i64,
+    pub ts: &'v str,
+    pub prev_hash: [u8; 32],
+    pub hand_id: Option<&'v str>,
+    pub source: &'v str,
+    pub data: &'v Value<'v>,
+}
+
+const ENVELOPE_KEYS: [&str; 10] =
+    ["v", "event_id", "table_id", "seq", "ts", "prev_hash", "hand_id", "source", "type", "data"];
+
+const UUID: Kind = Kind::Str { min: 0, max: usize::MAX, pattern: Pattern::Uuid };
+const NON_EMPTY: Kind = Kind::Str { min: 1, max: 200, pattern: Pattern::None };
+const TIMESTAMP: Kind = Kind::Str { min: 0, max: usize::MAX, pattern: Pattern::Timestamp };
+const SHA256: Kind = Kind::Str { min: 0, max: usize::MAX, pattern: Pattern::Sha256 };
+const SEQ: Kind = Kind::Int { min: 1, max: schema::MAX_SAFE };
+const NULLABLE_NON_EMPTY: Kind = Kind::Nullable(&NON_EMPTY);
+
+/// Validate a whole record; `Ok` carries the envelope (and a `Defer` flag).
+pub fn validate<'v>(root: &'v Value<'v>) -> Result<(Envelope<'v>, Verdict), Verdict> {
+    let members = match root {
+        Value::Object(members) => members,
+        _ => return Err(Verdict::Invalid),
+    };
+    if members.iter().any(|(k, _)| !ENVELOPE_KEYS.contains(&k.as_ref())) {
+        return Err(Verdict::Invalid);
+    }
+    let field = |name: &str| root.get(name).ok_or(Verdict::Invalid);
+    let type_index = field("type")?
+        .as_str()
+        .and_then(schema::event_index)
+        .ok_or(Verdict::Invalid)?;
+    let event_type = &EVENT_TYPES[type_index as usize];
+    let mut verdict = match field("v")? {
+        Value::Int(1) => Verdict::Valid,
+        _ => return Err(Verdict::Invalid),
+    };
+    let checks: [(&str, &Kind); 7] = [
+        ("event_id", &UUID),
+        ("table_id", &NON_EMPTY),
+        ("seq", &SEQ),
+        ("ts", &TIMESTAMP),
+        ("prev_hash", &SHA256),
+        ("hand_id", &NULLABLE_NON_EMPTY),
+        ("source", &NON_EMPTY),
+    ];
+    for (name, kind) in checks.iter() {
+        verdict = verdict.and(check(field(name)?, kind));
+        if verdict == Verdict::Invalid {
+            return Err(verdict);
+        }
+    }
+    let data = field("data")?;
+    verdict = verdict.and(check_struct(data, event_type.body));
+    if verdict == Verdict::Invalid {
+        return Err(verdict);
+    }
+    let text = |name: &str| root.get(name).and_then(Value::as_str).unwrap_or("");
+    let prev_hash = hex32(text("prev_hash")).ok_or(Verdict::Invalid)?;
+    let envelope = Envelope {
+        type_index,
+        event_type,
+        event_id: text("event_id"),
+        table_id: text("table_id"),
+        seq: root.get("seq").and_then(Value::as_int).unwrap_or(0),
+        ts: text("ts"),
+        prev_hash,
+        hand_id: root.get("hand_id").and_then(Value::as_str),
+        source: text("source"),
+        data,
+    };
+    Ok((envelope, verdict))
+}
+
+/// Binary form of a 64-digit lowercase hex string.
+pub fn hex32(text: &str) -> Option<[u8; 32]> {
+    let bytes = text.as_bytes();
+    if bytes.len() != 64 {
+        return None;
+    }
+    let mut out = [0u8; 32];
+    for (i, pair) in bytes.chunks(2).enumerate() {
+        let high = (pair[0] as char).to_digit(16)?;
+        let low = (pair[1] as char).to_digit(16)?;
+        out[i] = (high * 16 + low) as u8;
+    }
+    Some(out)
+}
+
+pub fn check_struct(value: &Value<'_>, schema: &StructSchema) -> Verdict {
+    let members = match value {
+        Value::Object(members) => members,
+        _ => return Verdict::Invalid,
+    };
+    for (key, _) in members.iter() {
+        if !schema.fields.iter().any(|f| f.json == key.as_ref()) {
+            return Verdict::Invalid;
+        }
+    }
+    let mut verdict = Verdict::Valid;
+    for field in schema.fields {
+        match value.get(field.json) {
+            Some(v) => verdict = verdict.and(check(v, &field.kind)),
+            None if field.required => return Verdict::Invalid,
+            None => {}
+        }
+        if verdict == Verdict::Invalid {
+            return verdict;
+        }
+    }
+    verdict
+}
+
+pub fn check(value: &Value<'_>, kind: &Kind) -> Verdict {
+    match (kind, value) {
+        (Kind::Str { min, max, pattern }, Value::Str(s)) => check_str(s, *min, *max, *pattern),
+        (Kind::Int { min, max }, Value::Int(i)) => ok(min <= i && i <= max),
+        (Kind::Bool, Value::Bool(_)) => Verdict::Valid,
+        (Kind::Lit(values), Value::Str(s)) => ok(values.contains(&s.as_ref())),
+        (Kind::LitInt(values), Value::Int(i)) => ok(values.contains(i)),
+        (Kind::Nullable(_), Value::Null) => Verdict::Valid,
+        (Kind::Nullable(inner), v) => check(v, inner),
+        (Kind::List(inner), Value::Array(items)) => {
+            items.iter().fold(Verdict::Valid, |acc, item| match acc {
+                Verdict::Invalid => acc,
+                _ => acc.and(check(item, inner)),
+            })
+        }
+        (Kind::Struct(s), v) => check_struct(v, s),
+        (Kind::PayTables, Value::Object(tables)) => {
+            let chips = Kind::Int { min: 0, max: schema::MAX_SAFE };
+            for (_, table) in tables.iter() {
+                match table {
+                    Value::Object(entries) => {
+                        if entries.iter().any(|(_, v)| check(v, &chips) != Verdict::Valid) {
+                            return Verdict::Invalid;
+                        }
+                    }
+                    _ => return Verdict::Invalid,
+                }
+            }
+            Verdict::Valid
+        }
+        (Kind::SeatOrLit(_), Value::Int(i)) => ok((1..=64).contains(i)),
+        (Kind::SeatOrLit(values), Value::Str(s)) => ok(values.contains(&s.as_ref())),
+        _ => Verdict::Invalid,
+    }
+}
+
+fn ok(condition: bool) -> Verdict {
+    if condition {
+        Verdict::Valid
+    } else {
+        Verdict::Invalid
+    }
+}
+
+fn check_str(s: &str, min: usize, max: usize, pattern: Pattern) -> Verdict {
+    if min > 0 || max != usize::MAX {
+        let length = if s.is_ascii() { s.len() } else { s.chars().count() };
+        if length < min || length > max {
+            return Verdict::Invalid;
+        }
+    }
+    if pattern == Pattern::None {
+        return Verdict::Valid;
+    }
+    // Python's `$` (without MULTILINE) matches at the end or before a final newline.
+    let body = s.strip_suffix('\n').unwrap_or(s);
+    match pattern {
+        Pattern::None => Verdict::Valid,
+        Pattern::Card => ok(is_card(body.as_bytes())),
+        Pattern::Uuid => ok(is_uuid(body.as_bytes())),
+        Pattern::Sha256 => ok(body.len() == 64 && body.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))),
+        Pattern::Timestamp => {
+            if body.is_ascii() {
+                ok(is_timestamp(body.as_bytes()))
+            } else {
+                // `\d` matches every Unicode decimal digit (category Nd): the reference
+                // decides. Invalid unless the non-ASCII characters stand where digits do.
+                ok(is_timestamp_shape(body)).and(Verdict::Defer)
+            }
+        }
+        Pattern::CardPlace => ok(matches!(body, "board" | "stub" | "burn") || is_seat_ref(body)),
+        Pattern::PayoutSource => {
+            ok(matches!(body, "designated" | "house" | "pot") || is_seat_ref(body))
+        }
+        Pattern::CollectionTo => ok(matches!(body, "designated" | "house") || is_seat_ref(body)),
+    }
+}
+
+pub fn is_card(b: &[u8]) -> bool {
+    b.len() == 2
+        && matches!(b[0], b'2'..=b'9' | b'T' | b'J' | b'Q' | b'K' | b'A')
+        && matches!(b[1], b'c' | b'd' | b'h' | b's')
+}
+
+fn is_uuid(b: &[u8]) -> bool {
+    b.len() == 36
+        && b.iter().enumerate().all(|(i, c)| match i {
+            8 | 13 | 18 | 23 => *c == b'-',
+            _ => c.is_ascii_hexdigit(),
+        })
+}
+
+/// `seat:[1-9][0-9]?`
+fn is_seat_ref(s: &str) -> bool {
+    match s.strip_prefix("seat:").map(str::as_bytes) {
+        Some([a]) => matches!(a, b'1'..=b'9'),
+        Some([a, b]) => matches!(a, b'1'..=b'9') && b.is_ascii_digit(),
+        _ => false,
+    }
+}
+
+/// `\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|\+00:00)` over ASCII.
+fn is_timestamp(b: &[u8]) -> bool {
+    timestamp_shape(b, |c: u8| c.is_ascii_digit(), |c: u8, want: char| c as char == want)
+}
+
+/// The same shape with any non-ASCII character allowed where a digit stands.
+fn is_timestamp_shape(s: &str) -> bool {
+    let chars: Vec<char> = s.chars().collect();
+    timestamp_shape(&chars, |c: char| c.is_ascii_digit() || !c.is_ascii(), |c: char, want: char| c == want)
+}
+
+fn timestamp_shape<T: Copy>(c: &[T], digit: impl Fn(T) -> bool, is: impl Fn(T, char) -> bool) -> bool {
+    const FIXED: &[u8; 19] = b"dddd-dd-ddTdd:dd:dd";
+    if c.len() < 20 {
+        return false;
+    }
+    for (i, &want) in FIXED.iter().enumerate() {
+        let matched = if want == b'd' { digit(c[i]) } else { is(c[i], want as char) };
+        if !matched {
+            return false;
+        }
+    }
+    let mut rest = &c[19..];
+    if rest.first().map_or(false, |&ch| is(ch, '.')) {
+        let digits = rest[1..].iter().take_while(|&&ch| digit(ch)).count();
+        // `\d{1,9}`: the suffix is never a digit, so all the digits must be taken.
+        if digits == 0 || digits > 9 {
+            return false;
+        }
+        rest = &rest[1 + digits..];
+    }
+    let spelled = |text: &str| {
+        rest.len() == text.len() && rest.iter().zip(text.chars()).all(|(&ch, want)| is(ch, want))
+    };
+    spelled("Z") || spelled("+00:00")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::json::parse;
+
+    fn card_dealt(extra: &str) -> String {
+        format!(
+            r#"{{"v":1,"event_id":"ccc25d82-38ce-47a9-89a9-9f0caf88a8ac","table_id":"T001","seq":13,"ts":"2026-01-05T18:00:57.728Z","prev_hash":"183c3f3b4dc20863d6ea07926a6921d1b5dff71e37518e81fb1ba80f69a9263b","hand_id":"T001-000001","type":"card_dealt","source":"dealer-terminal","data":{{"to":"seat","seat":2,"card":"8d","face_up":false{}}}}}"#,
+            extra
+        )
+    }
+
+    fn verdict(raw: &str) -> Verdict {
+        let tree = parse(raw.as_bytes()).expect("json");
+        match validate(&tree) {
+            Ok((_, v)) => v,
+            Err(v) => v,
+        }
+    }
+
+    #[test]
+    fn a_valid_card_dealt() {
+        assert_eq!(verdict(&card_dealt("")), Verdict::Valid);
+        let raw = card_dealt("");
+        let tree = parse(raw.as_bytes()).unwrap();
+        let (env, _) = validate(&tree).unwrap();
+        assert_eq!(env.seq, 13);
+        assert_eq!(env.event_type.tag, "card_dealt");
+        assert_eq!(env.hand_id, Some("T001-000001"));
+    }
+
+    #[test]
+    fn unknown_and_mistyped_members_are_invalid() {
+        assert_eq!(verdict(&card_dealt(r#","colour":"red""#)), Verdict::Invalid);
+        assert_eq!(verdict(&card_dealt("").replace(r#""seq":13"#, r#""seq":13.0"#)), Verdict::Invalid);
+        assert_eq!(verdict(&card_dealt("").replace(r#""v":1"#, r#""v":true"#)), Verdict::Invalid);
+        assert_eq!(verdict(&card_dealt("").replace(r#""8d""#, r#""1d""#)), Verdict::Invalid);
+        assert_eq!(verdict(&card_dealt("").replace(r#""seat":2"#, r#""seat":65"#)), Verdict::Invalid);
+    }
+
+    #[test]
+    fn python_dollar_allows_one_final_newline() {
+        assert_eq!(verdict(&card_dealt("").replace(r#""8d""#, r#""8d\n""#)), Verdict::Valid);
+        assert_eq!(verdict(&card_dealt("").replace(r#""8d""#, r#""8d\n\n""#)), Verdict::Invalid);
+        assert_eq!(verdict(&card_dealt("").replace(".728Z", ".728Z\\n")), Verdict::Valid);
+    }
+
+    #[test]
+    fn timestamps() {
+        for good in ["2026-01-05T18:00:57Z", "2026-01-05T18:00:57.123456789+00:00"] {
+            assert!(is_timestamp(good.as_bytes()), "{}", good);
+        }
+        for bad in ["2026-01-05T18:00:57", "2026-01-05T18:00:57.Z", "2026-01-05T18:00:57.1234567890Z",
+                    "2026-01-05 18:00:57Z", "2026-01-05T18:00:57+01:00"] {
+            assert!(!is_timestamp(bad.as_bytes()), "{}", bad);
+        }
+        let arabic = card_dealt("").replace("2026", "\u{662}\u{660}\u{662}\u{666}");
+        assert_eq!(verdict(&arabic), Verdict::Defer);
+    }
+
+    #[test]
+    fn seat_refs() {
+        assert!(is_seat_ref("seat:1") && is_seat_ref("seat:64") && is_seat_ref("seat:99"));
+        assert!(!is_seat_ref("seat:0") && !is_seat_ref("seat:100") && !is_seat_ref("seat:"));
+    }
+}
