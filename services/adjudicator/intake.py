@@ -17,6 +17,7 @@ import orjson
 
 from services.events.canonical import decoded_event_canonical, validated_event_hash
 from services.events.contract import Event, TableConfiguredEvent
+from services.events.timestamps import timestamp_problem
 
 # The same decoder ``contract.decode_event`` wraps, called without the wrapper's frame.
 _decode = msgspec.json.Decoder(Event).decode
@@ -53,7 +54,7 @@ def parse_record(raw: bytes, where: str) -> ParsedEvent | Rejection:
     except (msgspec.ValidationError, msgspec.DecodeError):
         return _parse_checked(raw, where)
     canonical = decoded_event_canonical(event, raw)
-    if canonical is None:
+    if canonical is None or timestamp_problem(event.ts) is not None:
         return _parse_checked(raw, where)
     return ParsedEvent(event, hashlib.sha256(canonical).hexdigest())
 
@@ -73,6 +74,9 @@ def _parse_checked(raw: bytes, where: str) -> ParsedEvent | Rejection:
         table_id = obj.get("table_id")
         return Rejection(raw, f"schema: {exc}", where,
                          table_id if isinstance(table_id, str) else None)
+    ts_problem = timestamp_problem(event.ts)
+    if ts_problem is not None:
+        return Rejection(raw, f"schema: {ts_problem} - at `$.ts`", where, event.table_id)
     try:
         digest = validated_event_hash(obj, type(event) is TableConfiguredEvent)
     except (TypeError, ValueError) as exc:  # e.g. a float the contract forbade slipped past

@@ -1,21 +1,23 @@
 """Per-table state: hash-chain verification (SURV-9) and hand assembly.
 
 ``TableState`` is everything pitwatch remembers about one table between records: the chain
-position, a bounded window of recent events (for duplicates and late arrivals), the table
-configuration, seating, and the hand being assembled. ``apply_event`` is a pure function
+position, the duplicate window (``services.adjudicator.window``: the events of the current
+and the previous hand, for duplicates and late arrivals), the table configuration,
+seating, and the hand being assembled. ``apply_event`` is a pure function
 of (state, event) to outputs, so the embedded runner keeps states in a dict and the Faust
 app keeps them in a changelogged table — the same code, the same results.
 
 Chain rules (events.md envelope): ``seq`` +1 per event, ``prev_hash`` = hash of the
 previous event. An altered event is caught by the next event's ``prev_hash``; a missing
 event by the ``seq`` gap; a repeated ``event_id`` with the same body is a no-op, with a
-different body a critical finding. The last event of a stream can only be verified once
-its successor arrives (there is nothing after it to carry its hash).
+different body a critical finding; an old ``seq`` the table no longer remembers is
+``STALE_EVENT`` and never touches a hand (docs/events.md, "Duplicates, late and stale
+events"). The last event of a stream can only be verified once its successor arrives
+(there is nothing after it to carry its hash).
 """
 
 from __future__ import annotations
 
-import zlib
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -25,6 +27,11 @@ from services.adjudicator.adjudicate import ChainInfo, adjudicate_hand, rejected
 from services.adjudicator.intake import ParsedEvent
 from services.adjudicator.integrity import GenProfile
 from services.adjudicator.open_hand import OpenHand, pack_event, unpack_events
+from services.adjudicator.window import Window, fingerprint
+from services.events.bounds import (
+    MAX_BUYS_PER_SEAT,
+    MAX_HAND_EVENTS,
+)
 from services.events.canonical import GENESIS_HASH
 from services.events.contract import (
     EVENT_TYPES,
@@ -45,41 +52,10 @@ from services.events.contract import (
 from services.games.model import BuyRecord, HandInput, SeatInfo, TableContext, finding
 from services.games.profile import UnknownProfileError, load_profile
 
-RECENT_WINDOW = 64  # events remembered per table for duplicate / late-arrival checks
-MAX_HAND_EVENTS = 4000  # a hand with more events is rejected (memory bound per open hand)
-
 
 class SeatState(msgspec.Struct, array_like=True):
     player_id: str
     stack: int
-
-
-class RecentEvent(msgspec.Struct, array_like=True, gc=False):
-    """One entry of the duplicate window, unpacked (see ``TableState.recent_ids``)."""
-
-    seq: int
-    hash: str
-    prev_hash: str
-
-
-# The duplicate window is kept packed, not as objects: at 64 entries per table, a dict
-# of structs holding three hex strings each was ~27 KB per table, the larger part of
-# what an open table cost (architecture.md: 10,000 open tables < 300 MB). Per entry,
-# ``recent_ids`` holds the event id's 36 ASCII bytes and ``recent_chain`` the seq
-# (8 bytes, big-endian) and the binary SHA-256 of the event and of its ``prev_hash``
-# (32 + 32), entry k at k * width in each (a ring, see ``_remember``).
-_ID_WIDTH = 36  # a v1 event_id is a UUID in its 36-character text form (the contract)
-_SEQ_WIDTH = 8
-_HASH_WIDTH = 32
-_CHAIN_WIDTH = _SEQ_WIDTH + 2 * _HASH_WIDTH
-# ``recent_fp``: the CRC-32 of each id, a prefilter for the per-event "new id?" test (a
-# search of 4 binary bytes in 256 is ~10x faster than of 36 hex characters in 2,304; a
-# hit, true or by collision, goes to the exact search of ``recent_ids``).
-_FP_WIDTH = 4
-
-
-def _fingerprint(event_id: bytes) -> bytes:
-    return zlib.crc32(event_id).to_bytes(_FP_WIDTH, "big")
 
 
 class Buy(msgspec.Struct, array_like=True):
@@ -90,20 +66,14 @@ class Buy(msgspec.Struct, array_like=True):
     hands_played: int  # the table's hand count when the buy was made
 
 
-MAX_BUYS_PER_SEAT = 16  # CP-9 history kept per seated player (memory bound)
-
-
 class TableState(msgspec.Struct):
     """What pitwatch keeps per table (serialised with msgpack in the Faust changelog)."""
 
     table_id: str
     last_seq: int = 0
     last_hash: str = GENESIS_HASH
-    recent_ids: bytearray = msgspec.field(default_factory=bytearray)  # see _ID_WIDTH
-    recent_chain: bytearray = msgspec.field(default_factory=bytearray)
-    recent_fp: bytearray = msgspec.field(default_factory=bytearray)  # see _FP_WIDTH
-    recent_oldest: int = 0  # the entry the next one replaces, once the window is full
-    missing: list[int] = msgspec.field(default_factory=list)
+    window: Window = msgspec.field(default_factory=Window)
+    hand_first_seq: int = 0  # seq of the last hand_started applied (0: none yet)
     config: TableConfigured | None = None
     config_authorized: bool = False
     seated: dict[int, SeatState] = msgspec.field(default_factory=dict)
@@ -176,72 +146,28 @@ def _report(state: TableState, out: Outputs, event: Event, f: Finding) -> None:
         hand.findings.append(f)
 
 
-def _remember(state: TableState, event: Event, digest: str,
-              event_id: bytes | None = None, fingerprint: bytes | None = None) -> None:
-    """Enter an event in the window: appended until it holds RECENT_WINDOW entries, then
-    over the oldest arrival (a ring: no buffer is resized or shifted per event). The id's
-    bytes and fingerprint are passed in when the caller already made them."""
-    if event_id is None:
-        event_id = event.event_id.encode()
-    if fingerprint is None:
-        fingerprint = _fingerprint(event_id)
-    entry = b"".join((event.seq.to_bytes(_SEQ_WIDTH, "big"), bytes.fromhex(digest),
-                      bytes.fromhex(event.prev_hash)))
-    if len(state.recent_ids) < RECENT_WINDOW * _ID_WIDTH:
-        state.recent_ids += event_id
-        state.recent_fp += fingerprint
-        state.recent_chain += entry
-        return
-    oldest = state.recent_oldest
-    state.recent_oldest = (oldest + 1) % RECENT_WINDOW
-    state.recent_ids[oldest * _ID_WIDTH:(oldest + 1) * _ID_WIDTH] = event_id
-    state.recent_fp[oldest * _FP_WIDTH:(oldest + 1) * _FP_WIDTH] = fingerprint
-    state.recent_chain[oldest * _CHAIN_WIDTH:(oldest + 1) * _CHAIN_WIDTH] = entry
-
-
-def _aligned_find(buffer: bytearray, needle: bytes, width: int) -> int:
-    """Index of the entry of ``width`` bytes that starts with ``needle``, or -1."""
-    start = buffer.find(needle)
-    while start >= 0 and start % width:
-        start = buffer.find(needle, start + 1)
-    return -1 if start < 0 else start // width
-
-
-def _entry(state: TableState, index: int) -> RecentEvent:
-    at = index * _CHAIN_WIDTH
-    chain = state.recent_chain
-    hashes = at + _SEQ_WIDTH
-    return RecentEvent(int.from_bytes(chain[at:hashes], "big"),
-                       chain[hashes:hashes + _HASH_WIDTH].hex(),
-                       chain[hashes + _HASH_WIDTH:at + _CHAIN_WIDTH].hex())
-
-
-def _find_by_id(state: TableState, event_id: str) -> RecentEvent | None:
-    index = _aligned_find(state.recent_ids, event_id.encode(), _ID_WIDTH)
-    return None if index < 0 else _entry(state, index)
-
-
-def _find_by_seq(state: TableState, seq: int) -> RecentEvent | None:
-    if seq < 1:
-        return None
-    index = _aligned_find(state.recent_chain, seq.to_bytes(_SEQ_WIDTH, "big"), _CHAIN_WIDTH)
-    return None if index < 0 else _entry(state, index)
+def _info_alert(state: TableState, out: Outputs, event: Event, code: str, severity: str,
+                message: str) -> None:
+    """An alert that is no finding of any hand (the event is not applied, nothing changed)."""
+    out.alerts.append(
+        Alert(table_id=state.table_id, code=code, rule="SURV-9", severity=severity,
+              seq=event.seq, event_id=event.event_id, hand_id=event.hand_id, message=message)
+    )
 
 
 def check_chain(state: TableState, parsed: ParsedEvent, out: Outputs) -> bool:
-    """Verify ``seq``/``prev_hash``; returns False when the event must not be applied."""
+    """Verify ``seq``/``prev_hash``; returns False when the event must not be applied.
+
+    The order of the questions is the contract's (docs/events.md, "Duplicates, late and
+    stale events"): a remembered event id first, then the seq against the head.
+    """
     event, digest = parsed.event, parsed.hash
-    # Fast path first: a new event id (the usual case) is one dict miss.
-    seen = _find_by_id(state, event.event_id)
+    seen = state.window.find_id(event.event_id)
     if seen is not None:
         if seen.hash == digest:
-            out.alerts.append(
-                Alert(table_id=state.table_id, code="DUPLICATE_EVENT", rule="SURV-9",
-                      severity="info", seq=event.seq, event_id=event.event_id,
-                      hand_id=event.hand_id,
-                      message=f"event {event.event_id} (seq {event.seq}) delivered again with "
-                              "the same body; ignored")
-            )
+            _info_alert(state, out, event, "DUPLICATE_EVENT", "info",
+                        f"event {event.event_id} (seq {event.seq}) delivered again with "
+                        "the same body; ignored")
         else:
             _report(state, out, event, _chain_finding(
                 "EVENT_ID_CONFLICT", "critical",
@@ -258,45 +184,62 @@ def check_chain(state: TableState, parsed: ParsedEvent, out: Outputs) -> bool:
         _advance(state, event, digest)
         return True
     if event.seq > state.last_seq + 1:
-        gap = list(range(state.last_seq + 1, event.seq))
+        first, last = state.last_seq + 1, event.seq - 1
         _report(state, out, event, _chain_finding(
             "SEQ_GAP", "critical",
-            f"seq jumped from {state.last_seq} to {event.seq}: {len(gap)} event(s) missing "
-            f"({_span(gap)})"))
-        state.missing = sorted(set(state.missing) | set(gap[-RECENT_WINDOW:]))[-RECENT_WINDOW:]
+            f"seq jumped from {state.last_seq} to {event.seq}: {last - first + 1} event(s) "
+            f"missing ({_span(first, last)})"))
+        state.window.skipped(first, last, bytes.fromhex(event.prev_hash))
         _advance(state, event, digest)
         return True
     return _late_arrival(state, parsed, out)
 
 
 def _late_arrival(state: TableState, parsed: ParsedEvent, out: Outputs) -> bool:
-    """``seq`` at or below the chain head with a new event id: re-ordered or conflicting."""
+    """``seq`` at or below the chain head with a new event id: re-ordered, conflicting or
+    older than anything the table remembers."""
     event, digest = parsed.event, parsed.hash
-    if event.seq in state.missing:
-        state.missing.remove(event.seq)
+    window = state.window
+    taken = window.find_seq(event.seq)
+    if taken is not None:
         _report(state, out, event, _chain_finding(
-            "REORDERED", "warning",
-            f"seq {event.seq} arrived after seq {state.last_seq}: events were re-ordered"))
-        before = _find_by_seq(state, event.seq - 1)
-        after = _find_by_seq(state, event.seq + 1)
-        if (before and before.hash != event.prev_hash) or (after and after.prev_hash != digest):
-            _report(state, out, event, _chain_finding(
-                "CHAIN_BROKEN", "critical",
-                f"late seq {event.seq} does not fit the hash chain around it"))
-        _remember(state, event, digest)
-        return True
+            "SEQ_CONFLICT", "critical",
+            f"a different event (id {event.event_id}) claims seq {event.seq}, already taken "
+            f"at this table by event {taken.event_id} (head is seq {state.last_seq}): a "
+            "replayed or forged event"))
+        return False
+    if not window.is_missing(event.seq):
+        _info_alert(state, out, event, "STALE_EVENT", "warning",
+                    f"seq {event.seq} (event {event.event_id}) is older than the events this "
+                    f"table still remembers (head is seq {state.last_seq}): it cannot be "
+                    "compared with the event first received at that seq, so it is not applied "
+                    "and no hand changes (a late redelivery, or a replayed event)")
+        return False
     _report(state, out, event, _chain_finding(
-        "SEQ_CONFLICT", "critical",
-        f"a different event (id {event.event_id}) claims seq {event.seq}, already taken at "
-        f"this table (head is seq {state.last_seq}): a replayed or forged event"))
-    return False
+        "REORDERED", "warning",
+        f"seq {event.seq} arrived after seq {state.last_seq}: events were re-ordered"))
+    before = window.find_seq(event.seq - 1)
+    after_prev = window.successor_prev_hash(event.seq)
+    if (before and before.hash != event.prev_hash) or (after_prev and after_prev != digest):
+        _report(state, out, event, _chain_finding(
+            "CHAIN_BROKEN", "critical",
+            f"late seq {event.seq} does not fit the hash chain around it"))
+    event_id = event.event_id.encode()
+    window.remember(event.seq, event_id, fingerprint(event_id), bytes.fromhex(digest))
+    window.arrived_late(event.seq, bytes.fromhex(event.prev_hash))
+    return True
 
 
 def _advance(state: TableState, event: Event, digest: str,
-             event_id: bytes | None = None, fingerprint: bytes | None = None) -> None:
+             event_id: bytes | None = None, fp: bytes | None = None) -> None:
+    """The event becomes the chain head and is remembered. The id's bytes and
+    fingerprint are passed in when the caller already made them."""
     state.last_seq = event.seq
     state.last_hash = digest
-    _remember(state, event, digest, event_id, fingerprint)
+    if event_id is None:
+        event_id = event.event_id.encode()
+    state.window.remember(event.seq, event_id, fp or fingerprint(event_id),
+                          bytes.fromhex(digest))
 
 
 def _next_in_chain(state: TableState, parsed: ParsedEvent) -> bool:
@@ -306,15 +249,24 @@ def _next_in_chain(state: TableState, parsed: ParsedEvent) -> bool:
     if event.seq != state.last_seq + 1 or event.prev_hash != state.last_hash:
         return False
     event_id = event.event_id.encode()
-    fingerprint = _fingerprint(event_id)
-    if fingerprint in state.recent_fp:  # maybe seen (or a chance match): the full check
+    fp = fingerprint(event_id)
+    if state.window.may_know(fp):  # maybe seen (or a chance match): the full check
         return False
-    _advance(state, event, parsed.hash, event_id, fingerprint)
+    _advance(state, event, parsed.hash, event_id, fp)
     return True
 
 
-def _span(seqs: list[int]) -> str:
-    return f"seq {seqs[0]}" if len(seqs) == 1 else f"seq {seqs[0]}..{seqs[-1]}"
+def _span(first: int, last: int) -> str:
+    return f"seq {first}" if first == last else f"seq {first}..{last}"
+
+
+def _forget_before_previous_hand(state: TableState, started: Event) -> None:
+    """A hand starts: the window keeps the previous hand and this one (and the events
+    between them); everything older is forgotten (docs/events.md)."""
+    previous = state.hand_first_seq
+    if previous:
+        state.window.forget_below(min(previous, started.seq))
+    state.hand_first_seq = started.seq
 
 
 # ---------------------------------------------------------------- hand assembly
@@ -333,6 +285,7 @@ def apply_event(state: TableState, parsed: ParsedEvent) -> Outputs:
             _append(state, event, out)
         return out
     if event_type is HandStartedEvent:
+        _forget_before_previous_hand(state, event)
         if state.open_hand is not None:
             _close_incomplete(state, out, f"hand_started of {event.hand_id} (seq {event.seq}) "
                                           "arrived before this hand's hand_ended")

@@ -18,6 +18,8 @@ from typing import Annotated, Any, Literal, TypeAlias
 import msgspec
 from msgspec import Meta, Struct, field
 
+from services.events.timestamps import TIMESTAMP_PATTERN
+
 CONTRACT_VERSION = 1
 
 CardStr = Annotated[
@@ -45,8 +47,10 @@ Uuid = Annotated[
 Timestamp = Annotated[
     str,
     Meta(
-        pattern=r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|\+00:00)$",
-        description="RFC 3339 UTC timestamp",
+        pattern=TIMESTAMP_PATTERN,
+        description="RFC 3339 UTC timestamp of a real instant: the date must exist "
+        "(no 2026-02-30, no year 0000) and there are no leap seconds (second 60); see "
+        "docs/events.md",
     ),
 ]
 Sha256Hex = Annotated[str, Meta(pattern=r"^[0-9a-f]{64}$")]

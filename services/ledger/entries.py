@@ -28,6 +28,7 @@ from services.events.contract import (
     decode_record,
     encode_record,
 )
+from services.events.timestamps import timestamp_problem
 from services.ledger.accounts import (
     RAKE_KINDS,
     LedgerAccount,
@@ -119,6 +120,12 @@ def identify(record: AdjudicationRecord) -> HandEntry:
         decode_record(raw)
     except msgspec.ValidationError as exc:
         entry.invalid = f"record breaks the adjudication record contract: {exc}"
+        return entry
+    # The pattern admits 2026-02-30 (events.md: a timestamp is a real instant); such a
+    # record can have no booking day, so it is refused, never a crash of the whole batch.
+    problem = None if record.ended_at is None else timestamp_problem(record.ended_at)
+    if problem is not None:
+        entry.invalid = f"record breaks the adjudication record contract: ended_at {problem}"
         return entry
     entry.day = utc_day(record.ended_at)
     return entry

@@ -11,9 +11,7 @@ import orjson
 from services.adjudicator.embedded import EmbeddedRunner, adjudicate_lines
 from services.adjudicator.intake import ParsedEvent, parse_record
 from services.adjudicator.table import (
-    RECENT_WINDOW,
     TableState,
-    _aligned_find,
     apply_event,
     decode_state,
     encode_state,
@@ -82,23 +80,6 @@ def test_state_round_trips_through_the_changelog_encoding_mid_hand() -> None:
     assert records == straight
 
 
-def test_duplicate_window_holds_exactly_the_last_64_arrivals() -> None:
-    """With 70 events fed, the window holds seq 7..70 (70 - 64 + 1 = 7): seq 7 sent again
-    is a duplicate (info), seq 6 sent again has fallen out of the window and, being at
-    or below the head with no gap to fill, is a SEQ_CONFLICT (critical)."""
-    assert RECENT_WINDOW == 64
-    s = TableStream("T1", random.Random(8))
-    s.emit("table_configured", table_config("hcf"))
-    for i in range(69):
-        s.emit("dealer_changed", {"dealer_id": f"D{i}"})
-    raw = [orjson.dumps(e) for e in s.events]
-    runner = EmbeddedRunner()
-    for line in raw:
-        assert runner.feed(line, "x").alerts == []
-    assert [a.code for a in runner.feed(raw[6], "again").alerts] == ["DUPLICATE_EVENT"]
-    assert [a.code for a in runner.feed(raw[5], "again").alerts] == ["SEQ_CONFLICT"]
-
-
 def test_changed_body_under_a_remembered_id_is_a_conflict_not_a_duplicate() -> None:
     events = hcf_stream()
     twin = copy.deepcopy(events[5])  # seq 6, the card_dealt of hand 1
@@ -108,30 +89,3 @@ def test_changed_body_under_a_remembered_id_is_a_conflict_not_a_duplicate() -> N
         runner.feed(line, "x")
     assert [a.code for a in runner.feed(orjson.dumps(twin), "y").alerts] == [
         "EVENT_ID_CONFLICT"]
-
-
-def test_aligned_find_skips_matches_that_straddle_entries() -> None:
-    """Entries of 4 bytes: "abcd" "efgh" "cdef". "cdef" occurs first at byte 2 (across
-    entries 0 and 1), then at byte 8, the start of entry 2: the answer is entry 2."""
-    buffer = bytearray(b"abcdefghcdef")
-    assert _aligned_find(buffer, b"cdef", 4) == 2
-    assert _aligned_find(buffer, b"efgh", 4) == 1
-    assert _aligned_find(buffer, b"bcde", 4) == -1
-
-
-def test_wrapped_window_survives_the_changelog_encoding() -> None:
-    """The ring after 70 arrivals (6 entries overwritten), stored and restored, still
-    knows seq 7..70 and not seq 6, exactly as the state never stored."""
-    s = TableStream("T1", random.Random(9))
-    s.emit("table_configured", table_config("hcf"))
-    for i in range(69):
-        s.emit("dealer_changed", {"dealer_id": f"D{i}"})
-    raw = [orjson.dumps(e) for e in s.events]
-    state = TableState(table_id="T1")
-    for line in raw:
-        apply_event(state, parsed(line))
-    restored = decode_state(encode_state(state))
-    assert restored == state
-    assert [a.code for a in apply_event(restored, parsed(raw[69])).alerts] == [
-        "DUPLICATE_EVENT"]
-    assert [a.code for a in apply_event(restored, parsed(raw[5])).alerts] == ["SEQ_CONFLICT"]

@@ -179,3 +179,26 @@ def test_balance_check_rejects_postings_not_summing_to_zero() -> None:
 )
 def test_day_is_the_utc_date_of_hand_end(stamp: str | None, day: dt.date | None) -> None:
     assert utc_day(stamp) == day
+
+
+@pytest.mark.parametrize(
+    ("stamp", "why"),
+    [
+        ("2026-02-30T18:00:00.000Z", "February 2026 has 28 days"),
+        ("2023-02-29T12:00:00Z", "February 2023 has 28 days"),
+        ("2026-04-31T00:00:00Z", "April 2026 has 30 days"),
+        ("0000-01-01T00:00:00Z", "there is no year 0000"),
+    ],
+)
+def test_an_impossible_hand_end_date_is_refused_not_a_crash(stamp: str, why: str) -> None:
+    """Issue #19 item 3: ``date.fromisoformat`` raised on these and stopped the booking of
+    every hand; now the record is refused with the reason and books nothing."""
+    entry = build_entry(hcf_seat1_wins(ended_at=stamp))
+    assert entry.invalid is not None and why in entry.invalid
+    assert entry.refusal is not None and why in entry.refusal.message
+    assert entry.postings == [] and entry.day is None
+
+
+def test_a_leap_day_is_a_real_day() -> None:
+    assert build_entry(hcf_seat1_wins(ended_at="2024-02-29T23:59:59Z")).day == dt.date(
+        2024, 2, 29)

@@ -335,3 +335,14 @@ def test_record_breaking_the_contract_is_refused_and_not_stored(engine: Engine) 
     assert "length <= 200" in results[0].findings[0].message
     assert "$.movements[0].event_id" in results[2].findings[0].message
     assert rows(engine, "SELECT hand_id FROM hands") == [("T1-000002",)]
+
+
+def test_an_impossible_hand_end_date_is_refused_and_the_others_are_booked(
+        engine: Engine) -> None:
+    """Issue #19 item 3: one record ending on 2026-02-30 made ``--ledger`` book 0 hands."""
+    impossible = hcf_seat1_wins("T1-30", ended_at="2026-02-30T18:00:00.000Z")
+    results = post_many(engine, [hcf_seat1_wins(), impossible, hcf_dp_collects()])
+    assert [r.status for r in results] == ["posted", "refused", "posted"]
+    assert "February 2026 has 28 days" in results[1].findings[0].message
+    assert rows(engine, "SELECT hand_id FROM hands ORDER BY hand_id") == [
+        ("T1-000001",), ("T1-000002",)]

@@ -128,6 +128,7 @@ def test_a_player_id_in_the_dealer_or_table_field_is_redacted(
 @pytest.mark.parametrize(("ended_at", "now", "expected"), [
     (None, 0.0, "no_timestamp"),
     ("yesterday", 0.0, "no_timestamp"),
+    ("2026-02-30T18:00:00.000Z", 0.0, "no_timestamp"),  # issue #19: shape of a ts, no day
     (ENDED, ENDED_EPOCH + 0.25, 0.25),
     (ENDED, ENDED_EPOCH - 0.5, 0.0),  # table clock 0.5 s ahead: within tolerance, 0
     (ENDED, ENDED_EPOCH - 5.0, "table_clock_ahead"),

@@ -103,7 +103,8 @@ def test_state_stores_the_position_of_the_last_record_applied() -> None:
 def test_replayed_records_are_skipped_without_findings() -> None:
     """A crash after the states were stored but before the offsets were committed: the
     worker gets the same records again. They must change nothing and emit nothing, even
-    when there are more of them than the chain check's 64-event duplicate window."""
+    when they reach further back than the chain check's duplicate window (the previous
+    hand: 12 hands of 6 events a table)."""
     raw = two_tables(hands=12)  # 2 x (3 + 12 x 6) = 150 events
     records = as_records(raw)
     assert len(records) > 2 * 64
