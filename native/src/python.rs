@@ -122,8 +122,8 @@ impl Engine {
         let hand_id = PyString::new(py, &hand.hand_id);
         let source = PyString::new(py, &hand.source);
         let one = 1i64.into_pyobject(py)?;
-        let mut built = Vec::with_capacity(hand.count);
-        for event in table::decode_hand(hand) {
+        let mut built = Vec::with_capacity(hand.events.len());
+        for event in &hand.events {
             let event_type = &EVENT_TYPES[event.type_index as usize];
             let kwargs = PyDict::new(py);
             kwargs.set_item(PyString::intern(py, "v"), &one)?;
@@ -459,6 +459,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(describe, m)?)?;
     m.add_function(wrap_pyfunction!(intake, m)?)?;
     m.add("MAX_RECORD_BYTES", crate::intake::MAX_RECORD_BYTES)?;
-    m.add("RECENT_WINDOW", table::RECENT_WINDOW)?;
+    m.add("MAX_REMEMBERED_EVENTS", table::MAX_REMEMBERED_EVENTS)?;
+    m.add("MAX_HAND_EVENTS", table::MAX_HAND_EVENTS)?;
     Ok(())
 }

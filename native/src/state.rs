@@ -6,8 +6,8 @@
 
 use crate::json::Value;
 use crate::schema::TABLE_CONFIGURED;
-use crate::store::{put_str, put_varint, Previous};
-use crate::table::{Buy, Finding, OpenHand, Recent, Seated, Severity, TableState};
+use crate::store::{put_event_id, put_str, put_varint, Previous, Reader};
+use crate::table::{Buy, Finding, Kept, OpenHand, Seated, Severity, TableState};
 
 const FORMAT: u8 = 1;
 
@@ -80,18 +80,22 @@ pub fn export(t: &TableState) -> Vec<u8> {
     put_str(&mut out, &t.table_id);
     put_i64(&mut out, t.last_seq);
     out.extend_from_slice(&t.last_hash);
-    put_varint(&mut out, t.recent.len() as u64);
-    for r in &t.recent {
-        put_str(&mut out, &r.event_id);
-        put_i64(&mut out, r.seq);
-        out.extend_from_slice(&r.hash);
-        out.extend_from_slice(&r.prev_hash);
+    put_varint(&mut out, t.kept.len() as u64);
+    for k in &t.kept {
+        put_i64(&mut out, k.seq);
+        put_event_id(&mut out, &k.event_id);
+        out.extend_from_slice(&k.hash);
     }
-    put_varint(&mut out, t.recent_oldest as u64);
     put_varint(&mut out, t.missing.len() as u64);
     for &m in &t.missing {
         put_i64(&mut out, m);
     }
+    put_varint(&mut out, t.successor_prev.len() as u64);
+    for (s, h) in &t.successor_prev {
+        put_i64(&mut out, *s);
+        out.extend_from_slice(h);
+    }
+    put_i64(&mut out, t.hand_first_seq);
     put_config(&mut out, &t.config);
     out.push(t.config_authorized as u8);
     put_varint(&mut out, t.seated.len() as u64);
@@ -145,6 +149,8 @@ pub fn export(t: &TableState) -> Vec<u8> {
             for f in &h.findings {
                 put_finding(&mut out, f);
             }
+            put_i64(&mut out, h.forgotten_below);
+            put_varint(&mut out, h.remembered as u64);
         }
     }
     out
@@ -203,6 +209,19 @@ impl<'a> In<'a> {
         h.copy_from_slice(self.take(32)?);
         Ok(h)
     }
+    fn event_id(&mut self) -> R<crate::store::EventId> {
+        // The id's own bytes are bounded by the state: read them through `store`'s reader
+        // on a copy of what is left (ids are at most a record long).
+        let rest = &self.b[self.pos..];
+        let mut reader = Reader::new(rest);
+        let id = reader.event_id();
+        let used = reader.position();
+        if used > rest.len() {
+            return Err("table state is truncated".to_string());
+        }
+        self.pos += used;
+        Ok(id)
+    }
     fn opt_i64(&mut self) -> R<Option<i64>> {
         Ok(match self.byte()? {
             0 => None,
@@ -226,16 +245,19 @@ pub fn import(raw: &[u8]) -> R<TableState> {
     t.last_seq = r.i64()?;
     t.last_hash = r.hash()?;
     for _ in 0..r.len()? {
-        let event_id = r.string()?;
         let seq = r.i64()?;
+        let event_id = r.event_id()?;
         let hash = r.hash()?;
-        let prev_hash = r.hash()?;
-        t.recent.push(Recent { event_id, seq, hash, prev_hash });
+        t.kept.push(Kept { seq, event_id, hash });
     }
-    t.recent_oldest = r.len()?;
     for _ in 0..r.len()? {
         t.missing.push(r.i64()?);
     }
+    for _ in 0..r.len()? {
+        let s = r.i64()?;
+        t.successor_prev.push((s, r.hash()?));
+    }
+    t.hand_first_seq = r.i64()?;
     if r.byte()? == 1 {
         let n = r.len()?;
         let bytes = r.take(n)?;
@@ -297,6 +319,14 @@ pub fn import(raw: &[u8]) -> R<TableState> {
             };
             findings.push(Finding { code, rule, severity, message: r.string()? });
         }
+        let forgotten_below = r.i64()?;
+        let remembered = r.len()?;
+        let mut fps = Vec::with_capacity(count);
+        let mut reader = Reader::new(&events);
+        let mut previous = Previous::default();
+        while !reader.at_end() && fps.len() < count {
+            fps.push(crate::store::EventId::parse(&reader.next_event(&mut previous).event_id).fingerprint());
+        }
         t.open_hand = Some(OpenHand {
             hand_id,
             first_seq,
@@ -306,6 +336,9 @@ pub fn import(raw: &[u8]) -> R<TableState> {
             events,
             previous: Previous { seq, ts, hash },
             findings,
+            fps,
+            forgotten_below,
+            remembered,
         });
     }
     if r.pos != raw.len() {

@@ -38,6 +38,112 @@ pub fn put_str(out: &mut Vec<u8>, s: &str) {
     out.extend_from_slice(s.as_bytes());
 }
 
+/// An event id as kept: a UUID (the contract's pattern) as its 16 bytes, which hex digits
+/// were upper case, and whether Python's `$` let a final newline through; any other text
+/// as it is. Exact both ways, and 24 bytes instead of a 36-byte string on the heap.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum EventId {
+    Uuid { bytes: [u8; 16], upper: u32, newline: bool },
+    Text(Box<str>),
+}
+
+impl EventId {
+    pub fn parse(text: &str) -> EventId {
+        let (body, newline) = match text.strip_suffix('\n') {
+            Some(body) => (body, true),
+            None => (text, false),
+        };
+        let b = body.as_bytes();
+        if b.len() != 36 {
+            return EventId::Text(text.into());
+        }
+        let mut bytes = [0u8; 16];
+        let mut upper = 0u32;
+        let mut digit = 0usize;
+        for (i, &c) in b.iter().enumerate() {
+            if matches!(i, 8 | 13 | 18 | 23) {
+                if c != b'-' {
+                    return EventId::Text(text.into());
+                }
+                continue;
+            }
+            let value = match c {
+                b'0'..=b'9' => c - b'0',
+                b'a'..=b'f' => c - b'a' + 10,
+                b'A'..=b'F' => {
+                    upper |= 1 << digit;
+                    c - b'A' + 10
+                }
+                _ => return EventId::Text(text.into()),
+            };
+            bytes[digit / 2] |= if digit % 2 == 0 { value << 4 } else { value };
+            digit += 1;
+        }
+        EventId::Uuid { bytes, upper, newline }
+    }
+
+    /// A 32-bit digest of the id (the window's prefilter; equal ids, equal digests).
+    pub fn fingerprint(&self) -> u32 {
+        let mut h: u32 = 0x811c_9dc5;
+        let mut eat = |b: u8| {
+            h ^= b as u32;
+            h = h.wrapping_mul(0x0100_0193);
+        };
+        match self {
+            EventId::Uuid { bytes, upper, newline } => {
+                bytes.iter().for_each(|&b| eat(b));
+                upper.to_le_bytes().iter().for_each(|&b| eat(b));
+                eat(*newline as u8);
+            }
+            EventId::Text(t) => t.bytes().for_each(&mut eat),
+        }
+        h
+    }
+}
+
+impl std::fmt::Display for EventId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            EventId::Text(t) => f.write_str(t),
+            EventId::Uuid { bytes, upper, newline } => {
+                let mut out = String::with_capacity(37);
+                for digit in 0..32 {
+                    if matches!(digit, 8 | 12 | 16 | 20) {
+                        out.push('-');
+                    }
+                    let byte = bytes[digit / 2];
+                    let value = if digit % 2 == 0 { byte >> 4 } else { byte & 15 };
+                    let c = b"0123456789abcdef"[value as usize];
+                    out.push(if upper & (1 << digit) != 0 { c.to_ascii_uppercase() } else { c } as char);
+                }
+                if *newline {
+                    out.push('\n');
+                }
+                f.write_str(&out)
+            }
+        }
+    }
+}
+
+pub fn put_event_id(out: &mut Vec<u8>, id: &EventId) {
+    match id {
+        EventId::Uuid { bytes, upper: 0, newline: false } => {
+            out.push(0);
+            out.extend_from_slice(bytes);
+        }
+        EventId::Uuid { bytes, upper, newline } => {
+            out.push(1);
+            out.extend_from_slice(bytes);
+            out.extend_from_slice(&upper.to_le_bytes());
+            out.push(*newline as u8);
+        }
+        EventId::Text(t) => {
+            out.push(2);
+            put_str(out, t);
+        }
+    }
+}
+
 /// What the events of one hand share, so each event need not repeat it.
 pub struct HandKeys<'a> {
     pub table_id: &'a str,
@@ -58,7 +164,7 @@ pub fn encode(out: &mut Vec<u8>, env: &Envelope<'_>, hash: [u8; 32], keys: &Hand
               prev: &mut Previous) {
     out.push(env.type_index);
     put_varint(out, zigzag(env.seq - prev.seq));
-    put_event_id(out, env.event_id);
+    put_event_id(out, &EventId::parse(env.event_id));
     let mut common =
         prev.ts.bytes().zip(env.ts.bytes()).take_while(|(a, b)| a == b).count().min(255);
     while !env.ts.is_char_boundary(common) {
@@ -95,32 +201,6 @@ fn put_same_or(out: &mut Vec<u8>, value: &str, common: &str) {
     } else {
         out.push(1);
         put_str(out, value);
-    }
-}
-
-fn put_event_id(out: &mut Vec<u8>, id: &str) {
-    let b = id.as_bytes();
-    let lower_uuid = b.len() == 36
-        && b.iter().enumerate().all(|(i, c)| match i {
-            8 | 13 | 18 | 23 => *c == b'-',
-            _ => matches!(c, b'0'..=b'9' | b'a'..=b'f'),
-        });
-    if !lower_uuid {
-        out.push(1);
-        put_str(out, id);
-        return;
-    }
-    out.push(0);
-    let digits: Vec<u8> = b.iter().copied().filter(|&c| c != b'-').collect();
-    for pair in digits.chunks(2) {
-        out.push((nibble(pair[0]) << 4) | nibble(pair[1]));
-    }
-}
-
-fn nibble(c: u8) -> u8 {
-    match c {
-        b'0'..=b'9' => c - b'0',
-        _ => c - b'a' + 10,
     }
 }
 
@@ -222,6 +302,10 @@ impl<'b> Reader<'b> {
         Reader { bytes, pos: 0 }
     }
 
+    pub fn position(&self) -> usize {
+        self.pos
+    }
+
     pub fn at_end(&self) -> bool {
         self.pos >= self.bytes.len()
     }
@@ -253,6 +337,26 @@ impl<'b> Reader<'b> {
         s
     }
 
+    pub fn event_id(&mut self) -> EventId {
+        let tag = self.byte();
+        if tag == 2 {
+            return EventId::Text(self.string().into());
+        }
+        let mut bytes = [0u8; 16];
+        for b in bytes.iter_mut() {
+            *b = self.byte();
+        }
+        if tag == 0 {
+            return EventId::Uuid { bytes, upper: 0, newline: false };
+        }
+        let mut mask = [0u8; 4];
+        for b in mask.iter_mut() {
+            *b = self.byte();
+        }
+        let newline = self.byte() != 0;
+        EventId::Uuid { bytes, upper: u32::from_le_bytes(mask), newline }
+    }
+
     fn optional_string(&mut self) -> Option<String> {
         match self.byte() {
             0 => None,
@@ -264,20 +368,7 @@ impl<'b> Reader<'b> {
     pub fn next_event(&mut self, prev: &mut Previous) -> Decoded {
         let type_index = self.byte();
         let seq = prev.seq + unzigzag(self.varint());
-        let event_id = match self.byte() {
-            0 => {
-                let mut hex = String::with_capacity(36);
-                for i in 0..16 {
-                    if matches!(i, 4 | 6 | 8 | 10) {
-                        hex.push('-');
-                    }
-                    let b = self.byte();
-                    hex.push_str(&crate::canonical::hex(&[b]));
-                }
-                hex
-            }
-            _ => self.string(),
-        };
+        let event_id = self.event_id().to_string();
         let common = self.byte() as usize;
         let mut ts = prev.ts[..common.min(prev.ts.len())].to_string();
         ts.push_str(&self.string());
@@ -389,6 +480,20 @@ mod tests {
     use super::*;
     use crate::json::parse;
     use crate::validate::validate;
+
+    #[test]
+    fn event_ids_round_trip() {
+        for text in ["ccc25d82-38ce-47a9-89a9-9f0caf88a8ac", "CCC25D82-38ce-47a9-89a9-9f0caf88a8aC",
+                     "ccc25d82-38ce-47a9-89a9-9f0caf88a8ac\n", "not-a-uuid", ""] {
+            let id = EventId::parse(text);
+            assert_eq!(id.to_string(), text);
+            let mut out = Vec::new();
+            put_event_id(&mut out, &id);
+            assert_eq!(Reader::new(&out).event_id(), id);
+        }
+        assert!(matches!(EventId::parse("ccc25d82-38ce-47a9-89a9-9f0caf88a8ac"),
+                         EventId::Uuid { upper: 0, newline: false, .. }));
+    }
 
     #[test]
     fn card_names_follow_rank_and_suit_order() {

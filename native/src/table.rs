@@ -9,11 +9,13 @@
 use crate::canonical::{self, hex};
 use crate::json::Value;
 use crate::schema::{self, EVENT_TYPES};
-use crate::store::{self, HandKeys, Previous};
+use crate::store::{self, EventId, HandKeys, Previous};
 use crate::validate::Envelope;
 
-pub const RECENT_WINDOW: usize = 64;
-pub const MAX_HAND_EVENTS: usize = 4000;
+// services/events/bounds.py (the reference's bounds; the differential tests read them).
+pub const MAX_REMEMBERED_EVENTS: usize = 8_192;
+pub const MAX_MISSING_SEQS: i64 = 64;
+pub const MAX_HAND_EVENTS: usize = 4_000;
 pub const MAX_BUYS_PER_SEAT: usize = 16;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -93,8 +95,7 @@ pub struct ClosedHand {
     pub table_id: String,
     pub hand_id: String,
     pub source: String,
-    pub events: Vec<u8>,
-    pub count: usize,
+    pub events: Vec<DecodedEvent>,
     pub context: Context,
     pub first_seq: i64,
     pub last_seq: i64,
@@ -112,12 +113,13 @@ pub enum Output {
     Closed(Box<ClosedHand>),
 }
 
+/// A remembered event that is not in the open hand (the open hand's own events are
+/// remembered through its compact storage: no second copy of their ids and hashes).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Recent {
-    pub event_id: String,
+pub struct Kept {
     pub seq: i64,
+    pub event_id: EventId,
     pub hash: [u8; 32],
-    pub prev_hash: [u8; 32],
 }
 
 #[derive(Debug, Clone)]
@@ -130,6 +132,12 @@ pub struct OpenHand {
     pub events: Vec<u8>,
     pub previous: Previous,
     pub findings: Vec<Finding>,
+    /// Fingerprint of each kept event's id (the fast "new id?" test).
+    pub fps: Vec<u32>,
+    /// The window forgot this hand's events below this seq.
+    pub forgotten_below: i64,
+    /// How many of this hand's events the window still remembers.
+    pub remembered: usize,
 }
 
 #[derive(Debug, Clone)]
@@ -137,9 +145,14 @@ pub struct TableState {
     pub table_id: String,
     pub last_seq: i64,
     pub last_hash: [u8; 32],
-    pub recent: Vec<Recent>,
-    pub recent_oldest: usize,
+    /// The duplicate window (docs/events.md), less the open hand's events: ascending seq.
+    pub kept: Vec<Kept>,
+    /// Seqs a gap skipped that have not arrived (ascending, at most MAX_MISSING_SEQS).
     pub missing: Vec<i64>,
+    /// missing seq -> the prev_hash of the event at seq + 1, once that arrived.
+    pub successor_prev: Vec<(i64, [u8; 32])>,
+    /// seq of the last hand_started applied (0: none yet).
+    pub hand_first_seq: i64,
     pub config: Option<Value<'static>>,
     pub config_authorized: bool,
     pub seated: Vec<Seated>,
@@ -151,6 +164,13 @@ pub struct TableState {
     pub hands_played: i64,
     pub buys: Vec<Buy>,
     pub open_hand: Option<OpenHand>,
+}
+
+/// What the window knows of one remembered event.
+struct Remembered {
+    seq: i64,
+    event_id: String,
+    hash: [u8; 32],
 }
 
 fn chain_finding(code: &'static str, severity: Severity, message: String) -> Finding {
@@ -183,9 +203,10 @@ impl TableState {
             table_id: table_id.to_string(),
             last_seq: 0,
             last_hash: [0; 32],
-            recent: Vec::new(),
-            recent_oldest: 0,
+            kept: Vec::new(),
             missing: Vec::new(),
+            successor_prev: Vec::new(),
+            hand_first_seq: 0,
             config: None,
             config_authorized: false,
             seated: Vec::new(),
@@ -202,6 +223,140 @@ impl TableState {
 
     fn game(&self) -> Option<String> {
         self.config.as_ref().map(|c| data_str(c, "game").to_string())
+    }
+
+    // ------------------------------------------------------------ the duplicate window
+
+    fn remembered_count(&self) -> usize {
+        self.kept.len() + self.open_hand.as_ref().map_or(0, |h| h.remembered)
+    }
+
+    /// Every remembered event of the open hand, with its id and hash (decodes the hand:
+    /// only the rare paths ask).
+    fn hand_remembered(&self) -> Vec<Remembered> {
+        match &self.open_hand {
+            Some(hand) => decode_open_hand(hand, &self.table_id)
+                .into_iter()
+                .filter(|(e, _)| e.seq >= hand.forgotten_below)
+                .map(|(e, hash)| Remembered { seq: e.seq, event_id: e.event_id, hash })
+                .collect(),
+            None => Vec::new(),
+        }
+    }
+
+    /// Enter an applied event (`Window.remember`): in seq order, and the lowest seqs go
+    /// first past MAX_REMEMBERED_EVENTS.
+    fn remember(&mut self, seq: i64, event_id: &str, hash: [u8; 32]) {
+        let count = self.remembered_count();
+        let entry = Kept { seq, event_id: EventId::parse(event_id), hash };
+        let at = match self.kept.last() {
+            Some(last) if last.seq >= seq => self.kept.partition_point(|k| k.seq < seq),
+            _ => self.kept.len(),
+        };
+        self.kept.insert(at, entry);
+        if count + 1 > MAX_REMEMBERED_EVENTS {
+            let mut seqs: Vec<i64> = self.kept.iter().map(|k| k.seq).collect();
+            seqs.extend(self.hand_remembered().iter().map(|r| r.seq));
+            seqs.sort_unstable();
+            if let Some(&second) = seqs.get(1) {
+                self.forget_below(second);
+            }
+        }
+    }
+
+    /// Forget every remembered event and missing seq below `seq`.
+    fn forget_below(&mut self, seq: i64) {
+        let keep = self.kept.partition_point(|k| k.seq < seq);
+        self.kept.drain(..keep);
+        let table_id = self.table_id.clone();
+        if let Some(hand) = self.open_hand.as_mut() {
+            if seq > hand.forgotten_below {
+                hand.forgotten_below = seq;
+                hand.remembered =
+                    decode_open_hand(hand, &table_id).iter().filter(|(e, _)| e.seq >= seq).count();
+            }
+        }
+        if self.missing.first().map_or(false, |&m| m < seq) {
+            self.missing.retain(|&m| m >= seq);
+        }
+        self.trim_successors();
+    }
+
+    fn trim_successors(&mut self) {
+        let missing = &self.missing;
+        self.successor_prev.retain(|(s, _)| missing.binary_search(s).is_ok());
+    }
+
+    fn find_id(&self, event_id: &str) -> Option<Remembered> {
+        let id = EventId::parse(event_id);
+        if let Some(k) = self.kept.iter().find(|k| k.event_id == id) {
+            return Some(Remembered { seq: k.seq, event_id: event_id.to_string(), hash: k.hash });
+        }
+        let hand = self.open_hand.as_ref()?;
+        if !hand.fps.contains(&id.fingerprint()) {
+            return None;
+        }
+        self.hand_remembered().into_iter().find(|r| r.event_id == event_id)
+    }
+
+    fn find_seq(&self, seq: i64) -> Option<Remembered> {
+        if seq < 1 {
+            return None;
+        }
+        if let Ok(at) = self.kept.binary_search_by_key(&seq, |k| k.seq) {
+            let k = &self.kept[at];
+            return Some(Remembered { seq, event_id: k.event_id.to_string(), hash: k.hash });
+        }
+        self.hand_remembered().into_iter().find(|r| r.seq == seq)
+    }
+
+    fn skipped(&mut self, first: i64, last: i64, successor_prev: [u8; 32]) {
+        let low = first.max(last - MAX_MISSING_SEQS + 1);
+        self.missing.extend(low..=last);
+        match self.successor_prev.iter_mut().find(|(s, _)| *s == last) {
+            Some(entry) => entry.1 = successor_prev,
+            None => self.successor_prev.push((last, successor_prev)),
+        }
+        self.missing.sort_unstable();
+        self.missing.dedup();
+        let extra = self.missing.len().saturating_sub(MAX_MISSING_SEQS as usize);
+        self.missing.drain(..extra);
+        self.trim_successors();
+    }
+
+    fn arrived_late(&mut self, seq: i64, prev_hash: [u8; 32]) {
+        self.missing.retain(|&m| m != seq);
+        self.successor_prev.retain(|(s, _)| *s != seq);
+        if self.missing.binary_search(&(seq - 1)).is_ok() {
+            match self.successor_prev.iter_mut().find(|(s, _)| *s == seq - 1) {
+                Some(entry) => entry.1 = prev_hash,
+                None => self.successor_prev.push((seq - 1, prev_hash)),
+            }
+        }
+    }
+
+    fn successor_prev_hash(&self, seq: i64) -> Option<[u8; 32]> {
+        self.successor_prev.iter().find(|(s, _)| *s == seq).map(|(_, h)| *h)
+    }
+
+    /// A hand starts: the window keeps the previous hand and this one.
+    fn forget_before_previous_hand(&mut self, started_seq: i64) {
+        let previous = self.hand_first_seq;
+        if previous != 0 {
+            self.forget_below(previous.min(started_seq));
+        }
+        self.hand_first_seq = started_seq;
+    }
+
+    /// The open hand's remembered events go back to the window as it closes.
+    fn keep_hand_events(&mut self, decoded: &[(DecodedEvent, [u8; 32])], forgotten_below: i64) {
+        for (event, hash) in decoded {
+            if event.seq >= forgotten_below {
+                let entry = Kept { seq: event.seq, event_id: EventId::parse(&event.event_id), hash: *hash };
+                let at = self.kept.partition_point(|k| k.seq < event.seq);
+                self.kept.insert(at, entry);
+            }
+        }
     }
 
     // ------------------------------------------------------------ chain (SURV-9)
@@ -223,44 +378,36 @@ impl TableState {
         }
     }
 
-    fn remember(&mut self, env: &Envelope<'_>, hash: [u8; 32]) {
-        let entry = Recent {
-            event_id: env.event_id.to_string(),
+    /// An alert that is no finding of any hand (the event is not applied).
+    fn info_alert(&self, out: &mut Vec<Output>, env: &Envelope<'_>, code: &'static str,
+                  severity: Severity, message: String) {
+        out.push(Output::Alert(Alert {
+            code,
+            rule: "SURV-9",
+            severity,
+            message,
             seq: env.seq,
-            hash,
-            prev_hash: env.prev_hash,
-        };
-        if self.recent.len() < RECENT_WINDOW {
-            self.recent.push(entry);
-            return;
-        }
-        let oldest = self.recent_oldest;
-        self.recent_oldest = (oldest + 1) % RECENT_WINDOW;
-        self.recent[oldest] = entry;
+            event_id: env.event_id.to_string(),
+            hand_id: env.hand_id.map(str::to_string),
+        }));
     }
 
     fn advance(&mut self, env: &Envelope<'_>, hash: [u8; 32]) {
         self.last_seq = env.seq;
         self.last_hash = hash;
-        self.remember(env, hash);
+        self.remember(env.seq, env.event_id, hash);
     }
 
-    /// `check_chain` with `_next_in_chain` folded in; false: the event is not applied.
+    /// `check_chain` (docs/events.md, "Duplicates, late and stale events": the first rule
+    /// that matches decides); false: the event is not applied.
     fn check_chain(&mut self, env: &Envelope<'_>, hash: [u8; 32], out: &mut Vec<Output>) -> bool {
-        if let Some(seen) = self.recent.iter().find(|r| r.event_id == env.event_id) {
+        if let Some(seen) = self.find_id(env.event_id) {
             if seen.hash == hash {
-                out.push(Output::Alert(Alert {
-                    code: "DUPLICATE_EVENT",
-                    rule: "SURV-9",
-                    severity: Severity::Info,
-                    message: format!(
-                        "event {} (seq {}) delivered again with the same body; ignored",
-                        env.event_id, env.seq
-                    ),
-                    seq: env.seq,
-                    event_id: env.event_id.to_string(),
-                    hand_id: env.hand_id.map(str::to_string),
-                }));
+                let message = format!(
+                    "event {} (seq {}) delivered again with the same body; ignored",
+                    env.event_id, env.seq
+                );
+                self.info_alert(out, env, "DUPLICATE_EVENT", Severity::Info, message);
             } else {
                 let message = format!(
                     "event_id {} repeated with a different body (first at seq {}, now seq {}): \
@@ -289,26 +436,15 @@ impl TableState {
         }
         if env.seq > self.last_seq + 1 {
             let (first, last) = (self.last_seq + 1, env.seq - 1);
-            let count = last - first + 1;
             let message = format!(
                 "seq jumped from {} to {}: {} event(s) missing ({})",
                 self.last_seq,
                 env.seq,
-                count,
+                last - first + 1,
                 span(first, last)
             );
             self.report(out, env, chain_finding("SEQ_GAP", Severity::Critical, message));
-            let window = RECENT_WINDOW as i64;
-            let from = first.max(last - window + 1);
-            let mut missing: Vec<i64> = self.missing.clone();
-            for s in from..=last {
-                if !missing.contains(&s) {
-                    missing.push(s);
-                }
-            }
-            missing.sort_unstable();
-            let keep = missing.len().saturating_sub(RECENT_WINDOW);
-            self.missing = missing.split_off(keep);
+            self.skipped(first, last, env.prev_hash);
             self.advance(env, hash);
             return true;
         }
@@ -316,36 +452,37 @@ impl TableState {
     }
 
     fn late_arrival(&mut self, env: &Envelope<'_>, hash: [u8; 32], out: &mut Vec<Output>) -> bool {
-        if let Some(at) = self.missing.iter().position(|&s| s == env.seq) {
-            self.missing.remove(at);
+        if let Some(taken) = self.find_seq(env.seq) {
             let message = format!(
-                "seq {} arrived after seq {}: events were re-ordered",
-                env.seq, self.last_seq
+                "a different event (id {}) claims seq {}, already taken at this table by event \
+                 {} (head is seq {}): a replayed or forged event",
+                env.event_id, env.seq, taken.event_id, self.last_seq
             );
-            self.report(out, env, chain_finding("REORDERED", Severity::Warning, message));
-            let before = self.find_by_seq(env.seq - 1).map(|r| r.hash);
-            let after = self.find_by_seq(env.seq + 1).map(|r| r.prev_hash);
-            if before.map_or(false, |h| h != env.prev_hash) || after.map_or(false, |p| p != hash) {
-                let message = format!("late seq {} does not fit the hash chain around it", env.seq);
-                self.report(out, env, chain_finding("CHAIN_BROKEN", Severity::Critical, message));
-            }
-            self.remember(env, hash);
-            return true;
+            self.report(out, env, chain_finding("SEQ_CONFLICT", Severity::Critical, message));
+            return false;
         }
-        let message = format!(
-            "a different event (id {}) claims seq {}, already taken at this table (head is seq \
-             {}): a replayed or forged event",
-            env.event_id, env.seq, self.last_seq
-        );
-        self.report(out, env, chain_finding("SEQ_CONFLICT", Severity::Critical, message));
-        false
-    }
-
-    fn find_by_seq(&self, seq: i64) -> Option<&Recent> {
-        if seq < 1 {
-            return None;
+        if self.missing.binary_search(&env.seq).is_err() {
+            let message = format!(
+                "seq {} (event {}) is older than the events this table still remembers (head is \
+                 seq {}): it cannot be compared with the event first received at that seq, so it \
+                 is not applied and no hand changes (a late redelivery, or a replayed event)",
+                env.seq, env.event_id, self.last_seq
+            );
+            self.info_alert(out, env, "STALE_EVENT", Severity::Warning, message);
+            return false;
         }
-        self.recent.iter().find(|r| r.seq == seq)
+        let message =
+            format!("seq {} arrived after seq {}: events were re-ordered", env.seq, self.last_seq);
+        self.report(out, env, chain_finding("REORDERED", Severity::Warning, message));
+        let before = self.find_seq(env.seq - 1).map(|r| r.hash);
+        let after_prev = self.successor_prev_hash(env.seq);
+        if before.map_or(false, |h| h != env.prev_hash) || after_prev.map_or(false, |p| p != hash) {
+            let message = format!("late seq {} does not fit the hash chain around it", env.seq);
+            self.report(out, env, chain_finding("CHAIN_BROKEN", Severity::Critical, message));
+        }
+        self.remember(env.seq, env.event_id, hash);
+        self.arrived_late(env.seq, env.prev_hash);
+        true
     }
 
     // ------------------------------------------------------------ hand assembly
@@ -364,6 +501,7 @@ impl TableState {
             return;
         }
         if env.type_index == schema::HAND_STARTED_INDEX {
+            self.forget_before_previous_hand(env.seq);
             if self.open_hand.is_some() {
                 let why = format!(
                     "hand_started of {} (seq {}) arrived before this hand's hand_ended",
@@ -381,6 +519,9 @@ impl TableState {
                 events: Vec::new(),
                 previous: Previous::default(),
                 findings: Vec::new(),
+                fps: Vec::new(),
+                forgotten_below: 0,
+                remembered: 0,
             });
             self.pack(env, hash);
             return;
@@ -419,13 +560,25 @@ impl TableState {
         }
     }
 
+    /// Keep the event in the open hand; the window then remembers it through the hand.
     fn pack(&mut self, env: &Envelope<'_>, hash: [u8; 32]) {
         let table_id = &self.table_id;
-        if let Some(hand) = self.open_hand.as_mut() {
-            let keys = HandKeys { table_id, hand_id: &hand.hand_id, source: &hand.source };
-            store::encode(&mut hand.events, env, hash, &keys, &mut hand.previous);
-            hand.count += 1;
-            hand.last_seq = env.seq;
+        let hand = match self.open_hand.as_mut() {
+            Some(hand) => hand,
+            None => return,
+        };
+        let keys = HandKeys { table_id, hand_id: &hand.hand_id, source: &hand.source };
+        store::encode(&mut hand.events, env, hash, &keys, &mut hand.previous);
+        hand.count += 1;
+        hand.last_seq = env.seq;
+        hand.fps.push(EventId::parse(env.event_id).fingerprint());
+        // Below the hand's forgotten seqs (a late arrival the window took after it forgot)
+        // the event stays remembered where it is.
+        if env.seq >= hand.forgotten_below {
+            if let Some(at) = self.kept.iter().rposition(|k| k.seq == env.seq) {
+                self.kept.remove(at);
+            }
+            hand.remembered += 1;
         }
     }
 
@@ -561,11 +714,10 @@ impl TableState {
             Some(hand) => hand,
             None => return,
         };
+        let decoded = decode_open_hand(&hand, &self.table_id);
+        self.keep_hand_events(&decoded, hand.forgotten_below);
         // The first event kept is the hand_started that opened the hand.
-        let mut reader = store::Reader::new(&hand.events);
-        let mut previous = Previous::default();
-        if !reader.at_end() {
-            let started = reader.next_event(&mut previous);
+        if let Some((started, _)) = decoded.first() {
             if started.type_index == schema::HAND_STARTED_INDEX {
                 self.previous_button = started.data.get("button").and_then(Value::as_int);
                 self.previous_designated =
@@ -579,8 +731,7 @@ impl TableState {
             table_id: self.table_id.clone(),
             hand_id: hand.hand_id,
             source: hand.source,
-            events: hand.events,
-            count: hand.count,
+            events: decoded.into_iter().map(|(e, _)| e).collect(),
             context,
             first_seq: hand.first_seq,
             last_seq: hand.last_seq,
@@ -600,6 +751,8 @@ impl TableState {
 
     fn close_incomplete(&mut self, out: &mut Vec<Output>, why: &str) {
         if let Some(hand) = self.open_hand.take() {
+            let decoded = decode_open_hand(&hand, &self.table_id);
+            self.keep_hand_events(&decoded, hand.forgotten_below);
             let mut findings = hand.findings;
             findings.push(Finding {
                 code: "INCOMPLETE_HAND",
@@ -619,8 +772,9 @@ impl TableState {
     }
 }
 
-/// Recompute the hash of each kept event (for `prev_hash`), decoding the hand.
-pub fn decode_hand(hand: &ClosedHand) -> Vec<DecodedEvent> {
+/// The events an open hand keeps, each with its hash (recomputed: `prev_hash` of the
+/// next event is the previous one's hash unless stored).
+pub fn decode_open_hand(hand: &OpenHand, table_id: &str) -> Vec<(DecodedEvent, [u8; 32])> {
     let mut reader = store::Reader::new(&hand.events);
     let mut previous = Previous::default();
     let mut last_hash: Option<[u8; 32]> = None;
@@ -646,13 +800,15 @@ pub fn decode_hand(hand: &ClosedHand) -> Vec<DecodedEvent> {
             source: d.source,
             data: d.data,
         };
-        last_hash = Some(event.hash(&hand.table_id, &hand.source, &mut scratch));
-        events.push(event);
+        let hash = event.hash(table_id, &hand.source, &mut scratch);
+        last_hash = Some(hash);
+        events.push((event, hash));
     }
     events
 }
 
 /// One event of a closed hand, every envelope field resolved.
+#[derive(Debug, Clone)]
 pub struct DecodedEvent {
     pub type_index: u8,
     pub seq: i64,

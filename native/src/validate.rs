@@ -211,15 +211,7 @@ fn check_str(s: &str, min: usize, max: usize, pattern: Pattern) -> Verdict {
         Pattern::Card => ok(is_card(body.as_bytes())),
         Pattern::Uuid => ok(is_uuid(body.as_bytes())),
         Pattern::Sha256 => ok(body.len() == 64 && body.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))),
-        Pattern::Timestamp => {
-            if body.is_ascii() {
-                ok(is_timestamp(body.as_bytes()))
-            } else {
-                // `\d` matches every Unicode decimal digit (category Nd): the reference
-                // decides. Invalid unless the non-ASCII characters stand where digits do.
-                ok(is_timestamp_shape(body)).and(Verdict::Defer)
-            }
-        }
+        Pattern::Timestamp => ok(is_timestamp(body.as_bytes())),
         Pattern::CardPlace => ok(matches!(body, "board" | "stub" | "burn") || is_seat_ref(body)),
         Pattern::PayoutSource => {
             ok(matches!(body, "designated" | "house" | "pot") || is_seat_ref(body))
@@ -251,41 +243,57 @@ fn is_seat_ref(s: &str) -> bool {
     }
 }
 
-/// `\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|\+00:00)` over ASCII.
-fn is_timestamp(b: &[u8]) -> bool {
-    timestamp_shape(b, |c: u8| c.is_ascii_digit(), |c: u8, want: char| c as char == want)
-}
-
-/// The same shape with any non-ASCII character allowed where a digit stands.
-fn is_timestamp_shape(s: &str) -> bool {
-    let chars: Vec<char> = s.chars().collect();
-    timestamp_shape(&chars, |c: char| c.is_ascii_digit() || !c.is_ascii(), |c: char, want: char| c == want)
-}
-
-fn timestamp_shape<T: Copy>(c: &[T], digit: impl Fn(T) -> bool, is: impl Fn(T, char) -> bool) -> bool {
-    const FIXED: &[u8; 19] = b"dddd-dd-ddTdd:dd:dd";
-    if c.len() < 20 {
+/// `services/events/timestamps.py`: TIMESTAMP_PATTERN
+/// (`^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\.[0-9]{1,9})?(Z|\+00:00)$`)
+/// and `timestamp_problem` (no year 0000; the day exists in its month, Gregorian).
+pub fn is_timestamp(b: &[u8]) -> bool {
+    if b.len() < 20 || !b.is_ascii() {
         return false;
     }
-    for (i, &want) in FIXED.iter().enumerate() {
-        let matched = if want == b'd' { digit(c[i]) } else { is(c[i], want as char) };
-        if !matched {
-            return false;
-        }
-    }
-    let mut rest = &c[19..];
-    if rest.first().map_or(false, |&ch| is(ch, '.')) {
-        let digits = rest[1..].iter().take_while(|&&ch| digit(ch)).count();
-        // `\d{1,9}`: the suffix is never a digit, so all the digits must be taken.
-        if digits == 0 || digits > 9 {
-            return false;
-        }
-        rest = &rest[1 + digits..];
-    }
-    let spelled = |text: &str| {
-        rest.len() == text.len() && rest.iter().zip(text.chars()).all(|(&ch, want)| is(ch, want))
+    let digits = |range: std::ops::Range<usize>| b[range].iter().all(u8::is_ascii_digit);
+    let number = |range: std::ops::Range<usize>| {
+        b[range].iter().fold(0u32, |n, &d| n * 10 + (d - b'0') as u32)
     };
-    spelled("Z") || spelled("+00:00")
+    let shape = digits(0..4)
+        && b[4] == b'-'
+        && digits(5..7)
+        && b[7] == b'-'
+        && digits(8..10)
+        && b[10] == b'T'
+        && digits(11..13)
+        && b[13] == b':'
+        && digits(14..16)
+        && b[16] == b':'
+        && digits(17..19);
+    if !shape {
+        return false;
+    }
+    let mut rest = &b[19..];
+    if rest.first() == Some(&b'.') {
+        let n = rest[1..].iter().take_while(|d| d.is_ascii_digit()).count();
+        if n == 0 || n > 9 {
+            return false;
+        }
+        rest = &rest[1 + n..];
+    }
+    if rest != b"Z" && rest != b"+00:00" {
+        return false;
+    }
+    let (year, month, day) = (number(0..4), number(5..7), number(8..10));
+    let (hour, minute, second) = (number(11..13), number(14..16), number(17..19));
+    if !(1..=12).contains(&month) || day < 1 || hour > 23 || minute > 59 || second > 59 {
+        return false;
+    }
+    year != 0 && day <= days_in_month(year, month)
+}
+
+fn days_in_month(year: u32, month: u32) -> u32 {
+    match month {
+        4 | 6 | 9 | 11 => 30,
+        2 if year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) => 29,
+        2 => 28,
+        _ => 31,
+    }
 }
 
 #[cfg(test)]
@@ -337,15 +345,19 @@ mod tests {
 
     #[test]
     fn timestamps() {
-        for good in ["2026-01-05T18:00:57Z", "2026-01-05T18:00:57.123456789+00:00"] {
+        for good in ["2026-01-05T18:00:57Z", "2026-01-05T18:00:57.123456789+00:00",
+                     "2024-02-29T23:59:59Z", "2000-02-29T00:00:00Z", "0001-01-01T00:00:00Z"] {
             assert!(is_timestamp(good.as_bytes()), "{}", good);
         }
         for bad in ["2026-01-05T18:00:57", "2026-01-05T18:00:57.Z", "2026-01-05T18:00:57.1234567890Z",
-                    "2026-01-05 18:00:57Z", "2026-01-05T18:00:57+01:00"] {
+                    "2026-01-05 18:00:57Z", "2026-01-05T18:00:57+01:00", "2026-02-29T00:00:00Z",
+                    "1900-02-29T00:00:00Z", "0000-01-01T00:00:00Z", "2026-13-01T00:00:00Z",
+                    "2026-04-31T00:00:00Z", "2026-01-00T00:00:00Z", "2026-01-05T24:00:00Z",
+                    "2026-01-05T23:60:00Z", "2026-01-05T23:59:60Z"] {
             assert!(!is_timestamp(bad.as_bytes()), "{}", bad);
         }
         let arabic = card_dealt("").replace("2026", "\u{662}\u{660}\u{662}\u{666}");
-        assert_eq!(verdict(&arabic), Verdict::Defer);
+        assert_eq!(verdict(&arabic), Verdict::Invalid);
     }
 
     #[test]

@@ -380,10 +380,16 @@ def _cash_between_hands(state: TableState, event: ChipsChangedEvent) -> Alert:
 
 
 def _cash_severity(state: TableState) -> str:
-    if state.config is None:
+    return cash_in_play_severity(state.config.rule_profile if state.config else None)
+
+
+def cash_in_play_severity(rule_profile: str | None) -> str:
+    """GEN-4 between hands: the severity the table's rule profile posts (``warning`` with
+    no configuration or an unknown profile). Shared with the native engine's glue."""
+    if rule_profile is None:
         return "warning"
     try:
-        gen = load_profile(state.config.rule_profile).section("gen", GenProfile)
+        gen = load_profile(rule_profile).section("gen", GenProfile)
     except UnknownProfileError:
         return "warning"
     return gen.cash_in_play_severity
