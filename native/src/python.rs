@@ -62,6 +62,12 @@ fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
     }
 }
 
+type Step<'py> = (usize, Option<String>, Bound<'py, PyList>);
+/// (table id, outputs, whether a hand closed)
+type Outcome<'py> = (Option<String>, Bound<'py, PyList>, bool);
+/// (hash, deferred, canonical JSON)
+type IntakeResult = (String, bool, PyObject);
+
 impl Engine {
     fn class(&self, py: Python<'_>, name: &str) -> PyResult<Py<PyAny>> {
         self.classes
@@ -224,7 +230,7 @@ impl Engine {
 
     /// One record: `None` (nothing to report) or `(table_id, outputs)`; a rejected record
     /// gives `(table_id_or_None, [("dlq", reason)])` with the reference's wording.
-    fn one<'py>(&mut self, py: Python<'py>, raw: &[u8]) -> PyResult<Option<(Option<String>, Bound<'py, PyList>, bool)>> {
+    fn one<'py>(&mut self, py: Python<'py>, raw: &[u8]) -> PyResult<Option<Outcome<'py>>> {
         let reference = self.reference.clone_ref(py);
         let mut ask_error: Option<PyErr> = None;
         let panic_here = self.panic_on.as_deref() == Some(raw);
@@ -285,8 +291,6 @@ impl Engine {
         }
     }
 }
-
-type Step<'py> = (usize, Option<String>, Bound<'py, PyList>);
 
 #[pymethods]
 impl Engine {
@@ -422,9 +426,12 @@ fn strip_ascii(raw: &[u8]) -> &[u8] {
     &raw[start..end.max(start)]
 }
 
+/// (wire name, Python attribute, kind, required)
+type FieldDescription = (String, String, String, bool);
+
 /// `describe()`: every event type and struct with its fields, for the schema mirror test.
 #[pyfunction]
-fn describe() -> Vec<(String, Vec<(String, String, String, bool)>)> {
+fn describe() -> Vec<(String, Vec<FieldDescription>)> {
     let mut out = Vec::new();
     for t in EVENT_TYPES.iter() {
         out.push((format!("event:{}:{}:{}", t.tag, t.class, t.body.class), Vec::new()));
@@ -442,7 +449,7 @@ fn describe() -> Vec<(String, Vec<(String, String, String, bool)>)> {
 
 /// Canonical JSON and hash of one record, for the differential tests (None: rejected).
 #[pyfunction]
-fn intake(py: Python<'_>, raw: &[u8]) -> Option<(String, bool, PyObject)> {
+fn intake(py: Python<'_>, raw: &[u8]) -> Option<IntakeResult> {
     let tree = crate::intake::parse(raw)?;
     let mut scratch = Vec::new();
     match crate::intake::accept(&tree, &mut scratch) {

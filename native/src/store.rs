@@ -172,10 +172,11 @@ pub fn encode(out: &mut Vec<u8>, env: &Envelope<'_>, hash: [u8; 32], keys: &Hand
     }
     out.push(common as u8);
     put_str(out, &env.ts[common..]);
+    let newline = if env.prev_hash_newline { 2 } else { 0 };
     if prev.hash == Some(env.prev_hash) {
-        out.push(0);
+        out.push(newline);
     } else {
-        out.push(1);
+        out.push(newline + 1);
         out.extend_from_slice(&env.prev_hash);
     }
     put_same_or(out, env.table_id, keys.table_id);
@@ -290,6 +291,8 @@ pub struct Decoded {
     pub ts: String,
     /// None: the hash of the previous event kept.
     pub prev_hash: Option<[u8; 32]>,
+    /// The received `prev_hash` ended in a newline (see `Envelope::prev_hash_newline`).
+    pub prev_newline: bool,
     pub table_id: Option<String>,
     /// `Some(None)`: null; None: the hand's.
     pub hand_id: Option<Option<String>>,
@@ -372,7 +375,9 @@ impl<'b> Reader<'b> {
         let common = self.byte() as usize;
         let mut ts = prev.ts[..common.min(prev.ts.len())].to_string();
         ts.push_str(&self.string());
-        let prev_hash = match self.byte() {
+        let marker = self.byte();
+        let prev_newline = marker >= 2;
+        let prev_hash = match marker % 2 {
             0 => None,
             _ => {
                 let mut h = [0u8; 32];
@@ -394,7 +399,7 @@ impl<'b> Reader<'b> {
         prev.seq = seq;
         prev.ts.clear();
         prev.ts.push_str(&ts);
-        Decoded { type_index, seq, event_id, ts, prev_hash, table_id, hand_id, source, data }
+        Decoded { type_index, seq, event_id, ts, prev_hash, prev_newline, table_id, hand_id, source, data }
     }
 
     fn read_struct(&mut self, schema: &StructSchema) -> Value<'static> {

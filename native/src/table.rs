@@ -419,7 +419,7 @@ impl TableState {
             return false;
         }
         if env.seq == self.last_seq + 1 {
-            if env.prev_hash != self.last_hash {
+            if !env.prev_hash_is(&self.last_hash) {
                 let message = format!(
                     "seq {} says the previous event hashed to {}…, but seq {} as received hashes \
                      to {}…: seq {} was altered (or this event's prev_hash was)",
@@ -476,7 +476,7 @@ impl TableState {
         self.report(out, env, chain_finding("REORDERED", Severity::Warning, message));
         let before = self.find_seq(env.seq - 1).map(|r| r.hash);
         let after_prev = self.successor_prev_hash(env.seq);
-        if before.map_or(false, |h| h != env.prev_hash) || after_prev.map_or(false, |p| p != hash) {
+        if before.map_or(false, |h| !env.prev_hash_is(&h)) || after_prev.map_or(false, |p| p != hash) {
             let message = format!("late seq {} does not fit the hash chain around it", env.seq);
             self.report(out, env, chain_finding("CHAIN_BROKEN", Severity::Critical, message));
         }
@@ -792,6 +792,7 @@ pub fn decode_open_hand(hand: &OpenHand, table_id: &str) -> Vec<(DecodedEvent, [
             event_id: d.event_id,
             ts: d.ts,
             prev_hash,
+            prev_newline: d.prev_newline,
             table_id: d.table_id,
             hand_id: match d.hand_id {
                 None => Some(hand.hand_id.clone()),
@@ -814,7 +815,10 @@ pub struct DecodedEvent {
     pub seq: i64,
     pub event_id: String,
     pub ts: String,
+    /// The bytes of `prev_hash` (what the reference's hand keeps: `bytes.fromhex`).
     pub prev_hash: [u8; 32],
+    /// The received `prev_hash` had a final newline (part of the event's hash).
+    pub prev_newline: bool,
     /// None: the hand's table.
     pub table_id: Option<String>,
     pub hand_id: Option<String>,
@@ -834,12 +838,20 @@ impl DecodedEvent {
             (Borrowed("table_id"), s(self.table_id.as_deref().unwrap_or(table_id))),
             (Borrowed("seq"), Value::Int(self.seq)),
             (Borrowed("ts"), s(&self.ts)),
-            (Borrowed("prev_hash"), Value::Str(std::borrow::Cow::Owned(hex(&self.prev_hash)))),
+            (Borrowed("prev_hash"), Value::Str(std::borrow::Cow::Owned(self.received_prev_hash()))),
             (Borrowed("hand_id"), self.hand_id.as_deref().map_or(Value::Null, s)),
             (Borrowed("type"), s(EVENT_TYPES[self.type_index as usize].tag)),
             (Borrowed("source"), s(self.source.as_deref().unwrap_or(source))),
             (Borrowed("data"), shallow(&self.data)),
         ])
+    }
+
+    fn received_prev_hash(&self) -> String {
+        let mut text = hex(&self.prev_hash);
+        if self.prev_newline {
+            text.push('\n');
+        }
+        text
     }
 
     pub fn hash(&self, table_id: &str, source: &str, scratch: &mut Vec<u8>) -> [u8; 32] {

@@ -20,6 +20,13 @@ pub enum Verdict {
     Defer,
 }
 
+impl Envelope<'_> {
+    /// `event.prev_hash == hex(hash)` as the reference compares it (strings).
+    pub fn prev_hash_is(&self, hash: &[u8; 32]) -> bool {
+        !self.prev_hash_newline && self.prev_hash == *hash
+    }
+}
+
 impl Verdict {
     fn and(self, other: Verdict) -> Verdict {
         match (self, other) {
@@ -40,6 +47,9 @@ pub struct Envelope<'v> {
     pub seq: i64,
     pub ts: &'v str,
     pub prev_hash: [u8; 32],
+    /// Python's `$` let one final newline through the pattern: the string is then not
+    /// equal to any hash (the reference compares strings), though its bytes are.
+    pub prev_hash_newline: bool,
     pub hand_id: Option<&'v str>,
     pub source: &'v str,
     pub data: &'v Value<'v>,
@@ -95,7 +105,9 @@ pub fn validate<'v>(root: &'v Value<'v>) -> Result<(Envelope<'v>, Verdict), Verd
         return Err(verdict);
     }
     let text = |name: &str| root.get(name).and_then(Value::as_str).unwrap_or("");
-    let prev_hash = hex32(text("prev_hash")).ok_or(Verdict::Invalid)?;
+    let prev_text = text("prev_hash");
+    let prev_hash_newline = prev_text.ends_with('\n');
+    let prev_hash = hex32(prev_text.strip_suffix('\n').unwrap_or(prev_text)).ok_or(Verdict::Invalid)?;
     let envelope = Envelope {
         type_index,
         event_type,
@@ -104,6 +116,7 @@ pub fn validate<'v>(root: &'v Value<'v>) -> Result<(Envelope<'v>, Verdict), Verd
         seq: root.get("seq").and_then(Value::as_int).unwrap_or(0),
         ts: text("ts"),
         prev_hash,
+        prev_hash_newline,
         hand_id: root.get("hand_id").and_then(Value::as_str),
         source: text("source"),
         data,
