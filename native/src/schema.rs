@@ -403,12 +403,18 @@ pub fn describe_kind(kind: &Kind) -> String {
         }
         Kind::Int { min, max } => format!("int[{},{}]", min, max),
         Kind::Bool => "bool".into(),
-        Kind::Lit(values) => format!("lit{:?}", values),
-        Kind::LitInt(values) => format!("litint{:?}", values),
+        Kind::Lit(values) => format!("lit{:?}", sorted(values)),
+        Kind::LitInt(values) => format!("litint{:?}", sorted(values)),
         Kind::Nullable(k) => format!("{}|null", describe_kind(k)),
         Kind::List(k) => format!("list[{}]", describe_kind(k)),
         Kind::Struct(s) => s.class.to_string(),
         Kind::PayTables => "dict[str,dict[str,int[0,9007199254740991]]]".into(),
-        Kind::SeatOrLit(values) => format!("int[1,64]|lit{:?}", values),
+        Kind::SeatOrLit(values) => format!("int[1,64]|lit{:?}", sorted(values)),
     }
+}
+
+fn sorted<T: Ord + Copy>(values: &[T]) -> Vec<T> {
+    let mut out = values.to_vec();
+    out.sort_unstable();
+    out
 }
