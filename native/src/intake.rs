@@ -27,9 +27,9 @@ pub fn parse(raw: &[u8]) -> Option<Value<'_>> {
 
 /// Validate a parsed record and hash it.
 pub fn accept<'v>(tree: &'v Value<'v>, scratch: &mut Vec<u8>) -> Intake<'v> {
-    match validate::validate(tree) {
+    match validate::validate(tree, scratch) {
         Ok((envelope, verdict)) => {
-            let hash = canonical::hash(tree, scratch);
+            let hash = canonical::sha256(scratch);
             Intake::Accepted { envelope, hash, deferred: verdict == Verdict::Defer }
         }
         Err(_) => Intake::Rejected,

@@ -7,6 +7,7 @@
 //! the PyO3 binding; everything else is plain Rust, tested by `cargo test`.
 
 pub mod canonical;
+pub mod ids;
 pub mod intake;
 pub mod json;
 pub mod lines;

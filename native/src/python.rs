@@ -185,8 +185,7 @@ impl Engine {
     }
 
     fn rule_profile(&self, table_id: &str) -> Option<String> {
-        let state = self.core.tables.get(table_id)?;
-        state.config.as_ref()?.get("rule_profile")?.as_str().map(str::to_string)
+        self.core.tables.get(table_id)?.rule_profile()
     }
 
     fn outputs<'py>(&self, py: Python<'py>, table_id: &str, outputs: &[Output]) -> PyResult<Bound<'py, PyList>> {
@@ -411,6 +410,36 @@ impl Engine {
 
     fn drop_table(&mut self, table_id: &str) {
         self.core.tables.remove(table_id);
+    }
+
+    /// Benchmarks only: run the lines of `buf` through a fresh core of plain Rust (no
+    /// Python object at all, closed hands dropped); returns the records processed.
+    #[staticmethod]
+    fn _core_only(buf: &[u8]) -> usize {
+        let mut core = Core::new();
+        let (mut pos, mut line, mut count) = (0, 1, 0);
+        while let Some((start, end, number, next)) = lines::next_record(buf, pos, line) {
+            core.process(&buf[start..end], &mut |_| true);
+            pos = next;
+            line = number + 1;
+            count += 1;
+        }
+        count
+    }
+
+    /// Benchmarks only: (tables, events kept in open hands, their bytes, bytes reserved,
+    /// remembered entries outside hands).
+    fn _memory(&self) -> (usize, usize, usize, usize, usize) {
+        let mut out = (self.core.tables.len(), 0, 0, 0, 0);
+        for t in self.core.tables.values() {
+            if let Some(h) = &t.open_hand {
+                out.1 += h.count;
+                out.2 += h.events.len();
+                out.3 += h.events.capacity() + h.fps.capacity() * 4;
+            }
+            out.4 += t.kept.len();
+        }
+        out
     }
 
     /// Tests only: the next record equal to `raw` makes the core panic.

@@ -99,40 +99,40 @@ const fn nullable_chips(json: &'static str) -> Field {
 pub static LIMITS: StructSchema = StructSchema {
     class: "Limits",
     fields: &[
-        req("min_wager", CHIPS),
-        req("max_wager", CHIPS),
-        nullable_chips("small_bet"),
-        nullable_chips("big_bet"),
-        nullable_chips("small_blind"),
-        nullable_chips("big_blind"),
         nullable_chips("ante"),
+        nullable_chips("big_bet"),
+        nullable_chips("big_blind"),
         nullable_chips("big_blind_ante"),
-        nullable_chips("point_value"),
         nullable_chips("bonus_cap_per_hand"),
+        req("max_wager", CHIPS),
+        req("min_wager", CHIPS),
+        nullable_chips("point_value"),
+        nullable_chips("small_bet"),
+        nullable_chips("small_blind"),
     ],
 };
 
 pub static RAKE_CONFIG: StructSchema = StructSchema {
     class: "RakeConfig",
-    fields: &[req("mode", Kind::Lit(&["all", "players", "designated", "none"])), req("fee", CHIPS)],
+    fields: &[req("fee", CHIPS), req("mode", Kind::Lit(&["all", "players", "designated", "none"]))],
 };
 
 pub static TABLE_CONFIGURED: StructSchema = StructSchema {
     class: "TableConfigured",
     fields: &[
+        opt("authorized_by", Kind::Nullable(&NON_EMPTY)),
         req("game", Kind::Lit(GAMES)),
         req("limits", Kind::Struct(&LIMITS)),
+        opt("paytables", Kind::Nullable(&Kind::PayTables)),
         req("rake", Kind::Struct(&RAKE_CONFIG)),
         req("rule_profile", NON_EMPTY),
-        opt("structure", Kind::Nullable(&Kind::Lit(&["fixed", "pot", "no"]))),
         opt("scoring", Kind::Nullable(&Kind::Lit(&["standard", "mandarin"]))),
-        opt("paytables", Kind::Nullable(&Kind::PayTables)),
-        opt("authorized_by", Kind::Nullable(&NON_EMPTY)),
+        opt("structure", Kind::Nullable(&Kind::Lit(&["fixed", "pot", "no"]))),
     ],
 };
 
 static SEATED_FIELDS: [Field; 3] =
-    [req("seat", SEAT), req("player_id", NON_EMPTY), req("stack", CHIPS)];
+    [req("player_id", NON_EMPTY), req("seat", SEAT), req("stack", CHIPS)];
 
 pub static PLAYER_SEATED: StructSchema = StructSchema { class: "PlayerSeated", fields: &SEATED_FIELDS };
 pub static PLAYER_LEFT: StructSchema = StructSchema { class: "PlayerLeft", fields: &SEATED_FIELDS };
@@ -141,9 +141,9 @@ pub static SEAT_IN: StructSchema = StructSchema { class: "SeatIn", fields: &SEAT
 pub static CHIPS_CHANGED: StructSchema = StructSchema {
     class: "ChipsChanged",
     fields: &[
-        req("seat", SEAT),
         req("amount", SIGNED_CHIPS),
         req("kind", Kind::Lit(&["buy_in", "short_buy", "add", "remove", "cash_in_play"])),
+        req("seat", SEAT),
     ],
 };
 
@@ -152,48 +152,47 @@ pub static DEALER_CHANGED: StructSchema =
 
 pub static DESIGNATED_PLAYER_OFFER: StructSchema = StructSchema {
     class: "DesignatedPlayerOffer",
-    fields: &[req("seat", SEAT), req("accepted", Kind::Bool)],
+    fields: &[req("accepted", Kind::Bool), req("seat", SEAT)],
 };
 
 pub static HAND_STARTED: StructSchema = StructSchema {
     class: "HandStarted",
     fields: &[
         req("button", SEAT),
-        req("designated_player", Kind::Nullable(&SEAT)),
         req("dealer_id", NON_EMPTY),
-        req("seats", Kind::List(&Kind::Struct(&SEAT_IN))),
         req("deck", Kind::LitInt(&[52, 32, 36])),
+        req("designated_player", Kind::Nullable(&SEAT)),
+        req("seats", Kind::List(&Kind::Struct(&SEAT_IN))),
     ],
 };
 
 pub static WAGER: StructSchema = StructSchema {
     class: "Wager",
-    fields: &[req("seat", SEAT), req("kind", Kind::Lit(WAGER_KINDS)), req("amount", POSITIVE_CHIPS)],
+    fields: &[req("amount", POSITIVE_CHIPS), req("kind", Kind::Lit(WAGER_KINDS)), req("seat", SEAT)],
 };
 
 pub static CARD_DEALT: StructSchema = StructSchema {
     class: "CardDealt",
     fields: &[
-        req("to", Kind::Lit(&["seat", "dealer", "board", "burn", "set_aside"])),
         req("card", Kind::Nullable(&CARD)),
         req("face_up", Kind::Bool),
         opt("seat", Kind::Nullable(&SEAT)),
+        req("to", Kind::Lit(&["seat", "dealer", "board", "burn", "set_aside"])),
     ],
 };
 
 pub static CARD_EXPOSED: StructSchema = StructSchema {
     class: "CardExposed",
     fields: &[
-        req("seat", Kind::Nullable(&SEAT)),
         req("card", CARD),
         req("cause", Kind::Lit(&["dealer_error", "player", "dealer_upcard"])),
+        req("seat", Kind::Nullable(&SEAT)),
     ],
 };
 
 pub static ACTION: StructSchema = StructSchema {
     class: "Action",
     fields: &[
-        req("seat", SEAT),
         req(
             "action",
             Kind::Lit(&[
@@ -214,12 +213,13 @@ pub static ACTION: StructSchema = StructSchema {
             ]),
         ),
         opt("amount", Kind::Nullable(&CHIPS)),
+        req("seat", SEAT),
     ],
 };
 
 pub static DRAW: StructSchema = StructSchema {
     class: "Draw",
-    fields: &[req("seat", SEAT), req("discarded", CARDS), req("received", CARDS)],
+    fields: &[req("discarded", CARDS), req("received", CARDS), req("seat", SEAT)],
 };
 
 pub static CARD_MOVED: StructSchema = StructSchema {
@@ -243,20 +243,20 @@ pub static STUB_RESHUFFLED: StructSchema = StructSchema {
 
 pub static HAND_SET: StructSchema = StructSchema {
     class: "HandSet",
-    fields: &[req("seat", SEAT), req("front", CARDS), req("middle", CARDS), req("back", CARDS)],
+    fields: &[req("back", CARDS), req("front", CARDS), req("middle", CARDS), req("seat", SEAT)],
 };
 
 pub static AUTO_WIN_DECLARED: StructSchema = StructSchema {
     class: "AutoWinDeclared",
     fields: &[
-        req("seat", SEAT),
         req("kind", Kind::Lit(&["dragon", "six_pairs", "three_flushes", "three_straights"])),
+        req("seat", SEAT),
     ],
 };
 
 pub static DEALER_REPLACED_CARD: StructSchema = StructSchema {
     class: "DealerReplacedCard",
-    fields: &[req("removed", CARD), req("received", CARD), req("burned", CARDS)],
+    fields: &[req("burned", CARDS), req("received", CARD), req("removed", CARD)],
 };
 
 pub static SHUFFLER_ALARM: StructSchema =
@@ -267,18 +267,18 @@ pub static HAND_DEAD: StructSchema = StructSchema { class: "HandDead", fields: &
 pub static SHOWDOWN: StructSchema = StructSchema {
     class: "Showdown",
     fields: &[
-        req("seat", Kind::SeatOrLit(&["dealer", "designated"])),
         opt("cards", Kind::Nullable(&CARDS)),
         opt("mucked", Kind::Bool),
+        req("seat", Kind::SeatOrLit(&["dealer", "designated"])),
     ],
 };
 
 pub static WAGER_COLLECTED: StructSchema = StructSchema {
     class: "WagerCollected",
     fields: &[
-        req("seat", SEAT),
-        req("kind", Kind::Lit(WAGER_KINDS)),
         req("amount", POSITIVE_CHIPS),
+        req("kind", Kind::Lit(WAGER_KINDS)),
+        req("seat", SEAT),
         req("to", Kind::Lit(&["designated", "house"])),
     ],
 };
@@ -286,29 +286,29 @@ pub static WAGER_COLLECTED: StructSchema = StructSchema {
 pub static PAYOUT: StructSchema = StructSchema {
     class: "Payout",
     fields: &[
-        req("seat", SEAT),
         req("amount", POSITIVE_CHIPS),
-        req("source", Kind::Str { min: 0, max: usize::MAX, pattern: Pattern::PayoutSource }),
         req("kind", Kind::Lit(&["win", "bonus", "insurance", "pot", "refund"])),
+        req("seat", SEAT),
+        req("source", Kind::Str { min: 0, max: usize::MAX, pattern: Pattern::PayoutSource }),
     ],
 };
 
 pub static COLLECTION: StructSchema = StructSchema {
     class: "Collection",
     fields: &[
-        req("seat", SEAT),
         req("amount", POSITIVE_CHIPS),
-        req("to", Kind::Str { min: 0, max: usize::MAX, pattern: Pattern::CollectionTo }),
         req("kind", Kind::Lit(&["points", "buy_card", "exchange", "buy_dealer_game", "other"])),
+        req("seat", SEAT),
+        req("to", Kind::Str { min: 0, max: usize::MAX, pattern: Pattern::CollectionTo }),
     ],
 };
 
 pub static RAKE_COLLECTED: StructSchema = StructSchema {
     class: "RakeCollected",
     fields: &[
-        req("seat", Kind::Nullable(&SEAT)),
         req("amount", POSITIVE_CHIPS),
         Field { json: "from", py: "from_", kind: Kind::Lit(&["stack", "pot"]), required: true },
+        req("seat", Kind::Nullable(&SEAT)),
     ],
 };
 
@@ -417,4 +417,23 @@ fn sorted<T: Ord + Copy>(values: &[T]) -> Vec<T> {
     let mut out = values.to_vec();
     out.sort_unstable();
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fields_are_in_canonical_order() {
+        // The canonical writer (validate.rs) writes a struct's members in schema order:
+        // that must be RFC 8785's (ASCII names: byte order).
+        for s in all_structs() {
+            let names: Vec<&str> = s.fields.iter().map(|f| f.json).collect();
+            let mut sorted = names.clone();
+            sorted.sort_unstable();
+            assert_eq!(names, sorted, "{}", s.class);
+            assert!(names.iter().all(|n| n.is_ascii()));
+            assert!(s.fields.len() <= 12, "{} has more fields than validate::MAX_FIELDS", s.class);
+        }
+    }
 }

@@ -36,6 +36,7 @@ fn put_opt_str(out: &mut Vec<u8>, s: Option<&str>) {
 }
 
 fn put_config(out: &mut Vec<u8>, config: &Option<Value<'static>>) {
+    // Canonical JSON, validated again on import (a state from elsewhere is input too).
     match config {
         None => out.push(0),
         Some(v) => {
@@ -96,7 +97,7 @@ pub fn export(t: &TableState) -> Vec<u8> {
         out.extend_from_slice(h);
     }
     put_i64(&mut out, t.hand_first_seq);
-    put_config(&mut out, &t.config);
+    put_config(&mut out, &t.config_value());
     out.push(t.config_authorized as u8);
     put_varint(&mut out, t.seated.len() as u64);
     for s in &t.seated {
@@ -265,7 +266,7 @@ pub fn import(raw: &[u8]) -> R<TableState> {
         if crate::validate::check_struct(&tree, &TABLE_CONFIGURED) == crate::validate::Verdict::Invalid {
             return Err("table state has an invalid configuration".to_string());
         }
-        t.config = Some(tree.into_owned());
+        t.set_config(&tree);
     }
     t.config_authorized = r.byte()? != 0;
     for _ in 0..r.len()? {

@@ -9,7 +9,8 @@
 use crate::canonical::{self, hex};
 use crate::json::Value;
 use crate::schema::{self, EVENT_TYPES};
-use crate::store::{self, EventId, HandKeys, Previous};
+use crate::ids::EventId;
+use crate::store::{self, HandKeys, Previous};
 use crate::validate::Envelope;
 
 // services/events/bounds.py (the reference's bounds; the differential tests read them).
@@ -153,7 +154,8 @@ pub struct TableState {
     pub successor_prev: Vec<(i64, [u8; 32])>,
     /// seq of the last hand_started applied (0: none yet).
     pub hand_first_seq: i64,
-    pub config: Option<Value<'static>>,
+    /// The configuration in force, as `store` keeps a `table_configured` body.
+    pub config: Option<Box<[u8]>>,
     pub config_authorized: bool,
     pub seated: Vec<Seated>,
     pub dealer_id: Option<String>,
@@ -221,8 +223,23 @@ impl TableState {
         }
     }
 
+    /// The configuration in force, decoded.
+    pub fn config_value(&self) -> Option<Value<'static>> {
+        self.config.as_ref().map(|c| store::Reader::new(c).read_struct(&schema::TABLE_CONFIGURED))
+    }
+
     fn game(&self) -> Option<String> {
-        self.config.as_ref().map(|c| data_str(c, "game").to_string())
+        self.config_value().map(|c| data_str(&c, "game").to_string())
+    }
+
+    pub fn rule_profile(&self) -> Option<String> {
+        self.config_value().map(|c| data_str(&c, "rule_profile").to_string())
+    }
+
+    pub fn set_config(&mut self, body: &Value<'_>) {
+        let mut compact = Vec::new();
+        store::encode_struct(&mut compact, body, &schema::TABLE_CONFIGURED);
+        self.config = Some(compact.into_boxed_slice());
     }
 
     // ------------------------------------------------------------ the duplicate window
@@ -246,9 +263,9 @@ impl TableState {
 
     /// Enter an applied event (`Window.remember`): in seq order, and the lowest seqs go
     /// first past MAX_REMEMBERED_EVENTS.
-    fn remember(&mut self, seq: i64, event_id: &str, hash: [u8; 32]) {
+    fn remember(&mut self, seq: i64, event_id: &EventId, hash: [u8; 32]) {
         let count = self.remembered_count();
-        let entry = Kept { seq, event_id: EventId::parse(event_id), hash };
+        let entry = Kept { seq, event_id: event_id.clone(), hash };
         let at = match self.kept.last() {
             Some(last) if last.seq >= seq => self.kept.partition_point(|k| k.seq < seq),
             _ => self.kept.len(),
@@ -287,16 +304,16 @@ impl TableState {
         self.successor_prev.retain(|(s, _)| missing.binary_search(s).is_ok());
     }
 
-    fn find_id(&self, event_id: &str) -> Option<Remembered> {
-        let id = EventId::parse(event_id);
-        if let Some(k) = self.kept.iter().find(|k| k.event_id == id) {
-            return Some(Remembered { seq: k.seq, event_id: event_id.to_string(), hash: k.hash });
+    fn find_id(&self, id: &EventId) -> Option<Remembered> {
+        if let Some(k) = self.kept.iter().find(|k| k.event_id == *id) {
+            return Some(Remembered { seq: k.seq, event_id: id.to_string(), hash: k.hash });
         }
         let hand = self.open_hand.as_ref()?;
         if !hand.fps.contains(&id.fingerprint()) {
             return None;
         }
-        self.hand_remembered().into_iter().find(|r| r.event_id == event_id)
+        let text = id.to_string();
+        self.hand_remembered().into_iter().find(|r| r.event_id == text)
     }
 
     fn find_seq(&self, seq: i64) -> Option<Remembered> {
@@ -395,13 +412,13 @@ impl TableState {
     fn advance(&mut self, env: &Envelope<'_>, hash: [u8; 32]) {
         self.last_seq = env.seq;
         self.last_hash = hash;
-        self.remember(env.seq, env.event_id, hash);
+        self.remember(env.seq, &env.id, hash);
     }
 
     /// `check_chain` (docs/events.md, "Duplicates, late and stale events": the first rule
     /// that matches decides); false: the event is not applied.
     fn check_chain(&mut self, env: &Envelope<'_>, hash: [u8; 32], out: &mut Vec<Output>) -> bool {
-        if let Some(seen) = self.find_id(env.event_id) {
+        if let Some(seen) = self.find_id(&env.id) {
             if seen.hash == hash {
                 let message = format!(
                     "event {} (seq {}) delivered again with the same body; ignored",
@@ -480,7 +497,7 @@ impl TableState {
             let message = format!("late seq {} does not fit the hash chain around it", env.seq);
             self.report(out, env, chain_finding("CHAIN_BROKEN", Severity::Critical, message));
         }
-        self.remember(env.seq, env.event_id, hash);
+        self.remember(env.seq, &env.id, hash);
         self.arrived_late(env.seq, env.prev_hash);
         true
     }
@@ -571,7 +588,8 @@ impl TableState {
         store::encode(&mut hand.events, env, hash, &keys, &mut hand.previous);
         hand.count += 1;
         hand.last_seq = env.seq;
-        hand.fps.push(EventId::parse(env.event_id).fingerprint());
+        store::grow_gently(&mut hand.fps, 16);
+        hand.fps.push(env.id.fingerprint());
         // Below the hand's forgotten seqs (a late arrival the window took after it forgot)
         // the event stays remembered where it is.
         if env.seq >= hand.forgotten_below {
@@ -597,7 +615,7 @@ impl TableState {
         match env.type_index {
             schema::TABLE_CONFIGURED_INDEX => {
                 let authorized = !matches!(d.get("authorized_by"), None | Some(Value::Null));
-                self.config = Some(d.clone().into_owned());
+                self.set_config(d);
                 self.config_authorized = authorized;
                 if !authorized {
                     out.push(Output::Alert(Alert {
@@ -690,7 +708,7 @@ impl TableState {
 
     fn context(&self) -> Context {
         Context {
-            config: self.config.clone(),
+            config: self.config_value(),
             config_authorized: self.config_authorized,
             seated: self.seated.clone(),
             dealer_id: self.dealer_id.clone(),

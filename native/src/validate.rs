@@ -8,6 +8,8 @@
 //! has not (a non-ASCII character where the timestamp pattern's `\d` is read), the
 //! verdict is `Defer`: the caller asks the reference, rarely and off the hot path.
 
+use crate::canonical;
+use crate::ids::EventId;
 use crate::json::Value;
 use crate::schema::{self, EventType, Kind, Pattern, StructSchema, EVENT_TYPES};
 
@@ -43,6 +45,8 @@ pub struct Envelope<'v> {
     pub type_index: u8,
     pub event_type: &'static EventType,
     pub event_id: &'v str,
+    /// `event_id`, parsed once.
+    pub id: EventId,
     pub table_id: &'v str,
     pub seq: i64,
     pub ts: &'v str,
@@ -55,8 +59,12 @@ pub struct Envelope<'v> {
     pub data: &'v Value<'v>,
 }
 
+/// The envelope's members in RFC 8785 order (the order the canonical JSON writes them).
 const ENVELOPE_KEYS: [&str; 10] =
-    ["v", "event_id", "table_id", "seq", "ts", "prev_hash", "hand_id", "source", "type", "data"];
+    ["data", "event_id", "hand_id", "prev_hash", "seq", "source", "table_id", "ts", "type", "v"];
+const DATA: usize = 0;
+const TYPE: usize = 8;
+const V: usize = 9;
 
 const UUID: Kind = Kind::Str { min: 0, max: usize::MAX, pattern: Pattern::Uuid };
 const NON_EMPTY: Kind = Kind::Str { min: 1, max: 200, pattern: Pattern::None };
@@ -64,62 +72,76 @@ const TIMESTAMP: Kind = Kind::Str { min: 0, max: usize::MAX, pattern: Pattern::T
 const SHA256: Kind = Kind::Str { min: 0, max: usize::MAX, pattern: Pattern::Sha256 };
 const SEQ: Kind = Kind::Int { min: 1, max: schema::MAX_SAFE };
 const NULLABLE_NON_EMPTY: Kind = Kind::Nullable(&NON_EMPTY);
+/// The kinds of the envelope members other than `data`, `type` and `v`, by slot.
+const ENVELOPE_KINDS: [&Kind; 10] = [
+    &NON_EMPTY, &UUID, &NULLABLE_NON_EMPTY, &SHA256, &SEQ, &NON_EMPTY, &NON_EMPTY, &TIMESTAMP,
+    &NON_EMPTY, &NON_EMPTY,
+];
 
-/// Validate a whole record; `Ok` carries the envelope (and a `Defer` flag).
-pub fn validate<'v>(root: &'v Value<'v>) -> Result<(Envelope<'v>, Verdict), Verdict> {
+/// Validate a whole record and write its canonical JSON (RFC 8785) to `out` in the same
+/// pass; `Ok` carries the envelope and the verdict (`Valid` or `Defer`).
+pub fn validate<'v>(root: &'v Value<'v>, out: &mut Vec<u8>) -> Result<(Envelope<'v>, Verdict), Verdict> {
+    out.clear();
     let members = match root {
         Value::Object(members) => members,
         _ => return Err(Verdict::Invalid),
     };
-    if members.iter().any(|(k, _)| !ENVELOPE_KEYS.contains(&k.as_ref())) {
+    let mut slots: [Option<&'v Value<'v>>; 10] = [None; 10];
+    for (key, value) in members.iter() {
+        let at = ENVELOPE_KEYS.iter().position(|k| *k == key.as_ref()).ok_or(Verdict::Invalid)?;
+        slots[at] = Some(value);
+    }
+    let mut present: [&'v Value<'v>; 10] = [&Value::Null; 10];
+    for (at, slot) in slots.iter().enumerate() {
+        present[at] = slot.ok_or(Verdict::Invalid)?;
+    }
+    let type_index = present[TYPE].as_str().and_then(schema::event_index).ok_or(Verdict::Invalid)?;
+    let event_type = &EVENT_TYPES[type_index as usize];
+    if !matches!(present[V], Value::Int(1)) {
         return Err(Verdict::Invalid);
     }
-    let field = |name: &str| root.get(name).ok_or(Verdict::Invalid);
-    let type_index = field("type")?
-        .as_str()
-        .and_then(schema::event_index)
-        .ok_or(Verdict::Invalid)?;
-    let event_type = &EVENT_TYPES[type_index as usize];
-    let mut verdict = match field("v")? {
-        Value::Int(1) => Verdict::Valid,
-        _ => return Err(Verdict::Invalid),
-    };
-    let checks: [(&str, &Kind); 7] = [
-        ("event_id", &UUID),
-        ("table_id", &NON_EMPTY),
-        ("seq", &SEQ),
-        ("ts", &TIMESTAMP),
-        ("prev_hash", &SHA256),
-        ("hand_id", &NULLABLE_NON_EMPTY),
-        ("source", &NON_EMPTY),
-    ];
-    for (name, kind) in checks.iter() {
-        verdict = verdict.and(check(field(name)?, kind));
+    let mut verdict = Verdict::Valid;
+    out.push(b'{');
+    for (at, key) in ENVELOPE_KEYS.iter().enumerate() {
+        if at > 0 {
+            out.push(b',');
+        }
+        out.push(b'"');
+        out.extend_from_slice(key.as_bytes());
+        out.extend_from_slice(b"\":");
+        verdict = verdict.and(match at {
+            DATA => check_struct_write(present[DATA], event_type.body, out),
+            TYPE => {
+                canonical::write_str(event_type.tag, out);
+                Verdict::Valid
+            }
+            V => {
+                out.push(b'1');
+                Verdict::Valid
+            }
+            _ => check_write(present[at], ENVELOPE_KINDS[at], out),
+        });
         if verdict == Verdict::Invalid {
             return Err(verdict);
         }
     }
-    let data = field("data")?;
-    verdict = verdict.and(check_struct(data, event_type.body));
-    if verdict == Verdict::Invalid {
-        return Err(verdict);
-    }
-    let text = |name: &str| root.get(name).and_then(Value::as_str).unwrap_or("");
-    let prev_text = text("prev_hash");
+    out.push(b'}');
+    let prev_text = present[3].as_str().unwrap_or("");
     let prev_hash_newline = prev_text.ends_with('\n');
     let prev_hash = hex32(prev_text.strip_suffix('\n').unwrap_or(prev_text)).ok_or(Verdict::Invalid)?;
     let envelope = Envelope {
         type_index,
         event_type,
-        event_id: text("event_id"),
-        table_id: text("table_id"),
-        seq: root.get("seq").and_then(Value::as_int).unwrap_or(0),
-        ts: text("ts"),
+        event_id: present[1].as_str().unwrap_or(""),
+        id: EventId::parse(present[1].as_str().unwrap_or("")),
+        table_id: present[6].as_str().unwrap_or(""),
+        seq: present[4].as_int().unwrap_or(0),
+        ts: present[7].as_str().unwrap_or(""),
         prev_hash,
         prev_hash_newline,
-        hand_id: root.get("hand_id").and_then(Value::as_str),
-        source: text("source"),
-        data,
+        hand_id: present[2].as_str(),
+        source: present[5].as_str().unwrap_or(""),
+        data: present[DATA],
     };
     Ok((envelope, verdict))
 }
@@ -130,61 +152,110 @@ pub fn hex32(text: &str) -> Option<[u8; 32]> {
     if bytes.len() != 64 {
         return None;
     }
+    let nibble = |c: u8| match c {
+        b'0'..=b'9' => Some(c - b'0'),
+        b'a'..=b'f' => Some(c - b'a' + 10),
+        b'A'..=b'F' => Some(c - b'A' + 10),
+        _ => None,
+    };
     let mut out = [0u8; 32];
-    for (i, pair) in bytes.chunks(2).enumerate() {
-        let high = (pair[0] as char).to_digit(16)?;
-        let low = (pair[1] as char).to_digit(16)?;
-        out[i] = (high * 16 + low) as u8;
+    for (i, pair) in bytes.chunks_exact(2).enumerate() {
+        out[i] = (nibble(pair[0])? << 4) | nibble(pair[1])?;
     }
     Some(out)
 }
 
-pub fn check_struct(value: &Value<'_>, schema: &StructSchema) -> Verdict {
+/// At most this many fields in one struct of the contract (Limits has 10).
+const MAX_FIELDS: usize = 12;
+
+/// The members of an object in the order of the schema's fields (None: absent), or None
+/// when a member is unknown or a required one is missing.
+pub fn slots<'a, 'v>(value: &'a Value<'v>, schema: &StructSchema) -> Option<[Option<&'a Value<'v>>; MAX_FIELDS]> {
     let members = match value {
         Value::Object(members) => members,
-        _ => return Verdict::Invalid,
+        _ => return None,
     };
-    for (key, _) in members.iter() {
-        if !schema.fields.iter().any(|f| f.json == key.as_ref()) {
-            return Verdict::Invalid;
+    let mut slots: [Option<&'a Value<'v>>; MAX_FIELDS] = [None; MAX_FIELDS];
+    for (key, v) in members.iter() {
+        let at = schema.fields.iter().position(|f| f.json == key.as_ref())?;
+        slots[at] = Some(v);
+    }
+    for (field, slot) in schema.fields.iter().zip(slots.iter()) {
+        if field.required && slot.is_none() {
+            return None;
         }
     }
+    Some(slots)
+}
+
+pub fn check_struct(value: &Value<'_>, schema: &StructSchema) -> Verdict {
+    let mut scratch = Vec::new();
+    check_struct_write(value, schema, &mut scratch)
+}
+
+/// Check a body and write it canonically: the schema's fields are in RFC 8785 order
+/// (`schema` keeps them sorted; a test checks it), so no sorting happens here.
+fn check_struct_write(value: &Value<'_>, schema: &StructSchema, out: &mut Vec<u8>) -> Verdict {
+    let slots = match slots(value, schema) {
+        Some(slots) => slots,
+        None => return Verdict::Invalid,
+    };
     let mut verdict = Verdict::Valid;
-    for field in schema.fields {
-        match value.get(field.json) {
-            Some(v) => verdict = verdict.and(check(v, &field.kind)),
-            None if field.required => return Verdict::Invalid,
-            None => {}
-        }
-        if verdict == Verdict::Invalid {
-            return verdict;
+    out.push(b'{');
+    let mut first = true;
+    for (field, slot) in schema.fields.iter().zip(slots.iter()) {
+        if let Some(v) = slot {
+            if !first {
+                out.push(b',');
+            }
+            first = false;
+            out.push(b'"');
+            out.extend_from_slice(field.json.as_bytes());
+            out.extend_from_slice(b"\":");
+            verdict = verdict.and(check_write(v, &field.kind, out));
+            if verdict == Verdict::Invalid {
+                return verdict;
+            }
         }
     }
+    out.push(b'}');
     verdict
 }
 
 pub fn check(value: &Value<'_>, kind: &Kind) -> Verdict {
-    match (kind, value) {
+    let mut scratch = Vec::new();
+    check_write(value, kind, &mut scratch)
+}
+
+fn check_write(value: &Value<'_>, kind: &Kind, out: &mut Vec<u8>) -> Verdict {
+    let verdict = match (kind, value) {
         (Kind::Str { min, max, pattern }, Value::Str(s)) => check_str(s, *min, *max, *pattern),
         (Kind::Int { min, max }, Value::Int(i)) => ok(min <= i && i <= max),
         (Kind::Bool, Value::Bool(_)) => Verdict::Valid,
         (Kind::Lit(values), Value::Str(s)) => ok(values.contains(&s.as_ref())),
         (Kind::LitInt(values), Value::Int(i)) => ok(values.contains(i)),
         (Kind::Nullable(_), Value::Null) => Verdict::Valid,
-        (Kind::Nullable(inner), v) => check(v, inner),
+        (Kind::Nullable(inner), v) => return check_write(v, inner, out),
         (Kind::List(inner), Value::Array(items)) => {
-            items.iter().fold(Verdict::Valid, |acc, item| match acc {
-                Verdict::Invalid => acc,
-                _ => acc.and(check(item, inner)),
-            })
+            out.push(b'[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(b',');
+                }
+                if check_write(item, inner, out) == Verdict::Invalid {
+                    return Verdict::Invalid;
+                }
+            }
+            out.push(b']');
+            return Verdict::Valid;
         }
-        (Kind::Struct(s), v) => check_struct(v, s),
+        (Kind::Struct(s), v) => return check_struct_write(v, s, out),
         (Kind::PayTables, Value::Object(tables)) => {
             let chips = Kind::Int { min: 0, max: schema::MAX_SAFE };
             for (_, table) in tables.iter() {
                 match table {
                     Value::Object(entries) => {
-                        if entries.iter().any(|(_, v)| check(v, &chips) != Verdict::Valid) {
+                        if entries.iter().any(|(_, v)| !matches!(v, Value::Int(_)) || check(v, &chips) != Verdict::Valid) {
                             return Verdict::Invalid;
                         }
                     }
@@ -196,7 +267,11 @@ pub fn check(value: &Value<'_>, kind: &Kind) -> Verdict {
         (Kind::SeatOrLit(_), Value::Int(i)) => ok((1..=64).contains(i)),
         (Kind::SeatOrLit(values), Value::Str(s)) => ok(values.contains(&s.as_ref())),
         _ => Verdict::Invalid,
+    };
+    if verdict != Verdict::Invalid {
+        canonical::write(value, out);
     }
+    verdict
 }
 
 fn ok(condition: bool) -> Verdict {
@@ -323,7 +398,7 @@ mod tests {
 
     fn verdict(raw: &str) -> Verdict {
         let tree = parse(raw.as_bytes()).expect("json");
-        match validate(&tree) {
+        match validate(&tree, &mut Vec::new()) {
             Ok((_, v)) => v,
             Err(v) => v,
         }
@@ -334,7 +409,7 @@ mod tests {
         assert_eq!(verdict(&card_dealt("")), Verdict::Valid);
         let raw = card_dealt("");
         let tree = parse(raw.as_bytes()).unwrap();
-        let (env, _) = validate(&tree).unwrap();
+        let (env, _) = validate(&tree, &mut Vec::new()).unwrap();
         assert_eq!(env.seq, 13);
         assert_eq!(env.event_type.tag, "card_dealt");
         assert_eq!(env.hand_id, Some("T001-000001"));
