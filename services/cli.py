@@ -17,6 +17,7 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
+from rich.text import Text
 
 from services.adjudicator.embedded import DeadLetter, EmbeddedRunner, iter_lines
 from services.adjudicator.stream_cli import produce, serve_app, topics_app
@@ -71,10 +72,12 @@ class AdjudicationRun:
         self.records: list[AdjudicationRecord] = []
         self.alerts: list[Alert] = []
         self.dead_letters: list[DeadLetter] = []
+        self.chain_breaks_outside_hands = 0  # rejected input too (docs/events.md)
 
     @property
     def input_rejected(self) -> bool:
-        return bool(self.dead_letters) or any(r.status == "rejected" for r in self.records)
+        return (bool(self.dead_letters) or self.chain_breaks_outside_hands > 0
+                or any(r.status == "rejected" for r in self.records))
 
 
 def run_file(path: Path, out: typer.FileTextWrite | None = None) -> AdjudicationRun:
@@ -87,6 +90,7 @@ def run_file(path: Path, out: typer.FileTextWrite | None = None) -> Adjudication
         for raw, where in iter_lines(fh):
             step = runner.feed(raw, where)
             _collect(run, step.records, step.alerts, step.dead_letters, out)
+            run.chain_breaks_outside_hands += len(step.outside_hand)
             progress.update(task, completed=fh.tell())
         step = runner.finish()
         _collect(run, step.records, step.alerts, step.dead_letters, out)
@@ -118,6 +122,7 @@ def _summary_table(run: AdjudicationRun) -> Table:
         table.add_row(f"  {name}", str(status.get(name, 0)))
     table.add_row("alerts (SURV-*)", str(len(run.alerts)))
     table.add_row("records rejected to DLQ", str(len(run.dead_letters)))
+    table.add_row("chain breaks outside a hand", str(run.chain_breaks_outside_hands))
     return table
 
 
@@ -166,7 +171,8 @@ def adjudicate(
     if any(r.findings for r in run.records):
         err.print(_findings_table(run.records))
     for d in run.dead_letters[:10]:
-        err.print(f"[red]rejected[/red] {d.where}: {d.reason}")
+        # The reason echoes the input (``"type": "[/]"``): text, never Rich markup.
+        err.print(Text.assemble(("rejected", "red"), f" {d.where}: {d.reason}"))
     if len(run.dead_letters) > 10:
         err.print(f"... and {len(run.dead_letters) - 10} more (use --dlq FILE)")
     if dlq is not None:

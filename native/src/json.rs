@@ -11,9 +11,11 @@
 
 use std::borrow::Cow;
 
-/// Nesting deeper than this is rejected. A valid v1 event nests four levels at most
-/// (envelope, data, `seats` list, seat object); the bound only has to stop recursion.
-pub const MAX_DEPTH: usize = 32;
+/// `services/events/bounds.py` MAX_NESTING_DEPTH: objects and arrays nest at most this
+/// deep, the record itself being level 1 (a valid v1 event nests four levels at most).
+/// The reference decides it on the bytes before parsing; for a document that parses,
+/// that depth is this parser's, and one that does not parse is refused either way.
+pub const MAX_DEPTH: usize = 8;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Value<'a> {

@@ -89,7 +89,7 @@ impl Engine {
             }
             (_, Value::Str(s)) => PyString::new(py, s).into_any(),
             (Kind::Nullable(inner), v) => self.value(py, v, inner)?,
-            (Kind::List(inner), Value::Array(items)) => {
+            (Kind::List(inner, _), Value::Array(items)) => {
                 let built: Vec<Bound<'py, PyAny>> =
                     items.iter().map(|item| self.value(py, item, inner)).collect::<PyResult<_>>()?;
                 PyList::new(py, built)?.into_any()
@@ -206,6 +206,11 @@ impl Engine {
                         .into_any()
                 }
                 Output::Dlq(reason) => ("dlq", reason.as_str()).into_pyobject(py)?.into_any(),
+                Output::OutsideHand(f) => {
+                    ("outside", (f.code, f.rule, severity(py, f.severity), f.message.as_str()))
+                        .into_pyobject(py)?
+                        .into_any()
+                }
                 Output::Incomplete { hand_id, findings, game } => {
                     ("rejected", hand_id.as_str(), findings_list(py, findings)?, game.as_deref())
                         .into_pyobject(py)?

@@ -38,9 +38,11 @@ pub enum Kind {
     LitInt(&'static [i64]),
     /// `T | None`
     Nullable(&'static Kind),
-    List(&'static Kind),
+    /// A list of at most `max` items.
+    List(&'static Kind, usize),
     Struct(&'static StructSchema),
-    /// `dict[str, dict[str, Chips]]` (table_configured.paytables)
+    /// `dict[PaytableKey, dict[PaytableKey, Chips]]` (table_configured.paytables): at most
+    /// MAX_PAYTABLES tables of MAX_PAYTABLE_ROWS rows, keys of 1..MAX_PAYTABLE_KEY_LENGTH.
     PayTables,
     /// `Seat | Literal[...]` (showdown.seat)
     SeatOrLit(&'static [&'static str]),
@@ -72,15 +74,23 @@ pub struct EventType {
     pub table_level: bool,
 }
 
+// services/events/bounds.py, the reference's bounds (docs/events.md, "Bounds").
 pub const MAX_SAFE: i64 = (1 << 53) - 1;
-const SEAT: Kind = Kind::Int { min: 1, max: 64 };
+pub const MAX_SEATS: i64 = 64;
+pub const MAX_NAME_LENGTH: usize = 200;
+pub const MAX_TEXT_LENGTH: usize = 1_000;
+pub const MAX_CARDS_PER_LIST: usize = 52;
+pub const MAX_PAYTABLES: usize = 32;
+pub const MAX_PAYTABLE_ROWS: usize = 64;
+pub const MAX_PAYTABLE_KEY_LENGTH: usize = 64;
+const SEAT: Kind = Kind::Int { min: 1, max: MAX_SEATS };
 const CHIPS: Kind = Kind::Int { min: 0, max: MAX_SAFE };
 const POSITIVE_CHIPS: Kind = Kind::Int { min: 1, max: MAX_SAFE };
 const SIGNED_CHIPS: Kind = Kind::Int { min: -MAX_SAFE, max: MAX_SAFE };
-const NON_EMPTY: Kind = Kind::Str { min: 1, max: 200, pattern: Pattern::None };
-const TEXT: Kind = Kind::Str { min: 0, max: usize::MAX, pattern: Pattern::None };
+const NON_EMPTY: Kind = Kind::Str { min: 1, max: MAX_NAME_LENGTH, pattern: Pattern::None };
+const TEXT: Kind = Kind::Str { min: 0, max: MAX_TEXT_LENGTH, pattern: Pattern::None };
 const CARD: Kind = Kind::Str { min: 0, max: usize::MAX, pattern: Pattern::Card };
-const CARDS: Kind = Kind::List(&CARD);
+const CARDS: Kind = Kind::List(&CARD, MAX_CARDS_PER_LIST);
 const WAGER_KINDS: &[&str] = &["ante", "flush_bonus", "sf_bonus", "raise", "bet", "insurance"];
 pub const GAMES: &[&str] = &["hcf", "chinese", "draw7a", "russian", "holdem"];
 
@@ -162,7 +172,7 @@ pub static HAND_STARTED: StructSchema = StructSchema {
         req("dealer_id", NON_EMPTY),
         req("deck", Kind::LitInt(&[52, 32, 36])),
         req("designated_player", Kind::Nullable(&SEAT)),
-        req("seats", Kind::List(&Kind::Struct(&SEAT_IN))),
+        req("seats", Kind::List(&Kind::Struct(&SEAT_IN), MAX_SEATS as usize)),
     ],
 };
 
@@ -375,7 +385,7 @@ pub fn all_structs() -> Vec<&'static StructSchema> {
     fn walk(kind: &'static Kind, out: &mut Vec<&'static StructSchema>) {
         match kind {
             Kind::Struct(s) => visit(s, out),
-            Kind::Nullable(k) | Kind::List(k) => walk(k, out),
+            Kind::Nullable(k) | Kind::List(k, _) => walk(k, out),
             _ => {}
         }
     }
@@ -406,9 +416,15 @@ pub fn describe_kind(kind: &Kind) -> String {
         Kind::Lit(values) => format!("lit{:?}", sorted(values)),
         Kind::LitInt(values) => format!("litint{:?}", sorted(values)),
         Kind::Nullable(k) => format!("{}|null", describe_kind(k)),
-        Kind::List(k) => format!("list[{}]", describe_kind(k)),
+        Kind::List(k, max) => format!("list[{}]<={}", describe_kind(k), max),
         Kind::Struct(s) => s.class.to_string(),
-        Kind::PayTables => "dict[str,dict[str,int[0,9007199254740991]]]".into(),
+        Kind::PayTables => format!(
+            "dict[str[1,{k},None],dict[str[1,{k},None],int[0,{}]]<={}]<={}",
+            MAX_SAFE,
+            MAX_PAYTABLE_ROWS,
+            MAX_PAYTABLES,
+            k = MAX_PAYTABLE_KEY_LENGTH
+        ),
         Kind::SeatOrLit(values) => format!("int[1,64]|lit{:?}", sorted(values)),
     }
 }

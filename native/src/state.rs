@@ -61,12 +61,15 @@ const CODES: &[&str] = &[
     "CONFIG_CHANGED_DURING_HAND",
     "UNAUTHORISED_CONFIGURATION",
     "CASH_IN_PLAY",
+    "STALE_EVENT",
 ];
 const RULES: &[&str] = &["SURV-9", "GEN-4", "GEN-5"];
 
 fn put_finding(out: &mut Vec<u8>, f: &Finding) {
-    out.push(CODES.iter().position(|c| *c == f.code).unwrap_or(0) as u8);
-    out.push(RULES.iter().position(|r| *r == f.rule).unwrap_or(0) as u8);
+    // Every finding the core makes has a code and rule of these lists (a test checks it
+    // through a round trip); 255 would fail the import rather than change a finding.
+    out.push(CODES.iter().position(|c| *c == f.code).unwrap_or(255) as u8);
+    out.push(RULES.iter().position(|r| *r == f.rule).unwrap_or(255) as u8);
     out.push(match f.severity {
         Severity::Info => 0,
         Severity::Warning => 1,
@@ -97,6 +100,10 @@ pub fn export(t: &TableState) -> Vec<u8> {
         out.extend_from_slice(h);
     }
     put_i64(&mut out, t.hand_first_seq);
+    put_varint(&mut out, t.held.len() as u64);
+    for f in &t.held {
+        put_finding(&mut out, f);
+    }
     put_config(&mut out, &t.config_value());
     out.push(t.config_authorized as u8);
     put_varint(&mut out, t.seated.len() as u64);
@@ -223,6 +230,19 @@ impl<'a> In<'a> {
         self.pos += used;
         Ok(id)
     }
+    fn finding(&mut self) -> R<Finding> {
+        let bad = || "table state has an unknown finding".to_string();
+        let code = CODES.get(self.byte()? as usize).copied().ok_or_else(bad)?;
+        let rule = RULES.get(self.byte()? as usize).copied().ok_or_else(bad)?;
+        let severity = match self.byte()? {
+            0 => Severity::Info,
+            1 => Severity::Warning,
+            2 => Severity::Critical,
+            3 => Severity::CashInPlayProfile,
+            _ => return Err(bad()),
+        };
+        Ok(Finding { code, rule, severity, message: self.string()? })
+    }
     fn opt_i64(&mut self) -> R<Option<i64>> {
         Ok(match self.byte()? {
             0 => None,
@@ -259,6 +279,10 @@ pub fn import(raw: &[u8]) -> R<TableState> {
         t.successor_prev.push((s, r.hash()?));
     }
     t.hand_first_seq = r.i64()?;
+    for _ in 0..r.len()? {
+        let f = r.finding()?;
+        t.held.push(f);
+    }
     if r.byte()? == 1 {
         let n = r.len()?;
         let bytes = r.take(n)?;
@@ -310,15 +334,7 @@ pub fn import(raw: &[u8]) -> R<TableState> {
         };
         let mut findings = Vec::new();
         for _ in 0..r.len()? {
-            let code = CODES.get(r.byte()? as usize).copied().unwrap_or(CODES[0]);
-            let rule = RULES.get(r.byte()? as usize).copied().unwrap_or(RULES[0]);
-            let severity = match r.byte()? {
-                0 => Severity::Info,
-                1 => Severity::Warning,
-                3 => Severity::CashInPlayProfile,
-                _ => Severity::Critical,
-            };
-            findings.push(Finding { code, rule, severity, message: r.string()? });
+            findings.push(r.finding()?);
         }
         let forgotten_below = r.i64()?;
         let remembered = r.len()?;

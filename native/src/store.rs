@@ -167,7 +167,7 @@ fn encode_value(out: &mut Vec<u8>, value: &Value<'_>, kind: &Kind) {
             out.push(1);
             encode_value(out, v, inner);
         }
-        (Kind::List(inner), Value::Array(items)) => {
+        (Kind::List(inner, _), Value::Array(items)) => {
             put_varint(out, items.len() as u64);
             for item in items {
                 encode_value(out, item, inner);
@@ -361,7 +361,7 @@ impl<'b> Reader<'b> {
                 0 => Value::Null,
                 _ => self.read_value(inner),
             },
-            Kind::List(inner) => {
+            Kind::List(inner, _) => {
                 let n = self.varint() as usize;
                 let mut items = Vec::with_capacity(n.min(4096));
                 for _ in 0..n {
@@ -435,7 +435,7 @@ mod tests {
 
     #[test]
     fn round_trips_a_body_with_every_presence() {
-        let raw = r#"{"v":1,"event_id":"CCC25D82-38ce-47a9-89a9-9f0caf88a8ac","table_id":"T001","seq":13,"ts":"2026-01-05T18:00:57.728Z","prev_hash":"183c3f3b4dc20863d6ea07926a6921d1b5dff71e37518e81fb1ba80f69a9263b","hand_id":null,"type":"showdown","source":"dealer-terminal","data":{"seat":"dealer","cards":["As","Kd\n"],"mucked":false}}"#;
+        let raw = r#"{"v":1,"event_id":"CCC25D82-38ce-47a9-89a9-9f0caf88a8ac","table_id":"T001","seq":13,"ts":"2026-01-05T18:00:57.728Z","prev_hash":"183c3f3b4dc20863d6ea07926a6921d1b5dff71e37518e81fb1ba80f69a9263b","hand_id":null,"type":"showdown","source":"dealer-terminal","data":{"seat":"dealer","cards":["As","Kd"],"mucked":false}}"#;
         let tree = parse(raw.as_bytes()).unwrap();
         let (env, _) = validate(&tree, &mut Vec::new()).unwrap();
         let keys = HandKeys { table_id: "T001", hand_id: "H", source: "other" };

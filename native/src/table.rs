@@ -18,6 +18,8 @@ pub const MAX_REMEMBERED_EVENTS: usize = 8_192;
 pub const MAX_MISSING_SEQS: i64 = 64;
 pub const MAX_HAND_EVENTS: usize = 4_000;
 pub const MAX_BUYS_PER_SEAT: usize = 16;
+pub const MAX_HELD_FINDINGS: usize = 64;
+pub const MAX_OFFERS: usize = 64;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Severity {
@@ -112,6 +114,9 @@ pub enum Output {
     /// A hand that cannot be adjudicated (`rejected_record`).
     Incomplete { hand_id: String, findings: Vec<Finding>, game: Option<String> },
     Closed(Box<ClosedHand>),
+    /// A critical chain finding no open hand took: rejected input (docs/events.md,
+    /// "Chain breaks outside a hand").
+    OutsideHand(Finding),
 }
 
 /// A remembered event that is not in the open hand (the open hand's own events are
@@ -154,6 +159,8 @@ pub struct TableState {
     pub successor_prev: Vec<(i64, [u8; 32])>,
     /// seq of the last hand_started applied (0: none yet).
     pub hand_first_seq: i64,
+    /// Critical chain findings no open hand could take, for the table's next hand.
+    pub held: Vec<Finding>,
     /// The configuration in force, as `store` keeps a `table_configured` body.
     pub config: Option<Box<[u8]>>,
     pub config_authorized: bool,
@@ -209,6 +216,7 @@ impl TableState {
             missing: Vec::new(),
             successor_prev: Vec::new(),
             hand_first_seq: 0,
+            held: Vec::new(),
             config: None,
             config_authorized: false,
             seated: Vec::new(),
@@ -388,10 +396,30 @@ impl TableState {
             event_id: env.event_id.to_string(),
             hand_id: env.hand_id.map(str::to_string),
         }));
-        if let Some(hand) = self.open_hand.as_mut() {
-            if env.hand_id.map_or(true, |h| h == hand.hand_id) {
+        let takes = match &self.open_hand {
+            Some(hand) => env.hand_id.map_or(true, |h| h == hand.hand_id),
+            None => false,
+        };
+        if takes {
+            if let Some(hand) = self.open_hand.as_mut() {
                 hand.findings.push(f);
             }
+            self.check_hand_size(out);
+        } else if f.severity == Severity::Critical {
+            if self.held.len() < MAX_HELD_FINDINGS {
+                let mut held = f.clone();
+                held.message = format!("outside any hand, before this one started: {}", f.message);
+                self.held.push(held);
+            }
+            out.push(Output::OutsideHand(f));
+        }
+    }
+
+    /// A hand holds at most MAX_HAND_EVENTS events and findings together.
+    fn check_hand_size(&mut self, out: &mut Vec<Output>) {
+        if self.open_hand.as_ref().map_or(false, |h| h.count + h.findings.len() > MAX_HAND_EVENTS) {
+            let why = format!("hand exceeded {} events and findings", MAX_HAND_EVENTS);
+            self.close_incomplete(out, &why);
         }
     }
 
@@ -535,7 +563,7 @@ impl TableState {
                 count: 0,
                 events: Vec::new(),
                 previous: Previous::default(),
-                findings: Vec::new(),
+                findings: std::mem::take(&mut self.held),
                 fps: Vec::new(),
                 forgotten_below: 0,
                 remembered: 0,
@@ -603,11 +631,8 @@ impl TableState {
     /// Pack into the open hand; false when that closed it (too many events).
     fn append(&mut self, env: &Envelope<'_>, hash: [u8; 32], out: &mut Vec<Output>) -> bool {
         self.pack(env, hash);
-        if self.open_hand.as_ref().map_or(false, |h| h.count > MAX_HAND_EVENTS) {
-            self.close_incomplete(out, &format!("hand exceeded {} events", MAX_HAND_EVENTS));
-            return false;
-        }
-        true
+        self.check_hand_size(out);
+        self.open_hand.is_some()
     }
 
     fn apply_table_event(&mut self, env: &Envelope<'_>, out: &mut Vec<Output>) {
@@ -692,6 +717,10 @@ impl TableState {
             schema::DESIGNATED_PLAYER_OFFER_INDEX => {
                 let accepted = matches!(d.get("accepted"), Some(Value::Bool(true)));
                 self.offers.push((data_int(d, "seat"), accepted));
+                if self.offers.len() > MAX_OFFERS {
+                    // The latest offers decide HCF-2.
+                    self.offers.remove(0);
+                }
             }
             _ => {}
         }

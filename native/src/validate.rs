@@ -67,7 +67,7 @@ const TYPE: usize = 8;
 const V: usize = 9;
 
 const UUID: Kind = Kind::Str { min: 0, max: usize::MAX, pattern: Pattern::Uuid };
-const NON_EMPTY: Kind = Kind::Str { min: 1, max: 200, pattern: Pattern::None };
+const NON_EMPTY: Kind = Kind::Str { min: 1, max: schema::MAX_NAME_LENGTH, pattern: Pattern::None };
 const TIMESTAMP: Kind = Kind::Str { min: 0, max: usize::MAX, pattern: Pattern::Timestamp };
 const SHA256: Kind = Kind::Str { min: 0, max: usize::MAX, pattern: Pattern::Sha256 };
 const SEQ: Kind = Kind::Int { min: 1, max: schema::MAX_SAFE };
@@ -236,7 +236,10 @@ fn check_write(value: &Value<'_>, kind: &Kind, out: &mut Vec<u8>) -> Verdict {
         (Kind::LitInt(values), Value::Int(i)) => ok(values.contains(i)),
         (Kind::Nullable(_), Value::Null) => Verdict::Valid,
         (Kind::Nullable(inner), v) => return check_write(v, inner, out),
-        (Kind::List(inner), Value::Array(items)) => {
+        (Kind::List(inner, max), Value::Array(items)) => {
+            if items.len() > *max {
+                return Verdict::Invalid;
+            }
             out.push(b'[');
             for (i, item) in items.iter().enumerate() {
                 if i > 0 {
@@ -252,10 +255,16 @@ fn check_write(value: &Value<'_>, kind: &Kind, out: &mut Vec<u8>) -> Verdict {
         (Kind::Struct(s), v) => return check_struct_write(v, s, out),
         (Kind::PayTables, Value::Object(tables)) => {
             let chips = Kind::Int { min: 0, max: schema::MAX_SAFE };
-            for (_, table) in tables.iter() {
+            let key_ok = |k: &str| {
+                check_str(k, 1, schema::MAX_PAYTABLE_KEY_LENGTH, Pattern::None) == Verdict::Valid
+            };
+            if tables.len() > schema::MAX_PAYTABLES {
+                return Verdict::Invalid;
+            }
+            for (name, table) in tables.iter() {
                 match table {
-                    Value::Object(entries) => {
-                        if entries.iter().any(|(_, v)| !matches!(v, Value::Int(_)) || check(v, &chips) != Verdict::Valid) {
+                    Value::Object(entries) if key_ok(name) && entries.len() <= schema::MAX_PAYTABLE_ROWS => {
+                        if entries.iter().any(|(k, v)| !key_ok(k) || check(v, &chips) != Verdict::Valid) {
                             return Verdict::Invalid;
                         }
                     }
@@ -282,7 +291,19 @@ fn ok(condition: bool) -> Verdict {
     }
 }
 
+/// Unicode category Cc (U+0000-U+001F, U+007F-U+009F): refused in every string
+/// (`services/events/wire.py`: strings are one line of text).
+fn has_control(s: &str) -> bool {
+    if s.is_ascii() {
+        return s.bytes().any(|b| b < 0x20 || b == 0x7f);
+    }
+    s.chars().any(|c| (c as u32) < 0x20 || (0x7f..=0x9f).contains(&(c as u32)))
+}
+
 fn check_str(s: &str, min: usize, max: usize, pattern: Pattern) -> Verdict {
+    if has_control(s) {
+        return Verdict::Invalid;
+    }
     if min > 0 || max != usize::MAX {
         let length = if s.is_ascii() { s.len() } else { s.chars().count() };
         if length < min || length > max {
@@ -425,10 +446,13 @@ mod tests {
     }
 
     #[test]
-    fn python_dollar_allows_one_final_newline() {
-        assert_eq!(verdict(&card_dealt("").replace(r#""8d""#, r#""8d\n""#)), Verdict::Valid);
-        assert_eq!(verdict(&card_dealt("").replace(r#""8d""#, r#""8d\n\n""#)), Verdict::Invalid);
-        assert_eq!(verdict(&card_dealt("").replace(".728Z", ".728Z\\n")), Verdict::Valid);
+    fn control_characters_are_refused_even_where_a_pattern_would_pass() {
+        // Python's `$` matches before a final newline; the contract refuses the newline.
+        assert_eq!(verdict(&card_dealt("").replace(r#""8d""#, r#""8d\n""#)), Verdict::Invalid);
+        assert_eq!(verdict(&card_dealt("").replace(".728Z", ".728Z\\n")), Verdict::Invalid);
+        assert_eq!(verdict(&card_dealt("").replace("dealer-terminal", "dealer\\u0085")), Verdict::Invalid);
+        assert_eq!(verdict(&card_dealt("").replace("dealer-terminal", "dealer\u{7f}")), Verdict::Invalid);
+        assert_eq!(verdict(&card_dealt("").replace("dealer-terminal", "dealer\u{a0}é")), Verdict::Valid);
     }
 
     #[test]

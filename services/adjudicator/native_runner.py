@@ -141,6 +141,8 @@ class NativeRunner:
                 result.alerts.append(_alert(table_id or "", item))
             elif kind == "dlq":
                 result.dead_letters.append(DeadLetter(where, item[1], raw, table_id))
+            elif kind == "outside":
+                result.outside_hand.extend(_findings([item[1]]))
             elif kind == "rejected":
                 _, hand_id, findings, game = item
                 result.records.append(

@@ -35,7 +35,7 @@ class ReferenceRunner:
             state = self.states[table_id] = TableState(table_id=table_id)
         out = apply_event(state, parsed)
         if not out.dlq:  # the usual case: nothing for the DLQ
-            return StepResult(out.records, out.alerts, [], out.closed_hand)
+            return StepResult(out.records, out.alerts, [], out.closed_hand, out.outside_hand)
         return _step(out, raw, where, table_id)
 
     def finish(self) -> StepResult:
@@ -53,4 +53,5 @@ def _step(out: Outputs, raw: bytes, where: str, table_id: str) -> StepResult:
         alerts=out.alerts,
         dead_letters=[DeadLetter(where, reason, raw, table_id) for reason in out.dlq],
         closed_hand=out.closed_hand,
+        outside_hand=out.outside_hand,
     )

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from services.adjudicator.table import Alert
-from services.events.contract import AdjudicationRecord
+from services.events.contract import AdjudicationRecord, Finding
 from services.games.model import HandInput
 
 
@@ -29,3 +29,5 @@ class StepResult:
     alerts: list[Alert] = field(default_factory=list)
     dead_letters: list[DeadLetter] = field(default_factory=list)
     closed_hand: HandInput | None = None  # the hand adjudicated by this record, if any
+    # Critical chain findings no hand could take: rejected input (docs/events.md).
+    outside_hand: list[Finding] = field(default_factory=list)

@@ -11,9 +11,10 @@ Why each stored state carries the input position (partition, offset) of the last
 applied to it: delivery is at-least-once. After a crash the worker restarts from the last
 committed offset, which can be behind the state it had already stored in the changelog.
 Re-applying those events would make the chain check see old sequence numbers (duplicate
-or stale events, SURV-9: alerts for what is only a replay). With the position stored in the same value as the state, a replayed record is
-recognised exactly and skipped; its outputs were already delivered before the state was
-stored (``faust_app`` sends and awaits the outputs first), so nothing is lost either.
+or stale events, SURV-9: alerts for what is only a replay). With the position stored in
+the same value as the state, a replayed record is recognised exactly and skipped; its
+outputs were already delivered before the state was stored (``faust_app`` sends and
+awaits the outputs first), so nothing is lost either.
 """
 
 from __future__ import annotations

@@ -31,6 +31,8 @@ from services.adjudicator.window import Window, fingerprint
 from services.events.bounds import (
     MAX_BUYS_PER_SEAT,
     MAX_HAND_EVENTS,
+    MAX_HELD_FINDINGS,
+    MAX_OFFERS,
 )
 from services.events.canonical import GENESIS_HASH
 from services.events.contract import (
@@ -74,6 +76,8 @@ class TableState(msgspec.Struct):
     last_hash: str = GENESIS_HASH
     window: Window = msgspec.field(default_factory=Window)
     hand_first_seq: int = 0  # seq of the last hand_started applied (0: none yet)
+    # Critical chain findings no open hand could take, for the table's next hand.
+    held: list[Finding] = msgspec.field(default_factory=list)
     config: TableConfigured | None = None
     config_authorized: bool = False
     seated: dict[int, SeatState] = msgspec.field(default_factory=dict)
@@ -114,6 +118,8 @@ class Outputs:
     # The hand this record closed and adjudicated, as adjudicated (surveillance reads it
     # instead of assembling the hand a second time); at most one per record.
     closed_hand: HandInput | None = None
+    # Critical chain findings outside any hand (events.md): rejected input of this run.
+    outside_hand: list[Finding] = field(default_factory=list)
 
 
 _state_encoder = msgspec.msgpack.Encoder()
@@ -136,7 +142,11 @@ def _chain_finding(code: str, severity: str, message: str) -> Finding:
 
 
 def _report(state: TableState, out: Outputs, event: Event, f: Finding) -> None:
-    """A chain finding goes to the alerts topic and onto the hand the event belongs to."""
+    """A chain finding goes to the alerts topic and onto the hand the event belongs to:
+    the open hand, when the event is one of its own or a table-level event. A critical
+    one that no open hand takes (a tampered ``hand_ended`` or between-hands event, a gap
+    before a hand) is rejected input of the run and is held for the table's next hand
+    (docs/events.md, "Chain breaks outside a hand")."""
     out.alerts.append(
         Alert(table_id=state.table_id, code=f.code, rule=f.rule, severity=f.severity,
               message=f.message, seq=event.seq, event_id=event.event_id, hand_id=event.hand_id)
@@ -144,6 +154,12 @@ def _report(state: TableState, out: Outputs, event: Event, f: Finding) -> None:
     hand = state.open_hand
     if hand is not None and (event.hand_id in (None, hand.hand_id)):
         hand.findings.append(f)
+        _check_hand_size(state, out)
+    elif f.severity == "critical":
+        out.outside_hand.append(f)
+        if len(state.held) < MAX_HELD_FINDINGS:
+            state.held.append(msgspec.structs.replace(
+                f, message=f"outside any hand, before this one started: {f.message}"))
 
 
 def _info_alert(state: TableState, out: Outputs, event: Event, code: str, severity: str,
@@ -290,7 +306,9 @@ def apply_event(state: TableState, parsed: ParsedEvent) -> Outputs:
             _close_incomplete(state, out, f"hand_started of {event.hand_id} (seq {event.seq}) "
                                           "arrived before this hand's hand_ended")
         state.open_hand = OpenHand(table_id=state.table_id, hand_id=event.hand_id or "",
-                                   first_seq=event.seq, source=event.source)
+                                   first_seq=event.seq, source=event.source,
+                                   findings=state.held)
+        state.held = []
         pack_event(state.open_hand, event)
         return out
     hand = state.open_hand
@@ -324,8 +342,17 @@ def _append(state: TableState, event: Event, out: Outputs) -> None:
     hand = state.open_hand
     assert hand is not None
     pack_event(hand, event)
-    if hand.count > MAX_HAND_EVENTS:
-        _close_incomplete(state, out, f"hand exceeded {MAX_HAND_EVENTS} events")
+    _check_hand_size(state, out)
+
+
+def _check_hand_size(state: TableState, out: Outputs) -> None:
+    """A hand holds at most MAX_HAND_EVENTS events and findings together (a stream of
+    conflicting events adds findings, not events): past it, it cannot be adjudicated."""
+    hand = state.open_hand
+    assert hand is not None
+    if hand.count + len(hand.findings) > MAX_HAND_EVENTS:
+        _close_incomplete(state, out, f"hand exceeded {MAX_HAND_EVENTS} events and "
+                                      "findings")
 
 
 def _apply_table_event(state: TableState, event: Event, out: Outputs) -> None:
@@ -366,6 +393,8 @@ def _apply_table_event(state: TableState, event: Event, out: Outputs) -> None:
         state.dealer_id = event.data.dealer_id
     elif isinstance(event, DesignatedPlayerOfferEvent):
         state.offers.append((event.data.seat, event.data.accepted))
+        if len(state.offers) > MAX_OFFERS:  # the latest offers decide HCF-2
+            del state.offers[0]
 
 
 def _cash_between_hands(state: TableState, event: ChipsChangedEvent) -> Alert:

@@ -18,6 +18,16 @@ from typing import Annotated, Any, Literal, TypeAlias
 import msgspec
 from msgspec import Meta, Struct, field
 
+from services.events.bounds import (
+    MAX_CARDS_PER_LIST,
+    MAX_NAME_LENGTH,
+    MAX_PAYTABLE_KEY_LENGTH,
+    MAX_PAYTABLE_ROWS,
+    MAX_PAYTABLES,
+    MAX_SAFE_INTEGER,
+    MAX_SEATS,
+    MAX_TEXT_LENGTH,
+)
 from services.events.timestamps import TIMESTAMP_PATTERN
 
 CONTRACT_VERSION = 1
@@ -26,9 +36,9 @@ CardStr = Annotated[
     str,
     Meta(pattern=r"^[2-9TJQKA][cdhs]$", description="rank (2-9 T J Q K A) and suit (c d h s)"),
 ]
-Seat = Annotated[int, Meta(ge=1, le=64, description="seat number, 1.. clockwise")]
+Seat = Annotated[int, Meta(ge=1, le=MAX_SEATS, description="seat number, 1.. clockwise")]
 # Integers stay inside the IEEE-754 safe range, where RFC 8785 canonical JSON is exact.
-MAX_SAFE = 2**53 - 1
+MAX_SAFE = MAX_SAFE_INTEGER
 Chips = Annotated[int, Meta(ge=0, le=MAX_SAFE, description="chips in the table's minor unit")]
 PositiveChips = Annotated[
     int, Meta(ge=1, le=MAX_SAFE, description="chips in the table's minor unit, > 0")
@@ -36,7 +46,11 @@ PositiveChips = Annotated[
 SignedChips = Annotated[
     int, Meta(ge=-MAX_SAFE, le=MAX_SAFE, description="signed chips in the table's minor unit")
 ]
-NonEmpty = Annotated[str, Meta(min_length=1, max_length=200)]
+NonEmpty = Annotated[str, Meta(min_length=1, max_length=MAX_NAME_LENGTH)]
+Text = Annotated[str, Meta(max_length=MAX_TEXT_LENGTH, description="free text, one line")]
+Cards = Annotated[list[CardStr], Meta(max_length=MAX_CARDS_PER_LIST)]
+PaytableKey = Annotated[str, Meta(min_length=1, max_length=MAX_PAYTABLE_KEY_LENGTH)]
+Paytable = Annotated[dict[PaytableKey, Chips], Meta(max_length=MAX_PAYTABLE_ROWS)]
 Uuid = Annotated[
     str,
     Meta(
@@ -92,7 +106,8 @@ class TableConfigured(Body):
     rule_profile: NonEmpty
     structure: Literal["fixed", "pot", "no"] | None = None
     scoring: Literal["standard", "mandarin"] | None = None
-    paytables: dict[str, dict[str, Chips]] | None = None
+    paytables: Annotated[dict[PaytableKey, Paytable], Meta(max_length=MAX_PAYTABLES)] | None = (
+        None)
     authorized_by: NonEmpty | None = None
 
 
@@ -136,7 +151,7 @@ class HandStarted(Body):
     button: Seat
     designated_player: Seat | None
     dealer_id: NonEmpty
-    seats: list[SeatIn]
+    seats: Annotated[list[SeatIn], Meta(max_length=MAX_SEATS)]
     deck: Literal[52, 32, 36]
 
 
@@ -182,8 +197,8 @@ class Action(Body):
 
 class Draw(Body):
     seat: Seat
-    discarded: list[CardStr]
-    received: list[CardStr]
+    discarded: Cards
+    received: Cards
 
 
 class CardMoved(Body):
@@ -195,15 +210,15 @@ class CardMoved(Body):
 
 
 class StubReshuffled(Body):
-    cards: list[CardStr]
-    reason: str
+    cards: Cards
+    reason: Text
 
 
 class HandSet(Body):
     seat: Seat
-    front: list[CardStr]
-    middle: list[CardStr]
-    back: list[CardStr]
+    front: Cards
+    middle: Cards
+    back: Cards
 
 
 class AutoWinDeclared(Body):
@@ -214,24 +229,24 @@ class AutoWinDeclared(Body):
 class DealerReplacedCard(Body):
     removed: CardStr
     received: CardStr
-    burned: list[CardStr]
+    burned: Cards
 
 
 class ShufflerAlarm(Body):
-    detail: str
+    detail: Text
 
 
 class Misdeal(Body):
-    reason: str
+    reason: Text
 
 
 class HandDead(Body):
-    reason: str
+    reason: Text
 
 
 class Showdown(Body):
     seat: Seat | Literal["dealer", "designated"]
-    cards: list[CardStr] | None = None
+    cards: Cards | None = None
     mucked: bool = False
 
 

@@ -39,6 +39,9 @@ HAND_STATUSES: Final = frozenset({"ok", "discrepancy", "dead", "rejected"})
 # and their class comes from the alert code (``CHAIN_REJECTION_CLASSES``).
 REASON_PREFIXES: Final[tuple[tuple[str, str], ...]] = (
     ("malformed JSON", "malformed"),
+    ("repeated key:", "malformed"),
+    ("control character:", "malformed"),
+    ("nesting:", "oversize"),
     ("empty record", "malformed"),
     ("schema:", "schema"),
     ("cannot canonicalise", "schema"),
@@ -48,6 +51,8 @@ REASON_PREFIXES: Final[tuple[tuple[str, str], ...]] = (
 )
 CHAIN_REJECTION_CLASSES: Final[dict[str, str]] = {
     "DUPLICATE_EVENT": "duplicate",
+    # Older than the duplicate window: most likely a late redelivery (not verifiable).
+    "STALE_EVENT": "duplicate",
     "EVENT_ID_CONFLICT": "chain",
     "SEQ_CONFLICT": "chain",
 }

@@ -197,6 +197,18 @@ def test_pipeline_key_reason_is_its_own_class() -> None:
     assert reason_class("something nobody foresaw") == "other"
 
 
+@pytest.mark.parametrize(("reason", "cls"), [
+    ("nesting: objects and arrays nested deeper than 8 levels", "oversize"),
+    ("repeated key: key 'stack' appears more than once in the object at `$.data`", "malformed"),
+    ("control character: U+000A in the string at `$.data.reason`", "malformed"),
+    ("schema: '2026-02-30T18:00:00.000Z' is not a real instant", "schema"),
+])
+def test_the_contract_refusals_of_issue_19_have_their_classes(reason: str, cls: str) -> None:
+    from services.observability.labels import reason_class
+
+    assert reason_class(reason) == cls
+
+
 # ---------------------------------------------------------------- ledger
 
 

@@ -1,0 +1,47 @@
+"""``pitwatch adjudicate`` on hostile records: reasons are printed as text (issue #19
+item 2), the run always finishes with its summary, DLQ file and ledger."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import orjson
+import pytest
+from typer.testing import CliRunner
+
+from services.cli import app
+from tests.unit.core.streams import hcf_stream, lines
+
+MARKUP_LINES = [
+    (b'{"v":1,"type":"[/]"}', "'[/]'"),
+    # an unknown field named [/red] and an enum value [/x], both echoed in the reason
+    (orjson.dumps({**hcf_stream("T9")[1], "[/red]": 1}), "`[/red]`"),
+    (orjson.dumps({**hcf_stream("T9")[1], "type": "chips_changed",
+                   "data": {"seat": 1, "amount": 5, "kind": "[/x]"}}), "'[/x]'"),
+    (b'{"v":1,"type":"[bold red]loud[/bold red]"}', "[bold red]loud[/bold red]"),
+]
+
+
+@pytest.mark.parametrize(("bad", "echoed"), MARKUP_LINES,
+                         ids=["type", "field", "enum", "styled"])
+def test_markup_in_a_reason_is_printed_as_text(bad: bytes, echoed: str,
+                                               tmp_path: Path) -> None:
+    """Before: MarkupError after stdout was written, exit 1, no DLQ file, nothing booked."""
+    log = tmp_path / "log.jsonl"
+    log.write_bytes(b"\n".join([*lines(hcf_stream("T1")), bad]) + b"\n")
+    dlq = tmp_path / "dlq.jsonl"
+    result = CliRunner().invoke(app, ["adjudicate", str(log), "--dlq", str(dlq)])
+    assert not isinstance(result.exception, Exception) or isinstance(
+        result.exception, SystemExit), result.exception
+    assert result.exit_code == 1  # input was rejected
+    assert [orjson.loads(x)["record"].encode() for x in dlq.read_bytes().splitlines()] == [bad]
+    assert echoed in result.output  # the brackets as they came, not taken for markup
+
+
+def test_the_ledger_is_booked_after_a_markup_reason(tmp_path: Path) -> None:
+    log = tmp_path / "log.jsonl"
+    log.write_bytes(b"\n".join([*lines(hcf_stream("T1")), MARKUP_LINES[0][0]]) + b"\n")
+    db = tmp_path / "ledger.sqlite"
+    result = CliRunner().invoke(app, ["adjudicate", str(log), "--ledger", f"sqlite:///{db}"])
+    assert result.exit_code == 1
+    assert "2 posted" in result.output  # both hands of T1
