@@ -38,6 +38,7 @@ def outcome(steps: list[StepResult]) -> dict[str, list[Any]]:
         "dlq": [(d.where, d.reason, d.raw, d.table_id) for s in steps for d in s.dead_letters],
         "hands": [(s.closed_hand.hand_id, s.closed_hand.table, s.closed_hand.events)
                   for s in steps if s.closed_hand is not None],
+        "outside": [msgspec.json.encode(f) for s in steps for f in s.outside_hand],
     }
 
 
@@ -174,3 +175,15 @@ def test_the_reference_runner_is_what_python_selects(monkeypatch: pytest.MonkeyP
     monkeypatch.setenv("PITWATCH_ENGINE", "rust")
     with pytest.raises(ValueError, match="unknown engine 'rust'"):
         EmbeddedRunner()
+
+
+@pytest.mark.parametrize("seed", range(1, 6))
+def test_the_hostile_fuzz_corpus(seed: int) -> None:
+    """issue #19's seeded hostile corpus (tests/fuzz: every game, damaged records,
+    removals, re-orderings, redeliveries near and far, junk lines): five corpora, over
+    100,000 records, identical through both engines."""
+    from tests.fuzz.corpus import build_corpus
+
+    corpus = build_corpus(seed)
+    assert len(corpus.mutated) > 20_000
+    assert_same(corpus.mutated)

@@ -49,11 +49,11 @@ def kind(t: inspect.Type) -> str:
         text = "|".join(kind(x) for x in others)
         return text + "|null" if len(others) < len(t.types) else text
     if isinstance(t, inspect.ListType):
-        return f"list[{kind(t.item_type)}]"
+        return f"list[{kind(t.item_type)}]<={t.max_length}"
     if isinstance(t, inspect.StructType):
         return t.cls.__name__
     if isinstance(t, inspect.DictType):
-        return f"dict[str,{kind(t.value_type)}]"
+        return f"dict[{kind(t.key_type)},{kind(t.value_type)}]<={t.max_length}"
     raise AssertionError(f"no native notation for {t}")
 
 
