@@ -51,6 +51,38 @@ pub fn write(value: &Value<'_>, out: &mut Vec<u8>) {
     }
 }
 
+/// Canonical JSON of a tree whose objects are usually in canonical order already (as
+/// `store` keeps them): an object is sorted only when it is not.
+pub fn write_kept(value: &Value<'_>, out: &mut Vec<u8>) {
+    match value {
+        Value::Object(members)
+            if members.windows(2).all(|w| utf16_order(&w[0].0, &w[1].0) == Ordering::Less) =>
+        {
+            out.push(b'{');
+            for (i, (key, item)) in members.iter().enumerate() {
+                if i > 0 {
+                    out.push(b',');
+                }
+                write_str(key, out);
+                out.push(b':');
+                write_kept(item, out);
+            }
+            out.push(b'}');
+        }
+        Value::Array(items) => {
+            out.push(b'[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(b',');
+                }
+                write_kept(item, out);
+            }
+            out.push(b']');
+        }
+        _ => write(value, out),
+    }
+}
+
 /// RFC 8785's member order: by UTF-16 code units (equal to byte order for ASCII).
 pub fn utf16_order(a: &str, b: &str) -> Ordering {
     if a.is_ascii() && b.is_ascii() {
@@ -126,6 +158,15 @@ pub fn hash(value: &Value<'_>, scratch: &mut Vec<u8>) -> [u8; 32] {
     scratch.clear();
     write(value, scratch);
     sha256(scratch)
+}
+
+/// Lower-case hex of `bytes`, appended to `out`.
+pub fn write_hex(bytes: &[u8], out: &mut Vec<u8>) {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    for &b in bytes {
+        out.push(HEX[(b >> 4) as usize]);
+        out.push(HEX[(b & 15) as usize]);
+    }
 }
 
 pub fn hex(bytes: &[u8]) -> String {

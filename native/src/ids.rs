@@ -63,6 +63,29 @@ impl EventId {
     }
 }
 
+impl EventId {
+    /// The id as a JSON string (canonical: a UUID needs no escape), appended to `out`.
+    pub fn write_json(&self, out: &mut Vec<u8>) {
+        match self {
+            EventId::Text(t) => crate::canonical::write_str(t, out),
+            EventId::Uuid { bytes, upper, newline: false } => {
+                out.push(b'"');
+                for digit in 0..32 {
+                    if matches!(digit, 8 | 12 | 16 | 20) {
+                        out.push(b'-');
+                    }
+                    let byte = bytes[digit / 2];
+                    let value = if digit % 2 == 0 { byte >> 4 } else { byte & 15 };
+                    let c = b"0123456789abcdef"[value as usize];
+                    out.push(if upper & (1 << digit) != 0 { c.to_ascii_uppercase() } else { c });
+                }
+                out.push(b'"');
+            }
+            other => crate::canonical::write_str(&other.to_string(), out),
+        }
+    }
+}
+
 impl std::fmt::Display for EventId {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {

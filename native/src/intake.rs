@@ -11,6 +11,9 @@ use crate::validate::{self, Envelope, Verdict};
 /// `services/adjudicator/intake.py` MAX_RECORD_BYTES.
 pub const MAX_RECORD_BYTES: usize = 1_000_000;
 
+// One per record, on the stack and consumed at once: boxing the envelope would cost an
+// allocation per record for nothing.
+#[allow(clippy::large_enum_variant)]
 pub enum Intake<'v> {
     /// Valid (or, with `deferred`, valid unless the reference says otherwise).
     Accepted { envelope: Envelope<'v>, hash: [u8; 32], deferred: bool },

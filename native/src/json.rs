@@ -17,6 +17,19 @@ use std::borrow::Cow;
 /// that depth is this parser's, and one that does not parse is refused either way.
 pub const MAX_DEPTH: usize = 8;
 
+/// Bytes a string scan must stop at: the closing quote, an escape, a control character.
+static SPECIAL: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 0x20 {
+        table[b] = true;
+        b += 1;
+    }
+    table[b'"' as usize] = true;
+    table[b'\\' as usize] = true;
+    table
+};
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Value<'a> {
     Null,
@@ -147,7 +160,7 @@ impl<'a> Parser<'a> {
             return Err(JsonError::TooDeep);
         }
         self.pos += 1; // '{'
-        let mut members: Vec<(Cow<'a, str>, Value<'a>)> = Vec::with_capacity(8);
+        let mut members: Vec<(Cow<'a, str>, Value<'a>)> = Vec::with_capacity(10);
         self.skip_ws();
         if self.peek() == Some(b'}') {
             self.pos += 1;
@@ -261,6 +274,10 @@ impl<'a> Parser<'a> {
     fn string(&mut self) -> Result<Cow<'a, str>, JsonError> {
         self.pos += 1; // '"'
         let start = self.pos;
+        // The usual string has no byte that needs a decision: skip those in one loop.
+        let rest = &self.bytes[self.pos..];
+        let plain = rest.iter().position(|&b| SPECIAL[b as usize]).unwrap_or(rest.len());
+        self.pos += plain;
         loop {
             match self.peek() {
                 None => return self.err(),

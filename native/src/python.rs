@@ -25,8 +25,13 @@ use crate::{lines, state, Core, Processed};
 #[pyclass(module = "services._native", unsendable)]
 pub struct Engine {
     core: Core,
-    /// Python class of every struct schema, by class name.
-    classes: HashMap<&'static str, Py<PyAny>>,
+    /// Python class of every struct schema, by class name, with the names of all its
+    /// fields in schema order (the keywords of every call that builds one).
+    classes: HashMap<&'static str, (Py<PyAny>, Py<PyTuple>)>,
+    /// The envelope's keywords (`v`, `event_id`, ... `data`).
+    envelope_names: Py<PyTuple>,
+    /// The 52 card names as Python strings, in `store`'s card order.
+    cards: Vec<Py<PyString>>,
     /// `reference(raw) -> None | (reason, table_id)`: the Python reference's verdict.
     reference: Py<PyAny>,
     /// Tests only: panic while processing the record whose bytes equal this.
@@ -69,10 +74,9 @@ type Outcome<'py> = (Option<String>, Bound<'py, PyList>, bool);
 type IntakeResult = (String, bool, PyObject);
 
 impl Engine {
-    fn class(&self, py: Python<'_>, name: &str) -> PyResult<Py<PyAny>> {
+    fn class(&self, name: &str) -> PyResult<&(Py<PyAny>, Py<PyTuple>)> {
         self.classes
             .get(name)
-            .map(|c| c.clone_ref(py))
             .ok_or_else(|| PyValueError::new_err(format!("no Python class for {}", name)))
     }
 
@@ -85,7 +89,10 @@ impl Engine {
                 PyString::intern(py, s).into_any()
             }
             (Kind::Str { pattern: schema::Pattern::Card, .. }, Value::Str(s)) => {
-                PyString::intern(py, s).into_any()
+                match crate::store::card_index(s) {
+                    Some(i) => self.cards[i].bind(py).clone().into_any(),
+                    None => PyString::new(py, s).into_any(),
+                }
             }
             (_, Value::Str(s)) => PyString::new(py, s).into_any(),
             (Kind::Nullable(inner), v) => self.value(py, v, inner)?,
@@ -112,46 +119,54 @@ impl Engine {
         })
     }
 
+    /// A struct of the contract from its tree: every field passed (an absent optional one
+    /// as its default, which builds an equal struct), by keyword, in one vectorcall.
     fn body<'py>(&self, py: Python<'py>, value: &Value<'_>, schema: &StructSchema) -> PyResult<Bound<'py, PyAny>> {
-        let kwargs = PyDict::new(py);
-        for field in schema.fields {
-            if let Some(v) = value.get(field.json) {
-                kwargs.set_item(PyString::intern(py, field.py), self.value(py, v, &field.kind)?)?;
-            }
+        let (class, names) = self.class(schema.class)?;
+        let slots = crate::validate::slots(value, schema)
+            .ok_or_else(|| PyValueError::new_err(format!("a kept {} does not fit its schema", schema.class)))?;
+        let mut args: Vec<Bound<'py, PyAny>> = Vec::with_capacity(schema.fields.len());
+        for (field, slot) in schema.fields.iter().zip(slots.iter()) {
+            args.push(match slot {
+                Some(v) => self.value(py, v, &field.kind)?,
+                None => default_of(py, &field.kind),
+            });
         }
-        self.class(py, schema.class)?.bind(py).call((), Some(&kwargs))
+        call_with_keywords(py, class.bind(py), names.bind(py), &args)
     }
 
     /// The events of a closed hand as the contract's structs.
     fn events<'py>(&self, py: Python<'py>, hand: &ClosedHand) -> PyResult<Bound<'py, PyTuple>> {
-        let table_id = PyString::new(py, &hand.table_id);
-        let hand_id = PyString::new(py, &hand.hand_id);
-        let source = PyString::new(py, &hand.source);
-        let one = 1i64.into_pyobject(py)?;
+        let table_id = PyString::new(py, &hand.table_id).into_any();
+        let hand_id = PyString::new(py, &hand.hand_id).into_any();
+        let source = PyString::new(py, &hand.source).into_any();
+        let one = 1i64.into_pyobject(py)?.into_any();
+        let names = self.envelope_names.bind(py);
         let mut built = Vec::with_capacity(hand.events.len());
         for event in &hand.events {
             let event_type = &EVENT_TYPES[event.type_index as usize];
-            let kwargs = PyDict::new(py);
-            kwargs.set_item(PyString::intern(py, "v"), &one)?;
-            kwargs.set_item(PyString::intern(py, "event_id"), event.event_id.as_str())?;
-            match &event.table_id {
-                Some(t) => kwargs.set_item(PyString::intern(py, "table_id"), t.as_str())?,
-                None => kwargs.set_item(PyString::intern(py, "table_id"), &table_id)?,
-            }
-            kwargs.set_item(PyString::intern(py, "seq"), event.seq)?;
-            kwargs.set_item(PyString::intern(py, "ts"), event.ts.as_str())?;
-            kwargs.set_item(PyString::intern(py, "prev_hash"), crate::canonical::hex(&event.prev_hash))?;
-            match &event.hand_id {
-                Some(h) if *h == hand.hand_id => kwargs.set_item(PyString::intern(py, "hand_id"), &hand_id)?,
-                Some(h) => kwargs.set_item(PyString::intern(py, "hand_id"), h.as_str())?,
-                None => kwargs.set_item(PyString::intern(py, "hand_id"), py.None())?,
-            }
-            match &event.source {
-                Some(s) => kwargs.set_item(PyString::intern(py, "source"), s.as_str())?,
-                None => kwargs.set_item(PyString::intern(py, "source"), &source)?,
-            }
-            kwargs.set_item(PyString::intern(py, "data"), self.body(py, &event.data, event_type.body)?)?;
-            built.push(self.class(py, event_type.class)?.bind(py).call((), Some(&kwargs))?);
+            let text = |t: &Option<String>, common: &Bound<'py, PyAny>| match t {
+                Some(t) => PyString::new(py, t).into_any(),
+                None => common.clone(),
+            };
+            let event_hand = match &event.hand_id {
+                Some(h) if *h == hand.hand_id => hand_id.clone(),
+                Some(h) => PyString::new(py, h).into_any(),
+                None => py.None().into_bound(py),
+            };
+            let args = [
+                one.clone(),
+                PyString::new(py, &event.event_id.to_string()).into_any(),
+                text(&event.table_id, &table_id),
+                event.seq.into_pyobject(py)?.into_any(),
+                PyString::new(py, &event.ts).into_any(),
+                PyString::new(py, &crate::canonical::hex(&event.prev_hash)).into_any(),
+                event_hand,
+                text(&event.source, &source),
+                self.body(py, &event.data, event_type.body)?,
+            ];
+            let (class, _) = self.class(event_type.class)?;
+            built.push(call_with_keywords(py, class.bind(py), names, &args)?);
         }
         PyTuple::new(py, built)
     }
@@ -300,20 +315,32 @@ impl Engine {
 impl Engine {
     #[new]
     fn new(classes: &Bound<'_, PyDict>, reference: Py<PyAny>) -> PyResult<Self> {
+        let py = classes.py();
+        let lookup = |name: &str| {
+            classes.get_item(name)?.ok_or_else(|| {
+                PyValueError::new_err(format!("classes lacks the contract struct {}", name))
+            })
+        };
         let mut found = HashMap::new();
         for s in schema::all_structs() {
-            let class = classes.get_item(s.class)?.ok_or_else(|| {
-                PyValueError::new_err(format!("classes lacks the contract struct {}", s.class))
-            })?;
-            found.insert(s.class, class.unbind());
+            let names: Vec<&str> = s.fields.iter().map(|f| f.py).collect();
+            let names = PyTuple::new(py, names.iter().map(|n| PyString::intern(py, n)))?;
+            found.insert(s.class, (lookup(s.class)?.unbind(), names.unbind()));
         }
+        let envelope = ["v", "event_id", "table_id", "seq", "ts", "prev_hash", "hand_id", "source", "data"];
+        let envelope_names = PyTuple::new(py, envelope.iter().map(|n| PyString::intern(py, n)))?;
         for t in EVENT_TYPES.iter() {
-            let class = classes.get_item(t.class)?.ok_or_else(|| {
-                PyValueError::new_err(format!("classes lacks the contract struct {}", t.class))
-            })?;
-            found.insert(t.class, class.unbind());
+            found.insert(t.class, (lookup(t.class)?.unbind(), envelope_names.clone().unbind()));
         }
-        Ok(Engine { core: Core::new(), classes: found, reference, panic_on: None })
+        let cards = crate::store::CARD_NAMES.iter().map(|c| PyString::intern(py, c).unbind()).collect();
+        Ok(Engine {
+            core: Core::new(),
+            classes: found,
+            envelope_names: envelope_names.unbind(),
+            cards,
+            reference,
+            panic_on: None,
+        })
     }
 
     /// One record: `None` or `(table_id, outputs)`.
@@ -450,6 +477,39 @@ impl Engine {
     /// Tests only: the next record equal to `raw` makes the core panic.
     fn _inject_panic(&mut self, raw: Vec<u8>) {
         self.panic_on = Some(raw);
+    }
+}
+
+/// What an absent optional field of the contract defaults to (`None`, or `False` for
+/// `showdown.mucked`): passing it builds the same struct as leaving it out.
+fn default_of<'py>(py: Python<'py>, kind: &Kind) -> Bound<'py, PyAny> {
+    match kind {
+        Kind::Bool => false.into_pyobject(py).map(|b| b.to_owned().into_any()).unwrap_or_else(|e| match e {}),
+        _ => py.None().into_bound(py),
+    }
+}
+
+/// `class(**dict(zip(names, values)))` without building the dict: one vectorcall with
+/// the keywords' names as a tuple (what CPython itself does for a call with keywords).
+fn call_with_keywords<'py>(
+    py: Python<'py>,
+    class: &Bound<'py, PyAny>,
+    names: &Bound<'py, PyTuple>,
+    values: &[Bound<'py, PyAny>],
+) -> PyResult<Bound<'py, PyAny>> {
+    if names.len() != values.len() {
+        return Err(PyValueError::new_err("keyword names and values differ in number"));
+    }
+    let args: Vec<*mut pyo3::ffi::PyObject> = values.iter().map(|v| v.as_ptr()).collect();
+    // SAFETY: the GIL is held (`py`); `class` is a live callable; `args` holds
+    // `names.len()` borrowed pointers to live objects (kept alive by `values` for the
+    // whole call), and with no positional arguments (nargsf 0) they are exactly the
+    // values of the keywords `names`, a tuple of str, as the vectorcall protocol
+    // requires. The result is a new reference or NULL with an exception set, which
+    // `from_owned_ptr_or_err` takes over.
+    unsafe {
+        let result = pyo3::ffi::PyObject_Vectorcall(class.as_ptr(), args.as_ptr(), 0, names.as_ptr());
+        Bound::from_owned_ptr_or_err(py, result)
     }
 }
 

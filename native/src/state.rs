@@ -342,7 +342,7 @@ pub fn import(raw: &[u8]) -> R<TableState> {
         let mut reader = Reader::new(&events);
         let mut previous = Previous::default();
         while !reader.at_end() && fps.len() < count {
-            fps.push(crate::store::EventId::parse(&reader.next_event(&mut previous).event_id).fingerprint());
+            fps.push(reader.next_event(&mut previous).event_id.fingerprint());
         }
         t.open_hand = Some(OpenHand {
             hand_id,

@@ -211,7 +211,7 @@ pub struct Reader<'b> {
 pub struct Decoded {
     pub type_index: u8,
     pub seq: i64,
-    pub event_id: String,
+    pub event_id: EventId,
     pub ts: String,
     /// None: the hash of the previous event kept.
     pub prev_hash: Option<[u8; 32]>,
@@ -295,7 +295,7 @@ impl<'b> Reader<'b> {
     pub fn next_event(&mut self, prev: &mut Previous) -> Decoded {
         let type_index = self.byte();
         let seq = prev.seq + unzigzag(self.varint());
-        let event_id = self.event_id().to_string();
+        let event_id = self.event_id();
         let common = self.byte() as usize;
         let mut ts = prev.ts[..common.min(prev.ts.len())].to_string();
         ts.push_str(&self.string());
@@ -393,12 +393,23 @@ impl<'b> Reader<'b> {
     }
 }
 
-static CARD_NAMES: [&str; 52] = [
+pub static CARD_NAMES: [&str; 52] = [
     "2c", "2d", "2h", "2s", "3c", "3d", "3h", "3s", "4c", "4d", "4h", "4s", "5c", "5d", "5h", "5s",
     "6c", "6d", "6h", "6s", "7c", "7d", "7h", "7s", "8c", "8d", "8h", "8s", "9c", "9d", "9h", "9s",
     "Tc", "Td", "Th", "Ts", "Jc", "Jd", "Jh", "Js", "Qc", "Qd", "Qh", "Qs", "Kc", "Kd", "Kh", "Ks",
     "Ac", "Ad", "Ah", "As",
 ];
+
+/// Index of a card name in CARD_NAMES.
+pub fn card_index(name: &str) -> Option<usize> {
+    let b = name.as_bytes();
+    if !is_card(b) {
+        return None;
+    }
+    let rank = RANKS.iter().position(|&r| r == b[0])?;
+    let suit = SUITS.iter().position(|&x| x == b[1])?;
+    Some(rank * 4 + suit)
+}
 
 fn card_name(index: u8) -> &'static str {
     CARD_NAMES.get(index as usize).copied().unwrap_or("")
@@ -445,7 +456,7 @@ mod tests {
         let mut back = Previous::default();
         let d = Reader::new(&out).next_event(&mut back);
         assert_eq!(d.seq, 13);
-        assert_eq!(d.event_id, "CCC25D82-38ce-47a9-89a9-9f0caf88a8ac");
+        assert_eq!(d.event_id.to_string(), "CCC25D82-38ce-47a9-89a9-9f0caf88a8ac");
         assert_eq!(d.ts, "2026-01-05T18:00:57.728Z");
         assert_eq!(d.table_id, None);
         assert_eq!(d.hand_id, Some(None));

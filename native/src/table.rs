@@ -178,7 +178,7 @@ pub struct TableState {
 /// What the window knows of one remembered event.
 struct Remembered {
     seq: i64,
-    event_id: String,
+    event_id: EventId,
     hash: [u8; 32],
 }
 
@@ -314,14 +314,13 @@ impl TableState {
 
     fn find_id(&self, id: &EventId) -> Option<Remembered> {
         if let Some(k) = self.kept.iter().find(|k| k.event_id == *id) {
-            return Some(Remembered { seq: k.seq, event_id: id.to_string(), hash: k.hash });
+            return Some(Remembered { seq: k.seq, event_id: id.clone(), hash: k.hash });
         }
         let hand = self.open_hand.as_ref()?;
         if !hand.fps.contains(&id.fingerprint()) {
             return None;
         }
-        let text = id.to_string();
-        self.hand_remembered().into_iter().find(|r| r.event_id == text)
+        self.hand_remembered().into_iter().find(|r| r.event_id == *id)
     }
 
     fn find_seq(&self, seq: i64) -> Option<Remembered> {
@@ -330,7 +329,7 @@ impl TableState {
         }
         if let Ok(at) = self.kept.binary_search_by_key(&seq, |k| k.seq) {
             let k = &self.kept[at];
-            return Some(Remembered { seq, event_id: k.event_id.to_string(), hash: k.hash });
+            return Some(Remembered { seq, event_id: k.event_id.clone(), hash: k.hash });
         }
         self.hand_remembered().into_iter().find(|r| r.seq == seq)
     }
@@ -377,7 +376,7 @@ impl TableState {
     fn keep_hand_events(&mut self, decoded: &[(DecodedEvent, [u8; 32])], forgotten_below: i64) {
         for (event, hash) in decoded {
             if event.seq >= forgotten_below {
-                let entry = Kept { seq: event.seq, event_id: EventId::parse(&event.event_id), hash: *hash };
+                let entry = Kept { seq: event.seq, event_id: event.event_id.clone(), hash: *hash };
                 let at = self.kept.partition_point(|k| k.seq < event.seq);
                 self.kept.insert(at, entry);
             }
@@ -860,7 +859,7 @@ pub fn decode_open_hand(hand: &OpenHand, table_id: &str) -> Vec<(DecodedEvent, [
 pub struct DecodedEvent {
     pub type_index: u8,
     pub seq: i64,
-    pub event_id: String,
+    pub event_id: EventId,
     pub ts: String,
     /// The bytes of `prev_hash` (what the reference's hand keeps: `bytes.fromhex`).
     pub prev_hash: [u8; 32],
@@ -875,49 +874,41 @@ pub struct DecodedEvent {
 }
 
 impl DecodedEvent {
-    /// The whole event as a tree (for its canonical hash).
-    pub fn tree<'a>(&'a self, table_id: &'a str, source: &'a str) -> Value<'a> {
-        use std::borrow::Cow::Borrowed;
-        let s = |text: &'a str| Value::Str(Borrowed(text));
-        Value::Object(vec![
-            (Borrowed("v"), Value::Int(1)),
-            (Borrowed("event_id"), s(&self.event_id)),
-            (Borrowed("table_id"), s(self.table_id.as_deref().unwrap_or(table_id))),
-            (Borrowed("seq"), Value::Int(self.seq)),
-            (Borrowed("ts"), s(&self.ts)),
-            (Borrowed("prev_hash"), Value::Str(std::borrow::Cow::Owned(self.received_prev_hash()))),
-            (Borrowed("hand_id"), self.hand_id.as_deref().map_or(Value::Null, s)),
-            (Borrowed("type"), s(EVENT_TYPES[self.type_index as usize].tag)),
-            (Borrowed("source"), s(self.source.as_deref().unwrap_or(source))),
-            (Borrowed("data"), shallow(&self.data)),
-        ])
-    }
-
-    fn received_prev_hash(&self) -> String {
-        let mut text = hex(&self.prev_hash);
-        if self.prev_newline {
-            text.push('\n');
+    /// The canonical JSON (RFC 8785) of the whole event, written without building a tree:
+    /// the envelope's members in their fixed order, the body as kept (schema order, which
+    /// is canonical; `canonical::write_kept` sorts what is not, i.e. paytables).
+    pub fn write_canonical(&self, table_id: &str, hand_source: &str, out: &mut Vec<u8>) {
+        out.clear();
+        out.extend_from_slice(b"{\"data\":");
+        canonical::write_kept(&self.data, out);
+        out.extend_from_slice(b",\"event_id\":");
+        self.event_id.write_json(out);
+        out.extend_from_slice(b",\"hand_id\":");
+        match &self.hand_id {
+            Some(h) => canonical::write_str(h, out),
+            None => out.extend_from_slice(b"null"),
         }
-        text
+        out.extend_from_slice(b",\"prev_hash\":\"");
+        canonical::write_hex(&self.prev_hash, out);
+        if self.prev_newline {
+            out.extend_from_slice(b"\\n");
+        }
+        out.push(b'"');
+        out.extend_from_slice(b",\"seq\":");
+        canonical::write(&Value::Int(self.seq), out);
+        out.extend_from_slice(b",\"source\":");
+        canonical::write_str(self.source.as_deref().unwrap_or(hand_source), out);
+        out.extend_from_slice(b",\"table_id\":");
+        canonical::write_str(self.table_id.as_deref().unwrap_or(table_id), out);
+        out.extend_from_slice(b",\"ts\":");
+        canonical::write_str(&self.ts, out);
+        out.extend_from_slice(b",\"type\":");
+        canonical::write_str(EVENT_TYPES[self.type_index as usize].tag, out);
+        out.extend_from_slice(b",\"v\":1}");
     }
 
     pub fn hash(&self, table_id: &str, source: &str, scratch: &mut Vec<u8>) -> [u8; 32] {
-        canonical::hash(&self.tree(table_id, source), scratch)
-    }
-}
-
-/// A borrowed copy of a tree (the canonical writer takes one tree).
-fn shallow<'a>(value: &'a Value<'static>) -> Value<'a> {
-    use std::borrow::Cow::Borrowed;
-    match value {
-        Value::Str(s) => Value::Str(Borrowed(s.as_ref())),
-        Value::Array(items) => Value::Array(items.iter().map(shallow).collect()),
-        Value::Object(members) => {
-            Value::Object(members.iter().map(|(k, v)| (Borrowed(k.as_ref()), shallow(v))).collect())
-        }
-        Value::Null => Value::Null,
-        Value::Bool(b) => Value::Bool(*b),
-        Value::Int(i) => Value::Int(*i),
-        Value::OtherNumber => Value::OtherNumber,
+        self.write_canonical(table_id, source, scratch);
+        canonical::sha256(scratch)
     }
 }

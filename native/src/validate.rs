@@ -228,6 +228,20 @@ pub fn check(value: &Value<'_>, kind: &Kind) -> Verdict {
 }
 
 fn check_write(value: &Value<'_>, kind: &Kind, out: &mut Vec<u8>) -> Verdict {
+    if let (Kind::Str { min, max, pattern }, Value::Str(s)) = (kind, value) {
+        // The usual string is printable ASCII without a quote or a backslash: no control
+        // character, its length is its byte count, and it is written as it is.
+        let b = s.as_bytes();
+        if b.iter().all(|&c| (0x20..0x7f).contains(&c) && c != b'"' && c != b'\\') {
+            if b.len() < *min || b.len() > *max || check_pattern(s, *pattern) == Verdict::Invalid {
+                return Verdict::Invalid;
+            }
+            out.push(b'"');
+            out.extend_from_slice(b);
+            out.push(b'"');
+            return Verdict::Valid;
+        }
+    }
     let verdict = match (kind, value) {
         (Kind::Str { min, max, pattern }, Value::Str(s)) => check_str(s, *min, *max, *pattern),
         (Kind::Int { min, max }, Value::Int(i)) => ok(min <= i && i <= max),
@@ -310,10 +324,15 @@ fn check_str(s: &str, min: usize, max: usize, pattern: Pattern) -> Verdict {
             return Verdict::Invalid;
         }
     }
+    check_pattern(s, pattern)
+}
+
+fn check_pattern(s: &str, pattern: Pattern) -> Verdict {
     if pattern == Pattern::None {
         return Verdict::Valid;
     }
-    // Python's `$` (without MULTILINE) matches at the end or before a final newline.
+    // Python's `$` (without MULTILINE) matches at the end or before a final newline (a
+    // newline is refused as a control character before this is asked).
     let body = s.strip_suffix('\n').unwrap_or(s);
     match pattern {
         Pattern::None => Verdict::Valid,
