@@ -80,10 +80,11 @@ class AdjudicationRun:
                 or any(r.status == "rejected" for r in self.records))
 
 
-def run_file(path: Path, out: typer.FileTextWrite | None = None) -> AdjudicationRun:
+def run_file(path: Path, out: typer.FileTextWrite | None = None,
+             engine: str | None = None) -> AdjudicationRun:
     """Adjudicate a JSONL file, writing records to ``out`` as hands end."""
     run = AdjudicationRun()
-    runner = EmbeddedRunner()
+    runner = _runner(engine)
     size = path.stat().st_size
     with path.open("rb") as fh, _progress() as progress:
         task = progress.add_task(f"adjudicating {path.name}", total=size)
@@ -95,6 +96,17 @@ def run_file(path: Path, out: typer.FileTextWrite | None = None) -> Adjudication
         step = runner.finish()
         _collect(run, step.records, step.alerts, step.dead_letters, out)
     return run
+
+
+def _runner(engine: str | None) -> EmbeddedRunner:
+    """The embedded runner of the chosen engine, or a one-line error (exit 2)."""
+    from services.adjudicator.engine import EngineUnavailable, UnknownEngine
+
+    try:
+        return EmbeddedRunner(engine)
+    except (EngineUnavailable, UnknownEngine) as exc:
+        err.print(f"pitwatch: {exc}", markup=False, highlight=False, soft_wrap=True)
+        raise typer.Exit(2) from None
 
 
 def _collect(
@@ -160,12 +172,15 @@ def adjudicate(
                                                     "(SQLAlchemy URL)")] = None,
     dlq: Annotated[Path | None, typer.Option(help="write rejected records here")] = None,
     alerts: Annotated[Path | None, typer.Option(help="write SURV alerts here (JSONL)")] = None,
+    engine: Annotated[str | None, typer.Option(
+        help="per-event path: native (the Rust core, default) or python (the reference); "
+             "default $PITWATCH_ENGINE")] = None,
 ) -> None:
     """Print one adjudication record per hand (JSON lines, hand order); summary on stderr.
 
     Exits 1 when any input was rejected (a record to the DLQ or a rejected hand).
     """
-    run = run_file(file, sys.stdout)  # type: ignore[arg-type]
+    run = run_file(file, sys.stdout, engine)  # type: ignore[arg-type]
     sys.stdout.flush()
     err.print(_summary_table(run))
     if any(r.findings for r in run.records):
