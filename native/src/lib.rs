@@ -33,6 +33,8 @@ pub enum Processed {
     RejectedByReference,
     /// Applied to its table.
     Applied { table_id: String, outputs: Vec<Output> },
+    /// Valid, but not of the table its Kafka key names: not applied.
+    WrongKey { table_id: String },
 }
 
 /// Every table's state, keyed by table id.
@@ -50,6 +52,13 @@ impl Core {
     /// Intake and apply one record. `reference_accepts` decides the records this crate
     /// defers (see `validate::Verdict::Defer`).
     pub fn process(&mut self, raw: &[u8], reference_accepts: &mut dyn FnMut(&[u8]) -> bool) -> Processed {
+        self.process_keyed(raw, None, reference_accepts)
+    }
+
+    /// `process`, applying the record only when its `table_id` is `key` (when given): a
+    /// Kafka record must be keyed by its table so the table's events stay in order.
+    pub fn process_keyed(&mut self, raw: &[u8], key: Option<&[u8]>,
+                         reference_accepts: &mut dyn FnMut(&[u8]) -> bool) -> Processed {
         let tree = match intake::parse(raw) {
             Some(tree) => tree,
             None => return Processed::Rejected,
@@ -62,6 +71,9 @@ impl Core {
             Intake::Accepted { envelope, hash, .. } => (envelope, hash),
         };
         let table_id = envelope.table_id;
+        if key.map_or(false, |k| k != table_id.as_bytes()) {
+            return Processed::WrongKey { table_id: table_id.to_string() };
+        }
         let state = match self.tables.get_mut(table_id) {
             Some(state) => state,
             None => self.tables.entry(table_id.to_string()).or_insert_with(|| TableState::new(table_id)),

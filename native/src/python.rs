@@ -250,6 +250,10 @@ impl Engine {
     /// One record: `None` (nothing to report) or `(table_id, outputs)`; a rejected record
     /// gives `(table_id_or_None, [("dlq", reason)])` with the reference's wording.
     fn one<'py>(&mut self, py: Python<'py>, raw: &[u8]) -> PyResult<Option<Outcome<'py>>> {
+        self.one_keyed(py, raw, None)
+    }
+
+    fn one_keyed<'py>(&mut self, py: Python<'py>, raw: &[u8], key: Option<&[u8]>) -> PyResult<Option<Outcome<'py>>> {
         let reference = self.reference.clone_ref(py);
         let mut ask_error: Option<PyErr> = None;
         let panic_here = self.panic_on.as_deref() == Some(raw);
@@ -258,7 +262,7 @@ impl Engine {
             if panic_here {
                 panic!("injected panic (tests)");
             }
-            core.process(raw, &mut |record: &[u8]| {
+            core.process_keyed(raw, key, &mut |record: &[u8]| {
                 match reference.call1(py, (PyBytes::new(py, record),)) {
                     Ok(verdict) => verdict.is_none(py),
                     Err(e) => {
@@ -298,6 +302,10 @@ impl Engine {
                 };
                 let list = PyList::new(py, [("dlq", reason)])?;
                 Ok(Some((table_id, list, false)))
+            }
+            Processed::WrongKey { table_id } => {
+                let list = PyList::new(py, [("wrong_key", table_id.clone())])?;
+                Ok(Some((Some(table_id), list, false)))
             }
             Processed::Applied { table_id, outputs } => {
                 if outputs.is_empty() {
@@ -346,6 +354,13 @@ impl Engine {
     /// One record: `None` or `(table_id, outputs)`.
     fn feed<'py>(&mut self, py: Python<'py>, raw: &[u8]) -> PyResult<Option<(Option<String>, Bound<'py, PyList>)>> {
         Ok(self.one(py, raw)?.map(|(t, list, _)| (t, list)))
+    }
+
+    /// One Kafka record that must belong to the table `key` names: `None`, or
+    /// `(table_id, outputs)`; a valid record of another table is not applied and gives
+    /// `(its table_id, [("wrong_key", its table_id)])`.
+    fn feed_keyed<'py>(&mut self, py: Python<'py>, raw: &[u8], key: &[u8]) -> PyResult<Option<(Option<String>, Bound<'py, PyList>)>> {
+        Ok(self.one_keyed(py, raw, Some(key))?.map(|(t, list, _)| (t, list)))
     }
 
     /// Records `items[start:]` (stripped of ASCII whitespace first when `strip`; blank ones

@@ -363,3 +363,47 @@ pub fn import(raw: &[u8]) -> R<TableState> {
     }
     Ok(t)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Core;
+
+    fn record(seq: i64, prev: &str, kind: &str, hand: &str, data: &str) -> String {
+        format!(
+            r#"{{"v":1,"event_id":"00000000-0000-4000-8000-{:012}","table_id":"T1","seq":{},"ts":"2026-01-05T18:00:{:02}.000Z","prev_hash":"{}","hand_id":{},"type":"{}","source":"term","data":{}}}"#,
+            seq, seq, seq % 60, prev, hand, kind, data
+        )
+    }
+
+    #[test]
+    fn a_table_with_an_open_hand_round_trips() {
+        let mut core = Core::new();
+        let mut prev = "0".repeat(64);
+        let events = [
+            ("table_configured", "null", r#"{"game":"hcf","limits":{"min_wager":5,"max_wager":500},"rake":{"mode":"all","fee":1},"rule_profile":"house-v1","paytables":{"flush":{"7":3}}}"#),
+            ("player_seated", "null", r#"{"seat":1,"player_id":"P1","stack":100}"#),
+            ("hand_started", r#""H1""#, r#"{"button":1,"designated_player":null,"dealer_id":"D","seats":[{"seat":1,"player_id":"P1","stack":100}],"deck":52}"#),
+            ("wager", r#""H1""#, r#"{"seat":1,"kind":"ante","amount":5}"#),
+        ];
+        for (i, (kind, hand, data)) in events.iter().enumerate() {
+            let raw = record(i as i64 + 1, &prev, kind, hand, data);
+            let tree = crate::json::parse(raw.as_bytes()).unwrap();
+            let mut scratch = Vec::new();
+            crate::validate::validate(&tree, &mut scratch).unwrap();
+            prev = crate::canonical::hex(&crate::canonical::sha256(&scratch));
+            assert!(matches!(core.process(raw.as_bytes(), &mut |_| true), crate::Processed::Applied { .. }));
+        }
+        let table = &core.tables["T1"];
+        assert!(table.open_hand.is_some());
+        let bytes = export(table);
+        let back = import(&bytes).unwrap();
+        assert_eq!(export(&back), bytes);
+        assert_eq!(back.open_hand.as_ref().unwrap().count, 2);
+        assert_eq!(back.kept.len(), 2);
+        assert!(import(&bytes[..bytes.len() - 1]).is_err());
+        let mut bad = bytes.clone();
+        bad[0] = 9;
+        assert!(import(&bad).is_err());
+    }
+}

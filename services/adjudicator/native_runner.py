@@ -71,6 +71,18 @@ class NativeRunner:
         table_id, outputs = outcome
         return self._step(table_id, outputs, raw, where)
 
+    def feed_keyed(self, raw: bytes, key: bytes, where: str) -> tuple[StepResult, str | None]:
+        """A Kafka record that must be of the table its key names. Returns the result and,
+        for a valid record of another table (not applied), that table's id, so the caller
+        words the refusal as its topic requires."""
+        outcome = self._engine.feed_keyed(raw, key)
+        if outcome is None:
+            return StepResult(), None
+        table_id, outputs = outcome
+        if outputs and outputs[0][0] == "wrong_key":
+            return StepResult(), table_id
+        return self._step(table_id, outputs, raw, where), None
+
     def feed_lines(self, lines: list[bytes], first_line: int = 1) -> Iterator[StepResult]:
         """Lines of a file (``lines[i]`` is line ``first_line + i``; stripped, blank ones
         skipped): the results of the records that had any, in order."""

@@ -187,3 +187,63 @@ def test_the_hostile_fuzz_corpus(seed: int) -> None:
     corpus = build_corpus(seed)
     assert len(corpus.mutated) > 20_000
     assert_same(corpus.mutated)
+
+
+def test_a_kafka_record_of_another_table_is_not_applied() -> None:
+    lines = [line for line in fault_log("hcf") if orjson.loads(line)["table_id"] == "T001"]
+    runner = NativeRunner()
+    for i, line in enumerate(lines[:10]):
+        step, wrong = runner.feed_keyed(line, b"T001", f"offset {i}")
+        assert wrong is None
+    step, wrong = runner.feed_keyed(lines[10], b"T999", "offset 10")
+    assert wrong == "T001" and not step.records and not step.alerts
+    # Not applied: the same record under its own key continues the chain cleanly.
+    step, wrong = runner.feed_keyed(lines[10], b"T001", "offset 10")
+    assert wrong is None and not step.alerts
+
+
+def _hcf_lines() -> list[dict[str, Any]]:
+    from tests.unit.core.streams import hcf_stream
+
+    return hcf_stream(hands=2)
+
+
+def _forged(event: dict[str, Any], i: int, **changes: Any) -> bytes:
+    forged = {**event, "event_id": f"00000000-0000-4000-8000-{i:012d}", **changes}
+    return orjson.dumps(forged)
+
+
+def test_the_per_table_bounds_agree() -> None:
+    """Past each bound the engines do the same: a hand flooded with 4,000 conflicting
+    events is closed INCOMPLETE_HAND; 70 chain breaks outside a hand are all reported,
+    64 held for the next hand; 70 designated-player offers between hands, 64 kept."""
+    from services.events.bounds import MAX_HAND_EVENTS, MAX_HELD_FINDINGS, MAX_OFFERS
+
+    events = _hcf_lines()
+    raw = [orjson.dumps(e) for e in events]
+    flood = raw[:5] + [_forged(events[4], i) for i in range(MAX_HAND_EVENTS)] + raw[5:]
+    result = assert_same(flood)
+    assert any(b'"INCOMPLETE_HAND"' in r for r in result["records"])
+    outside = raw[:3] + [_forged(events[1], i) for i in range(MAX_HELD_FINDINGS + 6)] + raw[3:]
+    assert len(assert_same(outside)["outside"]) == MAX_HELD_FINDINGS + 6
+    offers = rechain(events[:3] + [
+        {**events[2], "type": "designated_player_offer",
+         "event_id": f"00000000-0000-4000-8000-{i:012d}",
+         "data": {"seat": 1 + i % 3, "accepted": False}} for i in range(MAX_OFFERS + 6)
+    ] + events[3:])
+    result = assert_same(offers)
+    first_hand = result["hands"][0][1]
+    assert len(first_hand.designated_offers) == MAX_OFFERS
+    assert first_hand.designated_offers[-1] == (1 + (MAX_OFFERS + 5) % 3, False)
+
+
+def rechain(events: list[dict[str, Any]]) -> list[bytes]:
+    """The events with seq 1.. and each prev_hash the hash of the one before."""
+    from services.events.canonical import GENESIS_HASH, event_hash
+
+    out, prev = [], GENESIS_HASH
+    for seq, event in enumerate(events, start=1):
+        event = {**event, "seq": seq, "prev_hash": prev}
+        prev = event_hash(event)
+        out.append(orjson.dumps(event))
+    return out
