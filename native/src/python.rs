@@ -409,6 +409,9 @@ impl Engine {
             }
         }
         if lines::next_record(data, pos, line).is_none() {
+            // Only blank lines are left: count them, so that the next buffer's lines are
+            // numbered as the file's.
+            line += data[pos..].iter().filter(|&&b| b == b'\n').count() as u64;
             pos = data.len();
         }
         Ok(((pos, line), steps))

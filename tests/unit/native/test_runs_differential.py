@@ -247,3 +247,21 @@ def rechain(events: list[dict[str, Any]]) -> list[bytes]:
         prev = event_hash(event)
         out.append(orjson.dumps(event))
     return out
+
+
+def test_a_file_read_in_small_chunks_numbers_its_lines_as_the_reference(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Blank lines, whitespace and bad records around chunk boundaries: every DLQ entry
+    names the same line as the reference does."""
+    from services.adjudicator import embedded
+
+    lines = fault_log("hcf")[:300]
+    rng = random.Random(5)
+    text = b""
+    for line in lines:
+        text += rng.choice([b"", b"\n", b"\n\n", b"  \n", b"{bad}\n"]) + line + b"\n"
+    reference = outcome(list(adjudicate_lines(io.BytesIO(text), "python")))
+    assert reference["dlq"]
+    for chunk in (64, 1000, 4096):
+        monkeypatch.setattr(embedded, "BYTES_PER_CHUNK", chunk)
+        assert outcome(list(adjudicate_file(io.BytesIO(text), "native"))) == reference
