@@ -20,8 +20,8 @@ case "${1:-}" in
 ensure)
     if ! command -v cargo >/dev/null 2>&1; then
         if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
-            echo "no cargo on PATH: installing Debian's cargo and rustc" >&2
-            apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq cargo rustc >/dev/null
+            echo "no cargo on PATH: installing Debian's cargo, rustc and rust-clippy" >&2
+            apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq cargo rustc rust-clippy >/dev/null
         fi
     fi
     command -v cargo >/dev/null 2>&1 || need

@@ -402,7 +402,7 @@ mod tests {
         assert_eq!(back.open_hand.as_ref().unwrap().count, 2);
         assert_eq!(back.kept.len(), 2);
         assert!(import(&bytes[..bytes.len() - 1]).is_err());
-        let mut bad = bytes.clone();
+        let mut bad = bytes;
         bad[0] = 9;
         assert!(import(&bad).is_err());
     }

@@ -364,11 +364,10 @@ fn is_uuid(b: &[u8]) -> bool {
 
 /// `seat:[1-9][0-9]?`
 fn is_seat_ref(s: &str) -> bool {
-    match s.strip_prefix("seat:").map(str::as_bytes) {
-        Some([a]) => matches!(a, b'1'..=b'9'),
-        Some([a, b]) => matches!(a, b'1'..=b'9') && b.is_ascii_digit(),
-        _ => false,
-    }
+    matches!(
+        s.strip_prefix("seat:").map(str::as_bytes),
+        Some([b'1'..=b'9']) | Some([b'1'..=b'9', b'0'..=b'9'])
+    )
 }
 
 /// `services/events/timestamps.py`: TIMESTAMP_PATTERN
