@@ -30,6 +30,49 @@ static SPECIAL: [bool; 256] = {
     table
 };
 
+const ONES: u64 = 0x0101_0101_0101_0101;
+const HIGH: u64 = 0x8080_8080_8080_8080;
+
+/// Bytes of `word` that are zero, as their high bits: exact for the lowest such byte (a
+/// borrow can only mark bytes above it).
+fn zero_bytes(word: u64) -> u64 {
+    word.wrapping_sub(ONES) & !word & HIGH
+}
+
+/// How many leading bytes of `bytes` a string scan can skip (none is `"`, `\` or a
+/// control character), eight at a time.
+pub fn plain_prefix(bytes: &[u8]) -> usize {
+    let mut at = 0;
+    while at + 8 <= bytes.len() {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(&bytes[at..at + 8]);
+        let w = u64::from_le_bytes(word);
+        let below_space = w.wrapping_sub(ONES * 0x20) & !w & HIGH;
+        let special = zero_bytes(w ^ (ONES * b'"' as u64))
+            | zero_bytes(w ^ (ONES * b'\\' as u64))
+            | below_space;
+        if special != 0 {
+            return at + (special.trailing_zeros() / 8) as usize;
+        }
+        at += 8;
+    }
+    at + bytes[at..].iter().position(|&b| SPECIAL[b as usize]).unwrap_or(bytes.len() - at)
+}
+
+/// Whether every byte is below 0x7f (ASCII without DEL), eight at a time.
+pub fn below_del(bytes: &[u8]) -> bool {
+    let mut chunks = bytes.chunks_exact(8);
+    for chunk in &mut chunks {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        let w = u64::from_le_bytes(word);
+        if w & HIGH != 0 || zero_bytes(w ^ (ONES * 0x7f)) != 0 {
+            return false;
+        }
+    }
+    chunks.remainder().iter().all(|&b| b < 0x7f)
+}
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Value<'a> {
     Null,
@@ -275,9 +318,7 @@ impl<'a> Parser<'a> {
         self.pos += 1; // '"'
         let start = self.pos;
         // The usual string has no byte that needs a decision: skip those in one loop.
-        let rest = &self.bytes[self.pos..];
-        let plain = rest.iter().position(|&b| SPECIAL[b as usize]).unwrap_or(rest.len());
-        self.pos += plain;
+        self.pos += plain_prefix(&self.bytes[self.pos..]);
         loop {
             match self.peek() {
                 None => return self.err(),
@@ -408,6 +449,27 @@ mod tests {
             b"\"\xff\"",
         ] {
             assert!(parse(bad).is_err(), "accepted {:?}", String::from_utf8_lossy(bad));
+        }
+    }
+
+    #[test]
+    fn the_word_scans_agree_with_the_byte_scans() {
+        let specials = [b'"', b'\\', 0, 0x1f, 0x0a];
+        let plain = [b' ', b'a', 0x7f, 0x80, 0xff, b'!', b'#', b'['];
+        for len in 0..20 {
+            for at in 0..=len {
+                for &s in specials.iter() {
+                    for &p in plain.iter() {
+                        let mut bytes = vec![p; len];
+                        if at < len {
+                            bytes[at] = s;
+                        }
+                        let want = bytes.iter().position(|&b| SPECIAL[b as usize]).unwrap_or(len);
+                        assert_eq!(plain_prefix(&bytes), want, "{:?}", bytes);
+                        assert_eq!(below_del(&bytes), bytes.iter().all(|&b| b < 0x7f), "{:?}", bytes);
+                    }
+                }
+            }
         }
     }
 

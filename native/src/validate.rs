@@ -231,8 +231,17 @@ fn check_write(value: &Value<'_>, kind: &Kind, out: &mut Vec<u8>) -> Verdict {
     if let (Kind::Str { min, max, pattern }, Value::Str(s)) = (kind, value) {
         // The usual string is printable ASCII without a quote or a backslash: no control
         // character, its length is its byte count, and it is written as it is.
+        // A string borrowed from the record had no escape, and the parser refuses raw
+        // control characters and has checked for quotes and backslashes: below DEL it
+        // is printable ASCII.
         let b = s.as_bytes();
-        if b.iter().all(|&c| (0x20..0x7f).contains(&c) && c != b'"' && c != b'\\') {
+        let plain = match s {
+            std::borrow::Cow::Borrowed(_) => crate::json::below_del(b),
+            std::borrow::Cow::Owned(_) => {
+                b.iter().all(|&c| (0x20..0x7f).contains(&c) && c != b'"' && c != b'\\')
+            }
+        };
+        if plain {
             if b.len() < *min || b.len() > *max || check_pattern(s, *pattern) == Verdict::Invalid {
                 return Verdict::Invalid;
             }
