@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Protocol
 
 import msgspec
 
@@ -62,9 +63,27 @@ def decode_stored(raw: bytes) -> StoredState:
     return _stored_decoder.decode(raw)
 
 
+class Record(Protocol):
+    """A consumed ``table-events`` record: aiokafka's ``ConsumerRecord`` as delivered (no
+    copy is made per record on the hot path), or an ``InputRecord`` in tests."""
+
+    @property
+    def topic(self) -> str: ...
+    @property
+    def partition(self) -> int: ...
+    @property
+    def offset(self) -> int: ...
+    @property
+    def key(self) -> bytes | None: ...
+    @property
+    def value(self) -> bytes | None: ...
+    @property
+    def headers(self) -> Sequence[tuple[str, bytes | None]]: ...
+
+
 @dataclass(frozen=True)
 class InputRecord:
-    """A consumed ``table-events`` record, as Kafka delivered it."""
+    """A ``table-events`` record built by hand (tests, tools): a ``Record``."""
 
     topic: str
     partition: int
@@ -73,14 +92,15 @@ class InputRecord:
     value: bytes | None
     headers: Headers = field(default_factory=list)
 
-    @property
-    def source(self) -> str:
-        return f"{self.topic}/{self.partition}/{self.offset}"
 
-    @property
-    def where(self) -> str:
-        """Position in the words intake uses in its reasons (``line 12`` in files)."""
-        return f"{self.topic} partition {self.partition} offset {self.offset}"
+def source_of(record: Record) -> str:
+    """``<topic>/<partition>/<offset>`` (the ``pitwatch-source`` header)."""
+    return f"{record.topic}/{record.partition}/{record.offset}"
+
+
+def where_of(record: Record) -> str:
+    """The position in the words intake uses in its reasons (``line 12`` in files)."""
+    return f"{record.topic} partition {record.partition} offset {record.offset}"
 
 
 @dataclass(frozen=True)
@@ -152,21 +172,21 @@ class PartitionTables:
 
     # -- records
 
-    def process(self, records: Sequence[InputRecord]) -> BatchResult:
+    def process(self, records: Sequence[Record]) -> BatchResult:
         """Feed ``records`` (this partition's, in offset order) to their tables."""
         result = BatchResult()
         for record in records:
             self._one(record, result)
         return result
 
-    def _one(self, record: InputRecord, result: BatchResult) -> None:
+    def _one(self, record: Record, result: BatchResult) -> None:
         if self._already_applied(record):
             result.replayed += 1
             return
         if record.value is None:
             self._dead(record, "empty record (no value)", result)
             return
-        parsed = parse_record(record.value, record.where)
+        parsed = parse_record(record.value, where_of(record))
         if isinstance(parsed, Rejection):
             self._dead(record, parsed.reason, result)
             return
@@ -193,7 +213,7 @@ class PartitionTables:
         for reason in out.dlq:
             self._dead(record, reason, result)
 
-    def _already_applied(self, record: InputRecord) -> bool:
+    def _already_applied(self, record: Record) -> bool:
         if record.key is None:
             return False
         try:
@@ -202,14 +222,14 @@ class PartitionTables:
             return False
         return slot is not None and slot.offset is not None and record.offset <= slot.offset
 
-    def _emit(self, topic: str, key: bytes, value: bytes, source: InputRecord,
+    def _emit(self, topic: str, key: bytes, value: bytes, source: Record,
               result: BatchResult) -> None:
-        headers: Headers = [(SOURCE_HEADER, source.source.encode())]
+        headers: Headers = [(SOURCE_HEADER, source_of(source).encode())]
         result.outgoing.append(Outgoing(topic, key, value, headers))
 
-    def _dead(self, record: InputRecord, reason: str, result: BatchResult) -> None:
+    def _dead(self, record: Record, reason: str, result: BatchResult) -> None:
         """The input record unchanged (key, value, headers) plus the reason and source."""
         headers: Headers = [*record.headers, (REASON_HEADER, reason.encode()),
-                            (SOURCE_HEADER, record.source.encode())]
+                            (SOURCE_HEADER, source_of(record).encode())]
         result.outgoing.append(Outgoing(self.topics.dlq, record.key, record.value, headers))
         result.dead_letters += 1
