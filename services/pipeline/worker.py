@@ -137,6 +137,7 @@ class WorkerOptions:
     batch_max: int = BATCH_MAX
     checkpoint_seconds: float = CHECKPOINT_SECONDS
     session_timeout_ms: int = SESSION_TIMEOUT_MS
+    engine: str | None = None  # native (default) or python; None: $PITWATCH_ENGINE
 
     @property
     def heartbeat_ms(self) -> int:
@@ -382,7 +383,8 @@ class AdjudicatorWorker:
         until this is done), then read each from its committed offset."""
         started = time.monotonic()
         partitions = sorted(self.restoring)
-        tables = {tp.partition: PartitionTables(self.topics, tp.partition, self.profiles)
+        tables = {tp.partition: PartitionTables(self.topics, tp.partition, self.profiles,
+                                                self.options.engine)
                   for tp in partitions}
         read = await read_changelog(self.restorer, self.settings.changelog, tables)
         for tp in partitions:
@@ -395,7 +397,7 @@ class AdjudicatorWorker:
                                                       committed)
             self.consumer.resume(tp)
             log.info("partition %d: %d table state(s); reading from offset %s", tp.partition,
-                     len(tables[tp.partition].slots),
+                     len(tables[tp.partition].table_ids),
                      committed if committed is not None else "the beginning")
         self.restoring.clear()
         log.info("adjudicator ready: partitions %s of %s restored (%d changelog record(s) "
