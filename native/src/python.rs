@@ -390,6 +390,34 @@ impl Engine {
         Ok((index, steps))
     }
 
+    /// Kafka records `values[start:]`, each of the table its `keys[i]` names (a key of
+    /// `None` names no table), until the end or a record that closed a hand: as
+    /// `feed_many` with each record fed as `feed_keyed` feeds one. Returns the index to go
+    /// on from and `(index, table_id, outputs)` of each record that had any.
+    fn feed_many_keyed<'py>(&mut self, py: Python<'py>, values: &Bound<'py, PyList>, keys: &Bound<'py, PyList>, start: usize) -> PyResult<(usize, Vec<Step<'py>>)> {
+        let mut steps = Vec::new();
+        let mut index = start;
+        let n = values.len();
+        if keys.len() != n {
+            return Err(PyValueError::new_err("values and keys differ in length"));
+        }
+        while index < n {
+            let value = values.get_item(index)?;
+            let raw = value.downcast::<PyBytes>()?.as_bytes();
+            let key_item = keys.get_item(index)?;
+            let key: &[u8] = if key_item.is_none() { b"" } else { key_item.downcast::<PyBytes>()?.as_bytes() };
+            let at = index;
+            index += 1;
+            if let Some((table_id, list, closed)) = self.one_keyed(py, raw, Some(key))? {
+                steps.push((at, table_id, list));
+                if closed {
+                    break;
+                }
+            }
+        }
+        Ok((index, steps))
+    }
+
     /// The lines of `buf` from byte `pos` (the line numbered `line`), as a file is read:
     /// returns `(pos, line)` to go on from and `(line, table_id, outputs, start, end)` of
     /// each record that had any (`buf[start:end]` is the record).

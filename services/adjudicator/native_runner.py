@@ -11,7 +11,7 @@ a reason never differs between the engines.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from services.adjudicator.adjudicate import ChainInfo, adjudicate_hand, rejected_record
@@ -85,6 +85,21 @@ class NativeRunner:
         if outputs and outputs[0][0] == "wrong_key":
             return StepResult(), table_id
         return self._step(table_id, outputs, raw, where), None
+
+    def feed_keyed_records(self, values: list[bytes], keys: list[bytes | None],
+                           where: Callable[[int], str]
+                           ) -> Iterator[tuple[int, StepResult, str | None]]:
+        """Kafka records, each of the table its key names, in one call per run of records
+        up to a closed hand: ``(index, result, wrong table)`` of each that had an outcome
+        (``where(index)`` names a record's position, asked only for those)."""
+        index, count = 0, len(values)
+        while index < count:
+            index, steps = self._engine.feed_many_keyed(values, keys, index)
+            for at, table_id, outputs in steps:
+                if outputs and outputs[0][0] == "wrong_key":
+                    yield at, StepResult(), table_id
+                else:
+                    yield at, self._step(table_id, outputs, values[at], where(at)), None
 
     def feed_lines(self, lines: list[bytes], first_line: int = 1) -> Iterator[StepResult]:
         """Lines of a file (``lines[i]`` is line ``first_line + i``; stripped, blank ones
