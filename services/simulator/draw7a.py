@@ -13,9 +13,11 @@ none), so a handful of tables covers every combination.
 
 How this table records chips (events.md "How chips move"): blinds and every bet are
 ``action`` events with the chips added; at the end the uncalled part of the last bet goes
-back as ``payout`` kind ``refund`` from ``pot``; the rake is taken from the pot, one
-``rake_collected`` per paying seat (``seat`` set, ``from: pot``); each pot share is a
-``payout`` kind ``pot`` from ``pot``. The pot is always emptied.
+back as ``payout`` kind ``refund`` from ``pot``; each pot share is a ``payout`` kind
+``pot`` from ``pot``. The rake follows the profile's GEN-10 reading (``[rake] fee_from``):
+from each paying seat's own stack after the pots are paid (house-v1), or from the pot
+before they are; one ``rake_collected`` per paying seat (``seat`` set, ``from`` the
+source). The pot is always emptied.
 
 The table software uses the betting engine to know whose turn it is and what is legal
 (as a dealer terminal would), but the settlement here is written independently of
@@ -54,7 +56,7 @@ FAULTS: dict[str, str] = {
     "wrong_deck": "the deck does not match the players dealt in (32 cards with five, 36 "
                   "with fewer)",
     "mispay": "a pot share paid a few chips more or less than due",
-    "wrong_rake": "one more fee of rake taken from the pot than the posted mode gives",
+    "wrong_rake": "one more fee of rake taken than the posted mode gives",
 }
 
 # Finding codes that count as detecting each fault.
@@ -184,21 +186,36 @@ def award_pot(pot: PotShare, shown: dict[int, int], button: int) -> list[tuple[i
 
 @dataclass
 class TablePlan:
-    """What the table pays: the uncalled bet, the rake per seat, each pot's shares."""
+    """What the table pays: the uncalled bet, the rake per seat (and where it came
+    from), each pot's shares."""
 
     refund_seat: int | None
     refund: int
     rake: dict[int, int]
     pots: list[PotShare]
     shares: list[list[tuple[int, int]]]
+    fee_from: str = "stack"
+
+
+@dataclass(frozen=True)
+class PostedRake:
+    """The table's posted mode and fee with the profile's GEN-10 readings."""
+
+    mode: str
+    fee: int
+    designated_counts_button: bool
+    fee_from: str
 
 
 def settle_as_table(
     contributions: dict[int, int], contenders: list[int], shown: dict[int, int],
-    button: int, rake_mode: str, fee: int, designated_counts_button: bool,
+    button: int, posted: PostedRake, behind: dict[int, int],
 ) -> TablePlan:
-    """This table's cashier: uncalled bet back, rake off the top (main pot first), each
-    pot to the best shown eligible hand. ``shown``: rank per seat that showed."""
+    """This table's cashier: uncalled bet back, each pot to the best shown eligible hand,
+    and the rake: off the top of the pot first (main pot first) when the fee comes from
+    the pot, or from each payer's own chips after the pots are paid, never more than it
+    then holds. ``shown``: rank per seat that showed; ``behind``: chips each seat kept
+    out of the pot."""
     seats = sorted(contributions)
     participants = [s for s in seats if contributions[s] > 0]
     matched = dict(contributions)
@@ -206,30 +223,48 @@ def settle_as_table(
     if refund_seat is not None:
         matched[refund_seat] -= refund
     pots = peel_pots(matched, set(contenders))
-    due = rake_due(rake_mode, fee, participants, button, designated_counts_button, seats)
-    rake = cap_rake(due, sum(p.amount for p in pots), button)
-    remaining = sum(rake.values())
-    for pot in pots:
-        taken = min(pot.amount, remaining)
-        pot.amount -= taken
-        remaining -= taken
-    return TablePlan(refund_seat, refund, rake, pots,
-                     [award_pot(pot, shown, button) for pot in pots])
+    due = rake_due(posted.mode, posted.fee, participants, button,
+                   posted.designated_counts_button, seats)
+    rake: dict[int, int] = {}
+    if posted.fee_from == "pot":
+        rake = cap_rake(due, sum(p.amount for p in pots), button)
+        remaining = sum(rake.values())
+        for pot in pots:
+            taken = min(pot.amount, remaining)
+            pot.amount -= taken
+            remaining -= taken
+    shares = [award_pot(pot, shown, button) for pot in pots]
+    if posted.fee_from == "stack":
+        holding = dict(behind)
+        if refund_seat is not None:
+            holding[refund_seat] = holding.get(refund_seat, 0) + refund
+        for pot_shares in shares:
+            for seat, amount in pot_shares:
+                holding[seat] = holding.get(seat, 0) + amount
+        rake = {seat: min(owed, holding.get(seat, 0)) for seat, owed in due.items()
+                if min(owed, holding.get(seat, 0)) > 0}
+    return TablePlan(refund_seat, refund, rake, pots, shares, posted.fee_from)
 
 
 def plan_events(plan: TablePlan) -> list[Spec]:
-    """The refund, rake and pot payouts as the table records them."""
+    """The refund, rake and pot payouts as the table records them: a fee from the pot is
+    taken before the pots are paid, a fee from a stack after."""
     events: list[Spec] = []
     if plan.refund_seat is not None:
         events.append(("payout", {"seat": plan.refund_seat, "amount": plan.refund,
                                   "source": "pot", "kind": "refund"}))
-    for seat, amount in plan.rake.items():
-        events.append(("rake_collected", {"seat": seat, "amount": amount, "from": "pot"}))
+    fees: list[Spec] = [("rake_collected", {"seat": seat, "amount": amount,
+                                            "from": plan.fee_from})
+                        for seat, amount in plan.rake.items()]
+    if plan.fee_from == "pot":
+        events += fees
     for shares in plan.shares:
         for seat, amount in shares:
             if amount > 0:
                 events.append(("payout", {"seat": seat, "amount": amount, "source": "pot",
                                           "kind": "pot"}))
+    if plan.fee_from != "pot":
+        events += fees
     return events
 
 
@@ -346,6 +381,8 @@ class Draw7aTable:
                 self.players[data["seat"]].stack -= data["amount"]
             elif type_ == "payout":
                 self.players[data["seat"]].stack += data["amount"]
+            elif type_ == "rake_collected" and data["from"] == "stack":
+                self.players[data["seat"]].stack -= data["amount"]
 
     def label(self, log: HandLog, fault: str, seat: int | None, detail: str) -> None:
         log.labels.append(TruthLabel(table_id=self.stream.table_id, hand_id=log.hand_id,
@@ -527,18 +564,22 @@ class HandPlay:
         shown = (self.showdown(contenders, someone_all_in) if len(contenders) > 1
                  else {contenders[0]: 0})
         table = self.table
-        plan = settle_as_table(
-            contributions, contenders, shown, self.button, table.rake_mode,
-            RAKE_FEE if table.rake_mode != "none" else 0, table.prof.designated_counts_button)
-        payouts = self.apply_settlement_fault(plan.pots, plan.shares, shown, plan.rake)
-        plan = TablePlan(plan.refund_seat, plan.refund, plan.rake, plan.pots, [payouts])
+        readings = table.prof.rake
+        posted = PostedRake(table.rake_mode, RAKE_FEE if table.rake_mode != "none" else 0,
+                            readings.designated_counts_button, readings.fee_from)
+        behind = {seat: st.stack for seat, st in self.engine.seats.items()}
+        plan = settle_as_table(contributions, contenders, shown, self.button, posted, behind)
+        payouts = self.apply_settlement_fault(plan.pots, plan.shares, shown, plan.rake,
+                                              plan.fee_from)
+        plan = TablePlan(plan.refund_seat, plan.refund, plan.rake, plan.pots, [payouts],
+                         plan.fee_from)
         self.log.events += plan_events(plan)
 
     # ------------------------------------------------------------ settlement faults
 
     def apply_settlement_fault(self, pots: list[PotShare], shares: list[list[tuple[int, int]]],
-                               shown: dict[int, int],
-                               rake: dict[int, int]) -> list[tuple[int, int]]:
+                               shown: dict[int, int], rake: dict[int, int],
+                               fee_from: str) -> list[tuple[int, int]]:
         table, log = self.table, self.log
         flat = [pair for pot_shares in shares for pair in pot_shares]
         if self.fault == "wrong_pot_award":
@@ -574,7 +615,8 @@ class HandPlay:
             if paid:
                 i = paid[0]
                 seat, amount = flat[i]
-                flat[i] = (seat, amount - RAKE_FEE)
+                if fee_from == "pot":  # the extra fee comes out of the seat's share
+                    flat[i] = (seat, amount - RAKE_FEE)
                 rake[seat] = rake.get(seat, 0) + RAKE_FEE
                 table.label(log, "wrong_rake", seat,
                             f"seat {seat} charged {RAKE_FEE} rake too much")

@@ -1,13 +1,18 @@
 """Rake at player-versus-player pot tables (GEN-10, in the modes of HCF-12).
 
-A fee per participant, in one of three posted modes, with ``designated`` read as "the
-player on the button". A participant is a seat dealt in that put chips in the pot (a
-blind counts; folding later does not matter). Where the fee comes from is a reading
-(``RakePolicy.source``): ``pot`` (house-v1) takes it from the pot, main pot first, before
-the pots are awarded, booked against the seat it is charged to, so a table records it as
-``rake_collected`` with that ``seat`` and ``from: pot``; ``stack`` takes each charge from
-the paying seat's own chips once the pots are awarded (``from: stack``), never more than
-that seat then has.
+A fee per participant, in one of three posted modes (``table_configured.rake``), with
+``designated`` read as "the player on the button". A participant is a seat dealt in that
+put chips in the pot (a blind counts; folding later does not matter).
+
+Where a fee comes from is a reading of the game's profile section (``[rake] fee_from``):
+
+- ``stack`` (house-v1, GEN-10 **Reading**): as at HCF, each fee is a participation fee its
+  payer pays from its own chips once the pots are awarded (the table records
+  ``rake_collected`` with that ``seat`` and ``from: "stack"``), never more than that seat
+  then holds. The pot is not touched, so a winner never bears another seat's fee.
+- ``pot``: a room that takes the fee out of the pot: off the top, main pot first, before
+  the pots are awarded, booked against the seat it is charged to (``rake_collected``
+  with that ``seat``, ``from: "pot"``), never more than the pot.
 """
 
 from __future__ import annotations
@@ -16,25 +21,41 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+import msgspec
+
+from services.events.contract import RakeConfig
 from services.games.betting.pots import Pot
 from services.games.betting.seating import clockwise_after
 
 RakeMode = Literal["all", "players", "designated", "none"]
-RakeSource = Literal["pot", "stack"]
+FeeFrom = Literal["stack", "pot"]
+
+
+class PotGameRake(msgspec.Struct, forbid_unknown_fields=True):
+    """The ``[rake]`` table of a pot game's profile section: the GEN-10 readings.
+
+    ``designated_counts_button``: in ``designated`` mode the button pays the fee for every
+    participant including itself (true) or only for the others (false, the HCF-12 wording
+    where the banker is not a participant). ``fee_from``: where a fee comes from (module
+    docstring)."""
+
+    designated_counts_button: bool
+    fee_from: FeeFrom
 
 
 @dataclass(frozen=True)
 class RakePolicy:
-    """The table's posted rake. ``designated_counts_button``: in ``designated`` mode the
-    button pays the fee for every participant including itself (True) or only for the
-    others (False, the HCF-12 wording where the banker is not a participant).
-    ``source``: where the fee comes from, the pot or the paying seat's stack (module
-    docstring)."""
+    """The table's posted rake (mode and fee) with the profile's readings."""
 
     mode: RakeMode
     fee: int
     designated_counts_button: bool
-    source: RakeSource = "pot"
+    fee_from: FeeFrom
+
+    @classmethod
+    def posted(cls, rake: RakeConfig, readings: PotGameRake) -> RakePolicy:
+        """The policy of a table posting ``rake`` under a profile's ``readings``."""
+        return cls(rake.mode, rake.fee, readings.designated_counts_button, readings.fee_from)
 
 
 def rake_charges(
@@ -42,9 +63,10 @@ def rake_charges(
 ) -> dict[int, int]:
     """What each seat owes under the posted mode (GEN-10), before any cap.
 
-    ``designated``: the button pays for the counted participants whether or not it put
-    chips in itself; a button on a seat nobody was dealt in from (a dead button) has no
-    player to pay, so no rake is due.
+    ``players``: every participant but the player on the button (GEN-10 reads "the DP"
+    as the button). ``designated``: the button pays for the counted participants whether
+    or not it put chips in itself; a button on a seat nobody was dealt in from (a dead
+    button) has no player to pay, so no rake is due.
     """
     if policy.mode == "none" or policy.fee == 0 or not participants:
         return {}
@@ -59,8 +81,8 @@ def rake_charges(
 
 
 def cap_charges(charges: dict[int, int], available: int, button: int) -> dict[int, int]:
-    """The rake never exceeds the pot: payers clockwise from the button's left pay in
-    full while chips remain, the rest pay what is left."""
+    """A fee from the pot never exceeds the pot: payers clockwise from the button's left
+    pay in full while chips remain, the rest pay what is left."""
     if sum(charges.values()) <= available:
         return dict(charges)
     capped: dict[int, int] = {}
@@ -74,7 +96,7 @@ def cap_charges(charges: dict[int, int], available: int, button: int) -> dict[in
 
 
 def cap_at_stacks(charges: dict[int, int], holding: dict[int, int]) -> dict[int, int]:
-    """Rake from stacks never exceeds what the paying seat holds after the pots are
+    """A fee from the stack never exceeds what the paying seat holds after the pots are
     awarded (a seat that lost its whole stack all-in pays nothing)."""
     capped = {seat: min(charge, max(holding.get(seat, 0), 0))
               for seat, charge in charges.items()}

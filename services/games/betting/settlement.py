@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from services.games.betting.pots import Pot, PotBuild, build_pots
 from services.games.betting.rake import (
+    FeeFrom,
     RakePolicy,
     cap_at_stacks,
     cap_charges,
@@ -25,13 +26,15 @@ from services.games.betting.showdown import PotAward, award_pots
 @dataclass(frozen=True)
 class Settlement:
     """``net``: stack change per seat after rake; ``rake``: rake per paying seat;
-    ``house`` = total rake; ``pots``: before rake; ``awards``: after rake."""
+    ``house`` = total rake; ``pots``: before rake; ``awards``: after any rake taken
+    from the pot; ``fee_from``: where the seats' fees came from (GEN-10 reading)."""
 
     net: dict[int, int]
     rake: dict[int, int]
     refunds: dict[int, int]
     pots: tuple[Pot, ...]
     awards: tuple[PotAward, ...]
+    fee_from: FeeFrom = "stack"
 
     @property
     def house(self) -> int:
@@ -51,9 +54,10 @@ def settle(
     rake: RakePolicy,
     stacks_left: Mapping[int, int] | None = None,
 ) -> Settlement:
-    """Uncalled bets back (FCD-9), rake off the top (GEN-10), pots to the best eligible
-    hands with the odd-chip rule (FCD-11). ``stacks_left``: each seat's chips behind once
-    the betting is over; needed when the rake comes from the stacks (it caps the fee)."""
+    """Uncalled bets back (FCD-9), the GEN-10 rake (from the pot before the award or from
+    the stacks after it, per ``rake.fee_from``), pots to the best eligible hands with the
+    odd-chip rule (FCD-11). ``stacks_left``: each seat's chips behind once the betting is
+    over; needed when the fees come from the stacks (it caps them)."""
     seats: Sequence[int] = sorted(contributions)
     contenders = [s for s in seats if s not in folded]
     build = build_pots(contributions, folded, contenders)
@@ -71,12 +75,12 @@ def rake_and_award(
     stacks_left: Mapping[int, int] | None,
 ) -> Settlement:
     """The steps after the pots are built (``pots``: ``build.pots``, or with dead money
-    added): GEN-10 rake from the pot before the award, or from the stacks after it, then
+    added): GEN-10 fees from the pot before the award, or from the stacks after it, then
     the awards and each seat's net after rake."""
     seats: Sequence[int] = sorted(contributions)
     participants = [s for s in seats if contributions[s] > 0]
     charges = rake_charges(rake, participants, seats, button)
-    if rake.source == "pot":
+    if rake.fee_from == "pot":
         charges = cap_charges(charges, sum(p.amount for p in pots), button)
         raked = take_from_pots(pots, sum(charges.values()))
     else:
@@ -86,7 +90,7 @@ def rake_and_award(
     for seat in seats:
         won = sum(a.shares.get(seat, 0) for a in awards)
         net[seat] = won + build.refunds.get(seat, 0) - contributions[seat]
-    if rake.source == "stack":
+    if rake.fee_from == "stack" and charges:
         if stacks_left is None:
             raise ValueError("rake from the stacks needs each seat's chips behind")
         holding = {seat: stacks_left.get(seat, 0) + net[seat] + contributions[seat]
@@ -94,4 +98,4 @@ def rake_and_award(
         charges = cap_at_stacks(charges, holding)
         for seat, charge in charges.items():
             net[seat] -= charge
-    return Settlement(net, charges, dict(build.refunds), tuple(pots), awards)
+    return Settlement(net, charges, dict(build.refunds), tuple(pots), awards, rake.fee_from)

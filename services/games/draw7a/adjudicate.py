@@ -68,8 +68,7 @@ def adjudicate(hand: HandInput, profile: RuleProfile) -> GameOutcome:
     else:
         walk.notes.step("FCD-9", f"seat {contenders[0]} wins without a showdown "
                                  "(every other player folded)", contenders[0])
-    rake = RakePolicy(config.rake.mode, config.rake.fee, prof.designated_counts_button,
-                      prof.rake_source)
+    rake = RakePolicy.posted(config.rake, prof.rake)
     result = settle(engine.contributions(), engine.folded(), ranks, engine.button, rake,
                     engine.stacks_left())
     rule = "FCD-11" if showdown else "FCD-9"

@@ -62,8 +62,7 @@ def settle_hand(walk: HandWalk, config: TableConfigured) -> GameOutcome:
     elif contenders:
         walk.notes.step("TH-9", f"seat {contenders[0]} wins without a showdown (every other "
                                 "player folded)", contenders[0])
-    rake = RakePolicy(config.rake.mode, config.rake.fee, walk.prof.designated_counts_button,
-                      walk.prof.rake_source)
+    rake = RakePolicy.posted(config.rake, walk.prof.rake)
     dead = dead_antes(walk, config)
     if dead:
         result = settle_with_dead_money(engine.contributions(), dead, engine.folded(), ranks,

@@ -66,5 +66,5 @@ def test_random_legal_four_round_hands(structure: Structure, ante: int, stacks: 
     assert len(rounds) <= 4
     result = settle(hand.contributions(), hand.folded(),
                     {s: data.draw(st.integers(0, 5)) for s in hand.active()}, button,
-                    RakePolicy("all", 1, True))
+                    RakePolicy("all", 1, True, "stack"), hand.stacks_left())
     assert sum(result.net.values()) + result.house == 0

@@ -117,10 +117,10 @@ def test_misdeal_returns_everything() -> None:
 
 def test_rake_designated_mode_button_pays_for_every_participant() -> None:
     """GEN-10 designated = the player on the button (seat 1) pays 1 for each of the three
-    participants: 3 from the pot of 18; seat 1 wins 15. Net: 1 = 15 - 8 = +7, 2 = -8,
-    3 = -2, house 3."""
+    participants, from its own stack (house-v1): seat 1 wins the whole pot of 18, then pays
+    3. Net: 1 = 18 - 8 - 3 = +7, 2 = -8, 3 = -2, house 3."""
     record = adjudicated(config("no", mode="designated", fee=1), three_handed(
-        rake=[(1, 3)], payouts=[(1, 15, "pot")]))
+        rake=[(1, 3)], payouts=[(1, 18, "pot")]))
     assert record.findings == []
     assert record.expected is not None
     assert record.expected.net == {"1": 7, "2": -8, "3": -2, "house": 3}
@@ -128,9 +128,9 @@ def test_rake_designated_mode_button_pays_for_every_participant() -> None:
 
 
 def test_over_collected_rake_is_a_finding() -> None:
-    """Mode all, fee 1 (3 due, 1 each); the table takes 2 from seat 2's share."""
+    """Mode all, fee 1 (3 due, 1 each, from the stacks); the table takes 2 from seat 2."""
     record = adjudicated(config("no", mode="all", fee=1), three_handed(
-        rake=[(1, 1), (2, 2), (3, 1)], payouts=[(1, 14, "pot")]))
+        rake=[(1, 1), (2, 2), (3, 1)], payouts=[(1, 18, "pot")]))
     assert ("RAKE_OVER", "GEN-10", 2, 1) in {
         (f.code, f.rule, f.seat, f.amount) for f in record.findings}
 

@@ -39,9 +39,9 @@ def test_pot_limit_hand_with_maximum_raises_and_players_rake() -> None:
     Seat 4 raises the maximum: pot 3 + call 2 = 5, so to 5. Seat 1 raises the maximum:
     pot 8 + call 5 = 13, so to 13. 2 and 3 fold, 4 calls 8. Pot 1 + 2 + 13 + 13 = 29.
     After the draw 4 checks, 1 bets the pot 29, 4 calls. Put in: 1 and 4 -> 42, 2 -> 1,
-    3 -> 2; pot 87. Rake 'players': every participant but the button (1) pays 1: seats 2,
-    3, 4 -> 3 from the pot, 84 left for seat 1's flush. Net: 1 = 84 - 42 = +42,
-    4 = -42, 2 = -1, 3 = -2, house 3."""
+    3 -> 2; pot 87, all to seat 1's flush. Rake 'players': every participant but the
+    button (1) pays 1 from its own stack (GEN-10): seats 2, 3, 4. Net: 1 = 87 - 42 =
+    +45, 4 = -42 - 1 = -43, 2 = -1 - 1 = -2, 3 = -2 - 1 = -3, house 3."""
     cards = {1: FLUSH, 4: FULL_HOUSE, 2: TWO_PAIR, 3: ["9c", "9d", "Tc", "Js", "Qd"]}
     cards[2] = ["7c", "7d", "8c", "8d", "Th"]
     events = narrate(
@@ -52,11 +52,11 @@ def test_pot_limit_hand_with_maximum_raises_and_players_rake() -> None:
         after=[(4, "check", None), (1, "bet", 29), (4, "call", 29)],
         showdown=[(1, FLUSH), (4, FULL_HOUSE)],
         rake=[(2, 1), (3, 1), (4, 1)],
-        payouts=[(1, 84, "pot")])
+        payouts=[(1, 87, "pot")])
     record = adjudicated(config("pot", mode="players", fee=1), events)
     assert record.findings == []
     assert record.expected is not None
-    assert record.expected.net == {"1": 42, "2": -1, "3": -2, "4": -42, "house": 3}
+    assert record.expected.net == {"1": 45, "2": -2, "3": -3, "4": -43, "house": 3}
     assert record.expected.rake == {"2": 1, "3": 1, "4": 1}
 
 
@@ -103,31 +103,30 @@ def test_wrong_side_pot_is_a_mispay() -> None:
 
 def test_split_pot_odd_chip_goes_left_of_button() -> None:
     """No limit 1/2, button 3 (SB 1, BB 2, seat 3 first), stacks 100, rake 'all' 1.
-    3 calls 2, 1 completes (1), 2 raises to 6 (adds 4), 3 calls 4, 1 folds. Pot 2+6+6=14.
+    3 calls 2, 1 folds its small blind, 2 raises to 6 (adds 4), 3 calls 4. Pot 1+6+6=13.
     Draw pat; after it 2 and 3 check. Seats 2 and 3 both hold A-K-Q-J-9 high: a split.
-    Rake: participants 1, 2, 3 pay 1 each: 11 left; 11 = 2 x 5 + 1, the odd chip to the
-    first winner left of the button (3): seat 2 gets 6, seat 3 gets 5.
-    Net: 2 = 6 - 6 = 0, 3 = 5 - 6 = -1, 1 = -2, house 3."""
+    13 = 2 x 6 + 1, the odd chip to the first winner left of the button (3): seat 2 gets
+    7, seat 3 gets 6. Rake: participants 1, 2, 3 pay 1 each from their own stacks.
+    Net: 2 = 7 - 6 - 1 = 0, 3 = 6 - 6 - 1 = -1, 1 = -1 - 1 = -2, house 3."""
     ace_high_2 = ["Ac", "Kd", "Qh", "Jc", "9s"]
     ace_high_3 = ["Ad", "Kc", "Qs", "Jd", "9h"]
     events = narrate(
         {1: 100, 2: 100, 3: 100}, 3, {1: TWO_PAIR, 2: ace_high_2, 3: ace_high_3},
-        before=[(3, "call", 2), (1, "call", 1), (2, "raise", 4), (3, "call", 4),
-                (1, "fold", None)],
+        before=[(3, "call", 2), (1, "fold", None), (2, "raise", 4), (3, "call", 4)],
         draws=stand_pat(2, 3),
         after=[(2, "check", None), (3, "check", None)],
         showdown=[(2, ace_high_2), (3, ace_high_3)],
         rake=[(1, 1), (2, 1), (3, 1)],
-        payouts=[(2, 6, "pot"), (3, 5, "pot")])
+        payouts=[(2, 7, "pot"), (3, 6, "pot")])
     record = adjudicated(config("no", mode="all", fee=1), events)
     assert record.findings == []
     assert record.expected is not None
     assert record.expected.net == {"1": -2, "2": 0, "3": -1, "house": 3}
     # The odd chip to the wrong winner is a mispay of one chip each way.
     wrong = [e for e in events if e[0] != "payout" or e[1]["seat"] != 2]
-    wrong = [(t, ({**d, "amount": 6} if t == "payout" and d["seat"] == 3 else d))
+    wrong = [(t, ({**d, "amount": 7} if t == "payout" and d["seat"] == 3 else d))
              for t, d in wrong]
-    wrong.insert(-1, ("payout", {"seat": 2, "amount": 5, "source": "pot", "kind": "pot"}))
+    wrong.insert(-1, ("payout", {"seat": 2, "amount": 6, "source": "pot", "kind": "pot"}))
     record = adjudicated(config("no", mode="all", fee=1), wrong)
     assert {(f.seat, f.amount) for f in record.findings if f.code == "MISPAY"} == {
         (2, -1), (3, 1)}
@@ -210,13 +209,14 @@ def test_three_all_ins_split_side_pot_odd_chip_and_rake() -> None:
     2: 15, 3: 40, 4: 41. Seat 4 all-in 41, seat 1 calls 41, seat 2 all-in 14 more (15),
     seat 3 all-in 38 more (40). Put in: 1 -> 41, 2 -> 15, 3 -> 40, 4 -> 41 = 137.
     Pots: main 4 x 15 = 60 (1, 2, 3, 4); side 1: 3 x 25 = 75 (1, 3, 4); side 2: 2 x 1 = 2
-    (1, 4). Nobody uncalled. Rake: four participants pay 1, taken from the main pot:
-    main 56. Only seat 1 has chips left: no betting after the draw; all stand pat.
-    Hands: seat 2 flush (best: main pot 56); seats 3 and 4 the same king-high straight
-    (tie for side pot 1 over seat 1's three aces: 75 = 37 + 38, the odd chip to the first
-    winner left of button 1, seat 3: 3 gets 38, 4 gets 37); side pot 2 (1 and 4): the
-    straight beats three aces, 2 to seat 4.
-    Net: 1 = -41; 2 = 56 - 15 = +41; 3 = 38 - 40 = -2; 4 = 37 + 2 - 41 = -2; house 4."""
+    (1, 4). Nobody uncalled. Only seat 1 has chips left: no betting after the draw; all
+    stand pat. Hands: seat 2 flush (best: main pot 60); seats 3 and 4 the same king-high
+    straight (tie for side pot 1 over seat 1's three aces: 75 = 37 + 38, the odd chip to
+    the first winner left of button 1, seat 3: 3 gets 38, 4 gets 37); side pot 2 (1 and
+    4): the straight beats three aces, 2 to seat 4. Rake: the four participants pay 1
+    each from what they hold after the pots (seat 1 159, seat 2 60, seat 3 38, seat 4 39).
+    Net: 1 = -41 - 1 = -42; 2 = 60 - 15 - 1 = +44; 3 = 38 - 40 - 1 = -3;
+    4 = 37 + 2 - 41 - 1 = -3; house 4."""
     flush = ["Ah", "Kh", "9h", "8h", "7h"]
     straight_3 = ["Kc", "Qd", "Js", "Tc", "9d"]
     straight_4 = ["Kd", "Qc", "Jh", "Ts", "9c"]
@@ -227,9 +227,9 @@ def test_three_all_ins_split_side_pot_odd_chip_and_rake() -> None:
         draws=stand_pat(2, 3, 4, 1),
         showdown=[(2, flush), (3, straight_3), (4, straight_4), (1, trips)],
         rake=[(1, 1), (2, 1), (3, 1), (4, 1)],
-        payouts=[(2, 56, "pot"), (3, 38, "pot"), (4, 37, "pot"), (4, 2, "pot")])
+        payouts=[(2, 60, "pot"), (3, 38, "pot"), (4, 37, "pot"), (4, 2, "pot")])
     record = adjudicated(config("no", mode="all", fee=1), events)
     assert record.findings == []
     assert record.expected is not None
-    assert record.expected.net == {"1": -41, "2": 41, "3": -2, "4": -2, "house": 4}
+    assert record.expected.net == {"1": -42, "2": 44, "3": -3, "4": -3, "house": 4}
     assert record.expected.rake == {"1": 1, "2": 1, "3": 1, "4": 1}
