@@ -28,7 +28,7 @@ def holdem(structure: Structure, ante: int = 0) -> BettingConfig:
                 RoundSpec("turn", 4, "TH-1"), RoundSpec("river", 4, "TH-1")),
         small_blind=1, big_blind=2, ante=ante, first_round_blinds=True,
         max_bets_per_round=4, big_blind_counts_as_bet=True,
-        pot_limit_reading="total_at_most_pot_after_call",
+        pot_limit_reading="raise_by_pot_after_call",
         rules=RuleIds(blinds="TH-1", sizes="FCD-8", stakes="GEN-2"))
 
 

@@ -36,28 +36,48 @@ def test_fixed_limit_hand_with_cap_after_the_draw() -> None:
 
 def test_pot_limit_hand_with_maximum_raises_and_players_rake() -> None:
     """Pot limit 1/2, button 1, SB 2, BB 3, seat 4 first; stacks 200; rake 'players' 1.
-    Seat 4 raises the maximum: pot 3 + call 2 = 5, so to 5. Seat 1 raises the maximum:
-    pot 8 + call 5 = 13, so to 13. 2 and 3 fold, 4 calls 8. Pot 1 + 2 + 13 + 13 = 29.
-    After the draw 4 checks, 1 bets the pot 29, 4 calls. Put in: 1 and 4 -> 42, 2 -> 1,
-    3 -> 2; pot 87, all to seat 1's flush. Rake 'players': every participant but the
-    button (1) pays 1 from its own stack (GEN-10): seats 2, 3, 4. Net: 1 = 87 - 42 =
-    +45, 4 = -42 - 1 = -43, 2 = -1 - 1 = -2, 3 = -2 - 1 = -3, house 3."""
+    FCD-8: the largest raise is the pot after the call. Seat 4: pot 3, call 2, pot after
+    the call 5, so to 2 + 5 = 7. Seat 1: pot 1 + 2 + 7 = 10, call 7, pot after the call
+    17, so to 7 + 17 = 24. 2 and 3 fold, 4 calls 17. Pot 1 + 2 + 24 + 24 = 51.
+    After the draw 4 checks, 1 bets the pot 51, 4 calls. Put in: 1 and 4 -> 75, 2 -> 1,
+    3 -> 2; pot 153, all to seat 1's flush. Rake 'players': every participant but the
+    button (1) pays 1 from its own stack (GEN-10): seats 2, 3, 4. Net: 1 = 153 - 75 =
+    +78, 4 = -75 - 1 = -76, 2 = -1 - 1 = -2, 3 = -2 - 1 = -3, house 3."""
     cards = {1: FLUSH, 4: FULL_HOUSE, 2: TWO_PAIR, 3: ["9c", "9d", "Tc", "Js", "Qd"]}
     cards[2] = ["7c", "7d", "8c", "8d", "Th"]
     events = narrate(
         {1: 200, 2: 200, 3: 200, 4: 200}, 1, cards,
-        before=[(4, "raise", 5), (1, "raise", 13), (2, "fold", None), (3, "fold", None),
-                (4, "call", 8)],
+        before=[(4, "raise", 7), (1, "raise", 24), (2, "fold", None), (3, "fold", None),
+                (4, "call", 17)],
         draws=stand_pat(4, 1),
-        after=[(4, "check", None), (1, "bet", 29), (4, "call", 29)],
+        after=[(4, "check", None), (1, "bet", 51), (4, "call", 51)],
         showdown=[(1, FLUSH), (4, FULL_HOUSE)],
         rake=[(2, 1), (3, 1), (4, 1)],
-        payouts=[(1, 87, "pot")])
+        payouts=[(1, 153, "pot")])
     record = adjudicated(config("pot", mode="players", fee=1), events)
     assert record.findings == []
     assert record.expected is not None
-    assert record.expected.net == {"1": 45, "2": -2, "3": -3, "4": -43, "house": 3}
+    assert record.expected.net == {"1": 78, "2": -2, "3": -3, "4": -76, "house": 3}
     assert record.expected.rake == {"2": 1, "3": 1, "4": 1}
+
+
+def test_pot_limit_first_raise_to_seven_is_legal_eight_is_over() -> None:
+    """FCD-8's example: blinds 1/2 with nothing else in, the first raise goes to at most
+    2 + (1 + 2 + 2) = 7. The same hand with seat 4 raising to 8 instead (seat 1 then
+    raising the pot to 8 + (1 + 2 + 8 + 8) = 27, seat 4 calling 19): OVER_POT, FCD-8, by 1,
+    and nothing else."""
+    cards = {1: FLUSH, 4: FULL_HOUSE, 2: ["7c", "7d", "8c", "8d", "Th"],
+             3: ["9c", "9d", "Tc", "Js", "Qd"]}
+    events = narrate(
+        {1: 200, 2: 200, 3: 200, 4: 200}, 1, cards,
+        before=[(4, "raise", 8), (1, "raise", 27), (2, "fold", None), (3, "fold", None),
+                (4, "call", 19)],
+        draws=stand_pat(4, 1),
+        after=[(4, "check", None), (1, "check", None)],
+        showdown=[(4, FULL_HOUSE), (1, FLUSH)],
+        payouts=[(1, 57, "pot")])
+    record = adjudicated(config("pot"), events)
+    assert [(f.code, f.rule, f.amount) for f in record.findings] == [("OVER_POT", "FCD-8", 1)]
 
 
 def test_no_limit_three_way_all_in_with_two_side_pots() -> None:
@@ -170,13 +190,14 @@ def test_limit_cap_fifth_bet_is_a_finding() -> None:
 
 
 def test_pot_limit_over_the_pot_is_a_finding() -> None:
-    """Pot limit 1/2, button 1, seat 4 first: the maximum is to 5; seat 4 raises to 7
-    (the cardroom reading's maximum, not house-v1's): over the pot by 2 (FCD-8)."""
+    """Pot limit 1/2, button 1, seat 4 first: the maximum is to 2 + (1 + 2 + 2) = 7;
+    seat 4 raises to 9: over the pot by 2 (FCD-8). Everyone folds: 7 of its 9 come back
+    uncalled and it takes the pot of 5."""
     cards = {1: FLUSH, 2: FULL_HOUSE, 3: TWO_PAIR, 4: ["9c", "9d", "Ts", "Js", "Qd"]}
     events = narrate(
         {1: 200, 2: 200, 3: 200, 4: 200}, 1, cards,
-        before=[(4, "raise", 7), (1, "fold", None), (2, "fold", None), (3, "fold", None)],
-        payouts=[(4, 2, "pot"), (4, 5, "refund"), (4, 3, "pot")])
+        before=[(4, "raise", 9), (1, "fold", None), (2, "fold", None), (3, "fold", None)],
+        payouts=[(4, 2, "pot"), (4, 7, "refund"), (4, 3, "pot")])
     record = adjudicated(config("pot"), events)
     assert codes(record) == ["OVER_POT"]
     assert (record.findings[0].rule, record.findings[0].amount) == ("FCD-8", 2)

@@ -179,13 +179,27 @@ def test_no_limit_raise_below_the_minimum() -> None:
 
 
 def test_pot_limit_raise_above_the_pot() -> None:
-    """Pot limit, blinds 1/2 (pot 3). Reading total_at_most_pot_after_call: seat 3 may
-    raise to at most 3 + 2 = 5; it raises to 10: OVER_POT (TH-1)."""
+    """Pot limit, blinds 1/2 (pot 3). FCD-8 (via TH-1): seat 3 calls 2 (pot 5) and may
+    raise by the pot after the call, to at most 2 + 5 = 7; it raises to 10: OVER_POT
+    (TH-1), by 3."""
     cfg = config("pot")
     record = adjudicate(s.STACKS, s.BUTTON, blinds(1, 2), deal(s.CARDS, s.BUTTON),
                         acts((3, "raise", 10), (1, "fold"), (2, "fold")),
                         payout(3, 8, "refund"), payout(3, 5), cfg=cfg)
-    assert ("OVER_POT", "TH-1") in codes(record)
+    assert [(f.code, f.rule, f.amount) for f in record.findings
+            if f.code == "OVER_POT"] == [("OVER_POT", "TH-1", 3)]
+
+
+def test_pot_limit_raise_to_seven_is_within_the_limit() -> None:
+    """The issue's example (#20): blinds 1/2 with nothing else in, the first raise goes to
+    at most 2 + (1 + 2 + 2) = 7. Seat 3 raises to 7, both blinds fold: 5 of its 7 come
+    back uncalled, it wins the pot of 1 + 2 + 2 = 5: +3, seat 1 -1, seat 2 -2, ok."""
+    record = adjudicate(s.STACKS, s.BUTTON, blinds(1, 2), deal(s.CARDS, s.BUTTON),
+                        acts((3, "raise", 7), (1, "fold"), (2, "fold")),
+                        payout(3, 5, "refund"), payout(3, 5), cfg=config("pot"))
+    assert record.status == "ok", record.findings
+    assert record.expected is not None
+    assert record.expected.net == {"1": -1, "2": -2, "3": 3, "house": 0}
 
 
 def test_shown_cards_are_not_the_cards_dealt() -> None:
