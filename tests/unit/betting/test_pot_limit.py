@@ -2,11 +2,12 @@
 (small blind 2, big blind 3, seat 4 first). The configuration's default reading is
 house-v1's, ``raise_by_pot_after_call``."""
 
-from services.games.betting import BettingHand
+from services.games.betting import BettingHand, PotLimitReading
 from tests.unit.betting.helpers import config, kinds, new_hand, play
 
 STACKS = {1: 200, 2: 200, 3: 200, 4: 200}
-LITERAL = "total_at_most_pot_after_call"
+LITERAL: PotLimitReading = "total_at_most_pot_after_call"
+HOUSE_V1: PotLimitReading = "raise_by_pot_after_call"
 
 
 def test_maximum_raise_is_the_bet_plus_the_pot_after_the_call() -> None:
@@ -38,7 +39,7 @@ def test_maximum_raise_total_capped_at_the_pot_after_the_call() -> None:
 def test_opening_bet_after_draw_is_at_most_the_pot() -> None:
     """Everybody calls 2 pre-draw: pot 8. After the draw nobody owes anything, so the
     first bet is at most 0 + 8 = 8 (both readings)."""
-    for reading in ("raise_by_pot_after_call", LITERAL):
+    for reading in (HOUSE_V1, LITERAL):
         hand = new_hand(config("pot", reading=reading), STACKS, button=1)
         play(hand, [(4, "call", 2), (1, "call", 2), (2, "call", 1), (3, "check", None)])
         hand.next_round()
