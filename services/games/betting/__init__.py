@@ -27,8 +27,12 @@ from services.games.betting.pots import Pot, PotBuild, build_pots
 from services.games.betting.rake import (
     FeeFrom,
     PotGameRake,
+    PotRakeCap,
+    PotRakeHand,
+    PotRakeSchedule,
     RakeMode,
     RakePolicy,
+    pot_rake,
     rake_charges,
 )
 from services.games.betting.seating import blind_seats, clockwise_after, first_left_of
@@ -57,6 +61,9 @@ __all__ = [
     "PotBuild",
     "PotGameRake",
     "PotLimitReading",
+    "PotRakeCap",
+    "PotRakeHand",
+    "PotRakeSchedule",
     "RakeMode",
     "RakePolicy",
     "RoundOverError",
@@ -71,6 +78,7 @@ __all__ = [
     "build_pots",
     "clockwise_after",
     "first_left_of",
+    "pot_rake",
     "rake_charges",
     "settle",
     "split_pot",

@@ -109,6 +109,9 @@ def settlement_trace(result: Settlement, ranks: Mapping[int, int | None],
     for seat, amount in sorted(result.refunds.items()):
         steps.append(TraceStep(words.refund_rule, f"seat {seat}'s uncalled {amount} returned",
                                seat))
+    if result.pot_rake.why:
+        steps.append(TraceStep("GEN-10", result.pot_rake.why + (
+            ", taken from the pot before it is awarded" if result.pot_rake.amount else "")))
     if result.fee_from == "pot":
         steps += _fee_steps(result, "taken from the pot before it is awarded")
     for award in result.awards:
@@ -118,7 +121,8 @@ def settlement_trace(result: Settlement, ranks: Mapping[int, int | None],
                           if s in ranks)
         shares = ", ".join(f"seat {s} {v}" for s, v in award.shares.items())
         split = words.split if len(award.winners) > 1 else ""
-        after = " after rake" if result.fee_from == "pot" and result.rake else ""
+        raked = result.pot_rake.amount or (result.fee_from == "pot" and result.rake)
+        after = " after rake" if raked else ""
         steps.append(TraceStep(words.award_rule, f"{name} {award.amount}{after}, "
                                                  f"eligible {eligible}"
                                                  f"{'; ' + hands if hands else ''}: "

@@ -13,6 +13,14 @@ Where a fee comes from is a reading of the game's profile section (``[rake] fee_
 - ``pot``: a room that takes the fee out of the pot: off the top, main pot first, before
   the pots are awarded, booked against the seat it is charged to (``rake_collected``
   with that ``seat``, ``from: "pot"``), never more than the pot.
+
+A room that rakes the pot itself posts a **pot rake schedule** (``[rake.pot]``, house-v1:
+none): a percentage of the pot, rounded to the room's chip unit, capped by the number of
+players dealt in, nothing below a minimum pot, nothing when the hand ends before the
+flop ("no flop, no drop"). It is taken off the top of the pots (main pot first) after
+uncalled bets are returned and before they are awarded, and the table records it as
+``rake_collected`` from the pot with no seat. It comes in addition to any fee the table
+posts (``table_configured.rake``); a room that rakes only the pot posts mode ``none``.
 """
 
 from __future__ import annotations
@@ -29,6 +37,52 @@ from services.games.betting.seating import clockwise_after
 
 RakeMode = Literal["all", "players", "designated", "none"]
 FeeFrom = Literal["stack", "pot"]
+Rounding = Literal["down", "nearest", "up"]
+
+
+class PotRakeCap(msgspec.Struct, forbid_unknown_fields=True):
+    """One row of a schedule's caps: at least ``min_players`` dealt in, at most ``cap``."""
+
+    min_players: int
+    cap: int
+
+
+class PotRakeSchedule(msgspec.Struct, forbid_unknown_fields=True):
+    """``[rake.pot]``: the pot rake a room posts (module docstring).
+
+    The rake is ``rate_numerator / rate_denominator`` of the pot (integers: chips and rates
+    are never floats), rounded ``down`` / ``nearest`` (half up) / ``up`` to a multiple of
+    ``unit`` chips, then capped by the first row of ``caps`` (rows in descending
+    ``min_players``) whose ``min_players`` the players dealt in reach (no row reached, or
+    no rows: no cap). No rake on a pot below ``minimum_pot``, nor, with
+    ``no_flop_no_drop``, in a hand that ended before the flop (Five Card Draw: before the
+    draw). ``rate_numerator = 0`` posts no pot rake."""
+
+    rate_numerator: int
+    rate_denominator: int
+    unit: int
+    rounding: Rounding
+    minimum_pot: int
+    no_flop_no_drop: bool
+    caps: list[PotRakeCap]
+
+    def __post_init__(self) -> None:
+        if self.rate_numerator < 0 or self.rate_denominator <= 0:
+            raise ValueError("rake.pot: the rate is rate_numerator / rate_denominator, a "
+                             "numerator of 0 or more over a denominator of 1 or more")
+        if self.rate_numerator > self.rate_denominator:
+            raise ValueError("rake.pot: a rate above the whole pot")
+        if self.unit < 1 or self.minimum_pot < 0:
+            raise ValueError("rake.pot: unit is at least 1 chip, minimum_pot at least 0")
+        rows = [row.min_players for row in self.caps]
+        if rows != sorted(rows, reverse=True) or len(set(rows)) != len(rows):
+            raise ValueError("rake.pot: caps rows go from the most players down, once each")
+        if any(row.cap < 0 for row in self.caps):
+            raise ValueError("rake.pot: a cap is 0 chips or more")
+
+    @property
+    def posted(self) -> bool:
+        return self.rate_numerator > 0
 
 
 class PotGameRake(msgspec.Struct, forbid_unknown_fields=True):
@@ -36,26 +90,82 @@ class PotGameRake(msgspec.Struct, forbid_unknown_fields=True):
 
     ``designated_counts_button``: in ``designated`` mode the button pays the fee for every
     participant including itself (true) or only for the others (false, the HCF-12 wording
-    where the banker is not a participant). ``fee_from``: where a fee comes from (module
-    docstring)."""
+    where the banker is not a participant). ``fee_from``: where a fee comes from; ``pot``:
+    the room's pot rake schedule (module docstring)."""
 
     designated_counts_button: bool
     fee_from: FeeFrom
+    pot: PotRakeSchedule
+
+
+@dataclass(frozen=True)
+class PotRakeHand:
+    """What a pot rake schedule needs to know about the hand: the players dealt in, and
+    whether it got past its first betting round (hold'em: a flop was dealt)."""
+
+    players_dealt: int
+    past_first_round: bool
 
 
 @dataclass(frozen=True)
 class RakePolicy:
-    """The table's posted rake (mode and fee) with the profile's readings."""
+    """The table's posted rake (mode and fee) with the profile's readings; ``schedule``
+    and ``hand``: the pot rake, when the profile posts one."""
 
     mode: RakeMode
     fee: int
     designated_counts_button: bool
     fee_from: FeeFrom
+    schedule: PotRakeSchedule | None = None
+    hand: PotRakeHand | None = None
 
     @classmethod
-    def posted(cls, rake: RakeConfig, readings: PotGameRake) -> RakePolicy:
+    def posted(cls, rake: RakeConfig, readings: PotGameRake,
+               hand: PotRakeHand | None = None) -> RakePolicy:
         """The policy of a table posting ``rake`` under a profile's ``readings``."""
-        return cls(rake.mode, rake.fee, readings.designated_counts_button, readings.fee_from)
+        schedule = readings.pot if readings.pot.posted else None
+        return cls(rake.mode, rake.fee, readings.designated_counts_button, readings.fee_from,
+                   schedule, hand)
+
+
+@dataclass(frozen=True)
+class PotRake:
+    """The pot rake of one hand and how the schedule gave it (for the decision path)."""
+
+    amount: int
+    why: str
+
+
+def pot_rake(policy: RakePolicy, pot: int) -> PotRake:
+    """The schedule applied to ``pot`` (the pots' total after uncalled bets went back)."""
+    schedule, hand = policy.schedule, policy.hand
+    if schedule is None or hand is None or pot <= 0:
+        return PotRake(0, "")
+    if schedule.no_flop_no_drop and not hand.past_first_round:
+        return PotRake(0, "no pot rake: the hand ended before the flop (no flop, no drop)")
+    if pot < schedule.minimum_pot:
+        return PotRake(0, f"no pot rake: the pot of {pot} is below the minimum "
+                          f"{schedule.minimum_pot}")
+    rate = f"{schedule.rate_numerator}/{schedule.rate_denominator}"
+    amount = _rounded(pot * schedule.rate_numerator, schedule.rate_denominator * schedule.unit,
+                      schedule.rounding) * schedule.unit
+    why = (f"pot rake {rate} of the pot of {pot}, {schedule.rounding} to {schedule.unit} "
+           f"chip(s): {amount}")
+    cap = next((row.cap for row in schedule.caps if hand.players_dealt >= row.min_players),
+               None)
+    if cap is not None and amount > cap:
+        amount = cap
+        why += f", capped at {cap} for {hand.players_dealt} players dealt in"
+    return PotRake(min(amount, pot), why)
+
+
+def _rounded(numerator: int, denominator: int, rounding: Rounding) -> int:
+    """``numerator / denominator`` as a whole number of units, rounded as posted."""
+    if rounding == "down":
+        return numerator // denominator
+    if rounding == "up":
+        return -(-numerator // denominator)
+    return (2 * numerator + denominator) // (2 * denominator)
 
 
 def rake_charges(

@@ -9,14 +9,16 @@ pieces a dispute report prints (pots, winners, shares).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence, Set
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from services.games.betting.pots import Pot, PotBuild, build_pots
 from services.games.betting.rake import (
     FeeFrom,
+    PotRake,
     RakePolicy,
     cap_at_stacks,
     cap_charges,
+    pot_rake,
     rake_charges,
     take_from_pots,
 )
@@ -25,9 +27,10 @@ from services.games.betting.showdown import PotAward, award_pots
 
 @dataclass(frozen=True)
 class Settlement:
-    """``net``: stack change per seat after rake; ``rake``: rake per paying seat;
-    ``house`` = total rake; ``pots``: before rake; ``awards``: after any rake taken
-    from the pot; ``fee_from``: where the seats' fees came from (GEN-10 reading)."""
+    """``net``: stack change per seat after rake; ``rake``: each seat's fee; ``pot_rake``:
+    what the pot rake schedule took from the pot (no seat's); ``house`` = all of it;
+    ``pots``: before rake; ``awards``: after any rake taken from the pot; ``fee_from``:
+    where the seats' fees came from (GEN-10 reading)."""
 
     net: dict[int, int]
     rake: dict[int, int]
@@ -35,10 +38,11 @@ class Settlement:
     pots: tuple[Pot, ...]
     awards: tuple[PotAward, ...]
     fee_from: FeeFrom = "stack"
+    pot_rake: PotRake = field(default_factory=lambda: PotRake(0, ""))
 
     @property
     def house(self) -> int:
-        return sum(self.rake.values())
+        return sum(self.rake.values()) + self.pot_rake.amount
 
     def paid(self, seat: int) -> int:
         """Chips the seat receives from the pots (refund included)."""
@@ -79,12 +83,12 @@ def rake_and_award(
     the awards and each seat's net after rake."""
     seats: Sequence[int] = sorted(contributions)
     participants = [s for s in seats if contributions[s] > 0]
+    schedule = pot_rake(rake, sum(p.amount for p in pots))
+    raked = take_from_pots(pots, schedule.amount)
     charges = rake_charges(rake, participants, seats, button)
     if rake.fee_from == "pot":
-        charges = cap_charges(charges, sum(p.amount for p in pots), button)
-        raked = take_from_pots(pots, sum(charges.values()))
-    else:
-        raked = pots
+        charges = cap_charges(charges, sum(p.amount for p in raked), button)
+        raked = take_from_pots(raked, sum(charges.values()))
     awards = tuple(award_pots(raked, strengths, button))
     net = {}
     for seat in seats:
@@ -98,4 +102,5 @@ def rake_and_award(
         charges = cap_at_stacks(charges, holding)
         for seat, charge in charges.items():
             net[seat] -= charge
-    return Settlement(net, charges, dict(build.refunds), tuple(pots), awards, rake.fee_from)
+    return Settlement(net, charges, dict(build.refunds), tuple(pots), awards, rake.fee_from,
+                      schedule)

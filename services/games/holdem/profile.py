@@ -44,6 +44,9 @@ class HoldemSeverities(msgspec.Struct, forbid_unknown_fields=True):
     board_declared_late: Severity  # TH-8: declared playing the board after mucking
     wrong_card_removed: Severity  # TH-3 / TH-7: a card taken from a seat that was not the one
     card_to_dealer: Severity  # TH-1: hold'em deals no dealer hand
+    # TH-9: a contender's cards are unknown (an imported record): who won cannot be said;
+    # at "info" the hand is "unverified" when nothing else is wrong.
+    showdown_unknown: Severity
 
 
 class HoldemProfile(msgspec.Struct, forbid_unknown_fields=True):

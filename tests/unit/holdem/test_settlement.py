@@ -228,13 +228,43 @@ def test_unread_cards_shown_at_the_showdown_are_used() -> None:
     assert record.status == "ok", record.findings
 
 
-def test_showdown_with_unknown_cards_is_rejected() -> None:
+def unknown_showdown(*ending: Part, cfg: dict[str, object] | None = None) -> AdjudicationRecord:
+    """The reference hand with no card read at the deal and none shown: seats 1 and 2
+    (4 chips each in the pot of 8) reach the showdown, nobody can say who won."""
     unread = {1: [None, None], 2: [None, None], 3: [None, None]}
-    record = adjudicate(s.STACKS, s.BUTTON, blinds(1, 2), deal(unread, s.BUTTON),
-                        *s.preflop(), street(*s.FLOP), *s.flop_betting(), street(s.TURN),
-                        *s.checks(), street(s.RIVER), *s.checks(), payout(1, 8))
-    assert record.status == "rejected"
-    assert codes(record) == [("HAND_REJECTED", "TH-9")]
+    return adjudicate(s.STACKS, s.BUTTON, blinds(1, 2), deal(unread, s.BUTTON),
+                      *s.preflop(), street(*s.FLOP), *s.flop_betting(), street(s.TURN),
+                      *s.checks(), street(s.RIVER), *s.checks(), *ending, cfg=cfg)
+
+
+def test_showdown_with_unknown_cards_cannot_be_verified() -> None:
+    """Issue #21: not rejected, not a critical finding: its own non-critical status. The
+    actions were legal and the 8 chips all went back out: ``unverified``, one info finding
+    (TH-9), no expected side, the recorded side as the table moved it."""
+    record = unknown_showdown(payout(1, 8))
+    assert record.status == "unverified"
+    assert [(f.code, f.rule, f.severity) for f in record.findings] == [
+        ("SHOWDOWN_UNKNOWN", "TH-9", "info")]
+    assert "cannot verify who won" in record.findings[0].message
+    assert record.expected is None
+    assert record.recorded is not None
+    assert record.recorded.net == {"1": 4, "2": -4, "3": 0, "house": 0}
+
+
+def test_unknown_showdown_still_checks_the_chips_and_the_rake() -> None:
+    """The same hand, but only 7 of the 8 chips paid: POT_NOT_EMPTY (GEN-8) makes it a
+    discrepancy. Under mode ``all`` fee 1, seats 1 and 2 each owe 1 whoever won; a table
+    that took no rake is RAKE_UNDER for both."""
+    assert unknown_showdown(payout(1, 7)).status == "discrepancy"
+    assert "POT_NOT_EMPTY" in [f.code for f in unknown_showdown(payout(1, 7)).findings]
+    record = unknown_showdown(payout(1, 8), cfg=config(mode="all", fee=1))
+    assert record.status == "discrepancy"
+    rake_findings = sorted((f.code, f.seat, f.amount) for f in record.findings
+                           if f.code != "SHOWDOWN_UNKNOWN")
+    assert rake_findings == [("RAKE_UNDER", 1, -1), ("RAKE_UNDER", 2, -1)]
+    raked = unknown_showdown(payout(1, 8), rake(1, 1), rake(2, 1),
+                             cfg=config(mode="all", fee=1))
+    assert raked.status == "unverified", raked.findings
 
 
 def profile() -> HoldemProfile:
