@@ -360,15 +360,17 @@ def _payouts(replay: Replay) -> list[int]:
 
     ``winnings`` leave the uncalled part of a raise out (it went back), but a source may
     count a blind nobody called in them (HandHQ: the big blind "collects" 1.50 when the
-    small blind folds to it at 0.50/1, its own uncalled 0.50 included). Winnings above
-    the called pot can only be that, so then no refund is added."""
+    small blind folds to it at 0.50/1, its own uncalled 0.50 included): winnings that
+    add up to everything put in, the uncalled part too, are that, so no refund is added.
+    Anything else is taken as written (winnings beyond the called pot then show as chips
+    paid out of nowhere, POT_OVERDRAWN: the source left a post out)."""
     hand, scale = replay.hand, replay.scale
     if hand.finishing is not None:
         return [_chips(f, scale) - s for f, s in zip(hand.finishing, replay.stacks, strict=True)]
     assert hand.winnings is not None  # read_hand requires one of the two
     won = [_chips(w, scale) for w in hand.winnings]
     refunds = _uncalled(replay.total)
-    if sum(won) > sum(replay.total) - sum(refunds.values()):
+    if refunds and sum(won) == sum(replay.total):
         refunds = {}
     return [w + refunds.get(i, 0) for i, w in enumerate(won)]
 

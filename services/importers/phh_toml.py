@@ -2,7 +2,8 @@
 
 PHH files written by tools (the Pluribus and WSOP sets, the HandHQ ``.phhs`` files) are
 one ``key = value`` per line with strings, integers, floats (``inf`` / ``nan`` too),
-booleans, local times (``time = 00:00:09``) and one-line arrays of those, and, in a
+booleans, local times (``time = 00:00:09``), one-line arrays of those, one-line
+``'''literal'''`` strings (a table named ``AMY'S AVE``) and, in a
 ``.phhs`` file, one ``[name]`` table header before each hand. ``tomllib`` parses them
 correctly but slowly (it is a general TOML parser in pure Python and dominates the import
 time), so lines of exactly that shape are read by one regular expression per value;
@@ -24,9 +25,11 @@ _INT = r"[+-]?(?:0|[1-9][0-9]*)"
 _FLOAT = (r"[+-]?(?:0|[1-9][0-9]*)(?:\.[0-9]+(?:[eE][+-]?[0-9]+)?|[eE][+-]?[0-9]+)"
           r"|[+-]?(?:inf|nan)")
 _STRING = r"'[^'\n]*'|\"[^\"\\\n]*\""
+# A one-line multi-line literal string (``table = '''AMY'S AVE'''``: a name with a quote).
+_TRIPLE = r"'''(?:[^'\n]|'(?!''))*'''"
 # A TOML local time, as tomllib reads it (seconds required, fractions to microseconds).
 _TIME = r"(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?:\.[0-9]+)?"
-_VALUE = rf"({_STRING})|({_TIME})(?![0-9:])|({_FLOAT})|({_INT})|(true|false)"
+_VALUE = rf"({_TRIPLE}|{_STRING})|({_TIME})(?![0-9:])|({_FLOAT})|({_INT})|(true|false)"
 _KEY = re.compile(r"[ \t]*([A-Za-z0-9_-]+)[ \t]*=[ \t]*")
 _HEADER = re.compile(r"[ \t]*\[[ \t]*([A-Za-z0-9_-]+)[ \t]*\][ \t]*(?:#[^\n]*)?")
 _SCALAR = re.compile(_VALUE)
@@ -123,7 +126,7 @@ def _convert(match: re.Match[str]) -> Any:
     """The Python value of a matched scalar (groups: string, time, float, int, bool)."""
     string, clock, number, integer, boolean = match.group(1, 2, 3, 4, 5)
     if string is not None:
-        return string[1:-1]
+        return string[3:-3] if string.startswith("'''") else string[1:-1]
     if clock is not None:
         return _local_time(clock)
     if number is not None:

@@ -78,6 +78,7 @@ winnings = [2, 0, 0]
 [2]
 variant = 'NT'
 time = 23:59:59.1234567
+table = '''AMY'S AVE'''
 """
 
 
@@ -89,6 +90,7 @@ def test_a_phhs_file_with_times_and_inf_takes_the_fast_path() -> None:
     assert list(fast) == ["1", "2"]
     assert fast["1"]["time"] == time(0, 0, 9) and fast["2"]["time"] == time(23, 59, 59, 123456)
     assert fast["1"]["starting_stacks"][1] == Decimal("Infinity")
+    assert fast["2"]["table"] == "AMY'S AVE"
 
 
 @pytest.mark.parametrize("text", [
@@ -116,6 +118,8 @@ strings = st.text(st.characters(codec="utf-8", exclude_characters="'\"\\\n\r\x7f
                                 exclude_categories=("Cc", "Cs")), max_size=12)
 scalars = st.one_of(
     strings.map(lambda s: f"'{s}'"),
+    st.text(st.sampled_from("ab '"), max_size=8).filter(
+        lambda s: "'''" not in s and not s.endswith("'")).map(lambda s: f"'''{s}'''"),
     strings.map(lambda s: f'"{s}"'),
     st.integers(-10**12, 10**12).map(str),
     st.decimals(allow_nan=False, allow_infinity=False, places=2,
