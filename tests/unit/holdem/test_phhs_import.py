@@ -209,3 +209,18 @@ def test_the_command_takes_the_venues_profile_and_chip_unit(tmp_path: Path) -> N
     assert bad.exit_code == 2 and "no rule profile 'nowhere'" in bad.output
     bad = run(str(PHHS / "raked.phhs"), "-o", str(out), "--chip-unit", "0.03")
     assert bad.exit_code == 2 and "not a chip unit" in bad.output
+
+
+def test_winnings_beyond_the_pot_are_chips_paid_out_of_nowhere(tmp_path: Path) -> None:
+    """A HandHQ record that left a post out (seen in the sample): p3 raises to 3, both
+    blinds fold, and the source says p3 won 3.50. The called pot is 0.50 + 1 + 1 = 2.50
+    and 2 of p3's 3 were uncalled: 4.50 went in, 3.50 + 2 = 5.50 came out. Not read as
+    rake, not read as a walk (the winnings are not everything put in): POT_OVERDRAWN of
+    1.00 = 100 cents."""
+    text = (PHHS / "inf_stack.phhs").read_text("utf-8").split("\n\n")[0]
+    path = tmp_path / "overpaid.phhs"
+    path.write_text(text.replace("winnings = [0, 0, 2.50]", "winnings = [0, 0, 3.50]"), "utf-8")
+    result = import_phh([path], chip_unit=Decimal("0.01"))
+    (record,) = adjudicate(result)
+    assert ("POT_OVERDRAWN", 100) in [(f.code, f.amount) for f in record.findings]
+    assert not [e for e in result.events if e["type"] == "rake_collected"]
