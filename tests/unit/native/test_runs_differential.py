@@ -295,3 +295,21 @@ def test_a_file_read_in_small_chunks_numbers_its_lines_as_the_reference(
         monkeypatch.setattr(embedded, "BYTES_PER_CHUNK", chunk)
         assert outcome(list(adjudicate_file(io.BytesIO(text), PROFILES, "native",
                                             archive=True))) == reference
+
+
+def test_a_state_of_the_format_before_the_archive_still_imports() -> None:
+    """Format 1 (before the archive's fields: a changelog written by an older worker)
+    reads as holding nothing for the archive. A table after its hand's end holds no run
+    between hands and no open hand: its format-2 trailer is the taken count (9 events,
+    zigzag varint 18) and the 'no run' byte."""
+    from tests.unit.core.streams import hcf_stream
+    from tests.unit.core.streams import lines as stream_lines
+
+    runner = NativeRunner(PROFILES, archive=True)
+    list(runner.feed_lines(stream_lines(hcf_stream("T1", hands=1))))
+    state = runner.export_table("T1")
+    assert state is not None and state[0] == 2 and state[-2:] == bytes([18, 0])
+    older = b"\x01" + state[1:-2]
+    again = NativeRunner(PROFILES, archive=True)
+    assert again.import_table(older) == "T1"
+    assert again.export_table("T1") == b"\x02" + state[1:-2] + bytes([0, 0])
