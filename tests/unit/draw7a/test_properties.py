@@ -16,7 +16,7 @@ from services.games.cards import SHORT_DECK_32, SHORT_DECK_36
 from services.games.draw7a import evaluation as short_deck
 from services.games.draw7a.betting import betting_config
 from services.games.draw7a.profile import Draw7aProfile
-from services.simulator.draw7a import plan_events, settle_as_table
+from services.simulator.draw7a_settlement import plan_events, settle_as_table
 from services.simulator.handbuilder import build_hand, table_config
 from tests.profiles import HOUSE, PROFILES
 from tests.unit.betting.generator import Choice, play_random_legal_hand
