@@ -10,6 +10,7 @@ import random
 from services.games.betting import LegalActions
 from services.games.cards import rank_of
 from services.games.evaluation.standard import best_rank, category
+from services.simulator.styles import Style
 
 
 def hole_strength(cards: list[str]) -> float:
@@ -50,3 +51,22 @@ def _raise(options: LegalActions, strength: float, rng: random.Random,
     if strength > 0.8 and rng.random() < 0.15:
         chips = high
     return ("all_in" if chips >= options.stack else kind), chips
+
+
+def choose_styled(options: LegalActions, strength: float, style: Style,
+                  rng: random.Random) -> tuple[str, int]:
+    """``choose`` for a player of a style (``services.simulator.styles``): looseness adds
+    to the chance of continuing against a bet, aggression scales betting and raising,
+    bluffs bet or raise whatever the cards."""
+    if options.can_check:
+        bet = style.aggression * (0.1 + 0.6 * strength) + style.bluff
+        if options.can_raise and rng.random() < min(bet, 0.95):
+            return _raise(options, strength, rng, "bet")
+        return "check", 0
+    if rng.random() > strength + style.looseness and rng.random() >= style.bluff:
+        return "fold", 0
+    raise_chance = style.aggression * strength * 0.4 + style.bluff
+    if options.can_raise and rng.random() < min(raise_chance, 0.9):
+        return _raise(options, strength, rng, "raise")
+    kind = "all_in" if options.call >= options.stack else "call"
+    return kind, options.call
