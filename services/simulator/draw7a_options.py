@@ -65,6 +65,9 @@ class Draw7aView:
     def live(self) -> list[int]:
         return self.hand.engine.active()
 
+    def pot(self) -> int:
+        return self.hand.engine.pot_total()
+
     def invested(self, seat: int) -> int:
         return self.hand.engine.contributions().get(seat, 0)
 

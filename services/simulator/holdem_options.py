@@ -9,7 +9,12 @@ from typing import TYPE_CHECKING
 
 from services.games.betting import LegalActions
 from services.games.evaluation.standard import best_rank
-from services.simulator.holdem_strategy import choose, choose_styled, hole_strength
+from services.simulator.holdem_strategy import (
+    choose,
+    choose_styled,
+    hole_strength,
+    styled_strength,
+)
 from services.simulator.options import TableOptions
 from services.simulator.patterns import TablePatterns
 from services.simulator.poker_play import PokerPlay
@@ -62,6 +67,9 @@ class HoldemView:
     def live(self) -> list[int]:
         return self.run.engine.active()
 
+    def pot(self) -> int:
+        return self.run.engine.pot_total()
+
     def invested(self, seat: int) -> int:
         return self.run.engine.contributions().get(seat, 0)
 
@@ -84,8 +92,11 @@ def decide(run: HandRun, options: LegalActions, strength: float) -> tuple[str, i
     if extras is None:
         return choose(options, strength, run.rng)
     style = extras.styles.get(options.seat)
-    base = (choose(options, strength, run.rng) if style is None
-            else choose_styled(options, strength, style, run.rng))
+    if style is None:
+        base = choose(options, strength, run.rng)
+    else:
+        seen = styled_strength(run.hole[options.seat], run.board)
+        base = choose_styled(options, seen, style, run.rng, run.engine.pot_total())
     kind, chips = extras.play.adjust(HoldemView(run), options, base)
     return kind, chips or 0
 

@@ -3,14 +3,15 @@ in play: the game's own choice (or its style's), then the table's patterns.
 
 - ``soft_play``: heads-up against the partner, a bet or raise is not made (with the
   pattern's strength): a check where checking is free, else a call.
-- ``fold_dumping``: in a dump hand (drawn at the hand's start with the strength, when
-  giver and taker are both dealt in) the giver calls and raises until 20..40 big blinds
-  are in (10..20 at a fixed-limit table), then checks where it can and folds to the next
-  bet; the taker never folds to the giver and bets once the giver's chips are in.
-- ``showdown_dumping``: in a dump hand the taker, knowing the giver's cards, bets and
-  raises whenever he holds the better hand, and the giver, holding the worse one, calls
-  every bet to the end (and now and then bets into him); holding the better hand, each
-  plays on for small bets only.
+- ``fold_dumping``: a hand both are dealt in becomes a dump with the pattern's strength:
+  while the taker is in, the giver bets, raises and calls until 20..40 big blinds are in
+  (10..20 at a fixed-limit table), then checks where it can, calls the others and folds
+  to the taker's bet; the taker calls while the giver builds the pot and bets once the
+  giver's chips are in.
+- ``showdown_dumping``: a hand both are dealt in becomes a dump with the strength: the
+  taker, knowing the giver's cards, bets and raises the size of the pot whenever he
+  holds the better hand, and the giver, holding the worse one, calls every bet to the end
+  (and now and then bets into him).
 
 Without styles and patterns ``PokerPlay`` returns the game's own choice untouched, with
 the same random draws, so legacy logs do not change.
@@ -39,6 +40,7 @@ class PokerHandView(Protocol):
     def seat_of(self, player: str) -> int | None: ...
     def live(self) -> list[int]: ...
     def invested(self, seat: int) -> int: ...
+    def pot(self) -> int: ...
     def beats(self, seat: int, other: int) -> bool: ...
     def bet_kind(self, legal: LegalActions) -> str: ...
 
@@ -69,6 +71,7 @@ class PokerPlay:
         self.patterns = patterns
         self.rng: random.Random = patterns.rng
         self.dump: _Dump | None = None
+        self.aggressor: int | None = None  # the hand's last bettor or raiser
         self.softened: str | None = None  # hand id already labelled for soft play
 
     @property
@@ -78,11 +81,12 @@ class PokerPlay:
 
     def new_hand(self, view: PokerHandView) -> None:
         """Draw whether this hand is a dump hand (giver and taker both dealt in)."""
-        self.dump = None
+        self.dump, self.aggressor = None, None
         giver, taker = self.patterns.player(0), self.patterns.player(1)
         if giver is None or taker is None:
             return
-        if view.seat_of(giver) is None or view.seat_of(taker) is None:
+        seat = view.seat_of(giver)
+        if seat is None or view.seat_of(taker) is None:
             return
         for kind in ("fold_dumping", "showdown_dumping"):
             if self.patterns.active(kind) and self.rng.random() < self.patterns.strength(kind):
@@ -93,11 +97,11 @@ class PokerPlay:
     def adjust(self, view: PokerHandView, legal: LegalActions, choice: Choice) -> Choice:
         if self.idle:
             return choice
-        if self.dump is not None:
-            dumped = self._dumping(view, legal, choice)
-            if dumped is not None:
-                return dumped
-        return self._soft(view, legal, choice)
+        dumped = self._dumping(view, legal, choice) if self.dump is not None else None
+        final = self._soft(view, legal, choice) if dumped is None else dumped
+        if aggressive(legal, final):
+            self.aggressor = legal.seat
+        return final
 
     # ------------------------------------------------------------ soft play
 
@@ -131,37 +135,36 @@ class PokerPlay:
         live = view.live()
         if giver is None or taker is None or giver not in live or taker not in live:
             return None
+        if legal.seat not in (giver, taker):
+            return None
         if self.dump.kind == "fold_dumping":
             return self._fold_dump(view, legal, giver, taker, [giver_id, taker_id])
         return self._showdown_dump(view, legal, giver, taker, [giver_id, taker_id])
 
     def _fold_dump(self, view: PokerHandView, legal: LegalActions, giver: int, taker: int,
-                   cast: list[str]) -> Choice | None:
+                   cast: list[str]) -> Choice:
         assert self.dump is not None
         invested = view.invested(giver)
-        if legal.seat == giver:
-            if invested < self.dump.target:
-                return self._put_in(view, legal, self.dump.target - invested)
-            if legal.can_check:
-                return "check", None
+        if legal.seat == taker:
+            if invested >= self.dump.target and legal.can_raise:
+                return self._bet(view, legal, legal.raise_min)
+            return passive(legal)
+        if invested < self.dump.target:
+            return self._put_in(view, legal, self.dump.target - invested)
+        if legal.call and self.aggressor == taker:
             self._label(view, "fold_dumping", giver,
                         f"seat {giver} folds {invested} chips to seat {taker}", cast)
             return "fold", None
-        if legal.seat == taker:
-            if invested >= self.dump.target and legal.can_check and legal.can_raise:
-                return self._bet(view, legal, legal.raise_min)
-            return passive(legal)
-        return None
+        return passive(legal)
 
     def _showdown_dump(self, view: PokerHandView, legal: LegalActions, giver: int,
                        taker: int, cast: list[str]) -> Choice | None:
-        if legal.seat not in (giver, taker):
-            return None
         if not view.beats(taker, giver):  # the giver holds the better hand: play it
-            return passive(legal) if legal.call <= 4 * view.big_blind else None
-        if legal.seat == taker:
+            return None
+        if legal.seat == taker:  # a pot-sized bet: the giver's call is dear, and hopeless
             if legal.can_raise and self.rng.random() < 0.7:
-                return self._bet(view, legal, min(legal.raise_max, 2 * legal.raise_min))
+                size = max(legal.raise_min, min(legal.raise_max, view.pot() + legal.call))
+                return self._bet(view, legal, size)
             return passive(legal)
         if legal.call:
             self._label(view, "showdown_dumping", giver,
