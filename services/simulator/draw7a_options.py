@@ -65,6 +65,10 @@ class Draw7aView:
     def live(self) -> list[int]:
         return self.hand.engine.active()
 
+    def late(self) -> bool:
+        return any(t == "draw" or (t == "action" and d.get("action") == "stand")
+                   for t, d in self.hand.log.events)
+
     def pot(self) -> int:
         return self.hand.engine.pot_total()
 

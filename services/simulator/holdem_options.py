@@ -67,6 +67,9 @@ class HoldemView:
     def live(self) -> list[int]:
         return self.run.engine.active()
 
+    def late(self) -> bool:
+        return len(self.run.board) >= 4
+
     def pot(self) -> int:
         return self.run.engine.pot_total()
 
@@ -96,7 +99,8 @@ def decide(run: HandRun, options: LegalActions, strength: float) -> tuple[str, i
         base = choose(options, strength, run.rng)
     else:
         seen = styled_strength(run.hole[options.seat], run.board)
-        base = choose_styled(options, seen, style, run.rng, run.engine.pot_total())
+        base = choose_styled(options, seen, style, run.rng, run.engine.pot_total(),
+                             heads_up=len(run.engine.active()) == 2)
     kind, chips = extras.play.adjust(HoldemView(run), options, base)
     return kind, chips or 0
 

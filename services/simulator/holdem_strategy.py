@@ -69,19 +69,20 @@ def styled_strength(cards: list[str], board: list[str]) -> float:
 
 
 def choose_styled(options: LegalActions, strength: float, style: Style, rng: random.Random,
-                  pot: int = 0) -> tuple[str, int]:
+                  pot: int = 0, heads_up: bool = False) -> tuple[str, int]:
     """``choose`` for a player of a style (``services.simulator.styles``): looseness adds
     to the chance of continuing against a bet, and so does a cheap price (a small bet into
     a big ``pot``: the call's share of the pot after it, under a third adds, above takes
-    away); aggression scales betting and raising; bluffs bet or raise whatever the cards.
-    ``strength``: ``styled_strength``."""
+    away); aggression scales betting and raising, and heads-up with nothing to call a
+    player bets more often (a heads-up pot is there to be taken); bluffs bet or raise
+    whatever the cards. ``strength``: ``styled_strength``."""
     if options.can_check:
-        bet = style.aggression * (0.1 + 0.6 * strength) + style.bluff
+        bet = style.aggression * (0.1 + 0.6 * strength + 0.25 * heads_up) + style.bluff
         if options.can_raise and rng.random() < min(bet, 0.95):
             return _raise(options, strength, rng, "bet")
         return "check", 0
     price = options.call / (pot + options.call) if pot + options.call else 0.5
-    odds = min(max(0.5 - 1.5 * price, -0.3), 0.35)
+    odds = min(max(0.6 - 1.8 * price, -0.3), 0.55)
     if rng.random() > strength + style.looseness + odds and rng.random() >= style.bluff:
         return "fold", 0
     raise_chance = style.aggression * strength * 0.4 + style.bluff

@@ -8,10 +8,10 @@ in play: the game's own choice (or its style's), then the table's patterns.
   (10..20 at a fixed-limit table), then checks where it can, calls the others and folds
   to the taker's bet; the taker calls while the giver builds the pot and bets once the
   giver's chips are in.
-- ``showdown_dumping``: a hand both are dealt in becomes a dump with the strength: the
-  taker, knowing the giver's cards, bets and raises the size of the pot whenever he
-  holds the better hand, and the giver, holding the worse one, calls every bet to the end
-  (and now and then bets into him).
+- ``showdown_dumping``: a hand both are dealt in becomes a dump with the strength: late in
+  the hand (hold'em turn and river, after the draw) the taker, knowing the giver's cards,
+  bets and raises the size of the pot whenever he holds the better hand, and the giver,
+  holding the worse one, calls every bet to the end (and now and then bets into him).
 
 Without styles and patterns ``PokerPlay`` returns the game's own choice untouched, with
 the same random draws, so legacy logs do not change.
@@ -41,6 +41,7 @@ class PokerHandView(Protocol):
     def live(self) -> list[int]: ...
     def invested(self, seat: int) -> int: ...
     def pot(self) -> int: ...
+    def late(self) -> bool: ...  # at most one card to come (hold'em turn, after the draw)
     def beats(self, seat: int, other: int) -> bool: ...
     def bet_kind(self, legal: LegalActions) -> str: ...
 
@@ -159,8 +160,8 @@ class PokerPlay:
 
     def _showdown_dump(self, view: PokerHandView, legal: LegalActions, giver: int,
                        taker: int, cast: list[str]) -> Choice | None:
-        if not view.beats(taker, giver):  # the giver holds the better hand: play it
-            return None
+        if not view.late() or not view.beats(taker, giver):
+            return None  # early, or the giver holds the better hand: play it
         if legal.seat == taker:  # a pot-sized bet: the giver's call is dear, and hopeless
             if legal.can_raise and self.rng.random() < 0.7:
                 size = max(legal.raise_min, min(legal.raise_max, view.pot() + legal.call))

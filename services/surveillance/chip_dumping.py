@@ -8,10 +8,10 @@ Two lines move chips on purpose, and each is a set of decisions with a yes/no ch
   go to the pot it gives up). Stratum: street, own hand class, whether its hand beats
   the bettor's at that moment, the price of a call (pot odds), and how much it has in
   (in steps of ``min_fold_investment_big_blinds``).
-- ``showdown``: on the last betting round (the river; after the draw), ``F``'s hand is
-  beaten by the opponent's (no card is to come: hopeless), facing that opponent's bet,
-  or heads-up with it; "yes" = it puts chips in (calls, bets, raises). Stratum: position,
-  own hand class, price.
+- ``showdown``: late in the hand (hold'em turn and river, Draw 7-A after the draw), ``F``'s
+  hand is beaten by the opponent's (on the river and after the draw, hopeless; on the
+  turn, one card from it), facing that opponent's bet, or heads-up with it; "yes" = it
+  puts chips in (calls, bets, raises). Stratum: street, position, own hand class, price.
 - ``flow``: both sets together (strata kept apart by method), so a giver who mixes the
   two lines is seen as one flow of chips against the cards.
 
@@ -89,12 +89,12 @@ def choices(d: PokerDecision, big_blind: int, min_investment: int) -> Iterator[C
         step = min(d.invested // heavy, INVESTMENT_STEPS)
         yield Choice("fold", d.seat, d.bettor, d.action == "fold", d.invested,
                      f"{d.street}/{d.strength}/{d.ahead}/{d.price}/{step}")
-    if not d.final:
+    if not d.late:
         return
     against = d.bettor if d.facing else d.opponent
     if against is not None and against in d.beaten_by:
         yield Choice("showdown", d.seat, against, d.put_in > 0, d.put_in,
-                     f"{d.position}/{d.strength}/{d.price}")
+                     f"{d.street}/{d.position}/{d.strength}/{d.price}")
 
 
 class ChipDumpingWatch:

@@ -8,7 +8,8 @@ compare a player's decisions against one opponent with the same player's decisio
 against the others *in the same situation*, so the situation is read here once:
 
 - ``street``: the betting round (hold'em 0 pre-flop .. 3 river; Draw 7-A 0 before the
-  draw, 1 after it); ``final``: the last round, where no card is to come.
+  draw, 1 after it); ``final``: the last round, where no card is to come; ``late``: at
+  most one card to come (the turn too).
 - ``facing``: chips to call; ``position``: ``first`` (nobody has acted on this street
   yet), ``checked_to`` (others checked before it), ``facing`` (a bet or raise to call).
 - ``strength``: the decider's own hand class: its cards' category with the board (high
@@ -47,6 +48,7 @@ POSTS = frozenset({"post_small_blind", "post_big_blind"})
 @dataclass(frozen=True)
 class PokerDecision:
     seat: int
+    game: str
     action: str
     street: int
     final: bool
@@ -65,6 +67,11 @@ class PokerDecision:
     @property
     def facing(self) -> bool:
         return self.to_call > 0
+
+    @property
+    def late(self) -> bool:
+        """At most one card to come: the hold'em turn and river, Draw 7-A after the draw."""
+        return self.final or self.street == 2
 
     @property
     def price(self) -> int:
@@ -193,8 +200,8 @@ class _Reading:
         if raised:
             self.level, self.raiser = self.in_street[seat], seat
         self.out.append(PokerDecision(
-            seat=seat, action=kind, street=self.street, final=self._final(), position=position,
-            to_call=to_call, put_in=chips, invested=invested, pot=pot, live=live,
+            seat=seat, game=self.game, action=kind, street=self.street, final=self._final(),
+            position=position, to_call=to_call, put_in=chips, invested=invested, pot=pot, live=live,
             aggressive=raised and kind != "fold", strength=self.strength(seat),
             bettor=bettor, ahead=ahead, beaten_by=beaten))
         self.acted.add(seat)

@@ -10,7 +10,8 @@ faces a bet, whether the opponent has already checked (position), and its own ca
 Pooling the pair's rate against the others (the old test) accuses the honest opponents of
 an aggressive player: he faces them in different spots than they face each other. So
 each decider's heads-up decisions are put in strata ``(street, position, own hand
-class)``. Within a stratum, under "this player plays its partner as it plays anyone",
+class)`` (weak, fair, strong: few strata, so the baseline fills in few hands). Within a
+stratum, under "this player plays its partner as it plays anyone",
 which of its decisions were against the partner is unrelated to which were aggressive;
 given the stratum's margins the aggressive decisions against the partner are
 hypergeometric. Both players' strata together give the stratified exact test
@@ -62,8 +63,17 @@ class PairRecord:
 
 
 def stratum(d: PokerDecision) -> str:
-    """What a heads-up decision's aggression depends on: street, position, own cards."""
-    return f"{d.street}/{d.position}/{d.strength}"
+    """What a heads-up decision's aggression depends on: street, position, own cards (in
+    three classes, so that a player's baseline against others fills in few hands)."""
+    return f"{d.street}/{d.position}/{hand_class(d)}"
+
+
+def hand_class(d: PokerDecision) -> str:
+    """weak / fair / strong: pre-flop, a non-pair below class 5 / a better non-pair / a
+    pair; after it, high card / one pair / two pair or better."""
+    if d.street == 0 and d.strength >= 0 and d.game == "holdem":
+        return "strong" if d.strength >= 10 else "fair" if d.strength >= 5 else "weak"
+    return "strong" if d.strength >= 2 else "fair" if d.strength == 1 else "weak"
 
 
 class SoftPlayWatch:
@@ -138,7 +148,7 @@ class SoftPlayWatch:
             "rate_against_others": others_k / others_n if others_n else None,
             "strata": len(cells),
             "statistic": "P(T <= aggressive), T = sum over each decider's strata "
-                         "(street, position, own hand) of hypergeometrics",
+                         "(street, position, own hand class) of hypergeometrics",
             "p_value": result.lower, "threshold": threshold, "p_value_budget": cfg.p_value,
             "look": look, "min_decisions": cfg.min_decisions,
             "tables": sorted_tables(hands), "hands": pair.evidence.cited(),
