@@ -10,8 +10,9 @@ against the others *in the same situation*, so the situation is read here once:
 - ``street``: the betting round (hold'em 0 pre-flop .. 3 river; Draw 7-A 0 before the
   draw, 1 after it); ``final``: the last round, where no card is to come; ``late``: at
   most one card to come (the turn too).
-- ``facing``: chips to call; ``position``: ``first`` (nobody has acted on this street
-  yet), ``checked_to`` (others checked before it), ``facing`` (a bet or raise to call).
+- ``facing``: chips to call; ``position``: ``first`` (no player still in the hand has
+  acted on this street yet), ``checked_to`` (such a player checked before it),
+  ``facing`` (a bet or raise to call).
 - ``strength``: the decider's own hand class: its cards' category with the board (high
   card .. straight flush, 0..8); pre-flop hold'em, the two hole cards' class.
 - ``price``: the pot odds of a call, in four classes (the call's share of the pot after
@@ -182,9 +183,9 @@ class _Reading:
 
     def _decide(self, seat: int, kind: str, chips: int) -> None:
         to_call = max(self.level - self.in_street.get(seat, 0), 0)
-        others_acted = bool(self.acted - {seat})
-        position = "facing" if to_call else ("checked_to" if others_acted else "first")
         live = tuple(s for s in self.dealt_in if s not in self.folded)
+        others_acted = bool((self.acted & set(live)) - {seat})
+        position = "facing" if to_call else ("checked_to" if others_acted else "first")
         mine = self.value(seat)
         bettor = self.raiser if to_call and self.raiser != seat else None
         ahead = None
