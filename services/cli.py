@@ -195,22 +195,35 @@ def surveil(
         "house-v1"),
     fail_on_alerts: Annotated[bool, typer.Option(
         "--fail-on-alerts", help="exit 1 also when an alert was raised")] = False,
+    db: Annotated[str | None, typer.Option(
+        "--db", help="go on from the surveillance state and profiles stored in this "
+                     "database (the ledger's URL), and store them back (created if new)")
+    ] = None,
 ) -> None:
     """Adjudicate a log and run the cross-hand surveillance patterns (SURV-2..SURV-8) over
     its hands; alerts as JSON lines (with their evidence), a table of them on stderr.
+    With --db, the counters persist across runs (a week of logs is surveilled as one).
 
     Exits 1 when records were rejected (the same input ``pitwatch adjudicate`` exits 1
     on), or, with --fail-on-alerts, when an alert was raised; 2 on a usage error.
     """
     from services.surveillance import surveil_lines, surveillance_config
+    from services.surveillance.store import load_engine, save_engine
 
     profiles = read_profiles()
     try:
         config = surveillance_config(profiles.get(profile))
     except UnknownProfileError as exc:
         raise typer.BadParameter(str(exc), param_hint="--profile") from None
+    database = open_for_writing(db, "--db", default=None) if db is not None else None
+    engine = load_engine(database, config) if database is not None else None
     with file.open("rb") as fh, log_progress(file, "surveilling") as bar:
-        run = surveil_lines(bar.lines(iter_lines(fh)), config, profiles)
+        run = surveil_lines(bar.lines(iter_lines(fh)), config, profiles, engine=engine)
+    if database is not None and engine is not None:
+        save_engine(database, engine)
+        if engine.repeats:
+            err.print(f"{engine.repeats:,} hand(s) had been counted by an earlier run "
+                      "(--db) and were not counted again", markup=False, highlight=False)
     lines = b"".join(_alert_line(a) for a in run.alerts)
     if out is None:
         sys.stdout.buffer.write(lines)

@@ -39,6 +39,7 @@ from services.surveillance.alerting import Evidence, sorted_tables, surv_alert
 from services.surveillance.facts import POKER_GAMES, HandFacts
 from services.surveillance.gate import AlertGate
 from services.surveillance.looks import Looks, spent
+from services.surveillance.player_profiles import ProfileBook
 from services.surveillance.poker_decisions import PokerDecision
 from services.surveillance.profile import ChipDumping
 from services.surveillance.stratified import Stratum, stratified_test
@@ -99,21 +100,20 @@ def choices(d: PokerDecision, big_blind: int, min_investment: int) -> Iterator[C
 
 class ChipDumpingWatch:
     def __init__(self, config: ChipDumping, gate: AlertGate, evidence_hands: int,
-                 looks: Looks) -> None:
+                 looks: Looks, book: ProfileBook) -> None:
         self.config = config
         self.gate = gate
         self.keep = evidence_hands
         self.looks = looks
+        self.book = book  # the chip flow between players, for the evidence
         # (method, decider) -> stratum -> situation; "flow" strata are "method:stratum"
         self.deciders: dict[tuple[str, str], dict[str, Situation]] = {}
         self.pairs: dict[tuple[str, str, str], PairRecord] = {}  # (method, giver, taker)
-        self.flows: dict[tuple[str, str], int] = {}  # (loser, winner) -> chips, from nets
 
     def observe(self, facts: HandFacts) -> list[Alert]:
         bb = facts.big_blind
         if facts.game not in POKER_GAMES or not bb:
             return []
-        self._count_flows(facts)
         grown: list[tuple[str, str, str, int]] = []
         for d in facts.poker:
             for c in choices(d, bb, self.config.min_fold_investment_big_blinds):
@@ -147,20 +147,6 @@ class ChipDumpingWatch:
         pair.tally.big_blinds += c.chips // bb
         pair.evidence.add(facts.ref(c.seat, c.chips))
         return True
-
-    def _count_flows(self, facts: HandFacts) -> None:
-        """Recorded chips from each loser to each winner (a winner's share of the losses
-        in proportion to its winnings, rounded down): the plain net flow of the evidence."""
-        winners = {s: n for s, n in facts.net.items() if n > 0 and s in facts.players}
-        won = sum(winners.values())
-        if not won:
-            return
-        for seat, net in facts.net.items():
-            if net >= 0 or seat not in facts.players:
-                continue
-            for other, gain in winners.items():
-                key = (facts.players[seat], facts.players[other])
-                self.flows[key] = self.flows.get(key, 0) + (-net) * gain // won
 
     def strata(self, method: str, giver: str, taker: str) -> list[Stratum]:
         cells: list[Stratum] = []
@@ -199,7 +185,7 @@ class ChipDumpingWatch:
         cfg = self.config
         k = pair.tally.chosen
         hands = list(pair.evidence.hands)
-        lost, won = self.flows.get((giver, taker), 0), self.flows.get((taker, giver), 0)
+        lost, won = self.book.flow(giver, taker), self.book.flow(taker, giver)
         evidence = {
             "from_player": giver, "to_player": taker, "method": method, "count": k,
             "chips": pair.tally.chips, "big_blinds": pair.tally.big_blinds,

@@ -78,6 +78,8 @@ class HandFacts:
     flush_bonus_seats: frozenset[int]
     folded: frozenset[int]
     net: dict[int, int]  # recorded stack change per seat
+    house_net: int  # the house's recorded net (rake, a house-banked game's hold)
+    wagered: dict[int, int]  # chips each seat put at risk: wagers, and bets in poker
     big_blind: int | None  # the table's betting unit (big blind, else small bet)
     poker: tuple[PokerDecision, ...]  # hold'em and Draw 7-A betting decisions
 
@@ -117,6 +119,8 @@ def hand_facts(hand: HandInput, record: AdjudicationRecord) -> HandFacts | None:
         folded=frozenset(e.data.seat for e in hand.events
                          if isinstance(e, ActionEvent) and e.data.action == "fold"),
         net=_recorded_net(record),
+        house_net=record.recorded.net.get("house", 0) if record.recorded else 0,
+        wagered=_wagered(hand.events),
         big_blind=_betting_unit(hand),
         poker=(tuple(poker_decisions(hand.events, record.game))
                if record.game in POKER_GAMES else ()),
@@ -149,6 +153,14 @@ def _recorded_net(record: AdjudicationRecord) -> dict[int, int]:
     if record.recorded is None:
         return {}
     return {int(k): v for k, v in record.recorded.net.items() if k.isdigit()}
+
+
+def _wagered(events: Iterable[object]) -> dict[int, int]:
+    out: dict[int, int] = {}
+    for e in events:
+        if isinstance(e, WagerEvent | ActionEvent) and e.data.amount and e.data.seat:
+            out[e.data.seat] = out.get(e.data.seat, 0) + e.data.amount
+    return out
 
 
 def _betting_unit(hand: HandInput) -> int | None:
