@@ -37,14 +37,14 @@ import orjson
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from services.events.contract import Alert  # noqa: E402
-from services.games.profiles import BUILTIN_PROFILE, read_profiles  # noqa: E402
-from services.simulator.options import PatternSpec, SimulationOptions  # noqa: E402
-from services.simulator.patterns import PATTERNS  # noqa: E402
-from services.simulator.run import simulate  # noqa: E402
-from services.simulator.truth import TruthLabel  # noqa: E402
-from services.surveillance import surveil_lines, surveillance_config  # noqa: E402
-from services.surveillance.links import entity, pair  # noqa: E402
+from services.events.contract import Alert
+from services.games.profiles import BUILTIN_PROFILE, read_profiles
+from services.simulator.options import PatternSpec, SimulationOptions
+from services.simulator.patterns import PATTERNS
+from services.simulator.run import simulate
+from services.simulator.truth import TruthLabel
+from services.surveillance import surveil_lines, surveillance_config
+from services.surveillance.links import entity, pair
 
 GAMES = ("hcf", "chinese", "draw7a", "russian", "holdem")
 
@@ -160,7 +160,7 @@ def main() -> None:
         rate = row["alerts"] * 10_000 / max(row["hands"], 1)
         print(f"| {row['game']} | {row['hands']:,} | {row['alerts']} | {rate:.1f} | "
               f"{', '.join(row['rules']) or '-'} |")
-    print("\n## Detection (seeds: {})\n".format(1 if args.quick else 3))
+    print(f"\n## Detection (seeds: {1 if args.quick else 3})\n")
     print("| pattern | setting | strength | labelled hands | found | hands to detect "
           "(median) | count at first alert | precision | findings linked |")
     print("|---|---|---:|---:|---:|---:|---:|---:|---:|")
