@@ -47,6 +47,9 @@ from services.surveillance import surveil_lines, surveillance_config
 from services.surveillance.links import entity, pair
 
 GAMES = ("hcf", "chinese", "draw7a", "russian", "holdem")
+# SURV-5 and SURV-8 run in the review: every 100 hands of the log, as the Kafka service's
+# --review-every does, so their hands to detect are measured, not the log's length.
+REVIEW_EVERY = 100
 
 
 @dataclass(frozen=True)
@@ -65,7 +68,8 @@ SCENARIOS = (
              note="5-handed NL, tight players"),
     Scenario("soft_play", ("holdem",), 1, 3000, (1.0,), note="5-handed NL, mixed styles"),
     Scenario("fold_dumping", ("holdem",), 1, 3000, (0.05, 0.1), note="5-handed NL, mixed"),
-    Scenario("showdown_dumping", ("holdem",), 1, 3000, (0.1, 0.2), note="5-handed NL, mixed"),
+    Scenario("showdown_dumping", ("holdem",), 1, 3000, (0.3, 1.0), styles="tight",
+             note="5-handed NL, tight players"),
     Scenario("fold_dumping", ("draw7a",), 1, 3000, (0.05, 0.1), note="5 seats, mixed"),
     Scenario("sweetheart_overpay", ("hcf", "russian", "draw7a", "holdem", "chinese"), 10, 300,
              (1.0, 0.5), note="10 tables, 12 dealers"),
@@ -84,7 +88,8 @@ def run_log(games: tuple[str, ...], tables: int, hands: int, seed: int, styles: 
                                 patterns=patterns)
     log = simulate(list(games), tables, hands, seed, profile=profile, options=options)
     lines = ((orjson.dumps(e), f"line {n}") for n, e in enumerate(log.events, start=1))
-    run = surveil_lines(lines, surveillance_config(profile), profiles)
+    run = surveil_lines(lines, surveillance_config(profile), profiles,
+                        review_every=REVIEW_EVERY)
     return log.truth, run.alerts, run.hands_surveilled
 
 
@@ -122,8 +127,18 @@ def detection(job: tuple[Scenario, float, int]) -> dict[str, Any]:
     count = (first.evidence or {}).get("count") if first is not None else None
     return {"found": first is not None, "hands": hand_number(first) if first else None,
             "count": count, "alerts": len(alerts), "right": len(found),
-            "labels": len(labels),
-            "linked": bool(first and first.findings) if first else False}
+            "labels": len(labels), "linked": linked(found)}
+
+
+def linked(found: list[Alert]) -> bool | None:
+    """Sweethearting only: a SURV-2 listing its MISPAY findings, and a SURV-8 on the same
+    dealer listing that SURV-2 among its related alerts (None for other patterns)."""
+    sweet = [a for a in found if a.rule == "SURV-2" and a.findings]
+    if not any(a.rule in ("SURV-2", "SURV-8") for a in found) or not found:
+        return None
+    ids = {a.alert_id for a in sweet}
+    return bool(sweet) and any(a.rule == "SURV-8" and ids & set(a.related_alerts or [])
+                               for a in found)
 
 
 def false_alerts(job: tuple[str, int, int, int]) -> dict[str, Any]:
@@ -162,7 +177,7 @@ def main() -> None:
               f"{', '.join(row['rules']) or '-'} |")
     print(f"\n## Detection (seeds: {1 if args.quick else 3})\n")
     print("| pattern | setting | strength | labelled hands | found | hands to detect "
-          "(median) | count at first alert | precision | findings linked |")
+          "(median) | count at first alert | precision | SURV-2, SURV-8, MISPAY linked |")
     print("|---|---|---:|---:|---:|---:|---:|---:|---:|")
     by_case: dict[tuple[str, str, float], list[dict[str, Any]]] = {}
     for (scenario, strength, _), result in zip(detection_jobs, found, strict=True):
@@ -175,11 +190,11 @@ def main() -> None:
         right = sum(r["right"] for r in results)
         precision = f"{right / alerts:.2f}" if alerts else "-"
         labelled = statistics.median(r["labels"] for r in results)
-        linked = sum(r["linked"] for r in hits)
+        links = [r["linked"] for r in hits if r["linked"] is not None]
+        shown = f"{sum(links)}/{len(links)}" if links else "-"
         print(f"| {pattern} | {note} | {strength:g} | {labelled:g} | {len(hits)}/{len(results)} "
               f"| {hands if hands is not None else '-'} | "
-              f"{statistics.median(counts) if counts else '-'} | {precision} | "
-              f"{linked}/{len(hits)} |")
+              f"{statistics.median(counts) if counts else '-'} | {precision} | {shown} |")
     print(f"\n({time.time() - started:.0f} s)")
 
 

@@ -46,12 +46,12 @@ PATTERNS: Mapping[str, Pattern] = MappingProxyType({p.name: p for p in (
             "(SURV-4)"),
     Pattern("fold_dumping", POKER, ("CHIP_DUMPING",),
             "the share of the hands both are dealt in where the giver dumps",
-            "the first player seated puts 20 to 40 big blinds in and folds to the second "
-            "(SURV-3)"),
+            "the first player seated puts 20 to 40 big blinds in (10 to 12 at fixed limit) "
+            "and folds to the second (SURV-3)"),
     Pattern("showdown_dumping", POKER, ("CHIP_DUMPING",),
             "the share of the hands both are dealt in where the giver dumps",
-            "heads-up against the second player seated, the first calls every bet down to "
-            "the showdown with a hand the second beats (SURV-3)"),
+            "late in the hand and heads-up, the first player seated calls the second's "
+            "pot-sized bets with a hand the second beats (SURV-3)"),
     Pattern("sweetheart_overpay", EVERY_GAME, ("SWEETHEARTING", "MISPAY", "PROCEDURE_DRIFT"),
             "the share of the friend's winning payouts the dealer overpays (by 1 chip)",
             "the table's first dealer overpays the first player seated, one chip a time, "

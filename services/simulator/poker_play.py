@@ -5,13 +5,15 @@ in play: the game's own choice (or its style's), then the table's patterns.
   pattern's strength): a check where checking is free, else a call.
 - ``fold_dumping``: a hand both are dealt in becomes a dump with the pattern's strength:
   while the taker is in, the giver bets, raises and calls until 20..40 big blinds are in
-  (10..20 at a fixed-limit table), then checks where it can, calls the others and folds
-  to the taker's bet; the taker calls while the giver builds the pot and bets once the
-  giver's chips are in.
+  (10..12 at a fixed-limit table: what its caps allow), then checks where it can, calls
+  the others and folds to the taker's bet; the taker raises while the giver builds the
+  pot (so a fixed-limit pot grows too) and bets once the giver's chips are in.
 - ``showdown_dumping``: a hand both are dealt in becomes a dump with the strength: late in
-  the hand (hold'em turn and river, after the draw) the taker, knowing the giver's cards,
-  bets and raises the size of the pot whenever he holds the better hand, and the giver,
-  holding the worse one, calls every bet to the end (and now and then bets into him).
+  the hand (hold'em turn and river, after the draw) and heads-up, the taker, knowing the
+  giver's cards, bets and raises the size of the pot whenever he holds the better hand,
+  and the giver, holding the worse one, calls every bet to the end (and now and then
+  bets into him); before that both stay in for small bets. (Multiway, the others' calls
+  would make the giver's call cheap: that is no dump, and no evidence either.)
 
 Without styles and patterns ``PokerPlay`` returns the game's own choice untouched, with
 the same random draws, so legacy logs do not change.
@@ -91,7 +93,7 @@ class PokerPlay:
             return
         for kind in ("fold_dumping", "showdown_dumping"):
             if self.patterns.active(kind) and self.rng.random() < self.patterns.strength(kind):
-                low, high = (10, 20) if view.fixed_limit else (20, 40)
+                low, high = (10, 12) if view.fixed_limit else (20, 40)
                 self.dump = _Dump(kind, self.rng.randint(low, high) * view.big_blind)
                 return
 
@@ -146,8 +148,8 @@ class PokerPlay:
                    cast: list[str]) -> Choice:
         assert self.dump is not None
         invested = view.invested(giver)
-        if legal.seat == taker:
-            if invested >= self.dump.target and legal.can_raise:
+        if legal.seat == taker:  # raises to build the pot, then bets for the fold
+            if legal.can_raise and (invested >= self.dump.target or legal.call):
                 return self._bet(view, legal, legal.raise_min)
             return passive(legal)
         if invested < self.dump.target:
@@ -160,8 +162,10 @@ class PokerPlay:
 
     def _showdown_dump(self, view: PokerHandView, legal: LegalActions, giver: int,
                        taker: int, cast: list[str]) -> Choice | None:
-        if not view.late() or not view.beats(taker, giver):
-            return None  # early, or the giver holds the better hand: play it
+        if not view.late():  # both stay in for small bets, to meet late in the hand
+            return passive(legal) if legal.call <= 4 * view.big_blind else None
+        if len(view.live()) != 2 or not view.beats(taker, giver):
+            return None  # multiway, or the giver holds the better hand: play it
         if legal.seat == taker:  # a pot-sized bet: the giver's call is dear, and hopeless
             if legal.can_raise and self.rng.random() < 0.7:
                 size = max(legal.raise_min, min(legal.raise_max, view.pot() + legal.call))
