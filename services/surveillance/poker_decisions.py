@@ -105,10 +105,12 @@ class _Reading:
     folded: set[int] = field(default_factory=set)
     dealt_in: tuple[int, ...] = ()
     out: list[PokerDecision] = field(default_factory=list)
+    values: dict[int, int | None] = field(default_factory=dict)  # until a card moves
 
     # ------------------------------------------------------------ cards
 
     def dealt(self, e: CardDealtEvent) -> None:
+        self.values.clear()
         d = e.data
         if d.to == "seat" and d.seat is not None:
             self.hole.setdefault(d.seat, []).append(d.card)
@@ -117,6 +119,7 @@ class _Reading:
             self._street(_holdem_street(len(self.board)))
 
     def moved(self, e: CardMovedEvent) -> None:
+        self.values.clear()
         source = e.data.from_
         if source == "board" and e.data.card in self.board:
             self.board.remove(e.data.card)
@@ -126,6 +129,7 @@ class _Reading:
                 cards.remove(e.data.card)
 
     def drew(self, e: DrawEvent) -> None:
+        self.values.clear()
         cards = self.hole.setdefault(e.data.seat, [])
         for card in e.data.discarded:
             if card in cards:
@@ -142,6 +146,11 @@ class _Reading:
 
     def value(self, seat: int) -> int | None:
         """Rank code of the seat's hand now (higher is better), None if a card is unread."""
+        if seat not in self.values:
+            self.values[seat] = self._value(seat)
+        return self.values[seat]
+
+    def _value(self, seat: int) -> int | None:
         cards = self.hole.get(seat, [])
         if any(c is None for c in cards) or not cards:
             return None

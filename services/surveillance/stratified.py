@@ -11,9 +11,11 @@ strata its exact distribution is the convolution of the strata's. The p-value is
 upper tail ``P(T >= t)`` (too many: SURV-3, SURV-5) or the lower tail ``P(T <= t)``
 (too few: SURV-4's aggression against one opponent).
 
-The per-stratum distributions are ``scipy.stats.hypergeom``; the convolution is
-``numpy.convolve`` (all terms are non-negative, so a tail summed from it loses nothing
-to cancellation, far below 1e-12).
+The per-stratum pmfs are the hypergeometric's, from ``scipy.special.gammaln`` (the
+log-binomials ``scipy.stats.hypergeom`` uses, without its per-call overhead: a test
+convolves dozens of strata at every look; tests pin them to ``scipy.stats.hypergeom``
+and to exact rational sums); the convolution is ``numpy.convolve`` (all terms are
+non-negative, so a tail summed from it loses nothing to cancellation, far below 1e-12).
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.stats import hypergeom
+from scipy.special import gammaln
 
 
 @dataclass
@@ -49,6 +51,19 @@ class StratifiedTest:
     lower: float  # P(T <= observed)
 
 
+def _log_comb(n: int | np.ndarray, k: int | np.ndarray) -> np.ndarray:
+    return np.asarray(gammaln(np.add(n, 1)) - gammaln(np.add(k, 1))
+                      - gammaln(np.subtract(n, k) + 1))
+
+
+def _pmf(n: int, c: int, o: int, low: int, high: int) -> np.ndarray:
+    """P(x of the ``c`` "yes" decisions are marked), x = low..high: C(o, x) C(n-o, c-x)
+    / C(n, c)."""
+    x = np.arange(low, high + 1)
+    log = _log_comb(o, x) + _log_comb(n - o, c - x) - _log_comb(n, c)
+    return np.asarray(np.exp(log))
+
+
 def _distribution(cells: Iterable[Stratum]) -> tuple[int, np.ndarray, float]:
     """(lowest possible T, pmf of T from there, E[T]) for the strata given."""
     offset, dist, expected = 0, np.ones(1), 0.0
@@ -60,8 +75,7 @@ def _distribution(cells: Iterable[Stratum]) -> tuple[int, np.ndarray, float]:
         low, high = max(0, c + o - n), min(c, o)
         offset += low
         if high > low:
-            pmf = hypergeom.pmf(np.arange(low, high + 1), n, o, c)
-            dist = np.convolve(dist, pmf)
+            dist = np.convolve(dist, _pmf(n, c, o, low, high))
     return offset, dist, expected
 
 
