@@ -112,12 +112,22 @@ def serve_adjudicator(
         help="how often changed table states go to the changelog and offsets are "
              "committed (a crash re-processes at most about this much)")] = 1.0,
     session_timeout_ms: SessionTimeout = 15_000,
+    engine: Annotated[str | None, typer.Option(
+        "--engine", help="per-event path: native (the Rust core, default) or python (the "
+                         "reference); default $PITWATCH_ENGINE. Every worker of a group "
+                         "must run the same one (their changelog states differ)")] = None,
 ) -> None:
     """Run one adjudicator worker; start more with the same --app-id to scale out."""
+    from services.adjudicator.engine import EngineUnavailable, UnknownEngine, make_runner
+    from services.games.profiles import read_profiles
     from services.pipeline.worker import WorkerOptions, run_worker
 
+    try:
+        make_runner(read_profiles(), engine)  # the engine exists and is built
+    except (EngineUnavailable, UnknownEngine) as exc:
+        raise typer.BadParameter(str(exc), param_hint="--engine") from None
     run_worker(_settings(bootstrap, topic_prefix, app_id, partitions),
-               WorkerOptions(batch_max, checkpoint_seconds, session_timeout_ms))
+               WorkerOptions(batch_max, checkpoint_seconds, session_timeout_ms, engine))
 
 
 @serve_app.command("ledger")

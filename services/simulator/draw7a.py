@@ -13,15 +13,18 @@ none), so a handful of tables covers every combination.
 
 How this table records chips (events.md "How chips move"): blinds and every bet are
 ``action`` events with the chips added; at the end the uncalled part of the last bet goes
-back as ``payout`` kind ``refund`` from ``pot``; the rake is taken from the pot, one
-``rake_collected`` per paying seat (``seat`` set, ``from: pot``); each pot share is a
-``payout`` kind ``pot`` from ``pot``. The pot is always emptied.
+back as ``payout`` kind ``refund`` from ``pot``; each pot share is a ``payout`` kind
+``pot`` from ``pot``. The rake follows the profile's GEN-10 reading (``[rake] fee_from``):
+from each paying seat's own stack after the pots are paid (house-v1), or from the pot
+before they are; one ``rake_collected`` per paying seat (``seat`` set, ``from`` the
+source). The pot is always emptied.
 
 The table software uses the betting engine to know whose turn it is and what is legal
-(as a dealer terminal would), but the settlement here is written independently of
-``services.games.betting`` (uncalled bet, side pots peeled from the lowest live stake,
-rake, odd chip), sharing only the card evaluation and the profile data, so the test that
-clean simulated hands adjudicate without findings cross-checks two implementations.
+(as a dealer terminal would), but the settlement (``draw7a_settlement``: uncalled bet,
+side pots peeled from the lowest live stake, rake, odd chip) is written independently of
+``services.games.betting``, sharing only the card evaluation and the profile data, so the
+test that clean simulated hands adjudicate without findings cross-checks two
+implementations.
 """
 
 from __future__ import annotations
@@ -51,7 +54,9 @@ from services.simulator.draw7a_options import (
     start_hand,
 )
 from services.simulator.draw7a_settlement import (
+    PostedRake,
     PotShare,
+    Spec,
     TablePlan,
     clockwise_from_button,
     plan_events,
@@ -70,7 +75,7 @@ FAULTS: dict[str, str] = {
     "wrong_deck": "the deck does not match the players dealt in (32 cards with five, 36 "
                   "with fewer)",
     "mispay": "a pot share paid a few chips more or less than due",
-    "wrong_rake": "one more fee of rake taken from the pot than the posted mode gives",
+    "wrong_rake": "one more fee of rake taken than the posted mode gives",
 }
 
 # Finding codes that count as detecting each fault.
@@ -94,8 +99,6 @@ BUY_IN_BIG_BLINDS = (15, 120)  # a (re)buy is between these many big blinds
 REBUY_BELOW_BIG_BLINDS = 6
 SHORT_STACK_BIG_BLINDS = 12  # below this a raise is all the player has (or the limit)
 STAND_ACTION_RATE = 0.2  # how often standing pat is recorded as an action "stand"
-
-Spec = tuple[str, dict[str, Any]]
 
 
 @dataclass
@@ -241,6 +244,8 @@ class Draw7aTable:
                 self.players[data["seat"]].stack -= data["amount"]
             elif type_ == "payout":
                 self.players[data["seat"]].stack += data["amount"]
+            elif type_ == "rake_collected" and data["from"] == "stack":
+                self.players[data["seat"]].stack -= data["amount"]
 
     def label(self, log: HandLog, fault: str, seat: int | None, detail: str) -> None:
         log.labels.append(TruthLabel(table_id=self.stream.table_id, hand_id=log.hand_id,
@@ -426,18 +431,22 @@ class HandPlay:
         shown = (self.showdown(contenders, someone_all_in) if len(contenders) > 1
                  else {contenders[0]: 0})
         table = self.table
-        plan = settle_as_table(
-            contributions, contenders, shown, self.button, table.rake_mode,
-            RAKE_FEE if table.rake_mode != "none" else 0, table.prof.designated_counts_button)
-        payouts = self.apply_settlement_fault(plan.pots, plan.shares, shown, plan.rake)
-        plan = TablePlan(plan.refund_seat, plan.refund, plan.rake, plan.pots, [payouts])
+        readings = table.prof.rake
+        posted = PostedRake(table.rake_mode, RAKE_FEE if table.rake_mode != "none" else 0,
+                            readings.designated_counts_button, readings.fee_from)
+        behind = {seat: st.stack for seat, st in self.engine.seats.items()}
+        plan = settle_as_table(contributions, contenders, shown, self.button, posted, behind)
+        payouts = self.apply_settlement_fault(plan.pots, plan.shares, shown, plan.rake,
+                                              plan.fee_from)
+        plan = TablePlan(plan.refund_seat, plan.refund, plan.rake, plan.pots, [payouts],
+                         plan.fee_from)
         self.log.events += plan_events(plan)
 
     # ------------------------------------------------------------ settlement faults
 
     def apply_settlement_fault(self, pots: list[PotShare], shares: list[list[tuple[int, int]]],
-                               shown: dict[int, int],
-                               rake: dict[int, int]) -> list[tuple[int, int]]:
+                               shown: dict[int, int], rake: dict[int, int],
+                               fee_from: str) -> list[tuple[int, int]]:
         table, log = self.table, self.log
         flat = [pair for pot_shares in shares for pair in pot_shares]
         if self.fault == "wrong_pot_award":
@@ -473,7 +482,8 @@ class HandPlay:
             if paid:
                 i = paid[0]
                 seat, amount = flat[i]
-                flat[i] = (seat, amount - RAKE_FEE)
+                if fee_from == "pot":  # the extra fee comes out of the seat's share
+                    flat[i] = (seat, amount - RAKE_FEE)
                 rake[seat] = rake.get(seat, 0) + RAKE_FEE
                 table.label(log, "wrong_rake", seat,
                             f"seat {seat} charged {RAKE_FEE} rake too much")

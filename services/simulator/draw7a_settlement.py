@@ -1,7 +1,13 @@
-"""The Draw 7-A table's own settlement (uncalled bet, side pots peeled from the lowest
-live stake, rake, odd chip), written independently of ``services.games.betting`` so the
-test that clean simulated hands adjudicate without findings cross-checks two
-implementations. Moved out of ``services.simulator.draw7a`` unchanged."""
+"""The Five Card Draw 7-A table's own cashier, as the simulator's table pays a hand: the
+uncalled bet back, side pots peeled from the lowest live stake, the rake (GEN-10: from each
+payer's own stack after the pots are paid, or off the top of the pot, as the profile
+reads it), each pot to the best shown eligible hand with the odd chip clockwise from the
+button's left (FCD-11), and the events that record it.
+
+Written apart from ``services.games.betting`` on purpose: the simulator is the table the
+adjudicator audits, so a mistake shared by both would hide itself
+(``tests/unit/draw7a/test_properties.py`` cross-checks the two).
+"""
 
 from __future__ import annotations
 
@@ -91,21 +97,36 @@ def award_pot(pot: PotShare, shown: dict[int, int], button: int) -> list[tuple[i
 
 @dataclass
 class TablePlan:
-    """What the table pays: the uncalled bet, the rake per seat, each pot's shares."""
+    """What the table pays: the uncalled bet, the rake per seat (and where it came
+    from), each pot's shares."""
 
     refund_seat: int | None
     refund: int
     rake: dict[int, int]
     pots: list[PotShare]
     shares: list[list[tuple[int, int]]]
+    fee_from: str = "stack"
+
+
+@dataclass(frozen=True)
+class PostedRake:
+    """The table's posted mode and fee with the profile's GEN-10 readings."""
+
+    mode: str
+    fee: int
+    designated_counts_button: bool
+    fee_from: str
 
 
 def settle_as_table(
     contributions: dict[int, int], contenders: list[int], shown: dict[int, int],
-    button: int, rake_mode: str, fee: int, designated_counts_button: bool,
+    button: int, posted: PostedRake, behind: dict[int, int],
 ) -> TablePlan:
-    """This table's cashier: uncalled bet back, rake off the top (main pot first), each
-    pot to the best shown eligible hand. ``shown``: rank per seat that showed."""
+    """This table's cashier: uncalled bet back, each pot to the best shown eligible hand,
+    and the rake: off the top of the pot first (main pot first) when the fee comes from
+    the pot, or from each payer's own chips after the pots are paid, never more than it
+    then holds. ``shown``: rank per seat that showed; ``behind``: chips each seat kept
+    out of the pot."""
     seats = sorted(contributions)
     participants = [s for s in seats if contributions[s] > 0]
     matched = dict(contributions)
@@ -113,28 +134,46 @@ def settle_as_table(
     if refund_seat is not None:
         matched[refund_seat] -= refund
     pots = peel_pots(matched, set(contenders))
-    due = rake_due(rake_mode, fee, participants, button, designated_counts_button, seats)
-    rake = cap_rake(due, sum(p.amount for p in pots), button)
-    remaining = sum(rake.values())
-    for pot in pots:
-        taken = min(pot.amount, remaining)
-        pot.amount -= taken
-        remaining -= taken
-    return TablePlan(refund_seat, refund, rake, pots,
-                     [award_pot(pot, shown, button) for pot in pots])
+    due = rake_due(posted.mode, posted.fee, participants, button,
+                   posted.designated_counts_button, seats)
+    rake: dict[int, int] = {}
+    if posted.fee_from == "pot":
+        rake = cap_rake(due, sum(p.amount for p in pots), button)
+        remaining = sum(rake.values())
+        for pot in pots:
+            taken = min(pot.amount, remaining)
+            pot.amount -= taken
+            remaining -= taken
+    shares = [award_pot(pot, shown, button) for pot in pots]
+    if posted.fee_from == "stack":
+        holding = dict(behind)
+        if refund_seat is not None:
+            holding[refund_seat] = holding.get(refund_seat, 0) + refund
+        for pot_shares in shares:
+            for seat, amount in pot_shares:
+                holding[seat] = holding.get(seat, 0) + amount
+        rake = {seat: min(owed, holding.get(seat, 0)) for seat, owed in due.items()
+                if min(owed, holding.get(seat, 0)) > 0}
+    return TablePlan(refund_seat, refund, rake, pots, shares, posted.fee_from)
 
 
 def plan_events(plan: TablePlan) -> list[Spec]:
-    """The refund, rake and pot payouts as the table records them."""
+    """The refund, rake and pot payouts as the table records them: a fee from the pot is
+    taken before the pots are paid, a fee from a stack after."""
     events: list[Spec] = []
     if plan.refund_seat is not None:
         events.append(("payout", {"seat": plan.refund_seat, "amount": plan.refund,
                                   "source": "pot", "kind": "refund"}))
-    for seat, amount in plan.rake.items():
-        events.append(("rake_collected", {"seat": seat, "amount": amount, "from": "pot"}))
+    fees: list[Spec] = [("rake_collected", {"seat": seat, "amount": amount,
+                                            "from": plan.fee_from})
+                        for seat, amount in plan.rake.items()]
+    if plan.fee_from == "pot":
+        events += fees
     for shares in plan.shares:
         for seat, amount in shares:
             if amount > 0:
                 events.append(("payout", {"seat": seat, "amount": amount, "source": "pot",
                                           "kind": "pot"}))
+    if plan.fee_from != "pot":
+        events += fees
     return events

@@ -91,13 +91,29 @@ def create_database(base_url: str, prefix: str) -> str:
     return base.set(database=name).render_as_string(hide_password=False)
 
 
+DROP_ATTEMPTS = 5
+
+
 def drop_database(url: str) -> None:
+    """Drop a test database, closing its connections. An autovacuum worker that happens
+    to be on it cannot be terminated by the test role (PostgreSQL refuses: it is the
+    superuser's backend); it finishes in moments, so the drop is tried again."""
     parsed = make_url(url)
     admin = sa.create_engine(parsed.set(database="postgres"), isolation_level="AUTOCOMMIT",
                              poolclass=sa.pool.NullPool)
-    with admin.connect() as conn:
-        conn.execute(sa.text(f'DROP DATABASE IF EXISTS "{parsed.database}" WITH (FORCE)'))
-    admin.dispose()
+    try:
+        for attempt in range(DROP_ATTEMPTS):
+            try:
+                with admin.connect() as conn:
+                    conn.execute(sa.text(
+                        f'DROP DATABASE IF EXISTS "{parsed.database}" WITH (FORCE)'))
+                return
+            except sa.exc.ProgrammingError:
+                if attempt == DROP_ATTEMPTS - 1:
+                    raise
+                time.sleep(1.0)
+    finally:
+        admin.dispose()
 
 
 @dataclass(frozen=True)

@@ -101,14 +101,16 @@ def test_sweetheart_overpays_are_labelled_and_only_they_are_mispaid(game: str) -
 
 @pytest.mark.parametrize(("game", "pattern", "styles"), [
     ("holdem", "soft_play", "tight"), ("holdem", "fold_dumping", "mixed"),
-    ("draw7a", "showdown_dumping", "mixed"), ("russian", "information_sharing", None),
+    ("draw7a", "showdown_dumping", "tight"), ("russian", "information_sharing", None),
     ("hcf", "stacked_deck", None), ("russian", "stacked_deck", None),
     ("chinese", "dealer_drift", None),
 ])
 def test_every_pattern_labels_its_hands_with_its_cast(game: str, pattern: str,
                                                       styles: str | None) -> None:
     """(Soft play is labelled where a bet into the partner was held back: at a table of
-    tight players, where pairs are often heads-up.)"""
+    tight players, where pairs are often heads-up; so is a showdown dump, which acts only
+    heads-up after the draw: at a mixed Draw table the loose players limp in and the pair
+    is rarely alone late in the hand.)"""
     log = simulate([game], 1, 400, seed=3, profile=HOUSE, options=SimulationOptions(
         dealers=2, styles=styles, players=5, patterns=(PatternSpec(pattern, 0.5),)))
     labels = [t for t in log.truth if t.fault == pattern]
