@@ -226,6 +226,17 @@ class _Reading:
         return self.street == (1 if self.game == "draw7a" else 3)
 
 
+def hand_class(d: PokerDecision) -> str:
+    """weak / fair / strong: pre-flop, a non-pair below class 5 / a better non-pair / a
+    pair; after it, high card / one pair / two pair or better. Few classes on purpose: a
+    per-decider test compares a player with itself in the same class, and a baseline
+    split into many classes fills in slowly (and a pattern's own decisions then make
+    most of their stratum, which hides them)."""
+    if d.street == 0 and d.strength >= 0 and d.game == "holdem":
+        return "strong" if d.strength >= 10 else "fair" if d.strength >= 5 else "weak"
+    return "strong" if d.strength >= 2 else "fair" if d.strength == 1 else "weak"
+
+
 def _holdem_street(board_cards: int) -> int:
     return 0 if board_cards < 3 else min(board_cards - 2, 3)
 

@@ -31,7 +31,7 @@ from services.surveillance.alerting import Evidence, sorted_tables, surv_alert
 from services.surveillance.facts import POKER_GAMES, HandFacts
 from services.surveillance.gate import AlertGate
 from services.surveillance.looks import Looks, spent
-from services.surveillance.poker_decisions import PokerDecision
+from services.surveillance.poker_decisions import PokerDecision, hand_class
 from services.surveillance.profile import SoftPlay
 from services.surveillance.stratified import Stratum, stratified_test
 
@@ -66,14 +66,6 @@ def stratum(d: PokerDecision) -> str:
     """What a heads-up decision's aggression depends on: street, position, own cards (in
     three classes, so that a player's baseline against others fills in few hands)."""
     return f"{d.street}/{d.position}/{hand_class(d)}"
-
-
-def hand_class(d: PokerDecision) -> str:
-    """weak / fair / strong: pre-flop, a non-pair below class 5 / a better non-pair / a
-    pair; after it, high card / one pair / two pair or better."""
-    if d.street == 0 and d.strength >= 0 and d.game == "holdem":
-        return "strong" if d.strength >= 10 else "fair" if d.strength >= 5 else "weak"
-    return "strong" if d.strength >= 2 else "fair" if d.strength == 1 else "weak"
 
 
 class SoftPlayWatch:

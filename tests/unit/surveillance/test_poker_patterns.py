@@ -103,6 +103,33 @@ def test_folds_concentrated_on_one_bettor_against_the_same_spots() -> None:
     assert alerts[0].alert_id == "SURV-3/from_player=A/to_player=B/method=fold/count=12"
 
 
+def deep_fold_ahead(n: int) -> tuple:  # type: ignore[type-arg]
+    """A (seven-deuce) bets 200 (20 big blinds) pre-flop, B (six-trey: A is ahead)
+    raises to 400; A folds with 200 in: a call of 200 into 800, price class 2, as in
+    ``heavy_fold``. C folded first."""
+    actions = [act(3, "fold"), act(1, "bet", 200), act(2, "raise", 400), act(1, "fold")]
+    cards = hole({1: ("7c", "2d"), 2: ("6c", "3d"), 3: ("Ks", "Kc")})
+    return holdem(n, actions, net={1: -200, 2: 200}, cards=cards)
+
+
+def test_a_dumper_folding_deeper_and_ahead_is_compared_with_its_own_folds() -> None:
+    """As the test above, but A's 12 folds to B come after 20 big blinds in (not 10) and
+    while ahead of B (six-trey), which A cannot see. Street, hand class (weak) and price
+    (2) are those of its 30 decisions against C, so all 42 are one stratum: the same
+    P(T >= 12) = 13 / C(42, 12) = 1.1756e-9 and the alert on the 42nd hand. (Strata by
+    chips in and by "ahead" put B's 12 folds in a stratum of their own, N = n = K = 12,
+    p = 1: a dumper's own folds hid it.)"""
+    hands = [heavy_fold(n, 3, folds=n == 1) for n in range(1, 31)]
+    hands += [deep_fold_ahead(30 + n) for n in range(1, 13)]
+    alerts = run("SURV-3", hands)
+    assert [(a.hand_id, a.evidence["method"]) for a in alerts if a.evidence] == [
+        ("T1-000042", "fold"), ("T1-000042", "flow")]
+    ev = alerts[0].evidence
+    assert ev is not None
+    assert (ev["count"], ev["chips"], ev["big_blinds"], ev["strata"]) == (12, 2400, 240, 1)
+    assert ev["p_value"] == pytest.approx(13 / 11_058_116_888, rel=1e-9)
+
+
 def test_folding_to_an_aggressive_player_as_to_anyone_is_no_evidence() -> None:
     """B raises three times as often as C: A faces B 30 times and C 10 times, and folds
     half of each (15 and 5). Counted as transfers, A's folds go to B three times out of
