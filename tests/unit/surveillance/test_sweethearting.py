@@ -71,8 +71,9 @@ def test_realert_only_when_the_count_has_doubled() -> None:
 def test_a_dealer_of_many_tables_is_found_by_the_fifth_overpay() -> None:
     """D1 deals five tables of six players each (30 players, T1..T5 in turn, hands 1..50
     each, T1 last in each round); at T1 it overpays A by 1 chip in hands 10, 20, 30, 40,
-    50. At hand 50 of T1, A holds 50 of D1's 1,500 seat-hands: share 1/30. At the 5th overpay (look 0): 5 of 5, p = 30^-5 =
-    4.115e-8 <= 6.079e-7: alert, citing the five MISPAY findings."""
+    50. At hand 50 of T1, A holds 50 of D1's 1,500 seat-hands: share 1/30. At the 5th
+    overpay (look 0): 5 of 5, p = 30^-5 = 4.115e-8 <= 6.079e-7: alert, citing the five
+    MISPAY findings."""
     engine = SurveillanceEngine(surveillance_config(HOUSE))
     hands = []
     for n in range(1, 51):
@@ -136,3 +137,35 @@ def test_rejected_hands_are_not_counted() -> None:
              for n in range(1, 41)]
     assert feed(engine, hands) == []
     assert engine.hands_seen == 0
+
+
+def test_the_drift_on_a_sweetheart_dealer_relates_its_sweethearting_alert() -> None:
+    """D1 deals T1..T5 in turn, 80 hands each (400), and overpays A (T1 seat 1) by 1 chip
+    in T1's hands 10, 20, .., 80; D2, D3, D4 deal 1,000 clean hands each at T6..T8.
+    SURV-2 alerts at the 5th overpay (share 1/30, as above). The review then finds D1's
+    mispay drift: 8 of the floor's 8 mispay hands, D1 dealt 400 of 3,400 hands:
+    P(X >= 8 | Bin(8, 2/17)) = (2/17)^8 = 3.670e-8 <= 1.520e-7 (look 1 of the grid 5, 8).
+    The SURV-8 on D1 lists the SURV-2 on D1 as related, and the eight MISPAY findings
+    it counts; T1 (80 hands) is under min_hands, no table alert."""
+    engine = SurveillanceEngine(surveillance_config(HOUSE))
+    hands = []
+    for n in range(1, 81):
+        for t in (2, 3, 4, 5, 1):
+            players = {s: ("A" if (t, s) == (1, 1) else f"T{t}-{s}") for s in range(1, 7)}
+            overpay = {1: 1} if t == 1 and n % 10 == 0 else {}
+            hands.append(hand(n, table=f"T{t}", players=players, mispays=overpay))
+    for t, dealer in ((6, "D2"), (7, "D3"), (8, "D4")):  # two seats: drift counts hands
+        players = {s: f"T{t}-{s}" for s in range(1, 3)}
+        hands += [hand(n, table=f"T{t}", dealer=dealer, players=players)
+                  for n in range(1, 1001)]
+    alerts = [a for h, r in hands for a in engine.observe(h, r)] + engine.review()
+    assert [(a.rule, a.subject, a.hand_id) for a in alerts] == [
+        ("SURV-2", "dealer:D1", "T1-000050"), ("SURV-8", "dealer:D1", "T1-000080")]
+    sweet, drift = alerts
+    assert drift.evidence is not None
+    assert (drift.evidence["count"], drift.evidence["hands_dealt"],
+            drift.evidence["floor_hands"], drift.evidence["look"]) == (8, 400, 3400, 1)
+    assert drift.evidence["p_value"] == pytest.approx((2 / 17) ** 8, rel=1e-9)
+    assert drift.related_alerts == [sweet.alert_id]
+    assert sweet.findings == [f"T1/T1-{n:06d}/0" for n in (10, 20, 30, 40, 50)]
+    assert drift.findings == [f"T1/T1-{n:06d}/0" for n in range(10, 81, 10)]
