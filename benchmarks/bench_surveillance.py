@@ -19,6 +19,7 @@ stacked deck).
 
     python benchmarks/bench_surveillance.py            # the full benchmark (~15 min, 2 cores)
     python benchmarks/bench_surveillance.py --quick    # one seed, shorter floors
+    python benchmarks/bench_surveillance.py --only soft_play --floors holdem
 """
 
 from __future__ import annotations
@@ -72,7 +73,9 @@ SCENARIOS = (
              note="5-handed NL, tight players"),
     Scenario("fold_dumping", ("draw7a",), 1, 3000, (0.02, 0.05), note="5 seats, mixed"),
     Scenario("sweetheart_overpay", ("hcf", "russian", "draw7a", "holdem", "chinese"), 10, 300,
-             (1.0, 0.5), note="10 tables, 12 dealers"),
+             (1.0, 0.5), note="10 tables of 5 games, 12 dealers"),
+    # One game's floor of 10 tables: enough hands of the game for SURV-8 to see the dealer.
+    Scenario("sweetheart_overpay", ("hcf",), 10, 300, (1.0,), note="10 HCF tables, 12 dealers"),
     Scenario("information_sharing", ("russian",), 2, 1500, (1.0, 0.5), note="2 tables"),
     Scenario("stacked_deck", ("hcf",), 2, 1500, (0.2, 0.1), note="2 tables"),
     Scenario("stacked_deck", ("russian",), 2, 1500, (0.2, 0.1), note="2 tables"),
@@ -127,18 +130,20 @@ def detection(job: tuple[Scenario, float, int]) -> dict[str, Any]:
     count = (first.evidence or {}).get("count") if first is not None else None
     return {"found": first is not None, "hands": hand_number(first) if first else None,
             "count": count, "alerts": len(alerts), "right": len(found),
-            "labels": len(labels), "linked": linked(found)}
+            "labels": len(labels),
+            "linked": linked(found) if scenario.pattern == "sweetheart_overpay" else None}
 
 
-def linked(found: list[Alert]) -> bool | None:
-    """Sweethearting only: a SURV-2 listing its MISPAY findings, and a SURV-8 on the same
-    dealer listing that SURV-2 among its related alerts (None for other patterns)."""
-    sweet = [a for a in found if a.rule == "SURV-2" and a.findings]
-    if not any(a.rule in ("SURV-2", "SURV-8") for a in found) or not found:
-        return None
+def linked(found: list[Alert]) -> tuple[bool, bool | None]:
+    """Sweethearting: (the first SURV-2 lists its MISPAY findings, a SURV-8 on the same
+    dealer lists that SURV-2 among its related alerts; None when no SURV-8 alerted)."""
+    sweet = [a for a in found if a.rule == "SURV-2"]
+    with_findings = bool(sweet) and bool(sweet[0].findings)
+    drifts = [a for a in found if a.rule == "SURV-8"]
+    if not drifts:
+        return with_findings, None
     ids = {a.alert_id for a in sweet}
-    return bool(sweet) and any(a.rule == "SURV-8" and ids & set(a.related_alerts or [])
-                               for a in found)
+    return with_findings, any(ids & set(a.related_alerts or []) for a in drifts)
 
 
 def false_alerts(job: tuple[str, int, int, int]) -> dict[str, Any]:
@@ -148,9 +153,11 @@ def false_alerts(job: tuple[str, int, int, int]) -> dict[str, Any]:
             "rules": sorted({a.rule for a in alerts})}
 
 
-def jobs(quick: bool) -> Iterator[tuple[Scenario, float, int]]:
+def jobs(quick: bool, only: set[str]) -> Iterator[tuple[Scenario, float, int]]:
     seeds = (1,) if quick else (1, 2, 3)
     for scenario in SCENARIOS:
+        if only and scenario.pattern not in only:
+            continue
         for strength in scenario.strengths:
             for seed in seeds:
                 yield scenario, strength, seed
@@ -160,11 +167,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--only", default="", help="patterns to run, comma-separated")
+    parser.add_argument("--floors", default=",".join(GAMES),
+                        help="games of the honest floors, comma-separated ('' for none)")
     args = parser.parse_args()
     started = time.time()
     floor_hands = 2_000 if args.quick else 10_000
-    floors = [(game, 4, floor_hands // 4, 7) for game in GAMES]
-    detection_jobs = list(jobs(args.quick))
+    floors = [(game, 4, floor_hands // 4, 7) for game in args.floors.split(",") if game]
+    detection_jobs = list(jobs(args.quick, set(filter(None, args.only.split(",")))))
     with ProcessPoolExecutor(args.workers) as pool:
         honest = list(pool.map(false_alerts, floors))
         found = list(pool.map(detection, detection_jobs))
@@ -177,7 +187,7 @@ def main() -> None:
               f"{', '.join(row['rules']) or '-'} |")
     print(f"\n## Detection (seeds: {1 if args.quick else 3})\n")
     print("| pattern | setting | strength | labelled hands | found | hands to detect "
-          "(median) | count at first alert | precision | SURV-2, SURV-8, MISPAY linked |")
+          "(median) | count at first alert | precision | SURV-2 linked to |")
     print("|---|---|---:|---:|---:|---:|---:|---:|---:|")
     by_case: dict[tuple[str, str, float], list[dict[str, Any]]] = {}
     for (scenario, strength, _), result in zip(detection_jobs, found, strict=True):
@@ -191,7 +201,9 @@ def main() -> None:
         precision = f"{right / alerts:.2f}" if alerts else "-"
         labelled = statistics.median(r["labels"] for r in results)
         links = [r["linked"] for r in hits if r["linked"] is not None]
-        shown = f"{sum(links)}/{len(links)}" if links else "-"
+        drift = [d for _, d in links if d is not None]
+        shown = (f"MISPAY {sum(f for f, _ in links)}/{len(links)}, SURV-8 "
+                 f"{sum(drift)}/{len(drift)}" if links else "-")
         print(f"| {pattern} | {note} | {strength:g} | {labelled:g} | {len(hits)}/{len(results)} "
               f"| {hands if hands is not None else '-'} | "
               f"{statistics.median(counts) if counts else '-'} | {precision} | {shown} |")

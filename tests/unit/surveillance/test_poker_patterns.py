@@ -170,6 +170,33 @@ def test_paying_off_one_player_with_a_beaten_hand() -> None:
     assert ev["p_value"] == pytest.approx(13 / 354_817_320, rel=1e-9)
 
 
+def cheap_river_call(n: int) -> tuple:  # type: ignore[type-arg]
+    """A bets 100 pre-flop and B calls (C folds); on the river (the board of ``river``)
+    A checks, B bets 10 into 200 and A, beaten by B's kings, calls: 10 of the 220 after
+    the call, price class 0."""
+    actions = [act(3, "fold"), act(1, "bet", 100), act(2, "call", 100),
+               *board("3s", "5h", "9d", "Jc", "Qs"), act(1, "check"), act(2, "bet", 10),
+               act(1, "call", 10)]
+    return holdem(n, actions)
+
+
+def test_cheap_calls_with_a_beaten_hand_are_no_showdown_evidence() -> None:
+    """30 hands of cheap river calls to B (right for anyone at that price), then the
+    hands of the test above: the showdown test counts only dear calls, so it alerts as
+    there, on the 12th dear call (hand 63), count 12, p = 13 / C(33, 12). (Counted, the
+    cheap calls made the count 42 and the look later.)"""
+    hands = [cheap_river_call(n) for n in range(1, 31)]
+    hands += [river(30 + n, 3, calls=n == 1) for n in range(1, 22)]
+    hands += [river(51 + n, 2, calls=True) for n in range(1, 13)]
+    alerts = [a for a in run("SURV-3", hands) if a.evidence
+              and a.evidence["method"] == "showdown"]
+    assert [a.hand_id for a in alerts] == ["T1-000063"]
+    ev = alerts[0].evidence
+    assert ev is not None
+    assert (ev["count"], ev["chips"], ev["decisions"]) == (12, 1200, 12)
+    assert ev["p_value"] == pytest.approx(13 / 354_817_320, rel=1e-9)
+
+
 # --------------------------------------------------------------- SURV-4 soft play
 
 SEVENS = hole({1: ("7c", "2d"), 2: ("7h", "2s"), 3: ("7d", "2c")})  # all "weak"
