@@ -14,8 +14,8 @@ Two tables, printed as Markdown (docs/surveillance.md, "Detection benchmark"):
 
 An alert *finds* a pattern when its code is one of the pattern's codes and the people it
 names are the cast: the pair (soft play, dumping), the dealer and the friend
-(sweethearting), the dealer or its table (drift), the cheat (information sharing, a
-stacked deck).
+(sweethearting; a SURV-8 on the table where it overpaid counts too), the dealer or its
+table (drift), the cheat (information sharing, a stacked deck).
 
     python benchmarks/bench_surveillance.py            # the full benchmark (~15 min, 2 cores)
     python benchmarks/bench_surveillance.py --quick    # one seed, shorter floors
@@ -107,7 +107,9 @@ def names_cast(alert: Alert, labels: list[TruthLabel]) -> bool:
     players = label.players or []
     if label.fault in ("soft_play", "fold_dumping", "showdown_dumping"):
         return alert.subject == pair(players[0], players[1])
-    if label.fault == "sweetheart_overpay":
+    if label.fault == "sweetheart_overpay":  # the dealer (and friend), or the host table
+        if alert.rule == "SURV-8" and alert.subject == entity("table", label.table_id):
+            return True
         return alert.subject == entity("dealer", label.dealer) and (
             alert.rule != "SURV-2" or entity("player", players[0]) in parties)
     if label.fault == "dealer_drift":

@@ -41,6 +41,7 @@ STATE: dict[str, tuple[str, str]] = {
     "links.raised": ("links", "raised"),
     "links.order": ("links", "order"),
     "links.by_party": ("links", "by_party"),
+    "links.by_finding": ("links", "by_finding"),
     "profiles": ("", "profiles"),
     "sweethearting": ("sweethearting", "dealers"),
     "exposure": ("exposure", "dealers"),

@@ -6,9 +6,11 @@ the archive groups alerts by ``subject``): ``dealer:<id>``, ``table:<id>``,
 ``player:<id>``, ``pair:<a>,<b>`` (a < b), ids percent-escaped as in the alert id.
 
 ``related_alerts``: the ids of earlier alerts (of this engine, state restored from the
-database included) that share a party with this one, oldest first, at most
-``MAX_RELATED``: the SURV-8 review of a dealer lists the SURV-2 alerts on that dealer; a
-re-alert lists the same instance's earlier alerts.
+database included) that share a party or a per-hand finding with this one, oldest
+first, at most ``MAX_RELATED``: the SURV-8 review of a dealer lists the SURV-2 alerts on
+that dealer; the SURV-8 of the table where a dealer overpaid a friend lists the SURV-2
+(and the dealer's SURV-8) counting the same MISPAY findings; a re-alert lists the same
+instance's earlier alerts.
 
 Severity: the section's ``severity`` is the base; the alert is raised one level when the
 chips it counts reach ``severity.raise_at_chips`` and one level when its p-value is at or
@@ -87,17 +89,21 @@ class Links:
         self.raised = 0
         self.order: dict[str, int] = {}  # alert id -> when it was raised
         self.by_party: dict[str, list[str]] = {}
+        self.by_finding: dict[str, list[str]] = {}  # finding id -> alerts counting it
 
     def annotate(self, alert: Alert) -> Alert:
         ident = alert_id(alert)
         subject, parties = subject_and_parties(alert)
+        findings = alert.findings or []
         earlier = {i for party in parties for i in self.by_party.get(party, ())}
+        earlier |= {i for found in findings for i in self.by_finding.get(found, ())}
         related = sorted(earlier - {ident}, key=lambda i: self.order[i])[-MAX_RELATED:]
         severity, basis = graded(alert, self.rule)
         self.raised += 1
         self.order.setdefault(ident, self.raised)
-        for party in parties:
-            ids = self.by_party.setdefault(party, [])
+        for index, key in [*((self.by_party, p) for p in parties),
+                           *((self.by_finding, f) for f in findings)]:
+            ids = index.setdefault(key, [])
             if ident not in ids:
                 ids.append(ident)
         evidence = {**(alert.evidence or {}), "severity_basis": basis}

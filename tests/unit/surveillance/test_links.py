@@ -6,6 +6,8 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import unquote
 
+import msgspec
+
 from services.events.contract import Alert, Severity
 from services.surveillance.links import MAX_RELATED, Links, graded, subject_and_parties
 from services.surveillance.profile import SeverityRule
@@ -67,6 +69,23 @@ def test_related_alerts_share_a_party_oldest_first() -> None:
     assert third.related_alerts == [first.alert_id]
     assert other.related_alerts is None
     assert third.alert_id == "SURV-8/game=hcf/scope=dealer/dealer=D7/kind=mispay/count=5"
+
+
+def test_alerts_counting_the_same_findings_are_related() -> None:
+    """A SURV-2 on D7 counting MISPAY findings f1, f2; then the SURV-8 on table T1 (no
+    party in common) counting f2 and f3: related through f2. A SURV-8 on T2 counting
+    only f4 is related to neither."""
+    links = Links(RULE)
+    sweet = links.annotate(msgspec.structs.replace(
+        alert("SURV-2", {"dealer": "D7", "player": "P12", "count": 5}), findings=["f1", "f2"]))
+    table = links.annotate(msgspec.structs.replace(
+        alert("SURV-8", {"game": "hcf", "scope": "table", "table": "T1", "kind": "mispay",
+                         "count": 5}), findings=["f2", "f3"]))
+    other = links.annotate(msgspec.structs.replace(
+        alert("SURV-8", {"game": "hcf", "scope": "table", "table": "T2", "kind": "mispay",
+                         "count": 5}), findings=["f4"]))
+    assert table.related_alerts == [sweet.alert_id]
+    assert other.related_alerts is None
 
 
 def test_related_alerts_are_capped() -> None:
