@@ -71,15 +71,16 @@ SCENARIOS = (
     Scenario("fold_dumping", ("holdem",), 1, 3000, (0.02, 0.05), note="5-handed NL, mixed"),
     Scenario("showdown_dumping", ("holdem",), 1, 3000, (0.3, 1.0), styles="tight",
              note="5-handed NL, tight players"),
-    Scenario("fold_dumping", ("draw7a",), 1, 3000, (0.02, 0.05), note="5 seats, mixed"),
+    Scenario("fold_dumping", ("draw7a",), 1, 3000, (0.02, 0.05),
+             note="Draw 7-A, 5 seats, mixed"),
     Scenario("sweetheart_overpay", ("hcf", "russian", "draw7a", "holdem", "chinese"), 10, 300,
              (1.0, 0.5), note="10 tables of 5 games, 12 dealers"),
     # One game's floor of 10 tables: enough hands of the game for SURV-8 to see the dealer.
     Scenario("sweetheart_overpay", ("hcf",), 10, 300, (1.0,), note="10 HCF tables, 12 dealers"),
-    Scenario("information_sharing", ("russian",), 2, 1500, (1.0, 0.5), note="2 tables"),
-    Scenario("stacked_deck", ("hcf",), 2, 1500, (0.2, 0.1), note="2 tables"),
-    Scenario("stacked_deck", ("russian",), 2, 1500, (0.2, 0.1), note="2 tables"),
-    Scenario("dealer_drift", ("hcf",), 4, 1000, (0.2, 0.1), note="4 tables, 6 dealers"),
+    Scenario("information_sharing", ("russian",), 2, 1500, (1.0, 0.5), note="Russian, 2 tables"),
+    Scenario("stacked_deck", ("hcf",), 2, 1500, (0.2, 0.1), note="HCF, 2 tables"),
+    Scenario("stacked_deck", ("russian",), 2, 1500, (0.2, 0.1), note="Russian, 2 tables"),
+    Scenario("dealer_drift", ("hcf",), 4, 1000, (0.2, 0.1), note="HCF, 4 tables, 6 dealers"),
 )
 
 
