@@ -32,8 +32,9 @@ from services.pipeline.cli import produce, serve_app, topics_app
 from services.pipeline.surveillance_service import serve_surveillance
 from services.recording import ArchiveCollector
 from services.reports.cli import report_app
+from services.simulator.options import SimulationOptions
 from services.simulator.registry import SIMULATORS
-from services.simulator.truth import TruthLabel
+from services.simulator.truth import TruthLabel, encode_label
 from services.terminal import (
     err,
     findings_table,
@@ -234,22 +235,35 @@ def surveil(
         "house-v1"),
     fail_on_alerts: Annotated[bool, typer.Option(
         "--fail-on-alerts", help="exit 1 also when an alert was raised")] = False,
+    db: Annotated[str | None, typer.Option(
+        "--db", help="go on from the surveillance state and profiles stored in this "
+                     "database (the ledger's URL), and store them back (created if new)")
+    ] = None,
 ) -> None:
     """Adjudicate a log and run the cross-hand surveillance patterns (SURV-2..SURV-8) over
     its hands; alerts as JSON lines (with their evidence), a table of them on stderr.
+    With --db, the counters persist across runs (a week of logs is surveilled as one).
 
     Exits 1 when records were rejected (the same input ``pitwatch adjudicate`` exits 1
     on), or, with --fail-on-alerts, when an alert was raised; 2 on a usage error.
     """
     from services.surveillance import surveil_lines, surveillance_config
+    from services.surveillance.store import load_engine, save_engine
 
     profiles = read_profiles()
     try:
         config = surveillance_config(profiles.get(profile))
     except UnknownProfileError as exc:
         raise typer.BadParameter(str(exc), param_hint="--profile") from None
+    database = open_for_writing(db, "--db", default=None) if db is not None else None
+    engine = load_engine(database, config) if database is not None else None
     with file.open("rb") as fh, log_progress(file, "surveilling") as bar:
-        run = surveil_lines(bar.lines(iter_lines(fh)), config, profiles)
+        run = surveil_lines(bar.lines(iter_lines(fh)), config, profiles, engine=engine)
+    if database is not None and engine is not None:
+        save_engine(database, engine)
+        if engine.repeats:
+            err.print(f"{engine.repeats:,} hand(s) had been counted by an earlier run "
+                      "(--db) and were not counted again", markup=False, highlight=False)
     lines = b"".join(_alert_line(a) for a in run.alerts)
     if out is None:
         sys.stdout.buffer.write(lines)
@@ -282,20 +296,35 @@ def simulate(
     truth: Annotated[Path | None, typer.Option(callback=output_file, dir_okay=False,
                                                help="write the injected-fault labels "
                                                     "here")] = None,
+    dealers: Annotated[int | None, typer.Option(
+        min=1, help="a floor of this many dealers rotating between the tables (at least "
+                    "as many as tables); default: each game's own dealers")] = None,
+    styles: Annotated[str | None, typer.Option(
+        help="player styles at the poker tables: mixed, or one of tight, loose, passive, "
+             "aggressive, maniac for everyone")] = None,
+    players: Annotated[int | None, typer.Option(
+        min=2, max=7, help="players at each hold'em and Russian Poker table")] = None,
+    pattern: Annotated[list[str] | None, typer.Option(
+        "--pattern", metavar="NAME=STRENGTH",
+        help="inject a cheating pattern at one table, labelled in --truth (repeat for "
+             "several): soft_play, fold_dumping, showdown_dumping, sweetheart_overpay, "
+             "information_sharing, stacked_deck, dealer_drift; strength 0..1 "
+             "(docs/surveillance.md)")] = None,
 ) -> None:
     """Generate realistic, hash-chained v1 events with labelled injected faults."""
     from services.simulator.run import simulate as run_simulation
 
     chosen = _resolve_faults(game, faults)
+    options = _simulation_options(game, tables, dealers, styles, players, pattern or [])
     with progress_bar() as progress:
         task = progress.add_task("simulating", total=tables * hands, unit="hands",
                                  note=f"{tables} table(s)")
         log = run_simulation(game, tables, hands, seed, chosen, fault_rate,
                              on_table_done=lambda _i: progress.advance(task, hands),
-                             profile=read_profiles().get(BUILTIN_PROFILE))
+                             profile=read_profiles().get(BUILTIN_PROFILE), options=options)
     write_jsonl(output, (orjson.dumps(e) for e in log.events))
     if truth is not None:
-        write_jsonl(truth, (msgspec.json.encode(label) for label in log.truth))
+        write_jsonl(truth, (encode_label(label) for label in log.truth))
     err.print(f"wrote {len(log.events):,} events for {tables} table(s) x {hands} hands to "
               f"{output}; {len(log.truth)} injected fault(s)"
               + (f" labelled in {truth}" if truth else ""), markup=False, highlight=False)
@@ -318,6 +347,29 @@ def _resolve_faults(games: list[str], faults: str) -> frozenset[str]:
             param_hint="--faults",
         )
     return chosen
+
+
+def _simulation_options(games: list[str], tables: int, dealers: int | None,
+                        styles: str | None, players: int | None,
+                        patterns: list[str]) -> SimulationOptions:
+    """The options of ``pitwatch simulate`` checked: a bad one is a one-line usage error."""
+    from services.simulator.patterns import UnknownPatternError, parse_pattern, place_patterns
+    from services.simulator.styles import STYLE_CHOICES
+
+    if styles is not None and styles not in STYLE_CHOICES:
+        raise typer.BadParameter(f"unknown style {styles!r}: choose from "
+                                 f"{', '.join(STYLE_CHOICES)}", param_hint="--styles")
+    if dealers is not None and dealers < tables:
+        raise typer.BadParameter(f"{dealers} dealers cannot deal {tables} tables at once: "
+                                 "give at least as many dealers as tables",
+                                 param_hint="--dealers")
+    try:
+        specs = tuple(parse_pattern(text) for text in patterns)
+        place_patterns([games[i % len(games)] for i in range(tables)], specs)
+    except UnknownPatternError as exc:
+        raise typer.BadParameter(str(exc), param_hint="--pattern") from None
+    return SimulationOptions(dealers=dealers, styles=styles, players=players,
+                             patterns=specs)
 
 
 def read_truth(path: Path) -> list[TruthLabel]:

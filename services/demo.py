@@ -31,6 +31,7 @@ from services.games.profiles import BUILTIN_PROFILE, read_profiles
 from services.outputs import write_jsonl
 from services.recording import ArchiveCollector
 from services.simulator.scoring import AlertDetection, Detection, score, score_alerts
+from services.simulator.truth import encode_label
 from services.terminal import (
     findings_table,
     log_progress,
@@ -66,7 +67,7 @@ def run_demo(
     log = simulate(games, tables, hands, seed, faults, fault_rate=0.02,
                    profile=profiles.get(BUILTIN_PROFILE))
     write_jsonl(events_path, (orjson.dumps(e) for e in log.events))
-    write_jsonl(truth_path, (msgspec.json.encode(t) for t in log.truth))
+    write_jsonl(truth_path, (encode_label(t) for t in log.truth))
     console.print(f"[bold]2. adjudicate and surveil[/bold] {len(log.events):,} events")
     archive = ArchiveCollector()
     surveyed = _adjudicate_and_surveil(events_path, profiles, archive)

@@ -552,6 +552,13 @@ class Alert(Struct, kw_only=True, omit_defaults=True):
     # Cross-hand patterns (services.surveillance): the hands, players, counts, statistic
     # and threshold behind the alert (rules.md SURV: "an alert with its evidence").
     evidence: dict[str, Any] | None = None
+    # Cross-hand patterns: what the alert is about and what it belongs with, for cases
+    # (docs/surveillance.md "Alert identity, subject and links"). Optional v1 additions.
+    alert_id: str | None = None  # rule/field=value/.../count=n, the Kafka key
+    subject: str | None = None  # dealer:<id>, table:<id>, player:<id> or pair:<a>,<b>
+    parties: list[str] | None = None  # every entity named, the subject first
+    related_alerts: list[str] | None = None  # ids of earlier alerts sharing a party
+    findings: list[str] | None = None  # <table_id>/<hand_id>/<index> of the findings counted
 
 
 _record_encoder = msgspec.json.Encoder(order="deterministic")

@@ -179,3 +179,8 @@ class Conflict(Base):
     stored_sha256: Mapped[str] = mapped_column(String(64))
     detail: Mapped[str] = mapped_column(Text)
     offered_json: Mapped[str] = mapped_column(Text)
+
+
+# The surveillance tables share this metadata (and the migrations): imported last, once
+# ``Base`` exists, so every user of ``Base.metadata`` sees them.
+from services.ledger import profile_models as _profile_models  # noqa: E402, F401

@@ -30,6 +30,7 @@ from services.games.chinese.profile import AutoWin, ChineseProfile, Scoring, chi
 from services.games.chinese.reading import may_hold_auto_win
 from services.games.evaluation import fast
 from services.games.profile import RuleProfile
+from services.simulator.chinese_options import edit_transfers
 from services.simulator.chinese_settlement import (
     Payment,
     TableSettlement,
@@ -38,6 +39,8 @@ from services.simulator.chinese_settlement import (
     payment_order,
     settle_table,
 )
+from services.simulator.options import LEGACY, TableOptions
+from services.simulator.patterns import TablePatterns
 from services.simulator.truth import TruthLabel
 
 FAULTS: dict[str, str] = {
@@ -87,6 +90,9 @@ class Table:
     hand_no: int = 0
     players_created: int = 0
     new_seats: set[int] = field(default_factory=set)
+    options: TableOptions = LEGACY
+    patterns: TablePatterns | None = None
+    dealer: str = ""
 
     @property
     def minimum(self) -> int:
@@ -116,14 +122,17 @@ class HandPlan:
 
 def simulate_table(stream: TableStream, hands: int, rng: random.Random,
                    faults: frozenset[str], fault_rate: float,
-                   table_index: int, profile: RuleProfile) -> list[TruthLabel]:
-    """Emit ``table_configured``, the seating, then ``hands`` hands; return truth labels."""
+                   table_index: int, profile: RuleProfile,
+                   options: TableOptions = LEGACY) -> list[TruthLabel]:
+    """Emit ``table_configured``, the seating, then ``hands`` hands; return truth labels
+    (the patterns' too)."""
     cp = chinese_profile(profile)
     point_value = rng.choice(POINT_VALUES)
     mode = RAKE_MODES[table_index % len(RAKE_MODES)]
     table = Table(stream.table_id, point_value, mode,
                   0 if mode == "none" else max(1, point_value // 2),
-                  "standard" if table_index % 5 == 4 else "mandarin", cp)
+                  "standard" if table_index % 5 == 4 else "mandarin", cp, options=options,
+                  patterns=TablePatterns(options, stream.table_id))
     stream.emit("table_configured", {
         "game": "chinese",
         "limits": {"min_wager": point_value, "max_wager": 100 * point_value,
@@ -151,7 +160,7 @@ def simulate_table(stream: TableStream, hands: int, rng: random.Random,
         # the next hand that does, so every chosen fault is eventually injected.
         pending = None if plan.injected else plan.fault
         stream.advance(rng.randint(20, 90))
-    return labels
+    return labels + (table.patterns.labels if table.patterns else [])
 
 
 FAULT_CODES: dict[str, list[str]] = {
@@ -178,6 +187,8 @@ def _seat_player(stream: TableStream, table: Table, rng: random.Random, seat: in
                     short_buy_allowed=stack >= table.minimum)
     table.seats[seat] = player
     table.new_seats.add(seat)
+    if table.patterns is not None:
+        table.patterns.seated(player.player_id)
     stream.emit("player_seated", {"seat": seat, "player_id": player.player_id, "stack": stack})
 
 
@@ -354,8 +365,11 @@ def _play_hand(stream: TableStream, table: Table, rng: random.Random, plan: Hand
     def emit(type_: str, data: dict[str, Any]) -> None:
         stream.emit(type_, data, hand_id=hand_id, max_ms=1500)
 
+    table.dealer = table.options.dealer(stream, f"{table.table_id}-D1")
+    if table.patterns is not None:
+        table.patterns.dealing(table.dealer)
     emit("hand_started", {
-        "button": button, "designated_player": None, "dealer_id": f"{table.table_id}-D1",
+        "button": button, "designated_player": None, "dealer_id": table.dealer,
         "deck": 52,
         "seats": [{"seat": s, "player_id": table.seats[s].player_id, "stack": stacks[s]}
                   for s in stacks]})
@@ -481,6 +495,7 @@ def _emit_settlement(emit: Any, table: Table, rng: random.Random, settlement: Ta
         if amount:
             emit("rake_collected", {"seat": seat, "amount": amount, "from": "stack"})
     settlement.rake = rake
+    edit_transfers(table, settlement)
     paid = [t for t in settlement.transfers if t.amount > 0]
     wrong = rng.randrange(len(paid)) if plan.fault == "mispaid_points" and paid else None
     for index, transfer in enumerate(paid):

@@ -45,6 +45,14 @@ from services.games.draw7a.betting import betting_config, required_deck
 from services.games.draw7a.profile import SECTION, Draw7aProfile
 from services.games.profile import RuleProfile
 from services.simulator.buy_in import buy_in_to
+from services.simulator.draw7a_options import (
+    Draw7aExtras,
+    adjust,
+    extras_for,
+    finish_hand,
+    pool_dealer,
+    start_hand,
+)
 from services.simulator.draw7a_settlement import (
     PostedRake,
     PotShare,
@@ -54,6 +62,7 @@ from services.simulator.draw7a_settlement import (
     plan_events,
     settle_as_table,
 )
+from services.simulator.options import LEGACY, TableOptions
 from services.simulator.truth import TruthLabel
 
 FAULTS: dict[str, str] = {
@@ -90,7 +99,6 @@ BUY_IN_BIG_BLINDS = (15, 120)  # a (re)buy is between these many big blinds
 REBUY_BELOW_BIG_BLINDS = 6
 SHORT_STACK_BIG_BLINDS = 12  # below this a raise is all the player has (or the limit)
 STAND_ACTION_RATE = 0.2  # how often standing pat is recorded as an action "stand"
-
 
 
 @dataclass
@@ -145,7 +153,10 @@ class Draw7aTable:
     """One simulated table: players, button, structure and rake, hand after hand."""
 
     def __init__(self, stream: TableStream, rng: random.Random, faults: frozenset[str],
-                 fault_rate: float, table_index: int, profile: RuleProfile) -> None:
+                 fault_rate: float, table_index: int, profile: RuleProfile,
+                 options: TableOptions = LEGACY) -> None:
+        self.options = options
+        self.extras: Draw7aExtras | None = None  # styles and patterns, when asked for
         self.stream = stream
         self.rng = rng
         self.faults = sorted(f for f in faults if f in FAULTS)
@@ -181,6 +192,7 @@ class Draw7aTable:
 
     def open_table(self) -> None:
         self.stream.emit("table_configured", self.config_body)
+        self.dealer = pool_dealer(self, self.dealer)
         self.stream.emit("dealer_changed", {"dealer_id": self.dealer})
         for seat in self.seats:
             player = Player(
@@ -192,11 +204,15 @@ class Draw7aTable:
             self.players[seat] = player
             self.stream.emit("player_seated", {"seat": seat, "player_id": player.player_id,
                                                "stack": player.stack})
+        self.extras = extras_for(self.options, self)
 
     def between_hands(self, number: int) -> None:
         self.stream.advance(self.rng.randint(5, 40))
-        if number % 60 == 59:
+        if number % 60 == 59 and self.options.pool is None:
             self.dealer = f"{self.dealer.rsplit('-', 1)[0]}-{number // 60 + 2}"
+            self.stream.emit("dealer_changed", {"dealer_id": self.dealer})
+        elif pool_dealer(self, self.dealer) != self.dealer:  # the floor's rotation
+            self.dealer = pool_dealer(self, self.dealer)
             self.stream.emit("dealer_changed", {"dealer_id": self.dealer})
         for seat, player in self.players.items():
             if player.stack < self.big_blind * REBUY_BELOW_BIG_BLINDS:
@@ -214,6 +230,8 @@ class Draw7aTable:
         HandPlay(self, log, self.pending_fault).run()
         if log.labels:
             self.pending_fault = None  # injected; a fault the hand had no room for waits
+        finish_hand(self, log.hand_id, log.events,
+                    {s: self.players[s].player_id for s in self.seats})
         for type_, data in log.events:
             self.stream.emit(type_, data, hand_id=log.hand_id, max_ms=2500)
         self._update_stacks(log)
@@ -255,6 +273,7 @@ class HandPlay:
         self.illegal_done = False
 
     def run(self) -> None:
+        start_hand(self)
         self.start()
         self.betting_round()
         if not self.engine.hand_over():
@@ -305,6 +324,9 @@ class HandPlay:
             self.log.add("action", data)
 
     def decide(self, legal: LegalActions) -> tuple[str, int | None]:
+        return adjust(self, legal, self.own_decision(legal))
+
+    def own_decision(self, legal: LegalActions) -> tuple[str, int | None]:
         if self.fault == "illegal_raise_accepted" and not self.illegal_done:
             illegal = self.illegal_raise(legal)
             if illegal is not None:
@@ -476,11 +498,12 @@ def simulate_table(
     fault_rate: float,
     table_index: int,
     profile: RuleProfile,
+    options: TableOptions = LEGACY,
 ) -> list[TruthLabel]:
     """One Five Card Draw 7-A table: configuration, seating, then ``hands`` hands."""
-    table = Draw7aTable(stream, rng, faults, fault_rate, table_index, profile)
+    table = Draw7aTable(stream, rng, faults, fault_rate, table_index, profile, options)
     table.open_table()
     labels: list[TruthLabel] = []
     for number in range(hands):
         labels += table.play_hand(number)
-    return labels
+    return labels + (table.extras.patterns.labels if table.extras else [])

@@ -35,6 +35,9 @@ from services.games.hcf.profile import HcfProfile
 from services.games.profile import RuleProfile
 from services.simulator.buy_in import buy_in_to
 from services.simulator.hcf_hand import Hand, HandPlay, Player, Sweetheart
+from services.simulator.options import LEGACY, TableOptions
+from services.simulator.patterns import TablePatterns
+from services.simulator.stacking import flush_hand
 from services.simulator.truth import TruthLabel
 
 FAULTS: dict[str, str] = {
@@ -85,8 +88,10 @@ class HcfTable:
     """One simulated table: its players, DP rotation and rake, hand after hand."""
 
     def __init__(self, stream: TableStream, rng: random.Random, index: int,
-                 profile: RuleProfile) -> None:
+                 profile: RuleProfile, options: TableOptions = LEGACY) -> None:
         self.stream, self.rng, self.index = stream, rng, index
+        self.options = options
+        self.patterns = TablePatterns(options, stream.table_id)
         self.profile_name = profile.name
         self.profile = profile.section("hcf", HcfProfile)
         self.mode = RAKE_MODES[index % 3]
@@ -123,6 +128,9 @@ class HcfTable:
                         flush_rate=rng.choice((0.0, 0.3, 0.7)),
                         sf_rate=rng.choice((0.0, 0.2, 0.5)), timid=rng.random() < 0.2)
         self.players[seat] = player
+        self.patterns.seated(player.player_id)
+        if self.patterns.active("stacked_deck") and self.joined == 1:
+            player.flush_rate = 1.0  # the cheat plays the flush bonus its stacked cards win
         self.stream.emit("player_seated", {"seat": seat, "player_id": player.player_id,
                                            "stack": player.stack})
 
@@ -135,8 +143,11 @@ class HcfTable:
         """Dealer changes, players leaving, joining and buying in (never mid-hand)."""
         rng = self.rng
         self.stream.advance(rng.randint(20, 90))
-        if rng.random() < 0.02:
+        if rng.random() < 0.02 and self.options.pool is None:
             self.dealer = self._next_dealer()
+            self.stream.emit("dealer_changed", {"dealer_id": self.dealer})
+        elif self.options.dealer(self.stream, self.dealer) != self.dealer:  # the pool's
+            self.dealer = self.options.dealer(self.stream, self.dealer)
             self.stream.emit("dealer_changed", {"dealer_id": self.dealer})
         for seat in sorted(self.players):
             if seat != self.dp and rng.random() < 0.01 and not self.is_friend(seat):
@@ -163,7 +174,10 @@ class HcfTable:
         """The sweetheart's friend stays as long as the table runs (checked after the
         rng draw, so the draws are those of a table without the scenario)."""
         sweet = self.sweetheart
-        return sweet is not None and self.players[seat].player_id == sweet.friend
+        player = self.players[seat].player_id
+        if self.options.patterns and player == self.patterns.player(0):
+            return True  # a pattern's friend or cheat stays too
+        return sweet is not None and player == sweet.friend
 
     def rotate_dp(self, skip: bool) -> int | None:
         """HCF-2: offer the DP clockwise from the previous one; returns a skipped seat."""
@@ -200,9 +214,30 @@ class HcfTable:
         if skipped is not None:
             self.label_fault(hand, "dp_rotation_skip", skipped,
                         f"DP moved to seat {self.dp} past seat {skipped} without an offer")
+        self.patterns.dealing(self.dealer)
         HandPlay(self, hand, fault).run()
+        seats = {s: p.player_id for s, p in self.players.items()}
+        self.patterns.edit_payouts(hand.hand_id, self.dealer, seats, hand.events)
         self._publish(hand)
         return hand.labels
+
+    def stack_deck(self, hand: Hand, cards: dict[int, list[str]],
+                   flush_bonus: set[int]) -> None:
+        """The ``stacked_deck`` pattern: the cheat, playing the flush bonus, is dealt a
+        flush of five of its seven cards (of cards nobody else was dealt)."""
+        cheat = self.patterns.player(0)
+        seat = next((s for s, p in self.players.items() if p.player_id == cheat), None)
+        if (seat is None or seat not in flush_bonus or len(cards.get(seat, ())) != 7
+                or not self.patterns.active("stacked_deck")
+                or self.patterns.rng.random() >= self.patterns.strength("stacked_deck")):
+            return
+        taken = [c for s, held in cards.items() if s != seat for c in held]
+        stacked = flush_hand(self.patterns.rng, 7, 5, taken)
+        if stacked is None:
+            return
+        cards[seat] = stacked
+        self.patterns.label("stacked_deck", hand.hand_id, seat,
+                            f"seat {seat} dealt {' '.join(cards[seat])}", [cheat or ""])
 
     def label_fault(self, hand: Hand, fault: str, seat: int | None, detail: str) -> None:
         hand.labels.append(TruthLabel(table_id=self.stream.table_id, hand_id=hand.hand_id,
@@ -246,13 +281,16 @@ def simulate_table(
     fault_rate: float,
     table_index: int,
     profile: RuleProfile,
+    options: TableOptions = LEGACY,
 ) -> list[TruthLabel]:
-    """Emit ``hands`` hands of High Card Flush at one table; returns the injected faults.
+    """Emit ``hands`` hands of High Card Flush at one table; returns the injected faults
+    (and the labels of the patterns it hosts).
 
     Faults this module does not know (the runner's stream-level ``tamper``) are not ours to
     inject and are ignored here.
     """
-    table = HcfTable(stream, rng, table_index, profile)
+    table = HcfTable(stream, rng, table_index, profile, options)
+    table.dealer = options.dealer(stream, table.dealer)
     if "sweetheart" in faults:
         # The table's first dealer and the first player seated (seat 1 is always taken
         # at opening): no draw from ``rng``, so the table is otherwise the same.
@@ -264,4 +302,4 @@ def simulate_table(
         table.between_hands()
         fault = rng.choice(chosen) if chosen and rng.random() < fault_rate else None
         labels += table.play_hand(fault)
-    return labels
+    return labels + table.patterns.labels

@@ -90,6 +90,8 @@ class TableView(Protocol):
 
     def is_friend(self, seat: int) -> bool: ...
     def label_fault(self, hand: Hand, fault: str, seat: int | None, detail: str) -> None: ...
+    def stack_deck(self, hand: Hand, cards: dict[int, list[str]],
+                   flush_bonus: set[int]) -> None: ...
 
 
 class HandPlay:
@@ -164,6 +166,7 @@ class HandPlay:
         if fault == "card_count" or honest_misdeal:
             counts[wrong] = rng.choice((6, 8))
         self.cards = {s: [deck.pop() for _ in range(counts[s])] for s in order}
+        self.t.stack_deck(hand, self.cards, {s for s, p in self.players.items() if p.flush_bonus})
         if fault == "duplicate_card":
             victim = order[-1] if len(order) > 1 else order[0]
             self.cards[victim][3] = self.cards[order[0]][0]

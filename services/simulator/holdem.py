@@ -35,8 +35,16 @@ from services.games.holdem.betting import betting_config
 from services.games.holdem.profile import SECTION, HoldemProfile
 from services.games.profile import RuleProfile
 from services.simulator.buy_in import buy_in_to
+from services.simulator.holdem_options import (
+    HoldemExtras,
+    decide,
+    extras_for,
+    finish_hand,
+    start_hand,
+)
 from services.simulator.holdem_settlement import settle_independently
-from services.simulator.holdem_strategy import choose, hole_strength, made_strength
+from services.simulator.holdem_strategy import hole_strength, made_strength
+from services.simulator.options import LEGACY, TableOptions
 from services.simulator.truth import TruthLabel
 
 FAULTS: dict[str, str] = {
@@ -139,6 +147,8 @@ class Table:
     players: list[Player]
     prof: HoldemProfile
     button: int = 0
+    options: TableOptions = LEGACY
+    extras: HoldemExtras | None = None  # styles and patterns, when asked for
 
 
 # ---------------------------------------------------------------- one hand
@@ -173,6 +183,7 @@ class HandRun:
         self.set_aside: str | None = None  # TH-6: the premature turn card set aside
         self.exposed_burned: tuple[int, str] | None = None  # TH-3: card used as the burn
         self.actions_in = [0, 0, 0, 0]  # betting actions per street
+        self.hand_id = ""
 
     # -------------------------------------------------------------- recording
 
@@ -400,7 +411,7 @@ class HandRun:
                 continue
             strength = (hole_strength(self.hole[options.seat]) if street == 0 else
                         made_strength(self.hole[options.seat], self.board))
-            kind, chips = choose(options, min(strength, 1.0), self.rng)
+            kind, chips = decide(self, options, min(strength, 1.0))
             self.act(options.seat, kind, chips)
             acted += 1
         self.actions_in[street] = acted
@@ -498,20 +509,24 @@ def simulate_table(
     fault_rate: float,
     table_index: int,
     profile: RuleProfile,
+    options: TableOptions = LEGACY,
 ) -> list[TruthLabel]:
-    """``hands`` hands of one hold'em table; returns the injected faults' labels."""
+    """``hands`` hands of one hold'em table; returns the injected faults' labels (and
+    those of the patterns it hosts)."""
     raw = stream.emit("table_configured", table_configuration(table_index, profile.name))
     config = event_from_builtins(raw).data
     assert isinstance(config, TableConfigured)
     big = config.limits.big_blind or 2
-    count = rng.randint(*PLAYERS_PER_TABLE)
+    count = options.players or rng.randint(*PLAYERS_PER_TABLE)
     players = [Player(seat, f"{stream.table_id}-P{seat}", big * BUY_IN)
                for seat in sorted(rng.sample(range(1, SEATS + 1), count))]
     for p in players:
         stream.emit("player_seated", {"seat": p.seat, "player_id": p.player_id,
                                       "stack": p.stack})
     prof = profile.section(SECTION, HoldemProfile)
-    table = Table(stream, config, players, prof, button=players[0].seat)
+    table = Table(stream, config, players, prof, button=players[0].seat, options=options,
+                  extras=extras_for(options, stream.table_id,
+                                    [(p.seat, p.player_id) for p in players]))
     usable = sorted(faults & set(FAULTS))
     labels: list[TruthLabel] = []
     for number in range(1, hands + 1):
@@ -528,7 +543,7 @@ def simulate_table(
         seats = [p.seat for p in players]
         table.button = clockwise_after(seats, table.button)[0]
         stream.advance(rng.randint(5, 40))
-    return labels
+    return labels + (table.extras.patterns.labels if table.extras else [])
 
 
 def _top_up(stream: TableStream, players: list[Player], big_blind: int) -> None:
@@ -540,10 +555,14 @@ def _top_up(stream: TableStream, players: list[Player], big_blind: int) -> None:
 def _play_hand(table: Table, hand_id: str, rng: random.Random, irregularity: str | None,
                fault: str | None) -> tuple[int | None, str] | None:
     run = HandRun(table, rng, irregularity, fault)
-    run.run()
+    run.hand_id = hand_id
     stream = table.stream
+    dealer = table.options.dealer(stream, "dealer-1")
+    start_hand(run, dealer)
+    run.run()
+    finish_hand(run, dealer)
     stream.emit("hand_started", {
-        "button": table.button, "designated_player": None, "dealer_id": "dealer-1",
+        "button": table.button, "designated_player": None, "dealer_id": dealer,
         "seats": [{"seat": p.seat, "player_id": p.player_id, "stack": p.stack}
                   for p in run.players],
         "deck": 52,

@@ -1,6 +1,7 @@
 """The per-game simulators, by game name: each ``services.simulator.<game>`` module's
-``simulate_table(stream, hands, rng, faults, fault_rate, table_index, profile)
--> list[TruthLabel]`` (``profile``: the rule profile its tables post), its ``FAULTS`` and
+``simulate_table(stream, hands, rng, faults, fault_rate, table_index, profile, options)
+-> list[TruthLabel]`` (``profile``: the rule profile its tables post; ``options``: the
+dealer pool, styles and patterns of ``services.simulator.options``), its ``FAULTS`` and
 its ``TABLE_SCENARIOS``: the faults among ``FAULTS`` that are a table-level scenario (e.g.
 HCF ``sweetheart``), which the log runner gives to one table only.
 
@@ -19,6 +20,7 @@ from typing import Protocol
 from services.events.stream import TableStream
 from services.games.profile import RuleProfile
 from services.simulator import chinese, draw7a, hcf, holdem, russian
+from services.simulator.options import TableOptions
 from services.simulator.truth import TruthLabel
 
 
@@ -32,6 +34,7 @@ class TableSimulator(Protocol):
         fault_rate: float,
         table_index: int,
         profile: RuleProfile,
+        options: TableOptions = ...,
     ) -> list[TruthLabel]: ...
 
 

@@ -4,7 +4,9 @@ Per-table simulators (``services.simulator.<game>``) write each table's stream; 
 seeds them deterministically, injects the stream-level fault (``tamper``: an event altered
 after it was hash-chained, SURV-9), gives each table-level scenario (``TABLE_SCENARIOS`` of
 a game, e.g. HCF ``sweetheart``) to the first table whose game has it, so the other tables
-are its control, and merges the tables by timestamp.
+are its control, places the injected patterns (``services.simulator.patterns``) and gives
+every table the floor's dealer pool and the player styles when asked
+(``services.simulator.options``), and merges the tables by timestamp.
 """
 
 from __future__ import annotations
@@ -17,6 +19,8 @@ from typing import Any
 
 from services.events.stream import TableStream
 from services.games.profile import RuleProfile
+from services.simulator.options import DealerPool, SimulationOptions, TableOptions
+from services.simulator.patterns import place_patterns
 from services.simulator.registry import scenarios_for, simulator_for
 from services.simulator.truth import TruthLabel
 
@@ -47,21 +51,31 @@ def simulate(
     on_table_done: Callable[[int], None] | None = None,
     *,
     profile: RuleProfile,
+    options: SimulationOptions | None = None,
 ) -> SimulatedLog:
     """``tables`` tables (games assigned round-robin), ``hands`` hands each, every table
-    posting ``profile`` (the simulators play by its numbers)."""
+    posting ``profile`` (the simulators play by its numbers); ``options``: the dealer
+    pool, styles, table size and patterns (none: each game's own tables, as always)."""
+    options = options or SimulationOptions()
+    pool = DealerPool(options.dealers) if options.dealers else None
+    table_games = [games[i % len(games)] for i in range(tables)]
+    placed = place_patterns(table_games, options.patterns)
     streams: list[list[dict[str, Any]]] = []
     truth: list[TruthLabel] = []
     hosted: set[str] = set()  # table-level scenarios already given to a table
     for index in range(tables):
-        game = games[index % len(games)]
+        game = table_games[index]
         simulate_table, game_faults = simulator_for(game)
         unknown = faults - set(game_faults) - set(STREAM_FAULTS)
         table_faults = frozenset(faults - unknown - hosted)
         hosted |= table_faults & scenarios_for(game)
         rng = random.Random(f"{seed}:{index}")
         stream = TableStream(f"T{index + 1:03d}", rng)
-        truth += simulate_table(stream, hands, rng, table_faults, fault_rate, index, profile)
+        table_options = TableOptions(index, pool, options.styles, options.players,
+                                     placed.get(index, ()),
+                                     random.Random(f"{seed}:{index}:patterns"))
+        truth += simulate_table(stream, hands, rng, table_faults, fault_rate, index, profile,
+                                table_options)
         if "tamper" in table_faults:
             label = _tamper_one(stream.events, rng)
             if label is not None:

@@ -31,6 +31,14 @@ from services.games.russian.evaluation import (
     two_combinations,
 )
 from services.simulator.buy_in import buy_in_to
+from services.simulator.options import LEGACY, TableOptions
+from services.simulator.russian_options import (
+    Cheat,
+    RussianExtras,
+    extras_for,
+    finish_hand,
+    start_hand,
+)
 from services.simulator.truth import TruthLabel
 
 FAULTS: dict[str, str] = {
@@ -160,6 +168,10 @@ class HandRun:
         rng.shuffle(self.deck)
         self.dealer: list[str] = []
         self.late_insurer: Box | None = None
+        self.cheat: Cheat | None = None  # a box shown the dealer's cards (a pattern)
+
+    def sees(self, box: Box) -> Cheat | None:
+        return self.cheat if self.cheat is not None and self.cheat.box is box else None
 
     def emit(self, type_: str, **data: Any) -> None:
         self.events.append((type_, data))
@@ -281,7 +293,8 @@ class HandRun:
         for box in self.boxes:
             if box.decision == "fold":
                 continue
-            box.plays = plays_hand(box.cards)
+            cheat = self.sees(box)
+            box.plays = cheat.plays() if cheat else plays_hand(box.cards)
             if box.plays:
                 self.emit("action", seat=box.seat, action="play")
                 self.emit("wager", seat=box.seat, kind="bet", amount=2 * box.ante)
@@ -300,6 +313,8 @@ class HandRun:
         self.late_insurer = held_back
 
     def _insurance(self, box: Box) -> int:
+        if (cheat := self.sees(box)) is not None:
+            return box.ante * 2 if cheat.insures() else 0
         category = _category(box.cards)
         if _strength(category) <= _strength("three_of_a_kind") and self.rng.random() < 0.35:
             return box.ante * self.rng.randint(1, 4)
@@ -315,8 +330,10 @@ class HandRun:
         bought: list[str] | None = None
         if not qualifies and playing:
             for box in playing:
-                box.buys_game = (_strength(_category(box.cards)) <= _strength("two_pair")
-                                 and self.rng.random() < 0.5)
+                cheat = self.sees(box)
+                box.buys_game = cheat.buys() if cheat else (
+                    _strength(_category(box.cards)) <= _strength("two_pair")
+                    and self.rng.random() < 0.5)
                 action = "buy_dealer_game" if box.buys_game else "decline_dealer_game"
                 self.emit("action", seat=box.seat, action=action)
                 if box.buys_game:
@@ -481,8 +498,10 @@ def simulate_table(
     fault_rate: float,
     table_index: int,
     profile: RuleProfile,
+    options: TableOptions = LEGACY,
 ) -> list[TruthLabel]:
-    """``hands`` hands of one Russian Poker table; returns the injected faults' labels."""
+    """``hands`` hands of one Russian Poker table; returns the injected faults' labels
+    (and those of the patterns it hosts)."""
     ante = ANTES[table_index % len(ANTES)]
     stream.emit("table_configured", {
         "game": "russian",
@@ -491,7 +510,7 @@ def simulate_table(
         "rule_profile": profile.name,
         "authorized_by": f"supervisor-{table_index % 3 + 1}",
     })
-    count = rng.randint(*PLAYERS_PER_TABLE)
+    count = options.players or rng.randint(*PLAYERS_PER_TABLE)
     players = [Player(seat, f"{stream.table_id}-P{seat}", ante * BUY_IN)
                for seat in sorted(rng.sample(range(1, SEATS + 1), count))]
     for p in players:
@@ -499,17 +518,19 @@ def simulate_table(
                                       "stack": p.stack})
     usable = sorted(faults & set(FAULTS))
     labels: list[TruthLabel] = []
+    extras = extras_for(options, stream.table_id, [p.player_id for p in players])
     for number in range(1, hands + 1):
         _top_up(stream, players, ante)
         fault = rng.choice(usable) if usable and rng.random() < fault_rate else None
         hand_id = f"{stream.table_id}-{number:06d}"
-        applied = _play_hand(stream, hand_id, players, ante, rng, fault)
+        dealer = options.dealer(stream, "dealer-1")
+        applied = _play_hand(stream, hand_id, players, ante, rng, fault, dealer, extras)
         if fault is not None and applied is not None:
             labels.append(TruthLabel(table_id=stream.table_id, hand_id=hand_id, fault=fault,
                                      codes=FAULT_CODES[fault], seat=applied[0],
                                      detail=applied[1]))
         stream.advance(rng.randint(5, 40))
-    return labels
+    return labels + (extras.patterns.labels if extras else [])
 
 
 def _top_up(stream: TableStream, players: list[Player], ante: int) -> None:
@@ -525,13 +546,17 @@ def _play_hand(
     ante: int,
     rng: random.Random,
     fault: str | None,
+    dealer: str = "dealer-1",
+    extras: RussianExtras | None = None,
 ) -> tuple[int | None, str] | None:
     """Emit one hand; returns (seat, detail) of the fault if it was injected."""
     boxes = [Box(p.seat, p.player_id, ante) for p in players]
     run = HandRun(boxes, rng, fault)
+    run.cheat = start_hand(extras, run, hand_id, dealer)
     run.run()
+    finish_hand(extras, hand_id, dealer, {p.seat: p.player_id for p in players}, run.events)
     stream.emit("hand_started", {
-        "button": players[0].seat, "designated_player": None, "dealer_id": "dealer-1",
+        "button": players[0].seat, "designated_player": None, "dealer_id": dealer,
         "seats": [{"seat": p.seat, "player_id": p.player_id, "stack": p.stack}
                   for p in players],
         "deck": 52,

@@ -8,8 +8,9 @@ instance the pattern is about (the gate's instance, read back from the evidence)
 count at which it fired. The gate fires an instance at most once per count, so two
 different alerts never share an id; a repeat of the same alert always does.
 
-Example: ``SURV-2/dealer=D7/player=P12/count=8``. Values are percent-escaped, so an id
-with a ``/`` or ``=`` in a player id still reads back unambiguously.
+Example: ``SURV-2/dealer=D7/player=P12/count=8``; SURV-3 names its method too
+(``SURV-3/from_player=A/to_player=B/method=fold/count=5``). Values are percent-escaped,
+so an id with a ``/`` or ``=`` in a player id still reads back unambiguously.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from services.events.contract import Alert
 # the same instance and count each pattern gives its gate (services/surveillance/*.py).
 SUBJECTS: dict[str, tuple[tuple[str, ...], str]] = {
     "SURV-2": (("dealer", "player"), "count"),
-    "SURV-3": (("from_player", "to_player"), "count"),
+    "SURV-3": (("from_player", "to_player", "method"), "count"),
     "SURV-4": (("players",), "decisions"),
     "SURV-5": (("player", "decision"), "decisions"),
     "SURV-6": (("player", "kind"), "count"),

@@ -24,10 +24,14 @@ class Evidence:
 
 
 def surv_alert(where: HandRef, code: str, rule: str, severity: Severity, message: str,
-               evidence: dict[str, Any]) -> Alert:
-    """An alert raised on the hand ``where`` (the hand that made the pattern cross)."""
+               evidence: dict[str, Any], refs: Iterable[HandRef] = ()) -> Alert:
+    """An alert raised on the hand ``where`` (the hand that made the pattern cross);
+    ``refs``: the evidence hands, whose counted findings the alert lists by id (the engine
+    adds the id, subject, parties and related alerts: ``services.surveillance.links``)."""
+    findings = [fid for ref in refs for fid in ref.finding_ids()]
     return Alert(table_id=where.table_id, hand_id=where.hand_id, code=code, rule=rule,
-                 severity=severity, message=message, evidence=evidence)
+                 severity=severity, message=message, evidence=evidence,
+                 findings=findings or None)
 
 
 def sorted_tables(refs: Iterable[HandRef]) -> list[str]:

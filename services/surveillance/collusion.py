@@ -25,6 +25,7 @@ from services.events.contract import Alert, Event
 from services.surveillance.alerting import Evidence, sorted_tables, surv_alert
 from services.surveillance.facts import HandFacts, HandRef
 from services.surveillance.gate import AlertGate
+from services.surveillance.looks import Looks, spent
 from services.surveillance.profile import Collusion, DecisionTest
 from services.surveillance.russian_decisions import (
     DECISION_KINDS,
@@ -77,9 +78,11 @@ class _Record:
 
 
 class InformationSharing:
-    def __init__(self, config: Collusion, gate: AlertGate, evidence_hands: int) -> None:
+    def __init__(self, config: Collusion, gate: AlertGate, evidence_hands: int,
+                 looks: Looks) -> None:
         self.config = config
         self.gate = gate
+        self.looks = looks
         self.keep = evidence_hands
         self.records: dict[tuple[str, DecisionKind], _Record] = {}
 
@@ -112,12 +115,14 @@ class InformationSharing:
         cfg, words = self.thresholds(kind), WORDING[kind]
         cells = [record.strata[k] for k in sorted(record.strata)]
         n = sum(c.decisions for c in cells)
-        if n < cfg.min_decisions:
+        instance = ("SURV-5", name, kind)
+        look = self.looks.look(instance, cfg.min_decisions, n)
+        if look is None:
             return None
         t = sum(c.matched for c in cells)
         p, expected = stratified_upper_tail(cells, t)
-        instance = ("SURV-5", name, kind)
-        if p > cfg.p_value or not self.gate.due(instance, n):
+        threshold = spent(cfg.p_value, look)
+        if p > threshold or not self.gate.due(instance, n):
             return None
         self.gate.fired(instance, n)
         chose = sum(c.chosen for c in cells)
@@ -129,13 +134,14 @@ class InformationSharing:
             words.other_match: n - chose - outcomes + t, "strata": len(cells),
             "statistic": f"P(T >= {words.matched}), T = sum over strata {words.strata} "
                          "of hypergeometrics",
-            "p_value": p, "threshold": cfg.p_value, "min_decisions": cfg.min_decisions,
+            "p_value": p, "threshold": threshold, "p_value_budget": cfg.p_value,
+            "look": look, "min_decisions": cfg.min_decisions,
             "tables": sorted_tables(hands),
             "hands": record.evidence.cited() if record.evidence else [],
         }
         message = (f"player {name}: {words.verb} in {t} of the {outcomes} {words.hands} "
                    f"({expected:.1f} expected from what the box could see), over {n} "
-                   f"{words.decisions}; p = {p:.2e} <= {cfg.p_value:g}")
+                   f"{words.decisions}; p = {p:.2e} <= {threshold:.2g}")
         where = hands[-1] if hands else record.last
         assert where is not None
         return surv_alert(where, CODE, "SURV-5", cfg.severity, message, evidence)

@@ -9,7 +9,9 @@ The p-value is ``P(X >= k)``. Conditioning on ``M`` needs no estimate of the dea
 rate, so a dealer with few events in total is judged exactly, and a dealer who errs a lot
 with everyone (SURV-8's business) is not flagged here for that alone.
 
-Tested on the hand where the pair's count grows (the only hand that can make it cross).
+Tested on the hand where the pair's count grows (the only hand that can make it cross),
+when the count reaches the next point of the look grid, at that look's share of the
+``p_value`` budget (``services.surveillance.looks``).
 """
 
 from __future__ import annotations
@@ -19,8 +21,9 @@ from dataclasses import dataclass, field
 
 from services.events.contract import Alert, Severity
 from services.surveillance.alerting import Evidence, sorted_tables, surv_alert
-from services.surveillance.facts import HandFacts
+from services.surveillance.facts import HandFacts, Incident
 from services.surveillance.gate import AlertGate
+from services.surveillance.looks import Looks, spent
 from services.surveillance.stats import binomial_upper_tail
 
 
@@ -53,14 +56,14 @@ class _Dealer:
 class Concentration:
     """Counters per dealer and dealer+player; ``observe`` one hand's events by seat."""
 
-    def __init__(self, rule: ConcentrationRule, gate: AlertGate) -> None:
+    def __init__(self, rule: ConcentrationRule, gate: AlertGate, looks: Looks) -> None:
         self.rule = rule
         self.gate = gate
+        self.looks = looks
         self.dealers: dict[str, _Dealer] = {}
 
-    def observe(self, facts: HandFacts,
-                events: Sequence[tuple[int, int | None]]) -> list[Alert]:
-        """``events``: (seat, chips or None) of this hand's events attributed to seats."""
+    def observe(self, facts: HandFacts, events: Sequence[Incident]) -> list[Alert]:
+        """``events``: this hand's incidents attributed to seats."""
         dealer_id = facts.dealer
         if dealer_id is None:
             return []
@@ -69,7 +72,8 @@ class Concentration:
             dealer.seat_hands += 1
             dealer.pairs.setdefault(player, _Pair()).seat_hands += 1
         grown: list[tuple[str, int]] = []
-        for seat, chips in events:
+        for incident in events:
+            seat, chips = incident.seat, incident.chips
             if seat not in facts.players:
                 continue
             player = facts.players[seat]
@@ -79,7 +83,8 @@ class Concentration:
             pair.chips += chips or 0
             if pair.evidence is None:
                 pair.evidence = Evidence(self.rule.evidence_hands)
-            pair.evidence.add(facts.ref(seat, chips))
+            found = () if incident.finding is None else (incident.finding,)
+            pair.evidence.add(facts.ref(seat, chips, found))
             if (player, seat) not in grown:
                 grown.append((player, seat))
         alerts = []
@@ -93,12 +98,14 @@ class Concentration:
               seat: int) -> Alert | None:
         rule, pair = self.rule, dealer.pairs[player]
         k, m = pair.events, dealer.events
-        if k < rule.min_count:
+        instance = (rule.rule, dealer_id, player)
+        look = self.looks.look(instance, rule.min_count, k)
+        if look is None:
             return None
         share = pair.seat_hands / dealer.seat_hands
         p = binomial_upper_tail(k, m, share)
-        instance = (rule.rule, dealer_id, player)
-        if p > rule.p_value or not self.gate.due(instance, k):
+        threshold = spent(rule.p_value, look)
+        if p > threshold or not self.gate.due(instance, k):
             return None
         self.gate.fired(instance, k)
         others_hands = dealer.seat_hands - pair.seat_hands
@@ -112,13 +119,14 @@ class Concentration:
             "rate_with_others": (m - k) / others_hands if others_hands else None,
             "expected_share": share,
             "statistic": "P(X >= count), X ~ Binomial(dealer_events, expected_share)",
-            "p_value": p, "threshold": rule.p_value, "min_count": rule.min_count,
+            "p_value": p, "threshold": threshold, "p_value_budget": rule.p_value,
+            "look": look, "min_count": rule.min_count,
             "chips": pair.chips, "tables": sorted_tables(hands),
             "seats": sorted({r.seat for r in hands if r.seat is not None}),
             "hands": pair.evidence.cited(),
         }
         message = (f"dealer {dealer_id}: {k} of {m} {rule.what} went to player {player}, "
                    f"who held {pair.seat_hands} of the dealer's {dealer.seat_hands} "
-                   f"seat-hands ({share:.1%}); p = {p:.2e} <= {rule.p_value:g}")
+                   f"seat-hands ({share:.1%}); p = {p:.2e} <= {threshold:.2g}")
         return surv_alert(facts.ref(seat), rule.code, rule.rule, rule.severity, message,
-                          evidence)
+                          evidence, hands)

@@ -12,7 +12,9 @@ p-value is ``P(X >= k)``.
 Why ``review()`` and not every hand: the floor is every other table. Testing as hands
 arrive would make an alert depend on how far the other tables had got, i.e. on the
 interleaving of the log; testing at review time (the end of a run, or of a shift) depends
-only on the hands seen. The gate still alerts once per instance across reviews.
+only on the hands seen. The gate still alerts once per instance across reviews, and an
+entity is tested only when its count reaches the next point of the look grid, at that
+look's share of the ``p_value`` budget (``services.surveillance.looks``).
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from services.events.contract import Alert
 from services.surveillance.alerting import Evidence, sorted_tables, surv_alert
 from services.surveillance.facts import HandFacts, HandRef
 from services.surveillance.gate import AlertGate
+from services.surveillance.looks import Looks, spent
 from services.surveillance.profile import Drift
 from services.surveillance.stats import binomial_upper_tail
 
@@ -41,14 +44,17 @@ def kinds_in(facts: HandFacts) -> tuple[str, ...]:
 class _Entity:
     hands: int = 0
     counts: dict[str, int] = field(default_factory=dict)
+    chips: int = 0  # MISPAY amounts, either way (the mispay kind's chips at stake)
     evidence: dict[str, Evidence] = field(default_factory=dict)
     last: HandRef | None = None
 
 
 class ProcedureDrift:
-    def __init__(self, config: Drift, gate: AlertGate, evidence_hands: int) -> None:
+    def __init__(self, config: Drift, gate: AlertGate, evidence_hands: int,
+                 looks: Looks) -> None:
         self.config = config
         self.gate = gate
+        self.looks = looks
         self.keep = evidence_hands
         # (game, scope) -> entity id -> counters
         self.floors: dict[tuple[str, str], dict[str, _Entity]] = {}
@@ -63,9 +69,12 @@ class ProcedureDrift:
             entity = self.floors.setdefault((game, scope), {}).setdefault(name, _Entity())
             entity.hands += 1
             entity.last = facts.ref()
+            entity.chips += facts.mispay_chips
             for kind in found:
                 entity.counts[kind] = entity.counts.get(kind, 0) + 1
-                entity.evidence.setdefault(kind, Evidence(self.keep)).add(facts.ref())
+                counted = facts.mispay_findings if kind == "mispay" else ()
+                entity.evidence.setdefault(kind, Evidence(self.keep)).add(
+                    facts.ref(findings=counted))
 
     def review(self) -> list[Alert]:
         """Test every entity against its floor; alerts in a fixed (sorted) order."""
@@ -88,10 +97,14 @@ class ProcedureDrift:
         k, n = entity.counts.get(kind, 0), entity.hands
         if k < cfg.min_count or n < cfg.min_hands or n >= floor_hands:
             return None  # too little evidence, or nothing else on the floor to compare
+        instance = ("SURV-8", game, scope, name, kind)
+        look = self.looks.look(instance, cfg.min_count, k)
+        if look is None:
+            return None
         share = n / floor_hands
         p = binomial_upper_tail(k, floor_count, share)
-        instance = ("SURV-8", game, scope, name, kind)
-        if p > cfg.p_value or not self.gate.due(instance, k):
+        threshold = spent(cfg.p_value, look)
+        if p > threshold or not self.gate.due(instance, k):
             return None
         self.gate.fired(instance, k)
         rest_rate = (floor_count - k) / (floor_hands - n)
@@ -102,13 +115,14 @@ class ProcedureDrift:
             "floor_hands": floor_hands, "rest_of_floor_rate": rest_rate,
             "expected_share": share,
             "statistic": "P(X >= count), X ~ Binomial(floor_count, hands_dealt / floor_hands)",
-            "p_value": p, "threshold": cfg.p_value, "min_count": cfg.min_count,
-            "min_hands": cfg.min_hands, "tables": sorted_tables(hands),
+            "p_value": p, "threshold": threshold, "p_value_budget": cfg.p_value,
+            "look": look, "min_count": cfg.min_count, "min_hands": cfg.min_hands,
+            "chips": entity.chips if kind == "mispay" else 0, "tables": sorted_tables(hands),
             "hands": entity.evidence[kind].cited(),
         }
         message = (f"{game} {scope} {name}: {kind} in {k} of {n} hands ({k / n:.1%}) "
                    f"against {rest_rate:.1%} on the rest of the floor; p = {p:.2e} <= "
-                   f"{cfg.p_value:g}")
+                   f"{threshold:.2g}")
         where = hands[-1] if hands else entity.last
         assert where is not None
-        return surv_alert(where, CODE, "SURV-8", cfg.severity, message, evidence)
+        return surv_alert(where, CODE, "SURV-8", cfg.severity, message, evidence, hands)

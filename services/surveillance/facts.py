@@ -21,20 +21,25 @@ from services.events.contract import (
     WagerEvent,
 )
 from services.games.model import HandInput
+from services.surveillance.poker_decisions import PokerDecision, poker_decisions
 
-# Betting decisions a player makes freely (blind and ante posts are forced, not choices).
-DECISIONS = frozenset({"fold", "check", "call", "bet", "raise", "all_in"})
-AGGRESSIVE = frozenset({"bet", "raise", "all_in"})
+POKER_GAMES = frozenset({"holdem", "draw7a"})
 
 
 @dataclass(frozen=True)
 class HandRef:
-    """A hand cited in evidence, with the seat it concerns and a chip amount if any."""
+    """A hand cited in evidence, with the seat it concerns and a chip amount if any, and
+    the positions in the hand's record ``findings`` of the findings it counts (the
+    alert's ``findings`` ids; not part of the evidence object)."""
 
     table_id: str
     hand_id: str
     seat: int | None = None
     amount: int | None = None
+    findings: tuple[int, ...] = ()
+
+    def finding_ids(self) -> list[str]:
+        return [f"{self.table_id}/{self.hand_id}/{i}" for i in self.findings]
 
     def as_evidence(self) -> dict[str, str | int]:
         out: dict[str, str | int] = {"table_id": self.table_id, "hand_id": self.hand_id}
@@ -46,12 +51,13 @@ class HandRef:
 
 
 @dataclass(frozen=True)
-class Decision:
-    """A betting decision taken heads-up: ``seat`` acted with only ``opponent`` left."""
+class Incident:
+    """One irregularity a dealer produced at a seat: chips (a mispay's amount) and the
+    position of its finding in the record, if it is one."""
 
     seat: int
-    opponent: int
-    aggressive: bool
+    chips: int | None = None
+    finding: int | None = None
 
 
 @dataclass(frozen=True)
@@ -61,8 +67,10 @@ class HandFacts:
     game: str | None
     dealer: str | None
     players: dict[int, str]  # seat -> player_id, every seat dealt in (incl. a DP)
-    favourable_mispays: tuple[tuple[int, int], ...]  # (seat, chips too much), MISPAY > 0
+    favourable_mispays: tuple[Incident, ...]  # MISPAY with amount > 0 (chips too much)
     mispay: bool  # any MISPAY finding
+    mispay_findings: tuple[int, ...]  # positions of the MISPAY findings in the record
+    mispay_chips: int  # sum of the MISPAY amounts, either way
     misdeal: bool  # a ``misdeal`` event
     exposed_seats: tuple[int, ...]  # seats with a card the dealer exposed by error (once each)
     exposed: bool  # any card exposed by dealer error (with or without a seat)
@@ -70,11 +78,14 @@ class HandFacts:
     flush_bonus_seats: frozenset[int]
     folded: frozenset[int]
     net: dict[int, int]  # recorded stack change per seat
+    house_net: int  # the house's recorded net (rake, a house-banked game's hold)
+    wagered: dict[int, int]  # chips each seat put at risk: wagers, and bets in poker
     big_blind: int | None  # the table's betting unit (big blind, else small bet)
-    heads_up: tuple[Decision, ...]
+    poker: tuple[PokerDecision, ...]  # hold'em and Draw 7-A betting decisions
 
-    def ref(self, seat: int | None = None, amount: int | None = None) -> HandRef:
-        return HandRef(self.table_id, self.hand_id, seat, amount)
+    def ref(self, seat: int | None = None, amount: int | None = None,
+            findings: tuple[int, ...] = ()) -> HandRef:
+        return HandRef(self.table_id, self.hand_id, seat, amount, findings)
 
 
 def hand_facts(hand: HandInput, record: AdjudicationRecord) -> HandFacts | None:
@@ -83,7 +94,7 @@ def hand_facts(hand: HandInput, record: AdjudicationRecord) -> HandFacts | None:
         return None
     started = next((e for e in hand.events if isinstance(e, HandStartedEvent)), None)
     players = _players(record, started)
-    mispays = [f for f in record.findings if f.code == "MISPAY"]
+    mispays = [(i, f) for i, f in enumerate(record.findings) if f.code == "MISPAY"]
     exposures = [e.data for e in hand.events
                  if isinstance(e, CardExposedEvent) and e.data.cause == "dealer_error"]
     return HandFacts(
@@ -92,10 +103,12 @@ def hand_facts(hand: HandInput, record: AdjudicationRecord) -> HandFacts | None:
         game=record.game,
         dealer=record.dealer_id or (started.data.dealer_id if started else None),
         players=players,
-        favourable_mispays=tuple((f.seat, f.amount) for f in mispays
+        favourable_mispays=tuple(Incident(f.seat, f.amount, i) for i, f in mispays
                                  if f.seat is not None and f.amount is not None
                                  and f.amount > 0),
         mispay=bool(mispays),
+        mispay_findings=tuple(i for i, _ in mispays),
+        mispay_chips=sum(abs(f.amount or 0) for _, f in mispays),
         misdeal=any(isinstance(e, MisdealEvent) for e in hand.events),
         exposed_seats=tuple(sorted({x.seat for x in exposures if x.seat is not None})),
         exposed=bool(exposures),
@@ -106,8 +119,11 @@ def hand_facts(hand: HandInput, record: AdjudicationRecord) -> HandFacts | None:
         folded=frozenset(e.data.seat for e in hand.events
                          if isinstance(e, ActionEvent) and e.data.action == "fold"),
         net=_recorded_net(record),
+        house_net=record.recorded.net.get("house", 0) if record.recorded else 0,
+        wagered=_wagered(hand.events),
         big_blind=_betting_unit(hand),
-        heads_up=tuple(heads_up_decisions(hand.events, set(players))),
+        poker=(tuple(poker_decisions(hand.events, record.game))
+               if record.game in POKER_GAMES else ()),
     )
 
 
@@ -139,26 +155,17 @@ def _recorded_net(record: AdjudicationRecord) -> dict[int, int]:
     return {int(k): v for k, v in record.recorded.net.items() if k.isdigit()}
 
 
+def _wagered(events: Iterable[object]) -> dict[int, int]:
+    out: dict[int, int] = {}
+    for e in events:
+        if isinstance(e, WagerEvent | ActionEvent) and e.data.amount and e.data.seat:
+            out[e.data.seat] = out.get(e.data.seat, 0) + e.data.amount
+    return out
+
+
 def _betting_unit(hand: HandInput) -> int | None:
     config = hand.table.config
     if config is None:
         return None
     limits = config.limits
     return limits.big_blind or limits.small_bet or limits.min_wager or None
-
-
-def heads_up_decisions(events: Iterable[object], dealt_in: set[int]) -> list[Decision]:
-    """SURV-4: the betting decisions taken when exactly two players were left in the hand
-    (a bet or raise then can only be against the other one)."""
-    live = set(dealt_in)
-    out: list[Decision] = []
-    for e in events:
-        if not isinstance(e, ActionEvent) or e.data.action not in DECISIONS:
-            continue
-        seat = e.data.seat
-        if len(live) == 2 and seat in live:
-            (opponent,) = live - {seat}
-            out.append(Decision(seat, opponent, e.data.action in AGGRESSIVE))
-        if e.data.action == "fold":
-            live.discard(seat)
-    return out

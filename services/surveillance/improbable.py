@@ -11,7 +11,8 @@ a mispaid bonus does not hide or fake a hit):
 
 The true probability ``p0`` of a hit comes from ``services.surveillance.odds`` (exact
 counting). With ``n`` trials and ``k`` hits the p-value is ``P(X >= k)``,
-``X ~ Binomial(n, p0)``, tested on the hand where a hit is added.
+``X ~ Binomial(n, p0)``, tested on the hand where a hit is added when the hit count
+reaches the next point of the look grid (``services.surveillance.looks``).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from services.games.evaluation.standard import category, rank5
 from services.surveillance.alerting import Evidence, sorted_tables, surv_alert
 from services.surveillance.facts import HandFacts
 from services.surveillance.gate import AlertGate
+from services.surveillance.looks import Looks, spent
 from services.surveillance.odds import CATEGORY_ORDER, five_card_at_least, longest_suit_at_least
 from services.surveillance.profile import Improbable
 from services.surveillance.stats import binomial_upper_tail
@@ -82,9 +84,11 @@ class _Record:
 
 
 class ImprobableResults:
-    def __init__(self, config: Improbable, gate: AlertGate, evidence_hands: int) -> None:
+    def __init__(self, config: Improbable, gate: AlertGate, evidence_hands: int,
+                 looks: Looks) -> None:
         self.config = config
         self.gate = gate
+        self.looks = looks
         self.keep = evidence_hands
         self.kinds = hit_kinds(config)
         self.records: dict[tuple[str, str], _Record] = {}  # (player, kind) -> counts
@@ -116,11 +120,13 @@ class ImprobableResults:
               cards: tuple[str, ...]) -> Alert | None:
         cfg = self.config
         k, n = rec.hits, rec.trials
-        if k < cfg.min_count:
+        instance = ("SURV-6", player, kind.name)
+        look = self.looks.look(instance, cfg.min_count, k)
+        if look is None:
             return None
         p = binomial_upper_tail(k, n, kind.probability)
-        instance = ("SURV-6", player, kind.name)
-        if p > cfg.p_value or not self.gate.due(instance, k):
+        threshold = spent(cfg.p_value, look)
+        if p > threshold or not self.gate.due(instance, k):
             return None
         self.gate.fired(instance, k)
         assert rec.evidence is not None
@@ -130,11 +136,12 @@ class ImprobableResults:
             "trials": n, "rate": k / n, "true_probability": kind.probability,
             "expected_count": n * kind.probability,
             "statistic": "P(X >= count), X ~ Binomial(trials, true_probability)",
-            "p_value": p, "threshold": cfg.p_value, "min_count": cfg.min_count,
-            "last_hit_cards": list(cards), "tables": sorted_tables(hands),
+            "p_value": p, "threshold": threshold, "p_value_budget": cfg.p_value,
+            "look": look, "min_count": cfg.min_count, "last_hit_cards": list(cards),
+            "tables": sorted_tables(hands),
             "hands": rec.evidence.cited(),
         }
         message = (f"player {player}: {k} hits ({kind.description}) in {n} hands, "
                    f"{n * kind.probability:.2f} expected at the true odds "
-                   f"{kind.probability:.4%}; p = {p:.2e} <= {cfg.p_value:g}")
+                   f"{kind.probability:.4%}; p = {p:.2e} <= {threshold:.2g}")
         return surv_alert(facts.ref(seat), CODE, "SURV-6", cfg.severity, message, evidence)

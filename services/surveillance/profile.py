@@ -92,11 +92,26 @@ class Collusion(_Section):
     buy_dealer_game: DecisionTest
 
 
+class Looks(_Section):
+    """Repeated looks at one instance (``services.surveillance.looks``)."""
+
+    growth_percent: int
+
+
+class SeverityRule(_Section):
+    """How an alert's severity follows what is at stake (``services.surveillance.links``)."""
+
+    raise_at_chips: int
+    raise_at_p_value: float
+
+
 class SurveillanceConfig(_Section):
     """``surveillance.toml``."""
 
     realert_growth_percent: int
     evidence_hands: int
+    looks: Looks
+    severity: SeverityRule
     sweethearting: Sweethearting
     drift: Drift
     improbable: Improbable

@@ -32,6 +32,7 @@ def hand(
     net: dict[int, int] | None = None,
     status: str | None = None,
     big_blind: int | None = None,
+    deck: int = 52,
 ) -> tuple[HandInput, AdjudicationRecord]:
     """Hand ``number`` of ``table``: ``players`` (seat -> id) dealt in by ``dealer``,
     ``events`` between hand_started and hand_ended, MISPAY findings (seat -> chips too
@@ -39,7 +40,7 @@ def hand(
     players = SIX if players is None else players
     hand_id = f"{table}-{number:06d}"
     started = {"button": min(players), "designated_player": None, "dealer_id": dealer,
-               "deck": 52, "seats": [{"seat": s, "player_id": p, "stack": 10_000}
+               "deck": deck, "seats": [{"seat": s, "player_id": p, "stack": 10_000}
                                      for s, p in sorted(players.items())]}
     limits: dict[str, Any] = {"min_wager": 1, "max_wager": 1000}
     if big_blind is not None:

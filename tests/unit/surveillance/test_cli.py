@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 import msgspec
 import orjson
-from typer.testing import CliRunner
+from typer.testing import CliRunner, Result
 
 from services.cli import app
 from services.events.contract import Alert
+from services.events.stream import TableStream
 from services.simulator.run import simulate
 from tests.profiles import HOUSE
 from tests.unit.surveillance.sweetheart import most_paid_player, overpay_one_player
@@ -41,3 +43,49 @@ def test_surveil_clean_log_to_stdout(tmp_path: Path) -> None:
     assert result.exit_code == 0
     assert "0 alert(s) over 60 hands" in result.output
     assert "{" not in result.output
+
+
+def day_log(seed: int, day: int) -> bytes:
+    """One day of the HCF sweetheart scenario (dealer D0-1 overpays P0-1, about 9 times
+    in 300 hands): the same table, dealer and player ids every day, the hands numbered
+    by day (re-chained from the first event), as the next day's log of the table is."""
+    log = simulate(["hcf"], 1, 300, seed=seed, faults=frozenset({"sweetheart"}),
+                   profile=HOUSE)
+    stream = TableStream("T001", random.Random(day))
+    for e in log.events:
+        hand = e["hand_id"] and f"D{day}-{e['hand_id']}"
+        stream.emit(e["type"], e["data"], hand_id=hand, source=e["source"])
+    return b"".join(orjson.dumps(e) + b"\n" for e in stream.events)
+
+
+def sweethearting(path: Path) -> list[Alert]:
+    alerts = [msgspec.json.decode(line, type=Alert) for line in path.read_bytes().splitlines()]
+    return [a for a in alerts if a.rule == "SURV-2"]
+
+
+def test_surveil_db_goes_on_from_the_stored_state(tmp_path: Path) -> None:
+    """Two days of the sweetheart scenario. Each day alone holds too few overpays to
+    alert (at a fifth of the dealer's seat-hands it takes about 12); with --db the second
+    day counts on from the first and SURV-2 alerts; the second day given again counts
+    nothing. The database is created on first use."""
+    days = [tmp_path / "day1.jsonl", tmp_path / "day2.jsonl"]
+    days[0].write_bytes(day_log(3, 1))
+    days[1].write_bytes(day_log(4, 2))
+    url = f"sqlite:///{tmp_path}/surv.sqlite"
+
+    def surveil(path: Path, out: str, *extra: str) -> Result:
+        return CliRunner().invoke(app, ["surveil", str(path), "--out", str(tmp_path / out),
+                                        *extra])
+
+    alone = [surveil(days[0], "a1.jsonl"), surveil(days[1], "a2.jsonl")]
+    stored = [surveil(days[0], "s1.jsonl", "--db", url), surveil(days[1], "s2.jsonl", "--db", url),
+              surveil(days[1], "s3.jsonl", "--db", url)]
+    assert [r.exit_code for r in alone + stored] == [0] * 5, stored[0].output
+    assert "created a new ledger" in stored[0].output
+    assert sweethearting(tmp_path / "a1.jsonl") == sweethearting(tmp_path / "a2.jsonl") == []
+    assert sweethearting(tmp_path / "s1.jsonl") == []
+    week = sweethearting(tmp_path / "s2.jsonl")
+    assert [(a.evidence or {}).get("player") for a in week] == ["P0-1"]
+    assert {h["hand_id"][:2] for h in (week[0].evidence or {})["hands"]} == {"D1", "D2"}
+    assert sweethearting(tmp_path / "s3.jsonl") == []
+    assert "300 hand(s) had been counted by an earlier run" in stored[2].output

@@ -28,14 +28,17 @@ def floor(misdeals_of_first: int, misdeals_of_others: int, hands: int = 200) -> 
 
 
 def test_dealer_and_table_far_above_the_floor() -> None:
-    """D1 (at T1) misdeals in 20 of 200 hands; D2..D4 in 2 of 200 each. Floor: K = 26
+    """D1 (at T1) misdeals in 25 of 200 hands; D2..D4 in 2 of 200 each. Floor: K = 31
     misdeal hands in N = 800. D1's share of hands is 1/4, so under "no drift"
-    X ~ Bin(26, 1/4) and P(X >= 20) = sum_{i=20..26} C(26,i) 0.25^i 0.75^(26-i); the
-    first term C(26,20) 0.25^20 0.75^6 = 230,230 * 9.095e-13 * 0.17798 = 3.727e-8 and
-    the rest add ~10%: 4.11e-8 <= 1e-6. Same numbers for table T1. The rest of the
-    floor runs at 6 / 600 = 1%. D2..D4 (2 of 26 at share 1/4): P ~ 1."""
+    X ~ Bin(31, 1/4) and P(X >= 25) = sum_{i=25..31} C(31,i) 0.25^i 0.75^(31-i); the
+    first term C(31,25) 0.25^25 0.75^6 = 736,281 * 8.8818e-16 * 0.17798 = 1.1639e-10, the
+    next 169,911 * 2.2204e-16 * 0.23730 = 8.95e-12, then 5.5e-13 ...: 1.2592e-10.
+    The look grid from min_count 5, growing by 50%: 5, 8, 12, 18, 27; 25 is past the
+    fourth point (look 3), whose threshold is 1e-6 * 6 / (pi^2 * 16) = 3.7995e-8: alert.
+    Same numbers for table T1. The rest of the floor runs at 6 / 600 = 1%. D2..D4 (2 of
+    31 at share 1/4): P ~ 1."""
     engine = SurveillanceEngine(surveillance_config(HOUSE))
-    for hand_input, record in floor(20, 2):
+    for hand_input, record in floor(25, 2):
         assert [a for a in engine.observe(hand_input, record) if a.rule == "SURV-8"] == []
     alerts = engine.review()
     assert [(a.evidence["scope"], a.evidence[a.evidence["scope"]]) for a in alerts
@@ -43,14 +46,30 @@ def test_dealer_and_table_far_above_the_floor() -> None:
     ev = alerts[0].evidence
     assert ev is not None
     assert (ev["kind"], ev["count"], ev["hands_dealt"], ev["floor_count"],
-            ev["floor_hands"]) == ("misdeal", 20, 200, 26, 800)
-    assert ev["p_value"] == pytest.approx(4.110e-8, rel=1e-3)
+            ev["floor_hands"], ev["look"]) == ("misdeal", 25, 200, 31, 800, 3)
+    assert ev["p_value"] == pytest.approx(1.2592e-10, rel=1e-4)
+    assert ev["threshold"] == pytest.approx(3.7995e-8, rel=1e-4)
     assert ev["rest_of_floor_rate"] == pytest.approx(0.01)
-    assert ev["rate"] == pytest.approx(0.1)
-    assert len(ev["hands"]) == 20
+    assert ev["rate"] == pytest.approx(0.125)
+    assert len(ev["hands"]) == 25
     assert (alerts[0].rule, alerts[0].code, alerts[0].hand_id) == (
         "SURV-8", "PROCEDURE_DRIFT", "T1-000200")
+    assert (alerts[0].subject, alerts[1].subject) == ("dealer:D1", "table:T1")
     assert engine.review() == []  # alerted once; nothing new
+
+
+def test_a_count_between_grid_points_is_not_looked_at_again() -> None:
+    """After the review at 25 misdeals (look 3, grid point 18), more clean hands come but
+    D1's count stays 25: no new look, so no new test however the floor changes."""
+    engine = SurveillanceEngine(surveillance_config(HOUSE))
+    for hand_input, record in floor(25, 2):
+        engine.observe(hand_input, record)
+    engine.review()
+    assert engine.looks.last[("SURV-8", "hcf", "dealer", "D1", "misdeal")] == 3
+    for n in range(201, 300):
+        engine.observe(*hand(n, table="T2", dealer="D2", players={1: "P2a", 2: "P2b"}))
+    assert engine.review() == []
+    assert engine.looks.last[("SURV-8", "hcf", "dealer", "D1", "misdeal")] == 3
 
 
 def test_uniform_floor_does_not_alert() -> None:
@@ -61,12 +80,12 @@ def test_uniform_floor_does_not_alert() -> None:
     assert engine.review() == []
 
 
-@pytest.mark.parametrize("fields", [{"min_hands": 201}, {"min_count": 21}])
+@pytest.mark.parametrize("fields", [{"min_hands": 201}, {"min_count": 26}])
 def test_min_hands_and_min_count(fields: dict[str, int]) -> None:
-    """The drifting floor of the first test (D1: 20 misdeals in 200 hands, p = 4.1e-8)
-    is not alerted when a dealer needs 201 hands dealt, or 21 misdeals, to be judged."""
+    """The drifting floor of the first test (D1: 25 misdeals in 200 hands, p = 1.3e-10)
+    is not alerted when a dealer needs 201 hands dealt, or 26 misdeals, to be judged."""
     engine = SurveillanceEngine(config(drift=fields))
-    for hand_input, record in floor(20, 2):
+    for hand_input, record in floor(25, 2):
         engine.observe(hand_input, record)
     assert engine.review() == []
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from services.surveillance import SurveillanceEngine
 from services.surveillance.profile import surveillance_config
 from tests.profiles import HOUSE
@@ -18,17 +20,21 @@ def surv7(hands: list[tuple]) -> list:  # type: ignore[type-arg]
 
 
 def test_one_seat_exposed_again_and_again() -> None:
-    """Six players; dealer D1 exposes a card of seat 3 (player C) in hands 5, 10, ..., 40,
+    """Six players; dealer D1 exposes a card of seat 3 (player C) in hands 5, 10, ..., 70,
     two cards at once in hand 10 (one exposure incident: counted once). C holds 1/6 of
-    the seat-hands; after hand 35, 7 of 7 incidents: 6^-7 = 3.57e-6 > 1e-6; after hand 40,
-    8 of 8: 6^-8 = 5.95e-7 <= 1e-6: alert."""
+    the seat-hands, so k of k incidents has p = 6^-k. Looks at 4, 6, 9, 14 incidents
+    (min_count 4, +50%), thresholds 6.079e-7, 1.520e-7, 6.755e-8, 3.800e-8: 6^-4, 6^-6
+    = 2.1e-5 and 6^-9 = 9.92e-8 are above theirs; 6^-14 = 1.276e-11 is not: alert on
+    hand 70."""
     hands = [hand(n, events=exposed(3, ("As", "Kd") if n == 10 else ("As",))
-                  if n % 5 == 0 else []) for n in range(1, 41)]
+                  if n % 5 == 0 else []) for n in range(1, 71)]
     alerts = surv7(hands)
-    assert [a.hand_id for a in alerts] == ["T1-000040"]
+    assert [a.hand_id for a in alerts] == ["T1-000070"]
     ev = alerts[0].evidence
     assert ev is not None
-    assert (ev["dealer"], ev["player"], ev["count"], ev["dealer_events"]) == ("D1", "C", 8, 8)
+    assert (ev["dealer"], ev["player"], ev["count"], ev["dealer_events"]) == (
+        "D1", "C", 14, 14)
+    assert ev["p_value"] == pytest.approx(6.0**-14, rel=1e-9)
     assert ev["seats"] == [3]
     assert alerts[0].code == "EXPOSURE_CONCENTRATION"
 

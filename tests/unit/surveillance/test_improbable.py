@@ -37,21 +37,26 @@ def improbable(hands: list[tuple]) -> list:  # type: ignore[type-arg]
 
 
 def test_hcf_flush_hits_alert_when_the_tail_crosses() -> None:
-    """A wagers the flush bonus in 19 hands and is dealt a 5-card flush in hands 13..19.
-    True odds p0 = 4,089,228 / 133,784,560 = 0.030566 (test_stats_and_odds). After hand 18:
-    6 hits in 18, P(X >= 6) = C(18,6) p0^6 (1-p0)^12 + ... = 18,564 * 8.12e-10 * 0.688
-    + 31,824 * 2.48e-11 * 0.710 + ... = 1.10e-5 > 1e-6. After hand 19: 7 in 19,
-    C(19,7) p0^7 (1-p0)^12 + C(19,8) p0^8 (1-p0)^11 + ... = 50,388 * 2.48e-11 * 0.688
-    + 75,582 * 7.59e-13 * 0.710 = 8.62e-7 + 4.1e-8 + ... = 9.08e-7 <= 1e-6: alert."""
-    hands = [hcf_hand(n, FLUSH5 if n >= 13 else NO_FLUSH) for n in range(1, 20)]
+    """A wagers the flush bonus in 22 hands and is dealt a 5-card flush in hands 13..22.
+    True odds p0 = 4,089,228 / 133,784,560 = 0.030566 (test_stats_and_odds). Looks at 4,
+    6, 9, 14 hits (min_count 4, +50%), thresholds 1e-6 * 6 / (pi^2 (j+1)^2) = 6.079e-7,
+    1.520e-7, 6.755e-8. Hand 16, 4 hits in 16: P(X >= 4) = 1.18e-3. Hand 18, 6 in 18:
+    C(18,6) p0^6 (1-p0)^12 + ... = 1.10e-5 > 1.52e-7. Hand 21, 9 in 21: C(21,9) p0^9
+    (1-p0)^12 + C(21,10) p0^10 (1-p0)^11 + ... = 293,930 * 2.3287e-14 * 0.68900
+    + 352,716 * 5.06e-16 = 4.716e-9 + 1.78e-10 + ... = 4.900e-9 <= 6.755e-8: alert on
+    hand 21; hand 22 (10 hits) is no new look."""
+    hands = [hcf_hand(n, FLUSH5 if n >= 13 else NO_FLUSH) for n in range(1, 23)]
     alerts = improbable(hands)
-    assert [a.hand_id for a in alerts] == ["T1-000019"]
+    assert [a.hand_id for a in alerts] == ["T1-000021"]
     ev = alerts[0].evidence
     assert ev is not None
-    assert (ev["player"], ev["kind"], ev["count"], ev["trials"]) == ("A", "hcf_flush", 7, 19)
+    assert (ev["player"], ev["kind"], ev["count"], ev["trials"], ev["look"]) == (
+        "A", "hcf_flush", 9, 21, 2)
     assert ev["true_probability"] == pytest.approx(4_089_228 / 133_784_560)
-    assert ev["p_value"] == pytest.approx(9.08e-7, rel=2e-3)
+    assert ev["p_value"] == pytest.approx(4.900e-9, rel=1e-3)
+    assert ev["threshold"] == pytest.approx(6.755e-8, rel=1e-3)
     assert (alerts[0].code, alerts[0].rule) == ("IMPROBABLE_RESULTS", "SURV-6")
+    assert (alerts[0].subject, alerts[0].parties) == ("player:A", ["player:A"])
 
 
 def test_hcf_hits_at_the_true_rate_or_without_the_wager_do_not_alert() -> None:
@@ -64,16 +69,18 @@ def test_hcf_hits_at_the_true_rate_or_without_the_wager_do_not_alert() -> None:
 
 
 def test_russian_top_hands() -> None:
-    """A box dealt a straight in hands 7..10 of 10. p0 = 19,716 / 2,598,960 = 0.0075861.
-    After hand 9: 3 hits < min_count 4. After hand 10: P(X >= 4 | 10, p0) =
-    C(10,4) p0^4 (1-p0)^6 + ... = 210 * 3.312e-9 * 0.9554 + ... = 6.64e-7 + 6e-9
-    = 6.71e-7 <= 1e-6: alert."""
+    """A box dealt a straight in hands 7..12 of 12. p0 = 19,716 / 2,598,960 = 0.0075861.
+    After hand 9: 3 hits < min_count 4. After hand 10 (look 0, threshold 6.079e-7):
+    P(X >= 4 | 10, p0) = C(10,4) p0^4 (1-p0)^6 + ... = 210 * 3.312e-9 * 0.9554 + ...
+    = 6.706e-7 > 6.079e-7: no alert (at one threshold of 1e-6 it would have been). After
+    hand 12 (6 hits, look 1, threshold 1.520e-7): C(12,6) p0^6 (1-p0)^6 + C(12,7) p0^7
+    (1-p0)^5 = 924 * 1.90597e-13 * 0.95534 + 1.10e-12 = 1.6935e-10: alert."""
     hands = [hand(n, game="russian", players={1: "A"},
-                  events=dealt(1, STRAIGHT if n >= 7 else PAIR)) for n in range(1, 11)]
+                  events=dealt(1, STRAIGHT if n >= 7 else PAIR)) for n in range(1, 13)]
     alerts = improbable(hands)
-    assert [a.hand_id for a in alerts] == ["T1-000010"]
+    assert [a.hand_id for a in alerts] == ["T1-000012"]
     assert alerts[0].evidence is not None
-    assert alerts[0].evidence["p_value"] == pytest.approx(6.706e-7, rel=2e-3)
+    assert alerts[0].evidence["p_value"] == pytest.approx(1.6935e-10, rel=1e-3)
 
 
 def test_russian_first_five_cards_only() -> None:

@@ -93,16 +93,17 @@ def test_same_hands_same_alerts_whatever_the_interleaving(specs: list[list[HandS
 
 
 def test_the_property_is_not_vacuous() -> None:
-    """A fixed case where every watched pattern fires: T1's dealer overpays seat 1 in 6 of
-    6 hands and exposes seat 4 in 4 of them, seat 1 hits the flush bonus every time; T2 is
-    quiet. Interleaved or not: the same."""
+    """A fixed case where every watched pattern fires: T1's dealer overpays seat 1,
+    exposes seat 4 and misdeals in 6 of 6 hands, seat 1 hits the flush bonus every time;
+    T2 is quiet for 18 hands. (At share 1/4 of the seat-hands, 5 of 5 has p = 4^-5 =
+    9.8e-4, and T1's 6 misdeals of the floor's 6 at share 6/24 p = 4^-6 = 2.4e-4, both
+    under the third look's 0.05 * 6 / (9 pi^2) = 3.4e-3.) Interleaved or not: the same."""
     overpaid: HandSpec = (1, 4, True, True)
-    flush_only: HandSpec = (1, 0, True, True)
     quiet: HandSpec = (0, 0, False, False)
-    specs = [[overpaid] * 4 + [flush_only] * 2, [quiet] * 6]
+    specs = [[overpaid] * 6, [quiet] * 18]
     tables = build(specs)
     per_table, reviewed = feed(table_by_table(tables), tables)
     rules = {msgspec.json.decode(a)["rule"] for alerts in per_table.values() for a in alerts}
     assert rules == {"SURV-2", "SURV-6", "SURV-7"}
     assert {msgspec.json.decode(a)["rule"] for a in reviewed} == {"SURV-8"}
-    assert feed([0, 1] * 6, tables) == (per_table, reviewed)
+    assert feed([0, 1] * 6 + [1] * 12, tables) == (per_table, reviewed)

@@ -8,9 +8,11 @@ from math import comb
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from scipy.stats import hypergeom
 
 from services.surveillance.odds import FIVE_CARD_COUNTS, five_card_at_least, longest_suit_at_least
 from services.surveillance.stats import binomial_lower_tail, binomial_upper_tail
+from services.surveillance.stratified import Stratum, stratified_test
 
 
 def test_upper_tail_all_of_few() -> None:
@@ -84,3 +86,72 @@ def test_five_card_category_odds() -> None:
     assert five_card_at_least("straight_flush") == Fraction(40, 2_598_960)
     with pytest.raises(ValueError):
         five_card_at_least("high_card")
+
+
+# ----------------------------------------------------------------- far tails, exactly
+
+
+def exact_upper(k: int, n: int, p: Fraction) -> float:
+    return float(sum(comb(n, i) * p**i * (1 - p) ** (n - i) for i in range(k, n + 1)))
+
+
+@pytest.mark.parametrize(("k", "n", "p"), [
+    (12, 12, Fraction(1, 6)),  # 6^-12 = 4.6e-10
+    (20, 20, Fraction(1, 6)),  # 2.7e-16
+    (40, 1000, Fraction(1, 100)),  # far right of the mode: 4.7e-13
+    (60, 2000, Fraction(1, 200)),  # 3.5e-27
+    (200, 400, Fraction(1, 5)),  # 9.1e-41
+    (5, 5, Fraction(1, 30)),  # 30^-5 = 4.1e-8 (SURV-2 at a dealer of five tables)
+])
+def test_upper_tail_below_1e_12_matches_the_exact_sum(k: int, n: int, p: Fraction) -> None:
+    """scipy's binomial tail against the exact rational sum, p-values down to 1e-40."""
+    assert binomial_upper_tail(k, n, float(p)) == pytest.approx(exact_upper(k, n, p),
+                                                                rel=1e-9)
+
+
+def exact_stratified(cells: list[tuple[int, int, int]], t: int) -> tuple[float, float]:
+    """(P(T >= t), P(T <= t)) by exact rational convolution of hypergeometric pmfs."""
+    dist = {0: Fraction(1)}
+    for n, c, o in cells:
+        pmf = {x: Fraction(comb(o, x) * comb(n - o, c - x), comb(n, c))
+               for x in range(max(0, c + o - n), min(c, o) + 1)}
+        new: dict[int, Fraction] = {}
+        for a, pa in dist.items():
+            for b, pb in pmf.items():
+                new[a + b] = new.get(a + b, Fraction(0)) + pa * pb
+        dist = new
+    upper = sum(v for x, v in dist.items() if x >= t)
+    lower = sum(v for x, v in dist.items() if x <= t)
+    return float(upper), float(lower)
+
+
+@pytest.mark.parametrize(("cells", "t"), [
+    ([(42, 13, 12)], 12),  # 13 / C(42,12) = 1.2e-9 (the SURV-3 fold scenario)
+    ([(60, 20, 25), (40, 5, 30), (80, 40, 10)], 30),  # three strata: 9.8e-8
+    ([(60, 20, 25), (40, 5, 30), (80, 40, 10)], 34),  # one short of the maximum: 1.9e-13
+    ([(43, 10, 23), (43, 10, 23)], 0),  # SURV-4's lower tail, 9.3e-9
+    ([(100, 50, 50), (100, 50, 50)], 100),  # 1 / C(100,50)^2 = 9.8e-59
+])
+def test_stratified_test_matches_exact_convolution(cells: list[tuple[int, int, int]],
+                                                   t: int) -> None:
+    """The stratified test (scipy's hypergeometric pmfs, numpy's convolution) against
+    exact rational arithmetic, both tails, p-values far below 1e-12."""
+    strata = [Stratum(n, c, o, 0) for n, c, o in cells]
+    strata[0].matched = t  # only the total matters
+    result = stratified_test(strata)
+    upper, lower = exact_stratified(cells, t)
+    assert result.upper == pytest.approx(upper, rel=1e-9)
+    assert result.lower == pytest.approx(lower, rel=1e-9)
+
+
+@given(st.integers(2, 40), st.data())
+def test_one_stratum_is_scipy_hypergeometric(n: int, data: st.DataObject) -> None:
+    """A single stratum is Fisher's one-sided exact test: scipy.stats.hypergeom.sf."""
+    c = data.draw(st.integers(0, n))
+    o = data.draw(st.integers(0, n))
+    t = data.draw(st.integers(max(0, c + o - n), min(c, o)))
+    result = stratified_test([Stratum(n, c, o, t)])
+    assert result.upper == pytest.approx(float(hypergeom.sf(t - 1, n, o, c)), rel=1e-9,
+                                         abs=1e-300)
+    assert result.lower == pytest.approx(float(hypergeom.cdf(t, n, o, c)), rel=1e-9,
+                                         abs=1e-300)
