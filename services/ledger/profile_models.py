@@ -16,7 +16,7 @@ from __future__ import annotations
 from sqlalchemy import BigInteger, String, Text
 from sqlalchemy.orm import Mapped, mapped_column
 
-from services.ledger.models import WITHOUT_ROWID, Base
+from services.ledger.base import WITHOUT_ROWID, Base
 
 ID = 200  # the width of a table, hand, player or dealer id, as in ``hands``
 

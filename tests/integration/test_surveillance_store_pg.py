@@ -10,7 +10,7 @@ import pytest
 from sqlalchemy import Engine
 
 from services.ledger.db import open_ledger
-from tests.integration.conftest import base_pg_url
+from tests.databases import base_pg_url
 from tests.integration.pipeline_support import create_database, drop_database
 from tests.unit.surveillance import store_cases
 
