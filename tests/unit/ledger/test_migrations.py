@@ -68,7 +68,7 @@ def test_open_ledger_creates_the_directory_and_migrates_to_head(tmp_path: Path) 
     url = f"sqlite:///{tmp_path}/deep/er/ledger.sqlite"
     engine = open_ledger(url)
     assert (tmp_path / "deep" / "er" / "ledger.sqlite").exists()
-    assert current_revision(engine) == head_revision() == "0002_archive_and_cases"
+    assert current_revision(engine) == head_revision() == "0004_console_users"
     assert set(inspect(engine).get_table_names()) == {
         "alembic_version",
         "hands",
@@ -86,6 +86,9 @@ def test_open_ledger_creates_the_directory_and_migrates_to_head(tmp_path: Path) 
         "case_evidence",
         "case_hands",
         "case_tags",
+        "console_users",
+        "console_sessions",
+        "console_logins",
     }
     engine.dispose()
 
