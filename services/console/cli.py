@@ -16,13 +16,12 @@ import typer
 from rich.console import Console
 
 from services.console.roles import ROLE_NAMES
-from services.console.users import UserRefused, add_user, list_users
+from services.console.users import UserRefused, add_user, check_user, list_users
 from services.ledger.console_tables import CONSOLE_ROLES
 from services.ledger.db import DB_ENV_VAR, DEFAULT_URL
 
 users_app = typer.Typer(help="Users of the compliance console (pitwatch serve console).",
                         no_args_is_help=True)
-out = Console(highlight=False)
 err = Console(stderr=True, soft_wrap=True, highlight=False)
 
 DbOption = Annotated[str, typer.Option("--db", envvar=DB_ENV_VAR,
@@ -52,11 +51,11 @@ def users_add(
         password = sys.stdin.readline().rstrip("\r\n")
     else:
         password = typer.prompt("password", hide_input=True, confirmation_prompt=True)
-    engine = open_for_writing(db)
     try:
-        add_user(engine, name, password, role)
+        check_user(name, password, role)
     except UserRefused as exc:
         raise typer.BadParameter(str(exc), param_hint="NAME or password") from None
+    add_user(open_for_writing(db), name, password, role)
     err.print(f"user {name.strip().lower()} ({ROLE_NAMES[role]}) can log in to the console "
               f"of {db}", markup=False)
 
@@ -67,7 +66,7 @@ def users_list(db: DbOption = DEFAULT_URL) -> None:
     from services.ledger.cli import open_for_reading
 
     for name, role, disabled in list_users(open_for_reading(db)):
-        out.print(f"{name}\t{role}" + ("\tdisabled" if disabled else ""), markup=False)
+        typer.echo(f"{name}\t{role}" + ("\tdisabled" if disabled else ""))
 
 
 def serve_console(

@@ -52,9 +52,8 @@ class LoginResult:
     limited: bool = False  # refused by the rate limit, the password not checked
 
 
-def add_user(engine: Engine, username: str, password: str, role: str,
-             clock: Clock = utc_now) -> None:
-    """Add a user (or replace the password and role of one that exists)."""
+def check_user(username: str, password: str, role: str) -> str:
+    """The user name as stored (lower case), or ``UserRefused`` saying what to change."""
     name = username.strip().lower()
     if not name or not set(name) <= USERNAME_CHARS or len(name) > 100:
         raise UserRefused("a user name is 1 to 100 of a-z, 0-9, '.', '_' and '-'")
@@ -62,6 +61,13 @@ def add_user(engine: Engine, username: str, password: str, role: str,
         raise UserRefused(f"unknown role {role!r}: one of {', '.join(CONSOLE_ROLES)}")
     if len(password) < MIN_PASSWORD:
         raise UserRefused(f"a password has at least {MIN_PASSWORD} characters")
+    return name
+
+
+def add_user(engine: Engine, username: str, password: str, role: str,
+             clock: Clock = utc_now) -> None:
+    """Add a user (or replace the password and role of one that exists)."""
+    name = check_user(username, password, role)
     hashed = HASHER.hash(password)
     with write_transaction(engine) as conn:
         exists = conn.execute(select(ConsoleUser.username)

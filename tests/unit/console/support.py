@@ -64,7 +64,8 @@ def log_in(client: TestClient, name: str, password: str = PASSWORD) -> int:
     token = login_csrf(client)
     response = client.post("/login", data={"csrf": token, "username": name,
                                            "password": password, "next": "/floor"})
-    return response.status_code
+    status: int = response.status_code
+    return status
 
 
 def csrf_of(client: TestClient) -> str:

@@ -9,10 +9,9 @@ import re
 
 import pytest
 from sqlalchemy import Engine, func, select
-from starlette.testclient import TestClient
 
 from services.cases.queries import CaseFilter, get_case, list_cases
-from services.console.app import ROUTES
+from services.console.app import ROUTES, Guarded
 from services.console.users import RateLimit
 from services.ledger.case_tables import CaseAudit
 from services.ledger.models import Hand
@@ -86,7 +85,8 @@ def test_the_table_of_allowed_roles_covers_every_route() -> None:
 
 
 @pytest.mark.parametrize("route", ROUTES, ids=lambda r: f"{r.method} {r.path}")
-def test_every_route_without_a_session_goes_to_the_login(day_engine: Engine, route) -> None:
+def test_every_route_without_a_session_goes_to_the_login(day_engine: Engine,
+                                                        route: Guarded) -> None:
     case_id, hand_id = _case_and_hand(day_engine)
     client = console_client(day_engine)
     before = _audit_entries(day_engine)
@@ -121,7 +121,7 @@ def test_every_role_against_every_route(day_engine: Engine, role: str) -> None:
 @pytest.mark.parametrize("route", [r for r in ROUTES if r.method == "POST"],
                          ids=lambda r: r.path)
 @pytest.mark.parametrize("token", [None, "", "wrong-token"], ids=["missing", "empty", "wrong"])
-def test_a_form_without_the_sessions_csrf_token_is_refused(day_engine: Engine, route,
+def test_a_form_without_the_sessions_csrf_token_is_refused(day_engine: Engine, route: Guarded,
                                                             token: str | None) -> None:
     case_id, hand_id = _case_and_hand(day_engine)
     client = console_client(day_engine)
