@@ -108,11 +108,11 @@ class AdjudicationRun:
 
 
 def run_file(path: Path, out: typer.FileTextWrite | None = None,
-             archive: bool = False) -> AdjudicationRun:
+             engine: str | None = None, archive: bool = False) -> AdjudicationRun:
     """Adjudicate a JSONL file, writing records to ``out`` as hands end; with
     ``archive``, every event is packed for the archive as its segment closes."""
     run = AdjudicationRun(ArchiveCollector() if archive else None)
-    runner = EmbeddedRunner(read_profiles())
+    runner = _runner(engine, archive)
     with path.open("rb") as fh, log_progress(path, "adjudicating") as bar:
         for raw, where in bar.lines(iter_lines(fh)):
             step = runner.feed(raw, where)
@@ -125,6 +125,18 @@ def run_file(path: Path, out: typer.FileTextWrite | None = None,
         if run.archive is not None:
             run.archive.add(step.archive)
     return run
+
+
+def _runner(engine: str | None, archive: bool = False) -> EmbeddedRunner:
+    """The embedded runner of the chosen engine (the reference when ``archive``), or a
+    one-line error (exit 2)."""
+    from services.adjudicator.engine import EngineUnavailable, UnknownEngine
+
+    try:
+        return EmbeddedRunner(read_profiles(), engine, archive)
+    except (EngineUnavailable, UnknownEngine) as exc:
+        err.print(f"pitwatch: {exc}", markup=False, highlight=False, soft_wrap=True)
+        raise typer.Exit(2) from None
 
 
 def _collect(
@@ -177,13 +189,17 @@ def adjudicate(
     = None,
     fail_on_findings: Annotated[bool, typer.Option(
         "--fail-on-findings", help="exit 1 also when a hand has a finding")] = False,
+    engine: Annotated[str | None, typer.Option(
+        help="per-event path: native (the Rust core, default) or python (the reference); "
+             "default $PITWATCH_ENGINE")] = None,
 ) -> None:
     """Print one adjudication record per hand (JSON lines, hand order); summary on stderr.
 
     Exits 1 when any input was rejected (a record to the DLQ or a rejected hand), or, with
     --fail-on-findings, when any hand has a finding; 2 on a usage error.
     """
-    run = run_file(file, sys.stdout, archive=ledger is not None and archive)  # type: ignore[arg-type]
+    run = run_file(file, sys.stdout, engine,  # type: ignore[arg-type]
+                   archive=ledger is not None and archive)
     sys.stdout.flush()
     err.print(summary_table(run.records, len(run.alerts), len(run.dead_letters),
                             run.chain_breaks_outside_hands))

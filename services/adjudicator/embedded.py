@@ -1,93 +1,58 @@
 """The embedded runner: adjudicate a JSONL event log with no broker.
 
-It drives exactly the functions the Kafka worker drives (``parse_record``, ``apply_event``),
-keeping the per-table states in a dict instead of a changelogged table, so
-``pitwatch adjudicate FILE`` and the Kafka pipeline give byte-identical records.
+``EmbeddedRunner`` runs the engine ``services.adjudicator.engine`` chooses (the native
+core by default, the Python reference with ``PITWATCH_ENGINE=python``); the pipeline
+step drives the same engines, so ``pitwatch adjudicate FILE`` and the Kafka pipeline give
+byte-identical records.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from itertools import islice
+from typing import BinaryIO
 
-from services.adjudicator.intake import Rejection, parse_record
-from services.adjudicator.segments import Segment
-from services.adjudicator.table import (
-    Outputs,
-    TableState,
-    apply_event,
-    close_open_hand_at_end,
-)
-from services.events.contract import AdjudicationRecord, Alert, Finding
-from services.games.model import HandInput
+from services.adjudicator.engine import make_runner
+from services.adjudicator.native_runner import NativeRunner
+from services.adjudicator.python_runner import ReferenceRunner
+from services.adjudicator.steps import DeadLetter, StepResult
 from services.games.profile import Profiles
 
+__all__ = ["DeadLetter", "EmbeddedRunner", "StepResult", "adjudicate_file", "adjudicate_lines",
+           "iter_lines"]
 
-@dataclass(frozen=True)
-class DeadLetter:
-    """A record that could not be accepted, unchanged, with the reason."""
-
-    where: str
-    reason: str
-    raw: bytes
-    table_id: str | None = None
-
-
-@dataclass(slots=True)
-class StepResult:
-    records: list[AdjudicationRecord] = field(default_factory=list)
-    alerts: list[Alert] = field(default_factory=list)
-    dead_letters: list[DeadLetter] = field(default_factory=list)
-    closed_hand: HandInput | None = None  # the hand adjudicated by this record, if any
-    # Critical chain findings no hand could take: rejected input (docs/events.md).
-    outside_hand: list[Finding] = field(default_factory=list)
-    # Event archive segments this record completed (services.adjudicator.segments).
-    archive: list[Segment] = field(default_factory=list)
+LINES_PER_BATCH = 4096  # lines handed to the native core in one call
+BYTES_PER_CHUNK = 1 << 22  # bytes of a file read at once by ``adjudicate_file``
 
 
 class EmbeddedRunner:
-    """Feeds records one at a time; per-table state lives in ``states``. ``profiles``:
-    the rule profiles the tables may post (read once by the caller's bootstrap)."""
+    """Feeds records one at a time (``feed``) or a batch of lines (``feed_lines``).
+    ``profiles``: the rule profiles the tables may post (read once by the caller's
+    bootstrap); ``archive``: the results carry the event archive's segments (the
+    reference engine then runs: ``engine.engine_for``)."""
 
-    def __init__(self, profiles: Profiles) -> None:
-        self.profiles = profiles
-        self.states: dict[str, TableState] = {}
+    def __init__(self, profiles: Profiles, engine: str | None = None,
+                 archive: bool = False) -> None:
+        self.impl = make_runner(profiles, engine, archive)
 
     def feed(self, raw: bytes, where: str) -> StepResult:
-        parsed = parse_record(raw, where)
-        if isinstance(parsed, Rejection):
-            return StepResult(dead_letters=[DeadLetter(where, parsed.reason, raw,
-                                                       parsed.table_id)])
-        table_id = parsed.event.table_id
-        state = self.states.get(table_id)
-        if state is None:
-            state = self.states[table_id] = TableState(table_id=table_id)
-        out = apply_event(state, parsed, self.profiles)
-        if not out.dlq:  # the usual case: nothing for the DLQ
-            return StepResult(out.records, out.alerts, [], out.closed_hand, out.outside_hand,
-                              out.archive)
-        return _step(out, raw, where, table_id)
+        return self.impl.feed(raw, where)
+
+    def feed_lines(self, lines: list[bytes], first_line: int = 1) -> Iterator[StepResult]:
+        """The results (only those with an outcome) of lines ``first_line``.. of a file."""
+        if isinstance(self.impl, NativeRunner):
+            yield from self.impl.feed_lines(lines, first_line)
+            return
+        feed = self.impl.feed
+        for number, line in enumerate(lines, start=first_line):
+            stripped = line.strip()
+            if stripped:
+                step = feed(stripped, f"line {number}")
+                if step.records or step.alerts or step.dead_letters or step.archive:
+                    yield step
 
     def finish(self) -> StepResult:
-        """Close hands left open at end of input (reported as rejected, never dropped);
-        the archive gets every table's last segments."""
-        result = StepResult()
-        for table_id in sorted(self.states):
-            out = close_open_hand_at_end(self.states[table_id])
-            result.records += out.records
-            result.archive += out.archive
-        return result
-
-
-def _step(out: Outputs, raw: bytes, where: str, table_id: str) -> StepResult:
-    return StepResult(
-        records=out.records,
-        alerts=out.alerts,
-        dead_letters=[DeadLetter(where, reason, raw, table_id) for reason in out.dlq],
-        closed_hand=out.closed_hand,
-        outside_hand=out.outside_hand,
-        archive=out.archive,
-    )
+        return self.impl.finish()
 
 
 def iter_lines(lines: Iterable[bytes]) -> Iterator[tuple[bytes, str]]:
@@ -98,12 +63,46 @@ def iter_lines(lines: Iterable[bytes]) -> Iterator[tuple[bytes, str]]:
             yield stripped, f"line {number}"
 
 
-def adjudicate_lines(lines: Iterable[bytes], profiles: Profiles) -> Iterator[StepResult]:
-    """Every result of a whole log, then the end-of-input closing."""
-    runner = EmbeddedRunner(profiles)
-    feed = runner.feed
-    for number, line in enumerate(lines, start=1):  # as ``iter_lines``, inlined (hot loop)
-        stripped = line.strip()
-        if stripped:
-            yield feed(stripped, f"line {number}")
+def adjudicate_lines(lines: Iterable[bytes], profiles: Profiles,
+                     engine: str | None = None, archive: bool = False
+                     ) -> Iterator[StepResult]:
+    """Every result with an outcome of a whole log, then the end-of-input closing
+    (``archive``: with the event archive's segments, the reference engine running)."""
+    runner = EmbeddedRunner(profiles, engine, archive)
+    if isinstance(runner.impl, ReferenceRunner):
+        feed = runner.impl.feed
+        for number, line in enumerate(lines, start=1):  # as ``iter_lines``, inlined
+            stripped = line.strip()
+            if stripped:
+                yield feed(stripped, f"line {number}")
+        yield runner.finish()
+        return
+    it = iter(lines)
+    number = 1
+    while chunk := list(islice(it, LINES_PER_BATCH)):
+        yield from runner.feed_lines(chunk, number)
+        number += len(chunk)
+    yield runner.finish()
+
+
+def adjudicate_file(fh: BinaryIO, profiles: Profiles,
+                    engine: str | None = None) -> Iterator[StepResult]:
+    """``adjudicate_lines`` over a binary file, read in chunks of whole lines (the native
+    core splits them: no Python object per line)."""
+    runner = EmbeddedRunner(profiles, engine)
+    if not isinstance(runner.impl, NativeRunner):
+        yield from adjudicate_lines(fh, profiles, engine)
+        return
+    native = runner.impl
+    pending = b""
+    line = 1
+    while chunk := fh.read(BYTES_PER_CHUNK):
+        buf = pending + chunk
+        cut = buf.rfind(b"\n") + 1
+        pending = buf[cut:]
+        if cut:
+            yield from native.feed_buffer(buf[:cut], line)
+            line = native.next_line
+    if pending:
+        yield from native.feed_buffer(pending, line)
     yield runner.finish()

@@ -438,10 +438,16 @@ def _cash_between_hands(state: TableState, event: ChipsChangedEvent,
 
 
 def _cash_severity(state: TableState, profiles: Profiles) -> Severity:
-    if state.config is None:
+    return cash_in_play_severity(state.config.rule_profile if state.config else None, profiles)
+
+
+def cash_in_play_severity(rule_profile: str | None, profiles: Profiles) -> Severity:
+    """GEN-4 between hands: the severity the table's rule profile posts (``warning`` with
+    no configuration or an unknown profile). Shared with the native engine's glue."""
+    if rule_profile is None:
         return "warning"
     try:
-        gen = gen_section(profiles.get(state.config.rule_profile))
+        gen = gen_section(profiles.get(rule_profile))
     except UnknownProfileError:
         return "warning"
     return gen.cash_in_play_severity

@@ -116,13 +116,25 @@ def serve_adjudicator(
     archive: Annotated[bool, typer.Option(
         "--archive/--no-archive", envvar="PITWATCH_ARCHIVE",
         help="emit every event's archive segment to topic archive (pitwatch serve "
-             "archive keeps them)")] = True,
+             "archive keeps them; the python engine then runs)")] = True,
+    engine: Annotated[str | None, typer.Option(
+        "--engine", help="per-event path: native (the Rust core, default without "
+                         "archiving) or python (the reference); default $PITWATCH_ENGINE. "
+                         "Every worker of a group must run the same one (their changelog "
+                         "states differ)")] = None,
 ) -> None:
     """Run one adjudicator worker; start more with the same --app-id to scale out."""
+    from services.adjudicator.engine import EngineUnavailable, UnknownEngine, make_runner
+    from services.games.profiles import read_profiles
     from services.pipeline.worker import WorkerOptions, run_worker
 
+    try:
+        make_runner(read_profiles(), engine, archive)  # the engine exists and is built
+    except (EngineUnavailable, UnknownEngine) as exc:
+        raise typer.BadParameter(str(exc), param_hint="--engine") from None
     run_worker(_settings(bootstrap, topic_prefix, app_id, partitions),
-               WorkerOptions(batch_max, checkpoint_seconds, session_timeout_ms, archive))
+               WorkerOptions(batch_max, checkpoint_seconds, session_timeout_ms, engine,
+                             archive))
 
 
 @serve_app.command("ledger")

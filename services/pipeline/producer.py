@@ -24,9 +24,11 @@ import orjson
 from aiokafka import AIOKafkaProducer
 
 from services.adjudicator.embedded import iter_lines
-from services.pipeline.topics import StreamSettings
+from services.pipeline.topics import MAX_MESSAGE_BYTES, StreamSettings
 
 IN_FLIGHT = 5000  # records sent before waiting for their acknowledgements
+# The changelog's limit (4x a record's) and room for the headers of a dead letter.
+MAX_REQUEST_BYTES = 4 * MAX_MESSAGE_BYTES + 64 * 1024
 
 
 @dataclass(frozen=True)
@@ -53,7 +55,13 @@ def keyed_records(lines: Iterable[bytes]) -> Iterator[tuple[bytes | None, bytes]
 
 def new_producer(bootstrap: str, client_id: str = "pitwatch-producer",
                  linger_ms: int = 5) -> AIOKafkaProducer:
-    """Idempotent, acks from all replicas; ``linger_ms`` trades latency for batching."""
+    """Idempotent, acks from all replicas; ``linger_ms`` trades latency for batching.
+
+    Requests may be as large as the largest record a pipeline topic accepts (a table
+    state on the changelog, or a record the broker took on ``table-events`` that must go
+    to the DLQ unchanged, with its headers): with aiokafka's default of 1 MB, a 1.5 MB
+    record the broker accepted could never be dead-lettered, and the worker would stop on
+    it at every restart."""
     return AIOKafkaProducer(
         bootstrap_servers=bootstrap,
         client_id=client_id,
@@ -61,6 +69,7 @@ def new_producer(bootstrap: str, client_id: str = "pitwatch-producer",
         enable_idempotence=True,
         linger_ms=linger_ms,
         max_batch_size=256 * 1024,
+        max_request_size=MAX_REQUEST_BYTES,
         compression_type=None,
     )
 

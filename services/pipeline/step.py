@@ -26,11 +26,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Protocol
 
 import msgspec
 
+from services.adjudicator.engine import EngineName, engine_for
 from services.adjudicator.intake import Rejection, parse_record
+from services.adjudicator.native_runner import NativeRunner
 from services.adjudicator.segments import Segment
+from services.adjudicator.steps import DeadLetter, StepResult
 from services.adjudicator.table import TableState, apply_event, decode_state, encode_state
 from services.archive.segment import RAW, PackedSegment, encode_batches, pack_parts
 from services.events.contract import encode_record
@@ -49,7 +53,10 @@ class StoredState(msgspec.Struct, array_like=True):
 
     partition: int
     offset: int  # of the last ``table-events`` record applied to ``state``
-    state: bytes  # ``encode_state(TableState)``
+    state: bytes  # the engine's own encoding of the table's state
+    # Which engine wrote ``state`` (their encodings differ; a value without one is the
+    # reference's: the format before the native engine).
+    engine: str = "python"
 
 
 _stored_encoder = msgspec.msgpack.Encoder()
@@ -64,9 +71,27 @@ def decode_stored(raw: bytes) -> StoredState:
     return _stored_decoder.decode(raw)
 
 
+class Record(Protocol):
+    """A consumed ``table-events`` record: aiokafka's ``ConsumerRecord`` as delivered (no
+    copy is made per record on the hot path), or an ``InputRecord`` in tests."""
+
+    @property
+    def topic(self) -> str: ...
+    @property
+    def partition(self) -> int: ...
+    @property
+    def offset(self) -> int: ...
+    @property
+    def key(self) -> bytes | None: ...
+    @property
+    def value(self) -> bytes | None: ...
+    @property
+    def headers(self) -> Sequence[tuple[str, bytes | None]]: ...
+
+
 @dataclass(frozen=True)
 class InputRecord:
-    """A consumed ``table-events`` record, as Kafka delivered it."""
+    """A ``table-events`` record built by hand (tests, tools): a ``Record``."""
 
     topic: str
     partition: int
@@ -75,14 +100,15 @@ class InputRecord:
     value: bytes | None
     headers: Headers = field(default_factory=list)
 
-    @property
-    def source(self) -> str:
-        return f"{self.topic}/{self.partition}/{self.offset}"
 
-    @property
-    def where(self) -> str:
-        """Position in the words intake uses in its reasons (``line 12`` in files)."""
-        return f"{self.topic} partition {self.partition} offset {self.offset}"
+def source_of(record: Record) -> str:
+    """``<topic>/<partition>/<offset>`` (the ``pitwatch-source`` header)."""
+    return f"{record.topic}/{record.partition}/{record.offset}"
+
+
+def where_of(record: Record) -> str:
+    """The position in the words intake uses in its reasons (``line 12`` in files)."""
+    return f"{record.topic} partition {record.partition} offset {record.offset}"
 
 
 @dataclass(frozen=True)
@@ -93,14 +119,6 @@ class Outgoing:
     key: bytes | None
     value: bytes | None
     headers: Headers
-
-
-@dataclass(slots=True)
-class TableSlot:
-    """A table's live state and the offset of the last record applied to it."""
-
-    state: TableState
-    offset: int | None = None
 
 
 @dataclass
@@ -119,17 +137,102 @@ class StateMismatchError(RuntimeError):
     """A changelog value stored for another partition than the one it was read from."""
 
 
+@dataclass(slots=True)
+class Fed:
+    """What one record did to its partition's tables, whichever engine ran it."""
+
+    step: StepResult
+    applied_to: str | None = None  # the table whose state the record may have moved
+    wrong_table: str | None = None  # a valid event of another table than its key names
+
+
+class ReferenceTables:
+    """The Python reference engine's tables (``parse_record`` + ``apply_event``)."""
+
+    engine: EngineName = "python"
+
+    def __init__(self, profiles: Profiles) -> None:
+        self.profiles = profiles
+        self.states: dict[str, TableState] = {}
+
+    def feed(self, value: bytes, key: bytes | None, where: str) -> Fed:
+        parsed = parse_record(value, where)
+        if isinstance(parsed, Rejection):
+            return Fed(StepResult(dead_letters=[DeadLetter(where, parsed.reason, value,
+                                                           parsed.table_id)]))
+        table_id = parsed.event.table_id
+        if key != table_id.encode():
+            return Fed(StepResult(), wrong_table=table_id)
+        state = self.states.get(table_id)
+        if state is None:
+            state = self.states[table_id] = TableState(table_id=table_id)
+        out = apply_event(state, parsed, self.profiles)
+        dead = [DeadLetter(where, reason, value, table_id) for reason in out.dlq]
+        return Fed(StepResult(out.records, out.alerts, dead, out.closed_hand,
+                              out.outside_hand, out.archive), applied_to=table_id)
+
+    def export(self, table_id: str) -> bytes | None:
+        state = self.states.get(table_id)
+        return None if state is None else encode_state(state)
+
+    def restore(self, raw: bytes) -> str:
+        state = decode_state(raw)
+        self.states[state.table_id] = state
+        return state.table_id
+
+
+class NativeTables:
+    """The native core's tables (one ``NativeRunner`` per partition)."""
+
+    engine: EngineName = "native"
+
+    def __init__(self, profiles: Profiles) -> None:
+        self.runner = NativeRunner(profiles)
+
+    def feed(self, value: bytes, key: bytes | None, where: str) -> Fed:
+        step, wrong_table = self.runner.feed_keyed(value, key or b"", where)
+        if wrong_table is not None:
+            return Fed(step, wrong_table=wrong_table)
+        # The record's table is the one its key names (the core applies nothing else);
+        # a record it refused leaves that state as it was, and storing it again with the
+        # record's offset only spares a repeat of the refusal after a crash.
+        return Fed(step, applied_to=_table_of_key(key))
+
+    def export(self, table_id: str) -> bytes | None:
+        return self.runner.export_table(table_id)
+
+    def restore(self, raw: bytes) -> str:
+        return self.runner.import_table(raw)
+
+
+def _table_of_key(key: bytes | None) -> str | None:
+    if key is None:
+        return None
+    try:
+        return key.decode()
+    except UnicodeDecodeError:
+        return None
+
+
 class PartitionTables:
-    """The tables of one ``table-events`` partition, their live states in memory."""
+    """The tables of one ``table-events`` partition, their live states in memory, run by
+    the engine ``services.adjudicator.engine`` chooses (``PITWATCH_ENGINE``; the
+    reference when ``archive``: only it cuts the event archive's segments so far)."""
 
     def __init__(self, topics: TopicNames, partition: int, profiles: Profiles,
-                 archive: bool = True) -> None:
+                 engine: str | None = None, archive: bool = False) -> None:
         self.topics = topics
-        self.profiles = profiles
         self.partition = partition
         self.archive = archive  # emit the event archive's segments (topic ``archive``)
-        self.slots: dict[str, TableSlot] = {}
+        self.tables: ReferenceTables | NativeTables = (
+            ReferenceTables(profiles) if engine_for(engine, archive) == "python"
+            else NativeTables(profiles))
+        self.offsets: dict[str, int] = {}  # per table: the last record applied to it
         self.changed: set[str] = set()  # tables whose state moved since ``take_changed``
+
+    @property
+    def table_ids(self) -> list[str]:
+        return sorted(self.offsets)
 
     # -- the changelog
 
@@ -141,26 +244,37 @@ class PartitionTables:
                 f"changelog partition {self.partition} holds a state of table {key!r} "
                 f"stored for partition {stored.partition}: the topics' partition counts "
                 "changed under running state; rebuild the changelog from table-events")
-        state = decode_state(stored.state)
-        self.slots[state.table_id] = TableSlot(state, stored.offset)
+        if stored.engine != self.tables.engine:
+            raise StateMismatchError(
+                f"the changelog holds table {key!r} as the {stored.engine} engine stores "
+                f"it, and this worker runs the {self.tables.engine} engine: run it with "
+                f"PITWATCH_ENGINE={stored.engine}, or rebuild the changelog (a new "
+                "--app-id replays table-events)")
+        table_id = self.tables.restore(stored.state)
+        self.offsets[table_id] = stored.offset
 
     def take_changed(self) -> list[tuple[bytes, bytes]]:
         """``(key, changelog value)`` of every table changed since the last call."""
         changed = []
         for table_id in sorted(self.changed):
-            slot = self.slots[table_id]
-            assert slot.offset is not None  # a table changes only by applying a record
-            stored = StoredState(self.partition, slot.offset, encode_state(slot.state))
+            state = self.tables.export(table_id)
+            if state is None:  # only refused records named it: there is no state yet
+                continue
+            stored = StoredState(self.partition, self.offsets[table_id], state,
+                                 self.tables.engine)
             changed.append((table_id.encode(), encode_stored(stored)))
         self.changed.clear()
         return changed
 
     # -- records
 
-    def process(self, records: Sequence[InputRecord]) -> BatchResult:
+    def process(self, records: Sequence[Record]) -> BatchResult:
         """Feed ``records`` (this partition's, in offset order) to their tables; the
         archive segments they cut go out together after the batch's other outputs."""
         result = BatchResult()
+        if isinstance(self.tables, NativeTables):
+            self._process_native(self.tables, records, result)
+            return result
         segments: list[PackedSegment] = []
         for record in records:
             self._one(record, result, segments)
@@ -170,7 +284,7 @@ class PartitionTables:
             result.segments += len(segments)
         return result
 
-    def _one(self, record: InputRecord, result: BatchResult,
+    def _one(self, record: Record, result: BatchResult,
              segments: list[PackedSegment]) -> None:
         if self._already_applied(record):
             result.replayed += 1
@@ -178,53 +292,84 @@ class PartitionTables:
         if record.value is None:
             self._dead(record, "empty record (no value)", result)
             return
-        parsed = parse_record(record.value, record.where)
-        if isinstance(parsed, Rejection):
-            self._dead(record, parsed.reason, result)
+        fed = self.tables.feed(record.value, record.key, where_of(record))
+        if fed.wrong_table is not None:
+            self._wrong_key(record, fed.wrong_table, result)
             return
-        table_id = parsed.event.table_id
-        if record.key != table_id.encode():
-            self._dead(record, f"record key {record.key!r} is not its table_id {table_id!r}: "
-                               "table-events must be keyed by table_id so that each "
-                               "table's events stay in order on one partition", result)
+        if fed.applied_to is not None:
+            self.offsets[fed.applied_to] = record.offset
+            self.changed.add(fed.applied_to)
+        self._outputs(record, fed.step, result)
+        if self.archive and fed.step.archive:
+            segments += _packed(fed.step.archive)
+
+    def _process_native(self, tables: NativeTables, records: Sequence[Record],
+                        result: BatchResult) -> None:
+        """The same as ``_one`` record by record, with the core fed one run of records
+        per call (no Python call per record on the way in)."""
+        run: list[Record] = []
+        for record in records:
+            if self._already_applied(record):
+                result.replayed += 1
+            elif record.value is None:
+                self._feed_run(tables, run, result)
+                run = []
+                self._dead(record, "empty record (no value)", result)
+            else:
+                run.append(record)
+        self._feed_run(tables, run, result)
+
+    def _feed_run(self, tables: NativeTables, run: list[Record], result: BatchResult) -> None:
+        if not run:
             return
-        slot = self.slots.get(table_id)
-        if slot is None:
-            slot = self.slots[table_id] = TableSlot(TableState(table_id=table_id))
-        out = apply_event(slot.state, parsed, self.profiles)
-        result.outside_hand += len(out.outside_hand)
-        slot.offset = record.offset
-        self.changed.add(table_id)
+        values = [record.value for record in run if record.value is not None]
+        keys = [record.key for record in run]
+        for at, step, wrong_table in tables.runner.feed_keyed_records(
+                values, keys, lambda at: where_of(run[at])):
+            if wrong_table is not None:
+                self._wrong_key(run[at], wrong_table, result)
+            else:
+                self._outputs(run[at], step, result)
+        # As NativeTables.feed: each record's key names the table it may have moved.
+        for record in run:
+            table_id = _table_of_key(record.key)
+            if table_id is not None:
+                self.offsets[table_id] = record.offset
+                self.changed.add(table_id)
+
+    def _outputs(self, record: Record, step: StepResult, result: BatchResult) -> None:
+        result.outside_hand += len(step.outside_hand)
         key = record.key
-        for adjudication in out.records:
+        for adjudication in step.records:
             self._emit(self.topics.adjudications, key, encode_record(adjudication), record,
                        result)
             result.hands += 1
-        for alert in out.alerts:
+        for alert in step.alerts:
             self._emit(self.topics.alerts, key, msgspec.json.encode(alert), record, result)
-        for reason in out.dlq:
-            self._dead(record, reason, result)
-        if self.archive and out.archive:
-            segments += _packed(out.archive)
+        for dead in step.dead_letters:
+            self._dead(record, dead.reason, result)
 
-    def _already_applied(self, record: InputRecord) -> bool:
-        if record.key is None:
-            return False
-        try:
-            slot = self.slots.get(record.key.decode())
-        except UnicodeDecodeError:
-            return False
-        return slot is not None and slot.offset is not None and record.offset <= slot.offset
+    def _wrong_key(self, record: Record, table_id: str, result: BatchResult) -> None:
+        self._dead(record, f"record key {record.key!r} is not its table_id {table_id!r}: "
+                           "table-events must be keyed by table_id so that each table's "
+                           "events stay in order on one partition", result)
 
-    def _emit(self, topic: str, key: bytes | None, value: bytes, source: InputRecord,
+    def _already_applied(self, record: Record) -> bool:
+        table_id = _table_of_key(record.key)
+        if table_id is None:
+            return False
+        offset = self.offsets.get(table_id)
+        return offset is not None and record.offset <= offset
+
+    def _emit(self, topic: str, key: bytes | None, value: bytes, source: Record,
               result: BatchResult) -> None:
-        headers: Headers = [(SOURCE_HEADER, source.source.encode())]
+        headers: Headers = [(SOURCE_HEADER, source_of(source).encode())]
         result.outgoing.append(Outgoing(topic, key, value, headers))
 
-    def _dead(self, record: InputRecord, reason: str, result: BatchResult) -> None:
+    def _dead(self, record: Record, reason: str, result: BatchResult) -> None:
         """The input record unchanged (key, value, headers) plus the reason and source."""
         headers: Headers = [*record.headers, (REASON_HEADER, reason.encode()),
-                            (SOURCE_HEADER, record.source.encode())]
+                            (SOURCE_HEADER, source_of(record).encode())]
         result.outgoing.append(Outgoing(self.topics.dlq, record.key, record.value, headers))
         result.dead_letters += 1
 

@@ -15,10 +15,12 @@ Delivery is at-least-once with idempotent effects (architecture.md: Kafka's and 
 exactly-once are not relied upon). The order of effects is what makes it safe:
 
 1. each batch is processed in memory, partition by partition, in offset order;
-2. its outputs are produced and every one is acknowledged by the broker before the next
-   batch is processed (so a hand's latency is one batch, not one checkpoint);
+2. its outputs are produced at once (so a hand's latency is one batch, not one
+   checkpoint); the next batches are processed while they are on the wire, at most
+   ``MAX_IN_FLIGHT_BATCHES`` of them unacknowledged;
 3. at a checkpoint (every ``checkpoint_seconds``, on revocation, at a clean stop) the
-   states of the tables that changed since the last one are written to the changelog
+   outputs still in flight are awaited, then the states of the tables that changed
+   since the last one are written to the changelog
    and acknowledged;
 4. only then are the offsets committed.
 
@@ -29,12 +31,13 @@ its table, and ``PartitionTables`` skips those records; a table whose state was 
 written re-applies them to its older state and gives the same outputs again. No crash
 point can commit an offset whose records' outputs and states are not on the broker.
 
-On assignment, a partition's tables are restored by reading its changelog partition to
-its end, and only then is the partition read, from its committed offset (or the
-beginning). Records fetched for a partition that is not restored yet are not processed
-(the seek after the restore fetches them again). On revocation the worker takes a
-checkpoint and forgets the partition's tables, inside the same lock as batch
-processing, so a batch never straddles a rebalance.
+On assignment, the new partitions are paused; the main loop (not the rebalance callback,
+during which aiokafka sends no heartbeat) restores their tables by reading their
+changelog partitions to their ends, seeks each to its committed offset (or the
+beginning) and resumes it. Records fetched for a partition that is not restored are not
+processed (the seek after the restore fetches them again). On revocation the worker
+takes a checkpoint and forgets the partition's tables, inside the same lock as batch
+processing and restores, so neither straddles a rebalance.
 
 Any error while processing, any produce the broker finally refuses, and any failure to
 restore stops the process at once (exit 70, ``os._exit``): its in-memory position is
@@ -50,6 +53,7 @@ import os
 import signal
 import socket
 import time
+from collections import deque
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import NoReturn, TypeAlias
@@ -68,7 +72,7 @@ from services.games.profiles import read_profiles
 from services.pipeline.failpoints import arm_from_env, failpoint
 from services.pipeline.monitoring import observe_adjudicator_batch, start_adjudicator_monitoring
 from services.pipeline.producer import new_producer
-from services.pipeline.step import BatchResult, InputRecord, Outgoing, PartitionTables
+from services.pipeline.step import BatchResult, Outgoing, PartitionTables
 from services.pipeline.topics import StreamSettings
 
 log = logging.getLogger("pitwatch.adjudicator")
@@ -79,7 +83,12 @@ WORKER_HEADER = "pitwatch-worker"  # "<host>/<pid>" of the worker that produced 
 EXIT_PROCESSING_FAILED = 70  # EX_SOFTWARE: restart from the committed offsets
 BATCH_MAX = 2000  # records per poll: one produce round trip for their outputs
 POLL_MS = 100  # a poll returns as soon as records are there; this bounds an idle wait
-CHECKPOINT_SECONDS = 1.0  # states to the changelog and offsets committed this often
+CHECKPOINT_SECONDS = 1.0
+# Batches whose outputs may be on the wire unacknowledged while the next is processed
+# (all are acknowledged before any state is written: the checkpoint's first step).
+MAX_IN_FLIGHT_BATCHES = 4  # states to the changelog and offsets committed this often
+FETCH_PARTITION_BYTES = 8 * 1024 * 1024
+FETCH_MAX_BYTES = 64 * 1024 * 1024
 SESSION_TIMEOUT_MS = 15_000  # a killed worker's partitions move after this long
 HEARTBEAT_MS = 3_000
 PROGRESS_SECONDS = 5.0
@@ -128,11 +137,23 @@ class WorkerOptions:
     batch_max: int = BATCH_MAX
     checkpoint_seconds: float = CHECKPOINT_SECONDS
     session_timeout_ms: int = SESSION_TIMEOUT_MS
-    archive: bool = True  # emit the event archive's segments to topic ``archive``
+    engine: str | None = None  # native (default) or python; None: $PITWATCH_ENGINE
+    # Emit the event archive's segments to topic ``archive`` (the reference engine then
+    # runs: services.adjudicator.engine.engine_for).
+    archive: bool = True
 
     @property
     def heartbeat_ms(self) -> int:
         return min(HEARTBEAT_MS, self.session_timeout_ms // 3)
+
+
+@dataclass(frozen=True)
+class InFlight:
+    """A batch's outputs, sent; its metrics are observed once all are acknowledged."""
+
+    sent: list[asyncio.Future[object]]
+    outgoing: list[Outgoing]
+    consumed: int
 
 
 @dataclass
@@ -156,6 +177,8 @@ class AdjudicatorWorker:
         self.checkpoint_seconds = self.options.checkpoint_seconds
         self.batch_max = self.options.batch_max
         self.owned: dict[int, OwnedPartition] = {}
+        self.restoring: set[TopicPartition] = set()  # assigned, paused, not restored yet
+        self.in_flight: deque[InFlight] = deque()  # batches sent, not all acknowledged
         self.lock = asyncio.Lock()  # batch processing vs rebalance callbacks
         self.stopping = asyncio.Event()
         self.progress = Progress()
@@ -178,6 +201,11 @@ class AdjudicatorWorker:
             auto_offset_reset="earliest",
             isolation_level="read_committed",  # never read a transaction's aborted records
             max_poll_records=self.batch_max,
+            # aiokafka fetches a partition again only once its buffered records are
+            # taken, so the loop waits one fetch round trip per fetch: large fetches make
+            # those waits rare (measured: a 1 MB fetch, the default, is ~60 ms of work).
+            max_partition_fetch_bytes=FETCH_PARTITION_BYTES,
+            fetch_max_bytes=FETCH_MAX_BYTES,
             session_timeout_ms=self.options.session_timeout_ms,
             heartbeat_interval_ms=self.options.heartbeat_ms,
         )
@@ -193,6 +221,13 @@ class AdjudicatorWorker:
                  self.settings.app_id)
         try:
             while not self.stopping.is_set():
+                if self.restoring:
+                    try:
+                        async with self.lock:
+                            if self.restoring:
+                                await self._restore_assigned()
+                    except Exception as exc:
+                        fail_stop("restoring table states failed", exc)
                 batch = await self.consumer.getmany(timeout_ms=POLL_MS,
                                                     max_records=self.batch_max)
                 try:
@@ -226,16 +261,27 @@ class AdjudicatorWorker:
             messages = [m for m in batch[tp] if m.offset >= owned.next_offset]
             if not messages:
                 continue
-            result = owned.tables.process([_input_record(m) for m in messages])
+            result = owned.tables.process(messages)
             owned.next_offset = messages[-1].offset + 1
             outgoing += [(tp.partition, o) for o in result.outgoing]
             consumed += len(messages)
             self._count(len(messages), result)
         if consumed:
             failpoint("processed")
-            await self._deliver(outgoing)
+            sent = await self._send(outgoing)
+            self.in_flight.append(InFlight(sent, [o for _, o in outgoing], consumed))
+        await self._settle_acknowledged(keep=MAX_IN_FLIGHT_BATCHES)
+
+    async def _settle_acknowledged(self, keep: int) -> None:
+        """Take the batches whose outputs the broker acknowledged, oldest first, and wait
+        for the oldest until at most ``keep`` are still in flight (``keep=0``: all; the
+        checkpoint's first step). A produce the broker refused raises here."""
+        while self.in_flight and (len(self.in_flight) > keep
+                                  or all(f.done() for f in self.in_flight[0].sent)):
+            batch = self.in_flight.popleft()
+            await _acknowledged(batch.sent)
             failpoint("delivered")
-            observe_adjudicator_batch([o for _, o in outgoing], self.topics, consumed=consumed)
+            observe_adjudicator_batch(batch.outgoing, self.topics, consumed=batch.consumed)
 
     def _count(self, records: int, result: BatchResult) -> None:
         p = self.progress
@@ -249,8 +295,11 @@ class AdjudicatorWorker:
             log.info("skipped %d replayed record(s) whose tables' stored states hold them",
                      result.replayed)
 
-    async def _deliver(self, outgoing: Iterable[tuple[int, Outgoing]]) -> None:
-        """Produce every record on the partition of its input; wait for every ack.
+    async def _send(self, outgoing: Iterable[tuple[int, Outgoing]]
+                    ) -> list[asyncio.Future[object]]:
+        """Produce every record on the partition of its input; the acknowledgements are
+        awaited later (``_settle_acknowledged``), so the next batch is processed while
+        these are on the wire.
 
         The explicit partition keeps a table's outputs on its input's partition number
         whatever partitioner the table systems' producers used."""
@@ -261,13 +310,15 @@ class AdjudicatorWorker:
                 headers=[*o.headers, self.worker_header]))
             if len(pending) == 1:
                 failpoint("producing")  # some outputs sent, none acknowledged
-        await _acknowledged(pending)
+        return pending
 
     # -- checkpoints
 
     async def _checkpoint(self) -> None:
-        """Changed states to the changelog (acknowledged), then the offsets."""
+        """Every output acknowledged, then the changed states to the changelog
+        (acknowledged), then the offsets."""
         self.next_checkpoint = time.monotonic() + self.checkpoint_seconds
+        await self._settle_acknowledged(keep=0)
         changelog = self.settings.changelog
         pending = []
         offsets: dict[TopicPartition, int] = {}
@@ -299,6 +350,7 @@ class AdjudicatorWorker:
             log.warning("offset commit refused (%s); dropping partitions %s until the "
                         "group assigns again", exc, sorted(self.owned))
             self.owned.clear()
+            self.restoring.clear()
             return
         for tp, offset in offsets.items():
             self.owned[tp.partition].committed = offset
@@ -313,35 +365,48 @@ class AdjudicatorWorker:
                 fail_stop("checkpoint before a rebalance failed", exc)
             for tp in partitions:
                 self.owned.pop(tp.partition, None)
+                self.restoring.discard(tp)
         log.info("partitions revoked: %s", sorted(tp.partition for tp in partitions))
 
     async def assigned(self, partitions: Iterable[TopicPartition]) -> None:
-        async with self.lock:
-            try:
-                for tp in sorted(partitions):
-                    await self._restore(tp)
-            except Exception as exc:
-                fail_stop("restoring table states failed", exc)
-        log.info("adjudicator ready: partitions %s of %s restored",
-                 sorted(self.owned), self.topics.events)
-        failpoint("assigned")
+        """Pause the new partitions and leave their restore to the main loop.
 
-    async def _restore(self, tp: TopicPartition) -> None:
+        Why not restore here: aiokafka sends no heartbeat while a rebalance callback runs,
+        so a restore longer than the session timeout (a large changelog, a slow broker)
+        would get this member thrown out of the group while it goes on to process its
+        partitions, a zombie whose changelog writes could land after the next owner's."""
+        async with self.lock:
+            for tp in partitions:
+                self.consumer.pause(tp)
+                self.restoring.add(tp)
+        log.info("partitions assigned: %s (restoring)", sorted(tp.partition for tp in partitions))
+
+    async def _restore_assigned(self) -> None:
+        """Restore every partition waiting for it (under the lock: a revocation waits
+        until this is done), then read each from its committed offset."""
         started = time.monotonic()
-        tables = PartitionTables(self.topics, tp.partition, self.profiles,
-                                 archive=self.options.archive)
-        read = await read_changelog(self.restorer, self.settings.changelog, tp.partition,
-                                    tables)
-        committed = await self.consumer.committed(tp)
-        if committed is None:
-            await self.consumer.seek_to_beginning(tp)
-        else:
-            self.consumer.seek(tp, committed)
-        self.owned[tp.partition] = OwnedPartition(tables, committed or 0, committed)
-        log.info("partition %d: %d table state(s) from %d changelog record(s) in %.2fs; "
-                 "reading from offset %s", tp.partition, len(tables.slots), read,
-                 time.monotonic() - started,
-                 committed if committed is not None else "the beginning")
+        partitions = sorted(self.restoring)
+        tables = {tp.partition: PartitionTables(self.topics, tp.partition, self.profiles,
+                                                self.options.engine, self.options.archive)
+                  for tp in partitions}
+        read = await read_changelog(self.restorer, self.settings.changelog, tables)
+        for tp in partitions:
+            committed = await self.consumer.committed(tp)
+            if committed is None:
+                await self.consumer.seek_to_beginning(tp)
+            else:
+                self.consumer.seek(tp, committed)
+            self.owned[tp.partition] = OwnedPartition(tables[tp.partition], committed or 0,
+                                                      committed)
+            self.consumer.resume(tp)
+            log.info("partition %d: %d table state(s); reading from offset %s", tp.partition,
+                     len(tables[tp.partition].table_ids),
+                     committed if committed is not None else "the beginning")
+        self.restoring.clear()
+        log.info("adjudicator ready: partitions %s of %s restored (%d changelog record(s) "
+                 "in %.2fs)", sorted(self.owned), self.topics.events, read,
+                 time.monotonic() - started)
+        failpoint("assigned")
 
 
 class _Rebalance(ConsumerRebalanceListener):  # type: ignore[misc]
@@ -357,23 +422,28 @@ class _Rebalance(ConsumerRebalanceListener):  # type: ignore[misc]
         await self.worker.assigned(list(assigned))
 
 
-async def read_changelog(consumer: AIOKafkaConsumer, topic: str, partition: int,
-                         tables: PartitionTables) -> int:
-    """Read changelog ``partition`` from its beginning to its end into ``tables``; returns
-    the number of records read (the latest value of each key is the table's state)."""
-    tp = TopicPartition(topic, partition)
-    consumer.assign([tp])
-    await consumer.seek_to_beginning(tp)
-    end = (await consumer.end_offsets([tp]))[tp]
+async def read_changelog(consumer: AIOKafkaConsumer, topic: str,
+                         tables: dict[int, PartitionTables]) -> int:
+    """Read the changelog partitions of ``tables`` from their beginning to their ends, in
+    one pass; returns the number of records read (the latest value of a key is its
+    table's state)."""
+    tps = [TopicPartition(topic, partition) for partition in sorted(tables)]
+    if not tps:
+        return 0
+    consumer.assign(tps)
+    await consumer.seek_to_beginning(*tps)
+    ends = await consumer.end_offsets(tps)
     read = 0
-    while await consumer.position(tp) < end:
-        batch = await consumer.getmany(tp, timeout_ms=RESTORE_POLL_MS, max_records=5000)
-        for message in batch.get(tp, []):
-            if message.offset >= end:
-                break
-            read += 1
-            if message.key is not None and message.value is not None:
-                tables.restore(message.key, message.value)
+    while waiting := [tp for tp in tps if await consumer.position(tp) < ends[tp]]:
+        batch = await consumer.getmany(*waiting, timeout_ms=RESTORE_POLL_MS,
+                                       max_records=5000)
+        for tp, messages in batch.items():
+            for message in messages:
+                if message.offset >= ends[tp]:
+                    break
+                read += 1
+                if message.key is not None and message.value is not None:
+                    tables[tp.partition].restore(message.key, message.value)
         if read:
             failpoint("restoring")
     consumer.unsubscribe()  # stop fetching the changelog until the next restore
@@ -384,12 +454,6 @@ async def _acknowledged(pending: Sequence[asyncio.Future[object]]) -> None:
     """Wait for every produce; the first one the broker refused stops the worker."""
     if pending:
         await asyncio.gather(*pending)
-
-
-def _input_record(message: Message) -> InputRecord:
-    headers = [(str(k), None if v is None else bytes(v)) for k, v in message.headers or ()]
-    return InputRecord(message.topic, message.partition, message.offset, message.key,
-                       message.value, headers)
 
 
 async def serve(settings: StreamSettings, options: WorkerOptions | None = None) -> None:

@@ -58,11 +58,11 @@ class SurveillanceStep:
 
     def __init__(self, config: SurveillanceConfig, profiles: Profiles,
                  engine: SurveillanceEngine | None = None,
-                 review_every: int | None = None) -> None:
+                 review_every: int | None = None, archive: bool = False) -> None:
         if review_every is not None and review_every < 1:
             raise ValueError("review_every must be at least 1 hand")
         self.engine = engine or SurveillanceEngine(config)
-        self.runner = EmbeddedRunner(profiles)
+        self.runner = EmbeddedRunner(profiles, archive=archive)
         self.review_every = review_every
         self.hands_surveilled = 0
 
@@ -105,7 +105,8 @@ def surveil_lines(lines: Iterable[tuple[bytes, str]], config: SurveillanceConfig
     as it closes; SURV-8 and SURV-5 are reviewed at the end (and every ``review_every``
     hands if given). ``on_segments`` receives the event archive's segments as the runner
     cuts them (``pitwatch demo`` archives the run)."""
-    step = SurveillanceStep(config, profiles, engine, review_every)
+    step = SurveillanceStep(config, profiles, engine, review_every,
+                            archive=on_segments is not None)
     run = SurveillanceRun()
     for raw, where in lines:
         out = step.feed(raw, where)

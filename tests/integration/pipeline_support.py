@@ -91,13 +91,29 @@ def create_database(base_url: str, prefix: str) -> str:
     return base.set(database=name).render_as_string(hide_password=False)
 
 
+DROP_ATTEMPTS = 5
+
+
 def drop_database(url: str) -> None:
+    """Drop a test database, closing its connections. An autovacuum worker that happens
+    to be on it cannot be terminated by the test role (PostgreSQL refuses: it is the
+    superuser's backend); it finishes in moments, so the drop is tried again."""
     parsed = make_url(url)
     admin = sa.create_engine(parsed.set(database="postgres"), isolation_level="AUTOCOMMIT",
                              poolclass=sa.pool.NullPool)
-    with admin.connect() as conn:
-        conn.execute(sa.text(f'DROP DATABASE IF EXISTS "{parsed.database}" WITH (FORCE)'))
-    admin.dispose()
+    try:
+        for attempt in range(DROP_ATTEMPTS):
+            try:
+                with admin.connect() as conn:
+                    conn.execute(sa.text(
+                        f'DROP DATABASE IF EXISTS "{parsed.database}" WITH (FORCE)'))
+                return
+            except sa.exc.ProgrammingError:
+                if attempt == DROP_ATTEMPTS - 1:
+                    raise
+                time.sleep(1.0)
+    finally:
+        admin.dispose()
 
 
 @dataclass(frozen=True)
@@ -306,10 +322,11 @@ class Pipeline:
 
     def start_adjudicator(self, name: str = "adjudicator", failpoint: str | None = None,
                           batch_max: int = 2000, checkpoint_seconds: float = 1.0,
-                          archive: bool = True) -> Worker:
+                          archive: bool = False, engine: str | None = None) -> Worker:
         """An adjudicator worker; ``failpoint`` (e.g. ``"delivered:3"``) makes it kill
-        itself with SIGKILL there (services/pipeline/failpoints.py); ``archive`` False:
-        it emits no event archive segments (``--no-archive``)."""
+        itself with SIGKILL there (services/pipeline/failpoints.py); ``archive``: it emits
+        the event archive's segments (``--archive``: the python engine runs), else not
+        (``--no-archive``, the engine of ``engine`` or ``$PITWATCH_ENGINE``)."""
         s = self.settings
         return self._spawn(name, [
             "serve", "adjudicator", "--bootstrap", s.bootstrap, "--topic-prefix",
@@ -317,6 +334,7 @@ class Pipeline:
             "--batch-max", str(batch_max), "--checkpoint-seconds", str(checkpoint_seconds),
             "--session-timeout-ms", str(TEST_SESSION_TIMEOUT_MS),
             "--archive" if archive else "--no-archive",
+            *(["--engine", engine] if engine else []),
         ], failpoint)
 
     def start_ledger(self, name: str = "ledger", batch: int = 2000,

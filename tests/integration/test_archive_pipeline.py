@@ -41,7 +41,7 @@ def the_log() -> list[bytes]:
 
 def embedded(lines: list[bytes]) -> tuple[dict[Key, list[bytes]], list[Alert],
                                           list[AdjudicationRecord]]:
-    runner = EmbeddedRunner(PROFILES)
+    runner = EmbeddedRunner(PROFILES, archive=True)
     segments: dict[Key, list[bytes]] = {}
     alerts: list[Alert] = []
     records: list[AdjudicationRecord] = []
@@ -88,7 +88,7 @@ def test_the_archive_service_killed_mid_stream_keeps_every_event_once(
         p.create_topics()
         # Small batches, so that the archive comes in many records and each kill lands
         # with work left (one archive record per adjudicator batch and partition).
-        p.start_adjudicator(batch_max=100)
+        p.start_adjudicator(batch_max=100, archive=True)
         first = p.start_archive("archive-1", batch=20, failpoint="archived:3")
         p.produce_lines(lines)
         killed(p, first)

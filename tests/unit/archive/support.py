@@ -45,7 +45,7 @@ def simulated_log(tables: int = 3, hands: int = 40, seed: int = 7,
 
 
 def run(lines: Sequence[bytes], profiles: Profiles = PROFILES) -> Run:
-    runner = EmbeddedRunner(profiles)
+    runner = EmbeddedRunner(profiles, archive=True)
     collector = ArchiveCollector()
     records: list[AdjudicationRecord] = []
     alerts: list[Alert] = []

@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import orjson
+import pytest
 
 from tests.unit.archive.support import simulated_log
 from tests.unit.cli.helpers import assert_one_line_usage_error, pitwatch
@@ -60,3 +61,24 @@ def test_verify_refuses_a_database_that_is_not_there(tmp_path: Path) -> None:
     assert_one_line_usage_error(
         pitwatch("verify", "--db", f"sqlite:///{tmp_path}/none.sqlite", "--from", "5 Jan"),
         "not a day")
+
+
+def test_archiving_runs_the_reference_engine(tmp_path: Path,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """Only the reference cuts segments: ``--engine native`` with archiving is a one-line
+    usage error (exit 2); with ``--no-archive`` it books the same hands as the archiving
+    run; and ``PITWATCH_ENGINE=native`` is a default archiving overrides (the run archives)."""
+    log = day_file(tmp_path)
+    url = f"sqlite:///{tmp_path}/native.sqlite"
+    refused = pitwatch("adjudicate", str(log), "--ledger", url, "--engine", "native")
+    assert refused.code == 2 and refused.stdout == ""
+    assert len(refused.error_lines) == 1 and "--no-archive" in refused.stderr
+    assert "Traceback" not in refused.stderr
+    native = pitwatch("adjudicate", str(log), "--ledger", url, "--engine", "native",
+                      "--no-archive")
+    monkeypatch.setenv("PITWATCH_ENGINE", "native")
+    archiving = pitwatch("adjudicate", str(log), "--ledger", f"sqlite:///{tmp_path}/a.sqlite")
+    assert native.code == archiving.code == 0
+    assert native.stdout == archiving.stdout  # the same records from either engine
+    assert "segment(s) archived" in archiving.stderr
+    assert "segment(s) archived" not in native.stderr

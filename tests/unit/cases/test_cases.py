@@ -288,3 +288,43 @@ def test_the_commands(tmp_path: Any) -> None:
                                   "json").stdout)
     assert [a["action"] for a in shown["audit"]] == ["open", "evidence", "assign", "close"]
     assert shown["outcome"] == "referred" and shown["reason"] == "to the regulator"
+
+
+def test_the_queue_command_takes_every_filter_and_format(tmp_path: Any) -> None:
+    """``pitwatch cases list`` with each filter, through the command (the same cases as
+    ``test_the_queue_filters`` by hand), and its three formats; a bad day or state is a
+    one-line usage error."""
+    url = f"sqlite:///{tmp_path}/queue.sqlite"
+    engine = open_ledger(url)
+    post_many(engine, hands())
+    open_cases(engine, hands(), [sweetheart("P12")], at=AT)
+    engine.dispose()
+
+    def subjects(*options: str) -> list[str]:
+        ran = pitwatch("cases", "list", "--db", url, "--format", "json", *options)
+        assert ran.code == 0, ran.stderr
+        return sorted(r["subject"] for r in orjson.loads(ran.stdout))
+
+    every = ["dealer:D7", "hand:T1-000001", "hand:T1-000003"]
+    assert subjects() == every
+    assert subjects("--severity", "critical") == ["dealer:D7", "hand:T1-000003"]
+    assert subjects("--state", "open") == every and subjects("--state", "closed") == []
+    assert subjects("--game", "hcf") == ["hand:T1-000001", "hand:T1-000003"]
+    assert subjects("--table", "T1") == every and subjects("--table", "T2") == []
+    assert subjects("--dealer", "D7") == every and subjects("--dealer", "D8") == []
+    assert subjects("--player", "P12") == ["dealer:D7"]
+    assert subjects("--date", "2024-05-02") == ["hand:T1-000003"]
+    assert subjects("--game", "hcf", "--severity", "critical") == ["hand:T1-000003"]
+    # most serious, then oldest (the findings were taken before the alert)
+    assert subjects("--limit", "1") == ["hand:T1-000003"]
+    assert subjects("--assignee", "ann") == []
+    table = pitwatch("cases", "list", "--db", url, "--format", "table")
+    assert table.code == 0 and "Cases (3)" in table.stdout
+    assert all(word in table.stdout for word in ("critical", "warning", "open"))
+    csv = pitwatch("cases", "list", "--db", url, "--format", "csv", "--player", "P12")
+    lines = csv.stdout.splitlines()
+    assert len(lines) == 2 and "dealer:D7" in lines[1]
+    assert_one_line_usage_error(pitwatch("cases", "list", "--db", url, "--date", "May 2"),
+                                "YYYY-MM-DD")
+    assert_one_line_usage_error(pitwatch("cases", "list", "--db", url, "--state", "done"),
+                                "choose from")

@@ -27,7 +27,7 @@ from tests.unit.core.streams import hcf_stream, lines
 
 
 def run(log: Iterable[bytes]) -> list[StepResult]:
-    runner = EmbeddedRunner(PROFILES)
+    runner = EmbeddedRunner(PROFILES, archive=True)
     steps = [runner.feed(raw, f"line {n}") for n, raw in enumerate(log, start=1)]
     return [*steps, runner.finish()]
 

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from services.adjudicator import table
 from services.adjudicator.embedded import DeadLetter, EmbeddedRunner, adjudicate_lines
 from services.adjudicator.intake import ParsedEvent, Rejection, parse_record
+from services.adjudicator.python_runner import ReferenceRunner
 from services.events.bounds import (
     MAX_NESTING_DEPTH,
     MAX_OFFERS,
@@ -194,11 +195,12 @@ def test_paytable_names_are_bounded() -> None:
 
 def test_designated_player_offers_between_hands_are_bounded_latest_kept() -> None:
     events = hcf_stream(hands=1)
-    runner = EmbeddedRunner(PROFILES)
+    runner = EmbeddedRunner(PROFILES, "python")  # the reference's state (native: tests/unit/native)
     for line in lines(events[:3]):
         runner.feed(line, "x")
     last = events[2]  # continue the chain by hand, offer after offer
-    state = runner.states["T1"]
+    assert isinstance(runner.impl, ReferenceRunner)
+    state = runner.impl.states["T1"]
     for i in range(MAX_OFFERS + 6):
         offer = copy.deepcopy(last)
         offer.update(type="designated_player_offer", seq=last["seq"] + 1,
@@ -216,7 +218,7 @@ def test_a_hand_flooded_with_conflicts_is_closed_at_the_bound(
     together, past the bound the hand cannot be adjudicated (with the bound at 10)."""
     monkeypatch.setattr(table, "MAX_HAND_EVENTS", 10)
     events = hcf_stream(hands=1)
-    runner = EmbeddedRunner(PROFILES)
+    runner = EmbeddedRunner(PROFILES, "python")  # the bound patched is the reference's
     for line in lines(events[:5]):  # hand 1 open with hand_started and the ante
         runner.feed(line, "x")
     records = []

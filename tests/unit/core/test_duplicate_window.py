@@ -17,6 +17,7 @@ import pytest
 
 from services.adjudicator.embedded import EmbeddedRunner, StepResult, adjudicate_lines
 from services.adjudicator.intake import ParsedEvent, parse_record
+from services.adjudicator.python_runner import ReferenceRunner
 from services.adjudicator.table import TableState, apply_event, decode_state, encode_state
 from services.adjudicator.window import Window, _aligned_find
 from services.events.bounds import MAX_MISSING_SEQS, MAX_REMEMBERED_EVENTS
@@ -43,11 +44,17 @@ def run(raw_lines: list[bytes]) -> tuple[list[bytes], list[Alert]]:
     return records, alerts
 
 
-def feed_until(raw: list[bytes], count: int) -> EmbeddedRunner:
-    runner = EmbeddedRunner(PROFILES)
+def feed_until(raw: list[bytes], count: int, engine: str | None = None) -> EmbeddedRunner:
+    runner = EmbeddedRunner(PROFILES, engine)
     for line in raw[:count]:
         runner.feed(line, "x")
     return runner
+
+
+def reference_states(runner: EmbeddedRunner) -> dict[str, TableState]:
+    """The Python reference's table states (the window's internals are the reference's)."""
+    assert isinstance(runner.impl, ReferenceRunner)
+    return runner.impl.states
 
 
 def codes(step: StepResult) -> list[tuple[str, str]]:
@@ -136,8 +143,13 @@ def test_the_window_holds_at_most_its_bound_lowest_seqs_going_first() -> None:
     remembered (8192 + 6 - 8192 + 1 = 7)."""
     assert MAX_REMEMBERED_EVENTS == 8192
     raw = _table_events(MAX_REMEMBERED_EVENTS + 6)
+    for engine in ("python", "native"):
+        runner = feed_until(raw, len(raw), engine)
+        if engine == "python":
+            assert len(reference_states(runner)["T1"].window) == MAX_REMEMBERED_EVENTS
+        assert codes(runner.feed(raw[6], "again")) == [("DUPLICATE_EVENT", "info")]
+        assert codes(runner.feed(raw[5], "again")) == [("STALE_EVENT", "warning")]
     runner = feed_until(raw, len(raw))
-    assert len(runner.states["T1"].window) == MAX_REMEMBERED_EVENTS
     assert codes(runner.feed(raw[6], "again")) == [("DUPLICATE_EVENT", "info")]
     assert codes(runner.feed(raw[5], "again")) == [("STALE_EVENT", "warning")]
 
@@ -175,11 +187,11 @@ def test_a_huge_seq_jump_tracks_only_the_highest_missing_seqs() -> None:
     events = hcf_stream(hands=1)
     jump = copy.deepcopy(events[3])
     jump["seq"] = 2**53 - 1
-    runner = feed_until(lines(events), 3)
+    runner = feed_until(lines(events), 3, "python")
     step = runner.feed(orjson.dumps(jump), "jump")
     assert codes(step) == [("SEQ_GAP", "critical")]
     assert f"{2**53 - 1 - 4} event(s) missing" in step.alerts[0].message
-    window = runner.states["T1"].window
+    window = reference_states(runner)["T1"].window
     assert window.missing == list(range(2**53 - 1 - MAX_MISSING_SEQS, 2**53 - 1))
 
 

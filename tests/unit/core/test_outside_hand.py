@@ -11,6 +11,7 @@ import orjson
 from typer.testing import CliRunner
 
 from services.adjudicator.embedded import EmbeddedRunner, adjudicate_lines
+from services.adjudicator.python_runner import ReferenceRunner
 from services.cli import app
 from services.events.bounds import MAX_HELD_FINDINGS
 from services.events.contract import AdjudicationRecord, Alert, Finding
@@ -79,7 +80,7 @@ def test_a_gap_before_a_hand_lands_on_it() -> None:
 
 def test_the_held_findings_are_bounded_but_all_counted() -> None:
     events = hcf_stream(hands=1)
-    runner = EmbeddedRunner(PROFILES)
+    runner = EmbeddedRunner(PROFILES, "python")  # the reference's state (native: tests/unit/native)
     for line in lines(events[:3]):
         runner.feed(line, "x")
     counted = 0
@@ -88,7 +89,8 @@ def test_the_held_findings_are_bounded_but_all_counted() -> None:
         forged["event_id"] = f"00000000-0000-4000-8000-{i:012d}"
         counted += len(runner.feed(orjson.dumps(forged), "forged").outside_hand)
     assert counted == MAX_HELD_FINDINGS + 6
-    assert len(runner.states["T1"].held) == MAX_HELD_FINDINGS
+    assert isinstance(runner.impl, ReferenceRunner)
+    assert len(runner.impl.states["T1"].held) == MAX_HELD_FINDINGS
     records = []
     for line in lines(events[3:]):
         records += runner.feed(line, "x").records

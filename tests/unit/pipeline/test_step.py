@@ -13,13 +13,14 @@ from __future__ import annotations
 import heapq
 import itertools
 
+import msgspec
 import orjson
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from services.adjudicator.embedded import EmbeddedRunner, adjudicate_lines
-from services.adjudicator.table import decode_state
+from services.adjudicator.engine import UnknownEngine
 from services.archive.segment import RAW, decode_batch, encode_packed, pack_parts
 from services.events.contract import decode_record, encode_record
 from services.pipeline.producer import record_key
@@ -38,6 +39,7 @@ from tests.profiles import PROFILES
 from tests.unit.core.streams import hcf_stream, lines
 
 TOPICS = TopicNames.with_prefix("u-")
+ENGINES = pytest.mark.parametrize("engine", ["native", "python"])
 
 
 def two_tables(hands: int = 3) -> list[bytes]:
@@ -59,10 +61,13 @@ class FakeChangelog:
     ``run`` is one batch followed by a checkpoint; ``crash`` forgets the live states, as
     a killed worker does, and the next run restores them from the changelog."""
 
-    def __init__(self, partition: int = 0) -> None:
+    def __init__(self, partition: int = 0, engine: str | None = "native",
+                 archive: bool = False) -> None:
         self.partition = partition
         self.values: dict[bytes, bytes] = {}
-        self.tables = PartitionTables(TOPICS, partition, PROFILES)
+        self.engine = engine
+        self.archive = archive
+        self.tables = PartitionTables(TOPICS, partition, PROFILES, engine, archive)
 
     def run(self, records: list[InputRecord], checkpoint: bool = True) -> BatchResult:
         result = self.tables.process(records)
@@ -71,7 +76,8 @@ class FakeChangelog:
         return result
 
     def crash(self) -> None:
-        self.tables = PartitionTables(TOPICS, self.partition, PROFILES)
+        self.tables = PartitionTables(TOPICS, self.partition, PROFILES, self.engine,
+                                      self.archive)
         for key, value in self.values.items():
             self.tables.restore(key, value)
 
@@ -90,20 +96,22 @@ def outputs(results: list[BatchResult], topic: str) -> list[bytes | None]:
     return [o.value for r in results for o in r.outgoing if o.topic == topic]
 
 
+@ENGINES
 @settings(max_examples=40, deadline=None)
 @given(cuts=st.lists(st.integers(min_value=0, max_value=31), max_size=8))
-def test_any_batching_gives_the_embedded_bytes(cuts: list[int]) -> None:
+def test_any_batching_gives_the_embedded_bytes(engine: str, cuts: list[int]) -> None:
     raw = two_tables()
     records = as_records(raw)
     bounds = sorted({0, len(records), *(c % (len(records) + 1) for c in cuts)})
-    table = FakeChangelog()
+    table = FakeChangelog(engine=engine)
     results = [table.run(records[a:b]) for a, b in itertools.pairwise(bounds)]
     assert outputs(results, TOPICS.adjudications) == embedded_records(raw)
     assert outputs(results, TOPICS.dlq) == []
 
 
-def test_records_are_keyed_by_table_and_name_their_source() -> None:
-    result = FakeChangelog().run(as_records(two_tables(hands=1)))
+@ENGINES
+def test_records_are_keyed_by_table_and_name_their_source(engine: str) -> None:
+    result = FakeChangelog(engine=engine).run(as_records(two_tables(hands=1)))
     produced = [o for o in result.outgoing if o.topic == TOPICS.adjudications]
     assert [o.key for o in produced] == [b"T1", b"T2"] or [o.key for o in produced] == [
         b"T2", b"T1"]
@@ -112,17 +120,41 @@ def test_records_are_keyed_by_table_and_name_their_source() -> None:
         assert source.startswith(f"{TOPICS.events}/0/")
 
 
-def test_state_stores_the_position_of_the_last_record_applied() -> None:
+@ENGINES
+def test_state_stores_the_position_of_the_last_record_applied(engine: str) -> None:
     records = as_records(two_tables(hands=1), partition=1, first_offset=100)
-    table = FakeChangelog(partition=1)
+    table = FakeChangelog(partition=1, engine=engine)
     table.run(records)
     last_t1 = max(r.offset for r in records if r.key == b"T1")
     stored = decode_stored(table.values[b"T1"])
-    assert (stored.partition, stored.offset) == (1, last_t1)
-    assert decode_state(stored.state).table_id == "T1"
+    assert (stored.partition, stored.offset, stored.engine) == (1, last_t1, engine)
+    restored = PartitionTables(TOPICS, 1, PROFILES, engine).tables.restore(stored.state)
+    assert restored == "T1"
 
 
-def test_replayed_records_are_skipped_without_findings() -> None:
+def test_a_state_another_engine_stored_is_refused_at_restore() -> None:
+    """The engines store a table differently: a worker of one engine reading the other's
+    changelog must stop with what to do, never read the bytes as its own."""
+    native = FakeChangelog(engine="native")
+    native.run(as_records(two_tables(hands=1)))
+    key, value = next(iter(native.values.items()))
+    with pytest.raises(StateMismatchError, match="PITWATCH_ENGINE=native"):
+        PartitionTables(TOPICS, 0, PROFILES, "python").restore(key, value)
+
+
+def test_a_changelog_value_of_the_format_before_engines_is_the_reference_s() -> None:
+    """A value written before the engine field existed (three fields) reads as python."""
+    reference = FakeChangelog(engine="python")
+    reference.run(as_records(two_tables(hands=1)))
+    key, value = next(iter(reference.values.items()))
+    stored = decode_stored(value)
+    old = msgspec.msgpack.encode([stored.partition, stored.offset, stored.state])
+    assert decode_stored(old).engine == "python"
+    PartitionTables(TOPICS, 0, PROFILES, "python").restore(key, old)
+
+
+@ENGINES
+def test_replayed_records_are_skipped_without_findings(engine: str) -> None:
     """A crash after the states were stored but before the offsets were committed: the
     worker gets the same records again. They must change nothing and emit nothing, even
     when they reach further back than the chain check's duplicate window (the previous
@@ -130,7 +162,7 @@ def test_replayed_records_are_skipped_without_findings() -> None:
     raw = two_tables(hands=12)  # 2 x (3 + 12 x 6) = 150 events
     records = as_records(raw)
     assert len(records) > 2 * 64
-    table = FakeChangelog()
+    table = FakeChangelog(engine=engine)
     first = table.run(records[:120])
     table.crash()
     replay = table.run(records[:120], checkpoint=False)
@@ -141,27 +173,29 @@ def test_replayed_records_are_skipped_without_findings() -> None:
     assert outputs([first, replay, rest], TOPICS.alerts) == []
 
 
-def test_a_state_stored_for_another_partition_is_refused_at_restore() -> None:
+@ENGINES
+def test_a_state_stored_for_another_partition_is_refused_at_restore(engine: str) -> None:
     """Offsets of two partitions are unrelated, and a table's events never change
     partition unless the topics were rebuilt with another partition count: a state found
     on the wrong changelog partition stops the restore rather than skip or replay the
     wrong records."""
-    table = FakeChangelog(partition=0)
+    table = FakeChangelog(partition=0, engine=engine)
     table.run(as_records(two_tables(hands=1)[:4], partition=0, first_offset=50))
-    elsewhere = PartitionTables(TOPICS, 1, PROFILES)
+    elsewhere = PartitionTables(TOPICS, 1, PROFILES, engine)
     key, value = next(iter(table.values.items()))
     with pytest.raises(StateMismatchError, match="partition counts changed"):
         elsewhere.restore(key, value)
 
 
-def test_malformed_and_invalid_records_go_to_the_dlq_unchanged() -> None:
+@ENGINES
+def test_malformed_and_invalid_records_go_to_the_dlq_unchanged(engine: str) -> None:
     raw = two_tables(hands=1)
     bad_json = b'{"v": 1, "table_id": "T1",'
     invalid = orjson.dumps({**orjson.loads(raw[0]), "seq": "seven"})
     poisoned = [raw[0], bad_json, invalid, *raw[1:]]
     records = as_records(poisoned)
     records[1] = InputRecord(TOPICS.events, 0, 1, b"T1", bad_json, [("origin", b"pos-7")])
-    result = FakeChangelog().run(records)
+    result = FakeChangelog(engine=engine).run(records)
     dead = [o for o in result.outgoing if o.topic == TOPICS.dlq]
     assert [o.value for o in dead] == [bad_json, invalid]
     assert [o.key for o in dead] == [b"T1", b"T1"]
@@ -174,14 +208,15 @@ def test_malformed_and_invalid_records_go_to_the_dlq_unchanged() -> None:
     assert outputs([result], TOPICS.adjudications) == embedded_records(raw)
 
 
-def test_a_record_keyed_for_another_table_is_dead_lettered() -> None:
+@ENGINES
+def test_a_record_keyed_for_another_table_is_dead_lettered(engine: str) -> None:
     """The key picks the partition; a table's event under another key could be applied
     out of order, so it is refused (the table's chain then reports the gap)."""
     raw = two_tables(hands=1)
     wrong = InputRecord(TOPICS.events, 0, 0, b"T2", raw[0])
     unkeyed = InputRecord(TOPICS.events, 0, 1, None, raw[0])
     tombstone = InputRecord(TOPICS.events, 0, 2, b"T1", None)
-    table = FakeChangelog()
+    table = FakeChangelog(engine=engine)
     result = table.run([wrong, unkeyed, tombstone])
     reasons = [reason_of(o) for o in result.outgoing]
     assert len(reasons) == 3 and table.values == {}
@@ -191,35 +226,39 @@ def test_a_record_keyed_for_another_table_is_dead_lettered() -> None:
     assert result.outgoing[2].value is None
 
 
-def test_a_null_header_value_is_passed_on_unchanged() -> None:
+@ENGINES
+def test_a_null_header_value_is_passed_on_unchanged(engine: str) -> None:
     """Kafka allows a header without a value (Java producers send them); a dead-lettered
     record keeps it as it came, and it stops nothing."""
     raw = two_tables(hands=1)
     records = as_records([b"not json", *raw])
     records[0] = InputRecord(TOPICS.events, 0, 0, b"T1", b"not json",
                              [("trace", None), ("origin", b"x")])
-    result = FakeChangelog().run(records)
+    result = FakeChangelog(engine=engine).run(records)
     dead = [o for o in result.outgoing if o.topic == TOPICS.dlq]
     assert dead[0].headers[:2] == [("trace", None), ("origin", b"x")]
     assert outputs([result], TOPICS.adjudications) == embedded_records(raw)
 
 
+@ENGINES
 @settings(max_examples=60, deadline=None)
 @given(plan=st.lists(st.tuples(st.integers(min_value=1, max_value=40),
                                st.sampled_from(["none", "states", "states+offsets"]),
                                st.booleans()), min_size=1, max_size=12))
 def test_checkpoints_and_crashes_anywhere_give_the_embedded_bytes(
-        plan: list[tuple[int, str, bool]]) -> None:
+        engine: str, plan: list[tuple[int, str, bool]]) -> None:
     """The worker's life as the step sees it: batches of any size; after a batch nothing
     stored, or the states stored (a crash before the commit), or the states stored and
     the offset committed; then maybe a crash, after which the tables are restored from
     the changelog and the records from the last committed offset are delivered again.
     Every hand comes out, every repeat with the same bytes; so does every event archive
-    segment the embedded run cuts before its end; and nothing else comes out (no finding
-    or dead letter a replay could cause)."""
+    segment the embedded run cuts before its end (the python engine archives, the native
+    one does not cut segments yet); and nothing else comes out (no finding or dead letter
+    a replay could cause)."""
     raw = two_tables(hands=4)
     records = as_records(raw)
-    table = FakeChangelog()
+    archive = engine == "python"
+    table = FakeChangelog(engine=engine, archive=archive)
     committed = position = 0
     seen: dict[str, set[bytes]] = {}
     archived: dict[tuple[str, int, int], set[bytes]] = {}
@@ -250,14 +289,27 @@ def test_checkpoints_and_crashes_anywhere_give_the_embedded_bytes(
     expected = {decode_record(r).hand_id: r for r in embedded_records(raw)}
     assert {hand: sorted(values) for hand, values in seen.items()} == {
         hand: [value] for hand, value in expected.items()}
-    assert {key: sorted(values) for key, values in archived.items()} == embedded_archive(raw)
+    assert {key: sorted(values) for key, values in archived.items()} == (
+        embedded_archive(raw) if archive else {})
     assert others == []
+
+
+def test_archiving_runs_the_reference_engine_and_refuses_an_explicit_native() -> None:
+    """Only the reference cuts archive segments: a worker that archives runs it whatever
+    $PITWATCH_ENGINE says, and ``--engine native`` with archiving is a usage error."""
+    assert PartitionTables(TOPICS, 0, PROFILES, None, archive=True).tables.engine == "python"
+    assert PartitionTables(TOPICS, 0, PROFILES, "python", archive=True).tables.engine == "python"
+    assert PartitionTables(TOPICS, 0, PROFILES, "native").tables.engine == "native"
+    with pytest.raises(UnknownEngine, match="--no-archive"):
+        PartitionTables(TOPICS, 0, PROFILES, "native", archive=True)
+    segments = FakeChangelog(engine=None, archive=True).run(as_records(two_tables(hands=1)))
+    assert segments.segments > 0
 
 
 def embedded_archive(raw: list[bytes]) -> dict[tuple[str, int, int], list[bytes]]:
     """The segments the embedded run cuts while the log lasts (not those of its end),
     packed as the worker sends them."""
-    runner = EmbeddedRunner(PROFILES)
+    runner = EmbeddedRunner(PROFILES, archive=True)
     out: dict[tuple[str, int, int], list[bytes]] = {}
     for n, value in enumerate(raw):
         for segment in runner.feed(value, f"line {n}").archive:

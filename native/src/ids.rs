@@ -1,0 +1,112 @@
+//! Event ids kept compactly (the duplicate window and the open hands hold many).
+
+/// An event id as kept: a UUID (the contract's pattern) as its 16 bytes, which hex digits
+/// were upper case, and whether Python's `$` let a final newline through; any other text
+/// as it is. Exact both ways, and 24 bytes instead of a 36-byte string on the heap.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum EventId {
+    Uuid { bytes: [u8; 16], upper: u32, newline: bool },
+    Text(Box<str>),
+}
+
+impl EventId {
+    pub fn parse(text: &str) -> EventId {
+        let (body, newline) = match text.strip_suffix('\n') {
+            Some(body) => (body, true),
+            None => (text, false),
+        };
+        let b = body.as_bytes();
+        if b.len() != 36 {
+            return EventId::Text(text.into());
+        }
+        let mut bytes = [0u8; 16];
+        let mut upper = 0u32;
+        let mut digit = 0usize;
+        for (i, &c) in b.iter().enumerate() {
+            if matches!(i, 8 | 13 | 18 | 23) {
+                if c != b'-' {
+                    return EventId::Text(text.into());
+                }
+                continue;
+            }
+            let value = match c {
+                b'0'..=b'9' => c - b'0',
+                b'a'..=b'f' => c - b'a' + 10,
+                b'A'..=b'F' => {
+                    upper |= 1 << digit;
+                    c - b'A' + 10
+                }
+                _ => return EventId::Text(text.into()),
+            };
+            bytes[digit / 2] |= if digit % 2 == 0 { value << 4 } else { value };
+            digit += 1;
+        }
+        EventId::Uuid { bytes, upper, newline }
+    }
+
+    /// A 32-bit digest of the id (the window's prefilter; equal ids, equal digests).
+    pub fn fingerprint(&self) -> u32 {
+        let mut h: u32 = 0x811c_9dc5;
+        let mut eat = |b: u8| {
+            h ^= b as u32;
+            h = h.wrapping_mul(0x0100_0193);
+        };
+        match self {
+            EventId::Uuid { bytes, upper, newline } => {
+                bytes.iter().for_each(|&b| eat(b));
+                upper.to_le_bytes().iter().for_each(|&b| eat(b));
+                eat(*newline as u8);
+            }
+            EventId::Text(t) => t.bytes().for_each(&mut eat),
+        }
+        h
+    }
+}
+
+impl EventId {
+    /// The id as a JSON string (canonical: a UUID needs no escape), appended to `out`.
+    pub fn write_json(&self, out: &mut Vec<u8>) {
+        match self {
+            EventId::Text(t) => crate::canonical::write_str(t, out),
+            EventId::Uuid { bytes, upper, newline: false } => {
+                out.push(b'"');
+                for digit in 0..32 {
+                    if matches!(digit, 8 | 12 | 16 | 20) {
+                        out.push(b'-');
+                    }
+                    let byte = bytes[digit / 2];
+                    let value = if digit % 2 == 0 { byte >> 4 } else { byte & 15 };
+                    let c = b"0123456789abcdef"[value as usize];
+                    out.push(if upper & (1 << digit) != 0 { c.to_ascii_uppercase() } else { c });
+                }
+                out.push(b'"');
+            }
+            other => crate::canonical::write_str(&other.to_string(), out),
+        }
+    }
+}
+
+impl std::fmt::Display for EventId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            EventId::Text(t) => f.write_str(t),
+            EventId::Uuid { bytes, upper, newline } => {
+                let mut out = String::with_capacity(37);
+                for digit in 0..32 {
+                    if matches!(digit, 8 | 12 | 16 | 20) {
+                        out.push('-');
+                    }
+                    let byte = bytes[digit / 2];
+                    let value = if digit % 2 == 0 { byte >> 4 } else { byte & 15 };
+                    let c = b"0123456789abcdef"[value as usize];
+                    out.push(if upper & (1 << digit) != 0 { c.to_ascii_uppercase() } else { c } as char);
+                }
+                if *newline {
+                    out.push('\n');
+                }
+                f.write_str(&out)
+            }
+        }
+    }
+}
+

@@ -1,0 +1,101 @@
+//! pitwatch's native intake core.
+//!
+//! It owns the per-event path: splitting a buffer into records, strict JSON, the v1
+//! contract, RFC 8785 canonical JSON and SHA-256, the per-table `prev_hash` chain and
+//! `seq` checks, and hand assembly. Only whole hands (and the rare rejected record, whose
+//! reason the Python reference words) cross into Python. `python` (feature `python`) is
+//! the PyO3 binding; everything else is plain Rust, tested by `cargo test`.
+
+pub mod canonical;
+pub mod ids;
+pub mod intake;
+pub mod json;
+pub mod lines;
+pub mod schema;
+pub mod state;
+pub mod store;
+pub mod table;
+pub mod validate;
+
+#[cfg(feature = "python")]
+mod python;
+
+use std::collections::HashMap;
+
+use intake::Intake;
+use table::{Output, TableState};
+
+/// What became of one record.
+pub enum Processed {
+    /// Not valid v1 (the reference words the reason).
+    Rejected,
+    /// The reference, asked about a record this crate could not decide, rejected it.
+    RejectedByReference,
+    /// Applied to its table.
+    Applied { table_id: String, outputs: Vec<Output> },
+    /// Valid, but not of the table its Kafka key names: not applied.
+    WrongKey { table_id: String },
+}
+
+/// Every table's state, keyed by table id.
+#[derive(Default)]
+pub struct Core {
+    pub tables: HashMap<String, TableState>,
+    scratch: Vec<u8>,
+}
+
+impl Core {
+    pub fn new() -> Self {
+        Core { tables: HashMap::new(), scratch: Vec::with_capacity(1024) }
+    }
+
+    /// Intake and apply one record. `reference_accepts` decides the records this crate
+    /// defers (see `validate::Verdict::Defer`).
+    pub fn process(&mut self, raw: &[u8], reference_accepts: &mut dyn FnMut(&[u8]) -> bool) -> Processed {
+        self.process_keyed(raw, None, reference_accepts)
+    }
+
+    /// `process`, applying the record only when its `table_id` is `key` (when given): a
+    /// Kafka record must be keyed by its table so the table's events stay in order.
+    pub fn process_keyed(&mut self, raw: &[u8], key: Option<&[u8]>,
+                         reference_accepts: &mut dyn FnMut(&[u8]) -> bool) -> Processed {
+        let tree = match intake::parse(raw) {
+            Some(tree) => tree,
+            None => return Processed::Rejected,
+        };
+        let (envelope, hash) = match intake::accept(&tree, &mut self.scratch) {
+            Intake::Rejected => return Processed::Rejected,
+            Intake::Accepted { deferred: true, .. } if !reference_accepts(raw) => {
+                return Processed::RejectedByReference
+            }
+            Intake::Accepted { envelope, hash, .. } => (envelope, hash),
+        };
+        let table_id = envelope.table_id;
+        if key.map_or(false, |k| k != table_id.as_bytes()) {
+            return Processed::WrongKey { table_id: table_id.to_string() };
+        }
+        let state = match self.tables.get_mut(table_id) {
+            Some(state) => state,
+            None => self.tables.entry(table_id.to_string()).or_insert_with(|| TableState::new(table_id)),
+        };
+        let mut outputs = Vec::new();
+        state.apply(&envelope, hash, &mut outputs);
+        Processed::Applied { table_id: table_id.to_string(), outputs }
+    }
+
+    /// Close every hand left open, in table-id order (end of input).
+    pub fn finish(&mut self) -> Vec<(String, Vec<Output>)> {
+        let mut ids: Vec<&String> = self.tables.keys().collect();
+        ids.sort();
+        let ids: Vec<String> = ids.into_iter().cloned().collect();
+        let mut out = Vec::new();
+        for id in ids {
+            let mut outputs = Vec::new();
+            if let Some(state) = self.tables.get_mut(&id) {
+                state.close_at_end(&mut outputs);
+            }
+            out.push((id, outputs));
+        }
+        out
+    }
+}

@@ -1,0 +1,612 @@
+//! The PyO3 binding: `services._native.Engine`.
+//!
+//! What crosses into Python: per record with an outcome, a list of plain tuples (alerts,
+//! DLQ reasons, hands that cannot be adjudicated) and, when a hand closes, the hand's
+//! events already built as the contract's msgspec structs plus its table context as
+//! tuples (`services/adjudicator/engine.py` assembles `HandInput`). Feeding stops after a
+//! record that closed a hand, so Python adjudicates it and `settle`s the stacks before
+//! the table's next event is applied.
+//!
+//! A panic while a record is processed is caught here and becomes a DLQ outcome for that
+//! record with the panic's message; it never unwinds into Python or aborts the process.
+
+use std::collections::HashMap;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
+
+use crate::json::Value;
+use crate::schema::{self, Kind, StructSchema, EVENT_TYPES};
+use crate::table::{self, ClosedHand, Finding, Output, Severity};
+use crate::{lines, state, Core, Processed};
+
+#[pyclass(module = "services._native", unsendable)]
+pub struct Engine {
+    core: Core,
+    /// Python class of every struct schema, by class name, with the names of all its
+    /// fields in schema order (the keywords of every call that builds one).
+    classes: HashMap<&'static str, (Py<PyAny>, Py<PyTuple>)>,
+    /// The envelope's keywords (`v`, `event_id`, ... `data`).
+    envelope_names: Py<PyTuple>,
+    /// The 52 card names as Python strings, in `store`'s card order.
+    cards: Vec<Py<PyString>>,
+    /// `reference(raw) -> None | (reason, table_id)`: the Python reference's verdict.
+    reference: Py<PyAny>,
+    /// Tests only: panic while processing the record whose bytes equal this.
+    panic_on: Option<Vec<u8>>,
+}
+
+fn severity(py: Python<'_>, s: Severity) -> PyObject {
+    match s {
+        Severity::CashInPlayProfile => py.None(),
+        other => PyString::intern(py, other.name()).into_any().unbind(),
+    }
+}
+
+fn findings_list<'py>(py: Python<'py>, findings: &[Finding]) -> PyResult<Bound<'py, PyList>> {
+    let items: Vec<PyObject> = findings
+        .iter()
+        .map(|f| {
+            (f.code, f.rule, severity(py, f.severity), f.message.as_str())
+                .into_pyobject(py)
+                .map(|t| t.into_any().unbind())
+        })
+        .collect::<PyResult<_>>()?;
+    PyList::new(py, items)
+}
+
+fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+    if let Some(s) = payload.downcast_ref::<&str>() {
+        s.to_string()
+    } else if let Some(s) = payload.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "unknown panic".to_string()
+    }
+}
+
+type Step<'py> = (usize, Option<String>, Bound<'py, PyList>);
+/// (table id, outputs, whether a hand closed)
+type Outcome<'py> = (Option<String>, Bound<'py, PyList>, bool);
+/// (hash, deferred, canonical JSON)
+type IntakeResult = (String, bool, PyObject);
+
+impl Engine {
+    fn class(&self, name: &str) -> PyResult<&(Py<PyAny>, Py<PyTuple>)> {
+        self.classes
+            .get(name)
+            .ok_or_else(|| PyValueError::new_err(format!("no Python class for {}", name)))
+    }
+
+    fn value<'py>(&self, py: Python<'py>, value: &Value<'_>, kind: &Kind) -> PyResult<Bound<'py, PyAny>> {
+        Ok(match (kind, value) {
+            (_, Value::Null) => py.None().into_bound(py),
+            (_, Value::Bool(b)) => b.into_pyobject(py)?.to_owned().into_any(),
+            (_, Value::Int(i)) => i.into_pyobject(py)?.into_any(),
+            (Kind::Lit(_), Value::Str(s)) | (Kind::SeatOrLit(_), Value::Str(s)) => {
+                PyString::intern(py, s).into_any()
+            }
+            (Kind::Str { pattern: schema::Pattern::Card, .. }, Value::Str(s)) => {
+                match crate::store::card_index(s) {
+                    Some(i) => self.cards[i].bind(py).clone().into_any(),
+                    None => PyString::new(py, s).into_any(),
+                }
+            }
+            (_, Value::Str(s)) => PyString::new(py, s).into_any(),
+            (Kind::Nullable(inner), v) => self.value(py, v, inner)?,
+            (Kind::List(inner, _), Value::Array(items)) => {
+                let built: Vec<Bound<'py, PyAny>> =
+                    items.iter().map(|item| self.value(py, item, inner)).collect::<PyResult<_>>()?;
+                PyList::new(py, built)?.into_any()
+            }
+            (Kind::Struct(s), v) => self.body(py, v, s)?,
+            (Kind::PayTables, Value::Object(tables)) => {
+                let outer = PyDict::new(py);
+                for (name, table) in tables {
+                    let inner = PyDict::new(py);
+                    if let Value::Object(entries) = table {
+                        for (key, amount) in entries {
+                            inner.set_item(key.as_ref(), amount.as_int().unwrap_or(0))?;
+                        }
+                    }
+                    outer.set_item(name.as_ref(), inner)?;
+                }
+                outer.into_any()
+            }
+            _ => py.None().into_bound(py),
+        })
+    }
+
+    /// A struct of the contract from its tree: every field passed (an absent optional one
+    /// as its default, which builds an equal struct), by keyword, in one vectorcall.
+    fn body<'py>(&self, py: Python<'py>, value: &Value<'_>, schema: &StructSchema) -> PyResult<Bound<'py, PyAny>> {
+        let (class, names) = self.class(schema.class)?;
+        let slots = crate::validate::slots(value, schema)
+            .ok_or_else(|| PyValueError::new_err(format!("a kept {} does not fit its schema", schema.class)))?;
+        let mut args: Vec<Bound<'py, PyAny>> = Vec::with_capacity(schema.fields.len());
+        for (field, slot) in schema.fields.iter().zip(slots.iter()) {
+            args.push(match slot {
+                Some(v) => self.value(py, v, &field.kind)?,
+                None => default_of(py, &field.kind),
+            });
+        }
+        call_with_keywords(py, class.bind(py), names.bind(py), &args)
+    }
+
+    /// The events of a closed hand as the contract's structs.
+    fn events<'py>(&self, py: Python<'py>, hand: &ClosedHand) -> PyResult<Bound<'py, PyTuple>> {
+        let table_id = PyString::new(py, &hand.table_id).into_any();
+        let hand_id = PyString::new(py, &hand.hand_id).into_any();
+        let source = PyString::new(py, &hand.source).into_any();
+        let one = 1i64.into_pyobject(py)?.into_any();
+        let names = self.envelope_names.bind(py);
+        let mut built = Vec::with_capacity(hand.events.len());
+        for event in &hand.events {
+            let event_type = &EVENT_TYPES[event.type_index as usize];
+            let text = |t: &Option<String>, common: &Bound<'py, PyAny>| match t {
+                Some(t) => PyString::new(py, t).into_any(),
+                None => common.clone(),
+            };
+            let event_hand = match &event.hand_id {
+                Some(h) if *h == hand.hand_id => hand_id.clone(),
+                Some(h) => PyString::new(py, h).into_any(),
+                None => py.None().into_bound(py),
+            };
+            let args = [
+                one.clone(),
+                PyString::new(py, &event.event_id.to_string()).into_any(),
+                text(&event.table_id, &table_id),
+                event.seq.into_pyobject(py)?.into_any(),
+                PyString::new(py, &event.ts).into_any(),
+                PyString::new(py, &crate::canonical::hex(&event.prev_hash)).into_any(),
+                event_hand,
+                text(&event.source, &source),
+                self.body(py, &event.data, event_type.body)?,
+            ];
+            let (class, _) = self.class(event_type.class)?;
+            built.push(call_with_keywords(py, class.bind(py), names, &args)?);
+        }
+        PyTuple::new(py, built)
+    }
+
+    fn context<'py>(&self, py: Python<'py>, hand: &ClosedHand) -> PyResult<Bound<'py, PyTuple>> {
+        let c = &hand.context;
+        let config = match &c.config {
+            Some(v) => self.body(py, v, &schema::TABLE_CONFIGURED)?,
+            None => py.None().into_bound(py),
+        };
+        let seated: Vec<(i64, &str, i64)> =
+            c.seated.iter().map(|s| (s.seat, s.player_id.as_str(), s.stack)).collect();
+        let buys: Vec<(i64, &str, i64, i64, bool)> = c
+            .buys
+            .iter()
+            .map(|(b, since)| (b.seat, b.kind.as_str(), b.amount, b.seq, *since))
+            .collect();
+        (
+            config,
+            c.config_authorized,
+            seated,
+            c.dealer_id.as_deref(),
+            c.previous_button,
+            c.previous_designated,
+            c.offers.clone(),
+            c.new_seats.clone(),
+            c.hands_played,
+            buys,
+        )
+            .into_pyobject(py)
+    }
+
+    fn rule_profile(&self, table_id: &str) -> Option<String> {
+        self.core.tables.get(table_id)?.rule_profile()
+    }
+
+    fn outputs<'py>(&self, py: Python<'py>, table_id: &str, outputs: &[Output]) -> PyResult<Bound<'py, PyList>> {
+        let list = PyList::empty(py);
+        for output in outputs {
+            let item: Bound<'py, PyAny> = match output {
+                Output::Alert(a) => {
+                    let profile = match a.severity {
+                        Severity::CashInPlayProfile => self.rule_profile(table_id),
+                        _ => None,
+                    };
+                    (
+                        "alert",
+                        (a.code, a.rule, severity(py, a.severity), a.message.as_str(), a.seq),
+                        (a.event_id.as_str(), a.hand_id.as_deref(), profile),
+                    )
+                        .into_pyobject(py)?
+                        .into_any()
+                }
+                Output::Dlq(reason) => ("dlq", reason.as_str()).into_pyobject(py)?.into_any(),
+                Output::OutsideHand(f) => {
+                    ("outside", (f.code, f.rule, severity(py, f.severity), f.message.as_str()))
+                        .into_pyobject(py)?
+                        .into_any()
+                }
+                Output::Incomplete { hand_id, findings, game } => {
+                    ("rejected", hand_id.as_str(), findings_list(py, findings)?, game.as_deref())
+                        .into_pyobject(py)?
+                        .into_any()
+                }
+                Output::Closed(hand) => (
+                    "hand",
+                    hand.hand_id.as_str(),
+                    self.events(py, hand)?,
+                    self.context(py, hand)?,
+                    (hand.first_seq, hand.last_seq, crate::canonical::hex(&hand.last_hash)),
+                    findings_list(py, &hand.findings)?,
+                )
+                    .into_pyobject(py)?
+                    .into_any(),
+            };
+            list.append(item)?;
+        }
+        Ok(list)
+    }
+
+    /// One record: `None` (nothing to report) or `(table_id, outputs)`; a rejected record
+    /// gives `(table_id_or_None, [("dlq", reason)])` with the reference's wording.
+    fn one<'py>(&mut self, py: Python<'py>, raw: &[u8]) -> PyResult<Option<Outcome<'py>>> {
+        self.one_keyed(py, raw, None)
+    }
+
+    fn one_keyed<'py>(&mut self, py: Python<'py>, raw: &[u8], key: Option<&[u8]>) -> PyResult<Option<Outcome<'py>>> {
+        let reference = self.reference.clone_ref(py);
+        let mut ask_error: Option<PyErr> = None;
+        let panic_here = self.panic_on.as_deref() == Some(raw);
+        let core = &mut self.core;
+        let processed = catch_unwind(AssertUnwindSafe(|| {
+            if panic_here {
+                panic!("injected panic (tests)");
+            }
+            core.process_keyed(raw, key, &mut |record: &[u8]| {
+                match reference.call1(py, (PyBytes::new(py, record),)) {
+                    Ok(verdict) => verdict.is_none(py),
+                    Err(e) => {
+                        ask_error = Some(e);
+                        false
+                    }
+                }
+            })
+        }));
+        if let Some(e) = ask_error {
+            return Err(e);
+        }
+        let processed = match processed {
+            Ok(p) => p,
+            Err(payload) => {
+                let reason = format!(
+                    "pitwatch's native core failed on this record ({}); the record is kept here \
+                     for review and the table's state may need a replay",
+                    panic_message(payload.as_ref())
+                );
+                let list = PyList::new(py, [("dlq", reason)])?;
+                return Ok(Some((None, list, false)));
+            }
+        };
+        match processed {
+            Processed::Rejected | Processed::RejectedByReference => {
+                let verdict = reference.call1(py, (PyBytes::new(py, raw),))?;
+                let (reason, table_id): (String, Option<String>) = if verdict.is_none(py) {
+                    (
+                        "the native intake rejected a record that the Python reference accepts \
+                         (a pitwatch bug: please report it with this record)"
+                            .to_string(),
+                        None,
+                    )
+                } else {
+                    verdict.extract(py)?
+                };
+                let list = PyList::new(py, [("dlq", reason)])?;
+                Ok(Some((table_id, list, false)))
+            }
+            Processed::WrongKey { table_id } => {
+                let list = PyList::new(py, [("wrong_key", table_id.clone())])?;
+                Ok(Some((Some(table_id), list, false)))
+            }
+            Processed::Applied { table_id, outputs } => {
+                if outputs.is_empty() {
+                    return Ok(None);
+                }
+                let closed = outputs.iter().any(|o| matches!(o, Output::Closed(_)));
+                let list = self.outputs(py, &table_id, &outputs)?;
+                Ok(Some((Some(table_id), list, closed)))
+            }
+        }
+    }
+}
+
+#[pymethods]
+impl Engine {
+    #[new]
+    fn new(classes: &Bound<'_, PyDict>, reference: Py<PyAny>) -> PyResult<Self> {
+        let py = classes.py();
+        let lookup = |name: &str| {
+            classes.get_item(name)?.ok_or_else(|| {
+                PyValueError::new_err(format!("classes lacks the contract struct {}", name))
+            })
+        };
+        let mut found = HashMap::new();
+        for s in schema::all_structs() {
+            let names: Vec<&str> = s.fields.iter().map(|f| f.py).collect();
+            let names = PyTuple::new(py, names.iter().map(|n| PyString::intern(py, n)))?;
+            found.insert(s.class, (lookup(s.class)?.unbind(), names.unbind()));
+        }
+        let envelope = ["v", "event_id", "table_id", "seq", "ts", "prev_hash", "hand_id", "source", "data"];
+        let envelope_names = PyTuple::new(py, envelope.iter().map(|n| PyString::intern(py, n)))?;
+        for t in EVENT_TYPES.iter() {
+            found.insert(t.class, (lookup(t.class)?.unbind(), envelope_names.clone().unbind()));
+        }
+        let cards = crate::store::CARD_NAMES.iter().map(|c| PyString::intern(py, c).unbind()).collect();
+        Ok(Engine {
+            core: Core::new(),
+            classes: found,
+            envelope_names: envelope_names.unbind(),
+            cards,
+            reference,
+            panic_on: None,
+        })
+    }
+
+    /// One record: `None` or `(table_id, outputs)`.
+    fn feed<'py>(&mut self, py: Python<'py>, raw: &[u8]) -> PyResult<Option<(Option<String>, Bound<'py, PyList>)>> {
+        Ok(self.one(py, raw)?.map(|(t, list, _)| (t, list)))
+    }
+
+    /// One Kafka record that must belong to the table `key` names: `None`, or
+    /// `(table_id, outputs)`; a valid record of another table is not applied and gives
+    /// `(its table_id, [("wrong_key", its table_id)])`.
+    fn feed_keyed<'py>(&mut self, py: Python<'py>, raw: &[u8], key: &[u8]) -> PyResult<Option<(Option<String>, Bound<'py, PyList>)>> {
+        Ok(self.one_keyed(py, raw, Some(key))?.map(|(t, list, _)| (t, list)))
+    }
+
+    /// Records `items[start:]` (stripped of ASCII whitespace first when `strip`; blank ones
+    /// skipped), until the end or a record that closed a hand. Returns the index to go on
+    /// from and `(index, table_id, outputs)` of each record that had any.
+    fn feed_many<'py>(&mut self, py: Python<'py>, items: &Bound<'py, PyList>, start: usize, strip: bool) -> PyResult<(usize, Vec<Step<'py>>)> {
+        let mut steps = Vec::new();
+        let mut index = start;
+        let n = items.len();
+        while index < n {
+            let item = items.get_item(index)?;
+            let bytes = item.downcast::<PyBytes>()?;
+            let raw = bytes.as_bytes();
+            let raw = if strip { strip_ascii(raw) } else { raw };
+            let at = index;
+            index += 1;
+            if strip && raw.is_empty() {
+                continue;
+            }
+            if let Some((table_id, list, closed)) = self.one(py, raw)? {
+                steps.push((at, table_id, list));
+                if closed {
+                    break;
+                }
+            }
+        }
+        Ok((index, steps))
+    }
+
+    /// Kafka records `values[start:]`, each of the table its `keys[i]` names (a key of
+    /// `None` names no table), until the end or a record that closed a hand: as
+    /// `feed_many` with each record fed as `feed_keyed` feeds one. Returns the index to go
+    /// on from and `(index, table_id, outputs)` of each record that had any.
+    fn feed_many_keyed<'py>(&mut self, py: Python<'py>, values: &Bound<'py, PyList>, keys: &Bound<'py, PyList>, start: usize) -> PyResult<(usize, Vec<Step<'py>>)> {
+        let mut steps = Vec::new();
+        let mut index = start;
+        let n = values.len();
+        if keys.len() != n {
+            return Err(PyValueError::new_err("values and keys differ in length"));
+        }
+        while index < n {
+            let value = values.get_item(index)?;
+            let raw = value.downcast::<PyBytes>()?.as_bytes();
+            let key_item = keys.get_item(index)?;
+            let key: &[u8] = if key_item.is_none() { b"" } else { key_item.downcast::<PyBytes>()?.as_bytes() };
+            let at = index;
+            index += 1;
+            if let Some((table_id, list, closed)) = self.one_keyed(py, raw, Some(key))? {
+                steps.push((at, table_id, list));
+                if closed {
+                    break;
+                }
+            }
+        }
+        Ok((index, steps))
+    }
+
+    /// The lines of `buf` from byte `pos` (the line numbered `line`), as a file is read:
+    /// returns `(pos, line)` to go on from and `(line, table_id, outputs, start, end)` of
+    /// each record that had any (`buf[start:end]` is the record).
+    #[allow(clippy::type_complexity)]
+    fn feed_buffer<'py>(&mut self, py: Python<'py>, buf: &Bound<'py, PyBytes>, pos: usize, line: u64) -> PyResult<((usize, u64), Vec<(u64, Option<String>, Bound<'py, PyList>, usize, usize)>)> {
+        let data = buf.as_bytes();
+        let mut steps = Vec::new();
+        let (mut pos, mut line) = (pos, line);
+        while let Some((start, end, number, next)) = lines::next_record(data, pos, line) {
+            pos = next;
+            line = number + 1;
+            if let Some((table_id, list, closed)) = self.one(py, &data[start..end])? {
+                steps.push((number, table_id, list, start, end));
+                if closed {
+                    break;
+                }
+            }
+        }
+        if lines::next_record(data, pos, line).is_none() {
+            // Only blank lines are left: count them, so that the next buffer's lines are
+            // numbered as the file's.
+            line += data[pos..].iter().filter(|&&b| b == b'\n').count() as u64;
+            pos = data.len();
+        }
+        Ok(((pos, line), steps))
+    }
+
+    /// The stacks a closed hand moved: `[(seat, net), ...]` from its recorded side.
+    fn settle(&mut self, table_id: &str, moves: Vec<(i64, i64)>) {
+        if let Some(state) = self.core.tables.get_mut(table_id) {
+            state.settle(&moves);
+        }
+    }
+
+    /// End of input: `[(table_id, outputs)]` for every table with a hand still open.
+    fn finish<'py>(&mut self, py: Python<'py>) -> PyResult<Vec<(String, Bound<'py, PyList>)>> {
+        let mut out = Vec::new();
+        for (table_id, outputs) in self.core.finish() {
+            if !outputs.is_empty() {
+                out.push((table_id.clone(), self.outputs(py, &table_id, &outputs)?));
+            }
+        }
+        Ok(out)
+    }
+
+    fn table_ids(&self) -> Vec<String> {
+        let mut ids: Vec<String> = self.core.tables.keys().cloned().collect();
+        ids.sort();
+        ids
+    }
+
+    fn open_hands(&self) -> usize {
+        self.core.tables.values().filter(|t| t.open_hand.is_some()).count()
+    }
+
+    /// One table's state as bytes (None: the table is unknown).
+    fn export_table<'py>(&self, py: Python<'py>, table_id: &str) -> Option<Bound<'py, PyBytes>> {
+        self.core.tables.get(table_id).map(|t| PyBytes::new(py, &state::export(t)))
+    }
+
+    /// Restore a table exported by `export_table` (replacing what this engine had of it).
+    fn import_table(&mut self, raw: &[u8]) -> PyResult<String> {
+        let table = state::import(raw).map_err(PyValueError::new_err)?;
+        let id = table.table_id.clone();
+        self.core.tables.insert(id.clone(), table);
+        Ok(id)
+    }
+
+    fn drop_table(&mut self, table_id: &str) {
+        self.core.tables.remove(table_id);
+    }
+
+    /// Benchmarks only: run the lines of `buf` through a fresh core of plain Rust (no
+    /// Python object at all, closed hands dropped); returns the records processed.
+    #[staticmethod]
+    fn _core_only(buf: &[u8]) -> usize {
+        let mut core = Core::new();
+        let (mut pos, mut line, mut count) = (0, 1, 0);
+        while let Some((start, end, number, next)) = lines::next_record(buf, pos, line) {
+            core.process(&buf[start..end], &mut |_| true);
+            pos = next;
+            line = number + 1;
+            count += 1;
+        }
+        count
+    }
+
+    /// Benchmarks only: (tables, events kept in open hands, their bytes, bytes reserved,
+    /// remembered entries outside hands).
+    fn _memory(&self) -> (usize, usize, usize, usize, usize) {
+        let mut out = (self.core.tables.len(), 0, 0, 0, 0);
+        for t in self.core.tables.values() {
+            if let Some(h) = &t.open_hand {
+                out.1 += h.count;
+                out.2 += h.events.len();
+                out.3 += h.events.capacity() + h.fps.capacity() * 4;
+            }
+            out.4 += t.kept.len();
+        }
+        out
+    }
+
+    /// Tests only: the next record equal to `raw` makes the core panic.
+    fn _inject_panic(&mut self, raw: Vec<u8>) {
+        self.panic_on = Some(raw);
+    }
+}
+
+/// What an absent optional field of the contract defaults to (`None`, or `False` for
+/// `showdown.mucked`): passing it builds the same struct as leaving it out.
+fn default_of<'py>(py: Python<'py>, kind: &Kind) -> Bound<'py, PyAny> {
+    match kind {
+        Kind::Bool => false.into_pyobject(py).map(|b| b.to_owned().into_any()).unwrap_or_else(|e| match e {}),
+        _ => py.None().into_bound(py),
+    }
+}
+
+/// `class(**dict(zip(names, values)))` without building the dict: one vectorcall with
+/// the keywords' names as a tuple (what CPython itself does for a call with keywords).
+fn call_with_keywords<'py>(
+    py: Python<'py>,
+    class: &Bound<'py, PyAny>,
+    names: &Bound<'py, PyTuple>,
+    values: &[Bound<'py, PyAny>],
+) -> PyResult<Bound<'py, PyAny>> {
+    if names.len() != values.len() {
+        return Err(PyValueError::new_err("keyword names and values differ in number"));
+    }
+    let args: Vec<*mut pyo3::ffi::PyObject> = values.iter().map(|v| v.as_ptr()).collect();
+    // SAFETY: the GIL is held (`py`); `class` is a live callable; `args` holds
+    // `names.len()` borrowed pointers to live objects (kept alive by `values` for the
+    // whole call), and with no positional arguments (nargsf 0) they are exactly the
+    // values of the keywords `names`, a tuple of str, as the vectorcall protocol
+    // requires. The result is a new reference or NULL with an exception set, which
+    // `from_owned_ptr_or_err` takes over.
+    unsafe {
+        let result = pyo3::ffi::PyObject_Vectorcall(class.as_ptr(), args.as_ptr(), 0, names.as_ptr());
+        Bound::from_owned_ptr_or_err(py, result)
+    }
+}
+
+fn strip_ascii(raw: &[u8]) -> &[u8] {
+    let is_space = |b: &u8| matches!(b, b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c);
+    let start = raw.iter().position(|b| !is_space(b)).unwrap_or(raw.len());
+    let end = raw.iter().rposition(|b| !is_space(b)).map_or(start, |i| i + 1);
+    &raw[start..end.max(start)]
+}
+
+/// (wire name, Python attribute, kind, required)
+type FieldDescription = (String, String, String, bool);
+
+/// `describe()`: every event type and struct with its fields, for the schema mirror test.
+#[pyfunction]
+fn describe() -> Vec<(String, Vec<FieldDescription>)> {
+    let mut out = Vec::new();
+    for t in EVENT_TYPES.iter() {
+        out.push((format!("event:{}:{}:{}", t.tag, t.class, t.body.class), Vec::new()));
+    }
+    for s in schema::all_structs() {
+        let fields = s
+            .fields
+            .iter()
+            .map(|f| (f.json.to_string(), f.py.to_string(), schema::describe_kind(&f.kind), f.required))
+            .collect();
+        out.push((format!("struct:{}", s.class), fields));
+    }
+    out
+}
+
+/// Canonical JSON and hash of one record, for the differential tests (None: rejected).
+#[pyfunction]
+fn intake(py: Python<'_>, raw: &[u8]) -> Option<IntakeResult> {
+    let tree = crate::intake::parse(raw)?;
+    let mut scratch = Vec::new();
+    match crate::intake::accept(&tree, &mut scratch) {
+        crate::intake::Intake::Accepted { hash, deferred, .. } => {
+            Some((crate::canonical::hex(&hash), deferred, PyBytes::new(py, &scratch).into_any().unbind()))
+        }
+        crate::intake::Intake::Rejected => None,
+    }
+}
+
+#[pymodule]
+fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<Engine>()?;
+    m.add_function(wrap_pyfunction!(describe, m)?)?;
+    m.add_function(wrap_pyfunction!(intake, m)?)?;
+    m.add("MAX_RECORD_BYTES", crate::intake::MAX_RECORD_BYTES)?;
+    m.add("MAX_REMEMBERED_EVENTS", table::MAX_REMEMBERED_EVENTS)?;
+    m.add("MAX_HAND_EVENTS", table::MAX_HAND_EVENTS)?;
+    Ok(())
+}

@@ -1,0 +1,914 @@
+//! Per-table state: the hash chain and `seq` checks (SURV-9) and hand assembly.
+//!
+//! A port of `services/adjudicator/table.py` (the reference): the same decisions, the
+//! same findings, alerts and DLQ reasons word for word, in the same order. What differs
+//! is only how things are kept: the open hand's events compactly (`store`), and no
+//! Python object until a hand closes. Adjudicating the closed hand is Python's job; the
+//! stacks it moved come back through `settle`.
+
+use crate::canonical::{self, hex};
+use crate::json::Value;
+use crate::schema::{self, EVENT_TYPES};
+use crate::ids::EventId;
+use crate::store::{self, HandKeys, Previous};
+use crate::validate::Envelope;
+
+// services/events/bounds.py (the reference's bounds; the differential tests read them).
+pub const MAX_REMEMBERED_EVENTS: usize = 8_192;
+pub const MAX_MISSING_SEQS: i64 = 64;
+pub const MAX_HAND_EVENTS: usize = 4_000;
+pub const MAX_BUYS_PER_SEAT: usize = 16;
+pub const MAX_HELD_FINDINGS: usize = 64;
+pub const MAX_OFFERS: usize = 64;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Severity {
+    Info,
+    Warning,
+    Critical,
+    /// GEN-4 between hands: the severity the table's rule profile posts (looked up by
+    /// the caller, which reads profiles; the core opens no file).
+    CashInPlayProfile,
+}
+
+impl Severity {
+    pub fn name(self) -> &'static str {
+        match self {
+            Severity::Info => "info",
+            Severity::Warning => "warning",
+            Severity::Critical | Severity::CashInPlayProfile => "critical",
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Finding {
+    pub code: &'static str,
+    pub rule: &'static str,
+    pub severity: Severity,
+    pub message: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Alert {
+    pub code: &'static str,
+    pub rule: &'static str,
+    pub severity: Severity,
+    pub message: String,
+    pub seq: i64,
+    pub event_id: String,
+    pub hand_id: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Buy {
+    pub seat: i64,
+    pub kind: String,
+    pub amount: i64,
+    pub seq: i64,
+    pub hands_played: i64,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Seated {
+    pub seat: i64,
+    pub player_id: String,
+    pub stack: i64,
+}
+
+/// The table as the hand's rules see it (`services.games.model.TableContext`).
+#[derive(Debug, Clone)]
+pub struct Context {
+    pub config: Option<Value<'static>>,
+    pub config_authorized: bool,
+    pub seated: Vec<Seated>,
+    pub dealer_id: Option<String>,
+    pub previous_button: Option<i64>,
+    pub previous_designated: Option<i64>,
+    pub offers: Vec<(i64, bool)>,
+    pub new_seats: Vec<i64>,
+    pub hands_played: i64,
+    /// (buy, made since the previous hand)
+    pub buys: Vec<(Buy, bool)>,
+}
+
+/// A hand that ended, ready for the rules.
+#[derive(Debug, Clone)]
+pub struct ClosedHand {
+    pub table_id: String,
+    pub hand_id: String,
+    pub source: String,
+    pub events: Vec<DecodedEvent>,
+    pub context: Context,
+    pub first_seq: i64,
+    pub last_seq: i64,
+    pub last_hash: [u8; 32],
+    pub findings: Vec<Finding>,
+}
+
+/// What one record produced, in order.
+#[derive(Debug, Clone)]
+pub enum Output {
+    Alert(Alert),
+    Dlq(String),
+    /// A hand that cannot be adjudicated (`rejected_record`).
+    Incomplete { hand_id: String, findings: Vec<Finding>, game: Option<String> },
+    Closed(Box<ClosedHand>),
+    /// A critical chain finding no open hand took: rejected input (docs/events.md,
+    /// "Chain breaks outside a hand").
+    OutsideHand(Finding),
+}
+
+/// A remembered event that is not in the open hand (the open hand's own events are
+/// remembered through its compact storage: no second copy of their ids and hashes).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Kept {
+    pub seq: i64,
+    pub event_id: EventId,
+    pub hash: [u8; 32],
+}
+
+#[derive(Debug, Clone)]
+pub struct OpenHand {
+    pub hand_id: String,
+    pub first_seq: i64,
+    pub source: String,
+    pub last_seq: i64,
+    pub count: usize,
+    pub events: Vec<u8>,
+    pub previous: Previous,
+    pub findings: Vec<Finding>,
+    /// Fingerprint of each kept event's id (the fast "new id?" test).
+    pub fps: Vec<u32>,
+    /// The window forgot this hand's events below this seq.
+    pub forgotten_below: i64,
+    /// How many of this hand's events the window still remembers.
+    pub remembered: usize,
+}
+
+#[derive(Debug, Clone)]
+pub struct TableState {
+    pub table_id: String,
+    pub last_seq: i64,
+    pub last_hash: [u8; 32],
+    /// The duplicate window (docs/events.md), less the open hand's events: ascending seq.
+    pub kept: Vec<Kept>,
+    /// Seqs a gap skipped that have not arrived (ascending, at most MAX_MISSING_SEQS).
+    pub missing: Vec<i64>,
+    /// missing seq -> the prev_hash of the event at seq + 1, once that arrived.
+    pub successor_prev: Vec<(i64, [u8; 32])>,
+    /// seq of the last hand_started applied (0: none yet).
+    pub hand_first_seq: i64,
+    /// Critical chain findings no open hand could take, for the table's next hand.
+    pub held: Vec<Finding>,
+    /// The configuration in force, as `store` keeps a `table_configured` body.
+    pub config: Option<Box<[u8]>>,
+    pub config_authorized: bool,
+    pub seated: Vec<Seated>,
+    pub dealer_id: Option<String>,
+    pub previous_button: Option<i64>,
+    pub previous_designated: Option<i64>,
+    pub offers: Vec<(i64, bool)>,
+    pub new_seats: Vec<i64>,
+    pub hands_played: i64,
+    pub buys: Vec<Buy>,
+    pub open_hand: Option<OpenHand>,
+}
+
+/// What the window knows of one remembered event.
+struct Remembered {
+    seq: i64,
+    event_id: EventId,
+    hash: [u8; 32],
+}
+
+fn chain_finding(code: &'static str, severity: Severity, message: String) -> Finding {
+    Finding { code, rule: "SURV-9", severity, message }
+}
+
+fn span(first: i64, last: i64) -> String {
+    if first == last {
+        format!("seq {}", first)
+    } else {
+        format!("seq {}..{}", first, last)
+    }
+}
+
+fn short(hash: &[u8; 32]) -> String {
+    hex(&hash[..6])
+}
+
+fn data_str<'v>(data: &'v Value<'v>, key: &str) -> &'v str {
+    data.get(key).and_then(Value::as_str).unwrap_or("")
+}
+
+fn data_int(data: &Value<'_>, key: &str) -> i64 {
+    data.get(key).and_then(Value::as_int).unwrap_or(0)
+}
+
+impl TableState {
+    pub fn new(table_id: &str) -> Self {
+        TableState {
+            table_id: table_id.to_string(),
+            last_seq: 0,
+            last_hash: [0; 32],
+            kept: Vec::new(),
+            missing: Vec::new(),
+            successor_prev: Vec::new(),
+            hand_first_seq: 0,
+            held: Vec::new(),
+            config: None,
+            config_authorized: false,
+            seated: Vec::new(),
+            dealer_id: None,
+            previous_button: None,
+            previous_designated: None,
+            offers: Vec::new(),
+            new_seats: Vec::new(),
+            hands_played: 0,
+            buys: Vec::new(),
+            open_hand: None,
+        }
+    }
+
+    /// The configuration in force, decoded.
+    pub fn config_value(&self) -> Option<Value<'static>> {
+        self.config.as_ref().map(|c| store::Reader::new(c).read_struct(&schema::TABLE_CONFIGURED))
+    }
+
+    fn game(&self) -> Option<String> {
+        self.config_value().map(|c| data_str(&c, "game").to_string())
+    }
+
+    pub fn rule_profile(&self) -> Option<String> {
+        self.config_value().map(|c| data_str(&c, "rule_profile").to_string())
+    }
+
+    pub fn set_config(&mut self, body: &Value<'_>) {
+        let mut compact = Vec::new();
+        store::encode_struct(&mut compact, body, &schema::TABLE_CONFIGURED);
+        self.config = Some(compact.into_boxed_slice());
+    }
+
+    // ------------------------------------------------------------ the duplicate window
+
+    fn remembered_count(&self) -> usize {
+        self.kept.len() + self.open_hand.as_ref().map_or(0, |h| h.remembered)
+    }
+
+    /// Every remembered event of the open hand, with its id and hash (decodes the hand:
+    /// only the rare paths ask).
+    fn hand_remembered(&self) -> Vec<Remembered> {
+        match &self.open_hand {
+            Some(hand) => decode_open_hand(hand, &self.table_id)
+                .into_iter()
+                .filter(|(e, _)| e.seq >= hand.forgotten_below)
+                .map(|(e, hash)| Remembered { seq: e.seq, event_id: e.event_id, hash })
+                .collect(),
+            None => Vec::new(),
+        }
+    }
+
+    /// Enter an applied event (`Window.remember`): in seq order, and the lowest seqs go
+    /// first past MAX_REMEMBERED_EVENTS.
+    fn remember(&mut self, seq: i64, event_id: &EventId, hash: [u8; 32]) {
+        let count = self.remembered_count();
+        let entry = Kept { seq, event_id: event_id.clone(), hash };
+        let at = match self.kept.last() {
+            Some(last) if last.seq >= seq => self.kept.partition_point(|k| k.seq < seq),
+            _ => self.kept.len(),
+        };
+        self.kept.insert(at, entry);
+        if count + 1 > MAX_REMEMBERED_EVENTS {
+            let mut seqs: Vec<i64> = self.kept.iter().map(|k| k.seq).collect();
+            seqs.extend(self.hand_remembered().iter().map(|r| r.seq));
+            seqs.sort_unstable();
+            if let Some(&second) = seqs.get(1) {
+                self.forget_below(second);
+            }
+        }
+    }
+
+    /// Forget every remembered event and missing seq below `seq`.
+    fn forget_below(&mut self, seq: i64) {
+        let keep = self.kept.partition_point(|k| k.seq < seq);
+        self.kept.drain(..keep);
+        let table_id = self.table_id.clone();
+        if let Some(hand) = self.open_hand.as_mut() {
+            if seq > hand.forgotten_below {
+                hand.forgotten_below = seq;
+                hand.remembered =
+                    decode_open_hand(hand, &table_id).iter().filter(|(e, _)| e.seq >= seq).count();
+            }
+        }
+        if self.missing.first().map_or(false, |&m| m < seq) {
+            self.missing.retain(|&m| m >= seq);
+        }
+        self.trim_successors();
+    }
+
+    fn trim_successors(&mut self) {
+        let missing = &self.missing;
+        self.successor_prev.retain(|(s, _)| missing.binary_search(s).is_ok());
+    }
+
+    fn find_id(&self, id: &EventId) -> Option<Remembered> {
+        if let Some(k) = self.kept.iter().find(|k| k.event_id == *id) {
+            return Some(Remembered { seq: k.seq, event_id: id.clone(), hash: k.hash });
+        }
+        let hand = self.open_hand.as_ref()?;
+        if !hand.fps.contains(&id.fingerprint()) {
+            return None;
+        }
+        self.hand_remembered().into_iter().find(|r| r.event_id == *id)
+    }
+
+    fn find_seq(&self, seq: i64) -> Option<Remembered> {
+        if seq < 1 {
+            return None;
+        }
+        if let Ok(at) = self.kept.binary_search_by_key(&seq, |k| k.seq) {
+            let k = &self.kept[at];
+            return Some(Remembered { seq, event_id: k.event_id.clone(), hash: k.hash });
+        }
+        self.hand_remembered().into_iter().find(|r| r.seq == seq)
+    }
+
+    fn skipped(&mut self, first: i64, last: i64, successor_prev: [u8; 32]) {
+        let low = first.max(last - MAX_MISSING_SEQS + 1);
+        self.missing.extend(low..=last);
+        match self.successor_prev.iter_mut().find(|(s, _)| *s == last) {
+            Some(entry) => entry.1 = successor_prev,
+            None => self.successor_prev.push((last, successor_prev)),
+        }
+        self.missing.sort_unstable();
+        self.missing.dedup();
+        let extra = self.missing.len().saturating_sub(MAX_MISSING_SEQS as usize);
+        self.missing.drain(..extra);
+        self.trim_successors();
+    }
+
+    fn arrived_late(&mut self, seq: i64, prev_hash: [u8; 32]) {
+        self.missing.retain(|&m| m != seq);
+        self.successor_prev.retain(|(s, _)| *s != seq);
+        if self.missing.binary_search(&(seq - 1)).is_ok() {
+            match self.successor_prev.iter_mut().find(|(s, _)| *s == seq - 1) {
+                Some(entry) => entry.1 = prev_hash,
+                None => self.successor_prev.push((seq - 1, prev_hash)),
+            }
+        }
+    }
+
+    fn successor_prev_hash(&self, seq: i64) -> Option<[u8; 32]> {
+        self.successor_prev.iter().find(|(s, _)| *s == seq).map(|(_, h)| *h)
+    }
+
+    /// A hand starts: the window keeps the previous hand and this one.
+    fn forget_before_previous_hand(&mut self, started_seq: i64) {
+        let previous = self.hand_first_seq;
+        if previous != 0 {
+            self.forget_below(previous.min(started_seq));
+        }
+        self.hand_first_seq = started_seq;
+    }
+
+    /// The open hand's remembered events go back to the window as it closes.
+    fn keep_hand_events(&mut self, decoded: &[(DecodedEvent, [u8; 32])], forgotten_below: i64) {
+        for (event, hash) in decoded {
+            if event.seq >= forgotten_below {
+                let entry = Kept { seq: event.seq, event_id: event.event_id.clone(), hash: *hash };
+                let at = self.kept.partition_point(|k| k.seq < event.seq);
+                self.kept.insert(at, entry);
+            }
+        }
+    }
+
+    // ------------------------------------------------------------ chain (SURV-9)
+
+    fn report(&mut self, out: &mut Vec<Output>, env: &Envelope<'_>, f: Finding) {
+        out.push(Output::Alert(Alert {
+            code: f.code,
+            rule: f.rule,
+            severity: f.severity,
+            message: f.message.clone(),
+            seq: env.seq,
+            event_id: env.event_id.to_string(),
+            hand_id: env.hand_id.map(str::to_string),
+        }));
+        let takes = match &self.open_hand {
+            Some(hand) => env.hand_id.map_or(true, |h| h == hand.hand_id),
+            None => false,
+        };
+        if takes {
+            if let Some(hand) = self.open_hand.as_mut() {
+                hand.findings.push(f);
+            }
+            self.check_hand_size(out);
+        } else if f.severity == Severity::Critical {
+            if self.held.len() < MAX_HELD_FINDINGS {
+                let mut held = f.clone();
+                held.message = format!("outside any hand, before this one started: {}", f.message);
+                self.held.push(held);
+            }
+            out.push(Output::OutsideHand(f));
+        }
+    }
+
+    /// A hand holds at most MAX_HAND_EVENTS events and findings together.
+    fn check_hand_size(&mut self, out: &mut Vec<Output>) {
+        if self.open_hand.as_ref().map_or(false, |h| h.count + h.findings.len() > MAX_HAND_EVENTS) {
+            let why = format!("hand exceeded {} events and findings", MAX_HAND_EVENTS);
+            self.close_incomplete(out, &why);
+        }
+    }
+
+    /// An alert that is no finding of any hand (the event is not applied).
+    fn info_alert(&self, out: &mut Vec<Output>, env: &Envelope<'_>, code: &'static str,
+                  severity: Severity, message: String) {
+        out.push(Output::Alert(Alert {
+            code,
+            rule: "SURV-9",
+            severity,
+            message,
+            seq: env.seq,
+            event_id: env.event_id.to_string(),
+            hand_id: env.hand_id.map(str::to_string),
+        }));
+    }
+
+    fn advance(&mut self, env: &Envelope<'_>, hash: [u8; 32]) {
+        self.last_seq = env.seq;
+        self.last_hash = hash;
+        self.remember(env.seq, &env.id, hash);
+    }
+
+    /// `check_chain` (docs/events.md, "Duplicates, late and stale events": the first rule
+    /// that matches decides); false: the event is not applied.
+    fn check_chain(&mut self, env: &Envelope<'_>, hash: [u8; 32], out: &mut Vec<Output>) -> bool {
+        if let Some(seen) = self.find_id(&env.id) {
+            if seen.hash == hash {
+                let message = format!(
+                    "event {} (seq {}) delivered again with the same body; ignored",
+                    env.event_id, env.seq
+                );
+                self.info_alert(out, env, "DUPLICATE_EVENT", Severity::Info, message);
+            } else {
+                let message = format!(
+                    "event_id {} repeated with a different body (first at seq {}, now seq {}): \
+                     an event was altered after it was sent",
+                    env.event_id, seen.seq, env.seq
+                );
+                self.report(out, env, chain_finding("EVENT_ID_CONFLICT", Severity::Critical, message));
+            }
+            return false;
+        }
+        if env.seq == self.last_seq + 1 {
+            if !env.prev_hash_is(&self.last_hash) {
+                let message = format!(
+                    "seq {} says the previous event hashed to {}…, but seq {} as received hashes \
+                     to {}…: seq {} was altered (or this event's prev_hash was)",
+                    env.seq,
+                    short(&env.prev_hash),
+                    self.last_seq,
+                    short(&self.last_hash),
+                    self.last_seq
+                );
+                self.report(out, env, chain_finding("CHAIN_BROKEN", Severity::Critical, message));
+            }
+            self.advance(env, hash);
+            return true;
+        }
+        if env.seq > self.last_seq + 1 {
+            let (first, last) = (self.last_seq + 1, env.seq - 1);
+            let message = format!(
+                "seq jumped from {} to {}: {} event(s) missing ({})",
+                self.last_seq,
+                env.seq,
+                last - first + 1,
+                span(first, last)
+            );
+            self.report(out, env, chain_finding("SEQ_GAP", Severity::Critical, message));
+            self.skipped(first, last, env.prev_hash);
+            self.advance(env, hash);
+            return true;
+        }
+        self.late_arrival(env, hash, out)
+    }
+
+    fn late_arrival(&mut self, env: &Envelope<'_>, hash: [u8; 32], out: &mut Vec<Output>) -> bool {
+        if let Some(taken) = self.find_seq(env.seq) {
+            let message = format!(
+                "a different event (id {}) claims seq {}, already taken at this table by event \
+                 {} (head is seq {}): a replayed or forged event",
+                env.event_id, env.seq, taken.event_id, self.last_seq
+            );
+            self.report(out, env, chain_finding("SEQ_CONFLICT", Severity::Critical, message));
+            return false;
+        }
+        if self.missing.binary_search(&env.seq).is_err() {
+            let message = format!(
+                "seq {} (event {}) is older than the events this table still remembers (head is \
+                 seq {}): it cannot be compared with the event first received at that seq, so it \
+                 is not applied and no hand changes (a late redelivery, or a replayed event)",
+                env.seq, env.event_id, self.last_seq
+            );
+            self.info_alert(out, env, "STALE_EVENT", Severity::Warning, message);
+            return false;
+        }
+        let message =
+            format!("seq {} arrived after seq {}: events were re-ordered", env.seq, self.last_seq);
+        self.report(out, env, chain_finding("REORDERED", Severity::Warning, message));
+        let before = self.find_seq(env.seq - 1).map(|r| r.hash);
+        let after_prev = self.successor_prev_hash(env.seq);
+        if before.map_or(false, |h| !env.prev_hash_is(&h)) || after_prev.map_or(false, |p| p != hash) {
+            let message = format!("late seq {} does not fit the hash chain around it", env.seq);
+            self.report(out, env, chain_finding("CHAIN_BROKEN", Severity::Critical, message));
+        }
+        self.remember(env.seq, &env.id, hash);
+        self.arrived_late(env.seq, env.prev_hash);
+        true
+    }
+
+    // ------------------------------------------------------------ hand assembly
+
+    /// Feed one validated event of this table (`apply_event`).
+    pub fn apply(&mut self, env: &Envelope<'_>, hash: [u8; 32], out: &mut Vec<Output>) {
+        if !self.check_chain(env, hash, out) {
+            return;
+        }
+        let event_type = &EVENT_TYPES[env.type_index as usize];
+        if event_type.table_level {
+            self.apply_table_event(env, out);
+            if self.open_hand.is_some() {
+                self.append(env, hash, out);
+            }
+            return;
+        }
+        if env.type_index == schema::HAND_STARTED_INDEX {
+            self.forget_before_previous_hand(env.seq);
+            if self.open_hand.is_some() {
+                let why = format!(
+                    "hand_started of {} (seq {}) arrived before this hand's hand_ended",
+                    env.hand_id.unwrap_or("None"),
+                    env.seq
+                );
+                self.close_incomplete(out, &why);
+            }
+            self.open_hand = Some(OpenHand {
+                hand_id: env.hand_id.unwrap_or("").to_string(),
+                first_seq: env.seq,
+                source: env.source.to_string(),
+                last_seq: 0,
+                count: 0,
+                events: Vec::new(),
+                previous: Previous::default(),
+                findings: std::mem::take(&mut self.held),
+                fps: Vec::new(),
+                forgotten_below: 0,
+                remembered: 0,
+            });
+            self.pack(env, hash);
+            return;
+        }
+        let belongs = match (&self.open_hand, env.hand_id) {
+            (Some(hand), Some(h)) => hand.hand_id == h,
+            _ => false,
+        };
+        if !belongs {
+            let current = match &self.open_hand {
+                Some(hand) => format!("open hand is {}", hand.hand_id),
+                None => "no hand is open".to_string(),
+            };
+            let reason = format!(
+                "event seq {} belongs to hand {} but {} at table {}",
+                env.seq,
+                env.hand_id.unwrap_or("None"),
+                current,
+                self.table_id
+            );
+            out.push(Output::Dlq(reason.clone()));
+            out.push(Output::Alert(Alert {
+                code: "ORPHAN_EVENT",
+                rule: "SURV-9",
+                severity: Severity::Warning,
+                message: reason,
+                seq: env.seq,
+                event_id: env.event_id.to_string(),
+                hand_id: env.hand_id.map(str::to_string),
+            }));
+            return;
+        }
+        let still_open = self.append(env, hash, out);
+        if env.type_index == schema::HAND_ENDED_INDEX && still_open {
+            self.close_hand(hash, out);
+        }
+    }
+
+    /// Keep the event in the open hand; the window then remembers it through the hand.
+    fn pack(&mut self, env: &Envelope<'_>, hash: [u8; 32]) {
+        let table_id = &self.table_id;
+        let hand = match self.open_hand.as_mut() {
+            Some(hand) => hand,
+            None => return,
+        };
+        let keys = HandKeys { table_id, hand_id: &hand.hand_id, source: &hand.source };
+        store::encode(&mut hand.events, env, hash, &keys, &mut hand.previous);
+        hand.count += 1;
+        hand.last_seq = env.seq;
+        store::grow_gently(&mut hand.fps, 16);
+        hand.fps.push(env.id.fingerprint());
+        // Below the hand's forgotten seqs (a late arrival the window took after it forgot)
+        // the event stays remembered where it is.
+        if env.seq >= hand.forgotten_below {
+            if let Some(at) = self.kept.iter().rposition(|k| k.seq == env.seq) {
+                self.kept.remove(at);
+            }
+            hand.remembered += 1;
+        }
+    }
+
+    /// Pack into the open hand; false when that closed it (too many events).
+    fn append(&mut self, env: &Envelope<'_>, hash: [u8; 32], out: &mut Vec<Output>) -> bool {
+        self.pack(env, hash);
+        self.check_hand_size(out);
+        self.open_hand.is_some()
+    }
+
+    fn apply_table_event(&mut self, env: &Envelope<'_>, out: &mut Vec<Output>) {
+        let d = env.data;
+        match env.type_index {
+            schema::TABLE_CONFIGURED_INDEX => {
+                let authorized = !matches!(d.get("authorized_by"), None | Some(Value::Null));
+                self.set_config(d);
+                self.config_authorized = authorized;
+                if !authorized {
+                    out.push(Output::Alert(Alert {
+                        code: "UNAUTHORISED_CONFIGURATION",
+                        rule: "GEN-5",
+                        severity: Severity::Critical,
+                        message: "table_configured without authorized_by: limits, game and rake \
+                                  change only with a supervisor's authorisation"
+                            .to_string(),
+                        seq: env.seq,
+                        event_id: env.event_id.to_string(),
+                        hand_id: None,
+                    }));
+                }
+                if let Some(hand) = self.open_hand.as_mut() {
+                    hand.findings.push(Finding {
+                        code: "CONFIG_CHANGED_DURING_HAND",
+                        rule: "GEN-5",
+                        severity: Severity::Critical,
+                        message: format!("table configuration changed during the hand (seq {})", env.seq),
+                    });
+                }
+            }
+            schema::PLAYER_SEATED_INDEX => {
+                let seat = data_int(d, "seat");
+                let player_id = data_str(d, "player_id").to_string();
+                let stack = data_int(d, "stack");
+                match self.seated.iter_mut().find(|s| s.seat == seat) {
+                    Some(existing) => {
+                        existing.player_id = player_id;
+                        existing.stack = stack;
+                    }
+                    None => self.seated.push(Seated { seat, player_id, stack }),
+                }
+                if !self.new_seats.contains(&seat) {
+                    self.new_seats.push(seat);
+                }
+                self.buys.retain(|b| b.seat != seat);
+                self.record_buy(seat, "seated", stack, env.seq);
+            }
+            schema::PLAYER_LEFT_INDEX => {
+                let seat = data_int(d, "seat");
+                self.seated.retain(|s| s.seat != seat);
+                self.buys.retain(|b| b.seat != seat);
+            }
+            schema::CHIPS_CHANGED_INDEX => {
+                let seat = data_int(d, "seat");
+                let amount = data_int(d, "amount");
+                let kind = data_str(d, "kind");
+                if let Some(s) = self.seated.iter_mut().find(|s| s.seat == seat) {
+                    s.stack += amount;
+                }
+                if kind == "buy_in" || kind == "short_buy" {
+                    self.record_buy(seat, kind, amount, env.seq);
+                } else if kind == "cash_in_play" && self.open_hand.is_none() {
+                    out.push(Output::Alert(Alert {
+                        code: "CASH_IN_PLAY",
+                        rule: "GEN-4",
+                        severity: Severity::CashInPlayProfile,
+                        message: format!(
+                            "seat {} put {} in cash in play between hands (seq {}); only chips \
+                             are wagered",
+                            seat, amount, env.seq
+                        ),
+                        seq: env.seq,
+                        event_id: env.event_id.to_string(),
+                        hand_id: None,
+                    }));
+                }
+            }
+            schema::DEALER_CHANGED_INDEX => {
+                self.dealer_id = Some(data_str(d, "dealer_id").to_string());
+            }
+            schema::DESIGNATED_PLAYER_OFFER_INDEX => {
+                let accepted = matches!(d.get("accepted"), Some(Value::Bool(true)));
+                self.offers.push((data_int(d, "seat"), accepted));
+                if self.offers.len() > MAX_OFFERS {
+                    // The latest offers decide HCF-2.
+                    self.offers.remove(0);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn record_buy(&mut self, seat: i64, kind: &str, amount: i64, seq: i64) {
+        self.buys.push(Buy { seat, kind: kind.to_string(), amount, seq, hands_played: self.hands_played });
+        if self.buys.iter().filter(|b| b.seat == seat).count() > MAX_BUYS_PER_SEAT {
+            if let Some(first) = self.buys.iter().position(|b| b.seat == seat) {
+                self.buys.remove(first);
+            }
+        }
+    }
+
+    fn context(&self) -> Context {
+        Context {
+            config: self.config_value(),
+            config_authorized: self.config_authorized,
+            seated: self.seated.clone(),
+            dealer_id: self.dealer_id.clone(),
+            previous_button: self.previous_button,
+            previous_designated: self.previous_designated,
+            offers: self.offers.clone(),
+            new_seats: self.new_seats.clone(),
+            hands_played: self.hands_played,
+            buys: self
+                .buys
+                .iter()
+                .map(|b| (b.clone(), b.hands_played == self.hands_played))
+                .collect(),
+        }
+    }
+
+    /// `_close_hand` up to the adjudication; the stacks follow in `settle`.
+    fn close_hand(&mut self, last_hash: [u8; 32], out: &mut Vec<Output>) {
+        let context = self.context();
+        let hand = match self.open_hand.take() {
+            Some(hand) => hand,
+            None => return,
+        };
+        let decoded = decode_open_hand(&hand, &self.table_id);
+        self.keep_hand_events(&decoded, hand.forgotten_below);
+        // The first event kept is the hand_started that opened the hand.
+        if let Some((started, _)) = decoded.first() {
+            if started.type_index == schema::HAND_STARTED_INDEX {
+                self.previous_button = started.data.get("button").and_then(Value::as_int);
+                self.previous_designated =
+                    started.data.get("designated_player").and_then(Value::as_int);
+            }
+        }
+        self.offers.clear();
+        self.new_seats.clear();
+        self.hands_played += 1;
+        out.push(Output::Closed(Box::new(ClosedHand {
+            table_id: self.table_id.clone(),
+            hand_id: hand.hand_id,
+            source: hand.source,
+            events: decoded.into_iter().map(|(e, _)| e).collect(),
+            context,
+            first_seq: hand.first_seq,
+            last_seq: hand.last_seq,
+            last_hash,
+            findings: hand.findings,
+        })));
+    }
+
+    /// The stacks a closed hand moved, as its adjudication recorded them.
+    pub fn settle(&mut self, moves: &[(i64, i64)]) {
+        for &(seat, net) in moves {
+            if let Some(s) = self.seated.iter_mut().find(|s| s.seat == seat) {
+                s.stack += net;
+            }
+        }
+    }
+
+    fn close_incomplete(&mut self, out: &mut Vec<Output>, why: &str) {
+        if let Some(hand) = self.open_hand.take() {
+            let decoded = decode_open_hand(&hand, &self.table_id);
+            self.keep_hand_events(&decoded, hand.forgotten_below);
+            let mut findings = hand.findings;
+            findings.push(Finding {
+                code: "INCOMPLETE_HAND",
+                rule: "SURV-9",
+                severity: Severity::Critical,
+                message: format!("hand {} cannot be adjudicated: {}", hand.hand_id, why),
+            });
+            out.push(Output::Incomplete { hand_id: hand.hand_id, findings, game: self.game() });
+        }
+    }
+
+    /// End of input: a hand still open is reported, not dropped.
+    pub fn close_at_end(&mut self, out: &mut Vec<Output>) {
+        if self.open_hand.is_some() {
+            self.close_incomplete(out, "input ended before its hand_ended");
+        }
+    }
+}
+
+/// The events an open hand keeps, each with its hash (recomputed: `prev_hash` of the
+/// next event is the previous one's hash unless stored).
+pub fn decode_open_hand(hand: &OpenHand, table_id: &str) -> Vec<(DecodedEvent, [u8; 32])> {
+    let mut reader = store::Reader::new(&hand.events);
+    let mut previous = Previous::default();
+    let mut last_hash: Option<[u8; 32]> = None;
+    let mut scratch = Vec::with_capacity(512);
+    let mut events = Vec::with_capacity(hand.count);
+    while !reader.at_end() && events.len() < hand.count {
+        let d = reader.next_event(&mut previous);
+        let prev_hash = match d.prev_hash {
+            Some(h) => h,
+            None => last_hash.unwrap_or([0; 32]),
+        };
+        let event = DecodedEvent {
+            type_index: d.type_index,
+            seq: d.seq,
+            event_id: d.event_id,
+            ts: d.ts,
+            prev_hash,
+            prev_newline: d.prev_newline,
+            table_id: d.table_id,
+            hand_id: match d.hand_id {
+                None => Some(hand.hand_id.clone()),
+                Some(h) => h,
+            },
+            source: d.source,
+            data: d.data,
+        };
+        let hash = event.hash(table_id, &hand.source, &mut scratch);
+        last_hash = Some(hash);
+        events.push((event, hash));
+    }
+    events
+}
+
+/// One event of a closed hand, every envelope field resolved.
+#[derive(Debug, Clone)]
+pub struct DecodedEvent {
+    pub type_index: u8,
+    pub seq: i64,
+    pub event_id: EventId,
+    pub ts: String,
+    /// The bytes of `prev_hash` (what the reference's hand keeps: `bytes.fromhex`).
+    pub prev_hash: [u8; 32],
+    /// The received `prev_hash` had a final newline (part of the event's hash).
+    pub prev_newline: bool,
+    /// None: the hand's table.
+    pub table_id: Option<String>,
+    pub hand_id: Option<String>,
+    /// None: the hand's source.
+    pub source: Option<String>,
+    pub data: Value<'static>,
+}
+
+impl DecodedEvent {
+    /// The canonical JSON (RFC 8785) of the whole event, written without building a tree:
+    /// the envelope's members in their fixed order, the body as kept (schema order, which
+    /// is canonical; `canonical::write_kept` sorts what is not, i.e. paytables).
+    pub fn write_canonical(&self, table_id: &str, hand_source: &str, out: &mut Vec<u8>) {
+        out.clear();
+        out.extend_from_slice(b"{\"data\":");
+        canonical::write_kept(&self.data, out);
+        out.extend_from_slice(b",\"event_id\":");
+        self.event_id.write_json(out);
+        out.extend_from_slice(b",\"hand_id\":");
+        match &self.hand_id {
+            Some(h) => canonical::write_str(h, out),
+            None => out.extend_from_slice(b"null"),
+        }
+        out.extend_from_slice(b",\"prev_hash\":\"");
+        canonical::write_hex(&self.prev_hash, out);
+        if self.prev_newline {
+            out.extend_from_slice(b"\\n");
+        }
+        out.push(b'"');
+        out.extend_from_slice(b",\"seq\":");
+        canonical::write(&Value::Int(self.seq), out);
+        out.extend_from_slice(b",\"source\":");
+        canonical::write_str(self.source.as_deref().unwrap_or(hand_source), out);
+        out.extend_from_slice(b",\"table_id\":");
+        canonical::write_str(self.table_id.as_deref().unwrap_or(table_id), out);
+        out.extend_from_slice(b",\"ts\":");
+        canonical::write_str(&self.ts, out);
+        out.extend_from_slice(b",\"type\":");
+        canonical::write_str(EVENT_TYPES[self.type_index as usize].tag, out);
+        out.extend_from_slice(b",\"v\":1}");
+    }
+
+    pub fn hash(&self, table_id: &str, source: &str, scratch: &mut Vec<u8>) -> [u8; 32] {
+        self.write_canonical(table_id, source, scratch);
+        canonical::sha256(scratch)
+    }
+}

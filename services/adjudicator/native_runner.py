@@ -1,0 +1,227 @@
+"""The native runner: the per-event path in the Rust core (``services._native``).
+
+The core splits, validates, hashes, chain-checks and assembles hands; what reaches this
+module is one tuple list per record that had an outcome (most records have none), and a
+closed hand with its events already built as the contract's structs. Here the hand gets
+its ``TableContext``, is adjudicated by the same ``adjudicate_hand`` the reference runner
+calls, and the stacks it moved go back to the core (``settle``) before the table's next
+event. A record the core rejects is worded by the Python reference (``parse_record``), so
+a reason never differs between the engines.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
+
+from services.adjudicator.adjudicate import ChainInfo, adjudicate_hand, rejected_record
+from services.adjudicator.intake import Rejection, parse_record
+from services.adjudicator.steps import DeadLetter, StepResult
+from services.adjudicator.table import cash_in_play_severity
+from services.events import contract
+from services.events.contract import Alert
+from services.games.model import BuyRecord, HandInput, SeatInfo, TableContext, finding
+from services.games.profile import Profiles
+
+
+class EngineUnavailable(RuntimeError):
+    """The native core is not built into this installation."""
+
+
+def _native() -> Any:
+    try:
+        from services import _native
+    except ImportError as exc:
+        raise EngineUnavailable(
+            "the native core (services._native) is not built: run `pip install -e .` "
+            "(needs Rust's cargo; `make install` gets it), or set PITWATCH_ENGINE=python"
+        ) from exc
+    return _native
+
+
+def _reference_verdict(raw: bytes) -> tuple[str, str | None] | None:
+    """The reference's decision on a record the core rejected or could not decide:
+    None (accepted) or (reason, table_id)."""
+    parsed = parse_record(raw, "")
+    if isinstance(parsed, Rejection):
+        return parsed.reason, parsed.table_id
+    return None
+
+
+def _contract_classes() -> dict[str, type]:
+    return {name: value for name, value in vars(contract).items() if isinstance(value, type)}
+
+
+Outputs = list[tuple[Any, ...]]
+
+
+class NativeRunner:
+    """``feed(raw, where) -> StepResult`` and ``finish()``, as the reference runner; plus
+    whole batches (``feed_lines``, ``feed_buffer``, ``feed_records``) in one call each
+    and one table's state as bytes (``export_table`` / ``import_table``)."""
+
+    def __init__(self, profiles: Profiles) -> None:
+        self.profiles = profiles
+        self._engine = _native().Engine(_contract_classes(), _reference_verdict)
+        self.next_line = 1  # after ``feed_buffer``: the number of the line that follows
+
+    # ------------------------------------------------------------ feeding
+
+    def feed(self, raw: bytes, where: str) -> StepResult:
+        outcome = self._engine.feed(raw)
+        if outcome is None:
+            return StepResult()
+        table_id, outputs = outcome
+        return self._step(table_id, outputs, raw, where)
+
+    def feed_keyed(self, raw: bytes, key: bytes, where: str) -> tuple[StepResult, str | None]:
+        """A Kafka record that must be of the table its key names. Returns the result and,
+        for a valid record of another table (not applied), that table's id, so the caller
+        words the refusal as its topic requires."""
+        outcome = self._engine.feed_keyed(raw, key)
+        if outcome is None:
+            return StepResult(), None
+        table_id, outputs = outcome
+        if outputs and outputs[0][0] == "wrong_key":
+            return StepResult(), table_id
+        return self._step(table_id, outputs, raw, where), None
+
+    def feed_keyed_records(self, values: list[bytes], keys: list[bytes | None],
+                           where: Callable[[int], str]
+                           ) -> Iterator[tuple[int, StepResult, str | None]]:
+        """Kafka records, each of the table its key names, in one call per run of records
+        up to a closed hand: ``(index, result, wrong table)`` of each that had an outcome
+        (``where(index)`` names a record's position, asked only for those)."""
+        index, count = 0, len(values)
+        while index < count:
+            index, steps = self._engine.feed_many_keyed(values, keys, index)
+            for at, table_id, outputs in steps:
+                if outputs and outputs[0][0] == "wrong_key":
+                    yield at, StepResult(), table_id
+                else:
+                    yield at, self._step(table_id, outputs, values[at], where(at)), None
+
+    def feed_lines(self, lines: list[bytes], first_line: int = 1) -> Iterator[StepResult]:
+        """Lines of a file (``lines[i]`` is line ``first_line + i``; stripped, blank ones
+        skipped): the results of the records that had any, in order."""
+        index, count = 0, len(lines)
+        while index < count:
+            index, steps = self._engine.feed_many(lines, index, True)
+            for at, table_id, outputs in steps:
+                yield self._step(table_id, outputs, lines[at].strip(), f"line {first_line + at}")
+
+    def feed_records(self, values: Sequence[bytes], wheres: Sequence[str]
+                     ) -> Iterator[tuple[int, StepResult]]:
+        """Kafka record values as delivered (not stripped): ``(index, result)`` of each
+        that had an outcome."""
+        items = list(values)
+        index, count = 0, len(items)
+        while index < count:
+            index, steps = self._engine.feed_many(items, index, False)
+            for at, table_id, outputs in steps:
+                yield at, self._step(table_id, outputs, items[at], wheres[at])
+
+    def feed_buffer(self, buf: bytes, first_line: int = 1) -> Iterator[StepResult]:
+        """Whole lines of a file in one buffer (the core splits them)."""
+        pos, line = 0, first_line
+        while pos < len(buf):
+            (pos, line), steps = self._engine.feed_buffer(buf, pos, line)
+            for number, table_id, outputs, start, end in steps:
+                yield self._step(table_id, outputs, buf[start:end], f"line {number}")
+        self.next_line = line
+
+    def finish(self) -> StepResult:
+        """Close hands left open at end of input (reported as rejected, never dropped)."""
+        result = StepResult()
+        for table_id, outputs in self._engine.finish():
+            result.records += self._step(table_id, outputs, b"", "end of input").records
+        return result
+
+    # ------------------------------------------------------------ state
+
+    def export_table(self, table_id: str) -> bytes | None:
+        """One table's state (None: unknown table); ``import_table`` restores it."""
+        state: bytes | None = self._engine.export_table(table_id)
+        return state
+
+    def import_table(self, raw: bytes) -> str:
+        """Restore a table from ``export_table``; returns its id."""
+        table_id: str = self._engine.import_table(raw)
+        return table_id
+
+    def drop_table(self, table_id: str) -> None:
+        self._engine.drop_table(table_id)
+
+    def table_ids(self) -> list[str]:
+        ids: list[str] = self._engine.table_ids()
+        return ids
+
+    def open_hands(self) -> int:
+        count: int = self._engine.open_hands()
+        return count
+
+    # ------------------------------------------------------------ outcomes
+
+    def _step(self, table_id: str | None, outputs: Outputs, raw: bytes, where: str
+              ) -> StepResult:
+        result = StepResult()
+        for item in outputs:
+            kind = item[0]
+            if kind == "alert":
+                result.alerts.append(_alert(table_id or "", item, self.profiles))
+            elif kind == "dlq":
+                result.dead_letters.append(DeadLetter(where, item[1], raw, table_id))
+            elif kind == "outside":
+                result.outside_hand.extend(_findings([item[1]]))
+            elif kind == "rejected":
+                _, hand_id, findings, game = item
+                result.records.append(
+                    rejected_record(table_id or "", hand_id, _findings(findings), game))
+            else:
+                hand_input, record = self._adjudicate(table_id or "", item)
+                result.records.append(record)
+                result.closed_hand = hand_input
+        return result
+
+    def _adjudicate(self, table_id: str, item: tuple[Any, ...]
+                    ) -> tuple[HandInput, contract.AdjudicationRecord]:
+        _, hand_id, events, context, (first_seq, last_seq, last_hash), findings = item
+        hand = HandInput(table=_context(table_id, context), hand_id=hand_id, events=events)
+        record = adjudicate_hand(hand, self.profiles, ChainInfo(first_seq, last_seq, last_hash),
+                                 extra_findings=_findings(findings))
+        if record.recorded is not None:
+            self._engine.settle(table_id, [(int(key), net) for key, net
+                                           in record.recorded.net.items() if key.isdigit()])
+        return hand, record
+
+
+def _alert(table_id: str, item: tuple[Any, ...], profiles: Profiles) -> Alert:
+    _, (code, rule, severity, message, seq), (event_id, hand_id, rule_profile) = item
+    if severity is None:  # GEN-4 between hands: the table's profile posts the severity
+        severity = cash_in_play_severity(rule_profile, profiles)
+    return Alert(table_id=table_id, code=code, rule=rule, severity=severity, message=message,
+                 seq=seq, event_id=event_id, hand_id=hand_id)
+
+
+def _findings(items: list[tuple[str, str, str, str]]) -> list[contract.Finding]:
+    return [finding(code, rule, severity, message)  # type: ignore[arg-type]
+            for code, rule, severity, message in items]
+
+
+def _context(table_id: str, c: tuple[Any, ...]) -> TableContext:
+    (config, authorized, seated, dealer_id, previous_button, previous_designated, offers,
+     new_seats, hands_played, buys) = c
+    return TableContext(
+        table_id=table_id,
+        config=config,
+        config_authorized=authorized,
+        seated={seat: SeatInfo(seat, player_id, stack) for seat, player_id, stack in seated},
+        dealer_id=dealer_id,
+        previous_button=previous_button,
+        previous_designated=previous_designated,
+        designated_offers=tuple(offers),
+        new_seats=frozenset(new_seats),
+        hands_played=hands_played,
+        buys=tuple(BuyRecord(seat, kind, amount, seq, since_previous_hand=since)
+                   for seat, kind, amount, seq, since in buys),
+    )

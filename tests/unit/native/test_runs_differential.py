@@ -1,0 +1,268 @@
+"""The native runner gives byte-identical results to the Python reference runner.
+
+Whole runs are compared: the adjudication records (as ``encode_record`` writes them),
+the alerts (as published), the DLQ entries (position, reason, record, table) and the
+hand each record closed, for every simulator fault kind of all five games, for logs
+with chain-level damage (duplicated, dropped, swapped, altered, forged lines), through
+the three ways of feeding (one record, a batch of lines, a buffer), and across an
+export/import of every table's state in the middle of a run.
+"""
+
+from __future__ import annotations
+
+import io
+import random
+from typing import Any
+
+import msgspec
+import orjson
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from services.adjudicator.embedded import EmbeddedRunner, adjudicate_file, adjudicate_lines
+from services.adjudicator.native_runner import NativeRunner
+from services.adjudicator.python_runner import ReferenceRunner
+from services.adjudicator.steps import StepResult
+from services.events.contract import encode_record
+from services.simulator.run import available_faults, simulate
+from tests.profiles import HOUSE, PROFILES
+from tests.unit.native.corpus import mutate
+
+GAMES = ("hcf", "chinese", "draw7a", "russian", "holdem")
+
+
+def outcome(steps: list[StepResult]) -> dict[str, list[Any]]:
+    return {
+        "records": [encode_record(r) for s in steps for r in s.records],
+        "alerts": [msgspec.json.encode(a) for s in steps for a in s.alerts],
+        "dlq": [(d.where, d.reason, d.raw, d.table_id) for s in steps for d in s.dead_letters],
+        "hands": [(s.closed_hand.hand_id, s.closed_hand.table, s.closed_hand.events)
+                  for s in steps if s.closed_hand is not None],
+        "outside": [msgspec.json.encode(f) for s in steps for f in s.outside_hand],
+    }
+
+
+def both(lines: list[bytes]) -> tuple[dict[str, list[Any]], dict[str, list[Any]]]:
+    return (outcome(list(adjudicate_lines(lines, PROFILES, "python"))),
+            outcome(list(adjudicate_lines(lines, PROFILES, "native"))))
+
+
+def assert_same(lines: list[bytes]) -> dict[str, list[Any]]:
+    reference, native = both(lines)
+    for key in reference:
+        assert native[key] == reference[key], key
+    return reference
+
+
+def fault_log(game: str, seed: int = 5) -> list[bytes]:
+    log = simulate([game], 3, 40, seed, frozenset(available_faults(game)), 0.25, profile=HOUSE)
+    return [orjson.dumps(e) for e in log.events]
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_fault_kind_of_every_game(game: str) -> None:
+    for fault in sorted(available_faults(game)):
+        log = simulate([game], 2, 30, 11, frozenset([fault]), 0.3, profile=HOUSE)
+        result = assert_same([orjson.dumps(e) for e in log.events])
+        assert result["records"], (game, fault)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_all_faults_at_once_and_every_way_of_feeding(game: str) -> None:
+    lines = fault_log(game)
+    reference = assert_same(lines)
+    buffer = b"".join(line + b"\n" for line in lines)
+    assert outcome(list(adjudicate_file(io.BytesIO(buffer), PROFILES, "native"))) == reference
+    runner = EmbeddedRunner(PROFILES, "native")
+    steps = [runner.feed(line, f"line {i}") for i, line in enumerate(lines, start=1)]
+    steps.append(runner.finish())
+    assert outcome(steps) == reference
+
+
+def damaged(lines: list[bytes], rng: random.Random, operations: int) -> list[bytes]:
+    """Chain-level damage: lines duplicated (soon or much later), dropped, swapped,
+    altered (re-encoded with a changed field, chain not fixed), or mutated records."""
+    out = list(lines)
+    for _ in range(operations):
+        if not out:
+            break
+        i = rng.randrange(len(out))
+        op = rng.randrange(6)
+        try:
+            event = orjson.loads(out[i])
+        except orjson.JSONDecodeError:  # a line an earlier operation broke
+            continue
+        if not isinstance(event, dict):
+            continue
+        if op == 0:
+            out.insert(min(len(out), i + rng.choice([1, 5, 40, 200])), out[i])
+        elif op == 1:
+            del out[i]
+        elif op == 2 and i + 1 < len(out):
+            out[i], out[i + 1] = out[i + 1], out[i]
+        elif op == 3 and isinstance(event.get("seq"), int):
+            event["seq"] = max(1, event["seq"] + rng.choice([-3, -1, 2, 50]))
+            out[i] = orjson.dumps(event)
+        elif op == 4:
+            event["event_id"] = f"00000000-0000-4000-8000-{rng.randrange(10**12):012d}"
+            out.insert(min(len(out), i + 3), orjson.dumps(event))
+        else:
+            out[i] = mutate(event, rng)
+    return out
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_chain_damage(seed: int) -> None:
+    rng = random.Random(seed)
+    game = GAMES[seed % len(GAMES)]
+    assert_same(damaged(fault_log(game, seed), rng, operations=25))
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 2**32), st.integers(1, 60))
+def test_hypothesis_chain_damage(seed: int, operations: int) -> None:
+    rng = random.Random(seed)
+    lines = fault_log(GAMES[seed % len(GAMES)], seed % 7)[:400]
+    assert_same(damaged(lines, rng, operations))
+
+
+def test_state_export_import_continues_the_run() -> None:
+    """Half a log, every table exported and imported into a fresh runner, the other half:
+    the same results as one uninterrupted native run (and so as the reference)."""
+    lines = damaged(fault_log("hcf"), random.Random(3), operations=10)
+    reference = outcome(list(adjudicate_lines(lines, PROFILES, "python")))
+    half = len(lines) // 2
+    first = NativeRunner(PROFILES)
+    steps = list(first.feed_lines(lines[:half]))
+    second = NativeRunner(PROFILES)
+    for table_id in first.table_ids():
+        state = first.export_table(table_id)
+        assert state is not None
+        assert second.import_table(state) == table_id
+    assert first.open_hands() == second.open_hands()
+    steps += list(second.feed_lines(lines[half:], half + 1))
+    steps.append(second.finish())
+    assert outcome(steps) == reference
+
+
+def test_an_unknown_table_exports_nothing_and_garbage_does_not_import() -> None:
+    runner = NativeRunner(PROFILES)
+    assert runner.export_table("nope") is None
+    with pytest.raises(ValueError, match="table state"):
+        runner.import_table(b"\x07garbage")
+    with pytest.raises(ValueError, match="table state"):
+        runner.import_table(b"")
+
+
+def test_a_panic_in_the_core_is_a_dead_letter_not_an_abort() -> None:
+    lines = fault_log("hcf")[:50]
+    runner = NativeRunner(PROFILES)
+    runner._engine._inject_panic(lines[10])
+    steps = [runner.feed(line, f"line {i}") for i, line in enumerate(lines, start=1)]
+    dead = [d for s in steps for d in s.dead_letters]
+    assert [d.where for d in dead] == ["line 11"]
+    assert "native core failed on this record (injected panic (tests))" in dead[0].reason
+    assert dead[0].raw == lines[10]
+
+
+def test_the_reference_runner_is_what_python_selects(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PITWATCH_ENGINE", "python")
+    assert isinstance(EmbeddedRunner(PROFILES).impl, ReferenceRunner)
+    monkeypatch.setenv("PITWATCH_ENGINE", "native")
+    assert isinstance(EmbeddedRunner(PROFILES).impl, NativeRunner)
+    monkeypatch.delenv("PITWATCH_ENGINE")
+    assert isinstance(EmbeddedRunner(PROFILES).impl, NativeRunner)
+    monkeypatch.setenv("PITWATCH_ENGINE", "rust")
+    with pytest.raises(ValueError, match="unknown engine 'rust'"):
+        EmbeddedRunner(PROFILES)
+
+
+@pytest.mark.parametrize("seed", range(1, 6))
+def test_the_hostile_fuzz_corpus(seed: int) -> None:
+    """issue #19's seeded hostile corpus (tests/fuzz: every game, damaged records,
+    removals, re-orderings, redeliveries near and far, junk lines): five corpora, over
+    100,000 records, identical through both engines."""
+    from tests.fuzz.corpus import build_corpus
+
+    corpus = build_corpus(seed)
+    assert len(corpus.mutated) > 20_000
+    assert_same(corpus.mutated)
+
+
+def test_a_kafka_record_of_another_table_is_not_applied() -> None:
+    lines = [line for line in fault_log("hcf") if orjson.loads(line)["table_id"] == "T001"]
+    runner = NativeRunner(PROFILES)
+    for i, line in enumerate(lines[:10]):
+        step, wrong = runner.feed_keyed(line, b"T001", f"offset {i}")
+        assert wrong is None
+    step, wrong = runner.feed_keyed(lines[10], b"T999", "offset 10")
+    assert wrong == "T001" and not step.records and not step.alerts
+    # Not applied: the same record under its own key continues the chain cleanly.
+    step, wrong = runner.feed_keyed(lines[10], b"T001", "offset 10")
+    assert wrong is None and not step.alerts
+
+
+def _hcf_lines() -> list[dict[str, Any]]:
+    from tests.unit.core.streams import hcf_stream
+
+    return hcf_stream(hands=2)
+
+
+def _forged(event: dict[str, Any], i: int, **changes: Any) -> bytes:
+    forged = {**event, "event_id": f"00000000-0000-4000-8000-{i:012d}", **changes}
+    return orjson.dumps(forged)
+
+
+def test_the_per_table_bounds_agree() -> None:
+    """Past each bound the engines do the same: a hand flooded with 4,000 conflicting
+    events is closed INCOMPLETE_HAND; 70 chain breaks outside a hand are all reported,
+    64 held for the next hand; 70 designated-player offers between hands, 64 kept."""
+    from services.events.bounds import MAX_HAND_EVENTS, MAX_HELD_FINDINGS, MAX_OFFERS
+
+    events = _hcf_lines()
+    raw = [orjson.dumps(e) for e in events]
+    flood = raw[:5] + [_forged(events[4], i) for i in range(MAX_HAND_EVENTS)] + raw[5:]
+    result = assert_same(flood)
+    assert any(b'"INCOMPLETE_HAND"' in r for r in result["records"])
+    outside = raw[:3] + [_forged(events[1], i) for i in range(MAX_HELD_FINDINGS + 6)] + raw[3:]
+    assert len(assert_same(outside)["outside"]) == MAX_HELD_FINDINGS + 6
+    offers = rechain(events[:3] + [
+        {**events[2], "type": "designated_player_offer",
+         "event_id": f"00000000-0000-4000-8000-{i:012d}",
+         "data": {"seat": 1 + i % 3, "accepted": False}} for i in range(MAX_OFFERS + 6)
+    ] + events[3:])
+    result = assert_same(offers)
+    first_hand = result["hands"][0][1]
+    assert len(first_hand.designated_offers) == MAX_OFFERS
+    assert first_hand.designated_offers[-1] == (1 + (MAX_OFFERS + 5) % 3, False)
+
+
+def rechain(events: list[dict[str, Any]]) -> list[bytes]:
+    """The events with seq 1.. and each prev_hash the hash of the one before."""
+    from services.events.canonical import GENESIS_HASH, event_hash
+
+    out, prev = [], GENESIS_HASH
+    for seq, event in enumerate(events, start=1):
+        event = {**event, "seq": seq, "prev_hash": prev}
+        prev = event_hash(event)
+        out.append(orjson.dumps(event))
+    return out
+
+
+def test_a_file_read_in_small_chunks_numbers_its_lines_as_the_reference(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Blank lines, whitespace and bad records around chunk boundaries: every DLQ entry
+    names the same line as the reference does."""
+    from services.adjudicator import embedded
+
+    lines = fault_log("hcf")[:300]
+    rng = random.Random(5)
+    text = b""
+    for line in lines:
+        text += rng.choice([b"", b"\n", b"\n\n", b"  \n", b"{bad}\n"]) + line + b"\n"
+    reference = outcome(list(adjudicate_lines(io.BytesIO(text), PROFILES, "python")))
+    assert reference["dlq"]
+    for chunk in (64, 1000, 4096):
+        monkeypatch.setattr(embedded, "BYTES_PER_CHUNK", chunk)
+        assert outcome(list(adjudicate_file(io.BytesIO(text), PROFILES, "native"))) == reference
