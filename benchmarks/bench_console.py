@@ -43,7 +43,7 @@ from services.console.app import create_app  # noqa: E402
 from services.console.cases_pages import queue_view  # noqa: E402
 from services.console.users import add_user  # noqa: E402
 from services.console.web import Console, render  # noqa: E402
-from services.games.profiles import read_profiles  # noqa: E402
+from services.games.profiles import BUILTIN_PROFILE, read_profiles  # noqa: E402
 from services.ledger.db import open_ledger, write_transaction  # noqa: E402
 from services.recording import ArchiveCollector, keep_run  # noqa: E402
 from services.reports.daily import daily_from_ledger  # noqa: E402
@@ -67,7 +67,7 @@ def timed(what: Callable[[], object], rounds: int) -> tuple[float, float]:
 
 def build_floor(url: str, tables: int, hands: int) -> tuple[int, dt.date]:
     log = simulate(["hcf"], tables, hands, 11, frozenset(available_faults("hcf")),
-                   fault_rate=0.02)
+                   fault_rate=0.02, profile=PROFILES.get(BUILTIN_PROFILE))
     runner, collector = EmbeddedRunner(PROFILES, archive=True), ArchiveCollector()
     records, alerts = [], []
     steps = [runner.feed(orjson.dumps(e), f"line {n}") for n, e in enumerate(log.events)]
