@@ -12,13 +12,15 @@ from importlib import resources
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from services.console import cases_pages, pages
 from services.console.auth import login, login_page, logout
 from services.console.roles import Capability
-from services.console.web import Console, Page, SecurityHeaders, guarded
+from services.console.web import Console, Page, SecurityHeaders, guarded, templates
 
 
 @dataclass(frozen=True)
@@ -66,7 +68,16 @@ def routes() -> list[BaseRoute]:
     return out
 
 
+async def server_error(request: Request, exc: Exception) -> Response:
+    """A page, not a traceback: what went wrong is in the server's log."""
+    return HTMLResponse(templates().get_template("refused.html").render(
+        session=None, caps=frozenset(), path=request.url.path,
+        message="the console could not show this page (an error on the server; its log "
+                "says why): try again, or tell the administrator"), status_code=500)
+
+
 def create_app(console: Console) -> Starlette:
-    app = Starlette(routes=routes(), middleware=[Middleware(SecurityHeaders)])
+    app = Starlette(routes=routes(), middleware=[Middleware(SecurityHeaders)],
+                    exception_handlers={500: server_error})
     app.state.console = console
     return app

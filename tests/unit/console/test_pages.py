@@ -172,3 +172,50 @@ def test_players_and_dealers_without_and_with_stored_profiles(tmp_path: Path) ->
     one = client.post("/people", data={"csrf": csrf_of(client), "kind": "player",
                                        "person": "alice"}).text
     assert ["alice", "40", "400", "-25"] in _rows(one)
+    with engine.begin() as conn:
+        conn.execute(text("CREATE TABLE surveillance_dealers (dealer_id VARCHAR(200), "
+                          "game VARCHAR(16), hands BIGINT, misdeals BIGINT, "
+                          "PRIMARY KEY (dealer_id, game))"))
+        conn.execute(text("INSERT INTO surveillance_dealers VALUES ('D7', 'hcf', 120, 3), "
+                          "('D8', 'hcf', 90, 0)"))
+    dealer = client.post("/people", data={"csrf": csrf_of(client), "kind": "dealer",
+                                          "person": "D7"}).text
+    assert ["D7", "hcf", "120", "3"] in _rows(dealer)
+    assert ["D8", "hcf", "90", "0"] not in _rows(dealer)
+    assert "alice" not in dealer  # a dealer's page shows no player's profile
+
+
+def test_search_combines_its_fields_worked_out_by_hand(tmp_path: Path) -> None:
+    """builders.py: T1-000001 (alice, bob; day one), T1-000002 (carol, bob; day one),
+    R1-000001 (alice, carol; day one), T1-000003 (alice, bob; day two, an HCF-7 finding);
+    all dealt by D7."""
+    from services.events.contract import Finding
+    from tests.unit.ledger.builders import DAY_TWO
+
+    engine = open_ledger(f"sqlite:///{tmp_path}/l.sqlite")
+    late = hcf_seat1_wins("T1-000003", ended_at=DAY_TWO)
+    late = type(late)(**{**{f: getattr(late, f) for f in late.__struct_fields__},
+                         "status": "discrepancy",
+                         "findings": [Finding(code="MISPAY", rule="HCF-7", severity="critical",
+                                              seat=1, amount=5, message="overpaid by 5")]})
+    for hand in (hcf_seat1_wins(), hcf_dp_collects(), russian_house_hand(), late):
+        post_hand(engine, hand)
+    add_users(engine)
+    client = console_client(engine)
+    assert log_in(client, "aud") == 303
+    csrf = csrf_of(client)
+
+    def found(**fields: str) -> list[str]:
+        page = client.post("/search", data={"csrf": csrf, **fields}).text
+        return sorted(re.findall(r'<td class="id"><a href="/hands/([^"]+)">', page))
+
+    assert found(player="carol") == ["R1-000001", "T1-000002"]
+    assert found(player="alice", table="T1") == ["T1-000001", "T1-000003"]
+    assert found(dealer="D7", date_to="2024-05-01") == ["R1-000001", "T1-000001", "T1-000002"]
+    assert found(date_from="2024-05-02") == ["T1-000003"]
+    assert found(rule="HCF-7") == ["T1-000003"]
+    assert found(hand_id="-00000") == ["R1-000001", "T1-000001", "T1-000002", "T1-000003"]
+    assert found(hand_id="R1") == ["R1-000001"]
+    assert found(player="nobody") == []
+    bad = client.post("/search", data={"csrf": csrf, "date_from": "May 1"})
+    assert bad.status_code == 400 and "from: write the day as YYYY-MM-DD" in bad.text

@@ -9,6 +9,7 @@ import re
 
 import pytest
 from sqlalchemy import Engine, func, select
+from starlette.testclient import TestClient
 
 from services.cases.queries import CaseFilter, get_case, list_cases
 from services.console.app import ROUTES, Guarded
@@ -292,3 +293,21 @@ def test_player_ids_go_in_forms_not_urls(day_engine: Engine) -> None:
                 assert 'method="post"' in form, form[:200]
     # and a GET with a player in the query string does not filter by it
     assert client.get("/queue?player=P0-1").text == client.get("/queue").text
+
+
+def test_an_error_on_the_server_is_a_page_not_a_traceback(day_engine: Engine,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    from services.console import pages
+
+    def broken(*_args: object) -> object:
+        raise RuntimeError("secret detail")
+
+    monkeypatch.setattr(pages, "floor", broken)
+    client = console_client(day_engine)
+    assert log_in(client, "aud") == 303
+    quiet = TestClient(client.app, base_url="https://testserver", raise_server_exceptions=False,
+                       cookies=dict(client.cookies))
+    page = quiet.get("/floor")
+    assert page.status_code == 500
+    assert "could not show this page" in page.text
+    assert "secret detail" not in page.text and "Traceback" not in page.text
