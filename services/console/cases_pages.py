@@ -29,6 +29,7 @@ from services.console.web import console_of, form_of, refused, render, text_fiel
 from services.events.contract import Alert
 from services.ledger.archive_tables import ArchiveAlert
 from services.ledger.case_tables import CASE_OUTCOMES, CASE_STATES
+from services.ledger.models import FindingRow
 from services.reports.alerts import AlertLine, alert_line
 
 PAGE_SIZE = 100
@@ -144,12 +145,36 @@ def case_alerts(engine: Any, case: CaseDetail) -> list[CaseAlert]:
     return [CaseAlert(line, statistic_in_words(line)) for line in lines]
 
 
+@dataclass(frozen=True)
+class HandFinding:
+    hand_id: str
+    rule: str
+    severity: str
+    code: str
+    seat: int | None
+    amount: int | None
+    message: str
+
+
+def case_findings(engine: Any, case: CaseDetail) -> list[HandFinding]:
+    """Every finding of the hands the case's finding evidence names, as booked."""
+    hands = sorted({e.hand_id for e in case.evidence if e.kind == "finding" and e.hand_id})
+    if not hands:
+        return []
+    F = FindingRow
+    with engine.connect() as conn:
+        return [HandFinding(*row) for row in conn.execute(
+            select(F.hand_id, F.rule, F.severity, F.code, F.seat, F.amount, F.message)
+            .where(F.hand_id.in_(hands)).order_by(F.hand_id, F.ordinal))]
+
+
 def _case_context(engine: Any, case_id: int) -> dict[str, Any] | None:
     case = get_case(engine, case_id)
     if case is None:
         return None
-    rules = sorted({e.rule for e in case.evidence})
-    return {"case": case, "alerts": case_alerts(engine, case),
+    findings = case_findings(engine, case)
+    rules = sorted({e.rule for e in case.evidence} | {f.rule for f in findings})
+    return {"case": case, "alerts": case_alerts(engine, case), "findings": findings,
             "rules": [(r, rule_text(r)) for r in rules],
             "notes": [a for a in case.audit if a.action == "note"],
             "outcomes": CASE_OUTCOMES}

@@ -219,3 +219,42 @@ def test_search_combines_its_fields_worked_out_by_hand(tmp_path: Path) -> None:
     assert found(player="nobody") == []
     bad = client.post("/search", data={"csrf": csrf, "date_from": "May 1"})
     assert bad.status_code == 400 and "from: write the day as YYYY-MM-DD" in bad.text
+
+
+def test_a_case_page_lists_its_hands_findings_with_the_rule_text(tmp_path: Path) -> None:
+    from services.cases.intake import open_cases
+    from services.events.contract import Finding
+
+    engine = open_ledger(f"sqlite:///{tmp_path}/l.sqlite")
+    hand = hcf_seat1_wins()
+    hand = type(hand)(**{**{f: getattr(hand, f) for f in hand.__struct_fields__},
+                         "status": "discrepancy",
+                         "findings": [Finding(code="MISPAY", rule="HCF-7", severity="critical",
+                                              seat=1, amount=5, message="overpaid by 5")]})
+    post_hand(engine, hand)
+    open_cases(engine, [hand], [])
+    add_users(engine)
+    client = console_client(engine)
+    assert log_in(client, "dan") == 303
+    (case,) = list_cases(engine, CaseFilter())
+    page = client.get(f"/cases/{case.case_id}").text
+    assert ["T1-000001", "HCF-7", "critical", "MISPAY", "1", "+5", "overpaid by 5"] in _rows(page)
+    assert "source: docs/rules/hcf.md" in page  # HCF-7 quoted from the rule book
+
+
+def test_the_statistic_in_words() -> None:
+    from services.console.explain import statistic_in_words
+    from services.reports.alerts import AlertLine
+
+    line = AlertLine(table_id="T1", hand_id="T1-9", rule="SURV-2", code="SWEETHEARTING",
+                     severity="critical", subject="dealer D1, player P1", message="m",
+                     count="10", statistic="favourable mispays", p_value="4.34e-07",
+                     threshold="1e-06", hands=())
+    assert statistic_in_words(line) == (
+        "Counted: 10 (favourable mispays). If nothing were wrong, a result at least this "
+        "extreme would come up with probability 4.34e-07 (about 1 in 2,304,147); SURV-2 "
+        "raises an alert at or below 1e-06.")
+    bare = AlertLine(table_id="T1", hand_id=None, rule="SURV-9", code="CHAIN_BROKEN",
+                     severity="critical", subject="–", message="m", count="–",
+                     statistic="–", p_value="–", threshold="–", hands=())
+    assert statistic_in_words(bare).startswith("This alert carries no statistic")
