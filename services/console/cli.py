@@ -4,7 +4,8 @@ The console serves the database the ledger, the archive and the cases are in (``
 default ``PITWATCH_DB``, else the embedded SQLite file), on 127.0.0.1:8080 by default.
 Users are local (``pitwatch users add NAME --role ROLE``); the password is asked twice
 on the terminal, or read from the first line of standard input with
-``--password-stdin`` (for scripts), and only its argon2 hash is stored.
+``--password-stdin`` (for scripts), and only its argon2 hash is stored. ``pitwatch users
+disable NAME`` ends a user's sessions at once and refuses their logins.
 """
 
 from __future__ import annotations
@@ -16,7 +17,13 @@ import typer
 from rich.console import Console
 
 from services.console.roles import ROLE_NAMES
-from services.console.users import UserRefused, add_user, check_user, list_users
+from services.console.users import (
+    UserRefused,
+    add_user,
+    check_user,
+    disable_user,
+    list_users,
+)
 from services.ledger.console_tables import CONSOLE_ROLES
 from services.ledger.db import DB_ENV_VAR, DEFAULT_URL
 
@@ -58,6 +65,21 @@ def users_add(
     add_user(open_for_writing(db), name, password, role)
     err.print(f"user {name.strip().lower()} ({ROLE_NAMES[role]}) can log in to the console "
               f"of {db}", markup=False)
+
+
+@users_app.command("disable")
+def users_disable(
+    name: Annotated[str, typer.Argument(help="the user name")],
+    db: DbOption = DEFAULT_URL,
+) -> None:
+    """Refuse a user's logins and end their sessions now (users add enables them again)."""
+    from services.ledger.cli import open_for_reading
+
+    if not disable_user(open_for_reading(db), name):
+        raise typer.BadParameter(f"no console user {name!r} in {db} (pitwatch users list)",
+                                 param_hint="NAME")
+    err.print(f"user {name.strip().lower()} is disabled: logged out, no more logins",
+              markup=False)
 
 
 @users_app.command("list")

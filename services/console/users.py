@@ -17,10 +17,15 @@ from dataclasses import dataclass
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
-from sqlalchemy import Engine, func, insert, select, update
+from sqlalchemy import Engine, delete, func, insert, select, update
 
 from services.console.clock import Clock, stamp, utc_now
-from services.ledger.console_tables import CONSOLE_ROLES, ConsoleLogin, ConsoleUser
+from services.ledger.console_tables import (
+    CONSOLE_ROLES,
+    ConsoleLogin,
+    ConsoleSession,
+    ConsoleUser,
+)
 from services.ledger.db import write_transaction
 
 HASHER = PasswordHasher()
@@ -79,6 +84,17 @@ def add_user(engine: Engine, username: str, password: str, role: str,
             conn.execute(insert(ConsoleUser).values(username=name, password_hash=hashed,
                                                     role=role, created_at=stamp(clock()),
                                                     disabled=False))
+
+
+def disable_user(engine: Engine, username: str) -> bool:
+    """Refuse the user's logins and end their sessions now; False: no such user.
+    (``add_user`` again enables them, with a new password.)"""
+    name = username.strip().lower()
+    with write_transaction(engine) as conn:
+        changed = conn.execute(update(ConsoleUser).where(ConsoleUser.username == name)
+                               .values(disabled=True)).rowcount
+        conn.execute(delete(ConsoleSession).where(ConsoleSession.username == name))
+    return bool(changed)
 
 
 def list_users(engine: Engine) -> list[tuple[str, str, bool]]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from pathlib import Path
 
 import pytest
 from sqlalchemy import Engine, func, select
@@ -311,3 +312,42 @@ def test_an_error_on_the_server_is_a_page_not_a_traceback(day_engine: Engine,
     assert page.status_code == 500
     assert "could not show this page" in page.text
     assert "secret detail" not in page.text and "Traceback" not in page.text
+
+
+def test_a_script_player_id_from_the_tables_events_is_shown_as_text(tmp_path: Path) -> None:
+    """A player id is whatever the table system sent: one that is markup stays text on
+    every page that shows it (case tags, the person's page, the hand's report)."""
+    from services.cases.intake import open_cases
+    from services.events.contract import Finding
+    from services.ledger.db import open_ledger
+    from services.ledger.posting import post_hand
+    from tests.unit.console.support import add_users
+    from tests.unit.ledger.builders import hcf_seat1_wins
+
+    engine = open_ledger(f"sqlite:///{tmp_path}/l.sqlite")
+    hand = hcf_seat1_wins()
+    hand = type(hand)(**{**{f: getattr(hand, f) for f in hand.__struct_fields__},
+                         "players": {"1": SCRIPT, "2": "carol", "3": INJECTION},
+                         "status": "discrepancy",
+                         "findings": [Finding(code="MISPAY", rule="HCF-7", severity="critical",
+                                              seat=1, amount=5, message=f"paid {SCRIPT}")]})
+    post_hand(engine, hand)
+    open_cases(engine, [hand], [])
+    add_users(engine)
+    client = console_client(engine)
+    assert log_in(client, "cora") == 303
+    csrf = csrf_of(client)
+    (case,) = list_cases(engine, CaseFilter())
+    pages = {"case": client.get(f"/cases/{case.case_id}").text,
+             "queue": client.post("/queue", data={"csrf": csrf, "player": SCRIPT}).text,
+             "person": client.post("/people", data={"csrf": csrf, "kind": "player",
+                                                    "person": SCRIPT}).text,
+             "hand": client.get("/hands/T1-000001").text,
+             "report": client.get("/reports/hand/T1-000001").text,
+             "search": client.post("/search", data={"csrf": csrf, "player": SCRIPT}).text}
+    for name, html in pages.items():
+        assert "<script>alert" not in html, name
+    assert "&lt;script&gt;alert(&#39;pwned&#39;)&lt;/script&gt;" in pages["case"]
+    assert f'href="/cases/{case.case_id}"' in pages["queue"]  # the filter found it
+    assert f'href="/cases/{case.case_id}"' in pages["person"]
+    assert "T1-000001" in pages["search"]  # the search found the hand by that id

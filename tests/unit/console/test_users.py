@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 from services.cli import app
 from services.console.users import log_in
 from services.ledger.console_tables import ConsoleUser
-from services.ledger.db import open_existing_ledger
+from services.ledger.db import open_existing_ledger, open_ledger
 
 
 def _users(*args: str, stdin: str = "") -> tuple[int, str, str]:
@@ -51,3 +51,23 @@ def test_bad_input_is_one_line(tmp_path: Path) -> None:
         lines = [line for line in err.splitlines() if line.strip()]
         assert code == 2 and out == "" and len(lines) == 1, err
         assert lines[0].startswith("error: ") and word in lines[0], lines[0]
+
+
+def test_disabling_a_user_ends_their_session_and_logins(tmp_path: Path) -> None:
+    from tests.unit.console.support import add_users, console_client
+    from tests.unit.console.support import log_in as log_in_form
+
+    url = f"sqlite:///{tmp_path}/l.sqlite"
+    engine = open_ledger(url)
+    add_users(engine)
+    client = console_client(engine)
+    assert log_in_form(client, "dan") == 303
+    assert client.get("/floor").status_code == 200
+    code, _, err = _users("disable", "dan", "--db", url)
+    assert code == 0, err
+    assert client.get("/floor").status_code == 303  # logged out at once
+    assert log_in_form(client, "dan") == 401
+    code, out, _ = _users("list", "--db", url)
+    assert "dan\tdispute_analyst\tdisabled" in out
+    code, _, err = _users("disable", "nobody", "--db", url)
+    assert code == 2 and "no console user 'nobody'" in err
