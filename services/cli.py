@@ -128,8 +128,8 @@ def run_file(path: Path, out: typer.FileTextWrite | None = None,
 
 
 def _runner(engine: str | None, archive: bool = False) -> EmbeddedRunner:
-    """The embedded runner of the chosen engine (the reference when ``archive``), or a
-    one-line error (exit 2)."""
+    """The embedded runner of the chosen engine (cutting the archive's segments when
+    ``archive``), or a one-line error (exit 2)."""
     from services.adjudicator.engine import EngineUnavailable, UnknownEngine
 
     try:

@@ -42,11 +42,13 @@ pub enum Processed {
 pub struct Core {
     pub tables: HashMap<String, TableState>,
     scratch: Vec<u8>,
+    /// Cut the event archive's segments (`table::Output::Segment`).
+    pub archive: bool,
 }
 
 impl Core {
     pub fn new() -> Self {
-        Core { tables: HashMap::new(), scratch: Vec::with_capacity(1024) }
+        Core { tables: HashMap::new(), scratch: Vec::with_capacity(1024), archive: false }
     }
 
     /// Intake and apply one record. `reference_accepts` decides the records this crate
@@ -74,12 +76,17 @@ impl Core {
         if key.map_or(false, |k| k != table_id.as_bytes()) {
             return Processed::WrongKey { table_id: table_id.to_string() };
         }
+        let archive = self.archive;
         let state = match self.tables.get_mut(table_id) {
             Some(state) => state,
-            None => self.tables.entry(table_id.to_string()).or_insert_with(|| TableState::new(table_id)),
+            None => self.tables.entry(table_id.to_string()).or_insert_with(|| {
+                let mut state = TableState::new(table_id);
+                state.archive = archive;
+                state
+            }),
         };
         let mut outputs = Vec::new();
-        state.apply(&envelope, hash, &mut outputs);
+        state.apply(&envelope, hash, &self.scratch, &mut outputs);
         Processed::Applied { table_id: table_id.to_string(), outputs }
     }
 

@@ -241,6 +241,16 @@ impl Engine {
                 )
                     .into_pyobject(py)?
                     .into_any(),
+                Output::Segment { hand_id, head_seq, ordinal, events } => {
+                    let items = PyList::empty(py);
+                    for e in events {
+                        items.append((PyBytes::new(py, &e.canonical), e.seq, e.ts.as_str(),
+                                      e.prev_hash.as_str(), e.refused))?;
+                    }
+                    ("segment", hand_id.as_deref(), *head_seq, *ordinal, items)
+                        .into_pyobject(py)?
+                        .into_any()
+                }
             };
             list.append(item)?;
         }
@@ -322,7 +332,8 @@ impl Engine {
 #[pymethods]
 impl Engine {
     #[new]
-    fn new(classes: &Bound<'_, PyDict>, reference: Py<PyAny>) -> PyResult<Self> {
+    #[pyo3(signature = (classes, reference, archive=false))]
+    fn new(classes: &Bound<'_, PyDict>, reference: Py<PyAny>, archive: bool) -> PyResult<Self> {
         let py = classes.py();
         let lookup = |name: &str| {
             classes.get_item(name)?.ok_or_else(|| {
@@ -341,8 +352,10 @@ impl Engine {
             found.insert(t.class, (lookup(t.class)?.unbind(), envelope_names.clone().unbind()));
         }
         let cards = crate::store::CARD_NAMES.iter().map(|c| PyString::intern(py, c).unbind()).collect();
+        let mut core = Core::new();
+        core.archive = archive;
         Ok(Engine {
-            core: Core::new(),
+            core,
             classes: found,
             envelope_names: envelope_names.unbind(),
             cards,
@@ -480,7 +493,8 @@ impl Engine {
 
     /// Restore a table exported by `export_table` (replacing what this engine had of it).
     fn import_table(&mut self, raw: &[u8]) -> PyResult<String> {
-        let table = state::import(raw).map_err(PyValueError::new_err)?;
+        let mut table = state::import(raw).map_err(PyValueError::new_err)?;
+        table.archive = self.core.archive;
         let id = table.table_id.clone();
         self.core.tables.insert(id.clone(), table);
         Ok(id)

@@ -7,9 +7,20 @@
 use crate::json::Value;
 use crate::schema::TABLE_CONFIGURED;
 use crate::store::{put_event_id, put_str, put_varint, Previous, Reader};
-use crate::table::{Buy, Finding, Kept, OpenHand, Seated, Severity, TableState};
+use crate::table::{ArchEvent, Between, Buy, Cut, Finding, Kept, OpenHand, Seated, Severity,
+                   TableState};
 
-const FORMAT: u8 = 1;
+// 2: the event archive's counters and held events appended (1 still reads: none held).
+const FORMAT: u8 = 2;
+
+fn put_arch_event(out: &mut Vec<u8>, e: &ArchEvent) {
+    put_varint(out, e.canonical.len() as u64);
+    out.extend_from_slice(&e.canonical);
+    put_i64(out, e.seq);
+    put_str(out, &e.ts);
+    put_str(out, &e.prev_hash);
+    out.push(e.refused as u8);
+}
 
 fn put_i64(out: &mut Vec<u8>, i: i64) {
     put_varint(out, ((i << 1) ^ (i >> 63)) as u64);
@@ -161,6 +172,29 @@ pub fn export(t: &TableState) -> Vec<u8> {
             put_varint(&mut out, h.remembered as u64);
         }
     }
+    // The event archive (format 2).
+    put_i64(&mut out, t.taken);
+    match &t.between {
+        None => out.push(0),
+        Some(b) => {
+            out.push(1);
+            put_i64(&mut out, b.head_seq);
+            put_i64(&mut out, b.ordinal);
+            put_varint(&mut out, b.events.len() as u64);
+            for e in &b.events {
+                put_arch_event(&mut out, e);
+            }
+        }
+    }
+    if let Some(h) = &t.open_hand {
+        put_i64(&mut out, h.cut.head_seq);
+        put_i64(&mut out, h.cut.ordinal);
+        put_varint(&mut out, h.cut.extras.len() as u64);
+        for (position, e) in &h.cut.extras {
+            put_varint(&mut out, *position as u64);
+            put_arch_event(&mut out, e);
+        }
+    }
     out
 }
 
@@ -249,6 +283,16 @@ impl<'a> In<'a> {
             _ => Some(self.i64()?),
         })
     }
+    fn arch_event(&mut self) -> R<ArchEvent> {
+        let n = self.len()?;
+        let canonical = self.take(n)?.to_vec();
+        let seq = self.i64()?;
+        let ts = self.string()?;
+        let prev_hash = self.string()?;
+        let refused = self.byte()? != 0;
+        Ok(ArchEvent { canonical, seq, ts, prev_hash, refused })
+    }
+
     fn opt_str(&mut self) -> R<Option<String>> {
         Ok(match self.byte()? {
             0 => None,
@@ -259,7 +303,8 @@ impl<'a> In<'a> {
 
 pub fn import(raw: &[u8]) -> R<TableState> {
     let mut r = In { b: raw, pos: 0 };
-    if r.byte()? != FORMAT {
+    let format = r.byte()?;
+    if format != FORMAT && format != 1 {
         return Err("not a table state of this pitwatch native core (format byte)".to_string());
     }
     let mut t = TableState::new(&r.string()?);
@@ -356,7 +401,29 @@ pub fn import(raw: &[u8]) -> R<TableState> {
             fps,
             forgotten_below,
             remembered,
+            cut: Cut::default(),
         });
+    }
+    if format >= 2 {
+        t.taken = r.i64()?;
+        if r.byte()? == 1 {
+            let head_seq = r.i64()?;
+            let ordinal = r.i64()?;
+            let mut events = Vec::new();
+            for _ in 0..r.len()? {
+                events.push(r.arch_event()?);
+            }
+            let size = events.iter().map(|e| e.canonical.len()).sum();
+            t.between = Some(Between { head_seq, ordinal, events, size });
+        }
+        if let Some(hand) = t.open_hand.as_mut() {
+            hand.cut.head_seq = r.i64()?;
+            hand.cut.ordinal = r.i64()?;
+            for _ in 0..r.len()? {
+                let position = r.len()?;
+                hand.cut.extras.push((position, r.arch_event()?));
+            }
+        }
     }
     if r.pos != raw.len() {
         return Err("table state has trailing bytes".to_string());

@@ -20,6 +20,9 @@ pub const MAX_HAND_EVENTS: usize = 4_000;
 pub const MAX_BUYS_PER_SEAT: usize = 16;
 pub const MAX_HELD_FINDINGS: usize = 64;
 pub const MAX_OFFERS: usize = 64;
+// services/adjudicator/archiving.py: a run of events between hands is cut at these.
+pub const MAX_RUN_EVENTS: usize = 64;
+pub const MAX_RUN_BYTES: usize = 256 * 1024;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Severity {
@@ -117,6 +120,39 @@ pub enum Output {
     /// A critical chain finding no open hand took: rejected input (docs/events.md,
     /// "Chain breaks outside a hand").
     OutsideHand(Finding),
+    /// An event archive segment (`services/adjudicator/segments.py`): a hand's events,
+    /// or a run of events between hands (`hand_id` None), in arrival order.
+    Segment { hand_id: Option<String>, head_seq: i64, ordinal: i64, events: Vec<ArchEvent> },
+}
+
+/// One event of an archive segment (`ArchivedEvent`): its canonical JSON and the
+/// envelope fields the archive indexes; `refused`: the chain check did not apply it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ArchEvent {
+    pub canonical: Vec<u8>,
+    pub seq: i64,
+    pub ts: String,
+    pub prev_hash: String,
+    pub refused: bool,
+}
+
+/// Events taken while no hand was open, not yet handed to the archive (`BetweenRun`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Between {
+    pub head_seq: i64,
+    pub ordinal: i64,
+    pub events: Vec<ArchEvent>,
+    pub size: usize,
+}
+
+/// What an open hand keeps for its segment beyond its packed events (`HandCut`): the
+/// key, and the events taken while it was open that it does not pack, at their
+/// positions in the segment.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Cut {
+    pub head_seq: i64,
+    pub ordinal: i64,
+    pub extras: Vec<(usize, ArchEvent)>,
 }
 
 /// A remembered event that is not in the open hand (the open hand's own events are
@@ -144,6 +180,8 @@ pub struct OpenHand {
     pub forgotten_below: i64,
     /// How many of this hand's events the window still remembers.
     pub remembered: usize,
+    /// Its event archive segment's key and extra events.
+    pub cut: Cut,
 }
 
 #[derive(Debug, Clone)]
@@ -173,6 +211,11 @@ pub struct TableState {
     pub hands_played: i64,
     pub buys: Vec<Buy>,
     pub open_hand: Option<OpenHand>,
+    /// The event archive: cut segments (an engine setting, not part of the state).
+    pub archive: bool,
+    /// How many events this state has taken in all (the archive's segment ordinal).
+    pub taken: i64,
+    pub between: Option<Between>,
 }
 
 /// What the window knows of one remembered event.
@@ -228,6 +271,9 @@ impl TableState {
             hands_played: 0,
             buys: Vec::new(),
             open_hand: None,
+            archive: false,
+            taken: 0,
+            between: None,
         }
     }
 
@@ -532,8 +578,10 @@ impl TableState {
     // ------------------------------------------------------------ hand assembly
 
     /// Feed one validated event of this table (`apply_event`).
-    pub fn apply(&mut self, env: &Envelope<'_>, hash: [u8; 32], out: &mut Vec<Output>) {
+    pub fn apply(&mut self, env: &Envelope<'_>, hash: [u8; 32], canonical: &[u8],
+                 out: &mut Vec<Output>) {
         if !self.check_chain(env, hash, out) {
+            self.take(env, canonical, true, out);
             return;
         }
         let event_type = &EVENT_TYPES[env.type_index as usize];
@@ -541,6 +589,8 @@ impl TableState {
             self.apply_table_event(env, out);
             if self.open_hand.is_some() {
                 self.append(env, hash, out);
+            } else {
+                self.take(env, canonical, false, out);
             }
             return;
         }
@@ -554,6 +604,7 @@ impl TableState {
                 );
                 self.close_incomplete(out, &why);
             }
+            self.cut_between(out);
             self.open_hand = Some(OpenHand {
                 hand_id: env.hand_id.unwrap_or("").to_string(),
                 first_seq: env.seq,
@@ -566,6 +617,7 @@ impl TableState {
                 fps: Vec::new(),
                 forgotten_below: 0,
                 remembered: 0,
+                cut: Cut { head_seq: self.last_seq, ordinal: self.taken, extras: Vec::new() },
             });
             self.pack(env, hash);
             return;
@@ -596,6 +648,7 @@ impl TableState {
                 event_id: env.event_id.to_string(),
                 hand_id: env.hand_id.map(str::to_string),
             }));
+            self.take(env, canonical, false, out);
             return;
         }
         let still_open = self.append(env, hash, out);
@@ -615,6 +668,7 @@ impl TableState {
         store::encode(&mut hand.events, env, hash, &keys, &mut hand.previous);
         hand.count += 1;
         hand.last_seq = env.seq;
+        self.taken += 1;
         store::grow_gently(&mut hand.fps, 16);
         hand.fps.push(env.id.fingerprint());
         // Below the hand's forgotten seqs (a late arrival the window took after it forgot)
@@ -625,6 +679,78 @@ impl TableState {
             }
             hand.remembered += 1;
         }
+    }
+
+    /// An event the open hand does not pack (a refused event, one of another hand, one
+    /// between hands): the archive keeps it all the same, in arrival order (`_take`).
+    fn take(&mut self, env: &Envelope<'_>, canonical: &[u8], refused: bool,
+            out: &mut Vec<Output>) {
+        if self.archive {
+            let event = ArchEvent {
+                canonical: canonical.to_vec(),
+                seq: env.seq,
+                ts: env.ts.to_string(),
+                prev_hash: prev_hash_text(&env.prev_hash, env.prev_hash_newline),
+                refused,
+            };
+            if let Some(hand) = self.open_hand.as_mut() {
+                let position = hand.count + hand.cut.extras.len();
+                hand.cut.extras.push((position, event));
+            } else {
+                let between = self.between.get_or_insert_with(|| Between {
+                    head_seq: self.last_seq,
+                    ordinal: self.taken,
+                    events: Vec::new(),
+                    size: 0,
+                });
+                between.size += event.canonical.len();
+                between.events.push(event);
+                if between.events.len() >= MAX_RUN_EVENTS || between.size >= MAX_RUN_BYTES {
+                    self.cut_between(out);
+                }
+            }
+        }
+        self.taken += 1;
+    }
+
+    /// Hand the events taken between hands to the archive.
+    fn cut_between(&mut self, out: &mut Vec<Output>) {
+        if let Some(b) = self.between.take() {
+            out.push(Output::Segment { hand_id: None, head_seq: b.head_seq, ordinal: b.ordinal,
+                                       events: b.events });
+        }
+    }
+
+    /// The segment of a hand closing: its packed events with the ones kept beside them
+    /// put back at their positions (`_hand_events`).
+    fn hand_segment(&self, hand_id: &str, cut: Cut, decoded: &[(DecodedEvent, [u8; 32])],
+                    source: &str, out: &mut Vec<Output>) {
+        if !self.archive {
+            return;
+        }
+        let mut own = decoded.iter().map(|(e, _)| {
+            let mut canonical = Vec::with_capacity(320);
+            e.write_canonical(&self.table_id, source, &mut canonical);
+            ArchEvent {
+                canonical,
+                seq: e.seq,
+                ts: e.ts.clone(),
+                prev_hash: prev_hash_text(&e.prev_hash, e.prev_newline),
+                refused: false,
+            }
+        });
+        let total = decoded.len() + cut.extras.len();
+        let mut extras = cut.extras.into_iter().peekable();
+        let mut events = Vec::with_capacity(total);
+        for position in 0..total {
+            if extras.peek().map_or(false, |(p, _)| *p == position) {
+                events.push(extras.next().map(|(_, e)| e).unwrap_or_else(|| unreachable!()));
+            } else if let Some(e) = own.next() {
+                events.push(e);
+            }
+        }
+        out.push(Output::Segment { hand_id: Some(hand_id.to_string()), head_seq: cut.head_seq,
+                                   ordinal: cut.ordinal, events });
     }
 
     /// Pack into the open hand; false when that closed it (too many events).
@@ -762,6 +888,7 @@ impl TableState {
         };
         let decoded = decode_open_hand(&hand, &self.table_id);
         self.keep_hand_events(&decoded, hand.forgotten_below);
+        self.hand_segment(&hand.hand_id, hand.cut, &decoded, &hand.source, out);
         // The first event kept is the hand_started that opened the hand.
         if let Some((started, _)) = decoded.first() {
             if started.type_index == schema::HAND_STARTED_INDEX {
@@ -806,18 +933,29 @@ impl TableState {
                 severity: Severity::Critical,
                 message: format!("hand {} cannot be adjudicated: {}", hand.hand_id, why),
             });
+            self.hand_segment(&hand.hand_id, hand.cut, &decoded, &hand.source, out);
             out.push(Output::Incomplete { hand_id: hand.hand_id, findings, game: self.game() });
         }
     }
 
-    /// End of input: a hand still open is reported, not dropped.
+    /// End of input: a hand still open is reported, not dropped, and the events taken
+    /// since the last hand go to the archive.
     pub fn close_at_end(&mut self, out: &mut Vec<Output>) {
         if self.open_hand.is_some() {
             self.close_incomplete(out, "input ended before its hand_ended");
         }
+        self.cut_between(out);
     }
 }
 
+/// `prev_hash` as the event gave it: hex, with the final newline Python's `$` let in.
+fn prev_hash_text(hash: &[u8; 32], newline: bool) -> String {
+    let mut text = hex(hash);
+    if newline {
+        text.push('\n');
+    }
+    text
+}
 /// The events an open hand keeps, each with its hash (recomputed: `prev_hash` of the
 /// next event is the previous one's hash unless stored).
 pub fn decode_open_hand(hand: &OpenHand, table_id: &str) -> Vec<(DecodedEvent, [u8; 32])> {

@@ -28,8 +28,8 @@ BYTES_PER_CHUNK = 1 << 22  # bytes of a file read at once by ``adjudicate_file``
 class EmbeddedRunner:
     """Feeds records one at a time (``feed``) or a batch of lines (``feed_lines``).
     ``profiles``: the rule profiles the tables may post (read once by the caller's
-    bootstrap); ``archive``: the results carry the event archive's segments (the
-    reference engine then runs: ``engine.engine_for``)."""
+    bootstrap); ``archive``: the results carry the event archive's segments, whichever
+    engine runs."""
 
     def __init__(self, profiles: Profiles, engine: str | None = None,
                  archive: bool = False) -> None:
@@ -67,7 +67,7 @@ def adjudicate_lines(lines: Iterable[bytes], profiles: Profiles,
                      engine: str | None = None, archive: bool = False
                      ) -> Iterator[StepResult]:
     """Every result with an outcome of a whole log, then the end-of-input closing
-    (``archive``: with the event archive's segments, the reference engine running)."""
+    (``archive``: with the event archive's segments)."""
     runner = EmbeddedRunner(profiles, engine, archive)
     if isinstance(runner.impl, ReferenceRunner):
         feed = runner.impl.feed
@@ -85,13 +85,13 @@ def adjudicate_lines(lines: Iterable[bytes], profiles: Profiles,
     yield runner.finish()
 
 
-def adjudicate_file(fh: BinaryIO, profiles: Profiles,
-                    engine: str | None = None) -> Iterator[StepResult]:
+def adjudicate_file(fh: BinaryIO, profiles: Profiles, engine: str | None = None,
+                    archive: bool = False) -> Iterator[StepResult]:
     """``adjudicate_lines`` over a binary file, read in chunks of whole lines (the native
     core splits them: no Python object per line)."""
-    runner = EmbeddedRunner(profiles, engine)
+    runner = EmbeddedRunner(profiles, engine, archive)
     if not isinstance(runner.impl, NativeRunner):
-        yield from adjudicate_lines(fh, profiles, engine)
+        yield from adjudicate_lines(fh, profiles, engine, archive)
         return
     native = runner.impl
     pending = b""

@@ -43,32 +43,17 @@ def engine_name(explicit: str | None = None) -> EngineName:
                         f"{', '.join(ENGINES)}")
 
 
-def engine_for(explicit: str | None, archive: bool) -> EngineName:
-    """The engine of a run that may archive (``services.adjudicator.archiving``).
-
-    Why the reference when archiving: only it cuts the event archive's segments (every
-    parsed event in arrival order, refused ones flagged); the native core does not yet.
-    Its records are byte-identical to the core's, so the archive is the same whichever
-    engine would have run. ``$PITWATCH_ENGINE`` is a default a run that archives
-    overrides; an explicit ``--engine native`` with archiving is refused, in one line."""
-    if not archive:
-        return engine_name(explicit)
-    if explicit is not None and engine_name(explicit) == "native":
-        raise UnknownEngine("the native engine does not cut the event archive's segments "
-                            "yet: archive with --engine python (the default when archiving) "
-                            "or keep --engine native with --no-archive")
-    return "python"
-
-
 def make_runner(profiles: Profiles, engine: str | None = None,
                 archive: bool = False) -> NativeRunner | ReferenceRunner:
     """A fresh runner of the chosen engine (``EngineUnavailable`` when native is asked
-    for and not built), adjudicating under ``profiles``; ``archive``: one that cuts the
-    event archive's segments (``engine_for``)."""
-    if engine_for(engine, archive) == "python":
+    for and not built), adjudicating under ``profiles``; ``archive``: its results carry
+    the event archive's segments (the reference's always do, lazily: a hand's segment
+    is made only when read; the core cuts them only when asked, as they cost it a copy
+    of every event's canonical JSON)."""
+    if engine_name(engine) == "python":
         return ReferenceRunner(profiles)
-    return NativeRunner(profiles)
+    return NativeRunner(profiles, archive)
 
 
 __all__ = ["ENGINES", "ENGINE_ENV", "EngineUnavailable", "NativeRunner", "ReferenceRunner",
-           "Runner", "UnknownEngine", "engine_for", "engine_name", "make_runner"]
+           "Runner", "UnknownEngine", "engine_name", "make_runner"]

@@ -16,6 +16,7 @@ from typing import Any
 
 from services.adjudicator.adjudicate import ChainInfo, adjudicate_hand, rejected_record
 from services.adjudicator.intake import Rejection, parse_record
+from services.adjudicator.segments import ArchivedEvent, Segment
 from services.adjudicator.steps import DeadLetter, StepResult
 from services.adjudicator.table import cash_in_play_severity
 from services.events import contract
@@ -58,11 +59,13 @@ Outputs = list[tuple[Any, ...]]
 class NativeRunner:
     """``feed(raw, where) -> StepResult`` and ``finish()``, as the reference runner; plus
     whole batches (``feed_lines``, ``feed_buffer``, ``feed_records``) in one call each
-    and one table's state as bytes (``export_table`` / ``import_table``)."""
+    and one table's state as bytes (``export_table`` / ``import_table``). ``archive``: the
+    core cuts the event archive's segments (``StepResult.archive``), as the reference's
+    table state does."""
 
-    def __init__(self, profiles: Profiles) -> None:
+    def __init__(self, profiles: Profiles, archive: bool = False) -> None:
         self.profiles = profiles
-        self._engine = _native().Engine(_contract_classes(), _reference_verdict)
+        self._engine = _native().Engine(_contract_classes(), _reference_verdict, archive)
         self.next_line = 1  # after ``feed_buffer``: the number of the line that follows
 
     # ------------------------------------------------------------ feeding
@@ -134,7 +137,9 @@ class NativeRunner:
         """Close hands left open at end of input (reported as rejected, never dropped)."""
         result = StepResult()
         for table_id, outputs in self._engine.finish():
-            result.records += self._step(table_id, outputs, b"", "end of input").records
+            step = self._step(table_id, outputs, b"", "end of input")
+            result.records += step.records
+            result.archive += step.archive
         return result
 
     # ------------------------------------------------------------ state
@@ -173,6 +178,12 @@ class NativeRunner:
                 result.dead_letters.append(DeadLetter(where, item[1], raw, table_id))
             elif kind == "outside":
                 result.outside_hand.extend(_findings([item[1]]))
+            elif kind == "segment":
+                _, hand_id, head_seq, ordinal, events = item
+                result.archive.append(Segment(
+                    table_id or "", hand_id, head_seq, ordinal,
+                    [ArchivedEvent(c, seq, ts, prev, refused)
+                     for c, seq, ts, prev, refused in events]))
             elif kind == "rejected":
                 _, hand_id, findings, game = item
                 result.records.append(

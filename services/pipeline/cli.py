@@ -116,10 +116,10 @@ def serve_adjudicator(
     archive: Annotated[bool, typer.Option(
         "--archive/--no-archive", envvar="PITWATCH_ARCHIVE",
         help="emit every event's archive segment to topic archive (pitwatch serve "
-             "archive keeps them; the python engine then runs)")] = True,
+             "archive keeps them)")] = True,
     engine: Annotated[str | None, typer.Option(
-        "--engine", help="per-event path: native (the Rust core, default without "
-                         "archiving) or python (the reference); default $PITWATCH_ENGINE. "
+        "--engine", help="per-event path: native (the Rust core, default) or python "
+                         "(the reference); default $PITWATCH_ENGINE. "
                          "Every worker of a group must run the same one (their changelog "
                          "states differ)")] = None,
 ) -> None:

@@ -30,7 +30,7 @@ from typing import Protocol
 
 import msgspec
 
-from services.adjudicator.engine import EngineName, engine_for
+from services.adjudicator.engine import EngineName, engine_name
 from services.adjudicator.intake import Rejection, parse_record
 from services.adjudicator.native_runner import NativeRunner
 from services.adjudicator.segments import Segment
@@ -186,8 +186,8 @@ class NativeTables:
 
     engine: EngineName = "native"
 
-    def __init__(self, profiles: Profiles) -> None:
-        self.runner = NativeRunner(profiles)
+    def __init__(self, profiles: Profiles, archive: bool = False) -> None:
+        self.runner = NativeRunner(profiles, archive)
 
     def feed(self, value: bytes, key: bytes | None, where: str) -> Fed:
         step, wrong_table = self.runner.feed_keyed(value, key or b"", where)
@@ -216,8 +216,8 @@ def _table_of_key(key: bytes | None) -> str | None:
 
 class PartitionTables:
     """The tables of one ``table-events`` partition, their live states in memory, run by
-    the engine ``services.adjudicator.engine`` chooses (``PITWATCH_ENGINE``; the
-    reference when ``archive``: only it cuts the event archive's segments so far)."""
+    the engine ``services.adjudicator.engine`` chooses (``PITWATCH_ENGINE``); with
+    ``archive``, the event archive's segments they cut go to topic ``archive``."""
 
     def __init__(self, topics: TopicNames, partition: int, profiles: Profiles,
                  engine: str | None = None, archive: bool = False) -> None:
@@ -225,8 +225,8 @@ class PartitionTables:
         self.partition = partition
         self.archive = archive  # emit the event archive's segments (topic ``archive``)
         self.tables: ReferenceTables | NativeTables = (
-            ReferenceTables(profiles) if engine_for(engine, archive) == "python"
-            else NativeTables(profiles))
+            ReferenceTables(profiles) if engine_name(engine) == "python"
+            else NativeTables(profiles, archive))
         self.offsets: dict[str, int] = {}  # per table: the last record applied to it
         self.changed: set[str] = set()  # tables whose state moved since ``take_changed``
 
@@ -272,12 +272,12 @@ class PartitionTables:
         """Feed ``records`` (this partition's, in offset order) to their tables; the
         archive segments they cut go out together after the batch's other outputs."""
         result = BatchResult()
-        if isinstance(self.tables, NativeTables):
-            self._process_native(self.tables, records, result)
-            return result
         segments: list[PackedSegment] = []
-        for record in records:
-            self._one(record, result, segments)
+        if isinstance(self.tables, NativeTables):
+            self._process_native(self.tables, records, result, segments)
+        else:
+            for record in records:
+                self._one(record, result, segments)
         if segments:
             for value in encode_batches(segments):
                 self._emit(self.topics.archive, None, value, records[-1], result)
@@ -299,12 +299,10 @@ class PartitionTables:
         if fed.applied_to is not None:
             self.offsets[fed.applied_to] = record.offset
             self.changed.add(fed.applied_to)
-        self._outputs(record, fed.step, result)
-        if self.archive and fed.step.archive:
-            segments += _packed(fed.step.archive)
+        self._outputs(record, fed.step, result, segments)
 
     def _process_native(self, tables: NativeTables, records: Sequence[Record],
-                        result: BatchResult) -> None:
+                        result: BatchResult, segments: list[PackedSegment]) -> None:
         """The same as ``_one`` record by record, with the core fed one run of records
         per call (no Python call per record on the way in)."""
         run: list[Record] = []
@@ -312,14 +310,15 @@ class PartitionTables:
             if self._already_applied(record):
                 result.replayed += 1
             elif record.value is None:
-                self._feed_run(tables, run, result)
+                self._feed_run(tables, run, result, segments)
                 run = []
                 self._dead(record, "empty record (no value)", result)
             else:
                 run.append(record)
-        self._feed_run(tables, run, result)
+        self._feed_run(tables, run, result, segments)
 
-    def _feed_run(self, tables: NativeTables, run: list[Record], result: BatchResult) -> None:
+    def _feed_run(self, tables: NativeTables, run: list[Record], result: BatchResult,
+                  segments: list[PackedSegment]) -> None:
         if not run:
             return
         values = [record.value for record in run if record.value is not None]
@@ -329,7 +328,7 @@ class PartitionTables:
             if wrong_table is not None:
                 self._wrong_key(run[at], wrong_table, result)
             else:
-                self._outputs(run[at], step, result)
+                self._outputs(run[at], step, result, segments)
         # As NativeTables.feed: each record's key names the table it may have moved.
         for record in run:
             table_id = _table_of_key(record.key)
@@ -337,7 +336,8 @@ class PartitionTables:
                 self.offsets[table_id] = record.offset
                 self.changed.add(table_id)
 
-    def _outputs(self, record: Record, step: StepResult, result: BatchResult) -> None:
+    def _outputs(self, record: Record, step: StepResult, result: BatchResult,
+                 segments: list[PackedSegment]) -> None:
         result.outside_hand += len(step.outside_hand)
         key = record.key
         for adjudication in step.records:
@@ -348,6 +348,8 @@ class PartitionTables:
             self._emit(self.topics.alerts, key, msgspec.json.encode(alert), record, result)
         for dead in step.dead_letters:
             self._dead(record, dead.reason, result)
+        if self.archive and step.archive:
+            segments += _packed(step.archive)
 
     def _wrong_key(self, record: Record, table_id: str, result: BatchResult) -> None:
         self._dead(record, f"record key {record.key!r} is not its table_id {table_id!r}: "

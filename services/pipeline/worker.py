@@ -138,8 +138,7 @@ class WorkerOptions:
     checkpoint_seconds: float = CHECKPOINT_SECONDS
     session_timeout_ms: int = SESSION_TIMEOUT_MS
     engine: str | None = None  # native (default) or python; None: $PITWATCH_ENGINE
-    # Emit the event archive's segments to topic ``archive`` (the reference engine then
-    # runs: services.adjudicator.engine.engine_for).
+    # Emit the event archive's segments to topic ``archive`` (either engine cuts them).
     archive: bool = True
 
     @property

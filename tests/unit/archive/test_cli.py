@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import orjson
-import pytest
+import sqlalchemy as sa
 
 from tests.unit.archive.support import simulated_log
 from tests.unit.cli.helpers import assert_one_line_usage_error, pitwatch
@@ -63,22 +63,25 @@ def test_verify_refuses_a_database_that_is_not_there(tmp_path: Path) -> None:
         "not a day")
 
 
-def test_archiving_runs_the_reference_engine(tmp_path: Path,
-                                            monkeypatch: pytest.MonkeyPatch) -> None:
-    """Only the reference cuts segments: ``--engine native`` with archiving is a one-line
-    usage error (exit 2); with ``--no-archive`` it books the same hands as the archiving
-    run; and ``PITWATCH_ENGINE=native`` is a default archiving overrides (the run archives)."""
+def test_either_engine_archives_the_same_day(tmp_path: Path) -> None:
+    """``--engine native`` and ``--engine python`` with ``--ledger``: the same records on
+    stdout and the same archive, row for row (segments, alerts, cases)."""
     log = day_file(tmp_path)
-    url = f"sqlite:///{tmp_path}/native.sqlite"
-    refused = pitwatch("adjudicate", str(log), "--ledger", url, "--engine", "native")
-    assert refused.code == 2 and refused.stdout == ""
-    assert len(refused.error_lines) == 1 and "--no-archive" in refused.stderr
-    assert "Traceback" not in refused.stderr
-    native = pitwatch("adjudicate", str(log), "--ledger", url, "--engine", "native",
-                      "--no-archive")
-    monkeypatch.setenv("PITWATCH_ENGINE", "native")
-    archiving = pitwatch("adjudicate", str(log), "--ledger", f"sqlite:///{tmp_path}/a.sqlite")
-    assert native.code == archiving.code == 0
-    assert native.stdout == archiving.stdout  # the same records from either engine
-    assert "segment(s) archived" in archiving.stderr
-    assert "segment(s) archived" not in native.stderr
+    engine = "native"
+    ran = {name: pitwatch("adjudicate", str(log), "--ledger",
+                          f"sqlite:///{tmp_path}/{name}.sqlite", "--engine", name)
+           for name in ("python", engine)}
+    assert ran[engine].code == 0 and ran[engine].stdout == ran["python"].stdout
+    assert "segment(s) archived" in ran[engine].stderr
+    rows = {}
+    for name in ran:
+        db = sa.create_engine(f"sqlite:///{tmp_path}/{name}.sqlite")
+        with db.connect() as conn:
+            rows[name] = [
+                conn.execute(sa.text(sql)).all() for sql in (
+                    "SELECT table_id, head_seq, ordinal, hand_id, body_sha256 FROM "
+                    "archive_segments ORDER BY 1, 2, 3",
+                    "SELECT alert_id FROM archive_alerts ORDER BY 1",
+                    "SELECT subject, severity FROM cases ORDER BY 1")]
+        db.dispose()
+    assert rows[engine] == rows["python"] and rows[engine][0]

@@ -1,8 +1,9 @@
 """The native runner gives byte-identical results to the Python reference runner.
 
 Whole runs are compared: the adjudication records (as ``encode_record`` writes them),
-the alerts (as published), the DLQ entries (position, reason, record, table) and the
-hand each record closed, for every simulator fault kind of all five games, for logs
+the alerts (as published), the DLQ entries (position, reason, record, table), the
+hand each record closed and the event archive's segments (key and events, byte for
+byte; the core cuts them when asked), for every simulator fault kind of all five games, for logs
 with chain-level damage (duplicated, dropped, swapped, altered, forged lines), through
 the three ways of feeding (one record, a batch of lines, a buffer), and across an
 export/import of every table's state in the middle of a run.
@@ -40,12 +41,14 @@ def outcome(steps: list[StepResult]) -> dict[str, list[Any]]:
         "hands": [(s.closed_hand.hand_id, s.closed_hand.table, s.closed_hand.events)
                   for s in steps if s.closed_hand is not None],
         "outside": [msgspec.json.encode(f) for s in steps for f in s.outside_hand],
+        "segments": [(g.table_id, g.hand_id, g.head_seq, g.ordinal, g.events)
+                     for s in steps for g in s.archive],
     }
 
 
 def both(lines: list[bytes]) -> tuple[dict[str, list[Any]], dict[str, list[Any]]]:
     return (outcome(list(adjudicate_lines(lines, PROFILES, "python"))),
-            outcome(list(adjudicate_lines(lines, PROFILES, "native"))))
+            outcome(list(adjudicate_lines(lines, PROFILES, "native", archive=True))))
 
 
 def assert_same(lines: list[bytes]) -> dict[str, list[Any]]:
@@ -73,8 +76,9 @@ def test_all_faults_at_once_and_every_way_of_feeding(game: str) -> None:
     lines = fault_log(game)
     reference = assert_same(lines)
     buffer = b"".join(line + b"\n" for line in lines)
-    assert outcome(list(adjudicate_file(io.BytesIO(buffer), PROFILES, "native"))) == reference
-    runner = EmbeddedRunner(PROFILES, "native")
+    assert outcome(list(adjudicate_file(io.BytesIO(buffer), PROFILES, "native",
+                                        archive=True))) == reference
+    runner = EmbeddedRunner(PROFILES, "native", archive=True)
     steps = [runner.feed(line, f"line {i}") for i, line in enumerate(lines, start=1)]
     steps.append(runner.finish())
     assert outcome(steps) == reference
@@ -133,9 +137,9 @@ def test_state_export_import_continues_the_run() -> None:
     lines = damaged(fault_log("hcf"), random.Random(3), operations=10)
     reference = outcome(list(adjudicate_lines(lines, PROFILES, "python")))
     half = len(lines) // 2
-    first = NativeRunner(PROFILES)
+    first = NativeRunner(PROFILES, archive=True)
     steps = list(first.feed_lines(lines[:half]))
-    second = NativeRunner(PROFILES)
+    second = NativeRunner(PROFILES, archive=True)
     for table_id in first.table_ids():
         state = first.export_table(table_id)
         assert state is not None
@@ -144,6 +148,30 @@ def test_state_export_import_continues_the_run() -> None:
     steps += list(second.feed_lines(lines[half:], half + 1))
     steps.append(second.finish())
     assert outcome(steps) == reference
+
+
+def test_without_archiving_the_core_cuts_no_segment_and_gives_the_same_records() -> None:
+    lines = damaged(fault_log("chinese"), random.Random(4), operations=10)
+    reference = assert_same(lines)
+    bare = outcome(list(adjudicate_lines(lines, PROFILES, "native")))
+    assert bare["segments"] == [] and reference["segments"]
+    assert {k: v for k, v in bare.items() if k != "segments"} == {
+        k: v for k, v in reference.items() if k != "segments"}
+
+
+def test_a_state_round_trips_with_what_it_holds_for_the_archive() -> None:
+    """Exported mid-hand with events held between hands and beside the open hand (a
+    duplicate), imported into a fresh core: exported again, the same bytes."""
+    lines = fault_log("hcf")[:30]
+    lines.insert(12, lines[11])
+    runner = NativeRunner(PROFILES, archive=True)
+    list(runner.feed_lines(lines))
+    for table_id in runner.table_ids():
+        state = runner.export_table(table_id)
+        assert state is not None and state[0] == 2  # the format with the archive's fields
+        again = NativeRunner(PROFILES, archive=True)
+        again.import_table(state)
+        assert again.export_table(table_id) == state
 
 
 def test_an_unknown_table_exports_nothing_and_garbage_does_not_import() -> None:
@@ -265,4 +293,23 @@ def test_a_file_read_in_small_chunks_numbers_its_lines_as_the_reference(
     assert reference["dlq"]
     for chunk in (64, 1000, 4096):
         monkeypatch.setattr(embedded, "BYTES_PER_CHUNK", chunk)
-        assert outcome(list(adjudicate_file(io.BytesIO(text), PROFILES, "native"))) == reference
+        assert outcome(list(adjudicate_file(io.BytesIO(text), PROFILES, "native",
+                                            archive=True))) == reference
+
+
+def test_a_state_of_the_format_before_the_archive_still_imports() -> None:
+    """Format 1 (before the archive's fields: a changelog written by an older worker)
+    reads as holding nothing for the archive. A table after its hand's end holds no run
+    between hands and no open hand: its format-2 trailer is the taken count (9 events,
+    zigzag varint 18) and the 'no run' byte."""
+    from tests.unit.core.streams import hcf_stream
+    from tests.unit.core.streams import lines as stream_lines
+
+    runner = NativeRunner(PROFILES, archive=True)
+    list(runner.feed_lines(stream_lines(hcf_stream("T1", hands=1))))
+    state = runner.export_table("T1")
+    assert state is not None and state[0] == 2 and state[-2:] == bytes([18, 0])
+    older = b"\x01" + state[1:-2]
+    again = NativeRunner(PROFILES, archive=True)
+    assert again.import_table(older) == "T1"
+    assert again.export_table("T1") == b"\x02" + state[1:-2] + bytes([0, 0])

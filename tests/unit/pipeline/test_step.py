@@ -20,7 +20,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from services.adjudicator.embedded import EmbeddedRunner, adjudicate_lines
-from services.adjudicator.engine import UnknownEngine
 from services.archive.segment import RAW, decode_batch, encode_packed, pack_parts
 from services.events.contract import decode_record, encode_record
 from services.pipeline.producer import record_key
@@ -252,13 +251,11 @@ def test_checkpoints_and_crashes_anywhere_give_the_embedded_bytes(
     the offset committed; then maybe a crash, after which the tables are restored from
     the changelog and the records from the last committed offset are delivered again.
     Every hand comes out, every repeat with the same bytes; so does every event archive
-    segment the embedded run cuts before its end (the python engine archives, the native
-    one does not cut segments yet); and nothing else comes out (no finding or dead letter
-    a replay could cause)."""
+    segment the embedded run cuts before its end; and nothing else comes out (no finding
+    or dead letter a replay could cause)."""
     raw = two_tables(hands=4)
     records = as_records(raw)
-    archive = engine == "python"
-    table = FakeChangelog(engine=engine, archive=archive)
+    table = FakeChangelog(engine=engine, archive=True)
     committed = position = 0
     seen: dict[str, set[bytes]] = {}
     archived: dict[tuple[str, int, int], set[bytes]] = {}
@@ -289,27 +286,25 @@ def test_checkpoints_and_crashes_anywhere_give_the_embedded_bytes(
     expected = {decode_record(r).hand_id: r for r in embedded_records(raw)}
     assert {hand: sorted(values) for hand, values in seen.items()} == {
         hand: [value] for hand, value in expected.items()}
-    assert {key: sorted(values) for key, values in archived.items()} == (
-        embedded_archive(raw) if archive else {})
+    assert {key: sorted(values) for key, values in archived.items()} == embedded_archive(raw)
     assert others == []
 
 
-def test_archiving_runs_the_reference_engine_and_refuses_an_explicit_native() -> None:
-    """Only the reference cuts archive segments: a worker that archives runs it whatever
-    $PITWATCH_ENGINE says, and ``--engine native`` with archiving is a usage error."""
-    assert PartitionTables(TOPICS, 0, PROFILES, None, archive=True).tables.engine == "python"
-    assert PartitionTables(TOPICS, 0, PROFILES, "python", archive=True).tables.engine == "python"
-    assert PartitionTables(TOPICS, 0, PROFILES, "native").tables.engine == "native"
-    with pytest.raises(UnknownEngine, match="--no-archive"):
-        PartitionTables(TOPICS, 0, PROFILES, "native", archive=True)
-    segments = FakeChangelog(engine=None, archive=True).run(as_records(two_tables(hands=1)))
-    assert segments.segments > 0
+@ENGINES
+def test_the_archive_goes_out_only_when_asked(engine: str) -> None:
+    """``archive`` off (the library's default): no archive record; on: the segments."""
+    records = as_records(two_tables(hands=1))
+    off = FakeChangelog(engine=engine).run(records)
+    on = FakeChangelog(engine=engine, archive=True).run(records)
+    assert outputs([off], TOPICS.archive) == [] and off.segments == 0
+    assert on.segments == 4  # per table: the set-up, then the hand
+    assert outputs([on], TOPICS.adjudications) == outputs([off], TOPICS.adjudications)
 
 
 def embedded_archive(raw: list[bytes]) -> dict[tuple[str, int, int], list[bytes]]:
     """The segments the embedded run cuts while the log lasts (not those of its end),
     packed as the worker sends them."""
-    runner = EmbeddedRunner(PROFILES, archive=True)
+    runner = EmbeddedRunner(PROFILES, "python", archive=True)  # the reference's segments
     out: dict[tuple[str, int, int], list[bytes]] = {}
     for n, value in enumerate(raw):
         for segment in runner.feed(value, f"line {n}").archive:
