@@ -197,6 +197,11 @@ def test_a_reviewer_works_a_case_from_the_queue_to_its_decision(
     d.find_element(By.LINK_TEXT, "Players & dealers").click()
     assert d.find_element(By.ID, "no-profiles").text.startswith("No surveillance profiles")
     shot(d, "10-people")
+    dealer = d.find_element(By.CSS_SELECTOR, "form.as-link button")
+    name = dealer.text
+    dealer.click()
+    assert heading(d) == f"Dealer {name}" and name not in d.current_url
+    shot(d, "11-dealer")
 
     d.find_element(By.CSS_SELECTOR, "form.who button").click()
     assert "/login" in d.current_url
