@@ -14,7 +14,10 @@ in process (Starlette's TestClient: session lookup, queries, template, response)
 Best and median of ``--rounds`` runs each. A benchmark, not a test: it asserts nothing
 about time.
 
-    python benchmarks/bench_console.py [--tables 500] [--hands 6] [--cases 10000] [--db URL]
+    python benchmarks/bench_console.py [--tables 500] [--hands 6] [--cases 10000] [--pg]
+
+``--pg``: on the local PostgreSQL (``scripts/postgres.sh url``; two databases made for
+the run and dropped after) instead of SQLite files.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ import argparse
 import datetime as dt
 import re
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -33,6 +37,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 import orjson  # noqa: E402
+from sqlalchemy import Engine  # noqa: E402
 from starlette.testclient import TestClient  # noqa: E402
 
 from services.adjudicator.embedded import EmbeddedRunner  # noqa: E402
@@ -84,7 +89,7 @@ def build_floor(url: str, tables: int, hands: int) -> tuple[int, dt.date]:
 
 def build_queue(url: str, cases: int) -> None:
     severities = ("warning", "critical")
-    items = [Evidence(f"finding:Q{n:06d}", "finding", Subject("hand", f"Q{n:06d}"),
+    items = [Evidence(f"finding:Q{n:06d}", "finding", Subject("hand", (f"Q{n:06d}",)),
                       f"Q{n % 200:03d}", f"Q{n:06d}", "HCF-7", "MISPAY", severities[n % 2],
                       f"seat {n % 7 + 1}: overpaid by {n % 9 + 1}",
                       ((f"Q{n % 200:03d}", f"Q{n:06d}"),),
@@ -97,8 +102,12 @@ def build_queue(url: str, cases: int) -> None:
     engine.dispose()
 
 
+OPEN: list[Engine] = []  # disposed at the end (PostgreSQL drops only unused databases)
+
+
 def client_for(url: str) -> TestClient:
     engine = open_ledger(url)
+    OPEN.append(engine)
     add_user(engine, "bench", PASSWORD, "compliance_officer")
     client = TestClient(create_app(Console(engine, url, PROFILES, secure_cookies=True)),
                         base_url="https://testserver", follow_redirects=False)
@@ -127,11 +136,33 @@ def main() -> None:
     parser.add_argument("--hands", type=int, default=6, help="hands per table")
     parser.add_argument("--cases", type=int, default=10_000)
     parser.add_argument("--rounds", type=int, default=5)
-    parser.add_argument("--db", help="a database URL to fill (default: a new SQLite file)")
+    parser.add_argument("--pg", action="store_true", help="on PostgreSQL, not SQLite")
     args = parser.parse_args()
     folder = Path(tempfile.mkdtemp(prefix="bench_console_"))
-    floor_url = args.db or f"sqlite:///{folder / 'floor.sqlite'}"
-    queue_url = (args.db + "_queue") if args.db else f"sqlite:///{folder / 'queue.sqlite'}"
+    if args.pg:
+        (floor_url, drop_floor), (queue_url, drop_queue) = (pg_database("pw_bench_floor"),
+                                                            pg_database("pw_bench_queue"))
+        try:
+            measure(args, floor_url, queue_url)
+        finally:
+            drop_floor()
+            drop_queue()
+    else:
+        measure(args, f"sqlite:///{folder / 'floor.sqlite'}",
+                f"sqlite:///{folder / 'queue.sqlite'}")
+
+
+def pg_database(name: str) -> tuple[str, Callable[[], None]]:
+    from tests.integration.pipeline_support import create_database, drop_database
+
+    base = subprocess.run(["bash", str(REPO / "scripts" / "postgres.sh"), "url"], check=True,
+                          capture_output=True, text=True).stdout.strip()
+    url = create_database(base, name)
+    return url, lambda: drop_database(url)
+
+
+def measure(args: argparse.Namespace, floor_url: str, queue_url: str) -> None:
+    print(f"database: {floor_url.split(':')[0]}")
 
     started = time.perf_counter()
     hands, day = build_floor(floor_url, args.tables, args.hands)
@@ -144,7 +175,7 @@ def main() -> None:
     peer = timed(lambda: render_html("daily.html", d=daily_from_ledger(engine, day),
                                      generated_at="now", link=str), args.rounds)
     line("peer: the day's daily report (HTML)", *peer)
-    line("GET /floor (500 tables)", *timed(lambda: client.get(f"/floor?day={day}"),
+    line(f"GET /floor ({args.tables} tables)", *timed(lambda: client.get(f"/floor?day={day}"),
                                            args.rounds), peer[0])
     line("GET /floor/live (the refreshed panel)",
          *timed(lambda: client.get(f"/floor/live?day={day}"), args.rounds), peer[0])
@@ -171,6 +202,8 @@ def main() -> None:
 
     line(f"all {args.cases:,} rows on one page (view + template)",
          *timed(everything, args.rounds), peer[0])
+    for done in (engine, queue_engine, *OPEN):
+        done.dispose()
 
 
 class _FakeUrl:
