@@ -198,17 +198,20 @@ def _action_page(action: Action) -> Any:
                 session.role, "bulk_assign"):
             return refused(request, session, "only a compliance officer assigns cases to "
                            "someone else: assign it to yourself")
-        version = form.get("version")
+        version = str(form.get("version") or "")
+        if version and not version.isdigit():
+            return refused(request, session, "the form's case version is not a number: open "
+                           "the case again", status=400)
         try:
             await run_in_threadpool(
                 lambda: act(console_of(request).engine, case_id, action, session.username,
                             assignee=assignee or session.username,
                             text=text_field(form, "text") or None,
                             outcome=text_field(form, "outcome", 32) or None,
-                            expected_version=int(str(version)) if version else None))
+                            expected_version=int(version) if version else None))
         except CaseNotFound as exc:
             return refused(request, session, str(exc), status=404)
-        except (CaseRefused, CaseChanged, ValueError) as exc:
+        except (CaseRefused, CaseChanged) as exc:
             return refused(request, session, str(exc).split("(pitwatch")[0].strip(),
                            status=409)
         back = text_field(form, "back", 200)

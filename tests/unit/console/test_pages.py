@@ -258,3 +258,14 @@ def test_the_statistic_in_words() -> None:
                      severity="critical", subject="–", message="m", count="–",
                      statistic="–", p_value="–", threshold="–", hands=())
     assert statistic_in_words(bare).startswith("This alert carries no statistic")
+
+
+def test_a_version_that_is_not_a_number_is_refused(day_engine: Engine) -> None:
+    case_id = _hand_case(day_engine)
+    client = console_client(day_engine)
+    assert log_in(client, "cora") == 303
+    before = get_case(day_engine, case_id)
+    response = client.post(f"/cases/{case_id}/note", data={
+        "csrf": csrf_of(client), "version": "1 OR 1=1", "text": "x"})
+    assert response.status_code == 400 and "not a number" in response.text
+    assert get_case(day_engine, case_id) == before
