@@ -148,17 +148,19 @@ class Run:
 
 
 def start_workers(p: Pipeline, adjudicators: int, ledger: bool = True,
-                  archive: bool = False, engine: str | None = None) -> list[Worker]:
+                  archive: bool = False, engine: str | None = None
+                  ) -> tuple[list[Worker], list[Worker]]:
     """Adjudicators and the ledger service; with ``archive``, the adjudicators emit the
-    event archive's segments and the archive service keeps them (else neither)."""
+    event archive's segments and the archive service keeps them (else neither). Returns
+    the adjudicators and the other services."""
     workers = [p.start_adjudicator(f"adjudicator-{n}", archive=archive, engine=engine)
                for n in range(adjudicators)]
-    services = [*workers, p.start_ledger()] if ledger else workers
+    others = [p.start_ledger()] if ledger else []
     if archive:
-        services.append(p.start_archive())
-    p.wait_until(lambda: all(w.log.exists() and w.log.stat().st_size for w in services),
-                 "workers started")
-    return workers
+        others.append(p.start_archive())
+    p.wait_until(lambda: all(w.log.exists() and w.log.stat().st_size
+                             for w in [*workers, *others]), "workers started")
+    return workers, others
 
 
 def cpu_seconds(pid: int) -> float:
@@ -175,6 +177,9 @@ class Sustained:
     adjudicated: float  # hands/s from the first adjudication to the last
     booked: float  # hands/s from the first adjudication to the last hand in the ledger
     cpu_ms_per_hand: list[float]  # per adjudicator worker, its CPU over the hands it did
+    # The ledger's and the archive service's CPU per hand, from the adjudicators' ready
+    # to the end (on 2 cores every process's CPU is taken from the same two).
+    services_cpu_ms_per_hand: dict[str, float]
 
 
 def sustained_rate(log: Log, tmp: Path, adjudicators: int, partitions: int,
@@ -186,11 +191,12 @@ def sustained_rate(log: Log, tmp: Path, adjudicators: int, partitions: int,
     archived)."""
     with Run(tmp, partitions) as p:
         p.produce_lines(log.lines)
-        workers = start_workers(p, adjudicators, archive=archive, engine=engine)
+        workers, others = start_workers(p, adjudicators, archive=archive, engine=engine)
         # CPU from the first restore on (start-up and imports are not per hand).
         p.wait_until(lambda: all("adjudicator ready" in w.log.read_text(errors="replace")
                                  for w in workers), "workers ready")
         before = [cpu_seconds(w.process.pid) for w in workers]
+        others_before = [cpu_seconds(w.process.pid) for w in others]
         # Done when the topic holds a record per hand: the end offsets alone, so the
         # benchmark's own polling takes next to no CPU from the workers while they run.
         p.wait_until(lambda: produced(p, p.settings.topics.adjudications) >= log.hands,
@@ -201,12 +207,15 @@ def sustained_rate(log: Log, tmp: Path, adjudicators: int, partitions: int,
             p.wait_until(lambda: count_hands(p.db_url, "archive_segments") >= log.segments,
                          "every segment archived")
         booked_at = time.time()
+        services = {w.name: 1000 * (cpu_seconds(w.process.pid) - b) / log.hands
+                    for w, b in zip(others, others_before, strict=True)}
         messages = p.adjudications()
         first = min(m.timestamp for m in messages) / 1000
         last = max(m.timestamp for m in messages) / 1000
         done = [sum(1 for m in messages if _worker_pid(m) == w.process.pid) for w in workers]
         per_hand = [1000 * c / max(1, n) for c, n in zip(cpu, done, strict=True)]
-        return Sustained(log.hands / (last - first), log.hands / (booked_at - first), per_hand)
+        return Sustained(log.hands / (last - first), log.hands / (booked_at - first), per_hand,
+                         services)
 
 
 def produced(p: Pipeline, topic: str) -> int:
@@ -232,7 +241,7 @@ def ledger_rate(log: Log, tmp: Path) -> float:
     empty PostgreSQL database (the adjudicator runs first, to completion, unmeasured)."""
     with Run(tmp, partitions=2) as p:
         p.produce_lines(log.lines)
-        workers = start_workers(p, 1, ledger=False)
+        workers, _ = start_workers(p, 1, ledger=False)
         p.wait_until(lambda: len(p.hands_seen()) >= log.hands, "every hand adjudicated")
         for w in workers:
             w.stop()
@@ -317,7 +326,7 @@ async def paced_run(p: Pipeline, log: Log, rate: float, hands: int) -> Latency:
 def latency_at(log: Log, tmp: Path, rate: float, seconds: float) -> Latency:
     hands = max(50, min(log.hands, int(rate * seconds)))
     with Run(tmp, partitions=2) as p:
-        workers = start_workers(p, adjudicators=1)
+        workers, _ = start_workers(p, adjudicators=1)
         p.wait_until(lambda: all("adjudicator ready" in w.log.read_text(errors="replace")
                                  for w in workers), "worker ready")
         return p.loop.run_until_complete(paced_run(p, log, rate, hands))
@@ -374,13 +383,17 @@ def main() -> None:
               f"{kept.booked * log.events_per_hand:10,.0f} events/s  "
               f"{kept.booked / one:5.2f}x without the archive (best of {args.archive_rounds} "
               f"each)  adjudicator CPU {cpu_on:.3f} ms/hand ({cpu_on / cpu_off:4.2f}x)")
+        print("  services' CPU ms/hand without the archive: " + ", ".join(
+                  f"{name} {ms:.3f}" for name, ms in result.services_cpu_ms_per_hand.items())
+              + "; with it: " + ", ".join(
+                  f"{name} {ms:.3f}" for name, ms in kept.services_cpu_ms_per_hand.items()))
         if not args.no_scale_out:
             two = sustained_rate(log, Path(tmp) / "two", adjudicators=2, partitions=4)
-            cpu = ", ".join(f"{c:.3f}" for c in two.cpu_ms_per_hand)
+            cpus = ", ".join(f"{c:.3f}" for c in two.cpu_ms_per_hand)
             print(f"{'kafka: 2 adjudicators, hands on adjudications':46} "
                   f"{two.adjudicated:9.0f} hands/s  "
                   f"{two.adjudicated / result.adjudicated:5.2f}x one worker  "
-                  f"CPU {cpu} ms/hand")
+                  f"CPU {cpus} ms/hand")
             print(f"{'kafka e2e: 2 adjudicators + ledger (PostgreSQL)':46} {two.booked:9.0f} "
                   f"hands/s {two.booked * log.events_per_hand:10,.0f} events/s  "
                   f"{two.booked / one:5.2f}x one worker")
@@ -391,12 +404,12 @@ def main() -> None:
             rate = result.adjudicated / 2 if spec.strip() == "auto" else float(spec)
             lat = latency_at(log, Path(tmp) / f"latency-{spec.strip()}", rate,
                                 args.latency_seconds)
-            kept = lat.hands / rate / lat.sent_seconds
+            on_time = lat.hands / rate / lat.sent_seconds
             note = "" if rate <= result.adjudicated else (
                 f"  (above the sustained {result.adjudicated:.0f} hands/s: a growing queue, "
                 "not latency)")
             print(f"latency hand_ended -> adjudication at {rate:6.1f} hands/s offered "
-                  f"({lat.hands} hands, {kept:4.0%} of schedule kept): "
+                  f"({lat.hands} hands, {on_time:4.0%} of schedule kept): "
                   f"p50 {lat.p50_ms:7.1f} ms  p99 {lat.p99_ms:7.1f} ms  "
                   f"max {lat.max_ms:7.1f} ms{note}")
 

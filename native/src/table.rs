@@ -743,11 +743,8 @@ impl TableState {
         let mut extras = cut.extras.into_iter().peekable();
         let mut events = Vec::with_capacity(total);
         for position in 0..total {
-            if extras.peek().map_or(false, |(p, _)| *p == position) {
-                events.push(extras.next().map(|(_, e)| e).unwrap_or_else(|| unreachable!()));
-            } else if let Some(e) = own.next() {
-                events.push(e);
-            }
+            let beside = matches!(extras.peek(), Some((p, _)) if *p == position);
+            events.extend(if beside { extras.next().map(|(_, e)| e) } else { own.next() });
         }
         out.push(Output::Segment { hand_id: Some(hand_id.to_string()), head_seq: cut.head_seq,
                                    ordinal: cut.ordinal, events });

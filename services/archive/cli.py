@@ -132,23 +132,32 @@ def replay(
     table: Annotated[str | None, typer.Option("--table", help="one table only")] = None,
     db: DbOption = DEFAULT_URL,
     fmt: FormatOption = Format.table,
+    engine: Annotated[str | None, typer.Option(
+        "--engine", help="per-event path: native (the Rust core, default) or python (the "
+                         "reference); default $PITWATCH_ENGINE")] = None,
 ) -> None:
     """Re-adjudicate the archived hands of a span of days and list those whose record
     differs from the stored one, with the difference."""
+    from services.adjudicator.engine import EngineUnavailable, UnknownEngine, make_runner
     from services.archive.replay import profiles_as, replay_archive
     from services.games.profiles import read_profiles
     from services.ledger.cli import open_for_reading
 
+    try:
+        make_runner(read_profiles(), engine)  # the engine exists and is built
+    except (EngineUnavailable, UnknownEngine) as exc:
+        raise typer.BadParameter(str(exc), param_hint="--engine") from None
     first_day, last_day = _span(first, last)
     assert first_day is not None and last_day is not None
     profiles = read_profiles()
     if profile is not None:
         profiles = profiles_as(_profile(profile, profiles))
-    engine = open_for_reading(db)
+    database = open_for_reading(db)
     with progress_bar(errors) as progress:
         task = progress.add_task("replaying", total=None, unit="tables", note="")
-        report = replay_archive(engine, first_day, last_day, profiles, table,
-                                on_table=lambda _t, _n: progress.advance(task))
+        report = replay_archive(database, first_day, last_day, profiles, table,
+                                on_table=lambda _t, _n: progress.advance(task),
+                                runner_engine=engine)
     if report.hands == 0:
         raise typer.BadParameter(f"no booked hand ended from {first_day} to {last_day}"
                                  + (f" at table {table}" if table else "")

@@ -11,8 +11,9 @@ what-if: the hands whose record would change are listed with the difference.
 Each table is replayed from its first archived event (a hand's outcome depends on the
 table as it stood: configuration, seating, stacks, the previous button), through the
 last hand of the span; hands ended outside the span are adjudicated but not compared.
-It drives exactly the embedded runner's functions (``parse_record``, ``apply_event``),
-so it runs at the embedded engine's speed, the native one once it lands.
+It drives the embedded runner (``EmbeddedRunner``), so it runs on the engine a run
+chooses (``PITWATCH_ENGINE``: the native core by default, the Python reference with
+``python``), whose records are byte-identical.
 """
 
 from __future__ import annotations
@@ -25,15 +26,12 @@ from typing import Any
 import msgspec
 from sqlalchemy import Engine, select
 
-from services.adjudicator.intake import ParsedEvent, parse_record
-from services.adjudicator.table import TableState, apply_event, close_open_hand_at_end
+from services.adjudicator.embedded import EmbeddedRunner
 from services.archive.reader import iter_segments, segments_query
 from services.archive.segment import event_lines
 from services.events.contract import AdjudicationRecord, decode_record, encode_record
 from services.games.profile import Profiles, RuleProfile
 from services.ledger.models import Hand
-
-WHERE = "the archive"  # the position intake names in a rejection (none is expected)
 
 
 @dataclass(frozen=True)
@@ -81,14 +79,16 @@ def profiles_as(profile: RuleProfile) -> Profiles:
 
 def replay_archive(engine: Engine, first_day: dt.date, last_day: dt.date, profiles: Profiles,
                    table_id: str | None = None,
-                   on_table: Callable[[str, int], None] | None = None) -> ReplayReport:
+                   on_table: Callable[[str, int], None] | None = None,
+                   runner_engine: str | None = None) -> ReplayReport:
     """Replay every table with hands ended in [first_day, last_day] (or one table);
-    ``on_table(table, hands)`` after each (progress)."""
+    ``on_table(table, hands)`` after each (progress); ``runner_engine``: native or
+    python (default ``$PITWATCH_ENGINE``, then native)."""
     report = ReplayReport()
     stored = _stored_records(engine, first_day, last_day, table_id)
     for table in sorted({t for t, _, _ in stored.values()}):
         wanted = {h: (day, raw) for h, (t, day, raw) in stored.items() if t == table}
-        replayed, events = _replay_table(engine, table, set(wanted), profiles)
+        replayed, events = _replay_table(engine, table, set(wanted), profiles, runner_engine)
         report.tables += 1
         report.events += events
         for hand_id in sorted(wanted):
@@ -119,25 +119,24 @@ def _stored_records(engine: Engine, first_day: dt.date, last_day: dt.date, table
         return {h: (t, d, raw) for h, t, d, raw in conn.execute(query)}
 
 
-def _replay_table(engine: Engine, table_id: str, wanted: set[str], profiles: Profiles
-                  ) -> tuple[dict[str, AdjudicationRecord], int]:
-    """The table's archived events through a fresh table state, until every wanted hand
-    has a record (or the archive ends: then open hands close as at the end of a run)."""
-    state = TableState(table_id=table_id)
+def _replay_table(engine: Engine, table_id: str, wanted: set[str], profiles: Profiles,
+                  runner_engine: str | None) -> tuple[dict[str, AdjudicationRecord], int]:
+    """The table's archived events through a fresh runner, until every wanted hand has a
+    record (or the archive ends: then open hands close as at the end of a run). An
+    unreadable archived line is rejected as at intake (verify reports it)."""
+    runner = EmbeddedRunner(profiles, runner_engine)
     records: dict[str, AdjudicationRecord] = {}
     events = 0
     with engine.connect() as conn:
         for segment in iter_segments(conn, segments_query(table_id)):
-            for line in event_lines(segment.codec, segment.body):
-                events += 1
-                parsed = parse_record(line, WHERE)
-                if not isinstance(parsed, ParsedEvent):
-                    continue  # an unreadable archived line: verify reports it
-                for record in apply_event(state, parsed, profiles).records:
+            lines = event_lines(segment.codec, segment.body)
+            for step in runner.feed_lines(lines, events + 1):
+                for record in step.records:
                     records.setdefault(record.hand_id, record)
+            events += len(lines)
             if wanted <= records.keys():
                 return records, events
-    for record in close_open_hand_at_end(state).records:
+    for record in runner.finish().records:
         records.setdefault(record.hand_id, record)
     return records, events
 

@@ -52,6 +52,9 @@ DEFAULT_BATCH = 2000
 POLL_MS = 200
 SESSION_TIMEOUT_MS = 15_000
 HEARTBEAT_MS = 3_000
+# Fetch sizes as the adjudicator's (worker.py): an archive record is up to 0.9 MB.
+FETCH_PARTITION_BYTES = 8 * 1024 * 1024
+FETCH_MAX_BYTES = 64 * 1024 * 1024
 ATTEMPTS = 3  # a batch whose case intake raced another writer runs again
 
 Message: TypeAlias = ConsumerRecord[bytes, bytes]
@@ -159,6 +162,11 @@ class ArchiveService:
             enable_auto_commit=False,  # only after the database commit
             auto_offset_reset="earliest", isolation_level="read_committed",
             max_poll_records=self.settings.batch,
+            # An ``archive`` record holds a batch's segments (up to MAX_BATCH_BYTES, 0.9
+            # MB): with aiokafka's 1 MB default a fetch brings about one per partition,
+            # and each poll, transaction and commit then keeps only that much.
+            max_partition_fetch_bytes=FETCH_PARTITION_BYTES,
+            fetch_max_bytes=FETCH_MAX_BYTES,
             session_timeout_ms=self.settings.session_timeout_ms,
             heartbeat_interval_ms=min(HEARTBEAT_MS, self.settings.session_timeout_ms // 3))
 

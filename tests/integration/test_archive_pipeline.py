@@ -115,3 +115,35 @@ def test_the_archive_service_killed_mid_stream_keeps_every_event_once(
     finally:
         p.close()
         drop_database(db)
+
+
+def test_the_archiving_adjudicator_killed_mid_stream_archives_every_event_once(
+        kafka_bootstrap: str, pg_url: str, tmp_path: Path) -> None:
+    """The adjudicator (the native engine, archiving) killed with SIGKILL after a batch's
+    outputs were acknowledged and before its states were stored, then after its states
+    were stored and before its offsets were committed: each restart restores the tables
+    (their runs between hands and open hands' cuts included) and emits again what was
+    lost; the archive holds every segment of the embedded run exactly, no event doubled."""
+    lines = the_log()
+    segments, _, _ = embedded(lines)
+    db = create_database(pg_url, "pw_archive")
+    p = Pipeline(kafka_bootstrap, tmp_path, db, partitions=2)
+    try:
+        p.create_topics()
+        p.start_archive("archive", batch=50)
+        p.produce_lines(lines)
+        for n, point in enumerate(["delivered:4", "checkpointed:3"], start=1):
+            worker = p.start_adjudicator(f"adjudicator-{n}", failpoint=point, batch_max=100,
+                                         checkpoint_seconds=0.2, archive=True,
+                                         engine="native")
+            killed(p, worker)
+            assert len(archived(db)) < len(segments), "the kill must land with work left"
+        p.start_adjudicator("adjudicator-3", batch_max=100, archive=True, engine="native")
+        p.wait_until(lambda: len(archived(db)) >= len(segments), "every segment archived")
+        assert archived(db) == segments
+        events = Counter(line for body in archived(db).values() for line in body)
+        assert max(events.values()) == 1 and sum(events.values()) == sum(
+            len(body) for body in segments.values())
+    finally:
+        p.close()
+        drop_database(db)

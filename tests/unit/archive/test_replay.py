@@ -88,17 +88,19 @@ def test_one_changed_payout_lists_exactly_the_affected_hands(engine: Engine,
         assert 'status: "ok" -> "discrepancy"' in difference.changes
 
 
-def test_the_command_audits_and_answers_a_what_if(tmp_path: Path) -> None:
+@pytest.mark.parametrize("engine", ["native", "python"])
+def test_the_command_audits_and_answers_a_what_if(tmp_path: Path, engine: str) -> None:
     url = f"sqlite:///{tmp_path}/day.sqlite"
     log = tmp_path / "day.jsonl"
     log.write_bytes(b"\n".join(simulated_log(faults=False).lines) + b"\n")
     assert pitwatch("adjudicate", str(log), "--ledger", url).code == 0
-    audit = pitwatch("replay", "--from", "2026-01-05", "--to", "2026-01-05", "--db", url)
+    audit = pitwatch("replay", "--from", "2026-01-05", "--to", "2026-01-05", "--db", url,
+                     "--engine", engine)
     assert audit.code == 0, audit.stderr
     assert "0 differ" in audit.stderr
     folder = changed_profile(tmp_path)
     what_if = pitwatch("replay", "--from", "2026-01-05", "--to", "2026-01-05", "--db", url,
-                       "--profile", str(folder), "--format", "json")
+                       "--profile", str(folder), "--format", "json", "--engine", engine)
     assert what_if.code == 0, what_if.stderr
     listed = {d["hand"] for d in orjson.loads(what_if.stdout)["differences"]}
     assert listed == four_flush_bonus_hands(simulated_log(faults=False).lines)
@@ -110,6 +112,7 @@ def test_the_command_audits_and_answers_a_what_if(tmp_path: Path) -> None:
     (["--from", "05/01/2026", "--to", "2026-01-05"], ["not a day"]),
     (["--from", "2026-01-05", "--to", "2026-01-05", "--profile", "house-v9"],
      ["unknown rule profile"]),
+    (["--from", "2026-01-05", "--to", "2026-01-05", "--engine", "rust"], ["unknown engine"]),
 ])
 def test_usage_errors_are_one_line(tmp_path: Path, args: list[str], words: list[str]) -> None:
     from tests.unit.cli.helpers import assert_one_line_usage_error
