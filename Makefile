@@ -7,7 +7,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 PIP := $(BIN)/python -m pip
 
-.PHONY: venv install demo test test-unit lint services-up services-down bench clean distclean
+.PHONY: venv install demo console test test-unit lint services-up services-down bench clean distclean
 
 # The native core (native/, Rust) is compiled by `pip install -e .` (maturin); cargo comes
 # from rustup or, where it is missing, from the distribution (scripts/native.sh).
@@ -21,6 +21,11 @@ install: venv
 
 demo: install
 	$(BIN)/pitwatch demo
+
+# The compliance console on the demo's database (http://127.0.0.1:8080/); the first time
+# it adds a user `demo` and prints its password.
+console: install
+	bash scripts/console.sh $(BIN)
 
 services-up:
 	bash scripts/services.sh up

@@ -9,6 +9,7 @@
 #   scripts/services.sh down     stop Kafka and PostgreSQL (data stays)
 #   scripts/services.sh status   exit 0 if both answer
 #
+# Debian's chromium and chromium-driver are installed for the console's browser tests.
 # Prometheus is only installed: the test that needs it starts its own server on a free
 # loopback port. Ports and paths: see scripts/kafka.sh and scripts/postgres.sh
 # (PITWATCH_VAR, PITWATCH_KAFKA_PORT, PITWATCH_PG_PORT, ...).
@@ -45,10 +46,24 @@ ensure_report_libs() {
   fi
 }
 
+# The console's browser tests (tests/browser) drive Debian's own chromium through its
+# chromedriver (Selenium): no browser is downloaded from anywhere else.
+ensure_browser() {
+  local missing=() pkg
+  for pkg in chromium chromium-driver; do
+    dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
+  done
+  if ((${#missing[@]})); then
+    say "installing ${missing[*]} from Debian (the console's browser tests)"
+    apt_install "${missing[@]}"
+  fi
+}
+
 cmd_up() {
   local started=$SECONDS
   ensure_java_and_maven
   ensure_report_libs
+  ensure_browser
   # Kafka (Maven resolve, storage format, JVM start) runs while apt installs the Debian
   # packages: on a fresh machine the two are the slow parts and need different things.
   "$HERE/kafka.sh" start &

@@ -21,6 +21,7 @@ from rich.text import Text
 from services.adjudicator.embedded import DeadLetter, EmbeddedRunner, iter_lines
 from services.archive.cli import archive_app, replay, verify
 from services.cases.cli import cases_app
+from services.console.cli import serve_console, users_app
 from services.events.contract import AdjudicationRecord, Alert, encode_record
 from services.exits import INPUT_PROBLEMS, OK, USAGE, PitwatchGroup, print_error
 from services.games.profile import UnknownProfileError
@@ -59,11 +60,13 @@ app.add_typer(report_app, name="report", help="Dispute and daily compliance repo
 app.add_typer(import_app, name="import", help="Convert hand histories (PHH) to v1 events.")
 app.add_typer(serve_app, name="serve")
 serve_app.command("surveillance")(serve_surveillance)  # SURV-2..8 on the pipeline
+serve_app.command("console")(serve_console)  # the compliance console (web)
 app.add_typer(topics_app, name="topics")
 app.command()(produce)
 app.command("verify")(verify)
 app.command("replay")(replay)
 app.add_typer(archive_app, name="archive")
+app.add_typer(users_app, name="users", help="Users of the compliance console.")
 app.add_typer(cases_app, name="cases", help="Cases: the queue of findings and alerts, worked "
                                             "to a decision with an audit trail.")
 

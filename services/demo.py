@@ -122,12 +122,25 @@ def _next_steps(workdir: Path, day: str) -> str:
         f"  archive:        {pitwatch} verify --db {ledger}   (every hash chain, from the "
         "stored bytes)\n"
         f"  cases:          {pitwatch} cases list --db {ledger}\n"
+        f"  console:        {_console_hint(workdir, pitwatch, ledger)}\n"
         f"  daily report:   {pitwatch} report daily --date {day} --ledger {ledger} "
         f"--alerts {workdir / 'alerts.jsonl'} --events {workdir / 'events.jsonl'} "
         f"-o {workdir / REPORTS_FOLDER / 'daily.html'}\n"
         "  docs:           docs/compliance-guide.md (the daily routine), docs/rules.md "
         "(rule IDs), docs/events.md (the contract), docs/surveillance.md"
     )
+
+
+def _console_hint(workdir: Path, pitwatch: str, ledger: str) -> str:
+    """How to open the compliance console on the demo's database: ``make console`` for
+    the default folder (it adds a first user and prints its password), else the two
+    commands it runs."""
+    commands = (f"{pitwatch} users add NAME --role compliance_officer --db {ledger} && "
+                f"{pitwatch} serve console --db {ledger}")
+    if workdir == Path("var/demo"):
+        return (f"make console   (then open http://127.0.0.1:8080/; it prints a first "
+                f"user's password), or: {commands}")
+    return f"{commands}   (then open http://127.0.0.1:8080/)"
 
 
 def _adjudicate_and_surveil(path: Path, profiles: Profiles,

@@ -34,6 +34,7 @@ def test_demo_writes_its_hints_for_its_own_folders(tmp_path: Path) -> None:
     assert (workdir / REPORTS_FOLDER).is_dir()
     assert f"-o {workdir / REPORTS_FOLDER / 'daily.html'}" in said
     assert "docs/compliance-guide.md" in said
+    assert f"serve console --db sqlite:///{workdir / 'ledger.sqlite'}" in said
     for name in ("events.jsonl", "adjudications.jsonl", "alerts.jsonl", "truth.jsonl",
                  "ledger.sqlite"):
         assert (workdir / name).is_file(), name
@@ -56,3 +57,15 @@ def test_the_hint_says_pitwatch_when_that_is_the_one_running(
     script.chmod(0o755)
     monkeypatch.setenv("PATH", str(tmp_path))
     assert command_name(str(script)) == "pitwatch"
+
+
+def test_the_demo_says_how_to_open_the_console(tmp_path: Path) -> None:
+    from services.demo import _console_hint
+
+    ledger = f"sqlite:///{tmp_path}/ledger.sqlite"
+    elsewhere = _console_hint(tmp_path, "pitwatch", ledger)
+    assert elsewhere == (f"pitwatch users add NAME --role compliance_officer --db {ledger} && "
+                         f"pitwatch serve console --db {ledger}   (then open "
+                         "http://127.0.0.1:8080/)")
+    default = _console_hint(DEMO_WORKDIR, "pitwatch", "sqlite:///var/demo/ledger.sqlite")
+    assert default.startswith("make console   (then open http://127.0.0.1:8080/")

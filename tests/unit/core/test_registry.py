@@ -28,6 +28,7 @@ ENTRY_POINTS = {
     "services/demo.py",
     "services/reports/cli.py",
     "services/archive/cli.py",  # pitwatch replay
+    "services/console/cli.py",  # pitwatch serve console (the dispute report replays hands)
     "services/importers/cli.py",  # `import phh --rule-profile`: checks the name exists
     "services/observability/replay.py",
     "services/adjudicator/faust_app.py",

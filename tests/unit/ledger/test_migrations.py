@@ -68,7 +68,7 @@ def test_open_ledger_creates_the_directory_and_migrates_to_head(tmp_path: Path) 
     url = f"sqlite:///{tmp_path}/deep/er/ledger.sqlite"
     engine = open_ledger(url)
     assert (tmp_path / "deep" / "er" / "ledger.sqlite").exists()
-    assert current_revision(engine) == head_revision() == "0003_surveillance_profiles"
+    assert current_revision(engine) == head_revision() == "0004_console_users"
     assert set(inspect(engine).get_table_names()) == {
         "alembic_version",
         "hands",
@@ -92,6 +92,9 @@ def test_open_ledger_creates_the_directory_and_migrates_to_head(tmp_path: Path) 
         "surveillance_pairs",
         "surveillance_dealer_players",
         "surveillance_dealers",
+        "console_users",
+        "console_sessions",
+        "console_logins",
     }
     engine.dispose()
 

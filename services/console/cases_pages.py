@@ -1,0 +1,229 @@
+"""The case queue (filter, sort, assign to me, bulk assign) and the case page (evidence,
+alerts and findings with their rule text, notes, actions, the audit trail).
+
+Every action goes through ``services.cases.actions`` with the logged-in user as the
+actor and the version the page showed: it is one audit entry (who, when, what, the state
+before and after), and an action on a case someone changed since is refused, not applied
+to a case its author has not seen.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import msgspec
+from sqlalchemy import select
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import RedirectResponse, Response
+
+from services.cases.actions import CaseChanged, CaseNotFound, CaseRefused, act
+from services.cases.lifecycle import Action
+from services.cases.queries import CaseDetail, CaseFilter, CaseSummary, get_case, list_cases
+from services.console.explain import rule_text, statistic_in_words
+from services.console.roles import allowed
+from services.console.sessions import Session
+from services.console.web import console_of, form_of, refused, render, text_field
+from services.events.contract import Alert
+from services.ledger.archive_tables import ArchiveAlert
+from services.ledger.case_tables import CASE_OUTCOMES, CASE_STATES
+from services.ledger.models import FindingRow
+from services.reports.alerts import AlertLine, alert_line
+
+PAGE_SIZE = 100
+SortKey = Callable[[CaseSummary], Any]
+SORTS: dict[str, SortKey | None] = {  # None: list_cases' own order, most serious first
+    "severity": None, "opened": lambda c: (c.opened_at, c.case_id),
+    "updated": lambda c: (c.updated_at, c.case_id), "case": lambda c: c.case_id,
+    "state": lambda c: (c.state, c.case_id),
+    "assignee": lambda c: (c.assignee or "", c.case_id)}
+WORK = "work"  # the queue's default: every case not closed
+FILTER_FIELDS = ("state", "severity", "game", "table", "dealer", "player", "assignee", "sort")
+
+
+@dataclass(frozen=True)
+class QueueView:
+    wanted: dict[str, str]
+    cases: list[CaseSummary]
+    total: int
+    page: int
+    pages: int
+
+
+def queue_view(engine: Any, wanted: dict[str, str], page: int, me: str,
+               page_size: int = PAGE_SIZE) -> QueueView:
+    """The queue as filtered and sorted, one page of it."""
+    state = wanted.get("state", WORK)
+    assignee = wanted.get("assignee") or None
+    found = list_cases(engine, CaseFilter(
+        state=state if state in CASE_STATES else None,
+        severity=wanted.get("severity") or None, game=wanted.get("game") or None,
+        table=wanted.get("table") or None, dealer=wanted.get("dealer") or None,
+        player=wanted.get("player") or None,
+        assignee=me if assignee == "me" else assignee))
+    if state == WORK:
+        found = [c for c in found if c.state != "closed"]
+    order = SORTS.get(wanted.get("sort", "severity"))
+    if order is not None:
+        found.sort(key=order)
+    pages = max(1, -(-len(found) // page_size))
+    page = min(max(page, 1), pages)
+    return QueueView(wanted, found[(page - 1) * page_size:page * page_size], len(found),
+                     page, pages)
+
+
+def _wanted(source: Any) -> dict[str, str]:
+    return {name: str(source.get(name, "")).strip()[:200] for name in FILTER_FIELDS
+            if source.get(name)}
+
+
+def _page_number(value: object) -> int:
+    try:
+        return int(str(value))
+    except ValueError:
+        return 1
+
+
+async def queue(request: Request, session: Session) -> Response:
+    """GET: the open work (or ?state=/?assignee=me from the menu); POST: the filter form
+    (players and dealers are filtered by POST, so their ids stay out of URLs and logs)."""
+    if request.method == "POST":
+        form = await form_of(request)
+        wanted, page = _wanted(form), _page_number(form.get("page", "1"))
+    else:
+        params = request.query_params
+        wanted = {k: v for k, v in _wanted(params).items() if k not in ("player", "dealer")}
+        page = _page_number(params.get("page", "1"))
+    view = await run_in_threadpool(queue_view, console_of(request).engine, wanted, page,
+                                   session.username)
+    return render(request, "queue.html", session, view=view, states=CASE_STATES,
+                  sorts=list(SORTS), notice=request.query_params.get("notice", ""))
+
+
+async def bulk_assign(request: Request, session: Session) -> Response:
+    form = await form_of(request)
+    assignee = text_field(form, "assignee", 100)
+    ids = [_page_number(v) for v in form.getlist("case")]
+    if not assignee or not ids:
+        return refused(request, session, "choose cases and the reviewer to assign them to",
+                       status=400)
+    engine = console_of(request).engine
+
+    def assign_all() -> list[str]:
+        problems = []
+        for case_id in ids:
+            try:
+                act(engine, case_id, "assign", session.username, assignee=assignee)
+            except (CaseRefused, CaseNotFound, CaseChanged) as exc:
+                problems.append(str(exc))
+        return problems
+
+    problems = await run_in_threadpool(assign_all)
+    done = len(ids) - len(problems)
+    return render(request, "assigned.html", session, done=done, assignee=assignee,
+                  problems=problems)
+
+
+@dataclass(frozen=True)
+class CaseAlert:
+    line: AlertLine
+    words: str
+
+
+def case_alerts(engine: Any, case: CaseDetail) -> list[CaseAlert]:
+    ids = [e.source_id.removeprefix("alert:") for e in case.evidence if e.kind == "alert"]
+    if not ids:
+        return []
+    decoder = msgspec.json.Decoder(Alert)
+    with engine.connect() as conn:
+        rows = conn.execute(select(ArchiveAlert.alert_json)
+                            .where(ArchiveAlert.alert_id.in_(ids))
+                            .order_by(ArchiveAlert.alert_id)).scalars()
+        lines = [alert_line(decoder.decode(row)) for row in rows]
+    return [CaseAlert(line, statistic_in_words(line)) for line in lines]
+
+
+@dataclass(frozen=True)
+class HandFinding:
+    hand_id: str
+    rule: str
+    severity: str
+    code: str
+    seat: int | None
+    amount: int | None
+    message: str
+
+
+def case_findings(engine: Any, case: CaseDetail) -> list[HandFinding]:
+    """Every finding of the hands the case's finding evidence names, as booked."""
+    hands = sorted({e.hand_id for e in case.evidence if e.kind == "finding" and e.hand_id})
+    if not hands:
+        return []
+    F = FindingRow
+    with engine.connect() as conn:
+        return [HandFinding(*row) for row in conn.execute(
+            select(F.hand_id, F.rule, F.severity, F.code, F.seat, F.amount, F.message)
+            .where(F.hand_id.in_(hands)).order_by(F.hand_id, F.ordinal))]
+
+
+def _case_context(engine: Any, case_id: int) -> dict[str, Any] | None:
+    case = get_case(engine, case_id)
+    if case is None:
+        return None
+    findings = case_findings(engine, case)
+    rules = sorted({e.rule for e in case.evidence} | {f.rule for f in findings})
+    return {"case": case, "alerts": case_alerts(engine, case), "findings": findings,
+            "rules": [(r, rule_text(r)) for r in rules],
+            "notes": [a for a in case.audit if a.action == "note"],
+            "outcomes": CASE_OUTCOMES}
+
+
+async def case_page(request: Request, session: Session) -> Response:
+    case_id = _page_number(request.path_params["case_id"])
+    context = await run_in_threadpool(_case_context, console_of(request).engine, case_id)
+    if context is None:
+        return refused(request, session, f"there is no case {case_id}", status=404)
+    return render(request, "case.html", session, message=request.query_params.get("m", ""),
+                  **context)
+
+
+def _action_page(action: Action) -> Any:
+    async def page(request: Request, session: Session) -> Response:
+        form = await form_of(request)
+        case_id = _page_number(request.path_params["case_id"])
+        assignee = text_field(form, "assignee", 100) or None
+        if action == "assign" and assignee not in (None, session.username) and not allowed(
+                session.role, "bulk_assign"):
+            return refused(request, session, "only a compliance officer assigns cases to "
+                           "someone else: assign it to yourself")
+        version = str(form.get("version") or "")
+        if version and not version.isdigit():
+            return refused(request, session, "the form's case version is not a number: open "
+                           "the case again", status=400)
+        try:
+            await run_in_threadpool(
+                lambda: act(console_of(request).engine, case_id, action, session.username,
+                            assignee=assignee or session.username,
+                            text=text_field(form, "text") or None,
+                            outcome=text_field(form, "outcome", 32) or None,
+                            expected_version=int(version) if version else None))
+        except CaseNotFound as exc:
+            return refused(request, session, str(exc), status=404)
+        except (CaseRefused, CaseChanged) as exc:
+            return refused(request, session, str(exc).split("(pitwatch")[0].strip(),
+                           status=409)
+        back = text_field(form, "back", 200)
+        target = back if back == "/queue" else f"/cases/{case_id}"
+        return RedirectResponse(target, status_code=303)
+
+    page.__name__ = f"case_{action}"
+    page.__doc__ = f"{action} a case (one audit entry)."
+    return page
+
+
+assign_case = _action_page("assign")
+note_case = _action_page("note")
+escalate_case = _action_page("escalate")
+close_case = _action_page("close")

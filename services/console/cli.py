@@ -1,0 +1,120 @@
+"""``pitwatch serve console`` and ``pitwatch users add|list``.
+
+The console serves the database the ledger, the archive and the cases are in (``--db``,
+default ``PITWATCH_DB``, else the embedded SQLite file), on 127.0.0.1:8080 by default.
+Users are local (``pitwatch users add NAME --role ROLE``); the password is asked twice
+on the terminal, or read from the first line of standard input with
+``--password-stdin`` (for scripts), and only its argon2 hash is stored. ``pitwatch users
+disable NAME`` ends a user's sessions at once and refuses their logins.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Annotated
+
+import typer
+from rich.console import Console
+
+from services.console.roles import ROLE_NAMES
+from services.console.users import (
+    UserRefused,
+    add_user,
+    check_user,
+    disable_user,
+    list_users,
+)
+from services.ledger.console_tables import CONSOLE_ROLES
+from services.ledger.db import DB_ENV_VAR, DEFAULT_URL
+
+users_app = typer.Typer(help="Users of the compliance console (pitwatch serve console).",
+                        no_args_is_help=True)
+err = Console(stderr=True, soft_wrap=True, highlight=False)
+
+DbOption = Annotated[str, typer.Option("--db", envvar=DB_ENV_VAR,
+                                       help="SQLAlchemy URL of the pitwatch database.")]
+ROLE_HELP = ", ".join(f"{r} ({n})" for r, n in ROLE_NAMES.items())
+
+
+def _role(value: str) -> str:
+    if value not in CONSOLE_ROLES:
+        raise typer.BadParameter(f"{value!r}: choose from {', '.join(CONSOLE_ROLES)}",
+                                 param_hint="--role")
+    return value
+
+
+@users_app.command("add")
+def users_add(
+    name: Annotated[str, typer.Argument(help="the user name (a-z, 0-9, '.', '_', '-')")],
+    role: Annotated[str, typer.Option("--role", callback=_role, help=ROLE_HELP)],
+    db: DbOption = DEFAULT_URL,
+    password_stdin: Annotated[bool, typer.Option(
+        "--password-stdin", help="read the password from the first line of stdin")] = False,
+) -> None:
+    """Add a console user (or set an existing user's password and role)."""
+    from services.ledger.cli import open_for_writing
+
+    if password_stdin:
+        password = sys.stdin.readline().rstrip("\r\n")
+    else:
+        password = typer.prompt("password", hide_input=True, confirmation_prompt=True)
+    try:
+        check_user(name, password, role)
+    except UserRefused as exc:
+        raise typer.BadParameter(str(exc), param_hint="NAME or password") from None
+    add_user(open_for_writing(db), name, password, role)
+    err.print(f"user {name.strip().lower()} ({ROLE_NAMES[role]}) can log in to the console "
+              f"of {db}", markup=False)
+
+
+@users_app.command("disable")
+def users_disable(
+    name: Annotated[str, typer.Argument(help="the user name")],
+    db: DbOption = DEFAULT_URL,
+) -> None:
+    """Refuse a user's logins and end their sessions now (users add enables them again)."""
+    from services.ledger.cli import open_for_reading
+
+    if not disable_user(open_for_reading(db), name):
+        raise typer.BadParameter(f"no console user {name!r} in {db} (pitwatch users list)",
+                                 param_hint="NAME")
+    err.print(f"user {name.strip().lower()} is disabled: logged out, no more logins",
+              markup=False)
+
+
+@users_app.command("list")
+def users_list(db: DbOption = DEFAULT_URL) -> None:
+    """The console's users and their roles."""
+    from services.ledger.cli import open_for_reading
+
+    for name, role, disabled in list_users(open_for_reading(db)):
+        typer.echo(f"{name}\t{role}" + ("\tdisabled" if disabled else ""))
+
+
+def serve_console(
+    db: DbOption = DEFAULT_URL,
+    host: Annotated[str, typer.Option(help="address to listen on")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(min=1, max=65535, help="port to listen on")] = 8080,
+    insecure_cookies: Annotated[bool, typer.Option(
+        "--insecure-cookies", help="send the session cookie over plain HTTP to other "
+                                   "hosts than this one (behind a TLS proxy, leave off)")]
+    = False,
+) -> None:
+    """The compliance console: floor, case queue, hands, search, daily report, players and
+    dealers, on the database the ledger, the archive and the cases are in."""
+    import uvicorn
+
+    from services.console.app import create_app
+    from services.console.web import Console as ConsoleState
+    from services.games.profiles import read_profiles
+    from services.ledger.cli import open_for_reading
+
+    engine = open_for_reading(db)
+    if not list_users(engine):
+        err.print(f"no console users yet: add one first, e.g. pitwatch users add ann "
+                  f"--role compliance_officer --db {db}", markup=False)
+    app = create_app(ConsoleState(engine, db, read_profiles(),
+                                  secure_cookies=not insecure_cookies))
+    err.print(f"pitwatch console on http://{host}:{port}/ (database {db}); Ctrl-C stops it",
+              markup=False)
+    uvicorn.run(app, host=host, port=port, log_level="warning", access_log=False)

@@ -1,0 +1,100 @@
+"""One hand in the console: its findings first, the alerts that cite it, the cases that
+name it, and its dispute report rendered live from the archive (HTML and PDF).
+
+The dispute report is ``pitwatch report hand HAND --ledger URL``'s, built by the same
+functions (``services.reports``) from the booked record and the archived events, so what
+the console shows is what the file report says, byte for byte but for the time stamp.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import msgspec
+from sqlalchemy import Engine, select
+
+from services.archive.reader import hand_table, lines_through_hand
+from services.cases.queries import CaseSummary, get_case
+from services.events.contract import Alert, Finding
+from services.games.profile import Profiles
+from services.ledger.archive_tables import ArchiveAlert
+from services.ledger.case_tables import CaseEvidence, CaseHand
+from services.ledger.queries import stored_hand
+from services.reports.alerts import AlertLine, alert_line
+from services.reports.dispute import DisputeReport, dispute_from_ledger
+from services.reports.render import render_html
+
+ARCHIVE_NAME = "the event archive"
+_alert_decoder = msgspec.json.Decoder(Alert)
+
+
+@dataclass(frozen=True)
+class HandPage:
+    hand_id: str
+    table_id: str
+    game: str
+    status: str
+    ledger_status: str
+    findings: list[Finding]
+    alerts: list[AlertLine]
+    cases: list[CaseSummary] = field(default_factory=list)
+    archived: bool = False
+
+
+def citing_alerts(engine: Engine, table_id: str, hand_id: str) -> list[Alert]:
+    """The archived alerts raised on the hand, and those citing it as evidence that
+    opened or joined a case naming the hand (alerts at warning and above)."""
+    with engine.connect() as conn:
+        raised = set(conn.execute(select(ArchiveAlert.alert_id)
+                                  .where(ArchiveAlert.hand_id == hand_id)).scalars())
+        cases = select(CaseHand.case_id).where(CaseHand.table_id == table_id,
+                                               CaseHand.hand_id == hand_id)
+        sources = conn.execute(select(CaseEvidence.source_id)
+                               .where(CaseEvidence.case_id.in_(cases),
+                                      CaseEvidence.kind == "alert")).scalars()
+        cited = {s.removeprefix("alert:") for s in sources}
+        rows = conn.execute(select(ArchiveAlert.alert_json)
+                            .where(ArchiveAlert.alert_id.in_(raised | cited))
+                            .order_by(ArchiveAlert.alert_id)).scalars()
+        return [_alert_decoder.decode(row) for row in rows]
+
+
+def cases_of_hand(engine: Engine, table_id: str, hand_id: str) -> list[CaseSummary]:
+    with engine.connect() as conn:
+        ids = conn.execute(select(CaseHand.case_id).distinct()
+                           .where(CaseHand.table_id == table_id, CaseHand.hand_id == hand_id)
+                           .order_by(CaseHand.case_id)).scalars().all()
+    details = [get_case(engine, case_id) for case_id in ids]
+    return [d.summary for d in details if d is not None]
+
+
+def hand_page(engine: Engine, hand_id: str) -> HandPage | None:
+    """What the hand page shows above the report (None: the ledger has no such hand)."""
+    stored = stored_hand(engine, hand_id)
+    if stored is None:
+        return None
+    record = stored.record
+    order = {"critical": 0, "warning": 1, "info": 2}
+    findings = sorted(stored.findings, key=lambda f: (order.get(f.severity, 3), f.rule))
+    alerts = [alert_line(a) for a in citing_alerts(engine, record.table_id, hand_id)]
+    return HandPage(hand_id, record.table_id, record.game or "?", record.status,
+                    stored.ledger_status, findings, alerts,
+                    cases_of_hand(engine, record.table_id, hand_id),
+                    archived=hand_table(engine, hand_id) is not None)
+
+
+def dispute_report(engine: Engine, url: str, hand_id: str, profiles: Profiles) -> DisputeReport:
+    """The hand's dispute report from the ledger and the archive, with the archived alerts
+    that cite it (raises ``HandUnavailable`` when the ledger has no such hand)."""
+    lines = lines_through_hand(engine, hand_id)
+    report = dispute_from_ledger(engine, url, hand_id, profiles, lines,
+                                 log_name=ARCHIVE_NAME if lines is not None else None)
+    table_id = report.table_id
+    report.attach_alerts(citing_alerts(engine, table_id, hand_id), ARCHIVE_NAME)
+    return report
+
+
+def dispute_html(engine: Engine, url: str, hand_id: str, profiles: Profiles,
+                 generated_at: str) -> str:
+    return render_html("dispute.html", r=dispute_report(engine, url, hand_id, profiles),
+                       generated_at=generated_at)

@@ -1,0 +1,162 @@
+"""The floor, the hand viewer, search, the daily report and players and dealers.
+
+Reports (dispute and daily) are rendered by ``services.reports`` exactly as the CLI
+writes them and shown in a sandboxed frame (``/reports/...``: no script may run there,
+its own content policy), with a PDF of the same HTML beside them.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from typing import Any
+from urllib.parse import quote
+
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, RedirectResponse, Response
+
+from services.console.clock import stamp
+from services.console.floor import days_with_hands, floor
+from services.console.hands import dispute_html, hand_page
+from services.console.people import people, person_page, profiles
+from services.console.search import HandQuery, SearchRefused, find_alerts, find_hands
+from services.console.sessions import Session
+from services.console.web import console_of, form_of, refused, render, text_field
+from services.reports.daily import daily_from_ledger
+from services.reports.dispute import HandUnavailable
+from services.reports.render import html_to_pdf, render_html
+from services.reports.replay import HandNotFound
+
+LIVE_SECONDS = 20  # how often the floor refreshes itself
+
+
+def _day(text: str | None) -> dt.date | None:
+    try:
+        return dt.date.fromisoformat(text) if text else None
+    except ValueError:
+        return None
+
+
+async def home(request: Request, session: Session) -> Response:
+    return RedirectResponse("/floor", status_code=303)
+
+
+async def floor_page(request: Request, session: Session) -> Response:
+    console = console_of(request)
+    day = _day(request.query_params.get("day"))
+    view = await run_in_threadpool(floor, console.engine, day, console.clock().date())
+    template = "floor_live.html" if request.url.path.endswith("/live") else "floor.html"
+    return render(request, template, session, floor=view, today=console.clock().date(),
+                  live_seconds=LIVE_SECONDS)
+
+
+def _hand_id(request: Request) -> str:
+    return str(request.path_params["hand_id"])
+
+
+async def hand(request: Request, session: Session) -> Response:
+    view = await run_in_threadpool(hand_page, console_of(request).engine, _hand_id(request))
+    if view is None:
+        return refused(request, session, "the ledger has no such hand", status=404)
+    return render(request, "hand.html", session, hand=view)
+
+
+def _dispute(request: Request) -> str:
+    console = console_of(request)
+    return dispute_html(console.engine, console.url, _hand_id(request), console.profiles,
+                        stamp(console.clock()))
+
+
+def pdf_name(stem: str) -> str:
+    return re.sub(r"[^A-Za-z0-9._-]", "_", stem)[:150] + ".pdf"
+
+
+async def hand_report(request: Request, session: Session) -> Response:
+    try:
+        html = await run_in_threadpool(_dispute, request)
+    except (HandUnavailable, HandNotFound) as exc:
+        return refused(request, session, str(exc), status=404)
+    if request.url.path.startswith("/reports/hand-pdf/"):
+        pdf = await run_in_threadpool(html_to_pdf, html)
+        name = pdf_name("hand-" + _hand_id(request))
+        return Response(pdf, media_type="application/pdf",
+                        headers={"content-disposition": f'attachment; filename="{name}"'})
+    return HTMLResponse(html)
+
+
+async def search(request: Request, session: Session) -> Response:
+    """GET: the form; POST: the results (a player's id never goes into a URL)."""
+    if request.method != "POST":
+        return render(request, "search.html", session, q=HandQuery(), hands=None,
+                      alerts=[], cases=[], message="")
+    form = await form_of(request)
+    q = HandQuery.from_form({k: text_field(form, k, 200) for k in form})
+    engine = console_of(request).engine
+    if q.empty:
+        return render(request, "search.html", session, q=q, hands=None, alerts=[],
+                      message="give at least one field")
+    try:
+        hands = await run_in_threadpool(find_hands, engine, q)
+    except SearchRefused as exc:
+        return render(request, "search.html", session, q=q, hands=None, alerts=[],
+                      message=str(exc), status=400)
+    alerts = await run_in_threadpool(find_alerts, engine, q)
+    return render(request, "search.html", session, q=q, hands=hands, alerts=alerts,
+                  message="")
+
+
+def _daily_choice(request: Request) -> tuple[dt.date | None, str | None, list[dt.date]]:
+    days = days_with_hands(console_of(request).engine)
+    day = _day(request.query_params.get("day")) or (days[0] if days else None)
+    return day, request.query_params.get("table") or None, days
+
+
+async def daily(request: Request, session: Session) -> Response:
+    day, table, days = await run_in_threadpool(_daily_choice, request)
+    query = "" if day is None else "?day=" + day.isoformat() + (
+        "&table=" + quote(table, safe="") if table else "")
+    return render(request, "daily.html", session, day=day, table=table or "", days=days,
+                  query=query)
+
+
+def _daily_html(request: Request, day: dt.date, table: str | None) -> str | None:
+    console = console_of(request)
+    report = daily_from_ledger(console.engine, day, table, source=console.url)
+    if report.totals.hands == 0:
+        return None
+    return render_html("daily.html", d=report, generated_at=stamp(console.clock()),
+                       link=lambda h: "/hands/" + quote(h, safe=""))
+
+
+async def daily_report(request: Request, session: Session) -> Response:
+    day, table, _ = await run_in_threadpool(_daily_choice, request)
+    html = None if day is None else await run_in_threadpool(_daily_html, request, day, table)
+    if html is None or day is None:
+        return refused(request, session, "no hands booked that day (and table)", status=404)
+    if request.url.path.endswith(".pdf"):
+        pdf = await run_in_threadpool(html_to_pdf, html)
+        name = pdf_name(f"daily-{day.isoformat()}" + (f"-{table}" if table else ""))
+        return Response(pdf, media_type="application/pdf",
+                        headers={"content-disposition": f'attachment; filename="{name}"'})
+    return HTMLResponse(html.replace('<a href="/hands/', '<a target="_top" href="/hands/'))
+
+
+def _people(engine: Any) -> dict[str, Any]:
+    return {"dealers": people(engine, "dealer"), "players": people(engine, "player"),
+            "profiles": profiles(engine)}
+
+
+async def people_page(request: Request, session: Session) -> Response:
+    """GET: dealers and players with cases, and the stored profiles; POST: one of them
+    (a player's id goes in the form, never in the URL)."""
+    engine = console_of(request).engine
+    if request.method == "POST":
+        form = await form_of(request)
+        kind = "dealer" if text_field(form, "kind", 10) == "dealer" else "player"
+        person_id = text_field(form, "person", 200)
+        if person_id:
+            view = await run_in_threadpool(person_page, engine, kind, person_id)
+            return render(request, "person.html", session, view=view)
+    context = await run_in_threadpool(_people, engine)
+    return render(request, "people.html", session, **context)

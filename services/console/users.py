@@ -1,0 +1,152 @@
+"""Local users: argon2 password hashes, one role each, and the login with its rate limit.
+
+Why argon2 (argon2-cffi's ``PasswordHasher``, its defaults): a memory-hard hash, salted
+per user, whose parameters travel in the hash itself, so they can be raised later and old
+hashes still verify (``check_needs_rehash`` upgrades them at the next login).
+
+Why the rate limit counts failures in the database (``console_logins``): it then holds for
+every console process and across restarts. A name or an address with too many recent
+failures is refused before its password is even checked, so guessing gains nothing by
+trying faster; the refusal is itself logged.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError
+from sqlalchemy import Engine, delete, func, insert, select, update
+
+from services.console.clock import Clock, stamp, utc_now
+from services.ledger.console_tables import (
+    CONSOLE_ROLES,
+    ConsoleLogin,
+    ConsoleSession,
+    ConsoleUser,
+)
+from services.ledger.db import write_transaction
+
+HASHER = PasswordHasher()
+# A hash nobody's password matches: an unknown name costs one verification too, so the
+# time taken does not tell which names exist.
+_DUMMY_HASH = HASHER.hash("pitwatch: no such user")
+USERNAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789._-")
+MIN_PASSWORD = 10
+
+
+class UserRefused(ValueError):
+    """A user that cannot be added as given; the message says what to change."""
+
+
+@dataclass(frozen=True)
+class RateLimit:
+    """At most ``per_user`` failed logins for one name, ``per_remote`` from one address,
+    within ``window``; past that, logins are refused until the window has moved on."""
+
+    per_user: int = 5
+    per_remote: int = 20
+    window: dt.timedelta = dt.timedelta(minutes=15)
+
+
+@dataclass(frozen=True)
+class LoginResult:
+    username: str | None  # who logged in (None: refused)
+    role: str | None
+    limited: bool = False  # refused by the rate limit, the password not checked
+
+
+def check_user(username: str, password: str, role: str) -> str:
+    """The user name as stored (lower case), or ``UserRefused`` saying what to change."""
+    name = username.strip().lower()
+    if not name or not set(name) <= USERNAME_CHARS or len(name) > 100:
+        raise UserRefused("a user name is 1 to 100 of a-z, 0-9, '.', '_' and '-'")
+    if role not in CONSOLE_ROLES:
+        raise UserRefused(f"unknown role {role!r}: one of {', '.join(CONSOLE_ROLES)}")
+    if len(password) < MIN_PASSWORD:
+        raise UserRefused(f"a password has at least {MIN_PASSWORD} characters")
+    return name
+
+
+def add_user(engine: Engine, username: str, password: str, role: str,
+             clock: Clock = utc_now) -> None:
+    """Add a user (or replace the password and role of one that exists)."""
+    name = check_user(username, password, role)
+    hashed = HASHER.hash(password)
+    with write_transaction(engine) as conn:
+        exists = conn.execute(select(ConsoleUser.username)
+                              .where(ConsoleUser.username == name)).first()
+        if exists:
+            conn.execute(update(ConsoleUser).where(ConsoleUser.username == name)
+                         .values(password_hash=hashed, role=role, disabled=False))
+        else:
+            conn.execute(insert(ConsoleUser).values(username=name, password_hash=hashed,
+                                                    role=role, created_at=stamp(clock()),
+                                                    disabled=False))
+
+
+def disable_user(engine: Engine, username: str) -> bool:
+    """Refuse the user's logins and end their sessions now; False: no such user.
+    (``add_user`` again enables them, with a new password.)"""
+    name = username.strip().lower()
+    with write_transaction(engine) as conn:
+        changed = conn.execute(update(ConsoleUser).where(ConsoleUser.username == name)
+                               .values(disabled=True)).rowcount
+        conn.execute(delete(ConsoleSession).where(ConsoleSession.username == name))
+    return bool(changed)
+
+
+def list_users(engine: Engine) -> list[tuple[str, str, bool]]:
+    """(name, role, disabled) of every user, by name."""
+    with engine.connect() as conn:
+        return [(u, r, bool(d)) for u, r, d in conn.execute(
+            select(ConsoleUser.username, ConsoleUser.role, ConsoleUser.disabled)
+            .order_by(ConsoleUser.username))]
+
+
+def log_in(engine: Engine, username: str, password: str, remote: str,
+           limit: RateLimit = RateLimit(), clock: Clock = utc_now) -> LoginResult:
+    """Check a login try against the rate limit and the stored hash; log it either way."""
+    name = username.strip().lower()[:100]
+    now = clock()
+    if _limited(engine, name, remote, now - limit.window, limit):
+        _record(engine, name, remote, now, ok=False)
+        return LoginResult(None, None, limited=True)
+    with engine.connect() as conn:
+        row = conn.execute(select(ConsoleUser.password_hash, ConsoleUser.role,
+                                  ConsoleUser.disabled)
+                           .where(ConsoleUser.username == name)).first()
+    ok = _verified(row.password_hash if row else _DUMMY_HASH, password)
+    ok = ok and row is not None and not row.disabled
+    _record(engine, name, remote, now, ok=ok)
+    if not ok or row is None:
+        return LoginResult(None, None)
+    if HASHER.check_needs_rehash(row.password_hash):
+        with write_transaction(engine) as conn:
+            conn.execute(update(ConsoleUser).where(ConsoleUser.username == name)
+                         .values(password_hash=HASHER.hash(password)))
+    return LoginResult(name, row.role)
+
+
+def _verified(hashed: str, password: str) -> bool:
+    try:
+        return HASHER.verify(hashed, password)
+    except (VerificationError, InvalidHashError):
+        return False
+
+
+def _limited(engine: Engine, name: str, remote: str, since: dt.datetime,
+             limit: RateLimit) -> bool:
+    failed = (select(func.count()).select_from(ConsoleLogin)
+              .where(ConsoleLogin.ok.is_(False), ConsoleLogin.at >= stamp(since)))
+    with engine.connect() as conn:
+        by_name = conn.execute(failed.where(ConsoleLogin.username == name)).scalar_one()
+        by_remote = conn.execute(failed.where(ConsoleLogin.remote == remote)).scalar_one()
+    return by_name >= limit.per_user or by_remote >= limit.per_remote
+
+
+def _record(engine: Engine, name: str, remote: str, at: dt.datetime, ok: bool) -> None:
+    with write_transaction(engine) as conn:
+        conn.execute(insert(ConsoleLogin).values(at=stamp(at), username=name,
+                                                 remote=remote[:100], ok=ok))

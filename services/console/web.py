@@ -1,0 +1,164 @@
+"""The plumbing every page shares: the console's state, templates, the guard that checks
+session, role and CSRF token before a page runs, and the security headers.
+
+Why one guard for every route: a page cannot forget a check it never performs itself.
+``guarded(capability)`` finds the session from the cookie (none: to the login page),
+checks the role holds the route's capability (no: 403), and for every POST compares the
+form's CSRF token with the session's in constant time (missing or wrong: 403) before the
+page's own code runs. Pages receive the session and render through ``render``, which
+autoescapes everything (``Environment(autoescape=True)``).
+"""
+
+from __future__ import annotations
+
+import hmac
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+from urllib.parse import quote
+
+from jinja2 import Environment, PackageLoader, StrictUndefined
+from sqlalchemy import Engine
+from starlette.concurrency import run_in_threadpool
+from starlette.datastructures import FormData
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, RedirectResponse, Response
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from services.console.clock import Clock, utc_now
+from services.console.roles import ROLE_NAMES, Capability, allowed, capabilities
+from services.console.sessions import Session, find_session
+from services.console.users import RateLimit
+from services.games.profile import Profiles
+from services.reports.render import amount, signed
+
+SESSION_COOKIE = "pitwatch_session"
+LOGIN_COOKIE = "pitwatch_login"  # the login form's own CSRF token (before any session)
+Page = Callable[[Request, Session], Awaitable[Response]]
+Endpoint = Callable[[Request], Awaitable[Response]]
+
+PAGE_POLICY = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+               "frame-src 'self'; frame-ancestors 'none'; form-action 'self'; "
+               "base-uri 'none'; object-src 'none'")
+# The dispute and daily reports are self-contained files (inline style, inline SVG cards)
+# shown in a sandboxed frame of the console's own pages: no script, nothing fetched.
+REPORT_POLICY = ("default-src 'none'; style-src 'unsafe-inline'; img-src data:; "
+                 "frame-ancestors 'self'; base-uri 'none'; form-action 'none'")
+
+
+@dataclass
+class Console:
+    """What every page needs: the database (and its URL, named in reports), the game
+    profiles (for the dispute report's replay), the cookie policy and the clock."""
+
+    engine: Engine
+    url: str
+    profiles: Profiles
+    secure_cookies: bool = True
+    rate_limit: RateLimit = field(default_factory=RateLimit)
+    clock: Clock = utc_now
+
+
+def console_of(request: Request) -> Console:
+    console: Console = request.app.state.console
+    return console
+
+
+@lru_cache(maxsize=1)
+def templates() -> Environment:
+    env = Environment(loader=PackageLoader("services.console", "templates"),
+                      autoescape=True, undefined=StrictUndefined,
+                      trim_blocks=True, lstrip_blocks=True)
+    env.filters.update(amount=amount, signed=signed, q=lambda v: quote(str(v), safe=""))
+    env.globals["role_names"] = ROLE_NAMES
+    return env
+
+
+def render(request: Request, name: str, session: Session | None, status: int = 200,
+           **context: Any) -> HTMLResponse:
+    html = templates().get_template(name).render(
+        session=session, caps=capabilities(session.role) if session else frozenset(),
+        path=request.url.path, **context)
+    return HTMLResponse(html, status_code=status)
+
+
+def refused(request: Request, session: Session | None, message: str,
+            status: int = 403) -> HTMLResponse:
+    return render(request, "refused.html", session, status=status, message=message)
+
+
+def same_token(given: object, expected: str) -> bool:
+    return isinstance(given, str) and bool(given) and hmac.compare_digest(
+        given.encode(), expected.encode())
+
+
+def guarded(capability: Capability) -> Callable[[Page], Endpoint]:
+    """The route's endpoint: session, role and (POST) CSRF checked, then the page."""
+
+    def wrap(page: Page) -> Endpoint:
+        async def endpoint(request: Request) -> Response:
+            console = console_of(request)
+            session = await run_in_threadpool(find_session, console.engine,
+                                              request.cookies.get(SESSION_COOKIE),
+                                              console.clock)
+            if session is None:
+                target = request.url.path if request.method == "GET" else "/"
+                return RedirectResponse(f"/login?next={quote(target)}", status_code=303)
+            if not allowed(session.role, capability):
+                return refused(request, session, f"a {ROLE_NAMES[session.role]} may not do "
+                               "this: ask a compliance officer")
+            if request.method == "POST":
+                form = await request.form()
+                if not same_token(form.get("csrf"), session.csrf_token):
+                    return refused(request, session, "this form is stale or did not come "
+                                   "from this console (CSRF token missing or wrong): open "
+                                   "the page again and resubmit")
+            return await page(request, session)
+
+        endpoint.__name__ = page.__name__
+        endpoint.__doc__ = page.__doc__
+        return endpoint
+
+    return wrap
+
+
+async def form_of(request: Request) -> FormData:
+    """The request's form (Starlette caches it: the guard has read it already)."""
+    return await request.form()
+
+
+def text_field(form: FormData, name: str, limit: int = 2000) -> str:
+    value = form.get(name)
+    return value.strip()[:limit] if isinstance(value, str) else ""
+
+
+class SecurityHeaders:
+    """Headers on every response: the content policy (no inline script anywhere; the
+    reports' own, stricter one), no sniffing, no referrer, no caching of pages."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        report = str(scope.get("path", "")).startswith("/reports/")
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = list(message.get("headers", []))
+                names = {k.lower() for k, _ in headers}
+                policy = REPORT_POLICY if report else PAGE_POLICY
+                extra = [(b"content-security-policy", policy.encode()),
+                         (b"x-content-type-options", b"nosniff"),
+                         (b"referrer-policy", b"no-referrer"),
+                         (b"x-frame-options", b"SAMEORIGIN" if report else b"DENY")]
+                if not str(scope.get("path", "")).startswith("/static/"):
+                    extra.append((b"cache-control", b"no-store"))
+                headers += [(k, v) for k, v in extra if k not in names]
+                message["headers"] = headers
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)

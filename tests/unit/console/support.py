@@ -1,0 +1,76 @@
+"""A console on a simulated, archived day, and clients logged in as each role.
+
+The database is the archive tests' simulated HCF day (three tables, every fault kind
+injected, so hands with findings open cases), kept as ``pitwatch adjudicate --ledger``
+keeps it, plus one user per role. The clients talk HTTPS to Starlette's TestClient, so
+the Secure session cookie is sent back as a browser would.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from dataclasses import dataclass, field
+
+from sqlalchemy import Engine
+from starlette.testclient import TestClient
+
+from services.console.app import create_app
+from services.console.clock import utc_now
+from services.console.users import RateLimit, add_user
+from services.console.web import Console
+from services.ledger.console_tables import CONSOLE_ROLES
+from tests.profiles import PROFILES
+
+PASSWORD = "a long test password"
+USERS = {"olga": "surveillance_operator", "dan": "dispute_analyst",
+         "cora": "compliance_officer", "aud": "auditor"}
+ROLE_USER = {role: name for name, role in USERS.items()}
+assert set(ROLE_USER) == set(CONSOLE_ROLES)
+
+
+@dataclass
+class Clock:
+    """A clock the test moves (sessions end, the rate limit's window passes)."""
+
+    now: dt.datetime = field(default_factory=utc_now)
+
+    def __call__(self) -> dt.datetime:
+        return self.now
+
+
+def add_users(engine: Engine) -> None:
+    for name, role in USERS.items():
+        add_user(engine, name, PASSWORD, role)
+
+
+def console_client(engine: Engine, clock: Clock | None = None,
+                   limit: RateLimit | None = None) -> TestClient:
+    console = Console(engine, "sqlite:///test", PROFILES, secure_cookies=True,
+                      rate_limit=limit or RateLimit(), clock=clock or utc_now)
+    return TestClient(create_app(console), base_url="https://testserver",
+                      follow_redirects=False)
+
+
+def login_csrf(client: TestClient) -> str:
+    page = client.get("/login")
+    found = re.search(r'name="csrf" value="([^"]+)"', page.text)
+    assert found is not None
+    return found.group(1)
+
+
+def log_in(client: TestClient, name: str, password: str = PASSWORD) -> int:
+    """Log in through the form; the status of the POST (303 when it worked)."""
+    token = login_csrf(client)
+    response = client.post("/login", data={"csrf": token, "username": name,
+                                           "password": password, "next": "/floor"})
+    status: int = response.status_code
+    return status
+
+
+def csrf_of(client: TestClient) -> str:
+    """The session's CSRF token, as every page's forms carry it."""
+    page = client.get("/floor")
+    found = re.search(r'name="csrf" value="([^"]+)"', page.text)
+    assert found is not None, page.text[:500]
+    return found.group(1)

@@ -1,0 +1,271 @@
+"""What the console's pages show and do: the floor's money by hand, actions on cases as
+audit entries by the logged-in user, the queue, the hand viewer and its PDF, the daily
+report, and players and dealers with and without surveillance profiles."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from sqlalchemy import Engine, text
+
+from services.cases.queries import CaseFilter, get_case, list_cases
+from services.ledger.db import open_ledger
+from services.ledger.posting import post_hand
+from tests.unit.console.support import add_users, console_client, csrf_of, log_in
+from tests.unit.ledger.builders import hcf_dp_collects, hcf_seat1_wins, russian_house_hand
+
+
+def _rows(html: str) -> list[list[str]]:
+    return [[re.sub(r"<[^>]+>", "", c).strip() for c in re.findall(r"<t[dh][^>]*>(.*?)</t[dh]>", row)]
+            for row in re.findall(r"<tr>(.*?)</tr>", html, flags=re.S)]
+
+
+def test_the_floor_by_table_and_game_worked_out_by_hand(tmp_path: Path) -> None:
+    """builders.py: T1 has two HCF hands, wagers 5+5 (alice) and 5 (carol): drop 15, rake
+    1 + 2 = 3, no house bank, win 3, hold 3/15 = 20.00%. R1 (one hand, house-banked): drop
+    10 + 10 = 20, the bank takes 10 and pays 20 (-10), win -10, hold -50.00%."""
+    engine = open_ledger(f"sqlite:///{tmp_path}/l.sqlite")
+    for hand in (hcf_seat1_wins(), hcf_dp_collects(), russian_house_hand()):
+        post_hand(engine, hand)
+    add_users(engine)
+    client = console_client(engine)
+    assert log_in(client, "olga") == 303
+    page = client.get("/floor").text
+    rows = _rows(page)
+    assert ["T1", "hcf", "2", "0", "15", "3", "0", "+3", "20.00"] in rows
+    assert ["R1", "hcf", "1", "0", "20", "0", "−10", "−10", "-50.00"] in rows
+    assert ["all tables", "3", "0", "35", "3", "−10", "−7", "-20.00"] in rows
+    assert "Floor · 2024-05-01" in page  # no hands today: the latest day with hands
+    assert client.get("/floor/live").text.count("<h2>") == 3  # the refreshed part alone
+
+
+def _hand_case(engine: Engine, state: str = "open") -> int:
+    return next(c.case_id for c in list_cases(engine, CaseFilter(state=state))
+                if c.subject_kind == "hand")
+
+
+def test_actions_on_a_case_are_audit_entries_of_the_user(day_engine: Engine) -> None:
+    case_id = _hand_case(day_engine)
+    operator, analyst = console_client(day_engine), console_client(day_engine)
+    assert log_in(operator, "olga") == 303 and log_in(analyst, "dan") == 303
+    version = get_case(day_engine, case_id).summary.version  # type: ignore[union-attr]
+    csrf = csrf_of(operator)
+    assert operator.post(f"/cases/{case_id}/assign",
+                         data={"csrf": csrf, "version": str(version)}).status_code == 303
+    assert operator.post(f"/cases/{case_id}/note", data={
+        "csrf": csrf, "version": str(version + 1), "text": "seat 3 paid twice"}
+    ).status_code == 303
+    assert analyst.post(f"/cases/{case_id}/close", data={
+        "csrf": csrf_of(analyst), "version": str(version + 2), "outcome": "procedural",
+        "text": "dealer retrained"}).status_code == 303
+    case = get_case(day_engine, case_id)
+    assert case is not None
+    assert (case.summary.state, case.summary.assignee, case.summary.outcome, case.reason) == (
+        "closed", "olga", "procedural", "dealer retrained")
+    trail = [(a.version, a.actor, a.action, a.state_before, a.state_after)
+             for a in case.audit[-3:]]
+    assert trail == [(version + 1, "olga", "assign", "open", "in_review"),
+                     (version + 2, "olga", "note", "in_review", "in_review"),
+                     (version + 3, "dan", "close", "in_review", "closed")]
+    page = operator.get(f"/cases/{case_id}").text
+    assert "seat 3 paid twice" in page and "dealer retrained" in page
+    assert 'id="close"' not in page  # a closed case offers no more decisions
+
+
+def test_an_action_on_a_case_changed_since_it_was_shown_is_refused(day_engine: Engine) -> None:
+    case_id = _hand_case(day_engine)
+    client = console_client(day_engine)
+    assert log_in(client, "cora") == 303
+    before = get_case(day_engine, case_id)
+    assert before is not None
+    stale = str(before.summary.version - 1)
+    response = client.post(f"/cases/{case_id}/escalate",
+                           data={"csrf": csrf_of(client), "version": stale})
+    assert response.status_code == 409
+    assert "someone acted on it since" in response.text
+    assert get_case(day_engine, case_id) == before
+
+
+def test_a_refused_action_says_why(day_engine: Engine) -> None:
+    case_id = _hand_case(day_engine)
+    client = console_client(day_engine)
+    assert log_in(client, "dan") == 303
+    response = client.post(f"/cases/{case_id}/close", data={"csrf": csrf_of(client),
+                                                            "text": "no outcome"})
+    assert response.status_code == 409
+    assert "closing needs an outcome" in response.text
+
+
+def test_bulk_assign_by_an_officer(day_engine: Engine) -> None:
+    open_ids = [c.case_id for c in list_cases(day_engine, CaseFilter(state="open"))][:3]
+    assert len(open_ids) == 3
+    client = console_client(day_engine)
+    assert log_in(client, "cora") == 303
+    response = client.post("/queue/assign", data={"csrf": csrf_of(client), "assignee": "dan",
+                                                  "case": [str(i) for i in open_ids]})
+    assert response.status_code == 200 and "3 case(s) assigned to dan" in response.text
+    for case_id in open_ids:
+        case = get_case(day_engine, case_id)
+        assert case is not None
+        last = case.audit[-1]
+        assert (case.summary.assignee, last.actor, last.action) == ("dan", "cora", "assign")
+
+
+def test_the_queue_filters_sorts_and_pages(day_engine: Engine) -> None:
+    client = console_client(day_engine)
+    assert log_in(client, "aud") == 303
+    csrf = csrf_of(client)
+    every = list_cases(day_engine, CaseFilter())
+    page = client.post("/queue", data={"csrf": csrf, "state": "any", "sort": "case"}).text
+    shown = [int(i) for i in re.findall(r'<td><a href="/cases/(\d+)">', page)]
+    assert shown == sorted(c.case_id for c in every)[:100]
+    closed = client.post("/queue", data={"csrf": csrf, "state": "closed"}).text
+    assert re.findall(r'<td><a href="/cases/(\d+)">', closed) == [
+        str(c.case_id) for c in every if c.state == "closed"]
+    assert "assign to me" not in page  # an auditor is offered no action
+
+
+def test_the_hand_viewer_findings_first_then_the_report_and_its_pdf(day_engine: Engine) -> None:
+    case = next(c for c in list_cases(day_engine, CaseFilter()) if c.subject_kind == "hand")
+    hand_id = case.subject.removeprefix("hand:")
+    client = console_client(day_engine)
+    assert log_in(client, "dan") == 303
+    page = client.get(f"/hands/{hand_id}").text
+    assert page.index("<h2>Findings</h2>") < page.index("<h2>Dispute report</h2>")
+    assert f'href="/cases/{case.case_id}"' in page
+    report = client.get(f"/reports/hand/{hand_id}").text
+    assert "the event archive" in report and hand_id in report
+    pdf = client.get(f"/reports/hand-pdf/{hand_id}")
+    assert pdf.content.startswith(b"%PDF-")
+    assert pdf.headers["content-disposition"] == f'attachment; filename="hand-{hand_id}.pdf"'
+    assert client.get("/hands/no-such-hand").status_code == 404
+
+
+def test_the_daily_report_and_its_pdf(day_engine: Engine) -> None:
+    client = console_client(day_engine)
+    assert log_in(client, "aud") == 303
+    page = client.get("/daily").text
+    assert 'src="/reports/daily?day=2026-01-05"' in page
+    report = client.get("/reports/daily?day=2026-01-05").text
+    assert 'target="_top" href="/hands/' in report  # review hands open in the console
+    assert client.get("/reports/daily.pdf?day=2026-01-05").content.startswith(b"%PDF-")
+    assert client.get("/reports/daily?day=1999-01-01").status_code == 404
+
+
+def test_players_and_dealers_without_and_with_stored_profiles(tmp_path: Path) -> None:
+    engine = open_ledger(f"sqlite:///{tmp_path}/l.sqlite")
+    post_hand(engine, hcf_seat1_wins())
+    add_users(engine)
+    client = console_client(engine)
+    assert log_in(client, "olga") == 303
+    page = client.get("/people").text
+    assert "No surveillance profiles are stored in this database" in page
+    assert ["D7", "1", "0", "0"] in _rows(page)  # dealer, hands dealt, cases, open
+    with engine.begin() as conn:  # the surveillance migration's table, as it names it
+        conn.execute(text("CREATE TABLE surveillance_players (player_id VARCHAR(200) "
+                          "PRIMARY KEY, hands BIGINT, wagered BIGINT, net BIGINT)"))
+        conn.execute(text("INSERT INTO surveillance_players VALUES ('alice', 40, 400, -25)"))
+    page = client.get("/people").text
+    assert "No surveillance profiles" not in page
+    assert ["alice", "40", "400", "-25"] in _rows(page)
+    one = client.post("/people", data={"csrf": csrf_of(client), "kind": "player",
+                                       "person": "alice"}).text
+    assert ["alice", "40", "400", "-25"] in _rows(one)
+    with engine.begin() as conn:
+        conn.execute(text("CREATE TABLE surveillance_dealers (dealer_id VARCHAR(200), "
+                          "game VARCHAR(16), hands BIGINT, misdeals BIGINT, "
+                          "PRIMARY KEY (dealer_id, game))"))
+        conn.execute(text("INSERT INTO surveillance_dealers VALUES ('D7', 'hcf', 120, 3), "
+                          "('D8', 'hcf', 90, 0)"))
+    dealer = client.post("/people", data={"csrf": csrf_of(client), "kind": "dealer",
+                                          "person": "D7"}).text
+    assert ["D7", "hcf", "120", "3"] in _rows(dealer)
+    assert ["D8", "hcf", "90", "0"] not in _rows(dealer)
+    assert "alice" not in dealer  # a dealer's page shows no player's profile
+
+
+def test_search_combines_its_fields_worked_out_by_hand(tmp_path: Path) -> None:
+    """builders.py: T1-000001 (alice, bob; day one), T1-000002 (carol, bob; day one),
+    R1-000001 (alice, carol; day one), T1-000003 (alice, bob; day two, an HCF-7 finding);
+    all dealt by D7."""
+    from services.events.contract import Finding
+    from tests.unit.ledger.builders import DAY_TWO
+
+    engine = open_ledger(f"sqlite:///{tmp_path}/l.sqlite")
+    late = hcf_seat1_wins("T1-000003", ended_at=DAY_TWO)
+    late = type(late)(**{**{f: getattr(late, f) for f in late.__struct_fields__},
+                         "status": "discrepancy",
+                         "findings": [Finding(code="MISPAY", rule="HCF-7", severity="critical",
+                                              seat=1, amount=5, message="overpaid by 5")]})
+    for hand in (hcf_seat1_wins(), hcf_dp_collects(), russian_house_hand(), late):
+        post_hand(engine, hand)
+    add_users(engine)
+    client = console_client(engine)
+    assert log_in(client, "aud") == 303
+    csrf = csrf_of(client)
+
+    def found(**fields: str) -> list[str]:
+        page = client.post("/search", data={"csrf": csrf, **fields}).text
+        return sorted(re.findall(r'<td class="id"><a href="/hands/([^"]+)">', page))
+
+    assert found(player="carol") == ["R1-000001", "T1-000002"]
+    assert found(player="alice", table="T1") == ["T1-000001", "T1-000003"]
+    assert found(dealer="D7", date_to="2024-05-01") == ["R1-000001", "T1-000001", "T1-000002"]
+    assert found(date_from="2024-05-02") == ["T1-000003"]
+    assert found(rule="HCF-7") == ["T1-000003"]
+    assert found(hand_id="-00000") == ["R1-000001", "T1-000001", "T1-000002", "T1-000003"]
+    assert found(hand_id="R1") == ["R1-000001"]
+    assert found(player="nobody") == []
+    bad = client.post("/search", data={"csrf": csrf, "date_from": "May 1"})
+    assert bad.status_code == 400 and "from: write the day as YYYY-MM-DD" in bad.text
+
+
+def test_a_case_page_lists_its_hands_findings_with_the_rule_text(tmp_path: Path) -> None:
+    from services.cases.intake import open_cases
+    from services.events.contract import Finding
+
+    engine = open_ledger(f"sqlite:///{tmp_path}/l.sqlite")
+    hand = hcf_seat1_wins()
+    hand = type(hand)(**{**{f: getattr(hand, f) for f in hand.__struct_fields__},
+                         "status": "discrepancy",
+                         "findings": [Finding(code="MISPAY", rule="HCF-7", severity="critical",
+                                              seat=1, amount=5, message="overpaid by 5")]})
+    post_hand(engine, hand)
+    open_cases(engine, [hand], [])
+    add_users(engine)
+    client = console_client(engine)
+    assert log_in(client, "dan") == 303
+    (case,) = list_cases(engine, CaseFilter())
+    page = client.get(f"/cases/{case.case_id}").text
+    assert ["T1-000001", "HCF-7", "critical", "MISPAY", "1", "+5", "overpaid by 5"] in _rows(page)
+    assert "source: docs/rules/hcf.md" in page  # HCF-7 quoted from the rule book
+
+
+def test_the_statistic_in_words() -> None:
+    from services.console.explain import statistic_in_words
+    from services.reports.alerts import AlertLine
+
+    line = AlertLine(table_id="T1", hand_id="T1-9", rule="SURV-2", code="SWEETHEARTING",
+                     severity="critical", subject="dealer D1, player P1", message="m",
+                     count="10", statistic="favourable mispays", p_value="4.34e-07",
+                     threshold="1e-06", hands=())
+    assert statistic_in_words(line) == (
+        "Counted: 10 (favourable mispays). If nothing were wrong, a result at least this "
+        "extreme would come up with probability 4.34e-07 (about 1 in 2,304,147); SURV-2 "
+        "raises an alert at or below 1e-06.")
+    bare = AlertLine(table_id="T1", hand_id=None, rule="SURV-9", code="CHAIN_BROKEN",
+                     severity="critical", subject="–", message="m", count="–",
+                     statistic="–", p_value="–", threshold="–", hands=())
+    assert statistic_in_words(bare).startswith("This alert carries no statistic")
+
+
+def test_a_version_that_is_not_a_number_is_refused(day_engine: Engine) -> None:
+    case_id = _hand_case(day_engine)
+    client = console_client(day_engine)
+    assert log_in(client, "cora") == 303
+    before = get_case(day_engine, case_id)
+    response = client.post(f"/cases/{case_id}/note", data={
+        "csrf": csrf_of(client), "version": "1 OR 1=1", "text": "x"})
+    assert response.status_code == 400 and "not a number" in response.text
+    assert get_case(day_engine, case_id) == before

@@ -1,0 +1,73 @@
+"""``pitwatch users add|list``: argon2 hashes, roles, one-line errors."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from sqlalchemy import select
+from typer.testing import CliRunner
+
+from services.cli import app
+from services.console.users import log_in
+from services.ledger.console_tables import ConsoleUser
+from services.ledger.db import open_existing_ledger, open_ledger
+
+
+def _users(*args: str, stdin: str = "") -> tuple[int, str, str]:
+    result = CliRunner().invoke(app, ["users", *args], input=stdin, prog_name="pitwatch",
+                                env={"COLUMNS": "200"})
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_users_add_stores_an_argon2_hash_and_the_user_can_log_in(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path}/l.sqlite"
+    code, _, err = _users("add", "Ann", "--role", "auditor", "--db", url, "--password-stdin",
+                          stdin="a password of ann\n")
+    assert code == 0, err
+    assert "user ann (auditor (read-only))" in err
+    engine = open_existing_ledger(url)
+    with engine.connect() as conn:
+        stored = conn.execute(select(ConsoleUser.password_hash)).scalar_one()
+    assert stored.startswith("$argon2id$") and "a password of ann" not in stored
+    assert log_in(engine, "ann", "a password of ann", "test").role == "auditor"
+    assert log_in(engine, "ann", "another password", "test").username is None
+    code, out, _ = _users("list", "--db", url)
+    assert (code, out) == (0, "ann\tauditor\n")
+
+
+def test_the_password_is_asked_twice(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path}/l.sqlite"
+    code, _, err = _users("add", "bo", "--role", "dispute_analyst", "--db", url,
+                          stdin="first password\nfirst password\n")
+    assert code == 0, err
+
+
+def test_bad_input_is_one_line(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path}/l.sqlite"
+    for args, stdin, word in ((("x", "--role", "boss"), "long enough pw\n", "--role"),
+                              (("x", "--role", "auditor"), "short\n", "at least 10"),
+                              (("a b", "--role", "auditor"), "long enough pw\n", "user name")):
+        code, out, err = _users("add", *args, "--db", url, "--password-stdin", stdin=stdin)
+        lines = [line for line in err.splitlines() if line.strip()]
+        assert code == 2 and out == "" and len(lines) == 1, err
+        assert lines[0].startswith("error: ") and word in lines[0], lines[0]
+
+
+def test_disabling_a_user_ends_their_session_and_logins(tmp_path: Path) -> None:
+    from tests.unit.console.support import add_users, console_client
+    from tests.unit.console.support import log_in as log_in_form
+
+    url = f"sqlite:///{tmp_path}/l.sqlite"
+    engine = open_ledger(url)
+    add_users(engine)
+    client = console_client(engine)
+    assert log_in_form(client, "dan") == 303
+    assert client.get("/floor").status_code == 200
+    code, _, err = _users("disable", "dan", "--db", url)
+    assert code == 0, err
+    assert client.get("/floor").status_code == 303  # logged out at once
+    assert log_in_form(client, "dan") == 401
+    code, out, _ = _users("list", "--db", url)
+    assert "dan\tdispute_analyst\tdisabled" in out
+    code, _, err = _users("disable", "nobody", "--db", url)
+    assert code == 2 and "no console user 'nobody'" in err
