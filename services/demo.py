@@ -41,6 +41,7 @@ from services.terminal import (
 
 if TYPE_CHECKING:
     from services.surveillance import SurveillanceRun
+    from services.surveillance.engine import SurveillanceEngine
 
 REPORTS_FOLDER = "reports"  # under the workdir: the daily report and its hand reports
 
@@ -69,8 +70,12 @@ def run_demo(
     write_jsonl(events_path, (orjson.dumps(e) for e in log.events))
     write_jsonl(truth_path, (encode_label(t) for t in log.truth))
     console.print(f"[bold]2. adjudicate and surveil[/bold] {len(log.events):,} events")
+    from services.surveillance import surveillance_config
+    from services.surveillance.engine import SurveillanceEngine
+
     archive = ArchiveCollector()
-    surveyed = _adjudicate_and_surveil(events_path, profiles, archive)
+    watcher = SurveillanceEngine(surveillance_config(profiles.get(BUILTIN_PROFILE)))
+    surveyed = _adjudicate_and_surveil(events_path, profiles, archive, watcher)
     write_jsonl(records_path, (encode_record(r) for r in surveyed.records))
     write_jsonl(alerts_path, (msgspec.json.encode(a) for a in surveyed.alerts))
     console.print(summary_table(surveyed.records, len(surveyed.stream_alerts),
@@ -79,7 +84,7 @@ def run_demo(
     console.print("[bold]3. ledger, event archive and cases[/bold]")
     if db_path.exists():
         db_path.unlink()
-    _ledger_summary(console, f"sqlite:///{db_path}", surveyed, archive)
+    _ledger_summary(console, f"sqlite:///{db_path}", surveyed, archive, watcher)
     detection = score(log.truth, surveyed.records)
     console.print(_detection_table(detection))
     console.print("[bold]4. surveillance[/bold] (SURV-2..8, across hands)")
@@ -143,30 +148,33 @@ def _console_hint(workdir: Path, pitwatch: str, ledger: str) -> str:
     return f"{commands}   (then open http://127.0.0.1:8080/)"
 
 
-def _adjudicate_and_surveil(path: Path, profiles: Profiles,
-                            archive: ArchiveCollector) -> SurveillanceRun:
+def _adjudicate_and_surveil(path: Path, profiles: Profiles, archive: ArchiveCollector,
+                            watcher: SurveillanceEngine) -> SurveillanceRun:
     """One embedded adjudication pass over the log, each hand surveilled as it closes and
-    every event packed for the archive."""
+    every event packed for the archive; ``watcher`` keeps the surveillance counters and
+    profiles, stored with the ledger afterwards (the console's players and dealers)."""
     from services.adjudicator.embedded import iter_lines
-    from services.surveillance import surveil_lines, surveillance_config
+    from services.surveillance import surveil_lines
 
-    config = surveillance_config(profiles.get(BUILTIN_PROFILE))
     with path.open("rb") as fh, log_progress(path, "adjudicating and surveilling") as bar:
-        return surveil_lines(bar.lines(iter_lines(fh)), config, profiles,
-                             on_segments=archive.add)
+        return surveil_lines(bar.lines(iter_lines(fh)), watcher.config, profiles,
+                             engine=watcher, on_segments=archive.add)
 
 
 def _ledger_summary(console: Console, url: str, surveyed: SurveillanceRun,
-                    archive: ArchiveCollector) -> None:
-    """Book the hands, archive every event and alert, open the cases; say what was done."""
+                    archive: ArchiveCollector, watcher: SurveillanceEngine) -> None:
+    """Book the hands, archive every event and alert, open the cases, store the
+    surveillance profiles; say what was done."""
     from services.ledger.cli import posting_summary
     from services.ledger.db import open_ledger
     from services.ledger.queries import rake_totals
     from services.recording import archive_summary, keep_run
+    from services.surveillance.store import save_engine
 
     engine = open_ledger(url)
     kept = keep_run(engine, surveyed.records, [*surveyed.stream_alerts, *surveyed.alerts],
                     archive.packed)
+    save_engine(engine, watcher)
     for line in [*posting_summary(url, kept.posted), *archive_summary(url, kept)]:
         console.print(line, markup=False, highlight=False, soft_wrap=True)
     by_mode: Counter[str] = Counter()

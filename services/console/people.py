@@ -1,12 +1,11 @@
 """Players and dealers: the cases and alerts about each, and their surveillance profiles
 when the database holds them.
 
-The profiles are the tables of the surveillance issue's migration
-(``0003_surveillance_profiles``: ``surveillance_players``, ``surveillance_dealers``,
-``surveillance_dealer_players``). This branch's schema does not have them yet, so they are
-read by name, reflected from the database when present: the page says plainly that no
-profiles are stored until then, and shows them as soon as a database has them, with no
-change here.
+The profiles are the surveillance tables of migration ``0003_surveillance_profiles``
+(``services/ledger/profile_models.py``: per player, per dealer and game, per dealer and
+player), written by ``pitwatch surveil --db``. A database migrated before 0003 has no such
+tables: the page says so plainly instead of failing, and the empty tables of a database
+where surveillance never ran with ``--db`` say that too.
 """
 
 from __future__ import annotations
@@ -14,14 +13,18 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import Engine, MetaData, Table, case, func, inspect, select
+from sqlalchemy import Engine, Table, case, func, inspect, select
 
 from services.cases.queries import CaseFilter, CaseSummary, list_cases
 from services.ledger.case_tables import Case, CaseTag
 from services.ledger.models import Hand
+from services.ledger.profile_models import DealerPlayerRow, DealerRow, PlayerRow
 
-PROFILE_TABLES = {"player": "surveillance_players", "dealer": "surveillance_dealers",
-                  "dealer_player": "surveillance_dealer_players"}
+PROFILE_TABLES: dict[str, Table] = {
+    "player": PlayerRow.__table__,  # type: ignore[dict-item]
+    "dealer": DealerRow.__table__,  # type: ignore[dict-item]
+    "dealer_player": DealerPlayerRow.__table__,  # type: ignore[dict-item]
+}
 TOP = 50
 
 
@@ -79,16 +82,11 @@ def profiles(engine: Engine, person: tuple[str, str] | None = None,
              limit: int = TOP) -> Profiles:
     """The stored profiles (all, the largest first, or one player's or dealer's)."""
     present = set(inspect(engine).get_table_names())
-    if not set(PROFILE_TABLES.values()) & present:
+    if not {t.name for t in PROFILE_TABLES.values()} <= present:
         return Profiles(present=False)
-    meta = MetaData()
     out: dict[str, list[dict[str, Any]]] = {}
     with engine.connect() as conn:
-        for key, name in PROFILE_TABLES.items():
-            if name not in present:
-                out[key] = []
-                continue
-            table = Table(name, meta, autoload_with=conn)
+        for key, table in PROFILE_TABLES.items():
             query = select(table)
             if person is not None:
                 kind, pid = person

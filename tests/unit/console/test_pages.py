@@ -154,35 +154,43 @@ def test_the_daily_report_and_its_pdf(day_engine: Engine) -> None:
 
 
 def test_players_and_dealers_without_and_with_stored_profiles(tmp_path: Path) -> None:
+    """The profile tables of migration 0003: empty, then holding rows (inserted here, so
+    the expected cells are the inserted values), then absent as in a database migrated
+    before 0003."""
     engine = open_ledger(f"sqlite:///{tmp_path}/l.sqlite")
     post_hand(engine, hcf_seat1_wins())
     add_users(engine)
     client = console_client(engine)
     assert log_in(client, "olga") == 303
     page = client.get("/people").text
-    assert "No surveillance profiles are stored in this database" in page
+    assert "The profile tables are there but hold no profiles yet" in page
     assert ["D7", "1", "0", "0"] in _rows(page)  # dealer, hands dealt, cases, open
-    with engine.begin() as conn:  # the surveillance migration's table, as it names it
-        conn.execute(text("CREATE TABLE surveillance_players (player_id VARCHAR(200) "
-                          "PRIMARY KEY, hands BIGINT, wagered BIGINT, net BIGINT)"))
-        conn.execute(text("INSERT INTO surveillance_players VALUES ('alice', 40, 400, -25)"))
+    with engine.begin() as conn:
+        conn.execute(text("INSERT INTO surveillance_players (player_id, hands, wagered, net) "
+                          "VALUES ('alice', 40, 400, -25)"))
+        conn.execute(text(
+            "INSERT INTO surveillance_dealers (dealer_id, game, hands, misdeals, "
+            "exposed_hands, mispay_hands, mispay_chips, wagered, house_net) VALUES "
+            "('D7', 'hcf', 120, 3, 1, 2, 5, 2400, 130), ('D8', 'hcf', 90, 0, 0, 0, 0, 1800, 40)"))
     page = client.get("/people").text
     assert "No surveillance profiles" not in page
+    assert "hold no profiles yet" not in page
     assert ["alice", "40", "400", "-25"] in _rows(page)
     one = client.post("/people", data={"csrf": csrf_of(client), "kind": "player",
                                        "person": "alice"}).text
     assert ["alice", "40", "400", "-25"] in _rows(one)
-    with engine.begin() as conn:
-        conn.execute(text("CREATE TABLE surveillance_dealers (dealer_id VARCHAR(200), "
-                          "game VARCHAR(16), hands BIGINT, misdeals BIGINT, "
-                          "PRIMARY KEY (dealer_id, game))"))
-        conn.execute(text("INSERT INTO surveillance_dealers VALUES ('D7', 'hcf', 120, 3), "
-                          "('D8', 'hcf', 90, 0)"))
     dealer = client.post("/people", data={"csrf": csrf_of(client), "kind": "dealer",
                                           "person": "D7"}).text
-    assert ["D7", "hcf", "120", "3"] in _rows(dealer)
-    assert ["D8", "hcf", "90", "0"] not in _rows(dealer)
+    assert ["D7", "hcf", "120", "3", "1", "2", "5", "2400", "130"] in _rows(dealer)
+    assert not [r for r in _rows(dealer) if r and r[0] == "D8"]
     assert "alice" not in dealer  # a dealer's page shows no player's profile
+    with engine.begin() as conn:  # as a database migrated before 0003
+        for table in ("surveillance_dealer_players", "surveillance_dealers",
+                      "surveillance_players"):
+            conn.execute(text(f"DROP TABLE {table}"))
+    page = client.get("/people").text
+    assert "No surveillance profiles are stored in this database" in page
+    assert ["D7", "1", "0", "0"] in _rows(page)
 
 
 def test_search_combines_its_fields_worked_out_by_hand(tmp_path: Path) -> None:
