@@ -26,6 +26,8 @@ from rich.console import Console
 from rich.markup import escape
 from typer.core import TyperGroup
 
+from services.games.profile import UnknownProfileError
+
 OK = 0
 INPUT_PROBLEMS = 1
 USAGE = 2
@@ -69,6 +71,9 @@ class PitwatchGroup(TyperGroup):
             code = INPUT_PROBLEMS
         except BrokenPipeError:  # `pitwatch adjudicate log | head`: the reader left
             code = INPUT_PROBLEMS
+        except UnknownProfileError as exc:  # a table or PITWATCH_PROFILES names what is not
+            print_error(str(exc))
+            code = USAGE
         except OSError as exc:  # the file system said no: a full disk, a read-only folder
             print_error(f"{exc.strerror or exc}: {exc.filename}" if exc.filename
                         else str(exc.strerror or exc))

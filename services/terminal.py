@@ -154,8 +154,9 @@ def summary_table(records: Sequence[AdjudicationRecord], table_alerts: int,
     table.add_column("what")
     table.add_column("count", justify="right")
     table.add_row("hands", f"{len(records):,}")
-    for name in ("ok", "discrepancy", "dead", "rejected"):
-        table.add_row(f"  {name}", f"{status.get(name, 0):,}")
+    for name in ("ok", "discrepancy", "dead", "unverified", "rejected"):
+        if name != "unverified" or status.get(name):  # shown when some hand could not be
+            table.add_row(f"  {name}", f"{status.get(name, 0):,}")  # verified (imports)
     table.add_row(TABLE_ALERTS, f"{table_alerts:,}")
     table.add_row("records rejected to the DLQ", f"{dead_letters:,}")
     # Rejected input too (docs/events.md): a chain break no open hand took.

@@ -152,7 +152,7 @@ def compare(
     out = _conservation(outcome, recorded)
     rake = seat_rake(outcome, recorded)
     seats = sorted(set(outcome.net) | set(recorded.net))
-    for seat in seats:
+    for seat in seats if outcome.unverified is None else ():  # who won is unknown
         due = outcome.net.get(seat, 0) + outcome.rake.get(seat, 0)
         got = recorded.net.get(seat, 0) + rake.get(str(seat), 0)
         if due != got:
@@ -161,9 +161,10 @@ def compare(
                 finding("MISPAY", rule, gen.mispay_severity,
                         _mispay_message(seat, got, due, rule), seat=seat, amount=got - due)
             )
-    rake_keys = sorted({str(s) for s in outcome.rake} | set(rake), key=_seat_key)
+    expected_rake = rake_due(outcome)
+    rake_keys = sorted(set(expected_rake) | set(rake), key=_seat_key)
     for key in rake_keys:
-        due = outcome.rake.get(int(key), 0) if key != POT else 0
+        due = expected_rake.get(key, 0)
         got = rake.get(key, 0)
         if due == got:
             continue
@@ -175,6 +176,15 @@ def compare(
                     seat=int(key) if key != POT else None, amount=got - due)
         )
     return out
+
+
+def rake_due(outcome: GameOutcome) -> dict[str, int]:
+    """The expected rake by the record's keys: each seat's fee, and ``pot`` for what a pot
+    rake schedule takes from the pot (GEN-10)."""
+    due = {str(seat): amount for seat, amount in outcome.rake.items() if amount}
+    if outcome.pot_rake:
+        due[POT] = outcome.pot_rake
+    return due
 
 
 def seat_rake(outcome: GameOutcome, recorded: RecordedHand) -> dict[str, int]:
@@ -210,7 +220,7 @@ def _conservation(outcome: GameOutcome, recorded: RecordedHand) -> list[Finding]
     """
     out: list[Finding] = []
     expected_sum = sum(outcome.net.values()) + outcome.house
-    if expected_sum:
+    if expected_sum and outcome.unverified is None:
         out.append(finding(
             "NOT_CONSERVED", "GEN-8", "critical",
             f"expected settlement sums to {expected_sum:+d} chips over seats and house, "
@@ -232,9 +242,7 @@ def sides_agree(outcome: GameOutcome, recorded: RecordedHand) -> bool:
         return False
     if outcome.house != recorded.house:
         return False
-    rake = seat_rake(outcome, recorded)
-    due = {str(seat): amount for seat, amount in outcome.rake.items() if amount}
-    return rake == due
+    return seat_rake(outcome, recorded) == rake_due(outcome)
 
 
 def _seat_key(key: str) -> tuple[int, str]:
@@ -244,8 +252,13 @@ def _seat_key(key: str) -> tuple[int, str]:
 def record_status(outcome: GameOutcome, recorded: RecordedHand, findings: list[Finding]) -> str:
     """events.md: ``ok`` only when recorded equals expected AND no finding is above info;
     ``dead`` the same for a dead hand / misdeal (GEN-6: correctly handled). A profile may
-    post mispays or rake errors at severity info; the hand is still a discrepancy."""
+    post mispays or rake errors at severity info; the hand is still a discrepancy.
+    ``unverified``: the rules cannot say who wins (showdown cards unknown), and nothing
+    that can be checked (actions, chips, rake) is wrong."""
     serious = any(f.severity != "info" for f in findings)
+    if outcome.unverified is not None:
+        rake_right = seat_rake(outcome, recorded) == rake_due(outcome)
+        return "discrepancy" if serious or not rake_right else "unverified"
     if serious or not sides_agree(outcome, recorded):
         return "discrepancy"
     return "dead" if outcome.dead else "ok"
@@ -277,7 +290,8 @@ def _build_record(
         game=game,  # type: ignore[arg-type]
         status=record_status(outcome, recorded, findings),  # type: ignore[arg-type]
         rule_profile=rule_profile,
-        expected=_side(outcome.net, outcome.house, {str(s): v for s, v in outcome.rake.items()}),
+        expected=None if outcome.unverified is not None else _side(
+            outcome.net, outcome.house, rake_due(outcome)),
         recorded=_side(recorded.net, recorded.house, recorded.rake),
         findings=findings,
         players=(

@@ -223,16 +223,29 @@ def _return_layouts(out: RecordedHand, balances: dict[str, int], ended: HandEnde
 
 
 def _check_leftovers(out: RecordedHand, balances: dict[str, int]) -> None:
-    """Chips left in the pot, or a layout paid out beyond what was wagered, are findings."""
-    if balances.get(POT, 0) != 0:
+    """Chips left in the pot, payouts above the pot, or a layout paid out beyond what was
+    wagered, are findings (GEN-8)."""
+    left = balances.get(POT, 0)
+    if left > 0:
         out.findings.append(
             finding(
                 "POT_NOT_EMPTY",
                 "GEN-8",
                 "critical",
-                f"{balances[POT]} chips were left in the pot at hand_ended "
+                f"{left} chips were left in the pot at hand_ended "
                 "(every pot must be awarded, refunded or raked)",
-                amount=balances[POT],
+                amount=left,
+            )
+        )
+    elif left < 0:
+        out.findings.append(
+            finding(
+                "POT_OVERDRAWN",
+                "GEN-8",
+                "critical",
+                f"{-left} chips more were paid out of the pot (payouts, refunds, rake) than "
+                "were put in it",
+                amount=-left,
             )
         )
     for account in sorted(balances, key=_account_order):

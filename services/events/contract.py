@@ -520,7 +520,7 @@ class AdjudicationRecord(Struct, kw_only=True, forbid_unknown_fields=True, omit_
     table_id: NonEmpty
     hand_id: NonEmpty
     game: GameName | None
-    status: Literal["ok", "discrepancy", "dead", "rejected"]
+    status: Literal["ok", "discrepancy", "dead", "unverified", "rejected"]
     rule_profile: str | None
     expected: SideResult | None
     recorded: SideResult | None

@@ -89,8 +89,11 @@ class GameOutcome:
     ``net``: expected stack change per seat, *after* rake (the designated player is a seat).
     ``house``: expected house net (rake taken, minus anything the house paid in a
     house-banked game). ``sum(net.values()) + house == 0`` always (GEN-8).
-    ``rake``: expected rake per seat. ``seat_rules``: the rule that decided each seat's
-    settlement (cited by MISPAY findings). ``dead``: the whole hand is dead (GEN-6).
+    ``rake``: expected rake per seat (its fee); ``pot_rake``: rake a pot rake schedule
+    takes from the pot, no seat's (in ``house`` too). ``seat_rules``: the rule that
+    decided each seat's settlement (cited by MISPAY findings). ``dead``: the whole hand
+    is dead (GEN-6). ``unverified``: why the rules cannot say who wins what (e.g. the
+    showdown cards are unknown): the findings and the rake still hold, ``net`` is empty.
     """
 
     net: dict[int, int]
@@ -100,6 +103,8 @@ class GameOutcome:
     trace: list[TraceStep] = field(default_factory=list)
     seat_rules: dict[int, str] = field(default_factory=dict)
     dead: bool = False
+    pot_rake: int = 0
+    unverified: str | None = None
 
 
 class HandRejected(Exception):

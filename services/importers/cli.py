@@ -3,26 +3,36 @@
 The lead mounts ``import_app`` on the main command (``app.add_typer(import_app,
 name="import")``), giving ``pitwatch import phh FILES... -o events.jsonl``. The events
 file can then be adjudicated like any table log (``pitwatch adjudicate events.jsonl``).
-Skipped hands are listed on stderr with their reason and counted in the summary; the
-command exits with status 1 only when nothing at all could be imported, and 2 when a file
-or folder named does not exist (a usage error, not a skipped hand).
+The summary on stderr accounts for every hand read: imported, imported with limits (what
+their records cannot tell), skipped (and why), counted by reason. The command exits with
+status 1 only when nothing at all could be imported, and 2 when a file or folder named
+does not exist or an option is wrong (a usage error, not a skipped hand).
 """
 
 from __future__ import annotations
 
+from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import Annotated
 
 import typer
 from rich.console import Console
 
-from services.importers.phh import import_phh, skipped_by_reason, write_jsonl
+from services.games.profiles import read_profiles
+from services.importers.phh import (
+    RULE_PROFILE,
+    ImportResult,
+    import_phh,
+    limits_by_kind,
+    skipped_by_reason,
+    write_jsonl,
+)
 from services.outputs import output_file
 
 import_app = typer.Typer(help="Import hand histories from other formats as v1 events.",
                          no_args_is_help=True)
 
-err = Console(stderr=True)
+err = Console(stderr=True, highlight=False, soft_wrap=True)  # one line per count
 
 
 @import_app.callback()
@@ -31,32 +41,97 @@ def import_group() -> None:
     ``pitwatch import phh`` keeps its name as more formats are added)."""
 
 
+def _chip_unit(value: str | None) -> Decimal | None:
+    """``0.01``: one chip is a hundredth of the source's unit (cents of dollars)."""
+    if value is None:
+        return None
+    try:
+        unit = Decimal(value)
+    except InvalidOperation:
+        unit = Decimal(0)
+    if not unit.is_finite() or unit <= 0 or unit > 1 or (1 / unit) != int(1 / unit):
+        raise typer.BadParameter(f"{value!r} is not a chip unit: give 1 divided by a whole "
+                                 "number (1, 0.5, 0.01)", param_hint="--chip-unit")
+    return unit
+
+
+def _rule_profile(name: str) -> str:
+    """A profile this pitwatch knows (built in, or in PITWATCH_PROFILES) with hold'em."""
+    profiles = read_profiles()
+    if name not in profiles.names():
+        raise typer.BadParameter(f"no rule profile {name!r}; known: "
+                                 f"{', '.join(profiles.names())} (a venue's own profile goes "
+                                 "in the folder PITWATCH_PROFILES names)",
+                                 param_hint="--rule-profile")
+    return name
+
+
 @import_app.command("phh")
 def phh(
     files: Annotated[list[Path], typer.Argument(exists=True,
-                                                help="PHH files or directories of them "
-                                                     "(one table per directory)")],
+                                                help="PHH files (.phh, .phhs) or directories "
+                                                     "of them")],
     output: Annotated[Path, typer.Option("-o", "--output", callback=output_file,
                                          dir_okay=False, help="events JSONL to write")],
-    list_skipped: Annotated[bool, typer.Option("--list-skipped",
-                                               help="print every skipped file")] = False,
+    rule_profile: Annotated[str, typer.Option(
+        "--rule-profile", callback=_rule_profile,
+        help="the rule profile every imported table posts, e.g. a venue's profile with its "
+             "pot rake schedule ([rake.pot] in holdem.toml)")] = RULE_PROFILE,
+    chip_unit: Annotated[str | None, typer.Option(
+        "--chip-unit", help="the source amount one chip stands for, the same at every "
+                            "table (0.01: chips are cents), as a venue's rake schedule "
+                            "counts them; default: each table's smallest whole unit")] = None,
+    list_skipped: Annotated[bool, typer.Option(
+        "--list-skipped", help="print every skipped hand and every hand imported with "
+                               "limits, with where it is in the source")] = False,
 ) -> None:
     """Convert Poker Hand History (PHH) files into hash-chained v1 events: hold'em hands
-    become ``holdem`` hands whose recorded payouts come from ``finishing_stacks``."""
-    result = import_phh(files)
+    become ``holdem`` hands whose recorded payouts are the source's settlement
+    (``finishing_stacks``, or ``winnings``)."""
+    result = import_phh(files, rule_profile=rule_profile, chip_unit=_chip_unit(chip_unit))
     with output.open("wb") as target:
         write_jsonl(result.events, target)
-    scaled = {t: s for t, s in result.scales.items() if s != 1}
-    err.print(f"imported {result.hands} hand(s) at {len(result.scales)} table(s) "
-              f"({len(result.events)} events) to {output}")
-    for table, scale in sorted(scaled.items()):
-        err.print(f"  {table}: chip unit 1/{scale} of the source's (half-chip results)")
-    if result.skipped:
-        err.print(f"skipped {len(result.skipped)} hand(s):")
-        for reason, count in skipped_by_reason(result.skipped):
-            err.print(f"  {count:6d}  {reason}")
-        if list_skipped:
-            for path, reason in result.skipped:
-                err.print(f"  {path}: {reason}")
+    summary(result, output, list_skipped)
     if result.hands == 0:
         raise typer.Exit(code=1)
+
+
+def summary(result: ImportResult, output: Path, list_all: bool) -> None:
+    """Every hand read: imported (with limits), skipped, each counted by reason."""
+    limited = {hand for hand, _ in result.limited}
+    err.print(f"read {result.read} hand(s): {result.hands} imported "
+              f"({len(limited)} with limits), {len(result.skipped)} skipped", markup=False)
+    err.print(f"imported {result.hands} hand(s) at {len(result.scales)} table(s) "
+              f"({len(result.events)} events) to {output}", markup=False)
+    by_scale: dict[int, list[str]] = {}
+    for table, scale in sorted(result.scales.items()):
+        by_scale.setdefault(scale, []).append(table)
+    for scale, tables in sorted(by_scale.items()):
+        if scale != 1:
+            named = ", ".join(tables[:3]) + (f" and {len(tables) - 3} more" if len(tables) > 3
+                                             else "")
+            err.print(f"  chip unit {unit_words(scale)} at {len(tables)} table(s): {named}",
+                      markup=False)
+    if result.limited:
+        err.print(f"imported with limits: {len(limited)} hand(s)", markup=False)
+        for limit, count in limits_by_kind(result.limited):
+            err.print(f"  {count:6d}  {limit}", markup=False)
+        if list_all:
+            for hand, limit in result.limited:
+                err.print(f"  {result.sources.get(hand, hand)}: {hand}: {limit}", markup=False)
+    if result.skipped:
+        err.print(f"skipped {len(result.skipped)} hand(s):", markup=False)
+        for reason, count in skipped_by_reason(result.skipped, result.kinds):
+            err.print(f"  {count:6d}  {reason}", markup=False)
+        if list_all:
+            for where, reason in result.skipped:
+                err.print(f"  {where}: {reason}", markup=False)
+
+
+def unit_words(scale: int) -> str:
+    """What one chip of a table at ``scale`` is, in the source's terms."""
+    if scale == 2:
+        return "1/2 of the source's unit (half chips)"
+    if scale == 100:
+        return "1/100 of the source's unit (cents)"
+    return f"1/{scale} of the source's unit"

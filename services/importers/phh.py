@@ -1,23 +1,29 @@
 """Import Poker Hand History (PHH) files as v1 table events: ``import_phh(paths)``.
 
-One *table* per source session: the files of one directory, in hand order, become one
-hash-chained table stream (``services.events.stream.TableStream``, ids and timestamps
-drawn from a generator seeded with the table id, so the same files always give the same
-bytes). Hold'em hands (variants NT and FT) become ``holdem`` hands; every other hand is
-reported in ``ImportResult.skipped`` with the reason, never dropped silently.
+One *table* per source table: the hands of one ``table`` field (a ``.phhs`` file mixes
+many; a table runs on across files), or, for files without one, the files of one
+directory (a session). Each table's hands, in hand order, become one hash-chained table
+stream (``services.events.stream.TableStream``, ids and timestamps drawn from a generator
+seeded with the table id, so the same files always give the same bytes). Hold'em hands
+(variants NT and FT) become ``holdem`` hands; every other hand is reported in
+``ImportResult.skipped`` with the reason, never dropped silently, and every hand read is
+accounted for: imported (``hands``; with what its record cannot tell in ``limited``) or
+skipped.
 
 The recorded side of each hand is the real-world settlement: payouts come from the
-file's ``finishing_stacks`` (``phh_hand``), so adjudicating the imported events checks
-pitwatch against what actually happened at the table.
+file's ``finishing_stacks`` or ``winnings`` (``phh_hand``), so adjudicating the imported
+events checks pitwatch against what actually happened at the table.
 
-**Half chips.** Some PHH files record a split of an odd pot as half chips (``10162.5``).
-Chips are integers in pitwatch, so such a table is imported in a smaller chip unit: every
-amount of every hand of that table is multiplied by the table's *scale*, the smallest
-integer that makes all of them whole (2 for half chips). The scale is stated in the
-table's ``table_configured`` (its limits are in the scaled unit) and in
-``ImportResult.scales``; a split pot that left half chips is then an exact split with no
-odd chip, as the source settled it. A hand whose amounts no scale up to ``MAX_SCALE``
-makes whole is skipped with the reason.
+**Chip unit.** Chips are integers in pitwatch, so a table whose amounts have fractions
+(half chips ``10162.5``, cents ``0.25``) is imported in a smaller chip unit: every amount
+of every hand of that table is multiplied by the table's *scale*, the smallest integer
+that makes all of them whole (2 for half chips, 100 for cents at most), or by the scale
+the caller fixes (``chip_unit``: 0.01 makes every table count in cents, so a rule
+profile's rake schedule means the same money at every table). The scale is stated in
+``ImportResult.scales`` and the table's ``table_configured`` limits are in the scaled
+unit; a split pot that left half chips is then an exact split with no odd chip, as the
+source settled it. A hand whose amounts no scale up to ``MAX_SCALE`` makes whole is
+skipped with the reason.
 
 Seating: players keep the seat they first sat in for the whole table, as long as their
 clockwise order matches the positions of each hand (the button is the seat of the last
@@ -35,6 +41,7 @@ import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import timedelta
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
@@ -42,14 +49,8 @@ import orjson
 
 from services.events.contract import Limits
 from services.events.stream import TableStream
-from services.importers.phh_hand import (
-    PhhHand,
-    Unsupported,
-    convert,
-    posts,
-    read_hand,
-)
-from services.importers.phh_toml import PhhSyntaxError, loads
+from services.importers.phh_hand import PhhHand, Unsupported, convert, posts
+from services.importers.phh_source import SourceHand, expand, read_sources
 
 MAX_SAFE_CHIPS = 2**53 - 1  # RFC 8785: integers beyond this have another canonical form
 
@@ -59,7 +60,6 @@ AUTHORIZED_BY = "phh-import"
 DEALER_ID = "phh-dealer"
 SOURCE = "phh-import"
 RULE_PROFILE = "house-v1"
-SUFFIXES = (".phh",)
 # The optional ``limits.big_blind_ante`` of table_configured (requested for the v1
 # contract). Without it a big-blind ante cannot be posted and such hands are skipped.
 CONTRACT_HAS_BIG_BLIND_ANTE = "big_blind_ante" in Limits.__struct_fields__
@@ -67,50 +67,69 @@ CONTRACT_HAS_BIG_BLIND_ANTE = "big_blind_ante" in Limits.__struct_fields__
 
 @dataclass
 class ImportResult:
-    """The events of every table, one table after another (each in ``seq`` order), the
-    hands skipped with the reason, and the chip scale of every table."""
+    """The events of every table, one table after another (each in ``seq`` order), and
+    the account of every hand read: ``read`` = ``hands`` imported + ``len(skipped)``.
+    ``skipped``: (where, why); ``limited``: (hand id, what its record cannot tell) for
+    imported hands; ``sources``: hand id -> the file (and ``[n]`` table) it came from;
+    ``scales``: the chip scale of every table."""
 
     events: list[dict[str, Any]] = field(default_factory=list)
     skipped: list[tuple[str, str]] = field(default_factory=list)
     hands: int = 0
     scales: dict[str, int] = field(default_factory=dict)
+    read: int = 0
+    limited: list[tuple[str, str]] = field(default_factory=list)
+    sources: dict[str, str] = field(default_factory=dict)
+    kinds: dict[str, str] = field(default_factory=dict)  # a skip reason -> its kind
+
+    def skip(self, where: str, why: str, kind: str | None = None) -> None:
+        self.skipped.append((where, why))
+        if kind is not None and kind != why:
+            self.kinds[why] = kind
 
 
 @dataclass(frozen=True)
-class SourceHand:
-    path: Path
-    hand: PhhHand
+class ImportOptions:
+    """``rule_profile``: what every table posts (a profile holding the venue's rake
+    schedule, say); ``chip_unit``: the source amount one chip is (None: each table's
+    smallest whole unit); ``big_blind_ante_field``: post big-blind antes as
+    ``limits.big_blind_ante`` (default: when the contract has the field)."""
+
+    rule_profile: str = RULE_PROFILE
+    chip_unit: Decimal | None = None
+    big_blind_ante_field: bool = CONTRACT_HAS_BIG_BLIND_ANTE
 
 
 def import_phh(paths: Iterable[str | os.PathLike[str]], *,
-               big_blind_ante_field: bool = CONTRACT_HAS_BIG_BLIND_ANTE) -> ImportResult:
-    """Import PHH files (directories are searched for ``*.phh``).
-
-    ``big_blind_ante_field``: post big-blind antes as ``limits.big_blind_ante`` (default:
-    when the contract has the field; tests may force it to check the hold'em side)."""
+               big_blind_ante_field: bool = CONTRACT_HAS_BIG_BLIND_ANTE,
+               rule_profile: str = RULE_PROFILE,
+               chip_unit: Decimal | None = None) -> ImportResult:
+    """Import PHH files (directories are searched for ``*.phh`` and ``*.phhs``)."""
+    options = ImportOptions(rule_profile, chip_unit, big_blind_ante_field)
     result = ImportResult()
     files = expand(paths)
-    groups: dict[Path, list[Path]] = {}
-    for path in files:
-        groups.setdefault(path.parent, []).append(path)
-    names = table_names(sorted(groups))
-    for directory in sorted(groups):
-        hands = read_group(groups[directory], result)
-        if hands:
-            import_table(names[directory], hands, result, big_blind_ante_field)
+    reading = read_sources(files)
+    result.skipped += reading.skipped
+    result.kinds |= reading.kinds
+    result.read = reading.read
+    groups: dict[tuple[str, ...], list[SourceHand]] = {}
+    for source in reading.hands:
+        groups.setdefault(source.table_key, []).append(source)
+    # A session is named from the folders of every file named (read or not), so its name
+    # does not depend on which of its neighbours could be imported.
+    folders = table_names(sorted({path.parent for path in files}))
+    names = {key: folders[Path(key[1])] if key[0] == "folder" else source_table_name(key)
+             for key in groups}
+    for key in sorted(groups, key=lambda k: (k[0] != "folder", names[k])):
+        hands = sorted(groups[key], key=_hand_order)
+        import_table(names[key], hands, result, options)
     return result
 
 
-def expand(paths: Iterable[str | os.PathLike[str]]) -> list[Path]:
-    """Files as given, directories searched recursively; sorted, without duplicates."""
-    out: set[Path] = set()
-    for raw in paths:
-        path = Path(raw)
-        if path.is_dir():
-            out.update(p for p in path.rglob("*") if p.suffix in SUFFIXES and p.is_file())
-        else:
-            out.add(path)
-    return sorted(out)
+def source_table_name(key: tuple[str, ...]) -> str:
+    """``phh:<venue>/<table>`` (or ``phh:<table>``): the source's own table."""
+    _, venue, table = key
+    return "phh:" + (f"{venue}/{table}" if venue else table)
 
 
 def table_names(directories: Sequence[Path]) -> dict[Path, str]:
@@ -125,29 +144,23 @@ def table_names(directories: Sequence[Path]) -> dict[Path, str]:
             for d, r in zip(directories, resolved, strict=True)}
 
 
-def read_group(paths: Sequence[Path], result: ImportResult) -> list[SourceHand]:
-    """Parse and check every file of one table, in hand order; skipped ones reported."""
-    hands: list[SourceHand] = []
-    for path in paths:
-        try:
-            hand = read_hand(loads(path.read_text(encoding="utf-8")))
-        except (Unsupported, PhhSyntaxError, UnicodeDecodeError, OSError) as exc:
-            result.skipped.append((str(path), _reason(exc)))
-            continue
-        hands.append(SourceHand(path, hand))
-    hands.sort(key=lambda h: (h.hand.number if h.hand.number is not None else -1,
-                              _natural(h.path.stem)))
-    return hands
-
-
-def _reason(exc: Exception) -> str:
-    if isinstance(exc, PhhSyntaxError):
-        return f"not a valid PHH (TOML) file: {exc}"
-    return str(exc)
+def _hand_order(source: SourceHand) -> tuple[int, tuple[int, str], int]:
+    """Hand number, then file (natural order of names), then place in the file."""
+    number = source.hand.number if source.hand.number is not None else -1
+    return number, _natural(source.path.stem), source.position
 
 
 def _natural(stem: str) -> tuple[int, str]:
     return (int(stem), "") if stem.isdigit() else (10**12, stem)
+
+
+def hand_id(table_id: str, source: SourceHand) -> str:
+    """``<table>#<the source's hand id>``; a hand without one is named by its file (and
+    its ``[n]`` in a ``.phhs`` file), as a session's ``.phh`` files always were."""
+    if source.hand.table is not None and source.hand.label is not None:
+        return f"{table_id}#{source.hand.label}"
+    suffix = "" if source.section is None else f".{source.section}"
+    return f"{table_id}#{source.path.stem}{suffix}"
 
 
 # ---------------------------------------------------------------------------- scale
@@ -158,20 +171,34 @@ def hand_scale(hand: PhhHand) -> int | None:
     ``MAX_SCALE``)."""
     amounts = hand.amounts()
     for scale in range(1, MAX_SCALE + 1):
-        if all((a * scale) == (a * scale).to_integral_value() for a in amounts):
+        if _whole_at(amounts, scale):
             return scale
     return None
 
 
-def table_scale(hands: list[SourceHand], result: ImportResult) -> tuple[int, list[SourceHand]]:
-    """The table's chip scale: the least common multiple of its hands' scales."""
+def _whole_at(amounts: Sequence[Decimal], scale: int) -> bool:
+    return all((a * scale) == (a * scale).to_integral_value() for a in amounts)
+
+
+def table_scale(hands: list[SourceHand], result: ImportResult,
+                chip_unit: Decimal | None) -> tuple[int, list[SourceHand]]:
+    """The table's chip scale: the least common multiple of its hands' scales, or the
+    one ``chip_unit`` fixes; hands not whole in it are skipped."""
+    if chip_unit is not None:
+        fixed = int(1 / chip_unit)
+        kept = [s for s in hands if _whole_at(s.hand.amounts(), fixed)]
+        for source in hands:
+            if source not in kept:
+                result.skip(source.location, "amounts are not whole multiples of the chip "
+                                             f"unit {chip_unit}")
+        return fixed, kept
     scale = 1
-    kept: list[SourceHand] = []
+    kept = []
     for source in hands:
         needed = hand_scale(source.hand)
         if needed is None or math.lcm(scale, needed) > MAX_SCALE:
-            result.skipped.append((str(source.path), "amounts are not whole chips at any "
-                                                     f"scale up to {MAX_SCALE}"))
+            result.skip(source.location, "amounts are not whole chips at any scale up to "
+                                         f"{MAX_SCALE}")
             continue
         scale = math.lcm(scale, needed)
         kept.append(source)
@@ -231,7 +258,7 @@ class TableWriter:
     stream: ImportStream
     scale: int
     max_wager: dict[str, int]
-    big_blind_ante_field: bool
+    options: ImportOptions
     config: dict[str, Any] | None = None
     seat_of: dict[str, int] = field(default_factory=dict)
     stacks: dict[str, int] = field(default_factory=dict)
@@ -245,12 +272,11 @@ class TableWriter:
             kept if kept is not None else list(range(1, len(hand.players) + 1)))
         try:
             config = table_configuration(hand, self.scale, self.max_wager[hand.variant],
-                                         self.big_blind_ante_field)
-            body = convert(hand, seats, self.scale)
+                                         self.options)
+            converted = convert(hand, seats, self.scale)
             starting = [_whole(s, self.scale) for s in hand.starting]
-            finishing = [_whole(f, self.scale) for f in hand.finishing]
         except Unsupported as exc:
-            result.skipped.append((str(source.path), str(exc)))
+            result.skip(source.location, str(exc), exc.kind)
             return False
         if config != self.config:
             self.stream.emit("table_configured", config)
@@ -264,11 +290,12 @@ class TableWriter:
                       for seat, name, stack in sorted(zip(seats, hand.players, starting,
                                                           strict=True))],
             "deck": 52}, hand_id=hand_id)
-        for type_, data in body:
+        for type_, data in converted.events:
             emit(type_, data, hand_id=hand_id)
         emit("hand_ended", {}, hand_id=hand_id)
-        for name, stack in zip(hand.players, finishing, strict=True):
+        for name, stack in zip(hand.players, converted.finishing, strict=True):
             self.stacks[name] = stack
+        result.limited += [(hand_id, limit) for limit in converted.limits]
         return True
 
     def _kept_seats(self, hand: PhhHand) -> list[int] | None:
@@ -320,7 +347,7 @@ class TableWriter:
 
 
 def table_configuration(hand: PhhHand, scale: int, max_wager: int,
-                        big_blind_ante_field: bool) -> dict[str, Any]:
+                        options: ImportOptions) -> dict[str, Any]:
     """The v1 ``table_configured`` body of the game the hand was played under."""
     posted = posts(hand, scale)
     limits: dict[str, Any] = {"small_blind": posted.small_blind,
@@ -341,12 +368,12 @@ def table_configuration(hand: PhhHand, scale: int, max_wager: int,
     if posted.ante_each:
         limits["ante"] = posted.ante_each
     if posted.big_blind_ante:
-        if not big_blind_ante_field:
+        if not options.big_blind_ante_field:
             raise Unsupported("a big-blind ante: the v1 table_configured cannot post one yet "
                               "(limits.big_blind_ante is not in the contract)")
         limits["big_blind_ante"] = posted.big_blind_ante
     return {"game": "holdem", "limits": limits, "structure": hand.structure,
-            "rake": {"mode": "none", "fee": 0}, "rule_profile": RULE_PROFILE,
+            "rake": {"mode": "none", "fee": 0}, "rule_profile": options.rule_profile,
             "authorized_by": AUTHORIZED_BY}
 
 
@@ -358,32 +385,63 @@ def _whole(value: Any, scale: int) -> int:
 
 
 def import_table(table_id: str, hands: list[SourceHand], result: ImportResult,
-                 big_blind_ante_field: bool) -> None:
+                 options: ImportOptions) -> None:
     """Emit one table's stream and append it to ``result``."""
-    scale, hands = table_scale(hands, result)
+    scale, hands = table_scale(hands, result, options.chip_unit)
+    hands = _once_each(table_id, hands, result)
+    hands = _safe_chips(hands, scale, result)
     if not hands:
-        return
-    chips = max(sum(source.hand.starting) for source in hands) * scale
-    if chips > MAX_SAFE_CHIPS:
-        result.skipped += [(str(s.path), f"{chips} chips at the table exceed "
-                                         f"{MAX_SAFE_CHIPS}, the largest exact JSON integer")
-                           for s in hands]
         return
     max_wager: dict[str, int] = {}
     for source in hands:
         top = max(_whole(s, scale) for s in source.hand.starting)
         max_wager[source.hand.variant] = max(max_wager.get(source.hand.variant, 0), top)
     stream = ImportStream(table_id, random.Random(table_id), source=SOURCE)
-    writer = TableWriter(table_id, stream, scale, max_wager, big_blind_ante_field)
+    writer = TableWriter(table_id, stream, scale, max_wager, options)
     played = 0
     for source in hands:
-        hand_id = f"{table_id}#{source.path.stem}"
-        if writer.play(source, hand_id, result):
+        name = hand_id(table_id, source)
+        if writer.play(source, name, result):
             played += 1
+            result.sources[name] = source.location
     if played:
         result.events += stream.events
         result.hands += played
         result.scales[table_id] = scale
+
+
+def _once_each(table_id: str, hands: list[SourceHand],
+               result: ImportResult) -> list[SourceHand]:
+    """A hand id appears once per table: a hand the source lists again is skipped."""
+    first: dict[str, SourceHand] = {}
+    kept: list[SourceHand] = []
+    for source in hands:
+        name = hand_id(table_id, source)
+        if name in first:
+            result.skip(source.location, f"hand {name} again: it was read at "
+                                         f"{first[name].location}",
+                        "a hand the source lists twice at its table")
+            continue
+        first[name] = source
+        kept.append(source)
+    return kept
+
+
+def _safe_chips(hands: list[SourceHand], scale: int,
+                result: ImportResult) -> list[SourceHand]:
+    """A hand whose chips at the table exceed the largest exact JSON integer is skipped
+    (that hand only: an ``inf`` stack never gets this far, ``phh_hand`` stops it)."""
+    kept: list[SourceHand] = []
+    for source in hands:
+        chips = sum(source.hand.starting) * scale
+        if chips > MAX_SAFE_CHIPS:
+            result.skip(source.location, f"{chips} chips at the table exceed "
+                                         f"{MAX_SAFE_CHIPS}, the largest exact JSON integer",
+                        f"more chips at the table than {MAX_SAFE_CHIPS}, the largest exact "
+                        "JSON integer")
+            continue
+        kept.append(source)
+    return kept
 
 
 def write_jsonl(events: Sequence[dict[str, Any]], target: Any) -> None:
@@ -395,9 +453,17 @@ def write_jsonl(events: Sequence[dict[str, Any]], target: Any) -> None:
         target.write(b"\n")
 
 
-def skipped_by_reason(skipped: Sequence[tuple[str, str]]) -> list[tuple[str, int]]:
-    """How many hands were skipped for each reason, most frequent first (summaries)."""
+def skipped_by_reason(skipped: Sequence[tuple[str, str]],
+                      kinds: dict[str, str] | None = None) -> list[tuple[str, int]]:
+    """How many hands were skipped for each reason (counted by its kind: the reason
+    without the hand's particulars), most frequent first (summaries)."""
     counts: dict[str, int] = {}
     for _, reason in skipped:
-        counts[reason] = counts.get(reason, 0) + 1
+        kind = (kinds or {}).get(reason, reason)
+        counts[kind] = counts.get(kind, 0) + 1
     return sorted(counts.items(), key=lambda item: (-item[1], item[0]))
+
+
+def limits_by_kind(limited: Sequence[tuple[str, str]]) -> list[tuple[str, int]]:
+    """How many imported hands have each limit, most frequent first."""
+    return skipped_by_reason(limited)

@@ -4,12 +4,17 @@ PHH (github.com/uoftcprg/phh-std) describes a hand by its variant, antes, blinds
 starting stacks and a list of actions (``d dh p1 AcKd`` deal hole cards, ``d db 7h8c9d``
 deal the board, ``p3 cbr 300`` bet or raise *to* 300, ``p3 cc`` check or call, ``p3 f``
 fold, ``p3 sm AcKd`` show, ``p3 sm`` muck); ``finishing_stacks`` is how the hand was
-actually settled. ``convert`` replays the actions with the table's bookkeeping (what each
-player put in, round by round) and returns the v1 event bodies: posts, the deal one card
-at a time clockwise from the button's left, a burn before each street, the actions with
-the chips each one moved, the showdown, and the *recorded* payouts: each player's
-finishing stack minus what it kept after its bets (the uncalled part of the last bet
-recorded as a refund). pitwatch then re-derives the settlement independently and compares.
+actually settled, or, where the source has no finishing stacks (the HandHQ files),
+``winnings``: what each player collected from the pot. ``convert`` replays the actions
+with the table's bookkeeping (what each player put in, round by round) and returns the v1
+event bodies: posts, the deal one card at a time clockwise from the button's left, a burn
+before each street, the actions with the chips each one moved, the showdown (one per
+player: a run-out that shows a hand several times keeps the cards it finally showed), and
+the *recorded* payouts: each player's finishing stack minus what it kept after its bets,
+or its winnings plus its uncalled bet (the uncalled part of the last bet recorded as a
+refund). pitwatch then re-derives the settlement independently and compares. A hand
+whose source records no settlement at all (no finishing stacks; winnings missing or all
+zero) is not imported: the settlement is never inferred.
 
 Positions (PHH / pokerkit convention): p1 is the first player left of the button and the
 last player is the button; heads-up, p1 is the big blind and p2 the button and small
@@ -37,12 +42,21 @@ VARIANT_NAMES = {
     "FB": "fixed-limit badugi", "PD": "pot-limit five card draw",
 }
 HOLE_CARDS = 2
+SETTLEMENT_NOT_RECORDED = ("settlement not recorded: no 'finishing_stacks', and 'winnings' "
+                           "missing or all zero (pitwatch never infers a settlement)")
+SHOWDOWN_UNKNOWN = "showdown cards unknown: who won cannot be verified"
 
 EventBody = tuple[str, dict[str, Any]]
 
 
 class Unsupported(ValueError):
-    """The hand cannot be imported as a pitwatch hold'em hand; the message says why."""
+    """The hand cannot be imported as a pitwatch hold'em hand; the message says why.
+    ``kind``: the reason without this hand's particulars (amounts, players), so a summary
+    can count hands by reason."""
+
+    def __init__(self, message: str, kind: str | None = None) -> None:
+        super().__init__(message)
+        self.kind = kind or message
 
 
 @dataclass(frozen=True)
@@ -52,7 +66,8 @@ class PhhHand:
     variant: str
     players: tuple[str, ...]
     starting: tuple[Decimal, ...]
-    finishing: tuple[Decimal, ...]
+    finishing: tuple[Decimal, ...] | None  # the settlement: finishing stacks, or
+    winnings: tuple[Decimal, ...] | None  # what each player collected from the pot
     antes: tuple[Decimal, ...]
     blinds: tuple[Decimal, ...]
     min_bet: Decimal | None
@@ -61,6 +76,9 @@ class PhhHand:
     actions: tuple[str, ...]
     seats: tuple[int, ...] | None
     number: int | None
+    label: str | None = None  # the source's hand id (``hand``), as text
+    table: str | None = None  # the source's table name (``table``)
+    venue: str | None = None  # the card room (``venue``)
 
     @property
     def structure(self) -> str:
@@ -68,7 +86,8 @@ class PhhHand:
 
     def amounts(self) -> list[Decimal]:
         """Every chip amount of the hand (for the table's chip unit)."""
-        out = [*self.starting, *self.finishing, *self.antes, *self.blinds]
+        out = [*self.starting, *(self.finishing or ()), *(self.winnings or ()), *self.antes,
+               *self.blinds]
         out += [v for v in (self.min_bet, self.small_bet, self.big_bet) if v is not None]
         for action in self.actions:
             parts = action.split()
@@ -88,34 +107,71 @@ def read_hand(doc: dict[str, Any]) -> PhhHand:
                           "(NT, FT) only")
     starting = _numbers(doc, "starting_stacks")
     count = len(starting)
-    if "finishing_stacks" not in doc:
-        raise Unsupported("no 'finishing_stacks': the settlement actually made is unknown, "
-                          "so there is nothing to compare with")
-    finishing = _numbers(doc, "finishing_stacks", count)
     players = doc.get("players")
     names = tuple(str(p) for p in players) if isinstance(players, list) else tuple(
         f"p{i + 1}" for i in range(count))
     if len(names) != count:
         raise Unsupported(f"{len(names)} players named for {count} starting stacks")
+    _finite(starting, "starting stack")
+    finishing, winnings = _settlement_fields(doc, count)
     actions = doc.get("actions")
     if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
         raise Unsupported("'actions' is not a list of strings")
     seats = doc.get("seats")
     number = doc.get("hand")
+    antes = _finite(_numbers(doc, "antes", count), "ante")
+    blinds = _finite(_numbers(doc, "blinds_or_straddles", count), "blind")
     return PhhHand(
         variant=variant,
         players=names,
         starting=starting,
         finishing=finishing,
-        antes=_numbers(doc, "antes", count),
-        blinds=_numbers(doc, "blinds_or_straddles", count),
+        winnings=winnings,
+        antes=antes,
+        blinds=blinds,
         min_bet=_optional(doc, "min_bet"),
         small_bet=_optional(doc, "small_bet"),
         big_bet=_optional(doc, "big_bet"),
         actions=tuple(a.split("#", 1)[0].strip() for a in actions),
         seats=_seats(seats, count),
-        number=number if isinstance(number, int) else None,
+        number=number if isinstance(number, int) and not isinstance(number, bool) else None,
+        label=str(number) if isinstance(number, int | str) and not isinstance(number, bool)
+        else None,
+        table=_text(doc, "table"),
+        venue=_text(doc, "venue"),
     )
+
+
+def _settlement_fields(doc: dict[str, Any], count: int
+                       ) -> tuple[tuple[Decimal, ...] | None, tuple[Decimal, ...] | None]:
+    """(finishing stacks, winnings): the settlement the source recorded, at least one of
+    them; winnings that are all zero say nothing (nobody is paid nothing from a pot)."""
+    finishing = winnings = None
+    if "finishing_stacks" in doc:
+        finishing = _finite(_numbers(doc, "finishing_stacks", count), "finishing stack")
+    if "winnings" in doc:
+        winnings = _finite(_numbers(doc, "winnings", count), "winnings")
+        if any(w < 0 for w in winnings):
+            raise Unsupported(f"'winnings' {[str(w) for w in winnings]} has a negative amount")
+    if finishing is None and (winnings is None or not any(winnings)):
+        raise Unsupported(SETTLEMENT_NOT_RECORDED)
+    return finishing, winnings
+
+
+def _finite(values: tuple[Decimal, ...], what: str) -> tuple[Decimal, ...]:
+    """An ``inf`` (or ``nan``) amount says the source did not know it: that hand, and only
+    that hand, cannot be imported."""
+    for position, value in enumerate(values):
+        if not value.is_finite():
+            raise Unsupported(f"the {what} of p{position + 1} is {value} (not recorded): the "
+                              "chips at stake in this hand are unknown",
+                              f"a {what} not recorded (inf): the chips at stake are unknown")
+    return values
+
+
+def _text(doc: dict[str, Any], key: str) -> str | None:
+    value = doc.get(key)
+    return value if isinstance(value, str) and value else None
 
 
 def _seats(value: Any, count: int) -> tuple[int, ...] | None:
@@ -150,6 +206,8 @@ def _optional(doc: dict[str, Any], key: str) -> Decimal | None:
         return None
     if isinstance(value, bool) or not isinstance(value, int | Decimal):
         raise Unsupported(f"'{key}' is not a number")
+    if not Decimal(value).is_finite():
+        raise Unsupported(f"'{key}' is {value}, not an amount")
     return Decimal(value)
 
 
@@ -180,8 +238,7 @@ def posts(hand: PhhHand, scale: int) -> Posts:
     count = len(hand.players)
     antes = [_chips(a, scale) for a in hand.antes]
     blinds = [_chips(b, scale) for b in hand.blinds]
-    if any(b < 0 for b in blinds) or any(blinds[2:]):
-        raise Unsupported("straddles or button blinds: TH-1 posts a small and a big blind")
+    _only_two_blinds(hand.blinds)
     small, big = blinds[0], blinds[1]
     if big <= 0 or small <= 0:
         raise Unsupported("the table posts no small or no big blind")
@@ -191,6 +248,28 @@ def posts(hand: PhhHand, scale: int) -> Posts:
     big_position = 0 if count == 2 else 1
     each, big_blind_ante = _ante_scheme(antes, big_position)
     return Posts(tuple(antes), tuple(blinds), small, big, each, big_blind_ante)
+
+
+def _only_two_blinds(blinds: Sequence[Decimal]) -> None:
+    """TH-1 posts a small and a big blind. PHH writes any other post as a further entry:
+    a positive one is a straddle (a blind that buys the last action), a negative one a
+    post of that size by a player outside the blinds, a new player's blind, which keeps
+    the order of action (pokerkit's reading). The v1 contract can post neither."""
+    for position, blind in enumerate(blinds):
+        if position < 2 and blind >= 0:
+            continue
+        who = f"p{position + 1}"
+        if blind < 0:
+            raise Unsupported(f"a posted blind of {-blind} by {who}, a player outside the "
+                              "blinds (a new player's post): TH-1 and the v1 contract post "
+                              "only the small and the big blind",
+                              "a posted blind of a player outside the blinds (a new "
+                              "player's post): TH-1 and the v1 contract post only the "
+                              "small and the big blind")
+        if blind > 0:
+            raise Unsupported(f"a straddle of {blind} by {who}: TH-1 posts only a small and "
+                              "a big blind", "a straddle: TH-1 posts only a small and a "
+                                             "big blind")
 
 
 def _ante_scheme(antes: Sequence[int], big_position: int) -> tuple[int, int]:
@@ -230,6 +309,8 @@ class Replay:
     dealt: bool = False
     betting_began: bool = False
     board_cards: int = 0
+    folded: set[int] = field(default_factory=set)
+    shown: dict[int, int] = field(default_factory=dict)  # position -> its showdown event
 
     def put(self, position: int, chips: int, live: bool = True) -> None:
         self.stacks[position] -= chips
@@ -246,8 +327,18 @@ class Replay:
         self.events.append(("action", data))
 
 
-def convert(hand: PhhHand, seats: Sequence[int], scale: int) -> list[EventBody]:
-    """The hand's events between ``hand_started`` and ``hand_ended`` (both excluded)."""
+@dataclass(frozen=True)
+class Converted:
+    """The hand's events between ``hand_started`` and ``hand_ended`` (both excluded), and
+    what the record cannot tell (``limits``: e.g. ``SHOWDOWN_UNKNOWN``)."""
+
+    events: list[EventBody]
+    limits: tuple[str, ...]
+    finishing: tuple[int, ...]  # each player's stack after the hand, as recorded
+
+
+def convert(hand: PhhHand, seats: Sequence[int], scale: int) -> Converted:
+    """Replay the hand's actions into v1 event bodies (``Unsupported`` when it cannot)."""
     count = len(hand.players)
     replay = Replay(hand, tuple(seats), scale, [_chips(s, scale) for s in hand.starting],
                     [0] * count, [0] * count, hole=[None] * count)
@@ -257,8 +348,50 @@ def convert(hand: PhhHand, seats: Sequence[int], scale: int) -> list[EventBody]:
             _apply(replay, text)
     if not replay.dealt:
         raise Unsupported("no hole cards were dealt")
-    replay.events += _settlement(replay, [_chips(f, scale) for f in hand.finishing])
-    return replay.events
+    payouts = _payouts(replay)
+    replay.events += _settlement(replay, payouts)
+    finishing = tuple(left + paid for left, paid in zip(replay.stacks, payouts, strict=True))
+    return Converted(replay.events, _limits(replay), finishing)
+
+
+def _payouts(replay: Replay) -> list[int]:
+    """What each player was paid from the pot (refunds included): its finishing stack
+    minus what it kept after its bets, or its winnings plus its uncalled bet.
+
+    ``winnings`` leave the uncalled part of a raise out (it went back), but a source may
+    count a blind nobody called in them (HandHQ: the big blind "collects" 1.50 when the
+    small blind folds to it at 0.50/1, its own uncalled 0.50 included): winnings that
+    add up to everything put in, the uncalled part too, are that, so no refund is added.
+    Anything else is taken as written (winnings beyond the called pot then show as chips
+    paid out of nowhere, POT_OVERDRAWN: the source left a post out)."""
+    hand, scale = replay.hand, replay.scale
+    if hand.finishing is not None:
+        return [_chips(f, scale) - s for f, s in zip(hand.finishing, replay.stacks, strict=True)]
+    assert hand.winnings is not None  # read_hand requires one of the two
+    won = [_chips(w, scale) for w in hand.winnings]
+    refunds = _uncalled(replay.total)
+    if refunds and sum(won) == sum(replay.total):
+        refunds = {}
+    return [w + refunds.get(i, 0) for i, w in enumerate(won)]
+
+
+def _limits(replay: Replay) -> tuple[str, ...]:
+    """A showdown whose contenders' cards are not all known (neither read at the deal nor
+    shown): the chips can be checked, who won cannot."""
+    contenders = [i for i in range(len(replay.stacks)) if i not in replay.folded]
+    if len(contenders) < 2:
+        return ()
+    known = {i for i in contenders if _known(replay.hole[i]) or _shown_cards(replay, i)}
+    return (SHOWDOWN_UNKNOWN,) if len(known) < len(contenders) else ()
+
+
+def _known(cards: list[str | None] | None) -> bool:
+    return cards is not None and all(c is not None for c in cards)
+
+
+def _shown_cards(replay: Replay, position: int) -> bool:
+    index = replay.shown.get(position)
+    return index is not None and "cards" in replay.events[index][1]
 
 
 def _post(replay: Replay, posted: Posts) -> None:
@@ -284,6 +417,7 @@ def _apply(replay: Replay, text: str) -> None:
     position = _position(parts[0], len(replay.stacks), text)
     verb = parts[1] if len(parts) > 1 else ""
     if verb == "f" and len(parts) == 2:
+        replay.folded.add(position)
         replay.action(position, "fold", None)
     elif verb == "cc" and len(parts) == 2:
         _check_or_call(replay, position)
@@ -351,22 +485,28 @@ def _bet_or_raise(replay: Replay, position: int, to: int, text: str) -> None:
 
 
 def _show(replay: Replay, position: int, cards_text: str | None, text: str) -> None:
+    """One ``showdown`` per player, where it first showed. An all-in run-out can repeat
+    the line (``p5 sm ????`` before the turn, ``p5 sm AsAc`` at the end): the cards the
+    player finally showed replace a card-less showing, never the other way round."""
     seat = replay.seats[position]
     if cards_text is None:
-        replay.events.append(("showdown", {"seat": seat, "mucked": True}))
-        return
-    cards = _cards(cards_text, text)
-    if any(c is None for c in cards):
-        replay.events.append(("showdown", {"seat": seat}))
+        data: dict[str, Any] = {"seat": seat, "mucked": True}
     else:
-        replay.events.append(("showdown", {"seat": seat, "cards": cards}))
+        cards = _cards(cards_text, text)
+        data = {"seat": seat} if any(c is None for c in cards) else {"seat": seat,
+                                                                     "cards": cards}
+    first = replay.shown.get(position)
+    if first is None:
+        replay.shown[position] = len(replay.events)
+        replay.events.append(("showdown", data))
+    elif "cards" in data and "cards" not in replay.events[first][1]:
+        replay.events[first] = ("showdown", data)
 
 
-def _settlement(replay: Replay, finishing: list[int]) -> list[EventBody]:
-    """The recorded payouts: finishing stack minus what the player kept after its bets.
-    The uncalled part of the largest contribution is recorded as a refund; chips the
-    players did not get back were taken by the house (recorded as rake from the pot)."""
-    payouts = [f - s for f, s in zip(finishing, replay.stacks, strict=True)]
+def _settlement(replay: Replay, payouts: list[int]) -> list[EventBody]:
+    """The recorded payouts (what each player was paid from the pot). The uncalled part
+    of the largest contribution is recorded as a refund; chips the players did not get
+    back were taken by the house (recorded as rake from the pot)."""
     negative = [i for i, p in enumerate(payouts) if p < 0]
     if negative:
         who = ", ".join(f"p{i + 1}" for i in negative)

@@ -33,7 +33,7 @@ REDACTED: Final = "redacted"
 GAMES: Final = frozenset({"hcf", "chinese", "draw7a", "russian", "holdem"})
 RAKE_MODES: Final = frozenset({"all", "players", "designated", "none"})
 SEVERITIES: Final = frozenset(get_args(Severity))
-HAND_STATUSES: Final = frozenset({"ok", "discrepancy", "dead", "rejected"})
+HAND_STATUSES: Final = frozenset({"ok", "discrepancy", "dead", "unverified", "rejected"})
 
 # Why a record was not applied. DLQ reasons come as free text from intake (``parse_record``),
 # hand assembly (``apply_event``) and the stream step; the class is read from how the text
@@ -70,7 +70,7 @@ CHAIN_FAILURE_CODES: Final = frozenset(
 # Findings about the money of a hand (the expected-vs-recorded comparison and the
 # recorded side's own checks, services/adjudicator/adjudicate.py and recorded.py).
 SETTLEMENT_CODES: Final = frozenset(
-    {"MISPAY", "RAKE_OVER", "RAKE_UNDER", "POT_NOT_EMPTY", "LAYOUT_OVERDRAWN",
+    {"MISPAY", "RAKE_OVER", "RAKE_UNDER", "POT_NOT_EMPTY", "POT_OVERDRAWN", "LAYOUT_OVERDRAWN",
      "UNRESOLVABLE_MOVEMENT"}
 )
 # Rules about the integrity of the stream, the deck, the chips and the configuration

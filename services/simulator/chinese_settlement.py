@@ -185,7 +185,7 @@ def fees(participants: tuple[int, ...], button: int, mode: str, fee: int,
     if mode == "players":
         return {seat: fee for seat in participants if seat != button}
     payer = button if button in participants else payment_order(participants, button, cp)[0]
-    charged = len(participants) - (0 if cp.rake.designated_includes_button else 1)
+    charged = len(participants) - (0 if cp.rake.designated_counts_button else 1)
     return {payer: fee * charged} if charged > 0 else {}
 
 

@@ -13,15 +13,18 @@ none), so a handful of tables covers every combination.
 
 How this table records chips (events.md "How chips move"): blinds and every bet are
 ``action`` events with the chips added; at the end the uncalled part of the last bet goes
-back as ``payout`` kind ``refund`` from ``pot``; the rake is taken from the pot, one
-``rake_collected`` per paying seat (``seat`` set, ``from: pot``); each pot share is a
-``payout`` kind ``pot`` from ``pot``. The pot is always emptied.
+back as ``payout`` kind ``refund`` from ``pot``; each pot share is a ``payout`` kind
+``pot`` from ``pot``. The rake follows the profile's GEN-10 reading (``[rake] fee_from``):
+from each paying seat's own stack after the pots are paid (house-v1), or from the pot
+before they are; one ``rake_collected`` per paying seat (``seat`` set, ``from`` the
+source). The pot is always emptied.
 
 The table software uses the betting engine to know whose turn it is and what is legal
-(as a dealer terminal would), but the settlement here is written independently of
-``services.games.betting`` (uncalled bet, side pots peeled from the lowest live stake,
-rake, odd chip), sharing only the card evaluation and the profile data, so the test that
-clean simulated hands adjudicate without findings cross-checks two implementations.
+(as a dealer terminal would), but the settlement (``draw7a_settlement``: uncalled bet,
+side pots peeled from the lowest live stake, rake, odd chip) is written independently of
+``services.games.betting``, sharing only the card evaluation and the profile data, so the
+test that clean simulated hands adjudicate without findings cross-checks two
+implementations.
 """
 
 from __future__ import annotations
@@ -42,6 +45,15 @@ from services.games.draw7a.betting import betting_config, required_deck
 from services.games.draw7a.profile import SECTION, Draw7aProfile
 from services.games.profile import RuleProfile
 from services.simulator.buy_in import buy_in_to
+from services.simulator.draw7a_settlement import (
+    PostedRake,
+    PotShare,
+    Spec,
+    TablePlan,
+    clockwise_from_button,
+    plan_events,
+    settle_as_table,
+)
 from services.simulator.truth import TruthLabel
 
 FAULTS: dict[str, str] = {
@@ -54,7 +66,7 @@ FAULTS: dict[str, str] = {
     "wrong_deck": "the deck does not match the players dealt in (32 cards with five, 36 "
                   "with fewer)",
     "mispay": "a pot share paid a few chips more or less than due",
-    "wrong_rake": "one more fee of rake taken from the pot than the posted mode gives",
+    "wrong_rake": "one more fee of rake taken than the posted mode gives",
 }
 
 # Finding codes that count as detecting each fault.
@@ -79,7 +91,6 @@ REBUY_BELOW_BIG_BLINDS = 6
 SHORT_STACK_BIG_BLINDS = 12  # below this a raise is all the player has (or the limit)
 STAND_ACTION_RATE = 0.2  # how often standing pat is recorded as an action "stand"
 
-Spec = tuple[str, dict[str, Any]]
 
 
 @dataclass
@@ -100,137 +111,6 @@ class HandLog:
 
     def add(self, type_: str, data: dict[str, Any]) -> None:
         self.events.append((type_, data))
-
-
-@dataclass
-class PotShare:
-    """One pot of the independent settlement: amount and eligible seats."""
-
-    amount: int
-    eligible: list[int]
-
-
-# ---------------------------------------------------------------- independent settlement
-
-
-def clockwise_from_button(seats: Sequence[int], button: int) -> list[int]:
-    ordered = sorted(seats)
-    return [s for s in ordered if s > button] + [s for s in ordered if s <= button]
-
-
-def uncalled(contributions: dict[int, int]) -> tuple[int | None, int]:
-    """The seat whose last chips nobody matched, and how many (FCD-9)."""
-    ranked = sorted(contributions.items(), key=lambda kv: kv[1], reverse=True)
-    if len(ranked) < 2 or ranked[0][1] <= ranked[1][1]:
-        return None, 0
-    return ranked[0][0], ranked[0][1] - ranked[1][1]
-
-
-def peel_pots(contributions: dict[int, int], live: set[int]) -> list[PotShare]:
-    """Side pots by peeling the smallest remaining stake of a live (non-folded) seat."""
-    remaining = dict(contributions)
-    pots: list[PotShare] = []
-    while any(v > 0 for v in remaining.values()):
-        in_play = sorted(s for s in live if remaining.get(s, 0) > 0)
-        if not in_play:
-            if pots:
-                pots[-1].amount += sum(remaining.values())
-            break
-        level = min(remaining[s] for s in in_play)
-        amount = 0
-        for seat in remaining:
-            taken = min(remaining[seat], level)
-            remaining[seat] -= taken
-            amount += taken
-        pots.append(PotShare(amount, in_play))
-    return pots
-
-
-def rake_due(mode: str, fee: int, participants: list[int], button: int,
-             designated_counts_button: bool, dealt: list[int]) -> dict[int, int]:
-    """GEN-10 as this table's cashier applies it: fee per participant in the posted mode."""
-    if mode == "none" or fee == 0:
-        return {}
-    if mode == "all":
-        return {s: fee for s in participants}
-    if mode == "players":
-        return {s: fee for s in participants if s != button}
-    count = sum(1 for s in participants if designated_counts_button or s != button)
-    return {button: fee * count} if count and button in dealt else {}
-
-
-def cap_rake(due: dict[int, int], available: int, button: int) -> dict[int, int]:
-    """Never more rake than the pot: payers from the button's left pay while chips last."""
-    if sum(due.values()) <= available:
-        return due
-    capped: dict[int, int] = {}
-    for seat in clockwise_from_button(list(due), button):
-        paid = min(due[seat], available)
-        available -= paid
-        if paid:
-            capped[seat] = paid
-    return capped
-
-
-def award_pot(pot: PotShare, shown: dict[int, int], button: int) -> list[tuple[int, int]]:
-    """Best shown hand among the eligible wins; ties split, odd chips clockwise from the
-    button's left (FCD-11)."""
-    ranked = [s for s in pot.eligible if s in shown] or list(pot.eligible)
-    best = max(shown.get(s, 0) for s in ranked)
-    winners = clockwise_from_button([s for s in ranked if shown.get(s, 0) == best], button)
-    share, odd = divmod(pot.amount, len(winners))
-    return [(seat, share + (1 if i < odd else 0)) for i, seat in enumerate(winners)]
-
-
-@dataclass
-class TablePlan:
-    """What the table pays: the uncalled bet, the rake per seat, each pot's shares."""
-
-    refund_seat: int | None
-    refund: int
-    rake: dict[int, int]
-    pots: list[PotShare]
-    shares: list[list[tuple[int, int]]]
-
-
-def settle_as_table(
-    contributions: dict[int, int], contenders: list[int], shown: dict[int, int],
-    button: int, rake_mode: str, fee: int, designated_counts_button: bool,
-) -> TablePlan:
-    """This table's cashier: uncalled bet back, rake off the top (main pot first), each
-    pot to the best shown eligible hand. ``shown``: rank per seat that showed."""
-    seats = sorted(contributions)
-    participants = [s for s in seats if contributions[s] > 0]
-    matched = dict(contributions)
-    refund_seat, refund = uncalled(matched)
-    if refund_seat is not None:
-        matched[refund_seat] -= refund
-    pots = peel_pots(matched, set(contenders))
-    due = rake_due(rake_mode, fee, participants, button, designated_counts_button, seats)
-    rake = cap_rake(due, sum(p.amount for p in pots), button)
-    remaining = sum(rake.values())
-    for pot in pots:
-        taken = min(pot.amount, remaining)
-        pot.amount -= taken
-        remaining -= taken
-    return TablePlan(refund_seat, refund, rake, pots,
-                     [award_pot(pot, shown, button) for pot in pots])
-
-
-def plan_events(plan: TablePlan) -> list[Spec]:
-    """The refund, rake and pot payouts as the table records them."""
-    events: list[Spec] = []
-    if plan.refund_seat is not None:
-        events.append(("payout", {"seat": plan.refund_seat, "amount": plan.refund,
-                                  "source": "pot", "kind": "refund"}))
-    for seat, amount in plan.rake.items():
-        events.append(("rake_collected", {"seat": seat, "amount": amount, "from": "pot"}))
-    for shares in plan.shares:
-        for seat, amount in shares:
-            if amount > 0:
-                events.append(("payout", {"seat": seat, "amount": amount, "source": "pot",
-                                          "kind": "pot"}))
-    return events
 
 
 # ---------------------------------------------------------------- play
@@ -346,6 +226,8 @@ class Draw7aTable:
                 self.players[data["seat"]].stack -= data["amount"]
             elif type_ == "payout":
                 self.players[data["seat"]].stack += data["amount"]
+            elif type_ == "rake_collected" and data["from"] == "stack":
+                self.players[data["seat"]].stack -= data["amount"]
 
     def label(self, log: HandLog, fault: str, seat: int | None, detail: str) -> None:
         log.labels.append(TruthLabel(table_id=self.stream.table_id, hand_id=log.hand_id,
@@ -527,18 +409,22 @@ class HandPlay:
         shown = (self.showdown(contenders, someone_all_in) if len(contenders) > 1
                  else {contenders[0]: 0})
         table = self.table
-        plan = settle_as_table(
-            contributions, contenders, shown, self.button, table.rake_mode,
-            RAKE_FEE if table.rake_mode != "none" else 0, table.prof.designated_counts_button)
-        payouts = self.apply_settlement_fault(plan.pots, plan.shares, shown, plan.rake)
-        plan = TablePlan(plan.refund_seat, plan.refund, plan.rake, plan.pots, [payouts])
+        readings = table.prof.rake
+        posted = PostedRake(table.rake_mode, RAKE_FEE if table.rake_mode != "none" else 0,
+                            readings.designated_counts_button, readings.fee_from)
+        behind = {seat: st.stack for seat, st in self.engine.seats.items()}
+        plan = settle_as_table(contributions, contenders, shown, self.button, posted, behind)
+        payouts = self.apply_settlement_fault(plan.pots, plan.shares, shown, plan.rake,
+                                              plan.fee_from)
+        plan = TablePlan(plan.refund_seat, plan.refund, plan.rake, plan.pots, [payouts],
+                         plan.fee_from)
         self.log.events += plan_events(plan)
 
     # ------------------------------------------------------------ settlement faults
 
     def apply_settlement_fault(self, pots: list[PotShare], shares: list[list[tuple[int, int]]],
-                               shown: dict[int, int],
-                               rake: dict[int, int]) -> list[tuple[int, int]]:
+                               shown: dict[int, int], rake: dict[int, int],
+                               fee_from: str) -> list[tuple[int, int]]:
         table, log = self.table, self.log
         flat = [pair for pot_shares in shares for pair in pot_shares]
         if self.fault == "wrong_pot_award":
@@ -574,7 +460,8 @@ class HandPlay:
             if paid:
                 i = paid[0]
                 seat, amount = flat[i]
-                flat[i] = (seat, amount - RAKE_FEE)
+                if fee_from == "pot":  # the extra fee comes out of the seat's share
+                    flat[i] = (seat, amount - RAKE_FEE)
                 rake[seat] = rake.get(seat, 0) + RAKE_FEE
                 table.label(log, "wrong_rake", seat,
                             f"seat {seat} charged {RAKE_FEE} rake too much")

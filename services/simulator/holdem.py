@@ -445,15 +445,23 @@ class HandRun:
         folded = self.engine.folded()
         ranks = {s: best_rank([*self.hole[s], *self.board]) for s in contenders
                  if len(contenders) > 1 and len(self.hole[s]) == 2}
+        fee_from = self.table.prof.rake.fee_from
+        behind = {seat: st.stack for seat, st in self.engine.seats.items()}
         pay = settle_independently(contributions, folded, ranks, self.button,
-                                   self.table.config, self.rng, self)
-        for seat, amount in pay.rake.items():
-            self.emit("rake_collected", seat=seat, amount=amount, **{"from": "pot"})
+                                   self.table.config, fee_from, behind, self.rng, self)
+        if fee_from == "pot":  # GEN-10: a fee from the pot comes off the top
+            self._emit_rake(pay.rake, fee_from)
         for seat, amount in sorted(pay.refunds.items()):
             self.emit("payout", seat=seat, amount=amount, source="pot", kind="refund")
         for seat, amount in sorted(pay.won.items()):
             if amount > 0:
                 self.emit("payout", seat=seat, amount=amount, source="pot", kind="pot")
+        if fee_from == "stack":  # a participation fee from the payer's own chips, after
+            self._emit_rake(pay.rake, fee_from)
+
+    def _emit_rake(self, rake: dict[int, int], fee_from: str) -> None:
+        for seat, amount in rake.items():
+            self.emit("rake_collected", seat=seat, amount=amount, **{"from": fee_from})
 
     def _show(self, contenders: list[int]) -> None:
         """TH-9: the last aggressor first (else left of the button), then clockwise;
@@ -558,3 +566,5 @@ def _book(players: list[Player], events: list[EventSpec]) -> None:
             by_seat[seat].stack -= data.get("amount", 0)
         elif type_ == "payout":
             by_seat[seat].stack += data["amount"]
+        elif type_ == "rake_collected" and data["from"] == "stack":
+            by_seat[seat].stack -= data["amount"]

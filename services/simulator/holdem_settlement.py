@@ -1,7 +1,8 @@
 """What a correct hold'em table pays, as the simulator's table pays it: side pots by
-contribution levels, uncalled bets back, the rake (GEN-10) off the main pot first, each
-pot to its best hand, the odd chip to the first winner left of the button (TH-9), and
-the settlement faults injected into it.
+contribution levels, uncalled bets back, the rake (GEN-10: from each payer's own stack
+after the pots are paid, or off the main pot first, as the profile reads it), each pot to
+its best hand, the odd chip to the first winner left of the button (TH-9), and the
+settlement faults injected into it.
 
 Written from rules.md apart from ``services.games.holdem`` and the shared pot code on
 purpose: the simulator is the table the adjudicator audits, so a mistake shared by both
@@ -34,10 +35,13 @@ class Payment:
 
 def settle_independently(contributions: dict[int, int], folded: frozenset[int],
                          ranks: dict[int, int], button: int, config: TableConfigured,
+                         fee_from: str, behind: dict[int, int],
                          rng: random.Random, run: FaultHooks) -> Payment:
-    """Side pots by contribution levels, uncalled bets back, the rake (GEN-10) off the
-    main pot first, each pot to its best hand, the odd chip to the first winner left of
-    the button — and the settlement faults."""
+    """Side pots by contribution levels, uncalled bets back, the rake (GEN-10), each pot
+    to its best hand, the odd chip to the first winner left of the button — and the
+    settlement faults. ``fee_from`` "pot": the fees come off the main pot first;
+    "stack": each payer pays from what it holds once the pots are paid (``behind``: the
+    chips it kept out of the pot), never more."""
     pay = Payment()
     levels = sorted({c for c in contributions.values() if c > 0})
     pots: list[list[Any]] = []  # [amount, eligible seats]
@@ -57,16 +61,15 @@ def settle_independently(contributions: dict[int, int], folded: frozenset[int],
         else:
             pots.append([amount + orphan, eligible])
             orphan = 0
-    pay.rake = _rake(contributions, button, config)
-    if run.wants("rake_over") and pay.rake:
-        seat = min(pay.rake)
-        pay.rake[seat] += 1
-        run.mark(seat, "one chip of rake too many")
-    taken = sum(pay.rake.values())
-    for pot in pots:
-        cut = min(pot[0], taken)
-        pot[0] -= cut
-        taken -= cut
+    due = _rake(contributions, button, config)
+    if fee_from == "pot":
+        pay.rake = due
+        _rake_over(pay, run)
+        taken = sum(pay.rake.values())
+        for pot in pots:
+            cut = min(pot[0], taken)
+            pot[0] -= cut
+            taken -= cut
     best_overall = _winners(list(ranks), ranks) if ranks else []
     for amount, eligible in pots:
         winners = _winners(eligible, ranks) if ranks else eligible
@@ -82,7 +85,26 @@ def settle_independently(contributions: dict[int, int], folded: frozenset[int],
         delta = 1 if rng.random() < 0.5 else -1
         pay.won[seat] += delta
         run.mark(seat, f"pot paid {delta:+d}")
+    if fee_from == "stack":
+        holding = {seat: behind.get(seat, 0) + pay.refunds.get(seat, 0) + pay.won.get(seat, 0)
+                   for seat in contributions}
+        pay.rake = {seat: min(owed, holding[seat]) for seat, owed in due.items()
+                    if min(owed, holding[seat]) > 0}
+        _rake_over(pay, run, holding)
     return pay
+
+
+def _rake_over(pay: Payment, run: FaultHooks, holding: dict[int, int] | None = None) -> None:
+    """The fault: one chip of rake too many from the lowest seat that pays (and, from a
+    stack, still has the chip)."""
+    if not run.wants("rake_over") or not pay.rake:
+        return
+    able = [s for s in sorted(pay.rake) if holding is None or holding[s] > pay.rake[s]]
+    if not able:
+        return
+    seat = able[0]
+    pay.rake[seat] += 1
+    run.mark(seat, "one chip of rake too many")
 
 
 def _winners(eligible: list[int], ranks: dict[int, int]) -> list[int]:

@@ -24,7 +24,17 @@ from services.games.betting.findings import (
     violation_findings,
 )
 from services.games.betting.pots import Pot, PotBuild, build_pots
-from services.games.betting.rake import RakeMode, RakePolicy, rake_charges
+from services.games.betting.rake import (
+    FeeFrom,
+    PotGameRake,
+    PotRakeCap,
+    PotRakeHand,
+    PotRakeSchedule,
+    RakeMode,
+    RakePolicy,
+    pot_rake,
+    rake_charges,
+)
 from services.games.betting.seating import blind_seats, clockwise_after, first_left_of
 from services.games.betting.settlement import Settlement, settle
 from services.games.betting.showdown import PotAward, award_pots, split_pot
@@ -43,12 +53,17 @@ __all__ = [
     "BettingConfig",
     "BettingHand",
     "BettingSeverities",
+    "FeeFrom",
     "LegalActions",
     "OwedPost",
     "Pot",
     "PotAward",
     "PotBuild",
+    "PotGameRake",
     "PotLimitReading",
+    "PotRakeCap",
+    "PotRakeHand",
+    "PotRakeSchedule",
     "RakeMode",
     "RakePolicy",
     "RoundOverError",
@@ -63,6 +78,7 @@ __all__ = [
     "build_pots",
     "clockwise_after",
     "first_left_of",
+    "pot_rake",
     "rake_charges",
     "settle",
     "split_pot",

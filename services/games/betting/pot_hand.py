@@ -109,9 +109,11 @@ def settlement_trace(result: Settlement, ranks: Mapping[int, int | None],
     for seat, amount in sorted(result.refunds.items()):
         steps.append(TraceStep(words.refund_rule, f"seat {seat}'s uncalled {amount} returned",
                                seat))
-    for seat, amount in sorted(result.rake.items()):
-        steps.append(TraceStep("GEN-10", f"rake {amount} charged to seat {seat}, taken "
-                                         "from the pot", seat))
+    if result.pot_rake.why:
+        steps.append(TraceStep("GEN-10", result.pot_rake.why + (
+            ", taken from the pot before it is awarded" if result.pot_rake.amount else "")))
+    if result.fee_from == "pot":
+        steps += _fee_steps(result, "taken from the pot before it is awarded")
     for award in result.awards:
         name = "main pot" if award.index == 0 else f"side pot {award.index}"
         eligible = " ".join(map(str, award.eligible))
@@ -119,8 +121,19 @@ def settlement_trace(result: Settlement, ranks: Mapping[int, int | None],
                           if s in ranks)
         shares = ", ".join(f"seat {s} {v}" for s, v in award.shares.items())
         split = words.split if len(award.winners) > 1 else ""
-        steps.append(TraceStep(words.award_rule, f"{name} {award.amount} after rake, "
+        raked = result.pot_rake.amount or (result.fee_from == "pot" and result.rake)
+        after = " after rake" if raked else ""
+        steps.append(TraceStep(words.award_rule, f"{name} {award.amount}{after}, "
                                                  f"eligible {eligible}"
                                                  f"{'; ' + hands if hands else ''}: "
                                                  f"{shares}{split}"))
+    if result.fee_from == "stack":
+        steps += _fee_steps(result, "paid from its own stack (a participation fee; the pot "
+                                    "is not touched)")
     return steps
+
+
+def _fee_steps(result: Settlement, how: str) -> list[TraceStep]:
+    """GEN-10: one step per seat charged a fee."""
+    return [TraceStep("GEN-10", f"rake {amount} charged to seat {seat}, {how}", seat)
+            for seat, amount in sorted(result.rake.items())]

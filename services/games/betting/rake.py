@@ -1,13 +1,26 @@
 """Rake at player-versus-player pot tables (GEN-10, in the modes of HCF-12).
 
-A fee per participant, in one of three posted modes, with ``designated`` read as "the
-player on the button". A participant is a seat dealt in that put chips in the pot (a
-blind counts; folding later does not matter). Where the fee comes from is a reading
-(``RakePolicy.source``): ``pot`` (house-v1) takes it from the pot, main pot first, before
-the pots are awarded, booked against the seat it is charged to, so a table records it as
-``rake_collected`` with that ``seat`` and ``from: pot``; ``stack`` takes each charge from
-the paying seat's own chips once the pots are awarded (``from: stack``), never more than
-that seat then has.
+A fee per participant, in one of three posted modes (``table_configured.rake``), with
+``designated`` read as "the player on the button". A participant is a seat dealt in that
+put chips in the pot (a blind counts; folding later does not matter).
+
+Where a fee comes from is a reading of the game's profile section (``[rake] fee_from``):
+
+- ``stack`` (house-v1, GEN-10 **Reading**): as at HCF, each fee is a participation fee its
+  payer pays from its own chips once the pots are awarded (the table records
+  ``rake_collected`` with that ``seat`` and ``from: "stack"``), never more than that seat
+  then holds. The pot is not touched, so a winner never bears another seat's fee.
+- ``pot``: a room that takes the fee out of the pot: off the top, main pot first, before
+  the pots are awarded, booked against the seat it is charged to (``rake_collected``
+  with that ``seat``, ``from: "pot"``), never more than the pot.
+
+A room that rakes the pot itself posts a **pot rake schedule** (``[rake.pot]``, house-v1:
+none): a percentage of the pot, rounded to the room's chip unit, capped by the number of
+players dealt in, nothing below a minimum pot, nothing when the hand ends before the
+flop ("no flop, no drop"). It is taken off the top of the pots (main pot first) after
+uncalled bets are returned and before they are awarded, and the table records it as
+``rake_collected`` from the pot with no seat. It comes in addition to any fee the table
+posts (``table_configured.rake``); a room that rakes only the pot posts mode ``none``.
 """
 
 from __future__ import annotations
@@ -16,25 +29,143 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+import msgspec
+
+from services.events.contract import RakeConfig
 from services.games.betting.pots import Pot
 from services.games.betting.seating import clockwise_after
 
 RakeMode = Literal["all", "players", "designated", "none"]
-RakeSource = Literal["pot", "stack"]
+FeeFrom = Literal["stack", "pot"]
+Rounding = Literal["down", "nearest", "up"]
+
+
+class PotRakeCap(msgspec.Struct, forbid_unknown_fields=True):
+    """One row of a schedule's caps: at least ``min_players`` dealt in, at most ``cap``."""
+
+    min_players: int
+    cap: int
+
+
+class PotRakeSchedule(msgspec.Struct, forbid_unknown_fields=True):
+    """``[rake.pot]``: the pot rake a room posts (module docstring).
+
+    The rake is ``rate_numerator / rate_denominator`` of the pot (integers: chips and rates
+    are never floats), rounded ``down`` / ``nearest`` (half up) / ``up`` to a multiple of
+    ``unit`` chips, then capped by the first row of ``caps`` (rows in descending
+    ``min_players``) whose ``min_players`` the players dealt in reach (no row reached, or
+    no rows: no cap). No rake on a pot below ``minimum_pot``, nor, with
+    ``no_flop_no_drop``, in a hand that ended before the flop (Five Card Draw: before the
+    draw). ``rate_numerator = 0`` posts no pot rake."""
+
+    rate_numerator: int
+    rate_denominator: int
+    unit: int
+    rounding: Rounding
+    minimum_pot: int
+    no_flop_no_drop: bool
+    caps: list[PotRakeCap]
+
+    def __post_init__(self) -> None:
+        if self.rate_numerator < 0 or self.rate_denominator <= 0:
+            raise ValueError("rake.pot: the rate is rate_numerator / rate_denominator, a "
+                             "numerator of 0 or more over a denominator of 1 or more")
+        if self.rate_numerator > self.rate_denominator:
+            raise ValueError("rake.pot: a rate above the whole pot")
+        if self.unit < 1 or self.minimum_pot < 0:
+            raise ValueError("rake.pot: unit is at least 1 chip, minimum_pot at least 0")
+        rows = [row.min_players for row in self.caps]
+        if rows != sorted(rows, reverse=True) or len(set(rows)) != len(rows):
+            raise ValueError("rake.pot: caps rows go from the most players down, once each")
+        if any(row.cap < 0 for row in self.caps):
+            raise ValueError("rake.pot: a cap is 0 chips or more")
+
+    @property
+    def posted(self) -> bool:
+        return self.rate_numerator > 0
+
+
+class PotGameRake(msgspec.Struct, forbid_unknown_fields=True):
+    """The ``[rake]`` table of a pot game's profile section: the GEN-10 readings.
+
+    ``designated_counts_button``: in ``designated`` mode the button pays the fee for every
+    participant including itself (true) or only for the others (false, the HCF-12 wording
+    where the banker is not a participant). ``fee_from``: where a fee comes from; ``pot``:
+    the room's pot rake schedule (module docstring)."""
+
+    designated_counts_button: bool
+    fee_from: FeeFrom
+    pot: PotRakeSchedule
+
+
+@dataclass(frozen=True)
+class PotRakeHand:
+    """What a pot rake schedule needs to know about the hand: the players dealt in, and
+    whether it got past its first betting round (hold'em: a flop was dealt)."""
+
+    players_dealt: int
+    past_first_round: bool
 
 
 @dataclass(frozen=True)
 class RakePolicy:
-    """The table's posted rake. ``designated_counts_button``: in ``designated`` mode the
-    button pays the fee for every participant including itself (True) or only for the
-    others (False, the HCF-12 wording where the banker is not a participant).
-    ``source``: where the fee comes from, the pot or the paying seat's stack (module
-    docstring)."""
+    """The table's posted rake (mode and fee) with the profile's readings; ``schedule``
+    and ``hand``: the pot rake, when the profile posts one."""
 
     mode: RakeMode
     fee: int
     designated_counts_button: bool
-    source: RakeSource = "pot"
+    fee_from: FeeFrom
+    schedule: PotRakeSchedule | None = None
+    hand: PotRakeHand | None = None
+
+    @classmethod
+    def posted(cls, rake: RakeConfig, readings: PotGameRake,
+               hand: PotRakeHand | None = None) -> RakePolicy:
+        """The policy of a table posting ``rake`` under a profile's ``readings``."""
+        schedule = readings.pot if readings.pot.posted else None
+        return cls(rake.mode, rake.fee, readings.designated_counts_button, readings.fee_from,
+                   schedule, hand)
+
+
+@dataclass(frozen=True)
+class PotRake:
+    """The pot rake of one hand and how the schedule gave it (for the decision path)."""
+
+    amount: int
+    why: str
+
+
+def pot_rake(policy: RakePolicy, pot: int) -> PotRake:
+    """The schedule applied to ``pot`` (the pots' total after uncalled bets went back)."""
+    schedule, hand = policy.schedule, policy.hand
+    if schedule is None or hand is None or pot <= 0:
+        return PotRake(0, "")
+    if schedule.no_flop_no_drop and not hand.past_first_round:
+        return PotRake(0, "no pot rake: the hand ended before the flop (no flop, no drop)")
+    if pot < schedule.minimum_pot:
+        return PotRake(0, f"no pot rake: the pot of {pot} is below the minimum "
+                          f"{schedule.minimum_pot}")
+    rate = f"{schedule.rate_numerator}/{schedule.rate_denominator}"
+    amount = _rounded(pot * schedule.rate_numerator, schedule.rate_denominator * schedule.unit,
+                      schedule.rounding) * schedule.unit
+    why = (f"pot rake {rate} of the pot of {pot}, {schedule.rounding} to {schedule.unit} "
+           f"chip(s): {amount}")
+    cap = next((row.cap for row in schedule.caps if hand.players_dealt >= row.min_players),
+               None)
+    if cap is not None and amount > cap:
+        amount = cap
+        why += f", capped at {cap} for {hand.players_dealt} players dealt in"
+    return PotRake(min(amount, pot), why)
+
+
+def _rounded(numerator: int, denominator: int, rounding: Rounding) -> int:
+    """``numerator / denominator`` as a whole number of units, rounded as posted."""
+    if rounding == "down":
+        return numerator // denominator
+    if rounding == "up":
+        return -(-numerator // denominator)
+    return (2 * numerator + denominator) // (2 * denominator)
 
 
 def rake_charges(
@@ -42,9 +173,10 @@ def rake_charges(
 ) -> dict[int, int]:
     """What each seat owes under the posted mode (GEN-10), before any cap.
 
-    ``designated``: the button pays for the counted participants whether or not it put
-    chips in itself; a button on a seat nobody was dealt in from (a dead button) has no
-    player to pay, so no rake is due.
+    ``players``: every participant but the player on the button (GEN-10 reads "the DP"
+    as the button). ``designated``: the button pays for the counted participants whether
+    or not it put chips in itself; a button on a seat nobody was dealt in from (a dead
+    button) has no player to pay, so no rake is due.
     """
     if policy.mode == "none" or policy.fee == 0 or not participants:
         return {}
@@ -59,8 +191,8 @@ def rake_charges(
 
 
 def cap_charges(charges: dict[int, int], available: int, button: int) -> dict[int, int]:
-    """The rake never exceeds the pot: payers clockwise from the button's left pay in
-    full while chips remain, the rest pay what is left."""
+    """A fee from the pot never exceeds the pot: payers clockwise from the button's left
+    pay in full while chips remain, the rest pay what is left."""
     if sum(charges.values()) <= available:
         return dict(charges)
     capped: dict[int, int] = {}
@@ -74,7 +206,7 @@ def cap_charges(charges: dict[int, int], available: int, button: int) -> dict[in
 
 
 def cap_at_stacks(charges: dict[int, int], holding: dict[int, int]) -> dict[int, int]:
-    """Rake from stacks never exceeds what the paying seat holds after the pots are
+    """A fee from the stack never exceeds what the paying seat holds after the pots are
     awarded (a seat that lost its whole stack all-in pays nothing)."""
     capped = {seat: min(charge, max(holding.get(seat, 0), 0))
               for seat, charge in charges.items()}

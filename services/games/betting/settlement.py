@@ -9,13 +9,16 @@ pieces a dispute report prints (pots, winners, shares).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence, Set
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from services.games.betting.pots import Pot, PotBuild, build_pots
 from services.games.betting.rake import (
+    FeeFrom,
+    PotRake,
     RakePolicy,
     cap_at_stacks,
     cap_charges,
+    pot_rake,
     rake_charges,
     take_from_pots,
 )
@@ -24,18 +27,22 @@ from services.games.betting.showdown import PotAward, award_pots
 
 @dataclass(frozen=True)
 class Settlement:
-    """``net``: stack change per seat after rake; ``rake``: rake per paying seat;
-    ``house`` = total rake; ``pots``: before rake; ``awards``: after rake."""
+    """``net``: stack change per seat after rake; ``rake``: each seat's fee; ``pot_rake``:
+    what the pot rake schedule took from the pot (no seat's); ``house`` = all of it;
+    ``pots``: before rake; ``awards``: after any rake taken from the pot; ``fee_from``:
+    where the seats' fees came from (GEN-10 reading)."""
 
     net: dict[int, int]
     rake: dict[int, int]
     refunds: dict[int, int]
     pots: tuple[Pot, ...]
     awards: tuple[PotAward, ...]
+    fee_from: FeeFrom = "stack"
+    pot_rake: PotRake = field(default_factory=lambda: PotRake(0, ""))
 
     @property
     def house(self) -> int:
-        return sum(self.rake.values())
+        return sum(self.rake.values()) + self.pot_rake.amount
 
     def paid(self, seat: int) -> int:
         """Chips the seat receives from the pots (refund included)."""
@@ -51,9 +58,10 @@ def settle(
     rake: RakePolicy,
     stacks_left: Mapping[int, int] | None = None,
 ) -> Settlement:
-    """Uncalled bets back (FCD-9), rake off the top (GEN-10), pots to the best eligible
-    hands with the odd-chip rule (FCD-11). ``stacks_left``: each seat's chips behind once
-    the betting is over; needed when the rake comes from the stacks (it caps the fee)."""
+    """Uncalled bets back (FCD-9), the GEN-10 rake (from the pot before the award or from
+    the stacks after it, per ``rake.fee_from``), pots to the best eligible hands with the
+    odd-chip rule (FCD-11). ``stacks_left``: each seat's chips behind once the betting is
+    over; needed when the fees come from the stacks (it caps them)."""
     seats: Sequence[int] = sorted(contributions)
     contenders = [s for s in seats if s not in folded]
     build = build_pots(contributions, folded, contenders)
@@ -71,22 +79,22 @@ def rake_and_award(
     stacks_left: Mapping[int, int] | None,
 ) -> Settlement:
     """The steps after the pots are built (``pots``: ``build.pots``, or with dead money
-    added): GEN-10 rake from the pot before the award, or from the stacks after it, then
+    added): GEN-10 fees from the pot before the award, or from the stacks after it, then
     the awards and each seat's net after rake."""
     seats: Sequence[int] = sorted(contributions)
     participants = [s for s in seats if contributions[s] > 0]
+    schedule = pot_rake(rake, sum(p.amount for p in pots))
+    raked = take_from_pots(pots, schedule.amount)
     charges = rake_charges(rake, participants, seats, button)
-    if rake.source == "pot":
-        charges = cap_charges(charges, sum(p.amount for p in pots), button)
-        raked = take_from_pots(pots, sum(charges.values()))
-    else:
-        raked = pots
+    if rake.fee_from == "pot":
+        charges = cap_charges(charges, sum(p.amount for p in raked), button)
+        raked = take_from_pots(raked, sum(charges.values()))
     awards = tuple(award_pots(raked, strengths, button))
     net = {}
     for seat in seats:
         won = sum(a.shares.get(seat, 0) for a in awards)
         net[seat] = won + build.refunds.get(seat, 0) - contributions[seat]
-    if rake.source == "stack":
+    if rake.fee_from == "stack" and charges:
         if stacks_left is None:
             raise ValueError("rake from the stacks needs each seat's chips behind")
         holding = {seat: stacks_left.get(seat, 0) + net[seat] + contributions[seat]
@@ -94,4 +102,5 @@ def rake_and_award(
         charges = cap_at_stacks(charges, holding)
         for seat, charge in charges.items():
             net[seat] -= charge
-    return Settlement(net, charges, dict(build.refunds), tuple(pots), awards)
+    return Settlement(net, charges, dict(build.refunds), tuple(pots), awards, rake.fee_from,
+                      schedule)

@@ -14,9 +14,10 @@ from typing import Literal
 
 Structure = Literal["fixed", "pot", "no"]
 
-# FCD-8 "a raise may bring the total bet to at most the pot after the call": read
-# literally (the default of house-v1) the raiser's total for the round is capped at the
-# pot after their call; the common cardroom rule instead lets them raise BY that amount.
+# FCD-8 pot limit. "raise_by_pot_after_call" (house-v1, the rule book's reading): the
+# largest bet or raise is the pot after the call, so the raiser's total for the round is
+# at most the current bet plus the pot after calling it. "total_at_most_pot_after_call":
+# the raiser's whole total is capped at the pot after its call (a room posting that).
 PotLimitReading = Literal["total_at_most_pot_after_call", "raise_by_pot_after_call"]
 
 

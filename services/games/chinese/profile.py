@@ -98,7 +98,7 @@ class BuyInRules(_Strict):
 
 
 class RakeRules(_Strict):
-    designated_includes_button: bool
+    designated_counts_button: bool
 
 
 class Severities(_Strict):

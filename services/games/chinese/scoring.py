@@ -24,6 +24,9 @@ class PairScore:
     ``scooped``: ``winner`` took all three segments, or ``loser`` fouled (CP-8: a foul counts
     as being scooped) — the pairs the super bonus (CP-6) looks at. ``scoop_part``: the
     scoop (or foul) points inside ``points`` (replaced by the super bonus when it applies).
+    ``bonus_points``: the winner's CP-5 bonus points inside ``points``; when ``rule`` is
+    another rule (a foul pays the other hand's bonuses, CP-8; a super bonus, CP-6), the
+    decision path cites CP-5 for them too.
     """
 
     a: int
@@ -35,6 +38,7 @@ class PairScore:
     detail: str
     scooped: bool = False
     scoop_part: int = 0
+    bonus_points: int = 0
 
 
 @dataclass(frozen=True)
@@ -53,6 +57,9 @@ def score_pairs(hands: dict[int, SeatHand], cp: ChineseProfile, scoring_name: st
     pairs = apply_super_bonus(pairs, live, scoring, trace)
     for pair in pairs:
         trace.append(TraceStep(pair.rule, pair.detail, pair.winner))
+        if pair.bonus_points and pair.rule != "CP-5":
+            trace.append(TraceStep("CP-5", f"of which {pair.bonus_points} bonus point(s) for "
+                                           f"seat {pair.winner}'s hand", pair.winner))
     return pairs
 
 
@@ -117,7 +124,8 @@ def _foul_pair(fouler: SeatHand, other: SeatHand, scoring: Scoring) -> PairScore
                      other.seat, fouler.seat, points, "CP-8",
                      f"seat {fouler.seat} fouled: pays seat {other.seat} {foul}"
                      + _bonus_words(bonuses) + f" = {points}",
-                     scooped=True, scoop_part=foul)
+                     scooped=True, scoop_part=foul,
+                     bonus_points=sum(p for _, _, p in bonuses))
 
 
 def _bonus_words(bonuses: list[tuple[Segment, str, int]]) -> str:
@@ -139,6 +147,7 @@ def _segment_pair(a: SeatHand, b: SeatHand, scoring: Scoring) -> PairScore:
     totals: dict[int, int] = {}
     notes: dict[int, list[str]] = {}
     scoop: dict[int, int] = {}
+    bonus_of: dict[int, int] = {}
     any_bonus = False
     for hand in (a, b):
         segments = won[hand.seat]
@@ -150,7 +159,8 @@ def _segment_pair(a: SeatHand, b: SeatHand, scoring: Scoring) -> PairScore:
         else:
             base = len(segments) * scoring.segment_points
             notes[hand.seat] = [f"{len(segments)} segment(s) {base}"]
-        totals[hand.seat] = base + sum(p for _, _, p in bonuses)
+        bonus_of[hand.seat] = sum(p for _, _, p in bonuses)
+        totals[hand.seat] = base + bonus_of[hand.seat]
         any_bonus = any_bonus or bool(bonuses)
         notes[hand.seat] += [_bonus_words(bonuses).strip(" +")] if bonuses else []
     net = totals[a.seat] - totals[b.seat]
@@ -165,7 +175,8 @@ def _segment_pair(a: SeatHand, b: SeatHand, scoring: Scoring) -> PairScore:
     winner, loser = (a.seat, b.seat) if net > 0 else (b.seat, a.seat)
     return PairScore(a.seat, b.seat, winner, loser, abs(net), rule,
                      detail + f": seat {loser} pays seat {winner} {abs(net)}",
-                     scooped=winner in scoop, scoop_part=scoop.get(winner, 0))
+                     scooped=winner in scoop, scoop_part=scoop.get(winner, 0),
+                     bonus_points=bonus_of[winner])
 
 
 def apply_super_bonus(pairs: list[PairScore], live: dict[int, SeatHand], scoring: Scoring,

@@ -49,7 +49,7 @@ def rake_due(participants: tuple[int, ...], button: int, mode: str, fee: int,
              cp: ChineseProfile) -> dict[int, int]:
     """GEN-10: ``all`` every participant pays the fee; ``players`` all but the player on the
     button; ``designated`` the player on the button pays it for every participant (itself
-    included per ``rake.designated_includes_button``). A button seat that is not dealt in
+    included per ``rake.designated_counts_button``). A button seat that is not dealt in
     hands the role to the first participant clockwise from it."""
     if mode == "none" or fee == 0 or not participants:
         return {}
@@ -58,7 +58,7 @@ def rake_due(participants: tuple[int, ...], button: int, mode: str, fee: int,
     if mode == "players":
         return {seat: fee for seat in participants if seat != button}
     payer = button if button in participants else clockwise_order(participants, button, cp)[0]
-    counted = len(participants) if cp.rake.designated_includes_button else len(participants) - 1
+    counted = len(participants) if cp.rake.designated_counts_button else len(participants) - 1
     return {payer: fee * counted} if counted > 0 else {}
 
 

@@ -14,7 +14,13 @@ checked once for every game by ``services.adjudicator.integrity`` and are not re
 from __future__ import annotations
 
 from services.events.contract import TableConfigured
-from services.games.betting import BettingHand, RakePolicy, settle, violation_findings
+from services.games.betting import (
+    BettingHand,
+    PotRakeHand,
+    RakePolicy,
+    settle,
+    violation_findings,
+)
 from services.games.betting.pot_hand import (
     Notes,
     dead_outcome,
@@ -68,8 +74,8 @@ def adjudicate(hand: HandInput, profile: RuleProfile) -> GameOutcome:
     else:
         walk.notes.step("FCD-9", f"seat {contenders[0]} wins without a showdown "
                                  "(every other player folded)", contenders[0])
-    rake = RakePolicy(config.rake.mode, config.rake.fee, prof.designated_counts_button,
-                      prof.rake_source)
+    rake = RakePolicy.posted(config.rake, prof.rake,
+                             PotRakeHand(len(walk.started.seats), engine.round_index > 0))
     result = settle(engine.contributions(), engine.folded(), ranks, engine.button, rake,
                     engine.stacks_left())
     rule = "FCD-11" if showdown else "FCD-9"
@@ -77,6 +83,7 @@ def adjudicate(hand: HandInput, profile: RuleProfile) -> GameOutcome:
         net=result.net,
         house=result.house,
         rake=result.rake,
+        pot_rake=result.pot_rake.amount,
         findings=[*violation_findings(engine.violations, prof.betting_severity),
                   *walk.notes.findings],
         trace=[*walk.notes.trace, *settlement_trace(result, ranks, SETTLEMENT_WORDS)],

@@ -11,7 +11,7 @@ from typing import Literal
 import msgspec
 
 from services.events.contract import Severity
-from services.games.betting import BettingSeverities, PotLimitReading
+from services.games.betting import BettingSeverities, PotGameRake, PotLimitReading
 
 SECTION = "draw7a"
 HAND_SIZE = 5  # FCD-4
@@ -55,7 +55,6 @@ class Draw7aProfile(msgspec.Struct, forbid_unknown_fields=True):
     max_discard: int  # FCD-6: 0 to 5
     rank_with_deck: Literal["dealt", "required"]  # FCD-10 when the deck was wrong
     irregular_hand_dead: bool  # a hand not of five cards at showdown cannot win
-    designated_counts_button: bool  # GEN-10 designated mode
-    rake_source: Literal["pot", "stack"]  # GEN-10 Reading: where the fee comes from
+    rake: PotGameRake  # GEN-10: the readings of the posted rake ([rake])
     severity: Draw7aSeverities
     betting_severity: BettingSeverities

@@ -16,6 +16,7 @@ which rule decided each seat, so a mispay cites the rule the table got wrong.
 from __future__ import annotations
 
 from services.events.contract import Finding
+from services.games.hcf.order import order_finding, table_order
 from services.games.hcf.procedure import (
     ANTE,
     FLUSH_BONUS,
@@ -31,7 +32,13 @@ from services.games.hcf.procedure import (
 )
 from services.games.hcf.profile import HcfProfile, HcfRules, RaiseCap, resolve_rules
 from services.games.hcf.reading import HandFacts, RecordedSeat, read_facts
-from services.games.hcf.settlement import RAISE_KIND, SeatSettlement, settle, settlement_order
+from services.games.hcf.settlement import (
+    RAISE_KIND,
+    SeatSettlement,
+    Settlement,
+    settle,
+    settlement_order,
+)
 from services.games.model import GameOutcome, HandInput, HandRejected, TraceStep, finding
 from services.games.profile import RuleProfile
 
@@ -65,7 +72,10 @@ def adjudicate(hand: HandInput, profile: RuleProfile) -> GameOutcome:
                                  "the designated player")
     trace.append(TraceStep("HCF-5", "settlement order (counter-clockwise from the right of "
                                     f"the button): {order or 'no players'}"))
-    result = settle(plays, facts.dp, facts.stacks[facts.dp], dp_cards, rules, config.rake)
+    def settle_in(ordered: list[SeatPlay]) -> Settlement:
+        return settle(ordered, facts.dp, facts.stacks[facts.dp], dp_cards, rules, config.rake)
+
+    result = settle_in(plays)
     trace += result.trace
     net = dict.fromkeys((*facts.stacks, *facts.wagers), 0)
     for s in result.seats:
@@ -74,6 +84,10 @@ def adjudicate(hand: HandInput, profile: RuleProfile) -> GameOutcome:
     for seat, fee in result.rake.items():
         net[seat] = net.get(seat, 0) - fee
     seat_rules = _seat_rules(facts, result.seats, result.bonus_capped)
+    wrong_order = table_order(plays, result, facts.recorded, settle_in)
+    if wrong_order is not None:
+        found.append(order_finding(wrong_order, plays, rules.profile.settlement_order_severity))
+        seat_rules.update(dict.fromkeys((*wrong_order.seats, facts.dp), "HCF-11"))
     return GameOutcome(net=net, house=sum(result.rake.values()), rake=result.rake,
                        findings=found, trace=trace, seat_rules=seat_rules)
 

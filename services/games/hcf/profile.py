@@ -63,6 +63,7 @@ class HcfProfile(msgspec.Struct, forbid_unknown_fields=True):
     showdown_mismatch_severity: Severity
     walk_away_severity: Severity
     late_decision_severity: Severity
+    settlement_order_severity: Severity  # HCF-5: the table settled in another order
 
 
 @dataclass(frozen=True)

@@ -50,11 +50,18 @@ class SeatSettlement:
 
 @dataclass
 class Settlement:
-    seats: list[SeatSettlement]  # in HCF-5 order
+    """``funds_at_start``: the DP's funds when the first player is settled (HCF-11);
+    ``winnings``: what the players who beat the DP or won a bonus would be paid if the DP
+    could cover them all. Settlement order can matter only when the second exceeds the
+    first (``hcf.order``)."""
+
+    seats: list[SeatSettlement]  # in the order settled (HCF-5 unless asked otherwise)
     dp_delta: int
     rake: dict[int, int]
     bonus_capped: bool
     trace: list[TraceStep]
+    funds_at_start: int = 0
+    winnings: int = 0
 
 
 def settlement_order(seats: list[int], dp: int) -> list[int]:
@@ -73,6 +80,7 @@ class _Live:
     sf_win: int
     flush_push: bool = False  # HCF-10 ``against_dp``: tied the DP, the wager stays
     sf_push: bool = False
+    sf_run: int = 0  # the longest straight-flush run (HCF-9), when an SF bonus is wagered
 
 
 def _compare(play: SeatPlay, dp: _DpHand, rules: HcfRules) -> _Live:
@@ -97,7 +105,8 @@ def _compare(play: SeatPlay, dp: _DpHand, rules: HcfRules) -> _Live:
     if play.flush_bonus:
         live.flush_win = play.flush_bonus * rules.flush_odds[flush_length(value)]
     if play.sf_bonus:
-        live.sf_win = play.sf_bonus * rules.sf_odds[strength >> 4]
+        live.sf_run = strength >> 4
+        live.sf_win = play.sf_bonus * rules.sf_odds[live.sf_run]
     if prof.bonus_settlement == "against_dp":
         _bonuses_against_dp(live, value, strength, dp)
     return live
@@ -135,6 +144,35 @@ def _against(win: int, mine: int, theirs: int) -> tuple[int, bool, str]:
     if mine == theirs:
         return 0, True, "ties (push)"
     return 0, False, "loses to"
+
+
+def bonus_steps(live: _Live, rules: HcfRules) -> list[TraceStep]:
+    """The decision path names the rule of every bonus amount: HCF-8 for the Flush bonus,
+    HCF-9 for the Straight Flush bonus, what the paytable gives on the player's own
+    cards (the HCF-10 cap and the HCF-11 bankroll, if they apply, come after)."""
+    play = live.play
+    steps: list[TraceStep] = []
+    if play.flush_bonus:
+        length = flush_length(play.value)
+        steps.append(TraceStep("HCF-8", _bonus_text(
+            "Flush bonus", play.flush_bonus, f"{length}-card flush", live.flush_win,
+            live.flush_push, rules.flush_odds[length]), play.seat))
+    if play.sf_bonus:
+        run = f"{live.sf_run}-card straight-flush run" if live.sf_run else "no straight flush"
+        steps.append(TraceStep("HCF-9", _bonus_text(
+            "Straight Flush bonus", play.sf_bonus, run, live.sf_win, live.sf_push,
+            rules.sf_odds[live.sf_run]), play.seat))
+    return steps
+
+
+def _bonus_text(name: str, wager: int, holding: str, win: int, push: bool, odds: int) -> str:
+    if win:
+        return f"{name} {wager}: {holding} pays {odds} to 1 = {win}"
+    if push:
+        return f"{name} {wager}: {holding} ties the DP's (HCF-10 against the DP): the wager stays"
+    if odds:
+        return f"{name} {wager}: {holding} does not beat the DP's (HCF-10 against the DP): lost"
+    return f"{name} {wager}: {holding}, not on the paytable: lost"
 
 
 def apply_bonus_cap(lives: list[_Live], cap: int | None, rounding: str,
@@ -220,6 +258,8 @@ def settle(plays: list[SeatPlay], dp: int, dp_stack: int, dp_cards: list[str] | 
                                         + ("qualifies" if dp_hand.qualifies
                                            else "does not qualify"), dp))
     lives = [_compare(p, dp_hand, rules) for p in live_plays]
+    for live in lives:
+        trace += bonus_steps(live, rules)
     capped = apply_bonus_cap(lives, rules.bonus_cap, prof.bonus_cap_rounding, trace)
     by_seat = {live.play.seat: live for live in lives}
     funds = dp_stack
@@ -232,6 +272,8 @@ def settle(plays: list[SeatPlay], dp: int, dp_stack: int, dp_cards: list[str] | 
     if prof.folded_wagers_join_funds == "at_fold":
         funds += sum(p.ante + p.bonuses for p in plays if p.folded)
     trace.append(TraceStep("HCF-11", f"DP funds at the start of settlement: {funds}", dp))
+    funds_at_start = funds
+    winnings = sum(max(live.ante_raise, 0) + live.flush_win + live.sf_win for live in lives)
     seats: list[SeatSettlement] = []
     for play in plays:
         if play.folded:
@@ -247,7 +289,7 @@ def settle(plays: list[SeatPlay], dp: int, dp_stack: int, dp_cards: list[str] | 
         seats.append(result)
     rake_due = rake_per_seat(seats, dp, rake, prof.dp_rake_needs_participant, trace)
     dp_delta = -sum(s.delta for s in seats)
-    return Settlement(seats, dp_delta, rake_due, capped, trace)
+    return Settlement(seats, dp_delta, rake_due, capped, trace, funds_at_start, winnings)
 
 
 def _bankroll(result: SeatSettlement, text: str, funds: int, rules: HcfRules,

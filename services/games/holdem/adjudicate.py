@@ -16,7 +16,13 @@ path. GEN-1..5 are checked once for every game by ``services.adjudicator.integri
 from __future__ import annotations
 
 from services.events.contract import TableConfigured
-from services.games.betting import RakePolicy, settle, violation_findings
+from services.games.betting import (
+    PotRakeHand,
+    RakePolicy,
+    Settlement,
+    settle,
+    violation_findings,
+)
 from services.games.betting.pot_hand import (
     Notes,
     dead_outcome,
@@ -31,7 +37,7 @@ from services.games.holdem.profile import SECTION, HoldemProfile, HoldemSeveriti
 from services.games.holdem.settlement import settle_with_dead_money
 from services.games.holdem.showdown import SETTLEMENT_WORDS, ShowdownInput, check_order, strengths
 from services.games.holdem.walk import HandWalk
-from services.games.model import GameOutcome, HandInput
+from services.games.model import GameOutcome, HandInput, TraceStep
 from services.games.profile import RuleProfile
 
 
@@ -62,8 +68,10 @@ def settle_hand(walk: HandWalk, config: TableConfigured) -> GameOutcome:
     elif contenders:
         walk.notes.step("TH-9", f"seat {contenders[0]} wins without a showdown (every other "
                                 "player folded)", contenders[0])
-    rake = RakePolicy(config.rake.mode, config.rake.fee, walk.prof.designated_counts_button,
-                      walk.prof.rake_source)
+    rake = RakePolicy.posted(config.rake, walk.prof.rake,
+                             PotRakeHand(len(walk.started.seats), bool(walk.board.cards)))
+    if data.unknown:  # the rake does not depend on who won: settled as a split for it
+        ranks = dict.fromkeys(contenders, 0)
     dead = dead_antes(walk, config)
     if dead:
         result = settle_with_dead_money(engine.contributions(), dead, engine.folded(), ranks,
@@ -71,15 +79,44 @@ def settle_hand(walk: HandWalk, config: TableConfigured) -> GameOutcome:
     else:
         result = settle(engine.contributions(), engine.folded(), ranks, engine.button, rake,
                         engine.stacks_left())
+    if data.unknown:
+        return cannot_verify(walk, data.unknown, result)
     seat_rules = {seat: data.seat_rules.get(seat, "TH-9") for seat in result.net}
     return GameOutcome(
         net=result.net,
         house=result.house,
         rake=result.rake,
+        pot_rake=result.pot_rake.amount,
         findings=[*violation_findings(engine.violations, walk.prof.betting_severity),
                   *walk.notes.findings],
         trace=[*walk.notes.trace, *settlement_trace(result, ranks, SETTLEMENT_WORDS)],
         seat_rules=seat_rules,
+    )
+
+
+def cannot_verify(walk: HandWalk, unknown: list[int], result: Settlement) -> GameOutcome:
+    """TH-9 when a contender's cards are unknown (not read at the deal, not shown): who
+    won cannot be said, so no seat's result is expected; what does not depend on it is
+    still checked: every action (the betting findings), the chips (the recorded side's
+    GEN-8 checks) and the rake (the fees and a pot rake depend on the pot, not on the
+    winner; a fee is reckoned as if the contenders split the pot, which matters only for
+    an all-in contender's fee from its stack)."""
+    seats = ", ".join(map(str, unknown))
+    reason = (f"cannot verify who won: the showdown cards of seat(s) {seats} are unknown "
+              "(not read at the deal, not shown); the actions, the chips and the rake are "
+              "checked")
+    walk.notes.add("SHOWDOWN_UNKNOWN", "TH-9", walk.prof.severity.showdown_unknown, reason)
+    rake_steps = [step for step in settlement_trace(result, {}, SETTLEMENT_WORDS)
+                  if step.rule == "GEN-10"]
+    return GameOutcome(
+        net={},
+        house=result.house,
+        rake=result.rake,
+        pot_rake=result.pot_rake.amount,
+        findings=[*violation_findings(walk.engine.violations, walk.prof.betting_severity),
+                  *walk.notes.findings],
+        trace=[*walk.notes.trace, TraceStep("TH-9", reason), *rake_steps],
+        unverified=reason,
     )
 
 

@@ -11,7 +11,7 @@ from typing import Literal
 import msgspec
 
 from services.events.contract import Severity
-from services.games.betting import BettingSeverities, PotLimitReading
+from services.games.betting import BettingSeverities, PotGameRake, PotLimitReading
 
 SECTION = "holdem"
 
@@ -44,6 +44,9 @@ class HoldemSeverities(msgspec.Struct, forbid_unknown_fields=True):
     board_declared_late: Severity  # TH-8: declared playing the board after mucking
     wrong_card_removed: Severity  # TH-3 / TH-7: a card taken from a seat that was not the one
     card_to_dealer: Severity  # TH-1: hold'em deals no dealer hand
+    # TH-9: a contender's cards are unknown (an imported record): who won cannot be said;
+    # at "info" the hand is "unverified" when nothing else is wrong.
+    showdown_unknown: Severity
 
 
 class HoldemProfile(msgspec.Struct, forbid_unknown_fields=True):
@@ -81,7 +84,6 @@ class HoldemProfile(msgspec.Struct, forbid_unknown_fields=True):
     # board cards, so no hand can be ranked: "split" shows the pot split among them as
     # the expected side (with a critical BOARD_CARD_COUNT finding), "reject" rejects.
     unfinished_board_pot: Literal["split", "reject"]
-    designated_counts_button: bool  # GEN-10 designated mode
-    rake_source: Literal["pot", "stack"]  # GEN-10 Reading: where the fee comes from
+    rake: PotGameRake  # GEN-10: the readings of the posted rake ([rake])
     severity: HoldemSeverities
     betting_severity: BettingSeverities

@@ -40,11 +40,17 @@ class ShowdownInput:
     shown: Sequence[Shown]
     declared_board: Mapping[int, int]  # seat -> seq of its declare_board action
     seat_rules: dict[int, str] = field(default_factory=dict)
+    unknown: list[int] = field(default_factory=list)  # contenders whose cards nobody knows
+
+
+class CardsUnknown(Exception):
+    """A contender's hole cards were neither read at the deal nor shown."""
 
 
 def strengths(data: ShowdownInput, prof: HoldemProfile,
               notes: Notes[HoldemSeverities]) -> dict[int, int | None]:
-    """Rank code of each contender's hand; None when it cannot win the pot."""
+    """Rank code of each contender's hand; None when it cannot win the pot, or when its
+    cards are unknown (listed in ``data.unknown``: then nobody can say who won)."""
     # A board card read twice (GEN-1 reports it) counts once: a board of fewer distinct
     # cards than TH-1 deals cannot rank anyone's hand (nor be "played", TH-8).
     board = list(dict.fromkeys(c for c in data.board if c is not None))
@@ -52,7 +58,11 @@ def strengths(data: ShowdownInput, prof: HoldemProfile,
         return _unfinished(data, board, prof, notes)
     out: dict[int, int | None] = {}
     for seat in data.contenders:
-        out[seat] = _strength(seat, data, board, prof, notes)
+        try:
+            out[seat] = _strength(seat, data, board, prof, notes)
+        except CardsUnknown:
+            data.unknown.append(seat)
+            out[seat] = None
     return out
 
 
@@ -122,8 +132,7 @@ def _hole_cards(seat: int, record: Shown | None, data: ShowdownInput,
         return known
     if shown is not None:
         return shown
-    raise HandRejected("TH-9", f"seat {seat} reached the showdown but its cards are unknown "
-                               "(not read at the deal, not shown)")
+    raise CardsUnknown(seat)
 
 
 def _best(hole: Sequence[str], board: Sequence[str]) -> int:

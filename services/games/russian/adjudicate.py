@@ -33,7 +33,12 @@ from services.games.russian.reading import (
     rankable,
     read_hand,
 )
-from services.games.russian.settlement import DealerHand, dealer_hand, settle_playing_box
+from services.games.russian.settlement import (
+    DealerHand,
+    Settlement,
+    dealer_hand,
+    settle_playing_box,
+)
 from services.games.russian.stakes import BoxStakes, StakesReport, box_stakes
 
 SECTION = "russian"
@@ -131,8 +136,17 @@ def _settle_box(
                                            f"them ({with_late.net - net})", box.seat))
             net = with_late.net
     outcome.net[box.seat] = net - fees
-    outcome.seat_rules[box.seat] = result.rule
+    outcome.seat_rules[box.seat] = _seat_rule(box, result)
     outcome.trace += result.trace
+
+
+def _seat_rule(box: Box, result: Settlement) -> str:
+    """The rule a mispay of this box cites: RP-4 when only the insurance was settled
+    differently (e.g. paid although the dealer qualified), else the rule that decided the
+    box's Ante and Bet."""
+    insurance_wrong = box.recorded_insurance != result.insurance
+    rest_right = box.recorded_other == result.net - result.insurance
+    return "RP-4" if insurance_wrong and rest_right else result.rule
 
 
 def _decision_trace(box: Box, stakes: BoxStakes, fees: int) -> list[TraceStep]:

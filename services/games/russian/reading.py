@@ -101,6 +101,11 @@ class Box:
     steps: list[Step] = field(default_factory=list)
     foreign: list[Placed] = field(default_factory=list)
     bonus_payouts: list[Placed] = field(default_factory=list)
+    # What the table moved for the box's wagers, split as the rules split a settlement:
+    # the insurance (RP-4: payouts kind insurance, less the insurance it collected) and
+    # everything else (payouts of other kinds, less the Ante and Bet it collected).
+    recorded_insurance: int = 0
+    recorded_other: int = 0
     shown: tuple[str, ...] | None = None
     left_at: int | None = None
 
@@ -182,10 +187,8 @@ def _read_event(hand: RussianHand, index: int, event: Event) -> None:
         if c.to != "house":
             hand.banker_moves.append(BankerMove(event.seq, c.seat, c.amount,
                                                 f"a {c.kind} price paid to {c.to}"))
-    elif isinstance(event, WagerCollectedEvent) and event.data.to != "house":
-        w = event.data
-        hand.banker_moves.append(BankerMove(event.seq, w.seat, w.amount,
-                                            f"a losing {w.kind} taken to {w.to}"))
+    elif isinstance(event, WagerCollectedEvent):
+        _read_collected(hand, event)
     elif isinstance(event, DrawEvent):
         d = event.data
         _box(hand, d.seat).draws.append(
@@ -207,8 +210,25 @@ def _read_event(hand: RussianHand, index: int, event: Event) -> None:
         hand.dead_reason = event.data.reason
 
 
+def _read_collected(hand: RussianHand, event: WagerCollectedEvent) -> None:
+    w = event.data
+    box = _box(hand, w.seat)
+    if w.kind == "insurance":
+        box.recorded_insurance -= w.amount
+    else:
+        box.recorded_other -= w.amount
+    if w.to != "house":
+        hand.banker_moves.append(BankerMove(event.seq, w.seat, w.amount,
+                                            f"a losing {w.kind} taken to {w.to}"))
+
+
 def _read_payout(hand: RussianHand, index: int, event: PayoutEvent) -> None:
     p = event.data
+    box = _box(hand, p.seat)
+    if p.kind == "insurance":
+        box.recorded_insurance += p.amount
+    else:
+        box.recorded_other += p.amount
     if p.kind == "bonus":
         _box(hand, p.seat).bonus_payouts.append(Placed(index, event.seq, p.amount, "bonus"))
     if p.source != "house":

@@ -37,9 +37,13 @@ class DealerHand:
 
 @dataclass
 class Settlement:
+    """``net``: the box's result (draw fees excluded); ``insurance``: the part of it that
+    is the insurance (RP-4), so a mispay of the insurance alone cites RP-4."""
+
     net: int
     rule: str
     trace: list[TraceStep] = field(default_factory=list)
+    insurance: int = 0
 
 
 def dealer_hand(cards: tuple[str, ...], profile: RussianProfile) -> DealerHand:
@@ -87,8 +91,9 @@ def settle_playing_box(
     seat = stakes.seat
     if dealer.qualifies:
         result = showdown(seat, stakes.ante, stakes.bet, cards, dealer, paytable, profile)
-        result.net += _insurance_net(seat, stakes.insurance, won=False, why="the dealer "
-                                     "qualifies", profile=profile, trace=result.trace)
+        result.insurance = _insurance_net(seat, stakes.insurance, won=False, why="the dealer "
+                                          "qualifies", profile=profile, trace=result.trace)
+        result.net += result.insurance
         return result
     if bought is None:
         return _ante_paid(stakes, profile)
@@ -102,9 +107,10 @@ def _ante_paid(stakes: BoxStakes, profile: RussianProfile) -> Settlement:
         "RP-6", f"dealer does not qualify: Ante {stakes.ante} paid "
         f"{profile.ante_odds_dealer_not_qualifying} to 1 = {win}, Bet {stakes.bet} returned",
         stakes.seat)])
-    result.net += _insurance_net(stakes.seat, stakes.insurance, won=True,
-                                 why="the dealer does not qualify", profile=profile,
-                                 trace=result.trace)
+    result.insurance = _insurance_net(stakes.seat, stakes.insurance, won=True,
+                                      why="the dealer does not qualify", profile=profile,
+                                      trace=result.trace)
+    result.net += result.insurance
     return result
 
 
@@ -136,9 +142,9 @@ def _game_bought(
         won, why = False, "the box bought the dealer's game"
     else:
         won, why = not bought.qualifies, "on the dealer's hand after the purchase"
-    net += _insurance_net(seat, stakes.insurance, won=won, why=why, profile=profile,
-                          trace=trace)
-    return Settlement(net, "RP-6", trace)
+    insurance = _insurance_net(seat, stakes.insurance, won=won, why=why, profile=profile,
+                               trace=trace)
+    return Settlement(net + insurance, "RP-6", trace, insurance)
 
 
 def showdown(

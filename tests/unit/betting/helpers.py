@@ -27,7 +27,7 @@ def config(
     big_bet: int = 4,
     ante: int = 0,
     cap: int = 4,
-    reading: PotLimitReading = "total_at_most_pot_after_call",
+    reading: PotLimitReading = "raise_by_pot_after_call",
 ) -> BettingConfig:
     """Two rounds (pre-draw FCD-5, post-draw FCD-7); fixed limit uses small/big bet,
     pot and no limit use the big blind as the minimum bet in both rounds."""

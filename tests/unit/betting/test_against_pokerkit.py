@@ -14,8 +14,8 @@ the difference cannot show, and the test states it:
   raises on top of it, so the comparison runs with ``big_blind_counts_as_bet=False``;
   stacks are deep enough that nobody is all-in (all-in raises in limit are FCD's reading,
   not pokerkit's);
-- pot limit: pokerkit raises BY the pot after the call, the ``raise_by_pot_after_call``
-  reading (house-v1's default reading is the literal one, tested by hand elsewhere).
+- pot limit: pokerkit raises BY the pot after the call, house-v1's FCD-8 reading
+  ``raise_by_pot_after_call`` (the other posted reading is tested by hand elsewhere).
 """
 
 from __future__ import annotations

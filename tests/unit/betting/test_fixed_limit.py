@@ -7,7 +7,7 @@ from services.games.betting import RakePolicy, settle
 from tests.unit.betting.helpers import config, kinds, new_hand, play
 
 STACKS = {1: 100, 2: 100, 3: 100}
-NO_RAKE = RakePolicy("none", 0, True)
+NO_RAKE = RakePolicy("none", 0, True, "stack")
 
 
 def test_full_hand_by_hand() -> None:

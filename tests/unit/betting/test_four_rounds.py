@@ -28,7 +28,7 @@ def holdem(structure: Structure, ante: int = 0) -> BettingConfig:
                 RoundSpec("turn", 4, "TH-1"), RoundSpec("river", 4, "TH-1")),
         small_blind=1, big_blind=2, ante=ante, first_round_blinds=True,
         max_bets_per_round=4, big_blind_counts_as_bet=True,
-        pot_limit_reading="total_at_most_pot_after_call",
+        pot_limit_reading="raise_by_pot_after_call",
         rules=RuleIds(blinds="TH-1", sizes="FCD-8", stakes="GEN-2"))
 
 
@@ -66,5 +66,5 @@ def test_random_legal_four_round_hands(structure: Structure, ante: int, stacks: 
     assert len(rounds) <= 4
     result = settle(hand.contributions(), hand.folded(),
                     {s: data.draw(st.integers(0, 5)) for s in hand.active()}, button,
-                    RakePolicy("all", 1, True))
+                    RakePolicy("all", 1, True, "stack"), hand.stacks_left())
     assert sum(result.net.values()) + result.house == 0

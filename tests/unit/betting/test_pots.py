@@ -3,7 +3,7 @@
 from services.games.betting import Pot, RakePolicy, build_pots, settle
 from tests.unit.betting.helpers import config, new_hand, play
 
-NO_RAKE = RakePolicy("none", 0, True)
+NO_RAKE = RakePolicy("none", 0, True, "stack")
 
 
 def test_three_way_all_in_two_side_pots() -> None:

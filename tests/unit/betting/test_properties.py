@@ -21,7 +21,7 @@ structures = st.sampled_from(["fixed", "pot", "no"])
 stack_maps = st.lists(st.integers(min_value=0, max_value=60), min_size=2, max_size=6).map(
     lambda stacks: {seat + 1: s for seat, s in enumerate(stacks)})
 rakes = st.builds(RakePolicy, st.sampled_from(["all", "players", "designated", "none"]),
-                  st.integers(0, 3), st.booleans())
+                  st.integers(0, 3), st.booleans(), st.sampled_from(["stack", "pot"]))
 
 
 @settings(max_examples=300, deadline=None)
@@ -41,12 +41,13 @@ def test_random_legal_hands_have_no_violation_and_conserve_chips(
     contributions = hand.contributions()
     for seat, put in contributions.items():
         assert 0 <= put <= stacks[seat]
-    result = settle(contributions, hand.folded(), strengths, button, rake)
+    behind = hand.stacks_left()
+    result = settle(contributions, hand.folded(), strengths, button, rake, behind)
     assert sum(p.amount for p in result.pots) + sum(result.refunds.values()) == sum(
         contributions.values())
     assert sum(result.net.values()) + result.house == 0
-    for seat, net in result.net.items():
-        assert net >= -contributions[seat]
+    for seat, net in result.net.items():  # a fee from the stack can cost the chips behind
+        assert net >= -contributions[seat] - (behind[seat] if rake.fee_from == "stack" else 0)
     if len(hand.active()) == 1:
         (winner,) = hand.active()
         assert result.net[winner] >= 0 or result.house > 0
@@ -74,7 +75,7 @@ def test_arbitrary_actions_never_crash_and_still_conserve(
     hand.showdown_order()
     result = settle(hand.contributions(), hand.folded(),
                     {s: data.draw(st.integers(0, 3)) for s in hand.active()}, button,
-                    RakePolicy("all", 1, True))
+                    RakePolicy("all", 1, True, "stack"), hand.stacks_left())
     assert sum(result.net.values()) + result.house == 0
     assert sum(p.amount for p in result.pots) + sum(result.refunds.values()) == sum(
         hand.contributions().values())

@@ -11,18 +11,18 @@ SEATS = [1, 2, 3]
 def test_modes() -> None:
     """Fee 1, participants 1, 2, 3, button 1: all -> each pays 1; players -> all but the
     button; designated -> the button pays 3 (counting itself) or 2 (not counting it)."""
-    assert rake_charges(RakePolicy("all", 1, True), SEATS, SEATS, 1) == {1: 1, 2: 1, 3: 1}
-    assert rake_charges(RakePolicy("players", 1, True), SEATS, SEATS, 1) == {2: 1, 3: 1}
-    assert rake_charges(RakePolicy("designated", 1, True), SEATS, SEATS, 1) == {1: 3}
-    assert rake_charges(RakePolicy("designated", 1, False), SEATS, SEATS, 1) == {1: 2}
-    assert rake_charges(RakePolicy("none", 1, True), SEATS, SEATS, 1) == {}
+    assert rake_charges(RakePolicy("all", 1, True, "stack"), SEATS, SEATS, 1) == {1: 1, 2: 1, 3: 1}
+    assert rake_charges(RakePolicy("players", 1, True, "stack"), SEATS, SEATS, 1) == {2: 1, 3: 1}
+    assert rake_charges(RakePolicy("designated", 1, True, "stack"), SEATS, SEATS, 1) == {1: 3}
+    assert rake_charges(RakePolicy("designated", 1, False, "stack"), SEATS, SEATS, 1) == {1: 2}
+    assert rake_charges(RakePolicy("none", 1, True, "stack"), SEATS, SEATS, 1) == {}
 
 
 def test_designated_button_pays_even_if_it_put_nothing_in_dead_button_pays_nothing() -> None:
     """Participants 2 and 3 only; button 1 (dealt in) pays 2 x 2 = 4. A button on empty
     seat 4 has no player: no rake."""
-    assert rake_charges(RakePolicy("designated", 2, True), [2, 3], SEATS, 1) == {1: 4}
-    assert rake_charges(RakePolicy("designated", 2, True), [2, 3], SEATS, 4) == {}
+    assert rake_charges(RakePolicy("designated", 2, True, "stack"), [2, 3], SEATS, 1) == {1: 4}
+    assert rake_charges(RakePolicy("designated", 2, True, "stack"), [2, 3], SEATS, 4) == {}
 
 
 def test_cap_and_main_pot_first() -> None:
@@ -33,11 +33,11 @@ def test_cap_and_main_pot_first() -> None:
         Pot(0, (1, 2), 1), Pot(9, (2,), 6)]
 
 
-def test_settlement_with_rake_is_after_rake() -> None:
+def test_settlement_with_rake_from_the_pot_is_after_rake() -> None:
     """Seats 1 and 2 put in 10 each, seat 3 put in 2 and folded; mode all, fee 1: the three
-    participants pay 1 each from the pot of 22; seat 1 wins 19. Net: 1 = 19 - 10 = +9,
+    participants pay 1 each from the pot of 22 (``fee_from = "pot"``); seat 1 wins 19. Net: 1 = 19 - 10 = +9,
     2 = -10, 3 = -2; house 3; 9 - 10 - 2 + 3 = 0."""
-    result = settle({1: 10, 2: 10, 3: 2}, {3}, {1: 5, 2: 4}, 3, RakePolicy("all", 1, True))
+    result = settle({1: 10, 2: 10, 3: 2}, {3}, {1: 5, 2: 4}, 3, RakePolicy("all", 1, True, "pot"))
     assert result.net == {1: 9, 2: -10, 3: -2}
     assert result.rake == {1: 1, 2: 1, 3: 1} and result.house == 3
 

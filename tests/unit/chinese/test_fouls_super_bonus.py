@@ -106,3 +106,19 @@ def test_cp8_hand_never_set_is_a_foul() -> None:
     result = outcome({1: BONUS_HAND, 2: FOULED}, unset=[2])
     assert result.net == {1: 16, 2: -16}
     assert any("never set" in f.message for f in result.findings)
+
+
+def test_decision_path_cites_the_bonus_rule_inside_a_foul_and_a_super_bonus() -> None:
+    """Issue #20: the decision path names every rule that decided an amount. In the foul
+    deal above seat 2 pays seat 1 6 + 10 bonus points (CP-8 with CP-5) and seat 3 6 + 4
+    (four tens); in the four-handed deal seat 1's 25 from each opponent is the super bonus
+    9 (CP-6) plus its 16 bonus points (CP-5)."""
+    fouls = outcome({1: BONUS_HAND, 2: FOULED, 3: TENS})
+    assert [(s.seat, s.message) for s in fouls.trace if s.rule == "CP-5"
+            and s.message.startswith("of which")] == [
+        (1, "of which 10 bonus point(s) for seat 1's hand"),
+        (3, "of which 4 bonus point(s) for seat 3's hand")]
+    super_bonus = outcome({1: MONSTER, 2: QUADS_T, 3: NINES, 4: SEVENS})
+    assert [(s.seat, s.message) for s in super_bonus.trace if s.rule == "CP-5"
+            and s.message.startswith("of which")] == [
+        (1, "of which 16 bonus point(s) for seat 1's hand")] * 3

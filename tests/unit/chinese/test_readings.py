@@ -52,10 +52,10 @@ def test_cp8_unset_hand_reading_on_is_a_foul() -> None:
 
 
 def test_gen10_designated_reading_off_button_pays_for_the_others_only() -> None:
-    """``rake.designated_includes_button = false``, designated mode, fee 2, button 3: seat 3
+    """``rake.designated_counts_button = false``, designated mode, fee 2, button 3: seat 3
     pays 2 for each of the other two participants = 4. Points as in DEAL (+32, -26, -6):
     seat 3 -6 - 4 = -10; house 4."""
-    profile = _variant(rake={"designated_includes_button": False})
+    profile = _variant(rake={"designated_counts_button": False})
     result = _with(profile, DEAL, config(rake_mode="designated", fee=2), button=3)
     assert result.rake == {3: 4}
     assert result.net == {1: 32, 2: -26, 3: -10} and result.house == 4

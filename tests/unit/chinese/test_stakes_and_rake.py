@@ -6,6 +6,9 @@ foul) and 16 by seat 3 (a scoop with bonuses); seat 2 (foul) owes seat 3 10.
 
 from __future__ import annotations
 
+from services.games.chinese.profile import chinese_profile
+from services.games.chinese.scoring import PairScore
+from services.games.chinese.settlement import settle
 from tests.profiles import HOUSE
 from tests.unit.chinese.scenario import config, outcome
 from tests.unit.chinese.test_fouls_super_bonus import BONUS_HAND, FOULED, TENS
@@ -115,3 +118,37 @@ def test_gen10_rake_is_taken_before_the_settlement() -> None:
 def test_gen10_no_rake_mode() -> None:
     result = outcome(DEAL, config(rake_mode="none", fee=5))
     assert result.rake == {} and result.house == 0
+
+
+def _pairs(*owed: tuple[int, int, int]) -> list[PairScore]:
+    """(loser, winner, points) -> the pairwise scores CP-10 settles."""
+    return [PairScore(min(lost, won), max(lost, won), won, lost, points, "CP-4", "by hand")
+            for lost, won, points in owed]
+
+
+FOUR_HANDED = _pairs((3, 1, 6), (3, 2, 4), (2, 4, 5), (1, 4, 3))
+
+
+def test_cp10_reading_four_handed_each_loser_pays_its_winners_in_order() -> None:
+    """Issue #20's CP-10 reading, point value 10, button 2: order 3, 4, 1, 2 (the button
+    pays last). Pairwise first, capped by the winner's starting stack (1: 100, 2: 30,
+    3: 50, 4: 200): seat 3 owes seat 1 60 and seat 2 40 -> 30 (seat 2 started with 30);
+    seat 2 owes seat 4 50; seat 1 owes seat 4 30. Then loser by loser: seat 3 (50) pays
+    its winners in the same order, seat 1 first: 50 of 60, nothing left for seat 2; seat 4
+    owes nothing; seat 1 (100 + 50) pays seat 4 30; seat 2 (30) pays seat 4 30 of 50.
+    Nets: 1 +50 - 30 = +20, 2 -30, 3 -50, 4 +60."""
+    result = settle(FOUR_HANDED, (1, 2, 3, 4), {1: 100, 2: 30, 3: 50, 4: 200}, 2, 10, {},
+                    chinese_profile(HOUSE))
+    assert result.net == {1: 20, 2: -30, 3: -50, 4: 60}
+    assert [(t.payer, t.payee, t.owed, t.amount) for t in result.transfers] == [
+        (3, 1, 60, 50), (3, 2, 30, 0), (1, 4, 30, 30), (2, 4, 50, 30)]
+
+
+def test_cp10_reading_four_handed_the_button_pays_last() -> None:
+    """Same scores, seat 3 starts with 100: it pays seat 1 60 and seat 2 30 in full; seat 1
+    pays seat 4 30; the button (seat 2) pays last, so it has the 30 it was just paid as
+    well as its own 30: seat 4 gets its 50. Nets: 1 +30, 2 +30 - 50 = -20, 3 -90, 4 +80.
+    (Paying from the button first, seat 2 would have had 30 only: seat 4 +60.)"""
+    result = settle(FOUR_HANDED, (1, 2, 3, 4), {1: 100, 2: 30, 3: 100, 4: 200}, 2, 10, {},
+                    chinese_profile(HOUSE))
+    assert result.net == {1: 30, 2: -20, 3: -90, 4: 80}

@@ -51,6 +51,15 @@ def test_house_refund_beyond_the_rake_paid_is_an_ordinary_payout() -> None:
     assert r.net[2] == 3 and r.house == -3
 
 
+def test_payouts_above_the_pot_are_a_finding_with_a_positive_amount() -> None:
+    """Seat 1 bets 30 into the pot and 35 is paid out: 5 chips more than the pot held
+    (issue #21: this read "-5 chips were left in the pot")."""
+    r = _rec(("action", {"seat": 1, "action": "bet", "amount": 30}),
+             ("payout", {"seat": 2, "amount": 35, "source": "pot", "kind": "pot"}))
+    assert [(f.code, f.rule, f.amount) for f in r.findings] == [("POT_OVERDRAWN", "GEN-8", 5)]
+    assert "5 chips more were paid out of the pot" in r.findings[0].message
+
+
 def test_pot_left_with_chips_is_a_finding() -> None:
     """Seat 1 bets 30 into the pot, only 20 is paid out: 10 left in the pot (GEN-8)."""
     r = _rec(("action", {"seat": 1, "action": "bet", "amount": 30}),

@@ -52,13 +52,16 @@ def test_recorded_side_conserves_or_says_why_and_books_balanced(
     hand = build_hand(table_config("hcf"), [STARTED, *events, ("hand_ended", {})])
     recorded = record_hand(hand.events)
     explained = sum(f.amount or 0 for f in recorded.findings
-                    if f.code in ("POT_NOT_EMPTY", "LAYOUT_OVERDRAWN"))
+                    if f.code in ("POT_NOT_EMPTY", "POT_OVERDRAWN", "LAYOUT_OVERDRAWN"))
     left_in_pot = sum(f.amount or 0 for f in recorded.findings if f.code == "POT_NOT_EMPTY")
+    pot_overdrawn = sum(f.amount or 0 for f in recorded.findings if f.code == "POT_OVERDRAWN")
     overdrawn = sum(f.amount or 0 for f in recorded.findings if f.code == "LAYOUT_OVERDRAWN")
-    # Chips left in the pot are missing from the stacks and house; chips taken beyond a
-    # layout were created out of it.
-    assert sum(recorded.net.values()) + recorded.house == overdrawn - left_in_pot
-    assert explained == left_in_pot + overdrawn
+    # Chips left in the pot are missing from the stacks and house; chips paid beyond the
+    # pot or taken beyond a layout were created out of it. Every amount is positive.
+    assert sum(recorded.net.values()) + recorded.house == overdrawn + pot_overdrawn - left_in_pot
+    assert explained == left_in_pot + pot_overdrawn + overdrawn
+    assert all((f.amount or 0) > 0 for f in recorded.findings
+               if f.code in ("POT_NOT_EMPTY", "POT_OVERDRAWN", "LAYOUT_OVERDRAWN"))
     net = {str(s): v for s, v in sorted(recorded.net.items())} | {"house": recorded.house}
     record = AdjudicationRecord(
         v=1, table_id="T1", hand_id=hand.hand_id, game="hcf", status="discrepancy",

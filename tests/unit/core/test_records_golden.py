@@ -41,12 +41,12 @@ GOLDEN: dict[tuple[str, bool], tuple[str, int]] = {
     ("hcf", True): ("232604c0e57a7873dfbb1f1e92580072e1514940b6f8d4e32275dfe54e0623b8", 120),
     ("chinese", False): ("5b76822e0908ac327c8ba0e7be42056be2353cb0b0aa8f5834a13fe61f24b157", 120),
     ("chinese", True): ("7bad6f233e702954ae23e21a4c0bb0178bb6137046e49ddcd8605574039d41bc", 120),
-    ("draw7a", False): ("145f0190ce7fe6a673c7476a19235f267a8bcf68122780b15e8ea00c5e128168", 120),
-    ("draw7a", True): ("8e3c9fb926ee75fbc8da48a29d9c9b92ae1037ed4df72eea449a547c409ccdbb", 120),
+    ("draw7a", False): ("d96f8a58b87f1e9b900e57f35958733cdc21807301a26acc9893aad7d00fb78e", 120),
+    ("draw7a", True): ("84ab72cd85fa05464e6cf939cef56bc427aac9576265621ebface9bc378bddae", 120),
     ("russian", False): ("71449e3f6565b97526743446d5f41091ff91da052e5cc6b4364f1a2082c2ebe4", 120),
     ("russian", True): ("6bd53620c3a7fe26e8d82241532a286446d3ae378f2295218fdbbe4de27098f0", 120),
-    ("holdem", False): ("a90a0242b48122aeee4e8725eaf7750590d23ef8135aa824381fa1f92d36ca59", 120),
-    ("holdem", True): ("e1c1a1024a4f2dfd40bbb23995923ca90961e29a52c0a05a6f4759bd1c689f0e", 120),
+    ("holdem", False): ("4f9e38dd8ffa7af0539bfb162f9e43e6c0c587ff1473fd9455d71a433a157c57", 120),
+    ("holdem", True): ("1609fcabc9a6960c0ede22b240332a146f802e5a91c2b5a78b73727752353655", 120),
 }
 
 GOLDEN_DIR = Path(__file__).with_name("golden")

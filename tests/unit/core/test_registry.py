@@ -27,6 +27,7 @@ ENTRY_POINTS = {
     "services/cli.py",
     "services/demo.py",
     "services/reports/cli.py",
+    "services/importers/cli.py",  # `import phh --rule-profile`: checks the name exists
     "services/observability/replay.py",
     "services/adjudicator/faust_app.py",
     "services/surveillance/service.py",

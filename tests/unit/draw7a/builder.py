@@ -44,13 +44,16 @@ def narrate(
     showdown: Sequence[tuple[int, Sequence[str] | None]] = (),
     payouts: Sequence[tuple[int, int, str]] = (),
     rake: Sequence[tuple[int | None, int]] = (),
+    rake_from: str = "stack",
     deck: int | None = None,
     blinds: Sequence[Step] | None = None,
     extra: Sequence[EventSpec] = (),
 ) -> list[EventSpec]:
     """Events of a hand: hand_started, blinds (default: 1 and 2 by the right seats),
     the deal clockwise from the button's left, betting, draws, betting, showdown
-    (``None`` cards = mucked), rake from the pot, payouts from the pot, hand_ended."""
+    (``None`` cards = mucked), payouts from the pot, hand_ended. The rake is collected
+    as house-v1 reads GEN-10: from each payer's stack after the payouts
+    (``rake_from="pot"``: from the pot, before them)."""
     seats = sorted(stacks)
     players = len(seats)
     events: list[EventSpec] = [("hand_started", {
@@ -75,12 +78,16 @@ def narrate(
     for seat, shown in showdown:
         events.append(("showdown", {"seat": seat, "cards": list(shown)} if shown is not None
                        else {"seat": seat, "mucked": True}))
-    for seat_or_none, amount in rake:
-        events.append(("rake_collected", {"seat": seat_or_none, "amount": amount,
-                                          "from": "pot"}))
+    fees: list[EventSpec] = [("rake_collected", {"seat": seat_or_none, "amount": amount,
+                                                 "from": rake_from})
+                             for seat_or_none, amount in rake]
+    if rake_from == "pot":
+        events += fees
     for seat, amount, kind in payouts:
         events.append(("payout", {"seat": seat, "amount": amount, "source": "pot",
                                   "kind": kind}))
+    if rake_from != "pot":
+        events += fees
     events.append(("hand_ended", {}))
     return events
 

@@ -3,6 +3,10 @@
 
 from typing import Any
 
+from services.adjudicator.adjudicate import adjudicate_hand
+from services.games.profile import Profiles, RuleProfile
+from services.simulator.handbuilder import build_hand
+from tests.profiles import HOUSE, PROFILES
 from tests.unit.draw7a.builder import adjudicated, codes, config, narrate, stand_pat
 
 FLUSH = ["Ah", "Kh", "9h", "8h", "7h"]
@@ -117,10 +121,10 @@ def test_misdeal_returns_everything() -> None:
 
 def test_rake_designated_mode_button_pays_for_every_participant() -> None:
     """GEN-10 designated = the player on the button (seat 1) pays 1 for each of the three
-    participants: 3 from the pot of 18; seat 1 wins 15. Net: 1 = 15 - 8 = +7, 2 = -8,
-    3 = -2, house 3."""
+    participants, from its own stack (house-v1): seat 1 wins the whole pot of 18, then pays
+    3. Net: 1 = 18 - 8 - 3 = +7, 2 = -8, 3 = -2, house 3."""
     record = adjudicated(config("no", mode="designated", fee=1), three_handed(
-        rake=[(1, 3)], payouts=[(1, 15, "pot")]))
+        rake=[(1, 3)], payouts=[(1, 18, "pot")]))
     assert record.findings == []
     assert record.expected is not None
     assert record.expected.net == {"1": 7, "2": -8, "3": -2, "house": 3}
@@ -128,9 +132,9 @@ def test_rake_designated_mode_button_pays_for_every_participant() -> None:
 
 
 def test_over_collected_rake_is_a_finding() -> None:
-    """Mode all, fee 1 (3 due, 1 each); the table takes 2 from seat 2's share."""
+    """Mode all, fee 1 (3 due, 1 each, from the stacks); the table takes 2 from seat 2."""
     record = adjudicated(config("no", mode="all", fee=1), three_handed(
-        rake=[(1, 1), (2, 2), (3, 1)], payouts=[(1, 14, "pot")]))
+        rake=[(1, 1), (2, 2), (3, 1)], payouts=[(1, 18, "pot")]))
     assert ("RAKE_OVER", "GEN-10", 2, 1) in {
         (f.code, f.rule, f.seat, f.amount) for f in record.findings}
 
@@ -240,3 +244,36 @@ def test_misdeal_with_blinds_kept_or_raked_is_a_finding() -> None:
     record = adjudicated(config("no", mode="all", fee=1), raked)
     assert [(f.code, f.rule, f.seat, f.amount) for f in record.findings] == [
         ("RAKE_OVER", "GEN-10", 2, 1)]
+
+
+def _pot_raking_room() -> Profiles:
+    """house-v1 with a pot rake schedule in the Draw section: 10% in whole chips, at most
+    1 heads-up and 2 with three or more players, nothing when the hand ends before the
+    draw (the Draw form of no flop, no drop)."""
+    sections = {name: dict(body) for name, body in HOUSE.sections.items()}
+    rake = dict(sections["draw7a"]["rake"])
+    rake["pot"] = {"rate_numerator": 10, "rate_denominator": 100, "unit": 1,
+                   "rounding": "down", "minimum_pot": 0, "no_flop_no_drop": True,
+                   "caps": [{"min_players": 3, "cap": 2}, {"min_players": 2, "cap": 1}]}
+    sections["draw7a"] = {**sections["draw7a"], "rake": rake}
+    return Profiles({**PROFILES.by_name, "pot-room": RuleProfile("pot-room", sections)})
+
+
+def test_pot_rake_schedule_at_a_draw_table() -> None:
+    """GEN-10 pot rake (issue #21) in the three-handed hand: pot 18 after the draw, 10% =
+    1.8, down to 1 chip, under the cap of 2: seat 1 is paid 17 (+9), house 1. A hand
+    that ends before the draw (seat 1 raises, both blinds fold) is not raked: seat 1
+    gets its uncalled 4 back and the blinds 3 (+3)."""
+    cfg = {**config("no"), "rule_profile": "pot-room"}
+    raked = [*three_handed(payouts=[(1, 17, "pot")])]
+    raked.insert(-1, ("rake_collected", {"seat": None, "amount": 1, "from": "pot"}))
+    record = adjudicate_hand(build_hand(cfg, raked), _pot_raking_room())
+    assert record.status == "ok", record.findings
+    assert record.expected is not None and record.expected.rake == {"pot": 1}
+    assert record.expected.net == {"1": 9, "2": -8, "3": -2, "house": 1}
+    unraked = narrate(STACKS, 1, CARDS, before=[(1, "raise", 6), (2, "fold", None),
+                                                (3, "fold", None)],
+                      payouts=[(1, 4, "refund"), (1, 5, "pot")])
+    record = adjudicate_hand(build_hand(cfg, unraked), _pot_raking_room())
+    assert record.status == "ok", record.findings
+    assert record.expected is not None and record.expected.rake == {}

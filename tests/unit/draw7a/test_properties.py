@@ -16,7 +16,7 @@ from services.games.cards import SHORT_DECK_32, SHORT_DECK_36
 from services.games.draw7a import evaluation as short_deck
 from services.games.draw7a.betting import betting_config
 from services.games.draw7a.profile import Draw7aProfile
-from services.simulator.draw7a import plan_events, settle_as_table
+from services.simulator.draw7a_settlement import PostedRake, plan_events, settle_as_table
 from services.simulator.handbuilder import build_hand, table_config
 from tests.profiles import HOUSE, PROFILES
 from tests.unit.betting.generator import Choice, play_random_legal_hand
@@ -87,8 +87,9 @@ def test_random_legal_hands_adjudicate_clean(
             events.append(("showdown", {"seat": seat, "cards": cards[seat]}))
     else:
         shown = {contenders[0]: 0}
-    plan = settle_as_table(hand.contributions(), contenders, shown, button, mode, fee,
-                           PROF.designated_counts_button)
+    posted = PostedRake(mode, fee, PROF.rake.designated_counts_button, PROF.rake.fee_from)
+    behind = {seat: st.stack for seat, st in hand.seats.items()}
+    plan = settle_as_table(hand.contributions(), contenders, shown, button, posted, behind)
     events += plan_events(plan)
     events.append(("hand_ended", {}))
     record = adjudicate_hand(build_hand(cfg, events), PROFILES)

@@ -36,28 +36,48 @@ def test_fixed_limit_hand_with_cap_after_the_draw() -> None:
 
 def test_pot_limit_hand_with_maximum_raises_and_players_rake() -> None:
     """Pot limit 1/2, button 1, SB 2, BB 3, seat 4 first; stacks 200; rake 'players' 1.
-    Seat 4 raises the maximum: pot 3 + call 2 = 5, so to 5. Seat 1 raises the maximum:
-    pot 8 + call 5 = 13, so to 13. 2 and 3 fold, 4 calls 8. Pot 1 + 2 + 13 + 13 = 29.
-    After the draw 4 checks, 1 bets the pot 29, 4 calls. Put in: 1 and 4 -> 42, 2 -> 1,
-    3 -> 2; pot 87. Rake 'players': every participant but the button (1) pays 1: seats 2,
-    3, 4 -> 3 from the pot, 84 left for seat 1's flush. Net: 1 = 84 - 42 = +42,
-    4 = -42, 2 = -1, 3 = -2, house 3."""
+    FCD-8: the largest raise is the pot after the call. Seat 4: pot 3, call 2, pot after
+    the call 5, so to 2 + 5 = 7. Seat 1: pot 1 + 2 + 7 = 10, call 7, pot after the call
+    17, so to 7 + 17 = 24. 2 and 3 fold, 4 calls 17. Pot 1 + 2 + 24 + 24 = 51.
+    After the draw 4 checks, 1 bets the pot 51, 4 calls. Put in: 1 and 4 -> 75, 2 -> 1,
+    3 -> 2; pot 153, all to seat 1's flush. Rake 'players': every participant but the
+    button (1) pays 1 from its own stack (GEN-10): seats 2, 3, 4. Net: 1 = 153 - 75 =
+    +78, 4 = -75 - 1 = -76, 2 = -1 - 1 = -2, 3 = -2 - 1 = -3, house 3."""
     cards = {1: FLUSH, 4: FULL_HOUSE, 2: TWO_PAIR, 3: ["9c", "9d", "Tc", "Js", "Qd"]}
     cards[2] = ["7c", "7d", "8c", "8d", "Th"]
     events = narrate(
         {1: 200, 2: 200, 3: 200, 4: 200}, 1, cards,
-        before=[(4, "raise", 5), (1, "raise", 13), (2, "fold", None), (3, "fold", None),
-                (4, "call", 8)],
+        before=[(4, "raise", 7), (1, "raise", 24), (2, "fold", None), (3, "fold", None),
+                (4, "call", 17)],
         draws=stand_pat(4, 1),
-        after=[(4, "check", None), (1, "bet", 29), (4, "call", 29)],
+        after=[(4, "check", None), (1, "bet", 51), (4, "call", 51)],
         showdown=[(1, FLUSH), (4, FULL_HOUSE)],
         rake=[(2, 1), (3, 1), (4, 1)],
-        payouts=[(1, 84, "pot")])
+        payouts=[(1, 153, "pot")])
     record = adjudicated(config("pot", mode="players", fee=1), events)
     assert record.findings == []
     assert record.expected is not None
-    assert record.expected.net == {"1": 42, "2": -1, "3": -2, "4": -42, "house": 3}
+    assert record.expected.net == {"1": 78, "2": -2, "3": -3, "4": -76, "house": 3}
     assert record.expected.rake == {"2": 1, "3": 1, "4": 1}
+
+
+def test_pot_limit_first_raise_to_seven_is_legal_eight_is_over() -> None:
+    """FCD-8's example: blinds 1/2 with nothing else in, the first raise goes to at most
+    2 + (1 + 2 + 2) = 7. The same hand with seat 4 raising to 8 instead (seat 1 then
+    raising the pot to 8 + (1 + 2 + 8 + 8) = 27, seat 4 calling 19): OVER_POT, FCD-8, by 1,
+    and nothing else."""
+    cards = {1: FLUSH, 4: FULL_HOUSE, 2: ["7c", "7d", "8c", "8d", "Th"],
+             3: ["9c", "9d", "Tc", "Js", "Qd"]}
+    events = narrate(
+        {1: 200, 2: 200, 3: 200, 4: 200}, 1, cards,
+        before=[(4, "raise", 8), (1, "raise", 27), (2, "fold", None), (3, "fold", None),
+                (4, "call", 19)],
+        draws=stand_pat(4, 1),
+        after=[(4, "check", None), (1, "check", None)],
+        showdown=[(4, FULL_HOUSE), (1, FLUSH)],
+        payouts=[(1, 57, "pot")])
+    record = adjudicated(config("pot"), events)
+    assert [(f.code, f.rule, f.amount) for f in record.findings] == [("OVER_POT", "FCD-8", 1)]
 
 
 def test_no_limit_three_way_all_in_with_two_side_pots() -> None:
@@ -103,31 +123,30 @@ def test_wrong_side_pot_is_a_mispay() -> None:
 
 def test_split_pot_odd_chip_goes_left_of_button() -> None:
     """No limit 1/2, button 3 (SB 1, BB 2, seat 3 first), stacks 100, rake 'all' 1.
-    3 calls 2, 1 completes (1), 2 raises to 6 (adds 4), 3 calls 4, 1 folds. Pot 2+6+6=14.
+    3 calls 2, 1 folds its small blind, 2 raises to 6 (adds 4), 3 calls 4. Pot 1+6+6=13.
     Draw pat; after it 2 and 3 check. Seats 2 and 3 both hold A-K-Q-J-9 high: a split.
-    Rake: participants 1, 2, 3 pay 1 each: 11 left; 11 = 2 x 5 + 1, the odd chip to the
-    first winner left of the button (3): seat 2 gets 6, seat 3 gets 5.
-    Net: 2 = 6 - 6 = 0, 3 = 5 - 6 = -1, 1 = -2, house 3."""
+    13 = 2 x 6 + 1, the odd chip to the first winner left of the button (3): seat 2 gets
+    7, seat 3 gets 6. Rake: participants 1, 2, 3 pay 1 each from their own stacks.
+    Net: 2 = 7 - 6 - 1 = 0, 3 = 6 - 6 - 1 = -1, 1 = -1 - 1 = -2, house 3."""
     ace_high_2 = ["Ac", "Kd", "Qh", "Jc", "9s"]
     ace_high_3 = ["Ad", "Kc", "Qs", "Jd", "9h"]
     events = narrate(
         {1: 100, 2: 100, 3: 100}, 3, {1: TWO_PAIR, 2: ace_high_2, 3: ace_high_3},
-        before=[(3, "call", 2), (1, "call", 1), (2, "raise", 4), (3, "call", 4),
-                (1, "fold", None)],
+        before=[(3, "call", 2), (1, "fold", None), (2, "raise", 4), (3, "call", 4)],
         draws=stand_pat(2, 3),
         after=[(2, "check", None), (3, "check", None)],
         showdown=[(2, ace_high_2), (3, ace_high_3)],
         rake=[(1, 1), (2, 1), (3, 1)],
-        payouts=[(2, 6, "pot"), (3, 5, "pot")])
+        payouts=[(2, 7, "pot"), (3, 6, "pot")])
     record = adjudicated(config("no", mode="all", fee=1), events)
     assert record.findings == []
     assert record.expected is not None
     assert record.expected.net == {"1": -2, "2": 0, "3": -1, "house": 3}
     # The odd chip to the wrong winner is a mispay of one chip each way.
     wrong = [e for e in events if e[0] != "payout" or e[1]["seat"] != 2]
-    wrong = [(t, ({**d, "amount": 6} if t == "payout" and d["seat"] == 3 else d))
+    wrong = [(t, ({**d, "amount": 7} if t == "payout" and d["seat"] == 3 else d))
              for t, d in wrong]
-    wrong.insert(-1, ("payout", {"seat": 2, "amount": 5, "source": "pot", "kind": "pot"}))
+    wrong.insert(-1, ("payout", {"seat": 2, "amount": 6, "source": "pot", "kind": "pot"}))
     record = adjudicated(config("no", mode="all", fee=1), wrong)
     assert {(f.seat, f.amount) for f in record.findings if f.code == "MISPAY"} == {
         (2, -1), (3, 1)}
@@ -171,13 +190,14 @@ def test_limit_cap_fifth_bet_is_a_finding() -> None:
 
 
 def test_pot_limit_over_the_pot_is_a_finding() -> None:
-    """Pot limit 1/2, button 1, seat 4 first: the maximum is to 5; seat 4 raises to 7
-    (the cardroom reading's maximum, not house-v1's): over the pot by 2 (FCD-8)."""
+    """Pot limit 1/2, button 1, seat 4 first: the maximum is to 2 + (1 + 2 + 2) = 7;
+    seat 4 raises to 9: over the pot by 2 (FCD-8). Everyone folds: 7 of its 9 come back
+    uncalled and it takes the pot of 5."""
     cards = {1: FLUSH, 2: FULL_HOUSE, 3: TWO_PAIR, 4: ["9c", "9d", "Ts", "Js", "Qd"]}
     events = narrate(
         {1: 200, 2: 200, 3: 200, 4: 200}, 1, cards,
-        before=[(4, "raise", 7), (1, "fold", None), (2, "fold", None), (3, "fold", None)],
-        payouts=[(4, 2, "pot"), (4, 5, "refund"), (4, 3, "pot")])
+        before=[(4, "raise", 9), (1, "fold", None), (2, "fold", None), (3, "fold", None)],
+        payouts=[(4, 2, "pot"), (4, 7, "refund"), (4, 3, "pot")])
     record = adjudicated(config("pot"), events)
     assert codes(record) == ["OVER_POT"]
     assert (record.findings[0].rule, record.findings[0].amount) == ("FCD-8", 2)
@@ -210,13 +230,14 @@ def test_three_all_ins_split_side_pot_odd_chip_and_rake() -> None:
     2: 15, 3: 40, 4: 41. Seat 4 all-in 41, seat 1 calls 41, seat 2 all-in 14 more (15),
     seat 3 all-in 38 more (40). Put in: 1 -> 41, 2 -> 15, 3 -> 40, 4 -> 41 = 137.
     Pots: main 4 x 15 = 60 (1, 2, 3, 4); side 1: 3 x 25 = 75 (1, 3, 4); side 2: 2 x 1 = 2
-    (1, 4). Nobody uncalled. Rake: four participants pay 1, taken from the main pot:
-    main 56. Only seat 1 has chips left: no betting after the draw; all stand pat.
-    Hands: seat 2 flush (best: main pot 56); seats 3 and 4 the same king-high straight
-    (tie for side pot 1 over seat 1's three aces: 75 = 37 + 38, the odd chip to the first
-    winner left of button 1, seat 3: 3 gets 38, 4 gets 37); side pot 2 (1 and 4): the
-    straight beats three aces, 2 to seat 4.
-    Net: 1 = -41; 2 = 56 - 15 = +41; 3 = 38 - 40 = -2; 4 = 37 + 2 - 41 = -2; house 4."""
+    (1, 4). Nobody uncalled. Only seat 1 has chips left: no betting after the draw; all
+    stand pat. Hands: seat 2 flush (best: main pot 60); seats 3 and 4 the same king-high
+    straight (tie for side pot 1 over seat 1's three aces: 75 = 37 + 38, the odd chip to
+    the first winner left of button 1, seat 3: 3 gets 38, 4 gets 37); side pot 2 (1 and
+    4): the straight beats three aces, 2 to seat 4. Rake: the four participants pay 1
+    each from what they hold after the pots (seat 1 159, seat 2 60, seat 3 38, seat 4 39).
+    Net: 1 = -41 - 1 = -42; 2 = 60 - 15 - 1 = +44; 3 = 38 - 40 - 1 = -3;
+    4 = 37 + 2 - 41 - 1 = -3; house 4."""
     flush = ["Ah", "Kh", "9h", "8h", "7h"]
     straight_3 = ["Kc", "Qd", "Js", "Tc", "9d"]
     straight_4 = ["Kd", "Qc", "Jh", "Ts", "9c"]
@@ -227,9 +248,9 @@ def test_three_all_ins_split_side_pot_odd_chip_and_rake() -> None:
         draws=stand_pat(2, 3, 4, 1),
         showdown=[(2, flush), (3, straight_3), (4, straight_4), (1, trips)],
         rake=[(1, 1), (2, 1), (3, 1), (4, 1)],
-        payouts=[(2, 56, "pot"), (3, 38, "pot"), (4, 37, "pot"), (4, 2, "pot")])
+        payouts=[(2, 60, "pot"), (3, 38, "pot"), (4, 37, "pot"), (4, 2, "pot")])
     record = adjudicated(config("no", mode="all", fee=1), events)
     assert record.findings == []
     assert record.expected is not None
-    assert record.expected.net == {"1": -41, "2": 41, "3": -2, "4": -2, "house": 4}
+    assert record.expected.net == {"1": -42, "2": 44, "3": -3, "4": -3, "house": 4}
     assert record.expected.rake == {"1": 1, "2": 1, "3": 1, "4": 1}

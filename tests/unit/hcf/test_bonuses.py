@@ -178,3 +178,20 @@ def test_table_posted_paytable_replaces_the_profile() -> None:
         show(1, DP), show(2, cards), pay(2, 10), pay(2, 15, kind="bonus"), ended())
     assert net(record) == {"1": -25, "2": 25, "house": 0}
     assert record.status == "ok", record.findings
+
+
+def test_decision_path_names_the_bonus_rules() -> None:
+    """Issue #20: the decision path names every rule that decided an amount. A paid Flush
+    bonus 5 on a five-card flush (10 to 1 = 50) is an HCF-8 step; a losing Straight Flush
+    bonus 5 is an HCF-9 step: the longest run is two (9c 8c, or Ah Kh), below the
+    paytable's three."""
+    five_clubs = "Kc Jc 9c 8c 6c Ah Kh"  # clubs K-J-9-8-6: no three in a row
+    outcome = hcf.adjudicate(hand(
+        config(), started(1, {1: 500, 2: 100}), wager(2, "ante", 10),
+        wager(2, "flush_bonus", 5), wager(2, "sf_bonus", 5), deal({1: DP, 2: five_clubs}, dp=1),
+        raise_(2, 10), show(1, DP), show(2, five_clubs), ended()), HOUSE)
+    steps = {s.rule: s.message for s in outcome.trace if s.seat == 2 and s.rule in
+             ("HCF-8", "HCF-9")}
+    assert steps == {"HCF-8": "Flush bonus 5: 5-card flush pays 10 to 1 = 50",
+                     "HCF-9": "Straight Flush bonus 5: 2-card straight-flush run, not "
+                              "on the paytable: lost"}

@@ -96,8 +96,10 @@ def payout(seat: int, amount: int, kind: str = "pot") -> EventSpec:
     return ("payout", {"seat": seat, "amount": amount, "source": "pot", "kind": kind})
 
 
-def rake(seat: int | None, amount: int) -> EventSpec:
-    return ("rake_collected", {"seat": seat, "amount": amount, "from": "pot"})
+def rake(seat: int | None, amount: int, source: str = "stack") -> EventSpec:
+    """GEN-10 as house-v1 reads it: a fee from the payer's own stack (after the payouts);
+    ``source="pot"`` for a fee or a pot rake taken from the pot."""
+    return ("rake_collected", {"seat": seat, "amount": amount, "from": source})
 
 
 def started(stacks: Mapping[int, int], button: int, deck: int = 52) -> EventSpec:

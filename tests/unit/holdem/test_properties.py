@@ -35,7 +35,7 @@ def pot_games(draw: st.DrawFn) -> PotGame:
         s: draw(st.one_of(st.none(), st.integers(0, 20))) for s in seats if s not in folded}
     button = draw(st.sampled_from(SEATS))
     mode = draw(st.sampled_from(["none", "all", "players", "designated"]))
-    rake = RakePolicy(mode, draw(st.integers(0, 3)), draw(st.booleans()))  # type: ignore[arg-type]
+    rake = RakePolicy(mode, draw(st.integers(0, 3)), draw(st.booleans()), "pot")  # type: ignore[arg-type]
     return contributions, dead, folded, strengths, button, rake
 
 
@@ -55,7 +55,7 @@ def test_dead_money_settlement_conserves_chips(game: tuple) -> None:  # type: ig
 @settings(max_examples=300, deadline=None)
 def test_rake_from_the_stacks_conserves_chips_and_never_overdraws(
         game: PotGame, behind: list[int]) -> None:
-    """GEN-8 / GEN-10 ``rake_source = "stack"``: chips conserved, and no seat pays rake
+    """GEN-8 / GEN-10 ``fee_from = "stack"``: chips conserved, and no seat pays rake
     it does not hold: it ends with at least nothing (net >= -(put in + chips behind))."""
     contributions, dead, folded, strengths, button, rake = game
     from_stack = RakePolicy(rake.mode, rake.fee, rake.designated_counts_button, "stack")
@@ -66,7 +66,7 @@ def test_rake_from_the_stacks_conserves_chips_and_never_overdraws(
     for seat, net in result.net.items():
         assert net >= -(contributions[seat] + left[seat])
     without = settle_with_dead_money(contributions, dead, folded, strengths, button,
-                                     RakePolicy("none", 0, True), left)
+                                     RakePolicy("none", 0, True, "stack"), left)
     for seat, net in result.net.items():  # the rake is the only difference
         assert without.net[seat] - net == result.rake.get(seat, 0)
 

@@ -143,16 +143,18 @@ def test_big_blind_ante_is_dead_money_when_the_big_blind_is_all_in() -> None:
     assert codes(record) == []
 
 
-def test_rake_from_the_stacks_instead_of_the_pot() -> None:
-    """GEN-10 ``rake_source``, mode ``all``, fee 1. The reference hand: seats 1 and 2 put in
-    4 each (seat 3 folds with nothing in, not a participant); the aces win the pot of 8.
-    "pot" (house-v1): 8 - 2 = 6 to seat 1: +2, seat 2 -4, rake 1 + 1 booked to them.
-    "stack": seat 1 wins all 8 (+4) and pays 1 from its stack: +3; seat 2 -4 - 1 = -5;
-    house 2; 3 - 5 + 2 = 0."""
+def test_rake_from_the_pot_instead_of_the_stacks() -> None:
+    """GEN-10 ``[rake] fee_from``, mode ``all``, fee 1. The reference hand: seats 1 and 2
+    put in 4 each (seat 3 folds with nothing in, not a participant); the aces win the pot
+    of 8. "stack" (house-v1): seat 1 wins all 8 (+4) and pays 1 from its stack: +3; seat
+    2 -4 - 1 = -5; house 2; 3 - 5 + 2 = 0. "pot": 8 - 2 = 6 to seat 1: +2, seat 2 -4, the
+    rake 1 + 1 booked to them."""
     cfg = config(mode="all", fee=1)
-    from_pot = outcome(*played_out(deal(s.CARDS, s.BUTTON)), prof=HOUSE, cfg=cfg)
-    assert (from_pot.net, from_pot.rake, from_pot.house) == ({1: 2, 2: -4, 3: 0},
-                                                             {1: 1, 2: 1}, 2)
-    from_stack = outcome(*played_out(deal(s.CARDS, s.BUTTON)), prof=toggled(rake_source="stack"), cfg=cfg)
+    from_stack = outcome(*played_out(deal(s.CARDS, s.BUTTON)), prof=HOUSE, cfg=cfg)
     assert (from_stack.net, from_stack.rake, from_stack.house) == ({1: 3, 2: -5, 3: 0},
                                                                    {1: 1, 2: 1}, 2)
+    pot_rake = {**HOUSE.sections["holdem"]["rake"], "fee_from": "pot"}
+    from_pot = outcome(*played_out(deal(s.CARDS, s.BUTTON)), prof=toggled(rake=pot_rake),
+                       cfg=cfg)
+    assert (from_pot.net, from_pot.rake, from_pot.house) == ({1: 2, 2: -4, 3: 0},
+                                                             {1: 1, 2: 1}, 2)

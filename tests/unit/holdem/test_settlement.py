@@ -3,6 +3,7 @@ antes and blinds (TH-1), structures, and the comparison with what the table paid
 
 from __future__ import annotations
 
+from services.events.contract import AdjudicationRecord
 from services.games.betting import OwedPost
 from services.games.holdem.betting import HoldemBetting, betting_config
 from services.games.holdem.profile import SECTION, HoldemProfile
@@ -96,33 +97,35 @@ def test_uncalled_bet_is_returned() -> None:
 
 
 def test_rake_from_every_participant() -> None:
-    """GEN-10 mode all, fee 1: seats 1 and 2 put chips in (seat 3 folded without any):
-    1 each from the pot; seat 1 wins 8 - 2 = 6: +2, seat 2 -4, house +2."""
+    """GEN-10 mode all, fee 1: seats 1 and 2 put chips in (seat 3 folded without any).
+    Seat 1 wins the whole pot of 8 (the fees do not touch it), then each participant pays
+    1 from its own stack: seat 1 8 - 4 - 1 = +3, seat 2 -4 - 1 = -5, house +2."""
     cfg = config(mode="all", fee=1)
     record = adjudicate(s.STACKS, s.BUTTON, blinds(1, 2), deal(s.CARDS, s.BUTTON),
                         *s.preflop(), street(*s.FLOP), *s.flop_betting(), street(s.TURN),
                         *s.checks(), street(s.RIVER), *s.checks(), show(1, s.CARDS[1]),
-                        show(2, s.CARDS[2]), rake(1, 1), rake(2, 1), payout(1, 6), cfg=cfg)
+                        show(2, s.CARDS[2]), payout(1, 8), rake(1, 1), rake(2, 1), cfg=cfg)
     assert record.status == "ok", record.findings
     assert record.expected is not None
-    assert record.expected.net == {"1": 2, "2": -4, "3": 0, "house": 2}
+    assert record.expected.net == {"1": 3, "2": -5, "3": 0, "house": 2}
     assert record.expected.rake == {"1": 1, "2": 1}
 
 
 def test_rake_players_mode_spares_the_button() -> None:
     """Mode players, fee 1: seat 3 (the button) calls 2 and folds on the flop, so all
-    three are participants; only seats 1 and 2 pay. Pot 2 + 2 + 2 (pre-flop) + 2 + 2
-    (flop) = 10, minus rake 2 = 8 to seat 1: seat 1 8 - 4 = +4, seat 2 -4, seat 3 -2."""
+    three are participants; only seats 1 and 2 pay, from their own stacks. Pot 2 + 2 + 2
+    (pre-flop) + 2 + 2 (flop) = 10, all to seat 1: seat 1 10 - 4 - 1 = +5, seat 2
+    -4 - 1 = -5, seat 3 (the button, no fee) -2, house 2."""
     cfg = config(mode="players", fee=1)
     record = adjudicate(s.STACKS, s.BUTTON, blinds(1, 2), deal(s.CARDS, s.BUTTON),
                         acts((3, "call", 2), (1, "call", 1), (2, "check")), street(*s.FLOP),
                         acts((1, "check"), (2, "bet", 2), (3, "fold"), (1, "call", 2)),
                         street(s.TURN), *s.checks(), street(s.RIVER), *s.checks(),
-                        show(1, s.CARDS[1]), show(2, s.CARDS[2]), rake(1, 1), rake(2, 1),
-                        payout(1, 8), cfg=cfg)
+                        show(1, s.CARDS[1]), show(2, s.CARDS[2]), payout(1, 10),
+                        rake(1, 1), rake(2, 1), cfg=cfg)
     assert record.status == "ok", record.findings
     assert record.expected is not None
-    assert record.expected.net == {"1": 4, "2": -4, "3": -2, "house": 2}
+    assert record.expected.net == {"1": 5, "2": -5, "3": -2, "house": 2}
 
 
 def test_rake_not_taken_is_reported() -> None:
@@ -176,13 +179,27 @@ def test_no_limit_raise_below_the_minimum() -> None:
 
 
 def test_pot_limit_raise_above_the_pot() -> None:
-    """Pot limit, blinds 1/2 (pot 3). Reading total_at_most_pot_after_call: seat 3 may
-    raise to at most 3 + 2 = 5; it raises to 10: OVER_POT (TH-1)."""
+    """Pot limit, blinds 1/2 (pot 3). FCD-8 (via TH-1): seat 3 calls 2 (pot 5) and may
+    raise by the pot after the call, to at most 2 + 5 = 7; it raises to 10: OVER_POT
+    (TH-1), by 3."""
     cfg = config("pot")
     record = adjudicate(s.STACKS, s.BUTTON, blinds(1, 2), deal(s.CARDS, s.BUTTON),
                         acts((3, "raise", 10), (1, "fold"), (2, "fold")),
                         payout(3, 8, "refund"), payout(3, 5), cfg=cfg)
-    assert ("OVER_POT", "TH-1") in codes(record)
+    assert [(f.code, f.rule, f.amount) for f in record.findings
+            if f.code == "OVER_POT"] == [("OVER_POT", "TH-1", 3)]
+
+
+def test_pot_limit_raise_to_seven_is_within_the_limit() -> None:
+    """The issue's example (#20): blinds 1/2 with nothing else in, the first raise goes to
+    at most 2 + (1 + 2 + 2) = 7. Seat 3 raises to 7, both blinds fold: 5 of its 7 come
+    back uncalled, it wins the pot of 1 + 2 + 2 = 5: +3, seat 1 -1, seat 2 -2, ok."""
+    record = adjudicate(s.STACKS, s.BUTTON, blinds(1, 2), deal(s.CARDS, s.BUTTON),
+                        acts((3, "raise", 7), (1, "fold"), (2, "fold")),
+                        payout(3, 5, "refund"), payout(3, 5), cfg=config("pot"))
+    assert record.status == "ok", record.findings
+    assert record.expected is not None
+    assert record.expected.net == {"1": -1, "2": -2, "3": 3, "house": 0}
 
 
 def test_shown_cards_are_not_the_cards_dealt() -> None:
@@ -211,13 +228,43 @@ def test_unread_cards_shown_at_the_showdown_are_used() -> None:
     assert record.status == "ok", record.findings
 
 
-def test_showdown_with_unknown_cards_is_rejected() -> None:
+def unknown_showdown(*ending: Part, cfg: dict[str, object] | None = None) -> AdjudicationRecord:
+    """The reference hand with no card read at the deal and none shown: seats 1 and 2
+    (4 chips each in the pot of 8) reach the showdown, nobody can say who won."""
     unread = {1: [None, None], 2: [None, None], 3: [None, None]}
-    record = adjudicate(s.STACKS, s.BUTTON, blinds(1, 2), deal(unread, s.BUTTON),
-                        *s.preflop(), street(*s.FLOP), *s.flop_betting(), street(s.TURN),
-                        *s.checks(), street(s.RIVER), *s.checks(), payout(1, 8))
-    assert record.status == "rejected"
-    assert codes(record) == [("HAND_REJECTED", "TH-9")]
+    return adjudicate(s.STACKS, s.BUTTON, blinds(1, 2), deal(unread, s.BUTTON),
+                      *s.preflop(), street(*s.FLOP), *s.flop_betting(), street(s.TURN),
+                      *s.checks(), street(s.RIVER), *s.checks(), *ending, cfg=cfg)
+
+
+def test_showdown_with_unknown_cards_cannot_be_verified() -> None:
+    """Issue #21: not rejected, not a critical finding: its own non-critical status. The
+    actions were legal and the 8 chips all went back out: ``unverified``, one info finding
+    (TH-9), no expected side, the recorded side as the table moved it."""
+    record = unknown_showdown(payout(1, 8))
+    assert record.status == "unverified"
+    assert [(f.code, f.rule, f.severity) for f in record.findings] == [
+        ("SHOWDOWN_UNKNOWN", "TH-9", "info")]
+    assert "cannot verify who won" in record.findings[0].message
+    assert record.expected is None
+    assert record.recorded is not None
+    assert record.recorded.net == {"1": 4, "2": -4, "3": 0, "house": 0}
+
+
+def test_unknown_showdown_still_checks_the_chips_and_the_rake() -> None:
+    """The same hand, but only 7 of the 8 chips paid: POT_NOT_EMPTY (GEN-8) makes it a
+    discrepancy. Under mode ``all`` fee 1, seats 1 and 2 each owe 1 whoever won; a table
+    that took no rake is RAKE_UNDER for both."""
+    assert unknown_showdown(payout(1, 7)).status == "discrepancy"
+    assert "POT_NOT_EMPTY" in [f.code for f in unknown_showdown(payout(1, 7)).findings]
+    record = unknown_showdown(payout(1, 8), cfg=config(mode="all", fee=1))
+    assert record.status == "discrepancy"
+    rake_findings = sorted((f.code, f.seat, f.amount) for f in record.findings
+                           if f.code != "SHOWDOWN_UNKNOWN")
+    assert rake_findings == [("RAKE_UNDER", 1, -1), ("RAKE_UNDER", 2, -1)]
+    raked = unknown_showdown(payout(1, 8), rake(1, 1), rake(2, 1),
+                             cfg=config(mode="all", fee=1))
+    assert raked.status == "unverified", raked.findings
 
 
 def profile() -> HoldemProfile:
@@ -246,27 +293,32 @@ def test_big_blind_ante_comes_before_a_short_big_blind() -> None:
     assert engine.owed_posts()[-1] == OwedPost("post_big_blind", 2, 1)
 
 
-def test_three_way_split_with_two_odd_chips_after_rake() -> None:
+def test_three_way_split_with_two_odd_chips_and_rake_from_the_stacks() -> None:
     """Four players, 100 each, button 4 (small blind seat 1, big blind seat 2), rake mode
-    all, fee 2. Seat 3 raises to 5, seat 4 calls 5, seat 1 folds its blind (1), seat 2
-    calls 3 more: pot 5 + 5 + 5 + 1 = 16. Rake 2 from each participant (1, 2, 3, 4) = 8,
-    so 8 is left. Board 5c 6d 7h 8s 9c: seats 2 (Kc Kd), 3 (Qh Qs) and 4 (Jh Js) all play
-    the nine-high straight: 8 / 3 = 2 each, 2 odd chips, one each clockwise from the
-    button's left among the winners: seat 2 then seat 3. Shares 3 / 3 / 2.
-    Nets: seat 1 -1, seat 2 3 - 5 = -2, seat 3 -2, seat 4 2 - 5 = -3, house +8."""
+    all, fee 2. Pre-flop seat 3 raises to 5, seat 4 calls 5, seat 1 calls 4 more, seat 2
+    calls 3 more: 20. Flop: 1, 2, 3 check, 4 bets 2, 1 folds, 2 and 3 call: pot 26.
+    Board 5c 6d 7h 8s 9c: seats 2 (Kc Kd), 3 (Qh Qs) and 4 (Jh Js) all play the
+    nine-high straight: 26 / 3 = 8 each, 2 odd chips, one each clockwise from the
+    button's left among the winners: seat 2 then seat 3. Shares 9 / 9 / 8. Then every
+    participant (1, 2, 3, 4) pays 2 from its own stack (GEN-10).
+    Nets: seat 1 -5 - 2 = -7, seat 2 9 - 7 - 2 = 0, seat 3 0, seat 4 8 - 7 - 2 = -1,
+    house +8."""
     stacks = {1: 100, 2: 100, 3: 100, 4: 100}
     cards = {1: ["As", "Ad"], 2: ["Kc", "Kd"], 3: ["Qh", "Qs"], 4: ["Jh", "Js"]}
     checks3 = acts((2, "check"), (3, "check"), (4, "check"))
     record = adjudicate(stacks, 4, blinds(1, 2), deal(cards, 4),
-                        acts((3, "raise", 5), (4, "call", 5), (1, "fold"), (2, "call", 3)),
-                        street(*STRAIGHT[:3]), checks3, street(STRAIGHT[3]), checks3,
+                        acts((3, "raise", 5), (4, "call", 5), (1, "call", 4), (2, "call", 3)),
+                        street(*STRAIGHT[:3]),
+                        acts((1, "check"), (2, "check"), (3, "check"), (4, "bet", 2),
+                             (1, "fold"), (2, "call", 2), (3, "call", 2)),
+                        street(STRAIGHT[3]), checks3,
                         street(STRAIGHT[4]), checks3, show(2, cards[2]), show(3, cards[3]),
-                        show(4, cards[4]), rake(1, 2), rake(2, 2), rake(3, 2), rake(4, 2),
-                        payout(2, 3), payout(3, 3), payout(4, 2),
+                        show(4, cards[4]), payout(2, 9), payout(3, 9), payout(4, 8),
+                        rake(1, 2), rake(2, 2), rake(3, 2), rake(4, 2),
                         cfg=config(mode="all", fee=2))
     assert record.status == "ok", record.findings
     assert record.expected is not None
-    assert record.expected.net == {"1": -1, "2": -2, "3": -2, "4": -3, "house": 8}
+    assert record.expected.net == {"1": -7, "2": 0, "3": 0, "4": -1, "house": 8}
 
 
 def test_side_pot_split_between_tied_hands() -> None:
@@ -287,3 +339,38 @@ def test_side_pot_split_between_tied_hands() -> None:
     wrong = adjudicate(stacks, 3, *parts, payout(2, 32), payout(3, 30))
     mispays = sorted((f.seat, f.amount, f.rule) for f in wrong.findings if f.code == "MISPAY")
     assert mispays == [(2, 1, "TH-9"), (3, -1, "TH-9")]
+
+
+def heads_up_players_mode(*ending: Part) -> AdjudicationRecord:
+    """Heads-up no limit 1/2, rake mode players fee 1, stacks 100. Button seat 1 posts
+    the small blind (TH-1), seat 2 the big blind. Pre-flop seat 1 raises to 6 (adds 5),
+    seat 2 calls 4. Flop: seat 2 checks, seat 1 bets 6, seat 2 folds: seat 1's 6 is
+    uncalled and comes back; the pot of 12 is seat 1's."""
+    cards = {1: ["As", "Ad"], 2: ["Kc", "Kd"]}
+    return adjudicate({1: 100, 2: 100}, 1, blinds(1, 2), deal(cards, 1),
+                      acts((1, "raise", 5), (2, "call", 4)), street(*BOARD[:3]),
+                      acts((2, "check"), (1, "bet", 6), (2, "fold")), *ending,
+                      cfg=config(mode="players", fee=1))
+
+
+def test_heads_up_players_mode_the_button_pays_no_fee_and_the_pot_is_not_touched() -> None:
+    """GEN-10 (issue #20): "the DP" is the player on the button, so in ``players`` mode
+    the button (seat 1) pays nothing; seat 2 pays its fee of 1 from its own stack and the
+    winner never bears it. Seat 1: 6 back, the pot of 12 won: 18 - 12 = +6. Seat 2: -6
+    in the pot, -1 fee = -7. House 1; 6 - 7 + 1 = 0."""
+    record = heads_up_players_mode(payout(1, 6, "refund"), payout(1, 12), rake(2, 1))
+    assert record.status == "ok", record.findings
+    assert record.expected is not None
+    assert record.expected.net == {"1": 6, "2": -7, "house": 1}
+    assert record.expected.rake == {"2": 1}
+
+
+def test_heads_up_fee_taken_out_of_the_pot_charges_the_winner() -> None:
+    """The same hand as a table that takes seat 2's fee out of the pot: seat 1 is paid 11
+    instead of 12 (recorded +5 before rake, GEN-10 gives +6: underpaid by 1), and seat 2
+    keeps the chip its fee should have cost it (recorded -6 + 1 booked rake = -5 before
+    rake against -6: overpaid by 1). Seat 2's rake itself is right (1 due, 1 booked)."""
+    record = heads_up_players_mode(payout(1, 6, "refund"), rake(2, 1, "pot"), payout(1, 11))
+    mispays = sorted((f.seat, f.amount) for f in record.findings if f.code == "MISPAY")
+    assert mispays == [(1, -1), (2, 1)]
+    assert not [f for f in record.findings if f.code.startswith("RAKE_")]

@@ -159,3 +159,43 @@ def test_many_hands_in_one_replay_equal_one_by_one() -> None:
         alone = dispute_from_log(lines_of(events), hand_id, PROFILES)
         assert render_html("dispute.html", r=report, generated_at=STAMP) == render_html(
             "dispute.html", r=alone, generated_at=STAMP)
+
+
+def test_paid_flush_bonus_cites_hcf8_in_the_decision_path() -> None:
+    """Issue #20: a dispute report's decision path names every rule that decided an amount.
+    DP seat 1 (9-5-2 hearts, qualifies); seat 2 antes 10, raises 20 on a five-card club
+    flush (HCF-4 allows 2x), and wagers a Flush bonus 5: Ante and Raise win 30 (HCF-7), the
+    bonus pays 10 to 1 = 50 (HCF-8)."""
+    import random
+
+    from services.events.stream import TableStream
+    from tests.unit.hcf.scenario import config
+
+    stream = TableStream("T9", random.Random(9))
+    stream.emit("table_configured", config())
+    for seat in (1, 2):
+        stream.emit("player_seated", {"seat": seat, "player_id": f"P{seat}", "stack": 500})
+    dp, clubs = "9h 5h 2h 7c 4c 3d 6s", "Kc Jc 9c 8c 6c Ah Kh"
+    hand = [("hand_started", {"button": 1, "designated_player": 1, "dealer_id": "D1",
+                              "seats": [{"seat": 1, "player_id": "P1", "stack": 500},
+                                        {"seat": 2, "player_id": "P2", "stack": 500}],
+                              "deck": 52}),
+            ("wager", {"seat": 2, "kind": "ante", "amount": 10}),
+            ("wager", {"seat": 2, "kind": "flush_bonus", "amount": 5})]
+    for i in range(7):
+        hand += [("card_dealt", {"to": "seat", "seat": s, "card": c.split()[i],
+                                 "face_up": False}) for s, c in ((2, clubs), (1, dp))]
+    hand += [("action", {"seat": 2, "action": "raise"}),
+             ("wager", {"seat": 2, "kind": "raise", "amount": 20}),
+             ("showdown", {"seat": 1, "cards": dp.split()}),
+             ("showdown", {"seat": 2, "cards": clubs.split()}),
+             ("payout", {"seat": 2, "amount": 30, "source": "designated", "kind": "win"}),
+             ("payout", {"seat": 2, "amount": 50, "source": "designated", "kind": "bonus"}),
+             ("hand_ended", {})]
+    for type_, data in hand:
+        stream.emit(type_, data, hand_id="T9-000001")
+    report = dispute_from_log(lines_of(stream.events), "T9-000001", PROFILES)
+    assert report.record.status == "ok", report.record.findings
+    assert ("HCF-8", "Flush bonus 5: 5-card flush pays 10 to 1 = 50") in [
+        (s.rule, s.message) for s in report.trace]
+    assert {"HCF-7", "HCF-8"} <= {r.rule_id for r in report.rules}

@@ -42,17 +42,29 @@ def test_insurance_on_a_weaker_hand_is_returned() -> None:
     assert expected_net(record)["1"] == 40
 
 
-def test_collecting_a_wrong_bet_insurance_is_a_mispay() -> None:
-    """The table took the two-pair box's insurance: recorded 40 - 10 = 30, due 40."""
+def test_collecting_a_wrong_bet_insurance_is_a_mispay_citing_rp4() -> None:
+    """The table took the two-pair box's insurance: recorded 40 - 10 = 30, due 40. The
+    Bet was paid right; only the insurance is wrong, so the MISPAY cites RP-4."""
     record = (insured("Tc Td 5s 5c 2d", QUALIFIES, 10).turn_dealer(QUALIFIES)
               .pay(1, 40).collect(1, "insurance", 10).record())
-    assert [(f.code, f.amount) for f in record.findings] == [("MISPAY", -10)]
+    assert [(f.code, f.rule, f.amount) for f in record.findings] == [("MISPAY", "RP-4", -10)]
 
 
-def test_insurance_paid_though_the_dealer_qualifies_is_a_mispay_citing_rp7() -> None:
+def test_insurance_paid_though_the_dealer_qualifies_is_a_mispay_citing_rp4() -> None:
+    """Issue #20: J J J beats the dealer's Ace-King, the Bet 20 x 3 = 60 is paid right, but
+    the table also paid the insurance 10 instead of taking it: recorded +70, due +50. The
+    rule the table broke is RP-4 (insurance loses when the dealer qualifies), not RP-7."""
     record = (insured("Jc Jd Js 2h 7c", QUALIFIES, 10).turn_dealer(QUALIFIES)
               .pay(1, 60).pay(1, 10, "insurance").record())
-    assert [(f.code, f.rule, f.amount) for f in record.findings] == [("MISPAY", "RP-7", 20)]
+    assert [(f.code, f.rule, f.amount) for f in record.findings] == [("MISPAY", "RP-4", 20)]
+
+
+def test_a_wrong_bet_payout_with_the_insurance_right_still_cites_rp7() -> None:
+    """Same hand, the insurance taken as it should be but the Bet paid 40 instead of 60:
+    the MISPAY (-20) cites RP-7, the rule of the part the table got wrong."""
+    record = (insured("Jc Jd Js 2h 7c", QUALIFIES, 10).turn_dealer(QUALIFIES)
+              .pay(1, 40).collect(1, "insurance", 10).record())
+    assert [(f.code, f.rule, f.amount) for f in record.findings] == [("MISPAY", "RP-7", -20)]
 
 
 def test_insurance_below_one_ante_is_returned() -> None:

@@ -1,0 +1,118 @@
+"""The hands a PHH import reads: ``.phh`` files (one hand each) and ``.phhs`` files (many
+hands, one ``[n]`` table each, the PHH dataset's format), each hand with where it came
+from, so every record can be traced to its file and table.
+
+Which table a hand belongs to is the source's ``table`` field (with its ``venue``): one
+``.phhs`` file mixes the hands of many real tables, and one table's hands run on across
+files, so a folder says nothing about tables there. A hand without a ``table`` field
+belongs to the session of its folder, as the Pluribus and WSOP files are laid out.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from services.importers.phh_hand import PhhHand, Unsupported, read_hand
+from services.importers.phh_toml import PhhSyntaxError, loads
+
+SUFFIXES = (".phh", ".phhs")
+
+
+@dataclass(frozen=True)
+class SourceHand:
+    """One hand read from a file: ``section`` is its table name in a ``.phhs`` file
+    (None in a ``.phh`` file), ``position`` its place in the file."""
+
+    path: Path
+    section: str | None
+    position: int
+    hand: PhhHand
+
+    @property
+    def location(self) -> str:
+        return location(self.path, self.section)
+
+    @property
+    def table_key(self) -> tuple[str, ...]:
+        """The source's table (venue and name), else the folder's session."""
+        if self.hand.table is not None:
+            return ("table", self.hand.venue or "", self.hand.table)
+        return ("folder", str(self.path.parent))
+
+
+def location(path: Path, section: str | None) -> str:
+    """``file`` or ``file[n]``: where a hand is in the source."""
+    return str(path) if section is None else f"{path}[{section}]"
+
+
+@dataclass
+class Reading:
+    """The hands read, in file order, and the entries that could not be read (with each
+    reason's kind, for counting)."""
+
+    hands: list[SourceHand]
+    skipped: list[tuple[str, str]]
+    read: int = 0  # hands (or unreadable files) read: hands + skipped
+    kinds: dict[str, str] = field(default_factory=dict)  # reason -> its kind
+
+
+def expand(paths: Iterable[str | os.PathLike[str]]) -> list[Path]:
+    """Files as given, directories searched recursively for ``.phh`` and ``.phhs``
+    files; sorted, without duplicates."""
+    out: set[Path] = set()
+    for raw in paths:
+        path = Path(raw)
+        if path.is_dir():
+            out.update(p for p in path.rglob("*") if p.suffix in SUFFIXES and p.is_file())
+        else:
+            out.add(path)
+    return sorted(out)
+
+
+def read_sources(files: Iterable[Path]) -> Reading:
+    """Every hand of every file: a ``.phhs`` file's tables one by one (a hand that cannot
+    be imported is skipped with its reason, the others are kept); a file that is not
+    readable at all is one skipped entry."""
+    reading = Reading([], [])
+    for path in files:
+        try:
+            doc = loads(path.read_text(encoding="utf-8"))
+        except (PhhSyntaxError, UnicodeDecodeError, OSError) as exc:
+            why = (f"not a valid PHH (TOML) file: {exc}" if isinstance(exc, PhhSyntaxError)
+                   else str(exc))
+            _skip(reading, str(path), why)
+            continue
+        for position, (section, body) in enumerate(_documents(path, doc, reading)):
+            try:
+                hand = read_hand(body)
+            except Unsupported as exc:
+                _skip(reading, location(path, section), str(exc), exc.kind)
+                continue
+            reading.read += 1
+            reading.hands.append(SourceHand(path, section, position, hand))
+    return reading
+
+
+def _documents(path: Path, doc: dict[str, Any], reading: Reading
+               ) -> list[tuple[str | None, dict[str, Any]]]:
+    """The hands of one parsed file: the file itself (``.phh``), or each of its tables
+    (``.phhs``; a key outside every table makes the file unreadable)."""
+    if path.suffix != ".phhs":
+        return [(None, doc)]
+    stray = [key for key, value in doc.items() if not isinstance(value, dict)]
+    if stray:
+        _skip(reading, str(path), f"not a .phhs file: {stray[0]!r} is outside every hand "
+                                  "([n] table)")
+        return []
+    return list(doc.items())
+
+
+def _skip(reading: Reading, where: str, why: str, kind: str | None = None) -> None:
+    reading.read += 1
+    reading.skipped.append((where, why))
+    if kind is not None and kind != why:
+        reading.kinds[why] = kind
