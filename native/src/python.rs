@@ -199,6 +199,20 @@ impl Engine {
             .into_pyobject(py)
     }
 
+    /// `("hand", hand_id, events, context, (first_seq, last_seq, last_hash), findings)`
+    fn hand<'py>(&self, py: Python<'py>, hand: &ClosedHand) -> PyResult<Bound<'py, PyAny>> {
+        Ok((
+            "hand",
+            hand.hand_id.as_str(),
+            self.events(py, hand)?,
+            self.context(py, hand)?,
+            (hand.first_seq, hand.last_seq, crate::canonical::hex(&hand.last_hash)),
+            findings_list(py, &hand.findings)?,
+        )
+            .into_pyobject(py)?
+            .into_any())
+    }
+
     fn rule_profile(&self, table_id: &str) -> Option<String> {
         self.core.tables.get(table_id)?.rule_profile()
     }
@@ -231,16 +245,14 @@ impl Engine {
                         .into_pyobject(py)?
                         .into_any()
                 }
-                Output::Closed(hand) => (
-                    "hand",
-                    hand.hand_id.as_str(),
-                    self.events(py, hand)?,
-                    self.context(py, hand)?,
-                    (hand.first_seq, hand.last_seq, crate::canonical::hex(&hand.last_hash)),
-                    findings_list(py, &hand.findings)?,
-                )
-                    .into_pyobject(py)?
-                    .into_any(),
+                Output::Closed(hand) => self.hand(py, hand)?,
+                Output::Adjudicated { record, hand } => {
+                    let hand = match hand {
+                        Some(hand) => self.hand(py, hand)?,
+                        None => py.None().into_bound(py),
+                    };
+                    ("record", PyBytes::new(py, record), hand).into_pyobject(py)?.into_any()
+                }
             };
             list.append(item)?;
         }
@@ -445,6 +457,34 @@ impl Engine {
         Ok(((pos, line), steps))
     }
 
+    /// Adjudicate the games the core's rules cover (High Card Flush) here, under
+    /// `profiles`: `{name: (gen section, hcf section)}`, each section a dict of its fields
+    /// (msgspec's `to_builtins`) or None when it did not load. `keep_hands`: return each
+    /// such hand's events and context with its record (for surveillance).
+    fn use_native_rules(&mut self, profiles: &Bound<'_, PyDict>, keep_hands: bool) -> PyResult<()> {
+        let mut known = HashMap::new();
+        for (name, sections) in profiles.iter() {
+            let name: String = name.extract()?;
+            let (gen, hcf): (Option<Bound<'_, PyDict>>, Option<Bound<'_, PyDict>>) = sections.extract()?;
+            let profile = crate::rules::profile::Profile {
+                gen: gen.and_then(|d| gen_profile(&d)),
+                hcf: hcf.and_then(|d| hcf_profile(&d)),
+            };
+            known.insert(name, profile);
+        }
+        self.core.rules = Some(crate::NativeRules { profiles: known, keep_hands, ..Default::default() });
+        Ok(())
+    }
+
+    /// (hands adjudicated by the core's rules, deferred to Python, panics caught, why the
+    /// last was deferred)
+    fn native_rules_stats(&self) -> (u64, u64, u64, Option<String>) {
+        match &self.core.rules {
+            Some(r) => (r.adjudicated, r.deferred, r.panicked, r.last_defer.clone()),
+            None => (0, 0, 0, None),
+        }
+    }
+
     /// The stacks a closed hand moved: `[(seat, net), ...]` from its recorded side.
     fn settle(&mut self, table_id: &str, moves: Vec<(i64, i64)>) {
         if let Some(state) = self.core.tables.get_mut(table_id) {
@@ -524,6 +564,89 @@ impl Engine {
     fn _inject_panic(&mut self, raw: Vec<u8>) {
         self.panic_on = Some(raw);
     }
+}
+
+fn field<'py, T: FromPyObject<'py>>(d: &Bound<'py, PyDict>, name: &str) -> Option<T> {
+    d.get_item(name).ok().flatten().and_then(|v| v.extract().ok())
+}
+
+fn sev(d: &Bound<'_, PyDict>, name: &str) -> Option<crate::rules::Sev> {
+    crate::rules::Sev::parse(&field::<String>(d, name)?)
+}
+
+/// Section `gen` as the core's rules read it; None when a field is missing or wrong.
+fn gen_profile(d: &Bound<'_, PyDict>) -> Option<crate::rules::profile::GenProfile> {
+    Some(crate::rules::profile::GenProfile {
+        wager_over_stack: sev(d, "wager_over_stack_severity")?,
+        chips_during_hand: sev(d, "chips_during_hand_severity")?,
+        cash_in_play: sev(d, "cash_in_play_severity")?,
+        unauthorised_config: sev(d, "unauthorised_config_severity")?,
+        wager_outside_limits: sev(d, "wager_outside_limits_severity")?,
+        deck_integrity: sev(d, "deck_integrity_severity")?,
+        mispay: sev(d, "mispay_severity")?,
+        rake_error: sev(d, "rake_error_severity")?,
+    })
+}
+
+/// A Literal field that must be one of two values: whether it is the first.
+fn either(d: &Bound<'_, PyDict>, name: &str, first: &str, second: &str) -> Option<bool> {
+    match field::<String>(d, name)?.as_str() {
+        s if s == first => Some(true),
+        s if s == second => Some(false),
+        _ => None,
+    }
+}
+
+fn paytable(d: &Bound<'_, PyDict>, name: &str) -> Option<Vec<(String, i64)>> {
+    let table = d.get_item(name).ok().flatten()?;
+    let table = table.downcast::<PyDict>().ok()?;
+    table.iter().map(|(k, v)| Some((k.extract().ok()?, v.extract().ok()?))).collect()
+}
+
+/// Section `hcf` as the core's rules read it; None when a field is missing or wrong.
+fn hcf_profile(d: &Bound<'_, PyDict>) -> Option<crate::rules::profile::HcfProfile> {
+    let caps_list = d.get_item("raise_caps").ok().flatten()?;
+    let caps_list = caps_list.downcast::<PyList>().ok()?;
+    let mut raise_caps = Vec::new();
+    for cap in caps_list.iter() {
+        let cap = cap.downcast::<PyDict>().ok()?;
+        raise_caps.push((field(cap, "min_flush_cards")?, field(cap, "max_ante_multiple")?));
+    }
+    Some(crate::rules::profile::HcfProfile {
+        cards_per_hand: field(d, "cards_per_hand")?,
+        dp_qualify_min_cards: field(d, "dp_qualify_min_cards")?,
+        dp_qualify_min_high: field(d, "dp_qualify_min_high")?,
+        dp_qualify_any_high_cards: field(d, "dp_qualify_any_high_cards")?,
+        raise_min_ante_multiple: field(d, "raise_min_ante_multiple")?,
+        raise_caps,
+        over_cap_raise_severity: sev(d, "over_cap_raise_severity")?,
+        over_cap_plays_cap: either(d, "over_cap_raise_plays", "cap", "as_placed")?,
+        under_min_raise_severity: sev(d, "under_min_raise_severity")?,
+        flush_bonus_paytable: paytable(d, "flush_bonus_paytable")?,
+        sf_bonus_paytable: paytable(d, "sf_bonus_paytable")?,
+        sf_ace_low: field(d, "sf_ace_low")?,
+        sf_wraparound: field(d, "sf_wraparound")?,
+        cap_largest_remainder: either(d, "bonus_cap_rounding", "largest_remainder", "floor")?,
+        bonus_against_dp: either(d, "bonus_settlement", "against_dp", "paytable_alone")?,
+        short_funds_dead_hand: either(d, "dp_short_funds", "dead_hand", "pay_to_extent")?,
+        bankroll_gross: either(d, "bankroll_check", "gross", "net")?,
+        folded_join_at_fold: either(d, "folded_wagers_join_funds", "at_fold", "in_order")?,
+        dp_funds_reserve_rake: field(d, "dp_funds_reserve_rake")?,
+        dp_rake_needs_participant: field(d, "dp_rake_needs_participant")?,
+        past_posting_severity: sev(d, "past_posting_severity")?,
+        past_posted_wager_void: field(d, "past_posted_wager_void")?,
+        wager_not_in_game_severity: sev(d, "wager_not_in_game_severity")?,
+        stake_cover_raise_multiple: field(d, "stake_cover_raise_multiple")?,
+        insufficient_stake_severity: sev(d, "insufficient_stake_severity")?,
+        dp_rotation_skip_severity: sev(d, "dp_rotation_skip_severity")?,
+        button_not_at_dp_severity: sev(d, "button_not_at_dp_severity")?,
+        card_count_severity: sev(d, "card_count_severity")?,
+        dead_hand_settled_severity: sev(d, "dead_hand_settled_severity")?,
+        showdown_mismatch_severity: sev(d, "showdown_mismatch_severity")?,
+        walk_away_severity: sev(d, "walk_away_severity")?,
+        late_decision_severity: sev(d, "late_decision_severity")?,
+        settlement_order_severity: sev(d, "settlement_order_severity")?,
+    })
 }
 
 /// What an absent optional field of the contract defaults to (`None`, or `False` for

@@ -30,8 +30,12 @@ class EmbeddedRunner:
     ``profiles``: the rule profiles the tables may post (read once by the caller's
     bootstrap)."""
 
-    def __init__(self, profiles: Profiles, engine: str | None = None) -> None:
-        self.impl = make_runner(profiles, engine)
+    def __init__(self, profiles: Profiles, engine: str | None = None,
+                 closed_hands: bool = True) -> None:
+        """``closed_hands``: each result names the hand it closed (``closed_hand``, what
+        surveillance reads); a caller that only wants the records says False, and the
+        native core then builds no Python object for a hand its rules adjudicate."""
+        self.impl = make_runner(profiles, engine, closed_hands)
 
     def feed(self, raw: bytes, where: str) -> StepResult:
         return self.impl.feed(raw, where)
@@ -62,9 +66,11 @@ def iter_lines(lines: Iterable[bytes]) -> Iterator[tuple[bytes, str]]:
 
 
 def adjudicate_lines(lines: Iterable[bytes], profiles: Profiles,
-                     engine: str | None = None) -> Iterator[StepResult]:
-    """Every result with an outcome of a whole log, then the end-of-input closing."""
-    runner = EmbeddedRunner(profiles, engine)
+                     engine: str | None = None, closed_hands: bool = True
+                     ) -> Iterator[StepResult]:
+    """Every result with an outcome of a whole log, then the end-of-input closing
+    (``closed_hands`` as for ``EmbeddedRunner``)."""
+    runner = EmbeddedRunner(profiles, engine, closed_hands)
     if isinstance(runner.impl, ReferenceRunner):
         feed = runner.impl.feed
         for number, line in enumerate(lines, start=1):  # as ``iter_lines``, inlined
@@ -81,13 +87,13 @@ def adjudicate_lines(lines: Iterable[bytes], profiles: Profiles,
     yield runner.finish()
 
 
-def adjudicate_file(fh: BinaryIO, profiles: Profiles,
-                    engine: str | None = None) -> Iterator[StepResult]:
+def adjudicate_file(fh: BinaryIO, profiles: Profiles, engine: str | None = None,
+                    closed_hands: bool = True) -> Iterator[StepResult]:
     """``adjudicate_lines`` over a binary file, read in chunks of whole lines (the native
     core splits them: no Python object per line)."""
-    runner = EmbeddedRunner(profiles, engine)
+    runner = EmbeddedRunner(profiles, engine, closed_hands)
     if not isinstance(runner.impl, NativeRunner):
-        yield from adjudicate_lines(fh, profiles, engine)
+        yield from adjudicate_lines(fh, profiles, engine, closed_hands)
         return
     native = runner.impl
     pending = b""

@@ -43,12 +43,15 @@ def engine_name(explicit: str | None = None) -> EngineName:
                         f"{', '.join(ENGINES)}")
 
 
-def make_runner(profiles: Profiles, engine: str | None = None) -> NativeRunner | ReferenceRunner:
+def make_runner(profiles: Profiles, engine: str | None = None,
+                closed_hands: bool = True) -> NativeRunner | ReferenceRunner:
     """A fresh runner of the chosen engine (``EngineUnavailable`` when native is asked
-    for and not built), adjudicating under ``profiles``."""
+    for and not built), adjudicating under ``profiles``. With the native engine, High
+    Card Flush hands are adjudicated by the core's rules; ``closed_hands`` False spares
+    building the hands the caller does not read (the reference always has them)."""
     if engine_name(engine) == "python":
         return ReferenceRunner(profiles)
-    return NativeRunner(profiles)
+    return NativeRunner(profiles, closed_hands=closed_hands)
 
 
 __all__ = ["ENGINES", "ENGINE_ENV", "EngineUnavailable", "NativeRunner", "ReferenceRunner",

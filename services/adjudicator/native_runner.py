@@ -14,14 +14,17 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
+import msgspec
+
 from services.adjudicator.adjudicate import ChainInfo, adjudicate_hand, rejected_record
 from services.adjudicator.intake import Rejection, parse_record
 from services.adjudicator.steps import DeadLetter, StepResult
 from services.adjudicator.table import cash_in_play_severity
 from services.events import contract
-from services.events.contract import Alert
+from services.events.contract import Alert, decode_record
+from services.games.hcf.profile import HcfProfile
 from services.games.model import BuyRecord, HandInput, SeatInfo, TableContext, finding
-from services.games.profile import Profiles
+from services.games.profile import GenProfile, Profiles, RuleProfile
 
 
 class EngineUnavailable(RuntimeError):
@@ -55,14 +58,40 @@ def _contract_classes() -> dict[str, type]:
 Outputs = list[tuple[Any, ...]]
 
 
+def _section(profile: RuleProfile, name: str, struct_type: type[Any]) -> dict[str, Any] | None:
+    """A profile section as plain data for the core, or None when it does not load (the
+    core then leaves the hands that need it to the Python rules, which word the error)."""
+    try:
+        data: dict[str, Any] = msgspec.to_builtins(profile.section(name, struct_type))
+    except Exception:  # whatever the section's fault, the reference reports it per hand
+        return None
+    return data
+
+
+def native_profiles(profiles: Profiles) -> dict[str, tuple[dict[str, Any] | None,
+                                                         dict[str, Any] | None]]:
+    """What the core's rules read of each profile (sections ``gen`` and ``hcf``), given
+    to it once: the rules read no file and look nothing up in Python per hand."""
+    return {name: (_section(p, "gen", GenProfile), _section(p, "hcf", HcfProfile))
+            for name, p in profiles.by_name.items()}
+
+
 class NativeRunner:
     """``feed(raw, where) -> StepResult`` and ``finish()``, as the reference runner; plus
     whole batches (``feed_lines``, ``feed_buffer``, ``feed_records``) in one call each
     and one table's state as bytes (``export_table`` / ``import_table``)."""
 
-    def __init__(self, profiles: Profiles) -> None:
+    def __init__(self, profiles: Profiles, closed_hands: bool = True,
+                 native_rules: bool = True) -> None:
+        """``closed_hands``: give each adjudicated hand back as ``StepResult.closed_hand``
+        (surveillance and reports need its events; the adjudicating paths do not, and
+        skip building them). ``native_rules``: High Card Flush hands are adjudicated by
+        the core's rules (the Python rules are the reference and decide the rest)."""
         self.profiles = profiles
+        self.closed_hands = closed_hands
         self._engine = _native().Engine(_contract_classes(), _reference_verdict)
+        if native_rules:
+            self._engine.use_native_rules(native_profiles(profiles), closed_hands)
         self.next_line = 1  # after ``feed_buffer``: the number of the line that follows
 
     # ------------------------------------------------------------ feeding
@@ -160,6 +189,12 @@ class NativeRunner:
         count: int = self._engine.open_hands()
         return count
 
+    def native_rules_stats(self) -> tuple[int, int, int, str | None]:
+        """(hands the core's rules adjudicated, deferred to Python, panics caught, why the
+        last deferred one was)."""
+        stats: tuple[int, int, int, str | None] = self._engine.native_rules_stats()
+        return stats
+
     # ------------------------------------------------------------ outcomes
 
     def _step(self, table_id: str | None, outputs: Outputs, raw: bytes, where: str
@@ -173,6 +208,11 @@ class NativeRunner:
                 result.dead_letters.append(DeadLetter(where, item[1], raw, table_id))
             elif kind == "outside":
                 result.outside_hand.extend(_findings([item[1]]))
+            elif kind == "record":  # adjudicated by the core's rules, stacks settled
+                _, raw_record, hand = item
+                result.records.append(decode_record(raw_record))
+                if hand is not None:
+                    result.closed_hand = self._hand_input(table_id or "", hand)
             elif kind == "rejected":
                 _, hand_id, findings, game = item
                 result.records.append(
@@ -183,10 +223,15 @@ class NativeRunner:
                 result.closed_hand = hand_input
         return result
 
+    @staticmethod
+    def _hand_input(table_id: str, item: tuple[Any, ...]) -> HandInput:
+        _, hand_id, events, context, _, _ = item
+        return HandInput(table=_context(table_id, context), hand_id=hand_id, events=events)
+
     def _adjudicate(self, table_id: str, item: tuple[Any, ...]
                     ) -> tuple[HandInput, contract.AdjudicationRecord]:
-        _, hand_id, events, context, (first_seq, last_seq, last_hash), findings = item
-        hand = HandInput(table=_context(table_id, context), hand_id=hand_id, events=events)
+        _, _, _, _, (first_seq, last_seq, last_hash), findings = item
+        hand = self._hand_input(table_id, item)
         record = adjudicate_hand(hand, self.profiles, ChainInfo(first_seq, last_seq, last_hash),
                                  extra_findings=_findings(findings))
         if record.recorded is not None:

@@ -1,0 +1,189 @@
+//! The `AdjudicationRecord` as `encode_record` writes it (msgspec, `order="deterministic"`):
+//! the struct's fields in definition order, those with a default omitted when they hold
+//! it (`omit_defaults=True`), dict keys sorted, strings escaped as msgspec escapes them
+//! (the same as RFC 8785's: `canonical::write_str`).
+
+use std::collections::BTreeMap;
+
+use super::recorded::Movement;
+use super::{Chips, RFinding};
+use crate::canonical::write_str;
+
+/// One side of the record (`SideResult`): net by seat and `house`, rake by seat / `pot`.
+#[derive(Debug, Clone, Default)]
+pub struct Side {
+    pub net: BTreeMap<String, Chips>,
+    pub rake: BTreeMap<String, Chips>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Record<'a> {
+    pub table_id: &'a str,
+    pub hand_id: &'a str,
+    pub game: Option<&'a str>,
+    pub status: &'static str,
+    pub rule_profile: Option<&'a str>,
+    pub expected: Option<Side>,
+    pub recorded: Option<Side>,
+    pub findings: &'a [RFinding],
+    pub players: Option<BTreeMap<String, &'a str>>,
+    pub dealer_id: Option<&'a str>,
+    pub rake_mode: Option<&'a str>,
+    pub ended_at: Option<&'a str>,
+    pub first_seq: Option<i64>,
+    pub last_seq: Option<i64>,
+    pub last_hash: Option<String>,
+    pub movements: Option<&'a [Movement]>,
+}
+
+fn key(out: &mut Vec<u8>, name: &str) {
+    out.push(b'"');
+    out.extend_from_slice(name.as_bytes());
+    out.extend_from_slice(b"\":");
+}
+
+fn opt_str(out: &mut Vec<u8>, value: Option<&str>) {
+    match value {
+        Some(s) => write_str(s, out),
+        None => out.extend_from_slice(b"null"),
+    }
+}
+
+fn int(out: &mut Vec<u8>, value: impl std::fmt::Display) {
+    out.extend_from_slice(value.to_string().as_bytes());
+}
+
+fn chips_map(out: &mut Vec<u8>, map: &BTreeMap<String, Chips>) {
+    out.push(b'{');
+    for (i, (k, v)) in map.iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        write_str(k, out);
+        out.push(b':');
+        int(out, v);
+    }
+    out.push(b'}');
+}
+
+fn side(out: &mut Vec<u8>, value: &Option<Side>) {
+    match value {
+        None => out.extend_from_slice(b"null"),
+        Some(s) => {
+            out.extend_from_slice(b"{\"net\":");
+            chips_map(out, &s.net);
+            out.extend_from_slice(b",\"rake\":");
+            chips_map(out, &s.rake);
+            out.push(b'}');
+        }
+    }
+}
+
+fn finding(out: &mut Vec<u8>, f: &RFinding) {
+    out.extend_from_slice(b"{\"code\":");
+    write_str(f.code, out);
+    out.extend_from_slice(b",\"rule\":");
+    write_str(f.rule, out);
+    out.extend_from_slice(b",\"severity\":");
+    write_str(f.severity.name(), out);
+    out.extend_from_slice(b",\"seat\":");
+    match f.seat {
+        Some(s) => int(out, s),
+        None => out.extend_from_slice(b"null"),
+    }
+    out.extend_from_slice(b",\"amount\":");
+    match f.amount {
+        Some(a) => int(out, a),
+        None => out.extend_from_slice(b"null"),
+    }
+    out.extend_from_slice(b",\"message\":");
+    write_str(&f.message, out);
+    out.push(b'}');
+}
+
+fn movement(out: &mut Vec<u8>, m: &Movement) {
+    out.extend_from_slice(b"{\"event_id\":");
+    write_str(&m.event_id, out);
+    out.extend_from_slice(b",\"seq\":");
+    int(out, m.seq);
+    out.extend_from_slice(b",\"from\":");
+    write_str(&m.from.to_string(), out);
+    out.extend_from_slice(b",\"to\":");
+    write_str(&m.to.to_string(), out);
+    out.extend_from_slice(b",\"amount\":");
+    int(out, m.amount);
+    out.extend_from_slice(b",\"kind\":");
+    write_str(m.kind, out);
+    out.push(b'}');
+}
+
+/// The record's bytes, exactly `encode_record(record)`.
+pub fn encode(r: &Record<'_>) -> Vec<u8> {
+    let mut out = Vec::with_capacity(2048 + 160 * r.movements.map_or(0, |m| m.len()));
+    out.extend_from_slice(b"{\"v\":1,\"table_id\":");
+    write_str(r.table_id, &mut out);
+    out.extend_from_slice(b",\"hand_id\":");
+    write_str(r.hand_id, &mut out);
+    out.extend_from_slice(b",\"game\":");
+    opt_str(&mut out, r.game);
+    out.extend_from_slice(b",\"status\":");
+    write_str(r.status, &mut out);
+    out.extend_from_slice(b",\"rule_profile\":");
+    opt_str(&mut out, r.rule_profile);
+    out.extend_from_slice(b",\"expected\":");
+    side(&mut out, &r.expected);
+    out.extend_from_slice(b",\"recorded\":");
+    side(&mut out, &r.recorded);
+    out.extend_from_slice(b",\"findings\":[");
+    for (i, f) in r.findings.iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        finding(&mut out, f);
+    }
+    out.push(b']');
+    if let Some(players) = &r.players {
+        out.push(b',');
+        key(&mut out, "players");
+        out.push(b'{');
+        for (i, (k, v)) in players.iter().enumerate() {
+            if i > 0 {
+                out.push(b',');
+            }
+            write_str(k, &mut out);
+            out.push(b':');
+            write_str(v, &mut out);
+        }
+        out.push(b'}');
+    }
+    for (name, value) in [("dealer_id", r.dealer_id), ("rake_mode", r.rake_mode), ("ended_at", r.ended_at)] {
+        if let Some(v) = value {
+            out.push(b',');
+            key(&mut out, name);
+            write_str(v, &mut out);
+        }
+    }
+    for (name, value) in [("first_seq", r.first_seq), ("last_seq", r.last_seq)] {
+        if let Some(v) = value {
+            out.push(b',');
+            key(&mut out, name);
+            int(&mut out, v);
+        }
+    }
+    if let Some(h) = &r.last_hash {
+        out.extend_from_slice(b",\"last_hash\":");
+        write_str(h, &mut out);
+    }
+    if let Some(moves) = r.movements {
+        out.extend_from_slice(b",\"movements\":[");
+        for (i, m) in moves.iter().enumerate() {
+            if i > 0 {
+                out.push(b',');
+            }
+            movement(&mut out, m);
+        }
+        out.push(b']');
+    }
+    out.push(b'}');
+    out
+}
