@@ -82,7 +82,7 @@ impl NativeRules {
             };
             self.adjudicated += 1;
             state.settle(&done.settle);
-            let closed = std::mem::replace(output, Output::Adjudicated { record: done.record, hand: None });
+            let closed = std::mem::replace(output, Output::Adjudicated { record: Box::new(done.record), hand: None });
             if let (Output::Closed(closed), Output::Adjudicated { hand, .. }) = (closed, output) {
                 if self.keep_hands {
                     *hand = Some(closed);

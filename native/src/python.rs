@@ -19,6 +19,7 @@ use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
 
 use crate::json::Value;
 use crate::schema::{self, Kind, StructSchema, EVENT_TYPES};
+use crate::rules::record::{Record, Side};
 use crate::table::{self, ClosedHand, Finding, Output, Severity};
 use crate::{lines, state, Core, Processed};
 
@@ -66,6 +67,18 @@ fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
         "unknown panic".to_string()
     }
 }
+
+/// The record's structs (`services.events.contract`) with the keywords the core passes,
+/// in the order `Engine::record` gives the values.
+const RECORD_STRUCTS: [(&str, &[&str]); 4] = [
+    ("SideResult", &["net", "rake"]),
+    ("Finding", &["code", "rule", "severity", "seat", "amount", "message"]),
+    ("Movement", &["event_id", "seq", "from_", "to", "amount", "kind"]),
+    ("AdjudicationRecord", &[
+        "v", "table_id", "hand_id", "game", "status", "rule_profile", "expected", "recorded", "findings",
+        "players", "dealer_id", "rake_mode", "ended_at", "first_seq", "last_seq", "last_hash", "movements",
+    ]),
+];
 
 type Step<'py> = (usize, Option<String>, Bound<'py, PyList>);
 /// (table id, outputs, whether a hand closed)
@@ -213,6 +226,78 @@ impl Engine {
             .into_any())
     }
 
+    /// One of `RECORD_STRUCTS` from its fields' values, in the order listed there.
+    fn keywords<'py>(&self, py: Python<'py>, class: &str, values: &[Bound<'py, PyAny>]) -> PyResult<Bound<'py, PyAny>> {
+        let (class, names) = self.class(class)?;
+        call_with_keywords(py, class.bind(py), names.bind(py), values)
+    }
+
+    fn side<'py>(&self, py: Python<'py>, side: &Option<Side>) -> PyResult<Bound<'py, PyAny>> {
+        let side = match side {
+            Some(side) => side,
+            None => return Ok(py.None().into_bound(py)),
+        };
+        let dict = |items: &[(String, i128)]| -> PyResult<Bound<'py, PyAny>> {
+            let d = PyDict::new(py);
+            for (k, v) in items {
+                d.set_item(k, v)?;
+            }
+            Ok(d.into_any())
+        };
+        self.keywords(py, "SideResult", &[dict(&side.net)?, dict(&side.rake)?])
+    }
+
+    /// The record as the contract's `AdjudicationRecord` (its findings, sides and
+    /// movements as their structs), built field by field: no JSON, no validation pass.
+    fn record<'py>(&self, py: Python<'py>, r: &Record) -> PyResult<Bound<'py, PyAny>> {
+        let none = || py.None().into_bound(py);
+        let text = |s: &str| PyString::new(py, s).into_any();
+        let interned = |s: &str| PyString::intern(py, s).into_any();
+        let opt_text = |s: &Option<String>| s.as_deref().map_or_else(none, text);
+        let int = |i: i64| -> PyResult<Bound<'py, PyAny>> { Ok(i.into_pyobject(py)?.into_any()) };
+        let opt_int = |i: Option<i64>| -> PyResult<Bound<'py, PyAny>> { i.map_or_else(|| Ok(none()), int) };
+        let mut findings = Vec::with_capacity(r.findings.len());
+        for f in &r.findings {
+            let amount = match f.amount {
+                Some(a) => a.into_pyobject(py)?.into_any(),
+                None => none(),
+            };
+            findings.push(self.keywords(py, "Finding", &[
+                interned(f.code), interned(f.rule), interned(f.severity.name()), opt_int(f.seat)?, amount,
+                text(&f.message),
+            ])?);
+        }
+        let movements = match &r.movements {
+            None => none(),
+            Some(moves) => {
+                let mut built = Vec::with_capacity(moves.len());
+                for m in moves {
+                    built.push(self.keywords(py, "Movement", &[
+                        text(&m.event_id), int(m.seq)?, text(&m.from.to_string()), text(&m.to.to_string()),
+                        m.amount.into_pyobject(py)?.into_any(), interned(m.kind),
+                    ])?);
+                }
+                PyList::new(py, built)?.into_any()
+            }
+        };
+        let players = match &r.players {
+            None => none(),
+            Some(players) => {
+                let d = PyDict::new(py);
+                for (seat, player) in players {
+                    d.set_item(seat, player)?;
+                }
+                d.into_any()
+            }
+        };
+        self.keywords(py, "AdjudicationRecord", &[
+            int(1)?, text(&r.table_id), text(&r.hand_id), r.game.map_or_else(none, interned), interned(r.status),
+            opt_text(&r.rule_profile), self.side(py, &r.expected)?, self.side(py, &r.recorded)?,
+            PyList::new(py, findings)?.into_any(), players, opt_text(&r.dealer_id), opt_text(&r.rake_mode),
+            opt_text(&r.ended_at), opt_int(r.first_seq)?, opt_int(r.last_seq)?, opt_text(&r.last_hash), movements,
+        ])
+    }
+
     fn rule_profile(&self, table_id: &str) -> Option<String> {
         self.core.tables.get(table_id)?.rule_profile()
     }
@@ -251,7 +336,7 @@ impl Engine {
                         Some(hand) => self.hand(py, hand)?,
                         None => py.None().into_bound(py),
                     };
-                    ("record", PyBytes::new(py, record), hand).into_pyobject(py)?.into_any()
+                    ("record", self.record(py, record)?, hand).into_pyobject(py)?.into_any()
                 }
             };
             list.append(item)?;
@@ -351,6 +436,10 @@ impl Engine {
         let envelope_names = PyTuple::new(py, envelope.iter().map(|n| PyString::intern(py, n)))?;
         for t in EVENT_TYPES.iter() {
             found.insert(t.class, (lookup(t.class)?.unbind(), envelope_names.clone().unbind()));
+        }
+        for (class, fields) in RECORD_STRUCTS {
+            let names = PyTuple::new(py, fields.iter().map(|n| PyString::intern(py, n)))?;
+            found.insert(class, (lookup(class)?.unbind(), names.unbind()));
         }
         let cards = crate::store::CARD_NAMES.iter().map(|c| PyString::intern(py, c).unbind()).collect();
         Ok(Engine {

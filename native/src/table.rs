@@ -116,7 +116,7 @@ pub enum Output {
     Closed(Box<ClosedHand>),
     /// A closed hand the core's rules adjudicated (`rules`): the record's bytes, the hand
     /// itself when the caller asked for closed hands, and its stacks already settled.
-    Adjudicated { record: Vec<u8>, hand: Option<Box<ClosedHand>> },
+    Adjudicated { record: Box<crate::rules::record::Record>, hand: Option<Box<ClosedHand>> },
     /// A critical chain finding no open hand took: rejected input (docs/events.md,
     /// "Chain breaks outside a hand").
     OutsideHand(Finding),

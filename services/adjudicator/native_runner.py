@@ -21,7 +21,7 @@ from services.adjudicator.intake import Rejection, parse_record
 from services.adjudicator.steps import DeadLetter, StepResult
 from services.adjudicator.table import cash_in_play_severity
 from services.events import contract
-from services.events.contract import Alert, decode_record
+from services.events.contract import Alert
 from services.games.hcf.profile import HcfProfile
 from services.games.model import BuyRecord, HandInput, SeatInfo, TableContext, finding
 from services.games.profile import GenProfile, Profiles, RuleProfile
@@ -209,8 +209,8 @@ class NativeRunner:
             elif kind == "outside":
                 result.outside_hand.extend(_findings([item[1]]))
             elif kind == "record":  # adjudicated by the core's rules, stacks settled
-                _, raw_record, hand = item
-                result.records.append(decode_record(raw_record))
+                _, record, hand = item
+                result.records.append(record)
                 if hand is not None:
                     result.closed_hand = self._hand_input(table_id or "", hand)
             elif kind == "rejected":

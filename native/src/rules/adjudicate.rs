@@ -8,7 +8,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use super::hcf::procedure::Stop;
 use super::hcf::{self, Outcome};
 use super::profile::{resolve, GenProfile, Profile};
-use super::record::{encode, Record, Side};
+use super::record::{Record, Side};
 use super::recorded::{record_hand, RakeKey, RecordedHand};
 use super::{finding, integrity, Chips, Defer, RFinding, Sev, MAX_SAFE};
 use crate::canonical::hex;
@@ -18,7 +18,7 @@ use crate::table::{self, ClosedHand};
 /// The record of a hand the core adjudicated, and the stacks it moved (`settle`).
 #[derive(Debug, Clone)]
 pub struct Adjudicated {
-    pub record: Vec<u8>,
+    pub record: Record,
     pub settle: Vec<(i64, i64)>,
 }
 
@@ -82,7 +82,7 @@ fn adjudicate_hcf(hand: &ClosedHand, config: &Value<'_>, profiles: &HashMap<Stri
     findings.extend(outcome.findings.iter().cloned());
     findings.extend(recorded.findings.iter().cloned());
     findings.extend(compare(&outcome, &recorded, "HCF-12", gen));
-    build(hand, config, rule_profile, &outcome, &recorded, findings)
+    build(hand, config, rule_profile, &outcome, recorded, findings)
 }
 
 fn check_findings(findings: &[RFinding]) -> Result<(), Defer> {
@@ -95,12 +95,12 @@ fn check_findings(findings: &[RFinding]) -> Result<(), Defer> {
 fn rejected(hand: &ClosedHand, findings: Vec<RFinding>) -> Result<Adjudicated, Defer> {
     check_findings(&findings)?;
     let record = Record {
-        table_id: &hand.table_id, hand_id: &hand.hand_id, game: Some("hcf"), status: "rejected",
-        rule_profile: None, expected: None, recorded: None, findings: &findings, players: None,
-        dealer_id: None, rake_mode: None, ended_at: None, first_seq: None, last_seq: None,
-        last_hash: None, movements: None,
+        table_id: hand.table_id.clone(), hand_id: hand.hand_id.clone(), game: Some("hcf"),
+        status: "rejected", rule_profile: None, expected: None, recorded: None, findings,
+        players: None, dealer_id: None, rake_mode: None, ended_at: None, first_seq: None,
+        last_seq: None, last_hash: None, movements: None,
     };
-    Ok(Adjudicated { record: encode(&record), settle: Vec::new() })
+    Ok(Adjudicated { record, settle: Vec::new() })
 }
 
 /// `rake_due`: the expected rake by the record's keys (HCF has no pot rake).
@@ -211,18 +211,18 @@ fn bounded(v: Chips, min: Chips) -> Result<Chips, Defer> {
 fn side(net: &BTreeMap<i64, Chips>, house: Chips, rake: &BTreeMap<RakeKey, Chips>) -> Result<Side, Defer> {
     let mut out = Side::default();
     for (seat, value) in net {
-        out.net.insert(seat.to_string(), bounded(*value, -MAX_SAFE)?);
+        out.net.push((seat.to_string(), bounded(*value, -MAX_SAFE)?));
     }
-    out.net.insert("house".to_string(), bounded(house, -MAX_SAFE)?);
+    out.net.push(("house".to_string(), bounded(house, -MAX_SAFE)?));
     for (key, value) in rake {
         if *value != 0 {
-            out.rake.insert(key.name(), bounded(*value, 0)?);
+            out.rake.push((key.name(), bounded(*value, 0)?));
         }
     }
     Ok(out)
 }
 
-fn build(hand: &ClosedHand, config: &Value<'_>, rule_profile: &str, outcome: &Outcome, recorded: &RecordedHand,
+fn build(hand: &ClosedHand, config: &Value<'_>, rule_profile: &str, outcome: &Outcome, recorded: RecordedHand,
          findings: Vec<RFinding>) -> Result<Adjudicated, Defer> {
     check_findings(&findings)?;
     if recorded.movements.iter().any(|m| !(1..=MAX_SAFE).contains(&m.amount)) {
@@ -231,42 +231,39 @@ fn build(hand: &ClosedHand, config: &Value<'_>, rule_profile: &str, outcome: &Ou
     let started = hcf::reading::hand_started(&hand.events);
     let ended = hand.events.iter().find(|e| e.type_index == super::HAND_ENDED);
     let players = started.map(|s| {
-        let mut players = BTreeMap::new();
+        let mut players: BTreeMap<i64, String> = BTreeMap::new();
         if let Some(Value::Array(seats)) = s.data.get("seats") {
             for seat in seats {
-                players.insert(super::int(seat, "seat").to_string(), super::text(seat, "player_id"));
+                players.insert(super::int(seat, "seat"), super::text(seat, "player_id").to_string());
             }
         }
-        players
+        players.into_iter().map(|(seat, player)| (seat.to_string(), player)).collect()
     });
     let dealer_id = match started {
-        Some(s) => s.data.get("dealer_id").and_then(Value::as_str),
-        None => hand.context.dealer_id.as_deref(),
+        Some(s) => s.data.get("dealer_id").and_then(Value::as_str).map(str::to_string),
+        None => hand.context.dealer_id.clone(),
     };
     let expected = side(&outcome.net, outcome.house, &rake_due(outcome))?;
     let recorded_side = side(&recorded.net, recorded.house, &recorded.rake)?;
-    let mut settle = Vec::with_capacity(recorded_side.net.len());
-    for (seat, net) in &recorded.net {
-        settle.push((*seat, *net as i64));
-    }
-    let last_hash = hex(&hand.last_hash);
+    let settle = recorded.net.iter().map(|(seat, net)| (*seat, *net as i64)).collect();
+    let status = status(outcome, &recorded, &findings);
     let record = Record {
-        table_id: &hand.table_id,
-        hand_id: &hand.hand_id,
+        table_id: hand.table_id.clone(),
+        hand_id: hand.hand_id.clone(),
         game: Some("hcf"),
-        status: status(outcome, recorded, &findings),
-        rule_profile: Some(rule_profile),
+        status,
+        rule_profile: Some(rule_profile.to_string()),
         expected: Some(expected),
         recorded: Some(recorded_side),
-        findings: &findings,
+        findings,
         players,
         dealer_id,
-        rake_mode: config.get("rake").and_then(|r| r.get("mode")).and_then(Value::as_str),
-        ended_at: ended.map(|e| e.ts.as_str()),
+        rake_mode: config.get("rake").and_then(|r| r.get("mode")).and_then(Value::as_str).map(str::to_string),
+        ended_at: ended.map(|e| e.ts.clone()),
         first_seq: Some(hand.first_seq),
         last_seq: Some(hand.last_seq),
-        last_hash: Some(last_hash),
-        movements: Some(&recorded.movements),
+        last_hash: Some(hex(&hand.last_hash)),
+        movements: Some(recorded.movements),
     };
-    Ok(Adjudicated { record: encode(&record), settle })
+    Ok(Adjudicated { record, settle })
 }

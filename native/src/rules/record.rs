@@ -9,31 +9,34 @@ use super::recorded::Movement;
 use super::{Chips, RFinding};
 use crate::canonical::write_str;
 
-/// One side of the record (`SideResult`): net by seat and `house`, rake by seat / `pot`.
-#[derive(Debug, Clone, Default)]
+/// One side of the record (`SideResult`): net by seat and `house`, rake by seat / `pot`,
+/// in the order `_side` inserts them (seats ascending, then `house` / `pot`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Side {
-    pub net: BTreeMap<String, Chips>,
-    pub rake: BTreeMap<String, Chips>,
+    pub net: Vec<(String, Chips)>,
+    pub rake: Vec<(String, Chips)>,
 }
 
-#[derive(Debug, Clone)]
-pub struct Record<'a> {
-    pub table_id: &'a str,
-    pub hand_id: &'a str,
-    pub game: Option<&'a str>,
+/// The record, every field owned (`AdjudicationRecord`; `None` for a field at its default).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Record {
+    pub table_id: String,
+    pub hand_id: String,
+    pub game: Option<&'static str>,
     pub status: &'static str,
-    pub rule_profile: Option<&'a str>,
+    pub rule_profile: Option<String>,
     pub expected: Option<Side>,
     pub recorded: Option<Side>,
-    pub findings: &'a [RFinding],
-    pub players: Option<BTreeMap<String, &'a str>>,
-    pub dealer_id: Option<&'a str>,
-    pub rake_mode: Option<&'a str>,
-    pub ended_at: Option<&'a str>,
+    pub findings: Vec<RFinding>,
+    /// seat (as a string) -> player id, seats ascending
+    pub players: Option<Vec<(String, String)>>,
+    pub dealer_id: Option<String>,
+    pub rake_mode: Option<String>,
+    pub ended_at: Option<String>,
     pub first_seq: Option<i64>,
     pub last_seq: Option<i64>,
     pub last_hash: Option<String>,
-    pub movements: Option<&'a [Movement]>,
+    pub movements: Option<Vec<Movement>>,
 }
 
 fn key(out: &mut Vec<u8>, name: &str) {
@@ -53,9 +56,11 @@ fn int(out: &mut Vec<u8>, value: impl std::fmt::Display) {
     out.extend_from_slice(value.to_string().as_bytes());
 }
 
-fn chips_map(out: &mut Vec<u8>, map: &BTreeMap<String, Chips>) {
+/// A dict with its keys sorted (`order="deterministic"`).
+fn chips_map(out: &mut Vec<u8>, map: &[(String, Chips)]) {
+    let sorted: BTreeMap<&str, Chips> = map.iter().map(|(k, v)| (k.as_str(), *v)).collect();
     out.push(b'{');
-    for (i, (k, v)) in map.iter().enumerate() {
+    for (i, (k, v)) in sorted.iter().enumerate() {
         if i > 0 {
             out.push(b',');
         }
@@ -118,18 +123,18 @@ fn movement(out: &mut Vec<u8>, m: &Movement) {
 }
 
 /// The record's bytes, exactly `encode_record(record)`.
-pub fn encode(r: &Record<'_>) -> Vec<u8> {
-    let mut out = Vec::with_capacity(2048 + 160 * r.movements.map_or(0, |m| m.len()));
+pub fn encode(r: &Record) -> Vec<u8> {
+    let mut out = Vec::with_capacity(2048 + 160 * r.movements.as_ref().map_or(0, |m| m.len()));
     out.extend_from_slice(b"{\"v\":1,\"table_id\":");
-    write_str(r.table_id, &mut out);
+    write_str(&r.table_id, &mut out);
     out.extend_from_slice(b",\"hand_id\":");
-    write_str(r.hand_id, &mut out);
+    write_str(&r.hand_id, &mut out);
     out.extend_from_slice(b",\"game\":");
     opt_str(&mut out, r.game);
     out.extend_from_slice(b",\"status\":");
     write_str(r.status, &mut out);
     out.extend_from_slice(b",\"rule_profile\":");
-    opt_str(&mut out, r.rule_profile);
+    opt_str(&mut out, r.rule_profile.as_deref());
     out.extend_from_slice(b",\"expected\":");
     side(&mut out, &r.expected);
     out.extend_from_slice(b",\"recorded\":");
@@ -145,8 +150,9 @@ pub fn encode(r: &Record<'_>) -> Vec<u8> {
     if let Some(players) = &r.players {
         out.push(b',');
         key(&mut out, "players");
+        let sorted: BTreeMap<&str, &str> = players.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
         out.push(b'{');
-        for (i, (k, v)) in players.iter().enumerate() {
+        for (i, (k, v)) in sorted.iter().enumerate() {
             if i > 0 {
                 out.push(b',');
             }
@@ -156,7 +162,7 @@ pub fn encode(r: &Record<'_>) -> Vec<u8> {
         }
         out.push(b'}');
     }
-    for (name, value) in [("dealer_id", r.dealer_id), ("rake_mode", r.rake_mode), ("ended_at", r.ended_at)] {
+    for (name, value) in [("dealer_id", &r.dealer_id), ("rake_mode", &r.rake_mode), ("ended_at", &r.ended_at)] {
         if let Some(v) = value {
             out.push(b',');
             key(&mut out, name);
@@ -174,7 +180,7 @@ pub fn encode(r: &Record<'_>) -> Vec<u8> {
         out.extend_from_slice(b",\"last_hash\":");
         write_str(h, &mut out);
     }
-    if let Some(moves) = r.movements {
+    if let Some(moves) = &r.movements {
         out.extend_from_slice(b",\"movements\":[");
         for (i, m) in moves.iter().enumerate() {
             if i > 0 {
