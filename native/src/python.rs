@@ -565,6 +565,67 @@ impl Engine {
         Ok(())
     }
 
+    /// One hand given whole (`HandInput` as records): its record by the core's rules, or
+    /// `(None, why)` when they do not adjudicate it (another game, a deferral, an invalid
+    /// record). `context`: (table_configured body as JSON or None, authorised, previous
+    /// designated seat, offers, dealer id); `chain`: (first_seq, last_seq, last_hash
+    /// bytes) or None; `findings`: (code, rule, severity, message) from intake.
+    #[allow(clippy::too_many_arguments)]
+    fn adjudicate_hand<'py>(&self, py: Python<'py>, table_id: &str, hand_id: &str, records: Vec<Vec<u8>>,
+                            context: (Option<Vec<u8>>, bool, Option<i64>, Vec<(i64, bool)>, Option<String>),
+                            chain: Option<(i64, i64, Vec<u8>)>, findings: Vec<(String, String, String, String)>)
+                            -> PyResult<(Option<Bound<'py, PyAny>>, Option<String>)> {
+        let rules = match &self.core.rules {
+            Some(rules) => rules,
+            None => return Ok((None, Some("native rules are off".to_string()))),
+        };
+        let (config, config_authorized, previous_designated, offers, dealer_id) = context;
+        let config = match config {
+            Some(raw) => match crate::json::parse(&raw) {
+                Ok(v) => Some(v.into_owned()),
+                Err(_) => return Ok((None, Some("the configuration is not JSON".to_string()))),
+            },
+            None => None,
+        };
+        let context = table::Context {
+            config, config_authorized, seated: Vec::new(), dealer_id, previous_button: None,
+            previous_designated, offers, new_seats: Vec::new(), hands_played: 0, buys: Vec::new(),
+        };
+        let chain = match chain {
+            Some((first, last, hash)) => match <[u8; 32]>::try_from(hash.as_slice()) {
+                Ok(h) => Some((first, last, h)),
+                Err(_) => return Err(PyValueError::new_err("last_hash must be 32 bytes")),
+            },
+            None => None,
+        };
+        let mut intake_findings = Vec::with_capacity(findings.len());
+        for (code, rule, severity, message) in findings {
+            let severity = match severity.as_str() {
+                "info" => Severity::Info,
+                "warning" => Severity::Warning,
+                "critical" => Severity::Critical,
+                _ => return Ok((None, Some("a finding of unknown severity".to_string()))),
+            };
+            // The core's findings name their code and rule statically: leaked once per
+            // distinct text (a handful: intake's chain codes), never per hand.
+            intake_findings.push(Finding { code: static_text(code), rule: static_text(rule), severity, message });
+        }
+        let with_chain = chain.is_some();
+        let raws: Vec<&[u8]> = records.iter().map(Vec::as_slice).collect();
+        let hand = match crate::rules::adjudicate::closed_hand_from_records(table_id, hand_id, &raws, context, chain, intake_findings) {
+            Some(hand) => hand,
+            None => return Ok((None, Some("a record that is not valid v1".to_string()))),
+        };
+        let profiles = &rules.profiles;
+        let native = catch_unwind(AssertUnwindSafe(|| crate::rules::adjudicate::adjudicate_hand(&hand, profiles, with_chain)));
+        Ok(match native {
+            Ok(crate::rules::adjudicate::Native::Done(done)) => (Some(self.record(py, &done.record)?), None),
+            Ok(crate::rules::adjudicate::Native::NotNative) => (None, Some("not a game the core adjudicates".to_string())),
+            Ok(crate::rules::adjudicate::Native::Deferred(why)) => (None, Some(why.0.to_string())),
+            Err(payload) => (None, Some(format!("panic: {}", panic_message(payload.as_ref())))),
+        })
+    }
+
     /// (hands adjudicated by the core's rules, deferred to Python, panics caught, why the
     /// last was deferred)
     fn native_rules_stats(&self) -> (u64, u64, u64, Option<String>) {
@@ -653,6 +714,23 @@ impl Engine {
     fn _inject_panic(&mut self, raw: Vec<u8>) {
         self.panic_on = Some(raw);
     }
+}
+
+/// A finding's code or rule as the `&'static str` the core's findings hold: the known
+/// texts are interned in a table (leaked once each, so a repeated text costs nothing).
+fn static_text(text: String) -> &'static str {
+    use std::sync::Mutex;
+    static KNOWN: Mutex<Vec<&'static str>> = Mutex::new(Vec::new());
+    let mut known = match KNOWN.lock() {
+        Ok(k) => k,
+        Err(poisoned) => poisoned.into_inner(),
+    };
+    if let Some(found) = known.iter().find(|k| **k == text) {
+        return found;
+    }
+    let leaked: &'static str = Box::leak(text.into_boxed_str());
+    known.push(leaked);
+    leaked
 }
 
 fn field<'py, T: FromPyObject<'py>>(d: &Bound<'py, PyDict>, name: &str) -> Option<T> {

@@ -189,6 +189,28 @@ class NativeRunner:
         count: int = self._engine.open_hands()
         return count
 
+    def adjudicate_hand(self, hand: HandInput, chain: ChainInfo | None = None,
+                        extra_findings: list[contract.Finding] | None = None
+                        ) -> tuple[contract.AdjudicationRecord | None, str | None]:
+        """One whole hand by the core's rules (what ``adjudicate_hand`` gives for it), or
+        ``(None, why not)`` for a hand they leave to the Python rules (another game, a
+        value they defer on). For callers holding a ``HandInput`` rather than a stream:
+        the differential tests, a report's replay."""
+        findings = list(extra_findings or [])
+        if any(f.seat is not None or f.amount is not None for f in findings):
+            return None, "intake findings carry no seat or amount"
+        table = hand.table
+        config = msgspec.json.encode(table.config) if table.config is not None else None
+        context = (config, table.config_authorized, table.previous_designated,
+                   list(table.designated_offers), table.dealer_id)
+        chain_info = (None if chain is None else
+                      (chain.first_seq, chain.last_seq, bytes.fromhex(chain.last_hash)))
+        result: tuple[contract.AdjudicationRecord | None, str | None] = (
+            self._engine.adjudicate_hand(
+                table.table_id, hand.hand_id, [msgspec.json.encode(e) for e in hand.events],
+                context, chain_info, [(f.code, f.rule, f.severity, f.message) for f in findings]))
+        return result
+
     def native_rules_stats(self) -> tuple[int, int, int, str | None]:
         """(hands the core's rules adjudicated, deferred to Python, panics caught, why the
         last deferred one was)."""

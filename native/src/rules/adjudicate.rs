@@ -46,8 +46,14 @@ fn pre_findings(hand: &ClosedHand) -> Result<Vec<RFinding>, Defer> {
         .collect()
 }
 
-/// `adjudicate_hand` for a closed hand of a game the core adjudicates.
+/// `adjudicate_hand` for a closed hand of a game the core adjudicates (its chain info
+/// in the record, as the runners give it).
 pub fn adjudicate_closed(hand: &ClosedHand, profiles: &HashMap<String, Profile>) -> Native {
+    adjudicate_hand(hand, profiles, true)
+}
+
+/// `adjudicate_hand(hand, profiles, chain if with_chain else None)`.
+pub fn adjudicate_hand(hand: &ClosedHand, profiles: &HashMap<String, Profile>, with_chain: bool) -> Native {
     let config = match &hand.context.config {
         Some(c) => c,
         None => return Native::NotNative,
@@ -55,14 +61,14 @@ pub fn adjudicate_closed(hand: &ClosedHand, profiles: &HashMap<String, Profile>)
     if config.get("game").and_then(Value::as_str) != Some("hcf") {
         return Native::NotNative;
     }
-    match adjudicate_hcf(hand, config, profiles) {
+    match adjudicate_hcf(hand, config, profiles, with_chain) {
         Ok(done) => Native::Done(done),
         Err(defer) => Native::Deferred(defer),
     }
 }
 
-fn adjudicate_hcf(hand: &ClosedHand, config: &Value<'_>, profiles: &HashMap<String, Profile>)
-                  -> Result<Adjudicated, Defer> {
+fn adjudicate_hcf(hand: &ClosedHand, config: &Value<'_>, profiles: &HashMap<String, Profile>,
+                  with_chain: bool) -> Result<Adjudicated, Defer> {
     let rule_profile = config.get("rule_profile").and_then(Value::as_str).unwrap_or("");
     let profile = profiles.get(rule_profile).ok_or(Defer("a rule profile the core was not given"))?;
     let hcf_profile = profile.hcf.as_ref().ok_or(Defer("a profile whose hcf section did not load"))?;
@@ -82,7 +88,7 @@ fn adjudicate_hcf(hand: &ClosedHand, config: &Value<'_>, profiles: &HashMap<Stri
     findings.extend(outcome.findings.iter().cloned());
     findings.extend(recorded.findings.iter().cloned());
     findings.extend(compare(&outcome, &recorded, "HCF-12", gen));
-    build(hand, config, rule_profile, &outcome, recorded, findings)
+    build(hand, config, rule_profile, &outcome, recorded, findings, with_chain)
 }
 
 fn check_findings(findings: &[RFinding]) -> Result<(), Defer> {
@@ -223,7 +229,7 @@ fn side(net: &BTreeMap<i64, Chips>, house: Chips, rake: &BTreeMap<RakeKey, Chips
 }
 
 fn build(hand: &ClosedHand, config: &Value<'_>, rule_profile: &str, outcome: &Outcome, recorded: RecordedHand,
-         findings: Vec<RFinding>) -> Result<Adjudicated, Defer> {
+         findings: Vec<RFinding>, with_chain: bool) -> Result<Adjudicated, Defer> {
     check_findings(&findings)?;
     if recorded.movements.iter().any(|m| !(1..=MAX_SAFE).contains(&m.amount)) {
         return Err(Defer("a movement beyond the contract's bound"));
@@ -260,10 +266,50 @@ fn build(hand: &ClosedHand, config: &Value<'_>, rule_profile: &str, outcome: &Ou
         dealer_id,
         rake_mode: config.get("rake").and_then(|r| r.get("mode")).and_then(Value::as_str).map(str::to_string),
         ended_at: ended.map(|e| e.ts.clone()),
-        first_seq: Some(hand.first_seq),
-        last_seq: Some(hand.last_seq),
-        last_hash: Some(hex(&hand.last_hash)),
+        first_seq: Some(hand.first_seq).filter(|_| with_chain),
+        last_seq: Some(hand.last_seq).filter(|_| with_chain),
+        last_hash: Some(hex(&hand.last_hash)).filter(|_| with_chain),
         movements: Some(recorded.movements),
     };
     Ok(Adjudicated { record, settle })
+}
+
+/// A hand given as its records (the contract's JSON of each event, in order), for callers
+/// that hold a hand rather than a stream (the differential tests, a report's replay).
+/// None when a record is not valid v1.
+pub fn closed_hand_from_records(table_id: &str, hand_id: &str, records: &[&[u8]], context: table::Context,
+                                chain: Option<(i64, i64, [u8; 32])>, findings: Vec<table::Finding>) -> Option<ClosedHand> {
+    let mut scratch = Vec::new();
+    let mut events = Vec::with_capacity(records.len());
+    for raw in records {
+        let tree = crate::intake::parse(raw)?;
+        let env = match crate::intake::accept(&tree, &mut scratch) {
+            crate::intake::Intake::Accepted { envelope, .. } => envelope,
+            crate::intake::Intake::Rejected => return None,
+        };
+        events.push(table::DecodedEvent {
+            type_index: env.type_index,
+            seq: env.seq,
+            event_id: env.id.clone(),
+            ts: env.ts.to_string(),
+            prev_hash: env.prev_hash,
+            prev_newline: env.prev_hash_newline,
+            table_id: Some(env.table_id.to_string()),
+            hand_id: env.hand_id.map(str::to_string),
+            source: Some(env.source.to_string()),
+            data: env.data.clone().into_owned(),
+        });
+    }
+    let (first_seq, last_seq, last_hash) = chain.unwrap_or((0, 0, [0; 32]));
+    Some(ClosedHand {
+        table_id: table_id.to_string(),
+        hand_id: hand_id.to_string(),
+        source: String::new(),
+        events,
+        context,
+        first_seq,
+        last_seq,
+        last_hash,
+        findings,
+    })
 }
