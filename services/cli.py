@@ -114,7 +114,7 @@ def _runner(engine: str | None) -> EmbeddedRunner:
     from services.adjudicator.engine import EngineUnavailable, UnknownEngine
 
     try:
-        return EmbeddedRunner(read_profiles(), engine)
+        return EmbeddedRunner(read_profiles(), engine, closed_hands=False)
     except (EngineUnavailable, UnknownEngine) as exc:
         err.print(f"pitwatch: {exc}", markup=False, highlight=False, soft_wrap=True)
         raise typer.Exit(2) from None

@@ -52,6 +52,8 @@ pub struct NativeRules {
     pub panicked: u64,
     /// Why the last hand was deferred (tests).
     pub last_defer: Option<String>,
+    /// Tests only: the rules panic on the hand with this id.
+    pub panic_on_hand: Option<String>,
 }
 
 impl NativeRules {
@@ -66,7 +68,13 @@ impl NativeRules {
                 _ => continue,
             };
             let profiles = &self.profiles;
-            let native = catch_unwind(AssertUnwindSafe(|| rules::adjudicate::adjudicate_closed(hand, profiles)));
+            let panic_here = self.panic_on_hand.as_deref() == Some(hand.hand_id.as_str());
+            let native = catch_unwind(AssertUnwindSafe(|| {
+                if panic_here {
+                    panic!("injected panic in the rules (tests)");
+                }
+                rules::adjudicate::adjudicate_closed(hand, profiles)
+            }));
             let done = match native {
                 Ok(rules::adjudicate::Native::Done(done)) => done,
                 Ok(rules::adjudicate::Native::NotNative) => continue,

@@ -710,6 +710,13 @@ impl Engine {
         out
     }
 
+    /// Tests only: the core's rules panic on the hand `hand_id`.
+    fn _inject_rules_panic(&mut self, hand_id: String) {
+        if let Some(rules) = self.core.rules.as_mut() {
+            rules.panic_on_hand = Some(hand_id);
+        }
+    }
+
     /// Tests only: the next record equal to `raw` makes the core panic.
     fn _inject_panic(&mut self, raw: Vec<u8>) {
         self.panic_on = Some(raw);

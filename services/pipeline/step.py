@@ -184,7 +184,7 @@ class NativeTables:
     engine: EngineName = "native"
 
     def __init__(self, profiles: Profiles) -> None:
-        self.runner = NativeRunner(profiles)
+        self.runner = NativeRunner(profiles, closed_hands=False)  # records only
 
     def feed(self, value: bytes, key: bytes | None, where: str) -> Fed:
         step, wrong_table = self.runner.feed_keyed(value, key or b"", where)

@@ -68,8 +68,8 @@ def checked_game(hand: HandInput, profile: RuleProfile) -> Any:
     return _reference_game(hand, profile)
 
 
-adjudicate_module.adjudicate_hand = checked_hand  # type: ignore[assignment]
-hcf_module.adjudicate = checked_game  # type: ignore[assignment]
+adjudicate_module.adjudicate_hand = checked_hand
+hcf_module.adjudicate = checked_game
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:

@@ -209,12 +209,12 @@ def hcf_hands(draw: st.DrawFn) -> tuple[dict[str, Any], list[Any], dict[str, Any
             events.append(("player_left", {"seat": seat, "player_id": f"P{seat}", "stack": 0}))
         elif choice == "act":
             events.append(("action", {"seat": seat, "action": "raise"}))
-    for holder in draw(st.lists(st.sampled_from([*seats, "dealer", "designated"]),
-                                max_size=3)):
-        shown = hands[dp if isinstance(holder, str) else holder].replace("??", deck[-1])
+    shown_by: list[int | str] = [*seats, "dealer", "designated"]
+    for who in draw(st.lists(st.sampled_from(shown_by), max_size=3)):
+        shown = hands[dp if isinstance(who, str) else who].replace("??", deck[-1])
         if draw(st.integers(0, 5)) == 0:
             shown = " ".join(shown.split()[:-1] + [deck[-2]])
-        events += sc.show(holder, shown)
+        events += sc.show(who, shown)
     if draw(st.integers(0, 30)) == 0:
         kind = draw(st.sampled_from(["shuffler_alarm", "misdeal", "hand_dead"]))
         events.append((kind, {"detail": "x"} if kind == "shuffler_alarm" else {"reason": "y"}))
@@ -286,3 +286,54 @@ def test_hypothesis_hands_native_records_equal_the_reference(
         assert why is not None and "bound" in why, why
         return
     assert encode_record(native) == reference
+
+
+# ------------------------------------------------------------------ deferrals and panics
+
+
+def test_what_the_core_defers_is_adjudicated_by_the_python_rules() -> None:
+    """A paytable key Python's ``int()`` reads and the core does not (``" 5"``), and chips
+    whose settlement leaves the contract's bound: the hands go to the Python rules, the
+    records stay the reference's."""
+    odd_key = profile_with(flush_bonus_paytable={" 5": 10, "4": 2, "7": 200})
+    lines = simulated(21, 3, 20, frozenset(), 0.0)
+    ref, nat, (adjudicated, deferred, _, why) = records(lines, Profiles({HOUSE.name: odd_key}),
+                                                        False)
+    assert nat == ref
+    assert adjudicated == 0 and deferred == len(ref) and why is not None and "paytable" in why
+    cfg = sc.config(max_wager=2**53 - 1)
+    hand = build_hand(cfg, [*sc.started(1, {1: 2**53 - 1, 2: 2**53 - 1}),
+                            *sc.wager(2, "ante", 2**52), *sc.wager(2, "flush_bonus", 2**52),
+                            *sc.deal({1: "2c 3d 4h 6s 7c 8d 9h", 2: "Ah Kh Qh Jh 9h 2s 3s"}, 1),
+                            *sc.raise_(2, 2**52), *sc.ended()])
+    native, why = NativeRunner(PROFILES).adjudicate_hand(hand)
+    assert native is None and why is not None and "bound" in why
+    assert adjudicate_hand(hand, PROFILES).status == "discrepancy"  # the reference decides
+
+
+def test_a_panic_in_the_rules_is_caught_and_the_hand_goes_to_the_python_rules() -> None:
+    lines = simulated(22, 1, 6, frozenset(), 0.0)
+    ref, _, _ = records(lines, PROFILES, False)
+    victim = orjson.loads(ref[2])["hand_id"]
+    native = NativeRunner(PROFILES, closed_hands=False)
+    native._engine._inject_rules_panic(victim)
+    nat = [encode_record(r) for step in native.feed_lines(lines) for r in step.records]
+    assert nat == ref
+    adjudicated, deferred, panicked, _ = native.native_rules_stats()
+    assert (adjudicated, deferred, panicked) == (len(ref) - 1, 0, 1)
+
+
+def test_a_report_replays_hcf_hands_natively_with_the_same_record_and_decision_path() -> None:
+    from services.reports.replay import replay_hands
+
+    lines = simulated(23, 3, 15, frozenset(available_faults("hcf")), 0.4)
+    ids = [orjson.loads(r)["hand_id"] for r in records(lines, PROFILES, False)[0]][::7]
+    native = replay_hands(lines, ids, PROFILES, "native")
+    reference = replay_hands(lines, ids, PROFILES, "python")
+    assert sorted(native) == sorted(reference) == sorted(ids)
+    for hand_id in ids:
+        n, r = native[hand_id], reference[hand_id]
+        assert n.record is not None and r.record is not None
+        assert encode_record(n.record) == encode_record(r.record)
+        assert n.hand_input == r.hand_input and n.outcome == r.outcome
+        assert [e.hash for e in n.events] == [e.hash for e in r.events]
