@@ -68,6 +68,10 @@ fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
     }
 }
 
+/// (table_configured body as JSON or None, authorised, previous designated seat, offers,
+/// dealer id): what the core's rules read of a hand's table context.
+type HandContext = (Option<Vec<u8>>, bool, Option<i64>, Vec<(i64, bool)>, Option<String>);
+
 /// The record's structs (`services.events.contract`) with the keywords the core passes,
 /// in the order `Engine::record` gives the values.
 const RECORD_STRUCTS: [(&str, &[&str]); 4] = [
@@ -572,7 +576,7 @@ impl Engine {
     /// bytes) or None; `findings`: (code, rule, severity, message) from intake.
     #[allow(clippy::too_many_arguments)]
     fn adjudicate_hand<'py>(&self, py: Python<'py>, table_id: &str, hand_id: &str, records: Vec<Vec<u8>>,
-                            context: (Option<Vec<u8>>, bool, Option<i64>, Vec<(i64, bool)>, Option<String>),
+                            context: HandContext,
                             chain: Option<(i64, i64, Vec<u8>)>, findings: Vec<(String, String, String, String)>)
                             -> PyResult<(Option<Bound<'py, PyAny>>, Option<String>)> {
         let rules = match &self.core.rules {

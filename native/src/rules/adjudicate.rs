@@ -25,7 +25,7 @@ pub struct Adjudicated {
 /// What became of a closed hand in the native rules.
 #[derive(Debug)]
 pub enum Native {
-    Done(Adjudicated),
+    Done(Box<Adjudicated>),
     /// Not a game the core adjudicates (the Python rules do).
     NotNative,
     Deferred(Defer),
@@ -62,7 +62,7 @@ pub fn adjudicate_hand(hand: &ClosedHand, profiles: &HashMap<String, Profile>, w
         return Native::NotNative;
     }
     match adjudicate_hcf(hand, config, profiles, with_chain) {
-        Ok(done) => Native::Done(done),
+        Ok(done) => Native::Done(Box::new(done)),
         Err(defer) => Native::Deferred(defer),
     }
 }
