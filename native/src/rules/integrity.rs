@@ -155,7 +155,8 @@ impl<'g> Scan<'g> {
             super::WAGER => self.stack_delta(e, opt_int(d, "seat"), -chips(d, "amount")),
             super::ACTION => self.stack_delta(e, opt_int(d, "seat"), -chips(d, "amount")),
             super::COLLECTION | super::RAKE_COLLECTED | super::WAGER_COLLECTED | super::PAYOUT => {
-                for (seat, delta) in stack_deltas(e, self.banker_seat) {
+                let (moves, count) = stack_deltas(e, self.banker_seat);
+                for &(seat, delta) in &moves[..count] {
                     self.stack_delta(e, seat, delta);
                 }
             }
@@ -189,35 +190,31 @@ fn seat_of(account: &str, banker_seat: Option<i64>) -> Option<i64> {
     }
 }
 
-/// (seat, signed change of its stack) for every stack the event moves chips of.
-fn stack_deltas(e: &DecodedEvent, banker_seat: Option<i64>) -> Vec<(Option<i64>, Chips)> {
+/// (seat, signed change of its stack) for every stack the event moves chips of: at most
+/// two, returned in place (no allocation per chip-moving event).
+fn stack_deltas(e: &DecodedEvent, banker_seat: Option<i64>) -> ([(Option<i64>, Chips); 2], usize) {
     let d = &e.data;
     let amount = chips(d, "amount");
     let seat = opt_int(d, "seat");
+    let none = (None, 0);
     match e.type_index {
-        super::COLLECTION => {
-            let mut out = vec![(seat, -amount)];
-            if let Some(receiver) = seat_of(text(d, "to"), banker_seat) {
-                out.push((Some(receiver), amount));
-            }
-            out
-        }
+        super::COLLECTION => match seat_of(text(d, "to"), banker_seat) {
+            Some(receiver) => ([(seat, -amount), (Some(receiver), amount)], 2),
+            None => ([(seat, -amount), none], 1),
+        },
         super::RAKE_COLLECTED if text(d, "from") == "stack" => match seat {
-            Some(s) => vec![(Some(s), -amount)],
-            None => vec![],
+            Some(s) => ([(Some(s), -amount), none], 1),
+            None => ([none, none], 0),
         },
         super::WAGER_COLLECTED if text(d, "to") == "designated" => match banker_seat {
-            Some(b) => vec![(Some(b), amount)],
-            None => vec![],
+            Some(b) => ([(Some(b), amount), none], 1),
+            None => ([none, none], 0),
         },
-        super::PAYOUT => {
-            let mut out = vec![(seat, amount)];
-            if let Some(payer) = seat_of(text(d, "source"), banker_seat) {
-                out.push((Some(payer), -amount));
-            }
-            out
-        }
-        _ => vec![],
+        super::PAYOUT => match seat_of(text(d, "source"), banker_seat) {
+            Some(payer) => ([(seat, amount), (Some(payer), -amount)], 2),
+            None => ([(seat, amount), none], 1),
+        },
+        _ => ([none, none], 0),
     }
 }
 

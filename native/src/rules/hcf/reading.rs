@@ -158,7 +158,7 @@ fn read_event<'a>(f: &mut HandFacts<'a>, e: &'a DecodedEvent) {
             };
             if let Some(h) = holder {
                 let card = r::opt_text(d, "card");
-                f.dealt.slot(h, Vec::new).push(card);
+                f.dealt.slot(h, || Vec::with_capacity(8)).push(card);
             }
         }
         r::WAGER => {
