@@ -9,8 +9,9 @@ input had problems, 2 a usage or environment error, said in one line.
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, BinaryIO
 
 import msgspec
 import orjson
@@ -18,7 +19,7 @@ import typer
 from rich.markup import escape
 from rich.text import Text
 
-from services.adjudicator.embedded import DeadLetter, EmbeddedRunner, iter_lines
+from services.adjudicator.embedded import DeadLetter, EmbeddedRunner, StepResult, iter_lines
 from services.events.contract import AdjudicationRecord, Alert, encode_record
 from services.exits import INPUT_PROBLEMS, OK, USAGE, PitwatchGroup, print_error
 from services.games.profile import UnknownProfileError
@@ -32,6 +33,7 @@ from services.reports.cli import report_app
 from services.simulator.registry import SIMULATORS
 from services.simulator.truth import TruthLabel
 from services.terminal import (
+    LogProgress,
     err,
     findings_table,
     log_progress,
@@ -100,13 +102,22 @@ def run_file(path: Path, out: typer.FileTextWrite | None = None,
     run = AdjudicationRun()
     runner = _runner(engine)
     with path.open("rb") as fh, log_progress(path, "adjudicating") as bar:
-        for raw, where in bar.lines(iter_lines(fh)):
-            step = runner.feed(raw, where)
+        for step in _steps(runner, fh, bar):
             _collect(run, step.records, step.alerts, step.dead_letters, out)
             run.chain_breaks_outside_hands += len(step.outside_hand)
         step = runner.finish()
         _collect(run, step.records, step.alerts, step.dead_letters, out)
     return run
+
+
+def _steps(runner: EmbeddedRunner, fh: BinaryIO, bar: LogProgress) -> Iterator[StepResult]:
+    """The file's results: the native core takes whole buffers (the bar advances per
+    buffer), the reference one line at a time (the bar per line)."""
+    if runner.native:
+        yield from runner.feed_file(fh, bar.chunk)
+        return
+    for raw, where in bar.lines(iter_lines(fh)):
+        yield runner.feed(raw, where)
 
 
 def _runner(engine: str | None) -> EmbeddedRunner:

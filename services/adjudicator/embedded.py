@@ -8,7 +8,7 @@ byte-identical records.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from itertools import islice
 from typing import BinaryIO
 
@@ -37,6 +37,11 @@ class EmbeddedRunner:
         native core then builds no Python object for a hand its rules adjudicate."""
         self.impl = make_runner(profiles, engine, closed_hands)
 
+    @property
+    def native(self) -> bool:
+        """The native core runs (it takes whole buffers: ``feed_file``)."""
+        return isinstance(self.impl, NativeRunner)
+
     def feed(self, raw: bytes, where: str) -> StepResult:
         return self.impl.feed(raw, where)
 
@@ -52,6 +57,34 @@ class EmbeddedRunner:
                 step = feed(stripped, f"line {number}")
                 if step.records or step.alerts or step.dead_letters:
                     yield step
+
+    def feed_file(self, fh: BinaryIO, on_chunk: Callable[[bytes], None] | None = None
+                  ) -> Iterator[StepResult]:
+        """The results (only those with an outcome) of a whole binary file, without the
+        end-of-input closing (``finish``). The native core takes it in buffers of whole
+        lines (no Python object per line; ``on_chunk`` sees each buffer, for a progress
+        bar); the reference one line at a time."""
+        if not isinstance(self.impl, NativeRunner):
+            feed = self.impl.feed
+            for raw, where in iter_lines(fh):
+                step = feed(raw, where)
+                if step.records or step.alerts or step.dead_letters or step.outside_hand:
+                    yield step
+            return
+        native = self.impl
+        pending = b""
+        line = 1
+        while chunk := fh.read(BYTES_PER_CHUNK):
+            if on_chunk is not None:
+                on_chunk(chunk)
+            buf = pending + chunk
+            cut = buf.rfind(b"\n") + 1
+            pending = buf[cut:]
+            if cut:
+                yield from native.feed_buffer(buf[:cut], line)
+                line = native.next_line
+        if pending:
+            yield from native.feed_buffer(pending, line)
 
     def finish(self) -> StepResult:
         return self.impl.finish()
@@ -95,16 +128,5 @@ def adjudicate_file(fh: BinaryIO, profiles: Profiles, engine: str | None = None,
     if not isinstance(runner.impl, NativeRunner):
         yield from adjudicate_lines(fh, profiles, engine, closed_hands)
         return
-    native = runner.impl
-    pending = b""
-    line = 1
-    while chunk := fh.read(BYTES_PER_CHUNK):
-        buf = pending + chunk
-        cut = buf.rfind(b"\n") + 1
-        pending = buf[cut:]
-        if cut:
-            yield from native.feed_buffer(buf[:cut], line)
-            line = native.next_line
-    if pending:
-        yield from native.feed_buffer(pending, line)
+    yield from runner.feed_file(fh)
     yield runner.finish()

@@ -337,3 +337,23 @@ def test_a_report_replays_hcf_hands_natively_with_the_same_record_and_decision_p
         assert encode_record(n.record) == encode_record(r.record)
         assert n.hand_input == r.hand_input and n.outcome == r.outcome
         assert [e.hash for e in n.events] == [e.hash for e in r.events]
+
+
+def test_pitwatch_adjudicate_writes_the_same_records_with_either_engine(tmp_path: Path) -> None:
+    """``pitwatch adjudicate`` (``run_file``): the native core takes the file in buffers,
+    its rules adjudicate the HCF hands; the output is the reference's, line for line."""
+    import io
+
+    from services.cli import run_file
+
+    log = tmp_path / "hcf.jsonl"
+    lines = simulated(24, 3, 25, frozenset(available_faults("hcf")), 0.3)
+    log.write_bytes(b"\n".join(lines[:40]) + b"\n\n" + b"\n".join(lines[40:]) + b"\n")
+    outputs = {}
+    for engine in ("python", "native"):
+        out = io.StringIO()
+        run = run_file(log, out, engine)  # type: ignore[arg-type]
+        outputs[engine] = (out.getvalue(), [(d.where, d.reason) for d in run.dead_letters],
+                           len(run.alerts), run.chain_breaks_outside_hands)
+    assert outputs["native"] == outputs["python"]
+    assert outputs["python"][0].count("\n") == 75
