@@ -11,11 +11,12 @@ a reason never differs between the engines.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 import msgspec
 
+from services.adjudicator import adjudicate as reference
 from services.adjudicator.adjudicate import ChainInfo, adjudicate_hand, rejected_record
 from services.adjudicator.intake import Rejection, parse_record
 from services.adjudicator.steps import DeadLetter, StepResult
@@ -57,6 +58,16 @@ def _contract_classes() -> dict[str, type]:
 
 Outputs = list[tuple[Any, ...]]
 
+# The games whose rules the core has (native/src/rules/): their hands never reach Python.
+NATIVE_GAMES = ("hcf",)
+
+
+def _registry() -> Mapping[str, object]:
+    """The games registry as ``adjudicate_hand`` dispatches on it (its module's name for
+    it, which a test may narrow to stand for a build without a game)."""
+    games: Mapping[str, object] = vars(reference)["GAMES"]
+    return games
+
 
 def _section(profile: RuleProfile, name: str, struct_type: type[Any]) -> dict[str, Any] | None:
     """A profile section as plain data for the core, or None when it does not load (the
@@ -90,7 +101,9 @@ class NativeRunner:
         self.profiles = profiles
         self.closed_hands = closed_hands
         self._engine = _native().Engine(_contract_classes(), _reference_verdict)
-        if native_rules:
+        # The games registry says which games this build adjudicates: the core's rules
+        # take a game only when the registry has it too.
+        if native_rules and any(game in _registry() for game in NATIVE_GAMES):
             self._engine.use_native_rules(native_profiles(profiles), closed_hands)
         self.next_line = 1  # after ``feed_buffer``: the number of the line that follows
 

@@ -187,14 +187,14 @@ fn refund_rake(out: &mut RecordedHand, e: &DecodedEvent, amount: Chips) -> bool 
 /// layout beyond what was wagered.
 fn check_leftovers(out: &mut RecordedHand, balances: &BTreeMap<Account, Chips>) {
     let left = balances.get(&Account::Pot).copied().unwrap_or(0);
-    if left > 0 {
-        out.findings.push(finding("POT_NOT_EMPTY", "GEN-8", Sev::Critical, format!(
+    match left.cmp(&0) {
+        std::cmp::Ordering::Greater => out.findings.push(finding("POT_NOT_EMPTY", "GEN-8", Sev::Critical, format!(
             "{} chips were left in the pot at hand_ended (every pot must be awarded, refunded or raked)", left),
-            None, Some(left)));
-    } else if left < 0 {
-        out.findings.push(finding("POT_OVERDRAWN", "GEN-8", Sev::Critical, format!(
+            None, Some(left))),
+        std::cmp::Ordering::Less => out.findings.push(finding("POT_OVERDRAWN", "GEN-8", Sev::Critical, format!(
             "{} chips more were paid out of the pot (payouts, refunds, rake) than were put in it", -left),
-            None, Some(-left)));
+            None, Some(-left))),
+        std::cmp::Ordering::Equal => {}
     }
     for (account, balance) in balances {
         if let Account::Layout(seat) = account {

@@ -376,7 +376,7 @@ pub fn rotation_findings(facts: &HandFacts<'_>, table: &Context, rules: &HcfRule
         Some(p) => p,
         None => return,
     };
-    let declined: Vec<i64> = table.offers.iter().filter(|(_, accepted)| !accepted).map(|(s, _)| *s).collect();
+    let declined = |seat: i64| table.offers.iter().any(|&(s, accepted)| s == seat && !accepted);
     let mut eligible: Vec<i64> = facts.stacks.keys().collect();
     eligible.sort_unstable();
     let ring = eligible.iter().filter(|&&s| s > previous).chain(eligible.iter().filter(|&&s| s <= previous));
@@ -384,7 +384,7 @@ pub fn rotation_findings(facts: &HandFacts<'_>, table: &Context, rules: &HcfRule
         if seat == facts.dp {
             break;
         }
-        if seat != previous && !declined.contains(&seat) {
+        if seat != previous && !declined(seat) {
             found.push(finding("DP_ROTATION_SKIP", "HCF-2", rules.p.dp_rotation_skip_severity, format!(
                 "the designated player moved from seat {} to seat {}, passing seat {} without a recorded decline",
                 previous, facts.dp, seat), Some(seat), None));

@@ -2,6 +2,8 @@
 //! (HCF-7), comparisons (HCF-6/7), bonuses by paytable (HCF-8/9, HCF-10 readings), the
 //! bonus cap (HCF-10), the DP's bankroll in HCF-5 order (HCF-11) and the rake (HCF-12).
 
+use std::cmp::Ordering;
+
 use super::procedure::SeatPlay;
 use crate::rules::evaluation::{dp_qualifies, flush_length, flush_value, straight_flush_strength, suit_masks};
 use crate::rules::profile::HcfRules;
@@ -133,12 +135,10 @@ fn compare(play: &SeatPlay, dp: DpHand, rules: &HcfRules<'_>) -> Result<Live, De
 }
 
 fn against(win: Chips, mine: i64, theirs: i64) -> (Chips, bool) {
-    if mine > theirs {
-        (win, false)
-    } else if mine == theirs {
-        (0, true)
-    } else {
-        (0, false)
+    match mine.cmp(&theirs) {
+        Ordering::Greater => (win, false),
+        Ordering::Equal => (0, true),
+        Ordering::Less => (0, false),
     }
 }
 
@@ -201,11 +201,13 @@ fn live_settlement(play: &SeatPlay, live: &Live) -> SeatSettlement {
     let mut out = SeatSettlement::new(play.seat, rule);
     out.flush_win = live.flush_win;
     out.sf_win = live.sf_win;
-    if live.ante_raise > 0 {
-        out.win_paid = live.ante_raise;
-    } else if live.ante_raise < 0 {
-        out.collected.ante = play.ante;
-        out.collected.raise = play.raise_in_action;
+    match live.ante_raise.cmp(&0) {
+        Ordering::Greater => out.win_paid = live.ante_raise,
+        Ordering::Less => {
+            out.collected.ante = play.ante;
+            out.collected.raise = play.raise_in_action;
+        }
+        Ordering::Equal => {}
     }
     out.bonus_paid = live.flush_win + live.sf_win;
     if play.flush_bonus != 0 && live.flush_win == 0 && !live.flush_push {
