@@ -23,9 +23,11 @@ from services.adjudicator.steps import DeadLetter, StepResult
 from services.adjudicator.table import cash_in_play_severity
 from services.events import contract
 from services.events.contract import Alert
+from services.games.hcf.adjudicate import adjudicate as hcf_rules
 from services.games.hcf.profile import HcfProfile
 from services.games.model import BuyRecord, HandInput, SeatInfo, TableContext, finding
 from services.games.profile import GenProfile, Profiles, RuleProfile
+from services.games.registry import Game, GameAdjudicator
 
 
 class EngineUnavailable(RuntimeError):
@@ -58,15 +60,18 @@ def _contract_classes() -> dict[str, type]:
 
 Outputs = list[tuple[Any, ...]]
 
-# The games whose rules the core has (native/src/rules/): their hands never reach Python.
-NATIVE_GAMES = ("hcf",)
+# The games whose rules the core has (native/src/rules/), each with the Python rules it
+# ports: their hands never reach Python.
+NATIVE_GAMES: dict[str, GameAdjudicator] = {"hcf": hcf_rules}
 
 
-def _registry() -> Mapping[str, object]:
-    """The games registry as ``adjudicate_hand`` dispatches on it (its module's name for
-    it, which a test may narrow to stand for a build without a game)."""
-    games: Mapping[str, object] = vars(reference)["GAMES"]
-    return games
+def _registry_has_native_rules() -> bool:
+    """Whether the games registry, as ``adjudicate_hand`` dispatches on it, has a game
+    with the very rules the core ports. A registry without it (a build without the game)
+    or with other rules in its place (a test's, a plugin's) runs the registry's."""
+    games: Mapping[str, Game] = vars(reference)["GAMES"]
+    return any(name in games and games[name].adjudicate is rules
+               for name, rules in NATIVE_GAMES.items())
 
 
 def _section(profile: RuleProfile, name: str, struct_type: type[Any]) -> dict[str, Any] | None:
@@ -103,7 +108,7 @@ class NativeRunner:
         self._engine = _native().Engine(_contract_classes(), _reference_verdict)
         # The games registry says which games this build adjudicates: the core's rules
         # take a game only when the registry has it too.
-        if native_rules and any(game in _registry() for game in NATIVE_GAMES):
+        if native_rules and _registry_has_native_rules():
             self._engine.use_native_rules(native_profiles(profiles), closed_hands)
         self.next_line = 1  # after ``feed_buffer``: the number of the line that follows
 
