@@ -106,8 +106,8 @@ class NativeRunner:
         self.profiles = profiles
         self.closed_hands = closed_hands
         self._engine = _native().Engine(_contract_classes(), _reference_verdict)
-        # The games registry says which games this build adjudicates: the core's rules
-        # take a game only when the registry has it too.
+        # The games registry says which games this build adjudicates and with what rules:
+        # the core's take a game only when the registry runs the rules they port.
         if native_rules and _registry_has_native_rules():
             self._engine.use_native_rules(native_profiles(profiles), closed_hands)
         self.next_line = 1  # after ``feed_buffer``: the number of the line that follows
