@@ -92,8 +92,10 @@ def test_the_archive_service_killed_mid_stream_keeps_every_event_once(
         first = p.start_archive("archive-1", batch=20, failpoint="archived:3")
         p.produce_lines(lines)
         killed(p, first)
-        after_first = len(archived(db))
-        assert 0 < after_first < len(segments), "the kill must land with work left"
+        # Killed after its third batch was stored and before its offsets were committed:
+        # those batches come again. Which topics the three batches held (segments, records,
+        # alerts) depends on timing, so only "work left" is certain here.
+        assert len(archived(db)) < len(segments), "the kill must land with work left"
         second = p.start_archive("archive-2", batch=20, failpoint="polled:3")
         killed(p, second)
         assert len(archived(db)) < len(segments), "the kill must land with work left"
