@@ -31,7 +31,6 @@ from typing import TypeAlias
 
 import msgspec
 from aiokafka import AIOKafkaConsumer, ConsumerRecord, TopicPartition
-from aiokafka.errors import KafkaError
 from sqlalchemy import Engine
 from sqlalchemy.exc import IntegrityError
 
@@ -43,6 +42,7 @@ from services.cases.intake import evidence_of, take_evidence
 from services.events.contract import AdjudicationRecord, Alert, decode_record
 from services.ledger.db import DEFAULT_URL, default_url, open_ledger, write_transaction
 from services.pipeline.failpoints import arm_from_env, failpoint
+from services.pipeline.offsets import commit_batch
 from services.pipeline.topics import DEFAULT_BOOTSTRAP, TopicNames
 
 log = logging.getLogger("pitwatch.archive")
@@ -140,10 +140,6 @@ def keep_batch(engine: Engine, batch: Decoded) -> Counter[str]:
     return counts
 
 
-def next_offsets(batch: dict[TopicPartition, list[Message]]) -> dict[TopicPartition, int]:
-    return {tp: messages[-1].offset + 1 for tp, messages in batch.items() if messages}
-
-
 class ArchiveService:
     """Consume archive, alerts and adjudications; keep them; commit after each batch."""
 
@@ -197,11 +193,7 @@ class ArchiveService:
         self.totals.update(counts)
         log.info("archived batch of %d: %s", len(messages), dict(+counts))
         failpoint("archived")
-        try:
-            await consumer.commit(next_offsets(batch))
-            failpoint("committed")
-        except KafkaError as exc:
-            log.warning("offset commit failed (%r); the batch will be re-delivered", exc)
+        await commit_batch(consumer, batch, log)
 
     def stop(self) -> None:
         self.stopping.set()

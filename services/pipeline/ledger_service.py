@@ -26,7 +26,6 @@ from dataclasses import dataclass
 
 import msgspec
 from aiokafka import AIOKafkaConsumer, ConsumerRecord, TopicPartition
-from aiokafka.errors import KafkaError
 from sqlalchemy import Engine
 
 from services.events.contract import AdjudicationRecord, decode_record
@@ -35,6 +34,7 @@ from services.ledger.posting import PostResult, post_many
 from services.observability.metrics import ledger_metrics, timed_ledger_write
 from services.pipeline.failpoints import arm_from_env, failpoint
 from services.pipeline.monitoring import start_ledger_monitoring
+from services.pipeline.offsets import commit_batch
 from services.pipeline.topics import DEFAULT_BOOTSTRAP, TopicNames
 
 log = logging.getLogger("pitwatch.ledger")
@@ -110,12 +110,6 @@ def book(engine: Engine, records: list[AdjudicationRecord]) -> Counter[str]:
     return Counter(result.status for result in results)
 
 
-def next_offsets(batch: dict[TopicPartition, list[ConsumerRecord[bytes, bytes]]]
-                 ) -> dict[TopicPartition, int]:
-    """The offsets to commit once ``batch`` is booked: one past the last of each."""
-    return {tp: messages[-1].offset + 1 for tp, messages in batch.items() if messages}
-
-
 class LedgerService:
     """Consume ``adjudications`` and book them, committing offsets after each booking."""
 
@@ -166,12 +160,7 @@ class LedgerService:
         self.totals.update(statuses)
         log.info("booked batch of %d: %s", len(messages), dict(statuses))
         failpoint("booked")
-        try:
-            await consumer.commit(next_offsets(batch))
-            failpoint("committed")
-        except KafkaError as exc:
-            # Not committed: these records come again and are booked as duplicates.
-            log.warning("offset commit failed (%r); the batch will be re-delivered", exc)
+        await commit_batch(consumer, batch, log)
 
     def stop(self) -> None:
         self.stopping.set()
