@@ -13,11 +13,20 @@ with pokerkit replaying them, reusing ``bench_holdem``'s code.
 
     python benchmarks/bench_embedded.py [--games hcf,holdem] [--hands 500] [--repeat 3]
                                         [--engines native,python] [--pluribus N_SESSIONS]
+                                        [--file]
+
+``--file`` is issue #23's measure: the log written to a JSONL file and ``pitwatch
+adjudicate FILE`` run as a child process per engine, its whole CPU time (start-up,
+imports, profiles, reading, adjudicating, writing the records) per hand, beside
+``adjudicate_file`` timed in this process. With the native engine, High Card Flush hands
+are adjudicated by the core's rules; the other games by the Python rules.
 """
 
 from __future__ import annotations
 
 import argparse
+import resource
+import subprocess
 import sys
 import tempfile
 import time
@@ -28,7 +37,7 @@ import orjson
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from services.adjudicator.embedded import adjudicate_lines  # noqa: E402
+from services.adjudicator.embedded import adjudicate_file, adjudicate_lines  # noqa: E402
 from services.events.contract import encode_record  # noqa: E402
 from services.games.profiles import BUILTIN_PROFILE, read_profiles  # noqa: E402
 from services.simulator.run import simulate  # noqa: E402
@@ -45,7 +54,8 @@ def best_time(lines: list[bytes], repeat: int, engine: str) -> tuple[float, list
     records: list[bytes] = []
     for _ in range(repeat):
         started = time.process_time()
-        run = [r for step in adjudicate_lines(lines, PROFILES, engine) for r in step.records]
+        run = [r for step in adjudicate_lines(lines, PROFILES, engine, closed_hands=False)
+               for r in step.records]
         best = min(best, time.process_time() - started)
         records = [encode_record(r) for r in run]
     return best, records
@@ -68,6 +78,48 @@ def bench_game(game: str, tables: int, hands: int, repeat: int, engines: list[st
     if "native" in rates and "python" in rates:
         print(f"{game:8s} native / reference: {rates['native'] / rates['python']:.1f}x "
               "(records byte-identical)")
+
+
+def child_cpu(argv: list[str]) -> float:
+    """CPU seconds (user + system) of one child process run to completion."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    subprocess.run(argv, cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                   check=False)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def bench_file(game: str, tables: int, hands: int, repeat: int, engines: list[str]) -> None:
+    """The issue's measure: ``pitwatch adjudicate FILE`` on a JSONL file, the whole
+    process (interpreter start, imports, profiles, reading, adjudicating, writing every
+    record), its CPU time per hand; and, in this process, ``adjudicate_file`` alone."""
+    log = simulate([game], tables, hands, seed=1, profile=HOUSE)
+    with tempfile.TemporaryDirectory(prefix="bench-embedded-") as tmp:
+        path = Path(tmp) / f"{game}.jsonl"
+        path.write_bytes(b"".join(orjson.dumps(e) + b"\n" for e in log.events))
+        count = sum(1 for e in log.events if e["type"] == "hand_ended")
+        rates: dict[str, tuple[float, float]] = {}
+        outputs: dict[str, list[bytes]] = {}
+        for engine in engines:
+            whole = min(child_cpu([sys.executable, "-m", "services.cli", "adjudicate", str(path),
+                                   "--engine", engine]) for _ in range(repeat))
+            best = float("inf")
+            for _ in range(repeat):
+                started = time.process_time()
+                with path.open("rb") as fh:
+                    run = [r for step in adjudicate_file(fh, PROFILES, engine, closed_hands=False)
+                           for r in step.records]
+                best = min(best, time.process_time() - started)
+            outputs[engine] = [encode_record(r) for r in run]
+            rates[engine] = (count / whole, count / best)
+            print(f"{game:8s} {engine:6s} {count:7d} hands from {path.name}: whole process "
+                  f"{count / whole:8.0f} hands/s per core, adjudicate_file {count / best:8.0f}")
+        if len(set(map(tuple, outputs.values()))) > 1:
+            raise SystemExit(f"{game}: the engines' records differ")
+        if "native" in rates and "python" in rates:
+            n, p = rates["native"], rates["python"]
+            print(f"{game:8s} native / reference: whole process {n[0] / p[0]:.1f}x, "
+                  f"adjudicate_file {n[1] / p[1]:.1f}x (target 20,000 hands/s per core)")
 
 
 def bench_pluribus(sessions: int, repeat: int) -> None:
@@ -99,9 +151,15 @@ def main() -> int:
     parser.add_argument("--engines", default="native,python")
     parser.add_argument("--pluribus", type=int, default=0,
                         help="also compare with pokerkit on the first N Pluribus sessions")
+    parser.add_argument("--file", action="store_true",
+                        help="from a JSONL file: `pitwatch adjudicate FILE` as a whole "
+                             "process, and adjudicate_file in this one")
     args = parser.parse_args()
     for game in args.games.split(","):
-        bench_game(game, args.tables, args.hands, args.repeat, args.engines.split(","))
+        if args.file:
+            bench_file(game, args.tables, args.hands, args.repeat, args.engines.split(","))
+        else:
+            bench_game(game, args.tables, args.hands, args.repeat, args.engines.split(","))
     if args.pluribus:
         sys.path.insert(0, str(REPO / "benchmarks"))
         bench_pluribus(args.pluribus, args.repeat)

@@ -36,15 +36,18 @@ from services.adjudicator.embedded import iter_lines  # noqa: E402
 from services.adjudicator.intake import Rejection, parse_record  # noqa: E402
 from services.adjudicator.native_runner import NativeRunner  # noqa: E402
 from services.events.contract import AdjudicationRecord  # noqa: E402
+from services.games.profiles import BUILTIN_PROFILE, read_profiles  # noqa: E402
 from services.simulator.run import simulate  # noqa: E402
+
+PROFILES = read_profiles()  # once, as every entry point does
+HOUSE = PROFILES.get(BUILTIN_PROFILE)
 
 GAMES = ("hcf", "draw7a", "holdem", "chinese", "russian")
 TARGET_US = 1.0
 TARGET_RATIO = 5.0
 
 
-def _no_rules(hand: object, chain: object = None, extra_findings: object = None
-              ) -> AdjudicationRecord:
+def _no_rules(*args: object, **kwargs: object) -> AdjudicationRecord:
     return AdjudicationRecord(v=1, table_id="-", hand_id="-", game=None, status="rejected",
                               rule_profile=None, expected=None, recorded=None, findings=[])
 
@@ -61,13 +64,13 @@ def reference_intake(buf: bytes) -> int:
         state = states.get(table_id)
         if state is None:
             state = states[table_id] = table_module.TableState(table_id=table_id)
-        hands += len(table_module.apply_event(state, parsed).records)
+        hands += len(table_module.apply_event(state, parsed, PROFILES).records)
     return hands
 
 
 def native_intake(buf: bytes) -> int:
     """The native core over the buffer, closed hands built as structs (not adjudicated)."""
-    engine = NativeRunner()._engine
+    engine = NativeRunner(PROFILES)._engine
     hands = pos = 0
     line = 1
     while pos < len(buf):
@@ -90,7 +93,7 @@ def best(fn: Callable[[bytes], int], buf: bytes, repeat: int) -> tuple[float, in
 
 
 def bench_game(game: str, tables: int, hands: int, repeat: int) -> tuple[float, float]:
-    log = simulate([game], tables, hands, seed=1)
+    log = simulate([game], tables, hands, seed=1, profile=HOUSE)
     buf = b"".join(orjson.dumps(e) + b"\n" for e in log.events)
     events = len(log.events)
     real = table_module.adjudicate_hand

@@ -9,8 +9,9 @@ input had problems, 2 a usage or environment error, said in one line.
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, BinaryIO
 
 import msgspec
 import orjson
@@ -18,7 +19,7 @@ import typer
 from rich.markup import escape
 from rich.text import Text
 
-from services.adjudicator.embedded import DeadLetter, EmbeddedRunner, iter_lines
+from services.adjudicator.embedded import DeadLetter, EmbeddedRunner, StepResult, iter_lines
 from services.archive.cli import archive_app, replay, verify
 from services.cases.cli import cases_app
 from services.console.cli import serve_console, users_app
@@ -37,6 +38,7 @@ from services.simulator.options import SimulationOptions
 from services.simulator.registry import SIMULATORS
 from services.simulator.truth import TruthLabel, encode_label
 from services.terminal import (
+    LogProgress,
     err,
     findings_table,
     log_progress,
@@ -115,8 +117,7 @@ def run_file(path: Path, out: typer.FileTextWrite | None = None,
     run = AdjudicationRun(ArchiveCollector() if archive else None)
     runner = _runner(engine, archive)
     with path.open("rb") as fh, log_progress(path, "adjudicating") as bar:
-        for raw, where in bar.lines(iter_lines(fh)):
-            step = runner.feed(raw, where)
+        for step in _steps(runner, fh, bar):
             _collect(run, step.records, step.alerts, step.dead_letters, out)
             run.chain_breaks_outside_hands += len(step.outside_hand)
             if run.archive is not None and step.archive:
@@ -128,13 +129,23 @@ def run_file(path: Path, out: typer.FileTextWrite | None = None,
     return run
 
 
+def _steps(runner: EmbeddedRunner, fh: BinaryIO, bar: LogProgress) -> Iterator[StepResult]:
+    """The file's results: the native core takes whole buffers (the bar advances per
+    buffer), the reference one line at a time (the bar per line)."""
+    if runner.native:
+        yield from runner.feed_file(fh, bar.chunk)
+        return
+    for raw, where in bar.lines(iter_lines(fh)):
+        yield runner.feed(raw, where)
+
+
 def _runner(engine: str | None, archive: bool = False) -> EmbeddedRunner:
     """The embedded runner of the chosen engine (cutting the archive's segments when
-    ``archive``), or a one-line error (exit 2)."""
+    ``archive``; records only, no closed hands built), or a one-line error (exit 2)."""
     from services.adjudicator.engine import EngineUnavailable, UnknownEngine
 
     try:
-        return EmbeddedRunner(read_profiles(), engine, archive)
+        return EmbeddedRunner(read_profiles(), engine, archive=archive, closed_hands=False)
     except (EngineUnavailable, UnknownEngine) as exc:
         err.print(f"pitwatch: {exc}", markup=False, highlight=False, soft_wrap=True)
         raise typer.Exit(2) from None

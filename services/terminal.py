@@ -120,6 +120,12 @@ class LogProgress:
                 self._flush()
         self._flush()
 
+    def chunk(self, data: bytes) -> None:
+        """Count a buffer of the log read at once (its lines and ``hand_ended`` events)."""
+        self._pending += data.count(b"\n")
+        self._hands += data.count(HAND_ENDED)
+        self._flush()
+
     def _flush(self) -> None:
         self._progress.update(self._task, advance=self._pending,
                               note=f"{self._hands:,} hands")

@@ -91,20 +91,23 @@ impl std::fmt::Display for EventId {
         match self {
             EventId::Text(t) => f.write_str(t),
             EventId::Uuid { bytes, upper, newline } => {
-                let mut out = String::with_capacity(37);
+                // One fixed buffer, written in place (the records' movements format an id
+                // each: this is on the native rules' path).
+                let mut out = [b'-'; 37];
+                let mut at = 0;
                 for digit in 0..32 {
                     if matches!(digit, 8 | 12 | 16 | 20) {
-                        out.push('-');
+                        at += 1;
                     }
                     let byte = bytes[digit / 2];
                     let value = if digit % 2 == 0 { byte >> 4 } else { byte & 15 };
                     let c = b"0123456789abcdef"[value as usize];
-                    out.push(if upper & (1 << digit) != 0 { c.to_ascii_uppercase() } else { c } as char);
+                    out[at] = if upper & (1 << digit) != 0 { c.to_ascii_uppercase() } else { c };
+                    at += 1;
                 }
-                if *newline {
-                    out.push('\n');
-                }
-                f.write_str(&out)
+                out[36] = b'\n';
+                let len = if *newline { 37 } else { 36 };
+                f.write_str(std::str::from_utf8(&out[..len]).unwrap_or(""))
             }
         }
     }

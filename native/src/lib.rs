@@ -11,6 +11,7 @@ pub mod ids;
 pub mod intake;
 pub mod json;
 pub mod lines;
+pub mod rules;
 pub mod schema;
 pub mod state;
 pub mod store;
@@ -21,6 +22,7 @@ pub mod validate;
 mod python;
 
 use std::collections::HashMap;
+use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use intake::Intake;
 use table::{Output, TableState};
@@ -37,6 +39,67 @@ pub enum Processed {
     WrongKey { table_id: String },
 }
 
+/// The games the core adjudicates itself (issue #23: High Card Flush), under the rule
+/// profiles the caller passed in once.
+#[derive(Default)]
+pub struct NativeRules {
+    pub profiles: HashMap<String, rules::profile::Profile>,
+    /// Keep each adjudicated hand for the caller (surveillance needs its events).
+    pub keep_hands: bool,
+    /// Hands adjudicated here, hands deferred to the Python rules, panics caught.
+    pub adjudicated: u64,
+    pub deferred: u64,
+    pub panicked: u64,
+    /// Why the last hand was deferred (tests).
+    pub last_defer: Option<String>,
+    /// Tests only: the rules panic on the hand with this id.
+    pub panic_on_hand: Option<String>,
+}
+
+impl NativeRules {
+    /// Adjudicate the closed hands among `outputs` that the core's rules cover, settling
+    /// their stacks; the others stay `Closed` for the Python rules. A panic in the rules
+    /// is caught per hand and the hand goes to the Python rules (which then decide it,
+    /// exactly as the reference does), so no hand is lost or worded differently.
+    fn adjudicate(&mut self, state: &mut TableState, outputs: &mut [Output]) {
+        for output in outputs.iter_mut() {
+            let hand = match output {
+                Output::Closed(hand) => hand,
+                _ => continue,
+            };
+            let profiles = &self.profiles;
+            let panic_here = self.panic_on_hand.as_deref() == Some(hand.hand_id.as_str());
+            let native = catch_unwind(AssertUnwindSafe(|| {
+                if panic_here {
+                    panic!("injected panic in the rules (tests)");
+                }
+                rules::adjudicate::adjudicate_closed(hand, profiles)
+            }));
+            let done = match native {
+                Ok(rules::adjudicate::Native::Done(done)) => done,
+                Ok(rules::adjudicate::Native::NotNative) => continue,
+                Ok(rules::adjudicate::Native::Deferred(why)) => {
+                    self.deferred += 1;
+                    self.last_defer = Some(why.0.to_string());
+                    continue;
+                }
+                Err(_) => {
+                    self.panicked += 1;
+                    continue;
+                }
+            };
+            self.adjudicated += 1;
+            state.settle(&done.settle);
+            let closed = std::mem::replace(output, Output::Adjudicated { record: Box::new(done.record), hand: None });
+            if let (Output::Closed(closed), Output::Adjudicated { hand, .. }) = (closed, output) {
+                if self.keep_hands {
+                    *hand = Some(closed);
+                }
+            }
+        }
+    }
+}
+
 /// Every table's state, keyed by table id.
 #[derive(Default)]
 pub struct Core {
@@ -44,11 +107,13 @@ pub struct Core {
     scratch: Vec<u8>,
     /// Cut the event archive's segments (`table::Output::Segment`).
     pub archive: bool,
+    /// None: every closed hand goes to the Python rules.
+    pub rules: Option<NativeRules>,
 }
 
 impl Core {
     pub fn new() -> Self {
-        Core { tables: HashMap::new(), scratch: Vec::with_capacity(1024), archive: false }
+        Core { tables: HashMap::new(), scratch: Vec::with_capacity(1024), archive: false, rules: None }
     }
 
     /// Intake and apply one record. `reference_accepts` decides the records this crate
@@ -87,6 +152,11 @@ impl Core {
         };
         let mut outputs = Vec::new();
         state.apply(&envelope, hash, &self.scratch, &mut outputs);
+        if let Some(rules) = self.rules.as_mut() {
+            if !outputs.is_empty() {
+                rules.adjudicate(state, &mut outputs);
+            }
+        }
         Processed::Applied { table_id: table_id.to_string(), outputs }
     }
 

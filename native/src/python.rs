@@ -19,6 +19,7 @@ use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
 
 use crate::json::Value;
 use crate::schema::{self, Kind, StructSchema, EVENT_TYPES};
+use crate::rules::record::{Record, Side};
 use crate::table::{self, ClosedHand, Finding, Output, Severity};
 use crate::{lines, state, Core, Processed};
 
@@ -66,6 +67,22 @@ fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
         "unknown panic".to_string()
     }
 }
+
+/// (table_configured body as JSON or None, authorised, previous designated seat, offers,
+/// dealer id): what the core's rules read of a hand's table context.
+type HandContext = (Option<Vec<u8>>, bool, Option<i64>, Vec<(i64, bool)>, Option<String>);
+
+/// The record's structs (`services.events.contract`) with the keywords the core passes,
+/// in the order `Engine::record` gives the values.
+const RECORD_STRUCTS: [(&str, &[&str]); 4] = [
+    ("SideResult", &["net", "rake"]),
+    ("Finding", &["code", "rule", "severity", "seat", "amount", "message"]),
+    ("Movement", &["event_id", "seq", "from_", "to", "amount", "kind"]),
+    ("AdjudicationRecord", &[
+        "v", "table_id", "hand_id", "game", "status", "rule_profile", "expected", "recorded", "findings",
+        "players", "dealer_id", "rake_mode", "ended_at", "first_seq", "last_seq", "last_hash", "movements",
+    ]),
+];
 
 type Step<'py> = (usize, Option<String>, Bound<'py, PyList>);
 /// (table id, outputs, whether a hand closed)
@@ -199,6 +216,92 @@ impl Engine {
             .into_pyobject(py)
     }
 
+    /// `("hand", hand_id, events, context, (first_seq, last_seq, last_hash), findings)`
+    fn hand<'py>(&self, py: Python<'py>, hand: &ClosedHand) -> PyResult<Bound<'py, PyAny>> {
+        Ok((
+            "hand",
+            hand.hand_id.as_str(),
+            self.events(py, hand)?,
+            self.context(py, hand)?,
+            (hand.first_seq, hand.last_seq, crate::canonical::hex(&hand.last_hash)),
+            findings_list(py, &hand.findings)?,
+        )
+            .into_pyobject(py)?
+            .into_any())
+    }
+
+    /// One of `RECORD_STRUCTS` from its fields' values, in the order listed there.
+    fn keywords<'py>(&self, py: Python<'py>, class: &str, values: &[Bound<'py, PyAny>]) -> PyResult<Bound<'py, PyAny>> {
+        let (class, names) = self.class(class)?;
+        call_with_keywords(py, class.bind(py), names.bind(py), values)
+    }
+
+    fn side<'py>(&self, py: Python<'py>, side: &Option<Side>) -> PyResult<Bound<'py, PyAny>> {
+        let side = match side {
+            Some(side) => side,
+            None => return Ok(py.None().into_bound(py)),
+        };
+        let dict = |items: &[(String, i128)]| -> PyResult<Bound<'py, PyAny>> {
+            let d = PyDict::new(py);
+            for (k, v) in items {
+                d.set_item(k, v)?;
+            }
+            Ok(d.into_any())
+        };
+        self.keywords(py, "SideResult", &[dict(&side.net)?, dict(&side.rake)?])
+    }
+
+    /// The record as the contract's `AdjudicationRecord` (its findings, sides and
+    /// movements as their structs), built field by field: no JSON, no validation pass.
+    fn record<'py>(&self, py: Python<'py>, r: &Record) -> PyResult<Bound<'py, PyAny>> {
+        let none = || py.None().into_bound(py);
+        let text = |s: &str| PyString::new(py, s).into_any();
+        let interned = |s: &str| PyString::intern(py, s).into_any();
+        let opt_text = |s: &Option<String>| s.as_deref().map_or_else(none, text);
+        let int = |i: i64| -> PyResult<Bound<'py, PyAny>> { Ok(i.into_pyobject(py)?.into_any()) };
+        let opt_int = |i: Option<i64>| -> PyResult<Bound<'py, PyAny>> { i.map_or_else(|| Ok(none()), int) };
+        let mut findings = Vec::with_capacity(r.findings.len());
+        for f in &r.findings {
+            let amount = match f.amount {
+                Some(a) => a.into_pyobject(py)?.into_any(),
+                None => none(),
+            };
+            findings.push(self.keywords(py, "Finding", &[
+                interned(f.code), interned(f.rule), interned(f.severity.name()), opt_int(f.seat)?, amount,
+                text(&f.message),
+            ])?);
+        }
+        let movements = match &r.movements {
+            None => none(),
+            Some(moves) => {
+                let mut built = Vec::with_capacity(moves.len());
+                for m in moves {
+                    built.push(self.keywords(py, "Movement", &[
+                        text(&m.event_id), int(m.seq)?, text(&m.from.to_string()), text(&m.to.to_string()),
+                        m.amount.into_pyobject(py)?.into_any(), interned(m.kind),
+                    ])?);
+                }
+                PyList::new(py, built)?.into_any()
+            }
+        };
+        let players = match &r.players {
+            None => none(),
+            Some(players) => {
+                let d = PyDict::new(py);
+                for (seat, player) in players {
+                    d.set_item(seat, player)?;
+                }
+                d.into_any()
+            }
+        };
+        self.keywords(py, "AdjudicationRecord", &[
+            int(1)?, text(&r.table_id), text(&r.hand_id), r.game.map_or_else(none, interned), interned(r.status),
+            opt_text(&r.rule_profile), self.side(py, &r.expected)?, self.side(py, &r.recorded)?,
+            PyList::new(py, findings)?.into_any(), players, opt_text(&r.dealer_id), opt_text(&r.rake_mode),
+            opt_text(&r.ended_at), opt_int(r.first_seq)?, opt_int(r.last_seq)?, opt_text(&r.last_hash), movements,
+        ])
+    }
+
     fn rule_profile(&self, table_id: &str) -> Option<String> {
         self.core.tables.get(table_id)?.rule_profile()
     }
@@ -231,16 +334,14 @@ impl Engine {
                         .into_pyobject(py)?
                         .into_any()
                 }
-                Output::Closed(hand) => (
-                    "hand",
-                    hand.hand_id.as_str(),
-                    self.events(py, hand)?,
-                    self.context(py, hand)?,
-                    (hand.first_seq, hand.last_seq, crate::canonical::hex(&hand.last_hash)),
-                    findings_list(py, &hand.findings)?,
-                )
-                    .into_pyobject(py)?
-                    .into_any(),
+                Output::Closed(hand) => self.hand(py, hand)?,
+                Output::Adjudicated { record, hand } => {
+                    let hand = match hand {
+                        Some(hand) => self.hand(py, hand)?,
+                        None => py.None().into_bound(py),
+                    };
+                    ("record", self.record(py, record)?, hand).into_pyobject(py)?.into_any()
+                }
                 Output::Segment { hand_id, head_seq, ordinal, events } => {
                     let items = PyList::empty(py);
                     for e in events {
@@ -351,6 +452,10 @@ impl Engine {
         for t in EVENT_TYPES.iter() {
             found.insert(t.class, (lookup(t.class)?.unbind(), envelope_names.clone().unbind()));
         }
+        for (class, fields) in RECORD_STRUCTS {
+            let names = PyTuple::new(py, fields.iter().map(|n| PyString::intern(py, n)))?;
+            found.insert(class, (lookup(class)?.unbind(), names.unbind()));
+        }
         let cards = crate::store::CARD_NAMES.iter().map(|c| PyString::intern(py, c).unbind()).collect();
         let mut core = Core::new();
         core.archive = archive;
@@ -458,6 +563,95 @@ impl Engine {
         Ok(((pos, line), steps))
     }
 
+    /// Adjudicate the games the core's rules cover (High Card Flush) here, under
+    /// `profiles`: `{name: (gen section, hcf section)}`, each section a dict of its fields
+    /// (msgspec's `to_builtins`) or None when it did not load. `keep_hands`: return each
+    /// such hand's events and context with its record (for surveillance).
+    fn use_native_rules(&mut self, profiles: &Bound<'_, PyDict>, keep_hands: bool) -> PyResult<()> {
+        let mut known = HashMap::new();
+        for (name, sections) in profiles.iter() {
+            let name: String = name.extract()?;
+            let (gen, hcf): (Option<Bound<'_, PyDict>>, Option<Bound<'_, PyDict>>) = sections.extract()?;
+            let profile = crate::rules::profile::Profile {
+                gen: gen.and_then(|d| gen_profile(&d)),
+                hcf: hcf.and_then(|d| hcf_profile(&d)),
+            };
+            known.insert(name, profile);
+        }
+        self.core.rules = Some(crate::NativeRules { profiles: known, keep_hands, ..Default::default() });
+        Ok(())
+    }
+
+    /// One hand given whole (`HandInput` as records): its record by the core's rules, or
+    /// `(None, why)` when they do not adjudicate it (another game, a deferral, an invalid
+    /// record). `context`: (table_configured body as JSON or None, authorised, previous
+    /// designated seat, offers, dealer id); `chain`: (first_seq, last_seq, last_hash
+    /// bytes) or None; `findings`: (code, rule, severity, message) from intake.
+    #[allow(clippy::too_many_arguments)]
+    fn adjudicate_hand<'py>(&self, py: Python<'py>, table_id: &str, hand_id: &str, records: Vec<Vec<u8>>,
+                            context: HandContext,
+                            chain: Option<(i64, i64, Vec<u8>)>, findings: Vec<(String, String, String, String)>)
+                            -> PyResult<(Option<Bound<'py, PyAny>>, Option<String>)> {
+        let rules = match &self.core.rules {
+            Some(rules) => rules,
+            None => return Ok((None, Some("native rules are off".to_string()))),
+        };
+        let (config, config_authorized, previous_designated, offers, dealer_id) = context;
+        let config = match config {
+            Some(raw) => match crate::json::parse(&raw) {
+                Ok(v) => Some(v.into_owned()),
+                Err(_) => return Ok((None, Some("the configuration is not JSON".to_string()))),
+            },
+            None => None,
+        };
+        let context = table::Context {
+            config, config_authorized, seated: Vec::new(), dealer_id, previous_button: None,
+            previous_designated, offers, new_seats: Vec::new(), hands_played: 0, buys: Vec::new(),
+        };
+        let chain = match chain {
+            Some((first, last, hash)) => match <[u8; 32]>::try_from(hash.as_slice()) {
+                Ok(h) => Some((first, last, h)),
+                Err(_) => return Err(PyValueError::new_err("last_hash must be 32 bytes")),
+            },
+            None => None,
+        };
+        let mut intake_findings = Vec::with_capacity(findings.len());
+        for (code, rule, severity, message) in findings {
+            let severity = match severity.as_str() {
+                "info" => Severity::Info,
+                "warning" => Severity::Warning,
+                "critical" => Severity::Critical,
+                _ => return Ok((None, Some("a finding of unknown severity".to_string()))),
+            };
+            // The core's findings name their code and rule statically: leaked once per
+            // distinct text (a handful: intake's chain codes), never per hand.
+            intake_findings.push(Finding { code: static_text(code), rule: static_text(rule), severity, message });
+        }
+        let with_chain = chain.is_some();
+        let raws: Vec<&[u8]> = records.iter().map(Vec::as_slice).collect();
+        let hand = match crate::rules::adjudicate::closed_hand_from_records(table_id, hand_id, &raws, context, chain, intake_findings) {
+            Some(hand) => hand,
+            None => return Ok((None, Some("a record that is not valid v1".to_string()))),
+        };
+        let profiles = &rules.profiles;
+        let native = catch_unwind(AssertUnwindSafe(|| crate::rules::adjudicate::adjudicate_hand(&hand, profiles, with_chain)));
+        Ok(match native {
+            Ok(crate::rules::adjudicate::Native::Done(done)) => (Some(self.record(py, &done.record)?), None),
+            Ok(crate::rules::adjudicate::Native::NotNative) => (None, Some("not a game the core adjudicates".to_string())),
+            Ok(crate::rules::adjudicate::Native::Deferred(why)) => (None, Some(why.0.to_string())),
+            Err(payload) => (None, Some(format!("panic: {}", panic_message(payload.as_ref())))),
+        })
+    }
+
+    /// (hands adjudicated by the core's rules, deferred to Python, panics caught, why the
+    /// last was deferred)
+    fn native_rules_stats(&self) -> (u64, u64, u64, Option<String>) {
+        match &self.core.rules {
+            Some(r) => (r.adjudicated, r.deferred, r.panicked, r.last_defer.clone()),
+            None => (0, 0, 0, None),
+        }
+    }
+
     /// The stacks a closed hand moved: `[(seat, net), ...]` from its recorded side.
     fn settle(&mut self, table_id: &str, moves: Vec<(i64, i64)>) {
         if let Some(state) = self.core.tables.get_mut(table_id) {
@@ -534,10 +728,117 @@ impl Engine {
         out
     }
 
+    /// Tests only: the core's rules panic on the hand `hand_id`.
+    fn _inject_rules_panic(&mut self, hand_id: String) {
+        if let Some(rules) = self.core.rules.as_mut() {
+            rules.panic_on_hand = Some(hand_id);
+        }
+    }
+
     /// Tests only: the next record equal to `raw` makes the core panic.
     fn _inject_panic(&mut self, raw: Vec<u8>) {
         self.panic_on = Some(raw);
     }
+}
+
+/// A finding's code or rule as the `&'static str` the core's findings hold: the known
+/// texts are interned in a table (leaked once each, so a repeated text costs nothing).
+fn static_text(text: String) -> &'static str {
+    use std::sync::Mutex;
+    static KNOWN: Mutex<Vec<&'static str>> = Mutex::new(Vec::new());
+    let mut known = match KNOWN.lock() {
+        Ok(k) => k,
+        Err(poisoned) => poisoned.into_inner(),
+    };
+    if let Some(found) = known.iter().find(|k| **k == text) {
+        return found;
+    }
+    let leaked: &'static str = Box::leak(text.into_boxed_str());
+    known.push(leaked);
+    leaked
+}
+
+fn field<'py, T: FromPyObject<'py>>(d: &Bound<'py, PyDict>, name: &str) -> Option<T> {
+    d.get_item(name).ok().flatten().and_then(|v| v.extract().ok())
+}
+
+fn sev(d: &Bound<'_, PyDict>, name: &str) -> Option<crate::rules::Sev> {
+    crate::rules::Sev::parse(&field::<String>(d, name)?)
+}
+
+/// Section `gen` as the core's rules read it; None when a field is missing or wrong.
+fn gen_profile(d: &Bound<'_, PyDict>) -> Option<crate::rules::profile::GenProfile> {
+    Some(crate::rules::profile::GenProfile {
+        wager_over_stack: sev(d, "wager_over_stack_severity")?,
+        chips_during_hand: sev(d, "chips_during_hand_severity")?,
+        cash_in_play: sev(d, "cash_in_play_severity")?,
+        unauthorised_config: sev(d, "unauthorised_config_severity")?,
+        wager_outside_limits: sev(d, "wager_outside_limits_severity")?,
+        deck_integrity: sev(d, "deck_integrity_severity")?,
+        mispay: sev(d, "mispay_severity")?,
+        rake_error: sev(d, "rake_error_severity")?,
+    })
+}
+
+/// A Literal field that must be one of two values: whether it is the first.
+fn either(d: &Bound<'_, PyDict>, name: &str, first: &str, second: &str) -> Option<bool> {
+    match field::<String>(d, name)?.as_str() {
+        s if s == first => Some(true),
+        s if s == second => Some(false),
+        _ => None,
+    }
+}
+
+fn paytable(d: &Bound<'_, PyDict>, name: &str) -> Option<Vec<(String, i64)>> {
+    let table = d.get_item(name).ok().flatten()?;
+    let table = table.downcast::<PyDict>().ok()?;
+    table.iter().map(|(k, v)| Some((k.extract().ok()?, v.extract().ok()?))).collect()
+}
+
+/// Section `hcf` as the core's rules read it; None when a field is missing or wrong.
+fn hcf_profile(d: &Bound<'_, PyDict>) -> Option<crate::rules::profile::HcfProfile> {
+    let caps_list = d.get_item("raise_caps").ok().flatten()?;
+    let caps_list = caps_list.downcast::<PyList>().ok()?;
+    let mut raise_caps = Vec::new();
+    for cap in caps_list.iter() {
+        let cap = cap.downcast::<PyDict>().ok()?;
+        raise_caps.push((field(cap, "min_flush_cards")?, field(cap, "max_ante_multiple")?));
+    }
+    Some(crate::rules::profile::HcfProfile {
+        cards_per_hand: field(d, "cards_per_hand")?,
+        dp_qualify_min_cards: field(d, "dp_qualify_min_cards")?,
+        dp_qualify_min_high: field(d, "dp_qualify_min_high")?,
+        dp_qualify_any_high_cards: field(d, "dp_qualify_any_high_cards")?,
+        raise_min_ante_multiple: field(d, "raise_min_ante_multiple")?,
+        raise_caps,
+        over_cap_raise_severity: sev(d, "over_cap_raise_severity")?,
+        over_cap_plays_cap: either(d, "over_cap_raise_plays", "cap", "as_placed")?,
+        under_min_raise_severity: sev(d, "under_min_raise_severity")?,
+        flush_bonus_paytable: paytable(d, "flush_bonus_paytable")?,
+        sf_bonus_paytable: paytable(d, "sf_bonus_paytable")?,
+        sf_ace_low: field(d, "sf_ace_low")?,
+        sf_wraparound: field(d, "sf_wraparound")?,
+        cap_largest_remainder: either(d, "bonus_cap_rounding", "largest_remainder", "floor")?,
+        bonus_against_dp: either(d, "bonus_settlement", "against_dp", "paytable_alone")?,
+        short_funds_dead_hand: either(d, "dp_short_funds", "dead_hand", "pay_to_extent")?,
+        bankroll_gross: either(d, "bankroll_check", "gross", "net")?,
+        folded_join_at_fold: either(d, "folded_wagers_join_funds", "at_fold", "in_order")?,
+        dp_funds_reserve_rake: field(d, "dp_funds_reserve_rake")?,
+        dp_rake_needs_participant: field(d, "dp_rake_needs_participant")?,
+        past_posting_severity: sev(d, "past_posting_severity")?,
+        past_posted_wager_void: field(d, "past_posted_wager_void")?,
+        wager_not_in_game_severity: sev(d, "wager_not_in_game_severity")?,
+        stake_cover_raise_multiple: field(d, "stake_cover_raise_multiple")?,
+        insufficient_stake_severity: sev(d, "insufficient_stake_severity")?,
+        dp_rotation_skip_severity: sev(d, "dp_rotation_skip_severity")?,
+        button_not_at_dp_severity: sev(d, "button_not_at_dp_severity")?,
+        card_count_severity: sev(d, "card_count_severity")?,
+        dead_hand_settled_severity: sev(d, "dead_hand_settled_severity")?,
+        showdown_mismatch_severity: sev(d, "showdown_mismatch_severity")?,
+        walk_away_severity: sev(d, "walk_away_severity")?,
+        late_decision_severity: sev(d, "late_decision_severity")?,
+        settlement_order_severity: sev(d, "settlement_order_severity")?,
+    })
 }
 
 /// What an absent optional field of the contract defaults to (`None`, or `False` for

@@ -117,6 +117,9 @@ pub enum Output {
     /// A hand that cannot be adjudicated (`rejected_record`).
     Incomplete { hand_id: String, findings: Vec<Finding>, game: Option<String> },
     Closed(Box<ClosedHand>),
+    /// A closed hand the core's rules adjudicated (`rules`): the record's bytes, the hand
+    /// itself when the caller asked for closed hands, and its stacks already settled.
+    Adjudicated { record: Box<crate::rules::record::Record>, hand: Option<Box<ClosedHand>> },
     /// A critical chain finding no open hand took: rejected input (docs/events.md,
     /// "Chain breaks outside a hand").
     OutsideHand(Finding),

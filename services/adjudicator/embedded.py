@@ -8,7 +8,7 @@ byte-identical records.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from itertools import islice
 from typing import BinaryIO
 
@@ -32,8 +32,17 @@ class EmbeddedRunner:
     engine runs."""
 
     def __init__(self, profiles: Profiles, engine: str | None = None,
-                 archive: bool = False) -> None:
-        self.impl = make_runner(profiles, engine, archive)
+                 archive: bool = False, closed_hands: bool = True) -> None:
+        """``archive``: results carry the event archive's segments. ``closed_hands``: each
+        result names the hand it closed (``closed_hand``, what surveillance reads); a
+        caller that only wants the records says False, and the native core then builds no
+        Python object for a hand its rules adjudicate."""
+        self.impl = make_runner(profiles, engine, archive=archive, closed_hands=closed_hands)
+
+    @property
+    def native(self) -> bool:
+        """The native core runs (it takes whole buffers: ``feed_file``)."""
+        return isinstance(self.impl, NativeRunner)
 
     def feed(self, raw: bytes, where: str) -> StepResult:
         return self.impl.feed(raw, where)
@@ -51,6 +60,34 @@ class EmbeddedRunner:
                 if step.records or step.alerts or step.dead_letters or step.archive:
                     yield step
 
+    def feed_file(self, fh: BinaryIO, on_chunk: Callable[[bytes], None] | None = None
+                  ) -> Iterator[StepResult]:
+        """The results (only those with an outcome) of a whole binary file, without the
+        end-of-input closing (``finish``). The native core takes it in buffers of whole
+        lines (no Python object per line; ``on_chunk`` sees each buffer, for a progress
+        bar); the reference one line at a time."""
+        if not isinstance(self.impl, NativeRunner):
+            feed = self.impl.feed
+            for raw, where in iter_lines(fh):
+                step = feed(raw, where)
+                if step.records or step.alerts or step.dead_letters or step.outside_hand:
+                    yield step
+            return
+        native = self.impl
+        pending = b""
+        line = 1
+        while chunk := fh.read(BYTES_PER_CHUNK):
+            if on_chunk is not None:
+                on_chunk(chunk)
+            buf = pending + chunk
+            cut = buf.rfind(b"\n") + 1
+            pending = buf[cut:]
+            if cut:
+                yield from native.feed_buffer(buf[:cut], line)
+                line = native.next_line
+        if pending:
+            yield from native.feed_buffer(pending, line)
+
     def finish(self) -> StepResult:
         return self.impl.finish()
 
@@ -64,11 +101,11 @@ def iter_lines(lines: Iterable[bytes]) -> Iterator[tuple[bytes, str]]:
 
 
 def adjudicate_lines(lines: Iterable[bytes], profiles: Profiles,
-                     engine: str | None = None, archive: bool = False
-                     ) -> Iterator[StepResult]:
+                     engine: str | None = None, archive: bool = False,
+                     closed_hands: bool = True) -> Iterator[StepResult]:
     """Every result with an outcome of a whole log, then the end-of-input closing
-    (``archive``: with the event archive's segments)."""
-    runner = EmbeddedRunner(profiles, engine, archive)
+    (``archive`` and ``closed_hands`` as for ``EmbeddedRunner``)."""
+    runner = EmbeddedRunner(profiles, engine, archive=archive, closed_hands=closed_hands)
     if isinstance(runner.impl, ReferenceRunner):
         feed = runner.impl.feed
         for number, line in enumerate(lines, start=1):  # as ``iter_lines``, inlined
@@ -86,23 +123,13 @@ def adjudicate_lines(lines: Iterable[bytes], profiles: Profiles,
 
 
 def adjudicate_file(fh: BinaryIO, profiles: Profiles, engine: str | None = None,
-                    archive: bool = False) -> Iterator[StepResult]:
+                    archive: bool = False, closed_hands: bool = True) -> Iterator[StepResult]:
     """``adjudicate_lines`` over a binary file, read in chunks of whole lines (the native
     core splits them: no Python object per line)."""
-    runner = EmbeddedRunner(profiles, engine, archive)
+    runner = EmbeddedRunner(profiles, engine, archive=archive, closed_hands=closed_hands)
     if not isinstance(runner.impl, NativeRunner):
-        yield from adjudicate_lines(fh, profiles, engine, archive)
+        yield from adjudicate_lines(fh, profiles, engine, archive=archive,
+                                    closed_hands=closed_hands)
         return
-    native = runner.impl
-    pending = b""
-    line = 1
-    while chunk := fh.read(BYTES_PER_CHUNK):
-        buf = pending + chunk
-        cut = buf.rfind(b"\n") + 1
-        pending = buf[cut:]
-        if cut:
-            yield from native.feed_buffer(buf[:cut], line)
-            line = native.next_line
-    if pending:
-        yield from native.feed_buffer(pending, line)
+    yield from runner.feed_file(fh)
     yield runner.finish()

@@ -44,15 +44,18 @@ def engine_name(explicit: str | None = None) -> EngineName:
 
 
 def make_runner(profiles: Profiles, engine: str | None = None,
-                archive: bool = False) -> NativeRunner | ReferenceRunner:
+                archive: bool = False, closed_hands: bool = True
+                ) -> NativeRunner | ReferenceRunner:
     """A fresh runner of the chosen engine (``EngineUnavailable`` when native is asked
-    for and not built), adjudicating under ``profiles``; ``archive``: its results carry
+    for and not built), adjudicating under ``profiles``. With the native engine, High
+    Card Flush hands are adjudicated by the core's rules. ``archive``: its results carry
     the event archive's segments (the reference's always do, lazily: a hand's segment
     is made only when read; the core cuts them only when asked, as they cost it a copy
-    of every event's canonical JSON)."""
+    of every event's canonical JSON). ``closed_hands`` False spares building the hands
+    the caller does not read (the reference always has them)."""
     if engine_name(engine) == "python":
         return ReferenceRunner(profiles)
-    return NativeRunner(profiles, archive)
+    return NativeRunner(profiles, archive=archive, closed_hands=closed_hands)
 
 
 __all__ = ["ENGINES", "ENGINE_ENV", "EngineUnavailable", "NativeRunner", "ReferenceRunner",

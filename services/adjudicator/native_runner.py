@@ -11,9 +11,12 @@ a reason never differs between the engines.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
+import msgspec
+
+from services.adjudicator import adjudicate as reference
 from services.adjudicator.adjudicate import ChainInfo, adjudicate_hand, rejected_record
 from services.adjudicator.intake import Rejection, parse_record
 from services.adjudicator.segments import ArchivedEvent, Segment
@@ -21,8 +24,11 @@ from services.adjudicator.steps import DeadLetter, StepResult
 from services.adjudicator.table import cash_in_play_severity
 from services.events import contract
 from services.events.contract import Alert
+from services.games.hcf.adjudicate import adjudicate as hcf_rules
+from services.games.hcf.profile import HcfProfile
 from services.games.model import BuyRecord, HandInput, SeatInfo, TableContext, finding
-from services.games.profile import Profiles
+from services.games.profile import GenProfile, Profiles, RuleProfile
+from services.games.registry import Game, GameAdjudicator
 
 
 class EngineUnavailable(RuntimeError):
@@ -55,6 +61,37 @@ def _contract_classes() -> dict[str, type]:
 
 Outputs = list[tuple[Any, ...]]
 
+# The games whose rules the core has (native/src/rules/), each with the Python rules it
+# ports: their hands never reach Python.
+NATIVE_GAMES: dict[str, GameAdjudicator] = {"hcf": hcf_rules}
+
+
+def _registry_has_native_rules() -> bool:
+    """Whether the games registry, as ``adjudicate_hand`` dispatches on it, has a game
+    with the very rules the core ports. A registry without it (a build without the game)
+    or with other rules in its place (a test's, a plugin's) runs the registry's."""
+    games: Mapping[str, Game] = vars(reference)["GAMES"]
+    return any(name in games and games[name].adjudicate is rules
+               for name, rules in NATIVE_GAMES.items())
+
+
+def _section(profile: RuleProfile, name: str, struct_type: type[Any]) -> dict[str, Any] | None:
+    """A profile section as plain data for the core, or None when it does not load (the
+    core then leaves the hands that need it to the Python rules, which word the error)."""
+    try:
+        data: dict[str, Any] = msgspec.to_builtins(profile.section(name, struct_type))
+    except Exception:  # whatever the section's fault, the reference reports it per hand
+        return None
+    return data
+
+
+def native_profiles(profiles: Profiles) -> dict[str, tuple[dict[str, Any] | None,
+                                                         dict[str, Any] | None]]:
+    """What the core's rules read of each profile (sections ``gen`` and ``hcf``), given
+    to it once: the rules read no file and look nothing up in Python per hand."""
+    return {name: (_section(p, "gen", GenProfile), _section(p, "hcf", HcfProfile))
+            for name, p in profiles.by_name.items()}
+
 
 class NativeRunner:
     """``feed(raw, where) -> StepResult`` and ``finish()``, as the reference runner; plus
@@ -63,9 +100,21 @@ class NativeRunner:
     core cuts the event archive's segments (``StepResult.archive``), as the reference's
     table state does."""
 
-    def __init__(self, profiles: Profiles, archive: bool = False) -> None:
+    def __init__(self, profiles: Profiles, archive: bool = False, closed_hands: bool = True,
+                 native_rules: bool = True) -> None:
+        """``archive``: the core cuts the event archive's segments (a copy of every event's
+        canonical JSON, so only when asked). ``closed_hands``: give each adjudicated hand
+        back as ``StepResult.closed_hand`` (surveillance and reports need its events; the
+        adjudicating paths do not, and skip building them). ``native_rules``: High Card
+        Flush hands are adjudicated by the core's rules (the Python rules are the
+        reference and decide the rest)."""
         self.profiles = profiles
+        self.closed_hands = closed_hands
         self._engine = _native().Engine(_contract_classes(), _reference_verdict, archive)
+        # The games registry says which games this build adjudicates and with what rules:
+        # the core's take a game only when the registry runs the rules they port.
+        if native_rules and _registry_has_native_rules():
+            self._engine.use_native_rules(native_profiles(profiles), closed_hands)
         self.next_line = 1  # after ``feed_buffer``: the number of the line that follows
 
     # ------------------------------------------------------------ feeding
@@ -165,6 +214,34 @@ class NativeRunner:
         count: int = self._engine.open_hands()
         return count
 
+    def adjudicate_hand(self, hand: HandInput, chain: ChainInfo | None = None,
+                        extra_findings: list[contract.Finding] | None = None
+                        ) -> tuple[contract.AdjudicationRecord | None, str | None]:
+        """One whole hand by the core's rules (what ``adjudicate_hand`` gives for it), or
+        ``(None, why not)`` for a hand they leave to the Python rules (another game, a
+        value they defer on). For callers holding a ``HandInput`` rather than a stream:
+        the differential tests, a report's replay."""
+        findings = list(extra_findings or [])
+        if any(f.seat is not None or f.amount is not None for f in findings):
+            return None, "intake findings carry no seat or amount"
+        table = hand.table
+        config = msgspec.json.encode(table.config) if table.config is not None else None
+        context = (config, table.config_authorized, table.previous_designated,
+                   list(table.designated_offers), table.dealer_id)
+        chain_info = (None if chain is None else
+                      (chain.first_seq, chain.last_seq, bytes.fromhex(chain.last_hash)))
+        result: tuple[contract.AdjudicationRecord | None, str | None] = (
+            self._engine.adjudicate_hand(
+                table.table_id, hand.hand_id, [msgspec.json.encode(e) for e in hand.events],
+                context, chain_info, [(f.code, f.rule, f.severity, f.message) for f in findings]))
+        return result
+
+    def native_rules_stats(self) -> tuple[int, int, int, str | None]:
+        """(hands the core's rules adjudicated, deferred to Python, panics caught, why the
+        last deferred one was)."""
+        stats: tuple[int, int, int, str | None] = self._engine.native_rules_stats()
+        return stats
+
     # ------------------------------------------------------------ outcomes
 
     def _step(self, table_id: str | None, outputs: Outputs, raw: bytes, where: str
@@ -184,6 +261,11 @@ class NativeRunner:
                     table_id or "", hand_id, head_seq, ordinal,
                     [ArchivedEvent(c, seq, ts, prev, refused)
                      for c, seq, ts, prev, refused in events]))
+            elif kind == "record":  # adjudicated by the core's rules, stacks settled
+                _, record, hand = item
+                result.records.append(record)
+                if hand is not None:
+                    result.closed_hand = self._hand_input(table_id or "", hand)
             elif kind == "rejected":
                 _, hand_id, findings, game = item
                 result.records.append(
@@ -194,10 +276,15 @@ class NativeRunner:
                 result.closed_hand = hand_input
         return result
 
+    @staticmethod
+    def _hand_input(table_id: str, item: tuple[Any, ...]) -> HandInput:
+        _, hand_id, events, context, _, _ = item
+        return HandInput(table=_context(table_id, context), hand_id=hand_id, events=events)
+
     def _adjudicate(self, table_id: str, item: tuple[Any, ...]
                     ) -> tuple[HandInput, contract.AdjudicationRecord]:
-        _, hand_id, events, context, (first_seq, last_seq, last_hash), findings = item
-        hand = HandInput(table=_context(table_id, context), hand_id=hand_id, events=events)
+        _, _, _, _, (first_seq, last_seq, last_hash), findings = item
+        hand = self._hand_input(table_id, item)
         record = adjudicate_hand(hand, self.profiles, ChainInfo(first_seq, last_seq, last_hash),
                                  extra_findings=_findings(findings))
         if record.recorded is not None:

@@ -187,7 +187,7 @@ class NativeTables:
     engine: EngineName = "native"
 
     def __init__(self, profiles: Profiles, archive: bool = False) -> None:
-        self.runner = NativeRunner(profiles, archive)
+        self.runner = NativeRunner(profiles, archive=archive, closed_hands=False)  # records
 
     def feed(self, value: bytes, key: bytes | None, where: str) -> Fed:
         step, wrong_table = self.runner.feed_keyed(value, key or b"", where)

@@ -3,12 +3,12 @@
 Why replay the whole table and not just the hand's lines: the adjudication of a hand
 depends on the table as it stood when the hand started (configuration, seating, stacks
 after every earlier hand, the previous button), which only the table's earlier events
-establish. So this drives the very functions the embedded runner and the Kafka pipeline
-drive (``parse_record``, ``apply_event``) over the hand's table, in log order, and keeps the
-``HandInput`` hand assembly closed and adjudicated (``Outputs.closed_hand``). The record it
-yields is therefore byte-identical to ``pitwatch adjudicate``'s, and the game's pure
-``adjudicate`` (from the games registry) can be run again on that input to obtain the
-decision path.
+establish. So this drives the very runner ``pitwatch adjudicate`` and the Kafka pipeline
+drive (``make_runner``: the native core, which adjudicates High Card Flush hands itself,
+or the Python reference) over the hand's table, in log order, and keeps the ``HandInput``
+hand assembly closed and adjudicated (``StepResult.closed_hand``). The record it yields is
+therefore byte-identical to ``pitwatch adjudicate``'s, and the game's pure Python
+``adjudicate`` (from the games registry) is run again on that input for the decision path.
 """
 
 from __future__ import annotations
@@ -19,8 +19,9 @@ from pathlib import Path
 
 import orjson
 
-from services.adjudicator.intake import ParsedEvent, Rejection, parse_record
-from services.adjudicator.table import TableState, apply_event, close_open_hand_at_end
+from services.adjudicator.engine import make_runner
+from services.adjudicator.intake import Rejection, parse_record
+from services.adjudicator.steps import StepResult
 from services.events.contract import AdjudicationRecord, Event
 from services.games.model import GameOutcome, HandInput, HandRejected
 from services.games.profile import Profiles, UnknownProfileError
@@ -91,17 +92,19 @@ def _group_by_table(
     return by_table, table_of
 
 
-def replay_hand(lines: Sequence[bytes], hand_id: str, profiles: Profiles) -> HandReplay:
+def replay_hand(lines: Sequence[bytes], hand_id: str, profiles: Profiles,
+                engine: str | None = None) -> HandReplay:
     """Replay the hand's table through intake and hand assembly up to the hand's record,
-    under ``profiles`` (the rule profiles the pipeline adjudicated with)."""
-    replays = replay_hands(lines, [hand_id], profiles)
+    under ``profiles`` (the rule profiles the pipeline adjudicated with), with the engine
+    ``services.adjudicator.engine`` chooses (the records are the same either way)."""
+    replays = replay_hands(lines, [hand_id], profiles, engine)
     if hand_id not in replays:
         raise HandNotFound(f"no event in the log belongs to hand {hand_id!r}")
     return replays[hand_id]
 
 
 def replay_hands(lines: Sequence[bytes], hand_ids: Iterable[str],
-                 profiles: Profiles) -> dict[str, HandReplay]:
+                 profiles: Profiles, engine: str | None = None) -> dict[str, HandReplay]:
     """Several hands with one replay per table (the daily report's hands to review).
     Hands no event of the log names are absent from the result."""
     wanted = set(hand_ids)
@@ -110,14 +113,16 @@ def replay_hands(lines: Sequence[bytes], hand_ids: Iterable[str],
     for table_id in sorted(set(table_of.values())):
         hands = {h: HandReplay(table_id=table_id, hand_id=h)
                  for h, t in table_of.items() if t == table_id}
-        _replay_table(by_table[table_id], hands, profiles)
+        _replay_table(by_table[table_id], hands, profiles, engine)
         out.update(hands)
     return out
 
 
 def _replay_table(table_lines: list[tuple[int, bytes]], hands: dict[str, HandReplay],
-                  profiles: Profiles) -> None:
-    state = TableState(table_id=next(iter(hands.values())).table_id)
+                  profiles: Profiles, engine: str | None) -> None:
+    """The table's events through a runner of the chosen engine (what ``pitwatch
+    adjudicate`` runs), each event's position and hash kept for the report."""
+    runner = make_runner(profiles, engine)
     logged: list[LoggedEvent] = []
     rejected: list[str] = []
     for number, raw in table_lines:
@@ -128,8 +133,8 @@ def _replay_table(table_lines: list[tuple[int, bytes]], hands: dict[str, HandRep
         logged.append(LoggedEvent(parsed.event, parsed.hash, number))
         if all(h.record is not None for h in hands.values()):
             break  # one event past the last wanted hand: its successor, the chain anchor
-        _feed(state, parsed, hands, profiles)
-    for record in close_open_hand_at_end(state).records:
+        _take(runner.feed(raw, f"line {number}"), hands)
+    for record in runner.finish().records:
         if record.hand_id in hands and hands[record.hand_id].record is None:
             hands[record.hand_id].record = record
     for replay in hands.values():
@@ -138,9 +143,8 @@ def _replay_table(table_lines: list[tuple[int, bytes]], hands: dict[str, HandRep
         _rerun_game(replay, profiles)
 
 
-def _feed(state: TableState, parsed: ParsedEvent, hands: dict[str, HandReplay],
-          profiles: Profiles) -> None:
-    out = apply_event(state, parsed, profiles)
+def _take(out: StepResult, hands: dict[str, HandReplay]) -> None:
+    """Keep the record (and the hand it closed) of each wanted hand."""
     closed = out.closed_hand
     for record in out.records:
         replay = hands.get(record.hand_id)

@@ -1,0 +1,315 @@
+//! One closed hand to its record (`services/adjudicator/adjudicate.py` for the games the
+//! core adjudicates, today High Card Flush): the game's expected side, the recorded side,
+//! the GEN checks, the comparison (MISPAY, RAKE_*, NOT_CONSERVED), the status and the
+//! record's bytes. Anything the port does not decide exactly is a `Defer` (see `rules`).
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+use super::hcf::procedure::Stop;
+use super::hcf::{self, Outcome};
+use super::profile::{resolve, GenProfile, Profile};
+use super::record::{Record, Side};
+use super::recorded::{record_hand, RakeKey, RecordedHand};
+use super::{finding, integrity, Chips, Defer, RFinding, Sev, MAX_SAFE};
+use crate::canonical::hex;
+use crate::json::Value;
+use crate::table::{self, ClosedHand};
+
+/// The record of a hand the core adjudicated, and the stacks it moved (`settle`).
+#[derive(Debug, Clone)]
+pub struct Adjudicated {
+    pub record: Record,
+    pub settle: Vec<(i64, i64)>,
+}
+
+/// What became of a closed hand in the native rules.
+#[derive(Debug)]
+pub enum Native {
+    Done(Box<Adjudicated>),
+    /// Not a game the core adjudicates (the Python rules do).
+    NotNative,
+    Deferred(Defer),
+}
+
+fn pre_findings(hand: &ClosedHand) -> Result<Vec<RFinding>, Defer> {
+    hand.findings
+        .iter()
+        .map(|f| {
+            let severity = match f.severity {
+                table::Severity::Info => Sev::Info,
+                table::Severity::Warning => Sev::Warning,
+                table::Severity::Critical => Sev::Critical,
+                table::Severity::CashInPlayProfile => return Err(Defer("a profile severity in a hand finding")),
+            };
+            Ok(finding(f.code, f.rule, severity, f.message.clone(), None, None))
+        })
+        .collect()
+}
+
+/// `adjudicate_hand` for a closed hand of a game the core adjudicates (its chain info
+/// in the record, as the runners give it).
+pub fn adjudicate_closed(hand: &ClosedHand, profiles: &HashMap<String, Profile>) -> Native {
+    adjudicate_hand(hand, profiles, true)
+}
+
+/// `adjudicate_hand(hand, profiles, chain if with_chain else None)`.
+pub fn adjudicate_hand(hand: &ClosedHand, profiles: &HashMap<String, Profile>, with_chain: bool) -> Native {
+    let config = match &hand.context.config {
+        Some(c) => c,
+        None => return Native::NotNative,
+    };
+    if config.get("game").and_then(Value::as_str) != Some("hcf") {
+        return Native::NotNative;
+    }
+    match adjudicate_hcf(hand, config, profiles, with_chain) {
+        Ok(done) => Native::Done(Box::new(done)),
+        Err(defer) => Native::Deferred(defer),
+    }
+}
+
+fn adjudicate_hcf(hand: &ClosedHand, config: &Value<'_>, profiles: &HashMap<String, Profile>,
+                  with_chain: bool) -> Result<Adjudicated, Defer> {
+    let rule_profile = config.get("rule_profile").and_then(Value::as_str).unwrap_or("");
+    let profile = profiles.get(rule_profile).ok_or(Defer("a rule profile the core was not given"))?;
+    let hcf_profile = profile.hcf.as_ref().ok_or(Defer("a profile whose hcf section did not load"))?;
+    let gen = profile.gen.as_ref().ok_or(Defer("a profile whose gen section did not load"))?;
+    let rules = resolve(hcf_profile, gen, config)?;
+    let mut findings = pre_findings(hand)?;
+    let outcome = match hcf::adjudicate(&hand.events, &hand.context, config, &rules) {
+        Ok(outcome) => outcome,
+        Err(Stop::Defer(d)) => return Err(d),
+        Err(Stop::Rejected((rule, message))) => {
+            findings.push(finding("HAND_REJECTED", rule, Sev::Critical, message, None, None));
+            return rejected(hand, findings);
+        }
+    };
+    let recorded = record_hand(&hand.events);
+    findings.extend(integrity::common_findings(&hand.events, hand.context.config_authorized, gen)?);
+    findings.extend(outcome.findings.iter().cloned());
+    findings.extend(recorded.findings.iter().cloned());
+    findings.extend(compare(&outcome, &recorded, "HCF-12", gen));
+    build(hand, config, rule_profile, &outcome, recorded, findings, with_chain)
+}
+
+fn check_findings(findings: &[RFinding]) -> Result<(), Defer> {
+    if findings.iter().any(|f| f.amount.map_or(false, |a| !(-MAX_SAFE..=MAX_SAFE).contains(&a))) {
+        return Err(Defer("a finding amount beyond the contract's bound"));
+    }
+    Ok(())
+}
+
+fn rejected(hand: &ClosedHand, findings: Vec<RFinding>) -> Result<Adjudicated, Defer> {
+    check_findings(&findings)?;
+    let record = Record {
+        table_id: hand.table_id.clone(), hand_id: hand.hand_id.clone(), game: Some("hcf"),
+        status: "rejected", rule_profile: None, expected: None, recorded: None, findings,
+        players: None, dealer_id: None, rake_mode: None, ended_at: None, first_seq: None,
+        last_seq: None, last_hash: None, movements: None,
+    };
+    Ok(Adjudicated { record, settle: Vec::new() })
+}
+
+/// `rake_due`: the expected rake by the record's keys (HCF has no pot rake).
+fn rake_due(outcome: &Outcome) -> BTreeMap<RakeKey, Chips> {
+    outcome.rake.iter().filter(|(_, a)| **a != 0).map(|(s, a)| (RakeKey::Seat(*s), *a)).collect()
+}
+
+/// `seat_rake`: the recorded rake per seat, rake taken from the pot with no seat named
+/// matched to the seats the posted rake charges, in seat order (GEN-10 / HCF-12).
+fn seat_rake(outcome: &Outcome, recorded: &RecordedHand) -> BTreeMap<RakeKey, Chips> {
+    let mut rake: BTreeMap<RakeKey, Chips> = recorded.rake.iter().filter(|(_, a)| **a != 0).map(|(k, a)| (*k, *a)).collect();
+    let mut from_pot = rake.remove(&RakeKey::Pot).unwrap_or(0);
+    for (&seat, &owed) in &outcome.rake {
+        let key = RakeKey::Seat(seat);
+        let take = (owed - rake.get(&key).copied().unwrap_or(0)).max(0).min(from_pot);
+        if take != 0 {
+            *rake.entry(key).or_insert(0) += take;
+            from_pot -= take;
+        }
+    }
+    if from_pot != 0 {
+        rake.insert(RakeKey::Pot, from_pot);
+    }
+    rake
+}
+
+fn mispay_message(seat: i64, got: Chips, due: Chips, rule: &str) -> String {
+    let delta = got - due;
+    let verb = if delta > 0 { "overpaid" } else { "underpaid" };
+    format!("seat {}: recorded {:+} chips before rake, {} gives {:+}; {} by {}", seat, got, rule, due, verb, delta.abs())
+}
+
+/// MISPAY per seat, RAKE_* per rake key, NOT_CONSERVED (GEN-8) on either side.
+fn compare(outcome: &Outcome, recorded: &RecordedHand, rake_rule: &'static str, gen: &GenProfile) -> Vec<RFinding> {
+    let mut out = conservation(outcome, recorded);
+    let rake = seat_rake(outcome, recorded);
+    let seats: BTreeSet<i64> = outcome.net.keys().chain(recorded.net.keys()).copied().collect();
+    for seat in seats {
+        let due = outcome.net.get(&seat).copied().unwrap_or(0) + outcome.rake.get(&seat).copied().unwrap_or(0);
+        let got = recorded.net.get(&seat).copied().unwrap_or(0) + rake.get(&RakeKey::Seat(seat)).copied().unwrap_or(0);
+        if due != got {
+            let rule = outcome.seat_rules.get(&seat).copied().unwrap_or("GEN-8");
+            out.push(finding("MISPAY", rule, gen.mispay, mispay_message(seat, got, due, rule), Some(seat), Some(got - due)));
+        }
+    }
+    let expected = rake_due(outcome);
+    let keys: BTreeSet<RakeKey> = expected.keys().chain(rake.keys()).copied().collect();
+    for key in keys {
+        let due = expected.get(&key).copied().unwrap_or(0);
+        let got = rake.get(&key).copied().unwrap_or(0);
+        if due == got {
+            continue;
+        }
+        let code = if got > due { "RAKE_OVER" } else { "RAKE_UNDER" };
+        let (who, seat) = match key {
+            RakeKey::Seat(s) => (format!("seat {}", s), Some(s)),
+            RakeKey::Pot => ("the pot".to_string(), None),
+        };
+        out.push(finding(code, rake_rule, gen.rake_error, format!(
+            "{}: rake collected {}, posted rake gives {}", who, got, due), seat, Some(got - due)));
+    }
+    out
+}
+
+/// GEN-8: the values of `net` sum to zero with the house, on both sides.
+fn conservation(outcome: &Outcome, recorded: &RecordedHand) -> Vec<RFinding> {
+    let mut out = Vec::new();
+    let expected_sum: Chips = outcome.net.values().sum::<Chips>() + outcome.house;
+    if expected_sum != 0 {
+        out.push(finding("NOT_CONSERVED", "GEN-8", Sev::Critical, format!(
+            "expected settlement sums to {:+} chips over seats and house, not zero: the game's settlement is wrong, the hand needs review by hand",
+            expected_sum), None, Some(expected_sum)));
+    }
+    let recorded_sum: Chips = recorded.net.values().sum::<Chips>() + recorded.house;
+    if recorded_sum != 0 && !recorded.findings.iter().any(|f| f.rule == "GEN-8") {
+        out.push(finding("NOT_CONSERVED", "GEN-8", Sev::Critical, format!(
+            "recorded movements sum to {:+} chips over seats and house, not zero", recorded_sum),
+            None, Some(recorded_sum)));
+    }
+    out
+}
+
+/// `record_status`: `ok` only when recorded equals expected and no finding is above
+/// info; `dead` the same for a dead hand.
+fn status(outcome: &Outcome, recorded: &RecordedHand, findings: &[RFinding]) -> &'static str {
+    let serious = findings.iter().any(|f| f.severity != Sev::Info);
+    let seats: BTreeSet<i64> = outcome.net.keys().chain(recorded.net.keys()).copied().collect();
+    let nets_agree = seats.iter().all(|s| outcome.net.get(s).copied().unwrap_or(0) == recorded.net.get(s).copied().unwrap_or(0));
+    let agree = nets_agree && outcome.house == recorded.house && seat_rake(outcome, recorded) == rake_due(outcome);
+    if serious || !agree {
+        "discrepancy"
+    } else if outcome.dead {
+        "dead"
+    } else {
+        "ok"
+    }
+}
+
+fn bounded(v: Chips, min: Chips) -> Result<Chips, Defer> {
+    if (min..=MAX_SAFE).contains(&v) {
+        Ok(v)
+    } else {
+        Err(Defer("a record value beyond the contract's bound"))
+    }
+}
+
+/// `_side`: net by seat plus `house`, the rake that is not zero.
+fn side(net: &BTreeMap<i64, Chips>, house: Chips, rake: &BTreeMap<RakeKey, Chips>) -> Result<Side, Defer> {
+    let mut out = Side::default();
+    for (seat, value) in net {
+        out.net.push((seat.to_string(), bounded(*value, -MAX_SAFE)?));
+    }
+    out.net.push(("house".to_string(), bounded(house, -MAX_SAFE)?));
+    for (key, value) in rake {
+        if *value != 0 {
+            out.rake.push((key.name(), bounded(*value, 0)?));
+        }
+    }
+    Ok(out)
+}
+
+fn build(hand: &ClosedHand, config: &Value<'_>, rule_profile: &str, outcome: &Outcome, recorded: RecordedHand,
+         findings: Vec<RFinding>, with_chain: bool) -> Result<Adjudicated, Defer> {
+    check_findings(&findings)?;
+    if recorded.movements.iter().any(|m| !(1..=MAX_SAFE).contains(&m.amount)) {
+        return Err(Defer("a movement beyond the contract's bound"));
+    }
+    let started = hcf::reading::hand_started(&hand.events);
+    let ended = hand.events.iter().find(|e| e.type_index == super::HAND_ENDED);
+    let players = started.map(|s| {
+        let mut players: BTreeMap<i64, String> = BTreeMap::new();
+        if let Some(Value::Array(seats)) = s.data.get("seats") {
+            for seat in seats {
+                players.insert(super::int(seat, "seat"), super::text(seat, "player_id").to_string());
+            }
+        }
+        players.into_iter().map(|(seat, player)| (seat.to_string(), player)).collect()
+    });
+    let dealer_id = match started {
+        Some(s) => s.data.get("dealer_id").and_then(Value::as_str).map(str::to_string),
+        None => hand.context.dealer_id.clone(),
+    };
+    let expected = side(&outcome.net, outcome.house, &rake_due(outcome))?;
+    let recorded_side = side(&recorded.net, recorded.house, &recorded.rake)?;
+    let settle = recorded.net.iter().map(|(seat, net)| (*seat, *net as i64)).collect();
+    let status = status(outcome, &recorded, &findings);
+    let record = Record {
+        table_id: hand.table_id.clone(),
+        hand_id: hand.hand_id.clone(),
+        game: Some("hcf"),
+        status,
+        rule_profile: Some(rule_profile.to_string()),
+        expected: Some(expected),
+        recorded: Some(recorded_side),
+        findings,
+        players,
+        dealer_id,
+        rake_mode: config.get("rake").and_then(|r| r.get("mode")).and_then(Value::as_str).map(str::to_string),
+        ended_at: ended.map(|e| e.ts.clone()),
+        first_seq: Some(hand.first_seq).filter(|_| with_chain),
+        last_seq: Some(hand.last_seq).filter(|_| with_chain),
+        last_hash: Some(hex(&hand.last_hash)).filter(|_| with_chain),
+        movements: Some(recorded.movements),
+    };
+    Ok(Adjudicated { record, settle })
+}
+
+/// A hand given as its records (the contract's JSON of each event, in order), for callers
+/// that hold a hand rather than a stream (the differential tests, a report's replay).
+/// None when a record is not valid v1.
+pub fn closed_hand_from_records(table_id: &str, hand_id: &str, records: &[&[u8]], context: table::Context,
+                                chain: Option<(i64, i64, [u8; 32])>, findings: Vec<table::Finding>) -> Option<ClosedHand> {
+    let mut scratch = Vec::new();
+    let mut events = Vec::with_capacity(records.len());
+    for raw in records {
+        let tree = crate::intake::parse(raw)?;
+        let env = match crate::intake::accept(&tree, &mut scratch) {
+            crate::intake::Intake::Accepted { envelope, .. } => envelope,
+            crate::intake::Intake::Rejected => return None,
+        };
+        events.push(table::DecodedEvent {
+            type_index: env.type_index,
+            seq: env.seq,
+            event_id: env.id.clone(),
+            ts: env.ts.to_string(),
+            prev_hash: env.prev_hash,
+            prev_newline: env.prev_hash_newline,
+            table_id: Some(env.table_id.to_string()),
+            hand_id: env.hand_id.map(str::to_string),
+            source: Some(env.source.to_string()),
+            data: env.data.clone().into_owned(),
+        });
+    }
+    let (first_seq, last_seq, last_hash) = chain.unwrap_or((0, 0, [0; 32]));
+    Some(ClosedHand {
+        table_id: table_id.to_string(),
+        hand_id: hand_id.to_string(),
+        source: String::new(),
+        events,
+        context,
+        first_seq,
+        last_seq,
+        last_hash,
+        findings,
+    })
+}

@@ -1,0 +1,183 @@
+//! The rule profile sections the native rules read (`gen`, `hcf`), passed in from Python
+//! once (`services.adjudicator.native_runner`), and `HcfRules`: the `hcf` section resolved
+//! against one table's configuration (`services/games/hcf/profile.py`, `resolve_rules`).
+
+use super::{Chips, Defer, Sev};
+use crate::json::Value;
+
+/// Section `gen` (`services.games.profile.GenProfile`).
+#[derive(Debug, Clone)]
+pub struct GenProfile {
+    pub wager_over_stack: Sev,
+    pub chips_during_hand: Sev,
+    pub cash_in_play: Sev,
+    pub unauthorised_config: Sev,
+    pub wager_outside_limits: Sev,
+    pub deck_integrity: Sev,
+    pub mispay: Sev,
+    pub rake_error: Sev,
+}
+
+/// Section `hcf` (`services.games.hcf.profile.HcfProfile`; docs/rules/hcf.md). The
+/// Literal readings are booleans named after the value that sets them.
+#[derive(Debug, Clone)]
+pub struct HcfProfile {
+    pub cards_per_hand: i64,
+    pub dp_qualify_min_cards: i64,
+    pub dp_qualify_min_high: String,
+    pub dp_qualify_any_high_cards: i64,
+    pub raise_min_ante_multiple: i64,
+    /// (min_flush_cards, max_ante_multiple) as listed
+    pub raise_caps: Vec<(i64, i64)>,
+    pub over_cap_raise_severity: Sev,
+    /// `over_cap_raise_plays == "cap"` (else "as_placed")
+    pub over_cap_plays_cap: bool,
+    pub under_min_raise_severity: Sev,
+    pub flush_bonus_paytable: Vec<(String, i64)>,
+    pub sf_bonus_paytable: Vec<(String, i64)>,
+    pub sf_ace_low: bool,
+    pub sf_wraparound: bool,
+    /// `bonus_cap_rounding == "largest_remainder"` (else "floor")
+    pub cap_largest_remainder: bool,
+    /// `bonus_settlement == "against_dp"` (else "paytable_alone")
+    pub bonus_against_dp: bool,
+    /// `dp_short_funds == "dead_hand"` (else "pay_to_extent")
+    pub short_funds_dead_hand: bool,
+    /// `bankroll_check == "gross"` (else "net")
+    pub bankroll_gross: bool,
+    /// `folded_wagers_join_funds == "at_fold"` (else "in_order")
+    pub folded_join_at_fold: bool,
+    pub dp_funds_reserve_rake: bool,
+    pub dp_rake_needs_participant: bool,
+    pub past_posting_severity: Sev,
+    pub past_posted_wager_void: bool,
+    pub wager_not_in_game_severity: Sev,
+    pub stake_cover_raise_multiple: i64,
+    pub insufficient_stake_severity: Sev,
+    pub dp_rotation_skip_severity: Sev,
+    pub button_not_at_dp_severity: Sev,
+    pub card_count_severity: Sev,
+    pub dead_hand_settled_severity: Sev,
+    pub showdown_mismatch_severity: Sev,
+    pub walk_away_severity: Sev,
+    pub late_decision_severity: Sev,
+    pub settlement_order_severity: Sev,
+}
+
+/// One rule profile as the native rules know it; a section that did not load (or is
+/// absent) is `None`, and a hand that needs it goes to the Python rules, which word the
+/// error.
+#[derive(Debug, Clone, Default)]
+pub struct Profile {
+    pub gen: Option<GenProfile>,
+    pub hcf: Option<HcfProfile>,
+}
+
+/// The profile as it applies at one table (`HcfRules`).
+#[derive(Debug, Clone)]
+pub struct HcfRules<'p> {
+    pub p: &'p HcfProfile,
+    pub dp_min_high_rank: i64,
+    /// indexed by flush length: the odds of the highest paytable row reached (HCF-8)
+    pub flush_odds: [Chips; 15],
+    /// indexed by straight-flush run length (HCF-9)
+    pub sf_odds: [Chips; 15],
+    /// (min_flush_cards, max_ante_multiple), longest first (HCF-4)
+    pub caps: Vec<(i64, i64)>,
+    pub bonus_cap: Option<Chips>,
+    /// GEN-5 wager outside the posted limits (section `gen`)
+    pub limits_severity: Sev,
+}
+
+impl<'p> HcfRules<'p> {
+    /// HCF-4: the largest Raise allowed for a flush of `flush_cards` cards.
+    pub fn raise_cap(&self, flush_cards: i64, ante: Chips) -> Result<Chips, Defer> {
+        for &(min_cards, multiple) in &self.caps {
+            if flush_cards >= min_cards {
+                return super::mul(multiple as Chips, ante);
+            }
+        }
+        Ok(0)
+    }
+}
+
+/// Python's `int(key)` for the keys it is sure of: an optional sign and ASCII digits.
+fn paytable_key(key: &str) -> Result<i64, Defer> {
+    let digits = key.strip_prefix(&['+', '-'][..]).unwrap_or(key);
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(Defer("a paytable key the native rules do not read"));
+    }
+    key.parse::<i64>().map_err(|_| Defer("a paytable key beyond i64"))
+}
+
+/// `_paytable` then `odds_by_length` (HCF-8/9 notes: "only the highest qualifying hand is
+/// paid").
+fn odds_by_length(rows: &[(&str, i64)]) -> Result<[Chips; 15], Defer> {
+    let mut table: Vec<(i64, i64)> = Vec::with_capacity(rows.len());
+    for &(key, odds) in rows {
+        let length = paytable_key(key)?;
+        match table.iter_mut().find(|(k, _)| *k == length) {
+            Some(slot) => slot.1 = odds,
+            None => table.push((length, odds)),
+        }
+    }
+    let mut out = [0 as Chips; 15];
+    for (length, slot) in out.iter_mut().enumerate() {
+        let best = table.iter().filter(|(k, _)| *k <= length as i64).max_by_key(|(k, _)| *k);
+        *slot = best.map_or(0, |&(_, odds)| odds as Chips);
+    }
+    Ok(out)
+}
+
+fn owned_rows(rows: &[(String, i64)]) -> Vec<(&str, i64)> {
+    rows.iter().map(|(k, v)| (k.as_str(), *v)).collect()
+}
+
+/// A table's posted paytable override (`table_configured.paytables[name]`), if any.
+fn override_rows<'c>(config: &'c Value<'_>, name: &str) -> Option<Vec<(&'c str, i64)>> {
+    match config.get("paytables")?.get(name)? {
+        Value::Object(entries) => {
+            Some(entries.iter().map(|(k, v)| (k.as_ref(), v.as_int().unwrap_or(0))).collect())
+        }
+        _ => None,
+    }
+}
+
+/// `resolve_rules(profile, config)`.
+pub fn resolve<'p>(hcf: &'p HcfProfile, gen: &GenProfile, config: &Value<'_>) -> Result<HcfRules<'p>, Defer> {
+    let flush = override_rows(config, "flush_bonus").unwrap_or_else(|| owned_rows(&hcf.flush_bonus_paytable));
+    let sf = override_rows(config, "sf_bonus").unwrap_or_else(|| owned_rows(&hcf.sf_bonus_paytable));
+    let mut caps = hcf.raise_caps.clone();
+    caps.sort_unstable_by(|a, b| b.cmp(a));
+    let high = hcf.dp_qualify_min_high.as_bytes();
+    let dp_min_high_rank = match high {
+        [r] => super::evaluation::rank_value(*r),
+        _ => None,
+    }
+    .ok_or(Defer("a dp_qualify_min_high that is not a rank"))?;
+    let bonus_cap = config.get("limits").and_then(|l| l.get("bonus_cap_per_hand")).and_then(Value::as_int);
+    Ok(HcfRules {
+        p: hcf,
+        dp_min_high_rank,
+        flush_odds: odds_by_length(&flush)?,
+        sf_odds: odds_by_length(&sf)?,
+        caps,
+        bonus_cap: bonus_cap.map(|c| c as Chips),
+        limits_severity: gen.wager_outside_limits,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn odds_are_those_of_the_highest_row_reached() {
+        let odds = odds_by_length(&[("7", 200), ("6", 50), ("5", 10), ("4", 2)]).unwrap();
+        assert_eq!(&odds[..8], &[0, 0, 0, 0, 2, 10, 50, 200]);
+        assert_eq!(odds[14], 200);
+        assert_eq!(odds_by_length(&[("+3", 1), ("03", 4)]).unwrap()[3], 4);
+        assert!(odds_by_length(&[("three", 1)]).is_err());
+        assert!(odds_by_length(&[(" 3", 1)]).is_err());
+    }
+}

@@ -1,0 +1,79 @@
+"""A pytest plugin that checks the core's High Card Flush rules against the Python
+reference on every hand a test suite adjudicates (``tests/unit/hcf`` with it: every
+unit scenario of the game).
+
+Loaded with ``-p tests.unit.native.native_rules_plugin`` before the test modules are
+imported, it wraps ``adjudicate_hand`` (the record) and the game's ``adjudicate`` (its
+outcome, checked through the record the same hand and profile give): each call runs
+unchanged and returns what it returned, and the native record of the same hand is
+compared with the reference's, byte for byte. At the end of the session the counts and
+any difference go to the JSON file ``$PITWATCH_NATIVE_CHECK`` names.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Any
+
+import pytest
+
+import services.adjudicator.adjudicate as adjudicate_module
+import services.games.hcf.adjudicate as hcf_module
+from services.adjudicator.native_runner import NativeRunner
+from services.events.contract import encode_record
+from services.games.model import HandInput
+from services.games.profile import Profiles, RuleProfile
+
+_reference_hand = adjudicate_module.adjudicate_hand
+_reference_game = hcf_module.adjudicate
+_runners: dict[int, tuple[Profiles, NativeRunner]] = {}
+_seen: dict[str, Any] = {"compared": 0, "native": 0, "not_native": {}, "differences": []}
+
+
+def _runner(profiles: Profiles) -> NativeRunner:
+    hit = _runners.get(id(profiles))
+    if hit is None or hit[0] is not profiles:
+        hit = _runners[id(profiles)] = (profiles, NativeRunner(profiles))
+    return hit[1]
+
+
+def _check(hand: HandInput, profiles: Profiles, chain: Any = None,
+           extra: list[Any] | None = None) -> None:
+    config = hand.table.config
+    if config is None or config.game != "hcf":
+        return
+    reference = encode_record(_reference_hand(hand, profiles, chain, extra))
+    native, why = _runner(profiles).adjudicate_hand(hand, chain, extra)
+    _seen["compared"] += 1
+    if native is None:
+        _seen["not_native"][why or "?"] = _seen["not_native"].get(why or "?", 0) + 1
+        return
+    _seen["native"] += 1
+    if encode_record(native) != reference:
+        _seen["differences"].append({"reference": reference.decode(),
+                                     "native": encode_record(native).decode()})
+
+
+def checked_hand(hand: HandInput, profiles: Profiles, chain: Any = None,
+                 extra_findings: list[Any] | None = None) -> Any:
+    _check(hand, profiles, chain, extra_findings)
+    return _reference_hand(hand, profiles, chain, extra_findings)
+
+
+def checked_game(hand: HandInput, profile: RuleProfile) -> Any:
+    config = hand.table.config
+    if config is not None:
+        _check(hand, Profiles({config.rule_profile: profile}))
+    return _reference_game(hand, profile)
+
+
+adjudicate_module.adjudicate_hand = checked_hand
+hcf_module.adjudicate = checked_game
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    path = os.environ.get("PITWATCH_NATIVE_CHECK")
+    if path:
+        with open(path, "w") as fh:
+            json.dump(_seen, fh, indent=1)
