@@ -112,6 +112,10 @@ def serve_adjudicator(
         "--checkpoint-seconds", envvar="PITWATCH_CHECKPOINT_SECONDS", min=0.0,
         help="how often changed table states go to the changelog and offsets are "
              "committed (a crash re-processes at most about this much)")] = 1.0,
+    checkpoint_batches: Annotated[int, typer.Option(
+        "--checkpoint-batches", envvar="PITWATCH_CHECKPOINT_BATCHES", min=0,
+        help="also checkpoint after this many batches (0: by time only); bounds the "
+             "work a crash re-processes in records")] = 0,
     session_timeout_ms: SessionTimeout = 15_000,
     archive: Annotated[bool, typer.Option(
         "--archive/--no-archive", envvar="PITWATCH_ARCHIVE",
@@ -133,8 +137,8 @@ def serve_adjudicator(
     except (EngineUnavailable, UnknownEngine) as exc:
         raise typer.BadParameter(str(exc), param_hint="--engine") from None
     run_worker(_settings(bootstrap, topic_prefix, app_id, partitions),
-               WorkerOptions(batch_max, checkpoint_seconds, session_timeout_ms, engine,
-                             archive))
+               WorkerOptions(batch_max, checkpoint_seconds, checkpoint_batches,
+                             session_timeout_ms, engine, archive))
 
 
 @serve_app.command("ledger")

@@ -18,7 +18,8 @@ exactly-once are not relied upon). The order of effects is what makes it safe:
 2. its outputs are produced at once (so a hand's latency is one batch, not one
    checkpoint); the next batches are processed while they are on the wire, at most
    ``MAX_IN_FLIGHT_BATCHES`` of them unacknowledged;
-3. at a checkpoint (every ``checkpoint_seconds``, on revocation, at a clean stop) the
+3. at a checkpoint (every ``checkpoint_seconds``, or every ``checkpoint_batches``
+   batches if set, on revocation, at a clean stop) the
    outputs still in flight are awaited, then the states of the tables that changed
    since the last one are written to the changelog
    and acknowledged;
@@ -136,6 +137,10 @@ class WorkerOptions:
 
     batch_max: int = BATCH_MAX
     checkpoint_seconds: float = CHECKPOINT_SECONDS
+    # Also checkpoint after this many batches with records (0: by time only). Bounds the
+    # work a crash re-processes in records, whatever the rules' speed: with time alone a
+    # fast engine can read a whole backlog between two checkpoints.
+    checkpoint_batches: int = 0
     session_timeout_ms: int = SESSION_TIMEOUT_MS
     engine: str | None = None  # native (default) or python; None: $PITWATCH_ENGINE
     # Emit the event archive's segments to topic ``archive`` (either engine cuts them).
@@ -174,6 +179,8 @@ class AdjudicatorWorker:
         self.topics = settings.topics
         self.options = options or WorkerOptions()
         self.checkpoint_seconds = self.options.checkpoint_seconds
+        self.checkpoint_batches = self.options.checkpoint_batches
+        self.batches_since_checkpoint = 0
         self.batch_max = self.options.batch_max
         self.owned: dict[int, OwnedPartition] = {}
         self.restoring: set[TopicPartition] = set()  # assigned, paused, not restored yet
@@ -232,7 +239,9 @@ class AdjudicatorWorker:
                 try:
                     async with self.lock:
                         await self._handle(batch)
-                        if time.monotonic() >= self.next_checkpoint:
+                        if batch:
+                            self.batches_since_checkpoint += 1
+                        if self._checkpoint_due():
                             await self._checkpoint()
                 except Exception as exc:  # any failure: stop, restart from the commit
                     fail_stop("processing a batch failed", exc)
@@ -313,10 +322,16 @@ class AdjudicatorWorker:
 
     # -- checkpoints
 
+    def _checkpoint_due(self) -> bool:
+        by_batches = (self.checkpoint_batches > 0
+                      and self.batches_since_checkpoint >= self.checkpoint_batches)
+        return by_batches or time.monotonic() >= self.next_checkpoint
+
     async def _checkpoint(self) -> None:
         """Every output acknowledged, then the changed states to the changelog
         (acknowledged), then the offsets."""
         self.next_checkpoint = time.monotonic() + self.checkpoint_seconds
+        self.batches_since_checkpoint = 0
         await self._settle_acknowledged(keep=0)
         changelog = self.settings.changelog
         pending = []

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 import orjson
@@ -81,11 +82,15 @@ def pipeline(kafka_bootstrap: str, pg_url: str, tmp_path: Path) -> Iterator[Pipe
         return p
 
     yield make
-    for p in made:
-        try:
-            p.close()
-        finally:
-            drop_database(p.db_url)
+    errors: list[Exception] = []
+    for p in made:  # every pipeline closed and dropped, whatever failed before
+        for step in (p.close, partial(drop_database, p.db_url)):
+            try:
+                step()
+            except Exception as exc:  # Pipeline.close raises nothing else
+                errors.append(exc)
+    if errors:
+        raise errors[0]
 
 
 # A smaller log for the fault tests (crash, scale-out, broker restart): they run the

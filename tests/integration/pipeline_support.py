@@ -296,14 +296,24 @@ class Pipeline:
         self.loop.run_until_complete(create_topics(self.settings))
 
     def close(self) -> None:
-        for worker in self.workers:
-            worker.stop()
-        for reader in self.readers.values():
-            reader.close()
-        try:
-            self.loop.run_until_complete(delete_topics(self.settings))
-        finally:
-            self.loop.close()
+        """Stop the workers, close the readers, delete the topics: every step runs even
+        if one before it failed, and a failure is raised at the end as an ordinary
+        exception. A ``CancelledError`` (a BaseException) escaping a fixture's teardown
+        stops pytest from tearing down the test's other fixtures: its ``tmp_path`` stayed
+        cached, and every later test shared one folder and one ledger."""
+        steps: list[Callable[[], None]] = [w.stop for w in self.workers]
+        steps += [r.close for r in self.readers.values()]
+        steps.append(lambda: self.loop.run_until_complete(delete_topics(self.settings)))
+        errors: list[BaseException] = []
+        for step in steps:
+            try:
+                step()
+            except (Exception, asyncio.CancelledError) as exc:
+                errors.append(exc)
+        self.loop.close()
+        if errors:
+            raise RuntimeError(f"pipeline teardown: {len(errors)} step(s) failed, first: "
+                               f"{errors[0]!r}") from errors[0]
 
     def _spawn(self, name: str, args: list[str], failpoint: str | None = None) -> Worker:
         log = self.tmp / f"{name}.log"
@@ -322,7 +332,8 @@ class Pipeline:
 
     def start_adjudicator(self, name: str = "adjudicator", failpoint: str | None = None,
                           batch_max: int = 2000, checkpoint_seconds: float = 1.0,
-                          archive: bool = False, engine: str | None = None) -> Worker:
+                          archive: bool = False, engine: str | None = None,
+                          checkpoint_batches: int = 0) -> Worker:
         """An adjudicator worker; ``failpoint`` (e.g. ``"delivered:3"``) makes it kill
         itself with SIGKILL there (services/pipeline/failpoints.py); ``archive``: it emits
         the event archive's segments (``--archive``: the python engine runs), else not
@@ -332,6 +343,7 @@ class Pipeline:
             "serve", "adjudicator", "--bootstrap", s.bootstrap, "--topic-prefix",
             s.topic_prefix, "--app-id", s.app_id, "--partitions", str(s.partitions),
             "--batch-max", str(batch_max), "--checkpoint-seconds", str(checkpoint_seconds),
+            "--checkpoint-batches", str(checkpoint_batches),
             "--session-timeout-ms", str(TEST_SESSION_TIMEOUT_MS),
             "--archive" if archive else "--no-archive",
             *(["--engine", engine] if engine else []),

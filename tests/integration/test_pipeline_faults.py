@@ -45,6 +45,11 @@ LEDGER_BATCH = 5
 # every kill point is passed several times before the log is done.
 BATCH_MAX = 50
 CHECKPOINT_SECONDS = 0.1
+# And a checkpoint at least every 2 batches: a checkpoint kill point's count is then
+# reached within a bounded number of records, whatever the engine's speed (by time
+# alone, the native rules read the whole backlog in a few checkpoints, and a kill
+# planned for the 3rd commit of a worker was never reached).
+CHECKPOINT_BATCHES = 2
 KILL_WAIT_SECONDS = 240.0
 BROKER_DOWN_SECONDS = 5.0
 
@@ -113,11 +118,13 @@ def run_adjudicator_kills(p: Pipeline, log: EventLog, plan: list[str], context: 
         if point.startswith("restoring") and not changelog_has_states(p):
             point = "assigned:1"
         worker = p.start_adjudicator(f"adjudicator-{n}", failpoint=point, batch_max=BATCH_MAX,
-                                     checkpoint_seconds=CHECKPOINT_SECONDS)
+                                     checkpoint_seconds=CHECKPOINT_SECONDS,
+                                     checkpoint_batches=CHECKPOINT_BATCHES)
         wait_killed(p, worker, f"{context}, kill {n} of {plan}")
         assert_mid_stream(len(p.hands_seen()), total, f"{worker.name} killed at {point}")
     p.start_adjudicator(f"adjudicator-{len(plan) + 1}", batch_max=BATCH_MAX,
-                        checkpoint_seconds=CHECKPOINT_SECONDS)
+                        checkpoint_seconds=CHECKPOINT_SECONDS,
+                        checkpoint_batches=CHECKPOINT_BATCHES)
     assert_exact(p, log, f"{context}: adjudicator killed at {plan} of {total} hands")
 
 
