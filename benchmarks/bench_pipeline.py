@@ -39,6 +39,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
+import re
 import statistics
 import subprocess
 import sys
@@ -152,14 +153,17 @@ def start_workers(p: Pipeline, adjudicators: int, ledger: bool = True,
                   ) -> tuple[list[Worker], list[Worker]]:
     """Adjudicators and the ledger service; with ``archive``, the adjudicators emit the
     event archive's segments and the archive service keeps them (else neither). Returns
-    the adjudicators and the other services."""
-    workers = [p.start_adjudicator(f"adjudicator-{n}", archive=archive, engine=engine)
-               for n in range(adjudicators)]
+    the adjudicators and the other services. The others start first and are consuming
+    before any adjudicator starts, so CPU sampled from then on is their hands' CPU."""
     others = [p.start_ledger()] if ledger else []
     if archive:
         others.append(p.start_archive())
-    p.wait_until(lambda: all(w.log.exists() and w.log.stat().st_size
-                             for w in [*workers, *others]), "workers started")
+    p.wait_until(lambda: all("service consuming" in w.log.read_text(errors="replace")
+                             for w in others), "services consuming")
+    workers = [p.start_adjudicator(f"adjudicator-{n}", archive=archive, engine=engine)
+               for n in range(adjudicators)]
+    p.wait_until(lambda: all(w.log.exists() and w.log.stat().st_size for w in workers),
+                 "workers started")
     return workers, others
 
 
@@ -167,6 +171,17 @@ def cpu_seconds(pid: int) -> float:
     """User + system CPU seconds of a live process (``/proc/<pid>/stat``)."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+READY_CPU = re.compile(r"adjudicator ready: .*process CPU ([0-9.]+)s")
+
+
+def ready_cpu_seconds(worker: Worker) -> float:
+    """The process CPU seconds a worker logged when it was first ready."""
+    found = READY_CPU.search(worker.log.read_text(errors="replace"))
+    if found is None:
+        raise SystemExit(f"{worker.name} logged no CPU time when ready:\n{worker.tail()}")
+    return float(found.group(1))
 
 
 # ---------------------------------------------------------------- sustained throughput
@@ -192,11 +207,13 @@ def sustained_rate(log: Log, tmp: Path, adjudicators: int, partitions: int,
     with Run(tmp, partitions) as p:
         p.produce_lines(log.lines)
         workers, others = start_workers(p, adjudicators, archive=archive, engine=engine)
+        others_before = [cpu_seconds(w.process.pid) for w in others]
         # CPU from the first restore on (start-up and imports are not per hand).
         p.wait_until(lambda: all("adjudicator ready" in w.log.read_text(errors="replace")
                                  for w in workers), "workers ready")
-        before = [cpu_seconds(w.process.pid) for w in workers]
-        others_before = [cpu_seconds(w.process.pid) for w in others]
+        # From the CPU each worker logged when ready: sampling it here, a poll later,
+        # missed the hands a fast worker had done meanwhile (the whole log, at times).
+        before = [ready_cpu_seconds(w) for w in workers]
         # Done when the topic holds a record per hand: the end offsets alone, so the
         # benchmark's own polling takes next to no CPU from the workers while they run.
         p.wait_until(lambda: produced(p, p.settings.topics.adjudications) >= log.hands,
