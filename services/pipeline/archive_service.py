@@ -42,6 +42,7 @@ from services.cases.intake import evidence_of, take_evidence
 from services.events.contract import AdjudicationRecord, Alert, decode_record
 from services.ledger.db import DEFAULT_URL, default_url, open_ledger, write_transaction
 from services.pipeline.failpoints import arm_from_env, failpoint
+from services.pipeline.gc_policy import tune_for_batches
 from services.pipeline.offsets import commit_batch
 from services.pipeline.topics import DEFAULT_BOOTSTRAP, TopicNames
 
@@ -202,6 +203,7 @@ class ArchiveService:
 async def serve(settings: ArchiveServiceSettings) -> None:
     """Run until SIGINT/SIGTERM, then stop cleanly (the current batch finishes first)."""
     arm_from_env()
+    tune_for_batches()
     service = ArchiveService(settings)
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGINT, signal.SIGTERM):

@@ -33,6 +33,7 @@ from services.ledger.db import DEFAULT_URL, default_url, open_ledger
 from services.ledger.posting import PostResult, post_many
 from services.observability.metrics import ledger_metrics, timed_ledger_write
 from services.pipeline.failpoints import arm_from_env, failpoint
+from services.pipeline.gc_policy import tune_for_batches
 from services.pipeline.monitoring import start_ledger_monitoring
 from services.pipeline.offsets import commit_batch
 from services.pipeline.topics import DEFAULT_BOOTSTRAP, TopicNames
@@ -169,6 +170,7 @@ class LedgerService:
 async def serve(settings: LedgerServiceSettings) -> None:
     """Run until SIGINT/SIGTERM, then stop cleanly (the current batch finishes first)."""
     arm_from_env()
+    tune_for_batches()
     service = LedgerService(settings)
     start_ledger_monitoring(settings.bootstrap, settings.group_id, settings.topic)
     loop = asyncio.get_running_loop()
