@@ -210,6 +210,10 @@ def adjudicate(
     Exits 1 when any input was rejected (a record to the DLQ or a rejected hand), or, with
     --fail-on-findings, when any hand has a finding; 2 on a usage error.
     """
+    if ledger is not None:  # the run's records and segments live until they are booked
+        from services.ledger.gc_policy import tune_for_batches
+
+        tune_for_batches()
     run = run_file(file, sys.stdout, engine,  # type: ignore[arg-type]
                    archive=ledger is not None and archive)
     sys.stdout.flush()

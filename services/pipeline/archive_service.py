@@ -41,8 +41,8 @@ from services.cases.audit import now_utc
 from services.cases.intake import evidence_of, take_evidence
 from services.events.contract import AdjudicationRecord, Alert, decode_record
 from services.ledger.db import DEFAULT_URL, default_url, open_ledger, write_transaction
+from services.ledger.gc_policy import tune_for_batches
 from services.pipeline.failpoints import arm_from_env, failpoint
-from services.pipeline.gc_policy import tune_for_batches
 from services.pipeline.offsets import commit_batch
 from services.pipeline.topics import DEFAULT_BOOTSTRAP, TopicNames
 

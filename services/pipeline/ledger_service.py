@@ -30,10 +30,10 @@ from sqlalchemy import Engine
 
 from services.events.contract import AdjudicationRecord, decode_record
 from services.ledger.db import DEFAULT_URL, default_url, open_ledger
+from services.ledger.gc_policy import tune_for_batches
 from services.ledger.posting import PostResult, post_many
 from services.observability.metrics import ledger_metrics, timed_ledger_write
 from services.pipeline.failpoints import arm_from_env, failpoint
-from services.pipeline.gc_policy import tune_for_batches
 from services.pipeline.monitoring import start_ledger_monitoring
 from services.pipeline.offsets import commit_batch
 from services.pipeline.topics import DEFAULT_BOOTSTRAP, TopicNames
