@@ -8,7 +8,8 @@ import pytest
 from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
-from sqlalchemy import Column, Engine, Integer, MetaData, Table, create_engine, inspect
+from sqlalchemy import Column, Engine, Integer, MetaData, Table, create_engine, inspect, text
+from sqlalchemy.exc import IntegrityError
 
 from services.ledger.db import (
     LedgerUnavailable,
@@ -68,7 +69,7 @@ def test_open_ledger_creates_the_directory_and_migrates_to_head(tmp_path: Path) 
     url = f"sqlite:///{tmp_path}/deep/er/ledger.sqlite"
     engine = open_ledger(url)
     assert (tmp_path / "deep" / "er" / "ledger.sqlite").exists()
-    assert current_revision(engine) == head_revision() == "0004_console_users"
+    assert current_revision(engine) == head_revision() == "0005_postings_account_check"
     assert set(inspect(engine).get_table_names()) == {
         "alembic_version",
         "hands",
@@ -120,6 +121,45 @@ def test_downgrade_to_base_and_back(engine: Engine) -> None:
         command.upgrade(config, "head")
     assert schema_drift(engine) == []
     assert post_hand(engine, hcf_seat1_wins()).status == "posted"
+
+
+def test_the_account_check_migration_keeps_the_book_and_its_guards(engine: Engine) -> None:
+    """0005 down and up again on a ledger holding hands (SQLite rebuilds postings both
+    ways): the postings are all there, no drift, and every guard still refuses: an
+    unbalanced hand, a posting into a booked hand, an unknown account."""
+    post_hand(engine, hcf_seat1_wins())
+    with engine.connect() as conn:
+        before = conn.execute(text("SELECT * FROM postings ORDER BY hand_id, event_id, "
+                                   "leg")).all()
+    config = alembic_config()
+    for target in ("0004_console_users", "head"):
+        with engine.begin() as conn:
+            config.attributes["connection"] = conn
+            (command.downgrade if target != "head" else command.upgrade)(config, target)
+    assert schema_drift(engine) == []
+    with engine.connect() as conn:
+        after = conn.execute(text("SELECT * FROM postings ORDER BY hand_id, event_id, "
+                                  "leg")).all()
+    assert after == before and len(after) > 0
+    refused = [
+        ("INSERT INTO postings (hand_id, event_id, leg, seq, account, amount, kind) "
+         "SELECT hand_id, event_id, leg + 100, seq, account, amount, kind FROM postings",
+         "booked hand"),
+        ("INSERT INTO postings (hand_id, event_id, leg, seq, account, amount, kind) "
+         f"VALUES ('X-9', '{before[0].event_id}', 0, 1, 'nowhere', 5, 'rake')",
+         "account that does not exist"),
+        ("UPDATE postings SET amount = amount * 2", "append-only"),
+    ]
+    for statement, why in refused:
+        with pytest.raises(IntegrityError, match=why), engine.begin() as conn:
+            conn.execute(text(statement))
+    with pytest.raises(IntegrityError, match="do not balance"), engine.begin() as conn:
+        conn.execute(text("INSERT INTO postings (hand_id, event_id, leg, seq, account, amount,"
+                          f" kind) VALUES ('X-8', '{before[0].event_id}', 0, 1, "
+                          f"'{before[0].account}', 5, 'wager')"))
+        conn.execute(text("INSERT INTO hands (hand_id, table_id, status, ledger_status, "
+                          "record_sha256, record_json) VALUES ('X-8', 'X', 'ok', 'posted', "
+                          "'x', '{}')"))
 
 
 def test_in_memory_database_works() -> None:

@@ -197,6 +197,36 @@ def test_postings_without_their_hand_row_cannot_be_committed(engine: Engine) -> 
     assert count(engine, "postings") == 0
 
 
+def test_postings_naming_an_unknown_account_are_refused(engine: Engine) -> None:
+    """Migration 0005: a statement trigger, not a per-row foreign key, checks accounts.
+    One statement of two legs, one naming a known account and one not: the whole
+    statement is refused as an integrity error, and nothing is left."""
+    with pytest.raises(IntegrityError, match="account that does not exist"), \
+            engine.begin() as conn:
+        conn.execute(text("INSERT INTO accounts (name, kind) VALUES ('house:rake', 'house_rake')"))
+        conn.execute(
+            text(
+                "INSERT INTO postings (hand_id, event_id, leg, seq, account, amount, kind) "
+                "VALUES ('X-3', :e, 0, 1, 'house:rake', -5, 'rake'), "
+                "('X-3', :e, 1, 1, 'bank:nowhere', 5, 'rake')"
+            ),
+            {"e": event_id(1)},
+        )
+    assert count(engine, "postings") == 0 and count(engine, "accounts") == 0
+
+
+@pytest.mark.parametrize("statement", ["UPDATE accounts SET name = 'renamed'",
+                                       "DELETE FROM accounts"])
+def test_an_account_postings_name_cannot_be_renamed_or_removed(engine: Engine,
+                                                               statement: str) -> None:
+    """What the foreign key also guaranteed: the accounts table is append-only."""
+    post_hand(engine, hcf_seat1_wins())
+    before = snapshot(engine)
+    with pytest.raises(IntegrityError, match="append-only"), engine.begin() as conn:
+        conn.execute(text(statement))
+    assert snapshot(engine) == before
+
+
 @pytest.mark.parametrize(
     "statement",
     [
