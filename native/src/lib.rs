@@ -13,6 +13,7 @@ pub mod json;
 pub mod lines;
 pub mod rules;
 pub mod schema;
+pub mod segment_pack;
 pub mod state;
 pub mod store;
 pub mod table;

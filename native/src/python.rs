@@ -21,7 +21,7 @@ use crate::json::Value;
 use crate::schema::{self, Kind, StructSchema, EVENT_TYPES};
 use crate::rules::record::{Record, Side};
 use crate::table::{self, ClosedHand, Finding, Output, Severity};
-use crate::{lines, state, Core, Processed};
+use crate::{lines, segment_pack, state, Core, Processed};
 
 #[pyclass(module = "services._native", unsendable)]
 pub struct Engine {
@@ -343,12 +343,14 @@ impl Engine {
                     ("record", self.record(py, record)?, hand).into_pyobject(py)?.into_any()
                 }
                 Output::Segment { hand_id, head_seq, ordinal, events } => {
-                    let items = PyList::empty(py);
-                    for e in events {
-                        items.append((PyBytes::new(py, &e.canonical), e.seq, e.ts.as_str(),
-                                      e.prev_hash.as_str(), e.refused))?;
+                    // Packed here (`segment_pack`): one body and one tuple a part cross.
+                    let parts = PyList::empty(py);
+                    for p in segment_pack::pack_parts(events).unwrap_or_default() {
+                        parts.append((p.offset, p.day, p.first_seq, p.last_seq, p.events,
+                                      p.refused, p.first_prev_hash, p.last_hash, p.first_ts,
+                                      p.last_ts, PyBytes::new(py, &p.body)))?;
                     }
-                    ("segment", hand_id.as_deref(), *head_seq, *ordinal, items)
+                    ("segment", hand_id.as_deref(), *head_seq, *ordinal, parts)
                         .into_pyobject(py)?
                         .into_any()
                 }

@@ -12,6 +12,7 @@ a reason never differs between the engines.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from functools import partial
 from typing import Any
 
 import msgspec
@@ -19,7 +20,7 @@ import msgspec
 from services.adjudicator import adjudicate as reference
 from services.adjudicator.adjudicate import ChainInfo, adjudicate_hand, rejected_record
 from services.adjudicator.intake import Rejection, parse_record
-from services.adjudicator.segments import ArchivedEvent, Segment
+from services.adjudicator.segments import RawPart, Segment, events_of_parts
 from services.adjudicator.steps import DeadLetter, StepResult
 from services.adjudicator.table import cash_in_play_severity
 from services.events import contract
@@ -255,12 +256,12 @@ class NativeRunner:
                 result.dead_letters.append(DeadLetter(where, item[1], raw, table_id))
             elif kind == "outside":
                 result.outside_hand.extend(_findings([item[1]]))
-            elif kind == "segment":
-                _, hand_id, head_seq, ordinal, events = item
-                result.archive.append(Segment(
-                    table_id or "", hand_id, head_seq, ordinal,
-                    [ArchivedEvent(c, seq, ts, prev, refused)
-                     for c, seq, ts, prev, refused in events]))
+            elif kind == "segment":  # packed by the core (native/src/segment_pack.rs)
+                _, hand_id, head_seq, ordinal, packed = item
+                parts = [RawPart(*part) for part in packed]
+                result.archive.append(Segment(table_id or "", hand_id, head_seq, ordinal,
+                                              make=partial(events_of_parts, parts),
+                                              parts=parts))
             elif kind == "record":  # adjudicated by the core's rules, stacks settled
                 _, record, hand = item
                 result.records.append(record)

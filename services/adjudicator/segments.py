@@ -36,6 +36,41 @@ class ArchivedEvent(NamedTuple):
     refused: bool = False  # the chain check refused it: not part of the table's chain
 
 
+class RawPart(NamedTuple):
+    """One stored part of a segment as the native core packs it (the columns of
+    ``services.archive.segment.PackedSegment``, the body's events joined by newlines,
+    not compressed): ``offset`` is the position of its first event in the segment."""
+
+    offset: int
+    day: str
+    first_seq: int | None
+    last_seq: int | None
+    events: int
+    refused: list[int]
+    first_prev_hash: str | None
+    last_hash: str | None
+    first_ts: str
+    last_ts: str
+    body: bytes
+
+
+_envelope = msgspec.json.Decoder(type=dict[str, object])
+
+
+def events_of_parts(parts: list[RawPart]) -> list[ArchivedEvent]:
+    """The events of packed parts, read back from their bodies: each line is an event's
+    canonical JSON, and its ``seq``, ``ts`` and ``prev_hash`` are the envelope's own."""
+    events: list[ArchivedEvent] = []
+    for part in parts:
+        refused = set(part.refused)
+        for i, canonical in enumerate(part.body.split(b"\n")):
+            envelope = _envelope.decode(canonical)
+            seq, ts, prev_hash = envelope["seq"], envelope["ts"], envelope["prev_hash"]
+            assert isinstance(seq, int) and isinstance(ts, str) and isinstance(prev_hash, str)
+            events.append(ArchivedEvent(canonical, seq, ts, prev_hash, i in refused))
+    return events
+
+
 class Segment:
     """A run of one table's events in arrival order, as the archive stores it.
 
@@ -47,17 +82,23 @@ class Segment:
 
     ``events`` is made on first use: a hand's segment re-encodes the hand's packed
     events, work that only a run that archives should pay for.
+
+    ``parts``: the segment already packed by the native core (``RawPart`` each, the body
+    not compressed), so that a hand's ~75 events need not cross into Python one by one;
+    its ``events`` are then read back from those bodies, on first use only.
     """
 
-    __slots__ = ("_events", "_make", "hand_id", "head_seq", "ordinal", "table_id")
+    __slots__ = ("_events", "_make", "hand_id", "head_seq", "ordinal", "parts", "table_id")
 
     def __init__(self, table_id: str, hand_id: str | None, head_seq: int, ordinal: int,
                  events: list[ArchivedEvent] | None = None,
-                 make: Callable[[], list[ArchivedEvent]] | None = None) -> None:
+                 make: Callable[[], list[ArchivedEvent]] | None = None,
+                 parts: list[RawPart] | None = None) -> None:
         self.table_id = table_id
         self.hand_id = hand_id
         self.head_seq = head_seq
         self.ordinal = ordinal
+        self.parts = parts
         self._events = events
         self._make = make
 

@@ -26,7 +26,7 @@ from collections.abc import Iterator
 import cramjam
 import msgspec
 
-from services.adjudicator.segments import ArchivedEvent, Segment
+from services.adjudicator.segments import ArchivedEvent, RawPart, Segment
 
 CODEC = "zstd"  # how the archive stores a body
 RAW = "raw"  # a body not compressed yet: on the ``archive`` topic (the service compresses)
@@ -65,7 +65,9 @@ class PackedSegment(msgspec.Struct, array_like=True, frozen=True):
 def pack_parts(segment: Segment, codec: str = CODEC) -> list[PackedSegment]:
     """A table's segment packed, in consecutive parts of at most ``MAX_PART_BYTES`` (a
     hostile hand of thousands of large events; each part at least one event, its ordinal
-    that of its first event)."""
+    that of its first event). A segment the native core packed has its parts already."""
+    if segment.parts is not None:
+        return [prepacked(segment, part, codec) for part in segment.parts]
     events = segment.events
     parts: list[PackedSegment] = []
     start, size = 0, 0
@@ -108,6 +110,18 @@ def pack(segment: Segment, events: list[ArchivedEvent] | None = None,
         codec=codec,
         body=_encoded(codec, SEPARATOR.join(e.canonical for e in events)),
     )
+
+
+def prepacked(segment: Segment, part: RawPart, codec: str = CODEC) -> PackedSegment:
+    """A part the native core packed (the columns ``pack`` derives, the raw body), with
+    its body in ``codec``."""
+    return PackedSegment(
+        table_id=segment.table_id, head_seq=segment.head_seq,
+        ordinal=segment.ordinal + part.offset, day=part.day, hand_id=segment.hand_id,
+        first_seq=part.first_seq, last_seq=part.last_seq, events=part.events,
+        refused=part.refused, first_prev_hash=part.first_prev_hash, last_hash=part.last_hash,
+        first_ts=part.first_ts, last_ts=part.last_ts, codec=codec,
+        body=_encoded(codec, part.body))
 
 
 def _encoded(codec: str, body: bytes) -> bytes:

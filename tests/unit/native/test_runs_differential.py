@@ -3,7 +3,7 @@
 Whole runs are compared: the adjudication records (as ``encode_record`` writes them),
 the alerts (as published), the DLQ entries (position, reason, record, table), the
 hand each record closed and the event archive's segments (key and events, byte for
-byte; the core cuts them when asked), for every simulator fault kind of all five games, for logs
+byte, and their packed parts as stored; the core cuts and packs them when asked), for every simulator fault kind of all five games, for logs
 with chain-level damage (duplicated, dropped, swapped, altered, forged lines), through
 the three ways of feeding (one record, a batch of lines, a buffer), and across an
 export/import of every table's state in the middle of a run.
@@ -25,6 +25,7 @@ from services.adjudicator.embedded import EmbeddedRunner, adjudicate_file, adjud
 from services.adjudicator.native_runner import NativeRunner
 from services.adjudicator.python_runner import ReferenceRunner
 from services.adjudicator.steps import StepResult
+from services.archive.segment import RAW, pack_parts
 from services.events.contract import encode_record
 from services.simulator.run import available_faults, simulate
 from tests.profiles import HOUSE, PROFILES
@@ -43,6 +44,9 @@ def outcome(steps: list[StepResult]) -> dict[str, list[Any]]:
         "outside": [msgspec.json.encode(f) for s in steps for f in s.outside_hand],
         "segments": [(g.table_id, g.hand_id, g.head_seq, g.ordinal, g.events)
                      for s in steps for g in s.archive],
+        # As stored (columns and body): the core packs its segments itself.
+        "packed": [msgspec.msgpack.encode(part) for s in steps for g in s.archive
+                   for part in pack_parts(g, RAW)],
     }
 
 
@@ -154,9 +158,10 @@ def test_without_archiving_the_core_cuts_no_segment_and_gives_the_same_records()
     lines = damaged(fault_log("chinese"), random.Random(4), operations=10)
     reference = assert_same(lines)
     bare = outcome(list(adjudicate_lines(lines, PROFILES, "native")))
-    assert bare["segments"] == [] and reference["segments"]
-    assert {k: v for k, v in bare.items() if k != "segments"} == {
-        k: v for k, v in reference.items() if k != "segments"}
+    assert bare["segments"] == bare["packed"] == [] and reference["segments"]
+    archive = ("segments", "packed")
+    assert {k: v for k, v in bare.items() if k not in archive} == {
+        k: v for k, v in reference.items() if k not in archive}
 
 
 def test_a_state_round_trips_with_what_it_holds_for_the_archive() -> None:
