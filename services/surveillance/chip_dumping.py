@@ -7,7 +7,7 @@ Two lines move chips on purpose, and each is a set of decisions with a yes/no ch
   ``min_fold_investment_big_blinds`` big blinds in (at a fixed-limit table
   ``min_fold_investment_big_blinds_fixed_limit``: the caps bound a whole hand to 12 big
   blinds at Draw 7-A, so 10 in is a spot an honest player almost never folds in to anyone
-  else, and the giver's own baseline there was empty: 68 of its 77 such decisions were
+  else, and the giver's own baseline there was empty: 66 of its 80 such decisions were
   against the taker); "yes" = it folds (the chips it put in
   go to the pot it gives up). Stratum: street, own hand class (weak, fair, strong), the
   price of a call (pot odds). Not whether its hand beats the bettor's (an honest player
