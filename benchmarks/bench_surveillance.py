@@ -10,7 +10,8 @@ Two tables, printed as Markdown (docs/surveillance.md, "Detection benchmark"):
    it is found within the horizon (recall), after how many of the host table's hands
    (median of the seeds that found it; for sweethearting also the overpay count at the
    first alert), and precision: the share of alerts that name the pattern's cast (the
-   rest name someone honest).
+   rest name someone honest); then the same per seed, with every subject the run's
+   alerts named.
 
 An alert *finds* a pattern when its code is one of the pattern's codes and the people it
 names are the cast: the pair (soft play, dumping), the dealer and the friend
@@ -131,9 +132,10 @@ def detection(job: tuple[Scenario, float, int]) -> dict[str, Any]:
     found = [a for a in alerts if names_cast(a, labels)]
     first = min(found, key=hand_number) if found else None
     count = (first.evidence or {}).get("count") if first is not None else None
+    named = sorted({a.subject or "-" for a in alerts})
     return {"found": first is not None, "hands": hand_number(first) if first else None,
             "count": count, "alerts": len(alerts), "right": len(found),
-            "labels": len(labels),
+            "labels": len(labels), "seed": seed, "named": named,
             "linked": linked(found) if scenario.pattern == "sweetheart_overpay" else None}
 
 
@@ -210,6 +212,15 @@ def main() -> None:
         print(f"| {pattern} | {note} | {strength:g} | {labelled:g} | {len(hits)}/{len(results)} "
               f"| {hands if hands is not None else '-'} | "
               f"{statistics.median(counts) if counts else '-'} | {precision} | {shown} |")
+    print("\n## Detection per seed\n")
+    print("| pattern | setting | strength | seed | labelled hands | found | hands to detect "
+          "| count at first alert | alerts (naming the cast) | subjects named |")
+    print("|---|---|---:|---:|---:|---|---:|---:|---:|---|")
+    for (scenario, strength, _), r in zip(detection_jobs, found, strict=True):
+        print(f"| {scenario.pattern} | {scenario.note} | {strength:g} | {r['seed']} | "
+              f"{r['labels']} | {'yes' if r['found'] else 'no'} | {r['hands'] or '-'} | "
+              f"{r['count'] if r['count'] is not None else '-'} | {r['alerts']} "
+              f"({r['right']}) | {', '.join(r['named']) or '-'} |")
     print(f"\n({time.time() - started:.0f} s)")
 
 

@@ -12,7 +12,7 @@ from services.games.betting import LegalActions
 from services.games.draw7a import evaluation as short_deck
 from services.simulator.options import TableOptions
 from services.simulator.patterns import TablePatterns
-from services.simulator.poker_play import Choice, PokerPlay
+from services.simulator.poker_play import Choice, PokerPlay, fixed_room
 from services.simulator.styles import Style, style_for
 
 if TYPE_CHECKING:
@@ -68,6 +68,10 @@ class Draw7aView:
     def late(self) -> bool:
         return any(t == "draw" or (t == "action" and d.get("action") == "stand")
                    for t, d in self.hand.log.events)
+
+    def fixed_room(self) -> int:
+        config = self.hand.engine.config
+        return fixed_room([r.bet_unit for r in config.rounds], config.max_bets_per_round)
 
     def pot(self) -> int:
         return self.hand.engine.pot_total()

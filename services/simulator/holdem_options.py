@@ -17,7 +17,7 @@ from services.simulator.holdem_strategy import (
 )
 from services.simulator.options import TableOptions
 from services.simulator.patterns import TablePatterns
-from services.simulator.poker_play import PokerPlay
+from services.simulator.poker_play import PokerPlay, fixed_room
 from services.simulator.styles import Style, style_for
 
 if TYPE_CHECKING:
@@ -69,6 +69,10 @@ class HoldemView:
 
     def late(self) -> bool:
         return len(self.run.board) >= 4
+
+    def fixed_room(self) -> int:
+        config = self.run.engine.config
+        return fixed_room([r.bet_unit for r in config.rounds], config.max_bets_per_round)
 
     def pot(self) -> int:
         return self.run.engine.pot_total()

@@ -45,9 +45,10 @@ PATTERNS: Mapping[str, Pattern] = MappingProxyType({p.name: p for p in (
             "the first two players seated do not bet or raise into each other heads-up "
             "(SURV-4)"),
     Pattern("fold_dumping", POKER, ("CHIP_DUMPING",),
-            "the share of the hands both are dealt in where the giver dumps",
-            "the first player seated puts 20 to 40 big blinds in (10 to 12 at fixed limit) "
-            "and folds to the second (SURV-3)"),
+            "the share of the hands both are dealt in where the giver dumps (a dump "
+            "that could not complete is tried again on the next hand)",
+            "the first player seated puts 20 to 40 big blinds in (10 to 12 at fixed limit, "
+            "10 at Draw 7-A, whose caps allow 12) and folds to the second (SURV-3)"),
     Pattern("showdown_dumping", POKER, ("CHIP_DUMPING",),
             "the share of the hands both are dealt in where the giver dumps",
             "late in the hand and heads-up, the first player seated calls the second's "

@@ -4,7 +4,11 @@ cards, read from the hole cards the table's RFID log holds.
 Two lines move chips on purpose, and each is a set of decisions with a yes/no choice:
 
 - ``fold``: the giver ``F`` faces a bet or raise having already put at least
-  ``min_fold_investment_big_blinds`` big blinds in; "yes" = it folds (the chips it put in
+  ``min_fold_investment_big_blinds`` big blinds in (at a fixed-limit table
+  ``min_fold_investment_big_blinds_fixed_limit``: the caps bound a whole hand to 12 big
+  blinds at Draw 7-A, so 10 in is a spot an honest player almost never folds in to anyone
+  else, and the giver's own baseline there was empty: 66 of its 80 such decisions were
+  against the taker); "yes" = it folds (the chips it put in
   go to the pot it gives up). Stratum: street, own hand class (weak, fair, strong), the
   price of a call (pot odds). Not whether its hand beats the bettor's (an honest player
   cannot see that, so it does not bias its folds) nor how much it has in: finer strata
@@ -120,8 +124,10 @@ class ChipDumpingWatch:
         if facts.game not in POKER_GAMES or not bb:
             return []
         grown: list[tuple[str, str, str, int]] = []
+        heavy = (self.config.min_fold_investment_big_blinds_fixed_limit if facts.fixed_limit
+                 else self.config.min_fold_investment_big_blinds)
         for d in facts.poker:
-            for c in choices(d, bb, self.config.min_fold_investment_big_blinds):
+            for c in choices(d, bb, heavy):
                 giver, taker = facts.players.get(c.seat), facts.players.get(c.opponent)
                 if giver is None or taker is None or giver == taker:
                     continue
@@ -204,6 +210,8 @@ class ChipDumpingWatch:
             "look": look, "min_count": cfg.min_count,
             "min_total_big_blinds": cfg.min_total_big_blinds,
             "min_fold_investment_big_blinds": cfg.min_fold_investment_big_blinds,
+            "min_fold_investment_big_blinds_fixed_limit":
+                cfg.min_fold_investment_big_blinds_fixed_limit,
             "tables": sorted_tables(hands), "hands": pair.evidence.cited(),
         }
         what = {"fold": "folded after investing heavily",

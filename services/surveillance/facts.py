@@ -81,6 +81,7 @@ class HandFacts:
     house_net: int  # the house's recorded net (rake, a house-banked game's hold)
     wagered: dict[int, int]  # chips each seat put at risk: wagers, and bets in poker
     big_blind: int | None  # the table's betting unit (big blind, else small bet)
+    fixed_limit: bool  # the table's betting structure is fixed limit (bets capped)
     poker: tuple[PokerDecision, ...]  # hold'em and Draw 7-A betting decisions
 
     def ref(self, seat: int | None = None, amount: int | None = None,
@@ -122,6 +123,7 @@ def hand_facts(hand: HandInput, record: AdjudicationRecord) -> HandFacts | None:
         house_net=record.recorded.net.get("house", 0) if record.recorded else 0,
         wagered=_wagered(hand.events),
         big_blind=_betting_unit(hand),
+        fixed_limit=hand.table.config is not None and hand.table.config.structure == "fixed",
         poker=(tuple(poker_decisions(hand.events, record.game))
                if record.game in POKER_GAMES else ()),
     )

@@ -63,6 +63,7 @@ class ChipDumping(_Section):
 
     p_value: float
     min_fold_investment_big_blinds: int
+    min_fold_investment_big_blinds_fixed_limit: int
     min_count: int
     min_total_big_blinds: int
     severity: Severity

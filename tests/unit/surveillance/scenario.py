@@ -33,6 +33,7 @@ def hand(
     status: str | None = None,
     big_blind: int | None = None,
     deck: int = 52,
+    structure: str | None = None,
 ) -> tuple[HandInput, AdjudicationRecord]:
     """Hand ``number`` of ``table``: ``players`` (seat -> id) dealt in by ``dealer``,
     ``events`` between hand_started and hand_ended, MISPAY findings (seat -> chips too
@@ -45,7 +46,8 @@ def hand(
     limits: dict[str, Any] = {"min_wager": 1, "max_wager": 1000}
     if big_blind is not None:
         limits.update(small_blind=big_blind // 2, big_blind=big_blind)
-    config = table_config(game, limits=limits)
+    config = (table_config(game, limits=limits) if structure is None
+              else table_config(game, limits=limits, structure=structure))
     hand_input = build_hand(config, [("hand_started", started), *(events or []),
                                      ("hand_ended", {})], hand_id=hand_id, table_id=table)
     findings = [Finding(code="MISPAY", rule="HCF-11", severity="critical", seat=seat,

@@ -9,6 +9,7 @@ p-value is a tail of Hyp(N, K, n).
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import pytest
@@ -101,6 +102,44 @@ def test_folds_concentrated_on_one_bettor_against_the_same_spots() -> None:
     assert alerts[0].parties == ["pair:A,B", "player:A", "player:B"]
     assert alerts[1].related_alerts == [alerts[0].alert_id]
     assert alerts[0].alert_id == "SURV-3/from_player=A/to_player=B/method=fold/count=12"
+
+
+def capped_fold(n: int, bettor: int, folds: bool, structure: str) -> tuple:  # type: ignore[type-arg]
+    """As ``heavy_fold`` with 4 big blinds in, not 10: A bets 40, ``bettor`` raises to
+    80; A folds or calls (40 to call into 120: a share 1/4 of the pot after the call,
+    price class 2)."""
+    other = 3 if bettor == 2 else 2
+    actions = [act(other, "fold"), act(1, "bet", 40), act(bettor, "raise", 80),
+               act(1, "fold") if folds else act(1, "call", 40)]
+    return hand(n, game="holdem", big_blind=10, players=THREE, structure=structure,
+                events=[*HOLES, *actions], net={1: -40, bettor: 40} if folds else None)
+
+
+@pytest.mark.parametrize("structure", ["fixed", "no"])
+def test_at_fixed_limit_a_capped_round_in_is_heavy(structure: str) -> None:
+    """Fixed limit caps a hand (Draw 7-A: 12 big blinds in all), so its heavy fold is 4
+    big blinds in (``min_fold_investment_big_blinds_fixed_limit``), not 10. A faces C's
+    raise 30 times with 4 big blinds in and folds once, then B's 15 times and folds
+    every time. One stratum: N = 45, K = 16, n = 15, all folds. The folds to B reach 60
+    big blinds at the 15th (15 x 4); the look due then is grid point 12 (look 3,
+    threshold 3.7995e-8): P(T >= 15) = C(16,15) C(29,0) / C(45,15) = 16 /
+    344,867,425,584 = 4.6395e-11: alert on hand 45. At a no-limit table 4 big blinds in
+    is not heavy: no fold decision, no alert."""
+    hands = [capped_fold(n, 3, n == 1, structure) for n in range(1, 31)]
+    hands += [capped_fold(30 + n, 2, True, structure) for n in range(1, 16)]
+    alerts = run("SURV-3", hands)
+    if structure == "no":
+        assert alerts == []
+        return
+    assert [(a.hand_id, a.evidence["method"]) for a in alerts if a.evidence] == [
+        ("T1-000045", "fold"), ("T1-000045", "flow")]
+    ev = alerts[0].evidence
+    assert ev is not None
+    assert (ev["count"], ev["chips"], ev["big_blinds"], ev["decisions"],
+            ev["decisions_against_anyone"], ev["look"]) == (15, 600, 60, 15, 45, 3)
+    assert ev["p_value"] == pytest.approx(16 / math.comb(45, 15), rel=1e-9)
+    assert 16 / math.comb(45, 15) == pytest.approx(4.6395e-11, rel=1e-4)
+    assert ev["min_fold_investment_big_blinds_fixed_limit"] == 4
 
 
 def deep_fold_ahead(n: int) -> tuple:  # type: ignore[type-arg]

@@ -17,6 +17,7 @@ from services.cli import app
 from services.events.stream import DEFAULT_START, TableStream
 from services.simulator.options import DealerPool, PatternSpec, SimulationOptions
 from services.simulator.patterns import UnknownPatternError, parse_pattern, place_patterns
+from services.simulator.poker_play import fixed_room
 from services.simulator.run import simulate
 from services.simulator.styles import STYLE_ORDER, style_for
 from services.simulator.truth import TruthLabel, encode_label
@@ -141,3 +142,25 @@ def test_bad_options_are_one_line_usage_errors(tmp_path: Path, args: list[str],
     assert result.exit_code == 2
     assert says in result.output
     assert "Traceback" not in result.output
+
+
+def test_a_fixed_limit_dump_leaves_the_taker_a_bet_to_fold_to() -> None:
+    """Fixed limit: four bets a round. Draw 7-A, big blind 4: 4 x (4 + 8) = 48 chips in
+    all, less the last round's bet of 8 = 40 (10 big blinds); hold'em, big blind 2:
+    4 x (2 + 2 + 4 + 4) = 48, less 4 = 44 (22 big blinds, room for the 10..12)."""
+    assert fixed_room([4, 8], 4) == 40
+    assert fixed_room([2, 2, 4, 4], 4) == 44
+
+
+def test_fold_dumps_at_fixed_limit_draw_complete_at_the_strength() -> None:
+    """The host Draw 7-A table (the first: fixed limit, big blind 4) can hold 12 big
+    blinds per player, so every dump folds exactly 10 (40 chips) to the taker; a dump
+    another player's raise spoiled is tried again on the next hand, so the completed
+    dumps are near the strength's share of the 600 hands (30; 20 with this seed, 7
+    before the fix), not the 0.4% of hands
+    that completed when the target was drawn from 10..12 and never retried."""
+    log = simulate(["draw7a"], 1, 600, seed=5, profile=HOUSE, options=SimulationOptions(
+        dealers=2, styles="mixed", players=5, patterns=(PatternSpec("fold_dumping", 0.05),)))
+    labels = [t for t in log.truth if t.fault == "fold_dumping"]
+    assert len(labels) >= 20
+    assert all(" folds 40 chips to seat " in t.detail for t in labels)
