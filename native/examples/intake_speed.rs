@@ -34,7 +34,8 @@ fn main() {
     let n = records.len() as f64;
     let mut scratch = Vec::new();
     let mut accepted = 0;
-    let intake = best_of(passes, || {
+    let intake_passes = if mode == "core" { 0 } else { passes };
+    let intake = best_of(intake_passes, || {
         accepted = 0;
         for raw in &records {
             if let Some(tree) = _native::intake::parse(raw) {

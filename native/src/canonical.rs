@@ -112,7 +112,9 @@ fn write_int(i: i64, out: &mut Vec<u8>) {
 pub fn write_str(s: &str, out: &mut Vec<u8>) {
     out.push(b'"');
     let bytes = s.as_bytes();
-    if bytes.iter().all(|&b| b >= 0x20 && b != b'"' && b != b'\\') {
+    // Nothing to escape (the usual string): scanned eight bytes at a time, for the same
+    // set of bytes (`"`, `\`, below 0x20) the parser stops at.
+    if crate::json::plain_prefix(bytes) == bytes.len() {
         out.extend_from_slice(bytes);
         out.push(b'"');
         return;

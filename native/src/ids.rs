@@ -118,3 +118,28 @@ impl std::fmt::Display for EventId {
     }
 }
 
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Two ids are equal exactly when the texts they were parsed from are.
+    #[test]
+    fn ids_are_equal_exactly_when_their_texts_are() {
+        let base = "ccc25d82-38ce-47a9-89a9-9f0caf88a8ac";
+        let mut texts = vec![base.to_string(), format!("{}\n", base), "x".to_string(), String::new()];
+        for at in (0..36).filter(|i| !matches!(i, 8 | 13 | 18 | 23)) {
+            for c in ['0', 'f', 'F', 'g'] {
+                let mut t = base.to_string();
+                t.replace_range(at..at + 1, &c.to_string());
+                texts.push(t);
+            }
+        }
+        let ids: Vec<EventId> = texts.iter().map(|t| EventId::parse(t)).collect();
+        for (a, ta) in ids.iter().zip(&texts) {
+            for (b, tb) in ids.iter().zip(&texts) {
+                assert_eq!(a == b, ta == tb, "{:?} {:?}", ta, tb);
+            }
+        }
+    }
+}
