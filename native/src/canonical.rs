@@ -112,7 +112,9 @@ fn write_int(i: i64, out: &mut Vec<u8>) {
 pub fn write_str(s: &str, out: &mut Vec<u8>) {
     out.push(b'"');
     let bytes = s.as_bytes();
-    if bytes.iter().all(|&b| b >= 0x20 && b != b'"' && b != b'\\') {
+    // Nothing to escape (the usual string): scanned eight bytes at a time, for the same
+    // set of bytes (`"`, `\`, below 0x20) the parser stops at.
+    if crate::json::plain_prefix(bytes) == bytes.len() {
         out.extend_from_slice(bytes);
         out.push(b'"');
         return;
@@ -163,9 +165,13 @@ pub fn hash(value: &Value<'_>, scratch: &mut Vec<u8>) -> [u8; 32] {
 /// Lower-case hex of `bytes`, appended to `out`.
 pub fn write_hex(bytes: &[u8], out: &mut Vec<u8>) {
     const HEX: &[u8; 16] = b"0123456789abcdef";
-    for &b in bytes {
-        out.push(HEX[(b >> 4) as usize]);
-        out.push(HEX[(b & 15) as usize]);
+    // Reserved once, then written in place: a push per digit checked the capacity 64
+    // times for each prev_hash of every re-hashed event.
+    let start = out.len();
+    out.resize(start + bytes.len() * 2, 0);
+    for (pair, &b) in out[start..].chunks_exact_mut(2).zip(bytes) {
+        pair[0] = HEX[(b >> 4) as usize];
+        pair[1] = HEX[(b & 15) as usize];
     }
 }
 

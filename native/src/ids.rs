@@ -19,27 +19,27 @@ impl EventId {
         if b.len() != 36 {
             return EventId::Text(text.into());
         }
+        if b[8] != b'-' || b[13] != b'-' || b[18] != b'-' || b[23] != b'-' {
+            return EventId::Text(text.into());
+        }
+        // Table lookups and one test at the end (every record's id comes here).
+        let hex = &crate::validate::HEX_VALUE;
         let mut bytes = [0u8; 16];
         let mut upper = 0u32;
+        let mut bad = 0u8;
         let mut digit = 0usize;
         for (i, &c) in b.iter().enumerate() {
             if matches!(i, 8 | 13 | 18 | 23) {
-                if c != b'-' {
-                    return EventId::Text(text.into());
-                }
                 continue;
             }
-            let value = match c {
-                b'0'..=b'9' => c - b'0',
-                b'a'..=b'f' => c - b'a' + 10,
-                b'A'..=b'F' => {
-                    upper |= 1 << digit;
-                    c - b'A' + 10
-                }
-                _ => return EventId::Text(text.into()),
-            };
-            bytes[digit / 2] |= if digit % 2 == 0 { value << 4 } else { value };
+            let value = hex[c as usize];
+            bad |= value;
+            upper |= ((b'A'..=b'F').contains(&c) as u32) << digit;
+            bytes[digit / 2] |= if digit % 2 == 0 { value << 4 } else { value & 15 };
             digit += 1;
+        }
+        if bad & 0x80 != 0 {
+            return EventId::Text(text.into());
         }
         EventId::Uuid { bytes, upper, newline }
     }
@@ -69,17 +69,22 @@ impl EventId {
         match self {
             EventId::Text(t) => crate::canonical::write_str(t, out),
             EventId::Uuid { bytes, upper, newline: false } => {
-                out.push(b'"');
+                // One fixed buffer, appended at once (every event of every closed hand).
+                let mut text = [b'-'; 38];
+                text[0] = b'"';
+                text[37] = b'"';
+                let mut at = 1;
                 for digit in 0..32 {
                     if matches!(digit, 8 | 12 | 16 | 20) {
-                        out.push(b'-');
+                        at += 1;
                     }
                     let byte = bytes[digit / 2];
                     let value = if digit % 2 == 0 { byte >> 4 } else { byte & 15 };
                     let c = b"0123456789abcdef"[value as usize];
-                    out.push(if upper & (1 << digit) != 0 { c.to_ascii_uppercase() } else { c });
+                    text[at] = if upper & (1 << digit) != 0 { c.to_ascii_uppercase() } else { c };
+                    at += 1;
                 }
-                out.push(b'"');
+                out.extend_from_slice(&text);
             }
             other => crate::canonical::write_str(&other.to_string(), out),
         }
@@ -113,3 +118,28 @@ impl std::fmt::Display for EventId {
     }
 }
 
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Two ids are equal exactly when the texts they were parsed from are.
+    #[test]
+    fn ids_are_equal_exactly_when_their_texts_are() {
+        let base = "ccc25d82-38ce-47a9-89a9-9f0caf88a8ac";
+        let mut texts = vec![base.to_string(), format!("{}\n", base), "x".to_string(), String::new()];
+        for at in (0..36).filter(|i| !matches!(i, 8 | 13 | 18 | 23)) {
+            for c in ['0', 'f', 'F', 'g'] {
+                let mut t = base.to_string();
+                t.replace_range(at..at + 1, &c.to_string());
+                texts.push(t);
+            }
+        }
+        let ids: Vec<EventId> = texts.iter().map(|t| EventId::parse(t)).collect();
+        for (a, ta) in ids.iter().zip(&texts) {
+            for (b, tb) in ids.iter().zip(&texts) {
+                assert_eq!(a == b, ta == tb, "{:?} {:?}", ta, tb);
+            }
+        }
+    }
+}

@@ -257,9 +257,14 @@ impl<'b> Reader<'b> {
     }
 
     fn string(&mut self) -> String {
+        self.text().into_owned()
+    }
+
+    /// A string as stored, borrowed from the storage (the bytes were a `&str`).
+    fn text(&mut self) -> Cow<'b, str> {
         let len = self.varint() as usize;
         let end = (self.pos + len).min(self.bytes.len());
-        let s = String::from_utf8_lossy(&self.bytes[self.pos..end]).into_owned();
+        let s = String::from_utf8_lossy(&self.bytes[self.pos..end]);
         self.pos = end;
         s
     }
@@ -297,8 +302,12 @@ impl<'b> Reader<'b> {
         let seq = prev.seq + unzigzag(self.varint());
         let event_id = self.event_id();
         let common = self.byte() as usize;
-        let mut ts = prev.ts[..common.min(prev.ts.len())].to_string();
-        ts.push_str(&self.string());
+        // One allocation: the common prefix and the stored rest (every event of a hand
+        // that closes is decoded).
+        let rest = self.text();
+        let mut ts = String::with_capacity(common + rest.len());
+        ts.push_str(&prev.ts[..common.min(prev.ts.len())]);
+        ts.push_str(&rest);
         let marker = self.byte();
         let prev_newline = marker >= 2;
         let prev_hash = match marker % 2 {

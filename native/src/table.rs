@@ -323,6 +323,9 @@ impl TableState {
     fn remember(&mut self, seq: i64, event_id: &EventId, hash: [u8; 32]) {
         let count = self.remembered_count();
         let entry = Kept { seq, event_id: event_id.clone(), hash };
+        // Grown by a few entries, not doubled: a table's events between hands are a
+        // handful, and doubling left a third of every table's window unused.
+        store::grow_gently(&mut self.kept, 4);
         let at = match self.kept.last() {
             Some(last) if last.seq >= seq => self.kept.partition_point(|k| k.seq < seq),
             _ => self.kept.len(),
@@ -423,6 +426,7 @@ impl TableState {
 
     /// The open hand's remembered events go back to the window as it closes.
     fn keep_hand_events(&mut self, decoded: &[(DecodedEvent, [u8; 32])], forgotten_below: i64) {
+        store::grow_gently(&mut self.kept, decoded.len());
         for (event, hash) in decoded {
             if event.seq >= forgotten_below {
                 let entry = Kept { seq: event.seq, event_id: event.event_id.clone(), hash: *hash };

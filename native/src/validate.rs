@@ -78,6 +78,24 @@ const ENVELOPE_KINDS: [&Kind; 10] = [
     &NON_EMPTY, &NON_EMPTY,
 ];
 
+/// The slot of an envelope member in ENVELOPE_KEYS (one `match`: the compiler tests the
+/// length first, not ten string comparisons per member).
+fn envelope_slot(key: &str) -> Option<usize> {
+    Some(match key {
+        "data" => 0,
+        "event_id" => 1,
+        "hand_id" => 2,
+        "prev_hash" => 3,
+        "seq" => 4,
+        "source" => 5,
+        "table_id" => 6,
+        "ts" => 7,
+        "type" => 8,
+        "v" => 9,
+        _ => return None,
+    })
+}
+
 /// Validate a whole record and write its canonical JSON (RFC 8785) to `out` in the same
 /// pass; `Ok` carries the envelope and the verdict (`Valid` or `Defer`).
 pub fn validate<'v>(root: &'v Value<'v>, out: &mut Vec<u8>) -> Result<(Envelope<'v>, Verdict), Verdict> {
@@ -88,7 +106,7 @@ pub fn validate<'v>(root: &'v Value<'v>, out: &mut Vec<u8>) -> Result<(Envelope<
     };
     let mut slots: [Option<&'v Value<'v>>; 10] = [None; 10];
     for (key, value) in members.iter() {
-        let at = ENVELOPE_KEYS.iter().position(|k| *k == key.as_ref()).ok_or(Verdict::Invalid)?;
+        let at = envelope_slot(key).ok_or(Verdict::Invalid)?;
         slots[at] = Some(value);
     }
     let mut present: [&'v Value<'v>; 10] = [&Value::Null; 10];
@@ -152,17 +170,44 @@ pub fn hex32(text: &str) -> Option<[u8; 32]> {
     if bytes.len() != 64 {
         return None;
     }
-    let nibble = |c: u8| match c {
-        b'0'..=b'9' => Some(c - b'0'),
-        b'a'..=b'f' => Some(c - b'a' + 10),
-        b'A'..=b'F' => Some(c - b'A' + 10),
-        _ => None,
-    };
+    // A table lookup per digit and one test for the whole string (every prev_hash of
+    // every record comes here: branches per digit were 7% of the core's time).
     let mut out = [0u8; 32];
-    for (i, pair) in bytes.chunks_exact(2).enumerate() {
-        out[i] = (nibble(pair[0])? << 4) | nibble(pair[1])?;
+    let mut bad = 0u8;
+    for (o, pair) in out.iter_mut().zip(bytes.chunks_exact(2)) {
+        let (high, low) = (HEX_VALUE[pair[0] as usize], HEX_VALUE[pair[1] as usize]);
+        bad |= high | low;
+        *o = (high << 4) | (low & 15);
+    }
+    if bad & 0x80 != 0 {
+        return None;
     }
     Some(out)
+}
+
+/// The value of a hex digit (either case), 0x80 for any other byte.
+pub static HEX_VALUE: [u8; 256] = {
+    let mut table = [0x80u8; 256];
+    let mut b = 0;
+    while b < 256 {
+        table[b] = match b as u8 {
+            c @ b'0'..=b'9' => c - b'0',
+            c @ b'a'..=b'f' => c - b'a' + 10,
+            c @ b'A'..=b'F' => c - b'A' + 10,
+            _ => 0x80,
+        };
+        b += 1;
+    }
+    table
+};
+
+/// Whether every byte is a lower-case hex digit (the Sha256 pattern's `[0-9a-f]`).
+fn all_lower_hex(bytes: &[u8]) -> bool {
+    let mut bad = 0u8;
+    for &b in bytes {
+        bad |= HEX_VALUE[b as usize] | ((b'A'..=b'F').contains(&b) as u8 * 0x80);
+    }
+    bad & 0x80 == 0
 }
 
 /// At most this many fields in one struct of the contract (Limits has 10).
@@ -347,7 +392,7 @@ fn check_pattern(s: &str, pattern: Pattern) -> Verdict {
         Pattern::None => Verdict::Valid,
         Pattern::Card => ok(is_card(body.as_bytes())),
         Pattern::Uuid => ok(is_uuid(body.as_bytes())),
-        Pattern::Sha256 => ok(body.len() == 64 && body.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))),
+        Pattern::Sha256 => ok(body.len() == 64 && all_lower_hex(body.as_bytes())),
         Pattern::Timestamp => ok(is_timestamp(body.as_bytes())),
         Pattern::CardPlace => ok(matches!(body, "board" | "stub" | "burn") || is_seat_ref(body)),
         Pattern::PayoutSource => {
@@ -364,11 +409,16 @@ pub fn is_card(b: &[u8]) -> bool {
 }
 
 fn is_uuid(b: &[u8]) -> bool {
-    b.len() == 36
-        && b.iter().enumerate().all(|(i, c)| match i {
-            8 | 13 | 18 | 23 => *c == b'-',
-            _ => c.is_ascii_hexdigit(),
-        })
+    if b.len() != 36 || b[8] != b'-' || b[13] != b'-' || b[18] != b'-' || b[23] != b'-' {
+        return false;
+    }
+    let mut bad = 0u8;
+    for (i, &c) in b.iter().enumerate() {
+        if !matches!(i, 8 | 13 | 18 | 23) {
+            bad |= HEX_VALUE[c as usize];
+        }
+    }
+    bad & 0x80 == 0
 }
 
 /// `seat:[1-9][0-9]?`
@@ -442,6 +492,68 @@ mod tests {
             r#"{{"v":1,"event_id":"ccc25d82-38ce-47a9-89a9-9f0caf88a8ac","table_id":"T001","seq":13,"ts":"2026-01-05T18:00:57.728Z","prev_hash":"183c3f3b4dc20863d6ea07926a6921d1b5dff71e37518e81fb1ba80f69a9263b","hand_id":"T001-000001","type":"card_dealt","source":"dealer-terminal","data":{{"to":"seat","seat":2,"card":"8d","face_up":false{}}}}}"#,
             extra
         )
+    }
+
+    #[test]
+    fn envelope_slots_are_the_positions_in_envelope_keys() {
+        for (at, key) in ENVELOPE_KEYS.iter().enumerate() {
+            assert_eq!(envelope_slot(key), Some(at));
+        }
+        for other in ["", "Data", "data ", "type\n", "prev_hash2", "vv"] {
+            assert_eq!(envelope_slot(other), None);
+        }
+    }
+
+    /// Every ASCII byte and a two-byte character at each position of a valid hex string,
+    /// a UUID and an event id: the table-driven scans agree with the plain definitions.
+    #[test]
+    fn the_table_driven_scans_agree_with_the_plain_definitions() {
+        let plain_hex = |t: &str| -> Option<[u8; 32]> {
+            let b = t.as_bytes();
+            if b.len() != 64 || !b.iter().all(u8::is_ascii_hexdigit) {
+                return None;
+            }
+            let mut out = [0u8; 32];
+            for (i, pair) in b.chunks_exact(2).enumerate() {
+                out[i] = u8::from_str_radix(std::str::from_utf8(pair).ok()?, 16).ok()?;
+            }
+            Some(out)
+        };
+        let lower = |t: &str| t.len() == 64 && t.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'));
+        let uuid = |t: &str| {
+            t.len() == 36
+                && t.bytes().enumerate().all(|(i, c)| match i {
+                    8 | 13 | 18 | 23 => c == b'-',
+                    _ => c.is_ascii_hexdigit(),
+                })
+        };
+        let hash = "183c3f3b4dc20863d6ea07926a6921d1b5dff71e37518e81fb1ba80f69a9263b";
+        let id = "ccc25d82-38ce-47a9-89a9-9f0caf88a8ac";
+        let mut replacements: Vec<String> = (0u8..128).map(|b| (b as char).to_string()).collect();
+        replacements.push("\u{e9}".to_string());
+        for r in &replacements {
+            for at in 0..64 {
+                let mut t = hash.to_string();
+                t.replace_range(at..at + 1, r);
+                assert_eq!(hex32(&t), plain_hex(&t), "{:?}", t);
+                assert_eq!(check_pattern(&t, Pattern::Sha256) == Verdict::Valid, lower(&t), "{:?}", t);
+                if at < 36 {
+                    let mut u = id.to_string();
+                    u.replace_range(at..at + 1, r);
+                    assert_eq!(is_uuid(u.as_bytes()), uuid(&u), "{:?}", u);
+                    let parsed = EventId::parse(&u);
+                    assert_eq!(matches!(parsed, EventId::Uuid { .. }), uuid(&u), "{:?}", u);
+                    assert_eq!(parsed.to_string(), u, "{:?}", u);
+                    let mut json = Vec::new();
+                    parsed.write_json(&mut json);
+                    let mut want = Vec::new();
+                    canonical::write_str(&u, &mut want);
+                    assert_eq!(json, want, "{:?}", u);
+                }
+            }
+        }
+        assert_eq!(hex32(&hash.to_uppercase()), plain_hex(hash));
+        assert_eq!(check_pattern(&hash.to_uppercase(), Pattern::Sha256), Verdict::Invalid);
     }
 
     fn verdict(raw: &str) -> Verdict {

@@ -15,17 +15,17 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
+from typing import TYPE_CHECKING
 
 from services.games.cards import DECKS
-from services.games.evaluation.reference import SHORT_DECK_RANKINGS, STANDARD, Ranking
-from services.games.evaluation.tables import (
+from services.games.evaluation.keys import (
     FLUSH_BITS,
     FLUSH_OFFSET,
     RANK_SHIFT,
     SUIT_OF_FLUSH_BIT,
-    build_tables,
     card_index,
 )
+from services.games.evaluation.reference import SHORT_DECK_RANKINGS, STANDARD, Ranking
 
 Eval5 = Callable[[int, int, int, int, int], int]
 Eval6 = Callable[[int, int, int, int, int, int], int]
@@ -50,6 +50,10 @@ assert FLUSH_BITS == 0x8888 and RANK_SHIFT == 16  # inlined in eval5/eval6/eval7
 
 @cache
 def evaluator_for(ranking: Ranking) -> Evaluator:
+    # numpy and the tables only now, on the first evaluation of this ranking: importing
+    # this module (every adjudicator imports the games registry) must stay cheap.
+    from services.games.evaluation.tables import build_tables
+
     tables = build_tables(ranking)
     keys = [int(key) for key in tables.card_keys]
     # The flush-bit offset rides on the first card's key, saving an addition per call.
@@ -109,11 +113,29 @@ def evaluator_for(ranking: Ranking) -> Evaluator:
     return Evaluator(ranking, eval5, eval6, eval7, rank_cards)
 
 
-STANDARD_EVALUATOR = evaluator_for(STANDARD)
-eval5: Eval5 = STANDARD_EVALUATOR.eval5
-eval6: Eval6 = STANDARD_EVALUATOR.eval6
-eval7: Eval7 = STANDARD_EVALUATOR.eval7
-rank_cards = STANDARD_EVALUATOR.rank_cards
+# The standard evaluator and its functions are module attributes built on first access
+# (PEP 562): ``fast.eval7`` is then a plain global, with no call in between on the hot
+# path. Building them at import cost every process ~190 ms and ~35 MB RSS (numpy and the
+# 7-card tables), whether or not it ever ranked a hand (docs/native.md, "Memory").
+_STANDARD_NAMES = ("STANDARD_EVALUATOR", "eval5", "eval6", "eval7", "rank_cards")
+
+if TYPE_CHECKING:
+    STANDARD_EVALUATOR: Evaluator
+    eval5: Eval5
+    eval6: Eval6
+    eval7: Eval7
+    rank_cards: Callable[[Sequence[str]], int]
+else:
+
+    def __getattr__(name: str) -> object:
+        if name not in _STANDARD_NAMES:
+            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+        evaluator = evaluator_for(STANDARD)
+        module = globals()
+        module["STANDARD_EVALUATOR"] = evaluator
+        for attribute in _STANDARD_NAMES[1:]:
+            module[attribute] = getattr(evaluator, attribute)
+        return module[name]
 
 
 def short_deck_evaluator(deck_size: int) -> Evaluator:

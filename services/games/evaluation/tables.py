@@ -16,6 +16,8 @@ the hand up to suit permutation of everything except flushes.
 
 The rank codes in the tables are computed here with numpy from rank multiplicities, by
 code independent of ``reference``; the tests check the two agree on every 5-card hand.
+The keys' layout (the constants, ``card_index``) lives in ``keys``, which needs no numpy:
+``fast`` imports it eagerly and this module only when it builds its first tables.
 """
 
 from __future__ import annotations
@@ -28,30 +30,28 @@ import numpy as np
 import numpy.typing as npt
 
 from services.games.cards import DECKS, rank_of
+from services.games.evaluation.keys import (  # re-exported: the layout lives in keys
+    FLUSH_BITS,
+    FLUSH_OFFSET,
+    HAND_SIZES,
+    RANK_KEYS,
+    RANK_SHIFT,
+    SUIT_BITS,
+    SUIT_INDEX,
+    SUIT_OF_FLUSH_BIT,
+    card_index,
+)
 from services.games.evaluation.rankcode import CATEGORY_SHIFT
 from services.games.evaluation.reference import Ranking
 
 Int64Array = npt.NDArray[np.int64]
 
-# Rank keys (Cactus-Kev style "SpecialK" 7-card keys): sums of up to 7 ranks with
-# multiplicity <= 4 are unique; ``build_tables`` verifies it for each hand size.
-RANK_KEYS: tuple[int, ...] = (
-    0, 1, 5, 22, 98, 453, 2031, 8698, 22854, 83661, 262349, 636345, 1479181,
-)  # fmt: skip
-RANK_SHIFT = 16
-SUIT_BITS = 4
-FLUSH_OFFSET = 0x3333
-FLUSH_BITS = 0x8888
-HAND_SIZES: tuple[int, ...] = (5, 6, 7)
-SUIT_OF_FLUSH_BIT: dict[int, int] = {0x8: 0, 0x80: 1, 0x800: 2, 0x8000: 3}
 
-# Card index: 4 * (rank - 2) + suit, suits c, d, h, s (the order of cards.STANDARD_DECK,
-# also the encoding phevaluator uses).
-SUIT_INDEX: dict[str, int] = {"c": 0, "d": 1, "h": 2, "s": 3}
-
-
-def card_index(card: str) -> int:
-    return 4 * (rank_of(card) - 2) + SUIT_INDEX[card[1]]
+__all__ = [
+    "FLUSH_BITS", "FLUSH_OFFSET", "HAND_SIZES", "RANK_KEYS", "RANK_SHIFT", "SUIT_BITS",
+    "SUIT_INDEX", "SUIT_OF_FLUSH_BIT", "Tables", "build_tables", "card_index",
+    "highest_rank_table", "rank_multisets", "straight_windows",
+]  # fmt: skip
 
 
 @dataclass(frozen=True)
