@@ -307,19 +307,19 @@ fn peels_into_runs(counts: &mut [u8; 15], lengths: &[usize]) -> bool {
     distinct.dedup();
     for length in distinct {
         let last = low + length - 1;
-        if last > 14 || !(low..=last).all(|r| counts[r] > 0) {
+        if last > 14 || counts[low..=last].contains(&0) {
             continue;
         }
-        for r in low..=last {
-            counts[r] -= 1;
+        for count in &mut counts[low..=last] {
+            *count -= 1;
         }
         let mut rest = lengths.to_vec();
         if let Some(at) = rest.iter().position(|&l| l == length) {
             rest.remove(at);
         }
         let found = peels_into_runs(counts, &rest);
-        for r in low..=last {
-            counts[r] += 1;
+        for count in &mut counts[low..=last] {
+            *count += 1;
         }
         if found {
             return true;
@@ -331,6 +331,10 @@ fn peels_into_runs(counts: &mut [u8; 15], lengths: &[usize]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn split(cards: &str) -> Vec<&str> {
+        cards.split(' ').collect()
+    }
 
     fn r(cards: &str) -> i64 {
         let cards: Vec<&str> = cards.split(' ').collect();
@@ -375,7 +379,6 @@ mod tests {
 
     #[test]
     fn automatic_wins_by_hand() {
-        let split = |s: &str| -> Vec<&str> { s.split(' ').collect() };
         let dragon = split("Ac 2d 3h 4s 5c 6d 7h 8s 9c Td Jh Qs Kc");
         assert_eq!(auto_wins(&dragon).unwrap(), 1 << DRAGON | 1 << THREE_STRAIGHTS);
         let pairs = split("2c 2d 3h 3s 4c 4d 5h 5s 6c 6d 7h 7s Ac");
