@@ -66,19 +66,29 @@ def checked_hand(hand: HandInput, profiles: Profiles, chain: Any = None,
     return _reference_hand(hand, profiles, chain, extra_findings)
 
 
-def _checked_game(rules: Callable[[HandInput, RuleProfile], GameOutcome]
-                  ) -> Callable[[HandInput, RuleProfile], GameOutcome]:
-    def checked_game(hand: HandInput, profile: RuleProfile) -> GameOutcome:
-        config = hand.table.config
-        if config is not None:
-            _check(hand, Profiles({config.rule_profile: profile}))
-        return rules(hand, profile)
-    return checked_game
+_reference_hcf = hcf_module.adjudicate
+_reference_chinese = chinese_module.adjudicate
+
+
+def _checked_game(rules: Callable[[HandInput, RuleProfile], GameOutcome], hand: HandInput,
+                  profile: RuleProfile) -> GameOutcome:
+    config = hand.table.config
+    if config is not None:
+        _check(hand, Profiles({config.rule_profile: profile}))
+    return rules(hand, profile)
+
+
+def checked_hcf(hand: HandInput, profile: RuleProfile) -> GameOutcome:
+    return _checked_game(_reference_hcf, hand, profile)
+
+
+def checked_chinese(hand: HandInput, profile: RuleProfile) -> GameOutcome:
+    return _checked_game(_reference_chinese, hand, profile)
 
 
 adjudicate_module.adjudicate_hand = checked_hand
-hcf_module.adjudicate = _checked_game(hcf_module.adjudicate)
-chinese_module.adjudicate = _checked_game(chinese_module.adjudicate)
+hcf_module.adjudicate = checked_hcf
+chinese_module.adjudicate = checked_chinese
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:

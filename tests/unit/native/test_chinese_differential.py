@@ -154,7 +154,7 @@ def test_a_registry_with_other_chinese_rules_keeps_chinese_hands_in_python(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """Gating is per game: replacing the Chinese rules leaves HCF native and Chinese in
     Python (and the records are the replaced rules')."""
-    games = dict(adjudicate_module.GAMES)
+    games = dict(vars(adjudicate_module)["GAMES"])
     original = games["chinese"]
     games["chinese"] = registry.Game("chinese", lambda h, p: original.adjudicate(h, p),
                                      original.rake_rule)
