@@ -177,6 +177,26 @@ def test_a_panic_in_the_rules_is_caught_and_the_hand_goes_to_the_python_rules() 
     assert (adjudicated, deferred, panicked) == (len(ref) - 1, 0, 1)
 
 
+SCOOPER = ("Ac Ad 2c", "Kc Kd Ks 3h 4h", "9s Ts Js Qs 2s")  # a scoop, no bonus (mandarin 6)
+SCOOPED = ("3c 4d 6h", "5c 5d 7h 8h 9c", "6c 6d Th Jh 2d")
+
+
+@pytest.mark.parametrize("point_value", [1, 3])
+def test_the_table_stakes_cap_at_and_around_its_boundary(point_value: int) -> None:
+    """CP-10 at the chip: the winner's starting stack one below, at and above the 6
+    points x point value it wins (capped, exactly covered, not reached), recorded paid in
+    full or as capped."""
+    due = 6 * point_value
+    for stack in (due - 1, due, due + 1, 0):
+        for paid in {due, min(due, stack)} - {0}:
+            hand = sc.make_hand({1: SCOOPER, 2: SCOOPED}, sc.config(point_value=point_value),
+                                stacks={1: stack, 2: 1000}, payments=[sc.pay(2, 1, paid)])
+            native, why = NativeRunner(PROFILES).adjudicate_hand(hand)
+            assert native is not None, why
+            assert encode_record(native) == encode_record(adjudicate_hand(hand, PROFILES))
+            assert native.expected is not None and native.expected.net["1"] == min(due, stack)
+
+
 # ------------------------------------------------------------------ every unit scenario
 
 
