@@ -594,7 +594,8 @@ impl Engine {
     /// One hand given whole (`HandInput` as records): its record by the core's rules, or
     /// `(None, why)` when they do not adjudicate it (another game, a deferral, an invalid
     /// record). `context`: (table_configured body as JSON or None, authorised, previous
-    /// designated seat, offers, dealer id); `chain`: (first_seq, last_seq, last_hash
+    /// designated seat, offers, dealer id, new seats, hands played, buys: `HandContext`);
+    /// `chain`: (first_seq, last_seq, last_hash
     /// bytes) or None; `findings`: (code, rule, severity, message) from intake.
     #[allow(clippy::too_many_arguments)]
     fn adjudicate_hand<'py>(&self, py: Python<'py>, table_id: &str, hand_id: &str, records: Vec<Vec<u8>>,
