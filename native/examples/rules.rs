@@ -1,11 +1,12 @@
-//! `cargo run --release --example rules FILE.jsonl`: the core's High Card Flush rules
-//! alone, per hand, on the closed hands of a log (house-v1's values, written out here).
+//! `cargo run --release --example rules FILE.jsonl`: the core's rules (High Card Flush,
+//! Chinese Poker) alone, per hand, on the closed hands of a log (house-v1's values,
+//! written out here).
 use std::collections::HashMap;
 use std::time::Instant;
 
-use _native::rules::adjudicate::{adjudicate_closed, Native};
-use _native::rules::profile::{GenProfile, HcfProfile, Profile};
-use _native::rules::Sev::{Critical as C, Warning as W};
+use _native::rules::adjudicate::{adjudicate_closed, Games, Native};
+use _native::rules::profile::{ChineseProfile, ChineseSeverities, GenProfile, HcfProfile, Profile, ScoringRules};
+use _native::rules::Sev::{Critical as C, Info as I, Warning as W};
 use _native::table::Output;
 
 fn house() -> Profile {
@@ -28,7 +29,34 @@ fn house() -> Profile {
         dead_hand_settled_severity: C, showdown_mismatch_severity: C, walk_away_severity: W,
         late_decision_severity: W, settlement_order_severity: C,
     };
-    Profile { gen: Some(gen), hcf: Some(hcf) }
+    Profile { gen: Some(gen), hcf: Some(hcf), chinese: Some(chinese()) }
+}
+
+/// `chinese.toml` of house-v1 (categories: high card .. straight flush).
+fn chinese() -> ChineseProfile {
+    let mut mandarin = ScoringRules { scoop_points: 6, foul_points: 6, super_bonus_points: 9, super_bonus_players: 4,
+                                      bonus: [[0; 9]; 3] };
+    mandarin.bonus[0][3] = 3;
+    mandarin.bonus[1][8] = 10;
+    mandarin.bonus[1][7] = 8;
+    mandarin.bonus[1][6] = 2;
+    mandarin.bonus[2][8] = 5;
+    mandarin.bonus[2][7] = 4;
+    ChineseProfile {
+        table_seats: 4, cards_per_hand: 13, segment_points: 1, default_mandarin: true,
+        auto_win_points: [13, 4, 4, 4], mandarin,
+        standard: ScoringRules { scoop_points: 3, foul_points: 6, super_bonus_points: 0, super_bonus_players: 4,
+                                 bonus: [[0; 9]; 3] },
+        unset_hand_is_foul: true, order_starts_left_of_button: true, misdeal_exposed_cards: 5,
+        uncalled_misdeal_voids_hand: true, buy_in_min_points: 20, short_buys_per_full_buy: 1,
+        designated_counts_button: true,
+        severity: ChineseSeverities {
+            foul: I, false_auto_win: W, late_auto_win: W, hand_changed_after_opening: C, set_cards_not_dealt: C,
+            hand_opened_early: W, hand_shown_early: W, misdeal_not_called: C, misdeal_without_cause: W,
+            dead_seat_played: W, new_player_first_hand: W, new_player_button: W, buy_in_below_minimum: W,
+            short_buy_not_allowed: W, payment_routing: I,
+        },
+    }
 }
 
 fn main() {
@@ -51,7 +79,7 @@ fn main() {
         let t = Instant::now();
         let mut done = 0;
         for h in &hands {
-            if let Native::Done(_) = adjudicate_closed(h, &profiles) {
+            if let Native::Done(_) = adjudicate_closed(h, &profiles, Games::ALL) {
                 done += 1;
             }
         }
@@ -61,7 +89,7 @@ fn main() {
         let t = Instant::now();
         for h in &hands {
             for _ in 0..10 {
-                let _ = adjudicate_closed(h, &profiles);
+                let _ = adjudicate_closed(h, &profiles, Games::ALL);
             }
         }
         let warm = t.elapsed().as_secs_f64() / (hands.len() * 10) as f64 * 1e6;

@@ -40,11 +40,13 @@ pub enum Processed {
     WrongKey { table_id: String },
 }
 
-/// The games the core adjudicates itself (issue #23: High Card Flush), under the rule
-/// profiles the caller passed in once.
+/// The games the core adjudicates itself (issue #23: High Card Flush, Chinese Poker),
+/// under the rule profiles the caller passed in once.
 #[derive(Default)]
 pub struct NativeRules {
     pub profiles: HashMap<String, rules::profile::Profile>,
+    /// The games whose hands are adjudicated here (the others go to the Python rules).
+    pub games: rules::adjudicate::Games,
     /// Keep each adjudicated hand for the caller (surveillance needs its events).
     pub keep_hands: bool,
     /// Hands adjudicated here, hands deferred to the Python rules, panics caught.
@@ -68,13 +70,13 @@ impl NativeRules {
                 Output::Closed(hand) => hand,
                 _ => continue,
             };
-            let profiles = &self.profiles;
+            let (profiles, games) = (&self.profiles, self.games);
             let panic_here = self.panic_on_hand.as_deref() == Some(hand.hand_id.as_str());
             let native = catch_unwind(AssertUnwindSafe(|| {
                 if panic_here {
                     panic!("injected panic in the rules (tests)");
                 }
-                rules::adjudicate::adjudicate_closed(hand, profiles)
+                rules::adjudicate::adjudicate_closed(hand, profiles, games)
             }));
             let done = match native {
                 Ok(rules::adjudicate::Native::Done(done)) => done,

@@ -70,7 +70,10 @@ fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
 
 /// (table_configured body as JSON or None, authorised, previous designated seat, offers,
 /// dealer id): what the core's rules read of a hand's table context.
-type HandContext = (Option<Vec<u8>>, bool, Option<i64>, Vec<(i64, bool)>, Option<String>);
+/// (config JSON, authorised, previous designated, offers, dealer id, new seats, hands
+/// played, buys as (seat, kind, amount, seq, since the previous hand)).
+type HandContext = (Option<Vec<u8>>, bool, Option<i64>, Vec<(i64, bool)>, Option<String>, Vec<i64>, i64,
+                    Vec<(i64, String, i64, i64, bool)>);
 
 /// The record's structs (`services.events.contract`) with the keywords the core passes,
 /// in the order `Engine::record` gives the values.
@@ -565,29 +568,36 @@ impl Engine {
         Ok(((pos, line), steps))
     }
 
-    /// Adjudicate the games the core's rules cover (High Card Flush) here, under
-    /// `profiles`: `{name: (gen section, hcf section)}`, each section a dict of its fields
-    /// (msgspec's `to_builtins`) or None when it did not load. `keep_hands`: return each
-    /// such hand's events and context with its record (for surveillance).
-    fn use_native_rules(&mut self, profiles: &Bound<'_, PyDict>, keep_hands: bool) -> PyResult<()> {
+    /// Adjudicate the games the core's rules cover (`games`: of High Card Flush and
+    /// Chinese Poker, those the registry runs the reference's rules for) here, under
+    /// `profiles`: `{name: (gen section, hcf section, chinese section)}`, each section a
+    /// dict of its fields (msgspec's `to_builtins`) or None when it did not load.
+    /// `keep_hands`: return each such hand's events and context with its record (for
+    /// surveillance).
+    fn use_native_rules(&mut self, profiles: &Bound<'_, PyDict>, keep_hands: bool, games: Vec<String>) -> PyResult<()> {
         let mut known = HashMap::new();
         for (name, sections) in profiles.iter() {
             let name: String = name.extract()?;
-            let (gen, hcf): (Option<Bound<'_, PyDict>>, Option<Bound<'_, PyDict>>) = sections.extract()?;
+            #[allow(clippy::type_complexity)]
+            let (gen, hcf, chinese): (Option<Bound<'_, PyDict>>, Option<Bound<'_, PyDict>>, Option<Bound<'_, PyDict>>) =
+                sections.extract()?;
             let profile = crate::rules::profile::Profile {
                 gen: gen.and_then(|d| gen_profile(&d)),
                 hcf: hcf.and_then(|d| hcf_profile(&d)),
+                chinese: chinese.and_then(|d| chinese_profile(&d)),
             };
             known.insert(name, profile);
         }
-        self.core.rules = Some(crate::NativeRules { profiles: known, keep_hands, ..Default::default() });
+        let games = crate::rules::adjudicate::Games::from_names(games.iter().map(String::as_str));
+        self.core.rules = Some(crate::NativeRules { profiles: known, games, keep_hands, ..Default::default() });
         Ok(())
     }
 
     /// One hand given whole (`HandInput` as records): its record by the core's rules, or
     /// `(None, why)` when they do not adjudicate it (another game, a deferral, an invalid
     /// record). `context`: (table_configured body as JSON or None, authorised, previous
-    /// designated seat, offers, dealer id); `chain`: (first_seq, last_seq, last_hash
+    /// designated seat, offers, dealer id, new seats, hands played, buys: `HandContext`);
+    /// `chain`: (first_seq, last_seq, last_hash
     /// bytes) or None; `findings`: (code, rule, severity, message) from intake.
     #[allow(clippy::too_many_arguments)]
     fn adjudicate_hand<'py>(&self, py: Python<'py>, table_id: &str, hand_id: &str, records: Vec<Vec<u8>>,
@@ -598,7 +608,7 @@ impl Engine {
             Some(rules) => rules,
             None => return Ok((None, Some("native rules are off".to_string()))),
         };
-        let (config, config_authorized, previous_designated, offers, dealer_id) = context;
+        let (config, config_authorized, previous_designated, offers, dealer_id, new_seats, hands_played, buys) = context;
         let config = match config {
             Some(raw) => match crate::json::parse(&raw) {
                 Ok(v) => Some(v.into_owned()),
@@ -608,7 +618,10 @@ impl Engine {
         };
         let context = table::Context {
             config, config_authorized, seated: Vec::new(), dealer_id, previous_button: None,
-            previous_designated, offers, new_seats: Vec::new(), hands_played: 0, buys: Vec::new(),
+            previous_designated, offers, new_seats, hands_played,
+            buys: buys.into_iter()
+                .map(|(seat, kind, amount, seq, since)| (table::Buy { seat, kind, amount, seq, hands_played: 0 }, since))
+                .collect(),
         };
         let chain = match chain {
             Some((first, last, hash)) => match <[u8; 32]>::try_from(hash.as_slice()) {
@@ -635,8 +648,8 @@ impl Engine {
             Some(hand) => hand,
             None => return Ok((None, Some("a record that is not valid v1".to_string()))),
         };
-        let profiles = &rules.profiles;
-        let native = catch_unwind(AssertUnwindSafe(|| crate::rules::adjudicate::adjudicate_hand(&hand, profiles, with_chain)));
+        let (profiles, games) = (&rules.profiles, rules.games);
+        let native = catch_unwind(AssertUnwindSafe(|| crate::rules::adjudicate::adjudicate_hand(&hand, profiles, games, with_chain)));
         Ok(match native {
             Ok(crate::rules::adjudicate::Native::Done(done)) => (Some(self.record(py, &done.record)?), None),
             Ok(crate::rules::adjudicate::Native::NotNative) => (None, Some("not a game the core adjudicates".to_string())),
@@ -840,6 +853,78 @@ fn hcf_profile(d: &Bound<'_, PyDict>) -> Option<crate::rules::profile::HcfProfil
         walk_away_severity: sev(d, "walk_away_severity")?,
         late_decision_severity: sev(d, "late_decision_severity")?,
         settlement_order_severity: sev(d, "settlement_order_severity")?,
+    })
+}
+
+fn sub<'py>(d: &Bound<'py, PyDict>, name: &str) -> Option<Bound<'py, PyDict>> {
+    d.get_item(name).ok().flatten()?.downcast_into::<PyDict>().ok()
+}
+
+/// A CP-5 bonus table: `{segment: {category: points}}` as points by segment and category
+/// index; None when a category is not the evaluator's (the reference refuses to load it).
+fn bonus_tables(d: &Bound<'_, PyDict>) -> Option<[[i64; 9]; 3]> {
+    use crate::rules::chinese::evaluation::CATEGORIES;
+    let mut out = [[0i64; 9]; 3];
+    for (slot, segment) in out.iter_mut().zip(["front", "middle", "back"]) {
+        for (category, points) in sub(d, segment)?.iter() {
+            let category: String = category.extract().ok()?;
+            let at = CATEGORIES.iter().position(|c| *c == category)?;
+            slot[at] = points.extract().ok()?;
+        }
+    }
+    Some(out)
+}
+
+fn scoring_rules(d: &Bound<'_, PyDict>) -> Option<crate::rules::profile::ScoringRules> {
+    Some(crate::rules::profile::ScoringRules {
+        scoop_points: field(d, "scoop_points")?,
+        foul_points: field(d, "foul_points")?,
+        super_bonus_points: field(d, "super_bonus_points")?,
+        super_bonus_players: field(d, "super_bonus_players")?,
+        bonus: bonus_tables(&sub(d, "bonus")?)?,
+    })
+}
+
+/// Section `chinese` as the core's rules read it (every field); None when a field is
+/// missing or wrong.
+fn chinese_profile(d: &Bound<'_, PyDict>) -> Option<crate::rules::profile::ChineseProfile> {
+    let wins = sub(d, "auto_win_points")?;
+    let scoring = sub(d, "scoring")?;
+    let (fouls, payments, misdeal) = (sub(d, "fouls")?, sub(d, "payments")?, sub(d, "misdeal")?);
+    let (buy_in, rake, s) = (sub(d, "buy_in")?, sub(d, "rake")?, sub(d, "severity")?);
+    Some(crate::rules::profile::ChineseProfile {
+        table_seats: field(d, "table_seats")?,
+        cards_per_hand: field(d, "cards_per_hand")?,
+        segment_points: field(d, "segment_points")?,
+        default_mandarin: either(d, "default_scoring", "mandarin", "standard")?,
+        auto_win_points: [field(&wins, "dragon")?, field(&wins, "six_pairs")?, field(&wins, "three_flushes")?,
+                          field(&wins, "three_straights")?],
+        standard: scoring_rules(&sub(&scoring, "standard")?)?,
+        mandarin: scoring_rules(&sub(&scoring, "mandarin")?)?,
+        unset_hand_is_foul: field(&fouls, "unset_hand_is_foul")?,
+        order_starts_left_of_button: either(&payments, "order_starts", "left_of_button", "button")?,
+        misdeal_exposed_cards: field(&misdeal, "exposed_cards")?,
+        uncalled_misdeal_voids_hand: field(&misdeal, "uncalled_misdeal_voids_hand")?,
+        buy_in_min_points: field(&buy_in, "min_points")?,
+        short_buys_per_full_buy: field(&buy_in, "short_buys_per_full_buy")?,
+        designated_counts_button: field(&rake, "designated_counts_button")?,
+        severity: crate::rules::profile::ChineseSeverities {
+            foul: sev(&s, "foul")?,
+            false_auto_win: sev(&s, "false_auto_win")?,
+            late_auto_win: sev(&s, "late_auto_win")?,
+            hand_changed_after_opening: sev(&s, "hand_changed_after_opening")?,
+            set_cards_not_dealt: sev(&s, "set_cards_not_dealt")?,
+            hand_opened_early: sev(&s, "hand_opened_early")?,
+            hand_shown_early: sev(&s, "hand_shown_early")?,
+            misdeal_not_called: sev(&s, "misdeal_not_called")?,
+            misdeal_without_cause: sev(&s, "misdeal_without_cause")?,
+            dead_seat_played: sev(&s, "dead_seat_played")?,
+            new_player_first_hand: sev(&s, "new_player_first_hand")?,
+            new_player_button: sev(&s, "new_player_button")?,
+            buy_in_below_minimum: sev(&s, "buy_in_below_minimum")?,
+            short_buy_not_allowed: sev(&s, "short_buy_not_allowed")?,
+            payment_routing: sev(&s, "payment_routing")?,
+        },
     })
 }
 

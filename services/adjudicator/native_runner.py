@@ -25,6 +25,8 @@ from services.adjudicator.steps import DeadLetter, StepResult
 from services.adjudicator.table import cash_in_play_severity
 from services.events import contract
 from services.events.contract import Alert
+from services.games.chinese.adjudicate import adjudicate as chinese_rules
+from services.games.chinese.profile import ChineseProfile
 from services.games.hcf.adjudicate import adjudicate as hcf_rules
 from services.games.hcf.profile import HcfProfile
 from services.games.model import BuyRecord, HandInput, SeatInfo, TableContext, finding
@@ -64,16 +66,17 @@ Outputs = list[tuple[Any, ...]]
 
 # The games whose rules the core has (native/src/rules/), each with the Python rules it
 # ports: their hands never reach Python.
-NATIVE_GAMES: dict[str, GameAdjudicator] = {"hcf": hcf_rules}
+NATIVE_GAMES: dict[str, GameAdjudicator] = {"hcf": hcf_rules, "chinese": chinese_rules}
 
 
-def _registry_has_native_rules() -> bool:
-    """Whether the games registry, as ``adjudicate_hand`` dispatches on it, has a game
-    with the very rules the core ports. A registry without it (a build without the game)
-    or with other rules in its place (a test's, a plugin's) runs the registry's."""
+def registry_native_games() -> list[str]:
+    """The games the core adjudicates: those the games registry, as ``adjudicate_hand``
+    dispatches on it, runs with the very rules the core ports. A game missing from the
+    registry (a build without it) or with other rules in its place (a test's, a
+    plugin's) runs the registry's rules, game by game."""
     games: Mapping[str, Game] = vars(reference)["GAMES"]
-    return any(name in games and games[name].adjudicate is rules
-               for name, rules in NATIVE_GAMES.items())
+    return [name for name, rules in NATIVE_GAMES.items()
+            if name in games and games[name].adjudicate is rules]
 
 
 def _section(profile: RuleProfile, name: str, struct_type: type[Any]) -> dict[str, Any] | None:
@@ -86,11 +89,15 @@ def _section(profile: RuleProfile, name: str, struct_type: type[Any]) -> dict[st
     return data
 
 
-def native_profiles(profiles: Profiles) -> dict[str, tuple[dict[str, Any] | None,
-                                                         dict[str, Any] | None]]:
-    """What the core's rules read of each profile (sections ``gen`` and ``hcf``), given
-    to it once: the rules read no file and look nothing up in Python per hand."""
-    return {name: (_section(p, "gen", GenProfile), _section(p, "hcf", HcfProfile))
+Sections = tuple[dict[str, Any] | None, dict[str, Any] | None, dict[str, Any] | None]
+
+
+def native_profiles(profiles: Profiles) -> dict[str, Sections]:
+    """What the core's rules read of each profile (sections ``gen``, ``hcf`` and
+    ``chinese``), given to it once: the rules read no file and look nothing up in Python
+    per hand."""
+    return {name: (_section(p, "gen", GenProfile), _section(p, "hcf", HcfProfile),
+                   _section(p, "chinese", ChineseProfile))
             for name, p in profiles.by_name.items()}
 
 
@@ -107,15 +114,17 @@ class NativeRunner:
         canonical JSON, so only when asked). ``closed_hands``: give each adjudicated hand
         back as ``StepResult.closed_hand`` (surveillance and reports need its events; the
         adjudicating paths do not, and skip building them). ``native_rules``: High Card
-        Flush hands are adjudicated by the core's rules (the Python rules are the
+        Flush and Chinese Poker hands are adjudicated by the core's rules, each game only
+        while the registry runs the reference's rules for it (the Python rules are the
         reference and decide the rest)."""
         self.profiles = profiles
         self.closed_hands = closed_hands
         self._engine = _native().Engine(_contract_classes(), _reference_verdict, archive)
         # The games registry says which games this build adjudicates and with what rules:
         # the core's take a game only when the registry runs the rules they port.
-        if native_rules and _registry_has_native_rules():
-            self._engine.use_native_rules(native_profiles(profiles), closed_hands)
+        games = registry_native_games() if native_rules else []
+        if games:
+            self._engine.use_native_rules(native_profiles(profiles), closed_hands, games)
         self.next_line = 1  # after ``feed_buffer``: the number of the line that follows
 
     # ------------------------------------------------------------ feeding
@@ -228,7 +237,9 @@ class NativeRunner:
         table = hand.table
         config = msgspec.json.encode(table.config) if table.config is not None else None
         context = (config, table.config_authorized, table.previous_designated,
-                   list(table.designated_offers), table.dealer_id)
+                   list(table.designated_offers), table.dealer_id, sorted(table.new_seats),
+                   table.hands_played,
+                   [(b.seat, b.kind, b.amount, b.seq, b.since_previous_hand) for b in table.buys])
         chain_info = (None if chain is None else
                       (chain.first_seq, chain.last_seq, bytes.fromhex(chain.last_hash)))
         result: tuple[contract.AdjudicationRecord | None, str | None] = (

@@ -1,13 +1,14 @@
 //! One closed hand to its record (`services/adjudicator/adjudicate.py` for the games the
-//! core adjudicates, today High Card Flush): the game's expected side, the recorded side,
+//! core adjudicates: High Card Flush and Chinese Poker): the game's expected side, the recorded side,
 //! the GEN checks, the comparison (MISPAY, RAKE_*, NOT_CONSERVED), the status and the
 //! record's bytes. Anything the port does not decide exactly is a `Defer` (see `rules`).
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use super::hcf::procedure::Stop;
-use super::hcf::{self, Outcome};
+use super::hcf;
 use super::profile::{resolve, GenProfile, Profile};
+use super::Outcome;
 use super::record::{Record, Side};
 use super::recorded::{record_hand, RakeKey, RecordedHand};
 use super::{finding, integrity, Chips, Defer, RFinding, Sev, MAX_SAFE};
@@ -46,49 +47,100 @@ fn pre_findings(hand: &ClosedHand) -> Result<Vec<RFinding>, Defer> {
         .collect()
 }
 
+/// The games whose hands the core adjudicates (the registry runs exactly the rules the
+/// core ports: `services.adjudicator.native_runner`); the others go to the Python rules.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Games {
+    pub hcf: bool,
+    pub chinese: bool,
+}
+
+impl Games {
+    /// Every game the core has rules for.
+    pub const ALL: Games = Games { hcf: true, chinese: true };
+
+    /// From the registry's game names (unknown names are not the core's).
+    pub fn from_names<'n>(names: impl IntoIterator<Item = &'n str>) -> Games {
+        let mut games = Games::default();
+        for name in names {
+            match name {
+                "hcf" => games.hcf = true,
+                "chinese" => games.chinese = true,
+                _ => {}
+            }
+        }
+        games
+    }
+}
+
 /// `adjudicate_hand` for a closed hand of a game the core adjudicates (its chain info
 /// in the record, as the runners give it).
-pub fn adjudicate_closed(hand: &ClosedHand, profiles: &HashMap<String, Profile>) -> Native {
-    adjudicate_hand(hand, profiles, true)
+pub fn adjudicate_closed(hand: &ClosedHand, profiles: &HashMap<String, Profile>, games: Games) -> Native {
+    adjudicate_hand(hand, profiles, games, true)
 }
 
 /// `adjudicate_hand(hand, profiles, chain if with_chain else None)`.
-pub fn adjudicate_hand(hand: &ClosedHand, profiles: &HashMap<String, Profile>, with_chain: bool) -> Native {
+pub fn adjudicate_hand(hand: &ClosedHand, profiles: &HashMap<String, Profile>, games: Games, with_chain: bool) -> Native {
     let config = match &hand.context.config {
         Some(c) => c,
         None => return Native::NotNative,
     };
-    if config.get("game").and_then(Value::as_str) != Some("hcf") {
-        return Native::NotNative;
-    }
-    match adjudicate_hcf(hand, config, profiles, with_chain) {
+    let done = match config.get("game").and_then(Value::as_str) {
+        Some("hcf") if games.hcf => adjudicate_hcf(hand, config, profiles, with_chain),
+        Some("chinese") if games.chinese => adjudicate_chinese(hand, config, profiles, with_chain),
+        _ => return Native::NotNative,
+    };
+    match done {
         Ok(done) => Native::Done(Box::new(done)),
         Err(defer) => Native::Deferred(defer),
     }
 }
 
-fn adjudicate_hcf(hand: &ClosedHand, config: &Value<'_>, profiles: &HashMap<String, Profile>,
-                  with_chain: bool) -> Result<Adjudicated, Defer> {
+/// The profile the table's configuration names, and its `gen` section.
+fn named_profile<'p>(config: &Value<'_>, profiles: &'p HashMap<String, Profile>) -> Result<(&'p Profile, &'p GenProfile), Defer> {
     let rule_profile = config.get("rule_profile").and_then(Value::as_str).unwrap_or("");
     let profile = profiles.get(rule_profile).ok_or(Defer("a rule profile the core was not given"))?;
-    let hcf_profile = profile.hcf.as_ref().ok_or(Defer("a profile whose hcf section did not load"))?;
     let gen = profile.gen.as_ref().ok_or(Defer("a profile whose gen section did not load"))?;
+    Ok((profile, gen))
+}
+
+fn adjudicate_hcf(hand: &ClosedHand, config: &Value<'_>, profiles: &HashMap<String, Profile>,
+                  with_chain: bool) -> Result<Adjudicated, Defer> {
+    let (profile, gen) = named_profile(config, profiles)?;
+    let hcf_profile = profile.hcf.as_ref().ok_or(Defer("a profile whose hcf section did not load"))?;
     let rules = resolve(hcf_profile, gen, config)?;
+    let outcome = hcf::adjudicate(&hand.events, &hand.context, config, &rules);
+    finish(hand, config, "hcf", "HCF-12", gen, outcome, with_chain)
+}
+
+fn adjudicate_chinese(hand: &ClosedHand, config: &Value<'_>, profiles: &HashMap<String, Profile>,
+                      with_chain: bool) -> Result<Adjudicated, Defer> {
+    let (profile, gen) = named_profile(config, profiles)?;
+    let cp = profile.chinese.as_ref().ok_or(Defer("a profile whose chinese section did not load"))?;
+    let outcome = super::chinese::adjudicate(&hand.events, &hand.context, config, cp);
+    finish(hand, config, "chinese", "GEN-10", gen, outcome, with_chain)
+}
+
+/// `_adjudicate` after the game's rules: a rejected hand's record, or the recorded side,
+/// the GEN checks, the comparison (`rake_rule`: the game's, `Game.rake_rule`) and the record.
+fn finish(hand: &ClosedHand, config: &Value<'_>, game: &'static str, rake_rule: &'static str, gen: &GenProfile,
+          outcome: Result<Outcome, Stop>, with_chain: bool) -> Result<Adjudicated, Defer> {
+    let rule_profile = config.get("rule_profile").and_then(Value::as_str).unwrap_or("");
     let mut findings = pre_findings(hand)?;
-    let outcome = match hcf::adjudicate(&hand.events, &hand.context, config, &rules) {
+    let outcome = match outcome {
         Ok(outcome) => outcome,
         Err(Stop::Defer(d)) => return Err(d),
         Err(Stop::Rejected((rule, message))) => {
             findings.push(finding("HAND_REJECTED", rule, Sev::Critical, message, None, None));
-            return rejected(hand, findings);
+            return rejected(hand, game, findings);
         }
     };
     let recorded = record_hand(&hand.events);
     findings.extend(integrity::common_findings(&hand.events, hand.context.config_authorized, gen)?);
     findings.extend(outcome.findings.iter().cloned());
     findings.extend(recorded.findings.iter().cloned());
-    findings.extend(compare(&outcome, &recorded, "HCF-12", gen));
-    build(hand, config, rule_profile, &outcome, recorded, findings, with_chain)
+    findings.extend(compare(&outcome, &recorded, rake_rule, gen));
+    build(hand, config, game, rule_profile, &outcome, recorded, findings, with_chain)
 }
 
 fn check_findings(findings: &[RFinding]) -> Result<(), Defer> {
@@ -98,10 +150,10 @@ fn check_findings(findings: &[RFinding]) -> Result<(), Defer> {
     Ok(())
 }
 
-fn rejected(hand: &ClosedHand, findings: Vec<RFinding>) -> Result<Adjudicated, Defer> {
+fn rejected(hand: &ClosedHand, game: &'static str, findings: Vec<RFinding>) -> Result<Adjudicated, Defer> {
     check_findings(&findings)?;
     let record = Record {
-        table_id: hand.table_id.clone(), hand_id: hand.hand_id.clone(), game: Some("hcf"),
+        table_id: hand.table_id.clone(), hand_id: hand.hand_id.clone(), game: Some(game),
         status: "rejected", rule_profile: None, expected: None, recorded: None, findings,
         players: None, dealer_id: None, rake_mode: None, ended_at: None, first_seq: None,
         last_seq: None, last_hash: None, movements: None,
@@ -109,7 +161,7 @@ fn rejected(hand: &ClosedHand, findings: Vec<RFinding>) -> Result<Adjudicated, D
     Ok(Adjudicated { record, settle: Vec::new() })
 }
 
-/// `rake_due`: the expected rake by the record's keys (HCF has no pot rake).
+/// `rake_due`: the expected rake by the record's keys (neither game has a pot rake).
 fn rake_due(outcome: &Outcome) -> BTreeMap<RakeKey, Chips> {
     outcome.rake.iter().filter(|(_, a)| **a != 0).map(|(s, a)| (RakeKey::Seat(*s), *a)).collect()
 }
@@ -228,13 +280,14 @@ fn side(net: &BTreeMap<i64, Chips>, house: Chips, rake: &BTreeMap<RakeKey, Chips
     Ok(out)
 }
 
-fn build(hand: &ClosedHand, config: &Value<'_>, rule_profile: &str, outcome: &Outcome, recorded: RecordedHand,
-         findings: Vec<RFinding>, with_chain: bool) -> Result<Adjudicated, Defer> {
+#[allow(clippy::too_many_arguments)]
+fn build(hand: &ClosedHand, config: &Value<'_>, game: &'static str, rule_profile: &str, outcome: &Outcome,
+         recorded: RecordedHand, findings: Vec<RFinding>, with_chain: bool) -> Result<Adjudicated, Defer> {
     check_findings(&findings)?;
     if recorded.movements.iter().any(|m| !(1..=MAX_SAFE).contains(&m.amount)) {
         return Err(Defer("a movement beyond the contract's bound"));
     }
-    let started = hcf::reading::hand_started(&hand.events);
+    let started = hand.events.iter().find(|e| e.type_index == super::HAND_STARTED);
     let ended = hand.events.iter().find(|e| e.type_index == super::HAND_ENDED);
     let players = started.map(|s| {
         let mut players: BTreeMap<i64, String> = BTreeMap::new();
@@ -256,7 +309,7 @@ fn build(hand: &ClosedHand, config: &Value<'_>, rule_profile: &str, outcome: &Ou
     let record = Record {
         table_id: hand.table_id.clone(),
         hand_id: hand.hand_id.clone(),
-        game: Some("hcf"),
+        game: Some(game),
         status,
         rule_profile: Some(rule_profile.to_string()),
         expected: Some(expected),

@@ -1,6 +1,7 @@
-//! The rules in the native core (issue #23): High Card Flush adjudication, the GEN checks
-//! every game shares and the recorded side, ported from the Python reference
-//! (`services/games/hcf/`, `services/adjudicator/{integrity,recorded,adjudicate}.py`),
+//! The rules in the native core (issue #23): High Card Flush and Chinese Poker
+//! adjudication, the GEN checks every game shares and the recorded side, ported from the
+//! Python reference (`services/games/{hcf,chinese}/`,
+//! `services/adjudicator/{integrity,recorded,adjudicate}.py`),
 //! which stays the readable reference and the oracle the differential tests compare with.
 //!
 //! The rules are pure: a closed hand, its table context and a rule profile (passed in from
@@ -13,6 +14,7 @@
 //! `Defer`: the hand then goes to the Python rules, so a record never differs.
 
 pub mod adjudicate;
+pub mod chinese;
 pub mod evaluation;
 pub mod hcf;
 pub mod integrity;
@@ -20,9 +22,23 @@ pub mod profile;
 pub mod record;
 pub mod recorded;
 
+use std::collections::BTreeMap;
+
 use crate::json::Value;
 
 pub type Chips = i128;
+
+/// The expected side of a hand (`services.games.model.GameOutcome`, as the games the
+/// core adjudicates fill it: no pot rake, never `unverified`).
+#[derive(Debug, Clone, Default)]
+pub struct Outcome {
+    pub net: BTreeMap<i64, Chips>,
+    pub house: Chips,
+    pub rake: BTreeMap<i64, Chips>,
+    pub findings: Vec<RFinding>,
+    pub seat_rules: BTreeMap<i64, &'static str>,
+    pub dead: bool,
+}
 
 /// The contract's bound on chips (services/events/bounds.py): what the record may carry.
 pub const MAX_SAFE: Chips = (1 << 53) - 1;
@@ -132,15 +148,19 @@ impl<K: PartialEq + Copy, V> OrdMap<K, V> {
 }
 
 // Event type indices (schema::EVENT_TYPES order; `tests::indices_follow_the_schema`).
+pub const PLAYER_SEATED: u8 = 1;
 pub const PLAYER_LEFT: u8 = 2;
 pub const CHIPS_CHANGED: u8 = 3;
 pub const HAND_STARTED: u8 = 6;
 pub const WAGER: u8 = 7;
 pub const CARD_DEALT: u8 = 8;
+pub const CARD_EXPOSED: u8 = 9;
 pub const ACTION: u8 = 10;
 pub const DRAW: u8 = 11;
 pub const CARD_MOVED: u8 = 12;
 pub const STUB_RESHUFFLED: u8 = 13;
+pub const HAND_SET: u8 = 14;
+pub const AUTO_WIN_DECLARED: u8 = 15;
 pub const DEALER_REPLACED_CARD: u8 = 16;
 pub const SHUFFLER_ALARM: u8 = 17;
 pub const MISDEAL: u8 = 18;
@@ -197,6 +217,8 @@ mod tests {
     #[test]
     fn indices_follow_the_schema() {
         let expect = [
+            (PLAYER_SEATED, "player_seated"), (CARD_EXPOSED, "card_exposed"),
+            (HAND_SET, "hand_set"), (AUTO_WIN_DECLARED, "auto_win_declared"),
             (PLAYER_LEFT, "player_left"), (CHIPS_CHANGED, "chips_changed"),
             (HAND_STARTED, "hand_started"), (WAGER, "wager"), (CARD_DEALT, "card_dealt"),
             (ACTION, "action"), (DRAW, "draw"), (CARD_MOVED, "card_moved"),

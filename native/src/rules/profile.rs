@@ -1,6 +1,8 @@
-//! The rule profile sections the native rules read (`gen`, `hcf`), passed in from Python
-//! once (`services.adjudicator.native_runner`), and `HcfRules`: the `hcf` section resolved
-//! against one table's configuration (`services/games/hcf/profile.py`, `resolve_rules`).
+//! The rule profile sections the native rules read (`gen`, `hcf`, `chinese`), passed in
+//! from Python once (`services.adjudicator.native_runner`), and `HcfRules`: the `hcf`
+//! section resolved against one table's configuration (`services/games/hcf/profile.py`,
+//! `resolve_rules`). The `chinese` section needs no resolving: the table's configuration
+//! only chooses the scoring (`services/games/chinese/profile.py`).
 
 use super::{Chips, Defer, Sev};
 use crate::json::Value;
@@ -71,6 +73,68 @@ pub struct HcfProfile {
 pub struct Profile {
     pub gen: Option<GenProfile>,
     pub hcf: Option<HcfProfile>,
+    pub chinese: Option<ChineseProfile>,
+}
+
+/// CP-5 / CP-6 / CP-8 values of one scoring (`ScoringRules`). `bonus[segment][category]`:
+/// the CP-5 bonus for winning the segment (front, middle, back) with a hand of the
+/// category (`chinese::evaluation::CATEGORIES` order; 0 where the table has no row).
+#[derive(Debug, Clone)]
+pub struct ScoringRules {
+    pub scoop_points: i64,
+    pub foul_points: i64,
+    pub super_bonus_points: i64,
+    pub super_bonus_players: i64,
+    pub bonus: [[i64; 9]; 3],
+}
+
+/// Section `chinese` (`services.games.chinese.profile.ChineseProfile`; docs/rules/chinese.md).
+/// The Literal readings are booleans named after the value that sets them.
+#[derive(Debug, Clone)]
+pub struct ChineseProfile {
+    pub table_seats: i64,
+    pub cards_per_hand: i64,
+    pub segment_points: i64,
+    /// `default_scoring == "mandarin"` (else "standard")
+    pub default_mandarin: bool,
+    /// CP-7, in `chinese::evaluation::AUTO_WINS` order (dragon, six_pairs, three_flushes,
+    /// three_straights)
+    pub auto_win_points: [i64; 4],
+    pub standard: ScoringRules,
+    pub mandarin: ScoringRules,
+    /// `fouls.unset_hand_is_foul` (CP-8)
+    pub unset_hand_is_foul: bool,
+    /// `payments.order_starts == "left_of_button"` (else "button"; CP-10)
+    pub order_starts_left_of_button: bool,
+    /// `misdeal.exposed_cards` (CP-11)
+    pub misdeal_exposed_cards: i64,
+    pub uncalled_misdeal_voids_hand: bool,
+    /// `buy_in.min_points`, `buy_in.short_buys_per_full_buy` (CP-9)
+    pub buy_in_min_points: i64,
+    pub short_buys_per_full_buy: i64,
+    /// `rake.designated_counts_button` (GEN-10)
+    pub designated_counts_button: bool,
+    pub severity: ChineseSeverities,
+}
+
+/// `chinese.severity`.
+#[derive(Debug, Clone)]
+pub struct ChineseSeverities {
+    pub foul: Sev,
+    pub false_auto_win: Sev,
+    pub late_auto_win: Sev,
+    pub hand_changed_after_opening: Sev,
+    pub set_cards_not_dealt: Sev,
+    pub hand_opened_early: Sev,
+    pub hand_shown_early: Sev,
+    pub misdeal_not_called: Sev,
+    pub misdeal_without_cause: Sev,
+    pub dead_seat_played: Sev,
+    pub new_player_first_hand: Sev,
+    pub new_player_button: Sev,
+    pub buy_in_below_minimum: Sev,
+    pub short_buy_not_allowed: Sev,
+    pub payment_routing: Sev,
 }
 
 /// The profile as it applies at one table (`HcfRules`).

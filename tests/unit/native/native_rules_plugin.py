@@ -1,34 +1,36 @@
-"""A pytest plugin that checks the core's High Card Flush rules against the Python
-reference on every hand a test suite adjudicates (``tests/unit/hcf`` with it: every
-unit scenario of the game).
+"""A pytest plugin that checks the core's rules (High Card Flush, Chinese Poker) against
+the Python reference on every hand a test suite adjudicates (``tests/unit/hcf`` or
+``tests/unit/chinese`` with it: every unit scenario of the game).
 
 Loaded with ``-p tests.unit.native.native_rules_plugin`` before the test modules are
-imported, it wraps ``adjudicate_hand`` (the record) and the game's ``adjudicate`` (its
-outcome, checked through the record the same hand and profile give): each call runs
+imported, it wraps ``adjudicate_hand`` (the record) and each native game's ``adjudicate``
+(its outcome, checked through the record the same hand and profile give): each call runs
 unchanged and returns what it returned, and the native record of the same hand is
-compared with the reference's, byte for byte. At the end of the session the counts and
-any difference go to the JSON file ``$PITWATCH_NATIVE_CHECK`` names.
+compared with the reference's, byte for byte. At the end of the session the counts (per
+game) and any difference go to the JSON file ``$PITWATCH_NATIVE_CHECK`` names.
 """
 
 from __future__ import annotations
 
 import json
 import os
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 
 import services.adjudicator.adjudicate as adjudicate_module
+import services.games.chinese.adjudicate as chinese_module
 import services.games.hcf.adjudicate as hcf_module
 from services.adjudicator.native_runner import NativeRunner
 from services.events.contract import encode_record
-from services.games.model import HandInput
+from services.games.model import GameOutcome, HandInput
 from services.games.profile import Profiles, RuleProfile
 
 _reference_hand = adjudicate_module.adjudicate_hand
-_reference_game = hcf_module.adjudicate
 _runners: dict[int, tuple[Profiles, NativeRunner]] = {}
-_seen: dict[str, Any] = {"compared": 0, "native": 0, "not_native": {}, "differences": []}
+_seen: dict[str, Any] = {"compared": 0, "native": 0, "not_native": {}, "differences": [],
+                         "games": {}}
 
 
 def _runner(profiles: Profiles) -> NativeRunner:
@@ -41,15 +43,18 @@ def _runner(profiles: Profiles) -> NativeRunner:
 def _check(hand: HandInput, profiles: Profiles, chain: Any = None,
            extra: list[Any] | None = None) -> None:
     config = hand.table.config
-    if config is None or config.game != "hcf":
+    if config is None or config.game not in ("hcf", "chinese"):
         return
     reference = encode_record(_reference_hand(hand, profiles, chain, extra))
     native, why = _runner(profiles).adjudicate_hand(hand, chain, extra)
     _seen["compared"] += 1
+    game = _seen["games"].setdefault(config.game, {"compared": 0, "native": 0})
+    game["compared"] += 1
     if native is None:
         _seen["not_native"][why or "?"] = _seen["not_native"].get(why or "?", 0) + 1
         return
     _seen["native"] += 1
+    game["native"] += 1
     if encode_record(native) != reference:
         _seen["differences"].append({"reference": reference.decode(),
                                      "native": encode_record(native).decode()})
@@ -61,15 +66,29 @@ def checked_hand(hand: HandInput, profiles: Profiles, chain: Any = None,
     return _reference_hand(hand, profiles, chain, extra_findings)
 
 
-def checked_game(hand: HandInput, profile: RuleProfile) -> Any:
+_reference_hcf = hcf_module.adjudicate
+_reference_chinese = chinese_module.adjudicate
+
+
+def _checked_game(rules: Callable[[HandInput, RuleProfile], GameOutcome], hand: HandInput,
+                  profile: RuleProfile) -> GameOutcome:
     config = hand.table.config
     if config is not None:
         _check(hand, Profiles({config.rule_profile: profile}))
-    return _reference_game(hand, profile)
+    return rules(hand, profile)
+
+
+def checked_hcf(hand: HandInput, profile: RuleProfile) -> GameOutcome:
+    return _checked_game(_reference_hcf, hand, profile)
+
+
+def checked_chinese(hand: HandInput, profile: RuleProfile) -> GameOutcome:
+    return _checked_game(_reference_chinese, hand, profile)
 
 
 adjudicate_module.adjudicate_hand = checked_hand
-hcf_module.adjudicate = checked_game
+hcf_module.adjudicate = checked_hcf
+chinese_module.adjudicate = checked_chinese
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:

@@ -21,16 +21,7 @@ use crate::rules::profile::HcfRules;
 use crate::rules::{finding, Chips, RFinding, Sev};
 use crate::table::{Context, DecodedEvent};
 
-/// The expected side of a hand (`services.games.model.GameOutcome`, as HCF fills it).
-#[derive(Debug, Clone, Default)]
-pub struct Outcome {
-    pub net: BTreeMap<i64, Chips>,
-    pub house: Chips,
-    pub rake: BTreeMap<i64, Chips>,
-    pub findings: Vec<RFinding>,
-    pub seat_rules: BTreeMap<i64, &'static str>,
-    pub dead: bool,
-}
+pub use crate::rules::Outcome;
 
 fn limits(config: &Value<'_>) -> (Chips, Chips) {
     let l = config.get("limits");
