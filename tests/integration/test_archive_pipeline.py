@@ -135,9 +135,11 @@ def test_the_archiving_adjudicator_killed_mid_stream_archives_every_event_once(
         p.start_archive("archive", batch=50)
         p.produce_lines(lines)
         for n, point in enumerate(["delivered:4", "checkpointed:3"], start=1):
+            # A checkpoint every 2 batches as well: by time alone, the native engine read
+            # the whole backlog before its 3rd checkpoint, and the kill never came.
             worker = p.start_adjudicator(f"adjudicator-{n}", failpoint=point, batch_max=100,
                                          checkpoint_seconds=0.2, archive=True,
-                                         engine="native")
+                                         engine="native", checkpoint_batches=2)
             killed(p, worker)
             assert len(archived(db)) < len(segments), "the kill must land with work left"
         p.start_adjudicator("adjudicator-3", batch_max=100, archive=True, engine="native")
