@@ -16,6 +16,7 @@ import json
 import os
 import subprocess
 import sys
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -34,9 +35,10 @@ from services.games.chinese import evaluation as cp_eval
 from services.games.model import BuyRecord
 from services.games.profile import Profiles, RuleProfile
 from services.simulator.handbuilder import build_hand
-from services.simulator.run import available_faults, simulate
+from services.simulator.run import available_faults
 from tests.profiles import HOUSE, PROFILES
 from tests.unit.chinese import scenario as sc
+from tests.unit.native.rules_support import house_with, records, simulated_game
 
 REPO = Path(__file__).resolve().parents[3]
 
@@ -60,41 +62,15 @@ READINGS: dict[str, dict[str, Any]] = {
 }
 
 
-def _merged(base: dict[str, Any], change: dict[str, Any]) -> dict[str, Any]:
-    out = dict(base)
-    for key, value in change.items():
-        out[key] = _merged(base[key], value) if isinstance(value, dict) and key in base \
-            else value
-    return out
-
-
 def profile_with(change: dict[str, Any]) -> RuleProfile:
-    sections = {name: dict(values) for name, values in HOUSE.sections.items()}
-    sections["chinese"] = _merged(sections["chinese"], change)
-    return RuleProfile(HOUSE.name, sections)
+    return house_with("chinese", change)
 
 
 def profiles_for(reading: str) -> Profiles:
     return Profiles({HOUSE.name: profile_with(READINGS[reading])})
 
 
-def records(lines: list[bytes], profiles: Profiles, closed_hands: bool) -> tuple[
-        list[bytes], list[bytes], tuple[int, int, int, str | None]]:
-    """(reference records, native records, the native runner's counters)."""
-    reference = ReferenceRunner(profiles)
-    ref = [encode_record(r) for i, line in enumerate(lines, 1)
-           for r in reference.feed(line, f"line {i}").records]
-    ref += [encode_record(r) for r in reference.finish().records]
-    native = NativeRunner(profiles, closed_hands=closed_hands)
-    nat = [encode_record(r) for step in native.feed_lines(lines) for r in step.records]
-    nat += [encode_record(r) for r in native.finish().records]
-    return ref, nat, native.native_rules_stats()
-
-
-def simulated(seed: int, tables: int, hands: int, faults: frozenset[str],
-              rate: float) -> list[bytes]:
-    log = simulate(["chinese"], tables, hands, seed, faults, rate, profile=HOUSE)
-    return [orjson.dumps(e) for e in log.events]
+simulated = partial(simulated_game, "chinese")
 
 
 def test_the_profiles_flip_what_they_say() -> None:

@@ -16,6 +16,7 @@ import json
 import os
 import subprocess
 import sys
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -31,9 +32,10 @@ from services.adjudicator.python_runner import ReferenceRunner
 from services.events.contract import encode_record
 from services.games.profile import Profiles, RuleProfile
 from services.simulator.handbuilder import build_hand
-from services.simulator.run import available_faults, simulate
+from services.simulator.run import available_faults
 from tests.profiles import HOUSE, PROFILES
 from tests.unit.hcf import scenario as sc
+from tests.unit.native.rules_support import house_with, records, simulated_game
 
 REPO = Path(__file__).resolve().parents[3]
 
@@ -52,32 +54,14 @@ READINGS: dict[str, dict[str, Any]] = {
 
 
 def profile_with(**hcf: Any) -> RuleProfile:
-    sections = {name: dict(values) for name, values in HOUSE.sections.items()}
-    sections["hcf"].update(hcf)
-    return RuleProfile(HOUSE.name, sections)
+    return house_with("hcf", hcf)
 
 
 def profiles_for(reading: str) -> Profiles:
     return Profiles({HOUSE.name: profile_with(**READINGS[reading])})
 
 
-def records(lines: list[bytes], profiles: Profiles, closed_hands: bool) -> tuple[
-        list[bytes], list[bytes], tuple[int, int, int, str | None]]:
-    """(reference records, native records, the native runner's counters)."""
-    reference = ReferenceRunner(profiles)
-    ref = [encode_record(r) for i, line in enumerate(lines, 1)
-           for r in reference.feed(line, f"line {i}").records]
-    ref += [encode_record(r) for r in reference.finish().records]
-    native = NativeRunner(profiles, closed_hands=closed_hands)
-    nat = [encode_record(r) for step in native.feed_lines(lines) for r in step.records]
-    nat += [encode_record(r) for r in native.finish().records]
-    return ref, nat, native.native_rules_stats()
-
-
-def simulated(seed: int, tables: int, hands: int, faults: frozenset[str],
-              rate: float) -> list[bytes]:
-    log = simulate(["hcf"], tables, hands, seed, faults, rate, profile=HOUSE)
-    return [orjson.dumps(e) for e in log.events]
+simulated = partial(simulated_game, "hcf")
 
 
 @pytest.mark.parametrize("fault", sorted(available_faults("hcf")))

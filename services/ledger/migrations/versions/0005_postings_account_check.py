@@ -68,6 +68,18 @@ UNBALANCED_HANDS_SQL = """
     JOIN accounts a ON a.name = p.account AND a.kind = 'layout'
     GROUP BY p.hand_id, p.account HAVING SUM(p.amount) <> 0
 """
+
+
+def _refuse(table: str, verb: str) -> str:
+    """0001's SQLite append-only trigger of ``table`` for ``verb`` (UPDATE or DELETE)."""
+    return f"""
+        CREATE TRIGGER {table}_no_{verb.lower()} BEFORE {verb} ON {table}
+        BEGIN
+            SELECT RAISE(ABORT, 'ledger: {table} is append-only');
+        END
+    """
+
+
 SQLITE_POSTINGS_TRIGGERS = {
     "postings_only_into_open_hand": """
         CREATE TRIGGER postings_only_into_open_hand BEFORE INSERT ON postings
@@ -76,18 +88,8 @@ SQLITE_POSTINGS_TRIGGERS = {
             SELECT RAISE(ABORT, 'ledger: postings rows cannot join a booked hand');
         END
     """,
-    "postings_no_update": """
-        CREATE TRIGGER postings_no_update BEFORE UPDATE ON postings
-        BEGIN
-            SELECT RAISE(ABORT, 'ledger: postings is append-only');
-        END
-    """,
-    "postings_no_delete": """
-        CREATE TRIGGER postings_no_delete BEFORE DELETE ON postings
-        BEGIN
-            SELECT RAISE(ABORT, 'ledger: postings is append-only');
-        END
-    """,
+    "postings_no_update": _refuse("postings", "UPDATE"),
+    "postings_no_delete": _refuse("postings", "DELETE"),
     "hands_balanced": f"""
         CREATE TRIGGER hands_balanced AFTER INSERT ON hands
         WHEN EXISTS ({UNBALANCED_HANDS_SQL})
@@ -104,18 +106,8 @@ SQLITE_ACCOUNT_TRIGGERS = {
             SELECT RAISE(ABORT, '{UNKNOWN_ACCOUNT}');
         END
     """,
-    "accounts_no_update": """
-        CREATE TRIGGER accounts_no_update BEFORE UPDATE ON accounts
-        BEGIN
-            SELECT RAISE(ABORT, 'ledger: accounts is append-only');
-        END
-    """,
-    "accounts_no_delete": """
-        CREATE TRIGGER accounts_no_delete BEFORE DELETE ON accounts
-        BEGIN
-            SELECT RAISE(ABORT, 'ledger: accounts is append-only');
-        END
-    """,
+    "accounts_no_update": _refuse("accounts", "UPDATE"),
+    "accounts_no_delete": _refuse("accounts", "DELETE"),
 }
 
 
