@@ -103,8 +103,13 @@ impl NativeRules {
     }
 }
 
+/// How many tables keep their open hand's event hashes (32 bytes an event, about 2.4 kB
+/// a full hand) rather than computing them again when the hand closes: the close then
+/// costs no second SHA-256 of each event. Past this many tables the memory of an open
+/// table matters more (10,000 open tables in 100 MB), and the others recompute.
+pub const HASH_KEEPING_TABLES: usize = 512;
+
 /// Every table's state, keyed by table id.
-#[derive(Default)]
 pub struct Core {
     pub tables: HashMap<String, TableState>,
     scratch: Vec<u8>,
@@ -112,11 +117,28 @@ pub struct Core {
     pub archive: bool,
     /// None: every closed hand goes to the Python rules.
     pub rules: Option<NativeRules>,
+    /// How many tables keep their open hand's hashes (`HASH_KEEPING_TABLES`).
+    pub hash_keeping_tables: usize,
+}
+
+impl Default for Core {
+    fn default() -> Self {
+        Core::new()
+    }
 }
 
 impl Core {
     pub fn new() -> Self {
-        Core { tables: HashMap::new(), scratch: Vec::with_capacity(1024), archive: false, rules: None }
+        Core { tables: HashMap::new(), scratch: Vec::with_capacity(1024), archive: false, rules: None,
+               hash_keeping_tables: HASH_KEEPING_TABLES }
+    }
+
+    /// The engine's settings on a table state it takes (new, or imported): they are not
+    /// part of the state.
+    pub fn set_up(&self, mut state: TableState) -> TableState {
+        state.archive = self.archive;
+        state.keep_hashes = self.tables.len() < self.hash_keeping_tables;
+        state
     }
 
     /// Intake and apply one record. `reference_accepts` decides the records this crate
@@ -144,14 +166,12 @@ impl Core {
         if key.map_or(false, |k| k != table_id.as_bytes()) {
             return Processed::WrongKey { table_id: table_id.to_string() };
         }
-        let archive = self.archive;
         let state = match self.tables.get_mut(table_id) {
             Some(state) => state,
-            None => self.tables.entry(table_id.to_string()).or_insert_with(|| {
-                let mut state = TableState::new(table_id);
-                state.archive = archive;
-                state
-            }),
+            None => {
+                let state = self.set_up(TableState::new(table_id));
+                self.tables.entry(table_id.to_string()).or_insert(state)
+            }
         };
         let mut outputs = Vec::new();
         state.apply(&envelope, hash, &self.scratch, &mut outputs);

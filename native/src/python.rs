@@ -702,8 +702,7 @@ impl Engine {
 
     /// Restore a table exported by `export_table` (replacing what this engine had of it).
     fn import_table(&mut self, raw: &[u8]) -> PyResult<String> {
-        let mut table = state::import(raw).map_err(PyValueError::new_err)?;
-        table.archive = self.core.archive;
+        let table = self.core.set_up(state::import(raw).map_err(PyValueError::new_err)?);
         let id = table.table_id.clone();
         self.core.tables.insert(id.clone(), table);
         Ok(id)
@@ -741,6 +740,12 @@ impl Engine {
             out.4 += t.kept.len();
         }
         out
+    }
+
+    /// Tests only: how many tables (from now on) keep their open hand's event hashes
+    /// rather than computing them again at the close (`HASH_KEEPING_TABLES`).
+    fn _set_hash_keeping_tables(&mut self, tables: usize) {
+        self.core.hash_keeping_tables = tables;
     }
 
     /// Tests only: the core's rules panic on the hand `hand_id`.

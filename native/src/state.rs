@@ -402,6 +402,7 @@ pub fn import(raw: &[u8]) -> R<TableState> {
             forgotten_below,
             remembered,
             cut: Cut::default(),
+            hashes: Vec::new(),
         });
     }
     if format >= 2 {

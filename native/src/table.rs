@@ -185,6 +185,10 @@ pub struct OpenHand {
     pub remembered: usize,
     /// Its event archive segment's key and extra events.
     pub cut: Cut,
+    /// Each packed event's hash, while the table keeps them (`TableState::keep_hashes`)
+    /// and every event is here (a hand imported mid-way has none): with them the hand's
+    /// close needs no second canonical encoding and SHA-256 of each event.
+    pub hashes: Vec<[u8; 32]>,
 }
 
 #[derive(Debug, Clone)]
@@ -216,6 +220,10 @@ pub struct TableState {
     pub open_hand: Option<OpenHand>,
     /// The event archive: cut segments (an engine setting, not part of the state).
     pub archive: bool,
+    /// Keep the open hand's event hashes (32 bytes an event) instead of recomputing them
+    /// at its close: an engine setting (`Core::HASH_KEEPING_TABLES`), not part of the
+    /// state. Either way the hashes are the same.
+    pub keep_hashes: bool,
     /// How many events this state has taken in all (the archive's segment ordinal).
     pub taken: i64,
     pub between: Option<Between>,
@@ -275,6 +283,7 @@ impl TableState {
             buys: Vec::new(),
             open_hand: None,
             archive: false,
+            keep_hashes: false,
             taken: 0,
             between: None,
         }
@@ -625,6 +634,7 @@ impl TableState {
                 forgotten_below: 0,
                 remembered: 0,
                 cut: Cut { head_seq: self.last_seq, ordinal: self.taken, extras: Vec::new() },
+                hashes: Vec::new(),
             });
             self.pack(env, hash);
             return;
@@ -678,6 +688,10 @@ impl TableState {
         self.taken += 1;
         store::grow_gently(&mut hand.fps, 16);
         hand.fps.push(env.id.fingerprint());
+        if self.keep_hashes && hand.hashes.len() + 1 == hand.count {
+            store::grow_gently(&mut hand.hashes, 16);
+            hand.hashes.push(hash);
+        }
         // Below the hand's forgotten seqs (a late arrival the window took after it forgot)
         // the event stays remembered where it is.
         if env.seq >= hand.forgotten_below {
@@ -960,9 +974,10 @@ fn prev_hash_text(hash: &[u8; 32], newline: bool) -> String {
     }
     text
 }
-/// The events an open hand keeps, each with its hash (recomputed: `prev_hash` of the
-/// next event is the previous one's hash unless stored).
+/// The events an open hand keeps, each with its hash (kept, or recomputed: `prev_hash` of
+/// the next event is the previous one's hash unless stored).
 pub fn decode_open_hand(hand: &OpenHand, table_id: &str) -> Vec<(DecodedEvent, [u8; 32])> {
+    let kept = if hand.hashes.len() == hand.count { Some(&hand.hashes) } else { None };
     let mut reader = store::Reader::new(&hand.events);
     let mut previous = Previous::default();
     let mut last_hash: Option<[u8; 32]> = None;
@@ -989,7 +1004,10 @@ pub fn decode_open_hand(hand: &OpenHand, table_id: &str) -> Vec<(DecodedEvent, [
             source: d.source,
             data: d.data,
         };
-        let hash = event.hash(table_id, &hand.source, &mut scratch);
+        let hash = match kept {
+            Some(hashes) => hashes[events.len()],
+            None => event.hash(table_id, &hand.source, &mut scratch),
+        };
         last_hash = Some(hash);
         events.push((event, hash));
     }

@@ -162,6 +162,32 @@ def test_state_export_import_continues_the_run() -> None:
     assert outcome(steps) == reference
 
 
+@pytest.mark.parametrize("keeping", [0, 1, 2])
+def test_hashes_kept_or_computed_again_at_a_hands_close_give_the_same_run(keeping: int) -> None:
+    """The core keeps an open hand's event hashes for its first HASH_KEEPING_TABLES tables
+    and computes them again at the close for the others (memory): with none kept, one
+    table of three, two, and a state imported mid-hand (no hashes kept for the events
+    before it), every run is the reference's."""
+    lines = damaged(fault_log("hcf", 2), random.Random(keeping), operations=12)
+    reference = outcome(list(adjudicate_lines(lines, PROFILES, "python")))
+    half = len(lines) // 2
+    first = NativeRunner(PROFILES, archive=True)
+    first._engine._set_hash_keeping_tables(keeping)
+    steps = list(first.feed_lines(lines[:half]))
+    assert first.open_hands(), "the cut must fall inside open hands"
+    second = NativeRunner(PROFILES, archive=True)
+    for table_id in first.table_ids():
+        state = first.export_table(table_id)
+        assert state is not None
+        second.import_table(state)
+    steps += list(second.feed_lines(lines[half:], half + 1))
+    steps.append(second.finish())
+    assert outcome(steps) == reference
+    whole = NativeRunner(PROFILES, archive=True)
+    whole._engine._set_hash_keeping_tables(keeping)
+    assert outcome([*whole.feed_lines(lines), whole.finish()]) == reference
+
+
 def test_without_archiving_the_core_cuts_no_segment_and_gives_the_same_records() -> None:
     lines = damaged(fault_log("chinese"), random.Random(4), operations=10)
     reference = assert_same(lines)
