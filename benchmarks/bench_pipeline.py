@@ -177,6 +177,40 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def _stat(pid: str) -> list[str]:
+    return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+
+
+def _broker_pid() -> str | None:
+    found = subprocess.run(["bash", str(REPO / "scripts" / "kafka.sh"), "status"],
+                           capture_output=True, text=True, check=False)
+    match = re.search(r"\(pid (\d+)\)", found.stdout)  # "running (pid N) on HOST:PORT"
+    return match.group(1) if match else None
+
+
+def backing_cpu_seconds() -> dict[str, float]:
+    """CPU seconds so far of what the services stand on: the broker (its JVM) and
+    PostgreSQL (every ``postgres`` process, with the postmaster's exited children, so a
+    backend that came and went during a run is counted). Only differences mean anything."""
+    tick = os.sysconf("SC_CLK_TCK")
+    out = {"broker": 0.0, "postgresql": 0.0}
+    broker = _broker_pid()
+    for pid in (p for p in os.listdir("/proc") if p.isdigit()):
+        try:
+            comm = Path(f"/proc/{pid}/comm").read_text().strip()
+            fields = _stat(pid)
+            if pid == broker:
+                out["broker"] += (int(fields[11]) + int(fields[12])) / tick
+            elif comm == "postgres":
+                parent = Path(f"/proc/{fields[1]}/comm").read_text().strip()
+                own = int(fields[11]) + int(fields[12])
+                children = int(fields[13]) + int(fields[14]) if parent != "postgres" else 0
+                out["postgresql"] += (own + children) / tick
+        except (FileNotFoundError, ProcessLookupError, IndexError, ValueError):
+            continue  # a process that ended while read
+    return out
+
+
 READY_CPU = re.compile(r"adjudicator ready: .*process CPU ([0-9.]+)s")
 
 
@@ -196,9 +230,11 @@ class Sustained:
     adjudicated: float  # hands/s from the first adjudication to the last
     booked: float  # hands/s from the first adjudication to the last hand in the ledger
     cpu_ms_per_hand: list[float]  # per adjudicator worker, its CPU over the hands it did
-    # The ledger's and the archive service's CPU per hand, from the adjudicators' ready
-    # to the end (on 2 cores every process's CPU is taken from the same two).
+    # The ledger's and the archive service's CPU per hand, and the broker's and
+    # PostgreSQL's, from the services' start to the end (on 2 cores every process's CPU
+    # is taken from the same two).
     services_cpu_ms_per_hand: dict[str, float]
+    archive_batches: int = 0  # the archive service's transactions (one per batch)
 
 
 def sustained_rate(log: Log, tmp: Path, adjudicators: int, partitions: int,
@@ -212,6 +248,7 @@ def sustained_rate(log: Log, tmp: Path, adjudicators: int, partitions: int,
         p.produce_lines(log.lines)
         workers, others = start_workers(p, adjudicators, archive=archive, engine=engine)
         others_before = [cpu_seconds(w.process.pid) for w in others]
+        backing_before = backing_cpu_seconds()
         # CPU from the first restore on (start-up and imports are not per hand).
         p.wait_until(lambda: all("adjudicator ready" in w.log.read_text(errors="replace")
                                  for w in workers), "workers ready")
@@ -230,13 +267,18 @@ def sustained_rate(log: Log, tmp: Path, adjudicators: int, partitions: int,
         booked_at = time.time()
         services = {w.name: 1000 * (cpu_seconds(w.process.pid) - b) / log.hands
                     for w, b in zip(others, others_before, strict=True)}
+        backing_after = backing_cpu_seconds()
+        services.update({name: 1000 * (backing_after[name] - before_s) / log.hands
+                         for name, before_s in backing_before.items()})
         messages = p.adjudications()
         first = min(m.timestamp for m in messages) / 1000
         last = max(m.timestamp for m in messages) / 1000
         done = [sum(1 for m in messages if _worker_pid(m) == w.process.pid) for w in workers]
         per_hand = [1000 * c / max(1, n) for c, n in zip(cpu, done, strict=True)]
+        batches = sum(w.log.read_text(errors="replace").count("archived batch of ")
+                      for w in others if w.name == "archive")
         return Sustained(log.hands / (last - first), log.hands / (booked_at - first), per_hand,
-                         services)
+                         services, batches)
 
 
 def produced(p: Pipeline, topic: str) -> int:
@@ -422,6 +464,9 @@ def main() -> None:
     parser.add_argument("--latency-seconds", type=float, default=20.0,
                         help="how long each latency run offers load")
     parser.add_argument("--no-scale-out", action="store_true")
+    parser.add_argument("--archive-only", action="store_true",
+                        help="only the runs with and without the archive (no scale-out, "
+                             "ledger alone or latency runs)")
     parser.add_argument("--archive-rounds", type=int, default=2,
                         help="runs with and without the event archive, in turns")
     args = parser.parse_args()
@@ -462,7 +507,10 @@ def main() -> None:
         print("  services' CPU ms/hand without the archive: " + ", ".join(
                   f"{name} {ms:.3f}" for name, ms in result.services_cpu_ms_per_hand.items())
               + "; with it: " + ", ".join(
-                  f"{name} {ms:.3f}" for name, ms in kept.services_cpu_ms_per_hand.items()))
+                  f"{name} {ms:.3f}" for name, ms in kept.services_cpu_ms_per_hand.items())
+              + f" (the archive service in {kept.archive_batches} transactions)")
+        if args.archive_only:
+            return
         if not args.no_scale_out:
             two = sustained_rate(log, Path(tmp) / "two", adjudicators=2, partitions=4)
             cpus = ", ".join(f"{c:.3f}" for c in two.cpu_ms_per_hand)

@@ -1,5 +1,6 @@
 //! Profiling aid (not part of the build): the core's per-event path over a JSONL file,
-//! `cargo run --release --example core_profile -- FILE [REPEAT]`, for `perf record`.
+//! `cargo run --release --example core_profile -- FILE [REPEAT] [archive]`, for `perf
+//! record` or `valgrind --tool=callgrind` (instruction counts: the machine is shared).
 use _native::{lines, Core};
 use std::time::Instant;
 
@@ -10,6 +11,7 @@ fn main() {
     for _ in 0..repeat {
         let start = Instant::now();
         let mut core = Core::new();
+        core.archive = args.get(3).map_or(false, |a| a == "archive");
         let (mut pos, mut line, mut count) = (0, 1, 0);
         while let Some((s, e, number, next)) = lines::next_record(&buf, pos, line) {
             core.process(&buf[s..e], &mut |_| true);

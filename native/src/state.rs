@@ -403,6 +403,8 @@ pub fn import(raw: &[u8]) -> R<TableState> {
             remembered,
             cut: Cut::default(),
             hashes: Vec::new(),
+            canonical: Vec::new(),
+            canonical_ends: Vec::new(),
         });
     }
     if format >= 2 {

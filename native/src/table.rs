@@ -128,6 +128,24 @@ pub enum Output {
     Segment { hand_id: Option<String>, head_seq: i64, ordinal: i64, events: Vec<ArchEvent> },
 }
 
+/// What a closing hand gives its segment.
+struct HandParts<'h> {
+    hand_id: &'h str,
+    cut: Cut,
+    source: &'h str,
+    canonical: &'h [u8],
+    canonical_ends: &'h [u32],
+}
+
+impl<'h> HandParts<'h> {
+    /// The parts of `hand`, its cut taken out of it (the segment's own from now on).
+    fn of(hand: &'h mut OpenHand) -> Self {
+        HandParts { cut: std::mem::take(&mut hand.cut), hand_id: &hand.hand_id,
+                    source: &hand.source, canonical: &hand.canonical,
+                    canonical_ends: &hand.canonical_ends }
+    }
+}
+
 /// One event of an archive segment (`ArchivedEvent`): its canonical JSON and the
 /// envelope fields the archive indexes; `refused`: the chain check did not apply it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -189,6 +207,11 @@ pub struct OpenHand {
     /// and every event is here (a hand imported mid-way has none): with them the hand's
     /// close needs no second canonical encoding and SHA-256 of each event.
     pub hashes: Vec<[u8; 32]>,
+    /// Archiving, on the same terms as `hashes`: each packed event's canonical JSON as
+    /// the intake hashed it, end to end, and where each ends. With them the hand's
+    /// segment is copied, not written again from the compact events at the close.
+    pub canonical: Vec<u8>,
+    pub canonical_ends: Vec<u32>,
 }
 
 #[derive(Debug, Clone)]
@@ -604,7 +627,7 @@ impl TableState {
         if event_type.table_level {
             self.apply_table_event(env, out);
             if self.open_hand.is_some() {
-                self.append(env, hash, out);
+                self.append(env, hash, canonical, out);
             } else {
                 self.take(env, canonical, false, out);
             }
@@ -635,8 +658,10 @@ impl TableState {
                 remembered: 0,
                 cut: Cut { head_seq: self.last_seq, ordinal: self.taken, extras: Vec::new() },
                 hashes: Vec::new(),
+                canonical: Vec::new(),
+                canonical_ends: Vec::new(),
             });
-            self.pack(env, hash);
+            self.pack(env, hash, canonical);
             return;
         }
         let belongs = match (&self.open_hand, env.hand_id) {
@@ -668,14 +693,14 @@ impl TableState {
             self.take(env, canonical, false, out);
             return;
         }
-        let still_open = self.append(env, hash, out);
+        let still_open = self.append(env, hash, canonical, out);
         if env.type_index == schema::HAND_ENDED_INDEX && still_open {
             self.close_hand(hash, out);
         }
     }
 
     /// Keep the event in the open hand; the window then remembers it through the hand.
-    fn pack(&mut self, env: &Envelope<'_>, hash: [u8; 32]) {
+    fn pack(&mut self, env: &Envelope<'_>, hash: [u8; 32], canonical: &[u8]) {
         let table_id = &self.table_id;
         let hand = match self.open_hand.as_mut() {
             Some(hand) => hand,
@@ -691,6 +716,15 @@ impl TableState {
         if self.keep_hashes && hand.hashes.len() + 1 == hand.count {
             store::grow_gently(&mut hand.hashes, 16);
             hand.hashes.push(hash);
+        }
+        if self.archive && self.keep_hashes && hand.canonical_ends.len() + 1 == hand.count {
+            if let Ok(end) = u32::try_from(hand.canonical.len() + canonical.len()) {
+                // Doubling, not `grow_gently`: only HASH_KEEPING_TABLES tables keep these,
+                // and growing by an eighth copied the hand's bytes again every few events.
+                hand.canonical.extend_from_slice(canonical);
+                store::grow_gently(&mut hand.canonical_ends, 16);
+                hand.canonical_ends.push(end);
+            }
         }
         // Below the hand's forgotten seqs (a late arrival the window took after it forgot)
         // the event stays remembered where it is.
@@ -744,14 +778,29 @@ impl TableState {
 
     /// The segment of a hand closing: its packed events with the ones kept beside them
     /// put back at their positions (`_hand_events`).
-    fn hand_segment(&self, hand_id: &str, cut: Cut, decoded: &[(DecodedEvent, [u8; 32])],
-                    source: &str, out: &mut Vec<Output>) {
+    fn hand_segment(&self, hand: HandParts<'_>, decoded: &[(DecodedEvent, [u8; 32])],
+                    out: &mut Vec<Output>) {
         if !self.archive {
             return;
         }
-        let mut own = decoded.iter().map(|(e, _)| {
-            let mut canonical = Vec::with_capacity(320);
-            e.write_canonical(&self.table_id, source, &mut canonical);
+        let HandParts { hand_id, cut, source, canonical, canonical_ends } = hand;
+        let kept = if canonical_ends.len() == decoded.len() {
+            Some((canonical, canonical_ends))
+        } else {
+            None
+        };
+        let mut own = decoded.iter().enumerate().map(|(i, (e, _))| {
+            let canonical = match &kept {
+                Some((body, ends)) => {
+                    let start = if i == 0 { 0 } else { ends[i - 1] as usize };
+                    body[start..ends[i] as usize].to_vec()
+                }
+                None => {
+                    let mut canonical = Vec::with_capacity(320);
+                    e.write_canonical(&self.table_id, source, &mut canonical);
+                    canonical
+                }
+            };
             ArchEvent {
                 canonical,
                 seq: e.seq,
@@ -772,8 +821,9 @@ impl TableState {
     }
 
     /// Pack into the open hand; false when that closed it (too many events).
-    fn append(&mut self, env: &Envelope<'_>, hash: [u8; 32], out: &mut Vec<Output>) -> bool {
-        self.pack(env, hash);
+    fn append(&mut self, env: &Envelope<'_>, hash: [u8; 32], canonical: &[u8],
+              out: &mut Vec<Output>) -> bool {
+        self.pack(env, hash, canonical);
         self.check_hand_size(out);
         self.open_hand.is_some()
     }
@@ -900,13 +950,13 @@ impl TableState {
     /// `_close_hand` up to the adjudication; the stacks follow in `settle`.
     fn close_hand(&mut self, last_hash: [u8; 32], out: &mut Vec<Output>) {
         let context = self.context();
-        let hand = match self.open_hand.take() {
+        let mut hand = match self.open_hand.take() {
             Some(hand) => hand,
             None => return,
         };
         let decoded = decode_open_hand(&hand, &self.table_id);
         self.keep_hand_events(&decoded, hand.forgotten_below);
-        self.hand_segment(&hand.hand_id, hand.cut, &decoded, &hand.source, out);
+        self.hand_segment(HandParts::of(&mut hand), &decoded, out);
         // The first event kept is the hand_started that opened the hand.
         if let Some((started, _)) = decoded.first() {
             if started.type_index == schema::HAND_STARTED_INDEX {
@@ -941,17 +991,17 @@ impl TableState {
     }
 
     fn close_incomplete(&mut self, out: &mut Vec<Output>, why: &str) {
-        if let Some(hand) = self.open_hand.take() {
+        if let Some(mut hand) = self.open_hand.take() {
             let decoded = decode_open_hand(&hand, &self.table_id);
             self.keep_hand_events(&decoded, hand.forgotten_below);
-            let mut findings = hand.findings;
+            let mut findings = std::mem::take(&mut hand.findings);
             findings.push(Finding {
                 code: "INCOMPLETE_HAND",
                 rule: "SURV-9",
                 severity: Severity::Critical,
                 message: format!("hand {} cannot be adjudicated: {}", hand.hand_id, why),
             });
-            self.hand_segment(&hand.hand_id, hand.cut, &decoded, &hand.source, out);
+            self.hand_segment(HandParts::of(&mut hand), &decoded, out);
             out.push(Output::Incomplete { hand_id: hand.hand_id, findings, game: self.game() });
         }
     }

@@ -13,8 +13,9 @@ The columns are derived from the events when the segment is packed, and ``verify
 derives them again from the body and compares: a changed column is found like a changed
 event. The same ``PackedSegment`` travels on the ``archive`` topic (msgpack) from the
 adjudicator to the archive service (a record holds the segments of one batch of a
-partition, ``encode_batches``), its body not compressed yet (``RAW``): the adjudicator is
-the pipeline's critical path, so the archive service compresses (``stored_form``).
+partition, ``encode_batches``), its body compressed already: the broker then carries a
+seventh of the bytes. A body in ``RAW`` (not compressed) is compressed by the archive
+service (``stored_form``): adjudicators before 2026-12-02 sent them so.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ import msgspec
 from services.adjudicator.segments import ArchivedEvent, RawPart, Segment
 
 CODEC = "zstd"  # how the archive stores a body
-RAW = "raw"  # a body not compressed yet: on the ``archive`` topic (the service compresses)
+RAW = "raw"  # a body not compressed (yet): the service compresses it before storing
 LEVEL = 1
 MAX_PART_BYTES = 900_000  # canonical bytes per stored part (a Kafka record allows 2 MB)
 SEPARATOR = b"\n"  # canonical JSON never holds a raw newline (RFC 8785 escapes it)
@@ -175,7 +176,8 @@ def iter_event_lines(segments: list[PackedSegment]) -> Iterator[bytes]:
 _encoder = msgspec.msgpack.Encoder()
 _decoder = msgspec.msgpack.Decoder(PackedSegment)
 _batch_decoder = msgspec.msgpack.Decoder(list[PackedSegment])
-MAX_BATCH_BYTES = 900_000  # compressed bodies per ``archive`` record
+MAX_BATCH_BYTES = 900_000  # bodies and columns per ``archive`` record (topic limit 2 MB)
+SEGMENT_COLUMN_BYTES = 512  # what a segment's columns take beside its body, at most about
 
 
 def encode_packed(segment: PackedSegment) -> bytes:
@@ -193,10 +195,11 @@ def encode_batches(segments: list[PackedSegment]) -> list[bytes]:
     values: list[bytes] = []
     start, size = 0, 0
     for i, segment in enumerate(segments):
-        if i > start and size + len(segment.body) > MAX_BATCH_BYTES:
+        weight = len(segment.body) + SEGMENT_COLUMN_BYTES
+        if i > start and size + weight > MAX_BATCH_BYTES:
             values.append(_encoder.encode(segments[start:i]))
             start, size = i, 0
-        size += len(segment.body)
+        size += weight
     if start < len(segments):
         values.append(_encoder.encode(segments[start:]))
     return values

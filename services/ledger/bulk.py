@@ -23,14 +23,19 @@ Row = Sequence[Any]
 
 
 def bulk_insert(
-    conn: Connection, table: Table, columns: Sequence[str], rows: Sequence[Row]
+    conn: Connection, table: Table, columns: Sequence[str], rows: Sequence[Row],
+    pg_types: Sequence[str] | None = None,
 ) -> None:
-    """Insert ``rows`` (values in ``columns`` order) into ``table`` in one go."""
+    """Insert ``rows`` (values in ``columns`` order) into ``table`` in one go.
+
+    ``pg_types`` (PostgreSQL type names, one per column): COPY in binary format. Worth it
+    for rows with large ``bytea`` values (the archive's segment bodies), which text COPY
+    sends as hex twice their size for the server to parse back."""
     if not rows:
         return
     names = ", ".join(columns)
     if conn.dialect.name == "postgresql":
-        _copy_into(conn, table.name, names, rows)
+        _copy_into(conn, table.name, names, rows, pg_types)
         return
     if conn.dialect.name != "sqlite":
         raise NotImplementedError(
@@ -58,14 +63,19 @@ def _sqlite_rows(table: Table, columns: Sequence[str], rows: Sequence[Row]) -> S
     return converted
 
 
-def _copy_into(conn: Connection, table_name: str, names: str, rows: Sequence[Row]) -> None:
+def _copy_into(conn: Connection, table_name: str, names: str, rows: Sequence[Row],
+               pg_types: Sequence[str] | None = None) -> None:
     """COPY on the psycopg connection under ``conn`` (same transaction). Driver errors are
     wrapped as SQLAlchemy's, as for any statement, so an integrity violation raised by a
     constraint or trigger is a ``sqlalchemy.exc.IntegrityError`` here too."""
     statement = f"COPY {table_name} ({names}) FROM STDIN"
+    if pg_types is not None:
+        statement += " (FORMAT BINARY)"
     driver_connection: Any = conn.connection.driver_connection
     try:
         with driver_connection.cursor() as cursor, cursor.copy(statement) as copy:
+            if pg_types is not None:
+                copy.set_types(list(pg_types))
             for row in rows:
                 copy.write_row(row)
     except conn.dialect.loaded_dbapi.Error as exc:

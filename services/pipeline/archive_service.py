@@ -56,6 +56,13 @@ HEARTBEAT_MS = 3_000
 # Fetch sizes as the adjudicator's (worker.py): an archive record is up to 0.9 MB.
 FETCH_PARTITION_BYTES = 8 * 1024 * 1024
 FETCH_MAX_BYTES = 64 * 1024 * 1024
+# Batches gathered by the broker: a fetch is answered once this many bytes are there, or
+# after FETCH_WAIT_MS. Each batch is a transaction (its key lookups, COPY, catalog
+# update and commit) and an offset commit, whatever its size: keeping pace with the
+# adjudicator a fetch brought a few segments each, and the per-batch work was most of
+# the service's and PostgreSQL's CPU. An archived event waits at most this much longer.
+FETCH_MIN_BYTES = 1024 * 1024
+FETCH_WAIT_MS = 250
 ATTEMPTS = 3  # a batch whose case intake raced another writer runs again
 
 Message: TypeAlias = ConsumerRecord[bytes, bytes]
@@ -164,6 +171,7 @@ class ArchiveService:
             # and each poll, transaction and commit then keeps only that much.
             max_partition_fetch_bytes=FETCH_PARTITION_BYTES,
             fetch_max_bytes=FETCH_MAX_BYTES,
+            fetch_min_bytes=FETCH_MIN_BYTES, fetch_max_wait_ms=FETCH_WAIT_MS,
             session_timeout_ms=self.settings.session_timeout_ms,
             heartbeat_interval_ms=min(HEARTBEAT_MS, self.settings.session_timeout_ms // 3))
 

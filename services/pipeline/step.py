@@ -36,7 +36,7 @@ from services.adjudicator.native_runner import NativeRunner
 from services.adjudicator.segments import Segment
 from services.adjudicator.steps import DeadLetter, StepResult
 from services.adjudicator.table import TableState, apply_event, decode_state, encode_state
-from services.archive.segment import RAW, PackedSegment, encode_batches, pack_parts
+from services.archive.segment import PackedSegment, encode_batches, pack_parts
 from services.events.contract import encode_record
 from services.games.profile import Profiles
 from services.pipeline.topics import TopicNames
@@ -377,9 +377,14 @@ class PartitionTables:
 
 
 def _packed(segments: list[Segment]) -> list[PackedSegment]:
-    """The segments a record completed, packed for the archive service (which compresses
-    them: the adjudicator is the pipeline's critical path): they
-    go out like every output, acknowledged before the states are written, so a crash
+    """The segments a record completed, packed and compressed as the archive stores them:
+    they go out like every output, acknowledged before the states are written, so a crash
     re-emits them with the same bytes (in other records, perhaps: the archive service
-    recognises each segment by its key) and the archive takes each once."""
-    return [part for segment in segments for part in pack_parts(segment, RAW)]
+    recognises each segment by its key) and the archive takes each once.
+
+    Compressed here, not in the archive service: the compression costs the same CPU on
+    either side of the broker (both share the machine), but a compressed body is about a
+    seventh of the raw one, and carrying the raw bodies cost the broker more CPU than the
+    compression (measured: the broker's CPU per hand 0.08 ms without the archive, 0.31
+    with raw bodies)."""
+    return [part for segment in segments for part in pack_parts(segment)]

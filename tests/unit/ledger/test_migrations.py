@@ -8,9 +8,10 @@ import pytest
 from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
-from sqlalchemy import Column, Engine, Integer, MetaData, Table, create_engine, inspect, text
+from sqlalchemy import Column, Connection, Engine, Integer, MetaData, Table, create_engine, inspect, text
 from sqlalchemy.exc import IntegrityError
 
+from services.archive.writer import ensure_days
 from services.ledger.db import (
     LedgerUnavailable,
     alembic_config,
@@ -69,7 +70,7 @@ def test_open_ledger_creates_the_directory_and_migrates_to_head(tmp_path: Path) 
     url = f"sqlite:///{tmp_path}/deep/er/ledger.sqlite"
     engine = open_ledger(url)
     assert (tmp_path / "deep" / "er" / "ledger.sqlite").exists()
-    assert current_revision(engine) == head_revision() == "0005_postings_account_check"
+    assert current_revision(engine) == head_revision() == "0006_archive_body_storage"
     assert set(inspect(engine).get_table_names()) == {
         "alembic_version",
         "hands",
@@ -167,3 +168,25 @@ def test_in_memory_database_works() -> None:
     assert schema_drift(engine) == []
     assert post_hand(engine, hcf_seat1_wins()).status == "posted"
     engine.dispose()
+
+
+def _body_storage(conn: Connection, table: str) -> str:
+    return str(conn.execute(text(
+        "SELECT attstorage FROM pg_attribute WHERE attrelid = CAST(:t AS regclass) "
+        "AND attname = 'body'"), {"t": table}).scalar_one())
+
+
+def test_archive_bodies_are_not_compressed_twice_on_postgresql(pg_engine: Engine) -> None:
+    """0006: the zstd bodies are stored EXTERNAL ('e': out of line, no pglz) in the
+    partitioned table and in a day partition created after it; down again, EXTENDED."""
+    with pg_engine.begin() as conn:
+        ensure_days(conn, {"2026-01-05"})
+        assert _body_storage(conn, "archive_segments") == "e"
+        assert _body_storage(conn, "archive_segments_20260105") == "e"
+    config = alembic_config()
+    with pg_engine.begin() as conn:
+        config.attributes["connection"] = conn
+        command.downgrade(config, "0005_postings_account_check")
+        assert _body_storage(conn, "archive_segments_20260105") == "x"
+        command.upgrade(config, "head")
+        assert _body_storage(conn, "archive_segments_20260105") == "e"
