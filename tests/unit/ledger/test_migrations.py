@@ -8,7 +8,17 @@ import pytest
 from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
-from sqlalchemy import Column, Connection, Engine, Integer, MetaData, Table, create_engine, inspect, text
+from sqlalchemy import (
+    Column,
+    Connection,
+    Engine,
+    Integer,
+    MetaData,
+    Table,
+    create_engine,
+    inspect,
+    text,
+)
 from sqlalchemy.exc import IntegrityError
 
 from services.archive.writer import ensure_days
