@@ -20,7 +20,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from services.adjudicator.embedded import EmbeddedRunner, adjudicate_lines
-from services.archive.segment import RAW, decode_batch, encode_packed, pack_parts
+from services.archive.segment import decode_batch, encode_packed, pack_parts
 from services.events.contract import decode_record, encode_record
 from services.pipeline.producer import record_key
 from services.pipeline.step import (
@@ -308,6 +308,6 @@ def embedded_archive(raw: list[bytes]) -> dict[tuple[str, int, int], list[bytes]
     out: dict[tuple[str, int, int], list[bytes]] = {}
     for n, value in enumerate(raw):
         for segment in runner.feed(value, f"line {n}").archive:
-            for part in pack_parts(segment, RAW):
+            for part in pack_parts(segment):
                 out[(part.table_id, part.head_seq, part.ordinal)] = [encode_packed(part)]
     return out
