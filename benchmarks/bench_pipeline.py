@@ -173,7 +173,7 @@ def start_workers(p: Pipeline, adjudicators: int, ledger: bool = True,
 
 def cpu_seconds(pid: int) -> float:
     """User + system CPU seconds of a live process (``/proc/<pid>/stat``)."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    fields = _stat(str(pid))
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 

@@ -128,24 +128,6 @@ pub enum Output {
     Segment { hand_id: Option<String>, head_seq: i64, ordinal: i64, events: Vec<ArchEvent> },
 }
 
-/// What a closing hand gives its segment.
-struct HandParts<'h> {
-    hand_id: &'h str,
-    cut: Cut,
-    source: &'h str,
-    canonical: &'h [u8],
-    canonical_ends: &'h [u32],
-}
-
-impl<'h> HandParts<'h> {
-    /// The parts of `hand`, its cut taken out of it (the segment's own from now on).
-    fn of(hand: &'h mut OpenHand) -> Self {
-        HandParts { cut: std::mem::take(&mut hand.cut), hand_id: &hand.hand_id,
-                    source: &hand.source, canonical: &hand.canonical,
-                    canonical_ends: &hand.canonical_ends }
-    }
-}
-
 /// One event of an archive segment (`ArchivedEvent`): its canonical JSON and the
 /// envelope fields the archive indexes; `refused`: the chain check did not apply it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -212,6 +194,28 @@ pub struct OpenHand {
     /// segment is copied, not written again from the compact events at the close.
     pub canonical: Vec<u8>,
     pub canonical_ends: Vec<u32>,
+}
+
+impl OpenHand {
+    /// Whether what the hand keeps beside each event (`kept`, one entry an event)
+    /// covers every event, the one just packed included.
+    fn keeps_all(&self, kept: usize) -> bool {
+        kept == self.count
+    }
+
+    /// Every event's hash, if the hand kept them all.
+    fn kept_hashes(&self) -> Option<&[[u8; 32]]> {
+        if self.keeps_all(self.hashes.len()) { Some(&self.hashes) } else { None }
+    }
+
+    /// Event `i`'s canonical JSON, if the hand kept every event's.
+    fn kept_canonical(&self, i: usize) -> Option<&[u8]> {
+        if !self.keeps_all(self.canonical_ends.len()) {
+            return None;
+        }
+        let start = if i == 0 { 0 } else { self.canonical_ends[i - 1] as usize };
+        self.canonical.get(start..self.canonical_ends[i] as usize)
+    }
 }
 
 #[derive(Debug, Clone)]
@@ -713,11 +717,11 @@ impl TableState {
         self.taken += 1;
         store::grow_gently(&mut hand.fps, 16);
         hand.fps.push(env.id.fingerprint());
-        if self.keep_hashes && hand.hashes.len() + 1 == hand.count {
+        if self.keep_hashes && hand.keeps_all(hand.hashes.len() + 1) {
             store::grow_gently(&mut hand.hashes, 16);
             hand.hashes.push(hash);
         }
-        if self.archive && self.keep_hashes && hand.canonical_ends.len() + 1 == hand.count {
+        if self.archive && self.keep_hashes && hand.keeps_all(hand.canonical_ends.len() + 1) {
             if let Ok(end) = u32::try_from(hand.canonical.len() + canonical.len()) {
                 // Doubling, not `grow_gently`: only HASH_KEEPING_TABLES tables keep these,
                 // and growing by an eighth copied the hand's bytes again every few events.
@@ -778,26 +782,17 @@ impl TableState {
 
     /// The segment of a hand closing: its packed events with the ones kept beside them
     /// put back at their positions (`_hand_events`).
-    fn hand_segment(&self, hand: HandParts<'_>, decoded: &[(DecodedEvent, [u8; 32])],
+    fn hand_segment(&self, hand: &OpenHand, cut: Cut, decoded: &[(DecodedEvent, [u8; 32])],
                     out: &mut Vec<Output>) {
         if !self.archive {
             return;
         }
-        let HandParts { hand_id, cut, source, canonical, canonical_ends } = hand;
-        let kept = if canonical_ends.len() == decoded.len() {
-            Some((canonical, canonical_ends))
-        } else {
-            None
-        };
         let mut own = decoded.iter().enumerate().map(|(i, (e, _))| {
-            let canonical = match &kept {
-                Some((body, ends)) => {
-                    let start = if i == 0 { 0 } else { ends[i - 1] as usize };
-                    body[start..ends[i] as usize].to_vec()
-                }
+            let canonical = match hand.kept_canonical(i) {
+                Some(kept) => kept.to_vec(),
                 None => {
                     let mut canonical = Vec::with_capacity(320);
-                    e.write_canonical(&self.table_id, source, &mut canonical);
+                    e.write_canonical(&self.table_id, &hand.source, &mut canonical);
                     canonical
                 }
             };
@@ -816,7 +811,7 @@ impl TableState {
             let beside = matches!(extras.peek(), Some((p, _)) if *p == position);
             events.extend(if beside { extras.next().map(|(_, e)| e) } else { own.next() });
         }
-        out.push(Output::Segment { hand_id: Some(hand_id.to_string()), head_seq: cut.head_seq,
+        out.push(Output::Segment { hand_id: Some(hand.hand_id.clone()), head_seq: cut.head_seq,
                                    ordinal: cut.ordinal, events });
     }
 
@@ -956,7 +951,8 @@ impl TableState {
         };
         let decoded = decode_open_hand(&hand, &self.table_id);
         self.keep_hand_events(&decoded, hand.forgotten_below);
-        self.hand_segment(HandParts::of(&mut hand), &decoded, out);
+        let cut = std::mem::take(&mut hand.cut);
+        self.hand_segment(&hand, cut, &decoded, out);
         // The first event kept is the hand_started that opened the hand.
         if let Some((started, _)) = decoded.first() {
             if started.type_index == schema::HAND_STARTED_INDEX {
@@ -1001,7 +997,8 @@ impl TableState {
                 severity: Severity::Critical,
                 message: format!("hand {} cannot be adjudicated: {}", hand.hand_id, why),
             });
-            self.hand_segment(HandParts::of(&mut hand), &decoded, out);
+            let cut = std::mem::take(&mut hand.cut);
+        self.hand_segment(&hand, cut, &decoded, out);
             out.push(Output::Incomplete { hand_id: hand.hand_id, findings, game: self.game() });
         }
     }
@@ -1027,7 +1024,7 @@ fn prev_hash_text(hash: &[u8; 32], newline: bool) -> String {
 /// The events an open hand keeps, each with its hash (kept, or recomputed: `prev_hash` of
 /// the next event is the previous one's hash unless stored).
 pub fn decode_open_hand(hand: &OpenHand, table_id: &str) -> Vec<(DecodedEvent, [u8; 32])> {
-    let kept = if hand.hashes.len() == hand.count { Some(&hand.hashes) } else { None };
+    let kept = hand.kept_hashes();
     let mut reader = store::Reader::new(&hand.events);
     let mut previous = Previous::default();
     let mut last_hash: Option<[u8; 32]> = None;

@@ -47,9 +47,6 @@ from services.ledger.db import write_transaction
 SEGMENT_COLUMNS = ("day", "table_id", "head_seq", "ordinal", "hand_id", "first_seq",
                    "last_seq", "events", "refused", "first_prev_hash", "last_hash",
                    "first_ts", "last_ts", "codec", "body_sha256", "body")
-# The columns' PostgreSQL types, for a binary COPY (varchar and text share a wire format).
-SEGMENT_PG_TYPES = ("date", "text", "int8", "int8", "text", "int8", "int8", "int4", "text",
-                    "text", "text", "text", "text", "text", "text", "bytea")
 Key = tuple[dt.date, str, int, int]
 
 
@@ -175,7 +172,7 @@ def _insert(conn: Connection, segments: list[PackedSegment]) -> None:
              s.first_prev_hash, s.last_hash, s.first_ts, s.last_ts, s.codec,
              hashlib.sha256(s.body).hexdigest(), s.body)
             for s in segments]
-    bulk_insert(conn, _table(ArchiveSegment), SEGMENT_COLUMNS, rows, SEGMENT_PG_TYPES)
+    bulk_insert(conn, _table(ArchiveSegment), SEGMENT_COLUMNS, rows, binary=True)
 
 
 def _raise_heads(conn: Connection, heads: dict[str, int]) -> None:

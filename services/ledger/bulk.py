@@ -16,26 +16,33 @@ import datetime as dt
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import Connection, Date, Table
+from sqlalchemy import BigInteger, Connection, Date, Integer, LargeBinary, String, Table, Text
 from sqlalchemy.exc import DBAPIError
 
 Row = Sequence[Any]
 
 
+# The binary COPY wire type of each column type the models use (most specific first:
+# BigInteger is an Integer, Text a String; varchar and text share a wire format).
+_PG_WIRE_TYPES = ((BigInteger, "int8"), (Integer, "int4"), (Date, "date"),
+                  (LargeBinary, "bytea"), (Text, "text"), (String, "text"))
+
+
 def bulk_insert(
     conn: Connection, table: Table, columns: Sequence[str], rows: Sequence[Row],
-    pg_types: Sequence[str] | None = None,
+    binary: bool = False,
 ) -> None:
     """Insert ``rows`` (values in ``columns`` order) into ``table`` in one go.
 
-    ``pg_types`` (PostgreSQL type names, one per column): COPY in binary format. Worth it
-    for rows with large ``bytea`` values (the archive's segment bodies), which text COPY
-    sends as hex twice their size for the server to parse back."""
+    ``binary``: on PostgreSQL, COPY in binary format (the wire types from the table's
+    columns). Worth it for rows with large ``bytea`` values (the archive's segment
+    bodies), which text COPY sends as hex twice their size for the server to parse back."""
     if not rows:
         return
     names = ", ".join(columns)
     if conn.dialect.name == "postgresql":
-        _copy_into(conn, table.name, names, rows, pg_types)
+        _copy_into(conn, table.name, names, rows,
+                   [_pg_wire_type(table, name) for name in columns] if binary else None)
         return
     if conn.dialect.name != "sqlite":
         raise NotImplementedError(
@@ -61,6 +68,14 @@ def _sqlite_rows(table: Table, columns: Sequence[str], rows: Sequence[Row]) -> S
                 values[i] = values[i].isoformat()
         converted.append(tuple(values))
     return converted
+
+
+def _pg_wire_type(table: Table, column: str) -> str:
+    kind = table.c[column].type
+    for python_type, wire in _PG_WIRE_TYPES:
+        if isinstance(kind, python_type):
+            return wire
+    raise NotImplementedError(f"no binary COPY type for {table.name}.{column} ({kind})")
 
 
 def _copy_into(conn: Connection, table_name: str, names: str, rows: Sequence[Row],
