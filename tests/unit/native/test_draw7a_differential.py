@@ -119,7 +119,7 @@ def test_simulated_hands_with_every_fault_under_every_reading(reading: str) -> N
     run: fixed, pot and no limit."""
     faults = frozenset(available_faults("draw7a"))
     per_run = 3 * 50
-    runs = max(1, HANDS_IN_SUITE // len(READINGS) // per_run)
+    runs = max(1, -(-HANDS_IN_SUITE // (len(READINGS) * per_run)))  # rounded up
     statuses: set[str] = set()
     structures: set[str] = set()
     hands = 0
@@ -134,13 +134,16 @@ def test_simulated_hands_with_every_fault_under_every_reading(reading: str) -> N
         statuses |= {orjson.loads(r)["status"] for r in ref}
     assert hands >= runs * per_run * 0.9
     assert structures == {"fixed", "pot", "no"}
-    assert {"ok", "discrepancy"} <= statuses
+    # Under house-v1 the tables' clean hands are ok; a profile other than the tables'
+    # (a pot rake they do not take, other player counts) finds fault with every hand.
+    assert ({"ok", "discrepancy"} if reading == "house" else {"discrepancy"}) <= statuses
 
 
 def test_a_registry_with_other_draw7a_rules_keeps_draw7a_hands_in_python(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """Gating is per game: replacing the Draw 7-A rules leaves the other games native and
     Draw 7-A in Python (and the records are the replaced rules')."""
+    assert {"hcf", "chinese", "draw7a"} <= set(registry_native_games())
     games = dict(vars(adjudicate_module)["GAMES"])
     original = games["draw7a"]
     games["draw7a"] = registry.Game("draw7a", lambda h, p: original.adjudicate(h, p),
@@ -376,7 +379,7 @@ def _runner_for(reading: str) -> tuple[Profiles, NativeRunner]:
     return _RUNNERS[reading]
 
 
-@settings(max_examples=int(os.environ.get("PITWATCH_NATIVE_HYPOTHESIS", "400")) * 2,
+@settings(max_examples=int(os.environ.get("PITWATCH_NATIVE_HYPOTHESIS", "400")) * 5,
           deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(draw_hands(), st.sampled_from(sorted(READINGS)))
 def test_hypothesis_hands_native_records_equal_the_reference(
