@@ -46,6 +46,8 @@ from services.simulator.handbuilder import EventSpec, build_hand, table_config
 from services.simulator.run import available_faults
 from tests.profiles import HOUSE, PROFILES
 from tests.unit.betting.generator import legal_choices
+from tests.unit.draw7a.builder import config as draw_config
+from tests.unit.draw7a.builder import narrate
 from tests.unit.native.rules_support import house_with, records, simulated_game
 
 REPO = Path(__file__).resolve().parents[3]
@@ -166,6 +168,37 @@ def test_a_panic_in_the_rules_is_caught_and_the_hand_goes_to_the_python_rules() 
     assert nat == ref
     adjudicated, deferred, panicked, _ = native.native_rules_stats()
     assert (adjudicated, deferred, panicked) == (len(ref) - 1, 0, 1)
+
+
+# Equal hands at seats 2 and 3 (A K Q J 9, no flush), seat 1 lower (Q high).
+TIED = {1: ["7s", "8h", "Ts", "Qh", "9s"], 2: ["As", "Ks", "Qd", "Jc", "9h"],
+        3: ["Ah", "Kh", "Qc", "Jd", "9c"]}
+
+
+@pytest.mark.parametrize("button", [1, 2, 3])
+def test_a_split_pot_gives_the_odd_chip_left_of_the_button(button: int) -> None:
+    """FCD-11 at the chip: blinds 1 and 3, everyone in for 3, a pot of 9 shared by the
+    two equal hands: 5 to the first of them left of the button, 4 to the other, recorded
+    right and with the odd chip the wrong way round."""
+    seats = [1, 2, 3]
+    order = [s for s in seats if s > button] + [s for s in seats if s <= button]
+    sb, bb, first = order[0], order[1], order[2]
+    odd = next(s for s in order if s in (2, 3))
+    other = 5 - odd
+    for paid_odd in (odd, other):
+        events = narrate({1: 50, 2: 50, 3: 50}, button, TIED,
+                         blinds=[(sb, "post_small_blind", 1), (bb, "post_big_blind", 3)],
+                         before=[(first, "call", 3), (sb, "call", 2), (bb, "check", None)],
+                         draws=[(s, [], []) for s in order],
+                         after=[(s, "check", None) for s in order],
+                         showdown=[(s, TIED[s]) for s in order],
+                         payouts=[(paid_odd, 5, "pot"), (5 - paid_odd, 4, "pot")])
+        hand = build_hand(draw_config("no", small_blind=1, big_blind=3), events)
+        native, why = NativeRunner(PROFILES).adjudicate_hand(hand)
+        assert native is not None, why
+        assert encode_record(native) == encode_record(adjudicate_hand(hand, PROFILES))
+        assert native.expected is not None
+        assert native.expected.net == {"1": -3, str(odd): 2, str(other): 1, "house": 0}
 
 
 # ------------------------------------------------------------------ every unit scenario
