@@ -1,11 +1,15 @@
 //! `cargo run --release --example rules FILE.jsonl`: the core's rules (High Card Flush,
-//! Chinese Poker) alone, per hand, on the closed hands of a log (house-v1's values,
+//! Chinese Poker, Five Card Draw 7-A) alone, per hand, on the closed hands of a log (house-v1's values,
 //! written out here).
 use std::collections::HashMap;
 use std::time::Instant;
 
 use _native::rules::adjudicate::{adjudicate_closed, Games, Native};
 use _native::rules::profile::{ChineseProfile, ChineseSeverities, GenProfile, HcfProfile, Profile, ScoringRules};
+use _native::rules::betting::findings::BettingSeverities;
+use _native::rules::betting::rake::{PotGameRake, PotRakeSchedule, Rounding};
+use _native::rules::betting::structures::PotLimitReading;
+use _native::rules::draw7a::profile::{Draw7aProfile, Draw7aSeverities};
 use _native::rules::Sev::{Critical as C, Info as I, Warning as W};
 use _native::table::Output;
 
@@ -29,7 +33,7 @@ fn house() -> Profile {
         dead_hand_settled_severity: C, showdown_mismatch_severity: C, walk_away_severity: W,
         late_decision_severity: W, settlement_order_severity: C,
     };
-    Profile { gen: Some(gen), hcf: Some(hcf), chinese: Some(chinese()) }
+    Profile { gen: Some(gen), hcf: Some(hcf), chinese: Some(chinese()), draw7a: Some(draw7a()) }
 }
 
 /// `chinese.toml` of house-v1 (categories: high card .. straight flush).
@@ -56,6 +60,29 @@ fn chinese() -> ChineseProfile {
             dead_seat_played: W, new_player_first_hand: W, new_player_button: W, buy_in_below_minimum: W,
             short_buy_not_allowed: W, payment_routing: I,
         },
+    }
+}
+
+/// `draw7a.toml` of house-v1.
+fn draw7a() -> Draw7aProfile {
+    let b = [W, C, W, C, C, W, W, C, C, C, C, C, W, C, C, C, W, I, C];
+    Draw7aProfile {
+        min_players: 2, max_players: 5, deck_size: 32, sixes_added_with_players: 5, small_blind_numerator: 1,
+        small_blind_denominator: 2, big_bet_multiple: 2, max_bets_per_round: 4, big_blind_counts_as_bet: true,
+        pot_limit_reading: PotLimitReading::RaiseByPotAfterCall, max_discard: 5, rank_with_dealt_deck: true,
+        irregular_hand_dead: true,
+        rake: PotGameRake {
+            designated_counts_button: true, fee_from_pot: false,
+            pot: PotRakeSchedule { rate_numerator: 0, rate_denominator: 100, unit: 1, rounding: Rounding::Down,
+                                   minimum_pot: 0, no_flop_no_drop: true, caps: Vec::new() },
+        },
+        severity: Draw7aSeverities {
+            wrong_deck: C, player_count: C, blind_after_deal: W, deal_order: W, wrong_card_count: C, draw_order: W,
+            draw_size: C, discard_not_held: C, draw_by_inactive: C, draw_twice: C, draw_out_of_phase: W,
+            draw_not_recorded: W, reshuffle_not_discards: C, early_reshuffle: W, showdown_order: I,
+            shown_cards_mismatch: C, unexpected_action: W,
+        },
+        betting_severity: BettingSeverities(b),
     }
 }
 

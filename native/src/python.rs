@@ -568,9 +568,9 @@ impl Engine {
         Ok(((pos, line), steps))
     }
 
-    /// Adjudicate the games the core's rules cover (`games`: of High Card Flush and
-    /// Chinese Poker, those the registry runs the reference's rules for) here, under
-    /// `profiles`: `{name: (gen section, hcf section, chinese section)}`, each section a
+    /// Adjudicate the games the core's rules cover (`games`: of High Card Flush, Chinese
+    /// Poker and Five Card Draw 7-A, those the registry runs the reference's rules for) here,
+    /// under `profiles`: `{name: (gen, hcf, chinese, draw7a sections)}`, each section a
     /// dict of its fields (msgspec's `to_builtins`) or None when it did not load.
     /// `keep_hands`: return each such hand's events and context with its record (for
     /// surveillance).
@@ -579,12 +579,14 @@ impl Engine {
         for (name, sections) in profiles.iter() {
             let name: String = name.extract()?;
             #[allow(clippy::type_complexity)]
-            let (gen, hcf, chinese): (Option<Bound<'_, PyDict>>, Option<Bound<'_, PyDict>>, Option<Bound<'_, PyDict>>) =
+            let (gen, hcf, chinese, draw7a): (Option<Bound<'_, PyDict>>, Option<Bound<'_, PyDict>>,
+                                              Option<Bound<'_, PyDict>>, Option<Bound<'_, PyDict>>) =
                 sections.extract()?;
             let profile = crate::rules::profile::Profile {
                 gen: gen.and_then(|d| gen_profile(&d)),
                 hcf: hcf.and_then(|d| hcf_profile(&d)),
                 chinese: chinese.and_then(|d| chinese_profile(&d)),
+                draw7a: draw7a.and_then(|d| draw7a_profile(&d)),
             };
             known.insert(name, profile);
         }
@@ -930,6 +932,85 @@ fn chinese_profile(d: &Bound<'_, PyDict>) -> Option<crate::rules::profile::Chine
             short_buy_not_allowed: sev(&s, "short_buy_not_allowed")?,
             payment_routing: sev(&s, "payment_routing")?,
         },
+    })
+}
+
+/// `betting_severity` (`BettingSeverities`): every violation kind's severity, by name.
+fn betting_severities(d: &Bound<'_, PyDict>) -> Option<crate::rules::betting::findings::BettingSeverities> {
+    use crate::rules::betting::actions::ViolationKind;
+    let mut out = [crate::rules::Sev::Info; 19];
+    for (slot, kind) in out.iter_mut().zip(ViolationKind::SEVERED.iter()) {
+        *slot = sev(d, kind.name())?;
+    }
+    Some(crate::rules::betting::findings::BettingSeverities(out))
+}
+
+/// `[rake]` of a pot game (`PotGameRake`, with its `[rake.pot]` schedule).
+fn pot_game_rake(d: &Bound<'_, PyDict>) -> Option<crate::rules::betting::rake::PotGameRake> {
+    use crate::rules::betting::rake::{PotGameRake, PotRakeSchedule, Rounding};
+    let pot = sub(d, "pot")?;
+    let caps_list = pot.get_item("caps").ok().flatten()?;
+    let caps_list = caps_list.downcast::<PyList>().ok()?;
+    let mut caps = Vec::new();
+    for row in caps_list.iter() {
+        let row = row.downcast::<PyDict>().ok()?;
+        caps.push((field(row, "min_players")?, field(row, "cap")?));
+    }
+    Some(PotGameRake {
+        designated_counts_button: field(d, "designated_counts_button")?,
+        fee_from_pot: either(d, "fee_from", "pot", "stack")?,
+        pot: PotRakeSchedule {
+            rate_numerator: field(&pot, "rate_numerator")?,
+            rate_denominator: field(&pot, "rate_denominator")?,
+            unit: field(&pot, "unit")?,
+            rounding: Rounding::parse(&field::<String>(&pot, "rounding")?)?,
+            minimum_pot: field(&pot, "minimum_pot")?,
+            no_flop_no_drop: field(&pot, "no_flop_no_drop")?,
+            caps,
+        },
+    })
+}
+
+/// Section `draw7a` as the core's rules read it (every field); None when a field is
+/// missing or wrong.
+fn draw7a_profile(d: &Bound<'_, PyDict>) -> Option<crate::rules::draw7a::profile::Draw7aProfile> {
+    use crate::rules::betting::structures::PotLimitReading;
+    let s = sub(d, "severity")?;
+    Some(crate::rules::draw7a::profile::Draw7aProfile {
+        min_players: field(d, "min_players")?,
+        max_players: field(d, "max_players")?,
+        deck_size: field(d, "deck_size")?,
+        sixes_added_with_players: field(d, "sixes_added_with_players")?,
+        small_blind_numerator: field(d, "small_blind_numerator")?,
+        small_blind_denominator: field(d, "small_blind_denominator")?,
+        big_bet_multiple: field(d, "big_bet_multiple")?,
+        max_bets_per_round: field(d, "max_bets_per_round")?,
+        big_blind_counts_as_bet: field(d, "big_blind_counts_as_bet")?,
+        pot_limit_reading: PotLimitReading::parse(&field::<String>(d, "pot_limit_reading")?)?,
+        max_discard: field(d, "max_discard")?,
+        rank_with_dealt_deck: either(d, "rank_with_deck", "dealt", "required")?,
+        irregular_hand_dead: field(d, "irregular_hand_dead")?,
+        rake: pot_game_rake(&sub(d, "rake")?)?,
+        severity: crate::rules::draw7a::profile::Draw7aSeverities {
+            wrong_deck: sev(&s, "wrong_deck")?,
+            player_count: sev(&s, "player_count")?,
+            blind_after_deal: sev(&s, "blind_after_deal")?,
+            deal_order: sev(&s, "deal_order")?,
+            wrong_card_count: sev(&s, "wrong_card_count")?,
+            draw_order: sev(&s, "draw_order")?,
+            draw_size: sev(&s, "draw_size")?,
+            discard_not_held: sev(&s, "discard_not_held")?,
+            draw_by_inactive: sev(&s, "draw_by_inactive")?,
+            draw_twice: sev(&s, "draw_twice")?,
+            draw_out_of_phase: sev(&s, "draw_out_of_phase")?,
+            draw_not_recorded: sev(&s, "draw_not_recorded")?,
+            reshuffle_not_discards: sev(&s, "reshuffle_not_discards")?,
+            early_reshuffle: sev(&s, "early_reshuffle")?,
+            showdown_order: sev(&s, "showdown_order")?,
+            shown_cards_mismatch: sev(&s, "shown_cards_mismatch")?,
+            unexpected_action: sev(&s, "unexpected_action")?,
+        },
+        betting_severity: betting_severities(&sub(d, "betting_severity")?)?,
     })
 }
 

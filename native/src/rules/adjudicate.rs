@@ -1,5 +1,5 @@
 //! One closed hand to its record (`services/adjudicator/adjudicate.py` for the games the
-//! core adjudicates: High Card Flush and Chinese Poker): the game's expected side, the recorded side,
+//! core adjudicates: High Card Flush, Chinese Poker and Five Card Draw 7-A): the game's expected side, the recorded side,
 //! the GEN checks, the comparison (MISPAY, RAKE_*, NOT_CONSERVED), the status and the
 //! record's bytes. Anything the port does not decide exactly is a `Defer` (see `rules`).
 
@@ -53,11 +53,12 @@ fn pre_findings(hand: &ClosedHand) -> Result<Vec<RFinding>, Defer> {
 pub struct Games {
     pub hcf: bool,
     pub chinese: bool,
+    pub draw7a: bool,
 }
 
 impl Games {
     /// Every game the core has rules for.
-    pub const ALL: Games = Games { hcf: true, chinese: true };
+    pub const ALL: Games = Games { hcf: true, chinese: true, draw7a: true };
 
     /// From the registry's game names (unknown names are not the core's).
     pub fn from_names<'n>(names: impl IntoIterator<Item = &'n str>) -> Games {
@@ -66,6 +67,7 @@ impl Games {
             match name {
                 "hcf" => games.hcf = true,
                 "chinese" => games.chinese = true,
+                "draw7a" => games.draw7a = true,
                 _ => {}
             }
         }
@@ -88,6 +90,7 @@ pub fn adjudicate_hand(hand: &ClosedHand, profiles: &HashMap<String, Profile>, g
     let done = match config.get("game").and_then(Value::as_str) {
         Some("hcf") if games.hcf => adjudicate_hcf(hand, config, profiles, with_chain),
         Some("chinese") if games.chinese => adjudicate_chinese(hand, config, profiles, with_chain),
+        Some("draw7a") if games.draw7a => adjudicate_draw7a(hand, config, profiles, with_chain),
         _ => return Native::NotNative,
     };
     match done {
@@ -119,6 +122,14 @@ fn adjudicate_chinese(hand: &ClosedHand, config: &Value<'_>, profiles: &HashMap<
     let cp = profile.chinese.as_ref().ok_or(Defer("a profile whose chinese section did not load"))?;
     let outcome = super::chinese::adjudicate(&hand.events, &hand.context, config, cp);
     finish(hand, config, "chinese", "GEN-10", gen, outcome, with_chain)
+}
+
+fn adjudicate_draw7a(hand: &ClosedHand, config: &Value<'_>, profiles: &HashMap<String, Profile>,
+                     with_chain: bool) -> Result<Adjudicated, Defer> {
+    let (profile, gen) = named_profile(config, profiles)?;
+    let prof = profile.draw7a.as_ref().ok_or(Defer("a profile whose draw7a section did not load"))?;
+    let outcome = super::draw7a::adjudicate(&hand.events, config, prof);
+    finish(hand, config, "draw7a", "GEN-10", gen, outcome, with_chain)
 }
 
 /// `_adjudicate` after the game's rules: a rejected hand's record, or the recorded side,
@@ -161,9 +172,15 @@ fn rejected(hand: &ClosedHand, game: &'static str, findings: Vec<RFinding>) -> R
     Ok(Adjudicated { record, settle: Vec::new() })
 }
 
-/// `rake_due`: the expected rake by the record's keys (neither game has a pot rake).
+/// `rake_due`: the expected rake by the record's keys: each seat's fee, and `pot` for what
+/// a pot rake schedule takes from the pot (GEN-10).
 fn rake_due(outcome: &Outcome) -> BTreeMap<RakeKey, Chips> {
-    outcome.rake.iter().filter(|(_, a)| **a != 0).map(|(s, a)| (RakeKey::Seat(*s), *a)).collect()
+    let mut due: BTreeMap<RakeKey, Chips> =
+        outcome.rake.iter().filter(|(_, a)| **a != 0).map(|(s, a)| (RakeKey::Seat(*s), *a)).collect();
+    if outcome.pot_rake != 0 {
+        due.insert(RakeKey::Pot, outcome.pot_rake);
+    }
+    due
 }
 
 /// `seat_rake`: the recorded rake per seat, rake taken from the pot with no seat named

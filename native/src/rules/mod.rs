@@ -1,6 +1,6 @@
-//! The rules in the native core (issue #23): High Card Flush and Chinese Poker
-//! adjudication, the GEN checks every game shares and the recorded side, ported from the
-//! Python reference (`services/games/{hcf,chinese}/`,
+//! The rules in the native core (issue #23): High Card Flush, Chinese Poker and Five Card
+//! Draw 7-A adjudication (with the betting engine the pot games share, `betting`), the GEN checks every game shares and the recorded side, ported from the
+//! Python reference (`services/games/{hcf,chinese,betting,draw7a}/`,
 //! `services/adjudicator/{integrity,recorded,adjudicate}.py`),
 //! which stays the readable reference and the oracle the differential tests compare with.
 //!
@@ -14,7 +14,9 @@
 //! `Defer`: the hand then goes to the Python rules, so a record never differs.
 
 pub mod adjudicate;
+pub mod betting;
 pub mod chinese;
+pub mod draw7a;
 pub mod evaluation;
 pub mod hcf;
 pub mod integrity;
@@ -30,7 +32,8 @@ use crate::json::Value;
 pub type Chips = i128;
 
 /// The expected side of a hand (`services.games.model.GameOutcome`, as the games the
-/// core adjudicates fill it: no pot rake, never `unverified`).
+/// core adjudicates fill it: never `unverified`). `pot_rake`: what a pot rake schedule
+/// takes from the pot, no seat's (in `house` too; Five Card Draw's `[rake.pot]`).
 #[derive(Debug, Clone, Default)]
 pub struct Outcome {
     pub net: BTreeMap<i64, Chips>,
@@ -39,6 +42,7 @@ pub struct Outcome {
     pub findings: Vec<RFinding>,
     pub seat_rules: BTreeMap<i64, &'static str>,
     pub dead: bool,
+    pub pot_rake: Chips,
 }
 
 /// The contract's bound on chips (services/events/bounds.py): what the record may carry.

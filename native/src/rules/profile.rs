@@ -1,4 +1,5 @@
-//! The rule profile sections the native rules read (`gen`, `hcf`, `chinese`), passed in
+//! The rule profile sections the native rules read (`gen`, `hcf`, `chinese`; `draw7a`'s
+//! is `draw7a::profile`), passed in
 //! from Python once (`services.adjudicator.native_runner`), and `HcfRules`: the `hcf`
 //! section resolved against one table's configuration (`services/games/hcf/profile.py`,
 //! `resolve_rules`). The `chinese` section needs no resolving: the table's configuration
@@ -74,6 +75,7 @@ pub struct Profile {
     pub gen: Option<GenProfile>,
     pub hcf: Option<HcfProfile>,
     pub chinese: Option<ChineseProfile>,
+    pub draw7a: Option<super::draw7a::profile::Draw7aProfile>,
 }
 
 /// CP-5 / CP-6 / CP-8 values of one scoring (`ScoringRules`). `bonus[segment][category]`:

@@ -79,6 +79,7 @@ pub fn adjudicate(events: &[DecodedEvent], table: &Context, config: &Value<'_>, 
         findings,
         seat_rules,
         dead: false,
+        pot_rake: 0,
     })
 }
 

@@ -89,6 +89,7 @@ pub fn adjudicate(events: &[DecodedEvent], table: &Context, config: &Value<'_>, 
         findings: found,
         seat_rules,
         dead: false,
+        pot_rake: 0,
     })
 }
 
