@@ -1,11 +1,12 @@
 //! `cargo run --release --example rules FILE.jsonl`: the core's rules (High Card Flush,
-//! Chinese Poker) alone, per hand, on the closed hands of a log (house-v1's values,
+//! Chinese Poker, Russian Poker) alone, per hand, on the closed hands of a log (house-v1's values,
 //! written out here).
 use std::collections::HashMap;
 use std::time::Instant;
 
 use _native::rules::adjudicate::{adjudicate_closed, Games, Native};
-use _native::rules::profile::{ChineseProfile, ChineseSeverities, GenProfile, HcfProfile, Profile, ScoringRules};
+use _native::rules::profile::{ChineseProfile, ChineseSeverities, GenProfile, HcfProfile, Profile, RussianProfile,
+                              ScoringRules};
 use _native::rules::Sev::{Critical as C, Info as I, Warning as W};
 use _native::table::Output;
 
@@ -29,7 +30,7 @@ fn house() -> Profile {
         dead_hand_settled_severity: C, showdown_mismatch_severity: C, walk_away_severity: W,
         late_decision_severity: W, settlement_order_severity: C,
     };
-    Profile { gen: Some(gen), hcf: Some(hcf), chinese: Some(chinese()) }
+    Profile { gen: Some(gen), hcf: Some(hcf), chinese: Some(chinese()), russian: Some(russian()) }
 }
 
 /// `chinese.toml` of house-v1 (categories: high card .. straight flush).
@@ -56,6 +57,23 @@ fn chinese() -> ChineseProfile {
             dead_seat_played: W, new_player_first_hand: W, new_player_button: W, buy_in_below_minimum: W,
             short_buy_not_allowed: W, payment_routing: I,
         },
+    }
+}
+
+/// `russian.toml` of house-v1 (categories: indices of royal flush .. nothing).
+fn russian() -> RussianProfile {
+    RussianProfile {
+        deck_size: 52, cards_per_box: 5, dealer_cards: 5, buy_card_price_antes: 1, exchange_price_antes: 1,
+        exchange_min_cards: 2, exchange_max_cards: 5, draws_per_box: 1, serving_left_of_button: false,
+        bet_antes: 2, wrong_bet_excess_returned: false, insurance_min_category: 6, insurance_min_antes: 1,
+        insurance_max_royal_numerator: 1, insurance_max_royal_denominator: 2, insurance_odds: 1,
+        insurance_lost_when_game_bought: true, insurance_below_minimum_returned: true,
+        insurance_above_maximum_cut: true, dealer_min_category: 9, ante_odds_dealer_not_qualifying: 1,
+        buy_dealer_game_price_antes: 1, pay_two_combinations: true, second_combination_min_category: 9,
+        late_kept_if_losing: false, deal_error_severity: W, draw_procedure_severity: W, fee_error_severity: W,
+        bet_error_severity: W, insurance_error_severity: W, dealer_game_error_severity: W, late_wager_severity: C,
+        cards_after_bet_severity: C, bonus_order_severity: W, paytable_config_severity: W, banker_error_severity: C,
+        insufficient_stake_severity: W, paytable: [100, 50, 20, 7, 5, 4, 3, 2, 1, 1, 0],
     }
 }
 

@@ -1,5 +1,5 @@
 //! One closed hand to its record (`services/adjudicator/adjudicate.py` for the games the
-//! core adjudicates: High Card Flush and Chinese Poker): the game's expected side, the recorded side,
+//! core adjudicates: High Card Flush, Chinese Poker and Russian Poker): the game's expected side, the recorded side,
 //! the GEN checks, the comparison (MISPAY, RAKE_*, NOT_CONSERVED), the status and the
 //! record's bytes. Anything the port does not decide exactly is a `Defer` (see `rules`).
 
@@ -53,11 +53,12 @@ fn pre_findings(hand: &ClosedHand) -> Result<Vec<RFinding>, Defer> {
 pub struct Games {
     pub hcf: bool,
     pub chinese: bool,
+    pub russian: bool,
 }
 
 impl Games {
     /// Every game the core has rules for.
-    pub const ALL: Games = Games { hcf: true, chinese: true };
+    pub const ALL: Games = Games { hcf: true, chinese: true, russian: true };
 
     /// From the registry's game names (unknown names are not the core's).
     pub fn from_names<'n>(names: impl IntoIterator<Item = &'n str>) -> Games {
@@ -66,6 +67,7 @@ impl Games {
             match name {
                 "hcf" => games.hcf = true,
                 "chinese" => games.chinese = true,
+                "russian" => games.russian = true,
                 _ => {}
             }
         }
@@ -88,6 +90,7 @@ pub fn adjudicate_hand(hand: &ClosedHand, profiles: &HashMap<String, Profile>, g
     let done = match config.get("game").and_then(Value::as_str) {
         Some("hcf") if games.hcf => adjudicate_hcf(hand, config, profiles, with_chain),
         Some("chinese") if games.chinese => adjudicate_chinese(hand, config, profiles, with_chain),
+        Some("russian") if games.russian => adjudicate_russian(hand, config, profiles, with_chain),
         _ => return Native::NotNative,
     };
     match done {
@@ -119,6 +122,14 @@ fn adjudicate_chinese(hand: &ClosedHand, config: &Value<'_>, profiles: &HashMap<
     let cp = profile.chinese.as_ref().ok_or(Defer("a profile whose chinese section did not load"))?;
     let outcome = super::chinese::adjudicate(&hand.events, &hand.context, config, cp);
     finish(hand, config, "chinese", "GEN-10", gen, outcome, with_chain)
+}
+
+fn adjudicate_russian(hand: &ClosedHand, config: &Value<'_>, profiles: &HashMap<String, Profile>,
+                      with_chain: bool) -> Result<Adjudicated, Defer> {
+    let (profile, gen) = named_profile(config, profiles)?;
+    let rp = profile.russian.as_ref().ok_or(Defer("a profile whose russian section did not load"))?;
+    let outcome = super::russian::adjudicate(&hand.events, config, rp, gen);
+    finish(hand, config, "russian", "GEN-10", gen, outcome, with_chain)
 }
 
 /// `_adjudicate` after the game's rules: a rejected hand's record, or the recorded side,

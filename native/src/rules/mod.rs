@@ -1,6 +1,6 @@
-//! The rules in the native core (issue #23): High Card Flush and Chinese Poker
-//! adjudication, the GEN checks every game shares and the recorded side, ported from the
-//! Python reference (`services/games/{hcf,chinese}/`,
+//! The rules in the native core (issue #23): High Card Flush, Chinese Poker and Russian
+//! Poker adjudication, the GEN checks every game shares and the recorded side, ported from the
+//! Python reference (`services/games/{hcf,chinese,russian}/`,
 //! `services/adjudicator/{integrity,recorded,adjudicate}.py`),
 //! which stays the readable reference and the oracle the differential tests compare with.
 //!
@@ -21,6 +21,7 @@ pub mod integrity;
 pub mod profile;
 pub mod record;
 pub mod recorded;
+pub mod russian;
 
 use std::collections::BTreeMap;
 
