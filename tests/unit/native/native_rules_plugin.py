@@ -1,6 +1,7 @@
-"""A pytest plugin that checks the core's rules (High Card Flush, Chinese Poker) against
-the Python reference on every hand a test suite adjudicates (``tests/unit/hcf`` or
-``tests/unit/chinese`` with it: every unit scenario of the game).
+"""A pytest plugin that checks the core's rules (High Card Flush, Chinese Poker, Russian
+Poker) against the Python reference on every hand a test suite adjudicates
+(``tests/unit/hcf``, ``tests/unit/chinese`` or ``tests/unit/russian`` with it: every unit
+scenario of the game).
 
 Loaded with ``-p tests.unit.native.native_rules_plugin`` before the test modules are
 imported, it wraps ``adjudicate_hand`` (the record) and each native game's ``adjudicate``
@@ -22,6 +23,7 @@ import pytest
 import services.adjudicator.adjudicate as adjudicate_module
 import services.games.chinese.adjudicate as chinese_module
 import services.games.hcf.adjudicate as hcf_module
+import services.games.russian.adjudicate as russian_module
 from services.adjudicator.native_runner import NativeRunner
 from services.events.contract import encode_record
 from services.games.model import GameOutcome, HandInput
@@ -43,7 +45,7 @@ def _runner(profiles: Profiles) -> NativeRunner:
 def _check(hand: HandInput, profiles: Profiles, chain: Any = None,
            extra: list[Any] | None = None) -> None:
     config = hand.table.config
-    if config is None or config.game not in ("hcf", "chinese"):
+    if config is None or config.game not in ("hcf", "chinese", "russian"):
         return
     reference = encode_record(_reference_hand(hand, profiles, chain, extra))
     native, why = _runner(profiles).adjudicate_hand(hand, chain, extra)
@@ -68,6 +70,7 @@ def checked_hand(hand: HandInput, profiles: Profiles, chain: Any = None,
 
 _reference_hcf = hcf_module.adjudicate
 _reference_chinese = chinese_module.adjudicate
+_reference_russian = russian_module.adjudicate
 
 
 def _checked_game(rules: Callable[[HandInput, RuleProfile], GameOutcome], hand: HandInput,
@@ -86,9 +89,14 @@ def checked_chinese(hand: HandInput, profile: RuleProfile) -> GameOutcome:
     return _checked_game(_reference_chinese, hand, profile)
 
 
+def checked_russian(hand: HandInput, profile: RuleProfile) -> GameOutcome:
+    return _checked_game(_reference_russian, hand, profile)
+
+
 adjudicate_module.adjudicate_hand = checked_hand
 hcf_module.adjudicate = checked_hcf
 chinese_module.adjudicate = checked_chinese
+russian_module.adjudicate = checked_russian
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:

@@ -135,7 +135,7 @@ def test_a_registry_with_other_chinese_rules_keeps_chinese_hands_in_python(
     games["chinese"] = registry.Game("chinese", lambda h, p: original.adjudicate(h, p),
                                      original.rake_rule)
     monkeypatch.setattr(adjudicate_module, "GAMES", games)
-    assert registry_native_games() == ["hcf"]
+    assert registry_native_games() == ["hcf", "russian"]
     lines = simulated(5, 2, 10, frozenset(), 0.0)
     ref, nat, (adjudicated, deferred, _, _) = records(lines, PROFILES, False)
     assert nat == ref and adjudicated == 0 and deferred == 0
