@@ -19,8 +19,8 @@ with pokerkit replaying them, reusing ``bench_holdem``'s code.
 adjudicate FILE`` run as a child process per engine, its whole CPU time (start-up,
 imports, profiles, reading, adjudicating, writing the records) per hand, beside
 ``adjudicate_file`` timed in this process. With the native engine, High Card Flush,
-Chinese Poker and Five Card Draw 7-A hands are adjudicated by the core's rules; the other
-games by the Python rules.
+Chinese Poker, Five Card Draw 7-A and Russian Poker hands are adjudicated by the core's
+rules; the other games by the Python rules.
 """
 
 from __future__ import annotations
@@ -48,7 +48,7 @@ HOUSE = PROFILES.get(BUILTIN_PROFILE)
 
 GAMES = ("hcf", "draw7a", "holdem", "chinese", "russian")
 # Issue #23's targets per core for the games the core adjudicates (hands per second).
-TARGETS = {"hcf": 20_000, "chinese": 10_000, "draw7a": 10_000}
+TARGETS = {"hcf": 20_000, "chinese": 10_000, "draw7a": 10_000, "russian": 10_000}
 
 
 def target_words(game: str, rate: float) -> str:

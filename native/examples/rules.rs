@@ -1,11 +1,12 @@
 //! `cargo run --release --example rules FILE.jsonl`: the core's rules (High Card Flush,
-//! Chinese Poker, Five Card Draw 7-A) alone, per hand, on the closed hands of a log (house-v1's values,
+//! Chinese Poker, Five Card Draw 7-A, Russian Poker) alone, per hand, on the closed hands of a log (house-v1's values,
 //! written out here).
 use std::collections::HashMap;
 use std::time::Instant;
 
 use _native::rules::adjudicate::{adjudicate_closed, Games, Native};
-use _native::rules::profile::{ChineseProfile, ChineseSeverities, GenProfile, HcfProfile, Profile, ScoringRules};
+use _native::rules::profile::{ChineseProfile, ChineseSeverities, GenProfile, HcfProfile, Profile, RussianProfile,
+                              ScoringRules};
 use _native::rules::betting::findings::BettingSeverities;
 use _native::rules::betting::rake::{PotGameRake, PotRakeSchedule, Rounding};
 use _native::rules::betting::structures::PotLimitReading;
@@ -33,7 +34,8 @@ fn house() -> Profile {
         dead_hand_settled_severity: C, showdown_mismatch_severity: C, walk_away_severity: W,
         late_decision_severity: W, settlement_order_severity: C,
     };
-    Profile { gen: Some(gen), hcf: Some(hcf), chinese: Some(chinese()), draw7a: Some(draw7a()) }
+    Profile { gen: Some(gen), hcf: Some(hcf), chinese: Some(chinese()), draw7a: Some(draw7a()),
+              russian: Some(russian()) }
 }
 
 /// `chinese.toml` of house-v1 (categories: high card .. straight flush).
@@ -83,6 +85,23 @@ fn draw7a() -> Draw7aProfile {
             shown_cards_mismatch: C, unexpected_action: W,
         },
         betting_severity: BettingSeverities(b),
+    }
+}
+
+/// `russian.toml` of house-v1 (categories: indices of royal flush .. nothing).
+fn russian() -> RussianProfile {
+    RussianProfile {
+        deck_size: 52, cards_per_box: 5, dealer_cards: 5, buy_card_price_antes: 1, exchange_price_antes: 1,
+        exchange_min_cards: 2, exchange_max_cards: 5, draws_per_box: 1, serving_left_of_button: false,
+        bet_antes: 2, wrong_bet_excess_returned: false, insurance_min_category: 6, insurance_min_antes: 1,
+        insurance_max_royal_numerator: 1, insurance_max_royal_denominator: 2, insurance_odds: 1,
+        insurance_lost_when_game_bought: true, insurance_below_minimum_returned: true,
+        insurance_above_maximum_cut: true, dealer_min_category: 9, ante_odds_dealer_not_qualifying: 1,
+        buy_dealer_game_price_antes: 1, pay_two_combinations: true, second_combination_min_category: 9,
+        late_kept_if_losing: false, deal_error_severity: W, draw_procedure_severity: W, fee_error_severity: W,
+        bet_error_severity: W, insurance_error_severity: W, dealer_game_error_severity: W, late_wager_severity: C,
+        cards_after_bet_severity: C, bonus_order_severity: W, paytable_config_severity: W, banker_error_severity: C,
+        insufficient_stake_severity: W, paytable: [100, 50, 20, 7, 5, 4, 3, 2, 1, 1, 0],
     }
 }
 

@@ -42,8 +42,8 @@ pub enum Processed {
     WrongKey { table_id: String },
 }
 
-/// The games the core adjudicates itself (issue #23: High Card Flush, Chinese Poker),
-/// under the rule profiles the caller passed in once.
+/// The games the core adjudicates itself (issue #23: High Card Flush, Chinese Poker,
+/// Russian Poker), under the rule profiles the caller passed in once.
 #[derive(Default)]
 pub struct NativeRules {
     pub profiles: HashMap<String, rules::profile::Profile>,

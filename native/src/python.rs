@@ -569,8 +569,9 @@ impl Engine {
     }
 
     /// Adjudicate the games the core's rules cover (`games`: of High Card Flush, Chinese
-    /// Poker and Five Card Draw 7-A, those the registry runs the reference's rules for) here,
-    /// under `profiles`: `{name: (gen, hcf, chinese, draw7a sections)}`, each section a
+    /// Poker, Five Card Draw 7-A and Russian Poker, those the registry runs the reference's
+    /// rules for) here, under `profiles`: `{name: (gen, hcf, chinese, draw7a, russian
+    /// sections)}`, each section a
     /// dict of its fields (msgspec's `to_builtins`) or None when it did not load.
     /// `keep_hands`: return each such hand's events and context with its record (for
     /// surveillance).
@@ -579,14 +580,16 @@ impl Engine {
         for (name, sections) in profiles.iter() {
             let name: String = name.extract()?;
             #[allow(clippy::type_complexity)]
-            let (gen, hcf, chinese, draw7a): (Option<Bound<'_, PyDict>>, Option<Bound<'_, PyDict>>,
-                                              Option<Bound<'_, PyDict>>, Option<Bound<'_, PyDict>>) =
+            let (gen, hcf, chinese, draw7a, russian): (Option<Bound<'_, PyDict>>,
+                Option<Bound<'_, PyDict>>, Option<Bound<'_, PyDict>>, Option<Bound<'_, PyDict>>,
+                Option<Bound<'_, PyDict>>) =
                 sections.extract()?;
             let profile = crate::rules::profile::Profile {
                 gen: gen.and_then(|d| gen_profile(&d)),
                 hcf: hcf.and_then(|d| hcf_profile(&d)),
                 chinese: chinese.and_then(|d| chinese_profile(&d)),
                 draw7a: draw7a.and_then(|d| draw7a_profile(&d)),
+                russian: russian.and_then(|d| russian_profile(&d)),
             };
             known.insert(name, profile);
         }
@@ -1011,6 +1014,63 @@ fn draw7a_profile(d: &Bound<'_, PyDict>) -> Option<crate::rules::draw7a::profile
             unexpected_action: sev(&s, "unexpected_action")?,
         },
         betting_severity: betting_severities(&sub(d, "betting_severity")?)?,
+    })
+}
+
+/// A paytable line's name as its index (`russian::evaluation::PAYTABLE_CATEGORIES`).
+fn russian_category(d: &Bound<'_, PyDict>, name: &str) -> Option<usize> {
+    let category = field::<String>(d, name)?;
+    crate::rules::russian::evaluation::PAYTABLE_CATEGORIES.iter().position(|c| *c == category)
+}
+
+/// Section `russian` as the core's rules read it (every field); None when a field is
+/// missing or wrong.
+fn russian_profile(d: &Bound<'_, PyDict>) -> Option<crate::rules::profile::RussianProfile> {
+    use crate::rules::russian::evaluation::PAYTABLE_CATEGORIES;
+    let mut paytable = [0i64; 11];
+    for (row, odds) in sub(d, "paytable")?.iter() {
+        let row: String = row.extract().ok()?;
+        paytable[PAYTABLE_CATEGORIES.iter().position(|c| *c == row)?] = odds.extract().ok()?;
+    }
+    Some(crate::rules::profile::RussianProfile {
+        deck_size: field(d, "deck_size")?,
+        cards_per_box: field(d, "cards_per_box")?,
+        dealer_cards: field(d, "dealer_cards")?,
+        buy_card_price_antes: field(d, "buy_card_price_antes")?,
+        exchange_price_antes: field(d, "exchange_price_antes")?,
+        exchange_min_cards: field(d, "exchange_min_cards")?,
+        exchange_max_cards: field(d, "exchange_max_cards")?,
+        draws_per_box: field(d, "draws_per_box")?,
+        serving_left_of_button: either(d, "serving_order", "left_of_button", "ascending_seat")?,
+        bet_antes: field(d, "bet_antes")?,
+        wrong_bet_excess_returned: either(d, "wrong_bet_settlement", "excess_returned", "as_placed")?,
+        insurance_min_category: russian_category(d, "insurance_min_category")?,
+        insurance_min_antes: field(d, "insurance_min_antes")?,
+        insurance_max_royal_numerator: field(d, "insurance_max_royal_numerator")?,
+        insurance_max_royal_denominator: field::<i64>(d, "insurance_max_royal_denominator").filter(|&v| v > 0)?,
+        insurance_odds: field(d, "insurance_odds")?,
+        insurance_lost_when_game_bought: either(d, "insurance_when_game_bought", "loses", "final_dealer_hand")?,
+        insurance_below_minimum_returned: either(d, "insurance_below_minimum", "returned", "as_placed")?,
+        insurance_above_maximum_cut: either(d, "insurance_above_maximum", "cut_to_maximum", "as_placed")?,
+        dealer_min_category: russian_category(d, "dealer_min_category")?,
+        ante_odds_dealer_not_qualifying: field(d, "ante_odds_dealer_not_qualifying")?,
+        buy_dealer_game_price_antes: field(d, "buy_dealer_game_price_antes")?,
+        pay_two_combinations: field(d, "pay_two_combinations")?,
+        second_combination_min_category: russian_category(d, "second_combination_min_category")?,
+        late_kept_if_losing: either(d, "late_wager_settlement", "kept_if_losing", "void")?,
+        deal_error_severity: sev(d, "deal_error_severity")?,
+        draw_procedure_severity: sev(d, "draw_procedure_severity")?,
+        fee_error_severity: sev(d, "fee_error_severity")?,
+        bet_error_severity: sev(d, "bet_error_severity")?,
+        insurance_error_severity: sev(d, "insurance_error_severity")?,
+        dealer_game_error_severity: sev(d, "dealer_game_error_severity")?,
+        late_wager_severity: sev(d, "late_wager_severity")?,
+        cards_after_bet_severity: sev(d, "cards_after_bet_severity")?,
+        bonus_order_severity: sev(d, "bonus_order_severity")?,
+        paytable_config_severity: sev(d, "paytable_config_severity")?,
+        banker_error_severity: sev(d, "banker_error_severity")?,
+        insufficient_stake_severity: sev(d, "insufficient_stake_severity")?,
+        paytable,
     })
 }
 

@@ -34,6 +34,8 @@ from services.games.hcf.profile import HcfProfile
 from services.games.model import BuyRecord, HandInput, SeatInfo, TableContext, finding
 from services.games.profile import GenProfile, Profiles, RuleProfile
 from services.games.registry import Game, GameAdjudicator
+from services.games.russian.adjudicate import adjudicate as russian_rules
+from services.games.russian.profile import RussianProfile
 
 
 class EngineUnavailable(RuntimeError):
@@ -69,7 +71,7 @@ Outputs = list[tuple[Any, ...]]
 # The games whose rules the core has (native/src/rules/), each with the Python rules it
 # ports: their hands never reach Python.
 NATIVE_GAMES: dict[str, GameAdjudicator] = {"hcf": hcf_rules, "chinese": chinese_rules,
-                                             "draw7a": draw7a_rules}
+                                             "draw7a": draw7a_rules, "russian": russian_rules}
 
 
 def registry_native_games() -> list[str]:
@@ -93,16 +95,18 @@ def _section(profile: RuleProfile, name: str, struct_type: type[Any]) -> dict[st
 
 
 Section = dict[str, Any] | None
-Sections = tuple[Section, Section, Section, Section]
+Sections = tuple[Section, Section, Section, Section, Section]
 
 
 def native_profiles(profiles: Profiles) -> dict[str, Sections]:
     """What the core's rules read of each profile (sections ``gen``, ``hcf``, ``chinese``
-    and ``draw7a``, whose ``[rake]`` and ``[betting_severity]`` are the betting engine's),
-    given to it once: the rules read no file and look nothing up in Python per hand."""
+    ``draw7a``, whose ``[rake]`` and ``[betting_severity]`` are the betting engine's, and
+    ``russian``), given to it once: the rules read no file and look nothing up in Python
+    per hand."""
     return {name: (_section(p, "gen", GenProfile), _section(p, "hcf", HcfProfile),
                    _section(p, "chinese", ChineseProfile),
-                   _section(p, "draw7a", Draw7aProfile))
+                   _section(p, "draw7a", Draw7aProfile),
+                   _section(p, "russian", RussianProfile))
             for name, p in profiles.by_name.items()}
 
 
@@ -119,9 +123,9 @@ class NativeRunner:
         canonical JSON, so only when asked). ``closed_hands``: give each adjudicated hand
         back as ``StepResult.closed_hand`` (surveillance and reports need its events; the
         adjudicating paths do not, and skip building them). ``native_rules``: High Card
-        Flush, Chinese Poker and Five Card Draw 7-A hands are adjudicated by the core's
-        rules, each game only while the registry runs the reference's rules for it (the
-        Python rules are the reference and decide the rest)."""
+        Flush, Chinese Poker, Five Card Draw 7-A and Russian Poker hands are adjudicated by
+        the core's rules, each game only while the registry runs the reference's rules for
+        it (the Python rules are the reference and decide the rest)."""
         self.profiles = profiles
         self.closed_hands = closed_hands
         self._engine = _native().Engine(_contract_classes(), _reference_verdict, archive)

@@ -1,6 +1,7 @@
-//! The rules in the native core (issue #23): High Card Flush, Chinese Poker and Five Card
-//! Draw 7-A adjudication (with the betting engine the pot games share, `betting`), the GEN checks every game shares and the recorded side, ported from the
-//! Python reference (`services/games/{hcf,chinese,betting,draw7a}/`,
+//! The rules in the native core (issue #23): High Card Flush, Chinese Poker, Five Card
+//! Draw 7-A (with the betting engine the pot games share, `betting`) and Russian Poker
+//! adjudication, the GEN checks every game shares and the recorded side, ported from the
+//! Python reference (`services/games/{hcf,chinese,betting,draw7a,russian}/`,
 //! `services/adjudicator/{integrity,recorded,adjudicate}.py`),
 //! which stays the readable reference and the oracle the differential tests compare with.
 //!
@@ -24,6 +25,7 @@ pub mod profile;
 pub mod ranking;
 pub mod record;
 pub mod recorded;
+pub mod russian;
 
 use std::collections::BTreeMap;
 

@@ -76,6 +76,7 @@ pub struct Profile {
     pub hcf: Option<HcfProfile>,
     pub chinese: Option<ChineseProfile>,
     pub draw7a: Option<super::draw7a::profile::Draw7aProfile>,
+    pub russian: Option<RussianProfile>,
 }
 
 /// CP-5 / CP-6 / CP-8 values of one scoring (`ScoringRules`). `bonus[segment][category]`:
@@ -137,6 +138,59 @@ pub struct ChineseSeverities {
     pub buy_in_below_minimum: Sev,
     pub short_buy_not_allowed: Sev,
     pub payment_routing: Sev,
+}
+
+/// Section `russian` (`services.games.russian.profile.RussianProfile`;
+/// docs/rules/russian.md). Categories are indices in
+/// `russian::evaluation::PAYTABLE_CATEGORIES`; the Literal readings are booleans named
+/// after the value that sets them.
+#[derive(Debug, Clone)]
+pub struct RussianProfile {
+    pub deck_size: i64,
+    pub cards_per_box: i64,
+    pub dealer_cards: i64,
+    pub buy_card_price_antes: i64,
+    pub exchange_price_antes: i64,
+    pub exchange_min_cards: i64,
+    pub exchange_max_cards: i64,
+    pub draws_per_box: i64,
+    /// `serving_order == "left_of_button"` (else "ascending_seat")
+    pub serving_left_of_button: bool,
+    pub bet_antes: i64,
+    /// `wrong_bet_settlement == "excess_returned"` (else "as_placed")
+    pub wrong_bet_excess_returned: bool,
+    pub insurance_min_category: usize,
+    pub insurance_min_antes: i64,
+    pub insurance_max_royal_numerator: i64,
+    pub insurance_max_royal_denominator: i64,
+    pub insurance_odds: i64,
+    /// `insurance_when_game_bought == "loses"` (else "final_dealer_hand")
+    pub insurance_lost_when_game_bought: bool,
+    /// `insurance_below_minimum == "returned"` (else "as_placed")
+    pub insurance_below_minimum_returned: bool,
+    /// `insurance_above_maximum == "cut_to_maximum"` (else "as_placed")
+    pub insurance_above_maximum_cut: bool,
+    pub dealer_min_category: usize,
+    pub ante_odds_dealer_not_qualifying: i64,
+    pub buy_dealer_game_price_antes: i64,
+    pub pay_two_combinations: bool,
+    pub second_combination_min_category: usize,
+    /// `late_wager_settlement == "kept_if_losing"` (else "void")
+    pub late_kept_if_losing: bool,
+    pub deal_error_severity: Sev,
+    pub draw_procedure_severity: Sev,
+    pub fee_error_severity: Sev,
+    pub bet_error_severity: Sev,
+    pub insurance_error_severity: Sev,
+    pub dealer_game_error_severity: Sev,
+    pub late_wager_severity: Sev,
+    pub cards_after_bet_severity: Sev,
+    pub bonus_order_severity: Sev,
+    pub paytable_config_severity: Sev,
+    pub banker_error_severity: Sev,
+    pub insufficient_stake_severity: Sev,
+    /// RP-7 odds by paytable line (0 where the profile posts no row: "nothing")
+    pub paytable: [i64; 11],
 }
 
 /// The profile as it applies at one table (`HcfRules`).
