@@ -18,12 +18,14 @@ use std::borrow::Cow;
 const RANKS: &[u8; 13] = b"23456789TJQKA";
 const SUITS: &[u8; 4] = b"cdhs";
 
-/// Reserve room for `next` more elements, growing by an eighth rather than doubling: an
-/// open hand's buffers are most of what a table holds, and doubling left up to half of
-/// them unused (10,000 open tables must fit in 100 MB).
-pub fn grow_gently<T>(buffer: &mut Vec<T>, next: usize) {
-    if buffer.capacity() - buffer.len() < next {
-        buffer.reserve_exact(next.max(buffer.len() / 8));
+/// Make room for `need` more elements when there is less, growing by `step` elements or
+/// an eighth (whichever is more) rather than doubling: an open hand's buffers are most of
+/// what a table holds, and doubling left up to half of them unused (10,000 open tables
+/// must fit in 100 MB). `need` is what the caller writes next, `step` how far ahead to
+/// grow: asking for a whole step as the need reallocated at every push.
+pub fn grow_gently<T>(buffer: &mut Vec<T>, need: usize, step: usize) {
+    if buffer.capacity() - buffer.len() < need {
+        buffer.reserve_exact(need.max(step).max(buffer.len() / 8));
     }
 }
 
@@ -85,7 +87,7 @@ pub struct Previous {
 /// Append one event; `prev` is updated to it.
 pub fn encode(out: &mut Vec<u8>, env: &Envelope<'_>, hash: [u8; 32], keys: &HandKeys<'_>,
               prev: &mut Previous) {
-    grow_gently(out, 256);
+    grow_gently(out, 128, 256);
     out.push(env.type_index);
     put_varint(out, zigzag(env.seq - prev.seq));
     put_event_id(out, &env.id);

@@ -361,7 +361,7 @@ impl TableState {
         let entry = Kept { seq, event_id: event_id.clone(), hash };
         // Grown by a few entries, not doubled: a table's events between hands are a
         // handful, and doubling left a third of every table's window unused.
-        store::grow_gently(&mut self.kept, 4);
+        store::grow_gently(&mut self.kept, 1, 4);
         let at = match self.kept.last() {
             Some(last) if last.seq >= seq => self.kept.partition_point(|k| k.seq < seq),
             _ => self.kept.len(),
@@ -462,7 +462,7 @@ impl TableState {
 
     /// The open hand's remembered events go back to the window as it closes.
     fn keep_hand_events(&mut self, decoded: &[(DecodedEvent, [u8; 32])], forgotten_below: i64) {
-        store::grow_gently(&mut self.kept, decoded.len());
+        store::grow_gently(&mut self.kept, decoded.len(), 4);
         for (event, hash) in decoded {
             if event.seq >= forgotten_below {
                 let entry = Kept { seq: event.seq, event_id: event.event_id.clone(), hash: *hash };
@@ -715,10 +715,10 @@ impl TableState {
         hand.count += 1;
         hand.last_seq = env.seq;
         self.taken += 1;
-        store::grow_gently(&mut hand.fps, 16);
+        store::grow_gently(&mut hand.fps, 1, 16);
         hand.fps.push(env.id.fingerprint());
         if self.keep_hashes && hand.keeps_all(hand.hashes.len() + 1) {
-            store::grow_gently(&mut hand.hashes, 16);
+            store::grow_gently(&mut hand.hashes, 1, 16);
             hand.hashes.push(hash);
         }
         if self.archive && self.keep_hashes && hand.keeps_all(hand.canonical_ends.len() + 1) {
@@ -726,7 +726,7 @@ impl TableState {
                 // Doubling, not `grow_gently`: only HASH_KEEPING_TABLES tables keep these,
                 // and growing by an eighth copied the hand's bytes again every few events.
                 hand.canonical.extend_from_slice(canonical);
-                store::grow_gently(&mut hand.canonical_ends, 16);
+                store::grow_gently(&mut hand.canonical_ends, 1, 16);
                 hand.canonical_ends.push(end);
             }
         }
