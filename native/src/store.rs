@@ -12,7 +12,7 @@
 use crate::json::Value;
 use crate::schema::{Kind, Pattern, StructSchema, EVENT_TYPES};
 pub use crate::ids::EventId;
-use crate::validate::{is_card, Envelope};
+use crate::validate::{is_card, Event as Envelope};
 use std::borrow::Cow;
 
 const RANKS: &[u8; 13] = b"23456789TJQKA";
@@ -37,7 +37,7 @@ pub fn put_varint(out: &mut Vec<u8>, mut n: u64) {
     out.push(n as u8);
 }
 
-fn zigzag(i: i64) -> u64 {
+pub fn zigzag(i: i64) -> u64 {
     ((i << 1) ^ (i >> 63)) as u64
 }
 
@@ -115,7 +115,7 @@ pub fn encode(out: &mut Vec<u8>, env: &Envelope<'_>, hash: [u8; 32], keys: &Hand
         }
     }
     put_same_or(out, env.source, keys.source);
-    encode_struct(out, env.data, env.event_type.body);
+    out.extend_from_slice(env.body);
     prev.seq = env.seq;
     prev.ts.clear();
     prev.ts.push_str(env.ts);
@@ -463,7 +463,9 @@ mod tests {
         let keys = HandKeys { table_id: "T001", hand_id: "H", source: "other" };
         let mut out = Vec::new();
         let mut prev = Previous::default();
-        encode(&mut out, &env, [7; 32], &keys, &mut prev);
+        let mut body = Vec::new();
+        encode_struct(&mut body, env.data, env.event_type.body);
+        encode(&mut out, &env.event(&body), [7; 32], &keys, &mut prev);
         let mut back = Previous::default();
         let d = Reader::new(&out).next_event(&mut back);
         assert_eq!(d.seq, 13);

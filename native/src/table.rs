@@ -11,7 +11,7 @@ use crate::json::Value;
 use crate::schema::{self, EVENT_TYPES};
 use crate::ids::EventId;
 use crate::store::{self, HandKeys, Previous};
-use crate::validate::Envelope;
+use crate::validate::Event as Envelope;
 
 // services/events/bounds.py (the reference's bounds; the differential tests read them).
 pub const MAX_REMEMBERED_EVENTS: usize = 8_192;
@@ -824,11 +824,13 @@ impl TableState {
     }
 
     fn apply_table_event(&mut self, env: &Envelope<'_>, out: &mut Vec<Output>) {
-        let d = env.data;
+        let data = env.data();
+        let d = &data;
         match env.type_index {
             schema::TABLE_CONFIGURED_INDEX => {
                 let authorized = !matches!(d.get("authorized_by"), None | Some(Value::Null));
-                self.set_config(d);
+                // The body as the open hand keeps it is the configuration as kept.
+                self.config = Some(env.body.into());
                 self.config_authorized = authorized;
                 if !authorized {
                     out.push(Output::Alert(Alert {
