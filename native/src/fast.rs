@@ -21,7 +21,7 @@ use crate::ids::EventId;
 use crate::intake::MAX_RECORD_BYTES;
 use crate::schema::{self, Kind, Pattern, StructSchema, EVENT_TYPES};
 use crate::store::{card_index, put_str, put_varint, zigzag};
-use crate::validate::{self, Event, Verdict, HEX_VALUE};
+use crate::validate::{self, Event, Verdict};
 
 /// At most this many fields in one struct of the contract (Limits has 10).
 const MAX_FIELDS: usize = 12;
@@ -393,7 +393,24 @@ fn quoted(s: &str, c: &mut Vec<u8>) {
     c.push(b'"');
 }
 
-/// The bytes of a 64-digit lower-case hex string (the Sha256 pattern).
+/// A lower-case hex digit's value; 0x80 for any other byte (upper case included: the
+/// Sha256 pattern is `[0-9a-f]`).
+static LOWER_HEX: [u8; 256] = {
+    let mut table = [0x80u8; 256];
+    let mut b = 0;
+    while b < 256 {
+        table[b] = match b as u8 {
+            c @ b'0'..=b'9' => c - b'0',
+            c @ b'a'..=b'f' => c - b'a' + 10,
+            _ => 0x80,
+        };
+        b += 1;
+    }
+    table
+};
+
+/// The bytes of a 64-digit lower-case hex string (the Sha256 pattern): a lookup per digit
+/// and one test for the whole string.
 fn lower_hex32(b: &[u8]) -> Option<[u8; 32]> {
     if b.len() != 64 {
         return None;
@@ -401,8 +418,8 @@ fn lower_hex32(b: &[u8]) -> Option<[u8; 32]> {
     let mut out = [0u8; 32];
     let mut bad = 0u8;
     for (o, pair) in out.iter_mut().zip(b.chunks_exact(2)) {
-        let (high, low) = (HEX_VALUE[pair[0] as usize], HEX_VALUE[pair[1] as usize]);
-        bad |= high | low | ((pair[0] < b'a' && high > 9) as u8 * 0x80) | ((pair[1] < b'a' && low > 9) as u8 * 0x80);
+        let (high, low) = (LOWER_HEX[pair[0] as usize], LOWER_HEX[pair[1] as usize]);
+        bad |= high | low;
         *o = (high << 4) | (low & 15);
     }
     if bad & 0x80 != 0 {
@@ -630,6 +647,23 @@ mod tests {
             // Whitespace anywhere JSON allows it, members in another order.
             format!(" {{ \"data\" : {{ \"amount\" : 5 , \"kind\":\"ante\",\"seat\":1}}, \"type\":\"wager\",\"v\":1,\"event_id\":\"ccc25d82-38ce-47a9-89a9-9f0caf88a8ac\",\"table_id\":\"T001\",\"seq\":13,\"ts\":\"2026-01-05T18:00:57Z\",\"prev_hash\":\"{}\",\"hand_id\":\"H1\",\"source\":\"x\"\t}}\r\n", PREV),
         ]
+    }
+
+    #[test]
+    fn lower_hex_is_the_sha256_pattern() {
+        let hash = PREV.as_bytes();
+        for b in 0..=255u8 {
+            for at in [0, 1, 31, 62, 63] {
+                let mut v = hash.to_vec();
+                v[at] = b;
+                let want = v.iter().all(|c| matches!(c, b'0'..=b'9' | b'a'..=b'f'));
+                let got = lower_hex32(&v);
+                assert_eq!(got.is_some(), want, "{:?}", v);
+                if let Some(bytes) = got {
+                    assert_eq!(crate::canonical::hex(&bytes).as_bytes(), &v[..]);
+                }
+            }
+        }
     }
 
     #[test]

@@ -35,7 +35,8 @@ pub enum Processed {
     Rejected,
     /// The reference, asked about a record this crate could not decide, rejected it.
     RejectedByReference,
-    /// Applied to its table.
+    /// Applied to its table. `table_id` is the record's table when there are outputs to
+    /// attribute to it, empty when there are none (the usual record: no allocation).
     Applied { table_id: String, outputs: Vec<Output> },
     /// Valid, but not of the table its Kafka key names: not applied.
     WrongKey { table_id: String },
@@ -198,7 +199,8 @@ impl Core {
                 rules.adjudicate(state, &mut outputs);
             }
         }
-        Processed::Applied { table_id: table_id.to_string(), outputs }
+        let table_id = if outputs.is_empty() { String::new() } else { table_id.to_string() };
+        Processed::Applied { table_id, outputs }
     }
 
     /// Close every hand left open, in table-id order (end of input).
