@@ -118,6 +118,51 @@ impl<'r> Reader<'r> {
         self.text.get(start..end)
     }
 
+    /// An envelope member's name at the reader, as its slot (`validate::ENVELOPE_KEYS`),
+    /// matched on the bytes with its quotes; None: read it as a string.
+    #[inline]
+    fn envelope_key(&mut self) -> Option<usize> {
+        let rest = &self.b[self.pos..];
+        let (slot, key): (usize, &[u8]) = match rest.get(1)? {
+            b'd' => (0, b"\"data\""),
+            b'e' => (1, b"\"event_id\""),
+            b'h' => (2, b"\"hand_id\""),
+            b'p' => (3, b"\"prev_hash\""),
+            b's' if rest.get(2) == Some(&b'e') => (4, b"\"seq\""),
+            b's' => (5, b"\"source\""),
+            b't' if rest.get(2) == Some(&b'a') => (6, b"\"table_id\""),
+            b't' if rest.get(2) == Some(&b's') => (7, b"\"ts\""),
+            b't' => (8, b"\"type\""),
+            b'v' => (9, b"\"v\""),
+            _ => return None,
+        };
+        if rest.starts_with(key) {
+            self.pos += key.len();
+            Some(slot)
+        } else {
+            None
+        }
+    }
+
+    /// A member's name at the reader as the index of the field of `schema` it names,
+    /// matched on the bytes with its quotes (a name with an escape names no field here:
+    /// the tree decides it).
+    #[inline]
+    fn field_key(&mut self, schema: &StructSchema) -> Option<usize> {
+        let rest = &self.b[self.pos..];
+        if rest.first() != Some(&b'"') {
+            return None;
+        }
+        for (i, field) in schema.fields.iter().enumerate() {
+            let name = field.json.as_bytes();
+            if rest.get(1 + name.len()) == Some(&b'"') && rest[1..].starts_with(name) {
+                self.pos += name.len() + 2;
+                return Some(i);
+            }
+        }
+        None
+    }
+
     /// A string of exactly `n` bytes, which the caller checks byte by byte (a hash, an
     /// id: no scan for its end).
     #[inline]
@@ -309,8 +354,7 @@ impl<'r> Reader<'r> {
         } else {
             loop {
                 self.ws();
-                let key = self.plain_str()?;
-                let at = schema.fields.iter().position(|f| f.json == key)?;
+                let at = self.field_key(schema)?;
                 if seen & (1 << at) != 0 {
                     return None;
                 }
@@ -452,8 +496,10 @@ pub fn take<'r>(raw: &'r [u8], canon: &mut Vec<u8>, body: &mut Vec<u8>) -> Optio
     let mut seq = 0i64;
     loop {
         r.ws();
-        let key = r.plain_str()?;
-        let slot = validate::envelope_slot(key)?;
+        let slot = match r.envelope_key() {
+            Some(slot) => slot,
+            None => validate::envelope_slot(r.plain_str()?)?,
+        };
         if seen & (1 << slot) != 0 {
             return None;
         }
