@@ -91,7 +91,7 @@ pub fn utf16_order(a: &str, b: &str) -> Ordering {
     a.encode_utf16().cmp(b.encode_utf16())
 }
 
-fn write_int(i: i64, out: &mut Vec<u8>) {
+pub fn write_int(i: i64, out: &mut Vec<u8>) {
     let mut buffer = [0u8; 20];
     let mut n = i.unsigned_abs();
     let mut at = buffer.len();

@@ -9,39 +9,61 @@ pub enum EventId {
     Text(Box<str>),
 }
 
+/// Where a UUID's 32 hex digits are in its text.
+const UUID_DIGITS: [usize; 32] = [
+    0, 1, 2, 3, 4, 5, 6, 7, 9, 10, 11, 12, 14, 15, 16, 17, 19, 20, 21, 22, 24, 25, 26, 27, 28, 29,
+    30, 31, 32, 33, 34, 35,
+];
+
+/// A hex digit's value, with 0x40 when it is an upper-case letter; 0x80 for any other byte.
+static DIGIT: [u8; 256] = {
+    let mut table = [0x80u8; 256];
+    let mut b = 0;
+    while b < 256 {
+        table[b] = match b as u8 {
+            c @ b'0'..=b'9' => c - b'0',
+            c @ b'a'..=b'f' => c - b'a' + 10,
+            c @ b'A'..=b'F' => (c - b'A' + 10) | 0x40,
+            _ => 0x80,
+        };
+        b += 1;
+    }
+    table
+};
+
 impl EventId {
     pub fn parse(text: &str) -> EventId {
         let (body, newline) = match text.strip_suffix('\n') {
             Some(body) => (body, true),
             None => (text, false),
         };
-        let b = body.as_bytes();
-        if b.len() != 36 {
-            return EventId::Text(text.into());
+        match EventId::parse_uuid(body.as_bytes()) {
+            Some(EventId::Uuid { bytes, upper, .. }) => EventId::Uuid { bytes, upper, newline },
+            _ => EventId::Text(text.into()),
         }
-        if b[8] != b'-' || b[13] != b'-' || b[18] != b'-' || b[23] != b'-' {
-            return EventId::Text(text.into());
+    }
+
+    /// The 36 bytes of a UUID as the contract's pattern reads it (hex digits of either
+    /// case, dashes at 8, 13, 18 and 23), or None. A table lookup per digit at fixed
+    /// positions and one test at the end (every record's id comes here: a branch per
+    /// character was 1,400 instructions a record).
+    pub fn parse_uuid(b: &[u8]) -> Option<EventId> {
+        if b.len() != 36 || b[8] != b'-' || b[13] != b'-' || b[18] != b'-' || b[23] != b'-' {
+            return None;
         }
-        // Table lookups and one test at the end (every record's id comes here).
-        let hex = &crate::validate::HEX_VALUE;
         let mut bytes = [0u8; 16];
         let mut upper = 0u32;
         let mut bad = 0u8;
-        let mut digit = 0usize;
-        for (i, &c) in b.iter().enumerate() {
-            if matches!(i, 8 | 13 | 18 | 23) {
-                continue;
-            }
-            let value = hex[c as usize];
-            bad |= value;
-            upper |= ((b'A'..=b'F').contains(&c) as u32) << digit;
-            bytes[digit / 2] |= if digit % 2 == 0 { value << 4 } else { value & 15 };
-            digit += 1;
+        for (i, out) in bytes.iter_mut().enumerate() {
+            let (high, low) = (DIGIT[b[UUID_DIGITS[2 * i]] as usize], DIGIT[b[UUID_DIGITS[2 * i + 1]] as usize]);
+            bad |= high | low;
+            *out = (high << 4) | (low & 15);
+            upper |= (((high >> 6) & 1) as u32) << (2 * i) | (((low >> 6) & 1) as u32) << (2 * i + 1);
         }
         if bad & 0x80 != 0 {
-            return EventId::Text(text.into());
+            return None;
         }
-        EventId::Uuid { bytes, upper, newline }
+        Some(EventId::Uuid { bytes, upper, newline: false })
     }
 
     /// A 32-bit digest of the id (the window's prefilter; equal ids, equal digests).

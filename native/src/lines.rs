@@ -8,10 +8,7 @@
 /// it. `line` is the number of the line starting at `pos`.
 pub fn next_record(buf: &[u8], mut pos: usize, mut line: u64) -> Option<(usize, usize, u64, usize)> {
     while pos < buf.len() {
-        let end_of_line = match buf[pos..].iter().position(|&b| b == b'\n') {
-            Some(i) => pos + i,
-            None => buf.len(),
-        };
+        let end_of_line = pos + newline_at(&buf[pos..]);
         let next = (end_of_line + 1).min(buf.len());
         let (start, end) = strip(buf, pos, end_of_line);
         if start < end {
@@ -21,6 +18,26 @@ pub fn next_record(buf: &[u8], mut pos: usize, mut line: u64) -> Option<(usize, 
         line += 1;
     }
     None
+}
+
+/// Where the first `\n` of `bytes` is (its length if none), eight bytes at a time (a
+/// byte at a time was a tenth of the core's time per record).
+pub fn newline_at(bytes: &[u8]) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let mut at = 0;
+    while at + 8 <= bytes.len() {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(&bytes[at..at + 8]);
+        let w = u64::from_le_bytes(word) ^ (ONES * b'\n' as u64);
+        // The lowest zero byte of `w` is exact (a borrow only marks bytes above it).
+        let zero = w.wrapping_sub(ONES) & !w & HIGH;
+        if zero != 0 {
+            return at + (zero.trailing_zeros() / 8) as usize;
+        }
+        at += 8;
+    }
+    at + bytes[at..].iter().position(|&b| b == b'\n').unwrap_or(bytes.len() - at)
 }
 
 fn is_space(b: u8) -> bool {
@@ -60,5 +77,24 @@ mod tests {
         );
         assert_eq!(all(b""), vec![]);
         assert_eq!(all(b"\n\n"), vec![]);
+    }
+
+    #[test]
+    fn the_word_scan_finds_the_first_newline() {
+        for len in 0..24 {
+            for at in 0..=len {
+                for fill in [b'a', 0x8a, 0xff, 0x0b, 0x09] {
+                    let mut bytes = vec![fill; len];
+                    if at < len {
+                        bytes[at] = b'\n';
+                        if at + 1 < len {
+                            bytes[at + 1] = b'\n';
+                        }
+                    }
+                    let want = bytes.iter().position(|&b| b == b'\n').unwrap_or(len);
+                    assert_eq!(newline_at(&bytes), want, "{:?}", bytes);
+                }
+            }
+        }
     }
 }

@@ -316,6 +316,7 @@ pub fn import(raw: &[u8]) -> R<TableState> {
         let hash = r.hash()?;
         t.kept.push(Kept { seq, event_id, hash });
     }
+    t.rebuild_kept_filter();
     for _ in 0..r.len()? {
         t.missing.push(r.i64()?);
     }

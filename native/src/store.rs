@@ -12,18 +12,20 @@
 use crate::json::Value;
 use crate::schema::{Kind, Pattern, StructSchema, EVENT_TYPES};
 pub use crate::ids::EventId;
-use crate::validate::{is_card, Envelope};
+use crate::validate::{is_card, Event as Envelope};
 use std::borrow::Cow;
 
 const RANKS: &[u8; 13] = b"23456789TJQKA";
 const SUITS: &[u8; 4] = b"cdhs";
 
-/// Reserve room for `next` more elements, growing by an eighth rather than doubling: an
-/// open hand's buffers are most of what a table holds, and doubling left up to half of
-/// them unused (10,000 open tables must fit in 100 MB).
-pub fn grow_gently<T>(buffer: &mut Vec<T>, next: usize) {
-    if buffer.capacity() - buffer.len() < next {
-        buffer.reserve_exact(next.max(buffer.len() / 8));
+/// Make room for `need` more elements when there is less, growing by `step` elements or
+/// an eighth (whichever is more) rather than doubling: an open hand's buffers are most of
+/// what a table holds, and doubling left up to half of them unused (10,000 open tables
+/// must fit in 100 MB). `need` is what the caller writes next, `step` how far ahead to
+/// grow: asking for a whole step as the need reallocated at every push.
+pub fn grow_gently<T>(buffer: &mut Vec<T>, need: usize, step: usize) {
+    if buffer.capacity() - buffer.len() < need {
+        buffer.reserve_exact(need.max(step).max(buffer.len() / 8));
     }
 }
 
@@ -35,7 +37,7 @@ pub fn put_varint(out: &mut Vec<u8>, mut n: u64) {
     out.push(n as u8);
 }
 
-fn zigzag(i: i64) -> u64 {
+pub fn zigzag(i: i64) -> u64 {
     ((i << 1) ^ (i >> 63)) as u64
 }
 
@@ -85,7 +87,7 @@ pub struct Previous {
 /// Append one event; `prev` is updated to it.
 pub fn encode(out: &mut Vec<u8>, env: &Envelope<'_>, hash: [u8; 32], keys: &HandKeys<'_>,
               prev: &mut Previous) {
-    grow_gently(out, 256);
+    grow_gently(out, 128, 256);
     out.push(env.type_index);
     put_varint(out, zigzag(env.seq - prev.seq));
     put_event_id(out, &env.id);
@@ -113,7 +115,7 @@ pub fn encode(out: &mut Vec<u8>, env: &Envelope<'_>, hash: [u8; 32], keys: &Hand
         }
     }
     put_same_or(out, env.source, keys.source);
-    encode_struct(out, env.data, env.event_type.body);
+    out.extend_from_slice(env.body);
     prev.seq = env.seq;
     prev.ts.clear();
     prev.ts.push_str(env.ts);
@@ -461,7 +463,9 @@ mod tests {
         let keys = HandKeys { table_id: "T001", hand_id: "H", source: "other" };
         let mut out = Vec::new();
         let mut prev = Previous::default();
-        encode(&mut out, &env, [7; 32], &keys, &mut prev);
+        let mut body = Vec::new();
+        encode_struct(&mut body, env.data, env.event_type.body);
+        encode(&mut out, &env.event(&body), [7; 32], &keys, &mut prev);
         let mut back = Previous::default();
         let d = Reader::new(&out).next_event(&mut back);
         assert_eq!(d.seq, 13);

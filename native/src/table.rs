@@ -11,7 +11,7 @@ use crate::json::Value;
 use crate::schema::{self, EVENT_TYPES};
 use crate::ids::EventId;
 use crate::store::{self, HandKeys, Previous};
-use crate::validate::Envelope;
+use crate::validate::Event as Envelope;
 
 // services/events/bounds.py (the reference's bounds; the differential tests read them).
 pub const MAX_REMEMBERED_EVENTS: usize = 8_192;
@@ -225,6 +225,12 @@ pub struct TableState {
     pub last_hash: [u8; 32],
     /// The duplicate window (docs/events.md), less the open hand's events: ascending seq.
     pub kept: Vec<Kept>,
+    /// A filter of the ids ever entered in `kept` since it was last rebuilt (at each
+    /// forgetting): an id it does not hold is not in `kept`, so most records skip the scan
+    /// of `kept`'s ids (which was a twentieth of the core's time per record). Entries
+    /// leaving `kept` stay in it (it only says "maybe"); whatever fills `kept` other than
+    /// `remember` and a hand's close calls `rebuild_kept_filter` (`state::import`).
+    pub kept_filter: IdFilter,
     /// Seqs a gap skipped that have not arrived (ascending, at most MAX_MISSING_SEQS).
     pub missing: Vec<i64>,
     /// missing seq -> the prev_hash of the event at seq + 1, once that arrived.
@@ -254,6 +260,29 @@ pub struct TableState {
     /// How many events this state has taken in all (the archive's segment ordinal).
     pub taken: i64,
     pub between: Option<Between>,
+}
+
+/// A 1,024-bit filter of event ids (two bits an id, from its fingerprint): no false
+/// "absent", few false "maybe" for the window's hundred-odd ids.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct IdFilter {
+    bits: [u64; 16],
+}
+
+impl IdFilter {
+    fn positions(fingerprint: u32) -> [usize; 2] {
+        [(fingerprint & 1023) as usize, ((fingerprint >> 10) & 1023) as usize]
+    }
+
+    pub fn add(&mut self, fingerprint: u32) {
+        for p in IdFilter::positions(fingerprint) {
+            self.bits[p / 64] |= 1 << (p % 64);
+        }
+    }
+
+    pub fn may_hold(&self, fingerprint: u32) -> bool {
+        IdFilter::positions(fingerprint).iter().all(|&p| self.bits[p / 64] & (1 << (p % 64)) != 0)
+    }
 }
 
 /// What the window knows of one remembered event.
@@ -294,6 +323,7 @@ impl TableState {
             last_seq: 0,
             last_hash: [0; 32],
             kept: Vec::new(),
+            kept_filter: IdFilter::default(),
             missing: Vec::new(),
             successor_prev: Vec::new(),
             hand_first_seq: 0,
@@ -361,12 +391,13 @@ impl TableState {
         let entry = Kept { seq, event_id: event_id.clone(), hash };
         // Grown by a few entries, not doubled: a table's events between hands are a
         // handful, and doubling left a third of every table's window unused.
-        store::grow_gently(&mut self.kept, 4);
+        store::grow_gently(&mut self.kept, 1, 4);
         let at = match self.kept.last() {
             Some(last) if last.seq >= seq => self.kept.partition_point(|k| k.seq < seq),
             _ => self.kept.len(),
         };
         self.kept.insert(at, entry);
+        self.kept_filter.add(event_id.fingerprint());
         if count + 1 > MAX_REMEMBERED_EVENTS {
             let mut seqs: Vec<i64> = self.kept.iter().map(|k| k.seq).collect();
             seqs.extend(self.hand_remembered().iter().map(|r| r.seq));
@@ -381,6 +412,7 @@ impl TableState {
     fn forget_below(&mut self, seq: i64) {
         let keep = self.kept.partition_point(|k| k.seq < seq);
         self.kept.drain(..keep);
+        self.rebuild_kept_filter();
         let table_id = self.table_id.clone();
         if let Some(hand) = self.open_hand.as_mut() {
             if seq > hand.forgotten_below {
@@ -395,17 +427,29 @@ impl TableState {
         self.trim_successors();
     }
 
+    /// The filter of exactly the ids in `kept`.
+    pub fn rebuild_kept_filter(&mut self) {
+        let mut filter = IdFilter::default();
+        for k in &self.kept {
+            filter.add(k.event_id.fingerprint());
+        }
+        self.kept_filter = filter;
+    }
+
     fn trim_successors(&mut self) {
         let missing = &self.missing;
         self.successor_prev.retain(|(s, _)| missing.binary_search(s).is_ok());
     }
 
     fn find_id(&self, id: &EventId) -> Option<Remembered> {
-        if let Some(k) = self.kept.iter().find(|k| k.event_id == *id) {
-            return Some(Remembered { seq: k.seq, event_id: id.clone(), hash: k.hash });
+        let fingerprint = id.fingerprint();
+        if self.kept_filter.may_hold(fingerprint) {
+            if let Some(k) = self.kept.iter().find(|k| k.event_id == *id) {
+                return Some(Remembered { seq: k.seq, event_id: id.clone(), hash: k.hash });
+            }
         }
         let hand = self.open_hand.as_ref()?;
-        if !hand.fps.contains(&id.fingerprint()) {
+        if !hand.fps.contains(&fingerprint) {
             return None;
         }
         self.hand_remembered().into_iter().find(|r| r.event_id == *id)
@@ -462,12 +506,13 @@ impl TableState {
 
     /// The open hand's remembered events go back to the window as it closes.
     fn keep_hand_events(&mut self, decoded: &[(DecodedEvent, [u8; 32])], forgotten_below: i64) {
-        store::grow_gently(&mut self.kept, decoded.len());
+        store::grow_gently(&mut self.kept, decoded.len(), 4);
         for (event, hash) in decoded {
             if event.seq >= forgotten_below {
                 let entry = Kept { seq: event.seq, event_id: event.event_id.clone(), hash: *hash };
                 let at = self.kept.partition_point(|k| k.seq < event.seq);
                 self.kept.insert(at, entry);
+                self.kept_filter.add(event.event_id.fingerprint());
             }
         }
     }
@@ -715,10 +760,10 @@ impl TableState {
         hand.count += 1;
         hand.last_seq = env.seq;
         self.taken += 1;
-        store::grow_gently(&mut hand.fps, 16);
+        store::grow_gently(&mut hand.fps, 1, 16);
         hand.fps.push(env.id.fingerprint());
         if self.keep_hashes && hand.keeps_all(hand.hashes.len() + 1) {
-            store::grow_gently(&mut hand.hashes, 16);
+            store::grow_gently(&mut hand.hashes, 1, 16);
             hand.hashes.push(hash);
         }
         if self.archive && self.keep_hashes && hand.keeps_all(hand.canonical_ends.len() + 1) {
@@ -726,7 +771,7 @@ impl TableState {
                 // Doubling, not `grow_gently`: only HASH_KEEPING_TABLES tables keep these,
                 // and growing by an eighth copied the hand's bytes again every few events.
                 hand.canonical.extend_from_slice(canonical);
-                store::grow_gently(&mut hand.canonical_ends, 16);
+                store::grow_gently(&mut hand.canonical_ends, 1, 16);
                 hand.canonical_ends.push(end);
             }
         }
@@ -824,11 +869,13 @@ impl TableState {
     }
 
     fn apply_table_event(&mut self, env: &Envelope<'_>, out: &mut Vec<Output>) {
-        let d = env.data;
+        let data = env.data();
+        let d = &data;
         match env.type_index {
             schema::TABLE_CONFIGURED_INDEX => {
                 let authorized = !matches!(d.get("authorized_by"), None | Some(Value::Null));
-                self.set_config(d);
+                // The body as the open hand keeps it is the configuration as kept.
+                self.config = Some(env.body.into());
                 self.config_authorized = authorized;
                 if !authorized {
                     out.push(Output::Alert(Alert {

@@ -59,6 +59,63 @@ pub struct Envelope<'v> {
     pub data: &'v Value<'v>,
 }
 
+impl<'v> Envelope<'v> {
+    /// The event as the tables take it: this envelope with its body in the compact form
+    /// `store::encode_struct` writes (`body`).
+    pub fn event<'b>(&self, body: &'b [u8]) -> Event<'b>
+    where
+        'v: 'b,
+    {
+        Event {
+            type_index: self.type_index,
+            event_type: self.event_type,
+            event_id: self.event_id,
+            id: self.id.clone(),
+            table_id: self.table_id,
+            seq: self.seq,
+            ts: self.ts,
+            prev_hash: self.prev_hash,
+            prev_hash_newline: self.prev_hash_newline,
+            hand_id: self.hand_id,
+            source: self.source,
+            body,
+        }
+    }
+}
+
+/// A valid event as the tables take it (`table::TableState::apply`): the envelope's
+/// fields, and the body already in the compact form the open hand keeps
+/// (`store::encode_struct`), so no tree is needed once the record is accepted. The
+/// one-pass intake (`fast`) writes it while it reads the record; a record that goes
+/// through the tree gets it from `Envelope::event`.
+#[derive(Debug)]
+pub struct Event<'v> {
+    pub type_index: u8,
+    pub event_type: &'static EventType,
+    pub event_id: &'v str,
+    pub id: EventId,
+    pub table_id: &'v str,
+    pub seq: i64,
+    pub ts: &'v str,
+    pub prev_hash: [u8; 32],
+    pub prev_hash_newline: bool,
+    pub hand_id: Option<&'v str>,
+    pub source: &'v str,
+    pub body: &'v [u8],
+}
+
+impl Event<'_> {
+    /// `event.prev_hash == hex(hash)` as the reference compares it (strings).
+    pub fn prev_hash_is(&self, hash: &[u8; 32]) -> bool {
+        !self.prev_hash_newline && self.prev_hash == *hash
+    }
+
+    /// The body as a tree (the rare paths that read its members: table-level events).
+    pub fn data(&self) -> Value<'static> {
+        crate::store::Reader::new(self.body).read_struct(self.event_type.body)
+    }
+}
+
 /// The envelope's members in RFC 8785 order (the order the canonical JSON writes them).
 const ENVELOPE_KEYS: [&str; 10] =
     ["data", "event_id", "hand_id", "prev_hash", "seq", "source", "table_id", "ts", "type", "v"];
@@ -80,7 +137,7 @@ const ENVELOPE_KINDS: [&Kind; 10] = [
 
 /// The slot of an envelope member in ENVELOPE_KEYS (one `match`: the compiler tests the
 /// length first, not ten string comparisons per member).
-fn envelope_slot(key: &str) -> Option<usize> {
+pub(crate) fn envelope_slot(key: &str) -> Option<usize> {
     Some(match key {
         "data" => 0,
         "event_id" => 1,
@@ -381,7 +438,7 @@ fn check_str(s: &str, min: usize, max: usize, pattern: Pattern) -> Verdict {
     check_pattern(s, pattern)
 }
 
-fn check_pattern(s: &str, pattern: Pattern) -> Verdict {
+pub(crate) fn check_pattern(s: &str, pattern: Pattern) -> Verdict {
     if pattern == Pattern::None {
         return Verdict::Valid;
     }
