@@ -142,14 +142,15 @@ def test_a_registry_with_other_russian_rules_keeps_russian_hands_in_python(
     games["russian"] = registry.Game("russian", lambda h, p: original.adjudicate(h, p),
                                      original.rake_rule)
     monkeypatch.setattr(adjudicate_module, "GAMES", games)
-    assert registry_native_games() == ["hcf", "chinese"]
+    assert "russian" not in registry_native_games()
+    assert {"hcf", "chinese"} <= set(registry_native_games())
     lines = simulated(5, 2, 10, frozenset(), 0.0)
     ref, nat, (adjudicated, deferred, _, _) = records(lines, PROFILES, False)
     assert nat == ref and adjudicated == 0 and deferred == 0
 
 
 def test_russian_is_native_with_the_reference_registry() -> None:
-    assert registry_native_games() == ["hcf", "chinese", "russian"]
+    assert "russian" in registry_native_games()
 
 
 def test_a_panic_in_the_rules_is_caught_and_the_hand_goes_to_the_python_rules() -> None:
