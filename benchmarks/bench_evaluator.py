@@ -8,8 +8,9 @@ the same run (absolute numbers on a shared machine are noise, ratios much less s
 Single-call figures are one Python call per hand with cards already encoded in each
 library's own integer form (wire strings for pokerkit, which has no integer form;
 ``pitwatch single (str)`` is our wire-string entry point ``standard.best_rank`` /
-``short_deck.rank5``). Batch figures are one numpy call over an (N, n) array; the peers
-have no batch API, so batch ratios are against their single calls. Short-deck hands are
+``short_deck.rank5``; ``pitwatch native single`` is the native core's ``CardRanking``,
+``services.games.evaluation.native``, on the same tables as the Python ``fast`` path).
+Batch figures are one numpy call over an (N, n) array; the peers have no batch API, so batch ratios are against their single calls. Short-deck hands are
 36-card (6-A), the only short deck pokerkit ranks.
 """
 
@@ -31,6 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from services.games.cards import SHORT_DECK_36, STANDARD_DECK
 from services.games.draw7a import evaluation as short_deck
 from services.games.evaluation import batch, fast, standard
+from services.games.evaluation.native import native_ranking, native_short_deck_ranking
 from services.games.evaluation.tables import card_index
 
 PEERS = ("treys", "phevaluator", "pokerkit")
@@ -88,8 +90,10 @@ def measure_standard(
     texts = ["".join(hand) for hand in names[:slow_count]]
     pokerkit = StandardHighHand if size == 5 else StandardHighHand.from_game
     big = random_hands(rng, list(range(52)), 20 * count, size)
+    native = {5: native_ranking().eval5, 7: native_ranking().eval7}[size]
     return interleaved_rates(
         {
+            "pitwatch native single (int)": (singles(native, rows), count),
             "pitwatch single (int)": (singles(ours, rows), count),
             "pitwatch single (str)": (each(standard.best_rank, names), count),  # type: ignore[arg-type]
             "pitwatch batch": (lambda: batch.rank_hands(big), len(big)),
@@ -117,6 +121,8 @@ def measure_short_deck(
     texts = ["".join(hand) for hand in names[:slow_count]]
     pokerkit = ShortDeckHoldemHand if size == 5 else ShortDeckHoldemHand.from_game
     big = random_hands(rng, deck, 20 * count, size)
+    native_ranks = native_short_deck_ranking(36)
+    native = {5: native_ranks.eval5, 7: native_ranks.eval7}[size]
     by_str = (
         (lambda h: short_deck.rank5(h, 36))
         if size == 5
@@ -124,6 +130,7 @@ def measure_short_deck(
     )
     return interleaved_rates(
         {
+            "pitwatch native single (int)": (singles(native, rows), count),
             "pitwatch single (int)": (singles(ours, rows), count),
             "pitwatch single (str)": (each(by_str, names), count),  # type: ignore[arg-type]
             "pitwatch batch": (lambda: batch.short_deck_rank(big, 36), len(big)),

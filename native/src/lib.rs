@@ -21,6 +21,8 @@ pub mod validate;
 
 #[cfg(feature = "python")]
 mod python;
+#[cfg(feature = "python")]
+mod python_ranking;
 
 use std::collections::HashMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};

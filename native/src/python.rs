@@ -1091,6 +1091,7 @@ fn intake(py: Python<'_>, raw: &[u8]) -> Option<IntakeResult> {
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Engine>()?;
+    m.add_class::<crate::python_ranking::CardRanking>()?;
     m.add_function(wrap_pyfunction!(describe, m)?)?;
     m.add_function(wrap_pyfunction!(intake, m)?)?;
     m.add("MAX_RECORD_BYTES", crate::intake::MAX_RECORD_BYTES)?;

@@ -19,8 +19,9 @@ Zero-sum enforcement, in three layers: ``entries.check_balanced`` refuses a hand
 postings do not sum to zero or whose layouts are not empty again (GEN-8) before anything
 is written; then, on SQLite and PostgreSQL alike, the database refuses the transaction
 itself (triggers of the initial migration: the ``hands`` row checks its postings, child
-rows cannot join a booked hand, the book is append-only; FKs to ``hands`` are deferred to
-COMMIT so a hand's postings cannot be left without it). A CHECK constraint cannot do it:
+rows cannot join a booked hand, the book is append-only; a hand's rows note it in
+``hands_pending``, whose key to ``hands`` is deferred to COMMIT, so a hand's postings
+cannot be left without it: migration 0007). A CHECK constraint cannot do it:
 it sees one row, and the invariant spans a hand's rows. If the database refuses a hand
 the code accepted, the hand is stored as refused with the database's reason.
 

@@ -21,6 +21,7 @@ pub mod evaluation;
 pub mod hcf;
 pub mod integrity;
 pub mod profile;
+pub mod ranking;
 pub mod record;
 pub mod recorded;
 

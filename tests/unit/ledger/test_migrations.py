@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 from alembic import command
@@ -14,6 +15,7 @@ from sqlalchemy import (
     Engine,
     Integer,
     MetaData,
+    Row,
     Table,
     create_engine,
     inspect,
@@ -80,10 +82,11 @@ def test_open_ledger_creates_the_directory_and_migrates_to_head(tmp_path: Path) 
     url = f"sqlite:///{tmp_path}/deep/er/ledger.sqlite"
     engine = open_ledger(url)
     assert (tmp_path / "deep" / "er" / "ledger.sqlite").exists()
-    assert current_revision(engine) == head_revision() == "0006_archive_body_storage"
+    assert current_revision(engine) == head_revision() == "0007_hand_rows_pending"
     assert set(inspect(engine).get_table_names()) == {
         "alembic_version",
         "hands",
+        "hands_pending",
         "accounts",
         "postings",
         "rake",
@@ -171,6 +174,43 @@ def test_the_account_check_migration_keeps_the_book_and_its_guards(engine: Engin
         conn.execute(text("INSERT INTO hands (hand_id, table_id, status, ledger_status, "
                           "record_sha256, record_json) VALUES ('X-8', 'X', 'ok', 'posted', "
                           "'x', '{}')"))
+
+
+def test_the_pending_hands_migration_keeps_the_book_and_its_guards(engine: Engine) -> None:
+    """0007 down and up again on a ledger holding hands (SQLite rebuilds postings, rake
+    and findings both ways, from their stored DDL): every row is still there, no drift,
+    and rows whose hand never arrives still fail at COMMIT, in each child table."""
+    post_hand(engine, hcf_seat1_wins())
+    tables = ("postings", "rake", "findings")
+
+    def book() -> dict[str, list[Row[Any]]]:
+        with engine.connect() as conn:
+            return {t: list(conn.execute(text(f"SELECT * FROM {t} ORDER BY 1, 2, 3")).all())
+                    for t in tables}
+
+    before = book()
+    assert all(before[t] for t in ("postings", "rake"))
+    config = alembic_config()
+    for target in ("0006_archive_body_storage", "head"):
+        with engine.begin() as conn:
+            config.attributes["connection"] = conn
+            (command.downgrade if target != "head" else command.upgrade)(config, target)
+        assert book() == before
+    assert schema_drift(engine) == []
+    orphan_rows = {
+        "postings": "INSERT INTO postings (hand_id, event_id, leg, seq, account, amount, kind) "
+                    f"VALUES ('X-7', 'e', 0, 1, '{before['postings'][0].account}', 5, 'rake')",
+        "rake": "INSERT INTO rake (hand_id, event_id, leg, table_id, amount) "
+                "VALUES ('X-7', 'e', 0, 'X', 5)",
+        "findings": "INSERT INTO findings (hand_id, ordinal, origin, code, rule, severity, "
+                    "message) VALUES ('X-7', 0, 'record', 'C', 'GEN-1', 'info', 'm')",
+    }
+    for table, statement in orphan_rows.items():  # refused by the key, at COMMIT
+        with pytest.raises(IntegrityError, match=r"(?i)foreign key"), engine.begin() as conn:
+            conn.execute(text(statement))
+        assert book() == before, table
+    with engine.connect() as conn:
+        assert conn.execute(text("SELECT count(*) FROM hands_pending")).scalar() == 0
 
 
 def test_in_memory_database_works() -> None:

@@ -1,0 +1,47 @@
+//! The PyO3 binding of the card ranking (`rules::ranking`): `services._native.CardRanking`,
+//! made from Python's `build_tables` output (`services/games/evaluation/native.py`).
+
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+
+use crate::rules::ranking::{self, RankingError};
+
+#[pyclass(module = "services._native", frozen, name = "CardRanking")]
+pub struct CardRanking {
+    ranking: ranking::CardRanking,
+}
+
+fn refused(error: RankingError) -> PyErr {
+    PyValueError::new_err(error.to_string())
+}
+
+#[pymethods]
+impl CardRanking {
+    /// `card_keys` (52), `flush_codes` (8,192) and `(sums, codes)` for 5, 6 and 7 cards.
+    #[new]
+    fn new(card_keys: Vec<i64>, flush_codes: Vec<i64>, five: (Vec<i64>, Vec<i64>),
+           six: (Vec<i64>, Vec<i64>), seven: (Vec<i64>, Vec<i64>)) -> PyResult<CardRanking> {
+        let by_size = [(&five.0[..], &five.1[..]), (&six.0[..], &six.1[..]),
+                       (&seven.0[..], &seven.1[..])];
+        let ranking = ranking::CardRanking::new(&card_keys, &flush_codes, by_size).map_err(refused)?;
+        Ok(CardRanking { ranking })
+    }
+
+    fn eval5(&self, a: u8, b: u8, c: u8, d: u8, e: u8) -> PyResult<u32> {
+        self.ranking.rank(&[a, b, c, d, e]).map_err(refused)
+    }
+
+    fn eval6(&self, a: u8, b: u8, c: u8, d: u8, e: u8, f: u8) -> PyResult<u32> {
+        self.ranking.rank(&[a, b, c, d, e, f]).map_err(refused)
+    }
+
+    #[allow(clippy::too_many_arguments)] // one argument a card, as the Python eval7 takes them
+    fn eval7(&self, a: u8, b: u8, c: u8, d: u8, e: u8, f: u8, g: u8) -> PyResult<u32> {
+        self.ranking.rank(&[a, b, c, d, e, f, g]).map_err(refused)
+    }
+
+    /// Best five of 5-7 card indices.
+    fn rank(&self, cards: Vec<u8>) -> PyResult<u32> {
+        self.ranking.rank(&cards).map_err(refused)
+    }
+}
