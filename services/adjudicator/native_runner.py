@@ -31,6 +31,9 @@ from services.games.draw7a.adjudicate import adjudicate as draw7a_rules
 from services.games.draw7a.profile import Draw7aProfile
 from services.games.hcf.adjudicate import adjudicate as hcf_rules
 from services.games.hcf.profile import HcfProfile
+from services.games.holdem.adjudicate import adjudicate as holdem_rules
+from services.games.holdem.profile import HoldemProfile
+from services.games.evaluation.native import native_ranking
 from services.games.model import BuyRecord, HandInput, SeatInfo, TableContext, finding
 from services.games.profile import GenProfile, Profiles, RuleProfile
 from services.games.registry import Game, GameAdjudicator
@@ -69,7 +72,7 @@ Outputs = list[tuple[Any, ...]]
 # The games whose rules the core has (native/src/rules/), each with the Python rules it
 # ports: their hands never reach Python.
 NATIVE_GAMES: dict[str, GameAdjudicator] = {"hcf": hcf_rules, "chinese": chinese_rules,
-                                             "draw7a": draw7a_rules}
+                                             "draw7a": draw7a_rules, "holdem": holdem_rules}
 
 
 def registry_native_games() -> list[str]:
@@ -93,16 +96,18 @@ def _section(profile: RuleProfile, name: str, struct_type: type[Any]) -> dict[st
 
 
 Section = dict[str, Any] | None
-Sections = tuple[Section, Section, Section, Section]
+Sections = tuple[Section, Section, Section, Section, Section]
 
 
 def native_profiles(profiles: Profiles) -> dict[str, Sections]:
-    """What the core's rules read of each profile (sections ``gen``, ``hcf``, ``chinese``
-    and ``draw7a``, whose ``[rake]`` and ``[betting_severity]`` are the betting engine's),
-    given to it once: the rules read no file and look nothing up in Python per hand."""
+    """What the core's rules read of each profile (sections ``gen``, ``hcf``, ``chinese``,
+    ``draw7a`` and ``holdem``, the last two with ``[rake]`` and ``[betting_severity]``, the
+    betting engine's), given to it once: the rules read no file and look nothing up in
+    Python per hand."""
     return {name: (_section(p, "gen", GenProfile), _section(p, "hcf", HcfProfile),
                    _section(p, "chinese", ChineseProfile),
-                   _section(p, "draw7a", Draw7aProfile))
+                   _section(p, "draw7a", Draw7aProfile),
+                   _section(p, "holdem", HoldemProfile))
             for name, p in profiles.by_name.items()}
 
 
@@ -119,9 +124,9 @@ class NativeRunner:
         canonical JSON, so only when asked). ``closed_hands``: give each adjudicated hand
         back as ``StepResult.closed_hand`` (surveillance and reports need its events; the
         adjudicating paths do not, and skip building them). ``native_rules``: High Card
-        Flush, Chinese Poker and Five Card Draw 7-A hands are adjudicated by the core's
-        rules, each game only while the registry runs the reference's rules for it (the
-        Python rules are the reference and decide the rest)."""
+        Flush, Chinese Poker, Five Card Draw 7-A and Texas Hold'em hands are adjudicated by
+        the core's rules, each game only while the registry runs the reference's rules for
+        it (the Python rules are the reference and decide the rest)."""
         self.profiles = profiles
         self.closed_hands = closed_hands
         self._engine = _native().Engine(_contract_classes(), _reference_verdict, archive)
@@ -129,7 +134,9 @@ class NativeRunner:
         # the core's take a game only when the registry runs the rules they port.
         games = registry_native_games() if native_rules else []
         if games:
-            self._engine.use_native_rules(native_profiles(profiles), closed_hands, games)
+            # The standard ranking's tables reach the core once, here (hold'em's showdown).
+            ranking = native_ranking() if "holdem" in games else None
+            self._engine.use_native_rules(native_profiles(profiles), closed_hands, games, ranking)
         self.next_line = 1  # after ``feed_buffer``: the number of the line that follows
 
     # ------------------------------------------------------------ feeding

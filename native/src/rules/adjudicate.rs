@@ -1,5 +1,5 @@
 //! One closed hand to its record (`services/adjudicator/adjudicate.py` for the games the
-//! core adjudicates: High Card Flush, Chinese Poker and Five Card Draw 7-A): the game's expected side, the recorded side,
+//! core adjudicates: High Card Flush, Chinese Poker, Five Card Draw 7-A and Texas Hold'em): the game's expected side, the recorded side,
 //! the GEN checks, the comparison (MISPAY, RAKE_*, NOT_CONSERVED), the status and the
 //! record's bytes. Anything the port does not decide exactly is a `Defer` (see `rules`).
 
@@ -54,11 +54,12 @@ pub struct Games {
     pub hcf: bool,
     pub chinese: bool,
     pub draw7a: bool,
+    pub holdem: bool,
 }
 
 impl Games {
     /// Every game the core has rules for.
-    pub const ALL: Games = Games { hcf: true, chinese: true, draw7a: true };
+    pub const ALL: Games = Games { hcf: true, chinese: true, draw7a: true, holdem: true };
 
     /// From the registry's game names (unknown names are not the core's).
     pub fn from_names<'n>(names: impl IntoIterator<Item = &'n str>) -> Games {
@@ -68,6 +69,7 @@ impl Games {
                 "hcf" => games.hcf = true,
                 "chinese" => games.chinese = true,
                 "draw7a" => games.draw7a = true,
+                "holdem" => games.holdem = true,
                 _ => {}
             }
         }
@@ -91,6 +93,7 @@ pub fn adjudicate_hand(hand: &ClosedHand, profiles: &HashMap<String, Profile>, g
         Some("hcf") if games.hcf => adjudicate_hcf(hand, config, profiles, with_chain),
         Some("chinese") if games.chinese => adjudicate_chinese(hand, config, profiles, with_chain),
         Some("draw7a") if games.draw7a => adjudicate_draw7a(hand, config, profiles, with_chain),
+        Some("holdem") if games.holdem => adjudicate_holdem(hand, config, profiles, with_chain),
         _ => return Native::NotNative,
     };
     match done {
@@ -130,6 +133,15 @@ fn adjudicate_draw7a(hand: &ClosedHand, config: &Value<'_>, profiles: &HashMap<S
     let prof = profile.draw7a.as_ref().ok_or(Defer("a profile whose draw7a section did not load"))?;
     let outcome = super::draw7a::adjudicate(&hand.events, config, prof);
     finish(hand, config, "draw7a", "GEN-10", gen, outcome, with_chain)
+}
+
+fn adjudicate_holdem(hand: &ClosedHand, config: &Value<'_>, profiles: &HashMap<String, Profile>,
+                     with_chain: bool) -> Result<Adjudicated, Defer> {
+    let (profile, gen) = named_profile(config, profiles)?;
+    let prof = profile.holdem.as_ref().ok_or(Defer("a profile whose holdem section did not load"))?;
+    let ranking = profile.ranking.as_ref().ok_or(Defer("no card ranking was handed to the core"))?;
+    let outcome = super::holdem::adjudicate(&hand.events, config, prof, ranking);
+    finish(hand, config, "holdem", "GEN-10", gen, outcome, with_chain)
 }
 
 /// `_adjudicate` after the game's rules: a rejected hand's record, or the recorded side,
