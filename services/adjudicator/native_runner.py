@@ -29,11 +29,11 @@ from services.games.chinese.adjudicate import adjudicate as chinese_rules
 from services.games.chinese.profile import ChineseProfile
 from services.games.draw7a.adjudicate import adjudicate as draw7a_rules
 from services.games.draw7a.profile import Draw7aProfile
+from services.games.evaluation.native import native_ranking
 from services.games.hcf.adjudicate import adjudicate as hcf_rules
 from services.games.hcf.profile import HcfProfile
 from services.games.holdem.adjudicate import adjudicate as holdem_rules
 from services.games.holdem.profile import HoldemProfile
-from services.games.evaluation.native import native_ranking
 from services.games.model import BuyRecord, HandInput, SeatInfo, TableContext, finding
 from services.games.profile import GenProfile, Profiles, RuleProfile
 from services.games.registry import Game, GameAdjudicator
