@@ -33,7 +33,7 @@ fn house() -> Profile {
         dead_hand_settled_severity: C, showdown_mismatch_severity: C, walk_away_severity: W,
         late_decision_severity: W, settlement_order_severity: C,
     };
-    Profile { gen: Some(gen), hcf: Some(hcf), chinese: Some(chinese()), draw7a: Some(draw7a()) }
+    Profile { gen: Some(gen), hcf: Some(hcf), chinese: Some(chinese()), draw7a: Some(draw7a()), holdem: None, ranking: None }
 }
 
 /// `chinese.toml` of house-v1 (categories: high card .. straight flush).

@@ -60,8 +60,8 @@ fn cards_text(cards: &[Card<'_>]) -> String {
 }
 
 impl<'e> Board<'e> {
-    fn holds(&self, card: Option<&str>) -> bool {
-        self.cards.iter().any(|c| *c == card)
+    fn holds(&self, card: Option<&'e str>) -> bool {
+        self.cards.contains(&card)
     }
 
     // -------------------------------------------------------------- events

@@ -36,3 +36,38 @@ fn with_dead_money(mut pots: Vec<Pot>, dead: Chips, contenders: &[i64]) -> Vec<P
     pots[0].amount += dead;
     pots
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::betting::rake::{PotGameRake, PotRakeSchedule, RakeMode, Rounding};
+
+    fn no_rake() -> PotGameRake {
+        PotGameRake {
+            designated_counts_button: true,
+            fee_from_pot: false,
+            pot: PotRakeSchedule { rate_numerator: 0, rate_denominator: 100, unit: 1, rounding: Rounding::Down,
+                                   minimum_pot: 0, no_flop_no_drop: true, caps: Vec::new() },
+        }
+    }
+
+    /// Worked by hand: seat 2 put in 10, of which a dead ante of 2; seat 1 put in 10. The
+    /// live chips are 10 and 8: a pot of 16, seat 1's last 2 uncalled and returned; the
+    /// dead 2 join the main pot (18), which seat 2 wins: +8 and -8.
+    #[test]
+    fn a_dead_ante_joins_the_main_pot_and_is_not_returned() {
+        let readings = no_rake();
+        let rake = RakePolicy::posted(RakeMode::None, 0, &readings, None);
+        let out = settle_with_dead_money(&[(1, 10), (2, 10)], &[(2, 2)], &[], &[(1, Some(1)), (2, Some(2))], 1,
+                                         &rake, &[(1, 0), (2, 0)]).unwrap();
+        assert_eq!(out.net, vec![(1, -8), (2, 8)]);
+        assert_eq!(out.pots.iter().map(|p| p.amount).collect::<Vec<_>>(), vec![18]);
+    }
+
+    /// Nobody bet live chips: the dead money is the only pot, every contender eligible.
+    #[test]
+    fn dead_money_alone_is_a_pot() {
+        let pots = with_dead_money(Vec::new(), 3, &[4, 2]);
+        assert_eq!(pots, vec![Pot { amount: 3, eligible: vec![2, 4], level: 0 }]);
+    }
+}
