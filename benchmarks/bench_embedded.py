@@ -19,8 +19,8 @@ with pokerkit replaying them, reusing ``bench_holdem``'s code.
 adjudicate FILE`` run as a child process per engine, its whole CPU time (start-up,
 imports, profiles, reading, adjudicating, writing the records) per hand, beside
 ``adjudicate_file`` timed in this process. With the native engine, High Card Flush,
-Chinese Poker, Five Card Draw 7-A and Russian Poker hands are adjudicated by the core's
-rules; the other games by the Python rules.
+Chinese Poker, Five Card Draw 7-A, Russian Poker and Texas Hold'em hands are adjudicated by
+the core's rules.
 """
 
 from __future__ import annotations

@@ -8,7 +8,10 @@ For every Pluribus session (one directory, ~100 hands) in turn, in the same proc
   and the embedded runner over those events as JSONL (intake validation and hashing,
   chain check, hand assembly, hold'em adjudication, comparison with the recorded side),
   timed as two stages; ``adjudicate_hand`` (rules + recorded side + comparison, no
-  intake) and the hold'em rule module alone are timed too, on the same hands.
+  intake) and the hold'em rule module alone are timed too, on the same hands;
+- the same embedded run with the hold'em hands kept in the Python rules (the registry's
+  hold'em rules wrapped, which gates the core's off: the state before issue #23's port),
+  so the native rules' gain is read in the same run.
 
 Sessions alternate between the two so that load on a shared machine hits both alike;
 the report prints hands/s and the ratio to pokerkit (absolute times are noisy; the ratio
@@ -29,12 +32,15 @@ from pathlib import Path
 import orjson
 from pokerkit import HandHistory
 
+import services.adjudicator.adjudicate as adjudicate_module
+
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from services.adjudicator.adjudicate import adjudicate_hand  # noqa: E402
 from services.adjudicator.embedded import adjudicate_lines  # noqa: E402
 from services.events.contract import AdjudicationRecord  # noqa: E402
+from services.games import registry  # noqa: E402
 from services.games.holdem import adjudicate as holdem  # noqa: E402
 from services.games.model import HandInput  # noqa: E402
 from services.games.profiles import BUILTIN_PROFILE, read_profiles  # noqa: E402
@@ -51,6 +57,7 @@ class Timings:
     pokerkit: float = 0.0
     imported: float = 0.0
     embedded: float = 0.0
+    embedded_python: float = 0.0
     rules: float = 0.0
     game: float = 0.0
     statuses: dict[str, int] = field(default_factory=dict)
@@ -70,6 +77,22 @@ def replay_with_pokerkit(files: list[Path]) -> None:
             pass
 
 
+class python_holdem_rules:
+    """The registry's hold'em rules replaced by a wrapper of the same rules: the native
+    runner then leaves hold'em hands to Python (``registry_native_games``)."""
+
+    def __enter__(self) -> None:
+        self.saved = adjudicate_module.GAMES
+        games = dict(self.saved)
+        game = games["holdem"]
+        games["holdem"] = registry.Game("holdem", lambda h, p: game.adjudicate(h, p),
+                                        game.rake_rule)
+        adjudicate_module.GAMES = games
+
+    def __exit__(self, *_: object) -> None:
+        adjudicate_module.GAMES = self.saved
+
+
 def run_session(files: list[Path], timings: Timings) -> None:
     started = time.perf_counter()
     replay_with_pokerkit(files)
@@ -84,6 +107,14 @@ def run_session(files: list[Path], timings: Timings) -> None:
     records: list[AdjudicationRecord] = [
         record for step in adjudicate_lines(lines, PROFILES) for record in step.records]
     timings.embedded += time.perf_counter() - started
+
+    started = time.perf_counter()
+    with python_holdem_rules():
+        python_records = [record for step in adjudicate_lines(lines, PROFILES)
+                          for record in step.records]
+    timings.embedded_python += time.perf_counter() - started
+    if [r.status for r in python_records] != [r.status for r in records]:
+        raise SystemExit("the native and the Python hold'em rules disagree")
 
     inputs: list[HandInput] = list(hand_inputs(result.events))
     started = time.perf_counter()
@@ -128,6 +159,12 @@ def report(t: Timings) -> None:
     print(f"pitwatch embedded adjudication (JSONL)   : {t.rate(t.embedded):10.0f} hands/s")
     print(f"pitwatch import + embedded adjudication  : {pipeline:10.0f} hands/s  "
           f"= {pipeline / pokerkit:5.1f}x pokerkit (target >= 20x)")
+    embedded_python = t.rate(t.embedded_python)
+    before = t.rate(t.imported + t.embedded_python)
+    print(f"  the same, hold'em rules in Python      : {before:10.0f} hands/s  "
+          f"= {before / pokerkit:5.1f}x pokerkit")
+    print(f"pitwatch embedded, hold'em rules Python  : {embedded_python:10.0f} hands/s  "
+          f"(native rules {t.rate(t.embedded) / embedded_python:4.1f}x)")
     rules = t.rate(t.rules)
     print(f"pitwatch adjudicate_hand (no intake)     : {rules:10.0f} hands/s  "
           f"= {rules / pokerkit:5.1f}x pokerkit")

@@ -35,7 +35,7 @@ fn house() -> Profile {
         late_decision_severity: W, settlement_order_severity: C,
     };
     Profile { gen: Some(gen), hcf: Some(hcf), chinese: Some(chinese()), draw7a: Some(draw7a()),
-              russian: Some(russian()) }
+              russian: Some(russian()), holdem: None, ranking: None }
 }
 
 /// `chinese.toml` of house-v1 (categories: high card .. straight flush).

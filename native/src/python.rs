@@ -569,27 +569,31 @@ impl Engine {
     }
 
     /// Adjudicate the games the core's rules cover (`games`: of High Card Flush, Chinese
-    /// Poker, Five Card Draw 7-A and Russian Poker, those the registry runs the reference's
-    /// rules for) here, under `profiles`: `{name: (gen, hcf, chinese, draw7a, russian
-    /// sections)}`, each section a
-    /// dict of its fields (msgspec's `to_builtins`) or None when it did not load.
-    /// `keep_hands`: return each such hand's events and context with its record (for
-    /// surveillance).
-    fn use_native_rules(&mut self, profiles: &Bound<'_, PyDict>, keep_hands: bool, games: Vec<String>) -> PyResult<()> {
+    /// Poker, Five Card Draw 7-A, Russian Poker and Texas Hold'em, those the registry runs
+    /// the reference's rules for) here, under `profiles`: `{name: (gen, hcf, chinese, draw7a,
+    /// russian, holdem sections)}`, each section a dict of its fields (msgspec's
+    /// `to_builtins`) or None when it did not load. `ranking`: the standard `CardRanking`
+    /// (hold'em's showdown), handed over once here. `keep_hands`: return each such hand's
+    /// events and context with its record (for surveillance).
+    #[pyo3(signature = (profiles, keep_hands, games, ranking=None))]
+    fn use_native_rules(&mut self, profiles: &Bound<'_, PyDict>, keep_hands: bool, games: Vec<String>,
+                        ranking: Option<PyRef<'_, crate::python_ranking::CardRanking>>) -> PyResult<()> {
+        let ranking = ranking.map(|r| std::sync::Arc::new(r.inner().clone()));
         let mut known = HashMap::new();
         for (name, sections) in profiles.iter() {
             let name: String = name.extract()?;
             #[allow(clippy::type_complexity)]
-            let (gen, hcf, chinese, draw7a, russian): (Option<Bound<'_, PyDict>>,
+            let (gen, hcf, chinese, draw7a, russian, holdem): (Option<Bound<'_, PyDict>>,
                 Option<Bound<'_, PyDict>>, Option<Bound<'_, PyDict>>, Option<Bound<'_, PyDict>>,
-                Option<Bound<'_, PyDict>>) =
-                sections.extract()?;
+                Option<Bound<'_, PyDict>>, Option<Bound<'_, PyDict>>) = sections.extract()?;
             let profile = crate::rules::profile::Profile {
                 gen: gen.and_then(|d| gen_profile(&d)),
                 hcf: hcf.and_then(|d| hcf_profile(&d)),
                 chinese: chinese.and_then(|d| chinese_profile(&d)),
                 draw7a: draw7a.and_then(|d| draw7a_profile(&d)),
                 russian: russian.and_then(|d| russian_profile(&d)),
+                holdem: holdem.and_then(|d| holdem_profile(&d)),
+                ranking: ranking.clone(),
             };
             known.insert(name, profile);
         }
@@ -1071,6 +1075,61 @@ fn russian_profile(d: &Bound<'_, PyDict>) -> Option<crate::rules::profile::Russi
         banker_error_severity: sev(d, "banker_error_severity")?,
         insufficient_stake_severity: sev(d, "insufficient_stake_severity")?,
         paytable,
+    })
+}
+
+/// Section `holdem` as the core's rules read it (every field); None when a field is
+/// missing or wrong.
+fn holdem_profile(d: &Bound<'_, PyDict>) -> Option<crate::rules::holdem::profile::HoldemProfile> {
+    use crate::rules::betting::structures::PotLimitReading;
+    let s = sub(d, "severity")?;
+    Some(crate::rules::holdem::profile::HoldemProfile {
+        hole_cards: field(d, "hole_cards")?,
+        flop_cards: field(d, "flop_cards")?,
+        board_cards: field(d, "board_cards")?,
+        deck_size: field(d, "deck_size")?,
+        small_blind_numerator: field(d, "small_blind_numerator")?,
+        small_blind_denominator: field(d, "small_blind_denominator")?,
+        big_bet_multiple: field(d, "big_bet_multiple")?,
+        max_bets_per_round: field(d, "max_bets_per_round")?,
+        big_blind_counts_as_bet: field(d, "big_blind_counts_as_bet")?,
+        pot_limit_reading: PotLimitReading::parse(&field::<String>(d, "pot_limit_reading")?)?,
+        undeclared_misdeal_dead: either(d, "undeclared_misdeal_settlement", "dead", "as_played")?,
+        deal_phase_ends_last_hole_card: either(d, "deal_phase_ends", "last_hole_card", "first_action")?,
+        irregular_hand_dead: field(d, "irregular_hand_dead")?,
+        unshown_no_claim: either(d, "unshown_contender", "no_claim", "cards_speak")?,
+        antes_dead_money: field(d, "antes_dead_money")?,
+        unfinished_board_reject: either(d, "unfinished_board_pot", "reject", "split")?,
+        rake: pot_game_rake(&sub(d, "rake")?)?,
+        severity: crate::rules::holdem::profile::HoldemSeverities {
+            wrong_deck: sev(&s, "wrong_deck")?,
+            deal_order: sev(&s, "deal_order")?,
+            wrong_card_count: sev(&s, "wrong_card_count")?,
+            blind_after_deal: sev(&s, "blind_after_deal")?,
+            missing_burn: sev(&s, "missing_burn")?,
+            extra_burn: sev(&s, "extra_burn")?,
+            board_card_count: sev(&s, "board_card_count")?,
+            board_dealt_early: sev(&s, "board_dealt_early")?,
+            unexpected_action: sev(&s, "unexpected_action")?,
+            misdeal_required: sev(&s, "misdeal_required")?,
+            misdeal_not_required: sev(&s, "misdeal_not_required")?,
+            exposed_card_not_replaced: sev(&s, "exposed_card_not_replaced")?,
+            exposed_card_replaced_early: sev(&s, "exposed_card_replaced_early")?,
+            exposed_card_not_burned: sev(&s, "exposed_card_not_burned")?,
+            flop_not_redealt: sev(&s, "flop_not_redealt")?,
+            redeal_not_reshuffled: sev(&s, "redeal_not_reshuffled")?,
+            burn_not_kept: sev(&s, "burn_not_kept")?,
+            premature_turn_not_set_aside: sev(&s, "premature_turn_not_set_aside")?,
+            set_aside_not_reshuffled: sev(&s, "set_aside_not_reshuffled")?,
+            extra_card_not_burned: sev(&s, "extra_card_not_burned")?,
+            showdown_order: sev(&s, "showdown_order")?,
+            shown_cards_mismatch: sev(&s, "shown_cards_mismatch")?,
+            board_declared_late: sev(&s, "board_declared_late")?,
+            wrong_card_removed: sev(&s, "wrong_card_removed")?,
+            card_to_dealer: sev(&s, "card_to_dealer")?,
+            showdown_unknown: sev(&s, "showdown_unknown")?,
+        },
+        betting_severity: betting_severities(&sub(d, "betting_severity")?)?,
     })
 }
 

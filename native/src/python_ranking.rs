@@ -15,6 +15,13 @@ fn refused(error: RankingError) -> PyErr {
     PyValueError::new_err(error.to_string())
 }
 
+impl CardRanking {
+    /// The tables, for the native rules (`Engine.use_native_rules` takes a copy once).
+    pub(crate) fn inner(&self) -> &ranking::CardRanking {
+        &self.ranking
+    }
+}
+
 #[pymethods]
 impl CardRanking {
     /// `card_keys` (52), `flush_codes` (8,192) and `(sums, codes)` for 5, 6 and 7 cards.

@@ -29,8 +29,11 @@ from services.games.chinese.adjudicate import adjudicate as chinese_rules
 from services.games.chinese.profile import ChineseProfile
 from services.games.draw7a.adjudicate import adjudicate as draw7a_rules
 from services.games.draw7a.profile import Draw7aProfile
+from services.games.evaluation.native import native_ranking
 from services.games.hcf.adjudicate import adjudicate as hcf_rules
 from services.games.hcf.profile import HcfProfile
+from services.games.holdem.adjudicate import adjudicate as holdem_rules
+from services.games.holdem.profile import HoldemProfile
 from services.games.model import BuyRecord, HandInput, SeatInfo, TableContext, finding
 from services.games.profile import GenProfile, Profiles, RuleProfile
 from services.games.registry import Game, GameAdjudicator
@@ -71,7 +74,8 @@ Outputs = list[tuple[Any, ...]]
 # The games whose rules the core has (native/src/rules/), each with the Python rules it
 # ports: their hands never reach Python.
 NATIVE_GAMES: dict[str, GameAdjudicator] = {"hcf": hcf_rules, "chinese": chinese_rules,
-                                             "draw7a": draw7a_rules, "russian": russian_rules}
+                                             "draw7a": draw7a_rules, "russian": russian_rules,
+                                             "holdem": holdem_rules}
 
 
 def registry_native_games() -> list[str]:
@@ -95,18 +99,19 @@ def _section(profile: RuleProfile, name: str, struct_type: type[Any]) -> dict[st
 
 
 Section = dict[str, Any] | None
-Sections = tuple[Section, Section, Section, Section, Section]
+Sections = tuple[Section, Section, Section, Section, Section, Section]
 
 
 def native_profiles(profiles: Profiles) -> dict[str, Sections]:
-    """What the core's rules read of each profile (sections ``gen``, ``hcf``, ``chinese``
-    ``draw7a``, whose ``[rake]`` and ``[betting_severity]`` are the betting engine's, and
-    ``russian``), given to it once: the rules read no file and look nothing up in Python
-    per hand."""
+    """What the core's rules read of each profile (sections ``gen``, ``hcf``, ``chinese``,
+    ``draw7a``, ``russian`` and ``holdem``; ``draw7a`` and ``holdem`` with ``[rake]`` and
+    ``[betting_severity]``, the betting engine's), given to it once: the rules read no file
+    and look nothing up in Python per hand."""
     return {name: (_section(p, "gen", GenProfile), _section(p, "hcf", HcfProfile),
                    _section(p, "chinese", ChineseProfile),
                    _section(p, "draw7a", Draw7aProfile),
-                   _section(p, "russian", RussianProfile))
+                   _section(p, "russian", RussianProfile),
+                   _section(p, "holdem", HoldemProfile))
             for name, p in profiles.by_name.items()}
 
 
@@ -123,7 +128,7 @@ class NativeRunner:
         canonical JSON, so only when asked). ``closed_hands``: give each adjudicated hand
         back as ``StepResult.closed_hand`` (surveillance and reports need its events; the
         adjudicating paths do not, and skip building them). ``native_rules``: High Card
-        Flush, Chinese Poker, Five Card Draw 7-A and Russian Poker hands are adjudicated by
+        Flush, Chinese Poker, Five Card Draw 7-A, Russian Poker and Texas Hold'em hands are adjudicated by
         the core's rules, each game only while the registry runs the reference's rules for
         it (the Python rules are the reference and decide the rest)."""
         self.profiles = profiles
@@ -133,7 +138,9 @@ class NativeRunner:
         # the core's take a game only when the registry runs the rules they port.
         games = registry_native_games() if native_rules else []
         if games:
-            self._engine.use_native_rules(native_profiles(profiles), closed_hands, games)
+            # The standard ranking's tables reach the core once, here (hold'em's showdown).
+            ranking = native_ranking() if "holdem" in games else None
+            self._engine.use_native_rules(native_profiles(profiles), closed_hands, games, ranking)
         self.next_line = 1  # after ``feed_buffer``: the number of the line that follows
 
     # ------------------------------------------------------------ feeding

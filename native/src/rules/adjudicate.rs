@@ -1,5 +1,5 @@
 //! One closed hand to its record (`services/adjudicator/adjudicate.py` for the games the
-//! core adjudicates: High Card Flush, Chinese Poker, Five Card Draw 7-A and Russian Poker): the game's expected side, the recorded side,
+//! core adjudicates: High Card Flush, Chinese Poker, Five Card Draw 7-A, Russian Poker and Texas Hold'em): the game's expected side, the recorded side,
 //! the GEN checks, the comparison (MISPAY, RAKE_*, NOT_CONSERVED), the status and the
 //! record's bytes. Anything the port does not decide exactly is a `Defer` (see `rules`).
 
@@ -55,11 +55,12 @@ pub struct Games {
     pub chinese: bool,
     pub draw7a: bool,
     pub russian: bool,
+    pub holdem: bool,
 }
 
 impl Games {
     /// Every game the core has rules for.
-    pub const ALL: Games = Games { hcf: true, chinese: true, draw7a: true, russian: true };
+    pub const ALL: Games = Games { hcf: true, chinese: true, draw7a: true, russian: true, holdem: true };
 
     /// From the registry's game names (unknown names are not the core's).
     pub fn from_names<'n>(names: impl IntoIterator<Item = &'n str>) -> Games {
@@ -70,6 +71,7 @@ impl Games {
                 "chinese" => games.chinese = true,
                 "draw7a" => games.draw7a = true,
                 "russian" => games.russian = true,
+                "holdem" => games.holdem = true,
                 _ => {}
             }
         }
@@ -94,6 +96,7 @@ pub fn adjudicate_hand(hand: &ClosedHand, profiles: &HashMap<String, Profile>, g
         Some("chinese") if games.chinese => adjudicate_chinese(hand, config, profiles, with_chain),
         Some("draw7a") if games.draw7a => adjudicate_draw7a(hand, config, profiles, with_chain),
         Some("russian") if games.russian => adjudicate_russian(hand, config, profiles, with_chain),
+        Some("holdem") if games.holdem => adjudicate_holdem(hand, config, profiles, with_chain),
         _ => return Native::NotNative,
     };
     match done {
@@ -141,6 +144,15 @@ fn adjudicate_russian(hand: &ClosedHand, config: &Value<'_>, profiles: &HashMap<
     let rp = profile.russian.as_ref().ok_or(Defer("a profile whose russian section did not load"))?;
     let outcome = super::russian::adjudicate(&hand.events, config, rp, gen);
     finish(hand, config, "russian", "GEN-10", gen, outcome, with_chain)
+}
+
+fn adjudicate_holdem(hand: &ClosedHand, config: &Value<'_>, profiles: &HashMap<String, Profile>,
+                     with_chain: bool) -> Result<Adjudicated, Defer> {
+    let (profile, gen) = named_profile(config, profiles)?;
+    let prof = profile.holdem.as_ref().ok_or(Defer("a profile whose holdem section did not load"))?;
+    let ranking = profile.ranking.as_ref().ok_or(Defer("no card ranking was handed to the core"))?;
+    let outcome = super::holdem::adjudicate(&hand.events, config, prof, ranking);
+    finish(hand, config, "holdem", "GEN-10", gen, outcome, with_chain)
 }
 
 /// `_adjudicate` after the game's rules: a rejected hand's record, or the recorded side,

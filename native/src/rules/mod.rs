@@ -20,6 +20,7 @@ pub mod chinese;
 pub mod draw7a;
 pub mod evaluation;
 pub mod hcf;
+pub mod holdem;
 pub mod integrity;
 pub mod profile;
 pub mod ranking;

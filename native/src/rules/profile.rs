@@ -77,6 +77,10 @@ pub struct Profile {
     pub chinese: Option<ChineseProfile>,
     pub draw7a: Option<super::draw7a::profile::Draw7aProfile>,
     pub russian: Option<RussianProfile>,
+    pub holdem: Option<super::holdem::profile::HoldemProfile>,
+    /// The standard ranking's tables (`tables.build_tables(STANDARD)`), handed over once at
+    /// setup and shared by every profile: what the hold'em showdown ranks with.
+    pub ranking: Option<std::sync::Arc<super::ranking::CardRanking>>,
 }
 
 /// CP-5 / CP-6 / CP-8 values of one scoring (`ScoringRules`). `bonus[segment][category]`:

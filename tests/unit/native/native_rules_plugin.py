@@ -1,8 +1,8 @@
 """A pytest plugin that checks the core's rules (High Card Flush, Chinese Poker, Five Card
-Draw 7-A, Russian Poker) against the Python reference on every hand a test suite
-adjudicates (``tests/unit/hcf``, ``tests/unit/chinese``, ``tests/unit/draw7a``, the betting
-engine's ``tests/unit/betting`` or ``tests/unit/russian`` with it: every unit scenario of
-the game).
+Draw 7-A, Russian Poker, Texas Hold'em) against the Python reference on every hand a test
+suite adjudicates (``tests/unit/hcf``, ``tests/unit/chinese``, ``tests/unit/draw7a``, the
+betting engine's ``tests/unit/betting``, ``tests/unit/russian`` or ``tests/unit/holdem``
+with it: every unit scenario of the game).
 
 Loaded with ``-p tests.unit.native.native_rules_plugin`` before the test modules are
 imported, it wraps ``adjudicate_hand`` (the record) and each native game's ``adjudicate``
@@ -25,6 +25,7 @@ import services.adjudicator.adjudicate as adjudicate_module
 import services.games.chinese.adjudicate as chinese_module
 import services.games.draw7a.adjudicate as draw7a_module
 import services.games.hcf.adjudicate as hcf_module
+import services.games.holdem.adjudicate as holdem_module
 import services.games.russian.adjudicate as russian_module
 from services.adjudicator.native_runner import NATIVE_GAMES, NativeRunner
 from services.events.contract import encode_record
@@ -74,6 +75,7 @@ _reference_hcf = hcf_module.adjudicate
 _reference_chinese = chinese_module.adjudicate
 _reference_draw7a = draw7a_module.adjudicate
 _reference_russian = russian_module.adjudicate
+_reference_holdem = holdem_module.adjudicate
 
 
 def _checked_game(rules: Callable[[HandInput, RuleProfile], GameOutcome], hand: HandInput,
@@ -100,11 +102,16 @@ def checked_russian(hand: HandInput, profile: RuleProfile) -> GameOutcome:
     return _checked_game(_reference_russian, hand, profile)
 
 
+def checked_holdem(hand: HandInput, profile: RuleProfile) -> GameOutcome:
+    return _checked_game(_reference_holdem, hand, profile)
+
+
 adjudicate_module.adjudicate_hand = checked_hand
 hcf_module.adjudicate = checked_hcf
 chinese_module.adjudicate = checked_chinese
 draw7a_module.adjudicate = checked_draw7a
 russian_module.adjudicate = checked_russian
+holdem_module.adjudicate = checked_holdem
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:

@@ -136,7 +136,7 @@ def test_a_registry_with_other_chinese_rules_keeps_chinese_hands_in_python(
                                      original.rake_rule)
     monkeypatch.setattr(adjudicate_module, "GAMES", games)
     assert "chinese" not in registry_native_games()
-    assert {"hcf", "draw7a", "russian"} <= set(registry_native_games())
+    assert {"hcf", "draw7a", "russian", "holdem"} <= set(registry_native_games())
     lines = simulated(5, 2, 10, frozenset(), 0.0)
     ref, nat, (adjudicated, deferred, _, _) = records(lines, PROFILES, False)
     assert nat == ref and adjudicated == 0 and deferred == 0

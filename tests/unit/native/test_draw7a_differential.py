@@ -145,14 +145,14 @@ def test_a_registry_with_other_draw7a_rules_keeps_draw7a_hands_in_python(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """Gating is per game: replacing the Draw 7-A rules leaves the other games native and
     Draw 7-A in Python (and the records are the replaced rules')."""
-    assert {"hcf", "chinese", "draw7a"} <= set(registry_native_games())
+    assert {"hcf", "chinese", "draw7a", "holdem"} <= set(registry_native_games())
     games = dict(vars(adjudicate_module)["GAMES"])
     original = games["draw7a"]
     games["draw7a"] = registry.Game("draw7a", lambda h, p: original.adjudicate(h, p),
                                     original.rake_rule)
     monkeypatch.setattr(adjudicate_module, "GAMES", games)
     assert "draw7a" not in registry_native_games()
-    assert {"hcf", "chinese"} <= set(registry_native_games())
+    assert {"hcf", "chinese", "holdem"} <= set(registry_native_games())
     lines = simulated(5, 2, 10, frozenset(), 0.0)
     ref, nat, (adjudicated, deferred, _, _) = records(lines, PROFILES, False)
     assert nat == ref and adjudicated == 0 and deferred == 0

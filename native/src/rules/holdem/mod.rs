@@ -1,0 +1,117 @@
+//! Texas Hold'em (rules.md TH-1..9, GEN-10), the port of `services/games/holdem/adjudicate.py`:
+//! the hand replayed in order (`walk`): blinds, antes and betting on the shared engine
+//! (`rules::betting`, TH-1 structures: `betting`), the hole-card deal with its exposed and
+//! extra cards (`deal`: TH-1, TH-3, TH-7), the board with its burns, redealt flops and
+//! premature turns (`board`: TH-1, TH-4, TH-5, TH-6), the showdown (`showdown`: TH-2, TH-8,
+//! TH-9, ranked on the standard tables handed over once: `rules::ranking`), and the
+//! settlement with side pots, split pots, the odd chip, dead antes (`settlement`) and the
+//! posted rake (GEN-10). A misdeal makes the hand dead (GEN-6). The decision path stays Python's.
+
+pub mod betting;
+pub mod board;
+pub mod deal;
+pub mod profile;
+pub mod settlement;
+pub mod showdown;
+pub mod walk;
+
+use crate::json::Value;
+use crate::rules::betting::findings::violation_findings;
+use crate::rules::betting::pot_hand::{dead_outcome, opening, replay, Notes};
+use crate::rules::betting::rake::{PotRakeHand, RakeMode, RakePolicy};
+use crate::rules::betting::settlement::settle;
+use crate::rules::hcf::procedure::Stop;
+use crate::rules::ranking::CardRanking;
+use crate::rules::{Chips, Defer, Outcome};
+use crate::table::DecodedEvent;
+use profile::HoldemProfile;
+use showdown::ShowdownInput;
+use walk::HandWalk;
+
+/// `dead_antes` (TH-1 / TH-9 reading): every ante when `antes_dead_money`, else only a
+/// big-blind ante (what the big blind posted in antes beyond the ante every player owes).
+fn dead_antes(walk: &HandWalk<'_, '_>, config: &Value<'_>) -> Result<Vec<(i64, Chips)>, Defer> {
+    if walk.prof.antes_dead_money {
+        return Ok(walk.antes.iter().copied().filter(|(_, a)| *a != 0).collect());
+    }
+    let antes = betting::posted_antes(config);
+    if antes.big_blind == 0 {
+        return Ok(Vec::new());
+    }
+    // The reference reads the engine's big blind seat, which a table without blinds lacks.
+    let seat = betting::big_blind_seat(&walk.engine).ok_or(Defer("a big-blind ante without blinds"))?;
+    let posted = walk.antes.iter().find(|(s, _)| *s == seat).map_or(0, |(_, a)| *a);
+    let dead = posted - antes.each.min(posted);
+    Ok(if dead > 0 { vec![(seat, dead)] } else { Vec::new() })
+}
+
+/// `settle_hand`: pots to the best hands (TH-2, TH-8, TH-9), rake per the posted mode (GEN-10).
+fn settle_hand(walk: &mut HandWalk<'_, '_>, config: &Value<'_>, ranking: &CardRanking) -> Result<Outcome, Stop> {
+    let contenders = walk.engine.active();
+    let showdown = contenders.len() > 1;
+    let mut data = ShowdownInput {
+        contenders: &contenders, hole: &walk.deal.hands, board: &walk.board.cards, shown: &walk.shown,
+        declared_board: &walk.declared_board, seat_rules: Vec::new(), unknown: Vec::new(),
+    };
+    let ranks = if showdown { showdown::strengths(&mut data, walk.prof, &mut walk.notes, ranking)? } else { Vec::new() };
+    let (seat_rules, unknown) = (data.seat_rules, data.unknown);
+    if showdown {
+        showdown::check_order(&walk.engine, &walk.shown, walk.prof, &mut walk.notes)?;
+    }
+    if !unknown.is_empty() {
+        // TH-9 `cannot_verify`: the record is "unverified", which the core does not write.
+        return Err(Stop::Defer(Defer("a contender's cards are unknown")));
+    }
+    let (mode, fee) = crate::rules::hcf::rake_config(config);
+    let mode = RakeMode::parse(mode).ok_or(Defer("a rake mode the core does not know"))?;
+    let hand = PotRakeHand { players_dealt: walk.started.seats.len() as i64, past_first_round: !walk.board.cards.is_empty() };
+    let rake = RakePolicy::posted(mode, fee, &walk.prof.rake, Some(hand));
+    let dead = dead_antes(walk, config)?;
+    let engine = &walk.engine;
+    let result = if dead.is_empty() {
+        settle(&engine.contributions(), &engine.folded(), &ranks, engine.button, &rake, &engine.stacks_left())?
+    } else {
+        settlement::settle_with_dead_money(&engine.contributions(), &dead, &engine.folded(), &ranks, engine.button,
+                                           &rake, &engine.stacks_left())?
+    };
+    let mut findings = violation_findings(&engine.violations, &walk.prof.betting_severity);
+    findings.extend(std::mem::take(&mut walk.notes.findings));
+    let rule_of = |seat: i64| seat_rules.iter().find(|(s, _)| *s == seat).map_or("TH-9", |(_, r)| *r);
+    Ok(Outcome {
+        net: result.net.iter().copied().collect(),
+        house: result.house(),
+        rake: result.rake.items.iter().copied().collect(),
+        pot_rake: result.pot_rake,
+        findings,
+        seat_rules: result.net.iter().map(|(seat, _)| (*seat, rule_of(*seat))).collect(),
+        dead: false,
+    })
+}
+
+/// `adjudicate(hand, profile)` for Texas Hold'em: the expected settlement, with its findings.
+pub fn adjudicate(events: &[DecodedEvent], config: &Value<'_>, prof: &HoldemProfile, ranking: &CardRanking)
+                  -> Result<Outcome, Stop> {
+    let started = opening(events, "TH-1")?;
+    let engine_config = betting::betting_config(config, prof)?;
+    let stacks: Vec<(i64, Chips)> = started.seats.iter().map(|s| (s.seat, s.stack)).collect();
+    let antes = betting::posted_antes(config);
+    let engine = betting::holdem_betting(engine_config, &stacks, started.button, antes.big_blind)?;
+    let mut notes = Notes::default();
+    if started.deck != prof.deck_size {
+        notes.add("WRONG_DECK", "TH-9", prof.severity.wrong_deck, format!(
+            "hand_started declares a {}-card deck; hold'em is dealt from one standard {}-card deck",
+            started.deck, prof.deck_size), None, Some(started.deck as Chips));
+    }
+    let mut walk = HandWalk::new(prof, started, engine, notes);
+    for e in replay(events) {
+        walk.feed(e)?;
+    }
+    walk.finish()?;
+    if walk.dead {
+        return Ok(dead_outcome(&walk.started, walk.notes));
+    }
+    if walk.deal.misdeal_cause.is_some() && prof.undeclared_misdeal_dead {
+        return Ok(dead_outcome(&walk.started, walk.notes));
+    }
+    settle_hand(&mut walk, config, ranking)
+}
