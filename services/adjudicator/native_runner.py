@@ -128,9 +128,9 @@ class NativeRunner:
         canonical JSON, so only when asked). ``closed_hands``: give each adjudicated hand
         back as ``StepResult.closed_hand`` (surveillance and reports need its events; the
         adjudicating paths do not, and skip building them). ``native_rules``: High Card
-        Flush, Chinese Poker, Five Card Draw 7-A, Russian Poker and Texas Hold'em hands are adjudicated by
-        the core's rules, each game only while the registry runs the reference's rules for
-        it (the Python rules are the reference and decide the rest)."""
+        Flush, Chinese Poker, Five Card Draw 7-A, Russian Poker and Texas Hold'em hands are
+        adjudicated by the core's rules, each game only while the registry runs the
+        reference's rules for it (the Python rules are the reference and decide the rest)."""
         self.profiles = profiles
         self.closed_hands = closed_hands
         self._engine = _native().Engine(_contract_classes(), _reference_verdict, archive)
