@@ -1,8 +1,15 @@
 """What the native-rules differential tests of every game share: both engines' records of
-one log, simulated logs of one game, and the house profile with one section changed."""
+one log, simulated logs of one game, the house profile with one section changed, a panic
+in the core's rules, and a game's unit suites run with ``native_rules_plugin``."""
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 import orjson
@@ -13,6 +20,8 @@ from services.events.contract import encode_record
 from services.games.profile import Profiles, RuleProfile
 from services.simulator.run import simulate
 from tests.profiles import HOUSE
+
+REPO = Path(__file__).resolve().parents[3]
 
 
 def records(lines: list[bytes], profiles: Profiles, closed_hands: bool) -> tuple[
@@ -48,3 +57,34 @@ def house_with(section: str, change: dict[str, Any]) -> RuleProfile:
     sections = {name: dict(values) for name, values in HOUSE.sections.items()}
     sections[section] = merged(sections[section], change)
     return RuleProfile(HOUSE.name, sections)
+
+
+def assert_a_rules_panic_goes_to_the_python_rules(lines: list[bytes],
+                                                  profiles: Profiles) -> None:
+    """The core's rules panic on the third hand of ``lines``: that hand goes to the Python
+    rules (the panic is caught per hand), every record is the reference's, and the core's
+    counters say one hand panicked and the others were native."""
+    ref, _, _ = records(lines, profiles, False)
+    victim = orjson.loads(ref[2])["hand_id"]
+    native = NativeRunner(profiles, closed_hands=False)
+    native._engine._inject_rules_panic(victim)
+    nat = [encode_record(r) for step in native.feed_lines(lines) for r in step.records]
+    assert nat == ref
+    adjudicated, deferred, panicked, _ = native.native_rules_stats()
+    assert (adjudicated, deferred, panicked) == (len(ref) - 1, 0, 1)
+
+
+def unit_suites_checked_natively(suites: Sequence[str], tmp_path: Path) -> dict[str, Any]:
+    """Run the unit ``suites`` (paths under the repository) with every hand they adjudicate
+    also adjudicated by the core and compared (``native_rules_plugin``); the plugin's
+    report, after checking that the suites passed and no record differed."""
+    report = tmp_path / "check.json"
+    env = {**os.environ, "PITWATCH_NATIVE_CHECK": str(report)}
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p",
+         "tests.unit.native.native_rules_plugin", *suites],
+        cwd=REPO, env=env, capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    seen: dict[str, Any] = json.loads(report.read_text())
+    assert seen["differences"] == []
+    return seen

@@ -12,10 +12,7 @@ registry with other Chinese rules keeps the hands in Python.
 
 from __future__ import annotations
 
-import json
 import os
-import subprocess
-import sys
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -38,9 +35,13 @@ from services.simulator.handbuilder import build_hand
 from services.simulator.run import available_faults
 from tests.profiles import HOUSE, PROFILES
 from tests.unit.chinese import scenario as sc
-from tests.unit.native.rules_support import house_with, records, simulated_game
-
-REPO = Path(__file__).resolve().parents[3]
+from tests.unit.native.rules_support import (
+    assert_a_rules_panic_goes_to_the_python_rules,
+    house_with,
+    records,
+    simulated_game,
+    unit_suites_checked_natively,
+)
 
 # Every reading of chinese.toml the other way from house-v1 (some together), so that each
 # branch of the port is compared at least once under simulated play.
@@ -143,15 +144,7 @@ def test_a_registry_with_other_chinese_rules_keeps_chinese_hands_in_python(
 
 
 def test_a_panic_in_the_rules_is_caught_and_the_hand_goes_to_the_python_rules() -> None:
-    lines = simulated(22, 1, 6, frozenset(), 0.0)
-    ref, _, _ = records(lines, PROFILES, False)
-    victim = orjson.loads(ref[2])["hand_id"]
-    native = NativeRunner(PROFILES, closed_hands=False)
-    native._engine._inject_rules_panic(victim)
-    nat = [encode_record(r) for step in native.feed_lines(lines) for r in step.records]
-    assert nat == ref
-    adjudicated, deferred, panicked, _ = native.native_rules_stats()
-    assert (adjudicated, deferred, panicked) == (len(ref) - 1, 0, 1)
+    assert_a_rules_panic_goes_to_the_python_rules(simulated(22, 1, 6, frozenset(), 0.0), PROFILES)
 
 
 SCOOPER = ("Ac Ad 2c", "Kc Kd Ks 3h 4h", "9s Ts Js Qs 2s")  # a scoop, no bonus (mandarin 6)
@@ -180,15 +173,7 @@ def test_the_table_stakes_cap_at_and_around_its_boundary(point_value: int) -> No
 def test_every_chinese_unit_scenario_is_adjudicated_natively_the_same(tmp_path: Path) -> None:
     """The game's whole unit suite runs with every hand it adjudicates also adjudicated by
     the core and compared (``native_rules_plugin``)."""
-    report = tmp_path / "check.json"
-    env = {**os.environ, "PITWATCH_NATIVE_CHECK": str(report)}
-    done = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p",
-         "tests.unit.native.native_rules_plugin", "tests/unit/chinese"],
-        cwd=REPO, env=env, capture_output=True, text=True, check=False)
-    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
-    seen = json.loads(report.read_text())
-    assert seen["differences"] == []
+    seen = unit_suites_checked_natively(["tests/unit/chinese"], tmp_path)
     chinese = seen["games"]["chinese"]
     assert chinese["compared"] >= 300
     # What the core leaves to Python here: only profiles whose section does not load

@@ -16,11 +16,8 @@ hands in Python.
 
 from __future__ import annotations
 
-import json
 import os
 import random
-import subprocess
-import sys
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -48,9 +45,13 @@ from tests.profiles import HOUSE, PROFILES
 from tests.unit.betting.generator import legal_choices
 from tests.unit.draw7a.builder import config as draw_config
 from tests.unit.draw7a.builder import narrate
-from tests.unit.native.rules_support import house_with, records, simulated_game
-
-REPO = Path(__file__).resolve().parents[3]
+from tests.unit.native.rules_support import (
+    assert_a_rules_panic_goes_to_the_python_rules,
+    house_with,
+    records,
+    simulated_game,
+    unit_suites_checked_natively,
+)
 
 POT_SCHEDULE = {"rate_numerator": 5, "rate_denominator": 100, "unit": 1, "rounding": "down",
                 "minimum_pot": 10, "no_flop_no_drop": True,
@@ -159,15 +160,7 @@ def test_a_registry_with_other_draw7a_rules_keeps_draw7a_hands_in_python(
 
 
 def test_a_panic_in_the_rules_is_caught_and_the_hand_goes_to_the_python_rules() -> None:
-    lines = simulated(22, 1, 6, frozenset(), 0.0)
-    ref, _, _ = records(lines, PROFILES, False)
-    victim = orjson.loads(ref[2])["hand_id"]
-    native = NativeRunner(PROFILES, closed_hands=False)
-    native._engine._inject_rules_panic(victim)
-    nat = [encode_record(r) for step in native.feed_lines(lines) for r in step.records]
-    assert nat == ref
-    adjudicated, deferred, panicked, _ = native.native_rules_stats()
-    assert (adjudicated, deferred, panicked) == (len(ref) - 1, 0, 1)
+    assert_a_rules_panic_goes_to_the_python_rules(simulated(22, 1, 6, frozenset(), 0.0), PROFILES)
 
 
 # Equal hands at seats 2 and 3 (A K Q J 9, no flush), seat 1 lower (Q high).
@@ -207,15 +200,7 @@ def test_a_split_pot_gives_the_odd_chip_left_of_the_button(button: int) -> None:
 def test_every_draw7a_unit_scenario_is_adjudicated_natively_the_same(tmp_path: Path) -> None:
     """The game's whole unit suite and the betting engine's run with every Draw 7-A hand
     they adjudicate also adjudicated by the core and compared (``native_rules_plugin``)."""
-    report = tmp_path / "check.json"
-    env = {**os.environ, "PITWATCH_NATIVE_CHECK": str(report)}
-    done = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p",
-         "tests.unit.native.native_rules_plugin", "tests/unit/draw7a", "tests/unit/betting"],
-        cwd=REPO, env=env, capture_output=True, text=True, check=False)
-    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
-    seen = json.loads(report.read_text())
-    assert seen["differences"] == []
+    seen = unit_suites_checked_natively(["tests/unit/draw7a", "tests/unit/betting"], tmp_path)
     draw = seen["games"]["draw7a"]
     assert draw["compared"] >= 200
     # What the core leaves to Python here: only profiles whose section does not load

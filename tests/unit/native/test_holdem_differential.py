@@ -18,11 +18,8 @@ registry with other hold'em rules keeps the hands in Python.
 
 from __future__ import annotations
 
-import json
 import os
 import random
-import subprocess
-import sys
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -50,7 +47,13 @@ from services.simulator.run import available_faults
 from tests.e2e.phh_support import shared_phh_dir, unpack
 from tests.profiles import HOUSE, PROFILES
 from tests.unit.betting.generator import legal_choices
-from tests.unit.native.rules_support import house_with, records, simulated_game
+from tests.unit.native.rules_support import (
+    assert_a_rules_panic_goes_to_the_python_rules,
+    house_with,
+    records,
+    simulated_game,
+    unit_suites_checked_natively,
+)
 
 REPO = Path(__file__).resolve().parents[3]
 UNKNOWN = "a contender's cards are unknown"  # TH-9 unverified: the Python rules decide
@@ -166,15 +169,7 @@ def test_a_registry_with_other_holdem_rules_keeps_holdem_hands_in_python(
 
 
 def test_a_panic_in_the_rules_is_caught_and_the_hand_goes_to_the_python_rules() -> None:
-    lines = simulated(22, 1, 6, frozenset(), 0.0)
-    ref, _, _ = records(lines, PROFILES, False)
-    victim = orjson.loads(ref[2])["hand_id"]
-    native = NativeRunner(PROFILES, closed_hands=False)
-    native._engine._inject_rules_panic(victim)
-    nat = [encode_record(r) for step in native.feed_lines(lines) for r in step.records]
-    assert nat == ref
-    adjudicated, deferred, panicked, _ = native.native_rules_stats()
-    assert (adjudicated, deferred, panicked) == (len(ref) - 1, 0, 1)
+    assert_a_rules_panic_goes_to_the_python_rules(simulated(22, 1, 6, frozenset(), 0.0), PROFILES)
 
 
 # ------------------------------------------------------------------ every unit scenario
@@ -183,15 +178,7 @@ def test_a_panic_in_the_rules_is_caught_and_the_hand_goes_to_the_python_rules() 
 def test_every_holdem_unit_scenario_is_adjudicated_natively_the_same(tmp_path: Path) -> None:
     """The game's whole unit suite runs with every hold'em hand it adjudicates also
     adjudicated by the core and compared (``native_rules_plugin``)."""
-    report = tmp_path / "check.json"
-    env = {**os.environ, "PITWATCH_NATIVE_CHECK": str(report)}
-    done = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p",
-         "tests.unit.native.native_rules_plugin", "tests/unit/holdem"],
-        cwd=REPO, env=env, capture_output=True, text=True, check=False)
-    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
-    seen = json.loads(report.read_text())
-    assert seen["differences"] == []
+    seen = unit_suites_checked_natively(["tests/unit/holdem"], tmp_path)
     holdem = seen["games"]["holdem"]
     assert holdem["compared"] >= 100
     # What the core leaves to Python here: the unverified hands (TH-9, cards unknown) and
