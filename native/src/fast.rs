@@ -18,6 +18,7 @@
 
 use crate::canonical::write_int;
 use crate::ids::EventId;
+use crate::json;
 use crate::intake::MAX_RECORD_BYTES;
 use crate::schema::{self, Kind, Pattern, StructSchema, EVENT_TYPES};
 use crate::store::{card_index, put_str, put_varint, zigzag};
@@ -31,40 +32,6 @@ struct Reader<'r> {
     text: &'r str,
     b: &'r [u8],
     pos: usize,
-}
-
-const ONES: u64 = 0x0101_0101_0101_0101;
-const HIGH: u64 = 0x8080_8080_8080_8080;
-
-fn zero_bytes(word: u64) -> u64 {
-    word.wrapping_sub(ONES) & !word & HIGH
-}
-
-/// How many leading bytes of `bytes` are plain: printable ASCII (0x20..0x7e) other than
-/// `"` and `\`, eight at a time. (Of the bytes a word marks, the lowest is exact: a
-/// borrow or a high bit only ever marks bytes above a marked one.)
-fn plain_run(bytes: &[u8]) -> usize {
-    let mut at = 0;
-    while at + 8 <= bytes.len() {
-        let mut word = [0u8; 8];
-        word.copy_from_slice(&bytes[at..at + 8]);
-        let w = u64::from_le_bytes(word);
-        let below_space = w.wrapping_sub(ONES * 0x20) & !w & HIGH;
-        let special = zero_bytes(w ^ (ONES * b'"' as u64))
-            | zero_bytes(w ^ (ONES * b'\\' as u64))
-            | zero_bytes(w ^ (ONES * 0x7f))
-            | below_space
-            | (w & HIGH);
-        if special != 0 {
-            return at + (special.trailing_zeros() / 8) as usize;
-        }
-        at += 8;
-    }
-    at + bytes[at..].iter().position(|&b| !is_plain(b)).unwrap_or(bytes.len() - at)
-}
-
-fn is_plain(b: u8) -> bool {
-    (0x20..0x7f).contains(&b) && b != b'"' && b != b'\\'
 }
 
 impl<'r> Reader<'r> {
@@ -110,7 +77,7 @@ impl<'r> Reader<'r> {
     fn plain_str(&mut self) -> Option<&'r str> {
         self.eat(b'"')?;
         let start = self.pos;
-        let end = start + plain_run(&self.b[start..]);
+        let end = start + json::scan_plain::<true>(&self.b[start..]);
         if self.b.get(end) != Some(&b'"') {
             return None;
         }
@@ -708,26 +675,6 @@ mod tests {
                 assert_eq!(got.is_some(), want, "{:?}", v);
                 if let Some(bytes) = got {
                     assert_eq!(crate::canonical::hex(&bytes).as_bytes(), &v[..]);
-                }
-            }
-        }
-    }
-
-    #[test]
-    fn the_plain_scan_agrees_with_the_byte_test() {
-        let stops = [b'"', b'\\', 0, 0x1f, 0x0a, 0x7f, 0x80, 0xc3, 0xff];
-        let plain = [b' ', b'a', b'~', b'!', b'#', b'['];
-        for len in 0..20 {
-            for at in 0..=len {
-                for &s in stops.iter() {
-                    for &p in plain.iter() {
-                        let mut bytes = vec![p; len];
-                        if at < len {
-                            bytes[at] = s;
-                        }
-                        let want = bytes.iter().position(|&b| !is_plain(b)).unwrap_or(len);
-                        assert_eq!(plain_run(&bytes), want, "{:?}", bytes);
-                    }
                 }
             }
         }

@@ -17,18 +17,19 @@ use std::borrow::Cow;
 /// that depth is this parser's, and one that does not parse is refused either way.
 pub const MAX_DEPTH: usize = 8;
 
-/// Bytes a string scan must stop at: the closing quote, an escape, a control character.
-static SPECIAL: [bool; 256] = {
+/// Bytes a string scan must stop at: the closing quote, an escape, a control character;
+/// with `PRINTABLE`, also DEL and every byte above ASCII.
+const fn stop_table(printable: bool) -> [bool; 256] {
     let mut table = [false; 256];
     let mut b = 0;
-    while b < 0x20 {
-        table[b] = true;
+    while b < 256 {
+        table[b] = b < 0x20 || b == b'"' as usize || b == b'\\' as usize || (printable && b >= 0x7f);
         b += 1;
     }
-    table[b'"' as usize] = true;
-    table[b'\\' as usize] = true;
     table
-};
+}
+
+static STOPS: [[bool; 256]; 2] = [stop_table(false), stop_table(true)];
 
 const ONES: u64 = 0x0101_0101_0101_0101;
 const HIGH: u64 = 0x8080_8080_8080_8080;
@@ -39,24 +40,36 @@ fn zero_bytes(word: u64) -> u64 {
     word.wrapping_sub(ONES) & !word & HIGH
 }
 
-/// How many leading bytes of `bytes` a string scan can skip (none is `"`, `\` or a
-/// control character), eight at a time.
-pub fn plain_prefix(bytes: &[u8]) -> usize {
+/// How many leading bytes of `bytes` a string scan can skip, eight at a time: none is
+/// `"`, `\` or a control character, and with `PRINTABLE` none is DEL or above ASCII
+/// either (the one-pass reader writes such a string as it is; JSON's own string scan
+/// takes any UTF-8). Of the bytes a word marks, the lowest is exact: a borrow or a high
+/// bit only ever marks bytes above a marked one.
+pub fn scan_plain<const PRINTABLE: bool>(bytes: &[u8]) -> usize {
     let mut at = 0;
     while at + 8 <= bytes.len() {
         let mut word = [0u8; 8];
         word.copy_from_slice(&bytes[at..at + 8]);
         let w = u64::from_le_bytes(word);
         let below_space = w.wrapping_sub(ONES * 0x20) & !w & HIGH;
-        let special = zero_bytes(w ^ (ONES * b'"' as u64))
+        let mut special = zero_bytes(w ^ (ONES * b'"' as u64))
             | zero_bytes(w ^ (ONES * b'\\' as u64))
             | below_space;
+        if PRINTABLE {
+            special |= zero_bytes(w ^ (ONES * 0x7f)) | (w & HIGH);
+        }
         if special != 0 {
             return at + (special.trailing_zeros() / 8) as usize;
         }
         at += 8;
     }
-    at + bytes[at..].iter().position(|&b| SPECIAL[b as usize]).unwrap_or(bytes.len() - at)
+    let stops = &STOPS[PRINTABLE as usize];
+    at + bytes[at..].iter().position(|&b| stops[b as usize]).unwrap_or(bytes.len() - at)
+}
+
+/// JSON's string scan: everything up to a quote, an escape or a control character.
+pub fn plain_prefix(bytes: &[u8]) -> usize {
+    scan_plain::<false>(bytes)
 }
 
 /// Whether every byte is below 0x7f (ASCII without DEL), eight at a time.
@@ -473,8 +486,8 @@ mod tests {
 
     #[test]
     fn the_word_scans_agree_with_the_byte_scans() {
-        let specials = [b'"', b'\\', 0, 0x1f, 0x0a];
-        let plain = [b' ', b'a', 0x7f, 0x80, 0xff, b'!', b'#', b'['];
+        let specials = [b'"', b'\\', 0, 0x1f, 0x0a, 0x7f, 0x80, 0xc3, 0xff];
+        let plain = [b' ', b'a', 0x7f, 0x80, 0xff, b'!', b'#', b'[', b'~'];
         for len in 0..20 {
             for at in 0..=len {
                 for &s in specials.iter() {
@@ -483,8 +496,11 @@ mod tests {
                         if at < len {
                             bytes[at] = s;
                         }
-                        let want = bytes.iter().position(|&b| SPECIAL[b as usize]).unwrap_or(len);
+                        let control = |b: u8| b < 0x20 || b == b'"' || b == b'\\';
+                        let want = bytes.iter().position(|&b| control(b)).unwrap_or(len);
                         assert_eq!(plain_prefix(&bytes), want, "{:?}", bytes);
+                        let printable = bytes.iter().position(|&b| control(b) || b >= 0x7f);
+                        assert_eq!(scan_plain::<true>(&bytes), printable.unwrap_or(len), "{:?}", bytes);
                         assert_eq!(below_del(&bytes), bytes.iter().all(|&b| b < 0x7f), "{:?}", bytes);
                     }
                 }
