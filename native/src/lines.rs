@@ -20,24 +20,11 @@ pub fn next_record(buf: &[u8], mut pos: usize, mut line: u64) -> Option<(usize, 
     None
 }
 
-/// Where the first `\n` of `bytes` is (its length if none), eight bytes at a time (a
-/// byte at a time was a tenth of the core's time per record).
+/// Where the first `\n` of `bytes` is (its length if none). The `memchr` crate scans 16
+/// or 32 bytes at a time with the CPU's vector instructions (a byte at a time was a tenth
+/// of the core's time per record, eight at a time still 4%).
 pub fn newline_at(bytes: &[u8]) -> usize {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGH: u64 = 0x8080_8080_8080_8080;
-    let mut at = 0;
-    while at + 8 <= bytes.len() {
-        let mut word = [0u8; 8];
-        word.copy_from_slice(&bytes[at..at + 8]);
-        let w = u64::from_le_bytes(word) ^ (ONES * b'\n' as u64);
-        // The lowest zero byte of `w` is exact (a borrow only marks bytes above it).
-        let zero = w.wrapping_sub(ONES) & !w & HIGH;
-        if zero != 0 {
-            return at + (zero.trailing_zeros() / 8) as usize;
-        }
-        at += 8;
-    }
-    at + bytes[at..].iter().position(|&b| b == b'\n').unwrap_or(bytes.len() - at)
+    memchr::memchr(b'\n', bytes).unwrap_or(bytes.len())
 }
 
 fn is_space(b: u8) -> bool {
