@@ -587,7 +587,7 @@ pub fn check_against_tree(raw: &[u8]) -> Option<()> {
         _ => panic!("one pass took what the tree does not accept: {:?}", String::from_utf8_lossy(raw)),
     };
     let mut want_body = Vec::new();
-    crate::store::encode_struct(&mut want_body, env.data, env.event_type.body);
+    crate::store::encode_struct(&mut want_body, env.body, env.event_type.body);
     let same = canon == want
         && body == want_body
         && fast.type_index == env.type_index

@@ -177,7 +177,7 @@ impl Core {
                     }
                     Intake::Accepted { envelope, hash, .. } => {
                         self.body.clear();
-                        store::encode_struct(&mut self.body, envelope.data, envelope.event_type.body);
+                        store::encode_struct(&mut self.body, envelope.body, envelope.event_type.body);
                         (envelope.event(&self.body), hash)
                     }
                 }

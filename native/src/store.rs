@@ -464,7 +464,7 @@ mod tests {
         let mut out = Vec::new();
         let mut prev = Previous::default();
         let mut body = Vec::new();
-        encode_struct(&mut body, env.data, env.event_type.body);
+        encode_struct(&mut body, env.body, env.event_type.body);
         encode(&mut out, &env.event(&body), [7; 32], &keys, &mut prev);
         let mut back = Previous::default();
         let d = Reader::new(&out).next_event(&mut back);
@@ -477,7 +477,7 @@ mod tests {
         assert_eq!(d.prev_hash, Some(env.prev_hash));
         let mut want = String::new();
         let mut got = Vec::new();
-        crate::canonical::write(env.data, &mut got);
+        crate::canonical::write(env.body, &mut got);
         want.push_str(&String::from_utf8(got).unwrap());
         let mut back_json = Vec::new();
         crate::canonical::write(&d.data, &mut back_json);

@@ -22,13 +22,6 @@ pub enum Verdict {
     Defer,
 }
 
-impl Envelope<'_> {
-    /// `event.prev_hash == hex(hash)` as the reference compares it (strings).
-    pub fn prev_hash_is(&self, hash: &[u8; 32]) -> bool {
-        !self.prev_hash_newline && self.prev_hash == *hash
-    }
-}
-
 impl Verdict {
     fn and(self, other: Verdict) -> Verdict {
         match (self, other) {
@@ -39,9 +32,10 @@ impl Verdict {
     }
 }
 
-/// The envelope of a valid event, borrowed from its parsed tree.
+/// A valid event: its envelope's fields, borrowed from the record, and its body in one
+/// of two forms. One struct for both, so the envelope's fields are declared once.
 #[derive(Debug)]
-pub struct Envelope<'v> {
+pub struct Accepted<'v, Body> {
     pub type_index: u8,
     pub event_type: &'static EventType,
     pub event_id: &'v str,
@@ -56,8 +50,17 @@ pub struct Envelope<'v> {
     pub prev_hash_newline: bool,
     pub hand_id: Option<&'v str>,
     pub source: &'v str,
-    pub data: &'v Value<'v>,
+    pub body: Body,
 }
+
+/// The envelope of a valid event with its body as the parsed tree (what validation reads).
+pub type Envelope<'v> = Accepted<'v, &'v Value<'v>>;
+
+/// A valid event as the tables take it (`table::TableState::apply`): the body already in
+/// the compact form the open hand keeps (`store::encode_struct`), so no tree is needed
+/// once the record is accepted. The one-pass intake (`fast`) writes it while it reads the
+/// record; a record that goes through the tree gets it from `Envelope::event`.
+pub type Event<'v> = Accepted<'v, &'v [u8]>;
 
 impl<'v> Envelope<'v> {
     /// The event as the tables take it: this envelope with its body in the compact form
@@ -66,7 +69,7 @@ impl<'v> Envelope<'v> {
     where
         'v: 'b,
     {
-        Event {
+        Accepted {
             type_index: self.type_index,
             event_type: self.event_type,
             event_id: self.event_id,
@@ -83,33 +86,14 @@ impl<'v> Envelope<'v> {
     }
 }
 
-/// A valid event as the tables take it (`table::TableState::apply`): the envelope's
-/// fields, and the body already in the compact form the open hand keeps
-/// (`store::encode_struct`), so no tree is needed once the record is accepted. The
-/// one-pass intake (`fast`) writes it while it reads the record; a record that goes
-/// through the tree gets it from `Envelope::event`.
-#[derive(Debug)]
-pub struct Event<'v> {
-    pub type_index: u8,
-    pub event_type: &'static EventType,
-    pub event_id: &'v str,
-    pub id: EventId,
-    pub table_id: &'v str,
-    pub seq: i64,
-    pub ts: &'v str,
-    pub prev_hash: [u8; 32],
-    pub prev_hash_newline: bool,
-    pub hand_id: Option<&'v str>,
-    pub source: &'v str,
-    pub body: &'v [u8],
-}
-
-impl Event<'_> {
+impl<Body> Accepted<'_, Body> {
     /// `event.prev_hash == hex(hash)` as the reference compares it (strings).
     pub fn prev_hash_is(&self, hash: &[u8; 32]) -> bool {
         !self.prev_hash_newline && self.prev_hash == *hash
     }
+}
 
+impl Event<'_> {
     /// The body as a tree (the rare paths that read its members: table-level events).
     pub fn data(&self) -> Value<'static> {
         crate::store::Reader::new(self.body).read_struct(self.event_type.body)
@@ -216,7 +200,7 @@ pub fn validate<'v>(root: &'v Value<'v>, out: &mut Vec<u8>) -> Result<(Envelope<
         prev_hash_newline,
         hand_id: present[2].as_str(),
         source: present[5].as_str().unwrap_or(""),
-        data: present[DATA],
+        body: present[DATA],
     };
     Ok((envelope, verdict))
 }

@@ -390,7 +390,7 @@ pub fn closed_hand_from_records(table_id: &str, hand_id: &str, records: &[&[u8]]
             table_id: Some(env.table_id.to_string()),
             hand_id: env.hand_id.map(str::to_string),
             source: Some(env.source.to_string()),
-            data: env.data.clone().into_owned(),
+            data: env.body.clone().into_owned(),
         });
     }
     let (first_seq, last_seq, last_hash) = chain.unwrap_or((0, 0, [0; 32]));
