@@ -1,11 +1,13 @@
 """What the native-rules differential tests of every game share: both engines' records of
 one log, simulated logs of one game, the house profile with one section changed, a panic
-in the core's rules, and a game's unit suites run with ``native_rules_plugin``."""
+in the core's rules, a game's unit suites run with ``native_rules_plugin``, and the
+hypothesis generators' betting round (Five Card Draw 7-A and Texas Hold'em)."""
 
 from __future__ import annotations
 
 import json
 import os
+import random
 import subprocess
 import sys
 from collections.abc import Sequence
@@ -17,9 +19,12 @@ import orjson
 from services.adjudicator.native_runner import NativeRunner
 from services.adjudicator.python_runner import ReferenceRunner
 from services.events.contract import encode_record
+from services.games.betting import BettingHand
 from services.games.profile import Profiles, RuleProfile
+from services.simulator.handbuilder import EventSpec
 from services.simulator.run import simulate
 from tests.profiles import HOUSE
+from tests.unit.betting.generator import legal_choices
 
 REPO = Path(__file__).resolve().parents[3]
 
@@ -88,3 +93,38 @@ def unit_suites_checked_natively(suites: Sequence[str], tmp_path: Path) -> dict[
     seen: dict[str, Any] = json.loads(report.read_text())
     assert seen["differences"] == []
     return seen
+
+
+ENGINE_KINDS = ("fold", "check", "call", "bet", "raise", "all_in",
+                "post_small_blind", "post_big_blind", "post_ante")
+
+
+def action(seat: int, kind: str, amount: int | None) -> EventSpec:
+    """An ``action`` event's spec (``amount`` left out when None)."""
+    data: dict[str, Any] = {"seat": seat, "action": kind}
+    if amount is not None:
+        data["amount"] = amount
+    return "action", data
+
+
+def betting_round(rng: random.Random, engine: BettingHand | None, seats: list[int],
+                  events: list[EventSpec], *, kinds: Sequence[str], steps: int,
+                  stop_chance: float, legal_chance: float) -> None:
+    """One betting round: legal actions mostly (the reference engine says which), now and
+    then a random one (out of turn, wrong sizes, unknown seats and ``kinds``). Without a
+    legal action the round stops with ``stop_chance``; with one, it is taken with
+    ``legal_chance``; at most ``steps`` actions."""
+    for _ in range(steps):
+        legal = engine.legal_actions() if engine is not None else None
+        if legal is None and rng.random() < stop_chance:
+            return
+        if legal is not None and rng.random() < legal_chance:
+            choice = rng.choice(legal_choices(legal, engine.bet_level if engine else 0))
+            seat, kind, amount = choice.seat, choice.kind, choice.amount
+        else:
+            seat = rng.choice([*seats, *seats, 9])
+            kind = rng.choice(kinds)
+            amount = rng.choice([None, 0, 1, 2, 3, 4, 7, 10, 25, rng.randint(0, 200)])
+        if engine is not None and kind in ENGINE_KINDS:
+            engine.apply(seat, kind, amount)
+        events.append(action(seat, kind, amount))

@@ -42,11 +42,12 @@ from services.games.profile import Profiles, RuleProfile
 from services.simulator.handbuilder import EventSpec, build_hand, table_config
 from services.simulator.run import available_faults
 from tests.profiles import HOUSE, PROFILES
-from tests.unit.betting.generator import legal_choices
 from tests.unit.draw7a.builder import config as draw_config
 from tests.unit.draw7a.builder import narrate
 from tests.unit.native.rules_support import (
+    action,
     assert_a_rules_panic_goes_to_the_python_rules,
+    betting_round,
     house_with,
     records,
     simulated_game,
@@ -217,32 +218,10 @@ KINDS = ["fold", "check", "call", "bet", "raise", "all_in", "stand", "play",
 HOUSE_PROF = HOUSE.section("draw7a", Draw7aProfile)
 
 
-def _action(seat: int, kind: str, amount: int | None) -> EventSpec:
-    data: dict[str, Any] = {"seat": seat, "action": kind}
-    if amount is not None:
-        data["amount"] = amount
-    return "action", data
-
-
 def _betting(rng: random.Random, engine: BettingHand | None, seats: list[int],
              events: list[EventSpec]) -> None:
-    """One betting round: legal actions mostly (the reference engine says which), now and
-    then a random one (out of turn, wrong sizes, unknown seats and kinds)."""
-    for _ in range(40):
-        legal = engine.legal_actions() if engine is not None else None
-        if legal is None and rng.random() < 0.8:
-            return
-        if legal is not None and rng.random() < 0.9:
-            choice = rng.choice(legal_choices(legal, engine.bet_level if engine else 0))
-            seat, kind, amount = choice.seat, choice.kind, choice.amount
-        else:
-            seat = rng.choice([*seats, *seats, 9])
-            kind = rng.choice(KINDS)
-            amount = rng.choice([None, 0, 1, 2, 3, 4, 7, 10, 25, rng.randint(0, 200)])
-        if engine is not None and kind in ("fold", "check", "call", "bet", "raise", "all_in",
-                                           "post_small_blind", "post_big_blind", "post_ante"):
-            engine.apply(seat, kind, amount)
-        events.append(_action(seat, kind, amount))
+    betting_round(rng, engine, seats, events, kinds=KINDS, steps=40, stop_chance=0.8,
+                  legal_chance=0.9)
 
 
 @st.composite
@@ -288,7 +267,7 @@ def draw_hands(draw: st.DrawFn) -> tuple[dict[str, Any], list[EventSpec]]:
             amount = owed.amount if rng.random() < 0.92 else owed.amount + 1
             seat = owed.seat if rng.random() < 0.95 else rng.choice(seats)
             engine.apply(seat, owed.kind, amount)
-            events.append(_action(seat, owed.kind, amount))
+            events.append(action(seat, owed.kind, amount))
     deck = list(SHORT_DECK_36 if rng.random() < 0.97 else STANDARD_DECK)
     rng.shuffle(deck)
     if deck_size == 32 and rng.random() < 0.8:
@@ -307,7 +286,7 @@ def draw_hands(draw: st.DrawFn) -> tuple[dict[str, Any], list[EventSpec]]:
         events.append(("card_dealt", {"to": "seat", "seat": seat,
                                       "card": None if unread else card, "face_up": False}))
     if rng.random() < 0.05:  # a blind after the deal
-        events.append(_action(rng.choice(seats), "post_small_blind", 1))
+        events.append(action(rng.choice(seats), "post_small_blind", 1))
     _betting(rng, engine, seats, events)
     if rng.random() < 0.05:
         leaver = rng.choice(seats)
@@ -326,7 +305,7 @@ def draw_hands(draw: st.DrawFn) -> tuple[dict[str, Any], list[EventSpec]]:
                 continue
             count = rng.randint(0, 5)
             if count == 0 and rng.random() < 0.5:
-                events.append(_action(seat, "stand", None))
+                events.append(action(seat, "stand", None))
                 continue
             thrown = held[seat][:count]
             if rng.random() < 0.04 and deck:

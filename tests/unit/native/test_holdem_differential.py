@@ -46,9 +46,10 @@ from services.simulator.handbuilder import EventSpec, build_hand, table_config
 from services.simulator.run import available_faults
 from tests.e2e.phh_support import shared_phh_dir, unpack
 from tests.profiles import HOUSE, PROFILES
-from tests.unit.betting.generator import legal_choices
 from tests.unit.native.rules_support import (
+    action,
     assert_a_rules_panic_goes_to_the_python_rules,
+    betting_round,
     house_with,
     records,
     simulated_game,
@@ -223,32 +224,10 @@ KINDS = ["fold", "check", "call", "bet", "raise", "all_in", "stand", "declare_bo
 HOUSE_PROF = HOUSE.section("holdem", HoldemProfile)
 
 
-def _action(seat: int, kind: str, amount: int | None) -> EventSpec:
-    data: dict[str, Any] = {"seat": seat, "action": kind}
-    if amount is not None:
-        data["amount"] = amount
-    return "action", data
-
-
 def _betting(rng: random.Random, engine: BettingHand | None, seats: list[int],
              events: list[EventSpec]) -> None:
-    """One betting round: legal actions mostly (the reference engine says which), now and
-    then a random one (out of turn, wrong sizes, unknown seats and kinds)."""
-    for _ in range(30):
-        legal = engine.legal_actions() if engine is not None else None
-        if legal is None and rng.random() < 0.85:
-            return
-        if legal is not None and rng.random() < 0.92:
-            choice = rng.choice(legal_choices(legal, engine.bet_level if engine else 0))
-            seat, kind, amount = choice.seat, choice.kind, choice.amount
-        else:
-            seat = rng.choice([*seats, *seats, 9])
-            kind = rng.choice(KINDS)
-            amount = rng.choice([None, 0, 1, 2, 3, 4, 7, 10, 25, rng.randint(0, 200)])
-        if engine is not None and kind in ("fold", "check", "call", "bet", "raise", "all_in",
-                                           "post_small_blind", "post_big_blind", "post_ante"):
-            engine.apply(seat, kind, amount)
-        events.append(_action(seat, kind, amount))
+    betting_round(rng, engine, seats, events, kinds=KINDS, steps=30, stop_chance=0.85,
+                  legal_chance=0.92)
 
 
 def _next_round(engine: BettingHand | None) -> None:
@@ -297,7 +276,7 @@ def holdem_hands(draw: st.DrawFn) -> tuple[dict[str, Any], list[EventSpec]]:
             amount = owed.amount if rng.random() < 0.93 else owed.amount + 1
             seat = owed.seat if rng.random() < 0.95 else rng.choice(seats)
             engine.apply(seat, owed.kind, amount)
-            events.append(_action(seat, owed.kind, amount))
+            events.append(action(seat, owed.kind, amount))
     deck = list(STANDARD_DECK)
     rng.shuffle(deck)
     order = [s for s in seats if s > button] + [s for s in seats if s <= button]
@@ -333,7 +312,7 @@ def holdem_hands(draw: st.DrawFn) -> tuple[dict[str, Any], list[EventSpec]]:
             events.append(("card_dealt", {"to": rng.choice(["dealer", "seat"]), "seat": None,
                                           "card": None, "face_up": False}))
     if rng.random() < 0.04:  # a blind after the deal
-        events.append(_action(rng.choice(seats), "post_small_blind", 1))
+        events.append(action(rng.choice(seats), "post_small_blind", 1))
     if rng.random() < 0.04:
         events.append(("wager", {"seat": rng.choice(seats), "kind": "ante", "amount": 5}))
     board: list[str] = []
@@ -373,7 +352,7 @@ def holdem_hands(draw: st.DrawFn) -> tuple[dict[str, Any], list[EventSpec]]:
         _next_round(engine)
     _betting(rng, engine, seats, events)
     if rng.random() < 0.1:
-        events.append(_action(rng.choice(seats), "declare_board", None))
+        events.append(action(rng.choice(seats), "declare_board", None))
     contenders = engine.active() if engine is not None else seats
     if len(contenders) > 1 or rng.random() < 0.1:
         show = engine.showdown_order() if engine is not None else list(contenders)
