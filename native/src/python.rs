@@ -170,9 +170,10 @@ impl Engine {
                 None => common.clone(),
             };
             let event_hand = match &event.hand_id {
-                Some(h) if *h == hand.hand_id => hand_id.clone(),
-                Some(h) => PyString::new(py, h).into_any(),
-                None => py.None().into_bound(py),
+                None => hand_id.clone(),
+                Some(Some(h)) if *h == hand.hand_id => hand_id.clone(),
+                Some(Some(h)) => PyString::new(py, h).into_any(),
+                Some(None) => py.None().into_bound(py),
             };
             let args = [
                 one.clone(),

@@ -837,7 +837,7 @@ impl TableState {
                 Some(kept) => kept.to_vec(),
                 None => {
                     let mut canonical = Vec::with_capacity(320);
-                    e.write_canonical(&self.table_id, &hand.source, &mut canonical);
+                    e.write_canonical(&self.table_id, &hand.hand_id, &hand.source, &mut canonical);
                     canonical
                 }
             };
@@ -1091,16 +1091,13 @@ pub fn decode_open_hand(hand: &OpenHand, table_id: &str) -> Vec<(DecodedEvent, [
             prev_hash,
             prev_newline: d.prev_newline,
             table_id: d.table_id,
-            hand_id: match d.hand_id {
-                None => Some(hand.hand_id.clone()),
-                Some(h) => h,
-            },
+            hand_id: d.hand_id,
             source: d.source,
             data: d.data,
         };
         let hash = match kept {
             Some(hashes) => hashes[events.len()],
-            None => event.hash(table_id, &hand.source, &mut scratch),
+            None => event.hash(table_id, &hand.hand_id, &hand.source, &mut scratch),
         };
         last_hash = Some(hash);
         events.push((event, hash));
@@ -1121,7 +1118,8 @@ pub struct DecodedEvent {
     pub prev_newline: bool,
     /// None: the hand's table.
     pub table_id: Option<String>,
-    pub hand_id: Option<String>,
+    /// None: the hand's (no copy of its id an event); `Some(None)`: null.
+    pub hand_id: Option<Option<String>>,
     /// None: the hand's source.
     pub source: Option<String>,
     pub data: Value<'static>,
@@ -1131,7 +1129,8 @@ impl DecodedEvent {
     /// The canonical JSON (RFC 8785) of the whole event, written without building a tree:
     /// the envelope's members in their fixed order, the body as kept (schema order, which
     /// is canonical; `canonical::write_kept` sorts what is not, i.e. paytables).
-    pub fn write_canonical(&self, table_id: &str, hand_source: &str, out: &mut Vec<u8>) {
+    pub fn write_canonical(&self, table_id: &str, hand_id: &str, hand_source: &str,
+                           out: &mut Vec<u8>) {
         out.clear();
         out.extend_from_slice(b"{\"data\":");
         canonical::write_kept(&self.data, out);
@@ -1139,8 +1138,9 @@ impl DecodedEvent {
         self.event_id.write_json(out);
         out.extend_from_slice(b",\"hand_id\":");
         match &self.hand_id {
-            Some(h) => canonical::write_str(h, out),
-            None => out.extend_from_slice(b"null"),
+            None => canonical::write_str(hand_id, out),
+            Some(Some(h)) => canonical::write_str(h, out),
+            Some(None) => out.extend_from_slice(b"null"),
         }
         out.extend_from_slice(b",\"prev_hash\":\"");
         canonical::write_hex(&self.prev_hash, out);
@@ -1161,8 +1161,9 @@ impl DecodedEvent {
         out.extend_from_slice(b",\"v\":1}");
     }
 
-    pub fn hash(&self, table_id: &str, source: &str, scratch: &mut Vec<u8>) -> [u8; 32] {
-        self.write_canonical(table_id, source, scratch);
+    pub fn hash(&self, table_id: &str, hand_id: &str, source: &str, scratch: &mut Vec<u8>)
+                -> [u8; 32] {
+        self.write_canonical(table_id, hand_id, source, scratch);
         canonical::sha256(scratch)
     }
 }

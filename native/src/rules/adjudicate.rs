@@ -388,7 +388,7 @@ pub fn closed_hand_from_records(table_id: &str, hand_id: &str, records: &[&[u8]]
             prev_hash: env.prev_hash,
             prev_newline: env.prev_hash_newline,
             table_id: Some(env.table_id.to_string()),
-            hand_id: env.hand_id.map(str::to_string),
+            hand_id: Some(env.hand_id.map(str::to_string)),
             source: Some(env.source.to_string()),
             data: env.body.clone().into_owned(),
         });
