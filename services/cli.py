@@ -9,9 +9,9 @@ input had problems, 2 a usage or environment error, said in one line.
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
-from typing import Annotated, BinaryIO
+from typing import TYPE_CHECKING, Annotated, BinaryIO, ClassVar
 
 import msgspec
 import orjson
@@ -20,25 +20,18 @@ from rich.markup import escape
 from rich.text import Text
 
 from services.adjudicator.embedded import DeadLetter, EmbeddedRunner, StepResult, iter_lines
-from services.archive.cli import archive_app, replay, verify
-from services.cases.cli import cases_app
-from services.console.cli import serve_console, users_app
 from services.events.contract import AdjudicationRecord, Alert, encode_record
 from services.exits import INPUT_PROBLEMS, OK, USAGE, PitwatchGroup, print_error
 from services.games.profile import UnknownProfileError
 from services.games.profiles import BUILTIN_PROFILE, read_profiles
-from services.importers.cli import import_app
-from services.ledger.cli import ledger_app, open_for_writing, posting_summary
+from services.lazy_commands import LazyCommand
 from services.outputs import output_file, write_jsonl
-from services.pipeline.cli import produce, serve_app, topics_app
-from services.pipeline.surveillance_service import serve_surveillance
-from services.recording import ArchiveCollector
-from services.reports.cli import report_app
 from services.simulator.options import SimulationOptions
 from services.simulator.registry import SIMULATORS
 from services.simulator.truth import TruthLabel, encode_label
 from services.terminal import (
     LogProgress,
+    RecordTally,
     err,
     findings_table,
     log_progress,
@@ -47,8 +40,42 @@ from services.terminal import (
     surveillance_table,
 )
 
+if TYPE_CHECKING:
+    from services.recording import ArchiveCollector
+
+
+class PitwatchCommands(PitwatchGroup):
+    """The root command. Its sub-commands that reach a database, Kafka, the web console,
+    reports or surveillance statistics are imported when named (``services.lazy_commands``:
+    their libraries were 2.5 s of start-up), in this order in the help."""
+
+    lazy: ClassVar[Mapping[str, LazyCommand]] = {
+        "ledger": LazyCommand("services.ledger.cli", "ledger_app",
+                              help="Read the double-entry ledger back."),
+        "report": LazyCommand("services.reports.cli", "report_app",
+                              help="Dispute and daily compliance reports."),
+        "import": LazyCommand("services.importers.cli", "import_app",
+                              help="Convert hand histories (PHH) to v1 events."),
+        "serve": LazyCommand(
+            "services.pipeline.cli", "serve_app",
+            extra=(("surveillance", "services.pipeline.surveillance_service",
+                    "serve_surveillance"),  # SURV-2..8 on the pipeline
+                   ("console", "services.console.cli", "serve_console"))),  # the web console
+        "topics": LazyCommand("services.pipeline.cli", "topics_app"),
+        "produce": LazyCommand("services.pipeline.cli", "produce"),
+        "verify": LazyCommand("services.archive.cli", "verify"),
+        "replay": LazyCommand("services.archive.cli", "replay"),
+        "archive": LazyCommand("services.archive.cli", "archive_app"),
+        "users": LazyCommand("services.console.cli", "users_app",
+                             help="Users of the compliance console."),
+        "cases": LazyCommand("services.cases.cli", "cases_app",
+                             help="Cases: the queue of findings and alerts, worked to a "
+                                  "decision with an audit trail."),
+    }
+
+
 app = typer.Typer(
-    cls=PitwatchGroup,
+    cls=PitwatchCommands,
     help="pitwatch: re-derive every hand from the table's own events and prove, to the "
     "chip, what should have happened. Exit codes: 0 success, 1 the input had problems, "
     "2 a usage or environment error.",
@@ -57,20 +84,6 @@ app = typer.Typer(
 )
 schemas_app = typer.Typer(help="The published v1 JSON Schemas (schemas/).", no_args_is_help=True)
 app.add_typer(schemas_app, name="schemas")
-app.add_typer(ledger_app, name="ledger", help="Read the double-entry ledger back.")
-app.add_typer(report_app, name="report", help="Dispute and daily compliance reports.")
-app.add_typer(import_app, name="import", help="Convert hand histories (PHH) to v1 events.")
-app.add_typer(serve_app, name="serve")
-serve_app.command("surveillance")(serve_surveillance)  # SURV-2..8 on the pipeline
-serve_app.command("console")(serve_console)  # the compliance console (web)
-app.add_typer(topics_app, name="topics")
-app.command()(produce)
-app.command("verify")(verify)
-app.command("replay")(replay)
-app.add_typer(archive_app, name="archive")
-app.add_typer(users_app, name="users", help="Users of the compliance console.")
-app.add_typer(cases_app, name="cases", help="Cases: the queue of findings and alerts, worked "
-                                            "to a decision with an audit trail.")
 
 GAMES = tuple(SIMULATORS)  # the simulated games, in the registry's order
 
@@ -94,11 +107,15 @@ GameOption = Annotated[list[str], typer.Option(
 
 
 class AdjudicationRun:
-    """Collects what an embedded run produced, for summaries, the ledger and the archive
-    (``archive`` None: the run is not archived, its segments are dropped)."""
+    """Collects what an embedded run produced, for summaries, the ledger and the archive:
+    the records only when they are to be booked (``keep_records``; else their tally, so
+    a run over years of history holds counts, not records), the archive's packed
+    segments only when archived (``archive`` None: they are dropped)."""
 
-    def __init__(self, archive: ArchiveCollector | None = None) -> None:
-        self.records: list[AdjudicationRecord] = []
+    def __init__(self, archive: ArchiveCollector | None = None,
+                 keep_records: bool = False) -> None:
+        self.tally = RecordTally()
+        self.records: list[AdjudicationRecord] | None = [] if keep_records else None
         self.alerts: list[Alert] = []
         self.dead_letters: list[DeadLetter] = []
         self.chain_breaks_outside_hands = 0  # rejected input too (docs/events.md)
@@ -107,23 +124,28 @@ class AdjudicationRun:
     @property
     def input_rejected(self) -> bool:
         return (bool(self.dead_letters) or self.chain_breaks_outside_hands > 0
-                or any(r.status == "rejected" for r in self.records))
+                or self.tally.any_rejected)
 
 
-def run_file(path: Path, out: typer.FileTextWrite | None = None,
-             engine: str | None = None, archive: bool = False) -> AdjudicationRun:
-    """Adjudicate a JSONL file, writing records to ``out`` as hands end; with
-    ``archive``, every event is packed for the archive as its segment closes."""
-    run = AdjudicationRun(ArchiveCollector() if archive else None)
+def run_file(path: Path, out: BinaryIO | None = None, engine: str | None = None,
+             archive: bool = False, keep_records: bool = False) -> AdjudicationRun:
+    """Adjudicate a JSONL file, writing records to ``out`` (bytes, one JSON line each) as
+    hands end; with ``archive``, every event is packed for the archive as its segment
+    closes; with ``keep_records``, the records are kept for booking."""
+    if archive:
+        from services.recording import ArchiveCollector
+    run = AdjudicationRun(ArchiveCollector() if archive else None, keep_records)
     runner = _runner(engine, archive)
+    if not keep_records:  # only written and counted: the core's records as their bytes
+        runner.encode_records()
     with path.open("rb") as fh, log_progress(path, "adjudicating") as bar:
         for step in _steps(runner, fh, bar):
-            _collect(run, step.records, step.alerts, step.dead_letters, out)
+            _collect(run, step, out)
             run.chain_breaks_outside_hands += len(step.outside_hand)
             if run.archive is not None and step.archive:
                 run.archive.add(step.archive)
         step = runner.finish()
-        _collect(run, step.records, step.alerts, step.dead_letters, out)
+        _collect(run, step, out)
         if run.archive is not None:
             run.archive.add(step.archive)
     return run
@@ -151,19 +173,20 @@ def _runner(engine: str | None, archive: bool = False) -> EmbeddedRunner:
         raise typer.Exit(2) from None
 
 
-def _collect(
-    run: AdjudicationRun,
-    records: list[AdjudicationRecord],
-    alerts: list[Alert],
-    dead: list[DeadLetter],
-    out: typer.FileTextWrite | None,
-) -> None:
-    run.records += records
-    run.alerts += alerts
-    run.dead_letters += dead
+def _collect(run: AdjudicationRun, step: StepResult, out: BinaryIO | None) -> None:
+    """A step's records (as structs or already encoded: one engine gives one kind, in
+    the order the hands ended), alerts and dead letters."""
+    run.tally.add(step.records)
+    run.tally.add_encoded(step.encoded)
+    if run.records is not None:
+        run.records += step.records
+    run.alerts += step.alerts
+    run.dead_letters += step.dead_letters
     if out is not None:
-        for record in records:
-            out.write(encode_record(record).decode() + "\n")
+        if step.records:
+            out.write(b"".join([encode_record(record) + b"\n" for record in step.records]))
+        if step.encoded:
+            out.write(b"".join([record.json + b"\n" for record in step.encoded]))
 
 
 def _write_dead_letters(path: Path, dead: list[DeadLetter]) -> None:
@@ -175,10 +198,11 @@ def _write_dead_letters(path: Path, dead: list[DeadLetter]) -> None:
 
 def _keep(url: str, run: AdjudicationRun) -> None:
     """Book the run's hands; archive its events and alerts and open its cases."""
+    from services.ledger.cli import open_for_writing, posting_summary
     from services.recording import archive_summary, keep_run
 
     engine = open_for_writing(url, "--ledger", default=None)
-    kept = keep_run(engine, run.records, run.alerts,
+    kept = keep_run(engine, run.records or [], run.alerts,
                     run.archive.packed if run.archive is not None else None)
     for line in [*posting_summary(url, kept.posted), *archive_summary(url, kept)]:
         err.print(line, markup=False, highlight=False, soft_wrap=True)
@@ -210,17 +234,21 @@ def adjudicate(
     Exits 1 when any input was rejected (a record to the DLQ or a rejected hand), or, with
     --fail-on-findings, when any hand has a finding; 2 on a usage error.
     """
-    if ledger is not None:  # the run's records and segments live until they are booked
-        from services.ledger.gc_policy import tune_for_batches
+    # The collector's thresholds for a long run (with --ledger its records and segments
+    # live until they are booked; without, every hand's objects are short-lived, and the
+    # default thresholds still made the collector walk the start-up's objects over and
+    # over: services/ledger/gc_policy.py).
+    from services.ledger.gc_policy import tune_for_batches
 
-        tune_for_batches()
-    run = run_file(file, sys.stdout, engine,  # type: ignore[arg-type]
-                   archive=ledger is not None and archive)
+    tune_for_batches()
     sys.stdout.flush()
-    err.print(summary_table(run.records, len(run.alerts), len(run.dead_letters),
+    run = run_file(file, sys.stdout.buffer, engine, archive=ledger is not None and archive,
+                   keep_records=ledger is not None)
+    sys.stdout.buffer.flush()
+    err.print(summary_table(run.tally, len(run.alerts), len(run.dead_letters),
                             run.chain_breaks_outside_hands))
-    if any(r.findings for r in run.records):
-        err.print(findings_table(run.records))
+    if run.tally.any_findings:
+        err.print(findings_table(run.tally))
     for d in run.dead_letters[:10]:
         # The reason echoes the input (``"type": "[/]"``): text, never Rich markup.
         err.print(Text.assemble(("rejected", "red"), f" {d.where}: {d.reason}"))
@@ -232,7 +260,7 @@ def adjudicate(
         alerts.write_bytes(b"".join(_alert_line(a) for a in run.alerts))
     if ledger is not None:
         _keep(ledger, run)
-    failed = run.input_rejected or (fail_on_findings and any(r.findings for r in run.records))
+    failed = run.input_rejected or (fail_on_findings and run.tally.any_findings)
     raise typer.Exit(INPUT_PROBLEMS if failed else OK)
 
 
@@ -265,6 +293,7 @@ def surveil(
     Exits 1 when records were rejected (the same input ``pitwatch adjudicate`` exits 1
     on), or, with --fail-on-alerts, when an alert was raised; 2 on a usage error.
     """
+    from services.ledger.cli import open_for_writing
     from services.surveillance import surveil_lines, surveillance_config
     from services.surveillance.store import load_engine, save_engine
 

@@ -24,9 +24,9 @@ from typing import Any
 import typer
 from rich.console import Console
 from rich.markup import escape
-from typer.core import TyperGroup
 
 from services.games.profile import UnknownProfileError
+from services.lazy_commands import LazyGroup
 
 OK = 0
 INPUT_PROBLEMS = 1
@@ -48,7 +48,7 @@ def _hint(exc: typer.TyperException) -> str:
     return f" (see: {ctx.command_path} --help)"
 
 
-class PitwatchGroup(TyperGroup):
+class PitwatchGroup(LazyGroup):
     """The root command: usage and environment errors as one line, exit codes as above."""
 
     def main(  # type: ignore[override]

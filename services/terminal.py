@@ -33,6 +33,7 @@ from rich.table import Table
 from rich.text import Text
 
 if TYPE_CHECKING:
+    from services.adjudicator.steps import EncodedRecord
     from services.events.contract import AdjudicationRecord, Alert
 
 err = Console(stderr=True)
@@ -108,6 +109,9 @@ class LogProgress:
         self._task = task
         self._hands = 0
         self._pending = 0
+        # Nobody sees a bar that is not drawn (stderr is not a terminal): counting a
+        # buffer's lines and hands is then two passes over every byte for nothing.
+        self._shown = not progress.disable
 
     def lines(self, lines: Iterable[tuple[bytes, str]]) -> Iterator[tuple[bytes, str]]:
         """Pass the log's ``(raw, where)`` lines through, counting them."""
@@ -122,6 +126,8 @@ class LogProgress:
 
     def chunk(self, data: bytes) -> None:
         """Count a buffer of the log read at once (its lines and ``hand_ended`` events)."""
+        if not self._shown:
+            return
         self._pending += data.count(b"\n")
         self._hands += data.count(HAND_ENDED)
         self._flush()
@@ -147,7 +153,54 @@ def log_progress(path: Path, what: str, console: Console = err) -> Iterator[LogP
 TABLE_ALERTS = "table alerts (SURV-9 chain, GEN-4/GEN-5 between hands)"
 
 
-def summary_table(records: Sequence[AdjudicationRecord], table_alerts: int,
+class RecordTally:
+    """What the summaries need of a run's records, counted as the records pass: hands by
+    status and findings by rule, code and severity.
+
+    Why not the records themselves: a run that re-verifies years of history must not
+    hold every record until it ends (its memory would grow with the file, and the
+    garbage collector would walk all of them again and again); what it prints at the end
+    is these counts.
+    """
+
+    def __init__(self) -> None:
+        self.hands = 0
+        self.status: Counter[str] = Counter()
+        self.findings: Counter[tuple[str, str, str]] = Counter()
+
+    @classmethod
+    def of(cls, records: Iterable[AdjudicationRecord]) -> RecordTally:
+        tally = cls()
+        tally.add(records)
+        return tally
+
+    def add(self, records: Iterable[AdjudicationRecord]) -> None:
+        for record in records:
+            self.hands += 1
+            self.status[record.status] += 1
+            for f in record.findings:
+                self.findings[(f.rule, f.code, f.severity)] += 1
+
+    def add_encoded(self, records: Iterable[EncodedRecord]) -> None:
+        for record in records:
+            self.hands += 1
+            self.status[record.status] += 1
+            self.findings.update(record.findings)
+
+    @property
+    def any_findings(self) -> bool:
+        return bool(self.findings)
+
+    @property
+    def any_rejected(self) -> bool:
+        return self.status["rejected"] > 0
+
+
+def _tally(records: Iterable[AdjudicationRecord] | RecordTally) -> RecordTally:
+    return records if isinstance(records, RecordTally) else RecordTally.of(records)
+
+
+def summary_table(records: Iterable[AdjudicationRecord] | RecordTally, table_alerts: int,
                   dead_letters: int, chain_breaks_outside_hands: int = 0) -> Table:
     """Hands by status, the adjudicator's own alerts and the records it refused.
 
@@ -155,11 +208,12 @@ def summary_table(records: Sequence[AdjudicationRecord], table_alerts: int,
     hash chain, cash played or the table reconfigured between hands); the cross-hand
     surveillance alerts (SURV-2..8) have their own table and are not counted here.
     """
-    status = Counter(r.status for r in records)
+    tally = _tally(records)
+    status = tally.status
     table = Table(title="adjudication summary", show_header=True)
     table.add_column("what")
     table.add_column("count", justify="right")
-    table.add_row("hands", f"{len(records):,}")
+    table.add_row("hands", f"{tally.hands:,}")
     for name in ("ok", "discrepancy", "dead", "unverified", "rejected"):
         if name != "unverified" or status.get(name):  # shown when some hand could not be
             table.add_row(f"  {name}", f"{status.get(name, 0):,}")  # verified (imports)
@@ -170,8 +224,8 @@ def summary_table(records: Sequence[AdjudicationRecord], table_alerts: int,
     return table
 
 
-def findings_table(records: Iterable[AdjudicationRecord]) -> Table:
-    counts = Counter((f.rule, f.code, f.severity) for r in records for f in r.findings)
+def findings_table(records: Iterable[AdjudicationRecord] | RecordTally) -> Table:
+    counts = _tally(records).findings
     table = Table(title="findings by rule and severity")
     for col in ("rule", "code", "severity", "count"):
         table.add_column(col, justify="right" if col == "count" else "left")

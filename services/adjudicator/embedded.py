@@ -44,6 +44,12 @@ class EmbeddedRunner:
         """The native core runs (it takes whole buffers: ``feed_file``)."""
         return isinstance(self.impl, NativeRunner)
 
+    def encode_records(self) -> None:
+        """Records as ``StepResult.encoded`` from now on, where the engine can (the native
+        core); the reference's stay structs in ``StepResult.records``."""
+        if isinstance(self.impl, NativeRunner):
+            self.impl.encode_records()
+
     def feed(self, raw: bytes, where: str) -> StepResult:
         return self.impl.feed(raw, where)
 

@@ -21,7 +21,7 @@ from services.adjudicator import adjudicate as reference
 from services.adjudicator.adjudicate import ChainInfo, adjudicate_hand, rejected_record
 from services.adjudicator.intake import Rejection, parse_record
 from services.adjudicator.segments import RawPart, Segment, events_of_parts
-from services.adjudicator.steps import DeadLetter, StepResult
+from services.adjudicator.steps import DeadLetter, EncodedRecord, StepResult
 from services.adjudicator.table import cash_in_play_severity
 from services.events import contract
 from services.events.contract import Alert
@@ -142,6 +142,15 @@ class NativeRunner:
             ranking = native_ranking() if "holdem" in games else None
             self._engine.use_native_rules(native_profiles(profiles), closed_hands, games, ranking)
         self.next_line = 1  # after ``feed_buffer``: the number of the line that follows
+        self.encoded = False  # records as ``StepResult.encoded`` (``encode_records``)
+
+    def encode_records(self) -> None:
+        """From now on, every record comes as an ``EncodedRecord`` in
+        ``StepResult.encoded`` (the core's as their bytes, written in Rust; the Python
+        side's encoded here), not as a struct in ``StepResult.records``: for callers that
+        only write records and count them."""
+        self.encoded = True
+        self._engine.encode_records(True)
 
     # ------------------------------------------------------------ feeding
 
@@ -214,6 +223,7 @@ class NativeRunner:
         for table_id, outputs in self._engine.finish():
             step = self._step(table_id, outputs, b"", "end of input")
             result.records += step.records
+            result.encoded += step.encoded
             result.archive += step.archive
         return result
 
@@ -289,20 +299,31 @@ class NativeRunner:
                 result.archive.append(Segment(table_id or "", hand_id, head_seq, ordinal,
                                               make=partial(events_of_parts, parts),
                                               parts=parts))
+            elif kind == "encoded":  # adjudicated by the core's rules, as its bytes
+                _, hand_id, status, findings, json = item
+                result.encoded.append(EncodedRecord(hand_id, status, findings, json))
             elif kind == "record":  # adjudicated by the core's rules, stacks settled
                 _, record, hand = item
-                result.records.append(record)
+                self._add(result, record)
                 if hand is not None:
                     result.closed_hand = self._hand_input(table_id or "", hand)
             elif kind == "rejected":
                 _, hand_id, findings, game = item
-                result.records.append(
-                    rejected_record(table_id or "", hand_id, _findings(findings), game))
+                self._add(result,
+                          rejected_record(table_id or "", hand_id, _findings(findings), game))
             else:
                 hand_input, record = self._adjudicate(table_id or "", item)
-                result.records.append(record)
+                self._add(result, record)
                 result.closed_hand = hand_input
         return result
+
+    def _add(self, result: StepResult, record: contract.AdjudicationRecord) -> None:
+        """A record the Python side made goes where the core's go (see ``encode_records``),
+        so the step's records stay in the order their hands ended."""
+        if self.encoded:
+            result.encoded.append(EncodedRecord.of(record))
+        else:
+            result.records.append(record)
 
     @staticmethod
     def _hand_input(table_id: str, item: tuple[Any, ...]) -> HandInput:

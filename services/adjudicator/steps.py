@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from services.adjudicator.segments import Segment
-from services.events.contract import AdjudicationRecord, Alert, Finding
+from services.events.contract import AdjudicationRecord, Alert, Finding, encode_record
 from services.games.model import HandInput
 
 
@@ -23,6 +23,28 @@ class DeadLetter:
     table_id: str | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class EncodedRecord:
+    """A hand's adjudication record as the bytes ``encode_record`` gives (``json``), with
+    what a summary counts of it.
+
+    Why: a caller that only writes records out and counts them (``pitwatch adjudicate``
+    without a ledger, the Kafka worker) needs no struct; building one per hand in Python
+    and encoding it again cost more than the native core's rules took to decide the hand.
+    """
+
+    hand_id: str
+    status: str
+    findings: list[tuple[str, str, str]]  # (rule, code, severity) of each finding
+    json: bytes
+
+    @classmethod
+    def of(cls, record: AdjudicationRecord) -> EncodedRecord:
+        return cls(record.hand_id, record.status,
+                   [(f.rule, f.code, f.severity) for f in record.findings],
+                   encode_record(record))
+
+
 @dataclass(slots=True)
 class StepResult:
     records: list[AdjudicationRecord] = field(default_factory=list)
@@ -34,3 +56,7 @@ class StepResult:
     # Event archive segments this record completed (services.adjudicator.segments; the
     # reference runner cuts them, the native core does not yet).
     archive: list[Segment] = field(default_factory=list)
+    # The records, encoded, in place of ``records`` when the runner was asked for them so
+    # (``NativeRunner.encode_records``): every record of the step is in one list or the
+    # other, in the order the hands ended.
+    encoded: list[EncodedRecord] = field(default_factory=list)

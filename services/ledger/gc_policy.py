@@ -23,5 +23,9 @@ OLD_THRESHOLD = 100  # middle collections per old one (default 10)
 
 
 def tune_for_batches() -> None:
-    """Set the thresholds above (a service calls it once, at start)."""
+    """Set the thresholds above, and move what exists now (the imported modules, the
+    rule profiles, the engine) out of the collector's sight (``gc.freeze``): a process
+    calls it once, after its start-up, and those objects live as long as it does, so a
+    collection that walks them again finds nothing."""
+    gc.freeze()
     gc.set_threshold(YOUNG_THRESHOLD, MIDDLE_THRESHOLD, OLD_THRESHOLD)

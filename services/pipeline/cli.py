@@ -136,6 +136,9 @@ def serve_adjudicator(
         make_runner(read_profiles(), engine, archive)  # the engine exists and is built
     except (EngineUnavailable, UnknownEngine) as exc:
         raise typer.BadParameter(str(exc), param_hint="--engine") from None
+    from services.ledger.gc_policy import tune_for_batches
+
+    tune_for_batches()  # the tables' states live as long as the worker (gc_policy.py)
     run_worker(_settings(bootstrap, topic_prefix, app_id, partitions),
                WorkerOptions(batch_max, checkpoint_seconds, checkpoint_batches,
                              session_timeout_ms, engine, archive))

@@ -188,6 +188,7 @@ class NativeTables:
 
     def __init__(self, profiles: Profiles, archive: bool = False) -> None:
         self.runner = NativeRunner(profiles, archive=archive, closed_hands=False)  # records
+        self.runner.encode_records()  # produced as bytes: no struct a hand to encode again
 
     def feed(self, value: bytes, key: bytes | None, where: str) -> Fed:
         step, wrong_table = self.runner.feed_keyed(value, key or b"", where)
@@ -373,6 +374,9 @@ class PartitionTables:
         for adjudication in step.records:
             self._emit(self.topics.adjudications, key, encode_record(adjudication), record,
                        result)
+            result.hands += 1
+        for encoded in step.encoded:  # the native engine's (``encode_records``)
+            self._emit(self.topics.adjudications, key, encoded.json, record, result)
             result.hands += 1
         for alert in step.alerts:
             self._emit(self.topics.alerts, key, msgspec.json.encode(alert), record, result)

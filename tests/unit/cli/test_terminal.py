@@ -8,13 +8,16 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
+import msgspec
 from rich.console import Console
 
+from services.adjudicator.steps import EncodedRecord
 from services.events.contract import Alert, Finding
 from services.ledger.cli import posting_summary
 from services.ledger.posting import PostResult
 from services.terminal import (
     LogProgress,
+    RecordTally,
     count_lines,
     progress_bar,
     summary_table,
@@ -78,6 +81,44 @@ def test_log_progress_counts_lines_and_hand_ends() -> None:
     assert list(bar.lines(lines)) == lines
     assert progress.tasks[0].completed == 3
     assert progress.tasks[0].fields["note"] == "1 hands"
+
+
+def test_log_progress_counts_a_buffer_on_a_terminal() -> None:
+    console, _ = _terminal()
+    progress = progress_bar(console)
+    task = progress.add_task("x", total=4, unit="events", note="")
+    bar = LogProgress(progress, task)
+    bar.chunk(b'{"type":"hand_started"}\n{"type": "hand_ended"}\n{"type":"hand_ended"}\n')
+    assert progress.tasks[0].completed == 3
+    assert progress.tasks[0].fields["note"] == "2 hands"
+
+
+def test_log_progress_does_not_count_for_a_bar_nobody_sees() -> None:
+    """Off a terminal the bar is not drawn, and a buffer is not scanned for it."""
+    progress = progress_bar(Console(file=io.StringIO(), force_terminal=False))
+    task = progress.add_task("x", total=None, unit="events", note="0 hands")
+    bar = LogProgress(progress, task)
+    bar.chunk(b'{"type":"hand_ended"}\n' * 5)
+    assert progress.tasks[0].completed == 0
+    assert progress.tasks[0].fields["note"] == "0 hands"
+
+
+def test_a_tally_counts_records_and_encoded_records_alike() -> None:
+    """Hands by status and findings by rule, code and severity, hand-counted."""
+    clean = hcf_seat1_wins()
+    flagged = msgspec.structs.replace(clean, hand_id="H2", status="discrepancy", findings=[
+        Finding(code="MISPAY", rule="HCF-7", severity="critical", seat=1, amount=5, message="m"),
+        Finding(code="MISPAY", rule="HCF-7", severity="critical", seat=2, amount=5, message="m"),
+        Finding(code="WRONG_RAKE", rule="HCF-11", severity="warning", seat=None, amount=None, message="r")])
+    from_structs = RecordTally.of([clean, flagged])
+    from_encoded = RecordTally()
+    from_encoded.add_encoded([EncodedRecord.of(clean), EncodedRecord.of(flagged)])
+    for tally in (from_structs, from_encoded):
+        assert tally.hands == 2
+        assert tally.status == {"ok": 1, "discrepancy": 1}
+        assert tally.findings == {("HCF-7", "MISPAY", "critical"): 2,
+                                  ("HCF-11", "WRONG_RAKE", "warning"): 1}
+        assert tally.any_findings and not tally.any_rejected
 
 
 def test_count_lines(tmp_path: Path) -> None:

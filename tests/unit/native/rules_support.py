@@ -18,7 +18,7 @@ import orjson
 
 from services.adjudicator.native_runner import NativeRunner
 from services.adjudicator.python_runner import ReferenceRunner
-from services.events.contract import encode_record
+from services.events.contract import AdjudicationRecord, encode_record
 from services.games.betting import BettingHand
 from services.games.profile import Profiles, RuleProfile
 from services.simulator.handbuilder import EventSpec
@@ -37,9 +37,27 @@ def records(lines: list[bytes], profiles: Profiles, closed_hands: bool) -> tuple
            for r in reference.feed(line, f"line {i}").records]
     ref += [encode_record(r) for r in reference.finish().records]
     native = NativeRunner(profiles, closed_hands=closed_hands)
-    nat = [encode_record(r) for step in native.feed_lines(lines) for r in step.records]
-    nat += [encode_record(r) for r in native.finish().records]
+    structs = [r for step in native.feed_lines(lines) for r in step.records]
+    structs += native.finish().records
+    nat = [encode_record(r) for r in structs]
+    assert_encoded_as_structs(lines, profiles, structs)
     return ref, nat, native.native_rules_stats()
+
+
+def assert_encoded_as_structs(lines: list[bytes], profiles: Profiles,
+                              structs: list[AdjudicationRecord]) -> None:
+    """The same log through a runner asked for encoded records (``encode_records``: the
+    core writes its records' bytes in Rust) gives, record for record, the structs'
+    ``encode_record`` bytes, hand id, status and findings."""
+    runner = NativeRunner(profiles, closed_hands=False)
+    runner.encode_records()
+    steps = [*runner.feed_lines(lines), runner.finish()]
+    assert all(not step.records for step in steps)
+    encoded = [e for step in steps for e in step.encoded]
+    assert [e.json for e in encoded] == [encode_record(r) for r in structs]
+    assert [(e.hand_id, e.status, e.findings) for e in encoded] == [
+        (r.hand_id, r.status, [(f.rule, f.code, f.severity) for f in r.findings])
+        for r in structs]
 
 
 def simulated_game(game: str, seed: int, tables: int, hands: int, faults: frozenset[str],

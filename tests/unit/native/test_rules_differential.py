@@ -320,9 +320,9 @@ def test_pitwatch_adjudicate_writes_the_same_records_with_either_engine(tmp_path
     log.write_bytes(b"\n".join(lines[:40]) + b"\n\n" + b"\n".join(lines[40:]) + b"\n")
     outputs = {}
     for engine in ("python", "native"):
-        out = io.StringIO()
-        run = run_file(log, out, engine)  # type: ignore[arg-type]
+        out = io.BytesIO()
+        run = run_file(log, out, engine)
         outputs[engine] = (out.getvalue(), [(d.where, d.reason) for d in run.dead_letters],
                            len(run.alerts), run.chain_breaks_outside_hands)
     assert outputs["native"] == outputs["python"]
-    assert outputs["python"][0].count("\n") == 75
+    assert outputs["python"][0].count(b"\n") == 75

@@ -1,0 +1,92 @@
+"""What ``pitwatch`` imports before it works: the main job pays for none of the heavy
+libraries its other commands use (``services.lazy_commands``).
+
+Why a test: start-up was 2.5 s of CPU (SQLAlchemy, Alembic, aiokafka, scipy, argon2,
+Jinja2, all imported by the command tree) on every ``pitwatch adjudicate FILE``, and it
+crept back once already as commands were added. Counted in modules, not seconds: the
+tests never assert on time.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from services.lazy_commands import LazyCommand
+from tests.unit.cli.helpers import pitwatch
+
+ROOT = Path(__file__).resolve().parents[3]
+
+# Libraries that only the database, Kafka, console, report and surveillance commands use.
+# (numpy is not among them: the native engine builds the hold'em showdown's card ranking
+# tables with it once, when it starts; docs/native.md, "Start-up".)
+HEAVY = ("sqlalchemy", "alembic", "aiokafka", "faust", "scipy", "argon2", "jinja2",
+         "weasyprint", "starlette", "prometheus_client", "psycopg")
+
+_PROBE = """
+import json, sys
+from typer.main import get_command
+from services.cli import app
+code = get_command(app).main(sys.argv[1:], prog_name="pitwatch", standalone_mode=False)
+print(json.dumps({"code": code, "heavy": sorted({m.split('.')[0] for m in sys.modules}
+                                                & set(json.loads(sys.stdin.readline())))}))
+"""
+
+
+def _heavy_after(*args: str) -> tuple[int, list[str]]:
+    """Run ``pitwatch ARGS`` in a fresh interpreter; its exit code and the heavy
+    libraries it had imported when it finished."""
+    done = subprocess.run([sys.executable, "-c", _PROBE, *args], cwd=ROOT, check=True,
+                          input=json.dumps(HEAVY) + "\n", capture_output=True, text=True)
+    result = json.loads(done.stdout.strip().splitlines()[-1])
+    return int(result["code"]), list(result["heavy"])
+
+
+def test_importing_the_command_tree_imports_no_heavy_library() -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", "import json, sys, services.cli; "
+                               "print(json.dumps(sorted({m.split('.')[0] for m in sys.modules})))"],
+        cwd=ROOT, check=True, capture_output=True, text=True)
+    assert set(json.loads(done.stdout)) & set(HEAVY) == set()
+
+
+def test_adjudicate_without_a_ledger_imports_no_heavy_library(tmp_path: Path) -> None:
+    log = tmp_path / "events.jsonl"
+    code, heavy = _heavy_after("simulate", "--game", "hcf", "--tables", "1", "--hands", "3",
+                               "--seed", "1", "-o", str(log))
+    assert (code, heavy) == (0, [])
+    code, heavy = _heavy_after("adjudicate", str(log))
+    assert (code, heavy) == (0, [])
+
+
+def test_a_database_command_still_loads_what_it_needs(tmp_path: Path) -> None:
+    """The lazy side works end to end: ``ledger balances`` imports SQLAlchemy when run."""
+    code, heavy = _heavy_after("ledger", "balances", "--db", f"sqlite:///{tmp_path}/none.sqlite")
+    assert code == 2  # no ledger there: refused, not created
+    assert "sqlalchemy" in heavy
+
+
+@pytest.mark.parametrize("name", ["ledger", "report", "import", "serve", "topics", "produce",
+                                  "verify", "replay", "archive", "users", "cases"])
+def test_every_lazy_command_answers_help(name: str) -> None:
+    ran = pitwatch(name, "--help")
+    assert ran.code == 0, ran.stderr
+    assert f"pitwatch {name}" in ran.stdout
+
+
+def test_serve_gains_its_surveillance_and_console_commands_once() -> None:
+    for _ in range(2):
+        ran = pitwatch("serve", "--help", columns=200)
+        assert ran.code == 0
+        for service in ("adjudicator", "ledger", "archive", "surveillance", "console"):
+            assert f" {service} " in ran.stdout, service
+
+
+def test_a_lazy_command_function_keeps_its_name_and_options() -> None:
+    built = LazyCommand("services.archive.cli", "verify").build("verify")
+    assert built.name == "verify"
+    assert {"--from", "--to", "--table", "--db"} <= {o for p in built.params for o in p.opts}
