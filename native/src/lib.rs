@@ -61,7 +61,16 @@ pub struct NativeRules {
     pub last_defer: Option<String>,
     /// Tests only: the rules panic on the hand with this id.
     pub panic_on_hand: Option<String>,
+    /// Where the standard card ranking comes from when no profile holds it yet (the
+    /// binding asks Python's `native_ranking`, whose tables take numpy and a third of a
+    /// second to build): called once, on the first Texas Hold'em hand, so a run without
+    /// one never builds them.
+    pub ranking_source: Option<RankingSource>,
 }
+
+/// See `NativeRules::ranking_source`; None: the ranking could not be had (the hand is then
+/// deferred to the Python rules, which decide it as the reference does).
+pub type RankingSource = Box<dyn FnMut() -> Option<std::sync::Arc<rules::ranking::CardRanking>> + Send>;
 
 impl NativeRules {
     /// Adjudicate the closed hands among `outputs` that the core's rules cover, settling
@@ -74,6 +83,7 @@ impl NativeRules {
                 Output::Closed(hand) => hand,
                 _ => continue,
             };
+            self.prepare_for(hand);
             let (profiles, games) = (&self.profiles, self.games);
             let panic_here = self.panic_on_hand.as_deref() == Some(hand.hand_id.as_str());
             let native = catch_unwind(AssertUnwindSafe(|| {
@@ -105,6 +115,35 @@ impl NativeRules {
             }
         }
     }
+}
+
+impl NativeRules {
+    /// What a hand's rules need before they run: a hold'em hand the card ranking.
+    pub fn prepare_for(&mut self, hand: &table::ClosedHand) {
+        if hand_game(hand) == Some("holdem") {
+            self.fetch_ranking();
+        }
+    }
+
+    /// The ranking from `ranking_source`, into every profile that lacks one; the source
+    /// is asked once, whatever it answers.
+    fn fetch_ranking(&mut self) {
+        if !self.profiles.values().any(|p| p.ranking.is_none()) {
+            return;
+        }
+        if let Some(mut source) = self.ranking_source.take() {
+            if let Some(ranking) = source() {
+                for profile in self.profiles.values_mut().filter(|p| p.ranking.is_none()) {
+                    profile.ranking = Some(ranking.clone());
+                }
+            }
+        }
+    }
+}
+
+/// The game a closed hand's table was configured for.
+fn hand_game(hand: &table::ClosedHand) -> Option<&str> {
+    hand.context.config.as_ref()?.get("game")?.as_str()
 }
 
 /// How many tables keep their open hand's event hashes (32 bytes an event, about 2.4 kB
@@ -219,5 +258,27 @@ impl Core {
             out.push((id, outputs));
         }
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::Arc;
+
+    #[test]
+    fn the_ranking_source_is_asked_once_whatever_it_answers() {
+        let asked = Arc::new(AtomicUsize::new(0));
+        let counter = asked.clone();
+        let mut rules = NativeRules { ranking_source: Some(Box::new(move || {
+            counter.fetch_add(1, Ordering::SeqCst);
+            None
+        })), ..Default::default() };
+        rules.profiles.insert("house-v1".to_string(), rules::profile::Profile::default());
+        rules.fetch_ranking();
+        rules.fetch_ranking();
+        assert_eq!(asked.load(Ordering::SeqCst), 1);
+        assert!(rules.profiles["house-v1"].ranking.is_none());
     }
 }

@@ -597,11 +597,14 @@ impl Engine {
     /// the reference's rules for) here, under `profiles`: `{name: (gen, hcf, chinese, draw7a,
     /// russian, holdem sections)}`, each section a dict of its fields (msgspec's
     /// `to_builtins`) or None when it did not load. `ranking`: the standard `CardRanking`
-    /// (hold'em's showdown), handed over once here. `keep_hands`: return each such hand's
-    /// events and context with its record (for surveillance).
-    #[pyo3(signature = (profiles, keep_hands, games, ranking=None))]
+    /// (hold'em's showdown), handed over once here; or `ranking_source`, a callable that
+    /// returns it, called on the first hold'em hand (`NativeRules::ranking_source`).
+    /// `keep_hands`: return each such hand's events and context with its record (for
+    /// surveillance).
+    #[pyo3(signature = (profiles, keep_hands, games, ranking=None, ranking_source=None))]
     fn use_native_rules(&mut self, profiles: &Bound<'_, PyDict>, keep_hands: bool, games: Vec<String>,
-                        ranking: Option<PyRef<'_, crate::python_ranking::CardRanking>>) -> PyResult<()> {
+                        ranking: Option<PyRef<'_, crate::python_ranking::CardRanking>>,
+                        ranking_source: Option<Py<PyAny>>) -> PyResult<()> {
         let ranking = ranking.map(|r| std::sync::Arc::new(r.inner().clone()));
         let mut known = HashMap::new();
         for (name, sections) in profiles.iter() {
@@ -622,7 +625,19 @@ impl Engine {
             known.insert(name, profile);
         }
         let games = crate::rules::adjudicate::Games::from_names(games.iter().map(String::as_str));
-        self.core.rules = Some(crate::NativeRules { profiles: known, games, keep_hands, ..Default::default() });
+        let ranking_source = ranking_source.map(|source| -> crate::RankingSource {
+            Box::new(move || {
+                // The core runs with the GIL held (every call into it comes from Python).
+                Python::with_gil(|py| {
+                    let made = source.call0(py).ok()?;
+                    let ranking = made.bind(py).downcast::<crate::python_ranking::CardRanking>().ok()?;
+                    let inner = ranking.borrow().inner().clone();
+                    Some(std::sync::Arc::new(inner))
+                })
+            })
+        });
+        self.core.rules = Some(crate::NativeRules { profiles: known, games, keep_hands, ranking_source,
+                                                    ..Default::default() });
         Ok(())
     }
 
@@ -633,14 +648,13 @@ impl Engine {
     /// `chain`: (first_seq, last_seq, last_hash
     /// bytes) or None; `findings`: (code, rule, severity, message) from intake.
     #[allow(clippy::too_many_arguments)]
-    fn adjudicate_hand<'py>(&self, py: Python<'py>, table_id: &str, hand_id: &str, records: Vec<Vec<u8>>,
+    fn adjudicate_hand<'py>(&mut self, py: Python<'py>, table_id: &str, hand_id: &str, records: Vec<Vec<u8>>,
                             context: HandContext,
                             chain: Option<(i64, i64, Vec<u8>)>, findings: Vec<(String, String, String, String)>)
                             -> PyResult<(Option<Bound<'py, PyAny>>, Option<String>)> {
-        let rules = match &self.core.rules {
-            Some(rules) => rules,
-            None => return Ok((None, Some("native rules are off".to_string()))),
-        };
+        if self.core.rules.is_none() {
+            return Ok((None, Some("native rules are off".to_string())));
+        }
         let (config, config_authorized, previous_designated, offers, dealer_id, new_seats, hands_played, buys) = context;
         let config = match config {
             Some(raw) => match crate::json::parse(&raw) {
@@ -681,6 +695,11 @@ impl Engine {
             Some(hand) => hand,
             None => return Ok((None, Some("a record that is not valid v1".to_string()))),
         };
+        let rules = match self.core.rules.as_mut() {
+            Some(rules) => rules,
+            None => return Ok((None, Some("native rules are off".to_string()))),
+        };
+        rules.prepare_for(&hand);
         let (profiles, games) = (&rules.profiles, rules.games);
         let native = catch_unwind(AssertUnwindSafe(|| crate::rules::adjudicate::adjudicate_hand(&hand, profiles, games, with_chain)));
         Ok(match native {

@@ -138,9 +138,12 @@ class NativeRunner:
         # the core's take a game only when the registry runs the rules they port.
         games = registry_native_games() if native_rules else []
         if games:
-            # The standard ranking's tables reach the core once, here (hold'em's showdown).
-            ranking = native_ranking() if "holdem" in games else None
-            self._engine.use_native_rules(native_profiles(profiles), closed_hands, games, ranking)
+            # The standard ranking's tables (hold'em's showdown) reach the core once, on its
+            # first hold'em hand: building them takes numpy and a third of a second, which a
+            # run of other games never pays.
+            source = native_ranking if "holdem" in games else None
+            self._engine.use_native_rules(native_profiles(profiles), closed_hands, games,
+                                          ranking_source=source)
         self.next_line = 1  # after ``feed_buffer``: the number of the line that follows
         self.encoded = False  # records as ``StepResult.encoded`` (``encode_records``)
 

@@ -78,8 +78,9 @@ pub struct Profile {
     pub draw7a: Option<super::draw7a::profile::Draw7aProfile>,
     pub russian: Option<RussianProfile>,
     pub holdem: Option<super::holdem::profile::HoldemProfile>,
-    /// The standard ranking's tables (`tables.build_tables(STANDARD)`), handed over once at
-    /// setup and shared by every profile: what the hold'em showdown ranks with.
+    /// The standard ranking's tables (`tables.build_tables(STANDARD)`), handed over once
+    /// (at setup, or on the first hold'em hand: `NativeRules::ranking_source`) and shared
+    /// by every profile: what the hold'em showdown ranks with.
     pub ranking: Option<std::sync::Arc<super::ranking::CardRanking>>,
 }
 

@@ -21,10 +21,9 @@ from tests.unit.cli.helpers import pitwatch
 
 ROOT = Path(__file__).resolve().parents[3]
 
-# Libraries that only the database, Kafka, console, report and surveillance commands use.
-# (numpy is not among them: the native engine builds the hold'em showdown's card ranking
-# tables with it once, when it starts; docs/native.md, "Start-up".)
-HEAVY = ("sqlalchemy", "alembic", "aiokafka", "faust", "scipy", "argon2", "jinja2",
+# Libraries that only the database, Kafka, console, report and surveillance commands use,
+# and numpy, which builds the card ranking tables only when a hand is first ranked.
+HEAVY = ("sqlalchemy", "alembic", "aiokafka", "faust", "scipy", "numpy", "argon2", "jinja2",
          "weasyprint", "starlette", "prometheus_client", "psycopg")
 
 _PROBE = """
@@ -61,6 +60,17 @@ def test_adjudicate_without_a_ledger_imports_no_heavy_library(tmp_path: Path) ->
     assert (code, heavy) == (0, [])
     code, heavy = _heavy_after("adjudicate", str(log))
     assert (code, heavy) == (0, [])
+
+
+def test_a_holdem_run_builds_the_ranking_tables_when_a_hand_is_ranked(tmp_path: Path) -> None:
+    """The core asks for the card ranking on its first hold'em hand (and gets it: the hand
+    is the core's, not deferred to the Python rules)."""
+    log = tmp_path / "holdem.jsonl"
+    code, _ = _heavy_after("simulate", "--game", "holdem", "--tables", "1", "--hands", "2",
+                           "--seed", "1", "-o", str(log))  # (its showdowns rank hands)
+    assert code == 0
+    code, heavy = _heavy_after("adjudicate", str(log))
+    assert (code, heavy) == (0, ["numpy"])
 
 
 def test_a_database_command_still_loads_what_it_needs(tmp_path: Path) -> None:
