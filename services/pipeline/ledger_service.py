@@ -45,6 +45,14 @@ DEFAULT_BATCH = 2000  # records per poll, booked in one or a few database transa
 POLL_MS = 200
 SESSION_TIMEOUT_MS = 15_000
 HEARTBEAT_MS = 3_000
+# Batches gathered by the broker, as the archive service's: a fetch is answered once this
+# many bytes are there (a record is about 2 kB: a few hundred hands), or after
+# FETCH_WAIT_MS. Each batch is a database transaction and an offset commit whatever its
+# size; with the defaults (answer at the first byte) a ledger keeping pace with the
+# adjudicator booked a handful of hands a transaction. A hand is booked at most this much
+# later; the adjudication itself (the latency target) is not delayed.
+FETCH_MIN_BYTES = 512 * 1024
+FETCH_WAIT_MS = 200
 
 
 @dataclass(frozen=True)
@@ -130,6 +138,7 @@ class LedgerService:
             auto_offset_reset="earliest",
             isolation_level="read_committed",
             max_poll_records=self.settings.batch,
+            fetch_min_bytes=FETCH_MIN_BYTES, fetch_max_wait_ms=FETCH_WAIT_MS,
             session_timeout_ms=self.settings.session_timeout_ms,
             heartbeat_interval_ms=min(HEARTBEAT_MS, self.settings.session_timeout_ms // 3),
         )
