@@ -565,12 +565,19 @@ impl Engine {
         Ok((index, steps))
     }
 
-    /// The lines of `buf` from byte `pos` (the line numbered `line`), as a file is read:
-    /// returns `(pos, line)` to go on from and `(line, table_id, outputs, start, end)` of
-    /// each record that had any (`buf[start:end]` is the record).
+    /// The lines of `buf` from byte `pos` (the line numbered `line`) up to byte `end`
+    /// (default: its end), as a file is read: returns `(pos, line)` to go on from and
+    /// `(line, table_id, outputs, start, end)` of each record that had any (`buf[start:end]`
+    /// is the record). `end` spares the caller a copy of the buffer's whole lines.
     #[allow(clippy::type_complexity)]
-    fn feed_buffer<'py>(&mut self, py: Python<'py>, buf: &Bound<'py, PyBytes>, pos: usize, line: u64) -> PyResult<((usize, u64), Vec<(u64, Option<String>, Bound<'py, PyList>, usize, usize)>)> {
-        let data = buf.as_bytes();
+    #[pyo3(signature = (buf, pos, line, end=None))]
+    fn feed_buffer<'py>(&mut self, py: Python<'py>, buf: &Bound<'py, PyBytes>, pos: usize, line: u64,
+                        end: Option<usize>) -> PyResult<((usize, u64), Vec<(u64, Option<String>, Bound<'py, PyList>, usize, usize)>)> {
+        let whole = buf.as_bytes();
+        let data = &whole[..end.unwrap_or(whole.len()).min(whole.len())];
+        if pos > data.len() {
+            return Err(PyValueError::new_err("pos lies beyond the end of the buffer"));
+        }
         let mut steps = Vec::new();
         let (mut pos, mut line) = (pos, line);
         while let Some((start, end, number, next)) = lines::next_record(data, pos, line) {

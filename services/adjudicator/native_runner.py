@@ -211,11 +211,14 @@ class NativeRunner:
             for at, table_id, outputs in steps:
                 yield at, self._step(table_id, outputs, items[at], wheres[at])
 
-    def feed_buffer(self, buf: bytes, first_line: int = 1) -> Iterator[StepResult]:
-        """Whole lines of a file in one buffer (the core splits them)."""
-        pos, line = 0, first_line
-        while pos < len(buf):
-            (pos, line), steps = self._engine.feed_buffer(buf, pos, line)
+    def feed_buffer(self, buf: bytes, first_line: int = 1, start: int = 0,
+                    end: int | None = None) -> Iterator[StepResult]:
+        """Whole lines of a file in one buffer, or in ``buf[start:end]`` (no copy made),
+        the first of them numbered ``first_line`` (the core splits them)."""
+        end = len(buf) if end is None else end
+        pos, line = start, first_line
+        while pos < end:
+            (pos, line), steps = self._engine.feed_buffer(buf, pos, line, end)
             for number, table_id, outputs, start, end in steps:
                 yield self._step(table_id, outputs, buf[start:end], f"line {number}")
         self.next_line = line

@@ -330,7 +330,7 @@ def test_a_file_read_in_small_chunks_numbers_its_lines_as_the_reference(
         text += rng.choice([b"", b"\n", b"\n\n", b"  \n", b"{bad}\n"]) + line + b"\n"
     reference = outcome(list(adjudicate_lines(io.BytesIO(text), PROFILES, "python")))
     assert reference["dlq"]
-    for chunk in (64, 1000, 4096):
+    for chunk in (1, 64, 333, 1000, 4096):
         monkeypatch.setattr(embedded, "BYTES_PER_CHUNK", chunk)
         assert outcome(list(adjudicate_file(io.BytesIO(text), PROFILES, "native",
                                             archive=True))) == reference
