@@ -50,14 +50,8 @@ class LazyCommand:
                 holder.add_typer(target, name=name, help=self.help)
         else:
             holder.command(name)(target)
-            # One command alone would become the holder itself; a hidden second keeps
-            # Typer building a group whose commands include this one, named as asked.
-            holder.command("-", hidden=True)(_nothing)
+        # ``get_group`` (unlike ``get_command``) builds a group even of one command.
         return typer.main.get_group(holder).commands[name]
-
-
-def _nothing() -> None:
-    """The holder's placeholder (never on a command line)."""
 
 
 class LazyGroup(TyperGroup):
