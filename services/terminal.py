@@ -32,6 +32,8 @@ from rich.progress import (
 from rich.table import Table
 from rich.text import Text
 
+from services.adjudicator.steps import finding_key
+
 if TYPE_CHECKING:
     from services.adjudicator.steps import EncodedRecord
     from services.events.contract import AdjudicationRecord, Alert
@@ -109,9 +111,6 @@ class LogProgress:
         self._task = task
         self._hands = 0
         self._pending = 0
-        # Nobody sees a bar that is not drawn (stderr is not a terminal): counting a
-        # buffer's lines and hands is then two passes over every byte for nothing.
-        self._shown = not progress.disable
 
     def lines(self, lines: Iterable[tuple[bytes, str]]) -> Iterator[tuple[bytes, str]]:
         """Pass the log's ``(raw, where)`` lines through, counting them."""
@@ -126,8 +125,8 @@ class LogProgress:
 
     def chunk(self, data: bytes) -> None:
         """Count a buffer of the log read at once (its lines and ``hand_ended`` events)."""
-        if not self._shown:
-            return
+        if self._progress.disable:  # a bar nobody sees (stderr is not a terminal):
+            return  # counting would be two passes over every byte for nothing
         self._pending += data.count(b"\n")
         self._hands += data.count(HAND_ENDED)
         self._flush()
@@ -176,16 +175,16 @@ class RecordTally:
 
     def add(self, records: Iterable[AdjudicationRecord]) -> None:
         for record in records:
-            self.hands += 1
-            self.status[record.status] += 1
-            for f in record.findings:
-                self.findings[(f.rule, f.code, f.severity)] += 1
+            self._count(record.status, map(finding_key, record.findings))
 
     def add_encoded(self, records: Iterable[EncodedRecord]) -> None:
         for record in records:
-            self.hands += 1
-            self.status[record.status] += 1
-            self.findings.update(record.findings)
+            self._count(record.status, record.findings)
+
+    def _count(self, status: str, findings: Iterable[tuple[str, str, str]]) -> None:
+        self.hands += 1
+        self.status[status] += 1
+        self.findings.update(findings)
 
     @property
     def any_findings(self) -> bool:

@@ -120,17 +120,14 @@ impl NativeRules {
 impl NativeRules {
     /// What a hand's rules need before they run: a hold'em hand the card ranking.
     pub fn prepare_for(&mut self, hand: &table::ClosedHand) {
-        if hand_game(hand) == Some("holdem") {
+        if rules::adjudicate::hand_game(hand) == Some("holdem") {
             self.fetch_ranking();
         }
     }
 
     /// The ranking from `ranking_source`, into every profile that lacks one; the source
-    /// is asked once, whatever it answers.
+    /// is asked once, whatever it answers (taken, so later hands skip this at once).
     fn fetch_ranking(&mut self) {
-        if !self.profiles.values().any(|p| p.ranking.is_none()) {
-            return;
-        }
         if let Some(mut source) = self.ranking_source.take() {
             if let Some(ranking) = source() {
                 for profile in self.profiles.values_mut().filter(|p| p.ranking.is_none()) {
@@ -139,11 +136,6 @@ impl NativeRules {
             }
         }
     }
-}
-
-/// The game a closed hand's table was configured for.
-fn hand_game(hand: &table::ClosedHand) -> Option<&str> {
-    hand.context.config.as_ref()?.get("game")?.as_str()
 }
 
 /// How many tables keep their open hand's event hashes (32 bytes an event, about 2.4 kB

@@ -576,7 +576,9 @@ impl Engine {
         let whole = buf.as_bytes();
         let data = &whole[..end.unwrap_or(whole.len()).min(whole.len())];
         if pos > data.len() {
-            return Err(PyValueError::new_err("pos lies beyond the end of the buffer"));
+            return Err(PyValueError::new_err(format!(
+                "feed_buffer: pos {} lies beyond the buffer's end {}: pass the positions this \
+                 buffer's last call returned", pos, data.len())));
         }
         let mut steps = Vec::new();
         let (mut pos, mut line) = (pos, line);

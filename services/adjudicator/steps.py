@@ -23,6 +23,11 @@ class DeadLetter:
     table_id: str | None = None
 
 
+def finding_key(finding: Finding) -> tuple[str, str, str]:
+    """What summaries count a finding by: its rule, code and severity."""
+    return finding.rule, finding.code, finding.severity
+
+
 @dataclass(frozen=True, slots=True)
 class EncodedRecord:
     """A hand's adjudication record as the bytes ``encode_record`` gives (``json``), with
@@ -41,7 +46,7 @@ class EncodedRecord:
     @classmethod
     def of(cls, record: AdjudicationRecord) -> EncodedRecord:
         return cls(record.hand_id, record.status,
-                   [(f.rule, f.code, f.severity) for f in record.findings],
+                   [finding_key(f) for f in record.findings],
                    encode_record(record))
 
 

@@ -85,13 +85,18 @@ pub fn adjudicate_closed(hand: &ClosedHand, profiles: &HashMap<String, Profile>,
     adjudicate_hand(hand, profiles, games, true)
 }
 
+/// The game a closed hand's table was configured for (what picks its rules).
+pub fn hand_game(hand: &ClosedHand) -> Option<&str> {
+    hand.context.config.as_ref()?.get("game")?.as_str()
+}
+
 /// `adjudicate_hand(hand, profiles, chain if with_chain else None)`.
 pub fn adjudicate_hand(hand: &ClosedHand, profiles: &HashMap<String, Profile>, games: Games, with_chain: bool) -> Native {
     let config = match &hand.context.config {
         Some(c) => c,
         None => return Native::NotNative,
     };
-    let done = match config.get("game").and_then(Value::as_str) {
+    let done = match hand_game(hand) {
         Some("hcf") if games.hcf => adjudicate_hcf(hand, config, profiles, with_chain),
         Some("chinese") if games.chinese => adjudicate_chinese(hand, config, profiles, with_chain),
         Some("draw7a") if games.draw7a => adjudicate_draw7a(hand, config, profiles, with_chain),
