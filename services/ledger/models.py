@@ -17,6 +17,7 @@ holds the event archive (``archive_tables``) and the cases (``case_tables``);
 from __future__ import annotations
 
 import datetime as dt
+from decimal import Decimal
 from typing import Literal, get_args
 
 from sqlalchemy import (
@@ -26,15 +27,17 @@ from sqlalchemy import (
     ForeignKey,
     Index,
     Integer,
+    Numeric,
     String,
     Text,
+    text,
 )
 from sqlalchemy.orm import Mapped, mapped_column
 
 from services.ledger.base import WITHOUT_ROWID, Base
 
 __all__ = ["ACCOUNT_KINDS", "Account", "AccountKind", "Base", "Conflict", "FindingRow", "Hand",
-           "LedgerStatus", "Posting", "Rake"]
+           "HandPending", "HandPendingLayout", "LedgerStatus", "Posting", "Rake"]
 
 AccountKind = Literal["player", "layout", "pot", "house_rake", "house_bank"]
 ACCOUNT_KINDS: tuple[str, ...] = get_args(AccountKind)
@@ -63,11 +66,35 @@ class HandPending(Base):
     (one row a hand; triggers), the ``hands`` row's insert removes the note, and this
     table's own deferred key to ``hands`` is checked at COMMIT only for the notes left:
     rows whose hand never arrived fail the transaction as before (SQLSTATE 23503).
+
+    On PostgreSQL the note also carries the running sum of the hand's postings so far
+    (``total``; ``HandPendingLayout`` per layout account), added by a statement trigger on
+    ``postings`` from the inserted rows alone, so that the ``hands`` row's balance check
+    (GEN-8) reads these notes and never the ``postings`` table (migration 0008: a join of
+    the new hands with ``postings`` was planned as a scan of the whole table, so a batch
+    cost PostgreSQL more the more hands the ledger held). On SQLite the check is a row
+    trigger that reads one hand's postings through the primary key's index, which does
+    not grow with the book: ``total`` stays 0 there and ``HandPendingLayout`` empty.
     """
 
     __tablename__ = "hands_pending"
 
     hand_id: Mapped[str] = mapped_column(String(200), _hand_fk(), primary_key=True)
+    total: Mapped[Decimal] = mapped_column(Numeric(38, 0), server_default=text("0"))
+
+
+class HandPendingLayout(Base):
+    """A pending hand's running sum of postings per layout account (PostgreSQL; see
+    ``HandPending``): a wager's chips on the layout must all leave it within the hand
+    (GEN-8), and a hand's postings may come in more than one statement. No key to
+    ``hands`` of its own: the hand's ``HandPending`` row carries it, and these rows go
+    with it."""
+
+    __tablename__ = "hands_pending_layout"
+
+    hand_id: Mapped[str] = mapped_column(String(200), primary_key=True)
+    account: Mapped[str] = mapped_column(Text, primary_key=True)
+    total: Mapped[Decimal] = mapped_column(Numeric(38, 0), server_default=text("0"))
 
 
 class Hand(Base):

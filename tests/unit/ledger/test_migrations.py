@@ -82,11 +82,12 @@ def test_open_ledger_creates_the_directory_and_migrates_to_head(tmp_path: Path) 
     url = f"sqlite:///{tmp_path}/deep/er/ledger.sqlite"
     engine = open_ledger(url)
     assert (tmp_path / "deep" / "er" / "ledger.sqlite").exists()
-    assert current_revision(engine) == head_revision() == "0007_hand_rows_pending"
+    assert current_revision(engine) == head_revision() == "0008_pending_sums"
     assert set(inspect(engine).get_table_names()) == {
         "alembic_version",
         "hands",
         "hands_pending",
+        "hands_pending_layout",
         "accounts",
         "postings",
         "rake",
@@ -240,3 +241,86 @@ def test_archive_bodies_are_not_compressed_twice_on_postgresql(pg_engine: Engine
         assert _body_storage(conn, "archive_segments_20260105") == "x"
         command.upgrade(config, "head")
         assert _body_storage(conn, "archive_segments_20260105") == "e"
+
+
+def _insert_hand_row(conn: Connection, hand_id: str) -> None:
+    conn.execute(text("INSERT INTO hands (hand_id, table_id, status, ledger_status, "
+                      "record_sha256, record_json) VALUES (:h, 'X', 'ok', 'posted', 'x', '{}')"),
+                 {"h": hand_id})
+
+
+def _insert_postings(conn: Connection, hand_id: str, legs: list[tuple[str, int]],
+                     first_leg: int = 0) -> None:
+    conn.execute(text("INSERT INTO postings (hand_id, event_id, leg, seq, account, amount, kind) "
+                      "VALUES (:h, 'e', :leg, 1, :account, :amount, 'wager')"),
+                 [{"h": hand_id, "leg": first_leg + n, "account": account, "amount": amount}
+                  for n, (account, amount) in enumerate(legs)])
+
+
+def _hand_ids(engine: Engine) -> set[str]:
+    with engine.connect() as conn:
+        return set(conn.execute(text("SELECT hand_id FROM hands")).scalars())
+
+
+def test_the_balance_check_adds_up_a_hand_over_several_statements(engine: Engine) -> None:
+    """GEN-8 as 0008 checks it on PostgreSQL (running sums kept per pending hand) and the
+    row triggers on SQLite: a hand whose postings come in two statements is booked when
+    they sum to zero, refused when they do not, and refused when they sum to zero overall
+    but chips are left on a layout account; no note outlives its transaction."""
+    with engine.begin() as conn:
+        conn.execute(text("INSERT INTO accounts (name, kind, table_id, seat, player_id) VALUES "
+                          "('layout:X:1', 'layout', 'X', 1, NULL), "
+                          "('player:p', 'player', NULL, NULL, 'p'), "
+                          "('pot:X', 'pot', 'X', NULL, NULL)"))
+    with engine.begin() as conn:  # sums that only balance across the statements
+        _insert_postings(conn, "H-1", [("player:p", -5), ("layout:X:1", 5)])
+        _insert_postings(conn, "H-1", [("layout:X:1", -5), ("pot:X", 5)], first_leg=2)
+        _insert_hand_row(conn, "H-1")
+        _insert_postings(conn, "H-6", [("player:p", -5)])
+        _insert_postings(conn, "H-6", [("pot:X", 5)], first_leg=1)
+        _insert_hand_row(conn, "H-6")
+    assert _hand_ids(engine) == {"H-1", "H-6"}
+    with pytest.raises(IntegrityError, match="do not balance"), engine.begin() as conn:
+        _insert_postings(conn, "H-2", [("player:p", -5), ("layout:X:1", 5)])
+        _insert_postings(conn, "H-2", [("layout:X:1", -4), ("pot:X", 5)], first_leg=2)
+        _insert_hand_row(conn, "H-2")
+    with pytest.raises(IntegrityError, match="do not balance"), engine.begin() as conn:
+        # Zero overall, but 5 chips stay on the layout.
+        _insert_postings(conn, "H-3", [("player:p", -5), ("layout:X:1", 5)])
+        _insert_postings(conn, "H-3", [("pot:X", -5), ("player:p", 5)], first_leg=2)
+        _insert_hand_row(conn, "H-3")
+    with engine.begin() as conn:  # several hands in one statement, as the ledger books them
+        for hand_id in ("H-4", "H-5"):
+            _insert_postings(conn, hand_id, [("player:p", -7), ("layout:X:1", 7),
+                                             ("layout:X:1", -7), ("pot:X", 7)])
+        conn.execute(text("INSERT INTO hands (hand_id, table_id, status, ledger_status, "
+                          "record_sha256, record_json) VALUES "
+                          "('H-4', 'X', 'ok', 'posted', 'x', '{}'), "
+                          "('H-5', 'X', 'ok', 'posted', 'x', '{}')"))
+    assert _hand_ids(engine) == {"H-1", "H-4", "H-5", "H-6"}
+    with engine.connect() as conn:
+        assert conn.execute(text("SELECT count(*) FROM hands_pending")).scalar() == 0
+        assert conn.execute(text("SELECT count(*) FROM hands_pending_layout")).scalar() == 0
+
+
+def test_the_pending_sums_migration_keeps_the_book_and_its_guards(engine: Engine) -> None:
+    """0008 down and up again on a ledger holding hands: the book is unchanged, no drift,
+    and a hand that does not balance or rows joining a booked hand are still refused."""
+    post_hand(engine, hcf_seat1_wins())
+    with engine.connect() as conn:
+        before = conn.execute(text("SELECT * FROM postings ORDER BY 1, 2, 3")).all()
+    config = alembic_config()
+    for target in ("0007_hand_rows_pending", "head"):
+        with engine.begin() as conn:
+            config.attributes["connection"] = conn
+            (command.downgrade if target != "head" else command.upgrade)(config, target)
+        with pytest.raises(IntegrityError, match="booked hand"), engine.begin() as conn:
+            conn.execute(text("INSERT INTO postings (hand_id, event_id, leg, seq, account, "
+                              "amount, kind) SELECT hand_id, event_id, leg + 100, seq, account,"
+                              " amount, kind FROM postings"))
+        with pytest.raises(IntegrityError, match="do not balance"), engine.begin() as conn:
+            _insert_postings(conn, "X-8", [(before[0].account, 5)])
+            _insert_hand_row(conn, "X-8")
+    assert schema_drift(engine) == []
+    with engine.connect() as conn:
+        assert conn.execute(text("SELECT * FROM postings ORDER BY 1, 2, 3")).all() == before
