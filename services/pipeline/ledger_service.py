@@ -23,6 +23,7 @@ import signal
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TypeAlias
 
 import msgspec
 from aiokafka import AIOKafkaConsumer, ConsumerRecord, TopicPartition
@@ -30,8 +31,9 @@ from sqlalchemy import Engine
 
 from services.events.contract import AdjudicationRecord, decode_record
 from services.ledger.db import DEFAULT_URL, default_url, open_ledger
+from services.ledger.entries import HandEntry
 from services.ledger.gc_policy import tune_for_batches
-from services.ledger.posting import PostResult, post_many
+from services.ledger.posting import PostResult, post_prepared, prepare_entries
 from services.observability.metrics import ledger_metrics, timed_ledger_write
 from services.pipeline.failpoints import arm_from_env, failpoint
 from services.pipeline.monitoring import start_ledger_monitoring
@@ -39,6 +41,8 @@ from services.pipeline.offsets import commit_batch
 from services.pipeline.topics import DEFAULT_BOOTSTRAP, TopicNames
 
 log = logging.getLogger("pitwatch.ledger")
+
+Batch: TypeAlias = dict[TopicPartition, list[ConsumerRecord[bytes, bytes]]]
 
 DEFAULT_GROUP = "pitwatch-ledger"
 DEFAULT_BATCH = 2000  # records per poll, booked in one or a few database transactions
@@ -110,7 +114,12 @@ def book(engine: Engine, records: list[AdjudicationRecord]) -> Counter[str]:
     """Post the records in one transaction (idempotent; a hand that trips a database
     constraint sends the batch to one transaction per hand, see ``post_many``); every
     conflict or refusal is logged as critical."""
-    results: list[PostResult] = post_many(engine, records, batch_size=max(1, len(records)))
+    return book_prepared(engine, prepare_entries(records))
+
+
+def book_prepared(engine: Engine, entries: list[HandEntry]) -> Counter[str]:
+    """``book`` of entries built beforehand (``prepare_entries``)."""
+    results: list[PostResult] = post_prepared(engine, entries)
     for result in results:
         if result.status in ("conflict", "refused"):
             for finding in result.findings:
@@ -144,31 +153,63 @@ class LedgerService:
         )
 
     async def run(self) -> None:
+        """Fetch, prepare and book batch after batch, one database transaction in flight.
+
+        Why one in flight, not none: booking a batch is Python (decoding, building each
+        hand's postings) and then PostgreSQL (the COPY, the guards' triggers, the
+        commit), and done in turns each waited for the other, so one ledger could not
+        use two cores. Now the next batch is fetched and prepared while the database
+        books the previous one. The order of effects is unchanged: a batch's database
+        transaction starts only after the previous one committed and its offsets were
+        committed (``store``), and offsets are committed only after their batch's
+        database commit, so a crash at any point re-delivers only batches whose effects
+        are not all committed, and those come again as duplicates (at least once)."""
         consumer = self.new_consumer()
         await consumer.start()
         log.info("ledger service consuming %s as group %s into %s", self.settings.topic,
                  self.settings.group_id, self.engine.url.render_as_string(hide_password=True))
+        in_flight: asyncio.Task[None] | None = None
         try:
             while not self.stopping.is_set():
                 batch = await consumer.getmany(timeout_ms=POLL_MS,
                                                max_records=self.settings.batch)
-                if batch:
-                    await self.handle(consumer, batch)
+                if not batch:
+                    continue
+                prepared = self.prepare(batch)
+                if in_flight is not None:
+                    await in_flight
+                in_flight = asyncio.create_task(self.store(consumer, batch, prepared))
         finally:
-            await consumer.stop()
-            self.engine.dispose()
+            try:
+                if in_flight is not None:
+                    await in_flight  # the batch in flight finishes (and its offsets)
+            finally:
+                await consumer.stop()
+                self.engine.dispose()
 
-    async def handle(self, consumer: AIOKafkaConsumer,
-                     batch: dict[TopicPartition, list[ConsumerRecord[bytes, bytes]]]) -> None:
+    async def handle(self, consumer: AIOKafkaConsumer, batch: Batch) -> None:
+        """One batch, start to end (``run`` overlaps a batch's preparing with the
+        previous batch's storing)."""
+        await self.store(consumer, batch, self.prepare(batch))
+
+    def prepare(self, batch: Batch) -> tuple[list[HandEntry], int, int]:
+        """Decode the batch and build its entries: (entries, undecodable, messages)."""
         messages = [m for tp in sorted(batch) for m in batch[tp]]
         failpoint("polled")
         records, bad = decode_batch(messages)
+        return prepare_entries(records, decoded=True), bad, len(messages)
+
+    async def store(self, consumer: AIOKafkaConsumer, batch: Batch,
+                    prepared: tuple[list[HandEntry], int, int]) -> None:
+        """Book a prepared batch in one transaction, then commit its offsets."""
+        entries, bad, count = prepared
         # The database work runs in a thread so the consumer keeps heart-beating.
-        statuses = await asyncio.to_thread(timed_ledger_write, book, self.engine, records)
+        statuses = await asyncio.to_thread(timed_ledger_write, book_prepared, self.engine,
+                                           entries)
         ledger_metrics().observe_undecodable(bad)
         statuses["undecodable"] += bad
         self.totals.update(statuses)
-        log.info("booked batch of %d: %s", len(messages), dict(statuses))
+        log.info("booked batch of %d: %s", count, dict(statuses))
         failpoint("booked")
         await commit_batch(consumer, batch, log)
 

@@ -3,18 +3,22 @@
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
 
 import msgspec
 import pytest
 
+from services.events.contract import AdjudicationRecord, decode_record, encode_record
 from services.ledger.accounts import LedgerAccount, MovementRejected
 from services.ledger.entries import (
     REFUSED_CODE,
     REFUSED_RULE,
     HandEntry,
     PostingLine,
+    book,
     build_entry,
     check_balanced,
+    identify,
     utc_day,
 )
 from tests.unit.ledger.builders import (
@@ -202,3 +206,25 @@ def test_an_impossible_hand_end_date_is_refused_not_a_crash(stamp: str, why: str
 def test_a_leap_day_is_a_real_day() -> None:
     assert build_entry(hcf_seat1_wins(ended_at="2024-02-29T23:59:59Z")).day == dt.date(
         2024, 2, 29)
+
+
+@pytest.mark.parametrize("built", [hcf_seat1_wins, hcf_dp_collects, russian_house_hand,
+                                   holdem_pot_hand])
+def test_a_record_decoded_from_its_bytes_books_as_the_same_record_built_in_code(
+        built: Callable[[], AdjudicationRecord]) -> None:
+    """``identify(record, decoded=True)`` (the ledger service's records, which
+    ``decode_record`` checked) skips the second decode, and books exactly what the checked
+    path books: the same bytes, hash, day and legs."""
+    in_code = built()
+    from_wire = decode_record(encode_record(in_code))
+    checked, trusted = identify(in_code), identify(from_wire, decoded=True)
+    assert (trusted.record_json, trusted.sha256, trusted.day, trusted.invalid) == (
+        checked.record_json, checked.sha256, checked.day, None)
+    assert legs(book(trusted)) == legs(book(checked)) and trusted.postings
+
+
+def test_a_record_built_in_code_that_breaks_the_contract_is_still_refused() -> None:
+    """The second decode stays for records built in code (``decoded`` False): an amount
+    the wire contract refuses is refused, not booked."""
+    entry = identify(record("T1-13", [move(1, "stack:1", "house", 0, "rake")]))
+    assert entry.invalid is not None and "Expected `int` >= 1" in entry.invalid
