@@ -256,10 +256,10 @@ def test_a_failed_batch_leaves_no_half_hand(
     """A crash after the postings of a batch are written but before COMMIT (simulated by
     an error when the hands rows are inserted) leaves no posting of any hand behind."""
 
-    def crash_on_hands(conn: Connection, table: Table, *rest: Any) -> None:
+    def crash_on_hands(conn: Connection, table: Table, *rest: Any, **options: Any) -> None:
         if table.name == "hands":
             raise RuntimeError("worker killed")
-        bulk_insert(conn, table, *rest)
+        bulk_insert(conn, table, *rest, **options)
 
     monkeypatch.setattr(posting, "bulk_insert", crash_on_hands)
     with pytest.raises(RuntimeError, match="worker killed"):
