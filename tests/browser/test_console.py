@@ -164,8 +164,8 @@ def test_a_reviewer_works_a_case_from_the_queue_to_its_decision(
     assert rows
     row = next(r for r in rows if r.text and "hand:" in r.text)
     row.find_element(By.CSS_SELECTOR, "a[href^='/cases/']").click()
-    case_url = d.current_url
     assert heading(d, lambda h: h.startswith("Case #")).startswith("Case #")
+    case_url = d.current_url  # once the case's page is there, not the queue's still
     shot(d, "04-case")
 
     evidence = d.find_element(By.CSS_SELECTOR, "a.evidence-hand")
@@ -222,6 +222,10 @@ def test_a_reviewer_works_a_case_from_the_queue_to_its_decision(
     shot(d, "11-dealer")
 
     d.find_element(By.CSS_SELECTOR, "form.who button").click()
+    # The click returns before the login page has loaded (as for every form, ``heading``):
+    # read at once, the URL was still the last page's in one CI run.
+    with contextlib.suppress(TimeoutException):
+        WebDriverWait(d, 20).until(ready.url_contains("/login"))
     assert "/login" in d.current_url
     d.get(served.base + "/floor")
     assert "/login" in d.current_url  # the session ended
