@@ -82,12 +82,14 @@ class LedgerServiceSettings:
         )
 
 
-@dataclass
-class BatchOutcome:
-    """What a batch did, for the log and the tests."""
+@dataclass(frozen=True)
+class Prepared:
+    """A fetched batch made ready to book: its hands' entries, with their postings built
+    (``posting.prepare_entries``), and how many of its messages were not records."""
 
-    statuses: Counter[str]
+    entries: list[HandEntry]
     undecodable: int
+    messages: int
 
 
 def decode_batch(messages: Sequence[ConsumerRecord[bytes, bytes]]
@@ -187,29 +189,23 @@ class LedgerService:
                 await consumer.stop()
                 self.engine.dispose()
 
-    async def handle(self, consumer: AIOKafkaConsumer, batch: Batch) -> None:
-        """One batch, start to end (``run`` overlaps a batch's preparing with the
-        previous batch's storing)."""
-        await self.store(consumer, batch, self.prepare(batch))
-
-    def prepare(self, batch: Batch) -> tuple[list[HandEntry], int, int]:
-        """Decode the batch and build its entries: (entries, undecodable, messages)."""
+    def prepare(self, batch: Batch) -> Prepared:
+        """Decode the batch and build its hands' entries (no database work)."""
         messages = [m for tp in sorted(batch) for m in batch[tp]]
         failpoint("polled")
         records, bad = decode_batch(messages)
-        return prepare_entries(records, decoded=True), bad, len(messages)
+        return Prepared(prepare_entries(records, decoded=True), bad, len(messages))
 
     async def store(self, consumer: AIOKafkaConsumer, batch: Batch,
-                    prepared: tuple[list[HandEntry], int, int]) -> None:
+                    prepared: Prepared) -> None:
         """Book a prepared batch in one transaction, then commit its offsets."""
-        entries, bad, count = prepared
         # The database work runs in a thread so the consumer keeps heart-beating.
         statuses = await asyncio.to_thread(timed_ledger_write, book_prepared, self.engine,
-                                           entries)
-        ledger_metrics().observe_undecodable(bad)
-        statuses["undecodable"] += bad
+                                           prepared.entries)
+        ledger_metrics().observe_undecodable(prepared.undecodable)
+        statuses["undecodable"] += prepared.undecodable
         self.totals.update(statuses)
-        log.info("booked batch of %d: %s", count, dict(statuses))
+        log.info("booked batch of %d: %s", prepared.messages, dict(statuses))
         failpoint("booked")
         await commit_batch(consumer, batch, log)
 

@@ -74,7 +74,7 @@ def test_the_next_batch_is_prepared_while_the_previous_one_is_booked_in_order(
     monkeypatch.setattr(service, "new_consumer", lambda: consumer)
     real_prepare = service.prepare
 
-    def prepare(batch: ledger_service.Batch) -> tuple[list[HandEntry], int, int]:
+    def prepare(batch: ledger_service.Batch) -> ledger_service.Prepared:
         (messages,) = batch.values()
         n = messages[0].offset
         with lock:
