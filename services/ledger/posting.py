@@ -21,7 +21,9 @@ is written; then, on SQLite and PostgreSQL alike, the database refuses the trans
 itself (triggers of the initial migration: the ``hands`` row checks its postings, child
 rows cannot join a booked hand, the book is append-only; a hand's rows note it in
 ``hands_pending``, whose key to ``hands`` is deferred to COMMIT, so a hand's postings
-cannot be left without it: migration 0007). A CHECK constraint cannot do it:
+cannot be left without it: migration 0007; on PostgreSQL the note also keeps the running
+sums the ``hands`` row's check reads, so that no check reads the whole book: migration
+0008). A CHECK constraint cannot do it:
 it sees one row, and the invariant spans a hand's rows. If the database refuses a hand
 the code accepted, the hand is stored as refused with the database's reason.
 
