@@ -18,7 +18,6 @@ Run (services up: ``scripts/services.sh up``)::
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import time
 from pathlib import Path
@@ -31,14 +30,14 @@ sys.path.insert(0, str(REPO / "benchmarks"))
 
 from alembic import command  # noqa: E402
 from bench_pipeline import backing_cpu_seconds, base_pg_url  # noqa: E402
-from sqlalchemy import Engine, text  # noqa: E402
 
 from services.adjudicator.embedded import adjudicate_lines  # noqa: E402
 from services.events.contract import decode_record, encode_record  # noqa: E402
 from services.games.profiles import BUILTIN_PROFILE, read_profiles  # noqa: E402
 from services.ledger.db import alembic_config, open_ledger  # noqa: E402
 from services.ledger.gc_policy import tune_for_batches  # noqa: E402
-from services.pipeline.ledger_service import book  # noqa: E402
+from services.ledger.posting import prepare_entries  # noqa: E402
+from services.pipeline.ledger_service import book_prepared  # noqa: E402
 from services.simulator.run import simulate  # noqa: E402
 from tests.integration.pipeline_support import create_database, drop_database  # noqa: E402
 
@@ -50,15 +49,6 @@ def records_of(tables: int, hands: int) -> list[bytes]:
     log = simulate(["hcf"], tables, hands, seed=7, profile=profiles.get(BUILTIN_PROFILE))
     lines = [orjson.dumps(e) for e in log.events]
     return [encode_record(r) for step in adjudicate_lines(lines, profiles) for r in step.records]
-
-
-def backend_cpu_seconds(engine: Engine) -> float:
-    """CPU seconds so far of the backend the engine's pool hands out (one connection,
-    used by every transaction of this single-threaded run)."""
-    with engine.connect() as conn:
-        pid = conn.execute(text("SELECT pg_backend_pid()")).scalar_one()
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def run(records: list[bytes], batch: int, revision: str | None) -> list[tuple[float, float]]:
@@ -76,7 +66,7 @@ def run(records: list[bytes], batch: int, revision: str | None) -> list[tuple[fl
         for start in range(0, len(records), batch):
             decoded = [decode_record(r) for r in records[start:start + batch]]
             backing, cpu = backing_cpu_seconds(), time.process_time()
-            book(engine, decoded)
+            book_prepared(engine, prepare_entries(decoded, decoded=True))  # the service's
             python = time.process_time() - cpu
             postgres = backing_cpu_seconds()["postgresql"] - backing["postgresql"]
             out.append((1000 * python / len(decoded), 1000 * postgres / len(decoded)))

@@ -112,15 +112,10 @@ def decode_batch(messages: Sequence[ConsumerRecord[bytes, bytes]]
     return records, bad
 
 
-def book(engine: Engine, records: list[AdjudicationRecord]) -> Counter[str]:
-    """Post the records in one transaction (idempotent; a hand that trips a database
-    constraint sends the batch to one transaction per hand, see ``post_many``); every
-    conflict or refusal is logged as critical."""
-    return book_prepared(engine, prepare_entries(records))
-
-
 def book_prepared(engine: Engine, entries: list[HandEntry]) -> Counter[str]:
-    """``book`` of entries built beforehand (``prepare_entries``)."""
+    """Post entries built beforehand (``prepare_entries``) in one transaction (idempotent;
+    a hand that trips a database constraint sends the batch to one transaction per hand,
+    see ``post_many``); every conflict or refusal is logged as critical."""
     results: list[PostResult] = post_prepared(engine, entries)
     for result in results:
         if result.status in ("conflict", "refused"):
@@ -177,7 +172,9 @@ class LedgerService:
                                                max_records=self.settings.batch)
                 if not batch:
                     continue
-                prepared = self.prepare(batch)
+                # In a thread too: building a batch's entries is CPU for a few hundred
+                # milliseconds, which would hold up the consumer's heartbeats here.
+                prepared = await asyncio.to_thread(self.prepare, batch)
                 if in_flight is not None:
                     await in_flight
                 in_flight = asyncio.create_task(self.store(consumer, batch, prepared))

@@ -23,6 +23,7 @@ from services.pipeline.ledger_service import LedgerService, LedgerServiceSetting
 from tests.unit.ledger.builders import hcf_dp_collects, hcf_seat1_wins, russian_house_hand
 
 TOPIC = "adjudications"
+RECORDS = (hcf_seat1_wins(), hcf_dp_collects(), russian_house_hand())  # a batch each
 WAIT_SECONDS = 10.0
 
 
@@ -38,10 +39,9 @@ class Consumer:
     """Three batches of one record each, then nothing (and the service is stopped)."""
 
     def __init__(self, service: LedgerService, events: list[tuple[str, int]]) -> None:
-        records = [hcf_seat1_wins(), hcf_dp_collects(), russian_house_hand()]
         tp = TopicPartition(TOPIC, 0)
         self.batches = [{tp: [Message(TOPIC, 0, n, encode_record(r))]}
-                        for n, r in enumerate(records)]
+                        for n, r in enumerate(RECORDS)]
         self.service = service
         self.events = events
 
@@ -73,6 +73,7 @@ def test_the_next_batch_is_prepared_while_the_previous_one_is_booked_in_order(
     consumer = Consumer(service, events)
     monkeypatch.setattr(service, "new_consumer", lambda: consumer)
     real_prepare = service.prepare
+    offsets = {r.hand_id: n for n, r in enumerate(RECORDS)}
 
     def prepare(batch: ledger_service.Batch) -> ledger_service.Prepared:
         (messages,) = batch.values()
@@ -84,7 +85,7 @@ def test_the_next_batch_is_prepared_while_the_previous_one_is_booked_in_order(
         return real_prepare(batch)
 
     def book(engine: object, entries: list[HandEntry]) -> Counter[str]:
-        n = _offset_of(entries[0])
+        n = offsets[entries[0].hand_id]
         with lock:
             events.append(("book start", n))
         if n < 2:  # the last batch has no next one to wait for
@@ -92,12 +93,6 @@ def test_the_next_batch_is_prepared_while_the_previous_one_is_booked_in_order(
         with lock:
             events.append(("book end", n))
         return Counter(posted=len(entries))
-
-    offsets = {r.hand_id: n for n, r in enumerate(
-        [hcf_seat1_wins(), hcf_dp_collects(), russian_house_hand()])}
-
-    def _offset_of(entry: HandEntry) -> int:
-        return offsets[entry.hand_id]
 
     monkeypatch.setattr(service, "prepare", prepare)
     monkeypatch.setattr(ledger_service, "book_prepared", book)

@@ -52,11 +52,30 @@ depends_on: str | Sequence[str] | None = None
 PENDING = "hands_pending"
 LAYOUT = "hands_pending_layout"
 
+def _trigger_function(name: str, body: str) -> str:
+    """``CREATE OR REPLACE`` of a statement trigger's plpgsql function running ``body``."""
+    return f"""
+    CREATE OR REPLACE FUNCTION {name}() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+        {body}
+        RETURN NULL;
+    END $$
+"""
+
+
+def _guard(name: str, offending: str, message: str, naming_table: bool = False) -> str:
+    """A trigger function that refuses the statement when ``offending`` finds a row
+    (``naming_table``: the message's ``%`` is the trigger's table)."""
+    table = ", TG_TABLE_NAME" if naming_table else ""
+    return _trigger_function(name, f"""IF EXISTS ({offending}) THEN
+            RAISE EXCEPTION '{message}'{table}
+                USING ERRCODE = 'integrity_constraint_violation';
+        END IF;""")
+
+
 # Runs after each INSERT statement into postings: the inserted rows' sums, per hand and
 # per layout account, added to the hand's notes.
-NOTE_POSTINGS = f"""
-    CREATE FUNCTION ledger_note_pending_postings() RETURNS trigger LANGUAGE plpgsql AS $$
-    BEGIN
+NOTE_POSTINGS = _trigger_function("ledger_note_pending_postings", f"""
         INSERT INTO {PENDING} (hand_id, total)
             SELECT hand_id, SUM(amount) FROM new_rows GROUP BY hand_id
             ON CONFLICT (hand_id) DO UPDATE SET total = {PENDING}.total + EXCLUDED.total;
@@ -66,50 +85,27 @@ NOTE_POSTINGS = f"""
                   GROUP BY hand_id, account) n
             JOIN accounts a ON a.name = n.account AND a.kind = 'layout'
             ON CONFLICT (hand_id, account)
-                DO UPDATE SET total = {LAYOUT}.total + EXCLUDED.total;
-        RETURN NULL;
-    END $$
-"""
+                DO UPDATE SET total = {LAYOUT}.total + EXCLUDED.total;""")
 
-BALANCED = f"""
-    CREATE OR REPLACE FUNCTION ledger_hands_balanced() RETURNS trigger LANGUAGE plpgsql AS $$
-    BEGIN
-        IF EXISTS (SELECT 1 FROM new_rows n JOIN {PENDING} p ON p.hand_id = n.hand_id
-                   WHERE p.total <> 0)
-           OR EXISTS (SELECT 1 FROM new_rows n JOIN {LAYOUT} l ON l.hand_id = n.hand_id
-                      WHERE l.total <> 0) THEN
-            RAISE EXCEPTION 'ledger: hand postings do not balance (GEN-8)'
-                USING ERRCODE = 'integrity_constraint_violation';
-        END IF;
-        RETURN NULL;
-    END $$
-"""
+UNBALANCE_MESSAGE = "ledger: hand postings do not balance (GEN-8)"
+BOOKED_HAND_MESSAGE = "ledger: % rows cannot join a booked hand"
 
-CLEAR = f"""
-    CREATE OR REPLACE FUNCTION ledger_clear_pending_hands() RETURNS trigger
-    LANGUAGE plpgsql AS $$
-    BEGIN
+# GEN-8: the new hands whose notes hold a sum that is not zero.
+BALANCED = _guard("ledger_hands_balanced", f"""
+    SELECT 1 FROM new_rows n JOIN {PENDING} p ON p.hand_id = n.hand_id WHERE p.total <> 0
+    UNION ALL
+    SELECT 1 FROM new_rows n JOIN {LAYOUT} l ON l.hand_id = n.hand_id WHERE l.total <> 0
+""", UNBALANCE_MESSAGE)
+CLEAR = _trigger_function("ledger_clear_pending_hands", f"""
         DELETE FROM {LAYOUT} l USING new_rows n WHERE l.hand_id = n.hand_id;
-        DELETE FROM {PENDING} p USING new_rows n WHERE p.hand_id = n.hand_id;
-        RETURN NULL;
-    END $$
-"""
+        DELETE FROM {PENDING} p USING new_rows n WHERE p.hand_id = n.hand_id;""")
+CHILD_OF_OPEN_HAND = _guard("ledger_child_of_open_hand", """
+    SELECT 1 FROM (SELECT DISTINCT hand_id FROM new_rows) n
+    CROSS JOIN LATERAL (SELECT 1 FROM hands h WHERE h.hand_id = n.hand_id LIMIT 1) booked
+""", BOOKED_HAND_MESSAGE, naming_table=True)
 
-CHILD_OF_OPEN_HAND = """
-    CREATE OR REPLACE FUNCTION ledger_child_of_open_hand() RETURNS trigger
-    LANGUAGE plpgsql AS $$
-    BEGIN
-        IF EXISTS (SELECT 1 FROM (SELECT DISTINCT hand_id FROM new_rows) n
-                   CROSS JOIN LATERAL (SELECT 1 FROM hands h WHERE h.hand_id = n.hand_id
-                                       LIMIT 1) booked) THEN
-            RAISE EXCEPTION 'ledger: % rows cannot join a booked hand', TG_TABLE_NAME
-                USING ERRCODE = 'integrity_constraint_violation';
-        END IF;
-        RETURN NULL;
-    END $$
-"""
-
-# As 0001 and 0007 made them (downgrade).
+# As 0001 and 0007 made them (downgrade). Written out here, not imported: a migration's
+# SQL is frozen with it, whatever later revisions do to their own modules.
 UNBALANCED_HANDS_SQL = """
     SELECT p.hand_id FROM postings p JOIN new_rows h ON h.hand_id = p.hand_id
     GROUP BY p.hand_id HAVING SUM(p.amount) <> 0
@@ -118,35 +114,13 @@ UNBALANCED_HANDS_SQL = """
     JOIN accounts a ON a.name = p.account AND a.kind = 'layout'
     GROUP BY p.hand_id, p.account HAVING SUM(p.amount) <> 0
 """
-OLD_BALANCED = f"""
-    CREATE OR REPLACE FUNCTION ledger_hands_balanced() RETURNS trigger LANGUAGE plpgsql AS $$
-    BEGIN
-        IF EXISTS ({UNBALANCED_HANDS_SQL}) THEN
-            RAISE EXCEPTION 'ledger: hand postings do not balance (GEN-8)'
-                USING ERRCODE = 'integrity_constraint_violation';
-        END IF;
-        RETURN NULL;
-    END $$
-"""
-OLD_CLEAR = f"""
-    CREATE OR REPLACE FUNCTION ledger_clear_pending_hands() RETURNS trigger
-    LANGUAGE plpgsql AS $$
-    BEGIN
-        DELETE FROM {PENDING} p USING new_rows n WHERE p.hand_id = n.hand_id;
-        RETURN NULL;
-    END $$
-"""
-OLD_CHILD_OF_OPEN_HAND = """
-    CREATE OR REPLACE FUNCTION ledger_child_of_open_hand() RETURNS trigger
-    LANGUAGE plpgsql AS $$
-    BEGIN
-        IF EXISTS (SELECT 1 FROM new_rows n JOIN hands h ON h.hand_id = n.hand_id) THEN
-            RAISE EXCEPTION 'ledger: % rows cannot join a booked hand', TG_TABLE_NAME
-                USING ERRCODE = 'integrity_constraint_violation';
-        END IF;
-        RETURN NULL;
-    END $$
-"""
+OLD_BALANCED = _guard("ledger_hands_balanced", UNBALANCED_HANDS_SQL, UNBALANCE_MESSAGE)
+OLD_CLEAR = _trigger_function("ledger_clear_pending_hands", f"""
+        DELETE FROM {PENDING} p USING new_rows n WHERE p.hand_id = n.hand_id;""")
+OLD_CHILD_OF_OPEN_HAND = _guard(
+    "ledger_child_of_open_hand",
+    "SELECT 1 FROM new_rows n JOIN hands h ON h.hand_id = n.hand_id", BOOKED_HAND_MESSAGE,
+    naming_table=True)
 
 
 def _postings_pending_trigger(function: str) -> str:
