@@ -17,6 +17,7 @@
 //! Python reference run through this pass.
 
 use crate::canonical::write_int;
+use crate::hex::lower_hex32;
 use crate::ids::EventId;
 use crate::json;
 use crate::intake::MAX_RECORD_BYTES;
@@ -38,6 +39,10 @@ impl<'r> Reader<'r> {
     #[inline]
     fn ws(&mut self) {
         while let Some(&c) = self.b.get(self.pos) {
+            // Records mostly have no whitespace: one test for every byte above space.
+            if c > b' ' {
+                break;
+            }
             if c == b' ' || c == b'\t' || c == b'\n' || c == b'\r' {
                 self.pos += 1;
             } else {
@@ -403,41 +408,6 @@ fn quoted(s: &str, c: &mut Vec<u8>) {
     c.push(b'"');
     c.extend_from_slice(s.as_bytes());
     c.push(b'"');
-}
-
-/// A lower-case hex digit's value; 0x80 for any other byte (upper case included: the
-/// Sha256 pattern is `[0-9a-f]`).
-static LOWER_HEX: [u8; 256] = {
-    let mut table = [0x80u8; 256];
-    let mut b = 0;
-    while b < 256 {
-        table[b] = match b as u8 {
-            c @ b'0'..=b'9' => c - b'0',
-            c @ b'a'..=b'f' => c - b'a' + 10,
-            _ => 0x80,
-        };
-        b += 1;
-    }
-    table
-};
-
-/// The bytes of a 64-digit lower-case hex string (the Sha256 pattern): a lookup per digit
-/// and one test for the whole string.
-fn lower_hex32(b: &[u8]) -> Option<[u8; 32]> {
-    if b.len() != 64 {
-        return None;
-    }
-    let mut out = [0u8; 32];
-    let mut bad = 0u8;
-    for (o, pair) in out.iter_mut().zip(b.chunks_exact(2)) {
-        let (high, low) = (LOWER_HEX[pair[0] as usize], LOWER_HEX[pair[1] as usize]);
-        bad |= high | low;
-        *o = (high << 4) | (low & 15);
-    }
-    if bad & 0x80 != 0 {
-        return None;
-    }
-    Some(out)
 }
 
 /// The record read in one pass, or None: the tree decides it (see the module's comment).

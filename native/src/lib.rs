@@ -8,6 +8,7 @@
 
 pub mod canonical;
 pub mod fast;
+pub mod hex;
 pub mod ids;
 pub mod intake;
 pub mod json;
@@ -17,7 +18,9 @@ pub mod schema;
 pub mod segment_pack;
 pub mod state;
 pub mod store;
+pub mod recycle;
 pub mod table;
+pub mod timestamp;
 pub mod validate;
 
 #[cfg(feature = "python")]
@@ -108,9 +111,11 @@ impl NativeRules {
             self.adjudicated += 1;
             state.settle(&done.settle);
             let closed = std::mem::replace(output, Output::Adjudicated { record: Box::new(done.record), hand: None });
-            if let (Output::Closed(closed), Output::Adjudicated { hand, .. }) = (closed, output) {
+            if let (Output::Closed(mut closed), Output::Adjudicated { hand, .. }) = (closed, output) {
                 if self.keep_hands {
                     *hand = Some(closed);
+                } else {
+                    recycle::keep_lists_of(std::mem::take(&mut closed.events));
                 }
             }
         }

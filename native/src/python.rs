@@ -774,13 +774,21 @@ impl Engine {
     }
 
     /// Benchmarks only: run the lines of `buf` through a fresh core of plain Rust (no
-    /// Python object at all, closed hands dropped); returns the records processed.
+    /// Python object at all; closed hands end as in the core's rules); returns the records
+    /// processed.
     #[staticmethod]
     fn _core_only(buf: &[u8]) -> usize {
         let mut core = Core::new();
         let (mut pos, mut line, mut count) = (0, 1, 0);
         while let Some((start, end, number, next)) = lines::next_record(buf, pos, line) {
-            core.process(&buf[start..end], &mut |_| true);
+            // A closed hand ends here, as in the rules once adjudicated (`NativeRules`).
+            if let Processed::Applied { outputs, .. } = core.process(&buf[start..end], &mut |_| true) {
+                for output in outputs {
+                    if let Output::Closed(hand) = output {
+                        crate::recycle::keep_lists_of(hand.events);
+                    }
+                }
+            }
             pos = next;
             line = number + 1;
             count += 1;

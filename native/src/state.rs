@@ -406,6 +406,7 @@ pub fn import(raw: &[u8]) -> R<TableState> {
             hashes: Vec::new(),
             canonical: Vec::new(),
             canonical_ends: Vec::new(),
+            decoded: Vec::new(),
         });
     }
     if format >= 2 {

@@ -10,6 +10,7 @@
 //! for member, so the recomputed hashes and the structs built from it are exact.
 
 use crate::json::Value;
+use crate::timestamp::Timestamp;
 use crate::schema::{Kind, Pattern, StructSchema, EVENT_TYPES};
 pub use crate::ids::EventId;
 use crate::validate::{is_card, Event as Envelope};
@@ -214,7 +215,7 @@ pub struct Decoded {
     pub type_index: u8,
     pub seq: i64,
     pub event_id: EventId,
-    pub ts: String,
+    pub ts: Timestamp,
     /// None: the hash of the previous event kept.
     pub prev_hash: Option<[u8; 32]>,
     /// The received `prev_hash` ended in a newline (see `Envelope::prev_hash_newline`).
@@ -304,12 +305,10 @@ impl<'b> Reader<'b> {
         let seq = prev.seq + unzigzag(self.varint());
         let event_id = self.event_id();
         let common = self.byte() as usize;
-        // One allocation: the common prefix and the stored rest (every event of a hand
-        // that closes is decoded).
+        // The common prefix and the stored rest, inline (every event of a hand that closes
+        // is decoded: no allocation for its ts).
         let rest = self.text();
-        let mut ts = String::with_capacity(common + rest.len());
-        ts.push_str(&prev.ts[..common.min(prev.ts.len())]);
-        ts.push_str(&rest);
+        let ts = Timestamp::joined(&prev.ts[..common.min(prev.ts.len())], &rest);
         let marker = self.byte();
         let prev_newline = marker >= 2;
         let prev_hash = match marker % 2 {
@@ -332,13 +331,14 @@ impl<'b> Reader<'b> {
         let body = EVENT_TYPES[(type_index as usize).min(EVENT_TYPES.len() - 1)].body;
         let data = self.read_struct(body);
         prev.seq = seq;
-        prev.ts.clear();
-        prev.ts.push_str(&ts);
+        // The prefix stays; only the rest changes (no second reading of `ts`).
+        prev.ts.truncate(common.min(prev.ts.len()));
+        prev.ts.push_str(&rest);
         Decoded { type_index, seq, event_id, ts, prev_hash, prev_newline, table_id, hand_id, source, data }
     }
 
     pub fn read_struct(&mut self, schema: &StructSchema) -> Value<'static> {
-        let mut members = Vec::with_capacity(schema.fields.len());
+        let mut members = crate::recycle::members(schema.fields.len());
         for field in schema.fields {
             if !field.required && self.byte() == 0 {
                 continue;

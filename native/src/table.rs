@@ -11,6 +11,7 @@ use crate::json::Value;
 use crate::schema::{self, EVENT_TYPES};
 use crate::ids::EventId;
 use crate::store::{self, HandKeys, Previous};
+use crate::timestamp::Timestamp;
 use crate::validate::Event as Envelope;
 
 // services/events/bounds.py (the reference's bounds; the differential tests read them).
@@ -194,6 +195,11 @@ pub struct OpenHand {
     /// segment is copied, not written again from the compact events at the close.
     pub canonical: Vec<u8>,
     pub canonical_ends: Vec<u32>,
+    /// On the same terms as `hashes`: each packed event as the rules take it, built when
+    /// it arrives (from its envelope and compact body, already at hand) rather than
+    /// decoded again from the packed bytes at the close: the close of a hand was a fifth
+    /// of the core's work outside SHA-256.
+    pub decoded: Vec<DecodedEvent>,
 }
 
 impl OpenHand {
@@ -257,6 +263,10 @@ pub struct TableState {
     /// at its close: an engine setting (`Core::HASH_KEEPING_TABLES`), not part of the
     /// state. Either way the hashes are the same.
     pub keep_hashes: bool,
+    /// How many events the last hand that closed kept, and their packed bytes: a table
+    /// that keeps hashes makes room for as many in its next hand at once (a hint, not
+    /// part of the state).
+    pub last_hand: (usize, usize),
     /// How many events this state has taken in all (the archive's segment ordinal).
     pub taken: i64,
     pub between: Option<Between>,
@@ -341,6 +351,7 @@ impl TableState {
             open_hand: None,
             archive: false,
             keep_hashes: false,
+            last_hand: (0, 0),
             taken: 0,
             between: None,
         }
@@ -375,11 +386,15 @@ impl TableState {
     /// only the rare paths ask).
     fn hand_remembered(&self) -> Vec<Remembered> {
         match &self.open_hand {
-            Some(hand) => decode_open_hand(hand, &self.table_id)
-                .into_iter()
-                .filter(|(e, _)| e.seq >= hand.forgotten_below)
-                .map(|(e, hash)| Remembered { seq: e.seq, event_id: e.event_id, hash })
-                .collect(),
+            Some(hand) => {
+                let (events, hashes) = decode_open_hand(hand, &self.table_id);
+                events
+                    .into_iter()
+                    .zip(hashes)
+                    .filter(|(e, _)| e.seq >= hand.forgotten_below)
+                    .map(|(e, hash)| Remembered { seq: e.seq, event_id: e.event_id, hash })
+                    .collect()
+            }
             None => Vec::new(),
         }
     }
@@ -418,7 +433,7 @@ impl TableState {
             if seq > hand.forgotten_below {
                 hand.forgotten_below = seq;
                 hand.remembered =
-                    decode_open_hand(hand, &table_id).iter().filter(|(e, _)| e.seq >= seq).count();
+                    decode_open_hand(hand, &table_id).0.iter().filter(|e| e.seq >= seq).count();
             }
         }
         if self.missing.first().map_or(false, |&m| m < seq) {
@@ -505,9 +520,10 @@ impl TableState {
     }
 
     /// The open hand's remembered events go back to the window as it closes.
-    fn keep_hand_events(&mut self, decoded: &[(DecodedEvent, [u8; 32])], forgotten_below: i64) {
-        store::grow_gently(&mut self.kept, decoded.len(), 4);
-        for (event, hash) in decoded {
+    fn keep_hand_events(&mut self, events: &[DecodedEvent], hashes: &[[u8; 32]],
+                        forgotten_below: i64) {
+        store::grow_gently(&mut self.kept, events.len(), 4);
+        for (event, hash) in events.iter().zip(hashes) {
             if event.seq >= forgotten_below {
                 let entry = Kept { seq: event.seq, event_id: event.event_id.clone(), hash: *hash };
                 let at = self.kept.partition_point(|k| k.seq < event.seq);
@@ -693,22 +709,26 @@ impl TableState {
                 self.close_incomplete(out, &why);
             }
             self.cut_between(out);
+            // A table that keeps hashes makes room at once for a hand like its last one
+            // (its events grew in steps, a reallocation and a copy every few events).
+            let (room, bytes) = if self.keep_hashes { self.last_hand } else { (0, 0) };
             self.open_hand = Some(OpenHand {
                 hand_id: env.hand_id.unwrap_or("").to_string(),
                 first_seq: env.seq,
                 source: env.source.to_string(),
                 last_seq: 0,
                 count: 0,
-                events: Vec::new(),
+                events: Vec::with_capacity(bytes),
                 previous: Previous::default(),
                 findings: std::mem::take(&mut self.held),
-                fps: Vec::new(),
+                fps: Vec::with_capacity(room),
                 forgotten_below: 0,
                 remembered: 0,
                 cut: Cut { head_seq: self.last_seq, ordinal: self.taken, extras: Vec::new() },
-                hashes: Vec::new(),
+                hashes: Vec::with_capacity(room),
                 canonical: Vec::new(),
                 canonical_ends: Vec::new(),
+                decoded: Vec::with_capacity(room),
             });
             self.pack(env, hash, canonical);
             return;
@@ -765,6 +785,10 @@ impl TableState {
         if self.keep_hashes && hand.keeps_all(hand.hashes.len() + 1) {
             store::grow_gently(&mut hand.hashes, 1, 16);
             hand.hashes.push(hash);
+        }
+        if self.keep_hashes && hand.keeps_all(hand.decoded.len() + 1) {
+            let keys = HandKeys { table_id, hand_id: &hand.hand_id, source: &hand.source };
+            hand.decoded.push(DecodedEvent::arrived(env, &keys));
         }
         if self.archive && self.keep_hashes && hand.keeps_all(hand.canonical_ends.len() + 1) {
             if let Ok(end) = u32::try_from(hand.canonical.len() + canonical.len()) {
@@ -827,12 +851,12 @@ impl TableState {
 
     /// The segment of a hand closing: its packed events with the ones kept beside them
     /// put back at their positions (`_hand_events`).
-    fn hand_segment(&self, hand: &OpenHand, cut: Cut, decoded: &[(DecodedEvent, [u8; 32])],
+    fn hand_segment(&self, hand: &OpenHand, cut: Cut, decoded: &[DecodedEvent],
                     out: &mut Vec<Output>) {
         if !self.archive {
             return;
         }
-        let mut own = decoded.iter().enumerate().map(|(i, (e, _))| {
+        let mut own = decoded.iter().enumerate().map(|(i, e)| {
             let canonical = match hand.kept_canonical(i) {
                 Some(kept) => kept.to_vec(),
                 None => {
@@ -844,7 +868,7 @@ impl TableState {
             ArchEvent {
                 canonical,
                 seq: e.seq,
-                ts: e.ts.clone(),
+                ts: e.ts.to_string(),
                 prev_hash: prev_hash_text(&e.prev_hash, e.prev_newline),
                 refused: false,
             }
@@ -996,12 +1020,13 @@ impl TableState {
             Some(hand) => hand,
             None => return,
         };
-        let decoded = decode_open_hand(&hand, &self.table_id);
-        self.keep_hand_events(&decoded, hand.forgotten_below);
+        let (decoded, hashes) = take_decoded(&mut hand, &self.table_id);
+        self.last_hand = (decoded.len(), hand.events.len());
+        self.keep_hand_events(&decoded, &hashes, hand.forgotten_below);
         let cut = std::mem::take(&mut hand.cut);
         self.hand_segment(&hand, cut, &decoded, out);
         // The first event kept is the hand_started that opened the hand.
-        if let Some((started, _)) = decoded.first() {
+        if let Some(started) = decoded.first() {
             if started.type_index == schema::HAND_STARTED_INDEX {
                 self.previous_button = started.data.get("button").and_then(Value::as_int);
                 self.previous_designated =
@@ -1015,7 +1040,7 @@ impl TableState {
             table_id: self.table_id.clone(),
             hand_id: hand.hand_id,
             source: hand.source,
-            events: decoded.into_iter().map(|(e, _)| e).collect(),
+            events: decoded,
             context,
             first_seq: hand.first_seq,
             last_seq: hand.last_seq,
@@ -1035,8 +1060,8 @@ impl TableState {
 
     fn close_incomplete(&mut self, out: &mut Vec<Output>, why: &str) {
         if let Some(mut hand) = self.open_hand.take() {
-            let decoded = decode_open_hand(&hand, &self.table_id);
-            self.keep_hand_events(&decoded, hand.forgotten_below);
+            let (decoded, hashes) = take_decoded(&mut hand, &self.table_id);
+            self.keep_hand_events(&decoded, &hashes, hand.forgotten_below);
             let mut findings = std::mem::take(&mut hand.findings);
             findings.push(Finding {
                 code: "INCOMPLETE_HAND",
@@ -1068,15 +1093,25 @@ fn prev_hash_text(hash: &[u8; 32], newline: bool) -> String {
     }
     text
 }
-/// The events an open hand keeps, each with its hash (kept, or recomputed: `prev_hash` of
+/// The events of a hand that closes, each with its hash: the ones built as they arrived
+/// when the hand kept them all (and their hashes), else decoded from the packed bytes.
+fn take_decoded(hand: &mut OpenHand, table_id: &str) -> (Vec<DecodedEvent>, Vec<[u8; 32]>) {
+    if hand.keeps_all(hand.decoded.len()) && hand.kept_hashes().is_some() {
+        return (std::mem::take(&mut hand.decoded), std::mem::take(&mut hand.hashes));
+    }
+    decode_open_hand(hand, table_id)
+}
+
+/// The events an open hand keeps, and each one's hash (kept, or recomputed: `prev_hash` of
 /// the next event is the previous one's hash unless stored).
-pub fn decode_open_hand(hand: &OpenHand, table_id: &str) -> Vec<(DecodedEvent, [u8; 32])> {
+pub fn decode_open_hand(hand: &OpenHand, table_id: &str) -> (Vec<DecodedEvent>, Vec<[u8; 32]>) {
     let kept = hand.kept_hashes();
     let mut reader = store::Reader::new(&hand.events);
     let mut previous = Previous::default();
     let mut last_hash: Option<[u8; 32]> = None;
     let mut scratch = Vec::with_capacity(512);
     let mut events = Vec::with_capacity(hand.count);
+    let mut hashes = Vec::with_capacity(hand.count);
     while !reader.at_end() && events.len() < hand.count {
         let d = reader.next_event(&mut previous);
         let prev_hash = match d.prev_hash {
@@ -1100,18 +1135,19 @@ pub fn decode_open_hand(hand: &OpenHand, table_id: &str) -> Vec<(DecodedEvent, [
             None => event.hash(table_id, &hand.hand_id, &hand.source, &mut scratch),
         };
         last_hash = Some(hash);
-        events.push((event, hash));
+        events.push(event);
+        hashes.push(hash);
     }
-    events
+    (events, hashes)
 }
 
 /// One event of a closed hand, every envelope field resolved.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct DecodedEvent {
     pub type_index: u8,
     pub seq: i64,
     pub event_id: EventId,
-    pub ts: String,
+    pub ts: Timestamp,
     /// The bytes of `prev_hash` (what the reference's hand keeps: `bytes.fromhex`).
     pub prev_hash: [u8; 32],
     /// The received `prev_hash` had a final newline (part of the event's hash).
@@ -1126,6 +1162,30 @@ pub struct DecodedEvent {
 }
 
 impl DecodedEvent {
+    /// The event as `decode_open_hand` gives it back once packed (`store::encode`): the
+    /// envelope's table, hand and source only where they differ from the hand's, the
+    /// body read from its compact form. `cargo test` checks the two agree.
+    pub fn arrived(env: &Envelope<'_>, keys: &HandKeys<'_>) -> DecodedEvent {
+        let differs = |value: &str, common: &str| (value != common).then(|| value.to_string());
+        let body = EVENT_TYPES[(env.type_index as usize).min(EVENT_TYPES.len() - 1)].body;
+        DecodedEvent {
+            type_index: env.type_index,
+            seq: env.seq,
+            event_id: env.id.clone(),
+            ts: Timestamp::from(env.ts),
+            prev_hash: env.prev_hash,
+            prev_newline: env.prev_hash_newline,
+            table_id: differs(env.table_id, keys.table_id),
+            hand_id: match env.hand_id {
+                Some(h) if h == keys.hand_id => None,
+                None => Some(None),
+                Some(h) => Some(Some(h.to_string())),
+            },
+            source: differs(env.source, keys.source),
+            data: store::Reader::new(env.body).read_struct(body),
+        }
+    }
+
     /// The canonical JSON (RFC 8785) of the whole event, written without building a tree:
     /// the envelope's members in their fixed order, the body as kept (schema order, which
     /// is canonical; `canonical::write_kept` sorts what is not, i.e. paytables).
@@ -1165,5 +1225,58 @@ impl DecodedEvent {
                 -> [u8; 32] {
         self.write_canonical(table_id, hand_id, source, scratch);
         canonical::sha256(scratch)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Core;
+
+    /// A record of table T1 chained to `prev`: `event` gives the event id's last digits,
+    /// the ts's fraction, the source, the type, the hand id (JSON) and the body.
+    fn record(seq: i64, prev: &str, event: &(&str, &str, &str, &str, &str, &str)) -> String {
+        let (id_tail, fraction, source, kind, hand, data) = *event;
+        format!(
+            r#"{{"v":1,"event_id":"0000000a-0000-4000-8000-{id_tail:0>12}","table_id":"T1","seq":{seq},"ts":"2026-01-05T18:00:{:02}{fraction}","prev_hash":"{prev}","hand_id":{hand},"type":"{kind}","source":"{source}","data":{data}}}"#,
+            seq % 60
+        )
+    }
+
+    /// The events of an open hand built as they arrived are the ones its packed bytes
+    /// decode to: envelope fields like and unlike the hand's, ids in either case,
+    /// timestamps of every length, bodies with optional members absent and present, and
+    /// records the one-pass reader leaves to the tree (an escape).
+    #[test]
+    fn events_built_on_arrival_equal_the_packed_ones_decoded() {
+        let mut core = Core::new();
+        let mut prev = "0".repeat(64);
+        let events = [
+            ("1", ".000Z", "term", "table_configured", "null", r#"{"game":"hcf","limits":{"min_wager":5,"max_wager":500},"rake":{"mode":"all","fee":1},"rule_profile":"house-v1"}"#),
+            ("2", "Z", "term", "player_seated", "null", r#"{"seat":1,"player_id":"P1","stack":100}"#),
+            ("3", ".1Z", "term", "hand_started", r#""H1""#, r#"{"button":1,"designated_player":null,"dealer_id":"D","seats":[{"seat":1,"player_id":"P1","stack":100}],"deck":52}"#),
+            ("4ABCDEF", ".123456789+00:00", "term", "wager", r#""H1""#, r#"{"seat":1,"kind":"ante","amount":5}"#),
+            ("5", ".5Z", "shoe", "card_dealt", r#""H1""#, r#"{"card":"As","face_up":false,"seat":1,"to":"seat"}"#),
+            ("6", ".50Z", r"te\u0072m", "card_dealt", r#""H1""#, r#"{"to":"burn","face_up":false,"card":null}"#),
+            ("7abc", "+00:00", "term", "wager", r#""H1""#, r#"{"seat":1,"kind":"ante","amount":7}"#),
+        ];
+        for (i, event) in events.iter().enumerate() {
+            let raw = record(i as i64 + 1, &prev, event);
+            let tree = crate::json::parse(raw.as_bytes()).unwrap();
+            let mut scratch = Vec::new();
+            crate::validate::validate(&tree, &mut scratch).unwrap();
+            prev = crate::canonical::hex(&crate::canonical::sha256(&scratch));
+            assert!(matches!(core.process(raw.as_bytes(), &mut |_| true),
+                             crate::Processed::Applied { .. }), "{raw}");
+        }
+        let table = &core.tables["T1"];
+        let hand = table.open_hand.as_ref().unwrap();
+        assert_eq!(hand.count, 5);
+        let packed: Vec<DecodedEvent> =
+            decode_open_hand(hand, "T1").0;
+        assert_eq!(hand.decoded, packed);
+        assert_eq!(hand.hashes, decode_open_hand(hand, "T1").1);
+        assert_eq!(packed[2].source.as_deref(), Some("shoe"));
+        assert_eq!(packed[3].source, None);
     }
 }
