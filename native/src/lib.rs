@@ -149,6 +149,12 @@ impl NativeRules {
 /// table matters more (10,000 open tables in 100 MB), and the others recompute.
 pub const HASH_KEEPING_TABLES: usize = 512;
 
+/// How many of those tables also keep each open-hand event as the rules take it
+/// (`OpenHand::decoded`, about 0.5 kB an event, 37 kB a full hand: fifteen times the
+/// hashes), so that the close decodes nothing: a few percent of the core's time, bought
+/// with memory only where few tables are open (10,000 open tables must fit in 100 MB).
+pub const DECODED_KEEPING_TABLES: usize = 32;
+
 /// Every table's state, keyed by table id.
 pub struct Core {
     pub tables: HashMap<String, TableState>,
@@ -161,6 +167,8 @@ pub struct Core {
     pub rules: Option<NativeRules>,
     /// How many tables keep their open hand's hashes (`HASH_KEEPING_TABLES`).
     pub hash_keeping_tables: usize,
+    /// How many keep its events decoded too (`DECODED_KEEPING_TABLES`).
+    pub decoded_keeping_tables: usize,
 }
 
 impl Default for Core {
@@ -172,7 +180,7 @@ impl Default for Core {
 impl Core {
     pub fn new() -> Self {
         Core { tables: HashMap::new(), scratch: Vec::with_capacity(1024), body: Vec::with_capacity(256), archive: false, rules: None,
-               hash_keeping_tables: HASH_KEEPING_TABLES }
+               hash_keeping_tables: HASH_KEEPING_TABLES, decoded_keeping_tables: DECODED_KEEPING_TABLES }
     }
 
     /// The engine's settings on a table state it takes (new, or imported): they are not
@@ -180,6 +188,7 @@ impl Core {
     pub fn set_up(&self, mut state: TableState) -> TableState {
         state.archive = self.archive;
         state.keep_hashes = self.tables.len() < self.hash_keeping_tables;
+        state.keep_decoded = state.keep_hashes && self.tables.len() < self.decoded_keeping_tables;
         state
     }
 

@@ -825,6 +825,12 @@ impl Engine {
         self.core.hash_keeping_tables = tables;
     }
 
+    /// Tests only: how many tables (from now on) keep their open hand's events decoded
+    /// as they arrive, among those that keep hashes (`DECODED_KEEPING_TABLES`).
+    fn _set_decoded_keeping_tables(&mut self, tables: usize) {
+        self.core.decoded_keeping_tables = tables;
+    }
+
     /// Tests only: the core's rules panic on the hand `hand_id`.
     fn _inject_rules_panic(&mut self, hand_id: String) {
         if let Some(rules) = self.core.rules.as_mut() {

@@ -77,6 +77,25 @@ pub struct HandKeys<'a> {
     pub source: &'a str,
 }
 
+/// Which of an event's envelope fields are the hand's own (`HandKeys`): compared once an
+/// event, for its packing and for its decoded form alike.
+#[derive(Clone, Copy)]
+pub struct Same {
+    pub table_id: bool,
+    pub hand_id: bool,
+    pub source: bool,
+}
+
+impl Same {
+    pub fn of(env: &Envelope<'_>, keys: &HandKeys<'_>) -> Same {
+        Same {
+            table_id: env.table_id == keys.table_id,
+            hand_id: env.hand_id == Some(keys.hand_id),
+            source: env.source == keys.source,
+        }
+    }
+}
+
 /// What the previous event kept left for the next one to refer to.
 #[derive(Debug, Default, Clone)]
 pub struct Previous {
@@ -86,7 +105,7 @@ pub struct Previous {
 }
 
 /// Append one event; `prev` is updated to it.
-pub fn encode(out: &mut Vec<u8>, env: &Envelope<'_>, hash: [u8; 32], keys: &HandKeys<'_>,
+pub fn encode(out: &mut Vec<u8>, env: &Envelope<'_>, hash: [u8; 32], same: Same,
               prev: &mut Previous) {
     grow_gently(out, 128, 256);
     out.push(env.type_index);
@@ -106,16 +125,16 @@ pub fn encode(out: &mut Vec<u8>, env: &Envelope<'_>, hash: [u8; 32], keys: &Hand
         out.push(newline + 1);
         out.extend_from_slice(&env.prev_hash);
     }
-    put_same_or(out, env.table_id, keys.table_id);
+    put_same_or(out, env.table_id, same.table_id);
     match env.hand_id {
-        Some(h) if h == keys.hand_id => out.push(0),
+        Some(_) if same.hand_id => out.push(0),
         None => out.push(1),
         Some(h) => {
             out.push(2);
             put_str(out, h);
         }
     }
-    put_same_or(out, env.source, keys.source);
+    put_same_or(out, env.source, same.source);
     out.extend_from_slice(env.body);
     prev.seq = env.seq;
     prev.ts.clear();
@@ -123,8 +142,8 @@ pub fn encode(out: &mut Vec<u8>, env: &Envelope<'_>, hash: [u8; 32], keys: &Hand
     prev.hash = Some(hash);
 }
 
-fn put_same_or(out: &mut Vec<u8>, value: &str, common: &str) {
-    if value == common {
+fn put_same_or(out: &mut Vec<u8>, value: &str, same: bool) {
+    if same {
         out.push(0);
     } else {
         out.push(1);
@@ -465,7 +484,8 @@ mod tests {
         let mut prev = Previous::default();
         let mut body = Vec::new();
         encode_struct(&mut body, env.body, env.event_type.body);
-        encode(&mut out, &env.event(&body), [7; 32], &keys, &mut prev);
+        let event = env.event(&body);
+        encode(&mut out, &event, [7; 32], Same::of(&event, &keys), &mut prev);
         let mut back = Previous::default();
         let d = Reader::new(&out).next_event(&mut back);
         assert_eq!(d.seq, 13);

@@ -10,7 +10,7 @@ use crate::canonical::{self, hex};
 use crate::json::Value;
 use crate::schema::{self, EVENT_TYPES};
 use crate::ids::EventId;
-use crate::store::{self, HandKeys, Previous};
+use crate::store::{self, HandKeys, Previous, Same};
 use crate::timestamp::Timestamp;
 use crate::validate::Event as Envelope;
 
@@ -195,7 +195,8 @@ pub struct OpenHand {
     /// segment is copied, not written again from the compact events at the close.
     pub canonical: Vec<u8>,
     pub canonical_ends: Vec<u32>,
-    /// On the same terms as `hashes`: each packed event as the rules take it, built when
+    /// On the same terms as `hashes`, in the tables that keep them (`keep_decoded`): each
+    /// packed event as the rules take it, built when
     /// it arrives (from its envelope and compact body, already at hand) rather than
     /// decoded again from the packed bytes at the close: the close of a hand was a fifth
     /// of the core's work outside SHA-256.
@@ -263,6 +264,9 @@ pub struct TableState {
     /// at its close: an engine setting (`Core::HASH_KEEPING_TABLES`), not part of the
     /// state. Either way the hashes are the same.
     pub keep_hashes: bool,
+    /// Keep the open hand's events decoded as they arrive (`OpenHand::decoded`; only with
+    /// `keep_hashes`): an engine setting (`Core::DECODED_KEEPING_TABLES`), not state.
+    pub keep_decoded: bool,
     /// How many events the last hand that closed kept, and their packed bytes: a table
     /// that keeps hashes makes room for as many in its next hand at once (a hint, not
     /// part of the state).
@@ -351,6 +355,7 @@ impl TableState {
             open_hand: None,
             archive: false,
             keep_hashes: false,
+            keep_decoded: false,
             last_hand: (0, 0),
             taken: 0,
             between: None,
@@ -526,8 +531,13 @@ impl TableState {
         for (event, hash) in events.iter().zip(hashes) {
             if event.seq >= forgotten_below {
                 let entry = Kept { seq: event.seq, event_id: event.event_id.clone(), hash: *hash };
-                let at = self.kept.partition_point(|k| k.seq < event.seq);
-                self.kept.insert(at, entry);
+                // A hand's events mostly come in seq order: then they go at the end.
+                if self.kept.last().map_or(true, |k| k.seq < event.seq) {
+                    self.kept.push(entry);
+                } else {
+                    let at = self.kept.partition_point(|k| k.seq < event.seq);
+                    self.kept.insert(at, entry);
+                }
                 self.kept_filter.add(event.event_id.fingerprint());
             }
         }
@@ -728,7 +738,7 @@ impl TableState {
                 hashes: Vec::with_capacity(room),
                 canonical: Vec::new(),
                 canonical_ends: Vec::new(),
-                decoded: Vec::with_capacity(room),
+                decoded: Vec::with_capacity(if self.keep_decoded { room } else { 0 }),
             });
             self.pack(env, hash, canonical);
             return;
@@ -775,8 +785,8 @@ impl TableState {
             Some(hand) => hand,
             None => return,
         };
-        let keys = HandKeys { table_id, hand_id: &hand.hand_id, source: &hand.source };
-        store::encode(&mut hand.events, env, hash, &keys, &mut hand.previous);
+        let same = Same::of(env, &HandKeys { table_id, hand_id: &hand.hand_id, source: &hand.source });
+        store::encode(&mut hand.events, env, hash, same, &mut hand.previous);
         hand.count += 1;
         hand.last_seq = env.seq;
         self.taken += 1;
@@ -786,9 +796,8 @@ impl TableState {
             store::grow_gently(&mut hand.hashes, 1, 16);
             hand.hashes.push(hash);
         }
-        if self.keep_hashes && hand.keeps_all(hand.decoded.len() + 1) {
-            let keys = HandKeys { table_id, hand_id: &hand.hand_id, source: &hand.source };
-            hand.decoded.push(DecodedEvent::arrived(env, &keys));
+        if self.keep_decoded && hand.keeps_all(hand.decoded.len() + 1) {
+            hand.decoded.push(DecodedEvent::arrived(env, same));
         }
         if self.archive && self.keep_hashes && hand.keeps_all(hand.canonical_ends.len() + 1) {
             if let Ok(end) = u32::try_from(hand.canonical.len() + canonical.len()) {
@@ -1165,8 +1174,8 @@ impl DecodedEvent {
     /// The event as `decode_open_hand` gives it back once packed (`store::encode`): the
     /// envelope's table, hand and source only where they differ from the hand's, the
     /// body read from its compact form. `cargo test` checks the two agree.
-    pub fn arrived(env: &Envelope<'_>, keys: &HandKeys<'_>) -> DecodedEvent {
-        let differs = |value: &str, common: &str| (value != common).then(|| value.to_string());
+    pub fn arrived(env: &Envelope<'_>, same: Same) -> DecodedEvent {
+        let differs = |value: &str, same: bool| (!same).then(|| value.to_string());
         let body = EVENT_TYPES[(env.type_index as usize).min(EVENT_TYPES.len() - 1)].body;
         DecodedEvent {
             type_index: env.type_index,
@@ -1175,13 +1184,13 @@ impl DecodedEvent {
             ts: Timestamp::from(env.ts),
             prev_hash: env.prev_hash,
             prev_newline: env.prev_hash_newline,
-            table_id: differs(env.table_id, keys.table_id),
+            table_id: differs(env.table_id, same.table_id),
             hand_id: match env.hand_id {
-                Some(h) if h == keys.hand_id => None,
+                Some(_) if same.hand_id => None,
                 None => Some(None),
                 Some(h) => Some(Some(h.to_string())),
             },
-            source: differs(env.source, keys.source),
+            source: differs(env.source, same.source),
             data: store::Reader::new(env.body).read_struct(body),
         }
     }

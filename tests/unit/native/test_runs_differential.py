@@ -162,20 +162,25 @@ def test_state_export_import_continues_the_run() -> None:
     assert outcome(steps) == reference
 
 
-@pytest.mark.parametrize("keeping", [0, 1, 2])
-def test_hashes_kept_or_computed_again_at_a_hands_close_give_the_same_run(keeping: int) -> None:
+@pytest.mark.parametrize(("keeping", "decoded"), [(0, 0), (1, 0), (1, 1), (2, 1), (2, 2)])
+def test_hashes_kept_or_computed_again_at_a_hands_close_give_the_same_run(
+        keeping: int, decoded: int) -> None:
     """The core keeps an open hand's event hashes for its first HASH_KEEPING_TABLES tables
-    and computes them again at the close for the others (memory): with none kept, one
-    table of three, two, and a state imported mid-hand (no hashes kept for the events
+    and computes them again at the close for the others (memory), and the events decoded
+    as they arrive for the first DECODED_KEEPING_TABLES of those (else it decodes the
+    packed hand at the close): with none kept, one table of three, two, each with and
+    without decoded events, and a state imported mid-hand (nothing kept for the events
     before it), every run is the reference's."""
     lines = damaged(fault_log("hcf", 2), random.Random(keeping), operations=12)
     reference = outcome(list(adjudicate_lines(lines, PROFILES, "python")))
     half = len(lines) // 2
     first = NativeRunner(PROFILES, archive=True)
     first._engine._set_hash_keeping_tables(keeping)
+    first._engine._set_decoded_keeping_tables(decoded)
     steps = list(first.feed_lines(lines[:half]))
     assert first.open_hands(), "the cut must fall inside open hands"
     second = NativeRunner(PROFILES, archive=True)
+    second._engine._set_decoded_keeping_tables(decoded)
     for table_id in first.table_ids():
         state = first.export_table(table_id)
         assert state is not None
@@ -185,6 +190,7 @@ def test_hashes_kept_or_computed_again_at_a_hands_close_give_the_same_run(keepin
     assert outcome(steps) == reference
     whole = NativeRunner(PROFILES, archive=True)
     whole._engine._set_hash_keeping_tables(keeping)
+    whole._engine._set_decoded_keeping_tables(decoded)
     assert outcome([*whole.feed_lines(lines), whole.finish()]) == reference
 
 
