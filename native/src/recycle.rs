@@ -14,8 +14,10 @@ use std::cell::RefCell;
 
 type Members = Vec<(Cow<'static, str>, Value<'static>)>;
 
-/// Enough for a few hundred hands of lists in flight; beyond, lists are freed as before.
-const KEPT: usize = 32_768;
+/// Enough for some fifty hands' lists between one hand's close and the next hands'
+/// events (a hand gives back about as many as the next one takes); beyond, lists are
+/// freed as before, so an idle engine holds at most about a megabyte here.
+const KEPT: usize = 4_096;
 
 thread_local! {
     static LISTS: RefCell<Vec<Members>> = const { RefCell::new(Vec::new()) };
