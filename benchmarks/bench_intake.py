@@ -95,7 +95,7 @@ def best(fn: Callable[[bytes], int], buf: bytes, repeat: int) -> tuple[float, in
     return seconds, result
 
 
-def bench_game(game: str, tables: int, hands: int, repeat: int) -> tuple[float, float]:
+def bench_game(game: str, tables: int, hands: int, repeat: int) -> tuple[float, float, float, float]:
     log = simulate([game], tables, hands, seed=1, profile=HOUSE)
     buf = b"".join(orjson.dumps(e) + b"\n" for e in log.events)
     events = len(log.events)
@@ -113,7 +113,7 @@ def bench_game(game: str, tables: int, hands: int, repeat: int) -> tuple[float, 
     print(f"{game:8s} {events:8d} events {ref_hands:6d} hands | reference {ref_us:6.2f} us/ev"
           f" | native {nat_us:5.2f} us/ev ({ref_us / nat_us:4.1f}x)"
           f" | native core only {core_us:5.2f} us/ev ({ref_us / core_us:4.1f}x)")
-    return nat_us, ref_us / nat_us
+    return core_us, ref_us / core_us, nat_us, ref_us / nat_us
 
 
 def main() -> int:
@@ -124,10 +124,15 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
     results = [bench_game(g, args.tables, args.hands, args.repeat) for g in args.games.split(",")]
-    worst_us = max(us for us, _ in results)
-    worst_ratio = min(r for _, r in results)
-    print(f"target: <= {TARGET_US} us/event and >= {TARGET_RATIO}x the reference -> worst game "
-          f"{worst_us:.2f} us/event, {worst_ratio:.1f}x")
+    # The default engine's intake ends in the core (its rules take the closed hand as the
+    # core holds it); the structs are what the Python rules take (`--engine native` with
+    # the reference rules, and hands asked for with their events).
+    for label, at in (("native core (the default engine's intake)", 0),
+                      ("native with the hands built as Python structs", 2)):
+        worst_us = max(r[at] for r in results)
+        worst_ratio = min(r[at + 1] for r in results)
+        print(f"target: <= {TARGET_US} us/event and >= {TARGET_RATIO}x the reference -> "
+              f"{label}: worst game {worst_us:.2f} us/event, {worst_ratio:.1f}x")
     return 0
 
 
