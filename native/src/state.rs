@@ -153,11 +153,12 @@ pub fn export(t: &TableState) -> Vec<u8> {
             put_str(&mut out, &h.source);
             put_i64(&mut out, h.last_seq);
             put_varint(&mut out, h.count as u64);
-            put_varint(&mut out, h.events.len() as u64);
-            out.extend_from_slice(&h.events);
-            put_i64(&mut out, h.previous.seq);
-            put_str(&mut out, &h.previous.ts);
-            match &h.previous.hash {
+            let (events, previous) = h.packed_form(&t.table_id);
+            put_varint(&mut out, events.len() as u64);
+            out.extend_from_slice(&events);
+            put_i64(&mut out, previous.seq);
+            put_str(&mut out, &previous.ts);
+            match &previous.hash {
                 None => out.push(0),
                 Some(hash) => {
                     out.push(1);
@@ -407,6 +408,7 @@ pub fn import(raw: &[u8]) -> R<TableState> {
             canonical: Vec::new(),
             canonical_ends: Vec::new(),
             decoded: Vec::new(),
+            unpacked: false,
         });
     }
     if format >= 2 {

@@ -7,6 +7,7 @@
 //! stacks it moved come back through `settle`.
 
 use crate::canonical::{self, hex};
+use std::borrow::Cow;
 use crate::json::Value;
 use crate::schema::{self, EVENT_TYPES};
 use crate::ids::EventId;
@@ -201,9 +202,33 @@ pub struct OpenHand {
     /// decoded again from the packed bytes at the close: the close of a hand was a fifth
     /// of the core's work outside SHA-256.
     pub decoded: Vec<DecodedEvent>,
+    /// The hand keeps its events decoded only (`decoded`, with `hashes`), not packed:
+    /// `events` and `previous` stay empty, and `packed_form` packs them when the state
+    /// is exported (a hand that began in a table with `keep_decoded`; an imported hand
+    /// is packed).
+    pub unpacked: bool,
 }
 
 impl OpenHand {
+    /// The hand's events packed (`store::encode`) and what the last one left for the
+    /// next: as kept, or for an `unpacked` hand packed now from its decoded events, with
+    /// the same bytes as packing them on arrival (`cargo test` checks it).
+    pub fn packed_form(&self, table_id: &str) -> (Cow<'_, [u8]>, Cow<'_, Previous>) {
+        if !self.unpacked {
+            return (Cow::Borrowed(&self.events), Cow::Borrowed(&self.previous));
+        }
+        let keys = HandKeys { table_id, hand_id: &self.hand_id, source: &self.source };
+        let (mut events, mut previous, mut body) = (Vec::new(), Previous::default(), Vec::new());
+        for (event, hash) in self.decoded.iter().zip(&self.hashes) {
+            body.clear();
+            let schema = EVENT_TYPES[(event.type_index as usize).min(EVENT_TYPES.len() - 1)].body;
+            store::encode_struct(&mut body, &event.data, schema);
+            let env = event.envelope(&keys, &body);
+            store::encode(&mut events, &env, *hash, Same::of(&env, &keys), &mut previous);
+        }
+        (Cow::Owned(events), Cow::Owned(previous))
+    }
+
     /// Whether what the hand keeps beside each event (`kept`, one entry an event)
     /// covers every event, the one just packed included.
     fn keeps_all(&self, kept: usize) -> bool {
@@ -739,6 +764,7 @@ impl TableState {
                 canonical: Vec::new(),
                 canonical_ends: Vec::new(),
                 decoded: Vec::with_capacity(if self.keep_decoded { room } else { 0 }),
+                unpacked: self.keep_decoded,
             });
             self.pack(env, hash, canonical);
             return;
@@ -786,7 +812,11 @@ impl TableState {
             None => return,
         };
         let same = Same::of(env, &HandKeys { table_id, hand_id: &hand.hand_id, source: &hand.source });
-        store::encode(&mut hand.events, env, hash, same, &mut hand.previous);
+        if hand.unpacked {
+            hand.decoded.push(DecodedEvent::arrived(env, same));
+        } else {
+            store::encode(&mut hand.events, env, hash, same, &mut hand.previous);
+        }
         hand.count += 1;
         hand.last_seq = env.seq;
         self.taken += 1;
@@ -795,9 +825,6 @@ impl TableState {
         if self.keep_hashes && hand.keeps_all(hand.hashes.len() + 1) {
             store::grow_gently(&mut hand.hashes, 1, 16);
             hand.hashes.push(hash);
-        }
-        if self.keep_decoded && hand.keeps_all(hand.decoded.len() + 1) {
-            hand.decoded.push(DecodedEvent::arrived(env, same));
         }
         if self.archive && self.keep_hashes && hand.keeps_all(hand.canonical_ends.len() + 1) {
             if let Ok(end) = u32::try_from(hand.canonical.len() + canonical.len()) {
@@ -1105,7 +1132,7 @@ fn prev_hash_text(hash: &[u8; 32], newline: bool) -> String {
 /// The events of a hand that closes, each with its hash: the ones built as they arrived
 /// when the hand kept them all (and their hashes), else decoded from the packed bytes.
 fn take_decoded(hand: &mut OpenHand, table_id: &str) -> (Vec<DecodedEvent>, Vec<[u8; 32]>) {
-    if hand.keeps_all(hand.decoded.len()) && hand.kept_hashes().is_some() {
+    if hand.unpacked {
         return (std::mem::take(&mut hand.decoded), std::mem::take(&mut hand.hashes));
     }
     decode_open_hand(hand, table_id)
@@ -1114,6 +1141,9 @@ fn take_decoded(hand: &mut OpenHand, table_id: &str) -> (Vec<DecodedEvent>, Vec<
 /// The events an open hand keeps, and each one's hash (kept, or recomputed: `prev_hash` of
 /// the next event is the previous one's hash unless stored).
 pub fn decode_open_hand(hand: &OpenHand, table_id: &str) -> (Vec<DecodedEvent>, Vec<[u8; 32]>) {
+    if hand.unpacked {
+        return (hand.decoded.clone(), hand.hashes.clone());
+    }
     let kept = hand.kept_hashes();
     let mut reader = store::Reader::new(&hand.events);
     let mut previous = Previous::default();
@@ -1171,6 +1201,29 @@ pub struct DecodedEvent {
 }
 
 impl DecodedEvent {
+    /// The event as the tables take it again (`arrived` the other way), its body in
+    /// compact form `body`; its `event_id` text is left empty (packing reads `id`).
+    fn envelope<'e>(&'e self, keys: &HandKeys<'e>, body: &'e [u8]) -> Envelope<'e> {
+        let event_type = &EVENT_TYPES[(self.type_index as usize).min(EVENT_TYPES.len() - 1)];
+        Envelope {
+            type_index: self.type_index,
+            event_type,
+            event_id: "",
+            id: self.event_id.clone(),
+            table_id: self.table_id.as_deref().unwrap_or(keys.table_id),
+            seq: self.seq,
+            ts: &self.ts,
+            prev_hash: self.prev_hash,
+            prev_hash_newline: self.prev_newline,
+            hand_id: match &self.hand_id {
+                None => Some(keys.hand_id),
+                Some(h) => h.as_deref(),
+            },
+            source: self.source.as_deref().unwrap_or(keys.source),
+            body,
+        }
+    }
+
     /// The event as `decode_open_hand` gives it back once packed (`store::encode`): the
     /// envelope's table, hand and source only where they differ from the hand's, the
     /// body read from its compact form. `cargo test` checks the two agree.
@@ -1252,13 +1305,16 @@ mod tests {
         )
     }
 
-    /// The events of an open hand built as they arrived are the ones its packed bytes
-    /// decode to: envelope fields like and unlike the hand's, ids in either case,
+    /// The events of an open hand built as they arrived (a table that keeps them decoded
+    /// and unpacked) are the ones another table's packed bytes of the same records decode
+    /// to, and packed when its state is exported they are those bytes: envelope fields like and unlike the hand's, ids in either case,
     /// timestamps of every length, bodies with optional members absent and present, and
     /// records the one-pass reader leaves to the tree (an escape).
     #[test]
     fn events_built_on_arrival_equal_the_packed_ones_decoded() {
         let mut core = Core::new();
+        let mut packing = Core::new();
+        packing.decoded_keeping_tables = 0;
         let mut prev = "0".repeat(64);
         let events = [
             ("1", ".000Z", "term", "table_configured", "null", r#"{"game":"hcf","limits":{"min_wager":5,"max_wager":500},"rake":{"mode":"all","fee":1},"rule_profile":"house-v1"}"#),
@@ -1275,17 +1331,25 @@ mod tests {
             let mut scratch = Vec::new();
             crate::validate::validate(&tree, &mut scratch).unwrap();
             prev = crate::canonical::hex(&crate::canonical::sha256(&scratch));
-            assert!(matches!(core.process(raw.as_bytes(), &mut |_| true),
-                             crate::Processed::Applied { .. }), "{raw}");
+            for c in [&mut core, &mut packing] {
+                assert!(matches!(c.process(raw.as_bytes(), &mut |_| true),
+                                 crate::Processed::Applied { .. }), "{raw}");
+            }
         }
-        let table = &core.tables["T1"];
-        let hand = table.open_hand.as_ref().unwrap();
-        assert_eq!(hand.count, 5);
-        let packed: Vec<DecodedEvent> =
-            decode_open_hand(hand, "T1").0;
+        let hand = core.tables["T1"].open_hand.as_ref().unwrap();
+        let other = packing.tables["T1"].open_hand.as_ref().unwrap();
+        assert!(hand.unpacked && hand.events.is_empty() && !other.unpacked);
+        assert_eq!((hand.count, other.count), (5, 5));
+        let (packed, hashes) = decode_open_hand(other, "T1");
         assert_eq!(hand.decoded, packed);
-        assert_eq!(hand.hashes, decode_open_hand(hand, "T1").1);
+        assert_eq!(hand.hashes, hashes);
         assert_eq!(packed[2].source.as_deref(), Some("shoe"));
         assert_eq!(packed[3].source, None);
+        let (events, previous) = hand.packed_form("T1");
+        assert_eq!(*events, other.events[..]);
+        assert_eq!((previous.seq, &previous.ts, previous.hash), (other.previous.seq, &other.previous.ts,
+                                                               other.previous.hash));
+        assert_eq!(crate::state::export(&core.tables["T1"]),
+                   crate::state::export(&packing.tables["T1"]));
     }
 }
