@@ -43,10 +43,11 @@ fn main() {
         let t = Instant::now();
         let mut out = Vec::new();
         let mut closes = 0;
+        let mut lists = _native::recycle::Lists::default();
         for (env, hash) in &events {
             let state = tables.entry(env.table_id.to_string()).or_insert_with(|| _native::table::TableState::new(env.table_id));
             out.clear();
-            state.apply(env, *hash, &[], &mut out);  // not archiving: no bytes kept
+            state.apply(env, *hash, &[], &mut out, &mut lists);  // not archiving: no bytes kept
             closes += out.len();
         }
         let apply = t.elapsed().as_secs_f64() / n * 1e6;

@@ -80,7 +80,8 @@ impl NativeRules {
     /// their stacks; the others stay `Closed` for the Python rules. A panic in the rules
     /// is caught per hand and the hand goes to the Python rules (which then decide it,
     /// exactly as the reference does), so no hand is lost or worded differently.
-    fn adjudicate(&mut self, state: &mut TableState, outputs: &mut [Output]) {
+    fn adjudicate(&mut self, state: &mut TableState, outputs: &mut [Output],
+                  lists: &mut recycle::Lists) {
         for output in outputs.iter_mut() {
             let hand = match output {
                 Output::Closed(hand) => hand,
@@ -115,7 +116,7 @@ impl NativeRules {
                 if self.keep_hands {
                     *hand = Some(closed);
                 } else {
-                    recycle::keep_lists_of(std::mem::take(&mut closed.events));
+                    lists.keep_lists_of(std::mem::take(&mut closed.events));
                 }
             }
         }
@@ -169,6 +170,8 @@ pub struct Core {
     pub hash_keeping_tables: usize,
     /// How many keep its events decoded too (`DECODED_KEEPING_TABLES`).
     pub decoded_keeping_tables: usize,
+    /// Closed hands' body member lists, for the next bodies (`recycle`).
+    pub lists: recycle::Lists,
 }
 
 impl Default for Core {
@@ -180,7 +183,8 @@ impl Default for Core {
 impl Core {
     pub fn new() -> Self {
         Core { tables: HashMap::new(), scratch: Vec::with_capacity(1024), body: Vec::with_capacity(256), archive: false, rules: None,
-               hash_keeping_tables: HASH_KEEPING_TABLES, decoded_keeping_tables: DECODED_KEEPING_TABLES }
+               hash_keeping_tables: HASH_KEEPING_TABLES, decoded_keeping_tables: DECODED_KEEPING_TABLES,
+               lists: recycle::Lists::default() }
     }
 
     /// The engine's settings on a table state it takes (new, or imported): they are not
@@ -240,10 +244,10 @@ impl Core {
             }
         };
         let mut outputs = Vec::new();
-        state.apply(&envelope, hash, &self.scratch, &mut outputs);
+        state.apply(&envelope, hash, &self.scratch, &mut outputs, &mut self.lists);
         if let Some(rules) = self.rules.as_mut() {
             if !outputs.is_empty() {
-                rules.adjudicate(state, &mut outputs);
+                rules.adjudicate(state, &mut outputs, &mut self.lists);
             }
         }
         let table_id = if outputs.is_empty() { String::new() } else { table_id.to_string() };

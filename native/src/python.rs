@@ -785,7 +785,7 @@ impl Engine {
             if let Processed::Applied { outputs, .. } = core.process(&buf[start..end], &mut |_| true) {
                 for output in outputs {
                     if let Output::Closed(hand) = output {
-                        crate::recycle::keep_lists_of(hand.events);
+                        core.lists.keep_lists_of(hand.events);
                     }
                 }
             }

@@ -4,51 +4,51 @@
 //! of members is one allocation, and a whole hand's lists were freed at once when its
 //! adjudication was done. glibc's allocator keeps only a few freed blocks of a size at
 //! hand, so most of the next hand's lists came from its slow path: allocating and freeing
-//! them was a tenth of the core's time. A closed hand's lists are emptied and kept here
-//! (at most `KEPT` of them, per thread), and the next bodies are read into them.
+//! them was a tenth of the core's time. The core (`Core::lists`) keeps a closed hand's
+//! lists emptied, at most `KEPT` of them, and the next bodies are read into them. Owned
+//! by the core and passed down, not a thread-local: reaching a thread-local from the
+//! extension module cost a call per body.
 
 use crate::json::Value;
 use crate::table::DecodedEvent;
 use std::borrow::Cow;
-use std::cell::RefCell;
 
-type Members = Vec<(Cow<'static, str>, Value<'static>)>;
+pub type Members = Vec<(Cow<'static, str>, Value<'static>)>;
 
 /// Enough for some fifty hands' lists between one hand's close and the next hands'
 /// events (a hand gives back about as many as the next one takes); beyond, lists are
-/// freed as before, so an idle engine holds at most about a megabyte here.
+/// freed as before, so an idle core holds at most about a megabyte here.
 const KEPT: usize = 4_096;
 
-thread_local! {
-    static LISTS: RefCell<Vec<Members>> = const { RefCell::new(Vec::new()) };
+#[derive(Default)]
+pub struct Lists {
+    kept: Vec<Members>,
 }
 
-/// An empty members list with room for `fields`: a kept one when there is one.
-pub fn members(fields: usize) -> Members {
-    let kept = LISTS.try_with(|lists| lists.borrow_mut().pop()).ok().flatten();
-    match kept {
-        Some(mut list) => {
-            list.reserve(fields);
-            list
+impl Lists {
+    /// An empty members list with room for `fields`: a kept one when there is one.
+    pub fn take(&mut self, fields: usize) -> Members {
+        match self.kept.pop() {
+            Some(mut list) => {
+                list.reserve(fields);
+                list
+            }
+            None => Vec::with_capacity(fields),
         }
-        None => Vec::with_capacity(fields),
     }
-}
 
-/// Keep the members lists of a hand's events (emptied: what they held is freed).
-pub fn keep_lists_of(events: Vec<DecodedEvent>) {
-    let _ = LISTS.try_with(|lists| {
-        let mut lists = lists.borrow_mut();
+    /// Keep the members lists of a hand's events (emptied: what they held is freed).
+    pub fn keep_lists_of(&mut self, events: Vec<DecodedEvent>) {
         for event in events {
+            if self.kept.len() >= KEPT {
+                break;
+            }
             if let Value::Object(mut list) = event.data {
-                if lists.len() >= KEPT {
-                    break;
-                }
                 list.clear();
-                lists.push(list);
+                self.kept.push(list);
             }
         }
-    });
+    }
 }
 
 #[cfg(test)]
@@ -63,10 +63,11 @@ mod tests {
             ts: "2026-01-05T18:00:00Z".into(), prev_hash: [0; 32], prev_newline: false,
             table_id: None, hand_id: None, source: None, data: body,
         };
-        keep_lists_of(vec![event]);
-        let list = members(2);
+        let mut lists = Lists::default();
+        lists.keep_lists_of(vec![event]);
+        let list = lists.take(2);
         assert!(list.is_empty());
         assert!(list.capacity() >= 6);
-        assert!(members(3).capacity() >= 3);
+        assert!(lists.take(3).capacity() >= 3);
     }
 }

@@ -357,7 +357,12 @@ impl<'b> Reader<'b> {
     }
 
     pub fn read_struct(&mut self, schema: &StructSchema) -> Value<'static> {
-        let mut members = crate::recycle::members(schema.fields.len());
+        self.read_struct_into(schema, Vec::with_capacity(schema.fields.len()))
+    }
+
+    /// `read_struct` into `members` (an empty list, perhaps a kept one: `recycle`).
+    pub fn read_struct_into(&mut self, schema: &StructSchema, mut members: crate::recycle::Members)
+                            -> Value<'static> {
         for field in schema.fields {
             if !field.required && self.byte() == 0 {
                 continue;

@@ -11,6 +11,7 @@ use std::borrow::Cow;
 use crate::json::Value;
 use crate::schema::{self, EVENT_TYPES};
 use crate::ids::EventId;
+use crate::recycle::Lists;
 use crate::store::{self, HandKeys, Previous, Same};
 use crate::timestamp::Timestamp;
 use crate::validate::Event as Envelope;
@@ -718,7 +719,7 @@ impl TableState {
 
     /// Feed one validated event of this table (`apply_event`).
     pub fn apply(&mut self, env: &Envelope<'_>, hash: [u8; 32], canonical: &[u8],
-                 out: &mut Vec<Output>) {
+                 out: &mut Vec<Output>, lists: &mut Lists) {
         if !self.check_chain(env, hash, out) {
             self.take(env, canonical, true, out);
             return;
@@ -727,7 +728,7 @@ impl TableState {
         if event_type.table_level {
             self.apply_table_event(env, out);
             if self.open_hand.is_some() {
-                self.append(env, hash, canonical, out);
+                self.append(env, hash, canonical, out, lists);
             } else {
                 self.take(env, canonical, false, out);
             }
@@ -766,7 +767,7 @@ impl TableState {
                 decoded: Vec::with_capacity(if self.keep_decoded { room } else { 0 }),
                 unpacked: self.keep_decoded,
             });
-            self.pack(env, hash, canonical);
+            self.pack(env, hash, canonical, lists);
             return;
         }
         let belongs = match (&self.open_hand, env.hand_id) {
@@ -798,14 +799,14 @@ impl TableState {
             self.take(env, canonical, false, out);
             return;
         }
-        let still_open = self.append(env, hash, canonical, out);
+        let still_open = self.append(env, hash, canonical, out, lists);
         if env.type_index == schema::HAND_ENDED_INDEX && still_open {
             self.close_hand(hash, out);
         }
     }
 
     /// Keep the event in the open hand; the window then remembers it through the hand.
-    fn pack(&mut self, env: &Envelope<'_>, hash: [u8; 32], canonical: &[u8]) {
+    fn pack(&mut self, env: &Envelope<'_>, hash: [u8; 32], canonical: &[u8], lists: &mut Lists) {
         let table_id = &self.table_id;
         let hand = match self.open_hand.as_mut() {
             Some(hand) => hand,
@@ -813,7 +814,7 @@ impl TableState {
         };
         let same = Same::of(env, &HandKeys { table_id, hand_id: &hand.hand_id, source: &hand.source });
         if hand.unpacked {
-            hand.decoded.push(DecodedEvent::arrived(env, same));
+            hand.decoded.push(DecodedEvent::arrived(env, same, lists));
         } else {
             store::encode(&mut hand.events, env, hash, same, &mut hand.previous);
         }
@@ -922,8 +923,8 @@ impl TableState {
 
     /// Pack into the open hand; false when that closed it (too many events).
     fn append(&mut self, env: &Envelope<'_>, hash: [u8; 32], canonical: &[u8],
-              out: &mut Vec<Output>) -> bool {
-        self.pack(env, hash, canonical);
+              out: &mut Vec<Output>, lists: &mut Lists) -> bool {
+        self.pack(env, hash, canonical, lists);
         self.check_hand_size(out);
         self.open_hand.is_some()
     }
@@ -1227,7 +1228,7 @@ impl DecodedEvent {
     /// The event as `decode_open_hand` gives it back once packed (`store::encode`): the
     /// envelope's table, hand and source only where they differ from the hand's, the
     /// body read from its compact form. `cargo test` checks the two agree.
-    pub fn arrived(env: &Envelope<'_>, same: Same) -> DecodedEvent {
+    pub fn arrived(env: &Envelope<'_>, same: Same, lists: &mut Lists) -> DecodedEvent {
         let differs = |value: &str, same: bool| (!same).then(|| value.to_string());
         let body = EVENT_TYPES[(env.type_index as usize).min(EVENT_TYPES.len() - 1)].body;
         DecodedEvent {
@@ -1244,7 +1245,7 @@ impl DecodedEvent {
                 Some(h) => Some(Some(h.to_string())),
             },
             source: differs(env.source, same.source),
-            data: store::Reader::new(env.body).read_struct(body),
+            data: store::Reader::new(env.body).read_struct_into(body, lists.take(body.fields.len())),
         }
     }
 
