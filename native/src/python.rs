@@ -167,7 +167,7 @@ impl Engine {
         let names = self.envelope_names.bind(py);
         let mut built = Vec::with_capacity(hand.events.len());
         for event in &hand.events {
-            let event_type = &EVENT_TYPES[event.type_index as usize];
+            let event_type = event.event_type();
             let text = |t: &Option<String>, common: &Bound<'py, PyAny>| match t {
                 Some(t) => PyString::new(py, t).into_any(),
                 None => common.clone(),

@@ -197,11 +197,10 @@ pub struct OpenHand {
     /// segment is copied, not written again from the compact events at the close.
     pub canonical: Vec<u8>,
     pub canonical_ends: Vec<u32>,
-    /// On the same terms as `hashes`, in the tables that keep them (`keep_decoded`): each
-    /// packed event as the rules take it, built when
-    /// it arrives (from its envelope and compact body, already at hand) rather than
-    /// decoded again from the packed bytes at the close: the close of a hand was a fifth
-    /// of the core's work outside SHA-256.
+    /// In an `unpacked` hand, each event as the rules take it, built when it arrives (from
+    /// its envelope and compact body, already at hand) rather than packed and decoded
+    /// again at the close: the close of a hand was a fifth of the core's work outside
+    /// SHA-256.
     pub decoded: Vec<DecodedEvent>,
     /// The hand keeps its events decoded only (`decoded`, with `hashes`), not packed:
     /// `events` and `previous` stay empty, and `packed_form` packs them when the state
@@ -222,8 +221,7 @@ impl OpenHand {
         let (mut events, mut previous, mut body) = (Vec::new(), Previous::default(), Vec::new());
         for (event, hash) in self.decoded.iter().zip(&self.hashes) {
             body.clear();
-            let schema = EVENT_TYPES[(event.type_index as usize).min(EVENT_TYPES.len() - 1)].body;
-            store::encode_struct(&mut body, &event.data, schema);
+            store::encode_struct(&mut body, &event.data, event.event_type().body);
             let env = event.envelope(&keys, &body);
             store::encode(&mut events, &env, *hash, Same::of(&env, &keys), &mut previous);
         }
@@ -418,12 +416,12 @@ impl TableState {
     fn hand_remembered(&self) -> Vec<Remembered> {
         match &self.open_hand {
             Some(hand) => {
-                let (events, hashes) = decode_open_hand(hand, &self.table_id);
+                let (events, hashes) = open_hand_events(hand, &self.table_id);
                 events
-                    .into_iter()
-                    .zip(hashes)
+                    .iter()
+                    .zip(hashes.iter())
                     .filter(|(e, _)| e.seq >= hand.forgotten_below)
-                    .map(|(e, hash)| Remembered { seq: e.seq, event_id: e.event_id, hash })
+                    .map(|(e, &hash)| Remembered { seq: e.seq, event_id: e.event_id.clone(), hash })
                     .collect()
             }
             None => Vec::new(),
@@ -464,7 +462,7 @@ impl TableState {
             if seq > hand.forgotten_below {
                 hand.forgotten_below = seq;
                 hand.remembered =
-                    decode_open_hand(hand, &table_id).0.iter().filter(|e| e.seq >= seq).count();
+                    open_hand_events(hand, &table_id).0.iter().filter(|e| e.seq >= seq).count();
             }
         }
         if self.missing.first().map_or(false, |&m| m < seq) {
@@ -1139,12 +1137,20 @@ fn take_decoded(hand: &mut OpenHand, table_id: &str) -> (Vec<DecodedEvent>, Vec<
     decode_open_hand(hand, table_id)
 }
 
-/// The events an open hand keeps, and each one's hash (kept, or recomputed: `prev_hash` of
-/// the next event is the previous one's hash unless stored).
-pub fn decode_open_hand(hand: &OpenHand, table_id: &str) -> (Vec<DecodedEvent>, Vec<[u8; 32]>) {
+/// The events an open hand keeps, and each one's hash: as kept in an `unpacked` hand,
+/// else decoded from the packed bytes.
+pub fn open_hand_events<'h>(hand: &'h OpenHand, table_id: &str)
+                            -> (Cow<'h, [DecodedEvent]>, Cow<'h, [[u8; 32]]>) {
     if hand.unpacked {
-        return (hand.decoded.clone(), hand.hashes.clone());
+        return (Cow::Borrowed(&hand.decoded), Cow::Borrowed(&hand.hashes));
     }
+    let (events, hashes) = decode_open_hand(hand, table_id);
+    (Cow::Owned(events), Cow::Owned(hashes))
+}
+
+/// The events of a packed hand, and each one's hash (kept, or recomputed: `prev_hash` of
+/// the next event is the previous one's hash unless stored).
+fn decode_open_hand(hand: &OpenHand, table_id: &str) -> (Vec<DecodedEvent>, Vec<[u8; 32]>) {
     let kept = hand.kept_hashes();
     let mut reader = store::Reader::new(&hand.events);
     let mut previous = Previous::default();
@@ -1202,13 +1208,18 @@ pub struct DecodedEvent {
 }
 
 impl DecodedEvent {
+    /// Its type (`type_index` came from a valid record, or from a packed form this core
+    /// wrote).
+    pub fn event_type(&self) -> &'static schema::EventType {
+        &EVENT_TYPES[self.type_index as usize]
+    }
+
     /// The event as the tables take it again (`arrived` the other way), its body in
     /// compact form `body`; its `event_id` text is left empty (packing reads `id`).
     fn envelope<'e>(&'e self, keys: &HandKeys<'e>, body: &'e [u8]) -> Envelope<'e> {
-        let event_type = &EVENT_TYPES[(self.type_index as usize).min(EVENT_TYPES.len() - 1)];
         Envelope {
             type_index: self.type_index,
-            event_type,
+            event_type: self.event_type(),
             event_id: "",
             id: self.event_id.clone(),
             table_id: self.table_id.as_deref().unwrap_or(keys.table_id),
@@ -1230,7 +1241,7 @@ impl DecodedEvent {
     /// body read from its compact form. `cargo test` checks the two agree.
     pub fn arrived(env: &Envelope<'_>, same: Same, lists: &mut Lists) -> DecodedEvent {
         let differs = |value: &str, same: bool| (!same).then(|| value.to_string());
-        let body = EVENT_TYPES[(env.type_index as usize).min(EVENT_TYPES.len() - 1)].body;
+        let body = env.event_type.body;
         DecodedEvent {
             type_index: env.type_index,
             seq: env.seq,
@@ -1280,7 +1291,7 @@ impl DecodedEvent {
         out.extend_from_slice(b",\"ts\":");
         canonical::write_str(&self.ts, out);
         out.extend_from_slice(b",\"type\":");
-        canonical::write_str(EVENT_TYPES[self.type_index as usize].tag, out);
+        canonical::write_str(self.event_type().tag, out);
         out.extend_from_slice(b",\"v\":1}");
     }
 
