@@ -26,6 +26,7 @@ from services.archive.partitions import (
 )
 from services.archive.reader import lines_of_tables, lines_through_hand
 from services.archive.segment import event_lines
+from services.archive.writer import _STORED_BODIES_PG, _stored_bodies, sqlite_lookup
 from services.events.canonical import canonical_json
 from services.ledger.db import open_ledger
 from services.recording import keep_run
@@ -219,3 +220,58 @@ def test_postgresql_detaches_only_days_past_retention_and_keeps_them_guarded(
     done = run(log.lines)
     assert len(done.segments) == rows(pg_engine, "SELECT COUNT(*) FROM "
                                                  "archive_segments_20260105")[0][0]
+
+
+def _plan_nodes(plan: dict[str, object]) -> Iterator[dict[str, object]]:
+    yield plan
+    for child in plan.get("Plans", []):  # type: ignore[attr-defined]
+        yield from _plan_nodes(child)
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("analyzed", [False, True])
+def test_postgresql_looks_a_batch_up_by_key_not_by_reading_the_archive(
+        pg_engine: Engine, analyzed: bool) -> None:
+    """The archive keeps years: looking up a batch's keys must cost the batch, not the
+    archive. The plan of the lookup the writer runs for every batch reads each key's day
+    partition through its primary key and reads no partition whole (a join of the keys
+    with the table was planned as a sort of every archived segment)."""
+    done, _ = keep(pg_engine, simulated_log(tables=4, hands=60).lines)
+    looked_up = done.segments[-100:]
+    keys = [s.key for s in looked_up]
+    with pg_engine.connect() as conn:
+        if analyzed:
+            conn.execute(text("ANALYZE archive_segments"))
+        explained = conn.execute(
+            text("EXPLAIN (FORMAT JSON) " + str(_STORED_BODIES_PG.text)),
+            {"days": [k[0] for k in keys], "tables": [k[1] for k in keys],
+             "heads": [k[2] for k in keys], "ordinals": [k[3] for k in keys]}).scalar_one()
+        found = _stored_bodies(conn, keys)
+    nodes = list(_plan_nodes(explained[0]["Plan"]))
+    on_archive = [n for n in nodes
+                  if str(n.get("Relation Name", "")).startswith("archive_segments")]
+    assert on_archive, nodes
+    assert {n["Node Type"] for n in on_archive} <= {"Index Scan", "Index Only Scan"}, nodes
+    assert not [n for n in nodes if n["Node Type"] in ("Sort", "Hash")], nodes
+    # And it finds what it looks for: every key, with the body kept under it.
+    assert found == {s.key: (s.codec, s.body) for s in looked_up}
+
+
+def test_sqlite_looks_a_batch_up_by_key_not_by_reading_the_archive(tmp_path: Path) -> None:
+    """The same on SQLite: each key is a search of the primary key's index, and the
+    archive is never scanned (a row-value IN list of the keys was a scan per chunk)."""
+    engine = open_ledger(f"sqlite:///{tmp_path}/var/ledger.sqlite")
+    try:
+        done, _ = keep(engine, simulated_log(tables=4, hands=60).lines)
+        looked_up = done.segments[-100:]
+        keys = [s.key for s in looked_up]
+        statement, params = sqlite_lookup(keys)
+        with engine.connect() as conn:
+            plan = [str(row[3]) for row in conn.execute(
+                text("EXPLAIN QUERY PLAN " + str(statement)), params)]
+            found = _stored_bodies(conn, keys)
+    finally:
+        engine.dispose()
+    on_archive = [step for step in plan if "archive_segments" in step or " s " in f"{step} "]
+    assert on_archive and all(step.startswith("SEARCH s USING INDEX") for step in on_archive), plan
+    assert found == {s.key: (s.codec, s.body) for s in looked_up}
