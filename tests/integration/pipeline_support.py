@@ -336,7 +336,7 @@ class Pipeline:
                           checkpoint_batches: int = 0) -> Worker:
         """An adjudicator worker; ``failpoint`` (e.g. ``"delivered:3"``) makes it kill
         itself with SIGKILL there (services/pipeline/failpoints.py); ``archive``: it emits
-        the event archive's segments (``--archive``: the python engine runs), else not
+        the event archive's segments (``--archive``, either engine), else not
         (``--no-archive``, the engine of ``engine`` or ``$PITWATCH_ENGINE``)."""
         s = self.settings
         return self._spawn(name, [
