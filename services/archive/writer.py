@@ -28,7 +28,17 @@ from dataclasses import dataclass
 from typing import Any, cast
 
 import orjson
-from sqlalchemy import Connection, Engine, Insert, Table, TextClause, func, select, text
+from sqlalchemy import (
+    Connection,
+    Engine,
+    Insert,
+    Select,
+    Table,
+    TextClause,
+    func,
+    select,
+    text,
+)
 from sqlalchemy.dialects import postgresql, sqlite
 
 from services.adjudicator.segments import ArchivedEvent, Segment
@@ -265,10 +275,13 @@ def _archived_event(line: bytes, refused: bool) -> ArchivedEvent:
 
 
 def _archived_hashes(conn: Connection, table_id: str, first: int, last: int) -> dict[int, str]:
-    """seq -> SHA-256 of every accepted archived event of the table in [first, last]."""
-    s = ArchiveSegment
-    rows = conn.execute(select(s.codec, s.body, s.refused).where(
-        s.table_id == table_id, s.first_seq <= last, s.last_seq >= first))
+    """seq -> SHA-256 of every accepted archived event of the table in [first, last].
+
+    The segments that meet [first, last] are found from ``first`` on in the index on
+    (table, last seq): an overlap is near the table's head, so that reads a few rows. The
+    ``+ 0`` keeps both databases from reading the index on (table, first seq) instead,
+    which starts at the table's first segment (years of them, in a long-kept archive)."""
+    rows = conn.execute(overlapping_segments(table_id, first, last))
     hashes: dict[int, str] = {}
     for codec, body, refused_json in rows:
         refused = set(orjson.loads(refused_json))
@@ -279,6 +292,14 @@ def _archived_hashes(conn: Connection, table_id: str, first: int, last: int) -> 
             if first <= seq <= last:
                 hashes[seq] = hashlib.sha256(line).hexdigest()
     return hashes
+
+
+def overlapping_segments(table_id: str, first: int, last: int) -> Select[str, bytes, str]:
+    """The codec, body and refused positions of the table's archived segments that meet
+    the seqs [first, last] (see ``_archived_hashes`` for the index it reads)."""
+    s = ArchiveSegment
+    return select(s.codec, s.body, s.refused).where(
+        s.table_id == table_id, s.last_seq >= first, s.first_seq + 0 <= last)
 
 
 # ---------------------------------------------------------------- alerts

@@ -56,6 +56,8 @@ class ArchiveSegment(Base):
 
     __table_args__ = (
         Index("ix_archive_segments_table_seq", "table_id", "first_seq"),
+        # The overlap lookup's (writer._archived_hashes; migration 0009).
+        Index("ix_archive_segments_table_last_seq", "table_id", "last_seq"),
         Index("ix_archive_segments_hand", "hand_id"),
         {"postgresql_partition_by": "RANGE (day)"},
     )

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import orjson
 import pytest
-from sqlalchemy import Engine, text
+from sqlalchemy import Engine, Select, text
 from sqlalchemy.exc import IntegrityError
 
 from services.archive.partitions import (
@@ -25,8 +25,13 @@ from services.archive.partitions import (
     detachable_days,
 )
 from services.archive.reader import lines_of_tables, lines_through_hand
-from services.archive.segment import event_lines
-from services.archive.writer import _STORED_BODIES_PG, _stored_bodies, sqlite_lookup
+from services.archive.segment import PackedSegment, event_lines
+from services.archive.writer import (
+    _STORED_BODIES_PG,
+    _stored_bodies,
+    overlapping_segments,
+    sqlite_lookup,
+)
 from services.events.canonical import canonical_json
 from services.ledger.db import open_ledger
 from services.recording import keep_run
@@ -275,3 +280,57 @@ def test_sqlite_looks_a_batch_up_by_key_not_by_reading_the_archive(tmp_path: Pat
     on_archive = [step for step in plan if "archive_segments" in step or " s " in f"{step} "]
     assert on_archive and all(step.startswith("SEARCH s USING INDEX") for step in on_archive), plan
     assert found == {s.key: (s.codec, s.body) for s in looked_up}
+
+
+def _near_the_head(segments: list[PackedSegment]) -> tuple[str, int, int, set[bytes]]:
+    """A table, a seq range of its last hands, and the bodies of the segments meeting it
+    (from the segments given to the archive, not read back)."""
+    table = segments[0].table_id
+    own = [s for s in segments if s.table_id == table and s.first_seq is not None]
+    head = max(s.last_seq or 0 for s in own)
+    first, last = head - 100, head
+    meeting = {s.body for s in own if s.first_seq is not None and s.last_seq is not None
+               and s.last_seq >= first and s.first_seq <= last}
+    return table, first, last, meeting
+
+
+def _literal(statement: Select[str, bytes, str], engine: Engine) -> str:
+    return str(statement.compile(engine, compile_kwargs={"literal_binds": True}))
+
+
+@pytest.mark.integration
+def test_postgresql_finds_overlapping_segments_from_the_tables_head(pg_engine: Engine) -> None:
+    """A segment overlapping what its table archived is compared with the segments it
+    meets, found from its first seq on in the index on (table, last seq): an overlap is
+    near the head, and the index on (table, first seq) would read the table's whole
+    history first (migration 0009)."""
+    done, _ = keep(pg_engine, simulated_log(tables=4, hands=60).lines)
+    table, first, last, meeting = _near_the_head(done.segments)
+    statement = overlapping_segments(table, first, last)
+    with pg_engine.connect() as conn:
+        # Tiny partitions are cheaper to read whole; what matters is which index a large
+        # one is read through.
+        conn.execute(text("SET enable_seqscan = off"))
+        explained = conn.execute(
+            text("EXPLAIN (FORMAT JSON) " + _literal(statement, pg_engine))).scalar_one()
+        found = {bytes(body) for _, body, _ in conn.execute(statement)}
+    nodes = list(_plan_nodes(explained[0]["Plan"]))
+    scans = [n for n in nodes if str(n.get("Relation Name", "")).startswith("archive_segments")]
+    assert scans and all("last_seq" in str(n.get("Index Name", "")) for n in scans), nodes
+    assert found == meeting and meeting
+
+
+def test_sqlite_finds_overlapping_segments_from_the_tables_head(tmp_path: Path) -> None:
+    engine = open_ledger(f"sqlite:///{tmp_path}/var/ledger.sqlite")
+    try:
+        done, _ = keep(engine, simulated_log(tables=4, hands=60).lines)
+        table, first, last, meeting = _near_the_head(done.segments)
+        statement = overlapping_segments(table, first, last)
+        with engine.connect() as conn:
+            plan = [str(row[3]) for row in conn.execute(
+                text("EXPLAIN QUERY PLAN " + _literal(statement, engine)))]
+            found = {bytes(body) for _, body, _ in conn.execute(statement)}
+    finally:
+        engine.dispose()
+    assert any("ix_archive_segments_table_last_seq" in step for step in plan), plan
+    assert found == meeting and meeting
