@@ -18,8 +18,9 @@ What is measured, all in this run, on this machine:
   cores the broker, PostgreSQL and the ledger compete with them);
 * archive: the same one-worker run with the event archive on (the adjudicator emits
   segments, the archive service keeps them and opens cases) against the same run without
-  it, in turns (``--archive-rounds``, best of each): end to end then also waits for every
-  segment archived (the default engine, native, both ways);
+  it, in turns (``--archive-rounds``, best of each), after one run that is not counted
+  (a broker just started compiles its code paths then): end to end then also waits for
+  every segment archived (the default engine, native, both ways);
 * ledger: a fresh ledger consumer group booking the whole ``adjudications`` topic of the
   one-worker run into an empty PostgreSQL database (hands/s);
 * latency: the log published at ``--rates`` hands per second (each hand's events go out
@@ -243,8 +244,9 @@ def sustained_rate(log: Log, tmp: Path, adjudicators: int, partitions: int,
     """The log is published first (a backlog, as after an outage: the table systems'
     producer is not what is measured); then the workers start. The clock runs from the
     first adjudication on its topic (Kafka's timestamp) to the last one, and to the last
-    hand booked in the ledger (seen by polling it; with ``archive``, and every segment
-    archived)."""
+    hand booked in the ledger (with ``archive``, and every segment archived): polling the
+    database says when that is done, the services' logged commits say when it was
+    (``last_commit_time``)."""
     with Run(tmp, partitions) as p:
         p.produce_lines(log.lines)
         workers, others = start_workers(p, adjudicators, archive=archive, engine=engine)
