@@ -536,6 +536,11 @@ def main() -> None:
               + "; with it: " + ", ".join(
                   f"{name} {ms:.3f}" for name, ms in kept.services_cpu_ms_per_hand.items())
               + f" (the archive service in {kept.archive_batches} transactions)")
+        # Which stage bounds each side: the adjudicator (its last adjudication) or the
+        # services behind it (their last commit), in the same runs as the ratio above.
+        print(f"  stages: adjudicated {result.adjudicated:.0f} hands/s, booked "
+              f"{result.booked:.0f} without the archive; adjudicated {kept.adjudicated:.0f}, "
+              f"booked and archived {kept.booked:.0f} with it")
         if args.archive_only:
             return
         if not args.no_scale_out:

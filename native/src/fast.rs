@@ -33,6 +33,14 @@ struct Reader<'r> {
     text: &'r str,
     b: &'r [u8],
     pos: usize,
+    /// Write each value's canonical JSON as it is read. Else (the first try) a member
+    /// whose value holds no object is taken as the record has it, `"name":value` in one
+    /// copy: it is its canonical JSON wherever the record has no whitespace inside a
+    /// member and no `-0` (every string the one pass takes is plain, every number a
+    /// plain integer), which `not_canonical` records; such a record is read again,
+    /// writing (`take`).
+    write: bool,
+    not_canonical: bool,
 }
 
 impl<'r> Reader<'r> {
@@ -45,6 +53,7 @@ impl<'r> Reader<'r> {
             }
             if c == b' ' || c == b'\t' || c == b'\n' || c == b'\r' {
                 self.pos += 1;
+                self.not_canonical = true;
             } else {
                 break;
             }
@@ -185,6 +194,9 @@ impl<'r> Reader<'r> {
             return None;
         }
         let n = digits.iter().fold(0i64, |n, &d| n * 10 + (d - b'0') as i64);
+        if negative && n == 0 {
+            self.not_canonical = true; // `-0`, canonically `0`
+        }
         Some(if negative { -n } else { n })
     }
 
@@ -200,7 +212,9 @@ impl<'r> Reader<'r> {
                 if *pattern != Pattern::None && validate::check_pattern(s, *pattern) != Verdict::Valid {
                     return None;
                 }
-                quoted(s, c);
+                if self.write {
+                    quoted(s, c);
+                }
                 if *pattern == Pattern::Card {
                     k.push(card_index(s)? as u8);
                 } else {
@@ -212,7 +226,9 @@ impl<'r> Reader<'r> {
                 if i < *min || i > *max {
                     return None;
                 }
-                write_int(i, c);
+                if self.write {
+                    write_int(i, c);
+                }
                 put_varint(k, zigzag(i));
             }
             Kind::Bool => {
@@ -227,25 +243,33 @@ impl<'r> Reader<'r> {
                     }
                     _ => return None,
                 };
-                c.extend_from_slice(if b { b"true" } else { b"false" });
+                if self.write {
+                    c.extend_from_slice(if b { b"true" } else { b"false" });
+                }
                 k.push(b as u8);
             }
             Kind::Lit(values) => {
                 let s = self.plain_str()?;
                 let at = values.iter().position(|v| *v == s)?;
-                quoted(s, c);
+                if self.write {
+                    quoted(s, c);
+                }
                 k.push(at as u8);
             }
             Kind::LitInt(values) => {
                 let i = self.int()?;
                 let at = values.iter().position(|v| *v == i)?;
-                write_int(i, c);
+                if self.write {
+                    write_int(i, c);
+                }
                 k.push(at as u8);
             }
             Kind::Nullable(inner) => {
                 if self.peek() == Some(b'n') {
                     self.word(b"null")?;
-                    c.extend_from_slice(b"null");
+                    if self.write || holds_object(inner) {
+                        c.extend_from_slice(b"null");
+                    }
                     k.push(0);
                 } else {
                     k.push(1);
@@ -253,8 +277,13 @@ impl<'r> Reader<'r> {
                 }
             }
             Kind::List(inner, max) => {
+                // Items that are objects write theirs (`structure`); the list then writes
+                // its brackets and commas around them.
+                let write = self.write || holds_object(inner);
                 self.eat(b'[')?;
-                c.push(b'[');
+                if write {
+                    c.push(b'[');
+                }
                 let count_at = k.len();
                 k.push(0);
                 let mut count = 0usize;
@@ -264,7 +293,7 @@ impl<'r> Reader<'r> {
                 } else {
                     loop {
                         self.ws();
-                        if count > 0 {
+                        if count > 0 && write {
                             c.push(b',');
                         }
                         self.value(inner, c, k)?;
@@ -285,7 +314,9 @@ impl<'r> Reader<'r> {
                     return None;
                 }
                 k[count_at] = count as u8;
-                c.push(b']');
+                if write {
+                    c.push(b']');
+                }
             }
             Kind::Struct(s) => self.structure(s, c, k)?,
             Kind::PayTables => return None,
@@ -293,14 +324,18 @@ impl<'r> Reader<'r> {
                 if self.peek() == Some(b'"') {
                     let s = self.plain_str()?;
                     let at = values.iter().position(|v| *v == s)?;
-                    quoted(s, c);
+                    if self.write {
+                        quoted(s, c);
+                    }
                     k.push(1 + at as u8);
                 } else {
                     let i = self.int()?;
                     if !(1..=64).contains(&i) {
                         return None;
                     }
-                    write_int(i, c);
+                    if self.write {
+                        write_int(i, c);
+                    }
                     k.push(0);
                     put_varint(k, zigzag(i));
                 }
@@ -314,10 +349,15 @@ impl<'r> Reader<'r> {
     /// schema's order (or optional fields need their presence bytes), the object is then
     /// written again in that order and moved down over what was read.
     fn structure(&mut self, schema: &StructSchema, c: &mut Vec<u8>, k: &mut Vec<u8>) -> Option<()> {
+        let open = self.pos;
         self.eat(b'{')?;
         let (c_base, k_base) = (c.len(), k.len());
-        c.push(b'{');
+        if self.write {
+            c.push(b'{');
+        }
+        // Each member's canonical bytes: in `c`, or (bit set in `as_read`) in the record.
         let mut spans = [(0usize, 0usize, 0usize, 0usize); MAX_FIELDS];
+        let mut as_read = 0u32;
         let mut seen = 0u32;
         let mut in_order = true;
         let mut last = 0usize;
@@ -327,12 +367,15 @@ impl<'r> Reader<'r> {
         } else {
             loop {
                 self.ws();
+                let member = self.pos;
                 let at = self.field_key(schema)?;
                 if seen & (1 << at) != 0 {
                     return None;
                 }
                 if seen != 0 {
-                    c.push(b',');
+                    if self.write {
+                        c.push(b',');
+                    }
                     in_order &= at > last;
                 }
                 last = at;
@@ -342,11 +385,17 @@ impl<'r> Reader<'r> {
                 self.ws();
                 let (c0, k0) = (c.len(), k.len());
                 let field = &schema.fields[at];
-                c.push(b'"');
-                c.extend_from_slice(field.json.as_bytes());
-                c.extend_from_slice(b"\":");
-                self.value(&field.kind, c, k)?;
-                spans[at] = (c0, c.len(), k0, k.len());
+                if self.write || holds_object(&field.kind) {
+                    c.push(b'"');
+                    c.extend_from_slice(field.json.as_bytes());
+                    c.extend_from_slice(b"\":");
+                    self.value(&field.kind, c, k)?;
+                    spans[at] = (c0, c.len(), k0, k.len());
+                } else {
+                    self.value(&field.kind, c, k)?;
+                    spans[at] = (member, self.pos, k0, k.len());
+                    as_read |= 1 << at;
+                }
                 self.ws();
                 match self.peek() {
                     Some(b',') => self.pos += 1,
@@ -366,7 +415,9 @@ impl<'r> Reader<'r> {
                 return None;
             }
         }
-        if in_order {
+        if !self.write {
+            self.close_as_read(schema, c, c_base, open, &spans, seen, as_read, in_order);
+        } else if in_order {
             c.push(b'}');
         } else {
             let c_mid = c.len();
@@ -404,6 +455,53 @@ impl<'r> Reader<'r> {
     }
 }
 
+impl Reader<'_> {
+    /// The object just read (from `open`), written in canonical order at `c_base`: its
+    /// members from the record (`as_read`) or from `c`. An object read in order with
+    /// every member as read is its own canonical JSON, copied whole.
+    #[allow(clippy::too_many_arguments)]
+    fn close_as_read(&self, schema: &StructSchema, c: &mut Vec<u8>, c_base: usize, open: usize,
+                     spans: &[(usize, usize, usize, usize); MAX_FIELDS], seen: u32,
+                     as_read: u32, in_order: bool) {
+        if in_order && as_read == seen {
+            c.extend_from_slice(&self.b[open..self.pos]);
+            return;
+        }
+        let c_mid = c.len();
+        c.push(b'{');
+        let mut first = true;
+        for (i, span) in spans.iter().enumerate().take(schema.fields.len()) {
+            if seen & (1 << i) == 0 {
+                continue;
+            }
+            if !first {
+                c.push(b',');
+            }
+            first = false;
+            if as_read & (1 << i) != 0 {
+                c.extend_from_slice(&self.b[span.0..span.1]);
+            } else {
+                c.extend_from_within(span.0..span.1);
+            }
+        }
+        c.push(b'}');
+        if c_mid > c_base {
+            c.copy_within(c_mid.., c_base);
+            c.truncate(c.len() - (c_mid - c_base));
+        }
+    }
+}
+
+/// Whether a value of `kind` holds an object (whose members may need reordering, so its
+/// bytes as read are not its canonical JSON).
+fn holds_object(kind: &Kind) -> bool {
+    match kind {
+        Kind::Struct(_) | Kind::PayTables => true,
+        Kind::List(inner, _) | Kind::Nullable(inner) => holds_object(inner),
+        _ => false,
+    }
+}
+
 fn quoted(s: &str, c: &mut Vec<u8>) {
     c.push(b'"');
     c.extend_from_slice(s.as_bytes());
@@ -414,6 +512,18 @@ fn quoted(s: &str, c: &mut Vec<u8>) {
 /// `canon` gets its canonical JSON, `body` its compact body; the event's `body` is left
 /// empty for the caller to point at `body` (the two buffers are the caller's, reused).
 pub fn take<'r>(raw: &'r [u8], canon: &mut Vec<u8>, body: &mut Vec<u8>) -> Option<Event<'r>> {
+    let (event, not_canonical) = read(raw, canon, body, false)?;
+    if !not_canonical {
+        return Some(event);
+    }
+    // Whitespace inside a member, or a `-0`: the members as read are not canonical.
+    read(raw, canon, body, true).map(|(event, _)| event)
+}
+
+/// One reading of the record (see `Reader::write`); with it, whether the members as read
+/// were not canonical (only meaningful when not writing).
+fn read<'r>(raw: &'r [u8], canon: &mut Vec<u8>, body: &mut Vec<u8>, write: bool)
+            -> Option<(Event<'r>, bool)> {
     if raw.len() > MAX_RECORD_BYTES {
         return None;
     }
@@ -429,9 +539,12 @@ pub fn take<'r>(raw: &'r [u8], canon: &mut Vec<u8>, body: &mut Vec<u8>) -> Optio
     // SAFETY: every byte of `raw` is ASCII (tested just above), and a sequence of ASCII
     // bytes is valid UTF-8, which is all `from_utf8_unchecked` requires.
     let text = unsafe { std::str::from_utf8_unchecked(raw) };
-    let mut r = Reader { text, b: raw, pos: 0 };
+    let mut r = Reader { text, b: raw, pos: 0, write, not_canonical: false };
     r.ws();
+    r.not_canonical = false; // whitespace around the record is not in any member
     r.eat(b'{')?;
+    // Each envelope member as read, `"name":value` (slot order is canonical order).
+    let mut members = [(0usize, 0usize); 10];
     let mut seen = 0u16;
     let mut type_index: Option<u8> = None;
     let (mut event_id, mut table_id, mut ts, mut prev_text, mut source) = ("", "", "", "", "");
@@ -441,6 +554,7 @@ pub fn take<'r>(raw: &'r [u8], canon: &mut Vec<u8>, body: &mut Vec<u8>) -> Optio
     let mut seq = 0i64;
     loop {
         r.ws();
+        let member = r.pos;
         let slot = match r.envelope_key() {
             Some(slot) => slot,
             None => validate::envelope_slot(r.plain_str()?)?,
@@ -497,6 +611,7 @@ pub fn take<'r>(raw: &'r [u8], canon: &mut Vec<u8>, body: &mut Vec<u8>) -> Optio
                 }
             }
         }
+        members[slot] = (member, r.pos);
         r.ws();
         match r.peek() {
             Some(b',') => r.pos += 1,
@@ -507,6 +622,7 @@ pub fn take<'r>(raw: &'r [u8], canon: &mut Vec<u8>, body: &mut Vec<u8>) -> Optio
             _ => return None,
         }
     }
+    let not_canonical = r.not_canonical;
     r.ws();
     if r.pos != raw.len() || seen != ALL_ENVELOPE {
         return None;
@@ -514,6 +630,36 @@ pub fn take<'r>(raw: &'r [u8], canon: &mut Vec<u8>, body: &mut Vec<u8>) -> Optio
     let type_index = type_index?;
     let event_type = &EVENT_TYPES[type_index as usize];
     let id = id?;
+    if write {
+        write_envelope(canon, event_id, hand_id, prev_text, seq, source, table_id, ts,
+                       event_type.tag);
+    } else {
+        for &(start, end) in &members[1..] {
+            canon.push(b',');
+            canon.extend_from_slice(&raw[start..end]);
+        }
+        canon.push(b'}');
+    }
+    Some((Event {
+        type_index,
+        event_type,
+        event_id,
+        id,
+        table_id,
+        seq,
+        ts,
+        prev_hash,
+        prev_hash_newline: false,
+        hand_id,
+        source,
+        body: &[],
+    }, not_canonical))
+}
+
+/// The envelope's members after `data`, in canonical order.
+#[allow(clippy::too_many_arguments)]
+fn write_envelope(canon: &mut Vec<u8>, event_id: &str, hand_id: Option<&str>, prev_text: &str,
+                  seq: i64, source: &str, table_id: &str, ts: &str, tag: &str) {
     canon.extend_from_slice(b",\"event_id\":");
     quoted(event_id, canon);
     canon.extend_from_slice(b",\"hand_id\":");
@@ -532,22 +678,8 @@ pub fn take<'r>(raw: &'r [u8], canon: &mut Vec<u8>, body: &mut Vec<u8>) -> Optio
     canon.extend_from_slice(b",\"ts\":");
     quoted(ts, canon);
     canon.extend_from_slice(b",\"type\":");
-    quoted(event_type.tag, canon);
+    quoted(tag, canon);
     canon.extend_from_slice(b",\"v\":1}");
-    Some(Event {
-        type_index,
-        event_type,
-        event_id,
-        id,
-        table_id,
-        seq,
-        ts,
-        prev_hash,
-        prev_hash_newline: false,
-        hand_id,
-        source,
-        body: &[],
-    })
 }
 
 /// Whether the one pass and the tree agree on `raw`: None when the one pass gave it to the
@@ -632,6 +764,8 @@ mod tests {
             record("showdown", "null", r#"{"seat":"dealer","cards":["As","Kd"],"mucked":false}"#),
             record("showdown", r#""H""#, r#"{"cards":[],"seat":3}"#),
             record("table_configured", "null", r#"{"game":"hcf","limits":{"min_wager":5,"max_wager":500,"ante":null},"rake":{"mode":"players","fee":2},"rule_profile":"house-v1","authorized_by":"supervisor-2"}"#),
+            // A null where an object may stand (its member is written, not copied as read).
+            record("table_configured", "null", r#"{"game":"hcf","limits":{"min_wager":5,"max_wager":500},"rake":{"mode":"players","fee":2},"rule_profile":"house-v1","paytables":null}"#),
             record("hand_started", r#""H1""#, r#"{"button":1,"designated_player":null,"dealer_id":"D","seats":[{"seat":1,"player_id":"P1","stack":100},{"stack":0,"seat":2,"player_id":"P2"}],"deck":52}"#),
             record("wager", r#""H1""#, r#"{"seat":1,"kind":"ante","amount":5}"#),
             record("chips_changed", "null", r#"{"seat":1,"kind":"buy_in","amount":-0}"#),
