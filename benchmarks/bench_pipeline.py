@@ -20,7 +20,8 @@ What is measured, all in this run, on this machine:
   segments, the archive service keeps them and opens cases) against the same run without
   it, in turns (``--archive-rounds``, best of each), after one run that is not counted
   (a broker just started compiles its code paths then): end to end then also waits for
-  every segment archived (the default engine, native, both ways);
+  every segment archived (the default engine, native, both ways); each side's stages are
+  printed too (the adjudicator's rate against end to end: which stage bounds the run);
 * ledger: a fresh ledger consumer group booking the whole ``adjudications`` topic of the
   one-worker run into an empty PostgreSQL database (hands/s);
 * latency: the log published at ``--rates`` hands per second (each hand's events go out
