@@ -355,10 +355,7 @@ impl<'r> Reader<'r> {
         if self.write {
             c.push(b'{');
         }
-        // Each member's canonical bytes: in `c`, or (bit set in `as_read`) in the record.
-        let mut spans = [(0usize, 0usize, 0usize, 0usize); MAX_FIELDS];
-        let mut as_read = 0u32;
-        let mut seen = 0u32;
+        let mut m = Members { spans: [(0, 0, 0, 0); MAX_FIELDS], seen: 0, as_read: 0 };
         let mut in_order = true;
         let mut last = 0usize;
         self.ws();
@@ -369,17 +366,17 @@ impl<'r> Reader<'r> {
                 self.ws();
                 let member = self.pos;
                 let at = self.field_key(schema)?;
-                if seen & (1 << at) != 0 {
+                if m.seen & (1 << at) != 0 {
                     return None;
                 }
-                if seen != 0 {
+                if m.seen != 0 {
                     if self.write {
                         c.push(b',');
                     }
                     in_order &= at > last;
                 }
                 last = at;
-                seen |= 1 << at;
+                m.seen |= 1 << at;
                 self.ws();
                 self.eat(b':')?;
                 self.ws();
@@ -390,11 +387,11 @@ impl<'r> Reader<'r> {
                     c.extend_from_slice(field.json.as_bytes());
                     c.extend_from_slice(b"\":");
                     self.value(&field.kind, c, k)?;
-                    spans[at] = (c0, c.len(), k0, k.len());
+                    m.spans[at] = (c0, c.len(), k0, k.len());
                 } else {
                     self.value(&field.kind, c, k)?;
-                    spans[at] = (member, self.pos, k0, k.len());
-                    as_read |= 1 << at;
+                    m.spans[at] = (member, self.pos, k0, k.len());
+                    m.as_read |= 1 << at;
                 }
                 self.ws();
                 match self.peek() {
@@ -411,41 +408,28 @@ impl<'r> Reader<'r> {
         for (i, field) in schema.fields.iter().enumerate() {
             if !field.required {
                 all_required = false;
-            } else if seen & (1 << i) == 0 {
+            } else if m.seen & (1 << i) == 0 {
                 return None;
             }
         }
-        if !self.write {
-            self.close_as_read(schema, c, c_base, open, &spans, seen, as_read, in_order);
-        } else if in_order {
+        if self.write && in_order {
             c.push(b'}');
+        } else if !self.write && in_order && m.as_read == m.seen {
+            // Every member as read, in order: the object's bytes are its canonical JSON.
+            c.extend_from_slice(&self.b[open..self.pos]);
         } else {
-            let c_mid = c.len();
-            c.push(b'{');
-            let mut first = true;
-            for (i, span) in spans.iter().enumerate().take(schema.fields.len()) {
-                if seen & (1 << i) != 0 {
-                    if !first {
-                        c.push(b',');
-                    }
-                    first = false;
-                    c.extend_from_within(span.0..span.1);
-                }
-            }
-            c.push(b'}');
-            c.copy_within(c_mid.., c_base);
-            c.truncate(c.len() - (c_mid - c_base));
+            self.write_in_order(schema, c, c_base, &m);
         }
         // Compact: a presence byte for each optional field, then the present values.
         if !(in_order && all_required) {
             let k_mid = k.len();
             for (i, field) in schema.fields.iter().enumerate() {
-                let present = seen & (1 << i) != 0;
+                let present = m.seen & (1 << i) != 0;
                 if !field.required {
                     k.push(present as u8);
                 }
                 if present {
-                    k.extend_from_within(spans[i].2..spans[i].3);
+                    k.extend_from_within(m.spans[i].2..m.spans[i].3);
                 }
             }
             k.copy_within(k_mid.., k_base);
@@ -455,30 +439,31 @@ impl<'r> Reader<'r> {
     }
 }
 
+/// The members of an object just read: for each, its canonical bytes (in `c`, or, its
+/// bit set in `as_read`, in the record as read) and its compact bytes in `k`.
+struct Members {
+    spans: [(usize, usize, usize, usize); MAX_FIELDS],
+    seen: u32,
+    as_read: u32,
+}
+
 impl Reader<'_> {
-    /// The object just read (from `open`), written in canonical order at `c_base`: its
-    /// members from the record (`as_read`) or from `c`. An object read in order with
-    /// every member as read is its own canonical JSON, copied whole.
-    #[allow(clippy::too_many_arguments)]
-    fn close_as_read(&self, schema: &StructSchema, c: &mut Vec<u8>, c_base: usize, open: usize,
-                     spans: &[(usize, usize, usize, usize); MAX_FIELDS], seen: u32,
-                     as_read: u32, in_order: bool) {
-        if in_order && as_read == seen {
-            c.extend_from_slice(&self.b[open..self.pos]);
-            return;
-        }
+    /// The object just read, written in the schema's order after what `c` holds and moved
+    /// down to `c_base` (over what was written of it while reading, if anything).
+    fn write_in_order(&self, schema: &StructSchema, c: &mut Vec<u8>, c_base: usize,
+                      m: &Members) {
         let c_mid = c.len();
         c.push(b'{');
         let mut first = true;
-        for (i, span) in spans.iter().enumerate().take(schema.fields.len()) {
-            if seen & (1 << i) == 0 {
+        for (i, span) in m.spans.iter().enumerate().take(schema.fields.len()) {
+            if m.seen & (1 << i) == 0 {
                 continue;
             }
             if !first {
                 c.push(b',');
             }
             first = false;
-            if as_read & (1 << i) != 0 {
+            if m.as_read & (1 << i) != 0 {
                 c.extend_from_slice(&self.b[span.0..span.1]);
             } else {
                 c.extend_from_within(span.0..span.1);
@@ -630,17 +615,7 @@ fn read<'r>(raw: &'r [u8], canon: &mut Vec<u8>, body: &mut Vec<u8>, write: bool)
     let type_index = type_index?;
     let event_type = &EVENT_TYPES[type_index as usize];
     let id = id?;
-    if write {
-        write_envelope(canon, event_id, hand_id, prev_text, seq, source, table_id, ts,
-                       event_type.tag);
-    } else {
-        for &(start, end) in &members[1..] {
-            canon.push(b',');
-            canon.extend_from_slice(&raw[start..end]);
-        }
-        canon.push(b'}');
-    }
-    Some((Event {
+    let event = Event {
         type_index,
         event_type,
         event_id,
@@ -653,32 +628,41 @@ fn read<'r>(raw: &'r [u8], canon: &mut Vec<u8>, body: &mut Vec<u8>, write: bool)
         hand_id,
         source,
         body: &[],
-    }, not_canonical))
+    };
+    if write {
+        write_envelope(canon, &event, prev_text);
+    } else {
+        for &(start, end) in &members[1..] {
+            canon.push(b',');
+            canon.extend_from_slice(&raw[start..end]);
+        }
+        canon.push(b'}');
+    }
+    Some((event, not_canonical))
 }
 
-/// The envelope's members after `data`, in canonical order.
-#[allow(clippy::too_many_arguments)]
-fn write_envelope(canon: &mut Vec<u8>, event_id: &str, hand_id: Option<&str>, prev_text: &str,
-                  seq: i64, source: &str, table_id: &str, ts: &str, tag: &str) {
+/// The envelope's members after `data`, in canonical order (`prev_text`: the
+/// `prev_hash` as read, which the event holds as bytes).
+fn write_envelope(canon: &mut Vec<u8>, event: &Event<'_>, prev_text: &str) {
     canon.extend_from_slice(b",\"event_id\":");
-    quoted(event_id, canon);
+    quoted(event.event_id, canon);
     canon.extend_from_slice(b",\"hand_id\":");
-    match hand_id {
+    match event.hand_id {
         Some(h) => quoted(h, canon),
         None => canon.extend_from_slice(b"null"),
     }
     canon.extend_from_slice(b",\"prev_hash\":");
     quoted(prev_text, canon);
     canon.extend_from_slice(b",\"seq\":");
-    write_int(seq, canon);
+    write_int(event.seq, canon);
     canon.extend_from_slice(b",\"source\":");
-    quoted(source, canon);
+    quoted(event.source, canon);
     canon.extend_from_slice(b",\"table_id\":");
-    quoted(table_id, canon);
+    quoted(event.table_id, canon);
     canon.extend_from_slice(b",\"ts\":");
-    quoted(ts, canon);
+    quoted(event.ts, canon);
     canon.extend_from_slice(b",\"type\":");
-    quoted(tag, canon);
+    quoted(event.event_type.tag, canon);
     canon.extend_from_slice(b",\"v\":1}");
 }
 
