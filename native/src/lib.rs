@@ -12,6 +12,7 @@ pub mod hex;
 pub mod ids;
 pub mod intake;
 pub mod json;
+pub mod kafka;
 pub mod lines;
 pub mod rules;
 pub mod schema;

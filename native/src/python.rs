@@ -10,6 +10,7 @@
 //! A panic while a record is processed is caught here and becomes a DLQ outcome for that
 //! record with the panic's message; it never unwinds into Python or aborts the process.
 
+use std::collections::hash_map::Entry;
 use std::collections::HashMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
@@ -21,7 +22,18 @@ use crate::json::Value;
 use crate::schema::{self, Kind, StructSchema, EVENT_TYPES};
 use crate::rules::record::{Record, Side};
 use crate::table::{self, ClosedHand, Finding, Output, Severity};
-use crate::{lines, segment_pack, state, Core, Processed};
+use crate::{kafka, lines, segment_pack, state, Core, Processed};
+
+/// A Kafka record with an outcome, as `feed_kafka_batch` hands it over.
+fn kafka_step<'py>(py: Python<'py>, record: &kafka::Record<'_>, table_id: Option<String>,
+                   outputs: Option<Bound<'py, PyList>>) -> PyResult<KafkaStep<'py>> {
+    let headers = kafka::headers(record.headers, record.header_count).map_err(PyValueError::new_err)?;
+    let headers = PyList::new(py, headers.iter().map(|(name, value)| {
+        (*name, value.map(|v| PyBytes::new(py, v)))
+    }))?;
+    Ok((record.offset, record.key.map(|k| PyBytes::new(py, k)), record.value.map(|v| PyBytes::new(py, v)),
+        headers, table_id, outputs))
+}
 
 #[pyclass(module = "services._native", unsendable)]
 pub struct Engine {
@@ -93,6 +105,16 @@ const RECORD_STRUCTS: [(&str, &[&str]); 4] = [
 type Step<'py> = (usize, Option<String>, Bound<'py, PyList>);
 /// (table id, outputs, whether a hand closed)
 type Outcome<'py> = (Option<String>, Bound<'py, PyList>, bool);
+/// A Kafka record with an outcome: (offset, key, value, headers, table_id, outputs; None:
+/// the record has no value).
+type KafkaStep<'py> = (i64, Option<Bound<'py, PyBytes>>, Option<Bound<'py, PyBytes>>,
+                       Bound<'py, PyList>, Option<String>, Option<Bound<'py, PyList>>);
+/// (where to resume: byte position in the batch's records and records read so far; None
+/// at its end), the steps, the last offset fed per table, records replayed, records read.
+type KafkaFed<'py> = (Option<(usize, usize)>, Vec<KafkaStep<'py>>, Bound<'py, PyDict>, usize, usize);
+/// Per Kafka record key: the table it names (None: not UTF-8, or no key) and that
+/// table's applied offset.
+type KeyTables<'b> = HashMap<Option<&'b [u8]>, (Option<String>, Option<i64>)>;
 /// (hash, deferred, canonical JSON)
 type IntakeResult = (String, bool, PyObject);
 
@@ -563,6 +585,83 @@ impl Engine {
             }
         }
         Ok((index, steps))
+    }
+
+    /// The records of one Kafka record batch, `buf[start:end]` (format 2, uncompressed:
+    /// what `kafka::Batch` reads; aiokafka has checked its CRC), each of the table its key
+    /// names, fed as `feed_many_keyed` feeds them, from `resume` (`(0, 0)`: the first
+    /// record) until the batch's end or a record that closed a hand. Records at offsets
+    /// below `skip_below` are passed over (a fetch that began inside the batch, or records
+    /// already taken), and a record whose table's offset in `applied` is at or above its
+    /// own is a replay, counted and not fed (`PartitionTables`' at-least-once rule); only
+    /// the records with an outcome become Python objects. A batch that is not well formed
+    /// raises `ValueError` naming what is wrong.
+    #[pyo3(signature = (buf, start, end, resume, skip_below, applied))]
+    #[allow(clippy::too_many_arguments)]
+    fn feed_kafka_batch<'py>(&mut self, py: Python<'py>, buf: &Bound<'py, PyBytes>, start: usize,
+                             end: usize, resume: (usize, usize), skip_below: i64,
+                             applied: &Bound<'py, PyDict>) -> PyResult<KafkaFed<'py>> {
+        let whole = buf.as_bytes();
+        let bytes = whole.get(start..end).ok_or_else(|| PyValueError::new_err(format!(
+            "feed_kafka_batch: bytes {}..{} lie outside the buffer of {}", start, end, whole.len())))?;
+        let batch = kafka::Batch::new(bytes).map_err(PyValueError::new_err)?;
+        // Per key: its table (None: not UTF-8) and that table's applied offset, looked up once.
+        let mut tables: KeyTables<'_> = HashMap::new();
+        let mut fed: HashMap<String, i64> = HashMap::new();
+        let mut steps = Vec::new();
+        let (mut replayed, mut consumed) = (0usize, 0usize);
+        let (mut pos, mut read) = resume;
+        let mut next_resume = None;
+        while let Some((record, next)) = batch.next(pos).map_err(PyValueError::new_err)? {
+            pos = next;
+            read += 1;
+            if record.offset < skip_below {
+                continue;
+            }
+            consumed += 1;
+            if let Entry::Vacant(entry) = tables.entry(record.key) {
+                // As `PartitionTables._table_of`: a key names the table its UTF-8 spells.
+                let table = record.key.and_then(|k| std::str::from_utf8(k).ok()).map(str::to_string);
+                let offset = match &table {
+                    Some(t) => match applied.get_item(t)? {
+                        Some(o) => Some(o.extract::<i64>()?),
+                        None => None,
+                    },
+                    None => None,
+                };
+                entry.insert((table, offset));
+            }
+            let (table, applied_offset) = &tables[&record.key];
+            if applied_offset.map_or(false, |o| record.offset <= o) {
+                replayed += 1;
+                continue;
+            }
+            let value = match record.value {
+                Some(v) => v,
+                None => {
+                    steps.push(kafka_step(py, &record, None, None)?);
+                    continue;
+                }
+            };
+            if let Some(t) = table {
+                fed.insert(t.clone(), record.offset);
+            }
+            if let Some((table_id, list, closed)) = self.one_keyed(py, value, Some(record.key.unwrap_or(b"")))? {
+                steps.push(kafka_step(py, &record, table_id, Some(list))?);
+                if closed {
+                    next_resume = Some((pos, read));
+                    break;
+                }
+            }
+        }
+        if next_resume.is_none() {
+            batch.ended(read).map_err(PyValueError::new_err)?;
+        }
+        let fed_dict = PyDict::new(py);
+        for (table, offset) in fed {
+            fed_dict.set_item(table, offset)?;
+        }
+        Ok((next_resume, steps, fed_dict, replayed, consumed))
     }
 
     /// The lines of `buf` from byte `pos` (the line numbered `line`) up to byte `end`

@@ -12,6 +12,7 @@ a reason never differs between the engines.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
@@ -115,6 +116,32 @@ def native_profiles(profiles: Profiles) -> dict[str, Sections]:
             for name, p in profiles.by_name.items()}
 
 
+@dataclass(slots=True)
+class KafkaOutcome:
+    """A Kafka record that had an outcome: the record as it came (key, value, headers),
+    and its result (``step`` None: the record has no value; ``wrong_table``: a valid event
+    of another table than its key names, not applied)."""
+
+    offset: int
+    key: bytes | None
+    value: bytes | None
+    headers: list[tuple[str, bytes | None]]
+    step: StepResult | None
+    wrong_table: str | None
+
+
+@dataclass(slots=True)
+class KafkaBatchFed:
+    """What ``NativeRunner.feed_kafka_batch`` did with one batch: the records with an
+    outcome, in offset order; per table, the offset of the last record fed; the records
+    skipped as replays; and every record read at or above the offset asked for."""
+
+    outcomes: list[KafkaOutcome] = field(default_factory=list)
+    fed: dict[str, int] = field(default_factory=dict)
+    replayed: int = 0
+    consumed: int = 0
+
+
 class NativeRunner:
     """``feed(raw, where) -> StepResult`` and ``finish()``, as the reference runner; plus
     whole batches (``feed_lines``, ``feed_buffer``, ``feed_records``) in one call each
@@ -190,6 +217,34 @@ class NativeRunner:
                     yield at, StepResult(), table_id
                 else:
                     yield at, self._step(table_id, outputs, values[at], where(at)), None
+
+    def feed_kafka_batch(self, buf: bytes, start: int, end: int, skip_below: int,
+                         applied: Mapping[str, int], where: Callable[[int], str]
+                         ) -> KafkaBatchFed:
+        """The records of one Kafka record batch, ``buf[start:end]`` (format 2,
+        uncompressed; its CRC checked), split and fed by the core as ``feed_keyed_records``
+        feeds a list: records below offset ``skip_below`` passed over, and a record at or
+        below its table's offset in ``applied`` counted as replayed, not fed. Only the
+        records with an outcome cross into Python (``where(offset)`` names one's position).
+        Raises ``ValueError`` for a batch that is not well formed."""
+        fed = KafkaBatchFed()
+        resume: tuple[int, int] | None = (0, 0)
+        while resume is not None:
+            resume, steps, tables, replayed, consumed = self._engine.feed_kafka_batch(
+                buf, start, end, resume, skip_below, applied)
+            fed.fed.update(tables)
+            fed.replayed += replayed
+            fed.consumed += consumed
+            for offset, key, value, headers, table_id, outputs in steps:
+                if outputs is None:
+                    step, wrong_table = None, None
+                elif outputs and outputs[0][0] == "wrong_key":
+                    step, wrong_table = StepResult(), table_id
+                else:
+                    step = self._step(table_id, outputs, value or b"", where(offset))
+                    wrong_table = None
+                fed.outcomes.append(KafkaOutcome(offset, key, value, headers, step, wrong_table))
+        return fed
 
     def feed_lines(self, lines: list[bytes], first_line: int = 1) -> Iterator[StepResult]:
         """Lines of a file (``lines[i]`` is line ``first_line + i``; stripped, blank ones

@@ -39,6 +39,7 @@ from services.adjudicator.table import TableState, apply_event, decode_state, en
 from services.archive.segment import PackedSegment, encode_batches, pack_parts
 from services.events.contract import encode_record
 from services.games.profile import Profiles
+from services.pipeline.raw_batches import RawBatch
 from services.pipeline.topics import TopicNames
 
 REASON_HEADER = "pitwatch-reason"  # why a record is in the DLQ (UTF-8 text)
@@ -108,7 +109,11 @@ def source_of(record: Record) -> str:
 
 def where_of(record: Record) -> str:
     """The position in the words intake uses in its reasons (``line 12`` in files)."""
-    return f"{record.topic} partition {record.partition} offset {record.offset}"
+    return where_at(record.topic, record.partition, record.offset)
+
+
+def where_at(topic: str, partition: int, offset: int) -> str:
+    return f"{topic} partition {partition} offset {offset}"
 
 
 @dataclass(frozen=True)
@@ -131,6 +136,8 @@ class BatchResult:
     # for the table's next hand); they are on ``alerts`` like every chain finding.
     outside_hand: int = 0
     segments: int = 0  # event archive segments emitted
+    consumed: int = 0  # records taken (at or above the offset asked for)
+    next_offset: int = 0  # the offset after the last record taken
 
 
 class StateMismatchError(RuntimeError):
@@ -273,21 +280,75 @@ class PartitionTables:
 
     # -- records
 
-    def process(self, records: Sequence[Record]) -> BatchResult:
-        """Feed ``records`` (this partition's, in offset order) to their tables; the
-        archive segments they cut go out together after the batch's other outputs."""
-        result = BatchResult()
+    def process(self, items: Sequence[Record | RawBatch], skip_below: int = 0) -> BatchResult:
+        """Feed ``items`` (this partition's records, or whole record batches the core
+        splits, in offset order; those below offset ``skip_below`` passed over) to their
+        tables; the archive segments they cut go out together after the batch's other
+        outputs. ``BatchResult.consumed`` counts the records taken and ``next_offset`` is
+        the offset to go on from."""
+        result = BatchResult(next_offset=skip_below)
         segments: list[PackedSegment] = []
+        last: Record | None = None
+        pending: list[Record] = []
+        for item in items:
+            if isinstance(item, RawBatch):
+                last = self._flush(pending, result, segments) or last
+                pending = []
+                last = self._process_raw(item, skip_below, result, segments) or last
+            elif item.offset >= skip_below:
+                pending.append(item)
+        last = self._flush(pending, result, segments) or last
+        if segments and last is not None:
+            for value in encode_batches(segments):
+                self._emit(self.topics.archive, None, value, last, result)
+            result.segments += len(segments)
+        return result
+
+    def _flush(self, records: list[Record], result: BatchResult,
+               segments: list[PackedSegment]) -> Record | None:
+        """Records delivered one by one (``ConsumerRecord``s, ``InputRecord``s): fed;
+        returns the last (None: there were none)."""
+        if not records:
+            return None
         if isinstance(self.tables, NativeTables):
             self._process_native(self.tables, records, result, segments)
         else:
             for record in records:
                 self._one(record, result, segments)
-        if segments:
-            for value in encode_batches(segments):
-                self._emit(self.topics.archive, None, value, records[-1], result)
-            result.segments += len(segments)
-        return result
+        result.consumed += len(records)
+        result.next_offset = records[-1].offset + 1
+        return records[-1]
+
+    def _process_raw(self, batch: RawBatch, skip_below: int, result: BatchResult,
+                     segments: list[PackedSegment]) -> Record | None:
+        """A whole record batch, split and fed by the core; only the records with an
+        outcome come back, each as an ``InputRecord`` (the record as it came) for the
+        outputs. Returns the last record taken, as a source for the archive's outputs."""
+        if not isinstance(self.tables, NativeTables):
+            raise TypeError("record batches are fed to the native engine only: the worker "
+                            "consumes records one by one for the reference engine")
+        topic, partition = batch.topic, batch.partition
+        fed = self.tables.runner.feed_kafka_batch(
+            batch.buf, batch.start, batch.end, max(skip_below, batch.fetch_offset),
+            self.offsets, lambda offset: where_at(topic, partition, offset))
+        if not fed.consumed:
+            return None
+        result.replayed += fed.replayed
+        for outcome in fed.outcomes:
+            record = InputRecord(topic, partition, outcome.offset, outcome.key, outcome.value,
+                                 outcome.headers)
+            if outcome.step is None:
+                self._dead(record, "empty record (no value)", result)
+            elif outcome.wrong_table is not None:
+                self._wrong_key(record, outcome.wrong_table, result)
+            else:
+                self._outputs(record, outcome.step, result, segments)
+        self.offsets.update(fed.fed)
+        self.changed.update(fed.fed)
+        result.consumed += fed.consumed
+        result.next_offset = batch.next_offset
+        # The archive's outputs name a source record; the batch's last offset is its own.
+        return InputRecord(topic, partition, batch.next_offset - 1, None, None)
 
     def _one(self, record: Record, result: BatchResult,
              segments: list[PackedSegment]) -> None:

@@ -68,8 +68,10 @@ from aiokafka import (
 )
 from aiokafka.errors import CommitFailedError
 
+from services.adjudicator.engine import engine_name
 from services.games.profile import Profiles
 from services.games.profiles import read_profiles
+from services.pipeline import raw_batches
 from services.pipeline.failpoints import arm_from_env, failpoint
 from services.pipeline.monitoring import observe_adjudicator_batch, start_adjudicator_monitoring
 from services.pipeline.producer import new_producer
@@ -78,11 +80,14 @@ from services.pipeline.topics import StreamSettings
 
 log = logging.getLogger("pitwatch.adjudicator")
 
-Message: TypeAlias = ConsumerRecord[bytes, bytes]
+Message: TypeAlias = ConsumerRecord[bytes, bytes] | raw_batches.RawBatch
 
 WORKER_HEADER = "pitwatch-worker"  # "<host>/<pid>" of the worker that produced a record
 EXIT_PROCESSING_FAILED = 70  # EX_SOFTWARE: restart from the committed offsets
 BATCH_MAX = 2000  # records per poll: one produce round trip for their outputs
+# Records in a producer's batch of table-events, for the poll's cap in batches: a 16 kB
+# batch (aiokafka's and Java's default batch size) of ~330-byte events holds about 45.
+RECORDS_PER_BATCH_ESTIMATE = 40
 POLL_MS = 100  # a poll returns as soon as records are there; this bounds an idle wait
 CHECKPOINT_SECONDS = 1.0
 # Batches whose outputs may be on the wire unacknowledged while the next is processed
@@ -199,14 +204,23 @@ class AdjudicatorWorker:
             settings.bootstrap, client_id=f"{settings.app_id}-{os.getpid()}", linger_ms=2)
 
     def _new_consumer(self) -> AIOKafkaConsumer:
+        # The native engine takes each plain fetched record batch whole (raw_batches.py):
+        # no Python object per record. A poll's cap then counts batches, so it is scaled
+        # to take about ``batch_max`` records.
+        raw = engine_name(self.options.engine) == "native"
+        if raw:
+            raw_batches.install()
+        self.poll_max = (max(1, self.batch_max // RECORDS_PER_BATCH_ESTIMATE) if raw
+                         else self.batch_max)
         return AIOKafkaConsumer(
+            value_deserializer=raw_batches.RAW_BATCHES if raw else None,
             bootstrap_servers=self.settings.bootstrap,
             group_id=self.settings.app_id,
             client_id=f"{self.settings.app_id}-{os.getpid()}",
             enable_auto_commit=False,  # offsets only at checkpoints, after the states
             auto_offset_reset="earliest",
             isolation_level="read_committed",  # never read a transaction's aborted records
-            max_poll_records=self.batch_max,
+            max_poll_records=self.poll_max,
             # aiokafka fetches a partition again only once its buffered records are
             # taken, so the loop waits one fetch round trip per fetch: large fetches make
             # those waits rare (measured: a 1 MB fetch, the default, is ~60 ms of work).
@@ -235,7 +249,7 @@ class AdjudicatorWorker:
                     except Exception as exc:
                         fail_stop("restoring table states failed", exc)
                 batch = await self.consumer.getmany(timeout_ms=POLL_MS,
-                                                    max_records=self.batch_max)
+                                                    max_records=self.poll_max)
                 try:
                     async with self.lock:
                         await self._handle(batch)
@@ -266,14 +280,13 @@ class AdjudicatorWorker:
             owned = self.owned.get(tp.partition)
             if owned is None:
                 continue  # not restored (yet): fetched again after the restore's seek
-            messages = [m for m in batch[tp] if m.offset >= owned.next_offset]
-            if not messages:
+            result = owned.tables.process(batch[tp], skip_below=owned.next_offset)
+            if not result.consumed:
                 continue
-            result = owned.tables.process(messages)
-            owned.next_offset = messages[-1].offset + 1
+            owned.next_offset = result.next_offset
             outgoing += [(tp.partition, o) for o in result.outgoing]
-            consumed += len(messages)
-            self._count(len(messages), result)
+            consumed += result.consumed
+            self._count(result.consumed, result)
         if consumed:
             failpoint("processed")
             sent = await self._send(outgoing)
