@@ -87,6 +87,11 @@ impl<'b> Batch<'b> {
         self.count
     }
 
+    /// Bytes of the batch's records (`next` is at the end from here on).
+    pub fn records_len(&self) -> usize {
+        self.records.len()
+    }
+
     /// After `read` records, the end of the batch (`next` gave `None`): an error unless
     /// that is the count its header gives.
     pub fn ended(&self, read: usize) -> Result<(), String> {

@@ -590,16 +590,16 @@ impl Engine {
     /// The records of one Kafka record batch, `buf[start:end]` (format 2, uncompressed:
     /// what `kafka::Batch` reads; aiokafka has checked its CRC), each of the table its key
     /// names, fed as `feed_many_keyed` feeds them, from `resume` (`(0, 0)`: the first
-    /// record) until the batch's end or a record that closed a hand. Records at offsets
-    /// below `skip_below` are passed over (a fetch that began inside the batch, or records
-    /// already taken), and a record whose table's offset in `applied` is at or above its
+    /// record) until the batch's end, a record at offset `until` or above (another poll
+    /// takes those), or a record that closed a hand. Records at offsets below `skip_below`
+    /// are passed over (a fetch that began inside the batch, or records already taken), and a record whose table's offset in `applied` is at or above its
     /// own is a replay, counted and not fed (`PartitionTables`' at-least-once rule); only
     /// the records with an outcome become Python objects. A batch that is not well formed
     /// raises `ValueError` naming what is wrong.
-    #[pyo3(signature = (buf, start, end, resume, skip_below, applied))]
+    #[pyo3(signature = (buf, start, end, resume, skip_below, until, applied))]
     #[allow(clippy::too_many_arguments)]
     fn feed_kafka_batch<'py>(&mut self, py: Python<'py>, buf: &Bound<'py, PyBytes>, start: usize,
-                             end: usize, resume: (usize, usize), skip_below: i64,
+                             end: usize, resume: (usize, usize), skip_below: i64, until: i64,
                              applied: &Bound<'py, PyDict>) -> PyResult<KafkaFed<'py>> {
         let whole = buf.as_bytes();
         let bytes = whole.get(start..end).ok_or_else(|| PyValueError::new_err(format!(
@@ -613,6 +613,9 @@ impl Engine {
         let (mut pos, mut read) = resume;
         let mut next_resume = None;
         while let Some((record, next)) = batch.next(pos).map_err(PyValueError::new_err)? {
+            if record.offset >= until {
+                break; // the rest of the batch is another poll's
+            }
             pos = next;
             read += 1;
             if record.offset < skip_below {
@@ -654,7 +657,7 @@ impl Engine {
                 }
             }
         }
-        if next_resume.is_none() {
+        if next_resume.is_none() && pos >= batch.records_len() {
             batch.ended(read).map_err(PyValueError::new_err)?;
         }
         let fed_dict = PyDict::new(py);

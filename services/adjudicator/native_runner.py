@@ -218,20 +218,21 @@ class NativeRunner:
                 else:
                     yield at, self._step(table_id, outputs, values[at], where(at)), None
 
-    def feed_kafka_batch(self, buf: bytes, start: int, end: int, skip_below: int,
+    def feed_kafka_batch(self, buf: bytes, start: int, end: int, skip_below: int, until: int,
                          applied: Mapping[str, int], where: Callable[[int], str]
                          ) -> KafkaBatchFed:
         """The records of one Kafka record batch, ``buf[start:end]`` (format 2,
-        uncompressed; its CRC checked), split and fed by the core as ``feed_keyed_records``
-        feeds a list: records below offset ``skip_below`` passed over, and a record at or
-        below its table's offset in ``applied`` counted as replayed, not fed. Only the
+        uncompressed; its CRC checked), at offsets from ``skip_below`` up to ``until``
+        (excluded), split and fed by the core as ``feed_keyed_records`` feeds a list; a
+        record at or below its table's offset in ``applied`` is counted as replayed, not
+        fed. Only the
         records with an outcome cross into Python (``where(offset)`` names one's position).
         Raises ``ValueError`` for a batch that is not well formed."""
         fed = KafkaBatchFed()
         resume: tuple[int, int] | None = (0, 0)
         while resume is not None:
             resume, steps, tables, replayed, consumed = self._engine.feed_kafka_batch(
-                buf, start, end, resume, skip_below, applied)
+                buf, start, end, resume, skip_below, until, applied)
             fed.fed.update(tables)
             fed.replayed += replayed
             fed.consumed += consumed

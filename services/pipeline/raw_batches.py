@@ -28,6 +28,8 @@ from __future__ import annotations
 
 import struct
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any
 
@@ -53,10 +55,10 @@ RAW_BATCHES: Callable[[bytes | None], bytes | None] = _keep_value
 
 @dataclass(frozen=True, slots=True)
 class RawBatch:
-    """One plain record batch of a fetch: ``buf[start:end]``. Records below
-    ``fetch_offset`` were before the position the fetch asked for (a fetch may begin
-    inside a batch) and are not the consumer's; ``next_offset`` is the offset after the
-    batch's last."""
+    """Records of one plain record batch of a fetch, ``buf[start:end]``: those at offsets
+    from ``fetch_offset`` up to ``until`` (excluded), at most ``records`` of them. A fetch
+    may begin inside a batch, and a poll may end inside one (its record budget), so an
+    item can hold part of a batch; the consumer goes on from ``next_offset``."""
 
     topic: str
     partition: int
@@ -64,7 +66,24 @@ class RawBatch:
     start: int
     end: int
     fetch_offset: int
+    until: int
+    records: int
     next_offset: int
+
+
+# The records one poll may still take, shared by its partitions (``records_per_poll``).
+_poll_budget: ContextVar[list[int] | None] = ContextVar("pitwatch_poll_budget", default=None)
+
+
+@contextmanager
+def records_per_poll(limit: int) -> Iterator[None]:
+    """Around ``getmany``: at most ``limit`` records in the poll, across its partitions
+    (aiokafka's ``max_records`` counts items, and a ``RawBatch`` is one item of many)."""
+    token = _poll_budget.set([limit])
+    try:
+        yield
+    finally:
+        _poll_budget.reset(token)
 
 
 class KeptMemoryRecords:
@@ -90,15 +109,26 @@ class RawPartitionRecords(fetcher.PartitionRecords):  # type: ignore[misc]
     """``PartitionRecords`` that yields a ``RawBatch`` for each plain batch when its
     consumer asked for them, and behaves as upstream's otherwise."""
 
+    @property
+    def raw_wanted(self) -> bool:
+        return self._value_deserializer is RAW_BATCHES and isinstance(self._records,
+                                                                      KeptMemoryRecords)
+
     def _unpack_records(self) -> Iterator[Any]:
-        if self._value_deserializer is not RAW_BATCHES or not isinstance(
-                self._records, KeptMemoryRecords):
+        if not self.raw_wanted:
             yield from super()._unpack_records()
             return
         yield from self._unpack_raw(self._records)
 
+    next_fetch_offset: int  # upstream's, untyped
+    # Records the next item may hold (set by ``RawFetchResult.getall``; None: no bound).
+    budget: int | None = None
+
     def _unpack_raw(self, kept: KeptMemoryRecords) -> Iterator[Any]:
-        # Upstream's ``_unpack_records`` (aiokafka 0.14), with the plain-batch branch.
+        # Upstream's ``_unpack_records`` (aiokafka 0.14), with the plain-batch branch, and
+        # the position never moved back by a batch that ends before it (upstream sets it
+        # to each batch's end: harmless there, as a broker's first batch holds the fetch
+        # offset, but an item here must never hold records the consumer has passed).
         tp = self._tp
         records = kept.records
         raw = kept.raw
@@ -116,17 +146,14 @@ class RawPartitionRecords(fetcher.PartitionRecords):  # type: ignore[misc]
                     self._aborted_producers.discard(next_batch.producer_id)
                 if (next_batch.is_transactional
                         and next_batch.producer_id in self._aborted_producers):
-                    self.next_fetch_offset = next_batch.next_offset
+                    self.next_fetch_offset = max(self.next_fetch_offset, next_batch.next_offset)
                     continue
             if next_batch.is_control_batch:
-                self.next_fetch_offset = next_batch.next_offset
+                self.next_fetch_offset = max(self.next_fetch_offset, next_batch.next_offset)
                 continue
             if (isinstance(next_batch, DefaultRecordBatch)
                     and next_batch.compression_type == DefaultRecordBatch.CODEC_NONE):
-                batch = RawBatch(tp.topic, tp.partition, raw, start, pos,
-                                 self.next_fetch_offset, next_batch.next_offset)
-                self.next_fetch_offset = next_batch.next_offset
-                yield batch
+                yield from self._parts(tp, raw, start, pos, next_batch.next_offset)
                 continue
             for record in next_batch:
                 if record.offset < self.next_fetch_offset:
@@ -134,7 +161,53 @@ class RawPartitionRecords(fetcher.PartitionRecords):  # type: ignore[misc]
                 consumer_record = self._consumer_record(tp, record)
                 self.next_fetch_offset = record.offset + 1
                 yield consumer_record
-            self.next_fetch_offset = next_batch.next_offset
+            self.next_fetch_offset = max(self.next_fetch_offset, next_batch.next_offset)
+
+    def _parts(self, tp: Any, raw: bytes, start: int, end: int, next_offset: int
+               ) -> Iterator[RawBatch]:
+        """A plain batch's records from the fetch position on, in items of at most the
+        poll's remaining budget (offsets are counted: a compacted batch's gaps make an
+        item hold fewer records than it may, never more)."""
+        while self.next_fetch_offset < next_offset:
+            low = self.next_fetch_offset
+            take = next_offset - low
+            if self.budget is not None:
+                take = max(1, min(take, self.budget))
+            until = low + take
+            self.next_fetch_offset = until
+            yield RawBatch(tp.topic, tp.partition, raw, start, end, low, until, take, until)
+
+
+class RawFetchResult(fetcher.FetchResult):  # type: ignore[misc]
+    """``FetchResult`` whose ``getall`` counts the records a ``RawBatch`` holds against
+    the poll's budget (``records_per_poll``), not one an item as upstream does."""
+
+    _partition_records: Any  # upstream's, untyped
+
+    def getall(self, max_records: int | None = None) -> list[Any]:
+        records = self._partition_records
+        if not isinstance(records, RawPartitionRecords) or not records.raw_wanted:
+            return list(super().getall(max_records))
+        if not self.check_assignment(self._topic_partition) or not self.has_more():
+            return []
+        shared = _poll_budget.get()
+        left = shared[0] if shared is not None else max_records
+        taken: list[Any] = []
+        while left is None or left > 0:
+            records.budget = left
+            item = next(records, None)
+            if item is None:
+                self._update_position()
+                self._partition_records = None
+                break
+            taken.append(item)
+            if left is not None:
+                left -= item.records if isinstance(item, RawBatch) else 1
+        else:
+            self._update_position()
+        if shared is not None and left is not None:
+            shared[0] = left
+        return taken
 
 
 class UnsupportedAiokafka(RuntimeError):
@@ -151,3 +224,4 @@ def install() -> None:
             "the version pyproject.toml pins (make install)")
     fetcher.MemoryRecords = KeptMemoryRecords
     fetcher.PartitionRecords = RawPartitionRecords
+    fetcher.FetchResult = RawFetchResult

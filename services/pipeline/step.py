@@ -330,7 +330,7 @@ class PartitionTables:
         topic, partition = batch.topic, batch.partition
         fed = self.tables.runner.feed_kafka_batch(
             batch.buf, batch.start, batch.end, max(skip_below, batch.fetch_offset),
-            self.offsets, lambda offset: where_at(topic, partition, offset))
+            batch.until, self.offsets, lambda offset: where_at(topic, partition, offset))
         if not fed.consumed:
             return None
         result.replayed += fed.replayed
@@ -347,7 +347,7 @@ class PartitionTables:
         self.changed.update(fed.fed)
         result.consumed += fed.consumed
         result.next_offset = batch.next_offset
-        # The archive's outputs name a source record; the batch's last offset is its own.
+        # The archive's outputs name a source record: the last this item holds.
         return InputRecord(topic, partition, batch.next_offset - 1, None, None)
 
     def _one(self, record: Record, result: BatchResult,

@@ -85,9 +85,6 @@ Message: TypeAlias = ConsumerRecord[bytes, bytes] | raw_batches.RawBatch
 WORKER_HEADER = "pitwatch-worker"  # "<host>/<pid>" of the worker that produced a record
 EXIT_PROCESSING_FAILED = 70  # EX_SOFTWARE: restart from the committed offsets
 BATCH_MAX = 2000  # records per poll: one produce round trip for their outputs
-# Records in a producer's batch of table-events, for the poll's cap in batches: a 16 kB
-# batch (aiokafka's and Java's default batch size) of ~330-byte events holds about 45.
-RECORDS_PER_BATCH_ESTIMATE = 40
 POLL_MS = 100  # a poll returns as soon as records are there; this bounds an idle wait
 CHECKPOINT_SECONDS = 1.0
 # Batches whose outputs may be on the wire unacknowledged while the next is processed
@@ -205,13 +202,10 @@ class AdjudicatorWorker:
 
     def _new_consumer(self) -> AIOKafkaConsumer:
         # The native engine takes each plain fetched record batch whole (raw_batches.py):
-        # no Python object per record. A poll's cap then counts batches, so it is scaled
-        # to take about ``batch_max`` records.
+        # no Python object per record.
         raw = engine_name(self.options.engine) == "native"
         if raw:
             raw_batches.install()
-        self.poll_max = (max(1, self.batch_max // RECORDS_PER_BATCH_ESTIMATE) if raw
-                         else self.batch_max)
         return AIOKafkaConsumer(
             value_deserializer=raw_batches.RAW_BATCHES if raw else None,
             bootstrap_servers=self.settings.bootstrap,
@@ -220,7 +214,7 @@ class AdjudicatorWorker:
             enable_auto_commit=False,  # offsets only at checkpoints, after the states
             auto_offset_reset="earliest",
             isolation_level="read_committed",  # never read a transaction's aborted records
-            max_poll_records=self.poll_max,
+            max_poll_records=self.batch_max,
             # aiokafka fetches a partition again only once its buffered records are
             # taken, so the loop waits one fetch round trip per fetch: large fetches make
             # those waits rare (measured: a 1 MB fetch, the default, is ~60 ms of work).
@@ -248,8 +242,9 @@ class AdjudicatorWorker:
                                 await self._restore_assigned()
                     except Exception as exc:
                         fail_stop("restoring table states failed", exc)
-                batch = await self.consumer.getmany(timeout_ms=POLL_MS,
-                                                    max_records=self.poll_max)
+                with raw_batches.records_per_poll(self.batch_max):
+                    batch = await self.consumer.getmany(timeout_ms=POLL_MS,
+                                                        max_records=self.batch_max)
                 try:
                     async with self.lock:
                         await self._handle(batch)

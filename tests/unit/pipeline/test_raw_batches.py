@@ -152,7 +152,7 @@ def test_a_broken_batch_is_refused_with_what_is_wrong() -> None:
     records = as_records(two_tables(hands=1))[:5]
     batch = bytearray(build_batch(records))
     batch[-3:] = b"\x7f\x7f\x7f"  # the last record's bytes run short
-    item = RawBatch(TOPICS.events, 0, bytes(batch), 0, len(batch), 0, 5)
+    item = RawBatch(TOPICS.events, 0, bytes(batch), 0, len(batch), 0, 5, 5, 5)
     with pytest.raises(ValueError, match="record"):
         run([item])
 
@@ -166,3 +166,59 @@ def test_only_the_pinned_aiokafka_is_patched(monkeypatch: pytest.MonkeyPatch) ->
 def test_outgoing_is_a_list_of_outgoing() -> None:
     _, result = run(fetched([build_batch(as_records(two_tables(hands=1)))], 0))
     assert result.outgoing and all(isinstance(o, Outgoing) for o in result.outgoing)
+
+
+class FakeState:
+    """A partition's position in the consumer, as aiokafka's assignment keeps it."""
+
+    def __init__(self, position: int) -> None:
+        self.position = position
+        self.paused = False
+
+    def consumed_to(self, position: int) -> None:
+        self.position = position
+
+
+class FakeAssignment:
+    active = True
+
+    def __init__(self, position: int) -> None:
+        self.state = FakeState(position)
+
+    def state_value(self, tp: TopicPartition) -> FakeState:
+        return self.state
+
+
+@settings(max_examples=25, deadline=None)
+@given(cuts=st.lists(st.integers(min_value=0, max_value=400), max_size=5),
+       budget=st.integers(min_value=1, max_value=70), start=st.integers(0, 30))
+def test_polls_take_at_most_their_budget_and_every_record_once(
+        cuts: list[int], budget: int, start: int) -> None:
+    """Each poll's records are the same outputs as those records delivered one by one
+    (the archive's outputs are grouped per poll, so the polls are compared one to one)."""
+    records = as_records(two_tables(hands=2))
+    batches = [build_batch(part, DefaultRecordBatch.CODEC_GZIP if i == 2 else 0)
+               for i, part in enumerate(cut(records, cuts))]
+    assignment = FakeAssignment(start)
+    partition = RawPartitionRecords(TP, KeptMemoryRecords(b"".join(batches)), [], start,
+                                    None, RAW_BATCHES, True, READ_UNCOMMITTED)
+    fetch = raw_batches.RawFetchResult(TP, assignment=assignment,
+                                       partition_records=partition, backoff=0)
+    tables = PartitionTables(TOPICS, 0, PROFILES, "native", archive=True)
+    one_by_one = PartitionTables(TOPICS, 0, PROFILES, "native", archive=True)
+    polls = 0
+    while fetch.has_more():
+        before = assignment.state.position
+        with raw_batches.records_per_poll(budget):
+            items = fetch.getall(max_records=budget)
+        taken = sum(i.records if isinstance(i, RawBatch) else 1 for i in items)
+        assert taken <= budget
+        result = tables.process(items, skip_below=before)
+        after = assignment.state.position
+        assert result.consumed == taken == after - before
+        expected = one_by_one.process(records[before:after], skip_below=before)
+        assert outgoing(result) == outgoing(expected)
+        polls += 1
+    assert assignment.state.position == len(records)
+    assert polls >= (len(records) - start) // budget
+    assert tables.offsets == one_by_one.offsets
