@@ -9,7 +9,9 @@ per-message machinery (fetcher, conductor, one task and one ack per record) cost
 200-350 µs a message here, about twenty times what pitwatch's own step costs. This
 worker takes records in batches (``getmany``), hands each partition's batch to the same
 step the embedded runner uses (``step.PartitionTables``), and keeps the table states as
-live objects in memory, writing them to the changelog only at checkpoints.
+live objects in memory, writing them to the changelog only at checkpoints. With the
+native engine the fetched record batches go to the core whole (``raw_batches``): no
+Python object per record.
 
 Delivery is at-least-once with idempotent effects (architecture.md: Kafka's and Faust's
 exactly-once are not relied upon). The order of effects is what makes it safe:
