@@ -341,8 +341,8 @@ def _hand_row(entry: HandEntry) -> dict[str, Any]:
 
 
 def _posting_rows(entry: HandEntry) -> list[tuple[str, str, int, int, str, int, str]]:
-    hand_id = entry.record.hand_id
-    return [(hand_id, *line) for line in entry.postings]
+    hand_id = (entry.record.hand_id,)
+    return [hand_id + line for line in entry.postings]
 
 
 def _rake_row(entry: HandEntry, line: RakeLine) -> dict[str, Any]:
