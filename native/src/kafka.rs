@@ -92,6 +92,19 @@ impl<'b> Batch<'b> {
         self.records.len()
     }
 
+    /// Every record of the batch read through, headers and all, with nothing taken:
+    /// whether the whole batch is well formed, asked before any record of it is fed, so
+    /// that a batch refused is refused before it changed anything.
+    pub fn check(&self) -> Result<(), String> {
+        let (mut pos, mut read) = (0, 0);
+        while let Some((record, next)) = self.next(pos)? {
+            headers(record.headers, record.header_count)?;
+            pos = next;
+            read += 1;
+        }
+        self.ended(read)
+    }
+
     /// After `read` records, the end of the batch (`next` gave `None`): an error unless
     /// that is the count its header gives.
     pub fn ended(&self, read: usize) -> Result<(), String> {
@@ -258,6 +271,7 @@ mod tests {
             pos = next;
         }
         b.ended(out.len())?;
+        b.check()?;
         Ok(out)
     }
 
@@ -314,6 +328,16 @@ mod tests {
                 let _ = all(&bad);
             }
         }
+    }
+
+    #[test]
+    fn check_reads_every_header_name() {
+        let good = batch(0, &[(0, None, Some(b"v"), vec![("ab", None)])], 0);
+        assert!(Batch::new(&good).unwrap().check().is_ok());
+        let at = good.windows(2).position(|w| w == b"ab").unwrap();
+        let mut bad = good.clone();
+        bad[at] = 0xff;
+        assert!(Batch::new(&bad).unwrap().check().is_err());
     }
 
     #[test]

@@ -24,6 +24,10 @@ use crate::rules::record::{Record, Side};
 use crate::table::{self, ClosedHand, Finding, Output, Severity};
 use crate::{kafka, lines, segment_pack, state, Core, Processed};
 
+/// How a `ValueError` for a record batch the core does not read begins (the worker then
+/// reads that batch through aiokafka, record by record).
+const MALFORMED_BATCH: &str = "malformed record batch: ";
+
 /// A Kafka record with an outcome, as `feed_kafka_batch` hands it over.
 fn kafka_step<'py>(py: Python<'py>, record: &kafka::Record<'_>, table_id: Option<String>,
                    outputs: Option<Bound<'py, PyList>>) -> PyResult<KafkaStep<'py>> {
@@ -595,7 +599,8 @@ impl Engine {
     /// are passed over (a fetch that began inside the batch, or records already taken), and a record whose table's offset in `applied` is at or above its
     /// own is a replay, counted and not fed (`PartitionTables`' at-least-once rule); only
     /// the records with an outcome become Python objects. A batch that is not well formed
-    /// raises `ValueError` naming what is wrong.
+    /// raises `ValueError` (`MALFORMED_BATCH` and what is wrong) before any of its records
+    /// is fed.
     #[pyo3(signature = (buf, start, end, resume, skip_below, until, applied))]
     #[allow(clippy::too_many_arguments)]
     fn feed_kafka_batch<'py>(&mut self, py: Python<'py>, buf: &Bound<'py, PyBytes>, start: usize,
@@ -604,7 +609,11 @@ impl Engine {
         let whole = buf.as_bytes();
         let bytes = whole.get(start..end).ok_or_else(|| PyValueError::new_err(format!(
             "feed_kafka_batch: bytes {}..{} lie outside the buffer of {}", start, end, whole.len())))?;
-        let batch = kafka::Batch::new(bytes).map_err(PyValueError::new_err)?;
+        let malformed = |e: String| PyValueError::new_err(format!("{}{}", MALFORMED_BATCH, e));
+        let batch = kafka::Batch::new(bytes).map_err(malformed)?;
+        if resume == (0, 0) {
+            batch.check().map_err(malformed)?; // refused whole, before any record is fed
+        }
         // Per key: its table (None: not UTF-8) and that table's applied offset, looked up once.
         let mut tables: KeyTables<'_> = HashMap::new();
         let mut fed: HashMap<String, i64> = HashMap::new();
@@ -612,7 +621,7 @@ impl Engine {
         let (mut replayed, mut consumed) = (0usize, 0usize);
         let (mut pos, mut read) = resume;
         let mut next_resume = None;
-        while let Some((record, next)) = batch.next(pos).map_err(PyValueError::new_err)? {
+        while let Some((record, next)) = batch.next(pos).map_err(malformed)? {
             if record.offset >= until {
                 break; // the rest of the batch is another poll's
             }
@@ -658,7 +667,7 @@ impl Engine {
             }
         }
         if next_resume.is_none() && pos >= batch.records_len() {
-            batch.ended(read).map_err(PyValueError::new_err)?;
+            batch.ended(read).map_err(malformed)?;
         }
         let fed_dict = PyDict::new(py);
         for (table, offset) in fed {

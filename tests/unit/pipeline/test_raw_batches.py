@@ -148,13 +148,20 @@ def test_replayed_records_are_skipped_by_their_tables_offsets() -> None:
     assert outgoing(first) == outgoing(ref_first)
 
 
-def test_a_broken_batch_is_refused_with_what_is_wrong() -> None:
-    records = as_records(two_tables(hands=1))[:5]
+def test_a_broken_batch_is_refused_whole_before_any_record_is_fed() -> None:
+    records = as_records(two_tables(hands=1))
     batch = bytearray(build_batch(records))
     batch[-3:] = b"\x7f\x7f\x7f"  # the last record's bytes run short
-    item = RawBatch(TOPICS.events, 0, bytes(batch), 0, len(batch), 0, 5, 5, 5)
-    with pytest.raises(ValueError, match="record"):
-        run([item])
+    item = RawBatch(TOPICS.events, 0, bytes(batch), 0, len(batch), 0, len(records),
+                    len(records), len(records))
+    tables = PartitionTables(TOPICS, 0, PROFILES, "native", archive=True)
+    with pytest.raises(ValueError, match="malformed record batch: a record"):
+        run([item], tables=tables)
+    # Nothing of it was taken: the same tables then read the good batch as fresh ones do.
+    assert tables.offsets == {} and tables.take_changed() == []
+    _, after = run(fetched([build_batch(records)], 0), tables=tables)
+    _, fresh = run(records)
+    assert outgoing(after) == outgoing(fresh) and after.hands > 0
 
 
 def test_only_the_pinned_aiokafka_is_patched(monkeypatch: pytest.MonkeyPatch) -> None:
