@@ -87,32 +87,21 @@ impl<'b> Batch<'b> {
         self.count
     }
 
-    /// Bytes of the batch's records (`next` is at the end from here on).
-    pub fn records_len(&self) -> usize {
-        self.records.len()
-    }
-
-    /// Every record of the batch read through, headers and all, with nothing taken:
-    /// whether the whole batch is well formed, asked before any record of it is fed, so
-    /// that a batch refused is refused before it changed anything.
+    /// Every record of the batch read through (`next` reads each one's headers too), with
+    /// nothing taken, and their number against the header's count: whether the whole
+    /// batch is well formed, asked before any record of it is fed, so that a batch refused
+    /// is refused before it changed anything.
     pub fn check(&self) -> Result<(), String> {
         let (mut pos, mut read) = (0, 0);
-        while let Some((record, next)) = self.next(pos)? {
-            headers(record.headers, record.header_count)?;
+        while let Some((_, next)) = self.next(pos)? {
             pos = next;
             read += 1;
         }
-        self.ended(read)
-    }
-
-    /// After `read` records, the end of the batch (`next` gave `None`): an error unless
-    /// that is the count its header gives.
-    pub fn ended(&self, read: usize) -> Result<(), String> {
-        if read == self.count {
-            Ok(())
-        } else {
-            Err(format!("a record batch holds {} records where its header says {}", read, self.count))
+        if read != self.count {
+            return Err(format!("a record batch holds {} records where its header says {}",
+                               read, self.count));
         }
+        Ok(())
     }
 
     /// The record at byte `pos` of the records (0: the first) and the position of the
@@ -270,7 +259,6 @@ mod tests {
             out.push(r);
             pos = next;
         }
-        b.ended(out.len())?;
         b.check()?;
         Ok(out)
     }

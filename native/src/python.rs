@@ -24,13 +24,14 @@ use crate::rules::record::{Record, Side};
 use crate::table::{self, ClosedHand, Finding, Output, Severity};
 use crate::{kafka, lines, segment_pack, state, Core, Processed};
 
-/// How a `ValueError` for a record batch the core does not read begins (the worker then
-/// reads that batch through aiokafka, record by record).
+/// How a `ValueError` for a record batch the core does not read begins (the worker names
+/// the batch's place and stops: nothing of the batch was fed).
 const MALFORMED_BATCH: &str = "malformed record batch: ";
 
 /// A Kafka record with an outcome, as `feed_kafka_batch` hands it over.
 fn kafka_step<'py>(py: Python<'py>, record: &kafka::Record<'_>, table_id: Option<String>,
                    outputs: Option<Bound<'py, PyList>>) -> PyResult<KafkaStep<'py>> {
+    // Read once already (`kafka::Batch::check`): this cannot fail on a batch fed.
     let headers = kafka::headers(record.headers, record.header_count).map_err(PyValueError::new_err)?;
     let headers = PyList::new(py, headers.iter().map(|(name, value)| {
         (*name, value.map(|v| PyBytes::new(py, v)))
@@ -113,9 +114,9 @@ type Outcome<'py> = (Option<String>, Bound<'py, PyList>, bool);
 /// the record has no value).
 type KafkaStep<'py> = (i64, Option<Bound<'py, PyBytes>>, Option<Bound<'py, PyBytes>>,
                        Bound<'py, PyList>, Option<String>, Option<Bound<'py, PyList>>);
-/// (where to resume: byte position in the batch's records and records read so far; None
-/// at its end), the steps, the last offset fed per table, records replayed, records read.
-type KafkaFed<'py> = (Option<(usize, usize)>, Vec<KafkaStep<'py>>, Bound<'py, PyDict>, usize, usize);
+/// (where to resume: byte position in the batch's records, None at its end), the steps,
+/// the last offset fed per table, records replayed, records read.
+type KafkaFed<'py> = (Option<usize>, Vec<KafkaStep<'py>>, Bound<'py, PyDict>, usize, usize);
 /// Per Kafka record key: the table it names (None: not UTF-8, or no key) and that
 /// table's applied offset.
 type KeyTables<'b> = HashMap<Option<&'b [u8]>, (Option<String>, Option<i64>)>;
@@ -593,40 +594,41 @@ impl Engine {
 
     /// The records of one Kafka record batch, `buf[start:end]` (format 2, uncompressed:
     /// what `kafka::Batch` reads; aiokafka has checked its CRC), each of the table its key
-    /// names, fed as `feed_many_keyed` feeds them, from `resume` (`(0, 0)`: the first
-    /// record) until the batch's end, a record at offset `until` or above (another poll
+    /// names, fed as `feed_many_keyed` feeds them, from byte `resume` of its records (0:
+    /// the first) until the batch's end, a record at offset `until` or above (another poll
     /// takes those), or a record that closed a hand. Records at offsets below `skip_below`
-    /// are passed over (a fetch that began inside the batch, or records already taken), and a record whose table's offset in `applied` is at or above its
-    /// own is a replay, counted and not fed (`PartitionTables`' at-least-once rule); only
-    /// the records with an outcome become Python objects. A batch that is not well formed
-    /// raises `ValueError` (`MALFORMED_BATCH` and what is wrong) before any of its records
-    /// is fed.
+    /// are passed over (a fetch that began inside the batch, or records already taken),
+    /// and a record whose table's offset in `applied` is at or above its own is a replay,
+    /// counted and not fed (`PartitionTables`' at-least-once rule); only the records with
+    /// an outcome become Python objects. A batch that is not well formed raises
+    /// `ValueError` (`MALFORMED_BATCH` and what is wrong) before any of its records is fed.
     #[pyo3(signature = (buf, start, end, resume, skip_below, until, applied))]
     #[allow(clippy::too_many_arguments)]
     fn feed_kafka_batch<'py>(&mut self, py: Python<'py>, buf: &Bound<'py, PyBytes>, start: usize,
-                             end: usize, resume: (usize, usize), skip_below: i64, until: i64,
+                             end: usize, resume: usize, skip_below: i64, until: i64,
                              applied: &Bound<'py, PyDict>) -> PyResult<KafkaFed<'py>> {
         let whole = buf.as_bytes();
         let bytes = whole.get(start..end).ok_or_else(|| PyValueError::new_err(format!(
             "feed_kafka_batch: bytes {}..{} lie outside the buffer of {}", start, end, whole.len())))?;
         let malformed = |e: String| PyValueError::new_err(format!("{}{}", MALFORMED_BATCH, e));
         let batch = kafka::Batch::new(bytes).map_err(malformed)?;
-        if resume == (0, 0) {
-            batch.check().map_err(malformed)?; // refused whole, before any record is fed
+        if resume == 0 {
+            // Refused whole, before any record is fed; a call that resumes reads the same
+            // bytes, checked by the call that began it.
+            batch.check().map_err(malformed)?;
         }
         // Per key: its table (None: not UTF-8) and that table's applied offset, looked up once.
         let mut tables: KeyTables<'_> = HashMap::new();
         let mut fed: HashMap<String, i64> = HashMap::new();
         let mut steps = Vec::new();
         let (mut replayed, mut consumed) = (0usize, 0usize);
-        let (mut pos, mut read) = resume;
+        let mut pos = resume;
         let mut next_resume = None;
         while let Some((record, next)) = batch.next(pos).map_err(malformed)? {
             if record.offset >= until {
                 break; // the rest of the batch is another poll's
             }
             pos = next;
-            read += 1;
             if record.offset < skip_below {
                 continue;
             }
@@ -661,13 +663,10 @@ impl Engine {
             if let Some((table_id, list, closed)) = self.one_keyed(py, value, Some(record.key.unwrap_or(b"")))? {
                 steps.push(kafka_step(py, &record, table_id, Some(list))?);
                 if closed {
-                    next_resume = Some((pos, read));
+                    next_resume = Some(pos);
                     break;
                 }
             }
-        }
-        if next_resume.is_none() && pos >= batch.records_len() {
-            batch.ended(read).map_err(malformed)?;
         }
         let fed_dict = PyDict::new(py);
         for (table, offset) in fed {

@@ -137,7 +137,7 @@ class KafkaBatchFed:
     skipped as replays; and every record read at or above the offset asked for."""
 
     outcomes: list[KafkaOutcome] = field(default_factory=list)
-    fed: dict[str, int] = field(default_factory=dict)
+    last_fed: dict[str, int] = field(default_factory=dict)
     replayed: int = 0
     consumed: int = 0
 
@@ -225,15 +225,15 @@ class NativeRunner:
         uncompressed; its CRC checked), at offsets from ``skip_below`` up to ``until``
         (excluded), split and fed by the core as ``feed_keyed_records`` feeds a list; a
         record at or below its table's offset in ``applied`` is counted as replayed, not
-        fed. Only the
-        records with an outcome cross into Python (``where(offset)`` names one's position).
-        Raises ``ValueError`` for a batch that is not well formed."""
+        fed. Only the records with an outcome cross into Python (``where(offset)`` names
+        one's position). Raises ``ValueError`` for a batch that is not well formed, before
+        any of its records is fed."""
         fed = KafkaBatchFed()
-        resume: tuple[int, int] | None = (0, 0)
+        resume: int | None = 0  # byte position in the batch's records
         while resume is not None:
             resume, steps, tables, replayed, consumed = self._engine.feed_kafka_batch(
                 buf, start, end, resume, skip_below, until, applied)
-            fed.fed.update(tables)
+            fed.last_fed.update(tables)
             fed.replayed += replayed
             fed.consumed += consumed
             for offset, key, value, headers, table_id, outputs in steps:

@@ -16,12 +16,14 @@ compressed, older formats) comes as ``ConsumerRecord``s as before, through the s
 ``PartitionTables.process``. A consumer without the marker is not touched.
 
 How: aiokafka 0.14 builds each fetched partition's records in
-``aiokafka.consumer.fetcher`` from two names, ``MemoryRecords`` and ``PartitionRecords``.
-``install()`` replaces them there with ``KeptMemoryRecords`` (the same, with the fetched
-bytes kept) and ``RawPartitionRecords`` (upstream's ``_unpack_records`` with one branch
-added). The pin in pyproject.toml (``aiokafka>=0.14,<0.15``) is what this is written
-against; ``install`` refuses another version, and tests/integration run the worker through
-it against the real broker (plain, every codec, transactions, kills).
+``aiokafka.consumer.fetcher`` from three names, ``MemoryRecords``, ``PartitionRecords``
+and ``FetchResult``. ``install()`` replaces them there with ``KeptMemoryRecords`` (the
+same, with the fetched bytes kept), ``RawPartitionRecords`` (upstream's
+``_unpack_records`` with one branch added) and ``RawFetchResult`` (a poll's budget counted
+in records, ``records_per_poll``). The pin in pyproject.toml (``aiokafka>=0.14,<0.15``)
+is what this is written against; ``install`` refuses another version, and
+tests/integration run the worker through it against the real broker (plain, every codec,
+transactions, kills).
 """
 
 from __future__ import annotations
@@ -58,7 +60,7 @@ class RawBatch:
     """Records of one plain record batch of a fetch, ``buf[start:end]``: those at offsets
     from ``fetch_offset`` up to ``until`` (excluded), at most ``records`` of them. A fetch
     may begin inside a batch, and a poll may end inside one (its record budget), so an
-    item can hold part of a batch; the consumer goes on from ``next_offset``."""
+    item can hold part of a batch; the consumer goes on from ``until``."""
 
     topic: str
     partition: int
@@ -67,8 +69,12 @@ class RawBatch:
     end: int
     fetch_offset: int
     until: int
-    records: int
-    next_offset: int
+
+    @property
+    def records(self) -> int:
+        """At most this many records (offsets are counted: a compacted batch's gaps make
+        an item hold fewer records than it may, never more)."""
+        return self.until - self.fetch_offset
 
 
 # The records one poll may still take, shared by its partitions (``records_per_poll``).
@@ -109,6 +115,10 @@ class RawPartitionRecords(fetcher.PartitionRecords):  # type: ignore[misc]
     """``PartitionRecords`` that yields a ``RawBatch`` for each plain batch when its
     consumer asked for them, and behaves as upstream's otherwise."""
 
+    next_fetch_offset: int  # upstream's, untyped
+    # Records the next item may hold (set by ``RawFetchResult.getall``; None: no bound).
+    budget: int | None = None
+
     @property
     def raw_wanted(self) -> bool:
         return self._value_deserializer is RAW_BATCHES and isinstance(self._records,
@@ -119,10 +129,6 @@ class RawPartitionRecords(fetcher.PartitionRecords):  # type: ignore[misc]
             yield from super()._unpack_records()
             return
         yield from self._unpack_raw(self._records)
-
-    next_fetch_offset: int  # upstream's, untyped
-    # Records the next item may hold (set by ``RawFetchResult.getall``; None: no bound).
-    budget: int | None = None
 
     def _unpack_raw(self, kept: KeptMemoryRecords) -> Iterator[Any]:
         # Upstream's ``_unpack_records`` (aiokafka 0.14), with the plain-batch branch, and
@@ -166,16 +172,14 @@ class RawPartitionRecords(fetcher.PartitionRecords):  # type: ignore[misc]
     def _parts(self, tp: Any, raw: bytes, start: int, end: int, next_offset: int
                ) -> Iterator[RawBatch]:
         """A plain batch's records from the fetch position on, in items of at most the
-        poll's remaining budget (offsets are counted: a compacted batch's gaps make an
-        item hold fewer records than it may, never more)."""
+        poll's remaining budget (``RawBatch.records``)."""
         while self.next_fetch_offset < next_offset:
             low = self.next_fetch_offset
             take = next_offset - low
             if self.budget is not None:
                 take = max(1, min(take, self.budget))
-            until = low + take
-            self.next_fetch_offset = until
-            yield RawBatch(tp.topic, tp.partition, raw, start, end, low, until, take, until)
+            self.next_fetch_offset = low + take
+            yield RawBatch(tp.topic, tp.partition, raw, start, end, low, low + take)
 
 
 class RawFetchResult(fetcher.FetchResult):  # type: ignore[misc]
@@ -196,14 +200,14 @@ class RawFetchResult(fetcher.FetchResult):  # type: ignore[misc]
         while left is None or left > 0:
             records.budget = left
             item = next(records, None)
-            if item is None:
+            if item is None:  # all taken: as upstream, the partition fetches again
                 self._update_position()
                 self._partition_records = None
                 break
             taken.append(item)
             if left is not None:
                 left -= item.records if isinstance(item, RawBatch) else 1
-        else:
+        else:  # the budget is spent: the rest stays for the next poll
             self._update_position()
         if shared is not None and left is not None:
             shared[0] = left

@@ -328,9 +328,17 @@ class PartitionTables:
             raise TypeError("record batches are fed to the native engine only: the worker "
                             "consumes records one by one for the reference engine")
         topic, partition = batch.topic, batch.partition
-        fed = self.tables.runner.feed_kafka_batch(
-            batch.buf, batch.start, batch.end, max(skip_below, batch.fetch_offset),
-            batch.until, self.offsets, lambda offset: where_at(topic, partition, offset))
+        try:
+            fed = self.tables.runner.feed_kafka_batch(
+                batch.buf, batch.start, batch.end, max(skip_below, batch.fetch_offset),
+                batch.until, self.offsets, lambda offset: where_at(topic, partition, offset))
+        except ValueError as exc:
+            raise ValueError(
+                f"{where_at(topic, partition, batch.fetch_offset)} to {batch.until - 1}: {exc}. "
+                "The broker checks every batch it is sent, so this one was written around it "
+                "or damaged on disk: read it with kafka-dump-log.sh --print-data-log, keep "
+                "it, and move the adjudicator group past it (kafka-consumer-groups.sh "
+                "--reset-offsets --to-offset); nothing of it was applied") from exc
         if not fed.consumed:
             return None
         result.replayed += fed.replayed
@@ -343,12 +351,12 @@ class PartitionTables:
                 self._wrong_key(record, outcome.wrong_table, result)
             else:
                 self._outputs(record, outcome.step, result, segments)
-        self.offsets.update(fed.fed)
-        self.changed.update(fed.fed)
+        self.offsets.update(fed.last_fed)
+        self.changed.update(fed.last_fed)
         result.consumed += fed.consumed
-        result.next_offset = batch.next_offset
+        result.next_offset = batch.until
         # The archive's outputs name a source record: the last this item holds.
-        return InputRecord(topic, partition, batch.next_offset - 1, None, None)
+        return InputRecord(topic, partition, batch.until - 1, None, None)
 
     def _one(self, record: Record, result: BatchResult,
              segments: list[PackedSegment]) -> None:

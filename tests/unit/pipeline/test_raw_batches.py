@@ -80,7 +80,7 @@ def test_plain_batches_come_whole_and_others_record_by_record() -> None:
     assert kinds == ["RawBatch"] + ["ConsumerRecord"] * 10 + ["RawBatch"]
     first = items[0]
     assert isinstance(first, RawBatch)
-    assert (first.fetch_offset, first.next_offset, first.start) == (0, 10, 0)
+    assert (first.fetch_offset, first.until, first.start) == (0, 10, 0)
     # Without the marker the consumer gets what aiokafka always gave.
     plain = fetched([build_batch(records[:10])], fetch_offset=0, raw=False)
     assert [r.value for r in plain if isinstance(r, ConsumerRecord)] == [
@@ -152,8 +152,7 @@ def test_a_broken_batch_is_refused_whole_before_any_record_is_fed() -> None:
     records = as_records(two_tables(hands=1))
     batch = bytearray(build_batch(records))
     batch[-3:] = b"\x7f\x7f\x7f"  # the last record's bytes run short
-    item = RawBatch(TOPICS.events, 0, bytes(batch), 0, len(batch), 0, len(records),
-                    len(records), len(records))
+    item = RawBatch(TOPICS.events, 0, bytes(batch), 0, len(batch), 0, len(records))
     tables = PartitionTables(TOPICS, 0, PROFILES, "native", archive=True)
     with pytest.raises(ValueError, match="malformed record batch: a record"):
         run([item], tables=tables)
