@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import hashlib
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import pytest
 from alembic import command
 from alembic.autogenerate import compare_metadata
@@ -24,6 +26,7 @@ from sqlalchemy import (
 from sqlalchemy.exc import IntegrityError
 
 from services.archive.writer import ensure_days
+from services.events.contract import AdjudicationRecord, Finding
 from services.ledger.db import (
     LedgerUnavailable,
     alembic_config,
@@ -82,7 +85,7 @@ def test_open_ledger_creates_the_directory_and_migrates_to_head(tmp_path: Path) 
     url = f"sqlite:///{tmp_path}/deep/er/ledger.sqlite"
     engine = open_ledger(url)
     assert (tmp_path / "deep" / "er" / "ledger.sqlite").exists()
-    assert current_revision(engine) == head_revision() == "0009_archive_last_seq_index"
+    assert current_revision(engine) == head_revision() == "0010_hand_record_lz4"
     assert set(inspect(engine).get_table_names()) == {
         "alembic_version",
         "hands",
@@ -241,6 +244,48 @@ def test_archive_bodies_are_not_compressed_twice_on_postgresql(pg_engine: Engine
         assert _body_storage(conn, "archive_segments_20260105") == "x"
         command.upgrade(config, "head")
         assert _body_storage(conn, "archive_segments_20260105") == "e"
+
+
+def _record_compression(conn: Connection) -> tuple[str, list[str | None]]:
+    """The column's setting ('' for the server's default) and each booked record's form."""
+    setting = conn.execute(text(
+        "SELECT attcompression FROM pg_attribute WHERE attrelid = CAST('hands' AS regclass) "
+        "AND attname = 'record_json'")).scalar_one()
+    forms = conn.execute(text(
+        "SELECT pg_column_compression(record_json) FROM hands ORDER BY hand_id")).scalars()
+    return str(setting), list(forms)
+
+
+def _long_record(hand_id: str) -> AdjudicationRecord:
+    """A record past PostgreSQL's 2 kB compression threshold (as a real HCF hand's, about
+    3.9 kB): the seat-1 hand with thirty informational findings."""
+    record = hcf_seat1_wins(hand_id=hand_id)
+    notes = [Finding(code="NOTE", rule="GEN-1", severity="info", seat=None, amount=None,
+                     message=f"note {n}: " + "the dealer squared the stack " * 3)
+             for n in range(30)]
+    return msgspec.structs.replace(record, findings=[*record.findings, *notes])
+
+
+def test_booked_records_are_compressed_with_lz4_on_postgresql(pg_engine: Engine) -> None:
+    """0010: a record booked at head is stored lz4-compressed (its text read back as
+    booked); one booked after a downgrade to 0009 takes the server's default (pglz), and
+    both read back the same after the upgrade."""
+    assert post_hand(pg_engine, _long_record("T1-000001")).status == "posted"
+    with pg_engine.connect() as conn:
+        assert _record_compression(conn) == ("l", ["lz4"])
+    config = alembic_config()
+    with pg_engine.begin() as conn:
+        config.attributes["connection"] = conn
+        command.downgrade(config, "0009_archive_last_seq_index")
+    assert post_hand(pg_engine, _long_record("T1-000002")).status == "posted"
+    with pg_engine.begin() as conn:
+        assert _record_compression(conn) == ("", ["lz4", "pglz"])
+        config.attributes["connection"] = conn
+        command.upgrade(config, "head")
+        assert _record_compression(conn)[0] == "l"
+        booked = conn.execute(text("SELECT record_sha256, record_json FROM hands")).all()
+    assert len(booked) == 2
+    assert all(hashlib.sha256(body.encode()).hexdigest() == sha for sha, body in booked)
 
 
 def _insert_hand_row(conn: Connection, hand_id: str) -> None:
