@@ -85,7 +85,7 @@ def test_open_ledger_creates_the_directory_and_migrates_to_head(tmp_path: Path) 
     url = f"sqlite:///{tmp_path}/deep/er/ledger.sqlite"
     engine = open_ledger(url)
     assert (tmp_path / "deep" / "er" / "ledger.sqlite").exists()
-    assert current_revision(engine) == head_revision() == "0010_hand_record_lz4"
+    assert current_revision(engine) == head_revision() == "0011_text_keys_collate_c"
     assert set(inspect(engine).get_table_names()) == {
         "alembic_version",
         "hands",
@@ -286,6 +286,41 @@ def test_booked_records_are_compressed_with_lz4_on_postgresql(pg_engine: Engine)
         booked = conn.execute(text("SELECT record_sha256, record_json FROM hands")).all()
     assert len(booked) == 2
     assert all(hashlib.sha256(body.encode()).hexdigest() == sha for sha, body in booked)
+
+
+NOT_BYTEWISE = """
+    SELECT c.relname || '.' || a.attname
+    FROM pg_attribute a
+    JOIN pg_class c ON c.oid = a.attrelid
+    JOIN pg_namespace n ON n.oid = c.relnamespace
+    WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'p') AND a.attnum > 0
+      AND NOT a.attisdropped AND a.atttypid IN ('text'::regtype, 'varchar'::regtype)
+      AND a.attcollation <> 'pg_catalog."C"'::regcollation AND c.relname <> 'alembic_version'
+    ORDER BY 1
+"""
+
+
+def test_every_text_column_compares_bytes_on_postgresql(pg_engine: Engine) -> None:
+    """0011: every text column of every table (a day partition made later included) is
+    ``COLLATE "C"``, so index keys compare without the locale and no join mixes
+    collations; a table a later revision adds must follow. Down to 0010 they take the
+    database's default again, and they come back on the upgrade with the book intact."""
+    post_hand(pg_engine, hcf_seat1_wins())
+    with pg_engine.begin() as conn:
+        ensure_days(conn, {"2026-01-05"})
+        assert conn.execute(text(NOT_BYTEWISE)).scalars().all() == []
+    config = alembic_config()
+    with pg_engine.begin() as conn:
+        config.attributes["connection"] = conn
+        command.downgrade(config, "0010_hand_record_lz4")
+        reverted = conn.execute(text(NOT_BYTEWISE)).scalars().all()
+        assert {"hands.hand_id", "postings.account", "accounts.name",
+                "archive_segments_20260105.table_id"} <= set(reverted)
+        command.upgrade(config, "head")
+        assert conn.execute(text(NOT_BYTEWISE)).scalars().all() == []
+        assert conn.execute(text(
+            "SELECT count(*) FROM postings p JOIN accounts a ON a.name = p.account "
+            "JOIN hands h ON h.hand_id = p.hand_id")).scalar_one() == 10
 
 
 def _insert_hand_row(conn: Connection, hand_id: str) -> None:
