@@ -47,7 +47,7 @@ from typing import Any, Literal, cast
 import msgspec
 from sqlalchemy import Connection, Engine, Insert, Table, select
 from sqlalchemy.dialects import postgresql, sqlite
-from sqlalchemy.exc import DataError, IntegrityError
+from sqlalchemy.exc import DataError, IntegrityError, OperationalError
 from sqlalchemy.orm import Session
 
 from services.events.contract import AdjudicationRecord, Finding, decode_record
@@ -164,11 +164,26 @@ def _chunks(records: Iterable[AdjudicationRecord], size: int) -> Iterator[list[A
 HandDataError = (IntegrityError, DataError)
 
 
+# PostgreSQL's "roll back and run the transaction again" errors: a deadlock (40P01) or a
+# serialization failure (40001). Two ledgers of one group, or one ledger's transactions in
+# flight together (services.pipeline.ledger_service), write disjoint hands in one lock
+# order, so neither is expected; should one still happen, nothing of the batch stayed.
+RETRY_SQLSTATES = frozenset({"40P01", "40001"})
+BATCH_ATTEMPTS = 3
+
+
 def _post_entries(transaction: Transaction, entries: list[HandEntry]) -> list[PostResult]:
-    try:
-        return _write_batch(transaction, entries)
-    except HandDataError:
-        return [_post_alone(transaction, entry) for entry in entries]
+    attempt = 1
+    while True:
+        try:
+            return _write_batch(transaction, entries)
+        except HandDataError:
+            return [_post_alone(transaction, entry) for entry in entries]
+        except OperationalError as exc:
+            if getattr(exc.orig, "sqlstate", None) not in RETRY_SQLSTATES \
+                    or attempt == BATCH_ATTEMPTS:
+                raise
+            attempt += 1
 
 
 def _post_alone(transaction: Transaction, entry: HandEntry) -> PostResult:

@@ -156,6 +156,10 @@ def serve_ledger(
     batch: Annotated[int, typer.Option("--batch", envvar="PITWATCH_LEDGER_BATCH", min=1,
                                        help="records booked per poll (offsets are committed "
                                             "after each batch's transaction)")] = 2000,
+    in_flight: Annotated[int, typer.Option("--in-flight", envvar="PITWATCH_LEDGER_IN_FLIGHT",
+                                           min=1, max=8,
+                                           help="database transactions at once (offsets "
+                                                "are still committed in batch order)")] = 2,
     session_timeout_ms: SessionTimeout = 15_000,
 ) -> None:
     """Book every adjudication into the ledger (idempotent; offsets after the commit)."""
@@ -170,6 +174,7 @@ def serve_ledger(
         group_id=group,
         db_url=db,
         batch=batch,
+        in_flight=in_flight,
         session_timeout_ms=session_timeout_ms,
     )
     asyncio.run(serve(settings))

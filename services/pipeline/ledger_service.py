@@ -20,7 +20,7 @@ import asyncio
 import logging
 import os
 import signal
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TypeAlias
@@ -47,6 +47,7 @@ Batch: TypeAlias = dict[TopicPartition, list[ConsumerRecord[bytes, bytes]]]
 DEFAULT_GROUP = "pitwatch-ledger"
 DEFAULT_BATCH = 2000  # records per poll, booked in one or a few database transactions
 POLL_MS = 200
+DEFAULT_IN_FLIGHT = 2  # database transactions at once (see LedgerService.run)
 SESSION_TIMEOUT_MS = 15_000
 HEARTBEAT_MS = 3_000
 # Batches gathered by the broker, as the archive service's: a fetch is answered once this
@@ -69,6 +70,13 @@ class LedgerServiceSettings:
     db_url: str = DEFAULT_URL  # PITWATCH_DB
     batch: int = DEFAULT_BATCH  # PITWATCH_LEDGER_BATCH: records per poll and commit
     session_timeout_ms: int = SESSION_TIMEOUT_MS  # a dead service's partitions move then
+    in_flight: int = DEFAULT_IN_FLIGHT  # PITWATCH_LEDGER_IN_FLIGHT: transactions at once
+
+    def __post_init__(self) -> None:
+        if self.in_flight < 1:
+            raise ValueError(f"the ledger needs at least one transaction in flight, not "
+                             f"{self.in_flight}: set PITWATCH_LEDGER_IN_FLIGHT (or "
+                             f"--in-flight) to 1 or more")
 
     @classmethod
     def from_env(cls) -> LedgerServiceSettings:
@@ -79,6 +87,7 @@ class LedgerServiceSettings:
             group_id=env.get("PITWATCH_LEDGER_GROUP") or DEFAULT_GROUP,
             db_url=default_url(),
             batch=int(env.get("PITWATCH_LEDGER_BATCH") or DEFAULT_BATCH),
+            in_flight=int(env.get("PITWATCH_LEDGER_IN_FLIGHT") or DEFAULT_IN_FLIGHT),
         )
 
 
@@ -150,22 +159,33 @@ class LedgerService:
         )
 
     async def run(self) -> None:
-        """Fetch, prepare and book batch after batch, one database transaction in flight.
+        """Fetch, prepare and book batch after batch, ``in_flight`` database transactions
+        at once.
 
-        Why one in flight, not none: booking a batch is Python (decoding, building each
+        Why more than none in flight: booking a batch is Python (decoding, building each
         hand's postings) and then PostgreSQL (the COPY, the guards' triggers, the
-        commit), and done in turns each waited for the other, so one ledger could not
-        use two cores. Now the next batch is fetched and prepared while the database
-        books the previous one. The order of effects is unchanged: a batch's database
-        transaction starts only after the previous one committed and its offsets were
-        committed (``store``), and offsets are committed only after their batch's
-        database commit, so a crash at any point re-delivers only batches whose effects
-        are not all committed, and those come again as duplicates (at least once)."""
+        commit), and done in turns each waited for the other, so one ledger could not use
+        two cores. So the next batch is fetched and prepared while the database books the
+        previous one. Why more than one (``PITWATCH_LEDGER_IN_FLIGHT``, default 2): one
+        transaction at a time left the ledger waiting on a single PostgreSQL backend,
+        whose work (the rows, the triggers, the commit) is most of a batch's time; two
+        transactions on two connections let PostgreSQL use both cores. Their hands are
+        independent: a hand delivered in both waits on the other's unique key and is then
+        found a duplicate (``post_prepared``), and new accounts are inserted in name order
+        (no deadlock; should PostgreSQL still find one, the batch it rolled back is
+        written again: ``posting.RETRY_SQLSTATES``). On SQLite, which has one writer, the
+        second transaction waits for the first's lock (``BEGIN IMMEDIATE``) and only the
+        overlap is gained. Offsets are committed in batch order, each only after its own
+        batch's database commit and every earlier batch's offsets (``store``), so a crash
+        at any point re-delivers only batches whose effects may not all be committed, and
+        those come again as duplicates (at least once)."""
         consumer = self.new_consumer()
         await consumer.start()
-        log.info("ledger service consuming %s as group %s into %s", self.settings.topic,
-                 self.settings.group_id, self.engine.url.render_as_string(hide_password=True))
-        in_flight: asyncio.Task[None] | None = None
+        log.info("ledger service consuming %s as group %s into %s (%d transactions in "
+                 "flight)", self.settings.topic, self.settings.group_id,
+                 self.engine.url.render_as_string(hide_password=True),
+                 self.settings.in_flight)
+        in_flight: deque[asyncio.Task[None]] = deque()
         try:
             while not self.stopping.is_set():
                 batch = await consumer.getmany(timeout_ms=POLL_MS,
@@ -175,13 +195,15 @@ class LedgerService:
                 # In a thread too: building a batch's entries is CPU for a few hundred
                 # milliseconds, which would hold up the consumer's heartbeats here.
                 prepared = await asyncio.to_thread(self.prepare, batch)
-                if in_flight is not None:
-                    await in_flight
-                in_flight = asyncio.create_task(self.store(consumer, batch, prepared))
+                while len(in_flight) >= self.settings.in_flight:
+                    await in_flight.popleft()
+                before = in_flight[-1] if in_flight else None
+                in_flight.append(asyncio.create_task(
+                    self.store(consumer, batch, prepared, before)))
         finally:
             try:
-                if in_flight is not None:
-                    await in_flight  # the batch in flight finishes (and its offsets)
+                while in_flight:  # the batches in flight finish (and their offsets)
+                    await in_flight.popleft()
             finally:
                 await consumer.stop()
                 self.engine.dispose()
@@ -193,12 +215,15 @@ class LedgerService:
         records, bad = decode_batch(messages)
         return Prepared(prepare_entries(records, decoded=True), bad, len(messages))
 
-    async def store(self, consumer: AIOKafkaConsumer, batch: Batch,
-                    prepared: Prepared) -> None:
-        """Book a prepared batch in one transaction, then commit its offsets."""
+    async def store(self, consumer: AIOKafkaConsumer, batch: Batch, prepared: Prepared,
+                    before: asyncio.Task[None] | None = None) -> None:
+        """Book a prepared batch in one transaction, then, once the batch ``before`` it
+        is stored and its offsets committed, commit this one's."""
         # The database work runs in a thread so the consumer keeps heart-beating.
         statuses = await asyncio.to_thread(timed_ledger_write, book_prepared, self.engine,
                                            prepared.entries)
+        if before is not None:
+            await before
         ledger_metrics().observe_undecodable(prepared.undecodable)
         statuses["undecodable"] += prepared.undecodable
         self.totals.update(statuses)

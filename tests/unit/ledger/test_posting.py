@@ -10,9 +10,10 @@ from pathlib import Path
 from typing import Any
 
 import msgspec
+import psycopg
 import pytest
 from sqlalchemy import Connection, Engine, Table, text
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import Session
 
 from services.events.contract import AdjudicationRecord, Finding
@@ -433,3 +434,51 @@ def test_postgresql_refuses_truncate(pg_url: str, table: str) -> None:
             conn.execute(text(f"TRUNCATE {table} CASCADE"))
         assert snapshot(engine) == before
         engine.dispose()
+
+
+def _deadlock() -> OperationalError:
+    """What SQLAlchemy raises when PostgreSQL rolls a transaction back to break a deadlock."""
+    return OperationalError("COPY postings ...", {}, psycopg.errors.DeadlockDetected())
+
+
+def test_a_batch_rolled_back_by_a_deadlock_is_written_again(
+        engine: Engine, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two transactions in flight (the ledger service's default) lock in one order, yet a
+    deadlock or serialization failure only rolls the batch back: it is written again, and
+    each hand is booked once. Any other operational error (the server gone) is raised."""
+    real_write = posting._write_batch
+    calls: list[int] = []
+
+    def write_after_deadlocks(deadlocks: int) -> Any:
+        def write(transaction: Any, batch: list[entries.HandEntry]) -> Any:
+            calls.append(len(batch))
+            if len(calls) <= deadlocks:
+                raise _deadlock()
+            return real_write(transaction, batch)
+        return write
+
+    monkeypatch.setattr(posting, "_write_batch", write_after_deadlocks(2))
+    hands = [hcf_seat1_wins(), hcf_dp_collects()]
+    results = posting.post_prepared(engine, posting.prepare_entries(hands))
+    assert [r.status for r in results] == ["posted", "posted"]
+    assert calls == [2, 2, 2]
+    assert count(engine, "hands") == 2
+
+    calls.clear()
+    monkeypatch.setattr(posting, "_write_batch", write_after_deadlocks(posting.BATCH_ATTEMPTS))
+    with pytest.raises(OperationalError):
+        posting.post_prepared(engine, posting.prepare_entries([russian_house_hand()]))
+    assert calls == [1] * posting.BATCH_ATTEMPTS
+
+    calls.clear()
+    gone = OperationalError("COPY postings ...", {}, psycopg.errors.AdminShutdown())
+
+    def server_gone(transaction: Any, batch: list[entries.HandEntry]) -> Any:
+        calls.append(len(batch))
+        raise gone
+
+    monkeypatch.setattr(posting, "_write_batch", server_gone)
+    with pytest.raises(OperationalError):
+        posting.post_prepared(engine, posting.prepare_entries([russian_house_hand()]))
+    assert calls == [1]
+    assert count(engine, "hands") == 2
