@@ -45,12 +45,13 @@ from dataclasses import dataclass
 from typing import Any, Literal, cast
 
 import msgspec
-from sqlalchemy import Connection, Engine, Insert, Table, select
+from sqlalchemy import Connection, Engine, Insert, Table, select, text
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import DataError, IntegrityError, OperationalError
 from sqlalchemy.orm import Session
 
 from services.events.contract import AdjudicationRecord, Finding, decode_record
+from services.ledger.accounts import LedgerAccount
 from services.ledger.bulk import bulk_insert, dict_rows
 from services.ledger.db import WRITE_OPTION, write_transaction
 from services.ledger.entries import (
@@ -259,10 +260,27 @@ def _plan(conn: Connection, entries: Sequence[HandEntry]) -> _Plan:
     return plan
 
 
+# On PostgreSQL a batch's keys go as ONE array parameter, so the statement's text is the
+# same for every batch. An IN list renders a placeholder per key, and psycopg parses each
+# new statement text in Python before sending it (its cache is keyed by the text): with
+# batches of 150 hands, the stored-hash look-up and the accounts' insert cost the service
+# about 35 µs of CPU a hand that way, an eighth of its CPU.
+_STORED_HASHES_PG = text(
+    "SELECT hand_id, record_sha256 FROM hands WHERE hand_id = ANY(CAST(:ids AS text[]))")
+_NEW_ACCOUNTS_PG = text(
+    "INSERT INTO accounts (name, kind, table_id, seat, player_id) "
+    "SELECT * FROM unnest(CAST(:names AS text[]), CAST(:kinds AS text[]), "
+    "CAST(:tables AS text[]), CAST(:seats AS integer[]), CAST(:players AS text[])) "
+    "ON CONFLICT (name) DO NOTHING")
+
+
 def _stored_hashes(conn: Connection, hand_ids: set[str]) -> dict[str, str]:
-    rows = conn.execute(
-        select(Hand.hand_id, Hand.record_sha256).where(Hand.hand_id.in_(sorted(hand_ids)))
-    )
+    if conn.dialect.name == "postgresql":
+        rows = conn.execute(_STORED_HASHES_PG, {"ids": sorted(hand_ids)})
+    else:
+        rows = conn.execute(
+            select(Hand.hand_id, Hand.record_sha256).where(Hand.hand_id.in_(sorted(hand_ids)))
+        )
     return {hand_id: sha for hand_id, sha in rows}
 
 
@@ -282,22 +300,10 @@ def _insert_new_hands(conn: Connection, entries: list[HandEntry]) -> None:
         return
     accounts = {name: account for entry in entries for name, account in entry.accounts.items()}
     if accounts:
-        _insert_ignoring_duplicates(
-            conn,
-            Account,
-            [
-                {
-                    "name": a.name,
-                    "kind": a.kind,
-                    "table_id": a.table_id,
-                    "seat": a.seat,
-                    "player_id": a.player_id,
-                }
-                # In name order: concurrent ledgers (one consumer group, several
-                # members) take the new accounts' locks in one order, never a deadlock.
-                for _, a in sorted(accounts.items())
-            ],
-        )
+        # In name order: concurrent ledgers (one consumer group, several members, or one
+        # ledger's transactions in flight) take the new accounts' locks in one order,
+        # never a deadlock.
+        _insert_accounts(conn, [a for _, a in sorted(accounts.items())])
     # Binary COPY on PostgreSQL: measured in turns on 6,400 HCF hands, the booking's own
     # Python CPU 0.16 -> 0.12 ms a hand (psycopg formats a binary row in C with less work
     # than a text one) and PostgreSQL's about 4% less (no integers parsed back from text).
@@ -316,6 +322,19 @@ POSTING_COLUMNS = ("hand_id", "event_id", "leg", "seq", "account", "amount", "ki
 
 def _table(model: type[Base]) -> Table:
     return cast(Table, model.__table__)
+
+
+def _insert_accounts(conn: Connection, accounts: list[LedgerAccount]) -> None:
+    """The accounts, those already there left as they are, inserted in the given order."""
+    if conn.dialect.name == "postgresql":
+        conn.execute(_NEW_ACCOUNTS_PG, {
+            "names": [a.name for a in accounts], "kinds": [a.kind for a in accounts],
+            "tables": [a.table_id for a in accounts], "seats": [a.seat for a in accounts],
+            "players": [a.player_id for a in accounts]})
+        return
+    _insert_ignoring_duplicates(conn, Account, [
+        {"name": a.name, "kind": a.kind, "table_id": a.table_id, "seat": a.seat,
+         "player_id": a.player_id} for a in accounts])
 
 
 def _insert_ignoring_duplicates(
