@@ -22,6 +22,7 @@ from services.ledger.bulk import bulk_insert
 from services.ledger.db import open_ledger
 from services.ledger.posting import post_hand, post_many
 from services.ledger.queries import stored_record
+from tests.databases import fresh_schema
 from tests.unit.ledger.builders import (
     DAY_ONE,
     event_id,
@@ -482,3 +483,53 @@ def test_a_batch_rolled_back_by_a_deadlock_is_written_again(
         posting.post_prepared(engine, posting.prepare_entries([russian_house_hand()]))
     assert calls == [1]
     assert count(engine, "hands") == 2
+
+
+@pytest.mark.integration
+def test_two_batches_at_once_book_each_hand_once_on_postgresql(pg_url: str) -> None:
+    """The ledger service's two transactions in flight, on real PostgreSQL: two batches
+    booked at once on two connections, holding the same hands in opposite orders (records
+    delivered twice, the worst order for locks). Whatever the interleaving (one waits on
+    the other's keys and finds them booked, or PostgreSQL breaks a deadlock and the batch
+    is written again), each hand is booked once and once found a duplicate, no error
+    escapes, and the ledger is the one booking the two batches one after the other
+    makes. 400 hands a batch, so that the two COPYs overlap: measured here, PostgreSQL
+    broke a deadlock between them in about one run of three, and with the retry taken
+    out (``RETRY_SQLSTATES`` empty) such a run fails with ``DeadlockDetected``; the
+    retry itself is pinned deterministically by the test above."""
+    records = [hcf_seat1_wins(hand_id=f"T1-{n:06d}") for n in range(1, 401)]
+    batches = {"forward": records, "backward": list(reversed(records))}
+    with fresh_schema(pg_url) as serial_url, fresh_schema(pg_url) as concurrent_url:
+        serial, concurrent = open_ledger(serial_url), open_ledger(concurrent_url)
+        try:
+            for ledger in (serial, concurrent):  # the accounts exist (the steady state):
+                post_hand(ledger, hcf_seat1_wins(hand_id="T1-000000"))  # no wait on them
+            for batch in batches.values():
+                posting.post_prepared(serial, posting.prepare_entries(batch))
+            barrier = threading.Barrier(len(batches))
+            results: dict[str, list[posting.PostResult]] = {}
+            errors: list[BaseException] = []
+
+            def book(name: str, batch: list[AdjudicationRecord]) -> None:
+                prepared = posting.prepare_entries(batch)
+                barrier.wait()
+                try:
+                    results[name] = posting.post_prepared(concurrent, prepared)
+                except BaseException as exc:  # reported below, not lost in the thread
+                    errors.append(exc)
+
+            threads = [threading.Thread(target=book, args=item) for item in batches.items()]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join()
+            assert errors == []
+            statuses: dict[str, Counter[str]] = {}
+            for outcome in results.values():
+                for result in outcome:
+                    statuses.setdefault(result.hand_id, Counter())[result.status] += 1
+            assert statuses == {r.hand_id: Counter(posted=1, duplicate=1) for r in records}
+            assert snapshot(concurrent) == snapshot(serial)
+        finally:
+            serial.dispose()
+            concurrent.dispose()
