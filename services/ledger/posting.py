@@ -174,17 +174,10 @@ BATCH_ATTEMPTS = 3
 
 
 def _post_entries(transaction: Transaction, entries: list[HandEntry]) -> list[PostResult]:
-    attempt = 1
-    while True:
-        try:
-            return _write_batch(transaction, entries)
-        except HandDataError:
-            return [_post_alone(transaction, entry) for entry in entries]
-        except OperationalError as exc:
-            if getattr(exc.orig, "sqlstate", None) not in RETRY_SQLSTATES \
-                    or attempt == BATCH_ATTEMPTS:
-                raise
-            attempt += 1
+    try:
+        return _write_batch(transaction, entries)
+    except HandDataError:
+        return [_post_alone(transaction, entry) for entry in entries]
 
 
 def _post_alone(transaction: Transaction, entry: HandEntry) -> PostResult:
@@ -224,6 +217,22 @@ def build_refused(entry: HandEntry, refusal: Finding) -> HandEntry:
 
 
 def _write_batch(transaction: Transaction, entries: list[HandEntry]) -> list[PostResult]:
+    """One transaction, run again if PostgreSQL rolled it back to break a deadlock or a
+    serialization conflict (``RETRY_SQLSTATES``): every write of the ledger goes through
+    here, a batch, a hand alone after its batch hit a constraint, a refusal."""
+    attempt = 1
+    while True:
+        try:
+            return _write_batch_once(transaction, entries)
+        except OperationalError as exc:
+            if getattr(exc.orig, "sqlstate", None) not in RETRY_SQLSTATES \
+                    or attempt == BATCH_ATTEMPTS:
+                raise
+            attempt += 1
+
+
+def _write_batch_once(transaction: Transaction, entries: list[HandEntry]
+                      ) -> list[PostResult]:
     with transaction() as conn:
         plan = _plan(conn, entries)
         _insert_new_hands(conn, plan.new)

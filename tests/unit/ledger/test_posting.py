@@ -447,7 +447,7 @@ def test_a_batch_rolled_back_by_a_deadlock_is_written_again(
     """Two transactions in flight (the ledger service's default) lock in one order, yet a
     deadlock or serialization failure only rolls the batch back: it is written again, and
     each hand is booked once. Any other operational error (the server gone) is raised."""
-    real_write = posting._write_batch
+    real_write = posting._write_batch_once
     calls: list[int] = []
 
     def write_after_deadlocks(deadlocks: int) -> Any:
@@ -458,7 +458,7 @@ def test_a_batch_rolled_back_by_a_deadlock_is_written_again(
             return real_write(transaction, batch)
         return write
 
-    monkeypatch.setattr(posting, "_write_batch", write_after_deadlocks(2))
+    monkeypatch.setattr(posting, "_write_batch_once", write_after_deadlocks(2))
     hands = [hcf_seat1_wins(), hcf_dp_collects()]
     results = posting.post_prepared(engine, posting.prepare_entries(hands))
     assert [r.status for r in results] == ["posted", "posted"]
@@ -466,7 +466,8 @@ def test_a_batch_rolled_back_by_a_deadlock_is_written_again(
     assert count(engine, "hands") == 2
 
     calls.clear()
-    monkeypatch.setattr(posting, "_write_batch", write_after_deadlocks(posting.BATCH_ATTEMPTS))
+    monkeypatch.setattr(posting, "_write_batch_once",
+                        write_after_deadlocks(posting.BATCH_ATTEMPTS))
     with pytest.raises(OperationalError):
         posting.post_prepared(engine, posting.prepare_entries([russian_house_hand()]))
     assert calls == [1] * posting.BATCH_ATTEMPTS
@@ -478,7 +479,7 @@ def test_a_batch_rolled_back_by_a_deadlock_is_written_again(
         calls.append(len(batch))
         raise gone
 
-    monkeypatch.setattr(posting, "_write_batch", server_gone)
+    monkeypatch.setattr(posting, "_write_batch_once", server_gone)
     with pytest.raises(OperationalError):
         posting.post_prepared(engine, posting.prepare_entries([russian_house_hand()]))
     assert calls == [1]
