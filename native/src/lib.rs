@@ -7,6 +7,7 @@
 //! the PyO3 binding; everything else is plain Rust, tested by `cargo test`.
 
 pub mod canonical;
+pub mod crc32c;
 pub mod fast;
 pub mod hex;
 pub mod ids;

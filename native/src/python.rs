@@ -1391,12 +1391,23 @@ fn intake(py: Python<'_>, raw: &[u8]) -> Option<IntakeResult> {
     }
 }
 
+/// `kafka_batch_crc_ok(buf, start, end)`: whether the v2 record batch at
+/// `buf[start:end]` holds the right CRC-32C (`kafka::crc_ok`); a range outside `buf` is
+/// a `ValueError`.
+#[pyfunction]
+fn kafka_batch_crc_ok(buf: &[u8], start: usize, end: usize) -> PyResult<bool> {
+    let batch = buf.get(start..end).ok_or_else(|| PyValueError::new_err(format!(
+        "kafka_batch_crc_ok: bytes {}..{} lie outside the buffer of {}", start, end, buf.len())))?;
+    Ok(kafka::crc_ok(batch))
+}
+
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Engine>()?;
     m.add_class::<crate::python_ranking::CardRanking>()?;
     m.add_function(wrap_pyfunction!(describe, m)?)?;
     m.add_function(wrap_pyfunction!(intake, m)?)?;
+    m.add_function(wrap_pyfunction!(kafka_batch_crc_ok, m)?)?;
     m.add("MAX_RECORD_BYTES", crate::intake::MAX_RECORD_BYTES)?;
     m.add("MAX_REMEMBERED_EVENTS", table::MAX_REMEMBERED_EVENTS)?;
     m.add("MAX_HAND_EVENTS", table::MAX_HAND_EVENTS)?;

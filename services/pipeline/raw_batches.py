@@ -10,10 +10,12 @@ core splits it into records (``native/src/kafka.rs``, ``Engine.feed_kafka_batch`
 splits a file into lines, and only records with an outcome become Python objects.
 
 Everything else stays aiokafka's: the fetch itself, positions and commits, each batch's
-CRC check, ``read_committed`` (aborted transactions are skipped before a batch is
-looked at), control batches; and every batch that is not plain (lz4, zstd, snappy or gzip
-compressed, older formats) comes as ``ConsumerRecord``s as before, through the same
-``PartitionTables.process``. A consumer without the marker is not touched.
+CRC check (with the core's CRC-32C when it is built, ``batch_crc_ok``: aiokafka's own
+checksum, a byte at a time, was about 5% of the worker's CPU), ``read_committed``
+(aborted transactions are skipped before a batch is looked at), control batches; and
+every batch that is not plain (lz4, zstd, snappy or gzip compressed, older formats)
+comes as ``ConsumerRecord``s as before, through the same ``PartitionTables.process``. A
+consumer without the marker is not touched.
 
 How: aiokafka 0.14 builds each fetched partition's records in
 ``aiokafka.consumer.fetcher`` from three names, ``MemoryRecords``, ``PartitionRecords``
@@ -40,9 +42,23 @@ import aiokafka.consumer.fetcher as fetcher
 from aiokafka.record.default_records import DefaultRecordBatch
 from aiokafka.record.memory_records import MemoryRecords
 
+try:
+    from services._native import kafka_batch_crc_ok as _native_crc_ok
+except ImportError:  # a build without the core (the python engine only): aiokafka's check
+    _native_crc_ok = None
+
 SUPPORTED_AIOKAFKA = ("0.14.",)
 _LENGTH = struct.Struct(">i")
 _LOG_OVERHEAD = 12  # a batch's base offset and length, before the length counts
+
+
+def batch_crc_ok(batch: Any, raw: bytes, start: int, end: int) -> bool:
+    """Whether the fetched batch ``raw[start:end]`` (read by aiokafka as ``batch``) holds
+    its right CRC: the core's CRC-32C over the same bytes for a v2 batch (the instruction
+    SSE 4.2 has, several times faster), aiokafka's ``validate_crc`` otherwise."""
+    if _native_crc_ok is not None and isinstance(batch, DefaultRecordBatch):
+        return bool(_native_crc_ok(raw, start, end))
+    return bool(batch.validate_crc())
 
 
 def _keep_value(value: bytes | None) -> bytes | None:
@@ -143,7 +159,7 @@ class RawPartitionRecords(fetcher.PartitionRecords):  # type: ignore[misc]
             next_batch = records.next_batch()
             start = pos
             pos += _LOG_OVERHEAD + _LENGTH.unpack_from(raw, start + 8)[0]
-            if self._check_crcs and not next_batch.validate_crc():
+            if self._check_crcs and not batch_crc_ok(next_batch, raw, start, pos):
                 raise fetcher.Errors.CorruptRecordException(f"Invalid CRC - {tp}")
             if (self._isolation_level == fetcher.READ_COMMITTED
                     and next_batch.producer_id is not None):

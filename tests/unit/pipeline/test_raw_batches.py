@@ -15,8 +15,10 @@ import struct
 from collections.abc import Sequence
 
 import aiokafka
+import aiokafka.consumer.fetcher as fetcher
 import pytest
 from aiokafka.record.default_records import DefaultRecordBatch, DefaultRecordBatchBuilder
+from aiokafka.record.memory_records import MemoryRecords
 from aiokafka.structs import ConsumerRecord, TopicPartition
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -161,6 +163,40 @@ def test_a_broken_batch_is_refused_whole_before_any_record_is_fed() -> None:
     _, after = run(fetched([build_batch(records)], 0), tables=tables)
     _, fresh = run(records)
     assert outgoing(after) == outgoing(fresh) and after.hands > 0
+
+
+def crc_verdicts(buf: bytes) -> tuple[bool, bool]:
+    """(the core's verdict, aiokafka's own ``validate_crc``) on one whole batch."""
+    batch = MemoryRecords(buf).next_batch()
+    return raw_batches.batch_crc_ok(batch, buf, 0, len(buf)), bool(batch.validate_crc())
+
+
+@pytest.mark.parametrize("codec", [DefaultRecordBatch.CODEC_NONE, DefaultRecordBatch.CODEC_GZIP])
+def test_the_cores_crc_check_says_what_aiokafkas_says(codec: int) -> None:
+    # The core's CRC-32C is in use (a build without the core falls back to aiokafka's,
+    # which would make this comparison empty).
+    assert raw_batches._native_crc_ok is not None
+    good = build_batch(as_records(two_tables(hands=1))[:40], codec)
+    assert crc_verdicts(good) == (True, True)
+    covered_from = 21  # the attributes on; offset, length, epoch, magic and CRC are not
+    for at in [*range(len(good) - 1, len(good) - 600, -7), *range(covered_from, 200)]:
+        changed = bytearray(good)
+        changed[at] ^= 0x04
+        assert crc_verdicts(bytes(changed)) == (False, False), at
+    for at in (0, 7, 12):  # base offset and leader epoch: outside the CRC for both
+        changed = bytearray(good)
+        changed[at] ^= 0x04
+        assert crc_verdicts(bytes(changed)) == (True, True), at
+
+
+def test_a_plain_batch_with_a_wrong_crc_is_refused_as_aiokafka_refuses_it() -> None:
+    records = as_records(two_tables(hands=1))
+    good = build_batch(records[:20])
+    changed = bytearray(good)
+    changed[-5] ^= 0x01  # a byte of the last record's value
+    with pytest.raises(fetcher.Errors.CorruptRecordException, match="Invalid CRC"):
+        fetched([good, bytes(changed)], fetch_offset=0)
+    assert len(fetched([good], fetch_offset=0)) == 1
 
 
 def test_only_the_pinned_aiokafka_is_patched(monkeypatch: pytest.MonkeyPatch) -> None:
