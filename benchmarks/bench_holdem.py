@@ -6,7 +6,8 @@ For every Pluribus session (one directory, ~100 hands) in turn, in the same proc
   hand history builds the game state after every action);
 - **pitwatch**: ``import_phh`` of the session's files (PHH -> hash-chained v1 events)
   and the embedded runner over those events as JSONL (intake validation and hashing,
-  chain check, hand assembly, hold'em adjudication, comparison with the recorded side),
+  chain check, hand assembly, hold'em adjudication, comparison with the recorded side;
+  records only, as ``pitwatch adjudicate`` makes them: no closed hands for Python),
   timed as two stages; ``adjudicate_hand`` (rules + recorded side + comparison, no
   intake) and the hold'em rule module alone are timed too, on the same hands;
 - the same embedded run with the hold'em hands kept in the Python rules (the registry's
@@ -105,12 +106,13 @@ def run_session(files: list[Path], timings: Timings) -> None:
 
     started = time.perf_counter()
     records: list[AdjudicationRecord] = [
-        record for step in adjudicate_lines(lines, PROFILES) for record in step.records]
+        record for step in adjudicate_lines(lines, PROFILES, closed_hands=False)
+        for record in step.records]
     timings.embedded += time.perf_counter() - started
 
     started = time.perf_counter()
     with python_holdem_rules():
-        python_records = [record for step in adjudicate_lines(lines, PROFILES)
+        python_records = [record for step in adjudicate_lines(lines, PROFILES, closed_hands=False)
                           for record in step.records]
     timings.embedded_python += time.perf_counter() - started
     if [r.status for r in python_records] != [r.status for r in records]:

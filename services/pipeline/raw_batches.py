@@ -52,6 +52,11 @@ _LENGTH = struct.Struct(">i")
 _LOG_OVERHEAD = 12  # a batch's base offset and length, before the length counts
 
 
+def native_crc() -> bool:
+    """Whether fetched v2 batches are checked by the core's CRC-32C (it is built)."""
+    return _native_crc_ok is not None
+
+
 def batch_crc_ok(batch: Any, raw: bytes, start: int, end: int) -> bool:
     """Whether the fetched batch ``raw[start:end]`` (read by aiokafka as ``batch``) holds
     its right CRC: the core's CRC-32C over the same bytes for a v2 batch (the instruction
