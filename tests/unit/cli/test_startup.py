@@ -53,6 +53,25 @@ def test_importing_the_command_tree_imports_no_heavy_library() -> None:
     assert set(json.loads(done.stdout)) & set(HEAVY) == set()
 
 
+def test_the_command_tree_does_not_import_the_simulators() -> None:
+    """``pitwatch adjudicate`` never simulates: the five simulators (~50 ms of its
+    start-up) load with ``simulate``. The CLI's game list is written out for that."""
+    done = subprocess.run(
+        [sys.executable, "-c", "import json, sys, services.cli; "
+                               "print(json.dumps(sorted(sys.modules)))"],
+        cwd=ROOT, check=True, capture_output=True, text=True)
+    loaded = set(json.loads(done.stdout))
+    assert "services.simulator.registry" not in loaded
+    assert "services.games.hcf.adjudicate" in loaded  # the probe does see imports
+
+
+def test_the_cli_games_are_the_simulators_in_their_order() -> None:
+    from services.cli import GAMES
+    from services.simulator.registry import SIMULATORS
+
+    assert tuple(SIMULATORS) == GAMES
+
+
 def test_adjudicate_without_a_ledger_imports_no_heavy_library(tmp_path: Path) -> None:
     log = tmp_path / "events.jsonl"
     code, heavy = _heavy_after("simulate", "--game", "hcf", "--tables", "1", "--hands", "3",
