@@ -425,9 +425,15 @@ async def _paced_produce(bootstrap: str, topic: str, lines: list[bytes], rate: f
                 await producer.send_batch(batch, topic, partition=partition)
             batches.clear()
 
-        async def add(raw: bytes) -> None:
-            key = record_key(raw)
-            partition = partitioner(key, partitions, partitions)
+        # Each event's key, partition and hand (if it ends one) worked out before the
+        # clock starts: a table system knows its table id, and parsing every event here
+        # (~3 µs each, 75 a hand) had the producer keep under half the schedule at the
+        # rates measured.
+        planned = [(raw, key, partitioner(key, partitions, partitions),
+                    orjson.loads(raw)["hand_id"] if b'"type":"hand_ended"' in raw else None)
+                   for raw, key in ((raw, record_key(raw)) for raw in lines)]
+
+        async def add(raw: bytes, key: bytes | None, partition: int) -> None:
             batch = batches.get(partition)
             if batch is None:
                 batch = batches[partition] = producer.create_batch()
@@ -438,14 +444,14 @@ async def _paced_produce(bootstrap: str, topic: str, lines: list[bytes], rate: f
 
         started = time.monotonic()
         ended = 0
-        for raw in lines:
-            await add(raw)
-            if b'"type":"hand_ended"' in raw:
+        for raw, key, partition, hand_ended in planned:
+            await add(raw, key, partition)
+            if hand_ended is not None:
                 delay = started + ended / rate - time.monotonic()
                 if delay > 0:
                     await asyncio.sleep(delay)
                 await flush()
-                sent_at[orjson.loads(raw)["hand_id"]] = time.monotonic()
+                sent_at[hand_ended] = time.monotonic()
                 ended += 1
         await flush()
         await producer.flush()
