@@ -32,6 +32,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import BinaryIO
 
 import orjson
 
@@ -90,11 +91,13 @@ def bench_game(game: str, tables: int, hands: int, repeat: int, engines: list[st
               f"(records byte-identical){target_words(game, rates['native'])}")
 
 
-def child_cpu(argv: list[str]) -> float:
-    """CPU seconds (user + system) of one child process run to completion."""
+def child_cpu(argv: list[str], stdout: BinaryIO | int = subprocess.DEVNULL,
+              env: dict[str, str] | None = None) -> float:
+    """CPU seconds (user + system) of one child process run to completion (its output to
+    ``stdout``, discarded by default; ``env``: its environment, this one's by default)."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    subprocess.run(argv, cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                   check=False)
+    subprocess.run(argv, cwd=REPO, stdout=stdout, stderr=subprocess.DEVNULL, check=False,
+                   env=env)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 

@@ -133,6 +133,19 @@ def run_session(files: list[Path], timings: Timings) -> None:
         timings.statuses[record.status] = timings.statuses.get(record.status, 0) + 1
 
 
+def measure(data: Path, sessions: int = 0) -> Timings:
+    """Every Pluribus session of the unpacked ``data`` folder (the first ``sessions``; 0:
+    all) through ``run_session``, after one uncounted run of the first (imports, tables)."""
+    chosen = sorted(p for p in (data / "pluribus").iterdir() if p.is_dir())
+    if sessions:
+        chosen = chosen[:sessions]
+    run_session(sorted(chosen[0].glob("*.phh")), Timings())  # warm-up: imports, tables
+    timings = Timings()
+    for session in chosen:
+        run_session(sorted(session.glob("*.phh")), timings)
+    return timings
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sessions", type=int, default=0, help="only the first N sessions")
@@ -141,13 +154,7 @@ def main() -> int:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="phh-bench-") as tmp:
         data = args.data if args.data is not None else unpack(Path(tmp))
-        sessions = sorted(p for p in (data / "pluribus").iterdir() if p.is_dir())
-        if args.sessions:
-            sessions = sessions[: args.sessions]
-        run_session(sorted(sessions[0].glob("*.phh")), Timings())  # warm-up: imports, tables
-        timings = Timings()
-        for session in sessions:
-            run_session(sorted(session.glob("*.phh")), timings)
+        timings = measure(data, args.sessions)
     report(timings)
     return 0 if set(timings.statuses) == {"ok"} else 1
 

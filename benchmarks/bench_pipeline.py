@@ -64,7 +64,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from services.adjudicator.embedded import EmbeddedRunner, adjudicate_lines
 from services.archive.segment import pack_parts
-from services.events.contract import decode_record
+from services.events.contract import AdjudicationRecord, decode_record
 from services.pipeline.producer import new_producer, record_key
 from services.pipeline.worker import WORKER_HEADER
 from services.simulator.run import simulate
@@ -108,6 +108,13 @@ class Embedded:
     cpu_ms_per_hand: float
 
 
+def embedded_records(log: Log) -> list[AdjudicationRecord]:
+    """The log's records, adjudicated in this process as ``pitwatch adjudicate`` does:
+    records only (``closed_hands=False``), the default engine."""
+    return [r for step in adjudicate_lines(log.lines, PROFILES, closed_hands=False)
+            for r in step.records]
+
+
 def embedded_rate(log: Log, rounds: int = 3) -> Embedded:
     """``pitwatch adjudicate``'s path over the log in memory (``adjudicate_lines``, the
     default engine, records only: ``closed_hands=False``, as the CLI and the Kafka worker
@@ -116,8 +123,7 @@ def embedded_rate(log: Log, rounds: int = 3) -> Embedded:
     best, best_cpu = float("inf"), float("inf")
     for _ in range(rounds):
         started, cpu = time.perf_counter(), time.process_time()
-        hands = sum(len(step.records) for step in
-                    adjudicate_lines(log.lines, PROFILES, closed_hands=False))
+        hands = len(embedded_records(log))
         best = min(best, time.perf_counter() - started)
         best_cpu = min(best_cpu, time.process_time() - cpu)
         assert hands == log.hands
@@ -139,9 +145,7 @@ def embedded_ledger_rate(log: Log, rounds: int = 2) -> float:
         try:
             engine = open_ledger(url)
             started = time.perf_counter()
-            records = [r for step in adjudicate_lines(log.lines, PROFILES, closed_hands=False)
-                       for r in step.records]
-            kept = keep_run(engine, records, [], None)
+            kept = keep_run(engine, embedded_records(log), [], None)
             best = min(best, time.perf_counter() - started)
             engine.dispose()
             if [r.status for r in kept.posted] != ["posted"] * log.hands:

@@ -41,8 +41,6 @@ from __future__ import annotations
 import argparse
 import filecmp
 import os
-import resource
-import subprocess
 import sys
 import tempfile
 from dataclasses import dataclass
@@ -57,6 +55,7 @@ sys.path.insert(0, str(REPO / "benchmarks"))
 
 import bench_evaluator  # noqa: E402
 import bench_holdem  # noqa: E402
+from bench_embedded import child_cpu  # noqa: E402
 
 from services.games.profiles import BUILTIN_PROFILE, read_profiles  # noqa: E402
 from services.simulator.run import simulate  # noqa: E402
@@ -84,21 +83,16 @@ def verdict(met: bool | None) -> str:
 # The children run as an installed pitwatch does: with its modules' bytecode cached. A
 # shell that sets PYTHONDONTWRITEBYTECODE (some CI images do) would have every run compile
 # pitwatch's ~120 modules from source again, about 0.13 s of a 0.3 s start-up here; the
-# first run writes the cache (``warm_up``), and the start-up is printed on its own.
+# first, uncounted run writes the cache, and the start-up is printed on its own.
 CHILD_ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
 
 
 def adjudicate_cpu(path: Path, engine: str, output: Path) -> float:
-    """CPU seconds (user + system) of ``pitwatch adjudicate`` over ``path``, its records
-    (stdout) written to ``output``."""
-    command = [sys.executable, "-m", "services.cli", "adjudicate", str(path),
-               "--engine", engine]
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    """CPU seconds of ``pitwatch adjudicate`` over ``path``, its records (stdout) written
+    to ``output``."""
     with output.open("wb") as out:
-        subprocess.run(command, cwd=REPO, stdout=out, stderr=subprocess.DEVNULL, check=False,
-                       env=CHILD_ENV)
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+        return child_cpu([sys.executable, "-m", "services.cli", "adjudicate", str(path),
+                          "--engine", engine], stdout=out, env=CHILD_ENV)
 
 
 def table_game_row(game: str, tables: int, hands: int, repeat: int, tmp: Path) -> Row:
@@ -111,7 +105,7 @@ def table_game_row(game: str, tables: int, hands: int, repeat: int, tmp: Path) -
     whole: dict[str, float] = {}
     start_up: dict[str, float] = {}
     for engine in ("native", "python"):
-        adjudicate_cpu(empty, engine, tmp / "empty.out")  # warm_up: the bytecode cache
+        adjudicate_cpu(empty, engine, tmp / "empty.out")  # uncounted: the bytecode cache
         output = tmp / f"{game}-{engine}.out"
         whole[engine] = min(adjudicate_cpu(path, engine, output) for _ in range(repeat))
         start_up[engine] = min(adjudicate_cpu(empty, engine, tmp / "empty.out")
@@ -139,11 +133,7 @@ def holdem_row(sessions: int) -> Row:
         except FileNotFoundError as missing:
             print(f"hold'em: {missing}")
             return Row(what, "-", "pokerkit -", "-", f">= {HOLDEM_TARGET:.0f}x", None)
-        chosen = sorted(p for p in (data / "pluribus").iterdir() if p.is_dir())[:sessions]
-        bench_holdem.run_session(sorted(chosen[0].glob("*.phh")), bench_holdem.Timings())
-        timings = bench_holdem.Timings()
-        for session in chosen:
-            bench_holdem.run_session(sorted(session.glob("*.phh")), timings)
+        timings = bench_holdem.measure(data, sessions)
     bench_holdem.report(timings)
     if set(timings.statuses) != {"ok"}:
         raise SystemExit(f"hold'em: not every hand came out ok: {timings.statuses}")

@@ -54,8 +54,7 @@ pub fn crc_ok(buf: &[u8]) -> bool {
     if buf.len() < HEADER_BYTES {
         return false;
     }
-    let stored = u32::from_be_bytes([buf[CRC_AT], buf[CRC_AT + 1], buf[CRC_AT + 2], buf[CRC_AT + 3]]);
-    crate::crc32c::crc32c(&buf[CRC_COVERS_FROM..]) == stored
+    crate::crc32c::crc32c(&buf[CRC_COVERS_FROM..]) == be_i32(buf, CRC_AT) as u32
 }
 
 fn be_i64(b: &[u8], at: usize) -> i64 {
