@@ -14,7 +14,6 @@ from typing import BinaryIO
 
 from services.adjudicator.engine import make_runner
 from services.adjudicator.native_runner import NativeRunner
-from services.adjudicator.python_runner import ReferenceRunner
 from services.adjudicator.steps import DeadLetter, StepResult
 from services.games.profile import Profiles
 
@@ -120,7 +119,7 @@ def adjudicate_lines(lines: Iterable[bytes], profiles: Profiles,
     """Every result with an outcome of a whole log, then the end-of-input closing
     (``archive`` and ``closed_hands`` as for ``EmbeddedRunner``)."""
     runner = EmbeddedRunner(profiles, engine, archive=archive, closed_hands=closed_hands)
-    if isinstance(runner.impl, ReferenceRunner):
+    if not isinstance(runner.impl, NativeRunner):  # the reference, one line at a time
         feed = runner.impl.feed
         for number, line in enumerate(lines, start=1):  # as ``iter_lines``, inlined
             stripped = line.strip()

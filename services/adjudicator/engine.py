@@ -10,12 +10,14 @@ selectable; the differential tests keep the two byte-identical.
 from __future__ import annotations
 
 import os
-from typing import Literal, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from services.adjudicator.native_runner import EngineUnavailable, NativeRunner
-from services.adjudicator.python_runner import ReferenceRunner
 from services.adjudicator.steps import StepResult
 from services.games.profile import Profiles
+
+if TYPE_CHECKING:
+    from services.adjudicator.python_runner import ReferenceRunner
 
 ENGINE_ENV = "PITWATCH_ENGINE"
 EngineName = Literal["native", "python"]
@@ -54,8 +56,21 @@ def make_runner(profiles: Profiles, engine: str | None = None,
     of every event's canonical JSON). ``closed_hands`` False spares building the hands
     the caller does not read (the reference always has them)."""
     if engine_name(engine) == "python":
+        # Imported here: the reference's table state and rules are ~40 ms of a command's
+        # start that a native run does not need (the core has the five games' rules).
+        from services.adjudicator.python_runner import ReferenceRunner
+
         return ReferenceRunner(profiles)
     return NativeRunner(profiles, archive=archive, closed_hands=closed_hands)
+
+
+def __getattr__(name: str) -> Any:
+    """``ReferenceRunner`` on first use (see ``make_runner``)."""
+    if name == "ReferenceRunner":
+        from services.adjudicator.python_runner import ReferenceRunner
+
+        return ReferenceRunner
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 __all__ = ["ENGINES", "ENGINE_ENV", "EngineUnavailable", "NativeRunner", "ReferenceRunner",

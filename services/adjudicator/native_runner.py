@@ -11,35 +11,35 @@ a reason never differs between the engines.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
-from services.adjudicator import adjudicate as reference
-from services.adjudicator.adjudicate import ChainInfo, adjudicate_hand, rejected_record
-from services.adjudicator.intake import Rejection, parse_record
 from services.adjudicator.segments import RawPart, Segment, events_of_parts
 from services.adjudicator.steps import DeadLetter, EncodedRecord, StepResult
-from services.adjudicator.table import cash_in_play_severity
 from services.events import contract
 from services.events.contract import Alert
-from services.games.chinese.adjudicate import adjudicate as chinese_rules
 from services.games.chinese.profile import ChineseProfile
-from services.games.draw7a.adjudicate import adjudicate as draw7a_rules
 from services.games.draw7a.profile import Draw7aProfile
-from services.games.evaluation.native import native_ranking
-from services.games.hcf.adjudicate import adjudicate as hcf_rules
 from services.games.hcf.profile import HcfProfile
-from services.games.holdem.adjudicate import adjudicate as holdem_rules
 from services.games.holdem.profile import HoldemProfile
-from services.games.model import BuyRecord, HandInput, SeatInfo, TableContext, finding
 from services.games.profile import GenProfile, Profiles, RuleProfile
-from services.games.registry import Game, GameAdjudicator
-from services.games.russian.adjudicate import adjudicate as russian_rules
 from services.games.russian.profile import RussianProfile
+
+if TYPE_CHECKING:
+    from services.adjudicator.adjudicate import ChainInfo
+    from services.games.model import HandInput, TableContext
+    from services.games.registry import Game
+
+# The Python side of this module (the reference's rules, its intake's wording, its table
+# state's helpers) is imported where it is used: a run the core's rules adjudicate whole
+# never needs it, and importing it is ~40 ms of every command's start (issue #23 counts
+# the whole process). Which rules the core ports is known by name until the games
+# registry is loaded (``registry_native_games``).
 
 
 class EngineUnavailable(RuntimeError):
@@ -60,6 +60,8 @@ def _native() -> Any:
 def _reference_verdict(raw: bytes) -> tuple[str, str | None] | None:
     """The reference's decision on a record the core rejected or could not decide:
     None (accepted) or (reason, table_id)."""
+    from services.adjudicator.intake import Rejection, parse_record
+
     parsed = parse_record(raw, "")
     if isinstance(parsed, Rejection):
         return parsed.reason, parsed.table_id
@@ -72,21 +74,34 @@ def _contract_classes() -> dict[str, type]:
 
 Outputs = list[tuple[Any, ...]]
 
-# The games whose rules the core has (native/src/rules/), each with the Python rules it
-# ports: their hands never reach Python.
-NATIVE_GAMES: dict[str, GameAdjudicator] = {"hcf": hcf_rules, "chinese": chinese_rules,
-                                             "draw7a": draw7a_rules, "russian": russian_rules,
-                                             "holdem": holdem_rules}
+# The games whose rules the core has (native/src/rules/), each with the module of the
+# Python rules it ports (their ``adjudicate``): their hands never reach Python.
+NATIVE_GAMES: dict[str, str] = {game: f"services.games.{game}.adjudicate"
+                                for game in ("hcf", "chinese", "draw7a", "russian", "holdem")}
+REGISTRY_MODULE = "services.adjudicator.adjudicate"
 
 
 def registry_native_games() -> list[str]:
     """The games the core adjudicates: those the games registry, as ``adjudicate_hand``
     dispatches on it, runs with the very rules the core ports. A game missing from the
     registry (a build without it) or with other rules in its place (a test's, a
-    plugin's) runs the registry's rules, game by game."""
+    plugin's) runs the registry's rules, game by game. A registry this process has not
+    loaded is the one the build ships, which runs every ported game's own rules: a
+    registry can only be changed by code that imported it first."""
+    reference = sys.modules.get(REGISTRY_MODULE)
+    if reference is None:
+        return list(NATIVE_GAMES)
     games: Mapping[str, Game] = vars(reference)["GAMES"]
-    return [name for name, rules in NATIVE_GAMES.items()
-            if name in games and games[name].adjudicate is rules]
+    return [name for name, module in NATIVE_GAMES.items()
+            if name in games and _is_ported(games[name].adjudicate, module)]
+
+
+def _is_ported(rules: Any, module: str) -> bool:
+    """Whether ``rules`` is the ``adjudicate`` function its game's rules module defines
+    (the rules the core ports), known by where it was defined: a replacement (a test's
+    wrapper, a plugin's function) is defined elsewhere or under another name."""
+    return (getattr(rules, "__module__", None) == module
+            and getattr(rules, "__qualname__", None) == "adjudicate")
 
 
 def _section(profile: RuleProfile, name: str, struct_type: type[Any]) -> dict[str, Any] | None:
@@ -168,7 +183,7 @@ class NativeRunner:
             # The standard ranking's tables (hold'em's showdown) reach the core once, on its
             # first hold'em hand: building them takes numpy and a third of a second, which a
             # run of other games never pays.
-            source = native_ranking if "holdem" in games else None
+            source = _native_ranking if "holdem" in games else None
             self._engine.use_native_rules(native_profiles(profiles), closed_hands, games,
                                           ranking_source=source)
         self.next_line = 1  # after ``feed_buffer``: the number of the line that follows
@@ -370,6 +385,8 @@ class NativeRunner:
                 if hand is not None:
                     result.closed_hand = self._hand_input(table_id or "", hand)
             elif kind == "rejected":
+                from services.adjudicator.adjudicate import rejected_record
+
                 _, hand_id, findings, game = item
                 self._add(result,
                           rejected_record(table_id or "", hand_id, _findings(findings), game))
@@ -389,11 +406,15 @@ class NativeRunner:
 
     @staticmethod
     def _hand_input(table_id: str, item: tuple[Any, ...]) -> HandInput:
+        from services.games.model import HandInput
+
         _, hand_id, events, context, _, _ = item
         return HandInput(table=_context(table_id, context), hand_id=hand_id, events=events)
 
     def _adjudicate(self, table_id: str, item: tuple[Any, ...]
                     ) -> tuple[HandInput, contract.AdjudicationRecord]:
+        from services.adjudicator.adjudicate import ChainInfo, adjudicate_hand
+
         _, _, _, _, (first_seq, last_seq, last_hash), findings = item
         hand = self._hand_input(table_id, item)
         record = adjudicate_hand(hand, self.profiles, ChainInfo(first_seq, last_seq, last_hash),
@@ -407,17 +428,23 @@ class NativeRunner:
 def _alert(table_id: str, item: tuple[Any, ...], profiles: Profiles) -> Alert:
     _, (code, rule, severity, message, seq), (event_id, hand_id, rule_profile) = item
     if severity is None:  # GEN-4 between hands: the table's profile posts the severity
+        from services.adjudicator.table import cash_in_play_severity
+
         severity = cash_in_play_severity(rule_profile, profiles)
     return Alert(table_id=table_id, code=code, rule=rule, severity=severity, message=message,
                  seq=seq, event_id=event_id, hand_id=hand_id)
 
 
 def _findings(items: list[tuple[str, str, str, str]]) -> list[contract.Finding]:
+    from services.games.model import finding
+
     return [finding(code, rule, severity, message)  # type: ignore[arg-type]
             for code, rule, severity, message in items]
 
 
 def _context(table_id: str, c: tuple[Any, ...]) -> TableContext:
+    from services.games.model import BuyRecord, SeatInfo, TableContext
+
     (config, authorized, seated, dealer_id, previous_button, previous_designated, offers,
      new_seats, hands_played, buys) = c
     return TableContext(
@@ -434,3 +461,11 @@ def _context(table_id: str, c: tuple[Any, ...]) -> TableContext:
         buys=tuple(BuyRecord(seat, kind, amount, seq, since_previous_hand=since)
                    for seat, kind, amount, seq, since in buys),
     )
+
+
+def _native_ranking() -> Any:
+    """The standard ranking's tables for the core's hold'em showdowns (numpy; built on
+    the first hold'em hand only)."""
+    from services.games.evaluation.native import native_ranking
+
+    return native_ranking()

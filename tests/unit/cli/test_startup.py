@@ -62,7 +62,7 @@ def test_the_command_tree_does_not_import_the_simulators() -> None:
         cwd=ROOT, check=True, capture_output=True, text=True)
     loaded = set(json.loads(done.stdout))
     assert "services.simulator.registry" not in loaded
-    assert "services.games.hcf.adjudicate" in loaded  # the probe does see imports
+    assert "services.adjudicator.native_runner" in loaded  # the probe does see imports
 
 
 def test_the_cli_games_are_the_simulators_in_their_order() -> None:
@@ -79,6 +79,47 @@ def test_adjudicate_without_a_ledger_imports_no_heavy_library(tmp_path: Path) ->
     assert (code, heavy) == (0, [])
     code, heavy = _heavy_after("adjudicate", str(log))
     assert (code, heavy) == (0, [])
+
+
+_MODULES_PROBE = """
+import json, sys
+from typer.main import get_command
+from services.cli import app
+code = get_command(app).main(sys.argv[1:], prog_name="pitwatch", standalone_mode=False)
+print(json.dumps({"code": code, "modules": sorted(sys.modules)}))
+"""
+
+# The Python rules of the five games and the reference runner's table state: the core
+# has the rules, so a native run that defers no hand never loads them (~40 ms).
+REFERENCE_MODULES = {f"services.games.{game}.adjudicate"
+                     for game in ("hcf", "chinese", "draw7a", "russian", "holdem")
+                     } | {"services.games.registry", "services.adjudicator.python_runner"}
+
+
+def _modules_after(*args: str) -> tuple[int, set[str]]:
+    done = subprocess.run([sys.executable, "-c", _MODULES_PROBE, *args], cwd=ROOT,
+                          check=True, capture_output=True, text=True)
+    result = json.loads(done.stdout.strip().splitlines()[-1])
+    return int(result["code"]), set(result["modules"])
+
+
+@pytest.mark.parametrize("game", ["hcf", "chinese", "draw7a", "russian", "holdem"])
+def test_a_native_run_loads_neither_the_python_rules_nor_pydantic(tmp_path: Path,
+                                                                  game: str) -> None:
+    """The start-up of ``pitwatch adjudicate`` (issue #23 counts the whole process): the
+    reference's rules load only for a hand the core leaves to them, and typer's argument
+    parsing does not build pydantic adapters (typer < 0.29)."""
+    log = tmp_path / f"{game}.jsonl"
+    code, _ = _heavy_after("simulate", "--game", game, "--tables", "1", "--hands", "3",
+                           "--seed", "1", "-o", str(log))
+    assert code == 0
+    code, modules = _modules_after("adjudicate", str(log))
+    assert code == 0
+    assert modules & REFERENCE_MODULES == set()
+    assert "pydantic" not in modules
+    code, modules = _modules_after("adjudicate", str(log), "--engine", "python")
+    assert code == 0
+    assert REFERENCE_MODULES <= modules  # the probe sees them when they load
 
 
 def test_a_holdem_run_builds_the_ranking_tables_when_a_hand_is_ranked(tmp_path: Path) -> None:
