@@ -119,7 +119,7 @@ def test_a_native_run_loads_neither_the_python_rules_nor_pydantic(tmp_path: Path
     assert "pydantic" not in modules
     code, modules = _modules_after("adjudicate", str(log), "--engine", "python")
     assert code == 0
-    assert REFERENCE_MODULES <= modules  # the probe sees them when they load
+    assert modules >= REFERENCE_MODULES  # the probe sees them when they load
 
 
 def test_a_holdem_run_builds_the_ranking_tables_when_a_hand_is_ranked(tmp_path: Path) -> None:

@@ -1,0 +1,65 @@
+"""Where ``pitwatch adjudicate`` writes its records: standard output, through a 1 MiB
+buffer of its own when stdout is a descriptor (a file, a pipe), through stdout's own
+buffer when it is not (captured in process). Both give the same bytes, and a reader that
+leaves early ends the run with one exit code and no traceback."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+from typing import IO
+
+import orjson
+
+from services.cli import RECORD_SINK_BUFFER
+from services.simulator.run import simulate
+from tests.profiles import HOUSE
+from tests.unit.cli.helpers import pitwatch
+
+ROOT = Path(__file__).resolve().parents[3]
+
+
+def _log(tmp_path: Path, hands: int) -> Path:
+    log = simulate(["hcf"], 2, hands, seed=3, profile=HOUSE)
+    path = tmp_path / "events.jsonl"
+    path.write_bytes(b"".join(orjson.dumps(e) + b"\n" for e in log.events))
+    return path
+
+
+def _run(*args: str, stdout: int | IO[bytes] = subprocess.PIPE
+         ) -> subprocess.CompletedProcess[bytes]:
+    return subprocess.run([sys.executable, "-m", "services.cli", *args], cwd=ROOT,
+                          stdout=stdout, stderr=subprocess.PIPE, check=False)
+
+
+def test_a_file_on_stdout_gets_what_the_captured_run_prints(tmp_path: Path) -> None:
+    """More than one buffer of records (so the sink flushes while the run goes on and at
+    its end): a file gets them byte for byte as the in-process run prints them, one line
+    per hand in hand order."""
+    log = _log(tmp_path, 200)
+    captured = pitwatch("adjudicate", str(log))
+    assert captured.code == 0, captured.stderr
+    out = tmp_path / "records.jsonl"
+    with out.open("wb") as fh:
+        ran = _run("adjudicate", str(log), stdout=fh)
+    assert ran.returncode == 0, ran.stderr
+    written = out.read_bytes()
+    assert len(written) > RECORD_SINK_BUFFER
+    assert written == captured.stdout.encode()
+    assert written.count(b"\n") == 400
+
+
+def test_a_reader_that_leaves_early_ends_the_run_without_a_traceback(tmp_path: Path) -> None:
+    """``pitwatch adjudicate LOG | head -1``: the pipe closes long before the records end;
+    the run stops with exit 1 (the output is incomplete) and says nothing of Python."""
+    log = _log(tmp_path, 200)
+    reader = subprocess.Popen(["head", "-c", "100"], stdin=subprocess.PIPE,
+                              stdout=subprocess.DEVNULL)
+    assert reader.stdin is not None
+    ran = _run("adjudicate", str(log), stdout=reader.stdin)
+    reader.stdin.close()
+    reader.wait()
+    assert ran.returncode == 1
+    assert b"Traceback" not in ran.stderr
+    assert b"BrokenPipeError" not in ran.stderr
