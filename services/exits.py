@@ -59,6 +59,12 @@ class PitwatchGroup(LazyGroup):
         standalone_mode: bool = True,
         **extra: Any,
     ) -> Any:
+        if sys.stdout is None:  # started with its descriptor closed (`pitwatch ... >&-`)
+            print_error("standard output is closed: give pitwatch somewhere to write "
+                        "(> FILE, or > /dev/null to discard what it prints)")
+            if not standalone_mode:
+                return USAGE
+            sys.exit(USAGE)
         try:
             result = super().main(args, prog_name, complete_var, standalone_mode=False,
                                   **extra)

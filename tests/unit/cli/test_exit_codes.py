@@ -9,6 +9,9 @@ repository said every schema was out of date."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import orjson
@@ -132,3 +135,20 @@ def test_a_file_system_error_is_one_line_and_exit_2() -> None:
     result = CliRunner().invoke(app, ["write"])
     assert result.exit_code == 2
     assert result.stderr.strip() == "error: Permission denied: /var/ro/out.jsonl"
+
+
+@pytest.mark.parametrize("args", [["adjudicate", "events.jsonl"], ["--help"],
+                                  ["ledger", "balances", "--db", "sqlite:///none.sqlite"]])
+def test_a_closed_standard_output_is_one_line_and_exit_2(tmp_path: Path,
+                                                         args: list[str]) -> None:
+    """``pitwatch ... >&-``: Python starts with no ``sys.stdout``; every command would
+    have failed with a traceback at its first print. One line, exit 2, nothing done."""
+    (tmp_path / "events.jsonl").write_bytes(b"")
+    done = subprocess.run(["sh", "-c", 'exec "$0" -m services.cli "$@" >&-',
+                           sys.executable, *args], cwd=tmp_path, stderr=subprocess.PIPE,
+                          check=False, env={**os.environ, "PYTHONPATH": str(REPO)})
+    assert done.returncode == 2
+    assert done.stderr.decode().splitlines() == [
+        "error: standard output is closed: give pitwatch somewhere to write (> FILE, or "
+        "> /dev/null to discard what it prints)"]
+    assert not (tmp_path / "none.sqlite").exists()
