@@ -10,7 +10,7 @@ selectable; the differential tests keep the two byte-identical.
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, Any, Literal, Protocol
+from typing import TYPE_CHECKING, Literal, Protocol
 
 from services.adjudicator.native_runner import EngineUnavailable, NativeRunner
 from services.adjudicator.steps import StepResult
@@ -64,14 +64,5 @@ def make_runner(profiles: Profiles, engine: str | None = None,
     return NativeRunner(profiles, archive=archive, closed_hands=closed_hands)
 
 
-def __getattr__(name: str) -> Any:
-    """``ReferenceRunner`` on first use (see ``make_runner``)."""
-    if name == "ReferenceRunner":
-        from services.adjudicator.python_runner import ReferenceRunner
-
-        return ReferenceRunner
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-__all__ = ["ENGINES", "ENGINE_ENV", "EngineUnavailable", "NativeRunner", "ReferenceRunner",
-           "Runner", "UnknownEngine", "engine_name", "make_runner"]
+__all__ = ["ENGINES", "ENGINE_ENV", "EngineUnavailable", "NativeRunner", "Runner",
+           "UnknownEngine", "engine_name", "make_runner"]

@@ -31,18 +31,23 @@ import json, sys
 from typer.main import get_command
 from services.cli import app
 code = get_command(app).main(sys.argv[1:], prog_name="pitwatch", standalone_mode=False)
-print(json.dumps({"code": code, "heavy": sorted({m.split('.')[0] for m in sys.modules}
-                                                & set(json.loads(sys.stdin.readline())))}))
+print(json.dumps({"code": code, "modules": sorted(sys.modules)}))
 """
 
 
-def _heavy_after(*args: str) -> tuple[int, list[str]]:
-    """Run ``pitwatch ARGS`` in a fresh interpreter; its exit code and the heavy
-    libraries it had imported when it finished."""
+def _modules_after(*args: str) -> tuple[int, set[str]]:
+    """Run ``pitwatch ARGS`` in a fresh interpreter; its exit code and the modules it
+    had imported when it finished."""
     done = subprocess.run([sys.executable, "-c", _PROBE, *args], cwd=ROOT, check=True,
-                          input=json.dumps(HEAVY) + "\n", capture_output=True, text=True)
+                          capture_output=True, text=True)
     result = json.loads(done.stdout.strip().splitlines()[-1])
-    return int(result["code"]), list(result["heavy"])
+    return int(result["code"]), set(result["modules"])
+
+
+def _heavy_after(*args: str) -> tuple[int, list[str]]:
+    """``_modules_after``, reduced to the heavy libraries among the modules."""
+    code, modules = _modules_after(*args)
+    return code, sorted({m.split(".")[0] for m in modules} & set(HEAVY))
 
 
 def test_importing_the_command_tree_imports_no_heavy_library() -> None:
@@ -81,26 +86,11 @@ def test_adjudicate_without_a_ledger_imports_no_heavy_library(tmp_path: Path) ->
     assert (code, heavy) == (0, [])
 
 
-_MODULES_PROBE = """
-import json, sys
-from typer.main import get_command
-from services.cli import app
-code = get_command(app).main(sys.argv[1:], prog_name="pitwatch", standalone_mode=False)
-print(json.dumps({"code": code, "modules": sorted(sys.modules)}))
-"""
-
 # The Python rules of the five games and the reference runner's table state: the core
 # has the rules, so a native run that defers no hand never loads them (~40 ms).
 REFERENCE_MODULES = {f"services.games.{game}.adjudicate"
                      for game in ("hcf", "chinese", "draw7a", "russian", "holdem")
                      } | {"services.games.registry", "services.adjudicator.python_runner"}
-
-
-def _modules_after(*args: str) -> tuple[int, set[str]]:
-    done = subprocess.run([sys.executable, "-c", _MODULES_PROBE, *args], cwd=ROOT,
-                          check=True, capture_output=True, text=True)
-    result = json.loads(done.stdout.strip().splitlines()[-1])
-    return int(result["code"]), set(result["modules"])
 
 
 @pytest.mark.parametrize("game", ["hcf", "chinese", "draw7a", "russian", "holdem"])
