@@ -27,8 +27,6 @@ from services.games.profile import UnknownProfileError
 from services.games.profiles import BUILTIN_PROFILE, read_profiles
 from services.lazy_commands import LazyCommand
 from services.outputs import output_file, write_jsonl
-from services.simulator.options import SimulationOptions
-from services.simulator.truth import TruthLabel, encode_label
 from services.terminal import (
     LogProgress,
     RecordTally,
@@ -42,6 +40,7 @@ from services.terminal import (
 
 if TYPE_CHECKING:
     from services.recording import ArchiveCollector
+    from services.simulator.options import SimulationOptions
 
 
 class PitwatchCommands(PitwatchGroup):
@@ -141,8 +140,8 @@ def run_file(path: Path, out: BinaryIO | None = None, engine: str | None = None,
     runner = _runner(engine, archive)
     if not keep_records:  # only written and counted: the core's records as their bytes
         runner.encode_records()
-    with path.open("rb") as fh, log_progress(path, "adjudicating") as bar:
-        for step in _steps(runner, fh, bar):
+    with log_progress(path, "adjudicating") as bar:
+        for step in _steps(runner, path, bar):
             _collect(run, step, out)
             run.chain_breaks_outside_hands += len(step.outside_hand)
             if run.archive is not None and step.archive:
@@ -154,14 +153,15 @@ def run_file(path: Path, out: BinaryIO | None = None, engine: str | None = None,
     return run
 
 
-def _steps(runner: EmbeddedRunner, fh: BinaryIO, bar: LogProgress) -> Iterator[StepResult]:
-    """The file's results: the native core takes whole buffers (the bar advances per
-    buffer), the reference one line at a time (the bar per line)."""
+def _steps(runner: EmbeddedRunner, path: Path, bar: LogProgress) -> Iterator[StepResult]:
+    """The file's results: the native core reads the file itself in whole buffers (the
+    bar advances per buffer), the reference one line at a time (the bar per line)."""
     if runner.native:
-        yield from runner.feed_file(fh, bar.chunk)
+        yield from runner.feed_path(path, bar.counted if bar.visible else None)
         return
-    for raw, where in bar.lines(iter_lines(fh)):
-        yield runner.feed(raw, where)
+    with path.open("rb") as fh:
+        for raw, where in bar.lines(iter_lines(fh)):
+            yield runner.feed(raw, where)
 
 
 def _runner(engine: str | None, archive: bool = False) -> EmbeddedRunner:
@@ -378,6 +378,7 @@ def simulate(
 ) -> None:
     """Generate realistic, hash-chained v1 events with labelled injected faults."""
     from services.simulator.run import simulate as run_simulation
+    from services.simulator.truth import encode_label
 
     chosen = _resolve_faults(game, faults)
     options = _simulation_options(game, tables, dealers, styles, players, pattern or [])
@@ -418,6 +419,7 @@ def _simulation_options(games: list[str], tables: int, dealers: int | None,
                         styles: str | None, players: int | None,
                         patterns: list[str]) -> SimulationOptions:
     """The options of ``pitwatch simulate`` checked: a bad one is a one-line usage error."""
+    from services.simulator.options import SimulationOptions
     from services.simulator.patterns import UnknownPatternError, parse_pattern, place_patterns
     from services.simulator.styles import STYLE_CHOICES
 
@@ -435,11 +437,6 @@ def _simulation_options(games: list[str], tables: int, dealers: int | None,
         raise typer.BadParameter(str(exc), param_hint="--pattern") from None
     return SimulationOptions(dealers=dealers, styles=styles, players=players,
                              patterns=specs)
-
-
-def read_truth(path: Path) -> list[TruthLabel]:
-    decoder = msgspec.json.Decoder(TruthLabel)
-    return [decoder.decode(line) for line in path.read_bytes().splitlines() if line.strip()]
 
 
 # ---------------------------------------------------------------- demo

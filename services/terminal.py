@@ -123,12 +123,16 @@ class LogProgress:
                 self._flush()
         self._flush()
 
-    def chunk(self, data: bytes) -> None:
-        """Count a buffer of the log read at once (its lines and ``hand_ended`` events)."""
-        if self._progress.disable:  # a bar nobody sees (stderr is not a terminal):
-            return  # counting would be two passes over every byte for nothing
-        self._pending += data.count(b"\n")
-        self._hands += data.count(HAND_ENDED)
+    @property
+    def visible(self) -> bool:
+        """Somebody sees the bar (stderr is a terminal): counting is worth its passes."""
+        return not self._progress.disable
+
+    def counted(self, lines: int, hands: int) -> None:
+        """Advance by a buffer whose lines and ``hand_ended`` events were counted by its
+        reader (the native core's, ``services._native.LogFile``)."""
+        self._pending += lines
+        self._hands += hands
         self._flush()
 
     def _flush(self) -> None:

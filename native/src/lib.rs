@@ -15,6 +15,7 @@ pub mod intake;
 pub mod json;
 pub mod kafka;
 pub mod lines;
+pub mod logfile;
 pub mod rules;
 pub mod schema;
 pub mod recycle;

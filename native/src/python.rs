@@ -108,6 +108,8 @@ const RECORD_STRUCTS: [(&str, &[&str]); 4] = [
 ];
 
 type Step<'py> = (usize, Option<String>, Bound<'py, PyList>);
+/// (line number, table id, outputs, the record's bytes): `Engine::feed_log`'s step.
+type LogStep<'py> = (u64, Option<String>, Bound<'py, PyList>, Bound<'py, PyBytes>);
 /// (table id, outputs, whether a hand closed)
 type Outcome<'py> = (Option<String>, Bound<'py, PyList>, bool);
 /// A Kafka record with an outcome: (offset, key, value, headers, table_id, outputs; None:
@@ -709,6 +711,36 @@ impl Engine {
             pos = data.len();
         }
         Ok(((pos, line), steps))
+    }
+
+    /// Whole lines of a log file the core reads itself (`LogFile`: one buffer kept for the
+    /// whole file). Reads the next chunk when every whole line read so far was taken, then
+    /// takes lines as `feed_buffer` does: `(bytes read by this call, steps)`, each step
+    /// `(line number, table id, outputs, the record's bytes)`. Call again until
+    /// `log.done`.
+    fn feed_log<'py>(&mut self, py: Python<'py>, mut log: PyRefMut<'py, LogFile>)
+                     -> PyResult<(usize, Vec<LogStep<'py>>)> {
+        let log = &mut log.inner;
+        let read = if log.taken_all() && !log.done() { log.refill()? } else { 0 };
+        let mut steps = Vec::new();
+        let (data, mut pos, mut line) = log.lines();
+        while let Some((start, end, number, next)) = lines::next_record(data, pos, line) {
+            pos = next;
+            line = number + 1;
+            if let Some((table_id, list, closed)) = self.one(py, &data[start..end])? {
+                steps.push((number, table_id, list, PyBytes::new(py, &data[start..end])));
+                if closed {
+                    break;
+                }
+            }
+        }
+        if lines::next_record(data, pos, line).is_none() {
+            // Only blank lines are left of what was read whole: count them.
+            line += data[pos..].iter().filter(|&&b| b == b'\n').count() as u64;
+            pos = data.len();
+        }
+        log.advance(pos, line);
+        Ok((read, steps))
     }
 
     /// Adjudicate the games the core's rules cover (`games`: of High Card Flush, Chinese
@@ -1401,9 +1433,39 @@ fn kafka_batch_crc_ok(buf: &[u8], start: usize, end: usize) -> PyResult<bool> {
     Ok(kafka::crc_ok(batch))
 }
 
+/// A log file the core reads in one buffer it keeps (`logfile::LogBuffer`), for
+/// `Engine.feed_log`. `chunk`: bytes a read asks for; `counting`: also count the newlines
+/// and `hand_ended` events read, for a progress bar (`take_counts`).
+#[pyclass(module = "services._native", unsendable)]
+pub struct LogFile {
+    inner: crate::logfile::LogBuffer<std::fs::File>,
+}
+
+#[pymethods]
+impl LogFile {
+    #[new]
+    #[pyo3(signature = (path, chunk, counting=false))]
+    fn new(path: std::path::PathBuf, chunk: usize, counting: bool) -> PyResult<Self> {
+        let file = std::fs::File::open(path)?;
+        Ok(LogFile { inner: crate::logfile::LogBuffer::new(file, chunk, counting) })
+    }
+
+    /// Every byte of the file was read and taken.
+    #[getter]
+    fn done(&self) -> bool {
+        self.inner.done()
+    }
+
+    /// (newlines, `hand_ended` events) read since the last call (with `counting`).
+    fn take_counts(&mut self) -> (u64, u64) {
+        self.inner.take_counts()
+    }
+}
+
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Engine>()?;
+    m.add_class::<LogFile>()?;
     m.add_class::<crate::python_ranking::CardRanking>()?;
     m.add_function(wrap_pyfunction!(describe, m)?)?;
     m.add_function(wrap_pyfunction!(intake, m)?)?;

@@ -8,6 +8,7 @@ byte-identical records.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterable, Iterator
 from itertools import islice
 from typing import BinaryIO
@@ -21,7 +22,7 @@ __all__ = ["DeadLetter", "EmbeddedRunner", "StepResult", "adjudicate_file", "adj
            "iter_lines"]
 
 LINES_PER_BATCH = 4096  # lines handed to the native core in one call
-BYTES_PER_CHUNK = 1 << 22  # bytes of a file read at once by ``adjudicate_file``
+BYTES_PER_CHUNK = 1 << 22  # bytes of a file read at once (``feed_file``, ``feed_path``)
 
 
 class EmbeddedRunner:
@@ -65,12 +66,11 @@ class EmbeddedRunner:
                 if step.records or step.alerts or step.dead_letters or step.archive:
                     yield step
 
-    def feed_file(self, fh: BinaryIO, on_chunk: Callable[[bytes], None] | None = None
-                  ) -> Iterator[StepResult]:
+    def feed_file(self, fh: BinaryIO) -> Iterator[StepResult]:
         """The results (only those with an outcome) of a whole binary file, without the
         end-of-input closing (``finish``). The native core takes it in buffers of whole
-        lines (no Python object per line; ``on_chunk`` sees each buffer, for a progress
-        bar); the reference one line at a time."""
+        lines (no Python object per line); the reference one line at a time. A file with
+        a path is read faster by ``feed_path``."""
         if not isinstance(self.impl, NativeRunner):
             feed = self.impl.feed
             for raw, where in iter_lines(fh):
@@ -82,8 +82,6 @@ class EmbeddedRunner:
         pending = b""  # the start of a line the previous chunk cut
         line = 1
         while chunk := fh.read(BYTES_PER_CHUNK):
-            if on_chunk is not None:
-                on_chunk(chunk)
             last = chunk.rfind(b"\n") + 1
             if not last:  # the chunk only goes on with a line
                 pending += chunk
@@ -100,6 +98,19 @@ class EmbeddedRunner:
             pending = chunk[last:]
         if pending:
             yield from native.feed_buffer(pending, line)
+
+    def feed_path(self, path: str | os.PathLike[str],
+                  on_read: Callable[[int, int], None] | None = None) -> Iterator[StepResult]:
+        """The results (only those with an outcome) of the whole file at ``path``, without
+        the end-of-input closing (``finish``): as ``feed_file``, the native core reading
+        the file itself (one buffer kept for the whole file; ``on_read(lines, hands)``
+        counts what each read brought, for a progress bar). The reference reads it as
+        ``feed_file`` does."""
+        if isinstance(self.impl, NativeRunner):
+            yield from self.impl.feed_path(os.fspath(path), BYTES_PER_CHUNK, on_read)
+            return
+        with open(path, "rb") as fh:
+            yield from self.feed_file(fh)
 
     def finish(self) -> StepResult:
         return self.impl.finish()

@@ -295,6 +295,22 @@ class NativeRunner:
                 yield self._step(table_id, outputs, buf[start:end], f"line {number}")
         self.next_line = line
 
+    def feed_path(self, path: str, chunk: int,
+                  on_read: Callable[[int, int], None] | None = None) -> Iterator[StepResult]:
+        """Every line of the file at ``path``, read by the core in buffers of ``chunk``
+        bytes it keeps (``native/src/logfile.rs``: no Python object per buffer, its pages
+        touched once). ``on_read(lines, hands)``: what each read brought, for a progress
+        bar (counted only when asked). A file that cannot be opened or read raises
+        ``OSError``."""
+        log = _native().LogFile(path, chunk, on_read is not None)
+        feed_log = self._engine.feed_log
+        while not log.done:
+            read, steps = feed_log(log)
+            if read and on_read is not None:
+                on_read(*log.take_counts())
+            for number, table_id, outputs, raw in steps:
+                yield self._step(table_id, outputs, raw, f"line {number}")
+
     def finish(self) -> StepResult:
         """Close hands left open at end of input (reported as rejected, never dropped)."""
         result = StepResult()

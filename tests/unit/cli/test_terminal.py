@@ -83,24 +83,24 @@ def test_log_progress_counts_lines_and_hand_ends() -> None:
     assert progress.tasks[0].fields["note"] == "1 hands"
 
 
-def test_log_progress_counts_a_buffer_on_a_terminal() -> None:
+def test_log_progress_advances_by_a_counted_buffer_on_a_terminal() -> None:
+    """The native core's reader counts a buffer's lines and hand ends; the bar adds them."""
     console, _ = _terminal()
     progress = progress_bar(console)
     task = progress.add_task("x", total=4, unit="events", note="")
     bar = LogProgress(progress, task)
-    bar.chunk(b'{"type":"hand_started"}\n{"type": "hand_ended"}\n{"type":"hand_ended"}\n')
-    assert progress.tasks[0].completed == 3
+    assert bar.visible
+    bar.counted(3, 2)
+    bar.counted(1, 0)
+    assert progress.tasks[0].completed == 4
     assert progress.tasks[0].fields["note"] == "2 hands"
 
 
-def test_log_progress_does_not_count_for_a_bar_nobody_sees() -> None:
-    """Off a terminal the bar is not drawn, and a buffer is not scanned for it."""
+def test_log_progress_is_not_visible_off_a_terminal() -> None:
+    """Off a terminal the bar is not drawn, so nobody asks the reader to count for it."""
     progress = progress_bar(Console(file=io.StringIO(), force_terminal=False))
     task = progress.add_task("x", total=None, unit="events", note="0 hands")
-    bar = LogProgress(progress, task)
-    bar.chunk(b'{"type":"hand_ended"}\n' * 5)
-    assert progress.tasks[0].completed == 0
-    assert progress.tasks[0].fields["note"] == "0 hands"
+    assert not LogProgress(progress, task).visible
 
 
 def test_a_tally_counts_records_and_encoded_records_alike() -> None:

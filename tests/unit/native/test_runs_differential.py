@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import io
 import random
+from pathlib import Path
 from typing import Any
 
 import msgspec
@@ -340,6 +341,48 @@ def test_a_file_read_in_small_chunks_numbers_its_lines_as_the_reference(
         monkeypatch.setattr(embedded, "BYTES_PER_CHUNK", chunk)
         assert outcome(list(adjudicate_file(io.BytesIO(text), PROFILES, "native",
                                             archive=True))) == reference
+
+
+def test_a_file_the_core_reads_itself_numbers_its_lines_as_the_reference(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """``feed_path`` (the core's own reader, ``pitwatch adjudicate FILE``): blank lines,
+    whitespace, bad records and a last line without a newline, read in chunks down to one
+    byte (a line longer than a read grows its buffer): the reference's outcome."""
+    from services.adjudicator import embedded
+
+    lines = fault_log("hcf")[:300]
+    rng = random.Random(7)
+    text = b""
+    for line in lines:
+        text += rng.choice([b"", b"\n", b"\n\n", b"  \n", b"{bad}\n"]) + line + b"\n"
+    text += b"  {unterminated last line"
+    path = tmp_path / "log.jsonl"
+    path.write_bytes(text)
+    reference = outcome(list(adjudicate_lines(io.BytesIO(text), PROFILES, "python")))
+    assert reference["dlq"]
+    for chunk in (1, 64, 333, 1000, 4096, 1 << 22):
+        monkeypatch.setattr(embedded, "BYTES_PER_CHUNK", chunk)
+        runner = EmbeddedRunner(PROFILES, "native", archive=True)
+        assert runner.native
+        steps = [*runner.feed_path(path), runner.finish()]
+        assert outcome(steps) == reference, chunk
+
+
+def test_the_core_s_reader_counts_lines_and_hand_ends_for_a_bar(tmp_path: Path) -> None:
+    """Three lines of a log, two of them hand ends (with and without a space after ':'),
+    counted by the reader as it reads them."""
+    path = tmp_path / "log.jsonl"
+    path.write_bytes(b'{"type":"hand_ended"}\n{"type": "hand_ended"}\n{"type":"x"}\n')
+    seen: list[tuple[int, int]] = []
+    runner = EmbeddedRunner(PROFILES, "native")
+    list(runner.feed_path(path, lambda lines, hands: seen.append((lines, hands))))
+    assert seen == [(3, 2)]
+
+
+def test_a_log_the_core_cannot_open_is_an_os_error(tmp_path: Path) -> None:
+    runner = EmbeddedRunner(PROFILES, "native")
+    with pytest.raises(FileNotFoundError):
+        list(runner.feed_path(tmp_path / "missing.jsonl"))
 
 
 def test_a_state_of_the_format_before_the_archive_still_imports() -> None:
