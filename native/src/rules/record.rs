@@ -5,7 +5,7 @@
 
 use std::collections::BTreeMap;
 
-use super::recorded::Movement;
+use super::recorded::{Account, Movement};
 use super::{Chips, RFinding};
 use crate::canonical::write_str;
 
@@ -52,8 +52,14 @@ fn opt_str(out: &mut Vec<u8>, value: Option<&str>) {
     }
 }
 
-fn int(out: &mut Vec<u8>, value: impl std::fmt::Display) {
-    out.extend_from_slice(value.to_string().as_bytes());
+/// An integer as JSON: `canonical::write_int` where it fits 64 bits (every real amount;
+/// no `String` made for it, as `to_string` did for every chip amount of every record).
+fn int(out: &mut Vec<u8>, value: impl Into<i128>) {
+    let value: i128 = value.into();
+    match i64::try_from(value) {
+        Ok(small) => crate::canonical::write_int(small, out),
+        Err(_) => out.extend_from_slice(value.to_string().as_bytes()),
+    }
 }
 
 /// A dict with its keys sorted (`order="deterministic"`).
@@ -66,7 +72,7 @@ fn chips_map(out: &mut Vec<u8>, map: &[(String, Chips)]) {
         }
         write_str(k, out);
         out.push(b':');
-        int(out, v);
+        int(out, *v);
     }
     out.push(b'}');
 }
@@ -112,14 +118,30 @@ fn movement(out: &mut Vec<u8>, m: &Movement) {
     out.extend_from_slice(b",\"seq\":");
     int(out, m.seq);
     out.extend_from_slice(b",\"from\":");
-    write_str(&m.from.to_string(), out);
+    account(out, &m.from);
     out.extend_from_slice(b",\"to\":");
-    write_str(&m.to.to_string(), out);
+    account(out, &m.to);
     out.extend_from_slice(b",\"amount\":");
     int(out, m.amount);
     out.extend_from_slice(b",\"kind\":");
     write_str(m.kind, out);
     out.push(b'}');
+}
+
+/// An account as the JSON string its `Display` gives (`house`, `pot`, `layout:N`,
+/// `stack:N`), written in place: these names never need an escape.
+fn account(out: &mut Vec<u8>, a: &Account) {
+    let (prefix, seat): (&[u8], Option<i64>) = match a {
+        Account::House => (b"\"house", None),
+        Account::Pot => (b"\"pot", None),
+        Account::Layout(s) => (b"\"layout:", Some(*s)),
+        Account::Stack(s) => (b"\"stack:", Some(*s)),
+    };
+    out.extend_from_slice(prefix);
+    if let Some(seat) = seat {
+        crate::canonical::write_int(seat, out);
+    }
+    out.push(b'"');
 }
 
 /// The record's bytes, exactly `encode_record(record)`.
