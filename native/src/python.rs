@@ -1464,6 +1464,7 @@ impl LogFile {
 
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    crate::tune_allocator();
     m.add_class::<Engine>()?;
     m.add_class::<LogFile>()?;
     m.add_class::<crate::python_ranking::CardRanking>()?;
