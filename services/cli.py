@@ -141,7 +141,7 @@ def run_file(path: Path, out: BinaryIO | None = None, engine: str | None = None,
     if not keep_records:  # only written and counted: the core's records as their bytes
         runner.encode_records()
     with log_progress(path, "adjudicating") as bar:
-        for step in _steps(runner, path, bar):
+        for step in _steps(runner, path, bar, runs=not keep_records):
             _collect(run, step, out)
             run.chain_breaks_outside_hands += len(step.outside_hand)
             if run.archive is not None and step.archive:
@@ -153,11 +153,13 @@ def run_file(path: Path, out: BinaryIO | None = None, engine: str | None = None,
     return run
 
 
-def _steps(runner: EmbeddedRunner, path: Path, bar: LogProgress) -> Iterator[StepResult]:
+def _steps(runner: EmbeddedRunner, path: Path, bar: LogProgress, runs: bool
+           ) -> Iterator[StepResult]:
     """The file's results: the native core reads the file itself in whole buffers (the
-    bar advances per buffer), the reference one line at a time (the bar per line)."""
+    bar advances per buffer; with ``runs``, its records come in runs), the reference one
+    line at a time (the bar per line)."""
     if runner.native:
-        yield from runner.feed_path(path, bar.counted if bar.visible else None)
+        yield from runner.feed_path(path, bar.counted if bar.visible else None, runs)
         return
     with path.open("rb") as fh:
         for raw, where in bar.lines(iter_lines(fh)):
@@ -179,6 +181,10 @@ def _runner(engine: str | None, archive: bool = False) -> EmbeddedRunner:
 def _collect(run: AdjudicationRun, step: StepResult, out: BinaryIO | None) -> None:
     """A step's records (as structs or already encoded: one engine gives one kind, in
     the order the hands ended), alerts and dead letters."""
+    if step.encoded_run is not None:  # records of hands ended before the step's own
+        run.tally.add_run(step.encoded_run)
+        if out is not None:
+            out.write(step.encoded_run.json)
     run.tally.add(step.records)
     run.tally.add_encoded(step.encoded)
     if run.records is not None:

@@ -35,7 +35,7 @@ from rich.text import Text
 from services.adjudicator.steps import finding_key
 
 if TYPE_CHECKING:
-    from services.adjudicator.steps import EncodedRecord
+    from services.adjudicator.steps import EncodedRecord, EncodedRun
     from services.events.contract import AdjudicationRecord, Alert
 
 err = Console(stderr=True)
@@ -184,6 +184,12 @@ class RecordTally:
     def add_encoded(self, records: Iterable[EncodedRecord]) -> None:
         for record in records:
             self._count(record.status, record.findings)
+
+    def add_run(self, run: EncodedRun) -> None:
+        """A run of records counted by the core (``EncodedRun``)."""
+        self.hands += run.hands
+        self.status.update(dict(run.status))
+        self.findings.update(dict(run.findings))
 
     def _count(self, status: str, findings: Iterable[tuple[str, str, str]]) -> None:
         self.hands += 1

@@ -110,6 +110,42 @@ const RECORD_STRUCTS: [(&str, &[&str]); 4] = [
 type Step<'py> = (usize, Option<String>, Bound<'py, PyList>);
 /// (line number, table id, outputs, the record's bytes): `Engine::feed_log`'s step.
 type LogStep<'py> = (u64, Option<String>, Bound<'py, PyList>, Bound<'py, PyBytes>);
+/// (records' bytes, hands, hands by status, findings by (rule, code, severity)).
+type RunTuple<'py> = (Bound<'py, PyBytes>, u64, Vec<(&'static str, u64)>,
+                      Vec<((&'static str, &'static str, &'static str), u64)>);
+
+/// Records the core's rules made, one after the other, with what a summary counts of
+/// them (`feed_log` with `runs`).
+#[derive(Default)]
+struct RecordRun {
+    json: Vec<u8>,
+    hands: u64,
+    status: HashMap<&'static str, u64>,
+    findings: HashMap<(&'static str, &'static str, &'static str), u64>,
+}
+
+impl RecordRun {
+    fn add(&mut self, record: &Record) {
+        crate::rules::record::encode_into(record, &mut self.json);
+        self.json.push(b'\n');
+        self.hands += 1;
+        *self.status.entry(record.status).or_insert(0) += 1;
+        for f in &record.findings {
+            *self.findings.entry((f.rule, f.code, f.severity.name())).or_insert(0) += 1;
+        }
+    }
+
+    fn into_tuple(self, py: Python<'_>) -> PyResult<Option<RunTuple<'_>>> {
+        if self.hands == 0 {
+            return Ok(None);
+        }
+        let mut status: Vec<_> = self.status.into_iter().collect();
+        status.sort_unstable();
+        let mut findings: Vec<_> = self.findings.into_iter().collect();
+        findings.sort_unstable();
+        Ok(Some((PyBytes::new(py, &self.json), self.hands, status, findings)))
+    }
+}
 /// (table id, outputs, whether a hand closed)
 type Outcome<'py> = (Option<String>, Bound<'py, PyList>, bool);
 /// A Kafka record with an outcome: (offset, key, value, headers, table_id, outputs; None:
@@ -418,10 +454,11 @@ impl Engine {
     /// One record: `None` (nothing to report) or `(table_id, outputs)`; a rejected record
     /// gives `(table_id_or_None, [("dlq", reason)])` with the reference's wording.
     fn one<'py>(&mut self, py: Python<'py>, raw: &[u8]) -> PyResult<Option<Outcome<'py>>> {
-        self.one_keyed(py, raw, None)
+        self.one_keyed(py, raw, None, None)
     }
 
-    fn one_keyed<'py>(&mut self, py: Python<'py>, raw: &[u8], key: Option<&[u8]>) -> PyResult<Option<Outcome<'py>>> {
+    fn one_keyed<'py>(&mut self, py: Python<'py>, raw: &[u8], key: Option<&[u8]>,
+                      sink: Option<&mut RecordRun>) -> PyResult<Option<Outcome<'py>>> {
         let reference = self.reference.clone_ref(py);
         let mut ask_error: Option<PyErr> = None;
         let panic_here = self.panic_on.as_deref() == Some(raw);
@@ -478,6 +515,12 @@ impl Engine {
             Processed::Applied { table_id, outputs } => {
                 if outputs.is_empty() {
                     return Ok(None);
+                }
+                if let (Some(sink), [Output::Adjudicated { record, hand: None }]) = (sink, outputs.as_slice()) {
+                    if self.encoded_records {
+                        sink.add(record);
+                        return Ok(None);
+                    }
                 }
                 let closed = outputs.iter().any(|o| matches!(o, Output::Closed(_)));
                 let list = self.outputs(py, &table_id, &outputs)?;
@@ -536,7 +579,7 @@ impl Engine {
     /// `(table_id, outputs)`; a valid record of another table is not applied and gives
     /// `(its table_id, [("wrong_key", its table_id)])`.
     fn feed_keyed<'py>(&mut self, py: Python<'py>, raw: &[u8], key: &[u8]) -> PyResult<Option<(Option<String>, Bound<'py, PyList>)>> {
-        Ok(self.one_keyed(py, raw, Some(key))?.map(|(t, list, _)| (t, list)))
+        Ok(self.one_keyed(py, raw, Some(key), None)?.map(|(t, list, _)| (t, list)))
     }
 
     /// Records `items[start:]` (stripped of ASCII whitespace first when `strip`; blank ones
@@ -584,7 +627,7 @@ impl Engine {
             let key: &[u8] = if key_item.is_none() { b"" } else { key_item.downcast::<PyBytes>()?.as_bytes() };
             let at = index;
             index += 1;
-            if let Some((table_id, list, closed)) = self.one_keyed(py, raw, Some(key))? {
+            if let Some((table_id, list, closed)) = self.one_keyed(py, raw, Some(key), None)? {
                 steps.push((at, table_id, list));
                 if closed {
                     break;
@@ -662,7 +705,7 @@ impl Engine {
             if let Some(t) = table {
                 fed.insert(t.clone(), record.offset);
             }
-            if let Some((table_id, list, closed)) = self.one_keyed(py, value, Some(record.key.unwrap_or(b"")))? {
+            if let Some((table_id, list, closed)) = self.one_keyed(py, value, Some(record.key.unwrap_or(b"")), None)? {
                 steps.push(kafka_step(py, &record, table_id, Some(list))?);
                 if closed {
                     next_resume = Some(pos);
@@ -715,21 +758,31 @@ impl Engine {
 
     /// Whole lines of a log file the core reads itself (`LogFile`: one buffer kept for the
     /// whole file). Reads the next chunk when every whole line read so far was taken, then
-    /// takes lines as `feed_buffer` does: `(bytes read by this call, steps)`, each step
-    /// `(line number, table id, outputs, the record's bytes)`. Call again until
+    /// takes lines as `feed_buffer` does: `(bytes read by this call, steps, run)`, each
+    /// step `(line number, table id, outputs, the record's bytes)`. Call again until
     /// `log.done`.
-    fn feed_log<'py>(&mut self, py: Python<'py>, mut log: PyRefMut<'py, LogFile>)
-                     -> PyResult<(usize, Vec<LogStep<'py>>)> {
+    ///
+    /// With `runs` (and `encode_records` on): a line whose only outcome is a record the
+    /// core's rules made goes into `run` instead of a step: `(the records' bytes, one a
+    /// line, hands, [(status, count)], [((rule, code, severity), count)])`, or None when
+    /// none did. The call stops at the first step, so the run's records all come before
+    /// it (write the run, then the steps). Why: a step a hand (a list, a tuple, the
+    /// record's bytes, then Python's objects for it) was about 4 µs of a hand's 90-100.
+    #[pyo3(signature = (log, runs=false))]
+    fn feed_log<'py>(&mut self, py: Python<'py>, mut log: PyRefMut<'py, LogFile>, runs: bool)
+                     -> PyResult<(usize, Vec<LogStep<'py>>, Option<RunTuple<'py>>)> {
         let log = &mut log.inner;
         let read = if log.taken_all() && !log.done() { log.refill()? } else { 0 };
         let mut steps = Vec::new();
+        let mut run = RecordRun::default();
         let (data, mut pos, mut line) = log.lines();
         while let Some((start, end, number, next)) = lines::next_record(data, pos, line) {
             pos = next;
             line = number + 1;
-            if let Some((table_id, list, closed)) = self.one(py, &data[start..end])? {
+            let sink = if runs { Some(&mut run) } else { None };
+            if let Some((table_id, list, closed)) = self.one_keyed(py, &data[start..end], None, sink)? {
                 steps.push((number, table_id, list, PyBytes::new(py, &data[start..end])));
-                if closed {
+                if closed || runs {
                     break;
                 }
             }
@@ -740,7 +793,7 @@ impl Engine {
             pos = data.len();
         }
         log.advance(pos, line);
-        Ok((read, steps))
+        Ok((read, steps, run.into_tuple(py)?))
     }
 
     /// Adjudicate the games the core's rules cover (`games`: of High Card Flush, Chinese

@@ -100,14 +100,16 @@ class EmbeddedRunner:
             yield from native.feed_buffer(pending, line)
 
     def feed_path(self, path: str | os.PathLike[str],
-                  on_read: Callable[[int, int], None] | None = None) -> Iterator[StepResult]:
+                  on_read: Callable[[int, int], None] | None = None,
+                  runs: bool = False) -> Iterator[StepResult]:
         """The results (only those with an outcome) of the whole file at ``path``, without
         the end-of-input closing (``finish``): as ``feed_file``, the native core reading
         the file itself (one buffer kept for the whole file; ``on_read(lines, hands)``
-        counts what each read brought, for a progress bar). The reference reads it as
-        ``feed_file`` does."""
+        counts what each read brought, for a progress bar; with ``runs`` after
+        ``encode_records``, records come in ``StepResult.encoded_run``s). The reference
+        reads it as ``feed_file`` does."""
         if isinstance(self.impl, NativeRunner):
-            yield from self.impl.feed_path(os.fspath(path), BYTES_PER_CHUNK, on_read)
+            yield from self.impl.feed_path(os.fspath(path), BYTES_PER_CHUNK, on_read, runs)
             return
         with open(path, "rb") as fh:
             yield from self.feed_file(fh)

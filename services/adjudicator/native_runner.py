@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 
 from services.adjudicator.segments import RawPart, Segment, events_of_parts
-from services.adjudicator.steps import DeadLetter, EncodedRecord, StepResult
+from services.adjudicator.steps import DeadLetter, EncodedRecord, EncodedRun, StepResult
 from services.events import contract
 from services.events.contract import Alert
 from services.games.chinese.profile import ChineseProfile
@@ -296,18 +296,23 @@ class NativeRunner:
         self.next_line = line
 
     def feed_path(self, path: str, chunk: int,
-                  on_read: Callable[[int, int], None] | None = None) -> Iterator[StepResult]:
+                  on_read: Callable[[int, int], None] | None = None,
+                  runs: bool = False) -> Iterator[StepResult]:
         """Every line of the file at ``path``, read by the core in buffers of ``chunk``
         bytes it keeps (``native/src/logfile.rs``: no Python object per buffer, its pages
         touched once). ``on_read(lines, hands)``: what each read brought, for a progress
-        bar (counted only when asked). A file that cannot be opened or read raises
-        ``OSError``."""
+        bar (counted only when asked). With ``runs`` (and ``encode_records``), the records
+        of hands with no other outcome come as ``StepResult.encoded_run``s, a buffer's
+        worth at a time, in order with the other steps. A file that cannot be opened or
+        read raises ``OSError``."""
         log = _native().LogFile(path, chunk, on_read is not None)
         feed_log = self._engine.feed_log
         while not log.done:
-            read, steps = feed_log(log)
+            read, steps, run = feed_log(log, runs)
             if read and on_read is not None:
                 on_read(*log.take_counts())
+            if run is not None:
+                yield StepResult(encoded_run=EncodedRun(*run))
             for number, table_id, outputs, raw in steps:
                 yield self._step(table_id, outputs, raw, f"line {number}")
 

@@ -146,61 +146,68 @@ fn account(out: &mut Vec<u8>, a: &Account) {
 
 /// The record's bytes, exactly `encode_record(record)`.
 pub fn encode(r: &Record) -> Vec<u8> {
-    let mut out = Vec::with_capacity(2048 + 160 * r.movements.as_ref().map_or(0, |m| m.len()));
+    let mut out = Vec::new();
+    encode_into(r, &mut out);
+    out
+}
+
+/// `encode`, appended to `out` (a run of records written one after the other).
+pub fn encode_into(r: &Record, out: &mut Vec<u8>) {
+    out.reserve(2048 + 160 * r.movements.as_ref().map_or(0, |m| m.len()));
     out.extend_from_slice(b"{\"v\":1,\"table_id\":");
-    write_str(&r.table_id, &mut out);
+    write_str(&r.table_id, out);
     out.extend_from_slice(b",\"hand_id\":");
-    write_str(&r.hand_id, &mut out);
+    write_str(&r.hand_id, out);
     out.extend_from_slice(b",\"game\":");
-    opt_str(&mut out, r.game);
+    opt_str(out, r.game);
     out.extend_from_slice(b",\"status\":");
-    write_str(r.status, &mut out);
+    write_str(r.status, out);
     out.extend_from_slice(b",\"rule_profile\":");
-    opt_str(&mut out, r.rule_profile.as_deref());
+    opt_str(out, r.rule_profile.as_deref());
     out.extend_from_slice(b",\"expected\":");
-    side(&mut out, &r.expected);
+    side(out, &r.expected);
     out.extend_from_slice(b",\"recorded\":");
-    side(&mut out, &r.recorded);
+    side(out, &r.recorded);
     out.extend_from_slice(b",\"findings\":[");
     for (i, f) in r.findings.iter().enumerate() {
         if i > 0 {
             out.push(b',');
         }
-        finding(&mut out, f);
+        finding(out, f);
     }
     out.push(b']');
     if let Some(players) = &r.players {
         out.push(b',');
-        key(&mut out, "players");
+        key(out, "players");
         let sorted: BTreeMap<&str, &str> = players.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
         out.push(b'{');
         for (i, (k, v)) in sorted.iter().enumerate() {
             if i > 0 {
                 out.push(b',');
             }
-            write_str(k, &mut out);
+            write_str(k, out);
             out.push(b':');
-            write_str(v, &mut out);
+            write_str(v, out);
         }
         out.push(b'}');
     }
     for (name, value) in [("dealer_id", &r.dealer_id), ("rake_mode", &r.rake_mode), ("ended_at", &r.ended_at)] {
         if let Some(v) = value {
             out.push(b',');
-            key(&mut out, name);
-            write_str(v, &mut out);
+            key(out, name);
+            write_str(v, out);
         }
     }
     for (name, value) in [("first_seq", r.first_seq), ("last_seq", r.last_seq)] {
         if let Some(v) = value {
             out.push(b',');
-            key(&mut out, name);
-            int(&mut out, v);
+            key(out, name);
+            int(out, v);
         }
     }
     if let Some(h) = &r.last_hash {
         out.extend_from_slice(b",\"last_hash\":");
-        write_str(h, &mut out);
+        write_str(h, out);
     }
     if let Some(moves) = &r.movements {
         out.extend_from_slice(b",\"movements\":[");
@@ -208,12 +215,11 @@ pub fn encode(r: &Record) -> Vec<u8> {
             if i > 0 {
                 out.push(b',');
             }
-            movement(&mut out, m);
+            movement(out, m);
         }
         out.push(b']');
     }
     out.push(b'}');
-    out
 }
 
 #[cfg(test)]

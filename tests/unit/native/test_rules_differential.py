@@ -308,21 +308,55 @@ def test_a_report_replays_hcf_hands_natively_with_the_same_record_and_decision_p
         assert [e.hash for e in n.events] == [e.hash for e in r.events]
 
 
-def test_pitwatch_adjudicate_writes_the_same_records_with_either_engine(tmp_path: Path) -> None:
-    """``pitwatch adjudicate`` (``run_file``): the native core takes the file in buffers,
-    its rules adjudicate the HCF hands; the output is the reference's, line for line."""
+@pytest.mark.parametrize("game", ["hcf", "chinese", "draw7a", "russian", "holdem"])
+def test_pitwatch_adjudicate_writes_the_same_records_with_either_engine(
+        tmp_path: Path, game: str) -> None:
+    """``pitwatch adjudicate`` (``run_file``): the native core reads the file itself, its
+    rules adjudicate the hands, and the records come in runs the core counted; the output
+    and the summary's counts (hands by status, findings by rule, code and severity) are
+    the reference's, line for line."""
     import io
 
     from services.cli import run_file
 
-    log = tmp_path / "hcf.jsonl"
-    lines = simulated(24, 3, 25, frozenset(available_faults("hcf")), 0.3)
+    log = tmp_path / f"{game}.jsonl"
+    lines = simulated_game(game, 24, 3, 25, frozenset(available_faults(game)), 0.3)
     log.write_bytes(b"\n".join(lines[:40]) + b"\n\n" + b"\n".join(lines[40:]) + b"\n")
     outputs = {}
     for engine in ("python", "native"):
         out = io.BytesIO()
         run = run_file(log, out, engine)
         outputs[engine] = (out.getvalue(), [(d.where, d.reason) for d in run.dead_letters],
-                           len(run.alerts), run.chain_breaks_outside_hands)
+                           len(run.alerts), run.chain_breaks_outside_hands,
+                           run.tally.hands, run.tally.status, run.tally.findings)
     assert outputs["native"] == outputs["python"]
     assert outputs["python"][0].count(b"\n") == 75
+    assert outputs["python"][5]["discrepancy"] and outputs["python"][6]
+
+
+def test_records_in_runs_keep_the_hands_order_around_other_steps(tmp_path: Path) -> None:
+    """``feed_path`` with ``runs``: the records of plain hands come in runs and the other
+    outcomes (dead letters, alerts, rejected hands) as steps between them; runs and steps
+    in the order given are the reference's records, in order."""
+    import io
+
+    from services.adjudicator.embedded import EmbeddedRunner
+
+    lines = simulated(31, 3, 30, frozenset(available_faults("hcf")), 0.4)
+    lines = [*lines[:50], b"{not json", *lines[50:]]
+    log = tmp_path / "hcf.jsonl"
+    log.write_bytes(b"\n".join(lines) + b"\n")
+    reference = [encode_record(step_record) + b"\n"
+                 for step in adjudicate_lines(io.BytesIO(log.read_bytes()), PROFILES, "python")
+                 for step_record in step.records]
+    runner = EmbeddedRunner(PROFILES, "native", closed_hands=False)
+    runner.encode_records()
+    written, runs, others = [], 0, 0
+    for step in [*runner.feed_path(log, runs=True), runner.finish()]:
+        if step.encoded_run is not None:
+            runs += 1
+            written.append(step.encoded_run.json)
+        others += bool(step.dead_letters or step.alerts or step.encoded)
+        written += [record.json + b"\n" for record in step.encoded]
+    assert b"".join(written) == b"".join(reference)
+    assert runs >= 2 and others >= 1
