@@ -162,8 +162,19 @@ def _steps(runner: EmbeddedRunner, path: Path, bar: LogProgress, runs: bool
         yield from runner.feed_path(path, bar.counted if bar.visible else None, runs)
         return
     with path.open("rb") as fh:
-        for raw, where in bar.lines(iter_lines(fh)):
+        for raw, where in bar.lines(iter_lines(_naming(path, fh))):
             yield runner.feed(raw, where)
+
+
+def _naming(path: Path, fh: BinaryIO) -> Iterator[bytes]:
+    """The file's lines; a read that fails raises ``OSError`` with the file's name, as a
+    failed ``open`` does (and the native core's reader), for the one-line error."""
+    try:
+        yield from fh
+    except OSError as exc:
+        if exc.filename is None and exc.errno is not None:
+            raise OSError(exc.errno, exc.strerror, str(path)) from None
+        raise
 
 
 def _runner(engine: str | None, archive: bool = False) -> EmbeddedRunner:

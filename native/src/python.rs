@@ -771,8 +771,12 @@ impl Engine {
     #[pyo3(signature = (log, runs=false))]
     fn feed_log<'py>(&mut self, py: Python<'py>, mut log: PyRefMut<'py, LogFile>, runs: bool)
                      -> PyResult<(usize, Vec<LogStep<'py>>, Option<RunTuple<'py>>)> {
-        let log = &mut log.inner;
-        let read = if log.taken_all() && !log.done() { log.refill()? } else { 0 };
+        let LogFile { inner: log, path } = &mut *log;
+        let read = if log.taken_all() && !log.done() {
+            log.refill().map_err(|e| os_error(e, path))?
+        } else {
+            0
+        };
         let mut steps = Vec::new();
         let mut run = RecordRun::default();
         let (data, mut pos, mut line) = log.lines();
@@ -1492,6 +1496,24 @@ fn kafka_batch_crc_ok(buf: &[u8], start: usize, end: usize) -> PyResult<bool> {
 #[pyclass(module = "services._native", unsendable)]
 pub struct LogFile {
     inner: crate::logfile::LogBuffer<std::fs::File>,
+    /// For the error of a read that fails.
+    path: std::path::PathBuf,
+}
+
+/// An I/O error as Python's own `OSError(errno, strerror, filename)` (so the subclass,
+/// `FileNotFoundError` and the like, and the file's name, as `open` would give them; the
+/// CLI prints "strerror: filename").
+fn os_error(e: std::io::Error, path: &std::path::Path) -> PyErr {
+    let filename = path.to_string_lossy().into_owned();
+    match e.raw_os_error() {
+        Some(code) => {
+            let text = e.to_string();
+            let suffix = format!(" (os error {})", code);
+            let strerror = text.strip_suffix(suffix.as_str()).unwrap_or(&text).to_string();
+            pyo3::exceptions::PyOSError::new_err((code, strerror, filename))
+        }
+        None => pyo3::exceptions::PyOSError::new_err(format!("{}: {}", e, filename)),
+    }
 }
 
 #[pymethods]
@@ -1499,8 +1521,8 @@ impl LogFile {
     #[new]
     #[pyo3(signature = (path, chunk, counting=false))]
     fn new(path: std::path::PathBuf, chunk: usize, counting: bool) -> PyResult<Self> {
-        let file = std::fs::File::open(path)?;
-        Ok(LogFile { inner: crate::logfile::LogBuffer::new(file, chunk, counting) })
+        let file = std::fs::File::open(&path).map_err(|e| os_error(e, &path))?;
+        Ok(LogFile { inner: crate::logfile::LogBuffer::new(file, chunk, counting), path })
     }
 
     /// Every byte of the file was read and taken.

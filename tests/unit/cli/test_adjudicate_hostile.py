@@ -45,3 +45,13 @@ def test_the_ledger_is_booked_after_a_markup_reason(tmp_path: Path) -> None:
     result = CliRunner().invoke(app, ["adjudicate", str(log), "--ledger", f"sqlite:///{db}"])
     assert result.exit_code == 1
     assert "2 posted" in result.output  # both hands of T1
+
+
+@pytest.mark.parametrize("engine", ["native", "python"])
+def test_a_log_that_fails_to_read_is_one_line_naming_it(engine: str) -> None:
+    """A file that opens and then fails at its first read (EIO): one line with the
+    system's reason and the file's name, exit 2, no traceback, with either engine."""
+    result = CliRunner().invoke(app, ["adjudicate", "/proc/self/mem", "--engine", engine])
+    assert result.exit_code == 2
+    assert "Traceback" not in result.output
+    assert "Input/output error: /proc/self/mem" in result.output

@@ -379,10 +379,19 @@ def test_the_core_s_reader_counts_lines_and_hand_ends_for_a_bar(tmp_path: Path) 
     assert seen == [(3, 2)]
 
 
-def test_a_log_the_core_cannot_open_is_an_os_error(tmp_path: Path) -> None:
+def test_a_log_the_core_cannot_open_or_read_is_an_os_error_naming_it(tmp_path: Path) -> None:
+    """As ``open`` would raise it: the subclass, errno, strerror and the file's name (the
+    CLI prints "strerror: name"), whether opening fails or a read does."""
     runner = EmbeddedRunner(PROFILES, "native")
-    with pytest.raises(FileNotFoundError):
-        list(runner.feed_path(tmp_path / "missing.jsonl"))
+    missing = tmp_path / "missing.jsonl"
+    with pytest.raises(FileNotFoundError) as opening:
+        list(runner.feed_path(missing))
+    assert (opening.value.errno, opening.value.strerror, opening.value.filename) == (
+        2, "No such file or directory", str(missing))
+    with pytest.raises(OSError) as reading:  # opens, then EIO at its first byte
+        list(runner.feed_path("/proc/self/mem"))
+    assert (reading.value.errno, reading.value.filename) == (5, "/proc/self/mem")
+    assert reading.value.strerror == "Input/output error"
 
 
 def test_a_state_of_the_format_before_the_archive_still_imports() -> None:
