@@ -108,6 +108,8 @@ const RECORD_STRUCTS: [(&str, &[&str]); 4] = [
 ];
 
 type Step<'py> = (usize, Option<String>, Bound<'py, PyList>);
+/// (line number, table id, outputs, the record's start and end): `Engine::feed_buffer`'s step.
+type BufferStep<'py> = (u64, Option<String>, Bound<'py, PyList>, usize, usize);
 /// (line number, table id, outputs, the record's bytes): `Engine::feed_log`'s step.
 type LogStep<'py> = (u64, Option<String>, Bound<'py, PyList>, Bound<'py, PyBytes>);
 /// (records' bytes, hands, hands by status, findings by (rule, code, severity)).
@@ -530,6 +532,35 @@ impl Engine {
     }
 }
 
+impl Engine {
+    /// The records of `data` from `pos` (the line there numbered `line`), one at a time,
+    /// until a step that closed a hand, or with `sink` (records in runs) until any step:
+    /// the steps as (line number, table id, outputs, start, end), and the position and
+    /// line number to go on from (blank lines left at the end counted, so that the next
+    /// buffer's lines are numbered as the file's). `feed_buffer` and `feed_log`.
+    fn take_lines<'py>(&mut self, py: Python<'py>, data: &[u8], mut pos: usize, mut line: u64,
+                       mut sink: Option<&mut RecordRun>)
+                       -> PyResult<((usize, u64), Vec<BufferStep<'py>>)> {
+        let mut steps = Vec::new();
+        while let Some((start, end, number, next)) = lines::next_record(data, pos, line) {
+            pos = next;
+            line = number + 1;
+            let runs = sink.is_some();
+            if let Some((table_id, list, closed)) = self.one_keyed(py, &data[start..end], None, sink.as_deref_mut())? {
+                steps.push((number, table_id, list, start, end));
+                if closed || runs {
+                    break;
+                }
+            }
+        }
+        if lines::next_record(data, pos, line).is_none() {
+            line += data[pos..].iter().filter(|&&b| b == b'\n').count() as u64;
+            pos = data.len();
+        }
+        Ok(((pos, line), steps))
+    }
+}
+
 #[pymethods]
 impl Engine {
     #[new]
@@ -727,7 +758,7 @@ impl Engine {
     #[allow(clippy::type_complexity)]
     #[pyo3(signature = (buf, pos, line, end=None))]
     fn feed_buffer<'py>(&mut self, py: Python<'py>, buf: &Bound<'py, PyBytes>, pos: usize, line: u64,
-                        end: Option<usize>) -> PyResult<((usize, u64), Vec<(u64, Option<String>, Bound<'py, PyList>, usize, usize)>)> {
+                        end: Option<usize>) -> PyResult<((usize, u64), Vec<BufferStep<'py>>)> {
         let whole = buf.as_bytes();
         let data = &whole[..end.unwrap_or(whole.len()).min(whole.len())];
         if pos > data.len() {
@@ -735,25 +766,7 @@ impl Engine {
                 "feed_buffer: pos {} lies beyond the buffer's end {}: pass the positions this \
                  buffer's last call returned", pos, data.len())));
         }
-        let mut steps = Vec::new();
-        let (mut pos, mut line) = (pos, line);
-        while let Some((start, end, number, next)) = lines::next_record(data, pos, line) {
-            pos = next;
-            line = number + 1;
-            if let Some((table_id, list, closed)) = self.one(py, &data[start..end])? {
-                steps.push((number, table_id, list, start, end));
-                if closed {
-                    break;
-                }
-            }
-        }
-        if lines::next_record(data, pos, line).is_none() {
-            // Only blank lines are left: count them, so that the next buffer's lines are
-            // numbered as the file's.
-            line += data[pos..].iter().filter(|&&b| b == b'\n').count() as u64;
-            pos = data.len();
-        }
-        Ok(((pos, line), steps))
+        self.take_lines(py, data, pos, line, None)
     }
 
     /// Whole lines of a log file the core reads itself (`LogFile`: one buffer kept for the
@@ -777,25 +790,12 @@ impl Engine {
         } else {
             0
         };
-        let mut steps = Vec::new();
         let mut run = RecordRun::default();
-        let (data, mut pos, mut line) = log.lines();
-        while let Some((start, end, number, next)) = lines::next_record(data, pos, line) {
-            pos = next;
-            line = number + 1;
-            let sink = if runs { Some(&mut run) } else { None };
-            if let Some((table_id, list, closed)) = self.one_keyed(py, &data[start..end], None, sink)? {
-                steps.push((number, table_id, list, PyBytes::new(py, &data[start..end])));
-                if closed || runs {
-                    break;
-                }
-            }
-        }
-        if lines::next_record(data, pos, line).is_none() {
-            // Only blank lines are left of what was read whole: count them.
-            line += data[pos..].iter().filter(|&&b| b == b'\n').count() as u64;
-            pos = data.len();
-        }
+        let (data, pos, line) = log.lines();
+        let ((pos, line), steps) = self.take_lines(py, data, pos, line, runs.then_some(&mut run))?;
+        let steps = steps.into_iter()
+            .map(|(number, table_id, list, start, end)| (number, table_id, list, PyBytes::new(py, &data[start..end])))
+            .collect();
         log.advance(pos, line);
         Ok((read, steps, run.into_tuple(py)?))
     }

@@ -128,16 +128,12 @@ fn movement(out: &mut Vec<u8>, m: &Movement) {
     out.push(b'}');
 }
 
-/// An account as the JSON string its `Display` gives (`house`, `pot`, `layout:N`,
-/// `stack:N`), written in place: these names never need an escape.
+/// An account as the JSON string its `Display` gives, written in place (these names
+/// never need an escape).
 fn account(out: &mut Vec<u8>, a: &Account) {
-    let (prefix, seat): (&[u8], Option<i64>) = match a {
-        Account::House => (b"\"house", None),
-        Account::Pot => (b"\"pot", None),
-        Account::Layout(s) => (b"\"layout:", Some(*s)),
-        Account::Stack(s) => (b"\"stack:", Some(*s)),
-    };
-    out.extend_from_slice(prefix);
+    let (prefix, seat) = a.name_parts();
+    out.push(b'"');
+    out.extend_from_slice(prefix.as_bytes());
     if let Some(seat) = seat {
         crate::canonical::write_int(seat, out);
     }

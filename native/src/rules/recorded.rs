@@ -19,13 +19,24 @@ pub enum Account {
     Stack(i64),
 }
 
+impl Account {
+    /// The account's name as its prefix and seat (`stack:` and 2 for `stack:2`): what
+    /// `Display` writes and the record writes in place (`record::account`).
+    pub fn name_parts(&self) -> (&'static str, Option<i64>) {
+        match self {
+            Account::House => ("house", None),
+            Account::Layout(s) => ("layout:", Some(*s)),
+            Account::Pot => ("pot", None),
+            Account::Stack(s) => ("stack:", Some(*s)),
+        }
+    }
+}
+
 impl fmt::Display for Account {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Account::House => write!(f, "house"),
-            Account::Layout(s) => write!(f, "layout:{}", s),
-            Account::Pot => write!(f, "pot"),
-            Account::Stack(s) => write!(f, "stack:{}", s),
+        match self.name_parts() {
+            (prefix, Some(seat)) => write!(f, "{}{}", prefix, seat),
+            (prefix, None) => f.write_str(prefix),
         }
     }
 }
