@@ -24,6 +24,7 @@ pub mod holdem;
 pub mod integrity;
 pub mod profile;
 pub mod ranking;
+pub mod ranking_build;
 pub mod record;
 pub mod recorded;
 pub mod russian;

@@ -1,8 +1,9 @@
 """The native single-call evaluator (``services.games.evaluation.native``) against the
 reference evaluator and the exhaustively tested batch path.
 
-The core is handed ``build_tables``'s tables, so these tests prove the handing over and
-its lookups: every 5-card hand of the standard deck and of both short decks (against
+The core builds a ranking's tables itself (``CardRanking.build``); the first test proves
+they are ``build_tables``'s, table for table, for every ranking, and the others prove the
+codes and the lookups: every 5-card hand of the standard deck and of both short decks (against
 ``batch``, itself checked against ``reference`` on every 5-card hand), random 6- and
 7-card hands against ``reference`` itself, and refusals of what is not a hand.
 """
@@ -14,11 +15,16 @@ from collections.abc import Callable
 import numpy as np
 import pytest
 
+from services import _native
 from services.games.cards import SHORT_DECK_32, SHORT_DECK_36, STANDARD_DECK
 from services.games.evaluation import batch, reference
-from services.games.evaluation.native import native_ranking, native_short_deck_ranking
+from services.games.evaluation.native import (
+    native_ranking,
+    native_short_deck_ranking,
+    ranking_definition,
+)
 from services.games.evaluation.reference import SHORT_32, SHORT_36, STANDARD, Ranking
-from services.games.evaluation.tables import card_index
+from services.games.evaluation.tables import HAND_SIZES, build_tables, card_index
 from tests.unit.evaluation.helpers import random_hands
 
 DECKS = {STANDARD: STANDARD_DECK, SHORT_32: SHORT_DECK_32, SHORT_36: SHORT_DECK_36}
@@ -26,6 +32,32 @@ DECKS = {STANDARD: STANDARD_DECK, SHORT_32: SHORT_DECK_32, SHORT_36: SHORT_DECK_
 
 def deck_indices(ranking: Ranking) -> list[int]:
     return [card_index(card) for card in DECKS[ranking]]
+
+
+@pytest.mark.parametrize("ranking", list(DECKS), ids=lambda r: r.name)
+def test_the_cores_tables_are_build_tables_tables(ranking: Ranking) -> None:
+    """The same card keys and flush codes, and for each hand size the same code for every
+    rank-key sum (each table holds every rank multiset of its size once)."""
+    card_keys, flush_codes, by_size = _native.CardRanking.build_tables(
+        *ranking_definition(ranking))
+    python = build_tables(ranking)
+    assert card_keys == python.card_keys.tolist()
+    assert flush_codes == python.flush_codes.tolist()
+    for size, (sums, codes) in zip(HAND_SIZES, by_size, strict=True):
+        expected = dict(zip(python.sums[size].tolist(), python.codes[size].tolist(),
+                            strict=True))
+        assert len(sums) == len(expected)
+        assert dict(zip(sums, codes, strict=True)) == expected
+
+
+def test_a_definition_the_core_cannot_build_is_refused() -> None:
+    deck_ranks, rank_keys, categories, ace_low = ranking_definition(STANDARD)
+    with pytest.raises(ValueError, match="repeated sum"):
+        _native.CardRanking.build(deck_ranks, list(range(13)), categories, ace_low)
+    with pytest.raises(ValueError, match="nine categories"):
+        _native.CardRanking.build(deck_ranks, rank_keys, categories[:8], ace_low)
+    with pytest.raises(ValueError, match="ascend"):
+        _native.CardRanking.build(deck_ranks[::-1], rank_keys, categories, ace_low)
 
 
 @pytest.mark.parametrize("ranking", list(DECKS), ids=lambda r: r.name)
