@@ -24,7 +24,9 @@ How each row is measured (CPU time of the process doing the work: "per core"):
   adjudication of those events (intake, chain, hand assembly, rules, comparison with the
   recorded side: records only, as ``pitwatch adjudicate`` makes them); pokerkit's is
   ``HandHistory.load`` of each file plus a full state replay. Every hand must come out
-  ``ok``.
+  ``ok``. A second row reads the target with pitwatch's own record of the hands as its
+  input: ``pitwatch adjudicate`` over the same hands' imported events (one JSONL file,
+  whole process, best of ``--repeat``) against the same pokerkit rate.
 * **7-card evaluation**: ``bench_evaluator``'s interleaved rounds, one call per hand from
   Python on both sides (``CardRanking.eval7`` of the native core against phevaluator's
   ``evaluate_cards``).
@@ -58,6 +60,7 @@ import bench_holdem  # noqa: E402
 from bench_embedded import child_cpu  # noqa: E402
 
 from services.games.profiles import BUILTIN_PROFILE, read_profiles  # noqa: E402
+from services.importers.phh import import_phh  # noqa: E402
 from services.simulator.run import simulate  # noqa: E402
 
 HOUSE = read_profiles().get(BUILTIN_PROFILE)
@@ -98,7 +101,7 @@ def adjudicate_cpu(path: Path, engine: str, output: Path) -> float:
 def table_game_row(game: str, tables: int, hands: int, repeat: int, tmp: Path) -> Row:
     log = simulate([game], tables, hands, seed=1, profile=HOUSE)
     path = tmp / f"{game}.jsonl"
-    path.write_bytes(b"".join(orjson.dumps(e) + b"\n" for e in log.events))
+    write_events(path, log.events)
     count = sum(1 for e in log.events if e["type"] == "hand_ended")
     empty = tmp / "empty.jsonl"
     empty.write_bytes(b"")
@@ -123,7 +126,11 @@ def table_game_row(game: str, tables: int, hands: int, repeat: int, tmp: Path) -
                f"{native / python:.1f}x", f">= {target:,} hands/s per core", native >= target)
 
 
-def holdem_row(sessions: int) -> Row:
+def holdem_rows(sessions: int, repeat: int) -> list[Row]:
+    """Two readings of the hold'em target, pokerkit measured once: pitwatch importing the
+    PHH files and adjudicating the events (in process), and ``pitwatch adjudicate`` over
+    the imported events (a JSONL file, whole process: the events are pitwatch's own
+    record of the hands, as the PHH files are pokerkit's)."""
     from tests.e2e.phh_support import unpack
 
     what = f"hold'em: import + adjudicate the Pluribus hands ({sessions} sessions)"
@@ -132,16 +139,43 @@ def holdem_row(sessions: int) -> Row:
             data = unpack(Path(tmp))
         except FileNotFoundError as missing:
             print(f"hold'em: {missing}")
-            return Row(what, "-", "pokerkit -", "-", f">= {HOLDEM_TARGET:.0f}x", None)
+            return [Row(what, "-", "pokerkit -", "-", f">= {HOLDEM_TARGET:.0f}x", None)]
         timings = bench_holdem.measure(data, sessions)
+        log_rate = imported_log_rate(data, sessions, repeat, Path(tmp))
     bench_holdem.report(timings)
     if set(timings.statuses) != {"ok"}:
         raise SystemExit(f"hold'em: not every hand came out ok: {timings.statuses}")
     ours = timings.rate(timings.imported + timings.embedded)
     pokerkit = timings.rate(timings.pokerkit)
-    return Row(f"{what}, {timings.hands:,} hands", f"{ours:,.0f} hands/s",
-               f"pokerkit {pokerkit:,.0f} hands/s", f"{ours / pokerkit:.1f}x",
-               f">= {HOLDEM_TARGET:.0f}x", ours / pokerkit >= HOLDEM_TARGET)
+    return [
+        Row(f"{what}, {timings.hands:,} hands", f"{ours:,.0f} hands/s",
+            f"pokerkit {pokerkit:,.0f} hands/s", f"{ours / pokerkit:.1f}x",
+            f">= {HOLDEM_TARGET:.0f}x", ours / pokerkit >= HOLDEM_TARGET),
+        Row("hold'em: `pitwatch adjudicate` of the same hands' imported events (JSONL), "
+            "whole process", f"{log_rate:,.0f} hands/s", f"pokerkit {pokerkit:,.0f} hands/s",
+            f"{log_rate / pokerkit:.1f}x", f">= {HOLDEM_TARGET:.0f}x",
+            log_rate / pokerkit >= HOLDEM_TARGET),
+    ]
+
+
+def imported_log_rate(data: Path, sessions: int, repeat: int, tmp: Path) -> float:
+    """Hands per CPU second of ``pitwatch adjudicate`` over the first ``sessions``
+    Pluribus sessions imported to one JSONL file (best of ``repeat``; every hand ``ok``)."""
+    chosen = sorted(p for p in (data / "pluribus").iterdir() if p.is_dir())[:sessions or None]
+    result = import_phh(chosen)
+    path = tmp / "pluribus.jsonl"
+    write_events(path, result.events)
+    output = tmp / "pluribus.out"
+    adjudicate_cpu(path, "native", output)  # uncounted: the bytecode cache
+    best = min(adjudicate_cpu(path, "native", output) for _ in range(repeat))
+    statuses = {orjson.loads(line)["status"] for line in output.read_bytes().splitlines()}
+    if statuses != {"ok"}:
+        raise SystemExit(f"hold'em: not every hand of the log came out ok: {statuses}")
+    return result.hands / best
+
+
+def write_events(path: Path, events: list[dict[str, object]]) -> None:
+    path.write_bytes(b"".join(orjson.dumps(e) + b"\n" for e in events))
 
 
 def evaluation_row() -> Row:
@@ -173,10 +207,10 @@ def main() -> int:
     args = parser.parse_args()
     rows: list[Row] = []
     with tempfile.TemporaryDirectory(prefix="bench-targets-") as tmp:
-        for game in args.games.split(","):
+        for game in filter(None, args.games.split(",")):
             rows.append(table_game_row(game, args.tables, args.hands, args.repeat, Path(tmp)))
     if args.sessions:
-        rows.append(holdem_row(args.sessions))
+        rows += holdem_rows(args.sessions, args.repeat)
     if not args.no_evaluation:
         rows.append(evaluation_row())
     print_table(rows)
