@@ -16,6 +16,7 @@ pub mod json;
 pub mod kafka;
 pub mod lines;
 pub mod logfile;
+pub mod phh;
 pub mod rules;
 pub mod schema;
 pub mod recycle;
@@ -28,6 +29,8 @@ pub mod validate;
 
 #[cfg(feature = "python")]
 mod python;
+#[cfg(feature = "python")]
+mod python_phh;
 #[cfg(feature = "python")]
 mod python_ranking;
 

@@ -1546,6 +1546,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(describe, m)?)?;
     m.add_function(wrap_pyfunction!(intake, m)?)?;
     m.add_function(wrap_pyfunction!(kafka_batch_crc_ok, m)?)?;
+    m.add_function(wrap_pyfunction!(crate::python_phh::import_phh_files, m)?)?;
     m.add("MAX_RECORD_BYTES", crate::intake::MAX_RECORD_BYTES)?;
     m.add("MAX_REMEMBERED_EVENTS", table::MAX_REMEMBERED_EVENTS)?;
     m.add("MAX_HAND_EVENTS", table::MAX_HAND_EVENTS)?;

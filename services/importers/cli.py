@@ -20,12 +20,12 @@ from rich.console import Console
 
 from services.games.profiles import read_profiles
 from services.importers.phh import (
+    ENGINES,
     RULE_PROFILE,
     ImportResult,
     import_phh,
     limits_by_kind,
     skipped_by_reason,
-    write_jsonl,
 )
 from services.outputs import output_file
 
@@ -66,6 +66,13 @@ def _rule_profile(name: str) -> str:
     return name
 
 
+def _engine(name: str) -> str:
+    if name not in ENGINES:
+        raise typer.BadParameter(f"{name!r} is not an import engine; choose one of "
+                                 f"{', '.join(ENGINES)}", param_hint="--engine")
+    return name
+
+
 @import_app.command("phh")
 def phh(
     files: Annotated[list[Path], typer.Argument(exists=True,
@@ -84,13 +91,17 @@ def phh(
     list_skipped: Annotated[bool, typer.Option(
         "--list-skipped", help="print every skipped hand and every hand imported with "
                                "limits, with where it is in the source")] = False,
+    engine: Annotated[str, typer.Option(
+        "--engine", callback=_engine,
+        help="native (default: the native core imports the files it reads in full, the "
+             "Python importer the rest) or python (the reference importer)")] = "native",
 ) -> None:
     """Convert Poker Hand History (PHH) files into hash-chained v1 events: hold'em hands
     become ``holdem`` hands whose recorded payouts are the source's settlement
     (``finishing_stacks``, or ``winnings``)."""
-    result = import_phh(files, rule_profile=rule_profile, chip_unit=_chip_unit(chip_unit))
-    with output.open("wb") as target:
-        write_jsonl(result.events, target)
+    result = import_phh(files, rule_profile=rule_profile, chip_unit=_chip_unit(chip_unit),
+                        engine=engine)
+    output.write_bytes(result.jsonl())
     summary(result, output, list_skipped)
     if result.hands == 0:
         raise typer.Exit(code=1)
@@ -102,7 +113,7 @@ def summary(result: ImportResult, output: Path, list_all: bool) -> None:
     err.print(f"read {result.read} hand(s): {result.hands} imported "
               f"({len(limited)} with limits), {len(result.skipped)} skipped", markup=False)
     err.print(f"imported {result.hands} hand(s) at {len(result.scales)} table(s) "
-              f"({len(result.events)} events) to {output}", markup=False)
+              f"({result.event_count} events) to {output}", markup=False)
     by_scale: dict[int, list[str]] = {}
     for table, scale in sorted(result.scales.items()):
         by_scale.setdefault(scale, []).append(table)

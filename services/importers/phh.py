@@ -49,7 +49,7 @@ import orjson
 
 from services.events.contract import Limits
 from services.events.stream import TableStream
-from services.importers.phh_hand import PhhHand, Unsupported, convert, posts
+from services.importers.phh_hand import VARIANT_NAMES, PhhHand, Unsupported, convert, posts
 from services.importers.phh_source import SourceHand, expand, read_sources
 
 MAX_SAFE_CHIPS = 2**53 - 1  # RFC 8785: integers beyond this have another canonical form
@@ -71,9 +71,11 @@ class ImportResult:
     the account of every hand read: ``read`` = ``hands`` imported + ``len(skipped)``.
     ``skipped``: (where, why); ``limited``: (hand id, what its record cannot tell) for
     imported hands; ``sources``: hand id -> the file (and ``[n]`` table) it came from;
-    ``scales``: the chip scale of every table."""
+    ``scales``: the chip scale of every table.
 
-    events: list[dict[str, Any]] = field(default_factory=list)
+    The native importer hands over the events as JSON lines (``encoded``), the bytes the
+    CLI writes; ``events`` then reads them as objects only when asked for."""
+
     skipped: list[tuple[str, str]] = field(default_factory=list)
     hands: int = 0
     scales: dict[str, int] = field(default_factory=dict)
@@ -81,6 +83,27 @@ class ImportResult:
     limited: list[tuple[str, str]] = field(default_factory=list)
     sources: dict[str, str] = field(default_factory=dict)
     kinds: dict[str, str] = field(default_factory=dict)  # a skip reason -> its kind
+    encoded: bytes | None = None  # the events as JSON lines (the native importer)
+    engine: str = "python"  # which importer made them
+    _events: list[dict[str, Any]] | None = field(default=None, repr=False)
+
+    @property
+    def events(self) -> list[dict[str, Any]]:
+        if self._events is None:
+            self._events = [orjson.loads(line) for line in (self.encoded or b"").splitlines()]
+        return self._events
+
+    @property
+    def event_count(self) -> int:
+        if self._events is None and self.encoded is not None:
+            return self.encoded.count(b"\n")
+        return len(self.events)
+
+    def jsonl(self) -> bytes:
+        """The events, one JSON object a line (``orjson.dumps`` of each)."""
+        if self._events is None and self.encoded is not None:
+            return self.encoded
+        return b"".join(orjson.dumps(event) + b"\n" for event in self.events)
 
     def skip(self, where: str, why: str, kind: str | None = None) -> None:
         self.skipped.append((where, why))
@@ -100,14 +123,29 @@ class ImportOptions:
     big_blind_ante_field: bool = CONTRACT_HAS_BIG_BLIND_ANTE
 
 
+ENGINES = ("native", "python")
+
+
 def import_phh(paths: Iterable[str | os.PathLike[str]], *,
                big_blind_ante_field: bool = CONTRACT_HAS_BIG_BLIND_ANTE,
                rule_profile: str = RULE_PROFILE,
-               chip_unit: Decimal | None = None) -> ImportResult:
-    """Import PHH files (directories are searched for ``*.phh`` and ``*.phhs``)."""
+               chip_unit: Decimal | None = None,
+               engine: str = "native") -> ImportResult:
+    """Import PHH files (directories are searched for ``*.phh`` and ``*.phhs``).
+
+    ``engine="native"`` (the default) lets the native core import the files when it can
+    read every one of them in full (``native_import``); otherwise, and with
+    ``engine="python"``, this module does it: the reference, with every reason a hand is
+    skipped."""
+    if engine not in ENGINES:
+        raise ValueError(f"no import engine {engine!r}; choose one of {', '.join(ENGINES)}")
     options = ImportOptions(rule_profile, chip_unit, big_blind_ante_field)
-    result = ImportResult()
     files = expand(paths)
+    if engine == "native":
+        imported = native_import(files, options)
+        if imported is not None:
+            return imported
+    result = ImportResult()
     reading = read_sources(files)
     result.skipped += reading.skipped
     result.kinds |= reading.kinds
@@ -124,6 +162,48 @@ def import_phh(paths: Iterable[str | os.PathLike[str]], *,
         hands = sorted(groups[key], key=_hand_order)
         import_table(names[key], hands, result, options)
     return result
+
+
+_I64_MAX = 2**63 - 1
+
+
+def native_import(files: list[Path], options: ImportOptions) -> ImportResult | None:
+    """The native core's import of ``files`` (``native/src/phh``), or None where it does
+    not apply: ``.phhs`` files, a fixed chip unit, a path that is not UTF-8, a file name
+    whose number is beyond 64 bits, no native core; or where the core declines (a file or
+    hand it does not cover: see its module). The bytes are this module's, as the
+    differential tests prove on every file of the shared data."""
+    if options.chip_unit is not None or any(path.suffix != ".phh" for path in files):
+        return None
+    try:
+        from services import _native
+    except ImportError:
+        return None
+    folders = table_names(sorted({path.parent for path in files}))
+    described = []
+    for path in files:
+        number, text = _natural(path.stem)
+        name = str(path)
+        if number > _I64_MAX or not _utf8(name):
+            return None
+        described.append((name, folders[path.parent], path.stem, number, text))
+    imported = _native.import_phh_files(described, options.rule_profile,
+                                        options.big_blind_ante_field,
+                                        list(VARIANT_NAMES.items()))
+    if imported is None:
+        return None
+    encoded, _events, hands, scales, limited, sources, skipped = imported
+    return ImportResult(skipped=skipped, hands=hands, scales=dict(scales), read=len(files),
+                        limited=limited, sources=dict(sources), encoded=encoded,
+                        engine="native")
+
+
+def _utf8(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:  # a file name's undecodable bytes (surrogate escapes)
+        return False
+    return True
 
 
 def source_table_name(key: tuple[str, ...]) -> str:
@@ -405,7 +485,7 @@ def import_table(table_id: str, hands: list[SourceHand], result: ImportResult,
             played += 1
             result.sources[name] = source.location
     if played:
-        result.events += stream.events
+        result.events.extend(stream.events)
         result.hands += played
         result.scales[table_id] = scale
 
@@ -442,15 +522,6 @@ def _safe_chips(hands: list[SourceHand], scale: int,
             continue
         kept.append(source)
     return kept
-
-
-def write_jsonl(events: Sequence[dict[str, Any]], target: Any) -> None:
-    """One event per line (``target`` is a binary file)."""
-    import orjson
-
-    for event in events:
-        target.write(orjson.dumps(event))
-        target.write(b"\n")
 
 
 def skipped_by_reason(skipped: Sequence[tuple[str, str]],

@@ -1,0 +1,353 @@
+//! The native PHH importer (issue #23: the import capped hold'em's ratio to pokerkit):
+//! `.phh` files to the hash-chained v1 events `services.importers.phh.import_phh` makes,
+//! byte for byte, for the files it can read in full.
+//!
+//! It covers the common case only, and says so rather than guess: a document outside the
+//! one-line TOML subset (`toml`), a hand the Python importer would skip or report
+//! (`hand`, `convert`), a hand listed twice, amounts beyond the table's chip scale or the
+//! JSON-safe bound, a `seats` field, an unreadable file: any of these makes `import`
+//! return `None`, and the whole import is then the Python importer's, with its reasons.
+//! The Python importer stays the readable reference; `tests/unit/holdem/
+//! test_phh_native_differential.py` compares the two on every file of the shared data
+//! and on every scenario of the importer's tests.
+
+pub mod convert;
+pub mod hand;
+pub mod pyrandom;
+pub mod stream;
+pub mod toml;
+
+use std::collections::{HashMap, HashSet};
+
+use convert::{convert, posts, Converted};
+use hand::{PhhHand, Read};
+use stream::{Stream, J};
+
+/// The largest exact JSON integer (RFC 8785): chips at a table stay below it.
+const MAX_SAFE_CHIPS: i128 = (1 << 53) - 1;
+const MAX_SCALE: i128 = 100;
+const DEALER_ID: &str = "phh-dealer";
+const AUTHORIZED_BY: &str = "phh-import";
+
+/// One file to import: its path (as the Python importer names it in `sources`), the
+/// table name of its folder's session, its stem, and the stem's natural order key.
+pub struct SourceFile {
+    pub path: String,
+    pub folder_table: String,
+    pub stem: String,
+    pub natural: (i64, String),
+}
+
+pub struct Options {
+    pub rule_profile: String,
+    pub big_blind_ante_field: bool,
+    /// `phh_hand.VARIANT_NAMES`: the names a skipped variant is reported with.
+    pub variant_names: Vec<(String, String)>,
+}
+
+/// The import's events (JSON lines) and its account, as `ImportResult` holds it.
+#[derive(Default)]
+pub struct Imported {
+    pub jsonl: Vec<u8>,
+    pub events: usize,
+    pub hands: usize,
+    pub scales: Vec<(String, i128)>,
+    pub limited: Vec<(String, &'static str)>,
+    pub sources: Vec<(String, String)>,
+    /// Files read whose hand the Python importer skips: (path, why), in file order.
+    pub skipped: Vec<(String, String)>,
+}
+
+struct Source<'f> {
+    file: &'f SourceFile,
+    hand: PhhHand,
+}
+
+impl Source<'_> {
+    fn hand_id(&self, table_id: &str) -> String {
+        match (&self.hand.table, &self.hand.label) {
+            (Some(_), Some(label)) => format!("{table_id}#{label}"),
+            _ => format!("{table_id}#{}", self.file.stem),
+        }
+    }
+}
+
+/// The file's hand (or why it is skipped) and its size in bytes.
+fn read(file: &SourceFile, options: &Options) -> Option<(Read, usize)> {
+    let bytes = std::fs::read(&file.path).ok()?;
+    let text = std::str::from_utf8(&bytes).ok()?;
+    Some((hand::read_hand(&toml::parse(text)?, &options.variant_names)?, bytes.len()))
+}
+
+/// Output bytes reserved per input byte: a Pluribus hand's ~800 bytes of PHH become about
+/// 11,400 bytes of events. Reserving once spares the copies of a growing buffer; pages
+/// never written are never touched.
+const OUTPUT_PER_INPUT_BYTE: usize = 16;
+
+/// Every file's hand, grouped by table and imported table by table (`None`: see the
+/// module's doc).
+pub fn import(files: &[SourceFile], options: &Options) -> Option<Imported> {
+    // (is a source table, its name) -> its hands, in the order first seen
+    let mut groups: Vec<((bool, String), Vec<Source<'_>>)> = Vec::new();
+    let mut group_of: HashMap<(bool, String), usize> = HashMap::new();
+    let mut input_bytes = 0;
+    let mut skipped = Vec::new();
+    for file in files {
+        let (read, size) = read(file, options)?;
+        input_bytes += size;
+        let hand = match read {
+            Read::Hand(hand) => hand,
+            Read::Skipped(why) => {
+                skipped.push((file.path.clone(), why));
+                continue;
+            }
+        };
+        let key = match &hand.table {
+            Some(table) => (true, match &hand.venue {
+                Some(venue) => format!("phh:{venue}/{table}"),
+                None => format!("phh:{table}"),
+            }),
+            None => (false, file.folder_table.clone()),
+        };
+        let source = Source { file, hand };
+        match group_of.get(&key) {
+            Some(&at) => groups[at].1.push(source),
+            None => {
+                group_of.insert(key.clone(), groups.len());
+                groups.push((key, vec![source]));
+            }
+        }
+    }
+    groups.sort_by(|a, b| a.0.cmp(&b.0));
+    let mut imported = Imported { skipped, ..Imported::default() };
+    imported.jsonl.reserve(input_bytes.saturating_mul(OUTPUT_PER_INPUT_BYTE));
+    for ((_, table_id), mut hands) in groups {
+        hands.sort_by(|a, b| order(a).cmp(&order(b)));
+        import_table(&table_id, &hands, options, &mut imported)?;
+    }
+    Some(imported)
+}
+
+/// Hand number (-1 without one), then the file's natural order.
+fn order<'s>(source: &'s Source<'_>) -> (i128, i64, &'s str) {
+    (source.hand.number.unwrap_or(-1), source.file.natural.0, &source.file.natural.1)
+}
+
+fn gcd(a: i128, b: i128) -> i128 {
+    if b == 0 { a } else { gcd(b, a % b) }
+}
+
+/// The smallest scale up to `MAX_SCALE` that makes every amount of the hand whole.
+fn hand_scale(hand: &PhhHand) -> Option<i128> {
+    let amounts = hand.amounts()?;
+    (1..=MAX_SCALE).find(|&scale| amounts.iter().all(|a| a.whole_at(scale).is_some()))
+}
+
+fn import_table(table_id: &str, hands: &[Source<'_>], options: &Options, imported: &mut Imported)
+    -> Option<()> {
+    let mut scale = 1;
+    for source in hands {
+        let needed = hand_scale(&source.hand)?;
+        scale = scale * needed / gcd(scale, needed);
+        if scale > MAX_SCALE {
+            return None;
+        }
+    }
+    let names: Vec<String> = hands.iter().map(|s| s.hand_id(table_id)).collect();
+    if names.iter().collect::<HashSet<&String>>().len() != names.len() {
+        return None;
+    }
+    let mut max_wager: Vec<(&str, i128)> = Vec::new();
+    for source in hands {
+        let starting = source.hand.starting.iter().map(|s| s.whole_at(scale)).collect::<Option<Vec<i128>>>()?;
+        if starting.iter().sum::<i128>() > MAX_SAFE_CHIPS {
+            return None;
+        }
+        let top = starting.into_iter().max().unwrap_or(0);
+        match max_wager.iter_mut().find(|(v, _)| *v == source.hand.variant) {
+            Some((_, wager)) => *wager = (*wager).max(top),
+            None => max_wager.push((&source.hand.variant, top.max(0))),
+        }
+    }
+    let mut out = std::mem::take(&mut imported.jsonl);
+    let mut writer = TableWriter { stream: Stream::new(table_id, &mut out), scale, config: None,
+                                   seat_of: Vec::new(), stacks: Vec::new() };
+    for (source, name) in hands.iter().zip(&names) {
+        let wager = max_wager.iter().find(|(v, _)| *v == source.hand.variant).map_or(0, |w| w.1);
+        let limits = writer.play(&source.hand, name, wager, options)?;
+        imported.limited.extend(limits.into_iter().map(|limit| (name.clone(), limit)));
+        imported.sources.push((name.clone(), source.file.path.clone()));
+    }
+    imported.events += writer.stream.events;
+    imported.hands += hands.len();
+    imported.scales.push((table_id.to_string(), scale));
+    imported.jsonl = out;
+    Some(())
+}
+
+struct TableWriter<'o> {
+    stream: Stream<'o>,
+    scale: i128,
+    config: Option<J>,
+    /// Who sits where, in the order they sat down (a Python dict's order).
+    seat_of: Vec<(String, i128)>,
+    stacks: Vec<(String, i128)>,
+}
+
+impl TableWriter<'_> {
+    /// Emit one hand; its limits (what its record cannot tell).
+    fn play(&mut self, hand: &PhhHand, hand_id: &str, max_wager: i128, options: &Options)
+        -> Option<Vec<&'static str>> {
+        let kept = self.kept_seats(hand);
+        let seats: Vec<i128> = kept.clone().unwrap_or_else(|| (1..=hand.players.len() as i128).collect());
+        let config = table_configuration(hand, self.scale, max_wager, options)?;
+        let Converted { events, limits, finishing } = convert(hand, &seats, self.scale)?;
+        let starting = hand.starting.iter().map(|s| s.whole_at(self.scale)).collect::<Option<Vec<i128>>>()?;
+        if self.config.as_ref() != Some(&config) {
+            self.stream.emit("table_configured", config.clone(), None);
+            self.config = Some(config);
+        }
+        self.seat(hand, &seats, &starting, kept.is_none());
+        self.align_stacks(hand, &seats, &starting);
+        let mut seated: Vec<(i128, &String, i128)> = seats.iter().copied().zip(&hand.players)
+            .zip(starting.iter().copied()).map(|((seat, name), stack)| (seat, name, stack)).collect();
+        seated.sort();
+        self.stream.emit("hand_started", J::Obj(vec![
+            ("button", J::Int(*seats.last()?)),
+            ("designated_player", J::Null),
+            ("dealer_id", J::str(DEALER_ID)),
+            ("seats", J::Arr(seated.into_iter().map(|(seat, name, stack)| J::Obj(vec![
+                ("seat", J::Int(seat)), ("player_id", J::str(name)), ("stack", J::Int(stack))])).collect())),
+            ("deck", J::Int(52)),
+        ]), Some(hand_id));
+        for (kind, data) in events {
+            self.stream.emit(kind, data, Some(hand_id));
+        }
+        self.stream.emit("hand_ended", J::Obj(Vec::new()), Some(hand_id));
+        for (name, stack) in hand.players.iter().zip(finishing) {
+            self.set_stack(name, stack);
+        }
+        Some(limits)
+    }
+
+    fn seat_of(&self, name: &str) -> Option<i128> {
+        self.seat_of.iter().find(|(n, _)| n == name).map(|(_, s)| *s)
+    }
+
+    fn stack_of(&self, name: &str) -> i128 {
+        self.stacks.iter().find(|(n, _)| n == name).map_or(0, |(_, s)| *s)
+    }
+
+    fn set_stack(&mut self, name: &str, stack: i128) {
+        match self.stacks.iter_mut().find(|(n, _)| n == name) {
+            Some((_, s)) => *s = stack,
+            None => self.stacks.push((name.to_string(), stack)),
+        }
+    }
+
+    /// Everyone's current seat, if all are seated in the clockwise order of the hand's
+    /// positions from the button (the last player's seat).
+    fn kept_seats(&self, hand: &PhhHand) -> Option<Vec<i128>> {
+        let seats = hand.players.iter().map(|name| self.seat_of(name)).collect::<Option<Vec<i128>>>()?;
+        let button = *seats.last()?;
+        let mut ordered = seats.clone();
+        ordered.sort_unstable();
+        let clockwise: Vec<i128> = ordered.iter().copied().filter(|&s| s > button)
+            .chain(ordered.iter().copied().filter(|&s| s <= button)).collect();
+        (clockwise == seats).then(|| seats)
+    }
+
+    /// `player_left` / `player_seated` so the table matches the hand's seating.
+    fn seat(&mut self, hand: &PhhHand, seats: &[i128], starting: &[i128], reseat: bool) {
+        let sitting: Vec<String> = self.seat_of.iter().map(|(n, _)| n.clone()).collect();
+        for name in sitting {
+            if reseat || !hand.players.contains(&name) {
+                self.leave(&name);
+            }
+        }
+        for ((name, &seat), &stack) in hand.players.iter().zip(seats).zip(starting) {
+            if self.seat_of(name) != Some(seat) {
+                if self.seat_of(name).is_some() {
+                    self.leave(name);
+                }
+                let taken = self.seat_of.iter().find(|(_, s)| *s == seat).map(|(n, _)| n.clone());
+                if let Some(taken) = taken {
+                    self.leave(&taken);
+                }
+                self.stream.emit("player_seated", J::Obj(vec![
+                    ("seat", J::Int(seat)), ("player_id", J::str(name)), ("stack", J::Int(stack))]), None);
+                self.seat_of.push((name.clone(), seat));
+                self.set_stack(name, stack);
+            }
+        }
+    }
+
+    fn leave(&mut self, name: &str) {
+        let at = match self.seat_of.iter().position(|(n, _)| n == name) {
+            Some(at) => at,
+            None => return,
+        };
+        let (_, seat) = self.seat_of.remove(at);
+        let stack = self.stack_of(name);
+        self.stacks.retain(|(n, _)| n != name);
+        self.stream.emit("player_left", J::Obj(vec![
+            ("seat", J::Int(seat)), ("player_id", J::str(name)), ("stack", J::Int(stack))]), None);
+    }
+
+    /// Bring every seat's stack to the hand's starting stack between hands.
+    fn align_stacks(&mut self, hand: &PhhHand, seats: &[i128], starting: &[i128]) {
+        for ((name, &seat), &stack) in hand.players.iter().zip(seats).zip(starting) {
+            let change = stack - self.stack_of(name);
+            if change != 0 {
+                self.stream.emit("chips_changed", J::Obj(vec![
+                    ("seat", J::Int(seat)), ("amount", J::Int(change)),
+                    ("kind", J::str(if change > 0 { "add" } else { "remove" }))]), None);
+                self.set_stack(name, stack);
+            }
+        }
+    }
+}
+
+/// The `table_configured` body of the game the hand was played under
+/// (`phh.table_configuration`).
+fn table_configuration(hand: &PhhHand, scale: i128, max_wager: i128, options: &Options) -> Option<J> {
+    let posted = posts(hand, scale)?;
+    let mut limits = vec![("small_blind", J::Int(posted.small_blind)), ("big_blind", J::Int(posted.big_blind))];
+    match hand.structure {
+        hand::Structure::FixedLimit => {
+            let small_bet = hand.small_bet?.whole_at(scale)?;
+            let big_bet = hand.big_bet?.whole_at(scale)?;
+            limits.push(("small_bet", J::Int(small_bet)));
+            limits.push(("big_bet", J::Int(big_bet)));
+            limits.push(("min_wager", J::Int(small_bet)));
+        }
+        hand::Structure::NoLimit => {
+            let minimum = match hand.min_bet {
+                Some(bet) => bet.whole_at(scale)?,
+                None => posted.big_blind,
+            };
+            if minimum != posted.big_blind {
+                return None;
+            }
+            limits.push(("min_wager", J::Int(minimum)));
+        }
+    }
+    limits.push(("max_wager", J::Int(max_wager)));
+    if posted.ante_each != 0 {
+        limits.push(("ante", J::Int(posted.ante_each)));
+    }
+    if posted.big_blind_ante != 0 {
+        if !options.big_blind_ante_field {
+            return None;
+        }
+        limits.push(("big_blind_ante", J::Int(posted.big_blind_ante)));
+    }
+    Some(J::Obj(vec![
+        ("game", J::str("holdem")),
+        ("limits", J::Obj(limits)),
+        ("structure", J::str(hand.structure.name())),
+        ("rake", J::Obj(vec![("mode", J::str("none")), ("fee", J::Int(0))])),
+        ("rule_profile", J::str(&options.rule_profile)),
+        ("authorized_by", J::str(AUTHORIZED_BY)),
+    ]))
+}

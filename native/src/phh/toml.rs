@@ -1,0 +1,257 @@
+//! The PHH documents the native importer reads: a strict subset of the one-line TOML that
+//! `services/importers/phh_toml.py`'s fast path reads, with the same values.
+//!
+//! Each line is blank, a comment, or `key = value` (an optional comment after it) where
+//! the value is a string (`'...'`, or `"..."` without escapes), an integer, a decimal
+//! (`10162.5`: digits, a point, digits), `true` / `false`, or a one-line array of strings
+//! only or of numbers only. Anything else (times, exponents, `inf`, triple quotes, table
+//! headers, dotted keys, a repeated key, a lone carriage return) is `None`: the document
+//! is then read by the Python importer, which decides, so a document never reads
+//! differently here.
+
+/// An exact number as PHH writes it: `mantissa / 10^exp`. `integer`: written without a
+/// point (Python reads it as an `int`, not a `Decimal`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Num {
+    pub mantissa: i128,
+    pub exp: u32,
+    pub integer: bool,
+}
+
+/// Digits after the point beyond which a number is left to Python (10^exp stays far
+/// inside i128 however it is scaled).
+const MAX_EXP: u32 = 12;
+/// Digits in all beyond which a number is left to Python.
+const MAX_DIGITS: usize = 24;
+
+impl Num {
+    /// The number as whole chips at `scale`, if it is whole there.
+    pub fn whole_at(self, scale: i128) -> Option<i128> {
+        let scaled = self.mantissa.checked_mul(scale)?;
+        let unit = 10i128.pow(self.exp);
+        (scaled % unit == 0).then(|| scaled / unit)
+    }
+
+    pub fn is_negative(self) -> bool {
+        self.mantissa < 0
+    }
+
+    pub fn is_zero(self) -> bool {
+        self.mantissa == 0
+    }
+
+    /// `[+-]?(0|[1-9][0-9]*)(\.[0-9]+)?`, the whole of `text`.
+    pub fn parse(text: &str) -> Option<Num> {
+        let bytes = text.as_bytes();
+        let (negative, digits) = match bytes.first() {
+            Some(b'-') => (true, &bytes[1..]),
+            Some(b'+') => (false, &bytes[1..]),
+            _ => (false, bytes),
+        };
+        let point = digits.iter().position(|&b| b == b'.');
+        let (whole, fraction) = match point {
+            Some(at) => (&digits[..at], Some(&digits[at + 1..])),
+            None => (digits, None),
+        };
+        let whole_ok = whole == b"0" || (!whole.is_empty() && whole[0] != b'0');
+        let fraction_ok = fraction.map_or(true, |f| !f.is_empty() && f.len() as u32 <= MAX_EXP);
+        if !whole_ok || !fraction_ok || digits.len() > MAX_DIGITS
+            || !whole.iter().chain(fraction.unwrap_or(&[])).all(u8::is_ascii_digit) {
+            return None;
+        }
+        let mantissa = whole.iter().chain(fraction.unwrap_or(&[]))
+            .fold(0i128, |m, &d| m * 10 + i128::from(d - b'0'));
+        Some(Num { mantissa: if negative { -mantissa } else { mantissa },
+                   exp: fraction.map_or(0, |f| f.len() as u32), integer: point.is_none() })
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Toml {
+    Str(String),
+    Num(Num),
+    Bool(bool),
+    Strs(Vec<String>),
+    Nums(Vec<Num>),
+}
+
+/// The document's keys and values in file order, or `None` (see the module's doc).
+pub fn parse(text: &str) -> Option<Vec<(String, Toml)>> {
+    let mut out: Vec<(String, Toml)> = Vec::new();
+    for raw in text.split('\n') {
+        let line = raw.strip_suffix('\r').unwrap_or(raw);
+        if line.contains('\r') {
+            return None; // Python's universal newlines would cut the line there
+        }
+        let mut cursor = Cursor { line: line.as_bytes(), at: 0 };
+        cursor.blanks();
+        if cursor.done_or_comment() {
+            continue;
+        }
+        let key = cursor.key()?;
+        if out.iter().any(|(k, _)| k == key) {
+            return None;
+        }
+        cursor.blanks();
+        cursor.expect(b'=')?;
+        cursor.blanks();
+        let value = if cursor.peek() == Some(b'[') { cursor.array()? } else { cursor.scalar()? };
+        cursor.blanks();
+        if !cursor.done_or_comment() {
+            return None;
+        }
+        out.push((key.to_string(), value));
+    }
+    Some(out)
+}
+
+struct Cursor<'a> {
+    line: &'a [u8],
+    at: usize,
+}
+
+impl<'a> Cursor<'a> {
+    fn peek(&self) -> Option<u8> {
+        self.line.get(self.at).copied()
+    }
+
+    fn blanks(&mut self) {
+        while matches!(self.peek(), Some(b' ' | b'\t')) {
+            self.at += 1;
+        }
+    }
+
+    fn done_or_comment(&self) -> bool {
+        matches!(self.peek(), None | Some(b'#'))
+    }
+
+    fn expect(&mut self, byte: u8) -> Option<()> {
+        (self.peek() == Some(byte)).then(|| self.at += 1)
+    }
+
+    fn text(&self, from: usize, to: usize) -> Option<&'a str> {
+        std::str::from_utf8(&self.line[from..to]).ok()
+    }
+
+    fn key(&mut self) -> Option<&'a str> {
+        let start = self.at;
+        while matches!(self.peek(), Some(b) if b.is_ascii_alphanumeric() || b == b'_' || b == b'-') {
+            self.at += 1;
+        }
+        if self.at == start { None } else { self.text(start, self.at) }
+    }
+
+    /// `'...'` (not `'''`) or `"..."` without a backslash.
+    fn string(&mut self) -> Option<String> {
+        let quote = self.peek()?;
+        if quote == b'\'' && self.line[self.at..].starts_with(b"'''") {
+            return None;
+        }
+        let start = self.at + 1;
+        let end = start + self.line[start..].iter().position(|&b| b == quote)?;
+        let body = self.text(start, end)?;
+        if quote == b'"' && body.contains('\\') {
+            return None;
+        }
+        self.at = end + 1;
+        Some(body.to_string())
+    }
+
+    fn number(&mut self) -> Option<Num> {
+        let start = self.at;
+        while matches!(self.peek(), Some(b) if b.is_ascii_digit() || matches!(b, b'+' | b'-' | b'.')) {
+            self.at += 1;
+        }
+        Num::parse(self.text(start, self.at)?)
+    }
+
+    fn word(&mut self, word: &[u8]) -> bool {
+        let found = self.line[self.at..].starts_with(word);
+        if found {
+            self.at += word.len();
+        }
+        found
+    }
+
+    fn scalar(&mut self) -> Option<Toml> {
+        match self.peek()? {
+            b'\'' | b'"' => self.string().map(Toml::Str),
+            b't' if self.word(b"true") => Some(Toml::Bool(true)),
+            b'f' if self.word(b"false") => Some(Toml::Bool(false)),
+            _ => self.number().map(Toml::Num),
+        }
+    }
+
+    /// A one-line array of strings only or numbers only (a trailing comma allowed).
+    fn array(&mut self) -> Option<Toml> {
+        self.expect(b'[')?;
+        let mut strings = Vec::new();
+        let mut numbers = Vec::new();
+        loop {
+            self.blanks();
+            if self.expect(b']').is_some() {
+                break;
+            }
+            match self.peek()? {
+                b'\'' | b'"' => strings.push(self.string()?),
+                _ => numbers.push(self.number()?),
+            }
+            self.blanks();
+            if self.expect(b',').is_none() {
+                self.blanks();
+                self.expect(b']')?;
+                break;
+            }
+        }
+        match (strings.is_empty(), numbers.is_empty()) {
+            (_, true) => Some(Toml::Strs(strings)),
+            (true, false) => Some(Toml::Nums(numbers)),
+            (false, false) => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn num(text: &str) -> Num {
+        Num::parse(text).unwrap()
+    }
+
+    #[test]
+    fn a_pluribus_document_reads() {
+        let doc = parse("variant = 'NT'\nantes = [0, 0]\nmin_bet = 100  # the big blind\r\n\n\
+                         # a comment\nactions = ['d dh p1 TcQc', \"p2 f\",]\nhand = 7\nstack = 10162.5\n\
+                         ok = true\nnone = []\n").unwrap();
+        assert_eq!(doc, vec![
+            ("variant".to_string(), Toml::Str("NT".to_string())),
+            ("antes".to_string(), Toml::Nums(vec![num("0"), num("0")])),
+            ("min_bet".to_string(), Toml::Num(num("100"))),
+            ("actions".to_string(), Toml::Strs(vec!["d dh p1 TcQc".to_string(), "p2 f".to_string()])),
+            ("hand".to_string(), Toml::Num(num("7"))),
+            ("stack".to_string(), Toml::Num(Num { mantissa: 101625, exp: 1, integer: false })),
+            ("ok".to_string(), Toml::Bool(true)),
+            ("none".to_string(), Toml::Strs(vec![])),
+        ]);
+    }
+
+    #[test]
+    fn what_python_decides_is_left_to_it() {
+        for text in ["time = 00:00:09", "x = 1e3", "x = inf", "x = '''AMY'S'''", "[1]\nx = 1",
+                     "x = \"a\\\"b\"", "x = 01", "x = 1_000", "a.b = 1", "x = 1\nx = 2",
+                     "x = [1, 'a']", "x = [[1]]", "x = 1.", "x = .5", "x = 1\ry = 2", "x = truth",
+                     "x = 1 y", "\u{feff}x = 1", "x = 0.1234567890123"] {
+            assert_eq!(parse(text), None, "{text}");
+        }
+    }
+
+    #[test]
+    fn numbers_are_exact_and_whole_at_a_scale_only_when_they_are() {
+        let half = num("10162.5");
+        assert_eq!((half.whole_at(1), half.whole_at(2)), (None, Some(20325)));
+        assert_eq!(num("-0.25").whole_at(100), Some(-25));
+        assert_eq!(num("+3").whole_at(1), Some(3));
+        assert!(num("1.50").whole_at(2).is_some() && !num("1.50").integer);
+    }
+}
