@@ -4,8 +4,9 @@ For every Pluribus session (one directory, ~100 hands) in turn, in the same proc
 
 - **pokerkit**: ``HandHistory.load`` of each file and a full state replay (iterating the
   hand history builds the game state after every action);
-- **pitwatch**: ``import_phh`` of the session's files (PHH -> hash-chained v1 events)
-  and the embedded runner over those events as JSONL (intake validation and hashing,
+- **pitwatch**: ``import_phh`` of the session's files (PHH -> hash-chained v1 events, as
+  JSON lines: the native importer, which must take every Pluribus session; the Python
+  importer is timed too, on the same files) and the embedded runner over those events as JSONL (intake validation and hashing,
   chain check, hand assembly, hold'em adjudication, comparison with the recorded side;
   records only, as ``pitwatch adjudicate`` makes them: no closed hands for Python),
   timed as two stages; ``adjudicate_hand`` (rules + recorded side + comparison, no
@@ -57,6 +58,7 @@ class Timings:
     hands: int = 0
     pokerkit: float = 0.0
     imported: float = 0.0
+    imported_python: float = 0.0
     embedded: float = 0.0
     embedded_python: float = 0.0
     rules: float = 0.0
@@ -101,8 +103,13 @@ def run_session(files: list[Path], timings: Timings) -> None:
 
     started = time.perf_counter()
     result = import_phh(files)
+    lines = result.jsonl().splitlines()
     timings.imported += time.perf_counter() - started
-    lines = [orjson.dumps(event) for event in result.events]
+    if result.engine != "native":
+        raise SystemExit(f"the native importer did not take {files[0].parent}")
+    started = time.perf_counter()
+    import_phh(files, engine="python")
+    timings.imported_python += time.perf_counter() - started
 
     started = time.perf_counter()
     records: list[AdjudicationRecord] = [
@@ -118,7 +125,7 @@ def run_session(files: list[Path], timings: Timings) -> None:
     if [r.status for r in python_records] != [r.status for r in records]:
         raise SystemExit("the native and the Python hold'em rules disagree")
 
-    inputs: list[HandInput] = list(hand_inputs(result.events))
+    inputs: list[HandInput] = list(hand_inputs([orjson.loads(line) for line in lines]))
     started = time.perf_counter()
     for hand in inputs:
         adjudicate_hand(hand, PROFILES)
@@ -164,13 +171,17 @@ def report(t: Timings) -> None:
     pipeline = t.rate(t.imported + t.embedded)
     print(f"Pluribus hands: {t.hands}; adjudications: {t.statuses}")
     print(f"pokerkit HandHistory load + state replay : {pokerkit:10.0f} hands/s")
-    print(f"pitwatch import (PHH -> v1 events)       : {t.rate(t.imported):10.0f} hands/s")
+    print(f"pitwatch import (PHH -> v1 events)       : {t.rate(t.imported):10.0f} hands/s  "
+          f"(the Python importer {t.rate(t.imported_python):.0f})")
     print(f"pitwatch embedded adjudication (JSONL)   : {t.rate(t.embedded):10.0f} hands/s")
     print(f"pitwatch import + embedded adjudication  : {pipeline:10.0f} hands/s  "
           f"= {pipeline / pokerkit:5.1f}x pokerkit (target >= 20x)")
     embedded_python = t.rate(t.embedded_python)
-    before = t.rate(t.imported + t.embedded_python)
-    print(f"  the same, hold'em rules in Python      : {before:10.0f} hands/s  "
+    python_import = t.rate(t.imported_python + t.embedded)
+    print(f"  the same, the Python importer          : {python_import:10.0f} hands/s  "
+          f"= {python_import / pokerkit:5.1f}x pokerkit")
+    before = t.rate(t.imported_python + t.embedded_python)
+    print(f"  the same, both in Python               : {before:10.0f} hands/s  "
           f"= {before / pokerkit:5.1f}x pokerkit")
     print(f"pitwatch embedded, hold'em rules Python  : {embedded_python:10.0f} hands/s  "
           f"(native rules {t.rate(t.embedded) / embedded_python:4.1f}x)")

@@ -164,7 +164,7 @@ def imported_log_rate(data: Path, sessions: int, repeat: int, tmp: Path) -> floa
     chosen = sorted(p for p in (data / "pluribus").iterdir() if p.is_dir())[:sessions or None]
     result = import_phh(chosen)
     path = tmp / "pluribus.jsonl"
-    write_events(path, result.events)
+    path.write_bytes(result.jsonl())
     output = tmp / "pluribus.out"
     adjudicate_cpu(path, "native", output)  # uncounted: the bytecode cache
     best = min(adjudicate_cpu(path, "native", output) for _ in range(repeat))

@@ -73,7 +73,7 @@ fn numbers(doc: &[(String, Toml)], key: &str, count: Option<usize>) -> Option<Ve
         Toml::Strs(values) if values.is_empty() => Vec::new(),
         _ => return None,
     };
-    count.map_or(true, |n| values.len() == n).then(|| values)
+    count.map_or(true, |n| values.len() == n).then_some(values)
 }
 
 /// An optional number: absent is `Some(None)`; anything but a number is `None`.
@@ -104,7 +104,7 @@ fn action(raw: &str) -> Option<String> {
 /// A document read: its hold'em hand, or why the Python importer skips it (a variant
 /// other than hold'em, in its words: `variant_names` is its `VARIANT_NAMES`).
 pub enum Read {
-    Hand(PhhHand),
+    Hand(Box<PhhHand>),
     Skipped(String),
 }
 
@@ -156,7 +156,7 @@ pub fn read_hand(doc: &[(String, Toml)], variant_names: &[(String, String)]) -> 
         Some(Toml::Str(s)) => (None, Some(s.clone())),
         _ => (None, None),
     };
-    Some(Read::Hand(PhhHand {
+    Some(Read::Hand(Box::new(PhhHand {
         variant,
         structure,
         players,
@@ -173,5 +173,5 @@ pub fn read_hand(doc: &[(String, Toml)], variant_names: &[(String, String)]) -> 
         label,
         table: text(doc, "table"),
         venue: text(doc, "venue"),
-    }))
+    })))
 }

@@ -96,7 +96,7 @@ pub fn import(files: &[SourceFile], options: &Options) -> Option<Imported> {
         let (read, size) = read(file, options)?;
         input_bytes += size;
         let hand = match read {
-            Read::Hand(hand) => hand,
+            Read::Hand(hand) => *hand,
             Read::Skipped(why) => {
                 skipped.push((file.path.clone(), why));
                 continue;
@@ -254,7 +254,7 @@ impl TableWriter<'_> {
         ordered.sort_unstable();
         let clockwise: Vec<i128> = ordered.iter().copied().filter(|&s| s > button)
             .chain(ordered.iter().copied().filter(|&s| s <= button)).collect();
-        (clockwise == seats).then(|| seats)
+        (clockwise == seats).then_some(seats)
     }
 
     /// `player_left` / `player_seated` so the table matches the hand's seating.

@@ -1,0 +1,31 @@
+"""Every PHH import of the hold'em unit tests is a differential test too: where the native
+importer takes the files (``phh.native_import``), the Python reference imports them as
+well and the two must agree byte for byte (``assert_same_import``)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from services.importers import phh
+from tests.unit.holdem.phh_differential import assert_same_import
+
+
+@pytest.fixture(autouse=True)
+def native_imports_match_the_reference(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    native_import = phh.native_import
+
+    def checked(files: list[Path], options: phh.ImportOptions) -> phh.ImportResult | None:
+        native = native_import(files, options)
+        if native is not None:
+            reference = phh.import_phh(files, engine="python",
+                                       rule_profile=options.rule_profile,
+                                       chip_unit=options.chip_unit,
+                                       big_blind_ante_field=options.big_blind_ante_field)
+            assert_same_import(native, reference)
+        return native
+
+    monkeypatch.setattr(phh, "native_import", checked)
+    yield

@@ -1,0 +1,16 @@
+"""The native PHH importer's results against the Python reference's."""
+
+from __future__ import annotations
+
+from services.importers.phh import ImportResult
+
+ACCOUNT = ("hands", "read", "scales", "limited", "sources", "skipped", "kinds")
+
+
+def assert_same_import(native: ImportResult, reference: ImportResult) -> None:
+    """The same events, byte for byte, and the same account of every hand read."""
+    assert native.engine == "native" and reference.engine == "python"
+    assert native.jsonl() == reference.jsonl()
+    for name in ACCOUNT:
+        assert getattr(native, name) == getattr(reference, name), name
+    assert native.event_count == reference.event_count

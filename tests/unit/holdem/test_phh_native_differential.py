@@ -1,0 +1,256 @@
+"""The native PHH importer (``native/src/phh``) against the Python reference importer.
+
+Where the native importer takes an import (``phh.native_import`` returns a result), its
+events must be the reference's byte for byte and its account of every hand read the same
+(``assert_same_import``; the package's ``conftest`` checks every other import of these
+tests the same way). Where it does not (a document outside its TOML subset, a hand the
+reference would skip for a reason other than its variant, ``seats``, a chip unit,
+``.phhs`` files), the import is the reference's own. Checked on the shared data (every
+Pluribus and WSOP file: all of them natively), on hypothesis-built folders of hands
+(seating changes, half chips, antes, heads-up, fixed limit, winnings, unknown cards,
+showdowns, comments, source tables, labels; and documents it must leave to Python), and
+on each kind of document it leaves to Python.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from typer.testing import CliRunner
+
+from services.importers import phh
+from services.importers.cli import import_app
+from services.importers.phh import ImportOptions, import_phh, native_import
+from services.importers.phh_source import expand
+from tests.e2e.phh_support import unpack
+from tests.unit.holdem.phh_differential import assert_same_import
+
+CARDS = [rank + suit for rank in "23456789TJQKA" for suit in "cdhs"]
+# Python writes O'Neil in double quotes (the native subset's "..." strings), Zoë in UTF-8.
+NAMES = ("Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "O'Neil Jr", "Zoë")
+
+
+@pytest.fixture(scope="module")
+def data(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return unpack(tmp_path_factory.mktemp("phh-native"))
+
+
+def both(paths: list[Path], **options: object) -> tuple[phh.ImportResult, phh.ImportResult]:
+    return (import_phh(paths, **options),  # type: ignore[arg-type]
+            import_phh(paths, engine="python", **options))  # type: ignore[arg-type]
+
+
+def test_every_pluribus_and_wsop_file_imports_natively_as_the_reference(data: Path) -> None:
+    for folder in (data / "pluribus", data / "wsop"):
+        native, reference = both([folder])
+        assert native.engine == "native"
+        assert_same_import(native, reference)
+    assert native.skipped  # the WSOP event's other variants, skipped with the reason
+
+
+def test_documents_outside_the_native_subset_are_the_references(data: Path) -> None:
+    """The famous hands are written with multi-line arrays and comments inside them."""
+    famous = sorted(data.glob("*.phh"))
+    assert len(famous) == 5
+    assert native_import(famous, ImportOptions()) is None
+    native, reference = both(famous)
+    assert native.engine == reference.engine == "python"
+    assert native.jsonl() == reference.jsonl() and native.skipped == reference.skipped
+
+
+# ------------------------------------------------------------------ generated folders
+
+
+@st.composite
+def hand_document(draw: st.DrawFn, number: int) -> str:
+    """One NT or FT hand: a plausible deal and betting (raises tracked by street), a
+    settlement that returns what was put in (or random stacks), and the optional fields
+    the native importer must read exactly as the reference does."""
+    count = draw(st.integers(2, 6))
+    players = draw(st.permutations(NAMES).map(lambda names: list(names[:count])))
+    half = draw(st.booleans())
+    starting = [draw(st.integers(40, 400)) for _ in range(count)]
+    blinds = [1, 2] + [0] * (count - 2)
+    antes = draw(st.sampled_from([[0] * count, [1] * count,
+                                  [0, 2] + [0] * (count - 2) if count > 2 else [0, 2]]))
+    deck = draw(st.permutations(CARDS))
+    stacks, put = list(starting), [0] * count
+    street = [0] * count
+    for position, ante in enumerate(antes):
+        stacks[position] -= ante
+        put[position] += ante
+    order = (1, 0) if count == 2 else (0, 1)
+    for blind, position in zip(blinds[:2], order, strict=True):
+        stacks[position] -= blind
+        put[position] += blind
+        street[position] += blind
+    actions = [f"d dh p{i + 1} {deck[2 * i]}{deck[2 * i + 1]}"
+               if draw(st.integers(0, 9)) else f"d dh p{i + 1} ????" for i in range(count)]
+    folded: set[int] = set()
+    board = iter(deck[2 * count:])
+    for cards in (0, 3, 1, 1):
+        if cards:
+            actions.append("d db " + "".join(next(board) for _ in range(cards)))
+            street = [0] * count
+        for position in range(count):
+            if position in folded or len(folded) == count - 1:
+                continue
+            move = draw(st.sampled_from(["f", "cc", "cc", "cbr"]))
+            if move == "f":
+                folded.add(position)
+                actions.append(f"p{position + 1} f")
+            elif move == "cc":
+                chips = max(0, min(max(street) - street[position], stacks[position]))
+                stacks[position] -= chips
+                put[position] += chips
+                street[position] += chips
+                actions.append(f"p{position + 1} cc")
+            else:
+                to = max(street) + draw(st.integers(2, 8))
+                chips = to - street[position]
+                stacks[position] -= chips
+                put[position] += chips
+                street[position] = to
+                actions.append(f"p{position + 1} cbr {to}")
+    for position in range(count):
+        if position not in folded and draw(st.booleans()):
+            shown = draw(st.sampled_from(["", f" {deck[2 * position]}{deck[2 * position + 1]}",
+                                          " ????"]))
+            actions.append(f"p{position + 1} sm{shown}")
+    if draw(st.booleans()):
+        actions.append("p1 cbr 1000000")  # a bet beyond the stack, or after a fold
+    returned = [s + p for s, p in zip(stacks, put, strict=True)]
+    finishing = draw(st.sampled_from([returned, starting, [s + 1 for s in starting]]))
+
+    def amounts(values: list[int]) -> str:
+        return ", ".join(f"{v}.5" if half and i == 0 else str(v) for i, v in enumerate(values))
+
+    variant = draw(st.sampled_from(["NT", "NT", "FT", "NS"]))
+    lines = [f"variant = '{variant}'", f"antes = [{', '.join(map(str, antes))}]",
+             f"blinds_or_straddles = {blinds}",
+             f"starting_stacks = [{amounts(starting)}]", f"actions = {actions}",
+             f"players = {players}"]
+    if variant == "FT":
+        lines += ["small_bet = 2", "big_bet = 4"]
+    else:
+        lines.append(f"min_bet = {draw(st.sampled_from([2] * 9 + [3]))}")
+    label = draw(st.sampled_from([str(number)] * 6 + [f"'h{number}'", "7"]))
+    lines.append(f"hand = {label}")
+    if draw(st.booleans()):
+        lines.append(f"finishing_stacks = [{amounts(finishing)}]  # the settlement")
+    else:
+        won = [max(0, f - s) for f, s in zip(finishing, stacks, strict=True)]
+        lines.append(f"winnings = {won}")
+    if draw(st.integers(0, 3)) == 0:
+        lines.append("table = 'Alpha'")
+        lines.append(draw(st.sampled_from(["venue = 'Casino'", "", "venue = ''"])))
+    lines.insert(draw(st.integers(0, len(lines))), "# a comment line")
+    return "\n".join(lines) + "\n"
+
+
+@st.composite
+def folders(draw: st.DrawFn) -> list[tuple[str, str]]:
+    out = []
+    for session in range(draw(st.integers(1, 2))):
+        for number in range(draw(st.integers(1, 4))):
+            name = draw(st.sampled_from([f"{number}.phh", f"{number}.phh", f"h{number}.phh"]))
+            out.append((f"s{session}/{name}", draw(hand_document(number))))
+    return out
+
+
+def test_generated_folders_import_natively_as_the_reference_or_not_at_all(
+        tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Each drawn folder is imported natively and compared, or left to Python whole; and
+    the generator is not vacuous: many folders are native, some are not."""
+    taken: list[bool] = []
+
+    @settings(max_examples=150, deadline=None, derandomize=True,
+              suppress_health_check=[HealthCheck.too_slow])
+    @given(files=folders())
+    def check(files: list[tuple[str, str]]) -> None:
+        root = tmp_path_factory.mktemp("generated")
+        for name, text in files:
+            path = root / name
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text, encoding="utf-8")
+        reference = import_phh([root], engine="python")
+        native = native_import(expand([root]), ImportOptions())
+        taken.append(native is not None)
+        if native is not None:
+            assert_same_import(native, reference)
+        else:
+            assert import_phh([root]).jsonl() == reference.jsonl()
+
+    check()
+    assert sum(taken) >= 20 and not all(taken), (sum(taken), len(taken))
+
+
+# ------------------------------------------------------------------ left to Python
+
+
+SIMPLE = ["d dh p1 AsAd", "d dh p2 KcKd", "d dh p3 7h2c", "p3 f", "p1 cbr 6", "p2 cc",
+          "d db QsJd4c", "p1 cbr 10", "p2 f"]
+BASE = ("variant = 'NT'\nantes = [0, 0, 0]\nblinds_or_straddles = [1, 2, 0]\nmin_bet = 2\n"
+        f"starting_stacks = [100, 100, 100]\nactions = {SIMPLE}\nhand = 1\n"
+        "players = ['Ann', 'Bob', 'Cat']\nfinishing_stacks = [106, 94, 100]\n")
+
+
+@pytest.mark.parametrize(("case", "text"), [
+    ("seats", BASE + "seats = [2, 5, 7]\n"),
+    ("a local time", BASE + "time = 00:00:09\n"),
+    ("a multi-line array", BASE.replace("antes = [0, 0, 0]", "antes = [\n0, 0, 0]")),
+    ("an exponent", BASE.replace("min_bet = 2", "min_bet = 2e0")),
+    ("a straddle", BASE.replace("[1, 2, 0]", "[1, 2, 4]")),
+    ("no settlement", BASE.replace("finishing_stacks = [106, 94, 100]\n", "")),
+    ("a payout below zero", BASE.replace("[106, 94, 100]", "[80, 94, 100]")),
+    ("a minimum bet other than the big blind", BASE.replace("min_bet = 2", "min_bet = 3")),
+    ("a non-string player", BASE.replace("players = ['Ann', 'Bob', 'Cat']",
+                                         "players = [1, 2, 3]")),
+    ("an escape in a string", BASE.replace("'Cat'", '"C\\tat"')),
+    ("a name twice", BASE.replace("'Cat'", "'Ann'")),
+    ("not UTF-8", None),
+])
+def test_what_the_native_importer_leaves_to_python(tmp_path: Path, case: str,
+                                                   text: str | None) -> None:
+    path = tmp_path / "s" / "1.phh"
+    path.parent.mkdir()
+    if text is None:
+        path.write_bytes(BASE.replace("Ann", "An\xe9").encode("latin-1"))
+    else:
+        path.write_text(text, encoding="utf-8")
+    assert native_import([path], ImportOptions()) is None, case
+    result = import_phh([path])
+    assert result.engine == "python"
+    assert result.jsonl() == import_phh([path], engine="python").jsonl()
+
+
+def test_a_chip_unit_or_a_phhs_file_is_pythons(tmp_path: Path) -> None:
+    path = tmp_path / "s" / "1.phh"
+    path.parent.mkdir()
+    path.write_text(BASE, encoding="utf-8")
+    assert import_phh([path]).engine == "native"
+    assert import_phh([path], chip_unit=Decimal("0.5")).engine == "python"
+    many = tmp_path / "many.phhs"
+    many.write_text("[1]\n" + BASE, encoding="utf-8")
+    assert native_import([many], ImportOptions()) is None
+    with pytest.raises(ValueError, match="no import engine 'rust'"):
+        import_phh([path], engine="rust")
+
+
+def test_the_cli_writes_the_same_file_with_either_engine(tmp_path: Path) -> None:
+    path = tmp_path / "s" / "1.phh"
+    path.parent.mkdir()
+    path.write_text(BASE, encoding="utf-8")
+    runner = CliRunner()
+    for engine in ("native", "python"):
+        result = runner.invoke(import_app, ["phh", str(path), "-o", str(tmp_path / engine),
+                                            "--engine", engine])
+        assert result.exit_code == 0, result.output
+    assert (tmp_path / "native").read_bytes() == (tmp_path / "python").read_bytes()
+    bad = runner.invoke(import_app, ["phh", str(path), "-o", str(tmp_path / "x"),
+                                     "--engine", "rust"])
+    assert bad.exit_code == 2 and "not an import engine" in bad.output
