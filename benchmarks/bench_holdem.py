@@ -6,7 +6,8 @@ For every Pluribus session (one directory, ~100 hands) in turn, in the same proc
   hand history builds the game state after every action);
 - **pitwatch**: ``import_phh`` of the session's files (PHH -> hash-chained v1 events, as
   JSON lines: the native importer, which must take every Pluribus session; the Python
-  importer is timed too, on the same files) and the embedded runner over those events as JSONL (intake validation and hashing,
+  importer is timed too, on the same files) and the embedded runner over those events as
+  one JSONL buffer (split into lines by the core, as a file is) (intake validation and hashing,
   chain check, hand assembly, hold'em adjudication, comparison with the recorded side;
   records only, as ``pitwatch adjudicate`` makes them: no closed hands for Python),
   timed as two stages; ``adjudicate_hand`` (rules + recorded side + comparison, no
@@ -25,6 +26,7 @@ is what to read). Every adjudication must come out ``ok`` or the run fails.
 from __future__ import annotations
 
 import argparse
+import io
 import sys
 import tempfile
 import time
@@ -40,7 +42,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from services.adjudicator.adjudicate import adjudicate_hand  # noqa: E402
-from services.adjudicator.embedded import adjudicate_lines  # noqa: E402
+from services.adjudicator.embedded import adjudicate_file, adjudicate_lines  # noqa: E402
 from services.events.contract import AdjudicationRecord  # noqa: E402
 from services.games import registry  # noqa: E402
 from services.games.holdem import adjudicate as holdem  # noqa: E402
@@ -103,7 +105,7 @@ def run_session(files: list[Path], timings: Timings) -> None:
 
     started = time.perf_counter()
     result = import_phh(files)
-    lines = result.jsonl().splitlines()
+    encoded = result.jsonl()
     timings.imported += time.perf_counter() - started
     if result.engine != "native":
         raise SystemExit(f"the native importer did not take {files[0].parent}")
@@ -113,10 +115,11 @@ def run_session(files: list[Path], timings: Timings) -> None:
 
     started = time.perf_counter()
     records: list[AdjudicationRecord] = [
-        record for step in adjudicate_lines(lines, PROFILES, closed_hands=False)
+        record for step in adjudicate_file(io.BytesIO(encoded), PROFILES, closed_hands=False)
         for record in step.records]
     timings.embedded += time.perf_counter() - started
 
+    lines = encoded.splitlines()
     started = time.perf_counter()
     with python_holdem_rules():
         python_records = [record for step in adjudicate_lines(lines, PROFILES, closed_hands=False)

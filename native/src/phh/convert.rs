@@ -103,7 +103,7 @@ impl Replay<'_> {
         if !kind.starts_with("post_") {
             self.betting_began = true;
         }
-        let mut data = vec![("seat", J::Int(self.seats[position])), ("action", J::str(kind))];
+        let mut data = vec![("seat", J::Int(self.seats[position])), ("action", J::Lit(kind))];
         if let Some(chips) = chips {
             data.push(("amount", J::Int(chips)));
         }
@@ -196,11 +196,11 @@ fn dealer(replay: &mut Replay<'_>, parts: &[&str]) -> Option<()> {
             }
             let cards = cards(parts[2])?;
             replay.events.push(("card_dealt", J::Obj(vec![
-                ("to", J::str("burn")), ("card", J::Null), ("face_up", J::Bool(false))])));
+                ("to", J::Lit("burn")), ("card", J::Null), ("face_up", J::Bool(false))])));
             replay.board_cards += cards.len();
             for card in cards {
                 replay.events.push(("card_dealt", J::Obj(vec![
-                    ("to", J::str("board")), ("card", card.map_or(J::Null, J::Str)),
+                    ("to", J::Lit("board")), ("card", card.map_or(J::Null, J::Str)),
                     ("face_up", J::Bool(true))])));
             }
             replay.street = vec![0; replay.street.len()];
@@ -216,7 +216,7 @@ fn deal_hole_cards(replay: &mut Replay<'_>) {
         for position in 0..replay.hole.len() {
             let card = replay.hole[position].as_ref().and_then(|cards| cards[index].clone());
             replay.events.push(("card_dealt", J::Obj(vec![
-                ("to", J::str("seat")), ("seat", J::Int(replay.seats[position])),
+                ("to", J::Lit("seat")), ("seat", J::Int(replay.seats[position])),
                 ("card", card.map_or(J::Null, J::Str)), ("face_up", J::Bool(false))])));
         }
     }
@@ -313,7 +313,7 @@ fn settlement(replay: &Replay<'_>, payouts: &[i128]) -> Option<Vec<(&'static str
     let paid: i128 = payouts.iter().sum();
     if paid < pot {
         events.push(("rake_collected", J::Obj(vec![
-            ("seat", J::Null), ("amount", J::Int(pot - paid)), ("from", J::str("pot"))])));
+            ("seat", J::Null), ("amount", J::Int(pot - paid)), ("from", J::Lit("pot"))])));
     }
     for (position, &amount) in payouts.iter().enumerate() {
         let seat = replay.seats[position];
@@ -321,11 +321,11 @@ fn settlement(replay: &Replay<'_>, payouts: &[i128]) -> Option<Vec<(&'static str
         let refund = owed.min(amount);
         if refund != 0 {
             events.push(("payout", J::Obj(vec![("seat", J::Int(seat)), ("amount", J::Int(refund)),
-                                               ("source", J::str("pot")), ("kind", J::str("refund"))])));
+                                               ("source", J::Lit("pot")), ("kind", J::Lit("refund"))])));
         }
         if amount - refund != 0 {
             events.push(("payout", J::Obj(vec![("seat", J::Int(seat)), ("amount", J::Int(amount - refund)),
-                                               ("source", J::str("pot")), ("kind", J::str("pot"))])));
+                                               ("source", J::Lit("pot")), ("kind", J::Lit("pot"))])));
         }
     }
     Some(events)

@@ -215,7 +215,7 @@ impl TableWriter<'_> {
         self.stream.emit("hand_started", J::Obj(vec![
             ("button", J::Int(*seats.last()?)),
             ("designated_player", J::Null),
-            ("dealer_id", J::str(DEALER_ID)),
+            ("dealer_id", J::Lit(DEALER_ID)),
             ("seats", J::Arr(seated.into_iter().map(|(seat, name, stack)| J::Obj(vec![
                 ("seat", J::Int(seat)), ("player_id", J::str(name)), ("stack", J::Int(stack))])).collect())),
             ("deck", J::Int(52)),
@@ -301,7 +301,7 @@ impl TableWriter<'_> {
             if change != 0 {
                 self.stream.emit("chips_changed", J::Obj(vec![
                     ("seat", J::Int(seat)), ("amount", J::Int(change)),
-                    ("kind", J::str(if change > 0 { "add" } else { "remove" }))]), None);
+                    ("kind", J::Lit(if change > 0 { "add" } else { "remove" }))]), None);
                 self.set_stack(name, stack);
             }
         }
@@ -343,11 +343,11 @@ fn table_configuration(hand: &PhhHand, scale: i128, max_wager: i128, options: &O
         limits.push(("big_blind_ante", J::Int(posted.big_blind_ante)));
     }
     Some(J::Obj(vec![
-        ("game", J::str("holdem")),
+        ("game", J::Lit("holdem")),
         ("limits", J::Obj(limits)),
-        ("structure", J::str(hand.structure.name())),
-        ("rake", J::Obj(vec![("mode", J::str("none")), ("fee", J::Int(0))])),
+        ("structure", J::Lit(hand.structure.name())),
+        ("rake", J::Obj(vec![("mode", J::Lit("none")), ("fee", J::Int(0))])),
         ("rule_profile", J::str(&options.rule_profile)),
-        ("authorized_by", J::str(AUTHORIZED_BY)),
+        ("authorized_by", J::Lit(AUTHORIZED_BY)),
     ]))
 }

@@ -14,6 +14,8 @@ pub enum J {
     Bool(bool),
     Int(i128),
     Str(String),
+    /// A constant of the importer's (a kind, a source, "pot"): no allocation.
+    Lit(&'static str),
     Arr(Vec<J>),
     Obj(Vec<(&'static str, J)>),
 }
@@ -42,6 +44,7 @@ impl J {
                 Err(_) => out.extend_from_slice(i.to_string().as_bytes()),
             },
             J::Str(s) => canonical::write_str(s, out),
+            J::Lit(s) => canonical::write_str(s, out),
             J::Arr(items) => {
                 out.push(b'[');
                 for (i, item) in items.iter().enumerate() {
@@ -82,7 +85,7 @@ pub struct Stream<'o> {
     rng: PyRandom,
     seq: i64,
     clock: i64,
-    last_hash: String,
+    last_hash: Vec<u8>,
     scratch: Vec<u8>,
     out: &'o mut Vec<u8>,
     pub events: usize,
@@ -95,7 +98,7 @@ pub struct Stream<'o> {
 impl<'o> Stream<'o> {
     pub fn new(table_id: &str, out: &'o mut Vec<u8>) -> Stream<'o> {
         Stream { table_id: table_id.to_string(), rng: PyRandom::from_text(table_id), seq: 0,
-                 clock: START, last_hash: GENESIS.to_string(), scratch: Vec::new(), out, events: 0,
+                 clock: START, last_hash: GENESIS.as_bytes().to_vec(), scratch: Vec::new(), out, events: 0,
                  id: Vec::with_capacity(36), ts: Vec::with_capacity(24), day: -1,
                  day_text: String::new() }
     }
@@ -144,42 +147,52 @@ impl<'o> Stream<'o> {
         self.seq += 1;
         self.next_id();
         self.tick();
-        let id = std::str::from_utf8(&self.id).unwrap_or_default();
-        let ts = std::str::from_utf8(&self.ts).unwrap_or_default();
+        // The id, the time, the hashes, the type and the source are ASCII without a quote,
+        // a backslash or a control character: written as they are (`raw`).
         let sorted = &mut self.scratch;
         sorted.clear();
         sorted.extend_from_slice(b"{\"data\":");
         data.write(true, sorted);
-        member(sorted, b",\"event_id\":", id);
+        raw(sorted, b",\"event_id\":", &self.id);
         sorted.extend_from_slice(b",\"hand_id\":");
         write_optional(hand_id, sorted);
-        member(sorted, b",\"prev_hash\":", &self.last_hash);
+        raw(sorted, b",\"prev_hash\":", &self.last_hash);
         sorted.extend_from_slice(b",\"seq\":");
         canonical::write_int(self.seq, sorted);
-        member(sorted, b",\"source\":", SOURCE);
+        raw(sorted, b",\"source\":", SOURCE.as_bytes());
         member(sorted, b",\"table_id\":", &self.table_id);
-        member(sorted, b",\"ts\":", ts);
-        member(sorted, b",\"type\":", kind);
+        raw(sorted, b",\"ts\":", &self.ts);
+        raw(sorted, b",\"type\":", kind.as_bytes());
         sorted.extend_from_slice(b",\"v\":1}");
-        let hash = canonical::hex(&canonical::sha256(sorted));
+        let digest = canonical::sha256(sorted);
         let out = &mut *self.out;
         out.extend_from_slice(b"{\"v\":1");
-        member(out, b",\"event_id\":", id);
+        raw(out, b",\"event_id\":", &self.id);
         member(out, b",\"table_id\":", &self.table_id);
         out.extend_from_slice(b",\"seq\":");
         canonical::write_int(self.seq, out);
-        member(out, b",\"ts\":", ts);
-        member(out, b",\"prev_hash\":", &self.last_hash);
+        raw(out, b",\"ts\":", &self.ts);
+        raw(out, b",\"prev_hash\":", &self.last_hash);
         out.extend_from_slice(b",\"hand_id\":");
         write_optional(hand_id, out);
-        member(out, b",\"type\":", kind);
-        member(out, b",\"source\":", SOURCE);
+        raw(out, b",\"type\":", kind.as_bytes());
+        raw(out, b",\"source\":", SOURCE.as_bytes());
         out.extend_from_slice(b",\"data\":");
         data.write(false, out);
         out.extend_from_slice(b"}\n");
-        self.last_hash = hash;
+        self.last_hash.clear();
+        canonical::write_hex(&digest, &mut self.last_hash);
         self.events += 1;
     }
+}
+
+/// `,"key":"value"` for a value that needs no escaping (checked in debug builds).
+fn raw(out: &mut Vec<u8>, key: &[u8], value: &[u8]) {
+    debug_assert!(value.iter().all(|&b| b >= 0x20 && b != b'"' && b != b'\\'));
+    out.extend_from_slice(key);
+    out.push(b'"');
+    out.extend_from_slice(value);
+    out.push(b'"');
 }
 
 /// `,"key":"value"` (the key's bytes given with their comma and colon).
