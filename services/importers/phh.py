@@ -30,6 +30,11 @@ clockwise order matches the positions of each hand (the button is the seat of th
 player); otherwise everyone is re-seated by position. Stacks that differ between one
 hand's end and the next hand's start (the source resets stacks, or skipped hands moved
 chips) are brought in line with ``chips_changed`` events between hands.
+
+**Two importers.** This module is the reference. The native core imports ``.phh`` files
+itself when it can read every file named in full (``native_import``; ``native/src/phh``),
+with the same bytes; anything it does not cover leaves the whole import to this module,
+and ``engine="python"`` chooses this module alone.
 """
 
 from __future__ import annotations
