@@ -1,5 +1,5 @@
 //! The PyO3 binding of the native PHH importer (`phh`): `services._native.import_phh_files`,
-//! called by `services.importers.phh.import_phh`.
+//! called by `services.importers.phh.native_import`.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
@@ -10,24 +10,28 @@ use crate::phh::{self, Options, SourceFile};
 
 /// One file as Python names it: path, its folder's table name, stem, natural order key.
 type File = (String, String, String, i64, String);
-/// `(jsonl, events, hands, scales, limited, sources, skipped)`.
-type Imported<'py> = (Bound<'py, PyBytes>, usize, usize, Vec<(String, i128)>,
-                      Vec<(String, &'static str)>, Vec<(String, String)>, Vec<(String, String)>);
+/// A skipped hand: (where, stage, its document, the table's scale, (hand id, where first
+/// read) for a hand listed twice).
+type Skipped = (String, &'static str, String, i128, Option<(String, String)>);
+/// `(jsonl, events, hands, read, scales, limited, sources, skipped)`.
+type Imported<'py> = (Bound<'py, PyBytes>, usize, usize, usize, Vec<(String, i128)>,
+                      Vec<(String, &'static str)>, Vec<(String, String)>, Vec<Skipped>);
 
 /// The import of `files`, or None when the Python importer must do it (a file or hand the
 /// native importer does not cover; also, defensively, a panic, which never reaches the
 /// interpreter). The GIL is released while the files are read and converted.
 #[pyfunction]
 pub fn import_phh_files<'py>(py: Python<'py>, files: Vec<File>, rule_profile: String,
-                             big_blind_ante_field: bool, variant_names: Vec<(String, String)>)
-                             -> Option<Imported<'py>> {
+                             big_blind_ante_field: bool) -> Option<Imported<'py>> {
     let files: Vec<SourceFile> = files.into_iter().map(|(path, folder_table, stem, number, text)| {
         SourceFile { path, folder_table, stem, natural: (number, text) }
     }).collect();
-    let options = Options { rule_profile, big_blind_ante_field, variant_names };
+    let options = Options { rule_profile, big_blind_ante_field };
     let imported = py.allow_threads(|| {
         catch_unwind(AssertUnwindSafe(|| phh::import(&files, &options))).ok().flatten()
     })?;
-    Some((PyBytes::new(py, &imported.jsonl), imported.events, imported.hands, imported.scales,
-          imported.limited, imported.sources, imported.skipped))
+    let skipped = imported.skipped.into_iter()
+        .map(|(at, stage, text, scale, again)| (at, stage.name(), text, scale, again)).collect();
+    Some((PyBytes::new(py, &imported.jsonl), imported.events, imported.hands, imported.read,
+          imported.scales, imported.limited, imported.sources, skipped))
 }

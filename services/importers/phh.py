@@ -54,8 +54,9 @@ import orjson
 
 from services.events.contract import Limits
 from services.events.stream import TableStream
-from services.importers.phh_hand import VARIANT_NAMES, PhhHand, Unsupported, convert, posts
-from services.importers.phh_source import SourceHand, expand, read_sources
+from services.importers.phh_hand import PhhHand, Unsupported, convert, posts, read_hand
+from services.importers.phh_source import SUFFIXES, SourceHand, expand, read_sources
+from services.importers.phh_toml import loads
 
 MAX_SAFE_CHIPS = 2**53 - 1  # RFC 8785: integers beyond this have another canonical form
 
@@ -174,11 +175,13 @@ _I64_MAX = 2**63 - 1
 
 def native_import(files: list[Path], options: ImportOptions) -> ImportResult | None:
     """The native core's import of ``files`` (``native/src/phh``), or None where it does
-    not apply: ``.phhs`` files, a fixed chip unit, a path that is not UTF-8, a file name
-    whose number is beyond 64 bits, no native core; or where the core declines (a file or
-    hand it does not cover: see its module). The bytes are this module's, as the
-    differential tests prove on every file of the shared data."""
-    if options.chip_unit is not None or any(path.suffix != ".phh" for path in files):
+    not apply: a fixed chip unit, a path that is not UTF-8, a file name whose number is
+    beyond 64 bits, no native core; or where the core declines (a file or hand it does
+    not cover: see its module). The bytes are this module's, as the differential tests
+    prove on every file of the shared data. The core skips a hand where this module
+    would; the reason is this module's (``skip_reason``), and should it find none, the
+    import is this module's after all."""
+    if options.chip_unit is not None or any(path.suffix not in SUFFIXES for path in files):
         return None
     try:
         from services import _native
@@ -193,14 +196,44 @@ def native_import(files: list[Path], options: ImportOptions) -> ImportResult | N
             return None
         described.append((name, folders[path.parent], path.stem, number, text))
     imported = _native.import_phh_files(described, options.rule_profile,
-                                        options.big_blind_ante_field,
-                                        list(VARIANT_NAMES.items()))
+                                        options.big_blind_ante_field)
     if imported is None:
         return None
-    encoded, _events, hands, scales, limited, sources, skipped = imported
-    return ImportResult(skipped=skipped, hands=hands, scales=dict(scales), read=len(files),
-                        limited=limited, sources=dict(sources), encoded=encoded,
-                        engine="native")
+    encoded, _events, hands, read, scales, limited, sources, skipped = imported
+    result = ImportResult(hands=hands, scales=dict(scales), read=read, limited=limited,
+                          sources=dict(sources), encoded=encoded, engine="native")
+    for where, stage, text, scale, again in skipped:
+        reason = skip_reason(stage, text, scale, again, options)
+        if reason is None:
+            return None
+        result.skip(where, *reason)
+    return result
+
+
+def skip_reason(stage: str, text: str, scale: int, again: tuple[str, str] | None,
+                options: ImportOptions) -> tuple[str, str | None] | None:
+    """Why this module skips the hand the native importer skipped at ``stage`` (its
+    document's ``text``, its table's ``scale``): the reason and its kind, from the same
+    functions and words as this module's own import; None if they find no reason."""
+    if stage == "scale":
+        return _not_whole(options.chip_unit)
+    if stage == "again" and again is not None:
+        return _listed_again(*again)
+    try:
+        hand = read_hand(loads(text))
+    except Unsupported as exc:
+        return (str(exc), exc.kind) if stage == "read" else None
+    if stage == "safe":
+        chips = sum(hand.starting) * scale
+        return _unsafe_chips(chips) if chips > MAX_SAFE_CHIPS else None
+    if stage == "play":
+        try:
+            table_configuration(hand, scale, 0, options)
+            convert(hand, list(range(1, len(hand.players) + 1)), scale)
+            [_whole(s, scale) for s in hand.starting]
+        except Unsupported as exc:
+            return str(exc), exc.kind
+    return None
 
 
 def _utf8(text: str) -> bool:
@@ -274,16 +307,14 @@ def table_scale(hands: list[SourceHand], result: ImportResult,
         kept = [s for s in hands if _whole_at(s.hand.amounts(), fixed)]
         for source in hands:
             if source not in kept:
-                result.skip(source.location, "amounts are not whole multiples of the chip "
-                                             f"unit {chip_unit}")
+                result.skip(source.location, *_not_whole(chip_unit))
         return fixed, kept
     scale = 1
     kept = []
     for source in hands:
         needed = hand_scale(source.hand)
         if needed is None or math.lcm(scale, needed) > MAX_SCALE:
-            result.skip(source.location, "amounts are not whole chips at any scale up to "
-                                         f"{MAX_SCALE}")
+            result.skip(source.location, *_not_whole(None))
             continue
         scale = math.lcm(scale, needed)
         kept.append(source)
@@ -503,9 +534,7 @@ def _once_each(table_id: str, hands: list[SourceHand],
     for source in hands:
         name = hand_id(table_id, source)
         if name in first:
-            result.skip(source.location, f"hand {name} again: it was read at "
-                                         f"{first[name].location}",
-                        "a hand the source lists twice at its table")
+            result.skip(source.location, *_listed_again(name, first[name].location))
             continue
         first[name] = source
         kept.append(source)
@@ -520,13 +549,27 @@ def _safe_chips(hands: list[SourceHand], scale: int,
     for source in hands:
         chips = sum(source.hand.starting) * scale
         if chips > MAX_SAFE_CHIPS:
-            result.skip(source.location, f"{chips} chips at the table exceed "
-                                         f"{MAX_SAFE_CHIPS}, the largest exact JSON integer",
-                        f"more chips at the table than {MAX_SAFE_CHIPS}, the largest exact "
-                        "JSON integer")
+            result.skip(source.location, *_unsafe_chips(chips))
             continue
         kept.append(source)
     return kept
+
+
+def _not_whole(chip_unit: Decimal | None) -> tuple[str, str | None]:
+    if chip_unit is not None:
+        return f"amounts are not whole multiples of the chip unit {chip_unit}", None
+    return f"amounts are not whole chips at any scale up to {MAX_SCALE}", None
+
+
+def _listed_again(name: str, first: str) -> tuple[str, str | None]:
+    return (f"hand {name} again: it was read at {first}",
+            "a hand the source lists twice at its table")
+
+
+def _unsafe_chips(chips: Decimal | int) -> tuple[str, str | None]:
+    return (f"{chips} chips at the table exceed {MAX_SAFE_CHIPS}, the largest exact JSON "
+            "integer", f"more chips at the table than {MAX_SAFE_CHIPS}, the largest exact "
+                       "JSON integer")
 
 
 def skipped_by_reason(skipped: Sequence[tuple[str, str]],

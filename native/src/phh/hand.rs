@@ -1,7 +1,8 @@
 //! One PHH hold'em hand's fields, checked as `services/importers/phh_hand.py`'s
 //! `read_hand` checks them. Where the Python reader would report the hand as unsupported
-//! (or read a value this reader does not, such as a non-string player name or `seats`),
-//! this gives `None`: the whole import is then Python's, with its reasons.
+//! this says `Skip` (the Python importer then gives the reason); where it would read a
+//! value this reader does not (a non-string player name, `seats`), `Defer`: the whole
+//! import is then Python's.
 
 use super::toml::{Num, Toml};
 
@@ -66,22 +67,36 @@ fn get<'a>(doc: &'a [(String, Toml)], key: &str) -> Option<&'a Toml> {
     doc.iter().find(|(k, _)| k == key).map(|(_, v)| v)
 }
 
-/// A list of numbers (of `count` entries when given).
-fn numbers(doc: &[(String, Toml)], key: &str, count: Option<usize>) -> Option<Vec<Num>> {
-    let values = match get(doc, key)? {
-        Toml::Nums(values) => values.clone(),
-        Toml::Strs(values) if values.is_empty() => Vec::new(),
-        _ => return None,
-    };
-    count.map_or(true, |n| values.len() == n).then_some(values)
+/// Why a document is not read here: the Python importer skips it (`Skip`: it gives the
+/// reason, `phh_hand.read_hand` raising `Unsupported`), or this reader cannot tell what
+/// the Python importer would make of it (`Defer`: the whole import is then Python's).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NotRead {
+    Skip,
+    Defer,
 }
 
-/// An optional number: absent is `Some(None)`; anything but a number is `None`.
-fn optional(doc: &[(String, Toml)], key: &str) -> Option<Option<Num>> {
+use NotRead::{Defer, Skip};
+
+/// A list of finite numbers (of `count` entries when given): `_numbers` and `_finite`.
+fn numbers(doc: &[(String, Toml)], key: &str, count: Option<usize>) -> Result<Vec<Num>, NotRead> {
+    let values = match get(doc, key) {
+        Some(Toml::Nums(values)) => values.clone(),
+        Some(Toml::Strs(values)) if values.is_empty() => Vec::new(),
+        _ => return Err(Skip),
+    };
+    if count.map_or(false, |n| values.len() != n) || values.iter().any(|v| !v.finite) {
+        return Err(Skip);
+    }
+    Ok(values)
+}
+
+/// An optional finite number (`_optional`): absent is `None`.
+fn optional(doc: &[(String, Toml)], key: &str) -> Result<Option<Num>, NotRead> {
     match get(doc, key) {
-        None => Some(None),
-        Some(Toml::Num(n)) => Some(Some(*n)),
-        Some(_) => None,
+        None => Ok(None),
+        Some(Toml::Num(n)) if n.finite => Ok(Some(*n)),
+        Some(_) => Err(Skip),
     }
 }
 
@@ -94,46 +109,33 @@ fn text(doc: &[(String, Toml)], key: &str) -> Option<String> {
 
 /// An action as `read_hand` keeps it (`a.split("#", 1)[0].strip()`), for actions of
 /// printable ASCII only (Python's `strip` and `split` know other whitespace).
-fn action(raw: &str) -> Option<String> {
+fn action(raw: &str) -> Result<String, NotRead> {
     if !raw.bytes().all(|b| (0x20..0x7f).contains(&b)) {
-        return None;
+        return Err(Defer);
     }
-    Some(raw.split('#').next().unwrap_or("").trim_matches(' ').to_string())
+    Ok(raw.split('#').next().unwrap_or("").trim_matches(' ').to_string())
 }
 
-/// A document read: its hold'em hand, or why the Python importer skips it (a variant
-/// other than hold'em, in its words: `variant_names` is its `VARIANT_NAMES`).
-pub enum Read {
-    Hand(Box<PhhHand>),
-    Skipped(String),
-}
-
-/// The hold'em fields of one parsed document, the reason it is skipped, or `None` (see
-/// the module's doc).
-pub fn read_hand(doc: &[(String, Toml)], variant_names: &[(String, String)]) -> Option<Read> {
-    let variant = match get(doc, "variant") {
-        Some(Toml::Str(v)) => v.clone(),
-        _ => return Some(Read::Skipped("no 'variant' field".to_string())),
-    };
-    let structure = match variant.as_str() {
-        "NT" => Structure::NoLimit,
-        "FT" => Structure::FixedLimit,
-        _ => {
-            let name = variant_names.iter().find(|(v, _)| *v == variant).map_or("a variant", |(_, n)| n);
-            return Some(Read::Skipped(format!(
-                "variant {variant} ({name}): pitwatch adjudicates Texas hold'em (NT, FT) only")));
-        }
+/// The hold'em fields of one parsed document (`phh_hand.read_hand`), or why not.
+pub fn read_hand(doc: &[(String, Toml)]) -> Result<PhhHand, NotRead> {
+    let (variant, structure) = match get(doc, "variant") {
+        Some(Toml::Str(v)) if v == "NT" => (v.clone(), Structure::NoLimit),
+        Some(Toml::Str(v)) if v == "FT" => (v.clone(), Structure::FixedLimit),
+        _ => return Err(Skip), // no variant, or another game
     };
     let starting = numbers(doc, "starting_stacks", None)?;
     let count = starting.len();
     let players = match get(doc, "players") {
         Some(Toml::Strs(names)) => names.clone(),
         None => (1..=count).map(|i| format!("p{i}")).collect(),
-        Some(_) => return None,
+        Some(_) => return Err(Defer), // Python names them with str()
     };
+    if players.len() != count {
+        return Err(Skip);
+    }
     let distinct = players.iter().enumerate().all(|(i, p)| !players[..i].contains(p));
-    if players.len() != count || count < 2 || !distinct || get(doc, "seats").is_some() {
-        return None;
+    if count < 2 || !distinct || get(doc, "seats").is_some() {
+        return Err(Defer);
     }
     let finishing = match get(doc, "finishing_stacks") {
         Some(_) => Some(numbers(doc, "finishing_stacks", Some(count))?),
@@ -145,33 +147,37 @@ pub fn read_hand(doc: &[(String, Toml)], variant_names: &[(String, String)]) -> 
     };
     if winnings.iter().flatten().any(|w| w.is_negative())
         || (finishing.is_none() && !winnings.iter().flatten().any(|w| !w.is_zero())) {
-        return None;
+        return Err(Skip); // negative winnings, or no settlement recorded
     }
-    let actions = match get(doc, "actions")? {
-        Toml::Strs(actions) => actions.iter().map(|a| action(a)).collect::<Option<Vec<String>>>()?,
-        _ => return None,
+    let actions = match get(doc, "actions") {
+        Some(Toml::Strs(actions)) => actions.iter().map(|a| action(a)).collect::<Result<Vec<String>, NotRead>>()?,
+        _ => return Err(Skip),
     };
+    let antes = numbers(doc, "antes", Some(count))?;
+    let blinds = numbers(doc, "blinds_or_straddles", Some(count))?;
+    let (min_bet, small_bet, big_bet) = (optional(doc, "min_bet")?, optional(doc, "small_bet")?,
+                                         optional(doc, "big_bet")?);
     let (number, label) = match get(doc, "hand") {
         Some(Toml::Num(n)) if n.integer => (Some(n.mantissa), Some(n.mantissa.to_string())),
         Some(Toml::Str(s)) => (None, Some(s.clone())),
         _ => (None, None),
     };
-    Some(Read::Hand(Box::new(PhhHand {
+    Ok(PhhHand {
         variant,
         structure,
         players,
         starting,
         finishing,
         winnings,
-        antes: numbers(doc, "antes", Some(count))?,
-        blinds: numbers(doc, "blinds_or_straddles", Some(count))?,
-        min_bet: optional(doc, "min_bet")?,
-        small_bet: optional(doc, "small_bet")?,
-        big_bet: optional(doc, "big_bet")?,
+        antes,
+        blinds,
+        min_bet,
+        small_bet,
+        big_bet,
         actions,
         number,
         label,
         table: text(doc, "table"),
         venue: text(doc, "venue"),
-    })))
+    })
 }

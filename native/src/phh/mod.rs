@@ -1,15 +1,18 @@
 //! The native PHH importer (issue #23: the import capped hold'em's ratio to pokerkit):
-//! `.phh` files to the hash-chained v1 events `services.importers.phh.import_phh` makes,
-//! byte for byte, for the files it can read in full.
+//! `.phh` and `.phhs` files to the hash-chained v1 events
+//! `services.importers.phh.import_phh` makes, byte for byte.
 //!
-//! It covers the common case only, and says so rather than guess: a document outside the
-//! one-line TOML subset (`toml`), a hand the Python importer would skip or report
-//! (`hand`, `convert`), a hand listed twice, amounts beyond the table's chip scale or the
-//! JSON-safe bound, a `seats` field, an unreadable file: any of these makes `import`
-//! return `None`, and the whole import is then the Python importer's, with its reasons.
-//! The Python importer stays the readable reference; `tests/unit/holdem/
-//! test_phh_native_differential.py` compares the two on every file of the shared data
-//! and on every scenario of the importer's tests.
+//! It reads what it can read exactly and says so rather than guess. A hand the Python
+//! importer skips (another variant, no settlement, a straddle, amounts not whole at any
+//! scale, a hand listed twice ...) is skipped here at the same point of the same order,
+//! and the Python importer words the reason from the hand's document (`Stage`,
+//! `phh.skip_reason`), so every message has one source. A document outside the one-line
+//! TOML subset (`toml`), a value this reader would read differently (`hand::NotRead::
+//! Defer`: `seats`, non-string player names ...), a bet size it does not parse, an
+//! unreadable file: any of these makes `import` return `None`, and the whole import is
+//! then the Python importer's. The Python importer stays the readable reference;
+//! `tests/unit/holdem/test_phh_native_differential.py` compares the two on every file of
+//! the shared data, on generated folders and on each kind of file left to Python.
 
 pub mod convert;
 pub mod hand;
@@ -17,10 +20,10 @@ pub mod pyrandom;
 pub mod stream;
 pub mod toml;
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 use convert::{convert, posts, Converted};
-use hand::{PhhHand, Read};
+use hand::{NotRead, PhhHand};
 use stream::{Stream, J};
 
 /// The largest exact JSON integer (RFC 8785): chips at a table stay below it.
@@ -41,9 +44,40 @@ pub struct SourceFile {
 pub struct Options {
     pub rule_profile: String,
     pub big_blind_ante_field: bool,
-    /// `phh_hand.VARIANT_NAMES`: the names a skipped variant is reported with.
-    pub variant_names: Vec<(String, String)>,
 }
+
+/// Where the Python importer skips a hand; it gives the reason (`phh.skip_reason`), from
+/// the hand's document, the table's scale and, for a hand listed twice, its hand id and
+/// where it was first read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stage {
+    /// `read_hand` refuses the document.
+    Read,
+    /// No chip scale up to `MAX_SCALE` makes the hand whole at its table.
+    Scale,
+    /// The hand id again at its table.
+    Again,
+    /// More chips at the table than the largest exact JSON integer.
+    Safe,
+    /// The table's configuration or the replay refuses the hand.
+    Play,
+}
+
+impl Stage {
+    pub fn name(self) -> &'static str {
+        match self {
+            Stage::Read => "read",
+            Stage::Scale => "scale",
+            Stage::Again => "again",
+            Stage::Safe => "safe",
+            Stage::Play => "play",
+        }
+    }
+}
+
+/// A skipped hand: (where, stage, its document's text, the table's scale, (hand id, where
+/// first read) for `Again`).
+pub type Skipped = (String, Stage, String, i128, Option<(String, String)>);
 
 /// The import's events (JSON lines) and its account, as `ImportResult` holds it.
 #[derive(Default)]
@@ -51,32 +85,49 @@ pub struct Imported {
     pub jsonl: Vec<u8>,
     pub events: usize,
     pub hands: usize,
+    /// Hand documents read (imported or skipped).
+    pub read: usize,
     pub scales: Vec<(String, i128)>,
     pub limited: Vec<(String, &'static str)>,
     pub sources: Vec<(String, String)>,
-    /// Files read whose hand the Python importer skips: (path, why), in file order.
-    pub skipped: Vec<(String, String)>,
+    /// The hands the Python importer skips, in its order.
+    pub skipped: Vec<Skipped>,
 }
 
 struct Source<'f> {
     file: &'f SourceFile,
+    /// The hand's `[name]` in a `.phhs` file, its place in the file, its document's text.
+    section: Option<String>,
+    position: usize,
+    text: String,
     hand: PhhHand,
 }
 
 impl Source<'_> {
+    /// `<table>#<the source's hand id>`, or by file (and `[n]`) without one (`phh.hand_id`).
     fn hand_id(&self, table_id: &str) -> String {
-        match (&self.hand.table, &self.hand.label) {
-            (Some(_), Some(label)) => format!("{table_id}#{label}"),
+        match (&self.hand.table, &self.hand.label, &self.section) {
+            (Some(_), Some(label), _) => format!("{table_id}#{label}"),
+            (_, _, Some(section)) => format!("{table_id}#{}.{section}", self.file.stem),
             _ => format!("{table_id}#{}", self.file.stem),
         }
     }
+
+    /// `file` or `file[n]` (`phh_source.location`).
+    fn location(&self) -> String {
+        location(&self.file.path, self.section.as_deref())
+    }
+
+    fn skip(&self, stage: Stage, scale: i128, again: Option<(String, String)>) -> Skipped {
+        (self.location(), stage, self.text.clone(), scale, again)
+    }
 }
 
-/// The file's hand (or why it is skipped) and its size in bytes.
-fn read(file: &SourceFile, options: &Options) -> Option<(Read, usize)> {
-    let bytes = std::fs::read(&file.path).ok()?;
-    let text = std::str::from_utf8(&bytes).ok()?;
-    Some((hand::read_hand(&toml::parse(text)?, &options.variant_names)?, bytes.len()))
+fn location(path: &str, section: Option<&str>) -> String {
+    match section {
+        Some(section) => format!("{path}[{section}]"),
+        None => path.to_string(),
+    }
 }
 
 /// Output bytes reserved per input byte: a Pluribus hand's ~800 bytes of PHH become about
@@ -84,86 +135,119 @@ fn read(file: &SourceFile, options: &Options) -> Option<(Read, usize)> {
 /// never written are never touched.
 const OUTPUT_PER_INPUT_BYTE: usize = 16;
 
-/// Every file's hand, grouped by table and imported table by table (`None`: see the
+/// Every file's hands, grouped by table and imported table by table (`None`: see the
 /// module's doc).
 pub fn import(files: &[SourceFile], options: &Options) -> Option<Imported> {
     // (is a source table, its name) -> its hands, in the order first seen
     let mut groups: Vec<((bool, String), Vec<Source<'_>>)> = Vec::new();
     let mut group_of: HashMap<(bool, String), usize> = HashMap::new();
+    let mut imported = Imported::default();
     let mut input_bytes = 0;
-    let mut skipped = Vec::new();
     for file in files {
-        let (read, size) = read(file, options)?;
-        input_bytes += size;
-        let hand = match read {
-            Read::Hand(hand) => *hand,
-            Read::Skipped(why) => {
-                skipped.push((file.path.clone(), why));
-                continue;
-            }
-        };
-        let key = match &hand.table {
-            Some(table) => (true, match &hand.venue {
-                Some(venue) => format!("phh:{venue}/{table}"),
-                None => format!("phh:{table}"),
-            }),
-            None => (false, file.folder_table.clone()),
-        };
-        let source = Source { file, hand };
-        match group_of.get(&key) {
-            Some(&at) => groups[at].1.push(source),
-            None => {
-                group_of.insert(key.clone(), groups.len());
-                groups.push((key, vec![source]));
+        let bytes = std::fs::read(&file.path).ok()?;
+        let text = std::str::from_utf8(&bytes).ok()?;
+        input_bytes += bytes.len();
+        let phhs = file.path.ends_with(".phhs");
+        for (position, section) in toml::parse(text, phhs)?.into_iter().enumerate() {
+            imported.read += 1;
+            let body = text.get(section.text.0..section.text.1)?.to_string();
+            let hand = match hand::read_hand(&section.doc) {
+                Ok(hand) => hand,
+                Err(NotRead::Defer) => return None,
+                Err(NotRead::Skip) => {
+                    let at = location(&file.path, section.name.as_deref());
+                    imported.skipped.push((at, Stage::Read, body, 1, None));
+                    continue;
+                }
+            };
+            let key = match &hand.table {
+                Some(table) => (true, match &hand.venue {
+                    Some(venue) => format!("phh:{venue}/{table}"),
+                    None => format!("phh:{table}"),
+                }),
+                None => (false, file.folder_table.clone()),
+            };
+            let source = Source { file, section: section.name, position, text: body, hand };
+            match group_of.get(&key) {
+                Some(&at) => groups[at].1.push(source),
+                None => {
+                    group_of.insert(key.clone(), groups.len());
+                    groups.push((key, vec![source]));
+                }
             }
         }
     }
     groups.sort_by(|a, b| a.0.cmp(&b.0));
-    let mut imported = Imported { skipped, ..Imported::default() };
     imported.jsonl.reserve(input_bytes.saturating_mul(OUTPUT_PER_INPUT_BYTE));
     for ((_, table_id), mut hands) in groups {
         hands.sort_by(|a, b| order(a).cmp(&order(b)));
-        import_table(&table_id, &hands, options, &mut imported)?;
+        import_table(&table_id, hands, options, &mut imported)?;
     }
     Some(imported)
 }
 
-/// Hand number (-1 without one), then the file's natural order.
-fn order<'s>(source: &'s Source<'_>) -> (i128, i64, &'s str) {
-    (source.hand.number.unwrap_or(-1), source.file.natural.0, &source.file.natural.1)
+/// Hand number (-1 without one), then the file's natural order, then the place in it.
+fn order<'s>(source: &'s Source<'_>) -> (i128, i64, &'s str, usize) {
+    (source.hand.number.unwrap_or(-1), source.file.natural.0, &source.file.natural.1, source.position)
 }
 
 fn gcd(a: i128, b: i128) -> i128 {
     if b == 0 { a } else { gcd(b, a % b) }
 }
 
-/// The smallest scale up to `MAX_SCALE` that makes every amount of the hand whole.
-fn hand_scale(hand: &PhhHand) -> Option<i128> {
+/// The smallest scale up to `MAX_SCALE` that makes every amount of the hand whole
+/// (`Some(None)`: none does; `None`: a bet size this reader leaves to Python).
+fn hand_scale(hand: &PhhHand) -> Option<Option<i128>> {
     let amounts = hand.amounts()?;
-    (1..=MAX_SCALE).find(|&scale| amounts.iter().all(|a| a.whole_at(scale).is_some()))
+    Some((1..=MAX_SCALE).find(|&scale| amounts.iter().all(|a| a.whole_at(scale).is_some())))
 }
 
-fn import_table(table_id: &str, hands: &[Source<'_>], options: &Options, imported: &mut Imported)
+/// One table's hands: the scale, the hands listed twice, the chips bound
+/// (`phh.table_scale`, `_once_each`, `_safe_chips`), then each hand played.
+fn import_table(table_id: &str, hands: Vec<Source<'_>>, options: &Options, imported: &mut Imported)
     -> Option<()> {
     let mut scale = 1;
+    let mut whole = Vec::with_capacity(hands.len());
     for source in hands {
-        let needed = hand_scale(&source.hand)?;
-        scale = scale * needed / gcd(scale, needed);
-        if scale > MAX_SCALE {
-            return None;
+        match hand_scale(&source.hand)? {
+            Some(needed) if scale * needed / gcd(scale, needed) <= MAX_SCALE => {
+                scale = scale * needed / gcd(scale, needed);
+                whole.push(source);
+            }
+            _ => imported.skipped.push(source.skip(Stage::Scale, 1, None)),
         }
     }
-    let names: Vec<String> = hands.iter().map(|s| s.hand_id(table_id)).collect();
-    if names.iter().collect::<HashSet<&String>>().len() != names.len() {
-        return None;
+    let mut first: HashMap<String, String> = HashMap::new();
+    let mut once = Vec::with_capacity(whole.len());
+    for source in whole {
+        let name = source.hand_id(table_id);
+        match first.get(&name) {
+            Some(at) => {
+                let again = Some((name.clone(), at.clone()));
+                imported.skipped.push(source.skip(Stage::Again, scale, again));
+            }
+            None => {
+                first.insert(name, source.location());
+                once.push(source);
+            }
+        }
     }
-    let mut max_wager: Vec<(&str, i128)> = Vec::new();
-    for source in hands {
+    let mut hands = Vec::with_capacity(once.len());
+    for source in once {
         let starting = source.hand.starting.iter().map(|s| s.whole_at(scale)).collect::<Option<Vec<i128>>>()?;
         if starting.iter().sum::<i128>() > MAX_SAFE_CHIPS {
-            return None;
+            imported.skipped.push(source.skip(Stage::Safe, scale, None));
+        } else {
+            hands.push(source);
         }
-        let top = starting.into_iter().max().unwrap_or(0);
+    }
+    if hands.is_empty() {
+        return Some(());
+    }
+    let names: Vec<String> = hands.iter().map(|s| s.hand_id(table_id)).collect();
+    let mut max_wager: Vec<(&str, i128)> = Vec::new();
+    for source in &hands {
+        let top = source.hand.starting.iter().filter_map(|s| s.whole_at(scale)).max().unwrap_or(0);
         match max_wager.iter_mut().find(|(v, _)| *v == source.hand.variant) {
             Some((_, wager)) => *wager = (*wager).max(top),
             None => max_wager.push((&source.hand.variant, top.max(0))),
@@ -172,15 +256,23 @@ fn import_table(table_id: &str, hands: &[Source<'_>], options: &Options, importe
     let mut out = std::mem::take(&mut imported.jsonl);
     let mut writer = TableWriter { stream: Stream::new(table_id, &mut out), scale, config: None,
                                    seat_of: Vec::new(), stacks: Vec::new() };
+    let mut played = 0;
     for (source, name) in hands.iter().zip(&names) {
         let wager = max_wager.iter().find(|(v, _)| *v == source.hand.variant).map_or(0, |w| w.1);
-        let limits = writer.play(&source.hand, name, wager, options)?;
-        imported.limited.extend(limits.into_iter().map(|limit| (name.clone(), limit)));
-        imported.sources.push((name.clone(), source.file.path.clone()));
+        match writer.play(&source.hand, name, wager, options) {
+            Some(limits) => {
+                played += 1;
+                imported.limited.extend(limits.into_iter().map(|limit| (name.clone(), limit)));
+                imported.sources.push((name.clone(), source.location()));
+            }
+            None => imported.skipped.push(source.skip(Stage::Play, scale, None)),
+        }
     }
-    imported.events += writer.stream.events;
-    imported.hands += hands.len();
-    imported.scales.push((table_id.to_string(), scale));
+    if played > 0 {
+        imported.events += writer.stream.events;
+        imported.hands += played;
+        imported.scales.push((table_id.to_string(), scale));
+    }
     imported.jsonl = out;
     Some(())
 }

@@ -10,13 +10,17 @@
 //! differently here.
 
 /// An exact number as PHH writes it: `mantissa / 10^exp`. `integer`: written without a
-/// point (Python reads it as an `int`, not a `Decimal`).
+/// point (Python reads it as an `int`, not a `Decimal`). `finite`: false for `inf` and
+/// `nan` (an amount the source did not know; the hand is then skipped).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Num {
     pub mantissa: i128,
     pub exp: u32,
     pub integer: bool,
+    pub finite: bool,
 }
+
+const NOT_FINITE: Num = Num { mantissa: 0, exp: 0, integer: false, finite: false };
 
 /// Digits after the point beyond which a number is left to Python (10^exp stays far
 /// inside i128 however it is scaled).
@@ -27,6 +31,9 @@ const MAX_DIGITS: usize = 24;
 impl Num {
     /// The number as whole chips at `scale`, if it is whole there.
     pub fn whole_at(self, scale: i128) -> Option<i128> {
+        if !self.finite {
+            return None;
+        }
         let scaled = self.mantissa.checked_mul(scale)?;
         let unit = 10i128.pow(self.exp);
         (scaled % unit == 0).then(|| scaled / unit)
@@ -62,7 +69,8 @@ impl Num {
         let mantissa = whole.iter().chain(fraction.unwrap_or(&[]))
             .fold(0i128, |m, &d| m * 10 + i128::from(d - b'0'));
         Some(Num { mantissa: if negative { -mantissa } else { mantissa },
-                   exp: fraction.map_or(0, |f| f.len() as u32), integer: point.is_none() })
+                   exp: fraction.map_or(0, |f| f.len() as u32), integer: point.is_none(),
+                   finite: true })
     }
 }
 
@@ -75,10 +83,24 @@ pub enum Toml {
     Nums(Vec<Num>),
 }
 
-/// The document's keys and values in file order, or `None` (see the module's doc).
-pub fn parse(text: &str) -> Option<Vec<(String, Toml)>> {
-    let mut out: Vec<(String, Toml)> = Vec::new();
+/// One hand's document: its `[name]` in a `.phhs` file (None in a `.phh` file), its keys
+/// and values in file order, and the byte range of its lines in the file (after its
+/// header), from which the Python importer reads it again when it skips the hand.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Section {
+    pub name: Option<String>,
+    pub doc: Vec<(String, Toml)>,
+    pub text: (usize, usize),
+}
+
+/// A `.phh` document (one section, no header) or a `.phhs` file's `[name]` sections (no
+/// key before the first header, no name twice), or `None` (see the module's doc).
+pub fn parse(text: &str, phhs: bool) -> Option<Vec<Section>> {
+    let mut sections = vec![Section { name: None, doc: Vec::new(), text: (0, 0) }];
+    let mut offset = 0;
     for raw in text.split('\n') {
+        let start = offset;
+        offset += raw.len() + 1;
         let line = raw.strip_suffix('\r').unwrap_or(raw);
         if line.contains('\r') {
             return None; // Python's universal newlines would cut the line there
@@ -88,8 +110,22 @@ pub fn parse(text: &str) -> Option<Vec<(String, Toml)>> {
         if cursor.done_or_comment() {
             continue;
         }
+        if cursor.peek() == Some(b'[') {
+            let name = cursor.header()?;
+            let taken = sections.iter().any(|s| s.name.as_deref() == Some(name));
+            if !phhs || !sections[0].doc.is_empty() || taken {
+                return None;
+            }
+            if let Some(last) = sections.last_mut() {
+                last.text.1 = start;
+            }
+            let body = offset.min(text.len());
+            sections.push(Section { name: Some(name.to_string()), doc: Vec::new(), text: (body, body) });
+            continue;
+        }
         let key = cursor.key()?;
-        if out.iter().any(|(k, _)| k == key) {
+        let doc = &mut sections.last_mut()?.doc;
+        if doc.iter().any(|(k, _)| k == key) {
             return None;
         }
         cursor.blanks();
@@ -100,9 +136,18 @@ pub fn parse(text: &str) -> Option<Vec<(String, Toml)>> {
         if !cursor.done_or_comment() {
             return None;
         }
-        out.push((key.to_string(), value));
+        doc.push((key.to_string(), value));
     }
-    Some(out)
+    if let Some(last) = sections.last_mut() {
+        last.text.1 = text.len();
+    }
+    if phhs {
+        if !sections[0].doc.is_empty() {
+            return None; // a key outside every hand: the Python importer reports the file
+        }
+        sections.remove(0);
+    }
+    Some(sections)
 }
 
 struct Cursor<'a> {
@@ -133,6 +178,17 @@ impl<'a> Cursor<'a> {
         std::str::from_utf8(&self.line[from..to]).ok()
     }
 
+    /// A `[name]` table header, the whole line (a comment may follow).
+    fn header(&mut self) -> Option<&'a str> {
+        self.expect(b'[')?;
+        self.blanks();
+        let name = self.key()?;
+        self.blanks();
+        self.expect(b']')?;
+        self.blanks();
+        self.done_or_comment().then_some(name)
+    }
+
     fn key(&mut self) -> Option<&'a str> {
         let start = self.at;
         while matches!(self.peek(), Some(b) if b.is_ascii_alphanumeric() || b == b'_' || b == b'-') {
@@ -159,6 +215,12 @@ impl<'a> Cursor<'a> {
 
     fn number(&mut self) -> Option<Num> {
         let start = self.at;
+        let signed = usize::from(matches!(self.peek(), Some(b'+' | b'-')));
+        let rest = &self.line[start + signed..];
+        if rest.starts_with(b"inf") || rest.starts_with(b"nan") {
+            self.at += signed + 3;
+            return Some(NOT_FINITE);
+        }
         while matches!(self.peek(), Some(b) if b.is_ascii_digit() || matches!(b, b'+' | b'-' | b'.')) {
             self.at += 1;
         }
@@ -221,28 +283,52 @@ mod tests {
 
     #[test]
     fn a_pluribus_document_reads() {
-        let doc = parse("variant = 'NT'\nantes = [0, 0]\nmin_bet = 100  # the big blind\r\n\n\
+        let doc = only(parse("variant = 'NT'\nantes = [0, 0]\nmin_bet = 100  # the big blind\r\n\n\
                          # a comment\nactions = ['d dh p1 TcQc', \"p2 f\",]\nhand = 7\nstack = 10162.5\n\
-                         ok = true\nnone = []\n").unwrap();
+                         ok = true\nnone = []\nx = -inf\n", false));
         assert_eq!(doc, vec![
             ("variant".to_string(), Toml::Str("NT".to_string())),
             ("antes".to_string(), Toml::Nums(vec![num("0"), num("0")])),
             ("min_bet".to_string(), Toml::Num(num("100"))),
             ("actions".to_string(), Toml::Strs(vec!["d dh p1 TcQc".to_string(), "p2 f".to_string()])),
             ("hand".to_string(), Toml::Num(num("7"))),
-            ("stack".to_string(), Toml::Num(Num { mantissa: 101625, exp: 1, integer: false })),
+            ("stack".to_string(), Toml::Num(Num { mantissa: 101625, exp: 1, integer: false, finite: true })),
             ("ok".to_string(), Toml::Bool(true)),
             ("none".to_string(), Toml::Strs(vec![])),
+            ("x".to_string(), Toml::Num(NOT_FINITE)),
         ]);
     }
 
+    fn only(sections: Option<Vec<Section>>) -> Vec<(String, Toml)> {
+        let mut sections = sections.unwrap();
+        assert_eq!(sections.len(), 1);
+        sections.remove(0).doc
+    }
+
+    #[test]
+    fn a_phhs_file_is_its_sections_with_their_lines() {
+        let text = "# header comment\n[1]\nhand = 1\n\n[ 2 ] # two\nhand = 2\n";
+        let sections = parse(text, true).unwrap();
+        assert_eq!(sections.len(), 2);
+        assert_eq!(sections[0].name.as_deref(), Some("1"));
+        assert_eq!(&text[sections[0].text.0..sections[0].text.1], "hand = 1\n\n");
+        assert_eq!(&text[sections[1].text.0..sections[1].text.1], "hand = 2\n");
+        assert_eq!(sections[1].doc, vec![("hand".to_string(), Toml::Num(num("2")))]);
+        for refused in ["x = 1\n[1]\nhand = 1", "[1]\nhand = 1\n[1]\nhand = 2", "[a.b]\nx = 1",
+                        "[1] x\n"] {
+            assert_eq!(parse(refused, true), None, "{refused}");
+        }
+        assert_eq!(parse("[1]\nhand = 1", false), None);
+    }
+
+
     #[test]
     fn what_python_decides_is_left_to_it() {
-        for text in ["time = 00:00:09", "x = 1e3", "x = inf", "x = '''AMY'S'''", "[1]\nx = 1",
+        for text in ["time = 00:00:09", "x = 1e3", "x = infinity", "x = '''AMY'S'''", "[1]\nx = 1",
                      "x = \"a\\\"b\"", "x = 01", "x = 1_000", "a.b = 1", "x = 1\nx = 2",
                      "x = [1, 'a']", "x = [[1]]", "x = 1.", "x = .5", "x = 1\ry = 2", "x = truth",
                      "x = 1 y", "\u{feff}x = 1", "x = 0.1234567890123"] {
-            assert_eq!(parse(text), None, "{text}");
+            assert_eq!(parse(text, false), None, "{text}");
         }
     }
 
@@ -252,6 +338,7 @@ mod tests {
         assert_eq!((half.whole_at(1), half.whole_at(2)), (None, Some(20325)));
         assert_eq!(num("-0.25").whole_at(100), Some(-25));
         assert_eq!(num("+3").whole_at(1), Some(3));
+        assert_eq!(NOT_FINITE.whole_at(1), None);
         assert!(num("1.50").whole_at(2).is_some() && !num("1.50").integer);
     }
 }

@@ -145,6 +145,8 @@ def hand_document(draw: st.DrawFn, number: int) -> str:
     else:
         won = [max(0, f - s) for f, s in zip(finishing, stacks, strict=True)]
         lines.append(f"winnings = {won}")
+    if draw(st.integers(0, 19)) == 0:  # read here as Python does not: left to Python
+        lines.append(f"seats = {list(range(1, count + 1))}")
     if draw(st.integers(0, 3)) == 0:
         lines.append("table = 'Alpha'")
         lines.append(draw(st.sampled_from(["venue = 'Casino'", "", "venue = ''"])))
@@ -200,23 +202,65 @@ BASE = ("variant = 'NT'\nantes = [0, 0, 0]\nblinds_or_straddles = [1, 2, 0]\nmin
 
 
 @pytest.mark.parametrize(("case", "text"), [
+    ("another variant", BASE.replace("'NT'", "'F7S'")),
+    ("no variant", BASE.replace("variant = 'NT'\n", "")),
+    ("a straddle", BASE.replace("[1, 2, 0]", "[1, 2, 4]")),
+    ("no settlement", BASE.replace("finishing_stacks = [106, 94, 100]\n", "")),
+    ("a stack not recorded", BASE.replace("[100, 100, 100]", "[100, inf, 100]")),
+    ("a payout below zero", BASE.replace("[106, 94, 100]", "[80, 94, 100]")),
+    ("a minimum bet other than the big blind", BASE.replace("min_bet = 2", "min_bet = 3")),
+    ("amounts not whole at any scale", BASE.replace("[106, 94, 100]", "[106.001, 94, 100]")),
+    ("more chips than JSON's exact integers", BASE.replace(
+        "[100, 100, 100]", "[4503599627370496, 4503599627370496, 100]").replace(
+        "[106, 94, 100]", "[4503599627370502, 4503599627370490, 100]")),
+    ("a draw action", BASE.replace("'p2 f'", "'p2 sd 7h'")),
+    ("fewer players than stacks", BASE.replace("'Ann', 'Bob', 'Cat'", "'Ann', 'Bob'")),
+])
+def test_hands_the_reference_skips_are_skipped_natively_with_its_reason(
+        tmp_path: Path, case: str, text: str) -> None:
+    """The native importer skips them where the reference does; the reference words why.
+    A clean hand beside each shows the table goes on."""
+    folder = tmp_path / "s"
+    folder.mkdir()
+    (folder / "1.phh").write_text(text, encoding="utf-8")
+    (folder / "2.phh").write_text(BASE.replace("hand = 1", "hand = 2"), encoding="utf-8")
+    native, reference = both([folder])
+    assert native.engine == "native", case
+    assert_same_import(native, reference)
+    assert len(native.skipped) == 1 and native.hands == 1, case
+
+
+def test_a_phhs_file_with_skips_and_a_hand_listed_twice_is_native(tmp_path: Path) -> None:
+    hand = BASE.replace("players", "table = 'T'\nplayers")
+    razz = hand.replace("'NT'", "'FR'")
+    fourth = hand.replace("hand = 1", "hand = 4")
+    text = f"[1]\n{hand}[2]\n{hand}[3]\n{razz}[4]\n{fourth}"
+    many = tmp_path / "many.phhs"
+    many.write_text(text, encoding="utf-8")
+    native, reference = both([many])
+    assert native.engine == "native"
+    assert_same_import(native, reference)
+    assert native.hands == 2 and [why.split(":")[0] for _, why in native.skipped] == [
+        "variant FR (fixed-limit razz)", "hand phh"]
+
+
+@pytest.mark.parametrize(("case", "text"), [
     ("seats", BASE + "seats = [2, 5, 7]\n"),
     ("a local time", BASE + "time = 00:00:09\n"),
     ("a multi-line array", BASE.replace("antes = [0, 0, 0]", "antes = [\n0, 0, 0]")),
     ("an exponent", BASE.replace("min_bet = 2", "min_bet = 2e0")),
-    ("a straddle", BASE.replace("[1, 2, 0]", "[1, 2, 4]")),
-    ("no settlement", BASE.replace("finishing_stacks = [106, 94, 100]\n", "")),
-    ("a payout below zero", BASE.replace("[106, 94, 100]", "[80, 94, 100]")),
-    ("a minimum bet other than the big blind", BASE.replace("min_bet = 2", "min_bet = 3")),
+    ("a bet size Python reads as a Decimal only", BASE.replace("cbr 10", "cbr 1_0")),
     ("a non-string player", BASE.replace("players = ['Ann', 'Bob', 'Cat']",
                                          "players = [1, 2, 3]")),
     ("an escape in a string", BASE.replace("'Cat'", '"C\\tat"')),
     ("a name twice", BASE.replace("'Cat'", "'Ann'")),
+    ("a key outside every hand of a .phhs file", "x = 1\n[1]\n" + BASE),
     ("not UTF-8", None),
 ])
 def test_what_the_native_importer_leaves_to_python(tmp_path: Path, case: str,
                                                    text: str | None) -> None:
-    path = tmp_path / "s" / "1.phh"
+    suffix = ".phhs" if case.endswith(".phhs file") else ".phh"
+    path = tmp_path / "s" / f"1{suffix}"
     path.parent.mkdir()
     if text is None:
         path.write_bytes(BASE.replace("Ann", "An\xe9").encode("latin-1"))
@@ -228,15 +272,12 @@ def test_what_the_native_importer_leaves_to_python(tmp_path: Path, case: str,
     assert result.jsonl() == import_phh([path], engine="python").jsonl()
 
 
-def test_a_chip_unit_or_a_phhs_file_is_pythons(tmp_path: Path) -> None:
+def test_a_chip_unit_is_pythons(tmp_path: Path) -> None:
     path = tmp_path / "s" / "1.phh"
     path.parent.mkdir()
     path.write_text(BASE, encoding="utf-8")
     assert import_phh([path]).engine == "native"
     assert import_phh([path], chip_unit=Decimal("0.5")).engine == "python"
-    many = tmp_path / "many.phhs"
-    many.write_text("[1]\n" + BASE, encoding="utf-8")
-    assert native_import([many], ImportOptions()) is None
     with pytest.raises(ValueError, match="no import engine 'rust'"):
         import_phh([path], engine="rust")
 
