@@ -1,15 +1,15 @@
 """The native PHH importer (``native/src/phh``) against the Python reference importer.
 
 Where the native importer takes an import (``phh.native_import`` returns a result), its
-events must be the reference's byte for byte and its account of every hand read the same
-(``assert_same_import``; the package's ``conftest`` checks every other import of these
-tests the same way). Where it does not (a document outside its TOML subset, a hand the
-reference would skip for a reason other than its variant, ``seats``, a chip unit,
-``.phhs`` files), the import is the reference's own. Checked on the shared data (every
-Pluribus and WSOP file: all of them natively), on hypothesis-built folders of hands
-(seating changes, half chips, antes, heads-up, fixed limit, winnings, unknown cards,
-showdowns, comments, source tables, labels; and documents it must leave to Python), and
-on each kind of document it leaves to Python.
+events must be the reference's byte for byte and its account of every hand read the same,
+skip reasons included (``assert_same_import``; the package's ``conftest`` checks every
+other import of these tests the same way). Where it does not (a document outside its TOML
+subset, a value it would read otherwise than the reference, ``seats``, a chip unit), the
+import is the reference's own. Checked on the shared data (every Pluribus and WSOP file:
+all of them natively), on hypothesis-built folders of hands (seating changes, half chips,
+antes, heads-up, fixed limit, winnings, unknown cards, showdowns, comments, source
+tables, labels, skipped hands; and files it must leave to Python), on each kind of hand
+the reference skips, on a ``.phhs`` file and on each kind of file left to Python.
 """
 
 from __future__ import annotations
