@@ -7,7 +7,8 @@ For every ``.phhs`` file in turn, in the same process:
 - **pitwatch read**: ``read_sources`` of the file (the same parsing, each hand checked
   into a ``PhhHand``), the part that does what ``load_all`` does;
 - **pitwatch import**: ``import_phh`` of the file (read, then every hand replayed into
-  hash-chained v1 events: much more work than ``load_all``).
+  hash-chained v1 events: much more work than ``load_all``), by the native importer where
+  it takes the file, and by the Python importer alone (``engine="python"``).
 
 Files alternate between the readers so that load on a shared machine hits all alike; the
 report prints hands/s and the ratios to pokerkit (absolute times are noisy; the ratios
@@ -48,6 +49,8 @@ class Timings:
     pokerkit: float = 0.0
     read: float = 0.0
     imports: float = 0.0
+    imports_python: float = 0.0
+    native_files: int = 0  # files the native importer took
 
     def rate(self, seconds: float, hands: int | None = None) -> float:
         count = self.hands if hands is None else hands
@@ -81,6 +84,10 @@ def time_file(path: Path, t: Timings) -> None:
     started = time.perf_counter()
     result = import_phh([path])
     t.imports += time.perf_counter() - started
+    started = time.perf_counter()
+    import_phh([path], engine="python")
+    t.imports_python += time.perf_counter() - started
+    t.native_files += result.engine == "native"
     t.files += 1
     t.hands += len(hands)
     t.imported += result.hands
@@ -121,7 +128,11 @@ def report(t: Timings, source: str) -> None:
     print(f"pitwatch read (parse + check each hand) : {read:10.0f} hands/s  "
           f"= {read / pokerkit:5.1f}x pokerkit")
     print(f"pitwatch import (read + v1 events)      : {imports:10.0f} hands/s  "
-          f"= {imports / pokerkit:5.1f}x pokerkit")
+          f"= {imports / pokerkit:5.1f}x pokerkit ({t.native_files} of {t.files} file(s) "
+          "by the native importer)")
+    python = t.rate(t.imports_python)
+    print(f"  the same, the Python importer         : {python:10.0f} hands/s  "
+          f"= {python / pokerkit:5.1f}x pokerkit")
 
 
 if __name__ == "__main__":
