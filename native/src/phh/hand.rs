@@ -42,6 +42,9 @@ pub struct PhhHand {
     pub label: Option<String>,
     pub table: Option<String>,
     pub venue: Option<String>,
+    /// The file's `seats`: one distinct seat 1..64 a player, clockwise from the button's
+    /// left (the last player is on the button).
+    pub seats: Option<Vec<i128>>,
 }
 
 impl PhhHand {
@@ -134,9 +137,10 @@ pub fn read_hand(doc: &[(String, Toml)]) -> Result<PhhHand, NotRead> {
         return Err(Skip);
     }
     let distinct = players.iter().enumerate().all(|(i, p)| !players[..i].contains(p));
-    if count < 2 || !distinct || get(doc, "seats").is_some() {
+    if count < 2 || !distinct {
         return Err(Defer);
     }
+    let seats = seats(doc, count)?;
     let finishing = match get(doc, "finishing_stacks") {
         Some(_) => Some(numbers(doc, "finishing_stacks", Some(count))?),
         None => None,
@@ -179,5 +183,30 @@ pub fn read_hand(doc: &[(String, Toml)]) -> Result<PhhHand, NotRead> {
         label,
         table: text(doc, "table"),
         venue: text(doc, "venue"),
+        seats,
     })
+}
+
+/// The file's `seats` (`phh_hand._seats`), if given.
+fn seats(doc: &[(String, Toml)], count: usize) -> Result<Option<Vec<i128>>, NotRead> {
+    let values = match get(doc, "seats") {
+        None => return Ok(None),
+        Some(Toml::Nums(values)) if values.iter().all(|v| v.integer && v.finite) => {
+            values.iter().map(|v| v.mantissa).collect::<Vec<i128>>()
+        }
+        Some(_) => return Err(Skip),
+    };
+    let distinct = values.iter().enumerate().all(|(i, s)| !values[..i].contains(s));
+    if values.len() != count || !distinct || !values.iter().all(|s| (1..=64).contains(s)) {
+        return Err(Skip);
+    }
+    let button = values[count - 1];
+    let mut ordered = values.clone();
+    ordered.sort_unstable();
+    let clockwise: Vec<i128> = ordered.iter().copied().filter(|&s| s > button)
+        .chain(ordered.iter().copied().filter(|&s| s <= button)).collect();
+    if clockwise != values {
+        return Err(Skip);
+    }
+    Ok(Some(values))
 }

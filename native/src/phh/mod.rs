@@ -291,7 +291,9 @@ impl TableWriter<'_> {
     fn play(&mut self, hand: &PhhHand, hand_id: &str, max_wager: i128, options: &Options)
         -> Option<Vec<&'static str>> {
         let kept = self.kept_seats(hand);
-        let seats: Vec<i128> = kept.clone().unwrap_or_else(|| (1..=hand.players.len() as i128).collect());
+        let reseat = hand.seats.is_none() && kept.is_none();
+        let seats: Vec<i128> = hand.seats.clone().or(kept)
+            .unwrap_or_else(|| (1..=hand.players.len() as i128).collect());
         let config = table_configuration(hand, self.scale, max_wager, options)?;
         let Converted { events, limits, finishing } = convert(hand, &seats, self.scale)?;
         let starting = hand.starting.iter().map(|s| s.whole_at(self.scale)).collect::<Option<Vec<i128>>>()?;
@@ -299,7 +301,7 @@ impl TableWriter<'_> {
             self.stream.emit("table_configured", config.clone(), None);
             self.config = Some(config);
         }
-        self.seat(hand, &seats, &starting, kept.is_none());
+        self.seat(hand, &seats, &starting, reseat);
         self.align_stacks(hand, &seats, &starting);
         let mut seated: Vec<(i128, &String, i128)> = seats.iter().copied().zip(&hand.players)
             .zip(starting.iter().copied()).map(|((seat, name), stack)| (seat, name, stack)).collect();

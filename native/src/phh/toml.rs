@@ -81,6 +81,9 @@ pub enum Toml {
     Bool(bool),
     Strs(Vec<String>),
     Nums(Vec<Num>),
+    /// A local time (`time = 00:00:09`): the importer reads none, so only its shape is
+    /// checked, as Python's reader checks it.
+    Time,
 }
 
 /// One hand's document: its `[name]` in a `.phhs` file (None in a `.phh` file), its keys
@@ -235,7 +238,30 @@ impl<'a> Cursor<'a> {
         found
     }
 
+    /// `HH:MM:SS` (hours 00-23) with an optional fraction, not followed by a digit or a
+    /// colon: `phh_toml._TIME`.
+    fn time(&mut self) -> bool {
+        let rest = &self.line[self.at..];
+        let two = |at: usize, top: u8| matches!((rest.get(at), rest.get(at + 1)),
+            (Some(&a), Some(&b)) if a.is_ascii_digit() && b.is_ascii_digit() && (a - b'0') * 10 + (b - b'0') <= top);
+        if !(two(0, 23) && rest.get(2) == Some(&b':') && two(3, 59) && rest.get(5) == Some(&b':') && two(6, 59)) {
+            return false;
+        }
+        let mut end = 8;
+        if rest.get(8) == Some(&b'.') && rest.get(9).map_or(false, u8::is_ascii_digit) {
+            end = 9 + rest[9..].iter().take_while(|b| b.is_ascii_digit()).count();
+        }
+        if matches!(rest.get(end), Some(b) if b.is_ascii_digit() || *b == b':') {
+            return false;
+        }
+        self.at += end;
+        true
+    }
+
     fn scalar(&mut self) -> Option<Toml> {
+        if self.time() {
+            return Some(Toml::Time);
+        }
         match self.peek()? {
             b'\'' | b'"' => self.string().map(Toml::Str),
             b't' if self.word(b"true") => Some(Toml::Bool(true)),
@@ -285,7 +311,7 @@ mod tests {
     fn a_pluribus_document_reads() {
         let doc = only(parse("variant = 'NT'\nantes = [0, 0]\nmin_bet = 100  # the big blind\r\n\n\
                          # a comment\nactions = ['d dh p1 TcQc', \"p2 f\",]\nhand = 7\nstack = 10162.5\n\
-                         ok = true\nnone = []\nx = -inf\n", false));
+                         ok = true\nnone = []\nx = -inf\ntime = 23:59:09  # late\nt2 = 00:00:01.25\n", false));
         assert_eq!(doc, vec![
             ("variant".to_string(), Toml::Str("NT".to_string())),
             ("antes".to_string(), Toml::Nums(vec![num("0"), num("0")])),
@@ -296,6 +322,8 @@ mod tests {
             ("ok".to_string(), Toml::Bool(true)),
             ("none".to_string(), Toml::Strs(vec![])),
             ("x".to_string(), Toml::Num(NOT_FINITE)),
+            ("time".to_string(), Toml::Time),
+            ("t2".to_string(), Toml::Time),
         ]);
     }
 
@@ -324,7 +352,7 @@ mod tests {
 
     #[test]
     fn what_python_decides_is_left_to_it() {
-        for text in ["time = 00:00:09", "x = 1e3", "x = infinity", "x = '''AMY'S'''", "[1]\nx = 1",
+        for text in ["time = 24:00:09", "time = 00:00:09:1", "time = 00:60:00", "x = 1e3", "x = infinity", "x = '''AMY'S'''", "[1]\nx = 1",
                      "x = \"a\\\"b\"", "x = 01", "x = 1_000", "a.b = 1", "x = 1\nx = 2",
                      "x = [1, 'a']", "x = [[1]]", "x = 1.", "x = .5", "x = 1\ry = 2", "x = truth",
                      "x = 1 y", "\u{feff}x = 1", "x = 0.1234567890123"] {

@@ -146,7 +146,15 @@ def hand_document(draw: st.DrawFn, number: int) -> str:
         won = [max(0, f - s) for f, s in zip(finishing, stacks, strict=True)]
         lines.append(f"winnings = {won}")
     if draw(st.integers(0, 19)) == 0:  # read here as Python does not: left to Python
-        lines.append(f"seats = {list(range(1, count + 1))}")
+        lines.append("players_ids = [1, 'a']")
+    if draw(st.integers(0, 5)) == 0:
+        seats = sorted(draw(st.lists(st.integers(1, 9), min_size=count, max_size=count,
+                                     unique=True)))
+        turn = draw(st.integers(0, count - 1))
+        lines.append(f"seats = {seats[turn:] + seats[:turn]}")  # clockwise, or not
+    if draw(st.booleans()):
+        lines.append(draw(st.sampled_from(["time = 00:00:09", "time = 23:59:59.5",
+                                           "currency_symbol = '$'", "day = 22"])))
     if draw(st.integers(0, 3)) == 0:
         lines.append("table = 'Alpha'")
         lines.append(draw(st.sampled_from(["venue = 'Casino'", "", "venue = ''"])))
@@ -215,6 +223,8 @@ BASE = ("variant = 'NT'\nantes = [0, 0, 0]\nblinds_or_straddles = [1, 2, 0]\nmin
         "[106, 94, 100]", "[4503599627370502, 4503599627370490, 100]")),
     ("a draw action", BASE.replace("'p2 f'", "'p2 sd 7h'")),
     ("fewer players than stacks", BASE.replace("'Ann', 'Bob', 'Cat'", "'Ann', 'Bob'")),
+    ("seats out of clockwise order", BASE + "seats = [5, 2, 7]\n"),
+    ("a seat beyond 64", BASE + "seats = [2, 5, 65]\n"),
 ])
 def test_hands_the_reference_skips_are_skipped_natively_with_its_reason(
         tmp_path: Path, case: str, text: str) -> None:
@@ -228,6 +238,16 @@ def test_hands_the_reference_skips_are_skipped_natively_with_its_reason(
     assert native.engine == "native", case
     assert_same_import(native, reference)
     assert len(native.skipped) == 1 and native.hands == 1, case
+
+
+def test_seats_and_times_of_the_source_are_read_natively(tmp_path: Path) -> None:
+    folder = tmp_path / "s"
+    folder.mkdir()
+    (folder / "1.phh").write_text(BASE + "seats = [2, 5, 7]\ntime = 00:00:09\n", "utf-8")
+    (folder / "2.phh").write_text(BASE.replace("hand = 1", "hand = 2"), "utf-8")
+    native, reference = both([folder])
+    assert native.engine == "native" and native.hands == 2
+    assert_same_import(native, reference)
 
 
 def test_a_phhs_file_with_skips_and_a_hand_listed_twice_is_native(tmp_path: Path) -> None:
@@ -245,8 +265,8 @@ def test_a_phhs_file_with_skips_and_a_hand_listed_twice_is_native(tmp_path: Path
 
 
 @pytest.mark.parametrize(("case", "text"), [
-    ("seats", BASE + "seats = [2, 5, 7]\n"),
-    ("a local time", BASE + "time = 00:00:09\n"),
+    ("a time and a date", BASE + "when = 1979-05-27T07:32:00\n"),
+    ("a local time out of range", BASE + "time = 24:00:09\n"),
     ("a multi-line array", BASE.replace("antes = [0, 0, 0]", "antes = [\n0, 0, 0]")),
     ("an exponent", BASE.replace("min_bet = 2", "min_bet = 2e0")),
     ("a bet size Python reads as a Decimal only", BASE.replace("cbr 10", "cbr 1_0")),
