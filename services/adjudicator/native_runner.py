@@ -181,9 +181,9 @@ class NativeRunner:
         # the core's take a game only when the registry runs the rules they port.
         games = registry_native_games() if native_rules else []
         if games:
-            # The standard ranking's tables (hold'em's showdown) reach the core once, on its
-            # first hold'em hand: building them takes numpy and a third of a second, which a
-            # run of other games never pays.
+            # The standard ranking's tables (hold'em's showdown) are built once, on the
+            # core's first hold'em hand (in the core: a few milliseconds), which a run of
+            # other games never pays.
             source = _native_ranking if "holdem" in games else None
             self._engine.use_native_rules(native_profiles(profiles), closed_hands, games,
                                           ranking_source=source)
@@ -480,8 +480,8 @@ def _context(table_id: str, c: tuple[Any, ...]) -> TableContext:
 
 
 def _native_ranking() -> Any:
-    """The standard ranking's tables for the core's hold'em showdowns (numpy; built on
-    the first hold'em hand only)."""
+    """The standard ranking for the core's hold'em showdowns (its tables built by the
+    core, ``CardRanking.build``, on the first hold'em hand only)."""
     from services.games.evaluation.native import native_ranking
 
     return native_ranking()
