@@ -17,21 +17,28 @@ type Skipped = (String, &'static str, String, i128, Option<(String, String)>);
 type Imported<'py> = (Bound<'py, PyBytes>, usize, usize, usize, Vec<(String, i128)>,
                       Vec<(String, &'static str)>, Vec<(String, String)>, Vec<Skipped>);
 
-/// The import of `files`, or None when the Python importer must do it (a file or hand the
-/// native importer does not cover; also, defensively, a panic, which never reaches the
-/// interpreter). The GIL is released while the files are read and converted.
+/// The import of `files` and None, or None and why the Python importer must do it: where
+/// and what (a file or hand the native importer does not cover; also, defensively, a
+/// panic, which never reaches the interpreter). The GIL is released while the files are
+/// read and converted.
 #[pyfunction]
 pub fn import_phh_files<'py>(py: Python<'py>, files: Vec<File>, rule_profile: String,
-                             big_blind_ante_field: bool) -> Option<Imported<'py>> {
+                             big_blind_ante_field: bool)
+                             -> (Option<Imported<'py>>, Option<(String, String)>) {
     let files: Vec<SourceFile> = files.into_iter().map(|(path, folder_table, stem, number, text)| {
         SourceFile { path, folder_table, stem, natural: (number, text) }
     }).collect();
     let options = Options { rule_profile, big_blind_ante_field };
-    let imported = py.allow_threads(|| {
-        catch_unwind(AssertUnwindSafe(|| phh::import(&files, &options))).ok().flatten()
-    })?;
+    let outcome = py.allow_threads(|| {
+        catch_unwind(AssertUnwindSafe(|| phh::import(&files, &options)))
+    });
+    let imported = match outcome {
+        Ok(Ok(imported)) => imported,
+        Ok(Err(declined)) => return (None, Some((declined.location, declined.why))),
+        Err(_) => return (None, Some((String::new(), "the native importer failed".to_string()))),
+    };
     let skipped = imported.skipped.into_iter()
         .map(|(at, stage, text, scale, again)| (at, stage.name(), text, scale, again)).collect();
-    Some((PyBytes::new(py, &imported.jsonl), imported.events, imported.hands, imported.read,
-          imported.scales, imported.limited, imported.sources, skipped))
+    (Some((PyBytes::new(py, &imported.jsonl), imported.events, imported.hands, imported.read,
+           imported.scales, imported.limited, imported.sources, skipped)), None)
 }

@@ -114,6 +114,8 @@ def summary(result: ImportResult, output: Path, list_all: bool) -> None:
               f"({len(limited)} with limits), {len(result.skipped)} skipped", markup=False)
     err.print(f"imported {result.hands} hand(s) at {len(result.scales)} table(s) "
               f"({result.event_count} events) to {output}", markup=False)
+    err.print("importer: native" if result.engine == "native"
+              else f"importer: Python ({result.declined})", markup=False)
     by_scale: dict[int, list[str]] = {}
     for table, scale in sorted(result.scales.items()):
         by_scale.setdefault(scale, []).append(table)

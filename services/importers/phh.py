@@ -91,6 +91,7 @@ class ImportResult:
     kinds: dict[str, str] = field(default_factory=dict)  # a skip reason -> its kind
     encoded: bytes | None = None  # the events as JSON lines (the native importer)
     engine: str = "python"  # which importer made them
+    declined: str | None = None  # why not the native importer (this module's imports)
     _events: list[dict[str, Any]] | None = field(default=None, repr=False)
 
     @property
@@ -147,11 +148,13 @@ def import_phh(paths: Iterable[str | os.PathLike[str]], *,
         raise ValueError(f"no import engine {engine!r}; choose one of {', '.join(ENGINES)}")
     options = ImportOptions(rule_profile, chip_unit, big_blind_ante_field)
     files = expand(paths)
+    declined = "--engine python"
     if engine == "native":
-        imported = native_import(files, options)
-        if imported is not None:
-            return imported
-    result = ImportResult()
+        attempt = native_import(files, options)
+        if isinstance(attempt, ImportResult):
+            return attempt
+        declined = attempt.why
+    result = ImportResult(declined=declined)
     reading = read_sources(files)
     result.skipped += reading.skipped
     result.kinds |= reading.kinds
@@ -173,39 +176,49 @@ def import_phh(paths: Iterable[str | os.PathLike[str]], *,
 _I64_MAX = 2**63 - 1
 
 
-def native_import(files: list[Path], options: ImportOptions) -> ImportResult | None:
-    """The native core's import of ``files`` (``native/src/phh``), or None where it does
-    not apply: a fixed chip unit, a path that is not UTF-8, a file name whose number is
-    beyond 64 bits, no native core; or where the core declines (a file or hand it does
-    not cover: see its module). The bytes are this module's, as the differential tests
-    prove on every file of the shared data. The core skips a hand where this module
-    would; the reason is this module's (``skip_reason``), and should it find none, the
-    import is this module's after all."""
-    if options.chip_unit is not None or any(path.suffix not in SUFFIXES for path in files):
-        return None
+@dataclass(frozen=True)
+class Declined:
+    """Why the native importer left an import to this module (the CLI's summary says it,
+    so a slow import explains itself)."""
+
+    why: str
+
+
+def native_import(files: list[Path], options: ImportOptions) -> ImportResult | Declined:
+    """The native core's import of ``files`` (``native/src/phh``), or why not: a fixed
+    chip unit, a file that is neither ``.phh`` nor ``.phhs``, a path that is not UTF-8, a
+    file name whose number is beyond 64 bits, no native core; or the core declines (a
+    file or hand it does not read exactly: see its module). The bytes are this module's,
+    as the differential tests prove on every file of the shared data. The core skips a
+    hand where this module would; the reason is this module's (``skip_reason``), and
+    should it find none, the import is this module's after all."""
+    if options.chip_unit is not None:
+        return Declined("--chip-unit")
     try:
         from services import _native
     except ImportError:
-        return None
+        return Declined("the native core is not built")
     folders = table_names(sorted({path.parent for path in files}))
     described = []
     for path in files:
         number, text = _natural(path.stem)
         name = str(path)
-        if number > _I64_MAX or not _utf8(name):
-            return None
+        if path.suffix not in SUFFIXES or number > _I64_MAX or not _utf8(name):
+            return Declined(f"{name}: a file name the native importer does not take")
         described.append((name, folders[path.parent], path.stem, number, text))
-    imported = _native.import_phh_files(described, options.rule_profile,
-                                        options.big_blind_ante_field)
+    imported, refused = _native.import_phh_files(described, options.rule_profile,
+                                                 options.big_blind_ante_field)
     if imported is None:
-        return None
+        where, why = refused
+        return Declined(f"{where}: {why}" if where else why)
     encoded, _events, hands, read, scales, limited, sources, skipped = imported
     result = ImportResult(hands=hands, scales=dict(scales), read=read, limited=limited,
                           sources=dict(sources), encoded=encoded, engine="native")
     for where, stage, text, scale, again in skipped:
         reason = skip_reason(stage, text, scale, again, options)
-        if reason is None:
-            return None
+        if reason is None:  # the two importers disagree: a bug, and the reference decides
+            return Declined(f"{where}: the native importer skipped a hand the reference "
+                            "imports")
         result.skip(where, *reason)
     return result
 

@@ -76,7 +76,7 @@ fn get<'a>(doc: &'a [(String, Toml)], key: &str) -> Option<&'a Toml> {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum NotRead {
     Skip,
-    Defer,
+    Defer(&'static str),
 }
 
 use NotRead::{Defer, Skip};
@@ -114,7 +114,7 @@ fn text(doc: &[(String, Toml)], key: &str) -> Option<String> {
 /// printable ASCII only (Python's `strip` and `split` know other whitespace).
 fn action(raw: &str) -> Result<String, NotRead> {
     if !raw.bytes().all(|b| (0x20..0x7f).contains(&b)) {
-        return Err(Defer);
+        return Err(Defer("an action with a character other than printable ASCII"));
     }
     Ok(raw.split('#').next().unwrap_or("").trim_matches(' ').to_string())
 }
@@ -131,14 +131,17 @@ pub fn read_hand(doc: &[(String, Toml)]) -> Result<PhhHand, NotRead> {
     let players = match get(doc, "players") {
         Some(Toml::Strs(names)) => names.clone(),
         None => (1..=count).map(|i| format!("p{i}")).collect(),
-        Some(_) => return Err(Defer), // Python names them with str()
+        Some(_) => return Err(Defer("players that are not a list of names")), // Python: str()
     };
     if players.len() != count {
         return Err(Skip);
     }
     let distinct = players.iter().enumerate().all(|(i, p)| !players[..i].contains(p));
-    if count < 2 || !distinct {
-        return Err(Defer);
+    if count < 2 {
+        return Err(Defer("fewer than two players"));
+    }
+    if !distinct {
+        return Err(Defer("a player named twice in one hand"));
     }
     let seats = seats(doc, count)?;
     let finishing = match get(doc, "finishing_stacks") {

@@ -135,27 +135,44 @@ fn location(path: &str, section: Option<&str>) -> String {
 /// never written are never touched.
 const OUTPUT_PER_INPUT_BYTE: usize = 16;
 
-/// Every file's hands, grouped by table and imported table by table (`None`: see the
-/// module's doc).
-pub fn import(files: &[SourceFile], options: &Options) -> Option<Imported> {
+/// Why the native importer leaves an import to Python: where, and what it met there.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Declined {
+    pub location: String,
+    pub why: String,
+}
+
+fn declined(location: &str, why: &str) -> Declined {
+    Declined { location: location.to_string(), why: why.to_string() }
+}
+
+/// Every file's hands, grouped by table and imported table by table, or why the import is
+/// Python's (see the module's doc).
+pub fn import(files: &[SourceFile], options: &Options) -> Result<Imported, Declined> {
     // (is a source table, its name) -> its hands, in the order first seen
     let mut groups: Vec<((bool, String), Vec<Source<'_>>)> = Vec::new();
     let mut group_of: HashMap<(bool, String), usize> = HashMap::new();
     let mut imported = Imported::default();
     let mut input_bytes = 0;
     for file in files {
-        let bytes = std::fs::read(&file.path).ok()?;
-        let text = std::str::from_utf8(&bytes).ok()?;
+        let bytes = std::fs::read(&file.path).map_err(|_| declined(&file.path, "the file cannot be read"))?;
+        let text = std::str::from_utf8(&bytes).map_err(|_| declined(&file.path, "not UTF-8"))?;
         input_bytes += bytes.len();
         let phhs = file.path.ends_with(".phhs");
-        for (position, section) in toml::parse(text, phhs)?.into_iter().enumerate() {
+        let sections = toml::parse(text, phhs).map_err(|line| match line {
+            0 => declined(&file.path, "a key outside every hand ([n] table)"),
+            n => declined(&format!("{}:{n}", file.path),
+                          "a line outside the one-line TOML the native reader reads \
+                           (multi-line arrays, escapes, exponents, dates, dotted keys ...)"),
+        })?;
+        for (position, section) in sections.into_iter().enumerate() {
             imported.read += 1;
-            let body = text.get(section.text.0..section.text.1)?.to_string();
+            let at = location(&file.path, section.name.as_deref());
+            let body = text.get(section.text.0..section.text.1).unwrap_or_default().to_string();
             let hand = match hand::read_hand(&section.doc) {
                 Ok(hand) => hand,
-                Err(NotRead::Defer) => return None,
+                Err(NotRead::Defer(why)) => return Err(declined(&at, why)),
                 Err(NotRead::Skip) => {
-                    let at = location(&file.path, section.name.as_deref());
                     imported.skipped.push((at, Stage::Read, body, 1, None));
                     continue;
                 }
@@ -183,8 +200,10 @@ pub fn import(files: &[SourceFile], options: &Options) -> Option<Imported> {
         hands.sort_by(|a, b| order(a).cmp(&order(b)));
         import_table(&table_id, hands, options, &mut imported)?;
     }
-    Some(imported)
+    Ok(imported)
 }
+
+const BET_SIZE: &str = "a bet size written otherwise than digits with an optional point";
 
 /// Hand number (-1 without one), then the file's natural order, then the place in it.
 fn order<'s>(source: &'s Source<'_>) -> (i128, i64, &'s str, usize) {
@@ -205,11 +224,12 @@ fn hand_scale(hand: &PhhHand) -> Option<Option<i128>> {
 /// One table's hands: the scale, the hands listed twice, the chips bound
 /// (`phh.table_scale`, `_once_each`, `_safe_chips`), then each hand played.
 fn import_table(table_id: &str, hands: Vec<Source<'_>>, options: &Options, imported: &mut Imported)
-    -> Option<()> {
+    -> Result<(), Declined> {
     let mut scale = 1;
     let mut whole = Vec::with_capacity(hands.len());
     for source in hands {
-        match hand_scale(&source.hand)? {
+        let needed = hand_scale(&source.hand).ok_or_else(|| declined(&source.location(), BET_SIZE))?;
+        match needed {
             Some(needed) if scale * needed / gcd(scale, needed) <= MAX_SCALE => {
                 scale = scale * needed / gcd(scale, needed);
                 whole.push(source);
@@ -234,15 +254,16 @@ fn import_table(table_id: &str, hands: Vec<Source<'_>>, options: &Options, impor
     }
     let mut hands = Vec::with_capacity(once.len());
     for source in once {
-        let starting = source.hand.starting.iter().map(|s| s.whole_at(scale)).collect::<Option<Vec<i128>>>()?;
-        if starting.iter().sum::<i128>() > MAX_SAFE_CHIPS {
+        // whole at the table's scale, which every kept hand's amounts divide
+        let starting: i128 = source.hand.starting.iter().filter_map(|s| s.whole_at(scale)).sum();
+        if starting > MAX_SAFE_CHIPS {
             imported.skipped.push(source.skip(Stage::Safe, scale, None));
         } else {
             hands.push(source);
         }
     }
     if hands.is_empty() {
-        return Some(());
+        return Ok(());
     }
     let names: Vec<String> = hands.iter().map(|s| s.hand_id(table_id)).collect();
     let mut max_wager: Vec<(&str, i128)> = Vec::new();
@@ -274,7 +295,7 @@ fn import_table(table_id: &str, hands: Vec<Source<'_>>, options: &Options, impor
         imported.scales.push((table_id.to_string(), scale));
     }
     imported.jsonl = out;
-    Some(())
+    Ok(())
 }
 
 struct TableWriter<'o> {

@@ -97,11 +97,18 @@ pub struct Section {
 }
 
 /// A `.phh` document (one section, no header) or a `.phhs` file's `[name]` sections (no
-/// key before the first header, no name twice), or `None` (see the module's doc).
-pub fn parse(text: &str, phhs: bool) -> Option<Vec<Section>> {
+/// key before the first header, no name twice), or the number of the first line this
+/// reader leaves to Python (0: the file as a whole, a key outside every hand).
+pub fn parse(text: &str, phhs: bool) -> Result<Vec<Section>, usize> {
+    let mut line = 0;
+    parse_lines(text, phhs, &mut line).ok_or(line)
+}
+
+fn parse_lines(text: &str, phhs: bool, number: &mut usize) -> Option<Vec<Section>> {
     let mut sections = vec![Section { name: None, doc: Vec::new(), text: (0, 0) }];
     let mut offset = 0;
     for raw in text.split('\n') {
+        *number += 1;
         let start = offset;
         offset += raw.len() + 1;
         let line = raw.strip_suffix('\r').unwrap_or(raw);
@@ -115,8 +122,11 @@ pub fn parse(text: &str, phhs: bool) -> Option<Vec<Section>> {
         }
         if cursor.peek() == Some(b'[') {
             let name = cursor.header()?;
-            let taken = sections.iter().any(|s| s.name.as_deref() == Some(name));
-            if !phhs || !sections[0].doc.is_empty() || taken {
+            if phhs && !sections[0].doc.is_empty() {
+                *number = 0; // a key before the first hand: the file as a whole
+                return None;
+            }
+            if !phhs || sections.iter().any(|s| s.name.as_deref() == Some(name)) {
                 return None;
             }
             if let Some(last) = sections.last_mut() {
@@ -146,6 +156,7 @@ pub fn parse(text: &str, phhs: bool) -> Option<Vec<Section>> {
     }
     if phhs {
         if !sections[0].doc.is_empty() {
+            *number = 0;
             return None; // a key outside every hand: the Python importer reports the file
         }
         sections.remove(0);
@@ -327,7 +338,7 @@ mod tests {
         ]);
     }
 
-    fn only(sections: Option<Vec<Section>>) -> Vec<(String, Toml)> {
+    fn only(sections: Result<Vec<Section>, usize>) -> Vec<(String, Toml)> {
         let mut sections = sections.unwrap();
         assert_eq!(sections.len(), 1);
         sections.remove(0).doc
@@ -342,11 +353,11 @@ mod tests {
         assert_eq!(&text[sections[0].text.0..sections[0].text.1], "hand = 1\n\n");
         assert_eq!(&text[sections[1].text.0..sections[1].text.1], "hand = 2\n");
         assert_eq!(sections[1].doc, vec![("hand".to_string(), Toml::Num(num("2")))]);
-        for refused in ["x = 1\n[1]\nhand = 1", "[1]\nhand = 1\n[1]\nhand = 2", "[a.b]\nx = 1",
-                        "[1] x\n"] {
-            assert_eq!(parse(refused, true), None, "{refused}");
+        for (refused, line) in [("x = 1\n[1]\nhand = 1", 0), ("[1]\nhand = 1\n[1]\nhand = 2", 3),
+                                ("[a.b]\nx = 1", 1), ("[1] x\n", 1)] {
+            assert_eq!(parse(refused, true), Err(line), "{refused}");
         }
-        assert_eq!(parse("[1]\nhand = 1", false), None);
+        assert_eq!(parse("[1]\nhand = 1", false), Err(1));
     }
 
 
@@ -356,7 +367,7 @@ mod tests {
                      "x = \"a\\\"b\"", "x = 01", "x = 1_000", "a.b = 1", "x = 1\nx = 2",
                      "x = [1, 'a']", "x = [[1]]", "x = 1.", "x = .5", "x = 1\ry = 2", "x = truth",
                      "x = 1 y", "\u{feff}x = 1", "x = 0.1234567890123"] {
-            assert_eq!(parse(text, false), None, "{text}");
+            assert!(parse(text, false).is_err(), "{text}");
         }
     }
 

@@ -17,9 +17,10 @@ from tests.unit.holdem.phh_differential import assert_same_import
 def native_imports_match_the_reference(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     native_import = phh.native_import
 
-    def checked(files: list[Path], options: phh.ImportOptions) -> phh.ImportResult | None:
+    def checked(files: list[Path], options: phh.ImportOptions
+                ) -> phh.ImportResult | phh.Declined:
         native = native_import(files, options)
-        if native is not None:
+        if isinstance(native, phh.ImportResult):
             reference = phh.import_phh(files, engine="python",
                                        rule_profile=options.rule_profile,
                                        chip_unit=options.chip_unit,

@@ -24,7 +24,7 @@ from typer.testing import CliRunner
 
 from services.importers import phh
 from services.importers.cli import import_app
-from services.importers.phh import ImportOptions, import_phh, native_import
+from services.importers.phh import Declined, ImportOptions, ImportResult, import_phh, native_import
 from services.importers.phh_source import expand
 from tests.e2e.phh_support import unpack
 from tests.unit.holdem.phh_differential import assert_same_import
@@ -56,9 +56,12 @@ def test_documents_outside_the_native_subset_are_the_references(data: Path) -> N
     """The famous hands are written with multi-line arrays and comments inside them."""
     famous = sorted(data.glob("*.phh"))
     assert len(famous) == 5
-    assert native_import(famous, ImportOptions()) is None
+    declined = native_import(famous, ImportOptions())
+    assert isinstance(declined, Declined)
+    assert declined.why.startswith(f"{famous[0]}:11: a line outside the one-line TOML")  # actions = [
     native, reference = both(famous)
     assert native.engine == reference.engine == "python"
+    assert native.declined == declined.why and reference.declined == "--engine python"
     assert native.jsonl() == reference.jsonl() and native.skipped == reference.skipped
 
 
@@ -189,8 +192,8 @@ def test_generated_folders_import_natively_as_the_reference_or_not_at_all(
             path.write_text(text, encoding="utf-8")
         reference = import_phh([root], engine="python")
         native = native_import(expand([root]), ImportOptions())
-        taken.append(native is not None)
-        if native is not None:
+        taken.append(isinstance(native, ImportResult))
+        if isinstance(native, ImportResult):
             assert_same_import(native, reference)
         else:
             assert import_phh([root]).jsonl() == reference.jsonl()
@@ -286,9 +289,11 @@ def test_what_the_native_importer_leaves_to_python(tmp_path: Path, case: str,
         path.write_bytes(BASE.replace("Ann", "An\xe9").encode("latin-1"))
     else:
         path.write_text(text, encoding="utf-8")
-    assert native_import([path], ImportOptions()) is None, case
+    declined = native_import([path], ImportOptions())
+    assert isinstance(declined, Declined), case
+    assert declined.why.startswith(str(path)), declined.why
     result = import_phh([path])
-    assert result.engine == "python"
+    assert result.engine == "python" and result.declined == declined.why
     assert result.jsonl() == import_phh([path], engine="python").jsonl()
 
 
@@ -311,6 +316,8 @@ def test_the_cli_writes_the_same_file_with_either_engine(tmp_path: Path) -> None
         result = runner.invoke(import_app, ["phh", str(path), "-o", str(tmp_path / engine),
                                             "--engine", engine])
         assert result.exit_code == 0, result.output
+        assert ("importer: native" if engine == "native"
+                else "importer: Python (--engine python)") in result.output
     assert (tmp_path / "native").read_bytes() == (tmp_path / "python").read_bytes()
     bad = runner.invoke(import_app, ["phh", str(path), "-o", str(tmp_path / "x"),
                                      "--engine", "rust"])
