@@ -39,36 +39,40 @@ and ``engine="python"`` chooses this module alone.
 
 from __future__ import annotations
 
-import hashlib
 import math
 import os
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from datetime import timedelta
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
 import orjson
 
-from services.events.contract import Limits
-from services.events.stream import TableStream
-from services.importers.phh_hand import PhhHand, Unsupported, convert, posts, read_hand
+from services.importers.phh_hand import PhhHand, Unsupported, read_hand
 from services.importers.phh_source import SUFFIXES, SourceHand, expand, read_sources
+from services.importers.phh_table import (  # ImportOptions and RULE_PROFILE: re-exported
+    CONTRACT_HAS_BIG_BLIND_ANTE,
+    RULE_PROFILE,
+    SOURCE,
+    ImportOptions,
+    ImportStream,
+    TableWriter,
+    prepare_hand,
+    whole,
+)
 from services.importers.phh_toml import loads
+
+__all__ = [
+    "CONTRACT_HAS_BIG_BLIND_ANTE", "ENGINES", "MAX_SAFE_CHIPS", "MAX_SCALE", "RULE_PROFILE",
+    "Declined", "ImportOptions", "ImportResult", "import_phh", "limits_by_kind",
+    "native_import", "skip_reason", "skipped_by_reason",
+]  # fmt: skip
 
 MAX_SAFE_CHIPS = 2**53 - 1  # RFC 8785: integers beyond this have another canonical form
 
 MAX_SCALE = 100
-_SECOND = timedelta(seconds=1)
-AUTHORIZED_BY = "phh-import"
-DEALER_ID = "phh-dealer"
-SOURCE = "phh-import"
-RULE_PROFILE = "house-v1"
-# The optional ``limits.big_blind_ante`` of table_configured (requested for the v1
-# contract). Without it a big-blind ante cannot be posted and such hands are skipped.
-CONTRACT_HAS_BIG_BLIND_ANTE = "big_blind_ante" in Limits.__struct_fields__
 
 
 @dataclass
@@ -116,18 +120,6 @@ class ImportResult:
         self.skipped.append((where, why))
         if kind is not None and kind != why:
             self.kinds[why] = kind
-
-
-@dataclass(frozen=True)
-class ImportOptions:
-    """``rule_profile``: what every table posts (a profile holding the venue's rake
-    schedule, say); ``chip_unit``: the source amount one chip is (None: each table's
-    smallest whole unit); ``big_blind_ante_field``: post big-blind antes as
-    ``limits.big_blind_ante`` (default: when the contract has the field)."""
-
-    rule_profile: str = RULE_PROFILE
-    chip_unit: Decimal | None = None
-    big_blind_ante_field: bool = CONTRACT_HAS_BIG_BLIND_ANTE
 
 
 ENGINES = ("native", "python")
@@ -239,11 +231,9 @@ def skip_reason(stage: str, text: str, scale: int, again: tuple[str, str] | None
     if stage == "safe":
         chips = sum(hand.starting) * scale
         return _unsafe_chips(chips) if chips > MAX_SAFE_CHIPS else None
-    if stage == "play":
+    if stage == "play":  # seats and the wager cap change no reason
         try:
-            table_configuration(hand, scale, 0, options)
-            convert(hand, list(range(1, len(hand.players) + 1)), scale)
-            [_whole(s, scale) for s in hand.starting]
+            prepare_hand(hand, list(range(1, len(hand.players) + 1)), scale, 0, options)
         except Unsupported as exc:
             return str(exc), exc.kind
     return None
@@ -337,182 +327,6 @@ def table_scale(hands: list[SourceHand], result: ImportResult,
 # ---------------------------------------------------------------------------- table
 
 
-# A version-4 UUID's fixed bits (RFC 4122): version nibble 4, variant bits 10.
-_UUID_KEEP = ~((0xF000 << 64) | (0xC000 << 48)) & ((1 << 128) - 1)
-_UUID_FIXED = (0x4000 << 64) | (0x8000 << 48)
-_TWO_DIGITS = tuple(f"{n:02d}" for n in range(60))
-
-
-class ImportStream(TableStream):
-    """``TableStream`` with the per-event work done the direct way (same bytes).
-
-    Every event the importer writes is built from fixed ASCII keys, strings, booleans,
-    null and integers no larger than ``MAX_SAFE_CHIPS`` (checked per table), which is
-    exactly when ``services.events.canonical`` itself uses orjson's sorted output as the
-    RFC 8785 form; going straight there skips the per-value check that dominates the
-    import time. Ids and timestamps are formatted without building ``uuid.UUID`` or
-    formatting a ``datetime``. ``tests/unit/holdem/test_phh_import.py`` checks every
-    imported event against ``canonical.event_hash``.
-    """
-
-    _day: int = 0  # day of month of the clock when ``_day_text`` was made
-    _day_text: str = ""
-
-    def _hash(self, event: dict[str, Any]) -> str:
-        """``canonical.event_hash`` for this stream's events, without the per-value check
-        (see the class docstring for why they are always in orjson's safe shape)."""
-        return hashlib.sha256(orjson.dumps(event, option=orjson.OPT_SORT_KEYS)).hexdigest()
-
-    def _next_id(self) -> str:
-        """A version-4 UUID from the stream's generator, as ``uuid.UUID(int=bits,
-        version=4)`` would write it (without building the object)."""
-        h = (self.rng.getrandbits(128) & _UUID_KEEP | _UUID_FIXED).to_bytes(16).hex()
-        return f"{h[:8]}-{h[8:12]}-{h[12:16]}-{h[16:20]}-{h[20:]}"
-
-    def _tick(self, max_ms: int) -> str:
-        """One second per event on the simulated clock (the source has no times)."""
-        c = self.clock = self.clock + _SECOND
-        if c.day != self._day:  # consecutive days never share a day of the month
-            self._day = c.day
-            self._day_text = f"{c.year:04d}-{c.month:02d}-{c.day:02d}T"
-        two = _TWO_DIGITS
-        return f"{self._day_text}{two[c.hour]}:{two[c.minute]}:{two[c.second]}.000Z"
-
-
-@dataclass
-class TableWriter:
-    """One table's stream: configuration, seating and stacks carried between hands."""
-
-    table_id: str
-    stream: ImportStream
-    scale: int
-    max_wager: dict[str, int]
-    options: ImportOptions
-    config: dict[str, Any] | None = None
-    seat_of: dict[str, int] = field(default_factory=dict)
-    stacks: dict[str, int] = field(default_factory=dict)
-
-    def play(self, source: SourceHand, hand_id: str, result: ImportResult) -> bool:
-        """Emit one hand; False (and reported) when it cannot be expressed. Everything
-        that can fail is computed before the first event is emitted."""
-        hand = source.hand
-        kept = self._kept_seats(hand)
-        seats = list(hand.seats) if hand.seats is not None else (
-            kept if kept is not None else list(range(1, len(hand.players) + 1)))
-        try:
-            config = table_configuration(hand, self.scale, self.max_wager[hand.variant],
-                                         self.options)
-            converted = convert(hand, seats, self.scale)
-            starting = [_whole(s, self.scale) for s in hand.starting]
-        except Unsupported as exc:
-            result.skip(source.location, str(exc), exc.kind)
-            return False
-        if config != self.config:
-            self.stream.emit("table_configured", config)
-            self.config = config
-        self._seat(hand, seats, starting, reseat=hand.seats is None and kept is None)
-        self._align_stacks(hand, seats, starting)
-        emit = self.stream.emit
-        emit("hand_started", {
-            "button": seats[-1], "designated_player": None, "dealer_id": DEALER_ID,
-            "seats": [{"seat": seat, "player_id": name, "stack": stack}
-                      for seat, name, stack in sorted(zip(seats, hand.players, starting,
-                                                          strict=True))],
-            "deck": 52}, hand_id=hand_id)
-        for type_, data in converted.events:
-            emit(type_, data, hand_id=hand_id)
-        emit("hand_ended", {}, hand_id=hand_id)
-        for name, stack in zip(hand.players, converted.finishing, strict=True):
-            self.stacks[name] = stack
-        result.limited += [(hand_id, limit) for limit in converted.limits]
-        return True
-
-    def _kept_seats(self, hand: PhhHand) -> list[int] | None:
-        """Everyone's current seat, if all are seated and their clockwise order from the
-        button (the last player's seat) is the order of the hand's positions."""
-        known = [self.seat_of.get(name) for name in hand.players]
-        seats = [s for s in known if s is not None]
-        if len(seats) != len(known):
-            return None
-        button = seats[-1]
-        ordered = sorted(seats)
-        clockwise = [s for s in ordered if s > button] + [s for s in ordered if s <= button]
-        return seats if clockwise == seats else None
-
-    def _seat(self, hand: PhhHand, seats: Sequence[int], starting: Sequence[int],
-              reseat: bool) -> None:
-        """``player_left`` / ``player_seated`` (with the hand's starting stack) so the
-        table matches the hand's seating."""
-        for name in list(self.seat_of):
-            if reseat or name not in hand.players:
-                self._leave(name)
-        for name, seat, stack in zip(hand.players, seats, starting, strict=True):
-            if self.seat_of.get(name) != seat:
-                if name in self.seat_of:
-                    self._leave(name)
-                taken = next((n for n, s in self.seat_of.items() if s == seat), None)
-                if taken is not None:
-                    self._leave(taken)
-                self._sit(name, seat, stack)
-
-    def _sit(self, name: str, seat: int, stack: int) -> None:
-        self.stream.emit("player_seated", {"seat": seat, "player_id": name, "stack": stack})
-        self.seat_of[name] = seat
-        self.stacks[name] = stack
-
-    def _leave(self, name: str) -> None:
-        seat = self.seat_of.pop(name)
-        self.stream.emit("player_left", {"seat": seat, "player_id": name,
-                                         "stack": self.stacks.pop(name)})
-
-    def _align_stacks(self, hand: PhhHand, seats: Sequence[int], starting: Sequence[int]) -> None:
-        """Bring every seat's stack to the hand's starting stack between hands."""
-        for name, seat, stack in zip(hand.players, seats, starting, strict=True):
-            change = stack - self.stacks[name]
-            if change:
-                self.stream.emit("chips_changed", {"seat": seat, "amount": change,
-                                                   "kind": "add" if change > 0 else "remove"})
-                self.stacks[name] = stack
-
-
-def table_configuration(hand: PhhHand, scale: int, max_wager: int,
-                        options: ImportOptions) -> dict[str, Any]:
-    """The v1 ``table_configured`` body of the game the hand was played under."""
-    posted = posts(hand, scale)
-    limits: dict[str, Any] = {"small_blind": posted.small_blind,
-                              "big_blind": posted.big_blind}
-    if hand.structure == "fixed":
-        if hand.small_bet is None or hand.big_bet is None:
-            raise Unsupported("fixed limit without small_bet and big_bet")
-        limits["small_bet"] = _whole(hand.small_bet, scale)
-        limits["big_bet"] = _whole(hand.big_bet, scale)
-        limits["min_wager"] = limits["small_bet"]
-    else:
-        minimum = _whole(hand.min_bet, scale) if hand.min_bet is not None else posted.big_blind
-        if minimum != posted.big_blind:
-            raise Unsupported(f"minimum bet {minimum} differs from the big blind "
-                              f"{posted.big_blind}; TH-1 makes the big blind the minimum bet")
-        limits["min_wager"] = minimum
-    limits["max_wager"] = max_wager
-    if posted.ante_each:
-        limits["ante"] = posted.ante_each
-    if posted.big_blind_ante:
-        if not options.big_blind_ante_field:
-            raise Unsupported("a big-blind ante: the v1 table_configured cannot post one yet "
-                              "(limits.big_blind_ante is not in the contract)")
-        limits["big_blind_ante"] = posted.big_blind_ante
-    return {"game": "holdem", "limits": limits, "structure": hand.structure,
-            "rake": {"mode": "none", "fee": 0}, "rule_profile": options.rule_profile,
-            "authorized_by": AUTHORIZED_BY}
-
-
-def _whole(value: Any, scale: int) -> int:
-    scaled = value * scale
-    if scaled != int(scaled):
-        raise Unsupported(f"amount {value} is not whole at scale {scale}")
-    return int(scaled)
-
-
 def import_table(table_id: str, hands: list[SourceHand], result: ImportResult,
                  options: ImportOptions) -> None:
     """Emit one table's stream and append it to ``result``."""
@@ -523,16 +337,21 @@ def import_table(table_id: str, hands: list[SourceHand], result: ImportResult,
         return
     max_wager: dict[str, int] = {}
     for source in hands:
-        top = max(_whole(s, scale) for s in source.hand.starting)
+        top = max(whole(s, scale) for s in source.hand.starting)
         max_wager[source.hand.variant] = max(max_wager.get(source.hand.variant, 0), top)
     stream = ImportStream(table_id, random.Random(table_id), source=SOURCE)
     writer = TableWriter(table_id, stream, scale, max_wager, options)
     played = 0
     for source in hands:
         name = hand_id(table_id, source)
-        if writer.play(source, name, result):
-            played += 1
-            result.sources[name] = source.location
+        try:
+            limits = writer.play(source.hand, name)
+        except Unsupported as exc:
+            result.skip(source.location, str(exc), exc.kind)
+            continue
+        played += 1
+        result.sources[name] = source.location
+        result.limited += [(name, limit) for limit in limits]
     if played:
         result.events.extend(stream.events)
         result.hands += played

@@ -424,7 +424,7 @@ impl TableWriter<'_> {
 }
 
 /// The `table_configured` body of the game the hand was played under
-/// (`phh.table_configuration`).
+/// (`phh_table.table_configuration`).
 fn table_configuration(hand: &PhhHand, scale: i128, max_wager: i128, options: &Options) -> Option<J> {
     let posted = posts(hand, scale)?;
     let mut limits = vec![("small_blind", J::Int(posted.small_blind)), ("big_blind", J::Int(posted.big_blind))];

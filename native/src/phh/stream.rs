@@ -1,4 +1,4 @@
-//! One imported table's event stream, as `services.importers.phh.ImportStream` writes it:
+//! One imported table's event stream, as `services.importers.phh_table.ImportStream` writes it:
 //! `seq` from 1, ids from `random.Random(table_id)` (`pyrandom`), one second per event
 //! from 2026-01-05 18:00:00 UTC, each event's `prev_hash` the SHA-256 of the previous
 //! event's canonical JSON, and each event written as the line `orjson.dumps(event)` gives
