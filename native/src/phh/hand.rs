@@ -203,13 +203,21 @@ fn seats(doc: &[(String, Toml)], count: usize) -> Result<Option<Vec<i128>>, NotR
     if values.len() != count || !distinct || !values.iter().all(|s| (1..=64).contains(s)) {
         return Err(Skip);
     }
-    let button = values[count - 1];
-    let mut ordered = values.clone();
-    ordered.sort_unstable();
-    let clockwise: Vec<i128> = ordered.iter().copied().filter(|&s| s > button)
-        .chain(ordered.iter().copied().filter(|&s| s <= button)).collect();
-    if clockwise != values {
+    if !clockwise_from_the_button(&values) {
         return Err(Skip);
     }
     Ok(Some(values))
+}
+
+/// Whether seats listed by position run clockwise from the button's left, the button
+/// being the last (`phh_hand._seats`, `phh_table.TableWriter._kept_seats`).
+pub fn clockwise_from_the_button(seats: &[i128]) -> bool {
+    let button = match seats.last() {
+        Some(&button) => button,
+        None => return true,
+    };
+    let mut ordered = seats.to_vec();
+    ordered.sort_unstable();
+    ordered.iter().filter(|&&s| s > button).chain(ordered.iter().filter(|&&s| s <= button))
+        .eq(seats.iter())
 }

@@ -243,31 +243,30 @@ fn import_table(table_id: &str, hands: Vec<Source<'_>>, options: &Options, impor
         let name = source.hand_id(table_id);
         match first.get(&name) {
             Some(at) => {
-                let again = Some((name.clone(), at.clone()));
+                let again = Some((name, at.clone()));
                 imported.skipped.push(source.skip(Stage::Again, scale, again));
             }
             None => {
-                first.insert(name, source.location());
-                once.push(source);
+                first.insert(name.clone(), source.location());
+                once.push((source, name));
             }
         }
     }
     let mut hands = Vec::with_capacity(once.len());
-    for source in once {
+    for (source, name) in once {
         // whole at the table's scale, which every kept hand's amounts divide
         let starting: i128 = source.hand.starting.iter().filter_map(|s| s.whole_at(scale)).sum();
         if starting > MAX_SAFE_CHIPS {
             imported.skipped.push(source.skip(Stage::Safe, scale, None));
         } else {
-            hands.push(source);
+            hands.push((source, name));
         }
     }
     if hands.is_empty() {
         return Ok(());
     }
-    let names: Vec<String> = hands.iter().map(|s| s.hand_id(table_id)).collect();
     let mut max_wager: Vec<(&str, i128)> = Vec::new();
-    for source in &hands {
+    for (source, _) in &hands {
         let top = source.hand.starting.iter().filter_map(|s| s.whole_at(scale)).max().unwrap_or(0);
         match max_wager.iter_mut().find(|(v, _)| *v == source.hand.variant) {
             Some((_, wager)) => *wager = (*wager).max(top),
@@ -278,7 +277,7 @@ fn import_table(table_id: &str, hands: Vec<Source<'_>>, options: &Options, impor
     let mut writer = TableWriter { stream: Stream::new(table_id, &mut out), scale, config: None,
                                    seat_of: Vec::new(), stacks: Vec::new() };
     let mut played = 0;
-    for (source, name) in hands.iter().zip(&names) {
+    for (source, name) in &hands {
         let wager = max_wager.iter().find(|(v, _)| *v == source.hand.variant).map_or(0, |w| w.1);
         match writer.play(&source.hand, name, wager, options) {
             Some(limits) => {
@@ -364,12 +363,7 @@ impl TableWriter<'_> {
     /// positions from the button (the last player's seat).
     fn kept_seats(&self, hand: &PhhHand) -> Option<Vec<i128>> {
         let seats = hand.players.iter().map(|name| self.seat_of(name)).collect::<Option<Vec<i128>>>()?;
-        let button = *seats.last()?;
-        let mut ordered = seats.clone();
-        ordered.sort_unstable();
-        let clockwise: Vec<i128> = ordered.iter().copied().filter(|&s| s > button)
-            .chain(ordered.iter().copied().filter(|&s| s <= button)).collect();
-        (clockwise == seats).then_some(seats)
+        hand::clockwise_from_the_button(&seats).then_some(seats)
     }
 
     /// `player_left` / `player_seated` so the table matches the hand's seating.
