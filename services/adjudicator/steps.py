@@ -75,8 +75,8 @@ class StepResult:
     closed_hand: HandInput | None = None  # the hand adjudicated by this record, if any
     # Critical chain findings no hand could take: rejected input (docs/events.md).
     outside_hand: list[Finding] = field(default_factory=list)
-    # Event archive segments this record completed (services.adjudicator.segments; the
-    # reference runner cuts them, the native core does not yet).
+    # Event archive segments this record completed (services.adjudicator.segments; both
+    # engines cut the same ones, docs/archive.md).
     archive: list[Segment] = field(default_factory=list)
     # The records, encoded, in place of ``records`` when the runner was asked for them so
     # (``NativeRunner.encode_records``): every record of the step is in one list or the

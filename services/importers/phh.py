@@ -229,8 +229,7 @@ def skip_reason(stage: str, text: str, scale: int, again: tuple[str, str] | None
     except Unsupported as exc:
         return (str(exc), exc.kind) if stage == "read" else None
     if stage == "safe":
-        chips = sum(hand.starting) * scale
-        return _unsafe_chips(chips) if chips > MAX_SAFE_CHIPS else None
+        return unsafe_chips(hand, scale)
     if stage == "play":  # seats and the wager cap change no reason
         try:
             prepare_hand(hand, list(range(1, len(hand.players) + 1)), scale, 0, options)
@@ -375,16 +374,33 @@ def _once_each(table_id: str, hands: list[SourceHand],
 
 def _safe_chips(hands: list[SourceHand], scale: int,
                 result: ImportResult) -> list[SourceHand]:
-    """A hand whose chips at the table exceed the largest exact JSON integer is skipped
-    (that hand only: an ``inf`` stack never gets this far, ``phh_hand`` stops it)."""
+    """A hand with an amount the events could not carry exactly is skipped (that hand
+    only: an ``inf`` stack never gets this far, ``phh_hand`` stops it)."""
     kept: list[SourceHand] = []
     for source in hands:
-        chips = sum(source.hand.starting) * scale
-        if chips > MAX_SAFE_CHIPS:
-            result.skip(source.location, *_unsafe_chips(chips))
+        reason = unsafe_chips(source.hand, scale)
+        if reason is not None:
+            result.skip(source.location, *reason)
             continue
         kept.append(source)
     return kept
+
+
+def unsafe_chips(hand: PhhHand, scale: int) -> tuple[str, str | None] | None:
+    """Why ``hand``'s chips at ``scale`` exceed the largest exact JSON integer, or None.
+
+    The table's chips first (every stack, payout and pot stays below their sum); then
+    each amount on its own, because a bet or a settlement figure the source wrote is
+    carried into the events as written, whatever the stacks (a bet of 10^30 chips at a
+    table of 60,000 is a recorded irregularity for the adjudicator, but not one a JSON
+    integer can hold: it would be written inexactly, or not at all)."""
+    chips = sum(hand.starting) * scale
+    if chips > MAX_SAFE_CHIPS:
+        return _unsafe_chips(chips)
+    largest = max((abs(amount) for amount in hand.amounts()), default=0) * scale
+    if largest > MAX_SAFE_CHIPS:
+        return _unsafe_amount(largest)
+    return None
 
 
 def _not_whole(chip_unit: Decimal | None) -> tuple[str, str | None]:
@@ -402,6 +418,12 @@ def _unsafe_chips(chips: Decimal | int) -> tuple[str, str | None]:
     return (f"{chips} chips at the table exceed {MAX_SAFE_CHIPS}, the largest exact JSON "
             "integer", f"more chips at the table than {MAX_SAFE_CHIPS}, the largest exact "
                        "JSON integer")
+
+
+def _unsafe_amount(chips: Decimal | int) -> tuple[str, str | None]:
+    return (f"an amount of {chips} chips exceeds {MAX_SAFE_CHIPS}, the largest exact JSON "
+            "integer", f"an amount larger than {MAX_SAFE_CHIPS}, the largest exact JSON "
+                       "integer")
 
 
 def skipped_by_reason(skipped: Sequence[tuple[str, str]],

@@ -1,7 +1,7 @@
 //! One PHH hold'em hand's fields, checked as `services/importers/phh_hand.py`'s
 //! `read_hand` checks them. Where the Python reader would report the hand as unsupported
 //! this says `Skip` (the Python importer then gives the reason); where it would read a
-//! value this reader does not (a non-string player name, `seats`), `Defer`: the whole
+//! value this reader does not (a non-string player name), `Defer`: the whole
 //! import is then Python's.
 
 use super::toml::{Num, Toml};

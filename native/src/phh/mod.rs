@@ -221,6 +221,20 @@ fn hand_scale(hand: &PhhHand) -> Option<Option<i128>> {
     Some((1..=MAX_SCALE).find(|&scale| amounts.iter().all(|a| a.whole_at(scale).is_some())))
 }
 
+/// Whether every chip amount of `hand` at `scale` fits an exact JSON integer
+/// (`phh.unsafe_chips`): the table's chips, then each amount on its own (a bet the source
+/// wrote is carried into the events as written, whatever the stacks). An amount not
+/// whole at `scale`, which every kept hand's amounts divide, can only have overflowed.
+fn safe_chips(hand: &PhhHand, scale: i128) -> bool {
+    let starting: Option<i128> = hand.starting.iter().map(|s| s.whole_at(scale)).sum();
+    if starting.map_or(true, |chips| chips > MAX_SAFE_CHIPS) {
+        return false;
+    }
+    hand.amounts().map_or(false, |amounts| {
+        amounts.iter().all(|a| a.whole_at(scale).map_or(false, |chips| chips.abs() <= MAX_SAFE_CHIPS))
+    })
+}
+
 /// One table's hands: the scale, the hands listed twice, the chips bound
 /// (`phh.table_scale`, `_once_each`, `_safe_chips`), then each hand played.
 fn import_table(table_id: &str, hands: Vec<Source<'_>>, options: &Options, imported: &mut Imported)
@@ -254,9 +268,7 @@ fn import_table(table_id: &str, hands: Vec<Source<'_>>, options: &Options, impor
     }
     let mut hands = Vec::with_capacity(once.len());
     for (source, name) in once {
-        // whole at the table's scale, which every kept hand's amounts divide
-        let starting: i128 = source.hand.starting.iter().filter_map(|s| s.whole_at(scale)).sum();
-        if starting > MAX_SAFE_CHIPS {
+        if !safe_chips(&source.hand, scale) {
             imported.skipped.push(source.skip(Stage::Safe, scale, None));
         } else {
             hands.push((source, name));

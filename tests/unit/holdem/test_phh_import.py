@@ -199,6 +199,32 @@ def test_cli_writes_jsonl_and_reports_skips(tmp_path: Path) -> None:
     assert "skipped 1 hand(s)" in outcome.stderr
 
 
+def test_amounts_beyond_exact_json_integers_skip_their_hand(tmp_path: Path) -> None:
+    """A bet of 21e925 chips (an exponent: the reference importer reads it) once stopped
+    the import with a traceback, as orjson cannot write the integer; a bet of 2^53 chips
+    was written into the events, which the intake then refused. Each skips its hand with
+    the reason (2^53 - 1 is the largest integer JSON carries exactly); the clean hand of
+    the same table imports and is ok."""
+    folder = tmp_path / "huge"
+    write(folder, "1.phh", phh(actions=(*SIMPLE[:7], "p1 cbr 21e925", "p2 f"),
+                               finishing=(106, 94, 100)))
+    write(folder, "2.phh", phh(actions=(*SIMPLE[:7], "p1 cbr 9007199254740992", "p2 f"),
+                               finishing=(106, 94, 100), hand=2))
+    write(folder, "3.phh", phh(actions=SIMPLE, finishing=(106, 94, 100), hand=3))
+    target = tmp_path / "events.jsonl"
+    outcome = CliRunner().invoke(import_app, ["phh", str(folder), "-o", str(target)])
+    assert outcome.exit_code == 0, outcome.output
+    result = import_phh([folder])
+    assert result.hands == 1 and target.read_bytes() == result.jsonl()
+    reasons = {Path(p).name: r for p, r in result.skipped}
+    assert reasons == {
+        "1.phh": "an amount of 2.1E+926 chips exceeds 9007199254740991, the largest exact "
+                 "JSON integer",
+        "2.phh": "an amount of 9007199254740992 chips exceeds 9007199254740991, the largest "
+                 "exact JSON integer"}
+    assert [r.status for r in adjudicate(result.events)] == ["ok"]
+
+
 def test_cli_fails_when_nothing_is_imported(tmp_path: Path) -> None:
     path = write(tmp_path / "none", "1.phh", phh(variant="FR", finishing=(100, 100, 100)))
     outcome = CliRunner().invoke(import_app, ["phh", str(path), "-o",

@@ -224,6 +224,11 @@ BASE = ("variant = 'NT'\nantes = [0, 0, 0]\nblinds_or_straddles = [1, 2, 0]\nmin
     ("more chips than JSON's exact integers", BASE.replace(
         "[100, 100, 100]", "[4503599627370496, 4503599627370496, 100]").replace(
         "[106, 94, 100]", "[4503599627370502, 4503599627370490, 100]")),
+    ("a bet beyond JSON's exact integers", BASE.replace("cbr 10", "cbr 9007199254740992")),
+    ("a bet of 10^23 chips", BASE.replace("cbr 10", "cbr 100000000000000000000000")),
+    ("a bet beyond them once scaled", BASE.replace("cbr 10", "cbr 9007199254740991.5")),
+    ("a settlement beyond them", BASE.replace("[106, 94, 100]",
+                                              "[106, 94, 9007199254740992]")),
     ("a draw action", BASE.replace("'p2 f'", "'p2 sd 7h'")),
     ("fewer players than stacks", BASE.replace("'Ann', 'Bob', 'Cat'", "'Ann', 'Bob'")),
     ("seats out of clockwise order", BASE + "seats = [5, 2, 7]\n"),
