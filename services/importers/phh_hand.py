@@ -113,6 +113,7 @@ def read_hand(doc: dict[str, Any]) -> PhhHand:
     if len(names) != count:
         raise Unsupported(f"{len(names)} players named for {count} starting stacks")
     _finite(starting, "starting stack")
+    _not_below_zero(starting)
     finishing, winnings = _settlement_fields(doc, count)
     actions = doc.get("actions")
     if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
@@ -121,6 +122,8 @@ def read_hand(doc: dict[str, Any]) -> PhhHand:
     number = doc.get("hand")
     antes = _finite(_numbers(doc, "antes", count), "ante")
     blinds = _finite(_numbers(doc, "blinds_or_straddles", count), "blind")
+    kept_actions = tuple(a.split("#", 1)[0].strip() for a in actions)
+    _bet_sizes(kept_actions)
     return PhhHand(
         variant=variant,
         players=names,
@@ -132,7 +135,7 @@ def read_hand(doc: dict[str, Any]) -> PhhHand:
         min_bet=_optional(doc, "min_bet"),
         small_bet=_optional(doc, "small_bet"),
         big_bet=_optional(doc, "big_bet"),
-        actions=tuple(a.split("#", 1)[0].strip() for a in actions),
+        actions=kept_actions,
         seats=_seats(seats, count),
         number=number if isinstance(number, int) and not isinstance(number, bool) else None,
         label=str(number) if isinstance(number, int | str) and not isinstance(number, bool)
@@ -167,6 +170,15 @@ def _finite(values: tuple[Decimal, ...], what: str) -> tuple[Decimal, ...]:
                               "chips at stake in this hand are unknown",
                               f"a {what} not recorded (inf): the chips at stake are unknown")
     return values
+
+
+def _not_below_zero(starting: tuple[Decimal, ...]) -> None:
+    """A stack below zero is no stack: the contract seats a player with 0 chips or more,
+    and a hand that starts with one cannot be written as events."""
+    for position, value in enumerate(starting):
+        if value < 0:
+            raise Unsupported(f"the starting stack of p{position + 1} is {value}: below zero",
+                              "a starting stack below zero")
 
 
 def _text(doc: dict[str, Any], key: str) -> str | None:
@@ -209,6 +221,18 @@ def _optional(doc: dict[str, Any], key: str) -> Decimal | None:
     if not Decimal(value).is_finite():
         raise Unsupported(f"'{key}' is {value}, not an amount")
     return Decimal(value)
+
+
+def _bet_sizes(actions: tuple[str, ...]) -> None:
+    """Every bet size the actions write is an amount (``amounts`` reads them for the
+    table's chip unit, after every hand of the table has been read: a size that is not one
+    is this hand's reason to be skipped, checked here with the rest of the document)."""
+    for action in actions:
+        parts = action.split()
+        if len(parts) == 3 and parts[1] == "cbr":
+            size = _decimal(parts[2], action)
+            if not size.is_finite():
+                raise Unsupported(f"action {action!r}: {parts[2]!r} is not an amount")
 
 
 def _decimal(text: str, action: str) -> Decimal:

@@ -133,8 +133,8 @@ pub fn read_hand(doc: &[(String, Toml)]) -> Result<PhhHand, NotRead> {
         None => (1..=count).map(|i| format!("p{i}")).collect(),
         Some(_) => return Err(Defer("players that are not a list of names")), // Python: str()
     };
-    if players.len() != count {
-        return Err(Skip);
+    if players.len() != count || starting.iter().any(|s| s.finite && s.is_negative()) {
+        return Err(Skip); // `phh_hand._not_below_zero`: a stack below zero is no stack
     }
     let distinct = players.iter().enumerate().all(|(i, p)| !players[..i].contains(p));
     if count < 2 {

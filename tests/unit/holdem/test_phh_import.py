@@ -162,6 +162,12 @@ def test_hands_that_cannot_be_imported_are_reported(tmp_path: Path) -> None:
     write(folder, "5.phh", phh(actions=(*SIMPLE[:3], "p3 sd 7h"), finishing=(100, 100, 100)))
     write(folder, "6.phh", phh(actions=SIMPLE, finishing=(80, 94, 100)))
     write(folder, "7.phh", phh(actions=SIMPLE, finishing=(106, 94, 100), antes=(1, 0, 2)))
+    write(folder, "8.phh", phh(actions=(*SIMPLE[:4], "p1 cbr 6d", *SIMPLE[5:]),
+                               finishing=(106, 94, 100)))
+    write(folder, "9.phh", phh(actions=(*SIMPLE[:4], "p1 cbr inf", *SIMPLE[5:]),
+                               finishing=(106, 94, 100)))
+    write(folder, "10.phh", phh(actions=SIMPLE, starting=(100, -100, 100),
+                                finishing=(106, 94, 100)))
     result = import_phh([folder])
     assert result.hands == 0 and result.events == []
     reasons = {Path(p).name: r for p, r in result.skipped}
@@ -172,6 +178,11 @@ def test_hands_that_cannot_be_imported_are_reported(tmp_path: Path) -> None:
     assert "not a hold'em betting or showdown action" in reasons["5.phh"]
     assert "below what they kept" in reasons["6.phh"]
     assert "antes" in reasons["7.phh"]
+    # Once a traceback (a bet size that is no number stopped the whole import) and events
+    # the intake refused (a stack below zero): each is now its hand's reason.
+    assert reasons["8.phh"] == "action 'p1 cbr 6d': '6d' is not an amount"
+    assert reasons["9.phh"] == "action 'p1 cbr inf': 'inf' is not an amount"
+    assert reasons["10.phh"] == "the starting stack of p2 is -100: below zero"
 
 
 def test_import_is_deterministic_and_hash_chained(tmp_path: Path) -> None:

@@ -229,6 +229,7 @@ BASE = ("variant = 'NT'\nantes = [0, 0, 0]\nblinds_or_straddles = [1, 2, 0]\nmin
     ("a bet beyond them once scaled", BASE.replace("cbr 10", "cbr 9007199254740991.5")),
     ("a settlement beyond them", BASE.replace("[106, 94, 100]",
                                               "[106, 94, 9007199254740992]")),
+    ("a starting stack below zero", BASE.replace("[100, 100, 100]", "[100, -100, 100]")),
     ("a draw action", BASE.replace("'p2 f'", "'p2 sd 7h'")),
     ("fewer players than stacks", BASE.replace("'Ann', 'Bob', 'Cat'", "'Ann', 'Bob'")),
     ("seats out of clockwise order", BASE + "seats = [5, 2, 7]\n"),
