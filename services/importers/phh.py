@@ -50,7 +50,8 @@ from typing import Any
 
 import orjson
 
-from services.importers.phh_hand import PhhHand, Unsupported, read_hand
+from services.events.bounds import MAX_NAME_LENGTH
+from services.importers.phh_hand import PhhHand, Unsupported, contract_name_problem, read_hand
 from services.importers.phh_source import SUFFIXES, SourceHand, expand, read_sources
 from services.importers.phh_table import (  # ImportOptions and RULE_PROFILE: re-exported
     CONTRACT_HAS_BIG_BLIND_ANTE,
@@ -359,11 +360,17 @@ def import_table(table_id: str, hands: list[SourceHand], result: ImportResult,
 
 def _once_each(table_id: str, hands: list[SourceHand],
                result: ImportResult) -> list[SourceHand]:
-    """A hand id appears once per table: a hand the source lists again is skipped."""
+    """A hand id appears once per table: a hand the source lists again is skipped, and so
+    is a hand whose id the contract would refuse (a folder or file name too long, or
+    holding a control character)."""
     first: dict[str, SourceHand] = {}
     kept: list[SourceHand] = []
     for source in hands:
         name = hand_id(table_id, source)
+        problem = contract_name_problem(name)
+        if problem is not None:
+            result.skip(source.location, *_not_a_hand_id(name, problem))
+            continue
         if name in first:
             result.skip(source.location, *_listed_again(name, first[name].location))
             continue
@@ -407,6 +414,13 @@ def _not_whole(chip_unit: Decimal | None) -> tuple[str, str | None]:
     if chip_unit is not None:
         return f"amounts are not whole multiples of the chip unit {chip_unit}", None
     return f"amounts are not whole chips at any scale up to {MAX_SCALE}", None
+
+
+def _not_a_hand_id(name: str, problem: str) -> tuple[str, str | None]:
+    shown = repr(name) if len(name) <= 60 else repr(name[:57]) + "..."
+    return (f"hand id {shown}: {problem} (an id of the v1 contract is one line of text of 1 "
+            f"to {MAX_NAME_LENGTH} characters; a hand's is its table's folder or name and its "
+            "own)", "a hand id the v1 contract does not take")
 
 
 def _listed_again(name: str, first: str) -> tuple[str, str | None]:

@@ -32,6 +32,9 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
+from services.events.bounds import MAX_NAME_LENGTH
+from services.events.wire import control_character
+
 HOLDEM_VARIANTS = {"NT": "no", "FT": "fixed"}
 VARIANT_NAMES = {
     "NT": "no-limit Texas hold'em", "FT": "fixed-limit Texas hold'em",
@@ -112,6 +115,8 @@ def read_hand(doc: dict[str, Any]) -> PhhHand:
         f"p{i + 1}" for i in range(count))
     if len(names) != count:
         raise Unsupported(f"{len(names)} players named for {count} starting stacks")
+    for name in names:
+        _contract_name(name, "player name", "a player name")
     _finite(starting, "starting stack")
     _not_below_zero(starting)
     finishing, winnings = _settlement_fields(doc, count)
@@ -170,6 +175,33 @@ def _finite(values: tuple[Decimal, ...], what: str) -> tuple[Decimal, ...]:
                               "chips at stake in this hand are unknown",
                               f"a {what} not recorded (inf): the chips at stake are unknown")
     return values
+
+
+def _contract_name(text: str, what: str, kind: str) -> None:
+    """``text`` must be a name of the v1 contract (``NonEmpty``: 1 to MAX_NAME_LENGTH
+    characters of one line of text): the intake refuses an event with any other, so a
+    hand that would carry one cannot be written as events."""
+    why = contract_name_problem(text)
+    if why is not None:
+        raise Unsupported(f"{what} {_shown(text)}: {why}",
+                          f"{kind} the v1 contract does not take ({why.split(' (')[0]})")
+
+
+def contract_name_problem(text: str) -> str | None:
+    """Why ``text`` is not a name of the v1 contract, or None."""
+    if not text:
+        return "empty"
+    if len(text) > MAX_NAME_LENGTH:
+        return f"longer than {MAX_NAME_LENGTH} characters ({len(text)})"
+    found = control_character(text)
+    if found is not None:
+        return f"a control character ({found.split(' in ')[0]})"
+    return None
+
+
+def _shown(text: str) -> str:
+    """``text`` quoted, its escapes visible, cut short if long."""
+    return repr(text) if len(text) <= 60 else repr(text[:57]) + "..."
 
 
 def _not_below_zero(starting: tuple[Decimal, ...]) -> None:

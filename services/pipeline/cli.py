@@ -23,6 +23,7 @@ import typer
 from rich.console import Console
 
 from services.ledger.db import DB_ENV_VAR, DEFAULT_URL
+from services.pipeline.clients import broker_as_usage_error
 from services.pipeline.topics import (
     DEFAULT_APP_ID,
     DEFAULT_BOOTSTRAP,
@@ -69,7 +70,8 @@ def produce(
     from services.pipeline.producer import produce_file
 
     settings = _settings(bootstrap, topic_prefix)
-    report = asyncio.run(produce_file(file, settings))
+    with broker_as_usage_error():
+        report = asyncio.run(produce_file(file, settings))
     err.print(f"published {report.records} record(s) to {settings.topics.events} in "
               f"{report.seconds:.1f}s"
               + (f"; {report.unkeyed} without a table_id (they will be dead-lettered)"
@@ -91,7 +93,8 @@ def topics_create(
     """
     settings = _settings(bootstrap, topic_prefix, app_id, partitions, replication)
     try:
-        outcome = asyncio.run(create_topics(settings))
+        with broker_as_usage_error():
+            outcome = asyncio.run(create_topics(settings))
     except TopicMismatchError as exc:
         err.print(f"[red]{exc}[/red]")
         raise typer.Exit(1) from exc
@@ -139,9 +142,10 @@ def serve_adjudicator(
     from services.ledger.gc_policy import tune_for_batches
 
     tune_for_batches()  # the tables' states live as long as the worker (gc_policy.py)
-    run_worker(_settings(bootstrap, topic_prefix, app_id, partitions),
-               WorkerOptions(batch_max, checkpoint_seconds, checkpoint_batches,
-                             session_timeout_ms, engine, archive))
+    with broker_as_usage_error():
+        run_worker(_settings(bootstrap, topic_prefix, app_id, partitions),
+                   WorkerOptions(batch_max, checkpoint_seconds, checkpoint_batches,
+                                 session_timeout_ms, engine, archive))
 
 
 @serve_app.command("ledger")
@@ -177,7 +181,8 @@ def serve_ledger(
         in_flight=in_flight,
         session_timeout_ms=session_timeout_ms,
     )
-    asyncio.run(serve(settings))
+    with broker_as_usage_error():
+        asyncio.run(serve(settings))
 
 
 @serve_app.command("archive")
@@ -205,7 +210,8 @@ def serve_archive(
     settings = ArchiveServiceSettings(
         bootstrap=bootstrap, topics=TopicNames.with_prefix(topic_prefix), group_id=group,
         db_url=db, batch=batch, session_timeout_ms=session_timeout_ms)
-    asyncio.run(serve(settings))
+    with broker_as_usage_error():
+        asyncio.run(serve(settings))
 
 
 main_app = typer.Typer(help="pitwatch's Kafka commands (also mounted on `pitwatch`).",

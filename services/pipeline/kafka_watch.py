@@ -25,6 +25,7 @@ from aiokafka import AIOKafkaConsumer, TopicPartition
 from aiokafka.admin import AIOKafkaAdminClient
 
 from services.observability.metrics import KafkaWatchMetrics, kafka_watch_metrics
+from services.pipeline.clients import start_clients
 
 log = logging.getLogger("pitwatch.kafka_watch")
 
@@ -79,14 +80,11 @@ class KafkaWatch:
         consumer = AIOKafkaConsumer(bootstrap_servers=self.bootstrap,
                                     client_id="pitwatch-kafka-watch",
                                     enable_auto_commit=False)
-        await admin.start()
+        await start_clients(self.bootstrap, admin, consumer)
         try:
-            await consumer.start()
-            try:
-                return await self._read(admin, consumer)
-            finally:
-                await consumer.stop()
+            return await self._read(admin, consumer)
         finally:
+            await consumer.stop()
             await admin.close()
 
     async def _read(self, admin: AIOKafkaAdminClient, consumer: AIOKafkaConsumer

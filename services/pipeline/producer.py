@@ -24,6 +24,7 @@ import orjson
 from aiokafka import AIOKafkaProducer
 
 from services.adjudicator.embedded import iter_lines
+from services.pipeline.clients import start_clients
 from services.pipeline.topics import MAX_MESSAGE_BYTES, StreamSettings
 
 IN_FLIGHT = 5000  # records sent before waiting for their acknowledgements
@@ -95,7 +96,7 @@ async def produce_file(path: Path, settings: StreamSettings) -> ProduceReport:
     """Publish ``path`` to the settings' ``table-events`` topic."""
     started = time.perf_counter()
     producer = new_producer(settings.bootstrap)
-    await producer.start()
+    await start_clients(settings.bootstrap, producer)
     try:
         with path.open("rb") as fh:
             sent, unkeyed = await produce_records(producer, settings.topics.events,

@@ -45,6 +45,7 @@ from aiokafka.admin import AIOKafkaAdminClient
 from services.events.contract import Alert
 from services.games.profiles import read_profiles
 from services.observability.metrics import surveillance_metrics
+from services.pipeline.clients import broker_as_usage_error, start_clients
 from services.pipeline.monitoring import observe_surveillance_lag, start_surveillance_monitoring
 from services.pipeline.producer import new_producer
 from services.pipeline.topics import DEFAULT_BOOTSTRAP, TopicNames, partition_counts
@@ -109,8 +110,7 @@ class SurveillanceService:
                                     client_id=f"{s.client_id}-{os.getpid()}")
         producer = new_producer(s.bootstrap, client_id=f"{s.client_id}-{os.getpid()}",
                                 linger_ms=0)
-        await consumer.start()
-        await producer.start()
+        await start_clients(s.bootstrap, consumer, producer)
         try:
             await self._consume(consumer, producer)
             # A clean stop: the review over everything seen (not a function of the log
@@ -188,7 +188,7 @@ class SurveillanceService:
 
 async def _all_partitions(bootstrap: str, topic: str) -> list[TopicPartition]:
     admin = AIOKafkaAdminClient(bootstrap_servers=bootstrap)
-    await admin.start()
+    await start_clients(bootstrap, admin)
     try:
         for _ in range(METADATA_RETRIES):
             counts = await partition_counts(admin, [topic])
@@ -252,7 +252,8 @@ def serve_surveillance(
     settings = SurveillanceServiceSettings(bootstrap=bootstrap,
                                            topics=TopicNames.with_prefix(topic_prefix),
                                            profile=profile, review_every=review_every)
-    asyncio.run(serve(settings))
+    with broker_as_usage_error():
+        asyncio.run(serve(settings))
 
 
 def main() -> None:  # pragma: no cover - `python -m services.pipeline.surveillance_service`

@@ -22,6 +22,8 @@ from dataclasses import dataclass, field
 from aiokafka.admin import AIOKafkaAdminClient, NewTopic
 from aiokafka.errors import TopicAlreadyExistsError
 
+from services.pipeline.clients import start_clients
+
 DEFAULT_BOOTSTRAP = "localhost:9092"
 DEFAULT_APP_ID = "pitwatch-adjudicator"
 DEFAULT_PARTITIONS = 6
@@ -157,7 +159,7 @@ async def create_topics(settings: StreamSettings) -> list[tuple[str, str]]:
     """
     admin = AIOKafkaAdminClient(bootstrap_servers=settings.bootstrap,
                                 client_id=f"{settings.app_id}-admin")
-    await admin.start()
+    await start_clients(settings.bootstrap, admin)
     try:
         specs = topic_specs(settings)
         existing = set(await admin.list_topics())
@@ -204,7 +206,7 @@ async def delete_topics(settings: StreamSettings) -> None:
     """Delete this pipeline's topics (tests clean up after themselves with this)."""
     admin = AIOKafkaAdminClient(bootstrap_servers=settings.bootstrap,
                                 client_id=f"{settings.app_id}-admin")
-    await admin.start()
+    await start_clients(settings.bootstrap, admin)
     try:
         existing = set(await admin.list_topics())
         names = [s.name for s in topic_specs(settings) if s.name in existing]

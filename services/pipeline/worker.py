@@ -74,6 +74,7 @@ from services.adjudicator.engine import engine_name
 from services.games.profile import Profiles
 from services.games.profiles import read_profiles
 from services.pipeline import raw_batches
+from services.pipeline.clients import start_clients
 from services.pipeline.failpoints import arm_from_env, failpoint
 from services.pipeline.monitoring import observe_adjudicator_batch, start_adjudicator_monitoring
 from services.pipeline.producer import new_producer
@@ -229,9 +230,8 @@ class AdjudicatorWorker:
     # -- life cycle
 
     async def run(self) -> None:
-        await self.producer.start()
-        await self.restorer.start()
-        await self.consumer.start()
+        await start_clients(self.settings.bootstrap, self.producer, self.restorer,
+                            self.consumer)
         self.consumer.subscribe([self.topics.events], listener=_Rebalance(self))
         log.info("adjudicator consuming %s as group %s", self.topics.events,
                  self.settings.app_id)

@@ -5,6 +5,7 @@
 //! import is then Python's.
 
 use super::toml::{Num, Toml};
+use crate::schema::MAX_NAME_LENGTH;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Structure {
@@ -143,6 +144,9 @@ pub fn read_hand(doc: &[(String, Toml)]) -> Result<PhhHand, NotRead> {
     if !distinct {
         return Err(Defer("a player named twice in one hand"));
     }
+    if !players.iter().all(|p| contract_name(p)) {
+        return Err(Defer("a player name the v1 contract does not take"));
+    }
     let seats = seats(doc, count)?;
     let finishing = match get(doc, "finishing_stacks") {
         Some(_) => Some(numbers(doc, "finishing_stacks", Some(count))?),
@@ -188,6 +192,14 @@ pub fn read_hand(doc: &[(String, Toml)]) -> Result<PhhHand, NotRead> {
         venue: text(doc, "venue"),
         seats,
     })
+}
+
+/// Whether `text` is a name of the v1 contract (`NonEmpty`: 1 to MAX_NAME_LENGTH
+/// characters, none a control character, Unicode's Cc as `wire.control_character` has it).
+/// A hand or player named otherwise is left to the Python importer, which skips it with
+/// the reason (`phh_hand.contract_name_problem`).
+pub fn contract_name(text: &str) -> bool {
+    !text.is_empty() && text.chars().count() <= MAX_NAME_LENGTH && !text.chars().any(char::is_control)
 }
 
 /// The file's `seats` (`phh_hand._seats`), if given.

@@ -255,6 +255,9 @@ fn import_table(table_id: &str, hands: Vec<Source<'_>>, options: &Options, impor
     let mut once = Vec::with_capacity(whole.len());
     for source in whole {
         let name = source.hand_id(table_id);
+        if !hand::contract_name(&name) {
+            return Err(declined(&source.location(), "a hand id the v1 contract does not take"));
+        }
         match first.get(&name) {
             Some(at) => {
                 let again = Some((name, at.clone()));

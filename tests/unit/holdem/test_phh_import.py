@@ -236,6 +236,39 @@ def test_amounts_beyond_exact_json_integers_skip_their_hand(tmp_path: Path) -> N
     assert [r.status for r in adjudicate(result.events)] == ["ok"]
 
 
+def test_names_the_contract_would_refuse_skip_their_hand(tmp_path: Path) -> None:
+    """Player names and hand ids come from the source; the v1 contract takes 1 to 200
+    characters of one line of text. A player named with a tab, with DEL or with the C1
+    control U+0085 (raw, in a TOML literal string), a player named '' or with 201
+    characters, and a hand in a folder whose name makes its id longer than 200 characters
+    were once written into events the intake refused (every event of the hand
+    dead-lettered). Each is now skipped with the reason; a player named with 200
+    characters is a name like any other and imports ok."""
+    folder = tmp_path / "names"
+    cases = {"1.phh": "Ann\tB", "2.phh": "Ann\x7fB", "3.phh": "Ann\x85B", "4.phh": "",
+             "5.phh": "A" * 201, "6.phh": "A" * 200}
+    for file, name in cases.items():
+        text = phh(players=("NAME", "Bob", "Cat"), actions=SIMPLE, finishing=(106, 94, 100),
+                   hand=int(file[0]))
+        write(folder, file, text.replace("NAME", name))
+    long_folder = tmp_path / ("F" * 200)
+    write(long_folder, "7.phh", phh(actions=SIMPLE, finishing=(106, 94, 100)))
+    [(_, long_id)] = import_phh([long_folder]).skipped  # phh:<tmp_path's name>/FFF...F#7
+    assert long_id.startswith("hand id 'phh:") and "'...: longer than 200 characters (" in long_id
+    result = import_phh([folder])
+    reasons = {Path(p).name: r for p, r in result.skipped}
+    assert reasons == {
+        "1.phh": "player name 'Ann\\tB': a control character (U+0009)",
+        "2.phh": "player name 'Ann\\x7fB': a control character (U+007F)",
+        "3.phh": "player name 'Ann\\x85B': a control character (U+0085)",
+        "4.phh": "player name '': empty",
+        "5.phh": f"player name '{'A' * 57}'...: longer than 200 characters (201)"}
+    assert result.hands == 1
+    [record] = adjudicate(result.events)
+    assert record.status == "ok" and record.players is not None
+    assert record.players["1"] == "A" * 200
+
+
 def test_cli_fails_when_nothing_is_imported(tmp_path: Path) -> None:
     path = write(tmp_path / "none", "1.phh", phh(variant="FR", finishing=(100, 100, 100)))
     outcome = CliRunner().invoke(import_app, ["phh", str(path), "-o",

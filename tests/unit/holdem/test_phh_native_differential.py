@@ -283,6 +283,10 @@ def test_a_phhs_file_with_skips_and_a_hand_listed_twice_is_native(tmp_path: Path
                                          "players = [1, 2, 3]")),
     ("an escape in a string", BASE.replace("'Cat'", '"C\\tat"')),
     ("a name twice", BASE.replace("'Cat'", "'Ann'")),
+    ("a player name with a tab", BASE.replace("'Cat'", "'C\tat'")),
+    ("a player name with U+0085", BASE.replace("'Cat'", "'C\x85at'")),
+    ("an empty player name", BASE.replace("'Cat'", "''")),
+    ("a player name of 201 characters", BASE.replace("'Cat'", f"'{'C' * 201}'")),
     ("a key outside every hand of a .phhs file", "x = 1\n[1]\n" + BASE),
     ("not UTF-8", None),
 ])
@@ -301,6 +305,22 @@ def test_what_the_native_importer_leaves_to_python(tmp_path: Path, case: str,
     result = import_phh([path])
     assert result.engine == "python" and result.declined == declined.why
     assert result.jsonl() == import_phh([path], engine="python").jsonl()
+
+
+def test_a_hand_id_beyond_the_contract_is_pythons(tmp_path: Path) -> None:
+    """A file named with 210 characters makes a hand id longer than the contract's 200:
+    the native importer leaves the import to Python, which skips that hand with why."""
+    path = tmp_path / "s" / f"{'h' * 210}.phh"
+    path.parent.mkdir()
+    path.write_text(BASE, encoding="utf-8")
+    (path.parent / "2.phh").write_text(BASE.replace("hand = 1", "hand = 2"), "utf-8")
+    declined = native_import([path, path.parent / "2.phh"], ImportOptions())
+    assert isinstance(declined, Declined)
+    assert declined.why == f"{path}: a hand id the v1 contract does not take"
+    result = import_phh([path.parent])
+    assert result.engine == "python" and result.hands == 1
+    [(where, why)] = result.skipped
+    assert where == str(path) and "longer than 200 characters" in why
 
 
 def test_a_chip_unit_is_pythons(tmp_path: Path) -> None:

@@ -1,0 +1,64 @@
+"""Starting Kafka clients: a broker that cannot be reached is one line, and nothing is
+left open.
+
+Why: every Kafka command (``pitwatch produce``, ``topics create``, each ``serve``) used to
+end in a traceback of aiokafka's internals when no broker answered at ``--bootstrap``,
+followed by "Unclosed AIOKafkaProducer" errors, because a client whose ``start`` failed is
+still open. A broker that is not running is an environment error like a missing file:
+the user needs to hear where pitwatch looked and what to do, in one line (exit 2).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Protocol
+
+import typer
+from aiokafka.admin import AIOKafkaAdminClient
+from aiokafka.errors import KafkaConnectionError
+
+
+class BrokerUnreachable(Exception):
+    """No Kafka broker answered at the bootstrap address."""
+
+    def __init__(self, bootstrap: str) -> None:
+        super().__init__(f"no Kafka broker answers at {bootstrap}: start it (`bash "
+                         "scripts/services.sh up` starts the project's own) or give the "
+                         "address of one (--bootstrap or PITWATCH_KAFKA)")
+
+
+class _Startable(Protocol):
+    async def start(self) -> None: ...
+
+
+async def start_clients(bootstrap: str, *clients: _Startable) -> None:
+    """Start ``clients`` in order. If one fails, every one of them is closed (an aiokafka
+    client is open from its creation, started or not); a connection failure is raised
+    as ``BrokerUnreachable``."""
+    for client in clients:
+        try:
+            await client.start()
+        except BaseException as exc:
+            for opened in clients:
+                await close_client(opened)
+            if isinstance(exc, KafkaConnectionError):
+                raise BrokerUnreachable(bootstrap) from exc
+            raise
+
+
+async def close_client(client: _Startable) -> None:
+    """Stop a consumer or producer, close an admin client (aiokafka names them apart)."""
+    if isinstance(client, AIOKafkaAdminClient):
+        await client.close()
+    else:
+        await client.stop()  # type: ignore[attr-defined]
+
+
+@contextmanager
+def broker_as_usage_error() -> Iterator[None]:
+    """A command's ``BrokerUnreachable`` as the command line's one-line error (exit 2)."""
+    try:
+        yield
+    except BrokerUnreachable as exc:
+        raise typer.BadParameter(str(exc), param_hint="--bootstrap") from None

@@ -1,0 +1,53 @@
+"""Every Kafka command, with no broker at ``--bootstrap``, ends in one line that says
+where pitwatch looked and what to do (exit 2), and leaves no client open.
+
+Each used to end in a traceback of aiokafka's internals followed by "Unclosed
+AIOKafkaProducer" errors (a client whose start failed is still open). Run as a user runs
+them, in a process of their own: the unclosed-client errors come at the process's end.
+"""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[3]
+
+
+def closed_port() -> int:
+    """A local port nothing listens on (taken from the OS, then let go)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+    return port
+
+
+@pytest.mark.parametrize("command", [
+    ["produce", "{log}"],
+    ["topics", "create"],
+    ["serve", "adjudicator"],
+    ["serve", "ledger", "--db", "sqlite:///{tmp}/ledger.sqlite"],
+    ["serve", "archive", "--db", "sqlite:///{tmp}/archive.sqlite"],
+    ["serve", "surveillance"],
+])
+def test_no_broker_is_one_line_and_nothing_left_open(command: list[str], tmp_path: Path) -> None:
+    log = tmp_path / "events.jsonl"
+    log.write_text('{"v":1,"table_id":"T1"}\n', encoding="utf-8")
+    address = f"127.0.0.1:{closed_port()}"
+    args = [a.format(log=log, tmp=tmp_path) for a in command]
+    done = subprocess.run(
+        [sys.executable, "-c", "from services.cli import main; main()", *args,
+         "--bootstrap", address],
+        cwd=ROOT, capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 2, done.stderr
+    assert "Traceback" not in done.stderr and "╭" not in done.stderr, done.stderr
+    assert "Unclosed" not in done.stderr, done.stderr
+    errors = [line for line in done.stderr.splitlines() if line.startswith("error: ")]
+    assert len(errors) == 1, done.stderr
+    assert errors[0].startswith(f"error: Invalid value for --bootstrap: no Kafka broker "
+                                f"answers at {address}: start it"), errors[0]
+    assert "PITWATCH_KAFKA" in errors[0]
