@@ -182,12 +182,12 @@ def replay(
 def _profile(name: str, known: Profiles) -> RuleProfile:
     """A built-in profile by name, or a profile folder (its TOML files)."""
     from services.games.profile import UnknownProfileError
-    from services.games.profiles import read_profiles
+    from services.games.profiles import read_profile_folder
 
     folder = Path(name)
     if folder.is_dir():
         try:
-            return read_profiles(folder.parent).get(folder.name)
+            return read_profile_folder(folder)
         except (UnknownProfileError, ValueError, OSError) as exc:
             raise typer.BadParameter(f"{folder}: {exc}", param_hint="--profile") from None
     try:

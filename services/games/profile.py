@@ -27,7 +27,16 @@ S = TypeVar("S")
 
 
 class UnknownProfileError(LookupError):
-    """The table names a rule profile pitwatch does not have."""
+    """The table names a rule profile pitwatch does not have (or a profile's folder cannot
+    be read as one)."""
+
+
+class InvalidProfileError(UnknownProfileError):
+    """A rule profile's files hold a value its section does not take (a typo, a wrong
+    type, a key no reading has): nothing can be judged under that profile. Raised when
+    the profiles are read, so a command stops with one line naming the profile, the
+    section and the field, instead of judging every hand under it "rejected"; handled
+    wherever an unknown profile is."""
 
 
 @dataclass(frozen=True)

@@ -4,6 +4,10 @@ profile is a clear rejection, and the profile files are read by entry points onl
 from __future__ import annotations
 
 import ast
+import os
+import shutil
+import subprocess
+import sys
 from pathlib import Path
 from typing import get_args
 
@@ -12,13 +16,14 @@ import pytest
 from services.adjudicator import adjudicate
 from services.adjudicator.embedded import adjudicate_lines
 from services.events.contract import AdjudicationRecord, GameName
-from services.games.profile import Profiles, UnknownProfileError
-from services.games.profiles import read_profiles
+from services.games.profile import InvalidProfileError, Profiles, UnknownProfileError
+from services.games.profiles import read_profile_folder, read_profiles
 from services.games.registry import GAMES
 from tests.profiles import HOUSE, PROFILES
 from tests.unit.core.streams import hcf_stream, lines
 
 SERVICES = Path(__file__).resolve().parents[3] / "services"
+BUILTIN = SERVICES / "games" / "profiles" / "house-v1"
 
 # The processes' entry points: each reads the profile files once, at start, and passes
 # them in. Nothing else may (a rule, hand assembly, a report, the simulator); the Kafka
@@ -74,14 +79,78 @@ def test_a_casino_folder_adds_and_replaces_profiles(tmp_path: Path) -> None:
     """``extra_dir``: each folder is a profile; one named like a built-in replaces it."""
     mine = tmp_path / "casino-b"
     mine.mkdir()
+    (mine / "profile.toml").write_text('extends = "house-v1"\n', "utf-8")
     (mine / "gen.toml").write_text('mispay_severity = "warning"\n', "utf-8")
-    (tmp_path / "house-v1").mkdir()
-    (tmp_path / "house-v1" / "hcf.toml").write_text("x = 1\n", "utf-8")
+    replaced = tmp_path / "house-v1"
+    shutil.copytree(BUILTIN, replaced)
+    hcf = (replaced / "hcf.toml").read_text("utf-8")
+    (replaced / "hcf.toml").write_text(hcf.replace("sf_ace_low = true", "sf_ace_low = false"),
+                                       "utf-8")
     profiles = read_profiles(tmp_path)
     assert profiles.names() == ["casino-b", "house-v1"]
-    assert profiles.get("casino-b").sections == {"gen": {"mispay_severity": "warning"}}
-    assert profiles.get("house-v1").sections == {"hcf": {"x": 1}}
-    assert "chinese" in read_profiles().get("house-v1").sections
+    builtin_gen = read_profiles().get("house-v1").sections["gen"]
+    assert builtin_gen["mispay_severity"] == "critical"
+    assert profiles.get("casino-b").sections["gen"] == {**builtin_gen,
+                                                        "mispay_severity": "warning"}
+    assert profiles.get("house-v1").sections["hcf"]["sf_ace_low"] is False
+    assert read_profiles().get("house-v1").sections["hcf"]["sf_ace_low"] is True
+
+
+@pytest.mark.parametrize(("file", "text", "words"), [
+    ("hcf.toml", "cards_per_hand = \"7\"\n", ("rule profile 'typo'", "section 'hcf'",
+                                                "Expected `int`, got `str`",
+                                                "$.cards_per_hand")),
+    ("gen.toml", "mispay_severity = \"loud\"\n", ("section 'gen'", "$.mispay_severity")),
+    ("holdem.toml", "no_such_reading = 1\n", ("section 'holdem'", "no_such_reading")),
+    ("russian.toml", "[[[\n", ("rule profile 'typo'", "russian.toml is not TOML")),
+])
+def test_a_wrong_value_stops_the_reading_of_the_profiles(
+        tmp_path: Path, file: str, text: str, words: tuple[str, ...]) -> None:
+    """Once every hand judged under such a profile came out "rejected" with a critical
+    ADJUDICATION_ERROR finding, and the run went on: a typo in a casino's profile read as
+    thousands of hands needing review. Now the profiles are not read at all, and the
+    error names the profile, its folder, the section and the field."""
+    typo = tmp_path / "typo"
+    typo.mkdir()
+    (typo / "profile.toml").write_text('extends = "house-v1"\n', "utf-8")
+    (typo / file).write_text(text, "utf-8")
+    with pytest.raises(InvalidProfileError) as raised:
+        read_profiles(tmp_path)
+    for word in words:
+        assert word in str(raised.value), (word, str(raised.value))
+    assert str(typo) in str(raised.value)  # the folder, or the file in it
+
+
+def test_the_command_line_says_it_in_one_line(tmp_path: Path) -> None:
+    typo = tmp_path / "typo"
+    typo.mkdir()
+    (typo / "profile.toml").write_text('extends = "house-v1"\n', "utf-8")
+    (typo / "hcf.toml").write_text('cards_per_hand = "7"\n', "utf-8")
+    log = tmp_path / "log.jsonl"
+    log.write_bytes(b"\n".join(lines(hcf_stream())) + b"\n")
+    done = subprocess.run(
+        [sys.executable, "-c", "from services.cli import main; main()", "adjudicate", str(log)],
+        cwd=SERVICES.parent, env={**os.environ, "PITWATCH_PROFILES": str(tmp_path)},
+        capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 2 and done.stdout == "", done.stderr
+    assert done.stderr.splitlines() == [
+        f"error: rule profile 'typo', section 'hcf': Expected `int`, got `str` - at "
+        f"`$.cards_per_hand` (the profile's folder: {typo})"]
+
+
+def test_a_profile_folder_is_read_without_its_neighbours(tmp_path: Path) -> None:
+    """``pitwatch replay --profile FOLDER`` read every folder beside FOLDER as a profile
+    too, and failed when one was not (a sibling with no TOML file in it)."""
+    what_if = tmp_path / "what-if"
+    what_if.mkdir()
+    (what_if / "profile.toml").write_text('extends = "house-v1"\n', "utf-8")
+    (what_if / "gen.toml").write_text('mispay_severity = "warning"\n', "utf-8")
+    (tmp_path / "notes").mkdir()
+    profile = read_profile_folder(what_if)
+    assert profile.name == "what-if"
+    assert profile.sections["gen"]["mispay_severity"] == "warning"
+    with pytest.raises(UnknownProfileError):
+        read_profiles(tmp_path)  # the whole folder is read as profiles: notes is none
 
 
 def _calls_read_profiles(path: Path) -> bool:
