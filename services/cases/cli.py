@@ -37,7 +37,7 @@ from services.cases.queries import CaseDetail, CaseFilter, CaseSummary, get_case
 from services.exits import INPUT_PROBLEMS, print_error
 from services.ledger.case_tables import CASE_OUTCOMES, CASE_STATES
 from services.ledger.db import DB_ENV_VAR, DEFAULT_URL
-from services.ledger.listing import Column, Format, Listing, json_bytes
+from services.ledger.listing import Column, Format, Listing, json_bytes, printable
 
 cases_app = typer.Typer(help="Cases: the queue of findings and alerts worked to a decision.",
                         no_args_is_help=True)
@@ -163,9 +163,10 @@ def show_command(case_id: CaseId, db: DbOption = DEFAULT_URL,
 def _heading(case: CaseDetail) -> Text:
     c = case.summary
     decided = f"  outcome {c.outcome}: {case.reason}" if c.outcome else ""
-    return Text.assemble((f"case {c.case_id}", "bold"), f"  {c.title}\n", f"state {c.state}  "
-                         f"severity {c.severity}  assignee {c.assignee or '-'}  version "
-                         f"{c.version}  opened {c.opened_at}{decided}")
+    return Text.assemble((f"case {c.case_id}", "bold"), f"  {printable(c.title)}\n",
+                         f"state {c.state}  severity {c.severity}  assignee "
+                         f"{printable(c.assignee or '-')}  version {c.version}  opened "
+                         f"{c.opened_at}{printable(decided)}")
 
 
 def _detail_listings(case: CaseDetail) -> tuple[Listing, Listing, Listing]:
@@ -222,7 +223,7 @@ def _done(run: Callable[[], ActionResult], case_id: int) -> None:
         raise typer.Exit(INPUT_PROBLEMS) from None
     b, a = result.before, result.after
     change = f"{b.state} -> {a.state}" if b.state != a.state else a.state
-    who = f", assignee {a.assignee}" if a.assignee else ""
+    who = f", assignee {printable(a.assignee)}" if a.assignee else ""
     errors.print(f"case {case_id}: {change}{who} (version {result.version})", markup=False)
 
 

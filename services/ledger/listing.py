@@ -4,7 +4,9 @@ Why one shape for three formats: the same rows serve a person at a terminal (a R
 table, chips with thousands separators), a script (JSON, chips as integers) and a
 spreadsheet (CSV, one header line); building the rows once keeps the three identical in
 content. Text from the ledger (player and table ids) is data: ``Text`` in the table, so an
-id that looks like Rich markup prints as it is.
+id that looks like Rich markup prints as it is, and a control character in it (an escape
+sequence in a case's note, say) is shown as its escape, never sent to the terminal
+(``printable``).
 """
 
 from __future__ import annotations
@@ -74,8 +76,21 @@ class Listing:
             elif column.chips and isinstance(value, int):
                 cells.append(f"{value:,}")
             else:
-                cells.append(Text(str(value)))
+                cells.append(Text(printable(str(value))))
         return cells
+
+
+# Unicode's Cc but the newline: what a terminal acts on instead of showing.
+_UNPRINTABLE = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f]")
+
+
+def printable(text: str) -> str:
+    """``text`` for a terminal: each control character but the newline written as its
+    escape (``\\x1b``, ``\\t``). A case's note, an assignee or an actor is typed by a
+    person (the command line, the console) and kept for years in an append-only trail: one
+    holding an escape sequence would otherwise act on the terminal of whoever reads it
+    (retitle the window, hide a line, recolour a verdict) instead of showing what it is."""
+    return _UNPRINTABLE.sub(lambda found: repr(found.group())[1:-1], text)
 
 
 def json_bytes(value: object) -> bytes:

@@ -13,7 +13,7 @@ from typing import Literal
 import msgspec
 
 from services.events.contract import Severity
-from services.games.profile import RuleProfile
+from services.games.profile import InvalidProfileError, RuleProfile
 
 Category = Literal["one_pair", "two_pair", "three_of_a_kind", "straight", "flush",
                    "full_house", "four_of_a_kind", "straight_flush"]
@@ -123,4 +123,10 @@ class SurveillanceConfig(_Section):
 
 
 def surveillance_config(profile: RuleProfile) -> SurveillanceConfig:
-    return profile.section("surveillance", SurveillanceConfig)
+    """The profile's surveillance section; a wrong value in it is an
+    ``InvalidProfileError`` (one line from every command, as for the game sections,
+    which ``read_profiles`` checks: this section belongs to a layer above the games)."""
+    try:
+        return profile.section("surveillance", SurveillanceConfig)
+    except ValueError as exc:
+        raise InvalidProfileError(str(exc)) from None

@@ -290,6 +290,35 @@ def test_the_commands(tmp_path: Any) -> None:
     assert shown["outcome"] == "referred" and shown["reason"] == "to the regulator"
 
 
+def test_escape_sequences_typed_into_a_case_are_shown_not_obeyed(tmp_path: Any) -> None:
+    """A note, an assignee and an actor are typed by people and kept for years. One holding
+    an escape sequence (a window title, a colour) once reached the terminal of whoever ran
+    ``cases show`` raw; it is shown as its escapes now, in the table and in the heading,
+    and kept as typed (JSON gives it back exactly)."""
+    url = f"sqlite:///{tmp_path}/cases.sqlite"
+    engine = open_ledger(url)
+    post_many(engine, hands())
+    open_cases(engine, hands(), [sweetheart("P12")], at=AT)
+    engine.dispose()
+    case = str(orjson.loads(pitwatch("cases", "list", "--db", url, "--format",
+                                     "json").stdout)[0]["case"])
+    note = "seen\x1b[2K\x1b]0;all clear\x07 [red]x[/red]\nsecond line"
+    assert pitwatch("cases", "note", case, note, "--actor", "eve\x1b[8m", "--db", url).code == 0
+    assigned = pitwatch("cases", "assign", case, "ann\x9b1m", "--actor", "sup", "--db", url)
+    assert assigned.code == 0 and "assignee ann\\x9b1m (version" in assigned.stderr
+    shown = pitwatch("cases", "show", case, "--db", url, columns=400)
+    screen = shown.stdout + shown.stderr
+    assert not any(c in screen for c in "\x1b\x07\x9b"), repr(screen)
+    flat = " ".join(screen.replace("│", " ").split())  # the table wraps the note
+    for visible in ("seen\\x1b[", "clear\\x07 [red]x[/r", "eve\\x1b[8m",
+                    "assignee ann\\x9b1m"):
+        assert visible in flat, (visible, flat)
+    kept = orjson.loads(pitwatch("cases", "show", case, "--db", url, "--format",
+                                 "json").stdout)
+    assert kept["assignee"] == "ann\x9b1m"
+    assert [a["detail"].get("note") for a in kept["audit"]].count(note) == 1
+
+
 def test_the_queue_command_takes_every_filter_and_format(tmp_path: Any) -> None:
     """``pitwatch cases list`` with each filter, through the command (the same cases as
     ``test_the_queue_filters`` by hand), and its three formats; a bad day or state is a

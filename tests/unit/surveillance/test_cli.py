@@ -89,3 +89,22 @@ def test_surveil_db_goes_on_from_the_stored_state(tmp_path: Path) -> None:
     assert {h["hand_id"][:2] for h in (week[0].evidence or {})["hands"]} == {"D1", "D2"}
     assert sweethearting(tmp_path / "s3.jsonl") == []
     assert "300 hand(s) had been counted by an earlier run" in stored[2].output
+
+
+def test_a_wrong_surveillance_setting_is_one_line(tmp_path: Path) -> None:
+    """A misspelt key in a casino's surveillance.toml once ended the command in a
+    traceback (the section is read when the command starts, not with the games')."""
+    profile = tmp_path / "profiles" / "typo"
+    profile.mkdir(parents=True)
+    (profile / "profile.toml").write_text('extends = "house-v1"\n', "utf-8")
+    (profile / "surveillance.toml").write_text("review_every = 5\n", "utf-8")
+    log = tmp_path / "log.jsonl"
+    log.write_bytes(b"".join(orjson.dumps(e) + b"\n"
+                             for e in simulate(["hcf"], 1, 2, seed=4, profile=HOUSE).events))
+    result = CliRunner().invoke(app, ["surveil", str(log), "--profile", "typo"], prog_name="pitwatch",
+                                env={"PITWATCH_PROFILES": str(tmp_path / "profiles"),
+                                     "COLUMNS": "300"})
+    assert result.exit_code == 2, result.output
+    assert result.stderr.splitlines() == [
+        "error: Invalid value for --profile: rule profile 'typo', section 'surveillance': "
+        "Object contains unknown field `review_every` (see: pitwatch surveil --help)"]
