@@ -21,7 +21,7 @@ from sqlalchemy import Engine, select
 
 from services.cases.audit import CaseChanged, change_case, now_utc
 from services.cases.lifecycle import Action, CaseRefused, CaseStatus, apply
-from services.ledger.case_tables import Case
+from services.ledger.case_tables import Case, is_case_id
 from services.ledger.db import write_transaction
 
 __all__ = ["ActionResult", "CaseChanged", "CaseNotFound", "CaseRefused", "act", "assign",
@@ -46,6 +46,8 @@ def act(engine: Engine, case_id: int, action: Action, actor: str, *,
     """Apply one action to one case (see the module docstring)."""
     if not actor.strip():
         raise CaseRefused("every action names who takes it (--actor)")
+    if not is_case_id(case_id):
+        raise CaseNotFound(f"no case {case_id}")
     when = at or now_utc()
     with write_transaction(engine) as conn:
         row = conn.execute(select(Case.version, Case.state, Case.severity, Case.assignee,

@@ -14,7 +14,14 @@ import orjson
 from sqlalchemy import Engine, Select, exists, func, select
 
 from services.cases.lifecycle import SEVERITY_RANK
-from services.ledger.case_tables import Case, CaseAudit, CaseEvidence, CaseHand, CaseTag
+from services.ledger.case_tables import (
+    Case,
+    CaseAudit,
+    CaseEvidence,
+    CaseHand,
+    CaseTag,
+    is_case_id,
+)
 
 
 @dataclass(frozen=True)
@@ -123,6 +130,8 @@ def list_cases(engine: Engine, wanted: CaseFilter | None = None) -> list[CaseSum
 
 def get_case(engine: Engine, case_id: int) -> CaseDetail | None:
     """One case with its evidence, hands, tags and audit trail (oldest entry first)."""
+    if not is_case_id(case_id):
+        return None
     with engine.connect() as conn:
         row = conn.execute(_counted().where(Case.case_id == case_id)).first()
         if row is None:

@@ -28,7 +28,7 @@ from services.console.sessions import Session
 from services.console.web import console_of, form_of, refused, render, text_field
 from services.events.contract import Alert
 from services.ledger.archive_tables import ArchiveAlert
-from services.ledger.case_tables import CASE_OUTCOMES, CASE_STATES
+from services.ledger.case_tables import CASE_OUTCOMES, CASE_STATES, is_case_id
 from services.ledger.models import FindingRow
 from services.reports.alerts import AlertLine, alert_line
 
@@ -79,11 +79,29 @@ def _wanted(source: Any) -> dict[str, str]:
             if source.get(name)}
 
 
+MAX_PAGE = 10**9
+
+
 def _page_number(value: object) -> int:
+    """A page number from a form: one that is no number, or below 1, is 1; one beyond a
+    billion is a billion (past the last page: an empty page, not a database error)."""
     try:
-        return int(str(value))
+        return min(max(int(str(value)), 1), MAX_PAGE)
     except ValueError:
         return 1
+
+
+def _case_numbers(values: list[Any]) -> tuple[list[int], list[str]]:
+    """The case numbers a form names, and a problem for each value that names no case
+    (it was read as case 1 once: a bulk assignment of a mistyped number took case 1)."""
+    numbers, problems = [], []
+    for value in values:
+        text = str(value).strip()
+        if text.isdigit() and is_case_id(int(text)):
+            numbers.append(int(text))
+        else:
+            problems.append(f"no case {text[:40]!r}")
+    return numbers, problems
 
 
 async def queue(request: Request, session: Session) -> Response:
@@ -105,8 +123,8 @@ async def queue(request: Request, session: Session) -> Response:
 async def bulk_assign(request: Request, session: Session) -> Response:
     form = await form_of(request)
     assignee = text_field(form, "assignee", 100)
-    ids = [_page_number(v) for v in form.getlist("case")]
-    if not assignee or not ids:
+    ids, not_cases = _case_numbers(form.getlist("case"))
+    if not assignee or not (ids or not_cases):
         return refused(request, session, "choose cases and the reviewer to assign them to",
                        status=400)
     engine = console_of(request).engine
@@ -120,8 +138,8 @@ async def bulk_assign(request: Request, session: Session) -> Response:
                 problems.append(str(exc))
         return problems
 
-    problems = await run_in_threadpool(assign_all)
-    done = len(ids) - len(problems)
+    problems = not_cases + await run_in_threadpool(assign_all)
+    done = len(ids) + len(not_cases) - len(problems)
     return render(request, "assigned.html", session, done=done, assignee=assignee,
                   problems=problems)
 

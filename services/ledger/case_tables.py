@@ -24,6 +24,16 @@ CASE_STATES = ("open", "in_review", "escalated", "closed")
 CASE_OUTCOMES = ("confirmed", "no_issue", "procedural", "referred")
 
 
+# ``Integer`` is 32 bits on PostgreSQL: a larger number names no case, and asking the
+# database for one fails in its driver (SQLite: beyond 64 bits) instead of finding none.
+MAX_CASE_ID = 2**31 - 1
+
+
+def is_case_id(number: int) -> bool:
+    """Whether ``number`` can name a case (a typed or linked number may be anything)."""
+    return 1 <= number <= MAX_CASE_ID
+
+
 def _case_fk() -> ForeignKey:
     return ForeignKey("cases.case_id")
 

@@ -284,6 +284,11 @@ def test_the_commands(tmp_path: Any) -> None:
         pitwatch("cases", "close", case, "--outcome", "guilty", "--reason", "x",
                  "--db", url), "choose from")
     assert_one_line_usage_error(pitwatch("cases", "show", "999", "--db", url), "no case 999")
+    beyond = "99999999999999999999999"  # once the driver's OverflowError, in a traceback
+    assert_one_line_usage_error(pitwatch("cases", "show", beyond, "--db", url),
+                                f"no case {beyond}")
+    assert_one_line_usage_error(pitwatch("cases", "note", beyond, "x", "--actor", "a",
+                                         "--db", url), f"no case {beyond}")
     shown = orjson.loads(pitwatch("cases", "show", case, "--db", url, "--format",
                                   "json").stdout)
     assert [a["action"] for a in shown["audit"]] == ["open", "evidence", "assign", "close"]

@@ -112,6 +112,31 @@ def test_bulk_assign_by_an_officer(day_engine: Engine) -> None:
         assert (case.summary.assignee, last.actor, last.action) == ("dan", "cora", "assign")
 
 
+def test_bulk_assign_of_numbers_that_name_no_case(day_engine: Engine) -> None:
+    """A value that was no number was read as case 1 (so case 1 was assigned), and a number
+    beyond the database's integers ended in a server error. Each is now a problem listed,
+    and the real case beside them is assigned."""
+    cases = list_cases(day_engine, CaseFilter(state="open"))
+    real = cases[-1].case_id
+    first = get_case(day_engine, 1)
+    assert first is not None and real != 1
+    client = console_client(day_engine)
+    assert log_in(client, "cora") == 303
+    response = client.post("/queue/assign", data={
+        "csrf": csrf_of(client), "assignee": "olga",
+        "case": ["abc", "-1", "99999999999999999999999", str(real)]})
+    assert response.status_code == 200, response.text[:300]
+    assert "1 case(s) assigned to olga" in response.text
+    for shown in ("no case &#39;abc&#39;", "no case &#39;-1&#39;",
+                  "no case &#39;99999999999999999999999&#39;"):
+        assert shown in response.text, shown
+    after = get_case(day_engine, 1)
+    assert after is not None and after.audit == first.audit
+    assigned = get_case(day_engine, real)
+    assert assigned is not None and assigned.summary.assignee == "olga"
+    assert client.get("/cases/99999999999999999999999").status_code == 404
+
+
 def test_the_queue_filters_sorts_and_pages(day_engine: Engine) -> None:
     client = console_client(day_engine)
     assert log_in(client, "aud") == 303
