@@ -26,7 +26,7 @@ from services.exits import INPUT_PROBLEMS, OK, USAGE, PitwatchGroup, print_error
 from services.games.profile import UnknownProfileError
 from services.games.profiles import BUILTIN_PROFILE, read_profiles
 from services.lazy_commands import LazyCommand
-from services.outputs import output_file, write_jsonl
+from services.outputs import not_the_input, output_file, write_jsonl
 from services.terminal import (
     LogProgress,
     RecordTally,
@@ -260,6 +260,7 @@ def adjudicate(
     # over: services/ledger/gc_policy.py).
     from services.ledger.gc_policy import tune_for_batches
 
+    not_the_input({"--dlq": dlq, "--alerts": alerts}, file, stdout=True)
     tune_for_batches()
     sys.stdout.flush()
     with _record_sink() as out:
@@ -332,6 +333,7 @@ def surveil(
     from services.surveillance import surveil_lines, surveillance_config
     from services.surveillance.store import load_engine, save_engine
 
+    not_the_input({"--out": out}, file, stdout=out is None)
     profiles = read_profiles()
     try:
         config = surveillance_config(profiles.get(profile))

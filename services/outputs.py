@@ -8,7 +8,9 @@ output option is checked when the command line is read, before any work is done.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import os
+import sys
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 import typer
@@ -36,6 +38,46 @@ def output_file(value: Path | None) -> Path | None:
     if value is not None:
         check_output_file(value)
     return value
+
+
+def not_the_input(outputs: Mapping[str, Path | None], *sources: Path | None,
+                  stdout: bool = False) -> None:
+    """Raise a usage error (exit 2) if an output is the file being read, or two outputs
+    are one file. ``pitwatch adjudicate LOG --dlq LOG`` once read the log and then wrote
+    its dead letters over it: the table's own record, gone, exit 0. With ``stdout``, the
+    command writes there too, and a log redirected onto itself (``> LOG``) is said
+    (the shell has emptied it before pitwatch starts: nothing can bring it back)."""
+    named = [(option, path) for option, path in outputs.items() if path is not None]
+    read = [source for source in sources if source is not None]
+    for option, path in named:
+        if any(_same_file(path, source) for source in read):
+            raise typer.BadParameter(f"{path} is a file being read: writing it would "
+                                     "destroy it; write somewhere else", param_hint=option)
+    for at, (option, path) in enumerate(named):
+        for other, other_path in named[:at]:
+            if path.expanduser().resolve() == other_path.expanduser().resolve():
+                raise typer.BadParameter(f"{path} is also {other}'s file: one would "
+                                         "overwrite the other", param_hint=option)
+    for source in read:
+        if stdout and _stdout_is(source):
+            raise typer.BadParameter(f"standard output is {source} itself, a file being "
+                                     "read (`> FILE` empties it before pitwatch starts): "
+                                     "redirect to another file")
+
+
+def _same_file(path: Path, source: Path) -> bool:
+    try:
+        return path.exists() and os.path.samefile(path, source)
+    except OSError:
+        return False
+
+
+def _stdout_is(source: Path) -> bool:
+    try:
+        out, read = os.fstat(sys.stdout.fileno()), os.stat(source)
+    except (OSError, ValueError, AttributeError):  # no real descriptor (a test's capture)
+        return False
+    return (out.st_dev, out.st_ino) == (read.st_dev, read.st_ino)
 
 
 def write_jsonl(path: Path, lines: Iterable[bytes]) -> None:

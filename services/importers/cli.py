@@ -27,7 +27,8 @@ from services.importers.phh import (
     limits_by_kind,
     skipped_by_reason,
 )
-from services.outputs import output_file
+from services.importers.phh_source import expand
+from services.outputs import not_the_input, output_file
 
 import_app = typer.Typer(help="Import hand histories from other formats as v1 events.",
                          no_args_is_help=True)
@@ -99,6 +100,7 @@ def phh(
     """Convert Poker Hand History (PHH) files into hash-chained v1 events: hold'em hands
     become ``holdem`` hands whose recorded payouts are the source's settlement
     (``finishing_stacks``, or ``winnings``)."""
+    not_the_input({"--output": output}, *expand(files))  # the files in folders too
     result = import_phh(files, rule_profile=rule_profile, chip_unit=_chip_unit(chip_unit),
                         engine=engine)
     output.write_bytes(result.jsonl())

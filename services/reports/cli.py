@@ -21,7 +21,7 @@ from rich.markup import escape
 
 from services.events.contract import Alert
 from services.games.profiles import read_profiles
-from services.outputs import output_file
+from services.outputs import not_the_input, output_file
 from services.reports.render import html_to_pdf
 from services.terminal import progress_bar
 
@@ -115,6 +115,7 @@ def hand(
     from services.reports.replay import HandNotFound, read_log
 
     _check_format(fmt)
+    not_the_input({"--output": out}, events, alerts, stdout=out is None)
     if events is None and ledger is None:
         raise typer.BadParameter("give --events FILE, --ledger URL, or both")
     lines = read_log(events) if events is not None else None
@@ -169,6 +170,7 @@ def daily(
     from services.reports.render import render_html
 
     _check_format(fmt)
+    not_the_input({"--output": out}, events, alerts, stdout=out is None)
     try:
         day = dt.date.fromisoformat(date)
     except ValueError:
