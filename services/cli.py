@@ -399,6 +399,7 @@ def simulate(
     from services.simulator.run import simulate as run_simulation
     from services.simulator.truth import encode_label
 
+    not_the_input({"--output": output, "--truth": truth})
     chosen = _resolve_faults(game, faults)
     options = _simulation_options(game, tables, dealers, styles, players, pattern or [])
     with progress_bar() as progress:

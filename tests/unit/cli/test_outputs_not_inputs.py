@@ -63,6 +63,14 @@ def test_two_outputs_that_are_one_file(log: Path, tmp_path: Path) -> None:
     assert not out.exists()
 
 
+def test_a_simulation_and_its_truth_in_one_file(tmp_path: Path) -> None:
+    out = tmp_path / "sim.jsonl"
+    assert_one_line_usage_error(pitwatch("simulate", "-o", str(out), "--truth", str(out),
+                                         "--tables", "1", "--hands", "1"),
+                                "--truth", "is also --output's file")
+    assert not out.exists()
+
+
 def test_an_import_written_over_one_of_its_files(tmp_path: Path) -> None:
     folder = tmp_path / "session"
     folder.mkdir()
