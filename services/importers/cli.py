@@ -27,7 +27,7 @@ from services.importers.phh import (
     limits_by_kind,
     skipped_by_reason,
 )
-from services.importers.phh_source import expand
+from services.importers.phh_source import SUFFIXES, expand
 from services.outputs import not_the_input, output_file
 
 import_app = typer.Typer(help="Import hand histories from other formats as v1 events.",
@@ -100,7 +100,10 @@ def phh(
     """Convert Poker Hand History (PHH) files into hash-chained v1 events: hold'em hands
     become ``holdem`` hands whose recorded payouts are the source's settlement
     (``finishing_stacks``, or ``winnings``)."""
-    not_the_input({"--output": output}, *expand(files))  # the files in folders too
+    # Only a .phh or .phhs file in a folder named is read from it (no second walk of a
+    # folder of 10,000 files for an output that cannot be one of them).
+    read = expand(files) if output.suffix in SUFFIXES else files
+    not_the_input({"--output": output}, *read)
     result = import_phh(files, rule_profile=rule_profile, chip_unit=_chip_unit(chip_unit),
                         engine=engine)
     output.write_bytes(result.jsonl())
