@@ -75,12 +75,18 @@ def test_an_unknown_rule_profile_is_named_with_those_there_are() -> None:
         PROFILES.get("casino-x")
 
 
+def extending(folder: Path, **files: str) -> Path:
+    """A profile folder that extends house-v1 with ``files`` (``hcf="..."``: hcf.toml)."""
+    folder.mkdir()
+    (folder / "profile.toml").write_text('extends = "house-v1"\n', "utf-8")
+    for section, text in files.items():
+        (folder / f"{section}.toml").write_text(text, "utf-8")
+    return folder
+
+
 def test_a_casino_folder_adds_and_replaces_profiles(tmp_path: Path) -> None:
     """``extra_dir``: each folder is a profile; one named like a built-in replaces it."""
-    mine = tmp_path / "casino-b"
-    mine.mkdir()
-    (mine / "profile.toml").write_text('extends = "house-v1"\n', "utf-8")
-    (mine / "gen.toml").write_text('mispay_severity = "warning"\n', "utf-8")
+    extending(tmp_path / "casino-b", gen='mispay_severity = "warning"\n')
     replaced = tmp_path / "house-v1"
     shutil.copytree(BUILTIN, replaced)
     hcf = (replaced / "hcf.toml").read_text("utf-8")
@@ -110,10 +116,7 @@ def test_a_wrong_value_stops_the_reading_of_the_profiles(
     ADJUDICATION_ERROR finding, and the run went on: a typo in a casino's profile read as
     thousands of hands needing review. Now the profiles are not read at all, and the
     error names the profile, its folder, the section and the field."""
-    typo = tmp_path / "typo"
-    typo.mkdir()
-    (typo / "profile.toml").write_text('extends = "house-v1"\n', "utf-8")
-    (typo / file).write_text(text, "utf-8")
+    typo = extending(tmp_path / "typo", **{file.removesuffix(".toml"): text})
     with pytest.raises(InvalidProfileError) as raised:
         read_profiles(tmp_path)
     for word in words:
@@ -122,10 +125,7 @@ def test_a_wrong_value_stops_the_reading_of_the_profiles(
 
 
 def test_the_command_line_says_it_in_one_line(tmp_path: Path) -> None:
-    typo = tmp_path / "typo"
-    typo.mkdir()
-    (typo / "profile.toml").write_text('extends = "house-v1"\n', "utf-8")
-    (typo / "hcf.toml").write_text('cards_per_hand = "7"\n', "utf-8")
+    typo = extending(tmp_path / "typo", hcf='cards_per_hand = "7"\n')
     log = tmp_path / "log.jsonl"
     log.write_bytes(b"\n".join(lines(hcf_stream())) + b"\n")
     done = subprocess.run(
@@ -141,10 +141,7 @@ def test_the_command_line_says_it_in_one_line(tmp_path: Path) -> None:
 def test_a_profile_folder_is_read_without_its_neighbours(tmp_path: Path) -> None:
     """``pitwatch replay --profile FOLDER`` read every folder beside FOLDER as a profile
     too, and failed when one was not (a sibling with no TOML file in it)."""
-    what_if = tmp_path / "what-if"
-    what_if.mkdir()
-    (what_if / "profile.toml").write_text('extends = "house-v1"\n', "utf-8")
-    (what_if / "gen.toml").write_text('mispay_severity = "warning"\n', "utf-8")
+    what_if = extending(tmp_path / "what-if", gen='mispay_severity = "warning"\n')
     (tmp_path / "notes").mkdir()
     profile = read_profile_folder(what_if)
     assert profile.name == "what-if"
