@@ -8,6 +8,7 @@ input had problems, 2 a usage or environment error, said in one line.
 
 from __future__ import annotations
 
+import math
 import sys
 from collections.abc import Iterator, Mapping
 from contextlib import AbstractContextManager, nullcontext
@@ -375,7 +376,7 @@ def simulate(
     seed: Annotated[int, typer.Option()] = 1,
     faults: Annotated[str, typer.Option(help="comma-separated fault kinds to inject, or "
                                              "'all'")] = "",
-    fault_rate: Annotated[float, typer.Option(min=0.0, max=1.0,
+    fault_rate: Annotated[float, typer.Option(min=0.0, max=1.0, callback=_a_number,
                                               help="probability per hand")] = 0.02,
     truth: Annotated[Path | None, typer.Option(callback=output_file, dir_okay=False,
                                                help="write the injected-fault labels "
@@ -414,6 +415,13 @@ def simulate(
     err.print(f"wrote {len(log.events):,} events for {tables} table(s) x {hands} hands to "
               f"{output}; {len(log.truth)} injected fault(s)"
               + (f" labelled in {truth}" if truth else ""), markup=False, highlight=False)
+
+
+def _a_number(value: float) -> float:
+    """Click's range check lets ``nan`` through (every comparison with it is false)."""
+    if math.isnan(value):
+        raise typer.BadParameter("nan is not a probability: give one from 0 to 1")
+    return value
 
 
 def _resolve_faults(games: list[str], faults: str) -> frozenset[str]:

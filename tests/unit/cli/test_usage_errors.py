@@ -91,3 +91,11 @@ def test_unknown_surveillance_profile(tmp_path: Path) -> None:
     log.write_text("")
     ran = pitwatch("surveil", str(log), "--profile", "nosuch")
     assert_one_line_usage_error(ran, "--profile", "nosuch", "house-v1")
+
+
+def test_a_fault_rate_that_is_no_number(tmp_path: Path) -> None:
+    """Click's range check let ``nan`` through; the simulation ran as if it were 0."""
+    ran = pitwatch("simulate", "--fault-rate", "nan", "-o", str(tmp_path / "x.jsonl"),
+                   "--tables", "1", "--hands", "1")
+    assert_one_line_usage_error(ran, "--fault-rate", "nan is not a probability")
+    assert not (tmp_path / "x.jsonl").exists()
