@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 from pathlib import Path
 from typing import Annotated
 
@@ -23,7 +24,7 @@ import typer
 from rich.console import Console
 
 from services.ledger.db import DB_ENV_VAR, DEFAULT_URL
-from services.pipeline.clients import broker_as_usage_error
+from services.pipeline.clients import bootstrap_servers, broker_as_usage_error
 from services.pipeline.topics import (
     DEFAULT_APP_ID,
     DEFAULT_BOOTSTRAP,
@@ -40,6 +41,7 @@ serve_app = typer.Typer(help="Run a pipeline service (until SIGTERM / Ctrl-C).",
 topics_app = typer.Typer(help="The pipeline's Kafka topics.", no_args_is_help=True)
 
 Bootstrap = Annotated[str, typer.Option("--bootstrap", envvar="PITWATCH_KAFKA",
+                                        callback=bootstrap_servers,
                                         help="Kafka bootstrap server(s), host:port")]
 Prefix = Annotated[str, typer.Option("--topic-prefix", envvar="PITWATCH_TOPIC_PREFIX",
                                      help="prefix of every topic name (several pipelines "
@@ -53,6 +55,15 @@ SessionTimeout = Annotated[int, typer.Option(
          "long (the broker's group.min.session.timeout.ms bounds it)")]
 Partitions = Annotated[int, typer.Option("--partitions", envvar="PITWATCH_PARTITIONS", min=1,
                                          help="partitions of every pipeline topic")]
+
+
+def _seconds(value: float) -> float:
+    """``nan`` passes Click's range check and ``inf`` is within it: with either, a worker
+    never checkpointed by time, so a crash re-processed everything since it started."""
+    if not math.isfinite(value):
+        raise typer.BadParameter(f"{value} is not a number of seconds: give one from 0 up "
+                                 "(0.5, 1, 5)")
+    return value
 
 
 def _settings(bootstrap: str, prefix: str, app_id: str = DEFAULT_APP_ID,
@@ -113,6 +124,7 @@ def serve_adjudicator(
         help="records per poll (their outputs go out in one round trip)")] = 2000,
     checkpoint_seconds: Annotated[float, typer.Option(
         "--checkpoint-seconds", envvar="PITWATCH_CHECKPOINT_SECONDS", min=0.0,
+        callback=_seconds,
         help="how often changed table states go to the changelog and offsets are "
              "committed (a crash re-processes at most about this much)")] = 1.0,
     checkpoint_batches: Annotated[int, typer.Option(

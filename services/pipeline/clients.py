@@ -19,6 +19,19 @@ from aiokafka.admin import AIOKafkaAdminClient
 from aiokafka.errors import KafkaConnectionError
 
 
+def bootstrap_servers(value: str) -> str:
+    """Typer callback for ``--bootstrap``: ``host[:port]``, comma-separated, each port a
+    number from 1 to 65535 (aiokafka raised ``ValueError`` from deep inside for
+    ``localhost:abc``, a traceback)."""
+    entries = [entry.strip() for entry in value.split(",")]
+    for entry in entries:
+        host, colon, port = entry.rpartition(":") if ":" in entry else (entry, "", "")
+        if not host or (colon and not (port.isdigit() and 1 <= int(port) <= 65535)):
+            raise typer.BadParameter(f"{value!r} is not host:port (a broker's address, e.g. "
+                                     "localhost:9092; several: a comma-separated list)")
+    return value
+
+
 class BrokerUnreachable(Exception):
     """No Kafka broker answered at the bootstrap address."""
 

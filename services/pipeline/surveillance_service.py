@@ -45,7 +45,7 @@ from aiokafka.admin import AIOKafkaAdminClient
 from services.events.contract import Alert
 from services.games.profiles import read_profiles
 from services.observability.metrics import surveillance_metrics
-from services.pipeline.clients import broker_as_usage_error, start_clients
+from services.pipeline.clients import bootstrap_servers, broker_as_usage_error, start_clients
 from services.pipeline.monitoring import observe_surveillance_lag, start_surveillance_monitoring
 from services.pipeline.producer import new_producer
 from services.pipeline.topics import DEFAULT_BOOTSTRAP, TopicNames, partition_counts
@@ -233,6 +233,7 @@ async def serve(settings: SurveillanceServiceSettings) -> None:
 
 def serve_surveillance(
     bootstrap: Annotated[str, typer.Option("--bootstrap", envvar="PITWATCH_KAFKA",
+                                           callback=bootstrap_servers,
                                            help="Kafka bootstrap server(s), host:port")]
     = DEFAULT_BOOTSTRAP,
     topic_prefix: Annotated[str, typer.Option("--topic-prefix", envvar="PITWATCH_TOPIC_PREFIX",

@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.unit.cli.helpers import assert_one_line_usage_error, pitwatch
+
 ROOT = Path(__file__).resolve().parents[3]
 
 
@@ -51,3 +53,21 @@ def test_no_broker_is_one_line_and_nothing_left_open(command: list[str], tmp_pat
     assert errors[0].startswith(f"error: Invalid value for --bootstrap: no Kafka broker "
                                 f"answers at {address}: start it"), errors[0]
     assert "PITWATCH_KAFKA" in errors[0]
+
+
+@pytest.mark.parametrize(("args", "words"), [
+    (["produce", "{log}", "--bootstrap", "localhost:abc"], ("'localhost:abc' is not host:port",)),
+    (["serve", "surveillance", "--bootstrap", "localhost:99999"], ("is not host:port",)),
+    (["topics", "create", "--bootstrap", "localhost:9092,:1"], ("is not host:port",)),
+    (["serve", "adjudicator", "--checkpoint-seconds", "nan"], ("nan is not a number of seconds",)),
+    (["serve", "adjudicator", "--checkpoint-seconds", "inf"], ("inf is not a number of seconds",)),
+])
+def test_option_values_no_service_can_run_with(args: list[str], words: tuple[str, ...],
+                                               tmp_path: Path) -> None:
+    """A port that is no number reached aiokafka's constructor (a ValueError traceback);
+    a checkpoint interval of nan or inf passed Click's range check and the worker never
+    checkpointed by time. Each is one line and exit 2, before anything connects."""
+    log = tmp_path / "events.jsonl"
+    log.write_text("{}\n", encoding="utf-8")
+    ran = pitwatch(*(a.format(log=log) for a in args))
+    assert_one_line_usage_error(ran, *words)
