@@ -78,15 +78,26 @@ def produce(
     topic_prefix: Prefix = "",
 ) -> None:
     """Publish an event log to table-events (key = table_id, file order per table)."""
-    from services.pipeline.producer import produce_file
+    from services.pipeline.producer import MAX_PUBLISHED_BYTES, TopicMissing, produce_file
 
     settings = _settings(bootstrap, topic_prefix)
-    with broker_as_usage_error():
-        report = asyncio.run(produce_file(file, settings))
+    try:
+        with broker_as_usage_error():
+            report = asyncio.run(produce_file(file, settings))
+    except TopicMissing as exc:
+        raise typer.BadParameter(str(exc), param_hint="--topic-prefix") from None
     err.print(f"published {report.records} record(s) to {settings.topics.events} in "
               f"{report.seconds:.1f}s"
               + (f"; {report.unkeyed} without a table_id (they will be dead-lettered)"
-                 if report.unkeyed else ""))
+                 if report.unkeyed else ""), markup=False, soft_wrap=True)
+    if report.too_large:
+        where = ", ".join(f"{line} ({size:,} bytes)" for line, size in report.too_large[:5])
+        more = f" and {len(report.too_large) - 5} more" if len(report.too_large) > 5 else ""
+        err.print(f"not published: {len(report.too_large)} line(s) over {MAX_PUBLISHED_BYTES:,} "
+                  f"bytes, more than the topic takes: {where}{more} (a record over "
+                  "1,000,000 bytes is refused by the intake in any case)", markup=False,
+                  soft_wrap=True)
+        raise typer.Exit(1)
 
 
 @topics_app.command("create")

@@ -17,11 +17,12 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import orjson
 from aiokafka import AIOKafkaProducer
+from aiokafka.errors import UnknownTopicOrPartitionError
 
 from services.adjudicator.embedded import iter_lines
 from services.pipeline.clients import start_clients
@@ -32,11 +33,22 @@ IN_FLIGHT = 5000  # records sent before waiting for their acknowledgements
 MAX_REQUEST_BYTES = 4 * MAX_MESSAGE_BYTES + 64 * 1024
 
 
+# The largest line published: the topic's limit less room for the batch around it and the
+# key (a table id). A larger line cannot be on the topic; it is reported, not sent (the
+# intake refuses a record over MAX_RECORD_BYTES anyway, as the embedded run does).
+MAX_PUBLISHED_BYTES = MAX_MESSAGE_BYTES - 64 * 1024
+
+
 @dataclass(frozen=True)
 class ProduceReport:
     records: int
     unkeyed: int  # lines without a readable table_id (they will land in the DLQ)
     seconds: float
+    too_large: list[tuple[str, int]] = field(default_factory=list)  # (line, bytes) not sent
+
+
+class TopicMissing(Exception):
+    """The topic to publish to does not exist (the broker does not create topics)."""
 
 
 def record_key(raw: bytes) -> bytes | None:
@@ -96,11 +108,30 @@ async def produce_file(path: Path, settings: StreamSettings) -> ProduceReport:
     """Publish ``path`` to the settings' ``table-events`` topic."""
     started = time.perf_counter()
     producer = new_producer(settings.bootstrap)
+    too_large: list[tuple[str, int]] = []
+
+    def publishable(lines: Iterable[bytes]) -> Iterator[tuple[bytes | None, bytes]]:
+        for raw, where in iter_lines(lines):
+            if len(raw) > MAX_PUBLISHED_BYTES:
+                too_large.append((where, len(raw)))
+                continue
+            yield record_key(raw), raw
+
     await start_clients(settings.bootstrap, producer)
+    missing = TopicMissing(f"topic {settings.topics.events} does not exist at "
+                           f"{settings.bootstrap}: create the pipeline's topics first "
+                           "(pitwatch topics create, with the same --topic-prefix)")
     try:
+        # Asked first: a send to a missing topic waits out the metadata timeout, logging
+        # "not found in cluster metadata" hundreds of times, before it fails.
+        cluster = await producer.client.fetch_all_metadata()
+        if settings.topics.events not in cluster.topics():
+            raise missing
         with path.open("rb") as fh:
             sent, unkeyed = await produce_records(producer, settings.topics.events,
-                                                  keyed_records(fh))
+                                                  publishable(fh))
+    except UnknownTopicOrPartitionError:  # deleted meanwhile
+        raise missing from None
     finally:
         await producer.stop()
-    return ProduceReport(sent, unkeyed, time.perf_counter() - started)
+    return ProduceReport(sent, unkeyed, time.perf_counter() - started, too_large)

@@ -1,0 +1,56 @@
+"""``pitwatch produce`` against the real broker: what it cannot publish, it says.
+
+A topic that does not exist ended in a traceback after aiokafka had logged "not found in
+cluster metadata" hundreds of times; a line larger than the topic takes
+(``MessageSizeTooLargeError``) ended the run in a traceback part way through the file,
+with no account of what had been published.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+from pathlib import Path
+
+import orjson
+import pytest
+
+from services.pipeline.producer import MAX_PUBLISHED_BYTES
+from services.pipeline.topics import StreamSettings, create_topics, delete_topics
+from tests.integration.conftest import unique_name
+from tests.unit.cli.helpers import assert_one_line_usage_error, pitwatch
+
+
+@pytest.fixture
+def pipeline(kafka_bootstrap: str) -> Iterator[StreamSettings]:
+    """A pipeline's topics under a prefix of their own, deleted afterwards."""
+    prefix = unique_name("produce") + "-"
+    settings = StreamSettings(bootstrap=kafka_bootstrap, topic_prefix=prefix,
+                              app_id=prefix + "adjudicator", partitions=1)
+    asyncio.run(create_topics(settings))
+    yield settings
+    asyncio.run(delete_topics(settings))
+
+
+def test_a_topic_that_does_not_exist(kafka_bootstrap: str, tmp_path: Path) -> None:
+    log = tmp_path / "log.jsonl"
+    log.write_bytes(orjson.dumps({"v": 1, "table_id": "T1"}) + b"\n")
+    prefix = unique_name("nosuch") + "-"
+    ran = pitwatch("produce", str(log), "--bootstrap", kafka_bootstrap, "--topic-prefix", prefix)
+    assert_one_line_usage_error(ran, f"topic {prefix}table-events does not exist at "
+                                     f"{kafka_bootstrap}", "pitwatch topics create")
+
+
+def test_a_line_larger_than_the_topic_takes(pipeline: StreamSettings, tmp_path: Path) -> None:
+    """Lines 1 and 3 are published; line 2 (3 MB) is named with its size, exit 1."""
+    small = orjson.dumps({"v": 1, "table_id": "T1"})
+    big = orjson.dumps({"v": 1, "table_id": "T1", "pad": "x" * 3_000_000})
+    log = tmp_path / "log.jsonl"
+    log.write_bytes(small + b"\n" + big + b"\n" + small + b"\n")
+    ran = pitwatch("produce", str(log), "--bootstrap", pipeline.bootstrap, "--topic-prefix",
+                   pipeline.topic_prefix, columns=400)
+    assert ran.code == 1, ran.stderr
+    assert f"published 2 record(s) to {pipeline.topics.events}" in ran.stderr
+    assert (f"not published: 1 line(s) over {MAX_PUBLISHED_BYTES:,} bytes, more than the "
+            f"topic takes: line 2 ({len(big):,} bytes)") in ran.stderr
+    assert "Traceback" not in ran.stderr
