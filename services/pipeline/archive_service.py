@@ -42,7 +42,7 @@ from services.cases.intake import evidence_of, take_evidence
 from services.events.contract import AdjudicationRecord, Alert, decode_record
 from services.ledger.db import DEFAULT_URL, default_url, open_ledger, write_transaction
 from services.ledger.gc_policy import tune_for_batches
-from services.pipeline.clients import start_clients
+from services.pipeline.clients import require_topics, start_clients
 from services.pipeline.failpoints import arm_from_env, failpoint
 from services.pipeline.offsets import commit_batch
 from services.pipeline.topics import DEFAULT_BOOTSTRAP, TopicNames
@@ -177,6 +177,9 @@ class ArchiveService:
             heartbeat_interval_ms=min(HEARTBEAT_MS, self.settings.session_timeout_ms // 3))
 
     async def run(self) -> None:
+        topics = self.settings.topics
+        await require_topics(self.settings.bootstrap,
+                             [topics.archive, topics.alerts, topics.adjudications])
         consumer = self.new_consumer()
         await start_clients(self.settings.bootstrap, consumer)
         log.info("archive service consuming %s, %s, %s as group %s into %s",

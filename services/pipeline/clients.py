@@ -16,7 +16,7 @@ from typing import Protocol
 
 import typer
 from aiokafka.admin import AIOKafkaAdminClient
-from aiokafka.errors import KafkaConnectionError
+from aiokafka.errors import KafkaConnectionError, UnknownTopicOrPartitionError
 
 
 def bootstrap_servers(value: str) -> str:
@@ -41,6 +41,15 @@ class BrokerUnreachable(Exception):
                          "address of one (--bootstrap or PITWATCH_KAFKA)")
 
 
+class TopicMissing(Exception):
+    """A topic to read or write does not exist (the broker does not create topics)."""
+
+    def __init__(self, what: str, bootstrap: str) -> None:
+        super().__init__(f"{what} does not exist at {bootstrap}: create the pipeline's "
+                         "topics first (pitwatch topics create, with the same "
+                         "--topic-prefix)")
+
+
 class _Startable(Protocol):
     async def start(self) -> None: ...
 
@@ -57,7 +66,23 @@ async def start_clients(bootstrap: str, *clients: _Startable) -> None:
                 await close_client(opened)
             if isinstance(exc, KafkaConnectionError):
                 raise BrokerUnreachable(bootstrap) from exc
+            if isinstance(exc, UnknownTopicOrPartitionError):  # a consumer of named topics
+                raise TopicMissing("a topic this service reads", bootstrap) from exc
             raise
+
+
+async def require_topics(bootstrap: str, topics: list[str]) -> None:
+    """``TopicMissing`` for the first of ``topics`` the broker does not have, asked once
+    (a consumer started on a missing topic waits out its 40 s request timeout first)."""
+    admin = AIOKafkaAdminClient(bootstrap_servers=bootstrap)
+    await start_clients(bootstrap, admin)
+    try:
+        existing = set(await admin.list_topics())
+    finally:
+        await admin.close()
+    for topic in topics:
+        if topic not in existing:
+            raise TopicMissing(f"topic {topic}", bootstrap)
 
 
 async def close_client(client: _Startable) -> None:
@@ -70,8 +95,11 @@ async def close_client(client: _Startable) -> None:
 
 @contextmanager
 def broker_as_usage_error() -> Iterator[None]:
-    """A command's ``BrokerUnreachable`` as the command line's one-line error (exit 2)."""
+    """A command's ``BrokerUnreachable`` or ``TopicMissing`` as the command line's
+    one-line error (exit 2)."""
     try:
         yield
     except BrokerUnreachable as exc:
         raise typer.BadParameter(str(exc), param_hint="--bootstrap") from None
+    except TopicMissing as exc:
+        raise typer.BadParameter(str(exc), param_hint="--topic-prefix") from None

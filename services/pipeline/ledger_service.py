@@ -35,7 +35,7 @@ from services.ledger.entries import HandEntry
 from services.ledger.gc_policy import tune_for_batches
 from services.ledger.posting import PostResult, post_prepared, prepare_entries
 from services.observability.metrics import ledger_metrics, timed_ledger_write
-from services.pipeline.clients import start_clients
+from services.pipeline.clients import require_topics, start_clients
 from services.pipeline.failpoints import arm_from_env, failpoint
 from services.pipeline.monitoring import start_ledger_monitoring
 from services.pipeline.offsets import commit_batch
@@ -180,6 +180,7 @@ class LedgerService:
         batch's database commit and every earlier batch's offsets (``store``), so a crash
         at any point re-delivers only batches whose effects may not all be committed, and
         those come again as duplicates (at least once)."""
+        await require_topics(self.settings.bootstrap, [self.settings.topic])
         consumer = self.new_consumer()
         await start_clients(self.settings.bootstrap, consumer)
         log.info("ledger service consuming %s as group %s into %s (%d transactions in "

@@ -25,7 +25,7 @@ from aiokafka import AIOKafkaProducer
 from aiokafka.errors import UnknownTopicOrPartitionError
 
 from services.adjudicator.embedded import iter_lines
-from services.pipeline.clients import start_clients
+from services.pipeline.clients import TopicMissing, start_clients
 from services.pipeline.topics import MAX_MESSAGE_BYTES, StreamSettings
 
 IN_FLIGHT = 5000  # records sent before waiting for their acknowledgements
@@ -45,10 +45,6 @@ class ProduceReport:
     unkeyed: int  # lines without a readable table_id (they will land in the DLQ)
     seconds: float
     too_large: list[tuple[str, int]] = field(default_factory=list)  # (line, bytes) not sent
-
-
-class TopicMissing(Exception):
-    """The topic to publish to does not exist (the broker does not create topics)."""
 
 
 def record_key(raw: bytes) -> bytes | None:
@@ -118,9 +114,7 @@ async def produce_file(path: Path, settings: StreamSettings) -> ProduceReport:
             yield record_key(raw), raw
 
     await start_clients(settings.bootstrap, producer)
-    missing = TopicMissing(f"topic {settings.topics.events} does not exist at "
-                           f"{settings.bootstrap}: create the pipeline's topics first "
-                           "(pitwatch topics create, with the same --topic-prefix)")
+    missing = TopicMissing(f"topic {settings.topics.events}", settings.bootstrap)
     try:
         # Asked first: a send to a missing topic waits out the metadata timeout, logging
         # "not found in cluster metadata" hundreds of times, before it fails.

@@ -45,7 +45,12 @@ from aiokafka.admin import AIOKafkaAdminClient
 from services.events.contract import Alert
 from services.games.profiles import read_profiles
 from services.observability.metrics import surveillance_metrics
-from services.pipeline.clients import bootstrap_servers, broker_as_usage_error, start_clients
+from services.pipeline.clients import (
+    TopicMissing,
+    bootstrap_servers,
+    broker_as_usage_error,
+    start_clients,
+)
 from services.pipeline.monitoring import observe_surveillance_lag, start_surveillance_monitoring
 from services.pipeline.producer import new_producer
 from services.pipeline.topics import DEFAULT_BOOTSTRAP, TopicNames, partition_counts
@@ -197,7 +202,7 @@ async def _all_partitions(bootstrap: str, topic: str) -> list[TopicPartition]:
             await asyncio.sleep(METADATA_RETRY_SECONDS)
     finally:
         await admin.close()
-    raise RuntimeError(f"topic {topic} does not exist (create it: pitwatch topics create)")
+    raise TopicMissing(f"topic {topic}", bootstrap)
 
 
 async def _read_to_end(consumer: AIOKafkaConsumer, tp: TopicPartition, replay_end: int) -> bool:

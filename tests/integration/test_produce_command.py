@@ -1,14 +1,19 @@
-"""``pitwatch produce`` against the real broker: what it cannot publish, it says.
+"""``pitwatch produce`` and the services against the real broker: what they cannot
+publish or read, they say.
 
 A topic that does not exist ended in a traceback after aiokafka had logged "not found in
 cluster metadata" hundreds of times; a line larger than the topic takes
 (``MessageSizeTooLargeError``) ended the run in a traceback part way through the file,
-with no account of what had been published.
+with no account of what had been published. The ledger and archive services ended in a
+traceback when a topic they read did not exist, the surveillance service in a
+``RuntimeError``.
 """
 
 from __future__ import annotations
 
 import asyncio
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -19,6 +24,8 @@ from services.pipeline.producer import MAX_PUBLISHED_BYTES
 from services.pipeline.topics import StreamSettings, create_topics, delete_topics
 from tests.integration.conftest import unique_name
 from tests.unit.cli.helpers import assert_one_line_usage_error, pitwatch
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
@@ -54,3 +61,22 @@ def test_a_line_larger_than_the_topic_takes(pipeline: StreamSettings, tmp_path: 
     assert (f"not published: 1 line(s) over {MAX_PUBLISHED_BYTES:,} bytes, more than the "
             f"topic takes: line 2 ({len(big):,} bytes)") in ran.stderr
     assert "Traceback" not in ran.stderr
+
+
+@pytest.mark.parametrize("service", [
+    ["ledger", "--db", "sqlite:///{tmp}/ledger.sqlite"],
+    ["archive", "--db", "sqlite:///{tmp}/archive.sqlite"],
+    ["surveillance"],
+])
+def test_a_service_whose_topics_do_not_exist(service: list[str], kafka_bootstrap: str,
+                                             tmp_path: Path) -> None:
+    prefix = unique_name("nosuch") + "-"
+    args = [a.format(tmp=tmp_path) for a in service]
+    ran = subprocess.run(
+        [sys.executable, "-c", "from services.cli import main; main()", "serve", *args,
+         "--bootstrap", kafka_bootstrap, "--topic-prefix", prefix],
+        cwd=ROOT, capture_output=True, text=True, timeout=120, check=False)
+    assert ran.returncode == 2, ran.stderr
+    assert "Traceback" not in ran.stderr and "Unclosed" not in ran.stderr, ran.stderr
+    [error] = [line for line in ran.stderr.splitlines() if line.startswith("error: ")]
+    assert "does not exist at" in error and "pitwatch topics create" in error, error
