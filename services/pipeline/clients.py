@@ -1,11 +1,12 @@
-"""Starting Kafka clients: a broker that cannot be reached is one line, and nothing is
-left open.
+"""Reaching the broker: a broker that cannot be reached, a topic that does not exist or an
+address that is none is one line, and nothing is left open.
 
 Why: every Kafka command (``pitwatch produce``, ``topics create``, each ``serve``) used to
 end in a traceback of aiokafka's internals when no broker answered at ``--bootstrap``,
 followed by "Unclosed AIOKafkaProducer" errors, because a client whose ``start`` failed is
-still open. A broker that is not running is an environment error like a missing file:
-the user needs to hear where pitwatch looked and what to do, in one line (exit 2).
+still open; a missing topic and ``--bootstrap localhost:abc`` did the same. These are
+environment errors like a missing file: the user needs to hear where pitwatch looked and
+what to do, in one line (exit 2).
 """
 
 from __future__ import annotations
