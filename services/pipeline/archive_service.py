@@ -177,9 +177,6 @@ class ArchiveService:
             heartbeat_interval_ms=min(HEARTBEAT_MS, self.settings.session_timeout_ms // 3))
 
     async def run(self) -> None:
-        topics = self.settings.topics
-        await require_topics(self.settings.bootstrap,
-                             [topics.archive, topics.alerts, topics.adjudications])
         consumer = self.new_consumer()
         await start_clients(self.settings.bootstrap, consumer)
         log.info("archive service consuming %s, %s, %s as group %s into %s",
@@ -216,6 +213,9 @@ async def serve(settings: ArchiveServiceSettings) -> None:
     """Run until SIGINT/SIGTERM, then stop cleanly (the current batch finishes first)."""
     arm_from_env()
     tune_for_batches()
+    topics = settings.topics
+    await require_topics(settings.bootstrap,
+                         [topics.archive, topics.alerts, topics.adjudications])
     service = ArchiveService(settings)
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGINT, signal.SIGTERM):

@@ -180,7 +180,6 @@ class LedgerService:
         batch's database commit and every earlier batch's offsets (``store``), so a crash
         at any point re-delivers only batches whose effects may not all be committed, and
         those come again as duplicates (at least once)."""
-        await require_topics(self.settings.bootstrap, [self.settings.topic])
         consumer = self.new_consumer()
         await start_clients(self.settings.bootstrap, consumer)
         log.info("ledger service consuming %s as group %s into %s (%d transactions in "
@@ -241,6 +240,7 @@ async def serve(settings: LedgerServiceSettings) -> None:
     """Run until SIGINT/SIGTERM, then stop cleanly (the current batch finishes first)."""
     arm_from_env()
     tune_for_batches()
+    await require_topics(settings.bootstrap, [settings.topic])
     service = LedgerService(settings)
     start_ledger_monitoring(settings.bootstrap, settings.group_id, settings.topic)
     loop = asyncio.get_running_loop()
