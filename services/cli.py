@@ -376,7 +376,7 @@ def simulate(
     seed: Annotated[int, typer.Option()] = 1,
     faults: Annotated[str, typer.Option(help="comma-separated fault kinds to inject, or "
                                              "'all'")] = "",
-    fault_rate: Annotated[float, typer.Option(min=0.0, max=1.0, callback=_a_number,
+    fault_rate: Annotated[float, typer.Option(min=0.0, max=1.0, callback=_not_nan,
                                               help="probability per hand")] = 0.02,
     truth: Annotated[Path | None, typer.Option(callback=output_file, dir_okay=False,
                                                help="write the injected-fault labels "
@@ -417,8 +417,9 @@ def simulate(
               + (f" labelled in {truth}" if truth else ""), markup=False, highlight=False)
 
 
-def _a_number(value: float) -> float:
-    """Click's range check lets ``nan`` through (every comparison with it is false)."""
+def _not_nan(value: float) -> float:
+    """``simulate --fault-rate``, a probability of the simulator (never chips, odds or
+    rake): Click's range check lets ``nan`` through (every comparison with it is false)."""
     if math.isnan(value):
         raise typer.BadParameter("nan is not a probability: give one from 0 to 1")
     return value

@@ -51,7 +51,8 @@ from typing import Any
 import orjson
 
 from services.events.bounds import MAX_NAME_LENGTH
-from services.importers.phh_hand import PhhHand, Unsupported, contract_name_problem, read_hand
+from services.importers.phh_hand import PhhHand, Unsupported, read_hand
+from services.importers.phh_names import contract_name_problem, shown
 from services.importers.phh_source import SUFFIXES, SourceHand, expand, read_sources
 from services.importers.phh_table import (  # ImportOptions and RULE_PROFILE: re-exported
     CONTRACT_HAS_BIG_BLIND_ANTE,
@@ -417,8 +418,7 @@ def _not_whole(chip_unit: Decimal | None) -> tuple[str, str | None]:
 
 
 def _not_a_hand_id(name: str, problem: str) -> tuple[str, str | None]:
-    shown = repr(name) if len(name) <= 60 else repr(name[:57]) + "..."
-    return (f"hand id {shown}: {problem} (an id of the v1 contract is one line of text of 1 "
+    return (f"hand id {shown(name)}: {problem} (an id of the v1 contract is one line of text of 1 "
             f"to {MAX_NAME_LENGTH} characters; a hand's is its table's folder or name and its "
             "own)", "a hand id the v1 contract does not take")
 

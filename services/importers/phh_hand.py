@@ -32,8 +32,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
-from services.events.bounds import MAX_NAME_LENGTH
-from services.events.wire import control_character
+from services.importers.phh_names import contract_name_problem, shown
 
 HOLDEM_VARIANTS = {"NT": "no", "FT": "fixed"}
 VARIANT_NAMES = {
@@ -183,25 +182,8 @@ def _contract_name(text: str, what: str, kind: str) -> None:
     hand that would carry one cannot be written as events."""
     why = contract_name_problem(text)
     if why is not None:
-        raise Unsupported(f"{what} {_shown(text)}: {why}",
+        raise Unsupported(f"{what} {shown(text)}: {why}",
                           f"{kind} the v1 contract does not take ({why.split(' (')[0]})")
-
-
-def contract_name_problem(text: str) -> str | None:
-    """Why ``text`` is not a name of the v1 contract, or None."""
-    if not text:
-        return "empty"
-    if len(text) > MAX_NAME_LENGTH:
-        return f"longer than {MAX_NAME_LENGTH} characters ({len(text)})"
-    found = control_character(text)
-    if found is not None:
-        return f"a control character ({found.split(' in ')[0]})"
-    return None
-
-
-def _shown(text: str) -> str:
-    """``text`` quoted, its escapes visible, cut short if long."""
-    return repr(text) if len(text) <= 60 else repr(text[:57]) + "..."
 
 
 def _not_below_zero(starting: tuple[Decimal, ...]) -> None:
