@@ -273,7 +273,11 @@ def _hand_order(source: SourceHand) -> tuple[int, tuple[int, str], int]:
 
 
 def _natural(stem: str) -> tuple[int, str]:
-    return (int(stem), "") if stem.isdigit() else (10**12, stem)
+    """A file's place in natural order: a name of ASCII digits by its number, any other
+    name after every number, by its text. (``str.isdigit`` also takes ``²`` and
+    ``٣``, which ``int`` refuses or reads as a number no one wrote: a file named ``².phh``
+    stopped the import with a traceback.)"""
+    return (int(stem), "") if stem.isascii() and stem.isdigit() else (10**12, stem)
 
 
 def hand_id(table_id: str, source: SourceHand) -> str:

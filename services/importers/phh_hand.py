@@ -576,9 +576,10 @@ def _uncalled(total: Sequence[int]) -> dict[int, int]:
 
 
 def _position(token: str, count: int, text: str) -> int:
-    if not token.startswith("p") or not token[1:].isdigit():
+    number = token[1:]  # ASCII digits, as PHH and the native reader (int() broke on p²)
+    if not token.startswith("p") or not (number.isascii() and number.isdigit()):
         raise Unsupported(f"action {text!r}: {token!r} is not a player")
-    position = int(token[1:]) - 1
+    position = int(number) - 1
     if not 0 <= position < count:
         raise Unsupported(f"action {text!r}: there is no player {token}")
     return position

@@ -168,6 +168,10 @@ def test_hands_that_cannot_be_imported_are_reported(tmp_path: Path) -> None:
                                finishing=(106, 94, 100)))
     write(folder, "10.phh", phh(actions=SIMPLE, starting=(100, -100, 100),
                                 finishing=(106, 94, 100)))
+    write(folder, "11.phh", phh(actions=(*SIMPLE[:3], "p\u00b3 f", *SIMPLE[4:]),
+                                finishing=(106, 94, 100)))
+    write(folder, "12.phh", phh(actions=(*SIMPLE[:3], "p\u0663 f", *SIMPLE[4:]),
+                                finishing=(106, 94, 100)))
     result = import_phh([folder])
     assert result.hands == 0 and result.events == []
     reasons = {Path(p).name: r for p, r in result.skipped}
@@ -183,6 +187,25 @@ def test_hands_that_cannot_be_imported_are_reported(tmp_path: Path) -> None:
     assert reasons["8.phh"] == "action 'p1 cbr 6d': '6d' is not an amount"
     assert reasons["9.phh"] == "action 'p1 cbr inf': 'inf' is not an amount"
     assert reasons["10.phh"] == "the starting stack of p2 is -100: below zero"
+    # A player written with a digit that is not ASCII: p³ (superscript three) was a
+    # traceback from int(); p٣ (Arabic-Indic three) was read as player 3.
+    assert reasons["11.phh"] == "action 'p\u00b3 f': 'p\u00b3' is not a player"
+    assert reasons["12.phh"] == "action 'p\u0663 f': 'p\u0663' is not a player"
+
+
+def test_file_names_of_digits_that_are_not_ascii_sort_as_text(tmp_path: Path) -> None:
+    """A hand's file name orders it (natural order: numbers by value, other names after
+    them). A name of superscript digits (``\u00b2.phh``) counts as a digit for
+    ``str.isdigit`` but not for ``int``, and stopped both importers with a traceback; it
+    is a name like any other now, after the numbered files."""
+    folder = tmp_path / "s9"
+    for name in ("\u00b2.phh", "10.phh", "9.phh"):
+        write(folder, name, phh(actions=SIMPLE, finishing=(106, 94, 100), hand=0))
+    for engine in ("native", "python"):
+        result = import_phh([folder], engine=engine)
+        assert result.hands == 3 and not result.skipped
+        hands = [e["hand_id"] for e in result.events if e["type"] == "hand_started"]
+        assert [h.rsplit("#", 1)[1] for h in hands] == ["9", "10", "\u00b2"]
 
 
 def test_import_is_deterministic_and_hash_chained(tmp_path: Path) -> None:
