@@ -20,6 +20,7 @@ from services.events.contract import (
     HandStartedEvent,
     SideResult,
 )
+from services.events.numerals import is_ascii_number
 from services.games.model import GameOutcome, HandInput, HandRejected, finding
 from services.games.profile import Profiles, RuleProfile, UnknownProfileError, gen_section
 from services.games.registry import GAMES
@@ -246,7 +247,7 @@ def sides_agree(outcome: GameOutcome, recorded: RecordedHand) -> bool:
 
 
 def _seat_key(key: str) -> tuple[int, str]:
-    return (int(key), "") if key.isdigit() else (10**6, key)
+    return (int(key), "") if is_ascii_number(key) else (10**6, key)
 
 
 def record_status(outcome: GameOutcome, recorded: RecordedHand, findings: list[Finding]) -> str:

@@ -23,6 +23,7 @@ from services.adjudicator.segments import RawPart, Segment, events_of_parts
 from services.adjudicator.steps import DeadLetter, EncodedRecord, EncodedRun, StepResult
 from services.events import contract
 from services.events.contract import Alert
+from services.events.numerals import is_ascii_number
 from services.games.chinese.profile import ChineseProfile
 from services.games.draw7a.profile import Draw7aProfile
 from services.games.hcf.profile import HcfProfile
@@ -441,7 +442,7 @@ class NativeRunner:
                                  extra_findings=_findings(findings))
         if record.recorded is not None:
             self._engine.settle(table_id, [(int(key), net) for key, net
-                                           in record.recorded.net.items() if key.isdigit()])
+                                           in record.recorded.net.items() if is_ascii_number(key)])
         return hand, record
 
 

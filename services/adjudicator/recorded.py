@@ -31,6 +31,7 @@ from services.events.contract import (
     WagerCollectedEvent,
     WagerEvent,
 )
+from services.events.numerals import is_ascii_number
 from services.games.model import finding
 
 HOUSE = "house"
@@ -266,4 +267,4 @@ def _check_leftovers(out: RecordedHand, balances: dict[str, int]) -> None:
 
 def _account_order(account: str) -> tuple[str, int]:
     kind, _, rest = account.partition(":")
-    return (kind, int(rest) if rest.isdigit() else 0)
+    return (kind, int(rest) if is_ascii_number(rest) else 0)

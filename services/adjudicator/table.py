@@ -60,6 +60,7 @@ from services.events.contract import (
     TableConfigured,
     TableConfiguredEvent,
 )
+from services.events.numerals import is_ascii_number
 from services.games.model import BuyRecord, HandInput, SeatInfo, TableContext, finding
 from services.games.profile import Profiles, UnknownProfileError, gen_section
 
@@ -495,7 +496,7 @@ def _close_hand(state: TableState, hand: OpenHand, last_hash: str,
         state.previous_designated = started.data.designated_player
     if record.recorded is not None:
         for seat_key, net in record.recorded.net.items():
-            if seat_key.isdigit() and int(seat_key) in state.seated:
+            if is_ascii_number(seat_key) and int(seat_key) in state.seated:
                 state.seated[int(seat_key)].stack += net
     state.offers = []
     state.new_seats = []

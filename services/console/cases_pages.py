@@ -27,6 +27,7 @@ from services.console.roles import allowed
 from services.console.sessions import Session
 from services.console.web import console_of, form_of, refused, render, text_field
 from services.events.contract import Alert
+from services.events.numerals import is_ascii_number
 from services.ledger.archive_tables import ArchiveAlert
 from services.ledger.case_tables import CASE_OUTCOMES, CASE_STATES, is_case_id
 from services.ledger.models import FindingRow
@@ -97,7 +98,7 @@ def _case_numbers(values: list[Any]) -> tuple[list[int], list[str]]:
     numbers, problems = [], []
     for value in values:
         text = str(value).strip()
-        if text.isdigit() and is_case_id(int(text)):
+        if is_ascii_number(text) and is_case_id(int(text)):
             numbers.append(int(text))
         else:
             problems.append(f"no case {text[:40]!r}")
@@ -217,7 +218,7 @@ def _action_page(action: Action) -> Any:
             return refused(request, session, "only a compliance officer assigns cases to "
                            "someone else: assign it to yourself")
         version = str(form.get("version") or "")
-        if version and not version.isdigit():
+        if version and not is_ascii_number(version):
             return refused(request, session, "the form's case version is not a number: open "
                            "the case again", status=400)
         try:

@@ -51,6 +51,7 @@ from typing import Any
 import orjson
 
 from services.events.bounds import MAX_NAME_LENGTH
+from services.events.numerals import is_ascii_number
 from services.importers.phh_hand import PhhHand, Unsupported, read_hand
 from services.importers.phh_names import contract_name_problem, shown
 from services.importers.phh_source import SUFFIXES, SourceHand, expand, read_sources
@@ -277,7 +278,7 @@ def _natural(stem: str) -> tuple[int, str]:
     name after every number, by its text. (``str.isdigit`` also takes ``²`` and
     ``٣``, which ``int`` refuses or reads as a number no one wrote: a file named ``².phh``
     stopped the import with a traceback.)"""
-    return (int(stem), "") if stem.isascii() and stem.isdigit() else (10**12, stem)
+    return (int(stem), "") if is_ascii_number(stem) else (10**12, stem)
 
 
 def hand_id(table_id: str, source: SourceHand) -> str:

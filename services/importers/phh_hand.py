@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
+from services.events.numerals import is_ascii_number
 from services.importers.phh_names import contract_name_problem, shown
 
 HOLDEM_VARIANTS = {"NT": "no", "FT": "fixed"}
@@ -577,7 +578,7 @@ def _uncalled(total: Sequence[int]) -> dict[int, int]:
 
 def _position(token: str, count: int, text: str) -> int:
     number = token[1:]  # ASCII digits, as PHH and the native reader (int() broke on p²)
-    if not token.startswith("p") or not (number.isascii() and number.isdigit()):
+    if not token.startswith("p") or not is_ascii_number(number):
         raise Unsupported(f"action {text!r}: {token!r} is not a player")
     position = int(number) - 1
     if not 0 <= position < count:

@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
+from services.events.numerals import is_ascii_number
 from services.ledger.models import AccountKind
 
 HOUSE_RAKE = "house:rake"
@@ -70,7 +71,7 @@ def parse_place(name: str) -> Place:
     if name in ("pot", "house"):
         return Place(name, name, None)
     kind, sep, seat_text = name.partition(":")
-    if sep and kind in ("stack", "layout") and seat_text.isdigit() and seat_text[0] != "0":
+    if sep and kind in ("stack", "layout") and is_ascii_number(seat_text) and seat_text[0] != "0":
         return Place(name, kind, int(seat_text))
     raise MovementRejected(f"unknown account name {name!r}")
 

@@ -22,6 +22,8 @@ import orjson
 from rich.table import Table
 from rich.text import Text
 
+from services.events.numerals import is_ascii_number
+
 Cell = str | int | None
 
 
@@ -97,7 +99,7 @@ def json_bytes(value: object) -> bytes:
     return orjson.dumps(value, option=orjson.OPT_INDENT_2) + b"\n"
 
 
-_DIGITS = re.compile(r"(\d+)")
+_DIGITS = re.compile(r"([0-9]+)")  # ASCII digits: the numbers int() reads as written
 
 
 def natural_key(text: str) -> tuple[tuple[int, int | str], ...]:
@@ -106,6 +108,6 @@ def natural_key(text: str) -> tuple[tuple[int, int | str], ...]:
     Each part is tagged (0: text, 1: number) so text and numbers never compare directly;
     the whole text comes last (tag 2), so ``P07`` and ``P7`` still have one order.
     """
-    parts = tuple((1, int(part)) if part.isdigit() else (0, part)
+    parts = tuple((1, int(part)) if is_ascii_number(part) else (0, part)
                   for part in _DIGITS.split(text) if part)
     return (*parts, (2, text))

@@ -19,6 +19,8 @@ import typer
 from aiokafka.admin import AIOKafkaAdminClient
 from aiokafka.errors import KafkaConnectionError, UnknownTopicOrPartitionError
 
+from services.events.numerals import is_ascii_number
+
 
 def bootstrap_servers(value: str) -> str:
     """Typer callback for ``--bootstrap``: ``host[:port]``, comma-separated, each port a
@@ -27,7 +29,7 @@ def bootstrap_servers(value: str) -> str:
     entries = [entry.strip() for entry in value.split(",")]
     for entry in entries:
         host, colon, port = entry.rpartition(":") if ":" in entry else (entry, "", "")
-        if not host or (colon and not (port.isdigit() and 1 <= int(port) <= 65535)):
+        if not host or (colon and not (is_ascii_number(port) and 1 <= int(port) <= 65535)):
             raise typer.BadParameter(f"{value!r} is not host:port (a broker's address, e.g. "
                                      "localhost:9092; several: a comma-separated list)")
     return value

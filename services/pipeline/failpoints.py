@@ -15,6 +15,8 @@ import os
 import signal
 from dataclasses import dataclass
 
+from services.events.numerals import is_ascii_number
+
 FAILPOINT_ENV = "PITWATCH_FAILPOINT"
 
 
@@ -29,7 +31,7 @@ class Failpoint:
     @classmethod
     def parse(cls, text: str) -> Failpoint:
         name, _, count = text.partition(":")
-        if not name or not count.isdigit() or int(count) < 1:
+        if not name or not is_ascii_number(count) or int(count) < 1:
             raise ValueError(f"{FAILPOINT_ENV}={text!r}: expected <point>:<count>, e.g. "
                              "delivered:3")
         return cls(name, int(count))

@@ -21,6 +21,7 @@ from services.events.contract import (
     WagerCollectedEvent,
     WagerEvent,
 )
+from services.events.numerals import is_ascii_number
 
 
 @dataclass(frozen=True)
@@ -79,7 +80,7 @@ class SeatMoney:
 
 
 def _int_key(key: str) -> tuple[int, str]:
-    return (int(key), "") if key.isdigit() else (10**6, key)
+    return (int(key), "") if is_ascii_number(key) else (10**6, key)
 
 
 def seat_lines(record: AdjudicationRecord, seat_rules: dict[int, str]) -> list[SeatLine]:
@@ -111,12 +112,12 @@ def _line(
     e_rake = exp.rake.get(key, 0) if exp else None
     r_net = rec.net.get(key, 0) if rec else None
     r_rake = rec.rake.get(key, 0) if rec else None
-    rule = seat_rules.get(int(key)) if key.isdigit() else None
+    rule = seat_rules.get(int(key)) if is_ascii_number(key) else None
     if rule is None:
         rule = next((f.rule for f in record.findings
-                     if f.code == "MISPAY" and key.isdigit() and f.seat == int(key)), None)
+                     if f.code == "MISPAY" and is_ascii_number(key) and f.seat == int(key)), None)
     return SeatLine(
-        who=f"seat {key}" if key.isdigit() else key,
+        who=f"seat {key}" if is_ascii_number(key) else key,
         player=players.get(key),
         expected_before_rake=None if e_net is None or e_rake is None else e_net + e_rake,
         expected_rake=e_rake, expected_net=e_net,
@@ -154,7 +155,7 @@ def seat_money(record: AdjudicationRecord, events: list[Event] | None = None) ->
 
 def _seat_of(account: str) -> int | None:
     kind, _, rest = account.partition(":")
-    return int(rest) if kind in ("stack", "layout") and rest.isdigit() else None
+    return int(rest) if kind in ("stack", "layout") and is_ascii_number(rest) else None
 
 
 def _book(

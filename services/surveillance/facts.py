@@ -20,6 +20,7 @@ from services.events.contract import (
     MisdealEvent,
     WagerEvent,
 )
+from services.events.numerals import is_ascii_number
 from services.games.model import HandInput
 from services.surveillance.poker_decisions import PokerDecision, poker_decisions
 
@@ -131,7 +132,7 @@ def hand_facts(hand: HandInput, record: AdjudicationRecord) -> HandFacts | None:
 
 def _players(record: AdjudicationRecord, started: HandStartedEvent | None) -> dict[int, str]:
     if record.players:
-        return {int(seat): pid for seat, pid in record.players.items() if seat.isdigit()}
+        return {int(seat): pid for seat, pid in record.players.items() if is_ascii_number(seat)}
     if started is None:
         return {}
     return {s.seat: s.player_id for s in started.data.seats}
@@ -154,7 +155,7 @@ def _seat_cards(events: Iterable[object]) -> dict[int, tuple[str, ...]]:
 def _recorded_net(record: AdjudicationRecord) -> dict[int, int]:
     if record.recorded is None:
         return {}
-    return {int(k): v for k, v in record.recorded.net.items() if k.isdigit()}
+    return {int(k): v for k, v in record.recorded.net.items() if is_ascii_number(k)}
 
 
 def _wagered(events: Iterable[object]) -> dict[int, int]:

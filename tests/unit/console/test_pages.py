@@ -87,6 +87,20 @@ def test_an_action_on_a_case_changed_since_it_was_shown_is_refused(day_engine: E
     assert get_case(day_engine, case_id) == before
 
 
+def test_a_case_version_in_digits_that_are_not_ascii_is_refused(day_engine: Engine) -> None:
+    """``\u00b2`` (superscript two) passed the form's number check (``str.isdigit``) and
+    ``int`` then raised: HTTP 500. It is a version that is not a number now."""
+    case_id = _hand_case(day_engine)
+    client = console_client(day_engine)
+    assert log_in(client, "cora") == 303
+    before = get_case(day_engine, case_id)
+    response = client.post(f"/cases/{case_id}/escalate",
+                           data={"csrf": csrf_of(client), "version": "\u00b2"})
+    assert response.status_code == 400
+    assert "the form&#39;s case version is not a number" in response.text
+    assert get_case(day_engine, case_id) == before
+
+
 def test_a_refused_action_says_why(day_engine: Engine) -> None:
     case_id = _hand_case(day_engine)
     client = console_client(day_engine)
@@ -124,11 +138,12 @@ def test_bulk_assign_of_numbers_that_name_no_case(day_engine: Engine) -> None:
     assert log_in(client, "cora") == 303
     response = client.post("/queue/assign", data={
         "csrf": csrf_of(client), "assignee": "olga",
-        "case": ["abc", "-1", "99999999999999999999999", str(real)]})
+        "case": ["abc", "-1", "99999999999999999999999", "\u00b2", str(real)]})
     assert response.status_code == 200, response.text[:300]
     assert "1 case(s) assigned to olga" in response.text
     for shown in ("no case &#39;abc&#39;", "no case &#39;-1&#39;",
-                  "no case &#39;99999999999999999999999&#39;"):
+                  "no case &#39;99999999999999999999999&#39;",
+                  "no case &#39;\u00b2&#39;"):  # a digit to isdigit(), not to int(): HTTP 500
         assert shown in response.text, shown
     after = get_case(day_engine, 1)
     assert after is not None and after.audit == first.audit

@@ -144,6 +144,8 @@ def test_record_hash_is_of_the_deterministic_encoding() -> None:
         ([move(1, "stack:9", "house", 1, "rake")], "seat 9 has no player"),
         ([move(1, "stack:1", "bank", 1, "rake")], "unknown account name 'bank'"),
         ([move(1, "stack:01", "house", 1, "rake")], "unknown account name 'stack:01'"),
+        # a superscript one: once a ValueError out of int() instead of a refusal
+        ([move(1, "stack:\u00b9", "house", 1, "rake")], "unknown account name 'stack:\u00b9'"),
         ([move(1, "stack:1", "house", 1, "tip")], "unknown movement kind 'tip'"),
         ([move(1, "stack:1", "stack:2", 1, "rake")], "cannot go from stack to stack"),
         ([move(1, "house", "stack:1", 1, "wager")], "cannot go from house to stack"),

@@ -52,6 +52,14 @@ def test_natural_key_orders_numbers_by_value() -> None:
         "P0-1", "P0-2", "P0-10", "P1-1", "P07", "P7", "T9", "T10"]
 
 
+def test_natural_key_reads_ascii_digits_as_numbers_and_other_digits_as_text() -> None:
+    """An id is text from the table's events. ``1\u00b2`` (a superscript two) stopped a
+    listing with a traceback (``str.isdigit`` took it, ``int`` refused it); ``P\u0663``
+    (Arabic-Indic three) sorted as P3. Only ASCII digits are numbers now."""
+    names = ["P10", "P\u0663", "1\u00b2", "P2", "\u00b2"]
+    assert sorted(names, key=natural_key) == ["P2", "P10", "P\u0663", "\u00b2", "1\u00b2"]
+
+
 def test_balances_table_lists_players_naturally_and_once(db: str) -> None:
     lines = _out(["balances", "--db", db]).splitlines()
     players = [line.split("│")[1].strip() for line in lines if "│ P0-" in line]

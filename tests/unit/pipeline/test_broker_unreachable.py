@@ -58,6 +58,8 @@ def test_no_broker_is_one_line_and_nothing_left_open(command: list[str], tmp_pat
 @pytest.mark.parametrize(("args", "words"), [
     (["produce", "{log}", "--bootstrap", "localhost:abc"], ("'localhost:abc' is not host:port",)),
     (["serve", "surveillance", "--bootstrap", "localhost:99999"], ("is not host:port",)),
+    # a superscript two: a digit to str.isdigit, a ValueError from int()
+    (["produce", "{log}", "--bootstrap", "localhost:\u00b2"], ("is not host:port",)),
     (["topics", "create", "--bootstrap", "localhost:9092,:1"], ("is not host:port",)),
     (["serve", "adjudicator", "--checkpoint-seconds", "nan"], ("nan is not a number of seconds",)),
     (["serve", "adjudicator", "--checkpoint-seconds", "inf"], ("inf is not a number of seconds",)),
