@@ -159,7 +159,7 @@ def import_phh(paths: Iterable[str | os.PathLike[str]], *,
         groups.setdefault(source.table_key, []).append(source)
     # A session is named from the folders of every file named (read or not), so its name
     # does not depend on which of its neighbours could be imported.
-    folders = table_names(sorted({path.parent for path in files}))
+    folders = table_names(sorted(set(folders_of(files))))
     names = {key: folders[Path(key[1])] if key[0] == "folder" else source_table_name(key)
              for key in groups}
     for key in sorted(groups, key=lambda k: (k[0] != "folder", names[k])):
@@ -193,14 +193,16 @@ def native_import(files: list[Path], options: ImportOptions) -> ImportResult | D
         from services import _native
     except ImportError:
         return Declined("the native core is not built")
-    folders = table_names(sorted({path.parent for path in files}))
+    parents = folders_of(files)
+    folders = table_names(sorted(set(parents)))
     described = []
-    for path in files:
-        number, text = _natural(path.stem)
+    for path, parent in zip(files, parents, strict=True):
+        stem = path.stem
+        number, text = _natural(stem)
         name = str(path)
         if path.suffix not in SUFFIXES or number > _I64_MAX or not _utf8(name):
             return Declined(f"{name}: a file name the native importer does not take")
-        described.append((name, folders[path.parent], path.stem, number, text))
+        described.append((name, folders[parent], stem, number, text))
     imported, refused = _native.import_phh_files(described, options.rule_profile,
                                                  options.big_blind_ante_field)
     if imported is None:
@@ -247,6 +249,20 @@ def _utf8(text: str) -> bool:
     except UnicodeEncodeError:  # a file name's undecodable bytes (surrogate escapes)
         return False
     return True
+
+
+def folders_of(files: Sequence[Path]) -> list[Path]:
+    """Each file's folder (``path.parent``), one ``Path`` made a folder: ``parent`` makes
+    a new one for every file, about 1.5 µs each, and a session has a hundred files."""
+    made: dict[str, Path] = {}
+    folders = []
+    for path in files:
+        name = os.path.dirname(str(path)) or "."
+        folder = made.get(name)
+        if folder is None:
+            folder = made[name] = Path(name)
+        folders.append(folder)
+    return folders
 
 
 def source_table_name(key: tuple[str, ...]) -> str:

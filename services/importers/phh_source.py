@@ -11,7 +11,7 @@ belongs to the session of its folder, as the Pluribus and WSOP files are laid ou
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -62,15 +62,57 @@ class Reading:
 
 def expand(paths: Iterable[str | os.PathLike[str]]) -> list[Path]:
     """Files as given, directories searched recursively for ``.phh`` and ``.phhs``
-    files; sorted, without duplicates."""
-    out: set[Path] = set()
+    files; sorted (``Path``'s own order), without duplicates.
+
+    Why not ``rglob`` and ``sorted(paths)``: ``rglob`` gives every entry and each then
+    needs a ``stat`` to say it is a file, where a directory entry already says so; and
+    ``Path``'s ``<`` works out both sides' parts again at every comparison. With the
+    native importer, these were about 8 µs of the ~55 µs a Pluribus hand's import took.
+    The walk is ``rglob``'s: every name, hidden ones too, no descent into a link to a
+    folder, a folder that cannot be read passed over, a link counted as the file it
+    points to."""
+    found: set[Path] = set()
     for raw in paths:
-        path = Path(raw)
-        if path.is_dir():
-            out.update(p for p in path.rglob("*") if p.suffix in SUFFIXES and p.is_file())
+        path = raw if isinstance(raw, Path) else Path(raw)  # a Path costs ~2 µs to copy
+        if os.path.isdir(path):
+            found.update(_phh_files(path))
         else:
-            out.add(path)
-    return sorted(out)
+            found.add(path)
+    return sorted(found, key=_parts)
+
+
+def _parts(path: Path) -> tuple[str, ...]:
+    """The key of ``Path``'s order (its parts, compared in turn), made once a path."""
+    return path.parts
+
+
+def _phh_files(folder: Path) -> Iterator[Path]:
+    pending = [folder]
+    while pending:
+        directory = pending.pop()
+        try:
+            with os.scandir(directory) as listing:
+                entries = list(listing)
+        except PermissionError:
+            continue
+        for entry in entries:
+            if entry.is_dir(follow_symlinks=False):
+                pending.append(directory / entry.name)
+            elif _suffix(entry.name) in SUFFIXES and _is_file(entry):
+                yield directory / entry.name
+
+
+def _suffix(name: str) -> str:
+    """``PurePath.suffix`` of a name: from its last dot, unless that dot leads or ends it."""
+    dot = name.rfind(".")
+    return name[dot:] if 0 < dot < len(name) - 1 else ""
+
+
+def _is_file(entry: os.DirEntry[str]) -> bool:
+    try:
+        return entry.is_file()  # follows a link, as Path.is_file does
+    except OSError:
+        return False
 
 
 def read_sources(files: Iterable[Path]) -> Reading:
