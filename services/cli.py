@@ -401,6 +401,7 @@ def simulate(
     from services.simulator.truth import encode_label
 
     not_the_input({"--output": output, "--truth": truth})
+    _within_one_run(tables, hands)
     chosen = _resolve_faults(game, faults)
     options = _simulation_options(game, tables, dealers, styles, players, pattern or [])
     with progress_bar() as progress:
@@ -415,6 +416,20 @@ def simulate(
     err.print(f"wrote {len(log.events):,} events for {tables} table(s) x {hands} hands to "
               f"{output}; {len(log.truth)} injected fault(s)"
               + (f" labelled in {truth}" if truth else ""), markup=False, highlight=False)
+
+
+# The simulator builds a run's whole log in memory before writing it (about 60 kB a hand
+# of Python objects): 100,000 hands is about 6 GB. `--tables 99999999999999999999999` grew
+# without end (0.75 GB after 12 s) until the machine ran out of memory.
+MAX_SIMULATED_HANDS = 100_000
+
+
+def _within_one_run(tables: int, hands: int) -> None:
+    if tables * hands > MAX_SIMULATED_HANDS:
+        raise typer.BadParameter(
+            f"{tables:,} tables x {hands:,} hands is more than the {MAX_SIMULATED_HANDS:,} "
+            "hands one run builds in memory: simulate fewer, or several runs with different "
+            "--seed values", param_hint="--tables x --hands")
 
 
 def _not_nan(value: float) -> float:
@@ -490,6 +505,7 @@ def demo(
     """
     from services.demo import run_demo
 
+    _within_one_run(tables, hands)
     _make_workdir(workdir)
     ok = run_demo(err, workdir, game, tables, hands, seed)
     raise typer.Exit(OK if ok else INPUT_PROBLEMS)

@@ -93,6 +93,20 @@ def test_unknown_surveillance_profile(tmp_path: Path) -> None:
     assert_one_line_usage_error(ran, "--profile", "nosuch", "house-v1")
 
 
+@pytest.mark.parametrize("command", ["simulate", "demo"])
+def test_more_hands_than_one_run_holds(command: str, tmp_path: Path) -> None:
+    """The simulator builds the whole log in memory: ``--tables`` of 23 digits grew the
+    process without end until the machine ran out of memory. A run is at most 100,000
+    hands (tables x hands), said before anything is built or written."""
+    files = (["-o", str(tmp_path / "x.jsonl")] if command == "simulate"
+             else ["--workdir", str(tmp_path / "demo")])
+    ran = pitwatch(command, *files, "--tables", "99999999999999999999999", "--hands", "1")
+    assert_one_line_usage_error(ran, "--tables x --hands", "more than the 100,000 hands")
+    ran = pitwatch(command, *files, "--tables", "2", "--hands", "50001")
+    assert_one_line_usage_error(ran, "2 tables x 50,001 hands")
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_a_fault_rate_that_is_no_number(tmp_path: Path) -> None:
     """Click's range check let ``nan`` through; the simulation ran as if it were 0."""
     ran = pitwatch("simulate", "--fault-rate", "nan", "-o", str(tmp_path / "x.jsonl"),
