@@ -187,7 +187,11 @@ def daily(
         report.attach_alerts(alert_list, alerts.name)
     html = render_html("daily.html", d=report, generated_at=stamp, link=safe_name)
     _write(html, fmt, out)
-    if out is not None and report.review_hand_ids:
+    if out is not None and report.review_hand_ids and not _beside_a_file(out):
+        err.print(f"{out} is not a file: the {len(report.review_hand_ids)} hand reports the "
+                  "daily report links to are not written (give -o a file in a folder of "
+                  "its own)", markup=False, highlight=False, soft_wrap=True)
+    elif out is not None and report.review_hand_ids:
         from services.reports.replay import read_log
 
         if events is not None:
@@ -197,6 +201,12 @@ def daily(
         if lines:
             _write_hand_reports(report.review_hand_ids, lines, name, out.parent, stamp,
                                 engine, url, alert_list, alerts.name if alerts else None)
+
+
+def _beside_a_file(out: Path) -> bool:
+    """Whether the hand reports can go next to ``out``: it is (or will be) a plain file.
+    ``-o /dev/null`` once wrote them into ``/dev``."""
+    return not out.exists() or out.is_file()
 
 
 def _no_hands(engine: Engine, day: dt.date, table: str | None, url: str) -> tuple[str, str]:

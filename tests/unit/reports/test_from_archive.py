@@ -60,3 +60,20 @@ def test_the_daily_report_writes_every_review_hand_from_the_archive(tmp_path: Pa
         a = (tmp_path / "a" / name).read_text()
         b = (tmp_path / "b" / name).read_text()
         assert b == a.replace(log.name, ARCHIVE_NAME), name
+
+
+def test_no_hand_reports_beside_an_output_that_is_not_a_file(tmp_path: Path) -> None:
+    """The hand reports go next to the daily report's ``-o``. ``-o /dev/null`` wrote them
+    into ``/dev``; an output that is not a plain file (a device, here through a link in
+    the test's folder) now gets the daily report alone, and stderr says why."""
+    url, _log = archived_day(tmp_path)
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "daily.html").symlink_to("/dev/null")
+    ran = pitwatch("report", "daily", "--date", "2026-01-05", "--ledger", url,
+                   "--generated-at", STAMP, "-o", str(out / "daily.html"))
+    assert ran.code == 0, ran.stderr
+    assert [p.name for p in out.iterdir()] == ["daily.html"]
+    said = " ".join(ran.stderr.split())
+    assert f"{out / 'daily.html'} is not a file: the " in said, said
+    assert "hand reports the daily report links to are not written" in said, said
