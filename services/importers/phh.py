@@ -52,6 +52,7 @@ import orjson
 
 from services.events.bounds import MAX_NAME_LENGTH
 from services.events.numerals import is_ascii_number
+from services.importers.phh_amounts import scaled, total, whole_at
 from services.importers.phh_hand import PhhHand, Unsupported, read_hand
 from services.importers.phh_names import contract_name_problem, shown
 from services.importers.phh_source import SUFFIXES, SourceHand, expand, read_sources
@@ -314,13 +315,9 @@ def hand_scale(hand: PhhHand) -> int | None:
     ``MAX_SCALE``)."""
     amounts = hand.amounts()
     for scale in range(1, MAX_SCALE + 1):
-        if _whole_at(amounts, scale):
+        if whole_at(amounts, scale):
             return scale
     return None
-
-
-def _whole_at(amounts: Sequence[Decimal], scale: int) -> bool:
-    return all((a * scale) == (a * scale).to_integral_value() for a in amounts)
 
 
 def table_scale(hands: list[SourceHand], result: ImportResult,
@@ -329,7 +326,7 @@ def table_scale(hands: list[SourceHand], result: ImportResult,
     one ``chip_unit`` fixes; hands not whole in it are skipped."""
     if chip_unit is not None:
         fixed = int(1 / chip_unit)
-        kept = [s for s in hands if _whole_at(s.hand.amounts(), fixed)]
+        kept = [s for s in hands if whole_at(s.hand.amounts(), fixed)]
         for source in hands:
             if source not in kept:
                 result.skip(source.location, *_not_whole(chip_unit))
@@ -423,10 +420,11 @@ def unsafe_chips(hand: PhhHand, scale: int) -> tuple[str, str | None] | None:
     carried into the events as written, whatever the stacks (a bet of 10^30 chips at a
     table of 60,000 is a recorded irregularity for the adjudicator, but not one a JSON
     integer can hold: it would be written inexactly, or not at all)."""
-    chips = sum(hand.starting) * scale
+    chips = scaled(total(hand.starting), scale)
     if chips > MAX_SAFE_CHIPS:
         return _unsafe_chips(chips)
-    largest = max((abs(amount) for amount in hand.amounts()), default=0) * scale
+    largest = scaled(max((abs(amount) for amount in hand.amounts()), default=Decimal(0)),
+                     scale)
     if largest > MAX_SAFE_CHIPS:
         return _unsafe_amount(largest)
     return None

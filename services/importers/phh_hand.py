@@ -20,9 +20,8 @@ Positions (PHH / pokerkit convention): p1 is the first player left of the button
 last player is the button; heads-up, p1 is the big blind and p2 the button and small
 blind (``blinds_or_straddles`` and ``antes`` are then listed in reverse).
 
-Every amount is multiplied by the table's ``scale`` (see ``phh.py``: half-chip results).
-A hand this module cannot express raises ``Unsupported`` with the reason; the importer
-reports it and skips the hand, never silently.
+Every amount is multiplied by the table's ``scale`` (``phh.py``), exactly (``phh_amounts``).
+A hand this module cannot express raises ``Unsupported``: the importer skips it, saying why.
 """
 
 from __future__ import annotations
@@ -33,6 +32,7 @@ from decimal import Decimal
 from typing import Any
 
 from services.events.numerals import is_ascii_number
+from services.importers.phh_amounts import is_whole, scaled
 from services.importers.phh_names import contract_name_problem, shown
 
 HOLDEM_VARIANTS = {"NT": "no", "FT": "fixed"}
@@ -130,13 +130,8 @@ def read_hand(doc: dict[str, Any]) -> PhhHand:
     kept_actions = tuple(a.split("#", 1)[0].strip() for a in actions)
     _bet_sizes(kept_actions)
     return PhhHand(
-        variant=variant,
-        players=names,
-        starting=starting,
-        finishing=finishing,
-        winnings=winnings,
-        antes=antes,
-        blinds=blinds,
+        variant=variant, players=names, starting=starting, finishing=finishing,
+        winnings=winnings, antes=antes, blinds=blinds,
         min_bet=_optional(doc, "min_bet"),
         small_bet=_optional(doc, "small_bet"),
         big_bet=_optional(doc, "big_bet"),
@@ -324,10 +319,10 @@ def _ante_scheme(antes: Sequence[int], big_position: int) -> tuple[int, int]:
 
 
 def _chips(value: Decimal, scale: int) -> int:
-    scaled = value * scale
-    if scaled != scaled.to_integral_value():
+    chips = scaled(value, scale)
+    if not is_whole(chips):
         raise Unsupported(f"amount {value} is not a whole number of chips at scale {scale}")
-    return int(scaled)
+    return int(chips)
 
 
 # ---------------------------------------------------------------------------- replay

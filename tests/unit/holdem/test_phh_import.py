@@ -172,6 +172,8 @@ def test_hands_that_cannot_be_imported_are_reported(tmp_path: Path) -> None:
                                 finishing=(106, 94, 100)))
     write(folder, "12.phh", phh(actions=(*SIMPLE[:3], "p\u0663 f", *SIMPLE[4:]),
                                 finishing=(106, 94, 100)))
+    write(folder, "13.phh", phh(actions=SIMPLE, starting=(
+        "100.00000000000000000000000000001", 100, 100), finishing=(106, 94, 100)))
     result = import_phh([folder])
     assert result.hands == 0 and result.events == []
     reasons = {Path(p).name: r for p, r in result.skipped}
@@ -191,6 +193,9 @@ def test_hands_that_cannot_be_imported_are_reported(tmp_path: Path) -> None:
     # traceback from int(); p٣ (Arabic-Indic three) was read as player 3.
     assert reasons["11.phh"] == "action 'p\u00b3 f': 'p\u00b3' is not a player"
     assert reasons["12.phh"] == "action 'p\u0663 f': 'p\u0663' is not a player"
+    # 31 significant digits: Decimal's 28-digit arithmetic rounded the stack to a whole 100
+    # chips and the hand was imported, the source's last digit dropped without a word.
+    assert reasons["13.phh"] == "amounts are not whole chips at any scale up to 100"
 
 
 def test_file_names_of_digits_that_are_not_ascii_sort_as_text(tmp_path: Path) -> None:
