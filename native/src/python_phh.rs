@@ -23,12 +23,16 @@ type Imported<'py> = (Bound<'py, PyBytes>, usize, usize, usize, Vec<(String, i12
 /// read and converted.
 #[pyfunction]
 pub fn import_phh_files<'py>(py: Python<'py>, files: Vec<File>, rule_profile: String,
-                             big_blind_ante_field: bool)
+                             big_blind_ante_field: bool, fixed_scale: Option<i64>)
                              -> (Option<Imported<'py>>, Option<(String, String)>) {
     let files: Vec<SourceFile> = files.into_iter().map(|(path, folder_table, stem, number, text)| {
         SourceFile { path, folder_table, stem, natural: (number, text) }
     }).collect();
-    let options = Options { rule_profile, big_blind_ante_field };
+    let fixed_scale = fixed_scale.map(i128::from);
+    if fixed_scale.map_or(false, |fixed| !(1..=phh::MAX_FIXED_SCALE).contains(&fixed)) {
+        return (None, Some((String::new(), "a chip unit finer than the native importer takes".to_string())));
+    }
+    let options = Options { rule_profile, big_blind_ante_field, fixed_scale };
     let outcome = py.allow_threads(|| {
         catch_unwind(AssertUnwindSafe(|| phh::import(&files, &options)))
     });

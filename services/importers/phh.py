@@ -170,6 +170,9 @@ def import_phh(paths: Iterable[str | os.PathLike[str]], *,
 
 
 _I64_MAX = 2**63 - 1
+# The finest chip unit the native importer takes (native/src/phh: MAX_FIXED_SCALE): an
+# amount of its at most 24 digits times the scale stays inside its 128-bit integers.
+NATIVE_FIXED_SCALE = 10**12
 
 
 @dataclass(frozen=True)
@@ -181,15 +184,17 @@ class Declined:
 
 
 def native_import(files: list[Path], options: ImportOptions) -> ImportResult | Declined:
-    """The native core's import of ``files`` (``native/src/phh``), or why not: a fixed
-    chip unit, a file that is neither ``.phh`` nor ``.phhs``, a path that is not UTF-8, a
-    file name whose number is beyond 64 bits, no native core; or the core declines (a
-    file or hand it does not read exactly: see its module). The bytes are this module's,
-    as the differential tests prove on every file of the shared data. The core skips a
-    hand where this module would; the reason is this module's (``skip_reason``), and
-    should it find none, the import is this module's after all."""
-    if options.chip_unit is not None:
-        return Declined("--chip-unit")
+    """The native core's import of ``files`` (``native/src/phh``), or why not: a chip
+    unit finer than 1/``NATIVE_FIXED_SCALE``, a file that is neither ``.phh`` nor
+    ``.phhs``, a path that is not UTF-8, a file name whose number is beyond 64 bits, no
+    native core; or the core declines (a file or hand it does not read exactly: see its
+    module). The bytes are this module's, as the differential tests prove on every file
+    of the shared data. The core skips a hand where this module would; the reason is this
+    module's (``skip_reason``), and should it find none, the import is this module's
+    after all."""
+    fixed = None if options.chip_unit is None else fixed_scale(options.chip_unit)
+    if fixed is not None and not 1 <= fixed <= NATIVE_FIXED_SCALE:
+        return Declined(f"--chip-unit {options.chip_unit}: finer than 1/{NATIVE_FIXED_SCALE:,}")
     try:
         from services import _native
     except ImportError:
@@ -205,7 +210,7 @@ def native_import(files: list[Path], options: ImportOptions) -> ImportResult | D
             return Declined(f"{name}: a file name the native importer does not take")
         described.append((name, folders[parent], stem, number, text))
     imported, refused = _native.import_phh_files(described, options.rule_profile,
-                                                 options.big_blind_ante_field)
+                                                 options.big_blind_ante_field, fixed)
     if imported is None:
         where, why = refused
         return Declined(f"{where}: {why}" if where else why)
@@ -320,12 +325,17 @@ def hand_scale(hand: PhhHand) -> int | None:
     return None
 
 
+def fixed_scale(chip_unit: Decimal) -> int:
+    """The scale a chip unit fixes at every table: chips per source unit (0.01: 100)."""
+    return int(1 / chip_unit)
+
+
 def table_scale(hands: list[SourceHand], result: ImportResult,
                 chip_unit: Decimal | None) -> tuple[int, list[SourceHand]]:
     """The table's chip scale: the least common multiple of its hands' scales, or the
     one ``chip_unit`` fixes; hands not whole in it are skipped."""
     if chip_unit is not None:
-        fixed = int(1 / chip_unit)
+        fixed = fixed_scale(chip_unit)
         kept = [s for s in hands if whole_at(s.hand.amounts(), fixed)]
         for source in hands:
             if source not in kept:

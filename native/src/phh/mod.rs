@@ -44,7 +44,14 @@ pub struct SourceFile {
 pub struct Options {
     pub rule_profile: String,
     pub big_blind_ante_field: bool,
+    /// The scale a chip unit fixes for every table (`--chip-unit 0.01`: 100), at most
+    /// `MAX_FIXED_SCALE`; None: each table's own, the least that makes its hands whole.
+    pub fixed_scale: Option<i128>,
 }
+
+/// The finest fixed scale taken here: an amount (at most `toml::MAX_DIGITS` digits) times
+/// it stays inside i128. A finer chip unit is the Python importer's.
+pub const MAX_FIXED_SCALE: i128 = 1_000_000_000_000;
 
 /// Where the Python importer skips a hand; it gives the reason (`phh.skip_reason`), from
 /// the hand's document, the table's scale and, for a hand listed twice, its hand id and
@@ -235,22 +242,44 @@ fn safe_chips(hand: &PhhHand, scale: i128) -> bool {
     })
 }
 
+/// The table's chip scale and the hands whole in it (`phh.table_scale`): the scale a chip
+/// unit fixes, or the least common multiple of the hands' own scales up to `MAX_SCALE`;
+/// a hand not whole in it is skipped.
+fn table_scale<'f>(hands: Vec<Source<'f>>, fixed: Option<i128>, imported: &mut Imported)
+    -> Result<(i128, Vec<Source<'f>>), Declined> {
+    let mut scale = fixed.unwrap_or(1);
+    let mut whole = Vec::with_capacity(hands.len());
+    for source in hands {
+        let fits = match fixed {
+            Some(fixed) => {
+                let amounts = source.hand.amounts().ok_or_else(|| declined(&source.location(), BET_SIZE))?;
+                amounts.iter().all(|a| a.whole_at(fixed).is_some())
+            }
+            None => {
+                let needed = hand_scale(&source.hand).ok_or_else(|| declined(&source.location(), BET_SIZE))?;
+                match needed {
+                    Some(needed) if scale * needed / gcd(scale, needed) <= MAX_SCALE => {
+                        scale = scale * needed / gcd(scale, needed);
+                        true
+                    }
+                    _ => false,
+                }
+            }
+        };
+        if fits {
+            whole.push(source);
+        } else {
+            imported.skipped.push(source.skip(Stage::Scale, 1, None));
+        }
+    }
+    Ok((scale, whole))
+}
+
 /// One table's hands: the scale, the hands listed twice, the chips bound
 /// (`phh.table_scale`, `_once_each`, `_safe_chips`), then each hand played.
 fn import_table(table_id: &str, hands: Vec<Source<'_>>, options: &Options, imported: &mut Imported)
     -> Result<(), Declined> {
-    let mut scale = 1;
-    let mut whole = Vec::with_capacity(hands.len());
-    for source in hands {
-        let needed = hand_scale(&source.hand).ok_or_else(|| declined(&source.location(), BET_SIZE))?;
-        match needed {
-            Some(needed) if scale * needed / gcd(scale, needed) <= MAX_SCALE => {
-                scale = scale * needed / gcd(scale, needed);
-                whole.push(source);
-            }
-            _ => imported.skipped.push(source.skip(Stage::Scale, 1, None)),
-        }
-    }
+    let (scale, whole) = table_scale(hands, options.fixed_scale, imported)?;
     let mut first: HashMap<String, String> = HashMap::new();
     let mut once = Vec::with_capacity(whole.len());
     for source in whole {

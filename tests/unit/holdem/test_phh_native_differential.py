@@ -177,26 +177,28 @@ def folders(draw: st.DrawFn) -> list[tuple[str, str]]:
 
 def test_generated_folders_import_natively_as_the_reference_or_not_at_all(
         tmp_path_factory: pytest.TempPathFactory) -> None:
-    """Each drawn folder is imported natively and compared, or left to Python whole; and
-    the generator is not vacuous: many folders are native, some are not."""
+    """Each drawn folder is imported natively and compared, or left to Python whole, with
+    each table's own scale or a chip unit; and the generator is not vacuous: many folders
+    are native, some are not."""
     taken: list[bool] = []
 
     @settings(max_examples=150, deadline=None, derandomize=True,
               suppress_health_check=[HealthCheck.too_slow])
-    @given(files=folders())
-    def check(files: list[tuple[str, str]]) -> None:
+    @given(files=folders(), unit=st.sampled_from([None, None, "1", "0.5", "0.01"]))
+    def check(files: list[tuple[str, str]], unit: str | None) -> None:
         root = tmp_path_factory.mktemp("generated")
         for name, text in files:
             path = root / name
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(text, encoding="utf-8")
-        reference = import_phh([root], engine="python")
-        native = native_import(expand([root]), ImportOptions())
+        chip_unit = None if unit is None else Decimal(unit)
+        reference = import_phh([root], engine="python", chip_unit=chip_unit)
+        native = native_import(expand([root]), ImportOptions(chip_unit=chip_unit))
         taken.append(isinstance(native, ImportResult))
         if isinstance(native, ImportResult):
             assert_same_import(native, reference)
         else:
-            assert import_phh([root]).jsonl() == reference.jsonl()
+            assert import_phh([root], chip_unit=chip_unit).jsonl() == reference.jsonl()
 
     check()
     assert sum(taken) >= 20 and not all(taken), (sum(taken), len(taken))
@@ -323,12 +325,37 @@ def test_a_hand_id_beyond_the_contract_is_pythons(tmp_path: Path) -> None:
     assert where == str(path) and "longer than 200 characters" in why
 
 
-def test_a_chip_unit_is_pythons(tmp_path: Path) -> None:
+PHHS = Path(__file__).parents[2] / "fixtures" / "phhs"
+
+
+def test_a_chip_unit_imports_natively_as_the_reference(data: Path, tmp_path: Path) -> None:
+    """A chip unit (HandHQ's cents: ``--chip-unit 0.01``) once left the whole import to
+    Python, about five times slower. The native importer takes it: the same bytes, the
+    same scale at every table, and a hand not whole in the unit skipped with the
+    reference's reason. A unit finer than 1/10^12 is still Python's."""
+    session = data / "pluribus" / "100"
+    for unit in ("1", "0.5", "0.25", "0.01"):
+        native, reference = both([session], chip_unit=Decimal(unit))
+        assert native.engine == "native", native.declined
+        assert_same_import(native, reference)
+        assert set(native.scales.values()) == {int(1 / Decimal(unit))}
+    native, reference = both(sorted(PHHS.glob("*.phhs")), chip_unit=Decimal("0.01"))
+    assert native.engine == "native", native.declined
+    assert_same_import(native, reference)
+    assert native.hands > 0 and set(native.scales.values()) == {100}
     path = tmp_path / "s" / "1.phh"
     path.parent.mkdir()
     path.write_text(BASE, encoding="utf-8")
-    assert import_phh([path]).engine == "native"
-    assert import_phh([path], chip_unit=Decimal("0.5")).engine == "python"
+    (path.parent / "2.phh").write_text(
+        BASE.replace("hand = 1", "hand = 2").replace("cbr 10", "cbr 10.5").replace(
+            "[106, 94, 100]", "[106.5, 94, 100]"), "utf-8")
+    native, reference = both([path.parent], chip_unit=Decimal("1"))
+    assert native.engine == "native"
+    assert_same_import(native, reference)
+    assert native.hands == 1 and native.skipped == [
+        (str(path.parent / "2.phh"), "amounts are not whole multiples of the chip unit 1")]
+    finer = import_phh([path], chip_unit=Decimal("1e-13"))
+    assert finer.engine == "python" and finer.declined == "--chip-unit 1E-13: finer than 1/1,000,000,000,000"
     with pytest.raises(ValueError, match="no import engine 'rust'"):
         import_phh([path], engine="rust")
 
