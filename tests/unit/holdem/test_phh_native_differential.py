@@ -326,6 +326,28 @@ def test_a_hand_id_beyond_the_contract_is_pythons(tmp_path: Path) -> None:
 
 
 PHHS = Path(__file__).parents[2] / "fixtures" / "phhs"
+HANDHQ_SHAPED = "".join(f"""[{n}]
+variant = 'NT'
+ante_trimming_status = false
+antes = [0.25, 0.25, 0.25]
+blinds_or_straddles = [0.50, 1, 0]
+min_bet = 1
+starting_stacks = [80.60, 197, 201.30]
+actions = ['d dh p1 ????', 'd dh p2 ????', 'd dh p3 ????', 'p3 f', 'p1 cbr 3.00', 'p2 f']
+venue = 'Casino'
+time = 00:0{n}:09
+day = 1
+month = 7
+year = 2009
+hand = 30172374{n}
+seats = [6, 3, 5]
+table = 'ELM ST'
+players = ['Qx+1/a', 'Rb/2+c', 'Sz3d+=']
+winnings = [2.75, 0, 0]
+currency_symbol = '$'
+time_zone_abbreviation = 'ET'
+
+""" for n in (1, 2))
 
 
 def test_a_chip_unit_imports_natively_as_the_reference(data: Path, tmp_path: Path) -> None:
@@ -343,6 +365,13 @@ def test_a_chip_unit_imports_natively_as_the_reference(data: Path, tmp_path: Pat
     assert native.engine == "native", native.declined
     assert_same_import(native, reference)
     assert native.hands > 0 and set(native.scales.values()) == {100}
+    handhq = tmp_path / "venue" / "one-OBFUSCATED.phhs"  # every key of a HandHQ hand
+    handhq.parent.mkdir()
+    handhq.write_text(HANDHQ_SHAPED, encoding="utf-8")
+    native, reference = both([handhq], chip_unit=Decimal("0.01"))
+    assert native.engine == "native", native.declined
+    assert_same_import(native, reference)
+    assert native.hands == 2 and native.scales == {"phh:Casino/ELM ST": 100}
     path = tmp_path / "s" / "1.phh"
     path.parent.mkdir()
     path.write_text(BASE, encoding="utf-8")
