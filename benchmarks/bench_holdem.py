@@ -164,6 +164,9 @@ def main() -> int:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="phh-bench-") as tmp:
         data = args.data if args.data is not None else unpack(Path(tmp))
+        if not (data / "pluribus").is_dir():
+            parser.error(f"--data {data}: no pluribus/ folder in it (give the unpacked "
+                         "data/ folder, the one holding pluribus/)")
         timings = measure(data, args.sessions)
     report(timings)
     return 0 if set(timings.statuses) == {"ok"} else 1
