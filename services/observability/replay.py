@@ -25,7 +25,7 @@ from services.adjudicator.embedded import EmbeddedRunner, iter_lines
 from services.games.profile import Profiles
 from services.games.profiles import read_profiles
 from services.observability.metrics import AdjudicatorMetrics, adjudicator_metrics
-from services.observability.server import serve_metrics
+from services.observability.server import SettingError, serve_metrics
 
 
 def replay(lines: Iterable[bytes], metrics: AdjudicatorMetrics, profiles: Profiles,
@@ -59,7 +59,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--exit", action="store_true",
                         help="exit at the end of the log instead of serving until stopped")
     args = parser.parse_args(argv)
-    port = serve_metrics("replay")
+    try:
+        port = serve_metrics("replay")
+    except SettingError as exc:
+        parser.error(str(exc))
     print(f"metrics on port {port}" if port is not None else "metrics switched off",
           file=sys.stderr, flush=True)
     with args.log.open("rb") as fh:

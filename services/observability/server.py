@@ -20,6 +20,8 @@ from prometheus_client import (
     start_http_server,
 )
 
+from services.events.numerals import is_ascii_number
+
 log = logging.getLogger("pitwatch.metrics")
 
 PORT_ENV: Final = "PITWATCH_METRICS_PORT"
@@ -30,6 +32,15 @@ DEFAULT_ADDR: Final = "127.0.0.1"  # metrics are not personal data, but exposure
 DEFAULT_PORTS: Final = {"adjudicator": 9401, "ledger": 9402, "surveillance": 9403,
                         "replay": 9404}
 DISABLED: Final = frozenset({"off", "none", "disabled", "-"})
+
+
+class SettingError(ValueError):
+    """An environment variable set to a value the service cannot run with (``variable``
+    names it, for the one-line error the command line makes of it)."""
+
+    def __init__(self, variable: str, message: str) -> None:
+        super().__init__(message)
+        self.variable = variable
 
 
 def start_metrics_server(port: int, addr: str = DEFAULT_ADDR,
@@ -51,10 +62,10 @@ def metrics_port_from_env(service: str) -> int | None:
         return DEFAULT_PORTS[service]
     if value.lower() in DISABLED:
         return None
-    port = int(value)
-    if not 0 <= port <= 65535:
-        raise ValueError(f"{PORT_ENV}={value!r} is not a TCP port")
-    return port
+    if not is_ascii_number(value) or not 0 <= int(value) <= 65535:
+        raise SettingError(PORT_ENV, f"{PORT_ENV}={value!r} is not a TCP port: give 0 to "
+                                     f"65535, or off")
+    return int(value)
 
 
 def serve_metrics(service: str) -> int | None:

@@ -25,6 +25,7 @@ from rich.console import Console
 
 from services.ledger.db import DB_ENV_VAR, DEFAULT_URL
 from services.pipeline.clients import bootstrap_servers, broker_as_usage_error
+from services.pipeline.monitoring import check_monitoring_settings
 from services.pipeline.topics import (
     DEFAULT_APP_ID,
     DEFAULT_BOOTSTRAP,
@@ -155,6 +156,7 @@ def serve_adjudicator(
     from services.games.profiles import read_profiles
     from services.pipeline.worker import WorkerOptions, run_worker
 
+    check_monitoring_settings("adjudicator")
     try:
         make_runner(read_profiles(), engine, archive)  # the engine exists and is built
     except (EngineUnavailable, UnknownEngine) as exc:
@@ -201,6 +203,7 @@ def serve_ledger(
         in_flight=in_flight,
         session_timeout_ms=session_timeout_ms,
     )
+    check_monitoring_settings("ledger")
     with broker_as_usage_error():
         asyncio.run(serve(settings))
 

@@ -38,12 +38,14 @@ re-processed. The records are decoded again for that (only the fields read, with
 
 from __future__ import annotations
 
+import math
 import os
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Final, Protocol
 
 import msgspec
+import typer
 from aiokafka import TopicPartition
 
 from services.observability.metrics import (
@@ -53,7 +55,7 @@ from services.observability.metrics import (
     ledger_metrics,
     surveillance_metrics,
 )
-from services.observability.server import serve_metrics
+from services.observability.server import SettingError, metrics_port_from_env, serve_metrics
 from services.pipeline.kafka_watch import DEFAULT_INTERVAL_S, KafkaWatch, start_kafka_watch
 from services.pipeline.step import REASON_HEADER
 
@@ -123,8 +125,32 @@ _alert_decoder = msgspec.json.Decoder(_AlertView)
 
 
 def watch_interval_s() -> float:
+    """Seconds between two looks at the broker's lag (a pause, not money: a float)."""
     value = os.environ.get(WATCH_INTERVAL_ENV)
-    return float(value) if value else DEFAULT_INTERVAL_S
+    if not value:
+        return DEFAULT_INTERVAL_S
+    try:
+        seconds = float(value)
+    except ValueError:
+        seconds = math.nan
+    if not (math.isfinite(seconds) and seconds > 0):
+        raise SettingError(WATCH_INTERVAL_ENV, f"{WATCH_INTERVAL_ENV}={value!r} is not a "
+                                               "number of seconds above 0")
+    return seconds
+
+
+def check_monitoring_settings(service: str) -> None:
+    """The environment's metrics port and lag-watch interval for ``service``, checked
+    when the command starts, before it connects anywhere: ``PITWATCH_METRICS_PORT=abc``
+    was a ValueError traceback once the broker had been reached, and
+    ``PITWATCH_KAFKA_WATCH_SECONDS=abc`` one in the watch's thread. A bad value is the
+    command line's one-line error (exit 2)."""
+    try:
+        metrics_port_from_env(service)
+        if service in ("adjudicator", "ledger"):
+            watch_interval_s()
+    except SettingError as exc:
+        raise typer.BadParameter(str(exc), param_hint=exc.variable) from None
 
 
 def start_adjudicator_monitoring(bootstrap: str, group: str, events_topic: str,

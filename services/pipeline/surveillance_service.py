@@ -51,7 +51,11 @@ from services.pipeline.clients import (
     broker_as_usage_error,
     start_clients,
 )
-from services.pipeline.monitoring import observe_surveillance_lag, start_surveillance_monitoring
+from services.pipeline.monitoring import (
+    check_monitoring_settings,
+    observe_surveillance_lag,
+    start_surveillance_monitoring,
+)
 from services.pipeline.producer import new_producer
 from services.pipeline.topics import DEFAULT_BOOTSTRAP, TopicNames, partition_counts
 from services.surveillance.alert_id import alert_id
@@ -258,6 +262,7 @@ def serve_surveillance(
     settings = SurveillanceServiceSettings(bootstrap=bootstrap,
                                            topics=TopicNames.with_prefix(topic_prefix),
                                            profile=profile, review_every=review_every)
+    check_monitoring_settings("surveillance")
     with broker_as_usage_error():
         asyncio.run(serve(settings))
 

@@ -73,3 +73,31 @@ def test_option_values_no_service_can_run_with(args: list[str], words: tuple[str
     log.write_text("{}\n", encoding="utf-8")
     ran = pitwatch(*(a.format(log=log) for a in args))
     assert_one_line_usage_error(ran, *words)
+
+
+@pytest.mark.parametrize(("command", "variable", "value", "words"), [
+    (["serve", "adjudicator"], "PITWATCH_METRICS_PORT", "abc",
+     ("PITWATCH_METRICS_PORT='abc' is not a TCP port: give 0 to 65535, or off",)),
+    (["serve", "ledger", "--db", "sqlite:///{tmp}/ledger.sqlite"], "PITWATCH_METRICS_PORT",
+     "70000", ("PITWATCH_METRICS_PORT='70000' is not a TCP port",)),
+    (["serve", "surveillance"], "PITWATCH_METRICS_PORT", "\u00b2",
+     ("is not a TCP port",)),
+    (["serve", "adjudicator"], "PITWATCH_KAFKA_WATCH_SECONDS", "nan",
+     ("PITWATCH_KAFKA_WATCH_SECONDS='nan' is not a number of seconds above 0",)),
+    (["serve", "ledger", "--db", "sqlite:///{tmp}/ledger.sqlite"],
+     "PITWATCH_KAFKA_WATCH_SECONDS", "abc", ("is not a number of seconds above 0",)),
+    (["serve", "ledger", "--db", "sqlite:///{tmp}/ledger.sqlite"],
+     "PITWATCH_KAFKA_WATCH_SECONDS", "-1", ("is not a number of seconds above 0",)),
+])
+def test_environment_values_no_service_can_run_with(
+        command: list[str], variable: str, value: str, words: tuple[str, ...],
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The metrics port and the lag watch's interval come from the environment. A port
+    that is no number was a ValueError traceback once the broker had been reached, an
+    interval that is no number one in the watch's thread (``nan`` and ``-1`` passed).
+    Each is now one line naming the variable, before anything connects: here no broker
+    answers, and the error is still the variable's."""
+    monkeypatch.setenv(variable, value)
+    args = [a.format(tmp=tmp_path) for a in command]
+    ran = pitwatch(*args, "--bootstrap", f"127.0.0.1:{closed_port()}")
+    assert_one_line_usage_error(ran, variable, *words)
