@@ -94,7 +94,7 @@ def read_profile_folder(folder: Path) -> RuleProfile:
     may extend a built-in profile or one of ``PITWATCH_PROFILES``; the folders beside it
     are not read (they need not be profiles)."""
     if not folder.is_dir():
-        raise UnknownProfileError(f"the profile folder {folder} does not exist")
+        raise UnknownProfileError(f"the profile folder {folder} {_not_a_folder(folder)}")
     raw = _read_folders(_known_folders(None) | {folder.name: folder})
     profile = RuleProfile(name=folder.name, sections=_resolve(folder.name, raw, ()))
     check_sections(profile, folder)
@@ -106,10 +106,15 @@ def _known_folders(extra_dir: str | Path | None) -> dict[str, Path]:
     extra = extra_dir if extra_dir is not None else os.environ.get(PROFILES_ENV) or None
     if extra is not None:
         if not Path(extra).is_dir():
-            raise UnknownProfileError(f"the profiles folder {extra} does not exist "
+            raise UnknownProfileError(f"the profiles folder {extra} {_not_a_folder(Path(extra))} "
                                       f"({PROFILES_ENV} or the folder given)")
         folders |= _folders(Path(extra))
     return folders
+
+
+def _not_a_folder(path: Path) -> str:
+    """Why ``path`` is no folder: a file named as one was said not to exist."""
+    return "is a file, not a folder" if path.exists() else "does not exist"
 
 
 def _read_folders(folders: dict[str, Path]

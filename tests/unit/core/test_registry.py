@@ -150,6 +150,19 @@ def test_a_profile_folder_is_read_without_its_neighbours(tmp_path: Path) -> None
         read_profiles(tmp_path)  # the whole folder is read as profiles: notes is none
 
 
+
+def test_a_file_named_as_the_profiles_folder_is_said_to_be_a_file(tmp_path: Path) -> None:
+    """It was said not to exist, which sent its owner looking for a typo."""
+    a_file = tmp_path / "profiles.toml"
+    a_file.write_text("", encoding="utf-8")
+    with pytest.raises(UnknownProfileError, match=r"profiles\.toml is a file, not a folder"):
+        read_profiles(a_file)
+    with pytest.raises(UnknownProfileError, match=r"profiles\.toml is a file, not a folder"):
+        read_profile_folder(a_file)
+    with pytest.raises(UnknownProfileError, match="nowhere does not exist"):
+        read_profile_folder(tmp_path / "nowhere")
+
+
 def _calls_read_profiles(path: Path) -> bool:
     tree = ast.parse(path.read_text("utf-8"))
     return any(isinstance(node, ast.Name) and node.id == "read_profiles"
