@@ -25,7 +25,7 @@ from aiokafka import AIOKafkaProducer
 from aiokafka.errors import UnknownTopicOrPartitionError
 
 from services.adjudicator.embedded import iter_lines
-from services.pipeline.clients import TopicMissing, start_clients
+from services.pipeline.clients import TopicMissing, require_topics, start_clients
 from services.pipeline.topics import MAX_MESSAGE_BYTES, StreamSettings
 
 IN_FLIGHT = 5000  # records sent before waiting for their acknowledgements
@@ -57,8 +57,14 @@ def record_key(raw: bytes) -> bytes | None:
     return table_id.encode() if isinstance(table_id, str) else None
 
 
-def keyed_records(lines: Iterable[bytes]) -> Iterator[tuple[bytes | None, bytes]]:
-    for raw, _where in iter_lines(lines):
+def keyed_records(lines: Iterable[bytes], too_large: list[tuple[str, int]] | None = None
+                  ) -> Iterator[tuple[bytes | None, bytes]]:
+    """``(key, line)`` of every line; with ``too_large``, a line over
+    ``MAX_PUBLISHED_BYTES`` is noted there (where, bytes) instead of yielded."""
+    for raw, where in iter_lines(lines):
+        if too_large is not None and len(raw) > MAX_PUBLISHED_BYTES:
+            too_large.append((where, len(raw)))
+            continue
         yield record_key(raw), raw
 
 
@@ -103,29 +109,18 @@ async def produce_records(
 async def produce_file(path: Path, settings: StreamSettings) -> ProduceReport:
     """Publish ``path`` to the settings' ``table-events`` topic."""
     started = time.perf_counter()
+    # Asked first: a send to a missing topic waits out the metadata timeout, logging
+    # "not found in cluster metadata" hundreds of times, before it fails.
+    await require_topics(settings.bootstrap, [settings.topics.events])
     producer = new_producer(settings.bootstrap)
     too_large: list[tuple[str, int]] = []
-
-    def publishable(lines: Iterable[bytes]) -> Iterator[tuple[bytes | None, bytes]]:
-        for raw, where in iter_lines(lines):
-            if len(raw) > MAX_PUBLISHED_BYTES:
-                too_large.append((where, len(raw)))
-                continue
-            yield record_key(raw), raw
-
     await start_clients(settings.bootstrap, producer)
-    missing = TopicMissing(f"topic {settings.topics.events}", settings.bootstrap)
     try:
-        # Asked first: a send to a missing topic waits out the metadata timeout, logging
-        # "not found in cluster metadata" hundreds of times, before it fails.
-        cluster = await producer.client.fetch_all_metadata()
-        if settings.topics.events not in cluster.topics():
-            raise missing
         with path.open("rb") as fh:
             sent, unkeyed = await produce_records(producer, settings.topics.events,
-                                                  publishable(fh))
+                                                  keyed_records(fh, too_large))
     except UnknownTopicOrPartitionError:  # deleted meanwhile
-        raise missing from None
+        raise TopicMissing(f"topic {settings.topics.events}", settings.bootstrap) from None
     finally:
         await producer.stop()
     return ProduceReport(sent, unkeyed, time.perf_counter() - started, too_large)
