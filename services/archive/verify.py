@@ -9,7 +9,10 @@ longer matches), a removed event as a gap, and a table's last event, which has n
 successor yet, by its segment's ``last_hash``. The columns beside each body (sequence
 range, hashes, timestamps, day, counts) are derived from the body again and compared; for
 every booked hand, the ledger's record (``hands.last_hash``, written independently by the
-ledger) must name the archived hash of the hand's last event.
+ledger) must name the archived hash of the hand's last event. A chain cut short at its end
+(the last segments removed, which leaves no successor to notice) is found against the
+catalog (``archive_tables.last_seq``: the highest seq the writer ever archived for the
+table, which the database never lets go down): the archived events must reach it.
 
 Breaks the table's own stream already had when it arrived (a tampered or missing event
 the chain check reported then, as an alert the archive kept) are listed as such: the
@@ -38,7 +41,7 @@ from sqlalchemy import Engine, func, select
 from services.archive.reader import iter_segments, segments_query
 from services.archive.segment import PackedSegment, UnknownCodec, UnreadableBody, event_lines
 from services.events.canonical import GENESIS_HASH
-from services.ledger.archive_tables import ArchiveAlert, ArchiveSegment
+from services.ledger.archive_tables import ArchiveAlert, ArchiveSegment, ArchiveTable
 from services.ledger.models import Hand
 
 # What the intake's SURV-9 alerts say (services.adjudicator.table: check_chain), read back.
@@ -67,7 +70,7 @@ class ChainBreak:
     table_id: str
     seq: int | None
     event_id: str | None
-    kind: str  # altered, gap, genesis, conflict, column, unreadable, anchor
+    kind: str  # altered, gap, genesis, conflict, column, unreadable, anchor, end
     message: str
     at_intake: bool = False
     # The link as verify found it: the prev_hash the event carries and the hash of the
@@ -214,15 +217,22 @@ class Anchor:
     last_hash: str
 
 
+# ``check_table``'s ``archived_to`` when the table has no catalog row at all.
+NO_CATALOG_ROW = -1
+
+
 def check_table(table_id: str, segments: Sequence[DecodedSegment],
                 before: tuple[int, str] | None = None, anchors: Iterable[Anchor] = (),
-                intake_breaks: Iterable[IntakeBreak] = ()) -> list[ChainBreak]:
+                intake_breaks: Iterable[IntakeBreak] = (),
+                archived_to: int | None = None) -> list[ChainBreak]:
     """Every break of one table's chain over ``segments`` (in arrival order).
 
     ``before``: (seq, hash) of the table's last archived event before these segments,
     when they do not start at the table's beginning (a span of days). ``anchors``: the
     ledger's record of each hand. ``intake_breaks``: what the intake reported broken
-    (its SURV-9 alerts)."""
+    (its SURV-9 alerts). ``archived_to``: the catalog's highest archived seq of the table
+    (``NO_CATALOG_ROW`` if it has none), given when ``segments`` reach the table's last
+    archived day; None compares nothing (a span that ends before it)."""
     breaks = [p for s in segments for p in s.problems]
     by_seq: dict[int, StoredEvent] = {}
     for event in (e for s in segments for e in s.events if not e.refused):
@@ -235,6 +245,9 @@ def check_table(table_id: str, segments: Sequence[DecodedSegment],
     chain = [by_seq[seq] for seq in sorted(by_seq)]
     breaks += _link_problems(table_id, chain, before)
     breaks += _anchor_problems(table_id, by_seq, anchors)
+    if archived_to is not None:
+        highest = chain[-1].seq if chain else before[0] if before else None
+        breaks += _end_problems(table_id, highest, archived_to)
     seen = {b.seq: b for b in intake_breaks}
     return [_classified(b, seen) for b in breaks]
 
@@ -283,6 +296,34 @@ def _anchor_problems(table_id: str, by_seq: dict[int, StoredEvent],
                 f"{anchor.last_seq}) hashing to {anchor.last_hash[:16]}…, the archive's "
                 f"hashes to {event.hash[:16]}…"))
     return problems
+
+
+def _end_problems(table_id: str, highest: int | None, archived_to: int) -> list[ChainBreak]:
+    """The end of the chain against the catalog. Removing a table's last segments leaves a
+    chain whose every link holds (nothing comes after the cut to notice it); the catalog
+    still names the highest seq ever archived. Either way round they differ, something was
+    removed or changed behind the database's guards."""
+    if archived_to == NO_CATALOG_ROW:
+        if highest is None:
+            return []  # only refused events archived: the catalog never had this table
+        return [ChainBreak(table_id, highest, None, "end",
+                           f"the archive holds table {table_id} up to seq {highest}, but the "
+                           "catalog (archive_tables) has no row for the table: removed")]
+    if highest == archived_to:
+        return []
+    if highest is None or highest < archived_to:
+        first = 1 if highest is None else highest + 1
+        missing = f"seq {first}" if first == archived_to else f"seq {first}..{archived_to}"
+        last = "no event" if highest is None else f"seq {highest}"
+        return [ChainBreak(table_id, first, None, "end",
+                           f"{missing} missing at the end of the chain: the catalog "
+                           f"(archive_tables) says table {table_id} was archived up to seq "
+                           f"{archived_to}, the archive holds {last} last (segments "
+                           "removed from its end)")]
+    return [ChainBreak(table_id, highest, None, "end",
+                       f"the archive holds table {table_id} up to seq {highest}, but the "
+                       f"catalog (archive_tables) says seq {archived_to}: the catalog was "
+                       "changed")]
 
 
 def _classified(found: ChainBreak, seen: dict[int, IntakeBreak]) -> ChainBreak:
@@ -339,9 +380,11 @@ def verify_archive(engine: Engine, first_day: dt.date | None = None,
         report.tables += 1
         report.segments += len(decoded)
         report.events += sum(len(d.events) for d in decoded)
+        archived_to = _archived_to(engine, table) if reaches_end(engine, table, last_day) \
+            else None
         report.breaks += check_table(table, decoded, before,
                                      _anchors(engine, table, first_day, last_day),
-                                     _intake_breaks(engine, table))
+                                     _intake_breaks(engine, table), archived_to)
         if on_table is not None:
             on_table(table, len(decoded))
     return report
@@ -374,6 +417,25 @@ def _before(engine: Engine, table_id: str, first: PackedSegment) -> tuple[int, s
     if row is None or row.last_hash is None:
         return None
     return int(row.last_seq), str(row.last_hash)
+
+
+def reaches_end(engine: Engine, table_id: str, last_day: dt.date | None) -> bool:
+    """Whether the span verified holds the table's last archived day."""
+    if last_day is None:
+        return True
+    s = ArchiveSegment
+    with engine.connect() as conn:
+        later = conn.execute(select(s.day).where(s.table_id == table_id, s.day > last_day)
+                             .limit(1)).first()
+    return later is None
+
+
+def _archived_to(engine: Engine, table_id: str) -> int:
+    """The catalog's highest archived seq of the table (``NO_CATALOG_ROW``: no row)."""
+    with engine.connect() as conn:
+        last_seq = conn.execute(select(ArchiveTable.last_seq)
+                                .where(ArchiveTable.table_id == table_id)).scalar()
+    return NO_CATALOG_ROW if last_seq is None else int(last_seq)
 
 
 def _anchors(engine: Engine, table_id: str, first_day: dt.date | None,

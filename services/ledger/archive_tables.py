@@ -12,7 +12,9 @@ and are checked against it.
 per UTC day, created as days arrive), so that old days can be detached and kept cold;
 SQLite holds the same table unpartitioned. Append-only on both: triggers refuse UPDATE,
 DELETE (and TRUNCATE on PostgreSQL) on every table here except ``archive_tables``, the
-catalog, which holds each table's highest archived seq for the writer's overlap check.
+catalog, which holds each table's highest archived seq for the writer's overlap check and
+for ``pitwatch verify`` (a chain cut at its end shows only against it): its triggers let
+that seq grow and refuse to lower it or delete a row (migration 0012).
 """
 
 from __future__ import annotations

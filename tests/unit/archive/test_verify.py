@@ -12,6 +12,7 @@ event or the one after it (or in the columns of its segment).
 
 from __future__ import annotations
 
+import datetime as dt
 import hashlib
 import random
 import re
@@ -24,15 +25,18 @@ import msgspec
 import orjson
 import pytest
 from sqlalchemy import Engine, text
+from sqlalchemy.exc import IntegrityError
 
 from services.archive.segment import PackedSegment, compress, event_lines
 from services.archive.verify import (
+    NO_CATALOG_ROW,
     Anchor,
     DecodedSegment,
     IntakeBreak,
     check_table,
     decode_segment,
     intake_break,
+    reaches_end,
     verify_archive,
 )
 from services.events.canonical import canonical_json
@@ -265,3 +269,99 @@ def test_a_change_made_in_the_database_is_found_by_the_command(tmp_path: Path) -
     breaks = orjson.loads(found.stdout)["breaks"]
     assert [(b["table"], b["seq"], b["kind"], b["at intake"]) for b in breaks] == [
         (obj["table_id"], obj["seq"] + 1, "altered", "no")]
+
+
+# ---------------------------------------------------------------- the end of a chain
+
+
+def log_last_seqs() -> dict[str, int]:
+    """Each table's highest seq in the input log: what the catalog must say once the log
+    is archived (the simulated day refuses no event at a table's end)."""
+    last: dict[str, int] = {}
+    for line in simulated_log().lines:
+        obj = orjson.loads(line)
+        last[obj["table_id"]] = max(last.get(obj["table_id"], 0), obj["seq"])
+    return last
+
+
+def end_breaks(table_id: str, t: Table, kept: int, archived_to: int) -> list[Any]:
+    return [b for b in check_table(table_id, t.decoded[:kept], None, t.anchors, t.intake,
+                                   archived_to) if not b.at_intake]
+
+
+def test_segments_cut_from_a_chains_end_are_found_against_the_catalog(
+        archived: dict[str, Table]) -> None:
+    """The last one, two or three segments of each table removed (a hand, or the events
+    after the last hand): every link left holds, so only the catalog shows the cut."""
+    last = log_last_seqs()
+    assert set(last) == set(archived)
+    for table_id, t in archived.items():
+        assert end_breaks(table_id, t, len(t.decoded), last[table_id]) == []
+        for cut in (1, 2, 3):
+            kept = len(t.decoded) - cut
+            highest = max(orjson.loads(line)["seq"] for s in t.segments[:kept]
+                          for line in event_lines(s.codec, s.body))
+            assert check_table(table_id, t.decoded[:kept], None, t.anchors, t.intake) == [
+                b for b in check_table(table_id, t.decoded, None, t.anchors, t.intake)
+                if b.seq is not None and b.seq <= highest], "no link shows the cut"
+            found = end_breaks(table_id, t, kept, last[table_id])
+            assert [(b.table_id, b.seq, b.kind) for b in found] == [
+                (table_id, highest + 1, "end")]
+            assert f"archived up to seq {last[table_id]}, the archive holds seq {highest} " \
+                   "last" in found[0].message
+
+
+def test_a_catalog_that_disagrees_with_the_chain_is_found(archived: dict[str, Table]) -> None:
+    table_id, t = sorted(archived.items())[0]
+    last = log_last_seqs()[table_id]
+    raised = end_breaks(table_id, t, len(t.decoded), last + 5)
+    assert [(b.seq, b.kind) for b in raised] == [(last + 1, "end")]
+    lowered = end_breaks(table_id, t, len(t.decoded), last - 5)
+    assert [(b.seq, b.kind) for b in lowered] == [(last, "end")]
+    assert "the catalog was changed" in lowered[0].message
+    missing = end_breaks(table_id, t, len(t.decoded), NO_CATALOG_ROW)
+    assert [(b.seq, b.kind) for b in missing] == [(last, "end")]
+    assert "has no row for the table" in missing[0].message
+    assert end_breaks(table_id, t, 0, NO_CATALOG_ROW) == []  # nothing archived, no row
+
+
+def test_a_span_is_held_to_the_catalog_only_when_it_reaches_the_tables_last_day(
+        engine: Engine) -> None:
+    keep(engine, simulated_log().lines)
+    day = dt.date(2026, 1, 5)  # the simulated day
+    assert reaches_end(engine, "T001", None)
+    assert reaches_end(engine, "T001", day)
+    assert not reaches_end(engine, "T001", day - dt.timedelta(days=1))
+    assert verify_archive(engine, day, day).archive_breaks == []
+
+
+def test_a_chains_end_removed_in_the_database_is_found_by_the_command(tmp_path: Path) -> None:
+    """Someone with the owner's rights drops the segments' guard and deletes a table's last
+    hand: every link left holds, the catalog still says how far the table was archived;
+    and the catalog's own guard refuses to be lowered to match."""
+    url = f"sqlite:///{tmp_path}/day.sqlite"
+    log = tmp_path / "day.jsonl"
+    log.write_bytes(b"\n".join(simulated_log(faults=False).lines) + b"\n")
+    assert pitwatch("adjudicate", str(log), "--ledger", url).code in (0, 1)
+    assert pitwatch("verify", "--db", url).code == 0
+    from services.ledger.db import open_ledger
+
+    engine = open_ledger(url)
+    with engine.begin() as conn:
+        last_hand = conn.execute(text(
+            "SELECT table_id, hand_id, first_seq FROM archive_segments "
+            "WHERE hand_id IS NOT NULL ORDER BY last_seq DESC LIMIT 1")).one()
+        conn.execute(text("DROP TRIGGER archive_segments_no_delete"))
+        conn.execute(text("DELETE FROM archive_segments WHERE table_id = :t AND "
+                          "first_seq >= :s"), {"t": last_hand.table_id,
+                                               "s": last_hand.first_seq})
+    with pytest.raises(IntegrityError, match="never goes down"), engine.begin() as conn:
+        conn.execute(text("UPDATE archive_tables SET last_seq = :s - 1 WHERE table_id = :t"),
+                     {"t": last_hand.table_id, "s": last_hand.first_seq})
+    engine.dispose()
+    found = pitwatch("verify", "--db", url, "--format", "json")
+    assert found.code == 1
+    breaks = orjson.loads(found.stdout)["breaks"]
+    assert [(b["table"], b["seq"], b["kind"]) for b in breaks] == [
+        (last_hand.table_id, last_hand.first_seq, "end")]
+    assert "segments removed from its end" in breaks[0]["what"]

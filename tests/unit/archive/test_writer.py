@@ -161,6 +161,39 @@ def test_archive_and_case_trails_refuse_update_and_delete(kept: Engine, table: s
     assert rows(engine, f"SELECT * FROM {table}") == before
 
 
+@pytest.mark.parametrize(("statement", "refusal"), [
+    ("UPDATE archive_tables SET last_seq = last_seq - 1", "never goes down"),
+    ("UPDATE archive_tables SET last_seq = 0", "never goes down"),
+    ("UPDATE archive_tables SET table_id = table_id || 'x'", "never goes down"),
+    ("DELETE FROM archive_tables", "never deleted"),
+])
+def test_the_catalog_of_archived_tables_never_goes_down(kept: Engine, statement: str,
+                                                        refusal: str) -> None:
+    """The catalog is what shows a chain cut at its end (``pitwatch verify``): the highest
+    seq archived per table may only grow, and a table's row is never deleted."""
+    before = rows(kept, "SELECT * FROM archive_tables ORDER BY table_id")
+    assert len(before) == 3
+    with pytest.raises(IntegrityError, match=refusal), kept.begin() as conn:
+        conn.execute(text(statement))
+    assert rows(kept, "SELECT * FROM archive_tables ORDER BY table_id") == before
+
+
+def test_the_catalog_grows_as_the_writer_raises_it(engine: Engine) -> None:
+    """The writer's upsert still raises the catalog through the guard: a second day's
+    events of the same tables, archived after the first."""
+    log = simulated_log().lines
+    half = len(log) // 2
+    keep(engine, log[:half])
+    first = dict(rows(engine, "SELECT table_id, last_seq FROM archive_tables"))
+    keep(engine, log)
+    last: dict[str, int] = {}
+    for line in log:
+        obj = orjson.loads(line)
+        last[obj["table_id"]] = max(last.get(obj["table_id"], 0), obj["seq"])
+    assert dict(rows(engine, "SELECT table_id, last_seq FROM archive_tables")) == last
+    assert all(first[t] < last[t] for t in first)
+
+
 def test_a_case_is_never_deleted(kept: Engine) -> None:
     engine = kept
     before = count(engine, "cases")
@@ -194,12 +227,14 @@ def test_sqlite_has_no_partitions_to_detach(tmp_path: Path) -> None:
     "TRUNCATE archive_segments_20260105",
     "TRUNCATE archive_segments",
     "TRUNCATE archive_alerts",
+    "TRUNCATE archive_tables",
 ])
 def test_postgresql_refuses_changes_through_a_day_partition(pg_engine: Engine,
                                                             statement: str) -> None:
     keep(pg_engine, simulated_log().lines)
     before = rows(pg_engine, "SELECT * FROM archive_segments ORDER BY table_id, head_seq")
-    with pytest.raises(IntegrityError, match="append-only"), pg_engine.begin() as conn:
+    with pytest.raises(IntegrityError, match=r"append-only|never deleted"), \
+            pg_engine.begin() as conn:
         conn.execute(text(statement))
     assert rows(pg_engine, "SELECT * FROM archive_segments ORDER BY table_id, head_seq") == before
 
