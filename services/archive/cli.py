@@ -23,7 +23,7 @@ from rich.console import Console
 
 from services.exits import INPUT_PROBLEMS, OK
 from services.ledger.db import DB_ENV_VAR, DEFAULT_URL
-from services.ledger.listing import Column, Format, Listing, json_bytes
+from services.ledger.listing import Cell, Column, Format, Listing, json_bytes
 from services.terminal import progress_bar
 
 if TYPE_CHECKING:
@@ -80,10 +80,12 @@ def verify(
         "--strict", help="exit 1 also for breaks the stream had when it arrived")] = False,
     fmt: FormatOption = Format.table,
 ) -> None:
-    """Re-verify every hash chain in the archive from the stored bytes; list each break
-    with its table, seq and event. Exits 1 on a break in the archive."""
+    """Re-verify every hash chain in the archive from the stored bytes, and every booked
+    hand's postings and rake against its stored record; list each break with its table,
+    seq and event. Exits 1 on a break in the archive or the ledger."""
     from services.archive.verify import verify_archive
     from services.ledger.cli import open_for_reading
+    from services.ledger.recheck import recheck_ledger
 
     first_day, last_day = _span(first, last)
     engine = open_for_reading(db)
@@ -91,14 +93,18 @@ def verify(
         task = progress.add_task("verifying", total=None, unit="tables", note="")
         report = verify_archive(engine, first_day, last_day, table,
                                 on_table=lambda _t, _n: progress.advance(task))
-    listing = Listing("Chain breaks", [Column("table"), Column("seq", count=True),
+        ledger = recheck_ledger(engine, first_day, last_day, table)
+    rows: list[tuple[Cell, ...]] = [
+        (b.table_id, b.seq, b.event_id, b.kind, "yes" if b.at_intake else "no", b.message)
+        for b in report.breaks]
+    rows += [(b.table_id, None, b.event_id, "ledger", "no", b.message) for b in ledger.breaks]
+    listing = Listing("Breaks", [Column("table"), Column("seq", count=True),
                                        Column("event"), Column("kind"),
-                                       Column("at intake"), Column("what")],
-                      [(b.table_id, b.seq, b.event_id, b.kind, "yes" if b.at_intake else "no",
-                        b.message) for b in report.breaks])
-    if report.breaks or fmt is not Format.table:
+                                       Column("at intake"), Column("what")], rows)
+    if rows or fmt is not Format.table:
         _emit(listing, fmt, {"tables": report.tables, "segments": report.segments,
-                             "events": report.events, "breaks": listing.records(),
+                             "events": report.events, "hands": ledger.hands,
+                             "postings": ledger.postings, "breaks": listing.records(),
                              "notes": report.notes})
     for note in report.notes:
         errors.print(f"note: {note}", markup=False)
@@ -113,10 +119,14 @@ def verify(
                     "no break in the archive")
                  + (f", {intake:,} break(s) the stream had when it arrived (reported then)"
                     if intake else ""), markup=False)
+    errors.print(f"checked {ledger.hands:,} booked hand(s), {ledger.postings:,} posting(s) "
+                 "against their records: " + (f"{len(ledger.breaks):,} difference(s) in the "
+                                              "ledger" if ledger.breaks else "as booked"),
+                 markup=False)
     if report.tables == 0:
         errors.print("the archive holds nothing here: archive a run with `pitwatch "
                      "adjudicate LOG --ledger URL` or `pitwatch serve archive`", markup=False)
-    raise typer.Exit(INPUT_PROBLEMS if report.failed(strict) else OK)
+    raise typer.Exit(INPUT_PROBLEMS if report.failed(strict) or ledger.breaks else OK)
 
 
 # ---------------------------------------------------------------- replay

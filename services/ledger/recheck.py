@@ -1,0 +1,210 @@
+"""Booked hands held to their own records: the postings and rake rows of every booked
+hand derived again from its stored record and compared with the rows the ledger holds.
+
+Why: the ledger's rows are append-only behind triggers and constraints, but a guard only
+stops what it was written for, on the connections it binds. Someone with the owner's
+rights can drop the triggers and delete a pair of postings (a payout and its other leg):
+every hand still balances. A balanced pair inserted under a hand id that was never booked
+moves chips between two players' balances; the pending-hand foreign key refuses it at
+commit on pitwatch's own connections, but SQLite enforces foreign keys only on a
+connection that asks for it (its shell does not), and on PostgreSQL the owner can drop the
+constraint. The stored record (``hands.record_json``, whose
+SHA-256 is ``hands.record_sha256`` and which ``pitwatch replay`` holds to the archived
+events) gives every row again (``entries.build_entry``, the function that booked them),
+so each difference is found, with the hand, the event and the leg.
+
+Read in chunks of hands (their rows looked up by the primary keys), so memory stays flat
+over years of hands. Pure reading: nothing is written.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import msgspec
+from sqlalchemy import Connection, Engine, Select, select
+
+from services.events.contract import decode_record
+from services.ledger.entries import HandEntry, build_entry
+from services.ledger.models import Hand, Posting, Rake
+
+HANDS_PER_CHUNK = 500
+MAX_LISTED = 3  # differences listed for one hand; the rest are counted
+
+
+@dataclass(frozen=True)
+class LedgerBreak:
+    """A booked hand whose rows are not the ones its record gives (or rows of no booked
+    hand: ``hand_id`` names the id they were filed under)."""
+
+    table_id: str | None
+    hand_id: str
+    event_id: str | None
+    message: str
+
+
+@dataclass
+class RecheckReport:
+    hands: int = 0
+    postings: int = 0
+    breaks: list[LedgerBreak] = field(default_factory=list)
+
+
+def recheck_ledger(engine: Engine, first_day: dt.date | None = None,
+                   last_day: dt.date | None = None, table_id: str | None = None
+                   ) -> RecheckReport:
+    """Every booked hand of the span (by its booking day; every day when none is given),
+    or of one table, against its record; and rows filed under a hand id that has no
+    ``hands`` row (they have no day or table to be filtered by)."""
+    report = RecheckReport()
+    breaks = report.breaks
+    with engine.connect() as conn:
+        for chunk in _hand_chunks(conn, _hands_query(first_day, last_day, table_id)):
+            ids = [row.hand_id for row in chunk]
+            postings = _rows_by_hand(conn, _POSTING_COLUMNS, Posting, ids)
+            rake = _rows_by_hand(conn, _RAKE_COLUMNS, Rake, ids)
+            for row in chunk:
+                report.hands += 1
+                report.postings += len(postings.get(row.hand_id, ()))
+                breaks += hand_breaks(row.table_id, row.hand_id, row.ledger_status,
+                                      row.record_sha256, row.record_json,
+                                      postings.get(row.hand_id, []), rake.get(row.hand_id, []))
+        breaks += _rows_of_no_hand(conn)
+    return report
+
+
+# ---------------------------------------------------------------- one hand
+
+# The stored rows as tuples, in the order ``entries`` builds them.
+_POSTING_COLUMNS = ("event_id", "leg", "seq", "account", "amount", "kind")
+_RAKE_COLUMNS = ("event_id", "leg", "table_id", "seat", "player_id", "amount", "mode", "day")
+
+
+def hand_breaks(table_id: str, hand_id: str, status: str, sha256: str, record_json: str,
+                postings: Sequence[tuple[Any, ...]], rake: Sequence[tuple[Any, ...]]
+                ) -> list[LedgerBreak]:
+    """One booked hand against its record: the record's own hash, then its rows."""
+    def broken(message: str, event_id: str | None = None) -> LedgerBreak:
+        return LedgerBreak(table_id, hand_id, event_id, message)
+
+    if hashlib.sha256(record_json.encode("utf-8")).hexdigest() != sha256:
+        return [broken(f"hand {hand_id}: the stored record is not the record booked (its "
+                       "SHA-256 differs from hands.record_sha256)")]
+    try:
+        entry = build_entry(decode_record(record_json))
+    except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+        return [broken(f"hand {hand_id}: the stored record cannot be read ({exc})")]
+    expected_postings: list[tuple[Any, ...]] = []
+    expected_rake: list[tuple[Any, ...]] = []
+    if status == "posted":
+        if entry.refusal is not None:
+            return [broken(f"hand {hand_id} is booked as posted, but its record is refused: "
+                           f"{entry.refusal.message}")]
+        expected_postings = [tuple(line) for line in entry.postings]
+        expected_rake = _expected_rake(entry)
+    return ([broken(m, e) for m, e in _differences(hand_id, "posting", expected_postings,
+                                                    postings)]
+            + [broken(m, e) for m, e in _differences(hand_id, "rake row", expected_rake,
+                                                      rake)])
+
+
+def _expected_rake(entry: HandEntry) -> list[tuple[Any, ...]]:
+    record = entry.record
+    return [(line.event_id, line.leg, record.table_id, line.seat, line.player_id,
+             line.amount, record.rake_mode, entry.day) for line in entry.rake]
+
+
+def _differences(hand_id: str, what: str, expected: Sequence[tuple[Any, ...]],
+                 stored: Sequence[tuple[Any, ...]]) -> list[tuple[str, str | None]]:
+    """Each row the record gives that is not stored, and each stored row it does not
+    give (by the row's key: event and leg), at most ``MAX_LISTED`` of them, then a count."""
+    want = {row[:2]: row for row in expected}
+    have = {row[:2]: row for row in stored}
+    found: list[tuple[str, str | None]] = []
+    for key in sorted(set(want) | set(have), key=lambda k: (str(k[0]), int(k[1]))):
+        given, kept = want.get(key), have.get(key)
+        if given == kept:
+            continue
+        event_id, leg = key
+        if kept is None:
+            found.append((f"hand {hand_id}: {what} {_show(given)} of event {event_id} leg "
+                          f"{leg} is missing from the ledger", str(event_id)))
+        elif given is None:
+            found.append((f"hand {hand_id}: {what} {_show(kept)} of event {event_id} leg "
+                          f"{leg} is in the ledger but not in the hand's record",
+                          str(event_id)))
+        else:
+            found.append((f"hand {hand_id}: {what} of event {event_id} leg {leg} holds "
+                          f"{_show(kept)}, its record gives {_show(given)}", str(event_id)))
+    if len(found) > MAX_LISTED:
+        extra = len(found) - MAX_LISTED
+        found = found[:MAX_LISTED] + [(f"hand {hand_id}: {extra} more {what} difference(s)",
+                                       None)]
+    return found
+
+
+def _show(row: tuple[Any, ...] | None) -> str:
+    return "(" + ", ".join("-" if v is None else str(v) for v in (row or ())[2:]) + ")"
+
+
+# ---------------------------------------------------------------- reading
+
+
+def _hands_query(first_day: dt.date | None, last_day: dt.date | None,
+                 table_id: str | None) -> Select[str, str, str, str, str]:
+    query = select(Hand.hand_id, Hand.table_id, Hand.ledger_status, Hand.record_sha256,
+                   Hand.record_json).order_by(Hand.hand_id)
+    if first_day is not None:
+        query = query.where(Hand.day >= first_day)
+    if last_day is not None:
+        query = query.where(Hand.day <= last_day)
+    if table_id is not None:
+        query = query.where(Hand.table_id == table_id)
+    return query
+
+
+def _hand_chunks(conn: Connection, query: Select[str, str, str, str, str]
+                 ) -> Iterator[list[Any]]:
+    """The hands in chunks, each read after the last id of the one before (keyset):
+    no cursor held open while the rows of a chunk are read."""
+    after: str | None = None
+    while True:
+        paged = query if after is None else query.where(Hand.hand_id > after)
+        chunk = list(conn.execute(paged.limit(HANDS_PER_CHUNK)))
+        if not chunk:
+            return
+        yield chunk
+        after = chunk[-1].hand_id
+
+
+def _rows_by_hand(conn: Connection, columns: Sequence[str], model: type[Posting] | type[Rake],
+                  hand_ids: list[str]) -> dict[str, list[tuple[Any, ...]]]:
+    table = model.__table__
+    rows = conn.execute(select(table.c.hand_id, *(table.c[c] for c in columns))
+                        .where(table.c.hand_id.in_(hand_ids)))
+    out: dict[str, list[tuple[Any, ...]]] = {}
+    for row in rows:
+        out.setdefault(row[0], []).append(tuple(row[1:]))
+    return out
+
+
+def _rows_of_no_hand(conn: Connection) -> list[LedgerBreak]:
+    """Postings and rake rows filed under a hand id that has no ``hands`` row. Booking
+    writes a hand's rows and its ``hands`` row in one transaction (and a foreign key holds
+    it to that), so none is ever left behind; such rows were put there by hand, and they
+    count in the balances."""
+    found: list[LedgerBreak] = []
+    for model, what in ((Posting, "posting"), (Rake, "rake row")):
+        table = model.__table__
+        booked = select(Hand.hand_id).where(Hand.hand_id == table.c.hand_id).exists()
+        query = (select(table.c.hand_id, table.c.event_id, table.c.leg).where(~booked)
+                 .order_by(table.c.hand_id, table.c.event_id, table.c.leg))
+        for hand_id, event_id, leg in conn.execute(query):
+            found.append(LedgerBreak(None, hand_id, event_id,
+                                     f"{what} of event {event_id} leg {leg} filed under hand "
+                                     f"{hand_id}, which was never booked (no hands row)"))
+    return found

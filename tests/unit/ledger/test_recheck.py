@@ -1,0 +1,181 @@
+"""``services.ledger.recheck``: every booked hand's postings and rake rows held to its
+stored record, and rows filed under a hand that was never booked.
+
+The expected counts come from the records themselves (two postings per movement, one
+rake row per rake movement, as the ledger's rules say) and the changes are made with raw
+SQL behind dropped guards (as someone with the owner's rights would), never through the
+code under test.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import sqlite3
+from collections.abc import Callable
+from pathlib import Path
+
+import orjson
+import pytest
+from sqlalchemy import Engine, text
+
+from services.ledger.db import open_ledger
+from services.ledger.recheck import hand_breaks, recheck_ledger
+from tests.unit.archive.support import keep, simulated_log
+from tests.unit.cli.helpers import pitwatch
+from tests.unit.ledger.dbread import rows
+
+RAKE_KINDS = {"rake", "rake_refund"}
+
+
+def booked(engine: Engine) -> tuple[int, int]:
+    """(hands, postings) a simulated day books, counted from its records."""
+    done, _ = keep(engine, simulated_log().lines)
+    postings = sum(2 * len(r.movements or []) for r in done.records)
+    return len(done.records), postings
+
+
+def test_a_booked_day_is_as_its_records_say(engine: Engine) -> None:
+    hands, postings = booked(engine)
+    report = recheck_ledger(engine)
+    assert report.breaks == []
+    assert (report.hands, report.postings) == (hands, postings)
+    assert postings == rows(engine, "SELECT COUNT(*) FROM postings")[0][0] > 0
+
+
+def test_postings_under_a_hand_never_booked_are_found(engine: Engine) -> None:
+    """A balanced pair under a new hand id moves 1,000 chips between two players'
+    balances. The pending-hand foreign key refuses it at commit on pitwatch's connections;
+    SQLite checks foreign keys only on a connection that asks (its own shell does not), and
+    on PostgreSQL the constraint is dropped first, as the owner could."""
+    booked(engine)
+    (first, second), = rows(engine, "SELECT MIN(name), MAX(name) FROM accounts "
+                                    "WHERE name LIKE 'player:%'")
+    insert = ("INSERT INTO postings (hand_id, event_id, leg, seq, account, amount, kind) "
+              "VALUES ('X-1', 'e-1', :leg, 1, :account, :amount, 'payout')")
+    legs = [{"leg": 0, "account": first, "amount": -1000},
+            {"leg": 1, "account": second, "amount": 1000}]
+    if engine.dialect.name == "sqlite":
+        assert engine.url.database is not None
+        shell = sqlite3.connect(engine.url.database)  # foreign keys off, as in the shell
+        with shell:
+            shell.executemany(insert, legs)
+        shell.close()
+    else:
+        with engine.begin() as conn:
+            conn.execute(text("ALTER TABLE hands_pending DROP CONSTRAINT "
+                              "fk_hands_pending_hand_id_hands"))
+            conn.execute(text(insert), legs)
+    found = recheck_ledger(engine).breaks
+    assert [(b.hand_id, b.event_id) for b in found] == [("X-1", "e-1"), ("X-1", "e-1")]
+    assert all("never booked" in b.message for b in found)
+
+
+def sqlite_day(tmp_path: Path) -> Engine:
+    engine = open_ledger(f"sqlite:///{tmp_path}/day.sqlite")
+    booked(engine)
+    return engine
+
+
+def payout_of(engine: Engine) -> tuple[str, str, str]:
+    """(table, hand, event) of a payout in the middle of the day."""
+    payouts = rows(engine, "SELECT h.table_id, p.hand_id, p.event_id FROM postings p "
+                           "JOIN hands h ON h.hand_id = p.hand_id WHERE p.kind = 'payout' "
+                           "AND p.leg = 0 ORDER BY p.hand_id, p.event_id")
+    return payouts[len(payouts) // 2]
+
+
+Change = Callable[[Engine, str, str], None]
+
+
+def _sql(*statements: str) -> Change:
+    def change(engine: Engine, hand: str, event: str) -> None:
+        with engine.begin() as conn:
+            for statement in statements:
+                conn.execute(text(statement), {"hand": hand, "event": event})
+    return change
+
+
+CHANGES: dict[str, tuple[Change, list[str]]] = {
+    "a payout pair deleted": (_sql(
+        "DROP TRIGGER postings_no_delete",
+        "DELETE FROM postings WHERE hand_id = :hand AND event_id = :event"),
+        ["leg 0 is missing", "leg 1 is missing"]),
+    "one leg's amount changed": (_sql(
+        "DROP TRIGGER postings_no_update",
+        "UPDATE postings SET amount = amount + 1 WHERE hand_id = :hand AND "
+        "event_id = :event AND leg = 1"),
+        ["leg 1 holds"]),
+    "a leg moved to another account": (_sql(
+        "DROP TRIGGER postings_no_update",
+        "UPDATE postings SET account = 'house:rake' WHERE hand_id = :hand AND "
+        "event_id = :event AND leg = 1"),
+        ["leg 1 holds"]),
+    "the stored record rewritten": (_sql(
+        "DROP TRIGGER hands_no_update",
+        "UPDATE hands SET record_json = replace(record_json, '\"status\":', "
+        "'\"status\" :') WHERE hand_id = :hand"),
+        ["not the record booked"]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CHANGES))
+def test_a_change_behind_a_dropped_guard_is_found(tmp_path: Path, name: str) -> None:
+    engine = sqlite_day(tmp_path)
+    table, hand, event = payout_of(engine)
+    change, messages = CHANGES[name]
+    change(engine, hand, event)
+    found = recheck_ledger(engine).breaks
+    assert [(b.table_id, b.hand_id) for b in found] == [(table, hand)] * len(messages)
+    for b, message in zip(found, messages, strict=True):
+        assert message in b.message, b.message
+    engine.dispose()
+
+
+def test_a_rewritten_record_with_its_hash_is_held_to_its_postings(tmp_path: Path) -> None:
+    """The record and its hash rewritten together (a payout to another seat's player),
+    the postings left: the record now gives other postings than the ledger holds."""
+    engine = sqlite_day(tmp_path)
+    table, hand, event = payout_of(engine)
+    (raw,), = rows(engine, "SELECT record_json FROM hands WHERE hand_id = :h", h=hand)
+    record = orjson.loads(raw)
+    movement = next(m for m in record["movements"] if m["event_id"] == event)
+    movement["amount"] += 5
+    changed = orjson.dumps(record).decode()
+    with engine.begin() as conn:
+        conn.execute(text("DROP TRIGGER hands_no_update"))
+        conn.execute(text("UPDATE hands SET record_json = :j, record_sha256 = :s "
+                          "WHERE hand_id = :h"),
+                     {"j": changed, "s": hashlib.sha256(changed.encode()).hexdigest(),
+                      "h": hand})
+    found = recheck_ledger(engine).breaks
+    assert [(b.table_id, b.hand_id, b.event_id) for b in found] == [(table, hand, event)] * 2
+    assert "its record gives" in found[0].message
+    engine.dispose()
+
+
+def test_a_refused_hand_holds_no_rows() -> None:
+    record = b'{"v":1}'
+    sha = hashlib.sha256(record).hexdigest()
+    found = hand_breaks("T1", "T1-1", "refused", sha, record.decode(),
+                        [("e", 0, 1, "player:P1", -5, "payout")], [])
+    assert found and "cannot be read" in found[0].message  # the record itself is bad
+    assert hand_breaks("T1", "T1-1", "refused", sha, record.decode(), [], []) != []
+
+
+def test_the_command_fails_on_a_ledger_difference(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path}/day.sqlite"
+    log = tmp_path / "day.jsonl"
+    log.write_bytes(b"\n".join(simulated_log(faults=False).lines) + b"\n")
+    assert pitwatch("adjudicate", str(log), "--ledger", url).code in (0, 1)
+    clean = pitwatch("verify", "--db", url)
+    assert clean.code == 0, clean.stderr
+    assert "posting(s) against their records: as booked" in clean.stderr
+    engine = open_ledger(url)
+    table, hand, event = payout_of(engine)
+    CHANGES["a payout pair deleted"][0](engine, hand, event)
+    engine.dispose()
+    found = pitwatch("verify", "--db", url, "--format", "json")
+    assert found.code == 1
+    breaks = orjson.loads(found.stdout)["breaks"]
+    assert [(b["table"], b["event"], b["kind"]) for b in breaks] == [
+        (table, event, "ledger")] * 2
