@@ -224,7 +224,8 @@ NO_CATALOG_ROW = -1
 def check_table(table_id: str, segments: Sequence[DecodedSegment],
                 before: tuple[int, str] | None = None, anchors: Iterable[Anchor] = (),
                 intake_breaks: Iterable[IntakeBreak] = (),
-                archived_to: int | None = None) -> list[ChainBreak]:
+                archived_to: int | None = None,
+                archived_to_after: int | None = None) -> list[ChainBreak]:
     """Every break of one table's chain over ``segments`` (in arrival order).
 
     ``before``: (seq, hash) of the table's last archived event before these segments,
@@ -232,7 +233,10 @@ def check_table(table_id: str, segments: Sequence[DecodedSegment],
     ledger's record of each hand. ``intake_breaks``: what the intake reported broken
     (its SURV-9 alerts). ``archived_to``: the catalog's highest archived seq of the table
     (``NO_CATALOG_ROW`` if it has none), given when ``segments`` reach the table's last
-    archived day; None compares nothing (a span that ends before it)."""
+    archived day; None compares nothing (a span that ends before it). Read before the
+    segments; ``archived_to_after`` (default: the same) read after them, so that events
+    archived meanwhile are no break: the chain must reach the first and not pass the
+    second."""
     breaks = [p for s in segments for p in s.problems]
     by_seq: dict[int, StoredEvent] = {}
     for event in (e for s in segments for e in s.events if not e.refused):
@@ -247,7 +251,8 @@ def check_table(table_id: str, segments: Sequence[DecodedSegment],
     breaks += _anchor_problems(table_id, by_seq, anchors)
     if archived_to is not None:
         highest = chain[-1].seq if chain else before[0] if before else None
-        breaks += _end_problems(table_id, highest, archived_to)
+        after = archived_to if archived_to_after is None else archived_to_after
+        breaks += _end_problems(table_id, highest, archived_to, after)
     seen = {b.seq: b for b in intake_breaks}
     return [_classified(b, seen) for b in breaks]
 
@@ -298,18 +303,24 @@ def _anchor_problems(table_id: str, by_seq: dict[int, StoredEvent],
     return problems
 
 
-def _end_problems(table_id: str, highest: int | None, archived_to: int) -> list[ChainBreak]:
+def _end_problems(table_id: str, highest: int | None, archived_to: int, after: int
+                  ) -> list[ChainBreak]:
     """The end of the chain against the catalog. Removing a table's last segments leaves a
     chain whose every link holds (nothing comes after the cut to notice it); the catalog
     still names the highest seq ever archived. Either way round they differ, something was
-    removed or changed behind the database's guards."""
-    if archived_to == NO_CATALOG_ROW:
+    removed or changed behind the database's guards. ``archived_to`` was read before the
+    chain, ``after`` after it: the writer raises the catalog in the transaction that adds
+    the events, so on a live archive the chain reaches the first and never passes the
+    second."""
+    if after == NO_CATALOG_ROW:
         if highest is None:
             return []  # only refused events archived: the catalog never had this table
         return [ChainBreak(table_id, highest, None, "end",
                            f"the archive holds table {table_id} up to seq {highest}, but the "
                            "catalog (archive_tables) has no row for the table: removed")]
-    if highest == archived_to:
+    if highest is None and archived_to == NO_CATALOG_ROW:
+        return []  # the table's first accepted events came in while this was read
+    if highest is not None and archived_to <= highest <= after:
         return []
     if highest is None or highest < archived_to:
         first = 1 if highest is None else highest + 1
@@ -322,7 +333,7 @@ def _end_problems(table_id: str, highest: int | None, archived_to: int) -> list[
                            "removed from its end)")]
     return [ChainBreak(table_id, highest, None, "end",
                        f"the archive holds table {table_id} up to seq {highest}, but the "
-                       f"catalog (archive_tables) says seq {archived_to}: the catalog was "
+                       f"catalog (archive_tables) says seq {after}: the catalog was "
                        "changed")]
 
 
@@ -370,6 +381,8 @@ def verify_archive(engine: Engine, first_day: dt.date | None = None,
     after each table with the number of its segments (progress)."""
     report = VerifyReport()
     for table in _tables(engine, table_id, first_day, last_day):
+        reaches = reaches_end(engine, table, last_day)
+        archived_to = _archived_to(engine, table) if reaches else None
         with engine.connect() as conn:
             decoded = [decode_segment(s) for s in
                        iter_segments(conn, segments_query(table, first_day, last_day))]
@@ -380,11 +393,10 @@ def verify_archive(engine: Engine, first_day: dt.date | None = None,
         report.tables += 1
         report.segments += len(decoded)
         report.events += sum(len(d.events) for d in decoded)
-        archived_to = _archived_to(engine, table) if reaches_end(engine, table, last_day) \
-            else None
         report.breaks += check_table(table, decoded, before,
                                      _anchors(engine, table, first_day, last_day),
-                                     _intake_breaks(engine, table), archived_to)
+                                     _intake_breaks(engine, table), archived_to,
+                                     _archived_to(engine, table) if reaches else None)
         if on_table is not None:
             on_table(table, len(decoded))
     return report

@@ -26,9 +26,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import msgspec
-from sqlalchemy import Connection, Engine, Select, select
+from sqlalchemy import Connection, Engine, Select, func, select
 
 from services.events.contract import decode_record
+from services.ledger.archive_tables import ArchiveSegment
 from services.ledger.entries import HandEntry, build_entry
 from services.ledger.models import Hand, Posting, Rake
 
@@ -58,8 +59,10 @@ def recheck_ledger(engine: Engine, first_day: dt.date | None = None,
                    last_day: dt.date | None = None, table_id: str | None = None
                    ) -> RecheckReport:
     """Every booked hand of the span (by its booking day; every day when none is given),
-    or of one table, against its record; and rows filed under a hand id that has no
-    ``hands`` row (they have no day or table to be filtered by)."""
+    or of one table, against its record; rows filed under a hand id that has no ``hands``
+    row (they have no day or table to be filtered by); and the hands of the span in the
+    event archive that the ledger has no record of although it booked a later hand of
+    the same table (``_archived_hands_not_booked``)."""
     report = RecheckReport()
     breaks = report.breaks
     with engine.connect() as conn:
@@ -74,6 +77,7 @@ def recheck_ledger(engine: Engine, first_day: dt.date | None = None,
                                       row.record_sha256, row.record_json,
                                       postings.get(row.hand_id, []), rake.get(row.hand_id, []))
         breaks += _rows_of_no_hand(conn)
+        breaks += _archived_hands_not_booked(conn, first_day, last_day, table_id)
     return report
 
 
@@ -207,4 +211,43 @@ def _rows_of_no_hand(conn: Connection) -> list[LedgerBreak]:
             found.append(LedgerBreak(None, hand_id, event_id,
                                      f"{what} of event {event_id} leg {leg} filed under hand "
                                      f"{hand_id}, which was never booked (no hands row)"))
+    return found
+
+
+def _archived_hands_not_booked(conn: Connection, first_day: dt.date | None,
+                               last_day: dt.date | None, table_id: str | None
+                               ) -> list[LedgerBreak]:
+    """Hands in the event archive with no ``hands`` row, where the ledger booked a later
+    hand of the same table: the hand, its postings, rake and findings were removed from the
+    ledger (behind its dropped guards), or never booked. A table's records are booked in
+    its order (one Kafka partition, one ledger service, batches committed in order; one
+    transaction with the archive in the embedded runner), so a hand after it booked means
+    this one is not still on its way. The table's last hands, past everything booked, are
+    not judged: in the pipeline the archive may run ahead of the ledger."""
+    s, h, later = ArchiveSegment, Hand, Hand.__table__.alias("later")
+    booked = select(h.hand_id).where(h.hand_id == s.hand_id).exists()
+    query = (select(s.table_id, s.hand_id, func.min(s.first_seq), func.max(s.last_seq))
+             .where(s.hand_id.is_not(None), ~booked)
+             .group_by(s.table_id, s.hand_id).order_by(s.table_id, func.min(s.first_seq)))
+    if first_day is not None:
+        query = query.where(s.day >= first_day)
+    if last_day is not None:
+        query = query.where(s.day <= last_day)
+    if table_id is not None:
+        query = query.where(s.table_id == table_id)
+    found: list[LedgerBreak] = []
+    for table, hand_id, first_seq, last_seq in conn.execute(query):
+        if last_seq is None or hand_id is None:
+            continue  # only refused events archived under the hand id
+        after = conn.execute(select(later.c.hand_id).where(
+            later.c.table_id == table, later.c.last_seq > last_seq)
+            .order_by(later.c.last_seq).limit(1)).scalar()
+        # Booked in order: once a later hand shows, this one, if the ledger booked it at
+        # all, shows too (a hand booked between the two reads is not a break).
+        if after is not None and conn.execute(
+                select(h.hand_id).where(h.hand_id == hand_id)).first() is None:
+            found.append(LedgerBreak(table, hand_id, None,
+                                     f"hand {hand_id} is in the event archive (seq "
+                                     f"{first_seq}..{last_seq}) but not in the ledger, which "
+                                     f"booked hand {after} after it: removed from the ledger"))
     return found

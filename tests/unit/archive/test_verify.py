@@ -325,6 +325,19 @@ def test_a_catalog_that_disagrees_with_the_chain_is_found(archived: dict[str, Ta
     assert end_breaks(table_id, t, 0, NO_CATALOG_ROW) == []  # nothing archived, no row
 
 
+def test_events_archived_while_verify_reads_are_no_break(archived: dict[str, Table]) -> None:
+    """The catalog is read before the chain and after it: on a live archive the chain may
+    pass the first reading (events archived meanwhile), never the second."""
+    table_id, t = sorted(archived.items())[0]
+    last = log_last_seqs()[table_id]
+    live = [b for b in check_table(table_id, t.decoded, None, t.anchors, t.intake,
+                                   last - 10, last + 30) if not b.at_intake]
+    assert live == []
+    past = [b for b in check_table(table_id, t.decoded, None, t.anchors, t.intake,
+                                   last - 10, last - 1) if not b.at_intake]
+    assert [(b.seq, b.kind) for b in past] == [(last, "end")]
+
+
 def test_a_span_is_held_to_the_catalog_only_when_it_reaches_the_tables_last_day(
         engine: Engine) -> None:
     keep(engine, simulated_log().lines)
