@@ -63,7 +63,7 @@ class PitwatchCommands(PitwatchGroup):
                    ("console", "services.console.cli", "serve_console"))),  # the web console
         "topics": LazyCommand("services.pipeline.cli", "topics_app"),
         "produce": LazyCommand("services.pipeline.cli", "produce"),
-        "verify": LazyCommand("services.archive.cli", "verify"),
+        "verify": LazyCommand("services.integrity", "verify"),
         "replay": LazyCommand("services.archive.cli", "replay"),
         "archive": LazyCommand("services.archive.cli", "archive_app"),
         "users": LazyCommand("services.console.cli", "users_app",

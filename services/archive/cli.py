@@ -1,12 +1,12 @@
-"""``pitwatch verify``, ``pitwatch replay`` and ``pitwatch archive days|detach``.
+"""``pitwatch replay`` and ``pitwatch archive days|detach`` (``pitwatch verify``, which
+also reads the ledger and the cases, is ``services/integrity.py``).
 
 The lead mounts these on the main command (``services/cli.py``). Every command takes
 ``--db URL`` (default ``PITWATCH_DB``, else the embedded SQLite file) and only reads the
 database, except ``archive detach``; a URL that holds no pitwatch database is a usage
 error (exit 2). Listings print as a table, JSON or CSV (``--format``).
 
-Exit codes: ``verify`` exits 1 when a chain is broken in the archive (``--strict``: also
-for breaks the stream already had when it arrived); ``replay`` exits 1 when a stored
+Exit codes: ``replay`` exits 1 when a stored
 record differs from its replay under the posted profiles (an audit), 0 for any result of
 a what-if (``--profile``: the differences are the answer).
 """
@@ -23,7 +23,7 @@ from rich.console import Console
 
 from services.exits import INPUT_PROBLEMS, OK
 from services.ledger.db import DB_ENV_VAR, DEFAULT_URL
-from services.ledger.listing import Cell, Column, Format, Listing, json_bytes
+from services.ledger.listing import Column, Format, Listing, json_bytes
 from services.terminal import progress_bar
 
 if TYPE_CHECKING:
@@ -50,14 +50,14 @@ def _day(value: str | None, option: str) -> dt.date | None:
                                  param_hint=option) from None
 
 
-def _span(first: str | None, last: str | None) -> tuple[dt.date | None, dt.date | None]:
+def day_span(first: str | None, last: str | None) -> tuple[dt.date | None, dt.date | None]:
     a, b = _day(first, "--from"), _day(last, "--to")
     if a is not None and b is not None and b < a:
         raise typer.BadParameter(f"--to {b} is before --from {a}", param_hint="--to")
     return a, b
 
 
-def _emit(listing: Listing, fmt: Format, value: object) -> None:
+def emit_listing(listing: Listing, fmt: Format, value: object) -> None:
     if fmt is Format.table:
         console.print(listing.table())
     elif fmt is Format.json:
@@ -65,68 +65,6 @@ def _emit(listing: Listing, fmt: Format, value: object) -> None:
     else:
         sys.stdout.write(listing.csv())
     sys.stdout.flush()
-
-
-# ---------------------------------------------------------------- verify
-
-
-def verify(
-    first: Annotated[str | None, typer.Option("--from", help="first UTC day, YYYY-MM-DD")]
-    = None,
-    last: Annotated[str | None, typer.Option("--to", help="last UTC day, YYYY-MM-DD")] = None,
-    table: Annotated[str | None, typer.Option("--table", help="one table only")] = None,
-    db: DbOption = DEFAULT_URL,
-    strict: Annotated[bool, typer.Option(
-        "--strict", help="exit 1 also for breaks the stream had when it arrived")] = False,
-    fmt: FormatOption = Format.table,
-) -> None:
-    """Re-verify every hash chain in the archive from the stored bytes, and every booked
-    hand's postings and rake against its stored record; list each break with its table,
-    seq and event. Exits 1 on a break in the archive or the ledger."""
-    from services.archive.verify import verify_archive
-    from services.ledger.cli import open_for_reading
-    from services.ledger.recheck import recheck_ledger
-
-    first_day, last_day = _span(first, last)
-    engine = open_for_reading(db)
-    with progress_bar(errors) as progress:
-        task = progress.add_task("verifying", total=None, unit="tables", note="")
-        report = verify_archive(engine, first_day, last_day, table,
-                                on_table=lambda _t, _n: progress.advance(task))
-        ledger = recheck_ledger(engine, first_day, last_day, table)
-    rows: list[tuple[Cell, ...]] = [
-        (b.table_id, b.seq, b.event_id, b.kind, "yes" if b.at_intake else "no", b.message)
-        for b in report.breaks]
-    rows += [(b.table_id, None, b.event_id, "ledger", "no", b.message) for b in ledger.breaks]
-    listing = Listing("Breaks", [Column("table"), Column("seq", count=True),
-                                       Column("event"), Column("kind"),
-                                       Column("at intake"), Column("what")], rows)
-    if rows or fmt is not Format.table:
-        _emit(listing, fmt, {"tables": report.tables, "segments": report.segments,
-                             "events": report.events, "hands": ledger.hands,
-                             "postings": ledger.postings, "breaks": listing.records(),
-                             "notes": report.notes})
-    for note in report.notes:
-        errors.print(f"note: {note}", markup=False)
-    archive = len(report.archive_breaks)
-    intake = len(report.breaks) - archive
-    where = f" at table {table}" if table else ""
-    span = f" from {first_day or 'the first day'} to {last_day or 'the last'}" if (
-        first_day or last_day) else ""
-    errors.print(f"verified {report.tables:,} table(s){where}{span}: {report.segments:,} "
-                 f"segment(s), {report.events:,} event(s); "
-                 + (f"{archive:,} break(s) in the archive" if archive else
-                    "no break in the archive")
-                 + (f", {intake:,} break(s) the stream had when it arrived (reported then)"
-                    if intake else ""), markup=False)
-    errors.print(f"checked {ledger.hands:,} booked hand(s), {ledger.postings:,} posting(s) "
-                 "against their records: " + (f"{len(ledger.breaks):,} difference(s) in the "
-                                              "ledger" if ledger.breaks else "as booked"),
-                 markup=False)
-    if report.tables == 0:
-        errors.print("the archive holds nothing here: archive a run with `pitwatch "
-                     "adjudicate LOG --ledger URL` or `pitwatch serve archive`", markup=False)
-    raise typer.Exit(INPUT_PROBLEMS if report.failed(strict) or ledger.breaks else OK)
 
 
 # ---------------------------------------------------------------- replay
@@ -157,7 +95,7 @@ def replay(
         make_runner(read_profiles(), engine)  # the engine exists and is built
     except (EngineUnavailable, UnknownEngine) as exc:
         raise typer.BadParameter(str(exc), param_hint="--engine") from None
-    first_day, last_day = _span(first, last)
+    first_day, last_day = day_span(first, last)
     assert first_day is not None and last_day is not None
     profiles = read_profiles()
     if profile is not None:
@@ -177,7 +115,7 @@ def replay(
         [(d.hand_id, d.table_id, None if d.day is None else d.day.isoformat(),
           "; ".join(d.changes)) for d in report.differences])
     if report.differences or fmt is not Format.table:
-        _emit(listing, fmt, {"hands": report.hands, "same": report.same,
+        emit_listing(listing, fmt, {"hands": report.hands, "same": report.same,
                              "differences": [{"hand": d.hand_id, "table": d.table_id,
                                               "day": None if d.day is None
                                               else d.day.isoformat(), "changes": d.changes}
@@ -221,7 +159,7 @@ def days_command(db: DbOption = DEFAULT_URL, fmt: FormatOption = Format.table) -
                                        Column("events", count=True),
                                        Column("tables", count=True)],
                       [(d.day.isoformat(), d.segments, d.events, d.tables) for d in days])
-    _emit(listing, fmt, listing.records())
+    emit_listing(listing, fmt, listing.records())
 
 
 @archive_app.command("detach")

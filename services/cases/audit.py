@@ -44,14 +44,20 @@ def open_case(conn: Connection, subject: str, subject_kind: str, title: str,
 def change_case(conn: Connection, case_id: int, version: int, before: CaseStatus,
                 after: CaseStatus, action: str, actor: str, at: str,
                 detail: dict[str, Any]) -> int:
-    """Move the case from ``version`` to the next; returns the new version."""
+    """Move the case from ``version`` to the next; returns the new version.
+
+    The audit entry goes in first: the database lets a case row change only to the
+    version and state of an audit entry already there (migration 0013), so no change of
+    a case can skip the trail. The callers hold the case's row locked (``FOR UPDATE``;
+    SQLite's write lock), and should the row have moved on anyway, the transaction ends
+    in ``CaseChanged`` and takes the entry back with it."""
+    _append(conn, case_id, version + 1, at, actor, action, before, after, detail)
     changed = conn.execute(update(Case).where(Case.case_id == case_id,
                                               Case.version == version)
                            .values(version=version + 1, updated_at=at, **after.as_dict()))
     if changed.rowcount != 1:
         raise CaseChanged(f"case {case_id} changed since version {version}: read it again "
                           "and decide on what it is now")
-    _append(conn, case_id, version + 1, at, actor, action, before, after, detail)
     return version + 1
 
 

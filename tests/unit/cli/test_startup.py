@@ -155,6 +155,6 @@ def test_serve_gains_its_surveillance_and_console_commands_once() -> None:
 
 
 def test_a_lazy_command_function_keeps_its_name_and_options() -> None:
-    built = LazyCommand("services.archive.cli", "verify").build("verify")
+    built = LazyCommand("services.integrity", "verify").build("verify")
     assert built.name == "verify"
     assert {"--from", "--to", "--table", "--db"} <= {o for p in built.params for o in p.opts}

@@ -1,0 +1,162 @@
+"""Every case's row held to its audit trail: the trail read again, entry by entry, must
+lead to the row as it stands.
+
+Why: the row is what the queue lists and the console shows (open, escalated, closed "no
+issue"); the trail is what a regulator reads. The database lets the row change only with
+the next audit entry written first (migration 0013), but someone with the owner's rights
+can drop that guard and close a case in one statement. Reading each trail again finds
+such a change, and a trail with an entry missing or out of order, whatever the guards.
+
+The trail says, for each version, the state before and after and what changed
+(``detail.changed``: the fields of the case an action set, all of them when it opened);
+applied in order they give the case's state, severity, assignee, outcome and reason,
+which must be the row's, as must its version (the last entry's) and ``updated_at`` (that
+entry's time). Pure reading.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import orjson
+from sqlalchemy import Connection, Engine, Select, select
+
+from services.ledger.case_tables import Case, CaseAudit, CaseEvidence
+
+CASES_PER_CHUNK = 500
+FIELDS = ("state", "severity", "assignee", "outcome", "reason")
+
+
+@dataclass(frozen=True)
+class CaseBreak:
+    """A case whose row is not where its trail leads, or whose trail is broken."""
+
+    case_id: int
+    message: str
+
+
+@dataclass
+class CaseRecheck:
+    cases: int = 0
+    entries: int = 0
+    breaks: list[CaseBreak] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One audit entry as the check reads it."""
+
+    version: int
+    at: str
+    action: str
+    state_before: str | None
+    state_after: str
+    detail: str
+
+
+def recheck_cases(engine: Engine, first_day: dt.date | None = None,
+                  last_day: dt.date | None = None, table_id: str | None = None
+                  ) -> CaseRecheck:
+    """Every case (or those with evidence of the span's days, or of one table) against
+    its trail."""
+    report = CaseRecheck()
+    with engine.connect() as conn:
+        for chunk in _case_chunks(conn, _cases_query(first_day, last_day, table_id)):
+            trails = _trails(conn, [row.case_id for row in chunk])
+            for row in chunk:
+                trail = trails.get(row.case_id, [])
+                report.cases += 1
+                report.entries += len(trail)
+                report.breaks += case_breaks(row.case_id, _row_fields(row), row.version,
+                                             row.updated_at, trail)
+    return report
+
+
+def case_breaks(case_id: int, fields: dict[str, Any], version: int, updated_at: str,
+                trail: Sequence[Entry]) -> list[CaseBreak]:
+    """One case: its trail in order (versions 1, 2, ... each leaving off where the one
+    before ended), then where the trail leads against the row."""
+    def broken(message: str) -> list[CaseBreak]:
+        return [CaseBreak(case_id, f"case {case_id}: {message}")]
+
+    if [e.version for e in trail] != list(range(1, len(trail) + 1)):
+        return broken("its audit trail is not versions 1.." f"{len(trail)} in order "
+                      f"({', '.join(str(e.version) for e in trail) or 'no entry'})")
+    status: dict[str, Any] = {}
+    for entry in trail:
+        if (entry.version == 1) != (entry.action == "open") or (
+                entry.state_before != status.get("state")):
+            return broken(f"audit entry {entry.version} ({entry.action}) does not follow "
+                          f"the one before it (state before {entry.state_before!r}, the "
+                          f"trail had {status.get('state')!r})")
+        try:
+            changed = orjson.loads(entry.detail)["changed"]
+        except (orjson.JSONDecodeError, KeyError, TypeError):
+            return broken(f"audit entry {entry.version} does not say what it changed")
+        if not isinstance(changed, dict) or not set(changed) <= set(FIELDS):
+            return broken(f"audit entry {entry.version} does not say what it changed")
+        status.update(changed)
+        if status.get("state") != entry.state_after:
+            return broken(f"audit entry {entry.version} says state {entry.state_after!r} "
+                          f"but changed it to {status.get('state')!r}")
+    last = trail[-1] if trail else None
+    led = {name: status.get(name) for name in FIELDS}
+    differs = [f"{name} {fields[name]!r} (the trail: {led[name]!r})" for name in FIELDS
+               if fields[name] != led[name]]
+    if last is None or version != last.version:
+        differs.insert(0, f"version {version} (the trail: {last.version if last else 0})")
+    elif updated_at != last.at:
+        differs.append(f"updated_at {updated_at} (the trail: {last.at})")
+    if differs:
+        return broken("the row holds " + ", ".join(differs) + ": changed without its "
+                      "audit entry")
+    return []
+
+
+# ---------------------------------------------------------------- reading
+
+
+def _cases_query(first_day: dt.date | None, last_day: dt.date | None,
+                 table_id: str | None) -> Select[Any]:
+    query = select(Case.case_id, Case.version, Case.updated_at,
+                   *(getattr(Case, name) for name in FIELDS)).order_by(Case.case_id)
+    if first_day is None and last_day is None and table_id is None:
+        return query
+    evidence = select(CaseEvidence.case_id).where(CaseEvidence.case_id == Case.case_id)
+    if first_day is not None:
+        evidence = evidence.where(CaseEvidence.day >= first_day)
+    if last_day is not None:
+        evidence = evidence.where(CaseEvidence.day <= last_day)
+    if table_id is not None:
+        evidence = evidence.where(CaseEvidence.table_id == table_id)
+    return query.where(evidence.exists())
+
+
+def _case_chunks(conn: Connection, query: Select[Any]) -> Iterator[list[Any]]:
+    after: int | None = None
+    while True:
+        paged = query if after is None else query.where(Case.case_id > after)
+        chunk = list(conn.execute(paged.limit(CASES_PER_CHUNK)))
+        if not chunk:
+            return
+        yield chunk
+        after = chunk[-1].case_id
+
+
+def _row_fields(row: Any) -> dict[str, Any]:
+    return {name: getattr(row, name) for name in FIELDS}
+
+
+def _trails(conn: Connection, case_ids: list[int]) -> dict[int, list[Entry]]:
+    rows = conn.execute(select(CaseAudit.case_id, CaseAudit.version, CaseAudit.at,
+                               CaseAudit.action, CaseAudit.state_before,
+                               CaseAudit.state_after, CaseAudit.detail)
+                        .where(CaseAudit.case_id.in_(case_ids))
+                        .order_by(CaseAudit.case_id, CaseAudit.version))
+    out: dict[int, list[Entry]] = {}
+    for case_id, version, at, action, before, after, detail in rows:
+        out.setdefault(case_id, []).append(Entry(version, at, action, before, after, detail))
+    return out

@@ -1,0 +1,94 @@
+"""``pitwatch verify``: the whole database re-checked from what it holds.
+
+Three checks, each of its own layer, put together here at the top (the cases sit above
+the archive and the ledger, so no lower module can call all three):
+
+* the event archive: every hash chain from the stored bytes, its columns, its ends
+  against the catalog, the ledger's record of each hand's last event
+  (``services.archive.verify``);
+* the ledger: every booked hand's postings and rake rows derived again from its stored
+  record, rows of hands never booked, archived hands the ledger lost
+  (``services.ledger.recheck``);
+* the cases: every case's row against its audit trail (``services.cases.recheck``).
+
+Each break is listed with its table, seq, event (or hand, or case) and what is wrong;
+the command exits 1 on any break in the database (``--strict``: also on breaks the
+table's stream already had when it arrived).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from services.archive.cli import DbOption, FormatOption, day_span, emit_listing, errors
+from services.exits import INPUT_PROBLEMS, OK
+from services.ledger.db import DEFAULT_URL
+from services.ledger.listing import Cell, Column, Format, Listing
+from services.terminal import progress_bar
+
+
+def verify(
+    first: Annotated[str | None, typer.Option("--from", help="first UTC day, YYYY-MM-DD")]
+    = None,
+    last: Annotated[str | None, typer.Option("--to", help="last UTC day, YYYY-MM-DD")] = None,
+    table: Annotated[str | None, typer.Option("--table", help="one table only")] = None,
+    db: DbOption = DEFAULT_URL,
+    strict: Annotated[bool, typer.Option(
+        "--strict", help="exit 1 also for breaks the stream had when it arrived")] = False,
+    fmt: FormatOption = Format.table,
+) -> None:
+    """Re-verify every hash chain in the archive from the stored bytes, every booked
+    hand's postings and rake against its stored record, and every case against its audit
+    trail; list each break. Exits 1 on a break in the database."""
+    from services.archive.verify import verify_archive
+    from services.cases.recheck import recheck_cases
+    from services.ledger.cli import open_for_reading
+    from services.ledger.recheck import recheck_ledger
+
+    first_day, last_day = day_span(first, last)
+    engine = open_for_reading(db)
+    with progress_bar(errors) as progress:
+        task = progress.add_task("verifying", total=None, unit="tables", note="")
+        report = verify_archive(engine, first_day, last_day, table,
+                                on_table=lambda _t, _n: progress.advance(task))
+        ledger = recheck_ledger(engine, first_day, last_day, table)
+        cases = recheck_cases(engine, first_day, last_day, table)
+    rows: list[tuple[Cell, ...]] = [
+        (b.table_id, b.seq, b.event_id, b.kind, "yes" if b.at_intake else "no", b.message)
+        for b in report.breaks]
+    rows += [(b.table_id, None, b.event_id, "ledger", "no", b.message) for b in ledger.breaks]
+    rows += [(None, None, None, "case", "no", b.message) for b in cases.breaks]
+    listing = Listing("Breaks", [Column("table"), Column("seq", count=True), Column("event"),
+                                 Column("kind"), Column("at intake"), Column("what")], rows)
+    if rows or fmt is not Format.table:
+        emit_listing(listing, fmt, {"tables": report.tables, "segments": report.segments,
+                             "events": report.events, "hands": ledger.hands,
+                             "postings": ledger.postings, "cases": cases.cases,
+                             "breaks": listing.records(), "notes": report.notes})
+    for note in report.notes:
+        errors.print(f"note: {note}", markup=False)
+    archive = len(report.archive_breaks)
+    intake = len(report.breaks) - archive
+    where = f" at table {table}" if table else ""
+    span = f" from {first_day or 'the first day'} to {last_day or 'the last'}" if (
+        first_day or last_day) else ""
+    errors.print(f"verified {report.tables:,} table(s){where}{span}: {report.segments:,} "
+                 f"segment(s), {report.events:,} event(s); "
+                 + (f"{archive:,} break(s) in the archive" if archive else
+                    "no break in the archive")
+                 + (f", {intake:,} break(s) the stream had when it arrived (reported then)"
+                    if intake else ""), markup=False)
+    errors.print(f"checked {ledger.hands:,} booked hand(s), {ledger.postings:,} posting(s) "
+                 "against their records: " + (f"{len(ledger.breaks):,} difference(s) in the "
+                                              "ledger" if ledger.breaks else "as booked"),
+                 markup=False)
+    errors.print(f"checked {cases.cases:,} case(s), {cases.entries:,} audit entries: "
+                 + (f"{len(cases.breaks):,} case(s) not where their trail leads"
+                    if cases.breaks else "each where its trail leads"), markup=False)
+    if report.tables == 0:
+        errors.print("the archive holds nothing here: archive a run with `pitwatch "
+                     "adjudicate LOG --ledger URL` or `pitwatch serve archive`", markup=False)
+    failed = report.failed(strict) or ledger.breaks or cases.breaks
+    raise typer.Exit(INPUT_PROBLEMS if failed else OK)
