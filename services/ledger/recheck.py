@@ -31,7 +31,7 @@ from sqlalchemy import Connection, Engine, Select, func, select
 from services.events.contract import decode_record
 from services.ledger.archive_tables import ArchiveSegment
 from services.ledger.entries import HandEntry, build_entry
-from services.ledger.models import Hand, HandPending, Posting, Rake
+from services.ledger.models import FindingRow, Hand, HandPending, Posting, Rake
 
 HANDS_PER_CHUNK = 500
 MAX_LISTED = 3  # differences listed for one hand; the rest are counted
@@ -72,12 +72,14 @@ def recheck_ledger(engine: Engine, first_day: dt.date | None = None,
             ids = [row.hand_id for row in chunk]
             postings = _rows_by_hand(conn, _POSTING_COLUMNS, Posting, ids)
             rake = _rows_by_hand(conn, _RAKE_COLUMNS, Rake, ids)
+            findings = _rows_by_hand(conn, _FINDING_COLUMNS, FindingRow, ids)
             for row in chunk:
                 report.hands += 1
                 report.postings += len(postings.get(row.hand_id, ()))
                 breaks += hand_breaks(row.table_id, row.hand_id, row.ledger_status,
                                       row.record_sha256, row.record_json,
-                                      postings.get(row.hand_id, []), rake.get(row.hand_id, []))
+                                      postings.get(row.hand_id, []), rake.get(row.hand_id, []),
+                                      findings.get(row.hand_id, []))
         whole = first_day is None and last_day is None and table_id is None
         breaks += _rows_of_no_hand(conn) if whole else _hands_left_pending(conn)
         breaks += _archived_hands_not_booked(conn, first_day, last_day, table_id)
@@ -89,12 +91,15 @@ def recheck_ledger(engine: Engine, first_day: dt.date | None = None,
 # The stored rows as tuples, in the order ``entries`` builds them.
 _POSTING_COLUMNS = ("event_id", "leg", "seq", "account", "amount", "kind")
 _RAKE_COLUMNS = ("event_id", "leg", "table_id", "seat", "player_id", "amount", "mode", "day")
+_FINDING_COLUMNS = ("ordinal", "origin", "code", "rule", "severity", "seat", "amount",
+                    "message")
 
 
 def hand_breaks(table_id: str, hand_id: str, status: str, sha256: str, record_json: str,
-                postings: Sequence[tuple[Any, ...]], rake: Sequence[tuple[Any, ...]]
-                ) -> list[LedgerBreak]:
-    """One booked hand against its record: the record's own hash, then its rows."""
+                postings: Sequence[tuple[Any, ...]], rake: Sequence[tuple[Any, ...]],
+                findings: Sequence[tuple[Any, ...]] = ()) -> list[LedgerBreak]:
+    """One booked hand against its record: the record's own hash, then its rows (the
+    postings, the rake, the findings ``pitwatch ledger hand`` lists)."""
     def broken(message: str, event_id: str | None = None) -> LedgerBreak:
         return LedgerBreak(table_id, hand_id, event_id, message)
 
@@ -116,7 +121,41 @@ def hand_breaks(table_id: str, hand_id: str, status: str, sha256: str, record_js
     return ([broken(m, e) for m, e in _differences(hand_id, "posting", expected_postings,
                                                     postings)]
             + [broken(m, e) for m, e in _differences(hand_id, "rake row", expected_rake,
-                                                      rake)])
+                                                      rake)]
+            + [broken(m) for m in _finding_differences(hand_id, status, entry, findings)])
+
+
+def _finding_differences(hand_id: str, status: str, entry: HandEntry,
+                         stored: Sequence[tuple[Any, ...]]) -> list[str]:
+    """The record's findings, in order, must be the hand's ``record`` rows; a refused hand
+    has one ``ledger`` row after them (why it was refused: its words may come from the
+    database, so only its place is checked), a posted hand none."""
+    record = entry.record
+    want = [(i, "record", f.code, f.rule, f.severity, f.seat, f.amount, f.message)
+            for i, f in enumerate(record.findings)]
+    have = sorted(row for row in stored if row[1] == "record")
+    found = []
+    if have != want:
+        missing = [w for w in want if w not in have]
+        extra = [h for h in have if h not in want]
+        found.append(f"hand {hand_id}: its findings rows are not its record's ("
+                     + "; ".join([*(f"missing {_finding(w)}" for w in missing[:MAX_LISTED]),
+                                  *(f"not in the record {_finding(h)}"
+                                    for h in extra[:MAX_LISTED])]) + ")")
+    refusals = [row for row in stored if row[1] != "record"]
+    expected = 1 if status == "refused" else 0
+    if len(refusals) != expected or any(row[0] != len(want) or row[1] != "ledger"
+                                        for row in refusals):
+        found.append(f"hand {hand_id} is booked as {status} with {len(refusals)} ledger "
+                     f"finding row(s) after its record's {len(want)} (expected {expected})")
+    return found
+
+
+def _finding(row: tuple[Any, ...]) -> str:
+    ordinal, _, code, rule, severity, seat, amount, _message = row
+    where = "" if seat is None else f" seat {seat}"
+    chips = "" if amount is None else f" amount {amount}"
+    return f"#{ordinal} {rule} {code} ({severity}){where}{chips}"
 
 
 def _expected_rake(entry: HandEntry) -> list[tuple[Any, ...]]:
@@ -188,8 +227,9 @@ def _hand_chunks(conn: Connection, query: Select[str, str, str, str, str]
         after = chunk[-1].hand_id
 
 
-def _rows_by_hand(conn: Connection, columns: Sequence[str], model: type[Posting] | type[Rake],
-                  hand_ids: list[str]) -> dict[str, list[tuple[Any, ...]]]:
+def _rows_by_hand(conn: Connection, columns: Sequence[str],
+                  model: type[Posting] | type[Rake] | type[FindingRow], hand_ids: list[str]
+                  ) -> dict[str, list[tuple[Any, ...]]]:
     table = model.__table__
     rows = conn.execute(select(table.c.hand_id, *(table.c[c] for c in columns))
                         .where(table.c.hand_id.in_(hand_ids)))

@@ -20,9 +20,11 @@ import pytest
 from sqlalchemy import Engine, text
 
 from services.ledger.db import open_ledger
+from services.ledger.posting import post_many
 from services.ledger.recheck import hand_breaks, recheck_ledger
 from tests.unit.archive.support import keep, simulated_log
 from tests.unit.cli.helpers import pitwatch
+from tests.unit.ledger.builders import hcf_seat1_wins, move, record
 from tests.unit.ledger.dbread import rows
 
 RAKE_KINDS = {"rake", "rake_refund"}
@@ -121,6 +123,16 @@ CHANGES: dict[str, tuple[Change, list[str]]] = {
         "UPDATE hands SET record_json = replace(record_json, '\"status\":', "
         "'\"status\" :') WHERE hand_id = :hand"),
         ["not the record booked"]),
+    "a finding row deleted": (_sql(
+        "DROP TRIGGER findings_no_delete",
+        "DELETE FROM findings WHERE hand_id = (SELECT MIN(hand_id) FROM findings "
+        "WHERE severity = 'critical' AND origin = 'record') AND ordinal = 0"),
+        ["findings rows are not its record's (missing #0"]),
+    "a finding's severity lowered": (_sql(
+        "DROP TRIGGER findings_no_update",
+        "UPDATE findings SET severity = 'info' WHERE hand_id = (SELECT MIN(hand_id) "
+        "FROM findings WHERE severity = 'critical' AND origin = 'record') AND ordinal = 0"),
+        ["findings rows are not its record's (missing #0"]),
 }
 
 
@@ -128,6 +140,11 @@ CHANGES: dict[str, tuple[Change, list[str]]] = {
 def test_a_change_behind_a_dropped_guard_is_found(tmp_path: Path, name: str) -> None:
     engine = sqlite_day(tmp_path)
     table, hand, event = payout_of(engine)
+    if "finding" in name:  # the hand of the first critical finding
+        (table, hand), = rows(engine, "SELECT h.table_id, h.hand_id FROM hands h JOIN "
+                                      "findings f ON f.hand_id = h.hand_id WHERE f.severity = "
+                                      "'critical' AND f.origin = 'record' ORDER BY h.hand_id "
+                                      "LIMIT 1")
     change, messages = CHANGES[name]
     change(engine, hand, event)
     found = recheck_ledger(engine).breaks
@@ -217,3 +234,21 @@ def test_a_tables_last_hands_are_not_judged_without_a_later_one_booked(tmp_path:
     remove_hand(engine, hand)
     assert recheck_ledger(engine).breaks == []
     engine.dispose()
+
+
+def test_refused_hands_hold_their_refusal_and_nothing_else(engine: Engine) -> None:
+    """A hand the ledger refused (seat 1's wager never leaves the layout, GEN-8) is stored
+    with no postings and one ledger finding after its record's: as booked. Without that
+    finding row it is not."""
+    unbookable = record("T1-5", [move(1, "stack:1", "layout:1", 5, "wager")])
+    assert [r.status for r in post_many(engine, [hcf_seat1_wins(), unbookable])] == [
+        "posted", "refused"]
+    assert recheck_ledger(engine).breaks == []
+    if engine.dialect.name != "sqlite":
+        return  # the change below needs SQLite's guard dropped
+    with engine.begin() as conn:
+        conn.execute(text("DROP TRIGGER findings_no_delete"))
+        conn.execute(text("DELETE FROM findings WHERE hand_id = 'T1-5'"))
+    found = recheck_ledger(engine).breaks
+    assert [b.hand_id for b in found] == ["T1-5"]
+    assert "booked as refused with 0 ledger finding row(s)" in found[0].message
