@@ -79,7 +79,8 @@ def recheck_ledger(engine: Engine, first_day: dt.date | None = None,
                 breaks += hand_breaks(row.table_id, row.hand_id, row.ledger_status,
                                       row.record_sha256, row.record_json,
                                       postings.get(row.hand_id, []), rake.get(row.hand_id, []),
-                                      findings.get(row.hand_id, []))
+                                      findings.get(row.hand_id, []),
+                                      {name: getattr(row, name) for name in HAND_COLUMNS})
         whole = first_day is None and last_day is None and table_id is None
         breaks += _rows_of_no_hand(conn) if whole else _hands_left_pending(conn)
         breaks += _archived_hands_not_booked(conn, first_day, last_day, table_id)
@@ -91,15 +92,21 @@ def recheck_ledger(engine: Engine, first_day: dt.date | None = None,
 # The stored rows as tuples, in the order ``entries`` builds them.
 _POSTING_COLUMNS = ("event_id", "leg", "seq", "account", "amount", "kind")
 _RAKE_COLUMNS = ("event_id", "leg", "table_id", "seat", "player_id", "amount", "mode", "day")
+# The ``hands`` columns beside the record, each the record's own field (``day``: the UTC
+# day it ended), which the queues, reports and verify's anchors read.
+HAND_COLUMNS = ("game", "status", "rule_profile", "rake_mode", "dealer_id", "ended_at", "day",
+                "first_seq", "last_seq", "last_hash")
 _FINDING_COLUMNS = ("ordinal", "origin", "code", "rule", "severity", "seat", "amount",
                     "message")
 
 
 def hand_breaks(table_id: str, hand_id: str, status: str, sha256: str, record_json: str,
                 postings: Sequence[tuple[Any, ...]], rake: Sequence[tuple[Any, ...]],
-                findings: Sequence[tuple[Any, ...]] = ()) -> list[LedgerBreak]:
-    """One booked hand against its record: the record's own hash, then its rows (the
-    postings, the rake, the findings ``pitwatch ledger hand`` lists)."""
+                findings: Sequence[tuple[Any, ...]] = (),
+                columns: dict[str, Any] | None = None) -> list[LedgerBreak]:
+    """One booked hand against its record: the record's own hash, the ``hands`` row's
+    ``columns`` (``HAND_COLUMNS``; and its table), then its rows (the postings, the rake,
+    the findings ``pitwatch ledger hand`` lists)."""
     def broken(message: str, event_id: str | None = None) -> LedgerBreak:
         return LedgerBreak(table_id, hand_id, event_id, message)
 
@@ -110,16 +117,29 @@ def hand_breaks(table_id: str, hand_id: str, status: str, sha256: str, record_js
         entry = build_entry(decode_record(record_json))
     except (msgspec.DecodeError, msgspec.ValidationError) as exc:
         return [broken(f"hand {hand_id}: the stored record cannot be read ({exc})")]
+    record = entry.record
+    given = {"game": record.game, "status": record.status, "rule_profile": record.rule_profile,
+             "rake_mode": record.rake_mode, "dealer_id": record.dealer_id,
+             "ended_at": record.ended_at, "day": entry.day, "first_seq": record.first_seq,
+             "last_seq": record.last_seq, "last_hash": record.last_hash}
+    wrong = [f"{name} {columns[name]!r} (its record: {given[name]!r})"
+             for name in HAND_COLUMNS if columns is not None and columns[name] != given[name]]
+    if record.table_id != table_id or record.hand_id != hand_id:
+        wrong.insert(0, f"table {table_id!r} and id {hand_id!r} (its record: "
+                        f"{record.table_id!r}, {record.hand_id!r})")
+    column_breaks = [broken(f"hand {hand_id}: the hands row holds " + ", ".join(wrong))
+                     ] if wrong else []
     expected_postings: list[tuple[Any, ...]] = []
     expected_rake: list[tuple[Any, ...]] = []
     if status == "posted":
         if entry.refusal is not None:
-            return [broken(f"hand {hand_id} is booked as posted, but its record is refused: "
-                           f"{entry.refusal.message}")]
+            return [*column_breaks, broken(f"hand {hand_id} is booked as posted, but its "
+                                           f"record is refused: {entry.refusal.message}")]
         expected_postings = [tuple(line) for line in entry.postings]
         expected_rake = _expected_rake(entry)
-    return ([broken(m, e) for m, e in _differences(hand_id, "posting", expected_postings,
-                                                    postings)]
+    return (column_breaks
+            + [broken(m, e) for m, e in _differences(hand_id, "posting", expected_postings,
+                                                      postings)]
             + [broken(m, e) for m, e in _differences(hand_id, "rake row", expected_rake,
                                                       rake)]
             + [broken(m) for m in _finding_differences(hand_id, status, entry, findings)])
@@ -203,7 +223,8 @@ def _show(row: tuple[Any, ...] | None) -> str:
 def _hands_query(first_day: dt.date | None, last_day: dt.date | None,
                  table_id: str | None) -> Select[str, str, str, str, str]:
     query = select(Hand.hand_id, Hand.table_id, Hand.ledger_status, Hand.record_sha256,
-                   Hand.record_json).order_by(Hand.hand_id)
+                   Hand.record_json, *(getattr(Hand, name) for name in HAND_COLUMNS)
+                   ).order_by(Hand.hand_id)
     if first_day is not None:
         query = query.where(Hand.day >= first_day)
     if last_day is not None:

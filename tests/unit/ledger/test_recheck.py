@@ -133,6 +133,14 @@ CHANGES: dict[str, tuple[Change, list[str]]] = {
         "UPDATE findings SET severity = 'info' WHERE hand_id = (SELECT MIN(hand_id) "
         "FROM findings WHERE severity = 'critical' AND origin = 'record') AND ordinal = 0"),
         ["findings rows are not its record's (missing #0"]),
+    "the hand's status made ok": (_sql(
+        "DROP TRIGGER hands_no_update",
+        "UPDATE hands SET status = 'ok' WHERE hand_id = :hand"),
+        ["the hands row holds status 'ok'"]),
+    "the hand's last hash changed": (_sql(
+        "DROP TRIGGER hands_no_update",
+        "UPDATE hands SET last_hash = '0' || substr(last_hash, 2) WHERE hand_id = :hand"),
+        ["the hands row holds last_hash"]),
 }
 
 
@@ -140,7 +148,7 @@ CHANGES: dict[str, tuple[Change, list[str]]] = {
 def test_a_change_behind_a_dropped_guard_is_found(tmp_path: Path, name: str) -> None:
     engine = sqlite_day(tmp_path)
     table, hand, event = payout_of(engine)
-    if "finding" in name:  # the hand of the first critical finding
+    if "finding" in name or "status" in name:  # a hand with a critical finding
         (table, hand), = rows(engine, "SELECT h.table_id, h.hand_id FROM hands h JOIN "
                                       "findings f ON f.hand_id = h.hand_id WHERE f.severity = "
                                       "'critical' AND f.origin = 'record' ORDER BY h.hand_id "
