@@ -9,7 +9,8 @@ the archive and the ledger, so no lower module can call all three):
 * the ledger: every booked hand's postings and rake rows derived again from its stored
   record, rows of hands never booked, archived hands the ledger lost
   (``services.ledger.recheck``);
-* the cases: every case's row against its audit trail (``services.cases.recheck``).
+* the cases: every case's row against its audit trail, and every archived alert at
+  warning or above held as some case's evidence (``services.cases.recheck``).
 
 Each break is listed with its table, seq, event (or hand, or case) and what is wrong;
 the command exits 1 on any break in the database (``--strict``: also on breaks the
@@ -84,9 +85,13 @@ def verify(
                  "against their records: " + (f"{len(ledger.breaks):,} difference(s) in the "
                                               "ledger" if ledger.breaks else "as booked"),
                  markup=False)
+    astray = sum(b.case_id is not None for b in cases.breaks)
+    uncased = len(cases.breaks) - astray
     errors.print(f"checked {cases.cases:,} case(s), {cases.entries:,} audit entries: "
-                 + (f"{len(cases.breaks):,} case(s) not where their trail leads"
-                    if cases.breaks else "each where its trail leads"), markup=False)
+                 + (f"{astray:,} case(s) not where their trail leads" if astray
+                    else "each where its trail leads")
+                 + (f"; {uncased:,} archived alert(s) in no case" if uncased else ""),
+                 markup=False)
     if report.tables == 0:
         errors.print("the archive holds nothing here: archive a run with `pitwatch "
                      "adjudicate LOG --ledger URL` or `pitwatch serve archive`", markup=False)

@@ -22,19 +22,27 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import orjson
-from sqlalchemy import Connection, Engine, Select, select
+from sqlalchemy import Connection, Engine, Select, literal, select
 
+from services.cases.intake import MIN_SEVERITY
+from services.cases.lifecycle import SEVERITY_RANK
+from services.ledger.archive_tables import ArchiveAlert
 from services.ledger.case_tables import Case, CaseAudit, CaseEvidence
+from services.ledger.models import Hand
 
 CASES_PER_CHUNK = 500
 FIELDS = ("state", "severity", "assignee", "outcome", "reason")
+# The severities whose alerts open cases (``services.cases.intake``).
+SERIOUS = tuple(sorted(s for s, rank in SEVERITY_RANK.items()
+                       if rank >= SEVERITY_RANK[MIN_SEVERITY]))
 
 
 @dataclass(frozen=True)
 class CaseBreak:
-    """A case whose row is not where its trail leads, or whose trail is broken."""
+    """A case whose row is not where its trail leads, or whose trail is broken; or an
+    archived alert that is no case's evidence (``case_id`` None)."""
 
-    case_id: int
+    case_id: int | None
     message: str
 
 
@@ -72,7 +80,38 @@ def recheck_cases(engine: Engine, first_day: dt.date | None = None,
                 report.entries += len(trail)
                 report.breaks += case_breaks(row.case_id, _row_fields(row), row.version,
                                              row.updated_at, trail)
+        report.breaks += alerts_without_case(conn, first_day, last_day, table_id)
     return report
+
+
+def alerts_without_case(conn: Connection, first_day: dt.date | None,
+                        last_day: dt.date | None, table_id: str | None) -> list[CaseBreak]:
+    """Archived alerts at warning or above that no case holds as evidence. Each opens or
+    joins a case when it is archived (in the archive service's transaction; the embedded
+    runner opens the cases right after archiving), and evidence is append-only: an alert
+    without its case was archived by a run that stopped before its cases (run it again),
+    or put in by hand, and it shows on the console's floor as if pitwatch had raised it,
+    naming a dealer or a player. With a span, the alerts of the span's booked hands (an
+    alert has no day of its own; a table's stream alerts outside hands are looked at
+    without a span)."""
+    a = ArchiveAlert
+    source = literal("alert:") + a.alert_id
+    evidenced = select(CaseEvidence.source_id).where(CaseEvidence.source_id == source).exists()
+    query = (select(a.alert_id, a.rule, a.code, a.severity)
+             .where(a.severity.in_(SERIOUS), ~evidenced).order_by(a.alert_id))
+    if table_id is not None:
+        query = query.where(a.table_id == table_id)
+    if first_day is not None or last_day is not None:
+        hands = select(Hand.hand_id).where(Hand.hand_id == a.hand_id)
+        if first_day is not None:
+            hands = hands.where(Hand.day >= first_day)
+        if last_day is not None:
+            hands = hands.where(Hand.day <= last_day)
+        query = query.where(hands.exists())
+    return [CaseBreak(None, f"alert {alert_id} ({rule} {code}, {severity}) is archived but "
+                            "is no case's evidence: archived by a run that stopped before "
+                            "opening its case (run it again), or put in by hand")
+            for alert_id, rule, code, severity in conn.execute(query)]
 
 
 def case_breaks(case_id: int, fields: dict[str, Any], version: int, updated_at: str,

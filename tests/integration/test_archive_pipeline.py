@@ -29,6 +29,7 @@ from tests.integration.pipeline_support import (
     drop_database,
 )
 from tests.profiles import HOUSE, PROFILES
+from tests.unit.cli.helpers import pitwatch
 
 Key = tuple[str, int, int]
 
@@ -148,6 +149,45 @@ def test_the_archiving_adjudicator_killed_mid_stream_archives_every_event_once(
         events = Counter(line for body in archived(db).values() for line in body)
         assert max(events.values()) == 1 and sum(events.values()) == sum(
             len(body) for body in segments.values())
+    finally:
+        p.close()
+        drop_database(db)
+
+
+def test_what_the_pipeline_keeps_verifies_clean(kafka_bootstrap: str, pg_url: str,
+                                                tmp_path: Path) -> None:
+    """The adjudicator, the ledger service and the archive service on one database, the
+    ledger killed once mid-stream: when everything is in, ``pitwatch verify`` (every chain
+    and its end, every booked hand's rows against its record, every case against its
+    trail, every alert in a case) finds nothing but the breaks the stream had when it
+    arrived, and exits 0. The checks that no lag may set off (an archived hand the ledger
+    has not booked yet, an alert whose case is still coming) hold on what a finished
+    pipeline leaves."""
+    lines = the_log()
+    segments, alerts, records = embedded(lines)
+    db = create_database(pg_url, "pw_verify")
+    p = Pipeline(kafka_bootstrap, tmp_path, db, partitions=2)
+    try:
+        p.create_topics()
+        p.start_adjudicator(batch_max=100, archive=True)
+        p.start_archive("archive", batch=50)
+        first = p.start_ledger("ledger-1", batch=40, failpoint="booked:2")
+        p.produce_lines(lines)
+        killed(p, first)
+        assert len(stored(db, "SELECT hand_id FROM hands")) < len(records), \
+            "the kill must land with work left"
+        p.start_ledger("ledger-2", batch=40)
+        p.wait_until(lambda: len(archived(db)) >= len(segments), "every segment archived")
+        p.wait_until(lambda: len(stored(db, "SELECT hand_id FROM hands")) >= len(records),
+                     "every hand booked")
+        p.wait_until(lambda: len(stored(db, "SELECT source_id FROM case_evidence"))
+                     >= len(evidence_of(records, alerts)), "every case's evidence")
+        found = pitwatch("verify", "--db", db, "--format", "json")
+        body = orjson.loads(found.stdout)
+        assert found.code == 0, body["breaks"]
+        assert body["hands"] == len(records) and body["cases"] > 0
+        assert {b["at intake"] for b in body["breaks"]} <= {"yes"}
+        assert [b for b in body["breaks"] if b["kind"] in ("ledger", "case", "end")] == []
     finally:
         p.close()
         drop_database(db)

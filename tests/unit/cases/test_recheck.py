@@ -6,6 +6,7 @@ Expected counts come from the actions the tests take, not from the code under te
 
 from __future__ import annotations
 
+import datetime as dt
 from pathlib import Path
 
 import orjson
@@ -130,3 +131,25 @@ def test_the_command_fails_on_a_case_closed_behind_the_guard(tmp_path: Path) -> 
     assert body["cases"] == 3
     assert [(b["kind"], b["what"].split(":")[0]) for b in body["breaks"]] == [
         ("case", f"case {untouched}")]
+
+
+FORGED = ("INSERT INTO archive_alerts (alert_id, table_id, hand_id, rule, code, severity, "
+          "seq, event_id, alert_json) VALUES (:id, 'T1', 'T1-000001', 'SURV-2', "
+          "'SWEETHEARTING', :severity, NULL, NULL, '{}')")
+
+
+def test_an_alert_put_in_by_hand_is_in_no_case(engine: Engine) -> None:
+    """No guard is dropped (the alerts are append-only, not closed): an alert naming a
+    dealer, inserted at warning, is listed; one at info opens no case anyway."""
+    worked(engine)
+    with engine.begin() as conn:
+        conn.execute(text(FORGED), {"id": "SURV-2/forged", "severity": "warning"})
+        conn.execute(text(FORGED), {"id": "SURV-2/harmless", "severity": "info"})
+    found = recheck_cases(engine).breaks
+    assert [(b.case_id, b.message.split(" (")[0]) for b in found] == [
+        (None, "alert SURV-2/forged")]
+    assert recheck_cases(engine, table_id="T2").breaks == []
+    # With a span, the alerts of the span's booked hands: T1-000001 ended on day one.
+    assert len(recheck_cases(engine, first_day=dt.date(2024, 5, 1),
+                             last_day=dt.date(2024, 5, 1)).breaks) == 1
+    assert recheck_cases(engine, first_day=dt.date(2024, 5, 2)).breaks == []
