@@ -17,7 +17,7 @@ entry's time). Pure reading.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -28,6 +28,7 @@ from services.cases.intake import MIN_SEVERITY
 from services.cases.lifecycle import SEVERITY_RANK
 from services.ledger.archive_tables import ArchiveAlert
 from services.ledger.case_tables import Case, CaseAudit, CaseEvidence
+from services.ledger.chunks import keyset_chunks
 from services.ledger.models import Hand
 
 CASES_PER_CHUNK = 500
@@ -72,7 +73,8 @@ def recheck_cases(engine: Engine, first_day: dt.date | None = None,
     its trail."""
     report = CaseRecheck()
     with engine.connect() as conn:
-        for chunk in _case_chunks(conn, _cases_query(first_day, last_day, table_id)):
+        for chunk in keyset_chunks(conn, _cases_query(first_day, last_day, table_id),
+                                   Case.case_id, CASES_PER_CHUNK):
             trails = _trails(conn, [row.case_id for row in chunk])
             for row in chunk:
                 trail = trails.get(row.case_id, [])
@@ -159,9 +161,9 @@ def case_breaks(case_id: int, fields: dict[str, Any], version: int, updated_at: 
 
 
 def _cases_query(first_day: dt.date | None, last_day: dt.date | None,
-                 table_id: str | None) -> Select[Any]:
-    query = select(Case.case_id, Case.version, Case.updated_at,
-                   *(getattr(Case, name) for name in FIELDS)).order_by(Case.case_id)
+                 table_id: str | None) -> Select[*tuple[Any, ...]]:
+    query: Select[*tuple[Any, ...]] = select(Case.case_id, Case.version, Case.updated_at,
+                                *(getattr(Case, name) for name in FIELDS))
     if first_day is None and last_day is None and table_id is None:
         return query
     evidence = select(CaseEvidence.case_id).where(CaseEvidence.case_id == Case.case_id)
@@ -172,17 +174,6 @@ def _cases_query(first_day: dt.date | None, last_day: dt.date | None,
     if table_id is not None:
         evidence = evidence.where(CaseEvidence.table_id == table_id)
     return query.where(evidence.exists())
-
-
-def _case_chunks(conn: Connection, query: Select[Any]) -> Iterator[list[Any]]:
-    after: int | None = None
-    while True:
-        paged = query if after is None else query.where(Case.case_id > after)
-        chunk = list(conn.execute(paged.limit(CASES_PER_CHUNK)))
-        if not chunk:
-            return
-        yield chunk
-        after = chunk[-1].case_id
 
 
 def _row_fields(row: Any) -> dict[str, Any]:

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -30,6 +30,7 @@ from sqlalchemy import Connection, Engine, Select, func, select
 
 from services.events.contract import decode_record
 from services.ledger.archive_tables import ArchiveSegment
+from services.ledger.chunks import keyset_chunks
 from services.ledger.entries import HandEntry, build_entry
 from services.ledger.models import FindingRow, Hand, HandPending, Posting, Rake
 
@@ -68,7 +69,8 @@ def recheck_ledger(engine: Engine, first_day: dt.date | None = None,
     report = RecheckReport()
     breaks = report.breaks
     with engine.connect() as conn:
-        for chunk in _hand_chunks(conn, _hands_query(first_day, last_day, table_id)):
+        for chunk in keyset_chunks(conn, _hands_query(first_day, last_day, table_id),
+                                   Hand.hand_id, HANDS_PER_CHUNK):
             ids = [row.hand_id for row in chunk]
             postings = _rows_by_hand(conn, _POSTING_COLUMNS, Posting, ids)
             rake = _rows_by_hand(conn, _RAKE_COLUMNS, Rake, ids)
@@ -221,10 +223,10 @@ def _show(row: tuple[Any, ...] | None) -> str:
 
 
 def _hands_query(first_day: dt.date | None, last_day: dt.date | None,
-                 table_id: str | None) -> Select[str, str, str, str, str]:
-    query = select(Hand.hand_id, Hand.table_id, Hand.ledger_status, Hand.record_sha256,
-                   Hand.record_json, *(getattr(Hand, name) for name in HAND_COLUMNS)
-                   ).order_by(Hand.hand_id)
+                 table_id: str | None) -> Select[*tuple[Any, ...]]:
+    query: Select[*tuple[Any, ...]] = select(Hand.hand_id, Hand.table_id, Hand.ledger_status,
+                                Hand.record_sha256, Hand.record_json,
+                                *(getattr(Hand, name) for name in HAND_COLUMNS))
     if first_day is not None:
         query = query.where(Hand.day >= first_day)
     if last_day is not None:
@@ -232,20 +234,6 @@ def _hands_query(first_day: dt.date | None, last_day: dt.date | None,
     if table_id is not None:
         query = query.where(Hand.table_id == table_id)
     return query
-
-
-def _hand_chunks(conn: Connection, query: Select[str, str, str, str, str]
-                 ) -> Iterator[list[Any]]:
-    """The hands in chunks, each read after the last id of the one before (keyset):
-    no cursor held open while the rows of a chunk are read."""
-    after: str | None = None
-    while True:
-        paged = query if after is None else query.where(Hand.hand_id > after)
-        chunk = list(conn.execute(paged.limit(HANDS_PER_CHUNK)))
-        if not chunk:
-            return
-        yield chunk
-        after = chunk[-1].hand_id
 
 
 def _rows_by_hand(conn: Connection, columns: Sequence[str],
