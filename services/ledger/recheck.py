@@ -63,9 +63,9 @@ def recheck_ledger(engine: Engine, first_day: dt.date | None = None,
     or of one table, against its record; rows filed under a hand id that has no ``hands``
     row (they have no day or table to be filtered by: every row of the ledger is looked at
     when no span or table is given, else only the hands left pending, which is cheap; see
-    ``_hands_left_pending``); and the hands of the span in the
-    event archive that the ledger has no record of although it booked a later hand of
-    the same table (``_archived_hands_not_booked``)."""
+    ``_hands_left_pending``); and the hands of the span in the event archive that the
+    ledger has no record of although it booked a later hand of the same table
+    (``_archived_hands_not_booked``)."""
     report = RecheckReport()
     breaks = report.breaks
     with engine.connect() as conn:
@@ -119,16 +119,7 @@ def hand_breaks(table_id: str, hand_id: str, status: str, sha256: str, record_js
         entry = build_entry(decode_record(record_json))
     except (msgspec.DecodeError, msgspec.ValidationError) as exc:
         return [broken(f"hand {hand_id}: the stored record cannot be read ({exc})")]
-    record = entry.record
-    given = {"game": record.game, "status": record.status, "rule_profile": record.rule_profile,
-             "rake_mode": record.rake_mode, "dealer_id": record.dealer_id,
-             "ended_at": record.ended_at, "day": entry.day, "first_seq": record.first_seq,
-             "last_seq": record.last_seq, "last_hash": record.last_hash}
-    wrong = [f"{name} {columns[name]!r} (its record: {given[name]!r})"
-             for name in HAND_COLUMNS if columns is not None and columns[name] != given[name]]
-    if record.table_id != table_id or record.hand_id != hand_id:
-        wrong.insert(0, f"table {table_id!r} and id {hand_id!r} (its record: "
-                        f"{record.table_id!r}, {record.hand_id!r})")
+    wrong = _column_differences(table_id, hand_id, entry, columns)
     column_breaks = [broken(f"hand {hand_id}: the hands row holds " + ", ".join(wrong))
                      ] if wrong else []
     expected_postings: list[tuple[Any, ...]] = []
@@ -178,6 +169,22 @@ def _finding(row: tuple[Any, ...]) -> str:
     where = "" if seat is None else f" seat {seat}"
     chips = "" if amount is None else f" amount {amount}"
     return f"#{ordinal} {rule} {code} ({severity}){where}{chips}"
+
+
+def _column_differences(table_id: str, hand_id: str, entry: HandEntry,
+                        columns: dict[str, Any] | None) -> list[str]:
+    """Each ``hands`` column that is not its record's field (``posting._hand_row``)."""
+    record = entry.record
+    given = {"game": record.game, "status": record.status, "rule_profile": record.rule_profile,
+             "rake_mode": record.rake_mode, "dealer_id": record.dealer_id,
+             "ended_at": record.ended_at, "day": entry.day, "first_seq": record.first_seq,
+             "last_seq": record.last_seq, "last_hash": record.last_hash}
+    wrong = [f"{name} {columns[name]!r} (its record: {given[name]!r})"
+             for name in HAND_COLUMNS if columns is not None and columns[name] != given[name]]
+    if record.table_id != table_id or record.hand_id != hand_id:
+        wrong.insert(0, f"table {table_id!r} and id {hand_id!r} (its record: "
+                        f"{record.table_id!r}, {record.hand_id!r})")
+    return wrong
 
 
 def _expected_rake(entry: HandEntry) -> list[tuple[Any, ...]]:
