@@ -19,9 +19,12 @@ the chain check reported then, as an alert the archive kept) are listed as such:
 archive then holds the stream faithfully, break included. A break counts as one seen at
 intake only if it is the same break: a CHAIN_BROKEN alert at that seq naming the same
 two hashes (the ``prev_hash`` the event carried, the hash its predecessor had as
-received), a SEQ_GAP alert naming the same jump. So an event changed in the archive next
-to a break the stream already had is still found. Only the other breaks mean the archive
-changed; ``failed`` counts those (``strict`` counts both).
+received), or, for an event that came late and did not fit between its neighbours (an
+alert that names no hashes), that event's link or its successor's; a gap inside a gap a
+SEQ_GAP alert reported, none of whose seqs came late and was taken in (each such event
+has its REORDERED alert, and was archived). So an event changed or removed in the
+archive next to a break the stream already had is still found. Only the other breaks
+mean the archive changed; ``failed`` counts those (``strict`` counts both).
 
 The checks are pure functions over decoded segments (``check_table``), so a test can
 alter any stored field of any event and ask whether it is found.
@@ -48,19 +51,24 @@ from services.ledger.models import Hand
 _BROKEN = re.compile(r"^seq (\d+) says the previous event hashed to ([0-9a-f]{12})…, but seq "
                      r"(\d+) as received hashes to ([0-9a-f]{12})…")
 _GAP = re.compile(r"^seq jumped from (\d+) to (\d+):")
+_LATE = re.compile(r"^late seq (\d+) does not fit the hash chain around it")
 PREFIX = 12  # hex digits of a hash an intake alert names
 
 
 @dataclass(frozen=True)
 class IntakeBreak:
     """A break the chain check reported when the event arrived: CHAIN_BROKEN (the
-    prev_hash the event carried and the hash its predecessor had, as hash prefixes) or
-    SEQ_GAP (the head it jumped from)."""
+    prev_hash the event carried and the hash its predecessor had, as hash prefixes; or
+    ``late``: an event come late that did not fit between its neighbours), SEQ_GAP (the
+    head it jumped from), or ``reordered``: an event that came late and was taken into
+    the chain (REORDERED), so its seq is no longer missing."""
 
     seq: int
     carried: str | None = None
     received: str | None = None
     jumped_from: int | None = None
+    late: bool = False
+    reordered: bool = False
 
 
 @dataclass(frozen=True)
@@ -253,8 +261,8 @@ def check_table(table_id: str, segments: Sequence[DecodedSegment],
         highest = chain[-1].seq if chain else before[0] if before else None
         after = archived_to if archived_to_after is None else archived_to_after
         breaks += _end_problems(table_id, highest, archived_to, after)
-    seen = {b.seq: b for b in intake_breaks}
-    return [_classified(b, seen) for b in breaks]
+    intake = list(intake_breaks)
+    return [_classified(b, intake) for b in breaks]
 
 
 def _link_problems(table_id: str, chain: list[StoredEvent],
@@ -337,24 +345,37 @@ def _end_problems(table_id: str, highest: int | None, archived_to: int, after: i
                        "changed")]
 
 
-def _classified(found: ChainBreak, seen: dict[int, IntakeBreak]) -> ChainBreak:
+def _classified(found: ChainBreak, intake: list[IntakeBreak]) -> ChainBreak:
     """``found`` marked as seen at intake when the intake reported this very break."""
-    intake = None if found.seq is None else seen.get(found.seq)
-    if intake is None or not _same_break(found, intake):
+    if found.seq is None or not any(_same_break(found, b, intake) for b in intake):
         return found
     return ChainBreak(found.table_id, found.seq, found.event_id, found.kind,
                       found.message + " (as received: reported at intake)", True,
                       found.carried, found.previous_hash, found.previous_seq)
 
 
-def _same_break(found: ChainBreak, intake: IntakeBreak) -> bool:
+def _same_break(found: ChainBreak, reported: IntakeBreak, intake: list[IntakeBreak]) -> bool:
+    """Whether ``reported`` (one of the table's ``intake`` breaks) is ``found``.
+
+    A broken link is the one the intake named: the same two hash prefixes at the same seq;
+    or, where an event came late and did not fit between its neighbours (the intake names
+    no hashes then), its own link or its successor's. A gap is the intake's when it lies
+    inside a gap the intake reported (the same head jumped from, or a later one: events
+    that came late may have filled its start) and none of its seqs came late and was
+    taken in (REORDERED): those were archived, and their absence is the archive's."""
     if found.kind in ("altered", "genesis"):
-        return (intake.carried is not None and intake.received is not None
+        if reported.late:
+            return found.kind == "altered" and found.seq in (reported.seq, reported.seq + 1)
+        return (reported.seq == found.seq
+                and reported.carried is not None and reported.received is not None
                 and found.carried is not None and found.previous_hash is not None
-                and found.carried[:PREFIX] == intake.carried
-                and found.previous_hash[:PREFIX] == intake.received)
-    if found.kind == "gap":
-        return intake.jumped_from is not None and intake.jumped_from == found.previous_seq
+                and found.carried[:PREFIX] == reported.carried
+                and found.previous_hash[:PREFIX] == reported.received)
+    if found.kind == "gap" and reported.jumped_from is not None \
+            and found.previous_seq is not None and found.seq is not None:
+        inside = reported.jumped_from <= found.previous_seq and found.seq <= reported.seq
+        return inside and not any(b.reordered and found.previous_seq < b.seq < found.seq
+                                  for b in intake)
     return False
 
 
@@ -364,10 +385,15 @@ def intake_break(code: str, seq: int, message: str) -> IntakeBreak | None:
         match = _BROKEN.match(message)
         if match is not None and int(match.group(1)) == seq:
             return IntakeBreak(seq, carried=match.group(2), received=match.group(4))
+        late = _LATE.match(message)
+        if late is not None and int(late.group(1)) == seq:
+            return IntakeBreak(seq, late=True)
     if code == "SEQ_GAP":
         match = _GAP.match(message)
         if match is not None and int(match.group(2)) == seq:
             return IntakeBreak(seq, jumped_from=int(match.group(1)))
+    if code == "REORDERED":
+        return IntakeBreak(seq, reordered=True)
     return None
 
 
@@ -469,7 +495,8 @@ def _intake_breaks(engine: Engine, table_id: str) -> list[IntakeBreak]:
         rows = conn.execute(select(ArchiveAlert.code, ArchiveAlert.seq, ArchiveAlert.alert_json)
                             .where(ArchiveAlert.table_id == table_id,
                                    ArchiveAlert.rule == "SURV-9",
-                                   ArchiveAlert.code.in_(["CHAIN_BROKEN", "SEQ_GAP"]),
+                                   ArchiveAlert.code.in_(["CHAIN_BROKEN", "SEQ_GAP",
+                                                          "REORDERED"]),
                                    ArchiveAlert.seq.is_not(None))).all()
     found = [intake_break(code, seq, str(orjson.loads(raw).get("message", "")))
              for code, seq, raw in rows if seq is not None]
