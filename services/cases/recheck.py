@@ -75,13 +75,16 @@ def recheck_cases(engine: Engine, first_day: dt.date | None = None,
     with engine.connect() as conn:
         for chunk in keyset_chunks(conn, _cases_query(first_day, last_day, table_id),
                                    Case.case_id, CASES_PER_CHUNK):
-            trails = _trails(conn, [row.case_id for row in chunk])
+            ids = [row.case_id for row in chunk]
+            trails = _trails(conn, ids)
+            evidence = _evidence(conn, ids)
             for row in chunk:
                 trail = trails.get(row.case_id, [])
                 report.cases += 1
                 report.entries += len(trail)
                 report.breaks += case_breaks(row.case_id, _row_fields(row), row.version,
-                                             row.updated_at, trail)
+                                             row.updated_at, trail,
+                                             evidence.get(row.case_id, set()))
         report.breaks += alerts_without_case(conn, first_day, last_day, table_id)
     return report
 
@@ -117,9 +120,11 @@ def alerts_without_case(conn: Connection, first_day: dt.date | None,
 
 
 def case_breaks(case_id: int, fields: dict[str, Any], version: int, updated_at: str,
-                trail: Sequence[Entry]) -> list[CaseBreak]:
+                trail: Sequence[Entry], evidence: set[str] | None = None) -> list[CaseBreak]:
     """One case: its trail in order (versions 1, 2, ... each leaving off where the one
-    before ended), then where the trail leads against the row."""
+    before ended), then where the trail leads against the row, then its evidence rows
+    (``evidence``: their source ids) against the evidence its trail took in (each entry
+    that opened the case or joined evidence to it names its source)."""
     def broken(message: str) -> list[CaseBreak]:
         return [CaseBreak(case_id, f"case {case_id}: {message}")]
 
@@ -127,6 +132,7 @@ def case_breaks(case_id: int, fields: dict[str, Any], version: int, updated_at: 
         return broken("its audit trail is not versions 1.." f"{len(trail)} in order "
                       f"({', '.join(str(e.version) for e in trail) or 'no entry'})")
     status: dict[str, Any] = {}
+    taken: set[str] = set()
     for entry in trail:
         if (entry.version == 1) != (entry.action == "open") or (
                 entry.state_before != status.get("state")):
@@ -134,9 +140,12 @@ def case_breaks(case_id: int, fields: dict[str, Any], version: int, updated_at: 
                           f"the one before it (state before {entry.state_before!r}, the "
                           f"trail had {status.get('state')!r})")
         try:
-            changed = orjson.loads(entry.detail)["changed"]
+            detail = orjson.loads(entry.detail)
+            changed = detail["changed"]
         except (orjson.JSONDecodeError, KeyError, TypeError):
             return broken(f"audit entry {entry.version} does not say what it changed")
+        if isinstance(detail.get("evidence"), str):
+            taken.add(detail["evidence"])
         if not isinstance(changed, dict) or not set(changed) <= set(FIELDS):
             return broken(f"audit entry {entry.version} does not say what it changed")
         status.update(changed)
@@ -154,6 +163,12 @@ def case_breaks(case_id: int, fields: dict[str, Any], version: int, updated_at: 
     if differs:
         return broken("the row holds " + ", ".join(differs) + ": changed without its "
                       "audit entry")
+    if evidence is not None and evidence != taken:
+        extra, missing = sorted(evidence - taken), sorted(taken - evidence)
+        return broken("its evidence is not what its trail took in ("
+                      + "; ".join([*(f"{e} with no audit entry" for e in extra[:3]),
+                                   *(f"{m} taken in but not filed" for m in missing[:3])])
+                      + ")")
     return []
 
 
@@ -178,6 +193,14 @@ def _cases_query(first_day: dt.date | None, last_day: dt.date | None,
 
 def _row_fields(row: Any) -> dict[str, Any]:
     return {name: getattr(row, name) for name in FIELDS}
+
+
+def _evidence(conn: Connection, case_ids: list[int]) -> dict[int, set[str]]:
+    out: dict[int, set[str]] = {}
+    for case_id, source_id in conn.execute(select(CaseEvidence.case_id, CaseEvidence.source_id)
+                                           .where(CaseEvidence.case_id.in_(case_ids))):
+        out.setdefault(case_id, set()).add(source_id)
+    return out
 
 
 def _trails(conn: Connection, case_ids: list[int]) -> dict[int, list[Entry]]:

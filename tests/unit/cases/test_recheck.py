@@ -153,3 +153,18 @@ def test_an_alert_put_in_by_hand_is_in_no_case(engine: Engine) -> None:
     assert len(recheck_cases(engine, first_day=dt.date(2024, 5, 1),
                              last_day=dt.date(2024, 5, 1)).breaks) == 1
     assert recheck_cases(engine, first_day=dt.date(2024, 5, 2)).breaks == []
+
+
+def test_evidence_filed_without_its_audit_entry_is_found(engine: Engine) -> None:
+    """No guard is dropped (evidence is append-only, not closed): a finding filed under a
+    case by hand, with no entry in its trail, is listed."""
+    _, _, most, _ = worked(engine)
+    with engine.begin() as conn:
+        conn.execute(text(
+            "INSERT INTO case_evidence (source_id, case_id, kind, table_id, hand_id, rule, "
+            "code, severity, summary, day) VALUES ('finding:T1-000099', :c, 'finding', "
+            "'T1', 'T1-000099', 'HCF-8', 'MISPAY', 'critical', 'planted', NULL)"),
+            {"c": most})
+    found = recheck_cases(engine).breaks
+    assert [(b.case_id, "finding:T1-000099 with no audit entry" in b.message)
+            for b in found] == [(most, True)]
