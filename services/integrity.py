@@ -67,8 +67,9 @@ def verify(
         emit_listing(listing, fmt, {"tables": report.tables, "segments": report.segments,
                              "events": report.events, "hands": ledger.hands,
                              "postings": ledger.postings, "cases": cases.cases,
-                             "breaks": listing.records(), "notes": report.notes})
-    for note in report.notes:
+                             "breaks": listing.records(),
+                             "notes": [*report.notes, *ledger.notes]})
+    for note in [*report.notes, *ledger.notes]:
         errors.print(f"note: {note}", markup=False)
     archive = len(report.archive_breaks)
     intake = len(report.breaks) - archive

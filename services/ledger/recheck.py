@@ -54,6 +54,7 @@ class RecheckReport:
     hands: int = 0
     postings: int = 0
     breaks: list[LedgerBreak] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # said, not counted as breaks
 
 
 def recheck_ledger(engine: Engine, first_day: dt.date | None = None,
@@ -85,7 +86,8 @@ def recheck_ledger(engine: Engine, first_day: dt.date | None = None,
                                       {name: getattr(row, name) for name in HAND_COLUMNS})
         whole = first_day is None and last_day is None and table_id is None
         breaks += _rows_of_no_hand(conn) if whole else _hands_left_pending(conn)
-        breaks += _archived_hands_not_booked(conn, first_day, last_day, table_id)
+        breaks += _archived_hands_not_booked(conn, first_day, last_day, table_id,
+                                             report.notes)
     return report
 
 
@@ -290,15 +292,17 @@ def _hands_left_pending(conn: Connection) -> list[LedgerBreak]:
 
 
 def _archived_hands_not_booked(conn: Connection, first_day: dt.date | None,
-                               last_day: dt.date | None, table_id: str | None
-                               ) -> list[LedgerBreak]:
+                               last_day: dt.date | None, table_id: str | None,
+                               notes: list[str] | None = None) -> list[LedgerBreak]:
     """Hands in the event archive with no ``hands`` row, where the ledger booked a later
     hand of the same table: the hand, its postings, rake and findings were removed from the
     ledger (behind its dropped guards), or never booked. A table's records are booked in
     its order (one Kafka partition, one ledger service, batches committed in order; one
     transaction with the archive in the embedded runner), so a hand after it booked means
     this one is not still on its way. The table's last hands, past everything booked, are
-    not judged: in the pipeline the archive may run ahead of the ledger."""
+    not judged: in the pipeline the archive may run ahead of the ledger; ``notes`` gets a
+    line for each table that has such hands (a ledger service stopped, or a table's last
+    hands removed: only the reader can tell which)."""
     s, h, later = ArchiveSegment, Hand, Hand.__table__.alias("later")
     booked = select(h.hand_id).where(h.hand_id == s.hand_id).exists()
     query = (select(s.table_id, s.hand_id, func.min(s.first_seq), func.max(s.last_seq))
@@ -311,6 +315,7 @@ def _archived_hands_not_booked(conn: Connection, first_day: dt.date | None,
     if table_id is not None:
         query = query.where(s.table_id == table_id)
     found: list[LedgerBreak] = []
+    unbooked: dict[str, list[str]] = {}
     for table, hand_id, first_seq, last_seq in conn.execute(query):
         if last_seq is None or hand_id is None:
             continue  # only refused events archived under the hand id
@@ -325,4 +330,13 @@ def _archived_hands_not_booked(conn: Connection, first_day: dt.date | None,
                                      f"hand {hand_id} is in the event archive (seq "
                                      f"{first_seq}..{last_seq}) but not in the ledger, which "
                                      f"booked hand {after} after it: removed from the ledger"))
+        elif after is None:
+            unbooked.setdefault(table, []).append(hand_id)
+    for table, hands in sorted(unbooked.items()):
+        if notes is not None:
+            notes.append(f"table {table}: its last {len(hands)} archived hand(s) ("
+                         + ", ".join(hands[:3]) + (", ..." if len(hands) > 3 else "")
+                         + ") are not in the ledger: a pipeline's ledger may not have booked "
+                         "them yet; if it has stopped, or the run was embedded, they were "
+                         "removed from the ledger")
     return found
