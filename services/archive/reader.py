@@ -18,6 +18,7 @@ from sqlalchemy import Connection, Engine, Select, select, tuple_
 
 from services.archive.segment import PackedSegment, event_lines
 from services.ledger.archive_tables import ArchiveSegment
+from services.ledger.spans import within_days
 
 S = ArchiveSegment
 Rows: TypeAlias = Select[*tuple[Any, ...]]  # a query for segment rows
@@ -44,11 +45,7 @@ def segments_query(table_id: str | None = None, first_day: dt.date | None = None
     query: Rows = select(*_COLUMNS).order_by(*_ORDER)
     if table_id is not None:
         query = query.where(S.table_id == table_id)
-    if first_day is not None:
-        query = query.where(S.day >= first_day)
-    if last_day is not None:
-        query = query.where(S.day <= last_day)
-    return query
+    return within_days(query, S.day, first_day, last_day)
 
 
 def iter_segments(conn: Connection, query: Rows) -> Iterator[PackedSegment]:

@@ -46,6 +46,7 @@ from services.archive.segment import PackedSegment, UnknownCodec, UnreadableBody
 from services.events.canonical import GENESIS_HASH
 from services.ledger.archive_tables import ArchiveAlert, ArchiveSegment, ArchiveTable
 from services.ledger.models import Hand
+from services.ledger.spans import within_days
 
 # What the intake's SURV-9 alerts say (services.adjudicator.table: check_chain), read back.
 _BROKEN = re.compile(r"^seq (\d+) says the previous event hashed to ([0-9a-f]{12})…, but seq "
@@ -433,10 +434,7 @@ def _tables(engine: Engine, table_id: str | None, first_day: dt.date | None,
     query = select(ArchiveSegment.table_id).distinct().order_by(ArchiveSegment.table_id)
     if table_id is not None:
         query = query.where(ArchiveSegment.table_id == table_id)
-    if first_day is not None:
-        query = query.where(ArchiveSegment.day >= first_day)
-    if last_day is not None:
-        query = query.where(ArchiveSegment.day <= last_day)
+    query = within_days(query, ArchiveSegment.day, first_day, last_day)
     with engine.connect() as conn:
         return list(conn.execute(query).scalars())
 
@@ -480,10 +478,7 @@ def _anchors(engine: Engine, table_id: str, first_day: dt.date | None,
              last_day: dt.date | None) -> list[Anchor]:
     query = select(Hand.hand_id, Hand.last_seq, Hand.last_hash).where(
         Hand.table_id == table_id, Hand.last_hash.is_not(None), Hand.last_seq.is_not(None))
-    if first_day is not None:
-        query = query.where(Hand.day >= first_day)
-    if last_day is not None:
-        query = query.where(Hand.day <= last_day)
+    query = within_days(query, Hand.day, first_day, last_day)
     with engine.connect() as conn:
         return [Anchor(h, seq, digest) for h, seq, digest in conn.execute(query)
                 if seq is not None and digest is not None]

@@ -30,6 +30,7 @@ from services.ledger.archive_tables import ArchiveAlert
 from services.ledger.case_tables import Case, CaseAudit, CaseEvidence
 from services.ledger.chunks import keyset_chunks
 from services.ledger.models import Hand
+from services.ledger.spans import within_days
 
 CASES_PER_CHUNK = 500
 FIELDS = ("state", "severity", "assignee", "outcome", "reason")
@@ -107,11 +108,8 @@ def alerts_without_case(conn: Connection, first_day: dt.date | None,
     if table_id is not None:
         query = query.where(a.table_id == table_id)
     if first_day is not None or last_day is not None:
-        hands = select(Hand.hand_id).where(Hand.hand_id == a.hand_id)
-        if first_day is not None:
-            hands = hands.where(Hand.day >= first_day)
-        if last_day is not None:
-            hands = hands.where(Hand.day <= last_day)
+        hands = within_days(select(Hand.hand_id).where(Hand.hand_id == a.hand_id),
+                            Hand.day, first_day, last_day)
         query = query.where(hands.exists())
     return [CaseBreak(None, f"alert {alert_id} ({rule} {code}, {severity}) is archived but "
                             "is no case's evidence: archived by a run that stopped before "
@@ -181,11 +179,9 @@ def _cases_query(first_day: dt.date | None, last_day: dt.date | None,
                                 *(getattr(Case, name) for name in FIELDS))
     if first_day is None and last_day is None and table_id is None:
         return query
-    evidence = select(CaseEvidence.case_id).where(CaseEvidence.case_id == Case.case_id)
-    if first_day is not None:
-        evidence = evidence.where(CaseEvidence.day >= first_day)
-    if last_day is not None:
-        evidence = evidence.where(CaseEvidence.day <= last_day)
+    evidence = within_days(
+        select(CaseEvidence.case_id).where(CaseEvidence.case_id == Case.case_id),
+        CaseEvidence.day, first_day, last_day)
     if table_id is not None:
         evidence = evidence.where(CaseEvidence.table_id == table_id)
     return query.where(evidence.exists())

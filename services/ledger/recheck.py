@@ -33,6 +33,7 @@ from services.ledger.archive_tables import ArchiveSegment
 from services.ledger.chunks import keyset_chunks
 from services.ledger.entries import HandEntry, build_entry
 from services.ledger.models import FindingRow, Hand, HandPending, Posting, Rake
+from services.ledger.spans import within_days
 
 HANDS_PER_CHUNK = 500
 MAX_LISTED = 3  # differences listed for one hand; the rest are counted
@@ -236,10 +237,7 @@ def _hands_query(first_day: dt.date | None, last_day: dt.date | None,
     query: Select[*tuple[Any, ...]] = select(Hand.hand_id, Hand.table_id, Hand.ledger_status,
                                 Hand.record_sha256, Hand.record_json,
                                 *(getattr(Hand, name) for name in HAND_COLUMNS))
-    if first_day is not None:
-        query = query.where(Hand.day >= first_day)
-    if last_day is not None:
-        query = query.where(Hand.day <= last_day)
+    query = within_days(query, Hand.day, first_day, last_day)
     if table_id is not None:
         query = query.where(Hand.table_id == table_id)
     return query
@@ -308,10 +306,7 @@ def _archived_hands_not_booked(conn: Connection, first_day: dt.date | None,
     query = (select(s.table_id, s.hand_id, func.min(s.first_seq), func.max(s.last_seq))
              .where(s.hand_id.is_not(None), ~booked)
              .group_by(s.table_id, s.hand_id).order_by(s.table_id, func.min(s.first_seq)))
-    if first_day is not None:
-        query = query.where(s.day >= first_day)
-    if last_day is not None:
-        query = query.where(s.day <= last_day)
+    query = within_days(query, s.day, first_day, last_day)
     if table_id is not None:
         query = query.where(s.table_id == table_id)
     found: list[LedgerBreak] = []

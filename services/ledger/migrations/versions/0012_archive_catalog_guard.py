@@ -28,7 +28,8 @@ down_revision: str | Sequence[str] | None = "0011_text_keys_collate_c"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
-LOWERED = "pitwatch: archive_tables.last_seq never goes down"
+LOWERED = ("pitwatch: archive_tables.last_seq never goes down (only the archive writer "
+           "raises it)")
 DELETED = "pitwatch: an archive_tables row is never deleted"
 
 

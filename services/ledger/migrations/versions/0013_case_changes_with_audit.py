@@ -26,7 +26,8 @@ down_revision: str | Sequence[str] | None = "0012_archive_catalog_guard"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
-REFUSED = "pitwatch: a case changes only with its audit entry (the next version, written first)"
+REFUSED = ("pitwatch: a case changes only with its audit entry (the next version, written "
+           "first): act on it with pitwatch cases or the console")
 
 # The change is refused unless all of this holds (the same words on both databases).
 _UNCHANGED = ("NEW.case_id = OLD.case_id AND NEW.subject = OLD.subject "
