@@ -158,3 +158,35 @@ def test_a_lazy_command_function_keeps_its_name_and_options() -> None:
     built = LazyCommand("services.integrity", "verify").build("verify")
     assert built.name == "verify"
     assert {"--from", "--to", "--table", "--db"} <= {o for p in built.params for o in p.opts}
+
+
+# The surveillance engine's statistics (scipy.stats, numpy: about 0.6 s of CPU) load only
+# where cross-hand surveillance runs; the archive, the cases and verify need only the
+# alerts' ids (``services.surveillance.alert_id``).
+STATISTICS = {"scipy", "numpy"}
+
+
+def test_a_ledger_run_and_verify_load_no_statistics_library(tmp_path: Path) -> None:
+    log = tmp_path / "events.jsonl"
+    db = f"sqlite:///{tmp_path}/pitwatch.sqlite"
+    code, _ = _heavy_after("simulate", "--game", "hcf", "--tables", "1", "--hands", "3",
+                           "--seed", "1", "-o", str(log))
+    assert code == 0
+    code, heavy = _heavy_after("adjudicate", str(log), "--ledger", db)
+    assert code == 0
+    assert "sqlalchemy" in heavy  # the probe sees the ledger's libraries load
+    assert STATISTICS.isdisjoint(heavy)
+    code, heavy = _heavy_after("verify", "--db", db)
+    assert code == 0
+    assert STATISTICS.isdisjoint(heavy)
+
+
+def test_surveillance_still_loads_its_statistics_when_it_runs(tmp_path: Path) -> None:
+    """The package's names load on first use: ``surveil`` gets the engine and scipy."""
+    log = tmp_path / "events.jsonl"
+    code, _ = _heavy_after("simulate", "--game", "hcf", "--tables", "1", "--hands", "3",
+                           "--seed", "1", "-o", str(log))
+    assert code == 0
+    code, modules = _modules_after("surveil", str(log))
+    assert code == 0
+    assert "services.surveillance.engine" in modules and "scipy" in modules
