@@ -288,12 +288,12 @@ class NativeRunner:
                     end: int | None = None) -> Iterator[StepResult]:
         """Whole lines of a file in one buffer, or in ``buf[start:end]`` (no copy made),
         the first of them numbered ``first_line`` (the core splits them)."""
-        end = len(buf) if end is None else end
+        stop = len(buf) if end is None else end
         pos, line = start, first_line
-        while pos < end:
-            (pos, line), steps = self._engine.feed_buffer(buf, pos, line, end)
-            for number, table_id, outputs, start, end in steps:
-                yield self._step(table_id, outputs, buf[start:end], f"line {number}")
+        while pos < stop:  # the core returns at a hand the Python rules settle first
+            (pos, line), steps = self._engine.feed_buffer(buf, pos, line, stop)
+            for number, table_id, outputs, at, to in steps:
+                yield self._step(table_id, outputs, buf[at:to], f"line {number}")
         self.next_line = line
 
     def feed_path(self, path: str, chunk: int,

@@ -89,6 +89,24 @@ def test_all_faults_at_once_and_every_way_of_feeding(game: str) -> None:
     assert outcome(steps) == reference
 
 
+@pytest.mark.parametrize("game", GAMES)
+def test_a_buffer_goes_on_after_a_hand_the_python_rules_decide(game: str) -> None:
+    """The core returns from a buffer at each hand it leaves to the Python rules (they
+    settle the stacks before the table goes on); the runner then feeds the rest of the
+    buffer. It once took the end of that hand's record for the end of the buffer and
+    dropped every line after it: every hand but the first went missing, silently."""
+    lines = fault_log(game)
+    buffer = b"".join(line + b"\n" for line in lines)
+    reference = outcome(list(adjudicate_lines(lines, PROFILES, "python")))
+    runner = NativeRunner(PROFILES, native_rules=False)  # every hand to the Python rules
+    steps = list(runner.feed_buffer(buffer))
+    steps.append(runner.finish())
+    fed = outcome(steps)
+    assert len(reference["records"]) > 40
+    for key in ("records", "alerts", "dlq", "hands"):
+        assert fed[key] == reference[key], key
+
+
 def too_deep_to_encode(event: dict[str, Any]) -> bool:
     try:
         orjson.dumps(event)
