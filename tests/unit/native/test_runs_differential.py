@@ -27,6 +27,7 @@ from services.adjudicator.native_runner import NativeRunner
 from services.adjudicator.python_runner import ReferenceRunner
 from services.adjudicator.steps import StepResult
 from services.archive.segment import RAW, pack_parts
+from services.events.canonical import canonical_json
 from services.events.contract import encode_record
 from services.simulator.run import available_faults, simulate
 from tests.profiles import HOUSE, PROFILES
@@ -105,6 +106,23 @@ def test_a_buffer_goes_on_after_a_hand_the_python_rules_decide(game: str) -> Non
     assert len(reference["records"]) > 40
     for key in ("records", "alerts", "dlq", "hands"):
         assert fed[key] == reference[key], key
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_events_in_canonical_json_as_the_archive_keeps_them(game: str) -> None:
+    """Canonical JSON puts ``data`` before ``type`` (every archived event, every replay):
+    the core's one pass reads such a record too, and both engines decide the log as
+    they decide it written in any other member order."""
+    lines = fault_log(game)
+    canonical = []
+    for line in lines:
+        try:
+            canonical.append(canonical_json(orjson.loads(line)))
+        except orjson.JSONDecodeError:
+            canonical.append(line)  # a damaged line stays as it is
+    assert sum(line.startswith(b'{"data":{') for line in canonical) > len(lines) // 2
+    reference = assert_same(canonical)
+    assert reference["records"] == assert_same(lines)["records"]
 
 
 def too_deep_to_encode(event: dict[str, Any]) -> bool:
