@@ -37,6 +37,7 @@ import hashlib
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import orjson
 from sqlalchemy import Engine, func, select
@@ -89,9 +90,10 @@ class ChainBreak:
     previous_seq: int | None = None
 
 
-@dataclass(frozen=True)
-class StoredEvent:
-    """An archived event as verify reads it back (hash recomputed from its bytes)."""
+class StoredEvent(NamedTuple):
+    """An archived event as verify reads it back (hash recomputed from its bytes). A
+    named tuple, not a frozen dataclass: verify makes one for every archived event, and
+    the dataclass's construction was a third of reading one (1.0 against 0.3 us)."""
 
     seq: int
     event_id: str
@@ -167,14 +169,14 @@ def read_event(line: bytes, refused: bool) -> StoredEvent | None:
     """The envelope of one archived line, or None when it is not an event."""
     try:
         obj = orjson.loads(line)
-        fields = (obj["seq"], obj["event_id"], obj["prev_hash"], obj["ts"], obj["table_id"],
-                  obj["hand_id"])
+        seq, event_id, prev_hash = obj["seq"], obj["event_id"], obj["prev_hash"]
+        ts, table_id, hand_id = obj["ts"], obj["table_id"], obj["hand_id"]
     except (orjson.JSONDecodeError, KeyError, TypeError):
         return None
-    seq, event_id, prev_hash, ts, table_id, hand_id = fields
-    if not (type(seq) is int and isinstance(event_id, str) and isinstance(prev_hash, str)
-            and isinstance(ts, str) and isinstance(table_id, str)
-            and (hand_id is None or isinstance(hand_id, str))):
+    # orjson makes exact ints and strs (never a subclass): the exact type says it all.
+    if not (type(seq) is int and type(event_id) is str and type(prev_hash) is str
+            and type(ts) is str and type(table_id) is str
+            and (hand_id is None or type(hand_id) is str)):
         return None
     return StoredEvent(seq, event_id, prev_hash, hashlib.sha256(line).hexdigest(), ts,
                        table_id, hand_id, refused)
