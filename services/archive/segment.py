@@ -1,8 +1,8 @@
 """A segment of a table's events as the archive stores it: the events' canonical JSON,
 one per line, compressed, and the columns that index it.
 
-Why zstd (RFC 8878; compressed with python-zstandard, read with cramjam, the codec
-library aiokafka already uses): measured on
+Why zstd (RFC 8878; written and read through python-zstandard's kept contexts, with
+cramjam, the codec library aiokafka already uses, for any body those do not take): measured on
 simulated HCF hands (72 events, 22.9 kB of canonical JSON a hand), zstd level 1 takes
 about 110 µs a hand and shrinks it 4.3x; zlib level 1 takes 250 µs for 3.4x, level 6
 480 µs for 3.8x; lz4 47 µs for 2.3x. The floor is the events' ids and hashes (about 100
@@ -153,9 +153,9 @@ def compress(body: bytes) -> bytes:
     zstd's context and its tables cost more than compressing a small segment. Measured on
     simulated HCF segments: a hand's events (22.7 kB) 52 -> 35 us, a run of events between
     hands (0.6 kB) 21 -> 4 us; the adjudicator compresses both for every hand. The frames
-    are byte for byte the ones the one-shot call wrote (same library, same level, same
-    header; both wrap the reference zstd library), as a test checks.
-    A context serves one thread at a time, hence one per thread."""
+    are byte for byte the ones the one-shot call wrote (same level, same frame header;
+    both libraries wrap the reference zstd C library), as a test checks. A context serves
+    one thread at a time, hence one per thread."""
     compressor: zstandard.ZstdCompressor | None = getattr(_contexts, "compressor", None)
     if compressor is None:
         compressor = _contexts.compressor = zstandard.ZstdCompressor(level=LEVEL)
