@@ -1480,6 +1480,36 @@ fn intake(py: Python<'_>, raw: &[u8]) -> Option<IntakeResult> {
     }
 }
 
+/// An archived event's envelope as `pitwatch verify` reads it: `(seq, event_id,
+/// prev_hash, hash, ts, table_id, hand_id, refused)`, `hash` the SHA-256 of the line as
+/// stored, `refused` whether its segment lists its position as refused.
+type ArchivedEnvelope = (i64, String, String, String, String, String, Option<String>, bool);
+
+/// `archived_envelopes(lines, refused)`: for `pitwatch verify`, each archived line's
+/// envelope (`ArchivedEnvelope`; `refused`: the positions its segment lists), or None
+/// where the one pass (`fast::take`) does not take the line.
+/// A line it takes is one JSON object holding every member of the envelope once, its
+/// strings plain ASCII (no escape) and `seq` an integer of at most 18 digits, so Python's
+/// JSON reader reads it to these same values; the Python reader decides every other
+/// line (`services/archive/verify.py`, `read_event`). Why here: reading each of years of
+/// archived events in Python was most of verify's time.
+#[pyfunction]
+fn archived_envelopes(lines: &Bound<'_, PyList>, refused: Vec<i64>)
+                      -> PyResult<Vec<Option<ArchivedEnvelope>>> {
+    let (mut canon, mut body) = (Vec::new(), Vec::new());
+    let mut out = Vec::with_capacity(lines.len());
+    for (i, item) in lines.iter().enumerate() {
+        let raw = item.downcast::<PyBytes>()?.as_bytes();
+        let was_refused = refused.iter().any(|&r| usize::try_from(r) == Ok(i));
+        out.push(crate::fast::take(raw, &mut canon, &mut body).map(|e| {
+            (e.seq, e.event_id.to_string(), crate::canonical::hex(&e.prev_hash),
+             crate::canonical::hex(&crate::canonical::sha256(raw)), e.ts.to_string(),
+             e.table_id.to_string(), e.hand_id.map(str::to_string), was_refused)
+        }));
+    }
+    Ok(out)
+}
+
 /// `kafka_batch_crc_ok(buf, start, end)`: whether the v2 record batch at
 /// `buf[start:end]` holds the right CRC-32C (`kafka::crc_ok`); a range outside `buf` is
 /// a `ValueError`.
@@ -1546,6 +1576,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(describe, m)?)?;
     m.add_function(wrap_pyfunction!(intake, m)?)?;
     m.add_function(wrap_pyfunction!(kafka_batch_crc_ok, m)?)?;
+    m.add_function(wrap_pyfunction!(archived_envelopes, m)?)?;
     m.add_function(wrap_pyfunction!(crate::python_phh::import_phh_files, m)?)?;
     m.add("MAX_RECORD_BYTES", crate::intake::MAX_RECORD_BYTES)?;
     m.add("MAX_REMEMBERED_EVENTS", table::MAX_REMEMBERED_EVENTS)?;
