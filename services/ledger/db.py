@@ -17,13 +17,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from alembic import command
-from alembic.config import Config
-from alembic.runtime.migration import MigrationContext
-from alembic.script import ScriptDirectory
-from alembic.util.exc import CommandError
 from sqlalchemy import Connection, Engine, create_engine, event, inspect, text
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import (
@@ -34,6 +29,9 @@ from sqlalchemy.exc import (
     NoSuchModuleError,
 )
 from sqlalchemy.pool import StaticPool
+
+if TYPE_CHECKING:
+    from alembic.config import Config
 
 DEFAULT_URL = "sqlite:///var/pitwatch.sqlite"
 WRITE_OPTION = "pitwatch_ledger_write"
@@ -52,13 +50,32 @@ def default_url() -> str:
     return os.environ.get(DB_ENV_VAR) or DEFAULT_URL
 
 
+# Every migration's revision, oldest first; the last is the head. Written out so that
+# opening a ledger already at head reads one row and loads no Alembic (Alembic and its
+# reading of the migration scripts were 0.1-0.2 s of every database command's start-up);
+# tests/unit/ledger/test_migrations.py holds this list to the scripts' own chain.
+REVISIONS = (
+    "0001", "0002_archive_and_cases", "0003_surveillance_profiles",
+    "0004_console_users", "0005_postings_account_check", "0006_archive_body_storage",
+    "0007_hand_rows_pending", "0008_pending_sums", "0009_archive_last_seq_index",
+    "0010_hand_record_lz4", "0011_text_keys_collate_c", "0012_archive_catalog_guard",
+    "0013_case_changes_with_audit",
+)
+HEAD_REVISION = REVISIONS[-1]
+
+
 def alembic_config() -> Config:
     """The packaged ``alembic.ini`` (it ships inside ``services/ledger``)."""
+    from alembic.config import Config
+
     ini = resources.files("services.ledger").joinpath("alembic.ini")
     return Config(str(ini))
 
 
 def head_revision() -> str | None:
+    """The head of the migration scripts, as Alembic reads them."""
+    from alembic.script import ScriptDirectory
+
     return ScriptDirectory.from_config(alembic_config()).get_current_head()
 
 
@@ -72,7 +89,8 @@ def open_ledger(url: str = DEFAULT_URL) -> Engine:
     parsed = ledger_url(url)
     engine = _make_engine(parsed)
     with _explained(parsed):
-        upgrade_to_head(engine)
+        if stamped_revision(engine) != HEAD_REVISION:
+            upgrade_to_head(engine)
     return engine
 
 
@@ -101,7 +119,7 @@ def open_existing_ledger(url: str) -> Engine:
             raise LedgerUnavailable(f"{shown} has schema revision {revision}, which this "
                                     "pitwatch does not know: it is not a pitwatch ledger, "
                                     "or a newer pitwatch wrote it")
-        if revision != head_revision():
+        if revision != HEAD_REVISION:
             upgrade_to_head(engine)
     return engine
 
@@ -133,20 +151,27 @@ def ledger_exists(url: str) -> bool:
     return parsed.get_backend_name() != "sqlite" or sqlite_file_exists(parsed)
 
 
-def _schema_of(engine: Engine) -> tuple[str | None, list[str]]:
-    """The Alembic revision stamped in the database (None: none) and its table names."""
+def stamped_revision(engine: Engine) -> str | None:
+    """The Alembic revision stamped in the database (None: none), read as Alembic keeps
+    it (the one row of ``alembic_version``) without loading Alembic."""
     with engine.connect() as connection:
-        tables = inspect(connection).get_table_names()
-        if "alembic_version" not in tables:
-            return None, tables
-        return MigrationContext.configure(connection).get_current_revision(), tables
+        if not inspect(connection).has_table("alembic_version"):
+            return None
+        return connection.execute(text("SELECT version_num FROM alembic_version")).scalar()
+
+
+def _schema_of(engine: Engine) -> tuple[str | None, list[str]]:
+    """The Alembic revision stamped in the database (None: none) and, without one, its
+    table names (to say what the database is instead)."""
+    revision = stamped_revision(engine)
+    if revision is not None:
+        return revision, []
+    with engine.connect() as connection:
+        return None, inspect(connection).get_table_names()
 
 
 def _known_revision(revision: str) -> bool:
-    try:
-        return ScriptDirectory.from_config(alembic_config()).get_revision(revision) is not None
-    except CommandError:
-        return False
+    return revision in REVISIONS
 
 
 @contextmanager
@@ -174,6 +199,8 @@ def upgrade_to_head(engine: Engine) -> None:
     makes them migrate one after the other (the later ones then find the schema at
     head); on SQLite ``BEGIN IMMEDIATE`` (see ``_make_engine``) does the same.
     """
+    from alembic import command
+
     config = alembic_config()
     with write_transaction(engine) as connection:
         if connection.dialect.name == "postgresql":
@@ -194,6 +221,9 @@ def write_transaction(engine: Engine) -> Iterator[Connection]:
 
 
 def current_revision(engine: Engine) -> str | None:
+    """The revision stamped in the database, as Alembic reads it."""
+    from alembic.runtime.migration import MigrationContext
+
     with engine.connect() as connection:
         return MigrationContext.configure(connection).get_current_revision()
 

@@ -11,6 +11,7 @@ import pytest
 from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
 from sqlalchemy import (
     Column,
     Connection,
@@ -28,12 +29,15 @@ from sqlalchemy.exc import IntegrityError
 from services.archive.writer import ensure_days
 from services.events.contract import AdjudicationRecord, Finding
 from services.ledger.db import (
+    HEAD_REVISION,
+    REVISIONS,
     LedgerUnavailable,
     alembic_config,
     current_revision,
     head_revision,
     open_existing_ledger,
     open_ledger,
+    stamped_revision,
 )
 from services.ledger.posting import post_hand
 from services.ledger.schema import metadata
@@ -116,6 +120,32 @@ def test_open_ledger_creates_the_directory_and_migrates_to_head(tmp_path: Path) 
         "console_logins",
     }
     engine.dispose()
+
+
+def test_the_written_out_revisions_are_the_scripts_chain() -> None:
+    """``REVISIONS`` (what opening a ledger compares with, without loading Alembic) is
+    the migration scripts' chain as Alembic reads it, oldest first, ending at the head:
+    a new migration that is not added there fails here."""
+    scripts = ScriptDirectory.from_config(alembic_config())
+    chain = [script.revision for script in scripts.walk_revisions()][::-1]
+    assert list(REVISIONS) == chain
+    assert HEAD_REVISION == head_revision() == chain[-1]
+
+
+def test_the_stamped_revision_is_read_as_alembic_reads_it(db_url: str) -> None:
+    """Read without Alembic: the same revision, and an older one makes the next open
+    migrate to the head again (so a stale stamp is never taken for the head)."""
+    engine = open_ledger(db_url)
+    assert stamped_revision(engine) == current_revision(engine) == HEAD_REVISION
+    config = alembic_config()
+    with engine.begin() as conn:
+        config.attributes["connection"] = conn
+        command.downgrade(config, "0012_archive_catalog_guard")
+    assert stamped_revision(engine) == current_revision(engine) == "0012_archive_catalog_guard"
+    engine.dispose()
+    reopened = open_ledger(db_url)
+    assert stamped_revision(reopened) == current_revision(reopened) == HEAD_REVISION
+    reopened.dispose()
 
 
 def test_reopening_keeps_the_data(tmp_path: Path) -> None:
