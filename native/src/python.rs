@@ -1494,13 +1494,14 @@ type ArchivedEnvelope = (i64, String, String, String, String, String, Option<Str
 /// line (`services/archive/verify.py`, `read_event`). Why here: reading each of years of
 /// archived events in Python was most of verify's time.
 #[pyfunction]
-fn archived_envelopes(lines: &Bound<'_, PyList>, refused: Vec<i64>)
+fn archived_envelopes(lines: &Bound<'_, PyList>, mut refused: Vec<i64>)
                       -> PyResult<Vec<Option<ArchivedEnvelope>>> {
+    refused.sort_unstable(); // looked up per line: a hostile segment may list thousands
     let (mut canon, mut body) = (Vec::new(), Vec::new());
     let mut out = Vec::with_capacity(lines.len());
     for (i, item) in lines.iter().enumerate() {
         let raw = item.downcast::<PyBytes>()?.as_bytes();
-        let was_refused = refused.iter().any(|&r| usize::try_from(r) == Ok(i));
+        let was_refused = i64::try_from(i).map_or(false, |i| refused.binary_search(&i).is_ok());
         out.push(crate::fast::take(raw, &mut canon, &mut body).map(|e| {
             (e.seq, e.event_id.to_string(), crate::canonical::hex(&e.prev_hash),
              crate::canonical::hex(&crate::canonical::sha256(raw)), e.ts.to_string(),
