@@ -10,6 +10,7 @@ rules are for the records), never from the core.
 from __future__ import annotations
 
 import contextlib
+import functools
 import random
 from typing import Any
 
@@ -42,6 +43,7 @@ def assert_agree(lines: list[bytes], refused: list[int]) -> int:
     return taken
 
 
+@functools.cache
 def game_events(game: str) -> list[dict[str, Any]]:
     log = simulate([game], 2, 30, 3, frozenset(available_faults(game)), 0.25, profile=HOUSE)
     return [orjson.loads(orjson.dumps(e)) for e in log.events]
