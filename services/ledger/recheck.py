@@ -10,7 +10,7 @@ commit on pitwatch's own connections, but SQLite enforces foreign keys only on a
 connection that asks for it (its shell does not), and on PostgreSQL the owner can drop the
 constraint. The stored record (``hands.record_json``, whose
 SHA-256 is ``hands.record_sha256`` and which ``pitwatch replay`` holds to the archived
-events) gives every row again (``entries.build_entry``, the function that booked them),
+events) gives every row again (``entries.identify`` and ``book``, what booked them),
 so each difference is found, with the hand, the event and the leg.
 
 Read in chunks of hands (their rows looked up by the primary keys), so memory stays flat
@@ -31,7 +31,7 @@ from sqlalchemy import Connection, Engine, Select, func, select
 from services.events.contract import decode_record
 from services.ledger.archive_tables import ArchiveSegment
 from services.ledger.chunks import keyset_chunks
-from services.ledger.entries import HandEntry, build_entry
+from services.ledger.entries import HandEntry, book, identify
 from services.ledger.models import FindingRow, Hand, HandPending, Posting, Rake
 from services.ledger.spans import within_days
 
@@ -119,7 +119,9 @@ def hand_breaks(table_id: str, hand_id: str, status: str, sha256: str, record_js
         return [broken(f"hand {hand_id}: the stored record is not the record booked (its "
                        "SHA-256 differs from hands.record_sha256)")]
     try:
-        entry = build_entry(decode_record(record_json))
+        # Decoded here, so the contract's checks ran: ``identify`` need not decode it
+        # again (what ``build_entry`` does for a record built in code).
+        entry = book(identify(decode_record(record_json), decoded=True))
     except (msgspec.DecodeError, msgspec.ValidationError) as exc:
         return [broken(f"hand {hand_id}: the stored record cannot be read ({exc})")]
     wrong = _column_differences(table_id, hand_id, entry, columns)
