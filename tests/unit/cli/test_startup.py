@@ -166,12 +166,18 @@ def test_a_lazy_command_function_keeps_its_name_and_options() -> None:
 STATISTICS = {"scipy", "numpy"}
 
 
-def test_a_ledger_run_and_verify_load_no_statistics_library(tmp_path: Path) -> None:
+def _three_hcf_hands(tmp_path: Path) -> Path:
+    """A log of three simulated HCF hands (``pitwatch simulate``)."""
     log = tmp_path / "events.jsonl"
-    db = f"sqlite:///{tmp_path}/pitwatch.sqlite"
     code, _ = _heavy_after("simulate", "--game", "hcf", "--tables", "1", "--hands", "3",
                            "--seed", "1", "-o", str(log))
     assert code == 0
+    return log
+
+
+def test_a_ledger_run_and_verify_load_no_statistics_library(tmp_path: Path) -> None:
+    log = _three_hcf_hands(tmp_path)
+    db = f"sqlite:///{tmp_path}/pitwatch.sqlite"
     code, heavy = _heavy_after("adjudicate", str(log), "--ledger", db)
     assert code == 0
     assert "sqlalchemy" in heavy  # the probe sees the ledger's libraries load
@@ -183,10 +189,7 @@ def test_a_ledger_run_and_verify_load_no_statistics_library(tmp_path: Path) -> N
 
 def test_surveillance_still_loads_its_statistics_when_it_runs(tmp_path: Path) -> None:
     """The package's names load on first use: ``surveil`` gets the engine and scipy."""
-    log = tmp_path / "events.jsonl"
-    code, _ = _heavy_after("simulate", "--game", "hcf", "--tables", "1", "--hands", "3",
-                           "--seed", "1", "-o", str(log))
-    assert code == 0
+    log = _three_hcf_hands(tmp_path)
     code, modules = _modules_after("surveil", str(log))
     assert code == 0
     assert "services.surveillance.engine" in modules and "scipy" in modules
@@ -195,11 +198,8 @@ def test_surveillance_still_loads_its_statistics_when_it_runs(tmp_path: Path) ->
 def test_a_ledger_already_at_head_opens_without_alembic(tmp_path: Path) -> None:
     """Creating a ledger migrates it with Alembic; opening it again, at the head, reads
     its stamped revision and loads no Alembic (0.1-0.2 s of every database command)."""
-    log = tmp_path / "events.jsonl"
+    log = _three_hcf_hands(tmp_path)
     db = f"sqlite:///{tmp_path}/pitwatch.sqlite"
-    code, _ = _heavy_after("simulate", "--game", "hcf", "--tables", "1", "--hands", "3",
-                           "--seed", "1", "-o", str(log))
-    assert code == 0
     code, heavy = _heavy_after("adjudicate", str(log), "--ledger", db)
     assert code == 0 and "alembic" in heavy  # created: migrated
     for command in (["adjudicate", str(log), "--ledger", db], ["ledger", "balances", "--db", db],
