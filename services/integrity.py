@@ -63,13 +63,13 @@ def verify(
     rows += [(None, None, None, "case", "no", b.message) for b in cases.breaks]
     listing = Listing("Breaks", [Column("table"), Column("seq", count=True), Column("event"),
                                  Column("kind"), Column("at intake"), Column("what")], rows)
+    notes = [*report.notes, *ledger.notes]
     if rows or fmt is not Format.table:
         emit_listing(listing, fmt, {"tables": report.tables, "segments": report.segments,
                              "events": report.events, "hands": ledger.hands,
                              "postings": ledger.postings, "cases": cases.cases,
-                             "breaks": listing.records(),
-                             "notes": [*report.notes, *ledger.notes]})
-    for note in [*report.notes, *ledger.notes]:
+                             "breaks": listing.records(), "notes": notes})
+    for note in notes:
         errors.print(f"note: {note}", markup=False)
     archive = len(report.archive_breaks)
     intake = len(report.breaks) - archive

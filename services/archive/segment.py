@@ -24,7 +24,8 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from typing import TypeVar
 
 import cramjam
 import msgspec
@@ -144,6 +145,7 @@ def stored_form(segment: PackedSegment) -> PackedSegment:
 
 
 _contexts = threading.local()  # each thread's zstd contexts (``compress``, ``decompress``)
+C = TypeVar("C")
 
 
 def compress(body: bytes) -> bytes:
@@ -156,10 +158,7 @@ def compress(body: bytes) -> bytes:
     are byte for byte the ones the one-shot call wrote (same level, same frame header;
     both libraries wrap the reference zstd C library), as a test checks. A context serves
     one thread at a time, hence one per thread."""
-    compressor: zstandard.ZstdCompressor | None = getattr(_contexts, "compressor", None)
-    if compressor is None:
-        compressor = _contexts.compressor = zstandard.ZstdCompressor(level=LEVEL)
-    return compressor.compress(body)
+    return _kept("compressor", lambda: zstandard.ZstdCompressor(level=LEVEL)).compress(body)
 
 
 def decompress(codec: str, body: bytes) -> bytes:
@@ -175,7 +174,8 @@ def decompress(codec: str, body: bytes) -> bytes:
         raise UnknownCodec(f"segment body in codec {codec!r}; this pitwatch reads {CODEC}")
     try:
         if 0 < zstandard.frame_content_size(body) <= _KEPT_CONTEXT_LIMIT:
-            return _decompressor().decompress(body, allow_extra_data=False)
+            return _kept("decompressor", zstandard.ZstdDecompressor).decompress(
+                body, allow_extra_data=False)
     except zstandard.ZstdError:
         pass  # the one-shot call below decides what the body is
     try:
@@ -190,11 +190,13 @@ def decompress(codec: str, body: bytes) -> bytes:
 _KEPT_CONTEXT_LIMIT = 64 * 1024 * 1024
 
 
-def _decompressor() -> zstandard.ZstdDecompressor:
-    decompressor: zstandard.ZstdDecompressor | None = getattr(_contexts, "decompressor", None)
-    if decompressor is None:
-        decompressor = _contexts.decompressor = zstandard.ZstdDecompressor()
-    return decompressor
+def _kept(name: str, make: Callable[[], C]) -> C:
+    """This thread's context ``name``, made by ``make`` on the thread's first use."""
+    context: C | None = getattr(_contexts, name, None)
+    if context is None:
+        context = make()
+        setattr(_contexts, name, context)
+    return context
 
 
 class UnknownCodec(ValueError):

@@ -295,7 +295,7 @@ def _hands_left_pending(conn: Connection) -> list[LedgerBreak]:
 
 def _archived_hands_not_booked(conn: Connection, first_day: dt.date | None,
                                last_day: dt.date | None, table_id: str | None,
-                               notes: list[str] | None = None) -> list[LedgerBreak]:
+                               notes: list[str]) -> list[LedgerBreak]:
     """Hands in the event archive with no ``hands`` row, where the ledger booked a later
     hand of the same table: the hand, its postings, rake and findings were removed from the
     ledger (behind its dropped guards), or never booked. A table's records are booked in
@@ -332,10 +332,9 @@ def _archived_hands_not_booked(conn: Connection, first_day: dt.date | None,
         elif after is None:
             unbooked.setdefault(table, []).append(hand_id)
     for table, hands in sorted(unbooked.items()):
-        if notes is not None:
-            notes.append(f"table {table}: its last {len(hands)} archived hand(s) ("
-                         + ", ".join(hands[:3]) + (", ..." if len(hands) > 3 else "")
-                         + ") are not in the ledger: a pipeline's ledger may not have booked "
-                         "them yet; if it has stopped, or the run was embedded, they were "
-                         "removed from the ledger")
+        notes.append(f"table {table}: its last {len(hands)} archived hand(s) ("
+                     + ", ".join(hands[:3]) + (", ..." if len(hands) > 3 else "")
+                     + ") are not in the ledger: a pipeline's ledger may not have booked "
+                     "them yet; if it has stopped, or the run was embedded, they were "
+                     "removed from the ledger")
     return found
