@@ -21,6 +21,7 @@ import orjson
 
 from services.adjudicator.engine import make_runner
 from services.adjudicator.intake import Rejection, parse_record
+from services.adjudicator.native_runner import NativeRunner
 from services.adjudicator.steps import StepResult
 from services.events.contract import AdjudicationRecord, Event
 from services.games.model import GameOutcome, HandInput, HandRejected
@@ -71,12 +72,19 @@ def read_log(path: Path) -> list[bytes]:
     return [line.strip() for line in path.read_bytes().splitlines() if line.strip()]
 
 
-def _group_by_table(
-    lines: Sequence[bytes], hand_ids: set[str]
-) -> tuple[dict[str, list[tuple[int, bytes]]], dict[str, str]]:
-    """Each table's lines (numbered) and the table of each wanted hand, in one pass."""
-    by_table: dict[str, list[tuple[int, bytes]]] = {}
-    table_of: dict[str, str] = {}
+@dataclass
+class _Tables:
+    """The log split by table, in one pass: each table's lines (numbered), the table of
+    each wanted hand, and where each table's first line naming a wanted hand stands in
+    its lines (everything before it is the table's history up to the wanted hands)."""
+
+    lines: dict[str, list[tuple[int, bytes]]] = field(default_factory=dict)
+    table_of: dict[str, str] = field(default_factory=dict)
+    first_wanted: dict[str, int] = field(default_factory=dict)
+
+
+def _group_by_table(lines: Sequence[bytes], hand_ids: set[str]) -> _Tables:
+    out = _Tables()
     for number, line in enumerate(lines, start=1):
         try:
             obj = orjson.loads(line)
@@ -85,11 +93,13 @@ def _group_by_table(
         if not isinstance(obj, dict) or not isinstance(obj.get("table_id"), str):
             continue
         table = obj["table_id"]
-        by_table.setdefault(table, []).append((number, line))
+        table_lines = out.lines.setdefault(table, [])
         hand = obj.get("hand_id")
-        if hand in hand_ids and hand not in table_of:
-            table_of[hand] = table
-    return by_table, table_of
+        if isinstance(hand, str) and hand in hand_ids:  # a list or object: not an id
+            out.table_of.setdefault(hand, table)
+            out.first_wanted.setdefault(table, len(table_lines))
+        table_lines.append((number, line))
+    return out
 
 
 def replay_hand(lines: Sequence[bytes], hand_id: str, profiles: Profiles,
@@ -108,24 +118,33 @@ def replay_hands(lines: Sequence[bytes], hand_ids: Iterable[str],
     """Several hands with one replay per table (the daily report's hands to review).
     Hands no event of the log names are absent from the result."""
     wanted = set(hand_ids)
-    by_table, table_of = _group_by_table(lines, wanted)
+    tables = _group_by_table(lines, wanted)
     out: dict[str, HandReplay] = {}
-    for table_id in sorted(set(table_of.values())):
+    for table_id in sorted(set(tables.table_of.values())):
         hands = {h: HandReplay(table_id=table_id, hand_id=h)
-                 for h, t in table_of.items() if t == table_id}
-        _replay_table(by_table[table_id], hands, profiles, engine)
+                 for h, t in tables.table_of.items() if t == table_id}
+        _replay_table(table_id, tables.lines[table_id], tables.first_wanted[table_id],
+                      hands, profiles, engine)
         out.update(hands)
     return out
 
 
-def _replay_table(table_lines: list[tuple[int, bytes]], hands: dict[str, HandReplay],
-                  profiles: Profiles, engine: str | None) -> None:
+def _replay_table(table_id: str, table_lines: list[tuple[int, bytes]], first_wanted: int,
+                  hands: dict[str, HandReplay], profiles: Profiles, engine: str | None
+                  ) -> None:
     """The table's events through a runner of the chosen engine (what ``pitwatch
-    adjudicate`` runs), each event's position and hash kept for the report."""
+    adjudicate`` runs), each event's position and hash kept for the report from the
+    wanted hands' span on (the native engine takes the history before it in bulk,
+    ``_history_fed``)."""
     runner = make_runner(profiles, engine)
     logged: list[LoggedEvent] = []
     rejected: list[str] = []
-    for number, raw in table_lines:
+    start = 0
+    if isinstance(runner, NativeRunner):
+        start = _span_anchor(table_lines, first_wanted)
+        if start > 0:
+            runner = _history_fed(table_id, table_lines[:start], profiles, rejected)
+    for number, raw in table_lines[start:]:
         parsed = parse_record(raw, f"line {number}")
         if isinstance(parsed, Rejection):
             rejected.append(f"line {number}: {parsed.reason}")
@@ -141,6 +160,49 @@ def _replay_table(table_lines: list[tuple[int, bytes]], hands: dict[str, HandRep
         replay.rejected_lines = rejected
         _span(replay, logged)
         _rerun_game(replay, profiles)
+
+
+def _span_anchor(table_lines: list[tuple[int, bytes]], first_wanted: int) -> int:
+    """Where the event-by-event replay starts: at the last event the intake takes before
+    the first line naming a wanted hand (the ``before`` anchor of the first hand's span),
+    or at the table's first line when none comes before it."""
+    for at in range(first_wanted - 1, -1, -1):
+        number, raw = table_lines[at]
+        if not isinstance(parse_record(raw, f"line {number}"), Rejection):
+            return at
+    return 0
+
+
+def _history_fed(table_id: str, history: list[tuple[int, bytes]], profiles: Profiles,
+                 rejected: list[str]) -> NativeRunner:
+    """A native runner holding the table as it stood after ``history`` (its lines before
+    the wanted hands' span), with the rejected lines among them added to ``rejected`` as
+    the event-by-event replay words them.
+
+    Why: a hand played late in a table's life (an archived table holds years of hands)
+    was replayed one event at a time from the table's first event, each parsed again in
+    Python for a report that shows none of them: about 25 us an event, minutes for a year
+    of a table. The history goes to the core in one call per run of records instead, with
+    no hand built for the caller (``closed_hands=False``), and the table's state moves to
+    the runner that replays the span through the core's own export and import (the Kafka
+    pipeline's restore). A line the core takes has no outcome; a line it refuses does, and
+    only those are parsed again here for the reference intake's reason."""
+    bulk = NativeRunner(profiles, closed_hands=False)
+    values = [raw for _, raw in history]
+    wheres = [f"line {number}" for number, _ in history]
+    seen = -1
+    for at, _ in bulk.feed_records(values, wheres):
+        if at == seen:
+            continue
+        seen = at
+        parsed = parse_record(values[at], wheres[at])
+        if isinstance(parsed, Rejection):
+            rejected.append(f"{wheres[at]}: {parsed.reason}")
+    runner = NativeRunner(profiles)
+    state = bulk.export_table(table_id)
+    if state is not None:
+        runner.import_table(state)
+    return runner
 
 
 def _take(out: StepResult, hands: dict[str, HandReplay]) -> None:

@@ -1,0 +1,114 @@
+"""A report's replay of a hand late in its table's life: the table's history before the
+wanted hands goes through the native core in bulk (``services.reports.replay``'s
+``_history_fed``), the hands' span event by event. What the report shows must be what the
+reference's event-by-event replay from the table's first event shows."""
+
+from __future__ import annotations
+
+import orjson
+import pytest
+
+from services.adjudicator.embedded import adjudicate_lines
+from services.adjudicator.intake import Rejection, parse_record
+from services.events.contract import encode_record
+from services.reports.replay import HandReplay, replay_hand, replay_hands
+from tests.profiles import PROFILES
+from tests.unit.reports.logs import GAMES, lines_of, simulated
+
+
+def _same(native: HandReplay, reference: HandReplay) -> None:
+    """Every field the report renders from, compared."""
+    assert native.record is not None and reference.record is not None
+    assert encode_record(native.record) == encode_record(reference.record)
+    assert native.hand_input == reference.hand_input
+    assert native.outcome == reference.outcome
+    assert native.outcome_note == reference.outcome_note
+    assert native.events == reference.events
+    assert native.before == reference.before and native.after == reference.after
+    assert native.rejected_lines == reference.rejected_lines
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_late_hands_replay_as_the_reference_replays_them(game: str) -> None:
+    """Fault-injected logs of every game (refused lines, chain breaks, mispays among the
+    history): the last hands of a table, one by one and together, give the reference's
+    records, spans, anchors, decision paths and refused lines."""
+    events, records = simulated(game, hands=40, tables=2)
+    lines = lines_of(events)
+    late = [r.hand_id for r in records if r.table_id == records[-1].table_id][-3:]
+    for hand_id in late:
+        _same(replay_hand(lines, hand_id, PROFILES, "native"),
+              replay_hand(lines, hand_id, PROFILES, "python"))
+    native = replay_hands(lines, late, PROFILES, "native")
+    reference = replay_hands(lines, late, PROFILES, "python")
+    assert sorted(native) == sorted(reference) == sorted(late)
+    for hand_id in late:
+        _same(native[hand_id], reference[hand_id])
+
+
+def test_refused_lines_of_the_history_are_named_with_the_intake_reason() -> None:
+    """Three lines the intake refuses, put into a clean table's history by hand (lines 3,
+    10 and 21 of the log): line 3 is not JSON, so it names no table and no table's report
+    names it; line 10 has an unknown type, line 21 names a hand with a list (JSON allows
+    it, no hand id is one). The report of a hand long after them names exactly lines 10
+    and 21, each with the reason the intake gives it, and the hand's record is the one
+    ``pitwatch adjudicate`` wrote for the clean log (the refused lines change nothing)."""
+    events, _ = simulated("hcf", hands=30, faulty=False, tables=1)
+    clean = lines_of(events)
+    wanted = orjson.loads(clean[-5])["hand_id"]
+    table = orjson.loads(clean[0])["table_id"]
+    refused = {
+        3: b'{"table_id": "' + table.encode() + b'", "type": "hand_started", "seq": ',
+        10: orjson.dumps({**orjson.loads(clean[8]), "type": "no_such_event"}),
+        21: orjson.dumps({"table_id": table, "hand_id": ["not", "an", "id"]}),
+    }
+    lines = list(clean)
+    for number in sorted(refused):
+        lines.insert(number - 1, refused[number])
+    expected = [r for step in adjudicate_lines(clean, PROFILES) for r in step.records
+                if r.hand_id == wanted]
+    replay = replay_hand(lines, wanted, PROFILES, "native")
+    reasons = []
+    for number in (10, 21):
+        parsed = parse_record(lines[number - 1], f"line {number}")
+        assert isinstance(parsed, Rejection)
+        reasons.append(f"line {number}: {parsed.reason}")
+    assert replay.rejected_lines == reasons
+    assert replay.record is not None
+    assert [encode_record(replay.record)] == [encode_record(r) for r in expected]
+    # The span starts after the history: every event of the hand, and the line before it.
+    assert replay.events and {e.event.hand_id for e in replay.events} == {wanted}
+    assert replay.before is not None and replay.before.event.hand_id != wanted
+    assert replay.before.line == replay.events[0].line - 1
+
+
+def test_a_hand_id_that_is_not_a_string_does_not_stop_the_replay() -> None:
+    """A line naming a hand with a JSON object (unhashable in Python) was a TypeError
+    while the log was split by table; it is a refused line like any other."""
+    events, records = simulated("hcf", hands=6, faulty=False, tables=1)
+    lines = lines_of(events)
+    lines.insert(2, orjson.dumps({"table_id": records[0].table_id, "hand_id": {"a": 1}}))
+    replay = replay_hand(lines, records[-1].hand_id, PROFILES, "native")
+    assert replay.record is not None
+    assert [r.split(":")[0] for r in replay.rejected_lines] == ["line 3"]
+
+
+def test_the_history_is_not_parsed_event_by_event(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The point of the bulk path: for the last hand of a 30-hand table, Python's intake
+    parses the hand's span, its anchors and the table's events after it (the event by
+    event replay, as before), not the ~2,500 events before it."""
+    import services.reports.replay as replay_module
+
+    events, records = simulated("hcf", hands=30, faulty=False, tables=1)
+    lines = lines_of(events)
+    calls = 0
+
+    def counted(raw: bytes, where: str) -> object:
+        nonlocal calls
+        calls += 1
+        return parse_record(raw, where)
+
+    monkeypatch.setattr(replay_module, "parse_record", counted)
+    replay = replay_hand(lines, records[-1].hand_id, PROFILES, "native")
+    assert replay.record is not None
+    assert len(replay.events) <= calls < len(lines) // 10
