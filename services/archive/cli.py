@@ -193,7 +193,8 @@ def detach_command(
         for day in days:
             errors.print(f"would detach {partition_name(day)}", markup=False)
     else:
-        for name in detach_days(engine, days):
+        at = dt.datetime.now(dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+        for name in detach_days(engine, days, at):
             errors.print(f"detached {name} (keep it cold: pg_dump -t {name})", markup=False)
     errors.print(f"{len(days):,} day(s) older than {years} year(s)"
                  + (" (dry run)" if dry_run else ""), markup=False)

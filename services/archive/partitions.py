@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from sqlalchemy import Engine, func, select, text
 
-from services.ledger.archive_tables import ArchiveSegment
+from services.ledger.archive_tables import ArchiveDetached, ArchiveSegment
 from services.ledger.db import write_transaction
 
 DEFAULT_RETENTION_YEARS = 7
@@ -93,20 +93,38 @@ def detachable_days(engine: Engine, today: dt.date, years: int) -> list[dt.date]
     return [day for day in days if day < limit]
 
 
-def detach_days(engine: Engine, days: list[dt.date]) -> list[str]:
+def detach_days(engine: Engine, days: list[dt.date], at: str) -> list[str]:
     """Detach these day partitions (each must be older than retention: the caller got
-    them from ``detachable_days``); returns the detached tables' names."""
+    them from ``detachable_days``); returns the detached tables' names. In the same
+    transaction as each detach, where every table's chain stood at the end of the day
+    (``archive_detached``, stamped ``at``): the live archive's chains continue from
+    there, and ``pitwatch verify`` holds them to it."""
     _require_postgresql(engine)
     detached = []
     for day in days:
         name = partition_name(day)
         with write_transaction(engine) as conn:
+            conn.execute(text(
+                "INSERT INTO archive_detached (day, table_id, last_seq, last_hash, "
+                "detached_at) SELECT DISTINCT ON (table_id) :day, table_id, last_seq, "
+                f'last_hash, :at FROM "{name}" WHERE last_seq IS NOT NULL '
+                "ORDER BY table_id, last_seq DESC"), {"day": day, "at": at})
             conn.execute(text(f'ALTER TABLE {PARENT} DETACH PARTITION "{name}"'))
             conn.execute(text(
                 f'CREATE TRIGGER "{name}_append_only" BEFORE UPDATE OR DELETE ON "{name}" '
                 "FOR EACH ROW EXECUTE FUNCTION pitwatch_refuse_change()"))
         detached.append(name)
     return detached
+
+
+def detached_before(engine: Engine, table_id: str) -> tuple[int, str] | None:
+    """(last_seq, last_hash) where the table's chain stood at the end of its latest
+    detached day (None: no day of it was detached, so its chain starts at genesis)."""
+    d = ArchiveDetached
+    with engine.connect() as conn:
+        row = conn.execute(select(d.last_seq, d.last_hash).where(d.table_id == table_id)
+                           .order_by(d.last_seq.desc()).limit(1)).first()
+    return None if row is None else (int(row.last_seq), str(row.last_hash))
 
 
 def _require_postgresql(engine: Engine) -> None:

@@ -43,6 +43,7 @@ import orjson
 from sqlalchemy import Engine, func, select
 
 from services.adjudicator.engine import engine_name
+from services.archive.partitions import detached_before
 from services.archive.reader import iter_segments, segments_query
 from services.archive.segment import PackedSegment, UnknownCodec, UnreadableBody, event_lines
 from services.events.canonical import GENESIS_HASH
@@ -298,7 +299,16 @@ def _link_problems(table_id: str, chain: list[StoredEvent],
     previous = before
     for event in chain:
         if previous is None:
-            if event.seq == 1 and event.prev_hash != GENESIS_HASH:
+            # Nothing archived before (live or detached, ``_before``): the chain is the
+            # table's whole, so it starts at seq 1; otherwise its first events were cut
+            # away, or never came (then the intake reported the jump: as received).
+            if event.seq > 1:
+                missing = "seq 1" if event.seq == 2 else f"seq 1..{event.seq - 1}"
+                problems.append(ChainBreak(table_id, event.seq, event.event_id, "gap",
+                                           f"{missing} missing before seq {event.seq}: the "
+                                           "table's first events are in neither the archive "
+                                           "nor a detached day", previous_seq=0))
+            elif event.prev_hash != GENESIS_HASH:
                 problems.append(ChainBreak(table_id, 1, event.event_id, "genesis",
                                            "seq 1 does not carry the all-zero genesis "
                                            "prev_hash", carried=event.prev_hash,
@@ -440,9 +450,6 @@ def verify_archive(engine: Engine, first_day: dt.date | None = None,
             decoded = [decode_segment(s) for s in
                        iter_segments(conn, segments_query(table, first_day, last_day))]
         before = _before(engine, table, decoded[0].segment) if decoded else None
-        if decoded and before is None and decoded[0].segment.head_seq > 1 and first_day:
-            report.notes.append(f"table {table}: nothing archived before {first_day}; its "
-                                "first event in the span is not linked to an earlier one")
         report.tables += 1
         report.segments += len(decoded)
         report.events += sum(len(d.events) for d in decoded)
@@ -467,7 +474,9 @@ def _tables(engine: Engine, table_id: str | None, first_day: dt.date | None,
 
 def _before(engine: Engine, table_id: str, first: PackedSegment) -> tuple[int, str] | None:
     """(last_seq, last_hash) of the table's last segment before ``first`` holding accepted
-    events (its columns: it is outside the span verified)."""
+    events (its columns: it is outside the span verified): in the live archive, else in
+    the days detached past retention (``detached_before``). None: the table's archive
+    starts with ``first``."""
     s = ArchiveSegment
     with engine.connect() as conn:
         row = conn.execute(
@@ -477,7 +486,7 @@ def _before(engine: Engine, table_id: str, first: PackedSegment) -> tuple[int, s
                    | ((s.head_seq == first.head_seq) & (s.ordinal < first.ordinal)))
             .order_by(s.last_seq.desc()).limit(1)).first()
     if row is None or row.last_hash is None:
-        return None
+        return detached_before(engine, table_id)
     return int(row.last_seq), str(row.last_hash)
 
 

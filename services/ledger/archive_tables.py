@@ -76,6 +76,24 @@ class ArchiveTable(Base):
     last_seq: Mapped[int] = mapped_column(BigInteger)
 
 
+class ArchiveDetached(Base):
+    """Where a table's chain stood at the end of a day detached past retention: its last
+    accepted seq and hash that day (``services.archive.partitions.detach_days`` writes one
+    row per table of the day, in the transaction that detaches it). The live archive's
+    first event of the table continues from the latest of these (``pitwatch verify``), or
+    from genesis when there is none. Append-only (migration 0014)."""
+
+    __tablename__ = "archive_detached"
+
+    day: Mapped[dt.date] = mapped_column(Date, primary_key=True)
+    table_id: Mapped[str] = mapped_column(String(200), primary_key=True)
+    last_seq: Mapped[int] = mapped_column(BigInteger)
+    last_hash: Mapped[str] = mapped_column(String(64))
+    detached_at: Mapped[str] = mapped_column(String(40))
+
+    __table_args__ = (Index("ix_archive_detached_table_seq", "table_id", "last_seq"),)
+
+
 class ArchiveAlert(Base):
     """An alert as produced (stream alerts of the adjudicator, SURV-2..8 of surveillance),
     keyed by its id (``services.archive.alerts.alert_key``): a repeat is a no-op."""

@@ -250,7 +250,7 @@ def test_postgresql_detaches_only_days_past_retention_and_keeps_them_guarded(
     assert detachable_days(pg_engine, dt.date(2033, 1, 5), 7) == []
     days = detachable_days(pg_engine, dt.date(2033, 1, 6), 7)
     assert days == [dt.date(2026, 1, 5)]
-    assert detach_days(pg_engine, days) == ["archive_segments_20260105"]
+    assert detach_days(pg_engine, days, "2033-01-06T00:00:00Z") == ["archive_segments_20260105"]
     assert archive_days(pg_engine) == []
     assert rows(pg_engine, "SELECT SUM(events) FROM archive_segments_20260105") == [
         (len(log.lines),)]
