@@ -90,6 +90,7 @@ def replay(
     from services.archive.replay import profiles_as, replay_archive
     from services.games.profiles import read_profiles
     from services.ledger.cli import open_for_reading
+    from services.ledger.gc_policy import tune_for_batches
 
     try:
         make_runner(read_profiles(), engine)  # the engine exists and is built
@@ -101,6 +102,7 @@ def replay(
     if profile is not None:
         profiles = profiles_as(_profile(profile, profiles))
     database = open_for_reading(db)
+    tune_for_batches()  # as pitwatch adjudicate: the run's objects live for its length
     with progress_bar(errors) as progress:
         task = progress.add_task("replaying", total=None, unit="tables", note="")
         report = replay_archive(database, first_day, last_day, profiles, table,

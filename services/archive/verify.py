@@ -37,6 +37,8 @@ import hashlib
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from itertools import repeat
+from operator import attrgetter
 from typing import Any, NamedTuple
 
 import orjson
@@ -136,8 +138,10 @@ class VerifyReport:
 # ---------------------------------------------------------------- one segment
 
 
-def decode_segment(segment: PackedSegment) -> DecodedSegment:
-    """Read a stored body and compare the columns with what the body says."""
+def decode_segment(segment: PackedSegment, native: bool | None = None) -> DecodedSegment:
+    """Read a stored body and compare the columns with what the body says. ``native``:
+    the core reads the envelopes (``_native_envelopes``); None asks ``$PITWATCH_ENGINE``
+    (a whole verify asks it once, ``verify_archive``)."""
     out = DecodedSegment(segment)
     table = segment.table_id
     if segment.body_sha256 is not None and (
@@ -152,8 +156,15 @@ def decode_segment(segment: PackedSegment) -> DecodedSegment:
                                        f"segment at seq {segment.first_seq} cannot be read: "
                                        f"{exc}"))
         return out
+    use_core = engine_name() == "native" if native is None else native
+    known = _native_envelopes(lines, segment.refused) if use_core else None
+    if known is not None and None not in known:
+        taken = list(map(_as_stored, repeat(StoredEvent), known))
+        if set(map(_table_of, taken)) == {table}:  # the usual body: every line read
+            out.events = taken
+            out.problems += _column_problems(segment, out.events)
+            return out
     refused = set(segment.refused)
-    known = _native_envelopes(lines, segment.refused)
     for i, line in enumerate(lines):
         quick = known[i] if known is not None else None
         event = (_as_stored(StoredEvent, quick) if quick is not None
@@ -171,17 +182,16 @@ def decode_segment(segment: PackedSegment) -> DecodedSegment:
 
 
 _as_stored = tuple.__new__  # a StoredEvent of the core's 8-tuple, as it is
+_table_of = attrgetter("table_id")
 
 
 def _native_envelopes(lines: list[bytes], refused: list[int]) -> list[Any] | None:
     """With the native engine (``$PITWATCH_ENGINE``, as every command chooses), each
     line's envelope as ``read_event`` gives it (``refused``: the segment's refused
     positions), read by the core's one pass (``archived_envelopes``), or None for a line
-    it leaves to ``read_event``; with the Python engine (or no core built), None:
-    ``read_event`` reads every line. Why: reading each event in Python was most of
-    verify's time over years of archived events."""
-    if engine_name() != "native":
-        return None
+    it leaves to ``read_event``; with no core built, None: ``read_event`` reads every
+    line. Why: reading each event in Python was most of verify's time over years of
+    archived events."""
     try:
         from services import _native
     except ImportError:  # the core is not built: the Python reader reads every line
@@ -443,11 +453,12 @@ def verify_archive(engine: Engine, first_day: dt.date | None = None,
     """Verify every table (or one) over every day (or a span); ``on_table`` is called
     after each table with the number of its segments (progress)."""
     report = VerifyReport()
+    native = engine_name() == "native"
     for table in _tables(engine, table_id, first_day, last_day):
         reaches = reaches_end(engine, table, last_day)
         archived_to = _archived_to(engine, table) if reaches else None
         with engine.connect() as conn:
-            decoded = [decode_segment(s) for s in
+            decoded = [decode_segment(s, native) for s in
                        iter_segments(conn, segments_query(table, first_day, last_day))]
         before = _before(engine, table, decoded[0].segment) if decoded else None
         report.tables += 1

@@ -105,3 +105,20 @@ def test_a_segment_decodes_the_same_under_both_engines(monkeypatch: pytest.Monke
         monkeypatch.setenv("PITWATCH_ENGINE", "native")
         native = decode_segment(segment)
         assert (native.events, native.problems) == (python.events, python.problems)
+
+
+def test_an_event_of_another_table_in_a_body_is_found_under_both_engines() -> None:
+    """A body the core reads whole but that holds one event of another table (put there
+    by someone rewriting the archive): the core's whole-body path must not take it; both
+    engines report that one event as not the table's and keep the others."""
+    segments = run(simulated_log(faults=False).lines).segments
+    mine = next(s for s in segments if s.table_id == "T001" and s.events > 3)
+    other = next(s for s in segments if s.table_id == "T002" and s.events > 3)
+    lines = event_lines(mine.codec, mine.body)
+    lines[2] = event_lines(other.codec, other.body)[2]
+    forged = msgspec.structs.replace(mine, body=compress(b"\n".join(lines)))
+    native, python = decode_segment(forged, native=True), decode_segment(forged, native=False)
+    assert (native.events, native.problems) == (python.events, python.problems)
+    assert len(native.events) == len(lines) - 1
+    assert [p.message for p in native.problems if p.kind == "unreadable"] == [
+        f"event 3 of the segment at seq {mine.first_seq} is not an event of table T001"]
