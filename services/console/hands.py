@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 import msgspec
 from sqlalchemy import Engine, select
 
-from services.archive.reader import hand_table, lines_through_hand
+from services.archive.reader import hand_table
 from services.cases.queries import CaseSummary, get_case
 from services.events.contract import Alert, Finding
 from services.games.profile import Profiles
@@ -21,6 +21,7 @@ from services.ledger.archive_tables import ArchiveAlert
 from services.ledger.case_tables import CaseEvidence, CaseHand
 from services.ledger.queries import stored_hand
 from services.reports.alerts import AlertLine, alert_line
+from services.reports.archived import through_hand
 from services.reports.dispute import DisputeReport, dispute_from_ledger
 from services.reports.render import render_html
 
@@ -86,7 +87,7 @@ def hand_page(engine: Engine, hand_id: str) -> HandPage | None:
 def dispute_report(engine: Engine, url: str, hand_id: str, profiles: Profiles) -> DisputeReport:
     """The hand's dispute report from the ledger and the archive, with the archived alerts
     that cite it (raises ``HandUnavailable`` when the ledger has no such hand)."""
-    lines = lines_through_hand(engine, hand_id)
+    lines = through_hand(engine, hand_id)
     report = dispute_from_ledger(engine, url, hand_id, profiles, lines,
                                  log_name=ARCHIVE_NAME if lines is not None else None)
     table_id = report.table_id

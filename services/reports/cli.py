@@ -28,6 +28,8 @@ from services.terminal import progress_bar
 if TYPE_CHECKING:
     from sqlalchemy import Engine
 
+    from services.reports.replay import ArchivedEvents, Events
+
 report_app = typer.Typer(
     help="Dispute-resolution report of one hand; daily table compliance report.",
     no_args_is_help=True,
@@ -47,11 +49,11 @@ AlertsOption = Annotated[Path | None, typer.Option(
 ARCHIVE_NAME = "the event archive"  # where a report says its events came from
 
 
-def _archived_lines(engine: Engine, hand_id: str) -> list[bytes] | None:
+def _archived_lines(engine: Engine, hand_id: str) -> ArchivedEvents | None:
     """The hand's table's archived events through the hand (None: not archived)."""
-    from services.archive.reader import lines_through_hand
+    from services.reports.archived import through_hand
 
-    return lines_through_hand(engine, hand_id)
+    return through_hand(engine, hand_id)
 
 
 def now_utc() -> str:
@@ -118,7 +120,7 @@ def hand(
     not_the_input({"--output": out}, events, alerts, stdout=out is None)
     if events is None and ledger is None:
         raise typer.BadParameter("give --events FILE, --ledger URL, or both")
-    lines = read_log(events) if events is not None else None
+    lines: Events | None = read_log(events) if events is not None else None
     log_name = events.name if events else None
     try:
         if ledger is not None:
@@ -194,6 +196,7 @@ def daily(
     elif out is not None and report.review_hand_ids:
         from services.reports.replay import read_log
 
+        lines: Events | None
         if events is not None:
             lines, name = read_log(events), events.name
         else:
@@ -227,17 +230,15 @@ def _no_hands(engine: Engine, day: dt.date, table: str | None, url: str) -> tupl
             f"{hint}): check --date and --table", "--table" if hint else "--date")
 
 
-def _archived_tables(engine: Engine, hand_ids: list[str]) -> list[bytes]:
-    """Every archived event of the tables these hands were played at (empty: the
+def _archived_tables(engine: Engine, hand_ids: list[str]) -> ArchivedEvents | None:
+    """Every archived event of the tables these hands were played at (None: the
     database archives nothing of them)."""
-    from services.archive.reader import hand_table, lines_of_tables
+    from services.reports.archived import tables_of
 
-    found = [hand_table(engine, hand_id) for hand_id in hand_ids]
-    tables = {where[0] for where in found if where is not None}
-    return lines_of_tables(engine, tables) if tables else []
+    return tables_of(engine, hand_ids)
 
 
-def _write_hand_reports(hand_ids: list[str], lines: list[bytes], log_name: str, folder: Path,
+def _write_hand_reports(hand_ids: list[str], lines: Events, log_name: str, folder: Path,
                         stamp: str, engine: Engine, url: str, alerts: list[Alert] | None,
                         alerts_name: str | None) -> None:
     """Every review hand's dispute report next to the daily report, as ``report hand

@@ -38,7 +38,7 @@ from services.reports.alerts import AlertLine, alerts_concerning
 from services.reports.chain import ChainCheck, verify_chain
 from services.reports.hands import FinalHand, final_hands
 from services.reports.narrate import Narrator
-from services.reports.replay import HandReplay, replay_hand, replay_hands
+from services.reports.replay import Events, HandReplay, replay_hand, replay_hands
 from services.reports.rulebook import RuleText, load_rulebook
 from services.reports.settlement import SeatLine, SeatMoney, seat_lines, seat_money
 from services.reports.timeline import TimelineEntry, TimelineRow, timeline_rows
@@ -186,7 +186,7 @@ class DisputeReport:
 
 
 def dispute_from_log(
-    lines: Sequence[bytes],
+    lines: Events,
     hand_id: str,
     profiles: Profiles,
     rules: dict[str, RuleText] | None = None,
@@ -227,7 +227,7 @@ def dispute_from_ledger(
     url: str,
     hand_id: str,
     profiles: Profiles,
-    lines: Sequence[bytes] | None = None,
+    lines: Events | None = None,
     rules: dict[str, RuleText] | None = None,
     log_name: str | None = None,
 ) -> DisputeReport:
@@ -246,7 +246,7 @@ def disputes_from_ledger(
     engine: Engine,
     url: str,
     hand_ids: list[str],
-    lines: Sequence[bytes] | None,
+    lines: Events | None,
     profiles: Profiles,
     rules: dict[str, RuleText] | None = None,
     log_name: str | None = None,

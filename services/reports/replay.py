@@ -13,16 +13,18 @@ therefore byte-identical to ``pitwatch adjudicate``'s, and the game's pure Pytho
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TypeAlias
 
 import orjson
 
-from services.adjudicator.engine import make_runner
+from services.adjudicator.engine import engine_name, make_runner
 from services.adjudicator.intake import Rejection, parse_record
 from services.adjudicator.native_runner import NativeRunner
 from services.adjudicator.steps import StepResult
+from services.events.canonical import canonical_json
 from services.events.contract import AdjudicationRecord, Event
 from services.games.model import GameOutcome, HandInput, HandRejected
 from services.games.profile import Profiles, UnknownProfileError
@@ -102,7 +104,27 @@ def _group_by_table(lines: Sequence[bytes], hand_ids: set[str]) -> _Tables:
     return out
 
 
-def replay_hand(lines: Sequence[bytes], hand_id: str, profiles: Profiles,
+@dataclass(frozen=True)
+class ArchivedEvents:
+    """Tables' archived events, read as a replay needs them: ``bodies(table)`` yields the
+    table's bodies in arrival order (each a segment's canonical JSON lines joined by
+    newlines; ``services.archive.reader``). Their lines, table by table in ``tables``'
+    order, are the log a replay reads; a table's history before the wanted hands is fed to
+    the native core as it is read and never held (a table archives years of events)."""
+
+    tables: tuple[str, ...]
+    bodies: Callable[[str], Iterator[bytes]]
+
+    def lines(self) -> list[bytes]:
+        """Every line, held: the reference engine's replay, which reads a log."""
+        return [line for table in self.tables for body in self.bodies(table)
+                for line in body.split(b"\n")]
+
+
+Events: TypeAlias = Sequence[bytes] | ArchivedEvents
+
+
+def replay_hand(lines: Events, hand_id: str, profiles: Profiles,
                 engine: str | None = None) -> HandReplay:
     """Replay the hand's table through intake and hand assembly up to the hand's record,
     under ``profiles`` (the rule profiles the pipeline adjudicated with), with the engine
@@ -113,11 +135,15 @@ def replay_hand(lines: Sequence[bytes], hand_id: str, profiles: Profiles,
     return replays[hand_id]
 
 
-def replay_hands(lines: Sequence[bytes], hand_ids: Iterable[str],
+def replay_hands(lines: Events, hand_ids: Iterable[str],
                  profiles: Profiles, engine: str | None = None) -> dict[str, HandReplay]:
     """Several hands with one replay per table (the daily report's hands to review).
     Hands no event of the log names are absent from the result."""
     wanted = set(hand_ids)
+    if isinstance(lines, ArchivedEvents):
+        if engine_name(engine) == "native":
+            return _replay_archived(lines, wanted, profiles)
+        lines = lines.lines()
     tables = _group_by_table(lines, wanted)
     out: dict[str, HandReplay] = {}
     for table_id in sorted(set(tables.table_of.values())):
@@ -130,20 +156,22 @@ def replay_hands(lines: Sequence[bytes], hand_ids: Iterable[str],
 
 
 def _replay_table(table_id: str, table_lines: list[tuple[int, bytes]], first_wanted: int,
-                  hands: dict[str, HandReplay], profiles: Profiles, engine: str | None
-                  ) -> None:
+                  hands: dict[str, HandReplay], profiles: Profiles, engine: str | None,
+                  history: _History | None = None) -> None:
     """The table's events through a runner of the chosen engine (what ``pitwatch
     adjudicate`` runs), each event's position and hash kept for the report from the
     wanted hands' span on (the native engine takes the history before it in bulk,
-    ``_history_fed``)."""
+    ``_History``; ``history``: one that already took the table's earlier lines)."""
     runner = make_runner(profiles, engine)
     logged: list[LoggedEvent] = []
-    rejected: list[str] = []
+    rejected: list[str] = history.rejected if history is not None else []
     start = 0
     if isinstance(runner, NativeRunner):
         start = _span_anchor(table_lines, first_wanted)
-        if start > 0:
-            runner = _history_fed(table_id, table_lines[:start], profiles, rejected)
+        if start > 0 or history is not None:
+            history = history or _History(profiles, rejected)
+            history.feed(table_lines[:start])
+            runner = history.runner_for(table_id)
     for number, raw in table_lines[start:]:
         parsed = parse_record(raw, f"line {number}")
         if isinstance(parsed, Rejection):
@@ -173,36 +201,128 @@ def _span_anchor(table_lines: list[tuple[int, bytes]], first_wanted: int) -> int
     return 0
 
 
-def _history_fed(table_id: str, history: list[tuple[int, bytes]], profiles: Profiles,
-                 rejected: list[str]) -> NativeRunner:
-    """A native runner holding the table as it stood after ``history`` (its lines before
-    the wanted hands' span), with the rejected lines among them added to ``rejected`` as
-    the event-by-event replay words them.
+class _History:
+    """A native runner taking a table's history (its lines before the wanted hands' span)
+    in bulk, and the rejected lines among them, worded as the event-by-event replay words
+    them.
 
     Why: a hand played late in a table's life (an archived table holds years of hands)
     was replayed one event at a time from the table's first event, each parsed again in
     Python for a report that shows none of them: about 25 us an event, minutes for a year
-    of a table. The history goes to the core in one call per run of records instead, with
-    no hand built for the caller (``closed_hands=False``), and the table's state moves to
-    the runner that replays the span through the core's own export and import (the Kafka
-    pipeline's restore). A line the core takes has no outcome; a line it refuses does, and
-    only those are parsed again here for the reference intake's reason."""
-    bulk = NativeRunner(profiles, closed_hands=False)
-    values = [raw for _, raw in history]
-    wheres = [f"line {number}" for number, _ in history]
-    seen = -1
-    for at, _ in bulk.feed_records(values, wheres):
-        if at == seen:
+    of a table. The history goes to the core in one call per buffer instead, with no hand
+    built for the caller (``closed_hands=False``), and the table's state moves to the
+    runner that replays the span through the core's own export and import (the Kafka
+    pipeline's restore). A line the intake refuses goes to the dead letters; only those
+    are parsed again here, for the reference intake's reason."""
+
+    def __init__(self, profiles: Profiles, rejected: list[str]) -> None:
+        self.profiles = profiles
+        self.bulk = NativeRunner(profiles, closed_hands=False)
+        self.rejected = rejected
+
+    def feed(self, lines: Sequence[tuple[int, bytes]]) -> None:
+        """Numbered lines, in order: as one buffer when their numbers run on (an archived
+        table's), else as records each named by its number (a log's table, whose lines
+        are interleaved with other tables')."""
+        if not lines:
+            return
+        steps: Iterable[StepResult]
+        if lines[-1][0] - lines[0][0] == len(lines) - 1:
+            buffer = b"\n".join(raw for _, raw in lines)
+            steps = self.bulk.feed_buffer(buffer, first_line=lines[0][0])
+        else:
+            steps = (step for _, step in self.bulk.feed_records(
+                [raw for _, raw in lines], [f"line {number}" for number, _ in lines]))
+        for step in steps:
+            for dead in step.dead_letters:
+                parsed = parse_record(dead.raw, dead.where)
+                if isinstance(parsed, Rejection):
+                    self.rejected.append(f"{dead.where}: {parsed.reason}")
+
+    def runner_for(self, table_id: str) -> NativeRunner:
+        """A runner holding the table as the history left it, that builds closed hands."""
+        runner = NativeRunner(self.profiles)
+        state = self.bulk.export_table(table_id)
+        if state is not None:
+            runner.import_table(state)
+        return runner
+
+
+def _replay_archived(source: ArchivedEvents, wanted: set[str], profiles: Profiles
+                     ) -> dict[str, HandReplay]:
+    """``replay_hands`` over archived tables with the native engine: each table read as a
+    stream (``_stream_table``), its history fed as it comes; the lines from the first
+    naming a wanted hand on are held and replayed as a log's are. The archive's lines are
+    canonical JSON (the writer makes them so, and ``verify`` holds every body to the hash
+    it was stored with), so the canonical bytes of a hand id are in every line naming it:
+    a body without them is fed unread."""
+    out: dict[str, HandReplay] = {}
+    missing = set(wanted)
+    lines_before = 0  # the lines of the tables before: numbers run on, as in ``lines()``
+    for table_id in source.tables:
+        if not missing:
+            break
+        found, lines_before = _stream_table(table_id, source.bodies(table_id), missing,
+                                            profiles, lines_before)
+        out.update(found)
+        missing -= found.keys()
+    return out
+
+
+def _stream_table(table_id: str, bodies: Iterator[bytes], wanted: set[str],
+                  profiles: Profiles, number: int) -> tuple[dict[str, HandReplay], int]:
+    """One archived table whose first line is numbered ``number + 1``: bodies fed to a
+    ``_History`` until one holds a line naming a wanted hand (found by the bytes the
+    canonical JSON writes for it, then read as ``_group_by_table`` reads a line); the
+    lines not fed are kept from the last the intake takes (the span's anchor) on. Then the
+    rest of the table is held and replayed. Returns the hands and the last line's number."""
+    marks = [canonical_json({"hand_id": h})[1:-1] for h in wanted]
+    history = _History(profiles, [])
+    held: list[tuple[int, bytes]] = []  # numbered lines not fed yet
+    for body in bodies:
+        lines = body.split(b"\n")
+        numbered = list(zip(range(number + 1, number + 1 + len(lines)), lines, strict=True))
+        number += len(lines)
+        hit = _first_naming(lines, wanted) if any(m in body for m in marks) else None
+        held += numbered
+        if hit is not None:
+            return _replay_rest(table_id, held, len(held) - len(lines) + hit, bodies,
+                                number, wanted, profiles, history)
+        keep = _span_anchor(held, len(held))  # the last line the intake takes
+        history.feed(held[:keep])
+        held = held[keep:]
+    return {}, number
+
+
+def _replay_rest(table_id: str, held: list[tuple[int, bytes]], first_wanted: int,
+                 bodies: Iterator[bytes], number: int, wanted: set[str], profiles: Profiles,
+                 history: _History) -> tuple[dict[str, HandReplay], int]:
+    """The table from the held lines on: read whole, the wanted hands it names found as
+    ``_group_by_table`` finds them, replayed with the history already fed."""
+    for body in bodies:
+        lines = body.split(b"\n")
+        held += zip(range(number + 1, number + 1 + len(lines)), lines, strict=True)
+        number += len(lines)
+    named = _group_by_table([raw for _, raw in held[first_wanted:]], wanted)
+    hands = {h: HandReplay(table_id=table_id, hand_id=h)
+             for h, t in named.table_of.items() if t == table_id}
+    _replay_table(table_id, held, first_wanted, hands, profiles, "native", history)
+    return hands, number
+
+
+def _first_naming(lines: list[bytes], wanted: set[str]) -> int | None:
+    """The position of the first line naming a wanted hand (as ``_group_by_table`` reads
+    it), or None."""
+    for at, line in enumerate(lines):
+        try:
+            obj = orjson.loads(line)
+        except orjson.JSONDecodeError:
             continue
-        seen = at
-        parsed = parse_record(values[at], wheres[at])
-        if isinstance(parsed, Rejection):
-            rejected.append(f"{wheres[at]}: {parsed.reason}")
-    runner = NativeRunner(profiles)
-    state = bulk.export_table(table_id)
-    if state is not None:
-        runner.import_table(state)
-    return runner
+        if isinstance(obj, dict) and isinstance(obj.get("table_id"), str):
+            hand = obj.get("hand_id")
+            if isinstance(hand, str) and hand in wanted:
+                return at
+    return None
 
 
 def _take(out: StepResult, hands: dict[str, HandReplay]) -> None:

@@ -5,14 +5,21 @@ reference's event-by-event replay from the table's first event shows."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import orjson
 import pytest
+from sqlalchemy import Engine
 
 from services.adjudicator.embedded import adjudicate_lines
 from services.adjudicator.intake import Rejection, parse_record
+from services.archive.reader import lines_through_hand
+from services.archive.segment import event_lines
 from services.events.contract import encode_record
-from services.reports.replay import HandReplay, replay_hand, replay_hands
+from services.reports.archived import through_hand
+from services.reports.replay import ArchivedEvents, HandReplay, replay_hand, replay_hands
 from tests.profiles import PROFILES
+from tests.unit.archive.support import keep, run, simulated_log
 from tests.unit.reports.logs import GAMES, lines_of, simulated
 
 
@@ -112,3 +119,78 @@ def test_the_history_is_not_parsed_event_by_event(monkeypatch: pytest.MonkeyPatc
     replay = replay_hand(lines, records[-1].hand_id, PROFILES, "native")
     assert replay.record is not None
     assert len(replay.events) <= calls < len(lines) // 10
+
+
+# ---------------------------------------------------------------- from the event archive
+
+
+def archived(events: Any) -> ArchivedEvents:
+    """The log as the archive keeps it: each table's segment bodies (canonical JSON lines),
+    read through a generator as the database's are."""
+    done = run(lines_of(events))
+    bodies: dict[str, list[bytes]] = {}
+    for segment in sorted(done.segments, key=lambda s: (s.table_id, s.head_seq, s.ordinal)):
+        bodies.setdefault(segment.table_id, []).append(
+            b"\n".join(event_lines(segment.codec, segment.body)))
+    return ArchivedEvents(tuple(sorted(bodies)), lambda table: iter(bodies[table]))
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_archived_tables_replay_as_the_reference_replays_their_lines(game: str) -> None:
+    """Every game, every fault kind, archived: the last hands of each table read from the
+    archive's bodies as a stream (history fed as it comes) give what the reference's
+    event-by-event replay gives over the same lines, one hand at a time and together."""
+    events, records = simulated(game, hands=40, tables=2)
+    source = archived(events)
+    lines = source.lines()
+    late = [r.hand_id for table in source.tables
+            for r in [r for r in records if r.table_id == table][-2:]]
+    for hand_id in late:
+        _same(replay_hand(source, hand_id, PROFILES, "native"),
+              replay_hand(lines, hand_id, PROFILES, "python"))
+    together = replay_hands(source, late, PROFILES, "native")
+    reference = replay_hands(lines, late, PROFILES, "python")
+    assert sorted(together) == sorted(reference) == sorted(late)
+    for hand_id in late:
+        _same(together[hand_id], reference[hand_id])
+
+
+def test_an_archived_tables_history_is_fed_not_held(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The last hand of a 30-hand archived table: all but the hand's span (and the events
+    after it) goes to the bulk history as the bodies are read."""
+    import services.reports.replay as replay_module
+
+    events, records = simulated("hcf", hands=30, faulty=False, tables=1)
+    source = archived(events)
+    fed = 0
+    original = replay_module._History.feed
+
+    def counted(self: Any, lines: Any) -> None:
+        nonlocal fed
+        fed += len(lines)
+        original(self, lines)
+
+    monkeypatch.setattr(replay_module._History, "feed", counted)
+    replay = replay_hand(source, records[-1].hand_id, PROFILES, "native")
+    assert replay.record is not None and replay.before is not None
+    assert fed == replay.before.line - 1  # every line before the span's anchor, no other
+    assert fed > 0.9 * len(source.lines())
+
+
+def test_a_hand_read_from_the_database_as_a_stream_is_the_reference_replay(
+        engine: Engine) -> None:
+    """SQLite and PostgreSQL (a server-side cursor there): ``through_hand`` reads the
+    hand's table as the replay consumes it; its replay is the reference's over the lines
+    the archive holds through the hand (``lines_through_hand``, read whole; its lines are
+    held to the input log's by ``tests/unit/archive/test_writer.py``)."""
+    lines = simulated_log().lines
+    keep(engine, lines)
+    ended = [orjson.loads(line)["hand_id"] for line in lines
+             if orjson.loads(line)["type"] == "hand_ended"]
+    for hand_id in (ended[-1], ended[len(ended) // 2]):
+        source = through_hand(engine, hand_id)
+        held = lines_through_hand(engine, hand_id)
+        assert source is not None and held is not None
+        _same(replay_hand(source, hand_id, PROFILES, "native"),
+              replay_hand(held, hand_id, PROFILES, "python"))
+    assert through_hand(engine, "no-such-hand") is None
