@@ -26,6 +26,9 @@ _COLUMNS = (S.table_id, S.head_seq, S.ordinal, S.day, S.hand_id, S.first_seq, S.
             S.events, S.refused, S.first_prev_hash, S.last_hash, S.first_ts, S.last_ts,
             S.codec, S.body, S.body_sha256)
 _ORDER = (S.table_id, S.head_seq, S.ordinal)
+# Rows fetched at a time when a table's whole history is read (a server-side cursor on
+# PostgreSQL): years of a table are not held in memory at once.
+STREAM_ROWS = 256
 
 
 def packed_of(row: Any) -> PackedSegment:
@@ -49,7 +52,8 @@ def segments_query(table_id: str | None = None, first_day: dt.date | None = None
 
 
 def iter_segments(conn: Connection, query: Rows) -> Iterator[PackedSegment]:
-    for row in conn.execute(query):
+    """The query's segments as they are read (``STREAM_ROWS`` rows at a time)."""
+    for row in conn.execute(query.execution_options(yield_per=STREAM_ROWS)):
         yield packed_of(row)
 
 
@@ -64,11 +68,6 @@ def hand_table(engine: Engine, hand_id: str) -> tuple[str, int, int] | None:
         row = conn.execute(select(S.table_id, S.head_seq, S.ordinal).where(S.hand_id == hand_id)
                            .order_by(S.head_seq.desc(), S.ordinal.desc()).limit(1)).first()
     return None if row is None else (row.table_id, row.head_seq, row.ordinal)
-
-
-# Rows fetched at a time when a table's whole history is read (a server-side cursor on
-# PostgreSQL): years of a table are not held in memory at once.
-STREAM_ROWS = 256
 
 
 def bodies_through_hand(engine: Engine, where: tuple[str, int, int]) -> Iterator[bytes]:
