@@ -17,7 +17,13 @@ from services.archive.reader import lines_through_hand
 from services.archive.segment import event_lines
 from services.events.contract import encode_record
 from services.reports.archived import through_hand
-from services.reports.replay import ArchivedEvents, HandReplay, replay_hand, replay_hands
+from services.reports.replay import (
+    ArchivedEvents,
+    Events,
+    HandReplay,
+    replay_hand,
+    replay_hands,
+)
 from tests.profiles import PROFILES
 from tests.unit.archive.support import keep, run, simulated_log
 from tests.unit.reports.logs import GAMES, lines_of, simulated
@@ -35,6 +41,20 @@ def _same(native: HandReplay, reference: HandReplay) -> None:
     assert native.rejected_lines == reference.rejected_lines
 
 
+def _replays_as_the_reference(source: Events, lines: list[bytes], hand_ids: list[str]
+                              ) -> None:
+    """The hands from ``source`` with the native engine, one by one and together, are the
+    reference's event-by-event replay of ``lines`` (the same events as a log)."""
+    for hand_id in hand_ids:
+        _same(replay_hand(source, hand_id, PROFILES, "native"),
+              replay_hand(lines, hand_id, PROFILES, "python"))
+    together = replay_hands(source, hand_ids, PROFILES, "native")
+    reference = replay_hands(lines, hand_ids, PROFILES, "python")
+    assert sorted(together) == sorted(reference) == sorted(hand_ids)
+    for hand_id in hand_ids:
+        _same(together[hand_id], reference[hand_id])
+
+
 @pytest.mark.parametrize("game", GAMES)
 def test_late_hands_replay_as_the_reference_replays_them(game: str) -> None:
     """Fault-injected logs of every game (refused lines, chain breaks, mispays among the
@@ -43,14 +63,7 @@ def test_late_hands_replay_as_the_reference_replays_them(game: str) -> None:
     events, records = simulated(game, hands=40, tables=2)
     lines = lines_of(events)
     late = [r.hand_id for r in records if r.table_id == records[-1].table_id][-3:]
-    for hand_id in late:
-        _same(replay_hand(lines, hand_id, PROFILES, "native"),
-              replay_hand(lines, hand_id, PROFILES, "python"))
-    native = replay_hands(lines, late, PROFILES, "native")
-    reference = replay_hands(lines, late, PROFILES, "python")
-    assert sorted(native) == sorted(reference) == sorted(late)
-    for hand_id in late:
-        _same(native[hand_id], reference[hand_id])
+    _replays_as_the_reference(lines, lines, late)
 
 
 def test_refused_lines_of_the_history_are_named_with_the_intake_reason() -> None:
@@ -145,14 +158,7 @@ def test_archived_tables_replay_as_the_reference_replays_their_lines(game: str) 
     lines = source.lines()
     late = [r.hand_id for table in source.tables
             for r in [r for r in records if r.table_id == table][-2:]]
-    for hand_id in late:
-        _same(replay_hand(source, hand_id, PROFILES, "native"),
-              replay_hand(lines, hand_id, PROFILES, "python"))
-    together = replay_hands(source, late, PROFILES, "native")
-    reference = replay_hands(lines, late, PROFILES, "python")
-    assert sorted(together) == sorted(reference) == sorted(late)
-    for hand_id in late:
-        _same(together[hand_id], reference[hand_id])
+    _replays_as_the_reference(source, lines, late)
 
 
 def test_an_archived_tables_history_is_fed_not_held(monkeypatch: pytest.MonkeyPatch) -> None:
