@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from sqlalchemy import Engine
 
-from services.archive.reader import bodies_through_hand, hand_table, table_bodies
+from services.archive.reader import bodies_through_hand, hand_table
 from services.reports.replay import ArchivedEvents
 
 
@@ -24,10 +24,16 @@ def through_hand(engine: Engine, hand_id: str) -> ArchivedEvents | None:
 
 
 def tables_of(engine: Engine, hand_ids: list[str]) -> ArchivedEvents | None:
-    """Every archived event of the tables these hands were played at (None: the archive
-    holds none of them)."""
-    found = [hand_table(engine, hand_id) for hand_id in hand_ids]
-    tables = {where[0] for where in found if where is not None}
-    if not tables:
+    """The archived events of the tables these hands were played at, each from its first
+    through the last of these hands it holds and the event after it (None: the archive
+    holds none of them). Not the tables' later events: a day's hands of a table that
+    played on for years are replayed without reading those years."""
+    last: dict[str, tuple[str, int, int]] = {}
+    for hand_id in hand_ids:
+        where = hand_table(engine, hand_id)
+        if where is not None and (where[0] not in last or where > last[where[0]]):
+            last[where[0]] = where
+    if not last:
         return None
-    return ArchivedEvents(tuple(sorted(tables)), lambda table: table_bodies(engine, table))
+    return ArchivedEvents(tuple(sorted(last)),
+                          lambda table: bodies_through_hand(engine, last[table]))

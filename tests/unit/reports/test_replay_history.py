@@ -15,8 +15,9 @@ from services.adjudicator.embedded import adjudicate_lines
 from services.adjudicator.intake import Rejection, parse_record
 from services.archive.reader import lines_through_hand
 from services.archive.segment import event_lines
+from services.events.canonical import canonical_json
 from services.events.contract import encode_record
-from services.reports.archived import through_hand
+from services.reports.archived import tables_of, through_hand
 from services.reports.replay import (
     ArchivedEvents,
     Events,
@@ -200,3 +201,29 @@ def test_a_hand_read_from_the_database_as_a_stream_is_the_reference_replay(
         _same(replay_hand(source, hand_id, PROFILES, "native"),
               replay_hand(held, hand_id, PROFILES, "python"))
     assert through_hand(engine, "no-such-hand") is None
+
+
+def test_the_daily_reports_tables_are_read_through_their_last_review_hand(
+        engine: Engine) -> None:
+    """``tables_of``: each table's events from its first through the last of the given
+    hands it holds and one event after, not the table's later events (from the input
+    log, as canonical JSON); a table none of the hands was played at is not read."""
+    lines = simulated_log(faults=False).lines
+    keep(engine, lines)
+    events = [orjson.loads(line) for line in lines]
+    by_table: dict[str, list[dict[str, Any]]] = {}
+    for event in events:
+        by_table.setdefault(event["table_id"], []).append(event)
+    t1, t2 = sorted(by_table)[:2]
+    early = [e["hand_id"] for e in by_table[t1] if e["type"] == "hand_ended"][3]
+    later = [e["hand_id"] for e in by_table[t1] if e["type"] == "hand_ended"][7]
+    other = [e["hand_id"] for e in by_table[t2] if e["type"] == "hand_ended"][1]
+    source = tables_of(engine, [later, other, early, "no-such-hand"])
+    assert source is not None and source.tables == (t1, t2)
+
+    def through(table: str, hand_id: str) -> list[bytes]:
+        last = max(i for i, e in enumerate(by_table[table]) if e["hand_id"] == hand_id)
+        return [canonical_json(e) for e in by_table[table][:last + 2]]
+
+    assert source.lines() == through(t1, later) + through(t2, other)
+    assert tables_of(engine, ["no-such-hand"]) is None
