@@ -179,6 +179,7 @@ def detach_command(
         detach_days,
         detachable_days,
         partition_name,
+        record_detached_days,
     )
     from services.archive.partitions import (
         retention_years as years_of,
@@ -196,6 +197,10 @@ def detach_command(
             errors.print(f"would detach {partition_name(day)}", markup=False)
     else:
         at = dt.datetime.now(dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+        recorded = record_detached_days(engine, at)
+        if recorded:
+            errors.print(f"recorded where {recorded:,} chain(s) stood in days detached "
+                         "before (archive_detached)", markup=False)
         for name in detach_days(engine, days, at):
             errors.print(f"detached {name} (keep it cold: pg_dump -t {name})", markup=False)
     errors.print(f"{len(days):,} day(s) older than {years} year(s)"

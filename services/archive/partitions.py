@@ -19,7 +19,7 @@ import datetime as dt
 import os
 from dataclasses import dataclass
 
-from sqlalchemy import Engine, func, select, text
+from sqlalchemy import Connection, Engine, func, select, text
 
 from services.ledger.archive_tables import ArchiveDetached, ArchiveSegment
 from services.ledger.db import write_transaction
@@ -104,17 +104,45 @@ def detach_days(engine: Engine, days: list[dt.date], at: str) -> list[str]:
     for day in days:
         name = partition_name(day)
         with write_transaction(engine) as conn:
-            conn.execute(text(
-                "INSERT INTO archive_detached (day, table_id, last_seq, last_hash, "
-                "detached_at) SELECT DISTINCT ON (table_id) :day, table_id, last_seq, "
-                f'last_hash, :at FROM "{name}" WHERE last_seq IS NOT NULL '
-                "ORDER BY table_id, last_seq DESC"), {"day": day, "at": at})
+            _record_where_chains_stood(conn, name, day, at)
             conn.execute(text(f'ALTER TABLE {PARENT} DETACH PARTITION "{name}"'))
             conn.execute(text(
                 f'CREATE TRIGGER "{name}_append_only" BEFORE UPDATE OR DELETE ON "{name}" '
                 "FOR EACH ROW EXECUTE FUNCTION pitwatch_refuse_change()"))
         detached.append(name)
     return detached
+
+
+def _record_where_chains_stood(conn: Connection, name: str, day: dt.date, at: str) -> int:
+    """Each table's last accepted seq and hash in the day table ``name`` into
+    ``archive_detached`` (a row already there stays: repeats are no-ops); the rows added."""
+    result = conn.execute(text(
+        "INSERT INTO archive_detached (day, table_id, last_seq, last_hash, detached_at) "
+        "SELECT DISTINCT ON (table_id) :day, table_id, last_seq, last_hash, :at "
+        f'FROM "{name}" WHERE last_seq IS NOT NULL ORDER BY table_id, last_seq DESC '
+        "ON CONFLICT (day, table_id) DO NOTHING"), {"day": day, "at": at})
+    return int(result.rowcount or 0)
+
+
+# The day tables of this schema that are no longer partitions: the detached days.
+_DETACHED_DAYS = text(
+    "SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace "
+    "WHERE n.nspname = current_schema() AND c.relkind = 'r' AND NOT c.relispartition "
+    f"AND c.relname ~ '^{PARENT}_[0-9]{{8}}$' ORDER BY c.relname")
+
+
+def record_detached_days(engine: Engine, at: str) -> int:
+    """Where the chains stood in every detached day table still in the database whose
+    rows ``archive_detached`` lacks (days detached before pitwatch recorded it, or a day
+    restored from cold storage): the rows added. ``pitwatch archive detach`` runs it
+    first; migration 0014 does the same for the days detached before it."""
+    _require_postgresql(engine)
+    added = 0
+    with write_transaction(engine) as conn:
+        for name in conn.execute(_DETACHED_DAYS).scalars().all():
+            day = dt.datetime.strptime(name[len(PARENT) + 1:], "%Y%m%d").date()
+            added += _record_where_chains_stood(conn, name, day, at)
+    return added
 
 
 def detached_before(engine: Engine, table_id: str) -> tuple[int, str] | None:

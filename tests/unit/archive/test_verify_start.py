@@ -18,7 +18,12 @@ import pytest
 from sqlalchemy import Engine, text
 from sqlalchemy.exc import IntegrityError
 
-from services.archive.partitions import archive_days, detach_days, detachable_days
+from services.archive.partitions import (
+    archive_days,
+    detach_days,
+    detachable_days,
+    record_detached_days,
+)
 from services.archive.verify import check_table, decode_segment, intake_break, verify_archive
 from services.events.canonical import GENESIS_HASH, event_hash
 from tests.unit.archive.support import keep, run, simulated_log
@@ -185,3 +190,71 @@ def test_detached_days_leave_where_each_chain_stood_and_the_rest_verifies(
     assert [(b.table_id, b.seq, b.kind) for b in breaks] == [
         (table_id, first_hand + 1, "gap")]
     assert seq < first_hand
+
+
+def stood_at_day_one(lines: list[bytes]) -> dict[str, tuple[int, str]]:
+    """Each table's last seq and hash on the first day, from the log."""
+    stood: dict[str, tuple[int, str]] = {}
+    for event in events_of(lines):
+        if event["ts"].startswith("2026-01-05"):
+            stood[event["table_id"]] = (event["seq"], event_hash(event))
+    return stood
+
+
+def detached_rows(engine: Engine) -> list[tuple[Any, ...]]:
+    with engine.connect() as conn:
+        return [tuple(r) for r in conn.execute(text(
+            "SELECT day, table_id, last_seq, last_hash FROM archive_detached "
+            "ORDER BY day, table_id"))]
+
+
+def detach_unrecorded(engine: Engine) -> None:
+    """Detach the first day as a release before this one did: no row of where the chains
+    stood."""
+    with engine.begin() as conn:
+        conn.execute(text("ALTER TABLE archive_segments DETACH PARTITION "
+                          "archive_segments_20260105"))
+
+
+@pytest.mark.integration
+def test_a_day_detached_before_the_chains_were_recorded_is_recorded_then(
+        pg_engine: Engine) -> None:
+    """A day detached by an earlier release (no ``archive_detached`` rows): verify finds
+    every table's chain starting late, as it must with nothing recorded; the detach
+    command's first step records where the chains stood from the detached table (from
+    the log: the day's last seq and hash of each table), after which verify is clean; a
+    second pass adds nothing."""
+    lines = two_day_log()
+    keep(pg_engine, lines)
+    detach_unrecorded(pg_engine)
+    stood = stood_at_day_one(lines)
+    late = verify_archive(pg_engine).archive_breaks
+    assert sorted((b.table_id, b.seq, b.kind) for b in late) == [
+        (t, s + 1, "gap") for t, (s, _) in sorted(stood.items())]
+    assert record_detached_days(pg_engine, "2033-01-06T09:00:00Z") == len(stood)
+    assert detached_rows(pg_engine) == [(DAY_ONE, t, s, h) for t, (s, h) in sorted(stood.items())]
+    assert verify_archive(pg_engine).breaks == []
+    assert record_detached_days(pg_engine, "2033-01-07T09:00:00Z") == 0
+
+
+@pytest.mark.integration
+def test_the_migration_records_the_days_detached_before_it(pg_engine: Engine) -> None:
+    """Back at revision 0013 (no ``archive_detached``), the first day detached; migrating
+    to the head records where each table's chain stood in it, and verify is clean."""
+    from alembic import command
+
+    from services.ledger.db import alembic_config
+
+    lines = two_day_log()
+    keep(pg_engine, lines)
+    config = alembic_config()
+    with pg_engine.begin() as conn:
+        config.attributes["connection"] = conn
+        command.downgrade(config, "0013_case_changes_with_audit")
+    detach_unrecorded(pg_engine)
+    with pg_engine.begin() as conn:
+        config.attributes["connection"] = conn
+        command.upgrade(config, "head")
+    stood = stood_at_day_one(lines)
+    assert detached_rows(pg_engine) == [(DAY_ONE, t, s, h) for t, (s, h) in sorted(stood.items())]
+    assert verify_archive(pg_engine).breaks == []

@@ -9,9 +9,10 @@ chain whose first segments were cut away (behind a dropped guard) showed no brea
 because the days detached past retention leave a chain that starts later, legitimately.
 Now ``pitwatch archive detach`` writes, in the transaction that detaches a day, the last
 seq and hash of every table that day held (``archive_detached``, append-only on both
-databases); verify links the live archive's first event of a table to the latest of
-those, or to genesis when there is none. The rows stay when the detached table is moved
-to cold storage and dropped, so a cut is told apart from a retention detach even then.
+databases; the days detached before this revision are recorded by it, from their tables);
+verify links the live archive's first event of a table to the latest of those, or to
+genesis when there is none. The rows stay when the detached table is moved to cold
+storage and dropped, so a cut is told apart from a retention detach even then.
 """
 
 from __future__ import annotations
@@ -27,6 +28,31 @@ branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
 TABLE = "archive_detached"
+
+# Days detached before this revision (their tables still in the schema, no longer
+# partitions): where each table's chain stood in them, so that verify does not take their
+# chains' later start for a cut (``services.archive.partitions.record_detached_days``
+# does the same for a day restored from cold storage).
+BACKFILL = f"""
+    DO $$
+    DECLARE day_table record;
+    BEGIN
+        FOR day_table IN
+            SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+            WHERE n.nspname = current_schema() AND c.relkind = 'r' AND NOT c.relispartition
+              AND c.relname ~ '^archive_segments_[0-9]{{8}}$'
+        LOOP
+            EXECUTE format(
+                'INSERT INTO {TABLE} (day, table_id, last_seq, last_hash, detached_at) '
+                'SELECT DISTINCT ON (table_id) to_date(%L, ''YYYYMMDD''), table_id, '
+                'last_seq, last_hash, %L FROM %I WHERE last_seq IS NOT NULL '
+                'ORDER BY table_id, last_seq DESC',
+                right(day_table.relname, 8),
+                to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
+                day_table.relname);
+        END LOOP;
+    END $$
+"""
 
 
 def upgrade() -> None:
@@ -47,6 +73,7 @@ def upgrade() -> None:
             CREATE TRIGGER {TABLE}_append_only BEFORE UPDATE OR DELETE OR TRUNCATE
             ON {TABLE} FOR EACH STATEMENT EXECUTE FUNCTION pitwatch_refuse_change()
         """)
+        op.execute(BACKFILL)
         return
     for verb in ("UPDATE", "DELETE"):
         op.execute(f"""
