@@ -41,7 +41,7 @@ from services.archive.verify import (
 )
 from services.events.canonical import canonical_json
 from tests.unit.archive.support import Run, keep, run, simulated_log
-from tests.unit.cli.helpers import pitwatch
+from tests.unit.cli.helpers import failing_verify, pitwatch
 
 MUTATIONS = 1200
 
@@ -264,9 +264,7 @@ def test_a_change_made_in_the_database_is_found_by_the_command(tmp_path: Path) -
                      {"body": body, "sha": hashlib.sha256(body).hexdigest(), "day": day,
                       "table": table, "head": head, "ordinal": ordinal})
     engine.dispose()
-    found = pitwatch("verify", "--db", url, "--format", "json")
-    assert found.code == 1
-    breaks = orjson.loads(found.stdout)["breaks"]
+    breaks = failing_verify(url)["breaks"]
     assert [(b["table"], b["seq"], b["kind"], b["at intake"]) for b in breaks] == [
         (obj["table_id"], obj["seq"] + 1, "altered", "no")]
 
@@ -372,9 +370,7 @@ def test_a_chains_end_removed_in_the_database_is_found_by_the_command(tmp_path: 
         conn.execute(text("UPDATE archive_tables SET last_seq = :s - 1 WHERE table_id = :t"),
                      {"t": last_hand.table_id, "s": last_hand.first_seq})
     engine.dispose()
-    found = pitwatch("verify", "--db", url, "--format", "json")
-    assert found.code == 1
-    breaks = orjson.loads(found.stdout)["breaks"]
+    breaks = failing_verify(url)["breaks"]
     assert [(b["table"], b["seq"], b["kind"]) for b in breaks] == [
         (last_hand.table_id, last_hand.first_seq, "end")]
     assert "segments removed from its end" in breaks[0]["what"]

@@ -27,7 +27,7 @@ from services.archive.partitions import (
 from services.archive.verify import check_table, decode_segment, intake_break, verify_archive
 from services.events.canonical import GENESIS_HASH, event_hash
 from tests.unit.archive.support import keep, run, simulated_log
-from tests.unit.cli.helpers import pitwatch
+from tests.unit.cli.helpers import failing_verify, pitwatch
 
 DAY_ONE, DAY_TWO = dt.date(2026, 1, 5), dt.date(2026, 1, 6)
 
@@ -138,9 +138,7 @@ def test_a_chains_start_removed_in_the_database_is_found_by_the_command(tmp_path
         conn.execute(text("DELETE FROM archive_segments WHERE table_id = 'T002' AND "
                           "last_seq <= :s"), {"s": first_hand_end})
     engine.dispose()
-    found = pitwatch("verify", "--db", url, "--format", "json")
-    assert found.code == 1
-    breaks = [b for b in orjson.loads(found.stdout)["breaks"] if b["at intake"] == "no"]
+    breaks = [b for b in failing_verify(url)["breaks"] if b["at intake"] == "no"]
     assert [(b["table"], b["seq"], b["kind"]) for b in breaks] == [
         ("T002", first_hand_end + 1, "gap")]
     assert "first events are in neither the archive nor a detached day" in breaks[0]["what"]

@@ -21,7 +21,7 @@ from services.cases.recheck import Entry, case_breaks, recheck_cases
 from services.ledger.db import open_ledger
 from services.ledger.posting import post_many
 from tests.unit.cases.test_cases import AT, hands, sweetheart
-from tests.unit.cli.helpers import pitwatch
+from tests.unit.cli.helpers import failing_verify, pitwatch
 from tests.unit.ledger.dbread import rows
 
 OPENED = {"state": "open", "severity": "critical", "assignee": None, "outcome": None,
@@ -125,9 +125,7 @@ def test_the_command_fails_on_a_case_closed_behind_the_guard(tmp_path: Path) -> 
         conn.execute(text("UPDATE cases SET state = 'closed', outcome = 'no_issue', "
                           "reason = 'x' WHERE case_id = :c"), {"c": untouched})
     engine.dispose()
-    found = pitwatch("verify", "--db", url, "--format", "json")
-    assert found.code == 1
-    body = orjson.loads(found.stdout)
+    body = failing_verify(url)
     assert body["cases"] == 3
     assert [(b["kind"], b["what"].split(":")[0]) for b in body["breaks"]] == [
         ("case", f"case {untouched}")]

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
+import orjson
 from typer.testing import CliRunner
 
 from services.cli import app
@@ -41,3 +43,12 @@ def assert_one_line_usage_error(ran: Ran, *words: str) -> None:
     assert "Traceback" not in ran.stderr and "╭" not in ran.stderr
     for word in words:
         assert word in line, (word, line)
+
+
+def failing_verify(url: str) -> dict[str, Any]:
+    """``pitwatch verify --format json`` of a database it must find broken (exit 1): the
+    JSON it printed."""
+    found = pitwatch("verify", "--db", url, "--format", "json")
+    assert found.code == 1, found.stderr
+    body: dict[str, Any] = orjson.loads(found.stdout)
+    return body

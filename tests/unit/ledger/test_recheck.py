@@ -23,7 +23,7 @@ from services.ledger.db import open_ledger
 from services.ledger.posting import post_many
 from services.ledger.recheck import hand_breaks, recheck_ledger
 from tests.unit.archive.support import keep, simulated_log
-from tests.unit.cli.helpers import pitwatch
+from tests.unit.cli.helpers import failing_verify, pitwatch
 from tests.unit.ledger.builders import hcf_seat1_wins, move, record
 from tests.unit.ledger.dbread import rows
 
@@ -205,9 +205,7 @@ def test_the_command_fails_on_a_ledger_difference(tmp_path: Path) -> None:
     table, hand, event = payout_of(engine)
     CHANGES["a payout pair deleted"][0](engine, hand, event)
     engine.dispose()
-    found = pitwatch("verify", "--db", url, "--format", "json")
-    assert found.code == 1
-    breaks = orjson.loads(found.stdout)["breaks"]
+    breaks = failing_verify(url)["breaks"]
     assert [(b["table"], b["event"], b["kind"]) for b in breaks] == [
         (table, event, "ledger")] * 2
 
