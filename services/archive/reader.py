@@ -16,7 +16,7 @@ from typing import Any, TypeAlias
 import orjson
 from sqlalchemy import Connection, Engine, Select, select, tuple_
 
-from services.archive.segment import SEPARATOR, PackedSegment, decompress, event_lines
+from services.archive.segment import PackedSegment, decompress, event_lines
 from services.ledger.archive_tables import ArchiveSegment
 from services.ledger.spans import within_days
 
@@ -57,11 +57,6 @@ def iter_segments(conn: Connection, query: Rows) -> Iterator[PackedSegment]:
         yield packed_of(row)
 
 
-def table_segments(engine: Engine, table_id: str) -> list[PackedSegment]:
-    with engine.connect() as conn:
-        return list(iter_segments(conn, segments_query(table_id)))
-
-
 def hand_table(engine: Engine, hand_id: str) -> tuple[str, int, int] | None:
     """(table, head_seq, ordinal) of the last segment holding the hand, or None."""
     with engine.connect() as conn:
@@ -74,8 +69,7 @@ def bodies_through_hand(engine: Engine, where: tuple[str, int, int]) -> Iterator
     """A table's archived events as bodies (each a segment's canonical JSON lines joined by
     newlines, ``decompress``), read as they are consumed: from the table's first segment
     through the hand's last (``where``: ``hand_table``'s answer), then the first event
-    after them alone (the successor that confirms the hand's last hash). Their lines are
-    ``lines_through_hand``'s."""
+    after them alone (the successor that confirms the hand's last hash)."""
     table_id, head_seq, ordinal = where
     with engine.connect() as conn:
         through = segments_query(table_id).where(
@@ -86,31 +80,3 @@ def bodies_through_hand(engine: Engine, where: tuple[str, int, int]) -> Iterator
             tuple_(S.head_seq, S.ordinal) > tuple_(head_seq, ordinal)).limit(1)).first()
     if after is not None:
         yield event_lines(after.codec, bytes(after.body))[0]
-
-
-def table_bodies(engine: Engine, table_id: str) -> Iterator[bytes]:
-    """Every archived event of the table as bodies (``bodies_through_hand``), in arrival
-    order, read as they are consumed."""
-    with engine.connect() as conn:
-        query = segments_query(table_id).execution_options(yield_per=STREAM_ROWS)
-        for row in conn.execute(query):
-            yield decompress(row.codec, bytes(row.body))
-
-
-def lines_through_hand(engine: Engine, hand_id: str) -> list[bytes] | None:
-    """The hand's table's events from its first archived event to the event after the
-    hand (the successor that confirms the hand's last hash), in arrival order, held in a
-    list (``bodies_through_hand`` reads them as they are consumed); None when the archive
-    does not hold the hand."""
-    where = hand_table(engine, hand_id)
-    if where is None:
-        return None
-    return [line for body in bodies_through_hand(engine, where)
-            for line in body.split(SEPARATOR)]
-
-
-def lines_of_tables(engine: Engine, table_ids: set[str]) -> list[bytes]:
-    """Every archived event of these tables, table by table, in arrival order, held in a
-    list (``table_bodies`` reads them as they are consumed)."""
-    return [line for table_id in sorted(table_ids) for body in table_bodies(engine, table_id)
-            for line in body.split(SEPARATOR)]

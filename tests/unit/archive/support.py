@@ -12,7 +12,8 @@ import orjson
 from sqlalchemy import Engine
 
 from services.adjudicator.embedded import EmbeddedRunner
-from services.archive.segment import PackedSegment
+from services.archive.reader import bodies_through_hand, hand_table, iter_segments, segments_query
+from services.archive.segment import SEPARATOR, PackedSegment, event_lines
 from services.events.contract import AdjudicationRecord, Alert
 from services.games.profile import Profiles
 from services.recording import ArchiveCollector, Kept, keep_run
@@ -60,3 +61,19 @@ def run(lines: Sequence[bytes], profiles: Profiles = PROFILES) -> Run:
 def keep(engine: Engine, lines: Sequence[bytes]) -> tuple[Run, Kept]:
     done = run(lines)
     return done, keep_run(engine, done.records, done.alerts, done.segments)
+
+
+def archived_lines(engine: Engine, table_ids: set[str]) -> list[bytes]:
+    """Every archived event of these tables, table by table, in arrival order."""
+    with engine.connect() as conn:
+        return [line for table_id in sorted(table_ids)
+                for segment in iter_segments(conn, segments_query(table_id))
+                for line in event_lines(segment.codec, segment.body)]
+
+
+def lines_through_hand(engine: Engine, hand_id: str) -> list[bytes] | None:
+    """The lines ``bodies_through_hand`` reads for the hand, held (None: not archived)."""
+    where = hand_table(engine, hand_id)
+    if where is None:
+        return None
+    return [line for body in bodies_through_hand(engine, where) for line in body.split(SEPARATOR)]

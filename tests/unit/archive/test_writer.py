@@ -25,7 +25,6 @@ from services.archive.partitions import (
     detach_days,
     detachable_days,
 )
-from services.archive.reader import lines_of_tables, lines_through_hand
 from services.archive.segment import PackedSegment, event_lines
 from services.archive.writer import (
     _STORED_BODIES_PG,
@@ -37,7 +36,7 @@ from services.events.canonical import canonical_json
 from services.ledger.db import open_ledger
 from services.recording import keep_run
 from tests.databases import BACKENDS, fresh_schema
-from tests.unit.archive.support import keep, run, simulated_log
+from tests.unit.archive.support import archived_lines, keep, lines_through_hand, run, simulated_log
 from tests.unit.ledger.dbread import count, rows
 
 
@@ -55,7 +54,7 @@ def test_a_run_reads_back_event_for_event_in_arrival_order(engine: Engine) -> No
     assert kept.archived is not None and kept.archived.conflicts == 0
     expected = by_table(log.lines)
     for table, events in expected.items():
-        assert lines_of_tables(engine, {table}) == events
+        assert archived_lines(engine, {table}) == events
     assert count(engine, "archive_segments") == len(done.segments) == kept.archived.segments
 
 
@@ -119,7 +118,7 @@ def test_an_event_offered_again_with_other_bytes_is_kept_aside(engine: Engine) -
         (changed["table_id"], changed["seq"], canonical_json(changed))]
     assert count(engine, "archive_segments") == segments
     original = orjson.loads(log.lines[index])
-    assert canonical_json(original) in lines_of_tables(engine, {original["table_id"]})
+    assert canonical_json(original) in archived_lines(engine, {original["table_id"]})
 
 
 APPEND_ONLY = ["archive_segments", "archive_alerts", "case_audit", "case_evidence",

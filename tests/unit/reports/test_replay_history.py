@@ -13,7 +13,6 @@ from sqlalchemy import Engine
 
 from services.adjudicator.embedded import adjudicate_lines
 from services.adjudicator.intake import Rejection, parse_record
-from services.archive.reader import lines_through_hand
 from services.archive.segment import event_lines
 from services.events.canonical import canonical_json
 from services.events.contract import encode_record
@@ -26,7 +25,7 @@ from services.reports.replay import (
     replay_hands,
 )
 from tests.profiles import PROFILES
-from tests.unit.archive.support import keep, run, simulated_log
+from tests.unit.archive.support import keep, lines_through_hand, run, simulated_log
 from tests.unit.reports.logs import GAMES, lines_of, simulated
 
 
@@ -188,8 +187,8 @@ def test_a_hand_read_from_the_database_as_a_stream_is_the_reference_replay(
         engine: Engine) -> None:
     """SQLite and PostgreSQL (a server-side cursor there): ``through_hand`` reads the
     hand's table as the replay consumes it; its replay is the reference's over the lines
-    the archive holds through the hand (``lines_through_hand``, read whole; its lines are
-    held to the input log's by ``tests/unit/archive/test_writer.py``)."""
+    the archive holds through the hand (``lines_through_hand``, the same reader's lines
+    held whole; ``tests/unit/archive/test_writer.py`` holds them to the input log)."""
     lines = simulated_log().lines
     keep(engine, lines)
     ended = [orjson.loads(line)["hand_id"] for line in lines
