@@ -186,7 +186,7 @@ _table_of = attrgetter("table_id")
 
 
 def _native_envelopes(lines: list[bytes], refused: list[int]) -> list[Any] | None:
-    """With the native engine (``$PITWATCH_ENGINE``, as every command chooses), each
+    """For the native engine (the caller asks ``$PITWATCH_ENGINE``, once a run), each
     line's envelope as ``read_event`` gives it (``refused``: the segment's refused
     positions), read by the core's one pass (``archived_envelopes``), or None for a line
     it leaves to ``read_event``; with no core built, None: ``read_event`` reads every

@@ -28,7 +28,7 @@ from services.terminal import progress_bar
 if TYPE_CHECKING:
     from sqlalchemy import Engine
 
-    from services.reports.replay import ArchivedEvents, Events
+    from services.reports.replay import Events
 
 report_app = typer.Typer(
     help="Dispute-resolution report of one hand; daily table compliance report.",
@@ -47,13 +47,6 @@ AlertsOption = Annotated[Path | None, typer.Option(
 
 
 ARCHIVE_NAME = "the event archive"  # where a report says its events came from
-
-
-def _archived_lines(engine: Engine, hand_id: str) -> ArchivedEvents | None:
-    """The hand's table's archived events through the hand (None: not archived)."""
-    from services.reports.archived import through_hand
-
-    return through_hand(engine, hand_id)
 
 
 def now_utc() -> str:
@@ -126,7 +119,9 @@ def hand(
         if ledger is not None:
             engine = open_for_reading(ledger, "--ledger")
             if lines is None:
-                lines = _archived_lines(engine, hand_id)
+                from services.reports.archived import through_hand
+
+                lines = through_hand(engine, hand_id)
                 log_name = ARCHIVE_NAME if lines is not None else None
             report = dispute_from_ledger(engine, ledger, hand_id, read_profiles(), lines,
                                          log_name=log_name)
@@ -200,7 +195,9 @@ def daily(
         if events is not None:
             lines, name = read_log(events), events.name
         else:
-            lines, name = _archived_tables(engine, report.review_hand_ids), ARCHIVE_NAME
+            from services.reports.archived import tables_of
+
+            lines, name = tables_of(engine, report.review_hand_ids), ARCHIVE_NAME
         if lines:
             _write_hand_reports(report.review_hand_ids, lines, name, out.parent, stamp,
                                 engine, url, alert_list, alerts.name if alerts else None)
@@ -228,14 +225,6 @@ def _no_hands(engine: Engine, day: dt.date, table: str | None, url: str) -> tupl
             if table and any(t.day == day for t in held) else "")
     return (f"no hands ended on {day.isoformat()}{where} in {url} (it holds days {span}"
             f"{hint}): check --date and --table", "--table" if hint else "--date")
-
-
-def _archived_tables(engine: Engine, hand_ids: list[str]) -> ArchivedEvents | None:
-    """Every archived event of the tables these hands were played at (None: the
-    database archives nothing of them)."""
-    from services.reports.archived import tables_of
-
-    return tables_of(engine, hand_ids)
 
 
 def _write_hand_reports(hand_ids: list[str], lines: Events, log_name: str, folder: Path,
