@@ -27,26 +27,31 @@ archive next to a break the stream already had is still found. Only the other br
 mean the archive changed; ``failed`` counts those (``strict`` counts both).
 
 The checks are pure functions over decoded segments (``check_table``), so a test can
-alter any stored field of any event and ask whether it is found.
+alter any stored field of any event and ask whether it is found. They read a table's
+segments once, as they stream from the database (``ChainWalk``), so a table's years need
+no more memory than its days.
 """
 
 from __future__ import annotations
 
+import bisect
 import datetime as dt
 import hashlib
+import heapq
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from itertools import repeat
+from itertools import chain, repeat
 from operator import attrgetter
 from typing import Any, NamedTuple
 
 import orjson
-from sqlalchemy import Engine, func, select
+from sqlalchemy import Connection, Engine, func, select
 
 from services.adjudicator.engine import engine_name
 from services.archive.partitions import detached_before
-from services.archive.reader import iter_segments, segments_query
+from services.archive.reader import STREAM_ROWS, iter_segments, segments_query
 from services.archive.segment import PackedSegment, UnknownCodec, UnreadableBody, event_lines
 from services.events.canonical import GENESIS_HASH
 from services.ledger.archive_tables import ArchiveAlert, ArchiveSegment, ArchiveTable
@@ -84,7 +89,7 @@ class ChainBreak:
     table_id: str
     seq: int | None
     event_id: str | None
-    kind: str  # altered, gap, genesis, conflict, column, unreadable, anchor, end
+    kind: str  # altered, gap, genesis, conflict, late, column, unreadable, anchor, end
     message: str
     at_intake: bool = False
     # The link as verify found it: the prev_hash the event carries and the hash of the
@@ -267,95 +272,189 @@ class Anchor:
 NO_CATALOG_ROW = -1
 
 
-def check_table(table_id: str, segments: Sequence[DecodedSegment],
+def check_table(table_id: str, segments: Iterable[DecodedSegment],
                 before: tuple[int, str] | None = None, anchors: Iterable[Anchor] = (),
                 intake_breaks: Iterable[IntakeBreak] = (),
                 archived_to: int | None = None,
                 archived_to_after: int | None = None) -> list[ChainBreak]:
-    """Every break of one table's chain over ``segments`` (in arrival order).
+    """Every break of one table's chain over ``segments`` (in arrival order), read once,
+    as they come: only the events still waiting for a gap below them to be filled are
+    held (``ChainWalk``), so a table's years verify in bounded memory.
 
     ``before``: (seq, hash) of the table's last archived event before these segments,
     when they do not start at the table's beginning (a span of days). ``anchors``: the
-    ledger's record of each hand. ``intake_breaks``: what the intake reported broken
-    (its SURV-9 alerts). ``archived_to``: the catalog's highest archived seq of the table
-    (``NO_CATALOG_ROW`` if it has none), given when ``segments`` reach the table's last
-    archived day; None compares nothing (a span that ends before it). Read before the
-    segments; ``archived_to_after`` (default: the same) read after them, so that events
-    archived meanwhile are no break: the chain must reach the first and not pass the
-    second."""
-    breaks = [p for s in segments for p in s.problems]
-    by_seq: dict[int, StoredEvent] = {}
-    for event in (e for s in segments for e in s.events if not e.refused):
-        known = by_seq.get(event.seq)
-        if known is not None and known.hash != event.hash:
-            breaks.append(ChainBreak(table_id, event.seq, event.event_id, "conflict",
-                                     f"seq {event.seq} is archived twice with different "
-                                     f"bytes (events {known.event_id} and {event.event_id})"))
-        by_seq.setdefault(event.seq, event)
-    chain = [by_seq[seq] for seq in sorted(by_seq)]
-    breaks += _link_problems(table_id, chain, before)
-    breaks += _anchor_problems(table_id, by_seq, anchors)
-    if archived_to is not None:
-        highest = chain[-1].seq if chain else before[0] if before else None
-        after = archived_to if archived_to_after is None else archived_to_after
-        breaks += _end_problems(table_id, highest, archived_to, after)
+    ledger's record of each hand, in ``last_seq`` order. ``intake_breaks``: what the
+    intake reported broken (its SURV-9 alerts). ``archived_to``: the catalog's highest
+    archived seq of the table (``NO_CATALOG_ROW`` if it has none), given when
+    ``segments`` reach the table's last archived day; None compares nothing (a span that
+    ends before it). Read before the segments; ``archived_to_after`` (default: the same)
+    read after them, so that events archived meanwhile are no break: the chain must reach
+    the first and not pass the second."""
     intake = list(intake_breaks)
+    walk = ChainWalk(table_id, before, anchors, (b.seq for b in intake if b.reordered))
+    problems: list[ChainBreak] = []
+    for segment in segments:
+        problems += segment.problems
+        for event in segment.events:
+            if not event.refused:
+                walk.arrive(event)
+    breaks = problems + walk.finish()
+    if archived_to is not None:
+        after = archived_to if archived_to_after is None else archived_to_after
+        breaks += _end_problems(table_id, walk.highest, archived_to, after)
     return [_classified(b, intake) for b in breaks]
 
 
-def _link_problems(table_id: str, chain: list[StoredEvent],
-                   before: tuple[int, str] | None) -> list[ChainBreak]:
-    problems: list[ChainBreak] = []
-    previous = before
-    for event in chain:
-        if previous is None:
-            # Nothing archived before (live or detached, ``_before``): the chain is the
-            # table's whole, so it starts at seq 1; otherwise its first events were cut
-            # away, or never came (then the intake reported the jump: as received).
-            if event.seq > 1:
-                missing = "seq 1" if event.seq == 2 else f"seq 1..{event.seq - 1}"
-                problems.append(ChainBreak(table_id, event.seq, event.event_id, "gap",
-                                           f"{missing} missing before seq {event.seq}: the "
-                                           "table's first events are in neither the archive "
-                                           "nor a detached day", previous_seq=0))
-            elif event.prev_hash != GENESIS_HASH:
-                problems.append(ChainBreak(table_id, 1, event.event_id, "genesis",
-                                           "seq 1 does not carry the all-zero genesis "
-                                           "prev_hash", carried=event.prev_hash,
-                                           previous_hash=GENESIS_HASH, previous_seq=0))
-        else:
-            seq, digest = previous
-            if event.seq != seq + 1:
-                missing = f"seq {seq + 1}" if event.seq == seq + 2 else f"seq {seq + 1}.." \
-                          f"{event.seq - 1}"
-                problems.append(ChainBreak(table_id, event.seq, event.event_id, "gap",
-                                           f"{missing} missing before seq {event.seq}",
-                                           previous_seq=seq))
-            elif event.prev_hash != digest:
-                problems.append(ChainBreak(
-                    table_id, event.seq, event.event_id, "altered",
-                    f"seq {event.seq} carries prev_hash {event.prev_hash[:16]}… but seq {seq} "
-                    f"as archived hashes to {digest[:16]}…: seq {seq} (or this event) "
-                    "changed", carried=event.prev_hash, previous_hash=digest,
-                    previous_seq=seq))
-        previous = (event.seq, event.hash)
-    return problems
+# Consumed seqs whose hash and event id a walk keeps, to name a seq archived twice
+# exactly; the intake never takes in two events at one seq, so an honest archive has none.
+RECENT_SEQS = 65_536
 
 
-def _anchor_problems(table_id: str, by_seq: dict[int, StoredEvent],
-                     anchors: Iterable[Anchor]) -> list[ChainBreak]:
-    problems = []
-    for anchor in anchors:
-        event = by_seq.get(anchor.last_seq)
-        if event is None:
-            continue  # not in the span verified (or a gap, reported as such)
-        if event.hash != anchor.last_hash:
-            problems.append(ChainBreak(
-                table_id, anchor.last_seq, event.event_id, "anchor",
-                f"hand {anchor.hand_id} was booked with its last event (seq "
-                f"{anchor.last_seq}) hashing to {anchor.last_hash[:16]}…, the archive's "
-                f"hashes to {event.hash[:16]}…"))
-    return problems
+class ChainWalk:
+    """One table's accepted events, fed in arrival order, linked in ``seq`` order.
+
+    Why it can link as it reads: the intake takes an event in below its chain head only
+    when that seq was skipped by a gap and the event came late, and then it says so (a
+    REORDERED alert, archived). So a gap none of whose seqs has such an alert will never
+    be filled in an honest archive: the walk links across it at once. A gap with one
+    waits for it, holding the events above it (at most the intake's window of two hands:
+    ``services.events.bounds``); any other event below the walked seqs is a break (kind
+    ``late``: the intake never accepted it there) or, for a seq it still remembers, an
+    exact copy (ignored) or a ``conflict``. The result is what putting every accepted event
+    of the table in ``seq`` order (the first arrival of each seq) and linking them would
+    give, for every archive the intake could have written; only events added behind the
+    archive's guards below the walked seqs are told apart (as ``late``)."""
+
+    def __init__(self, table_id: str, before: tuple[int, str] | None,
+                 anchors: Iterable[Anchor], reordered: Iterable[int]) -> None:
+        self.table_id = table_id
+        self.before = before
+        self.previous = before  # (seq, hash) of the last event linked
+        self.highest: int | None = before[0] if before else None
+        self.expected = before[0] + 1 if before else 1  # lowest seq not yet linked
+        self.reordered = sorted(set(reordered))
+        self.waiting: dict[int, StoredEvent] = {}
+        self.heap: list[int] = []
+        self.recent: dict[int, tuple[str, str]] = {}  # seq -> (hash, event_id)
+        self.recent_order: deque[int] = deque()
+        self.anchors = iter(anchors)
+        self.anchor: Anchor | None = next(self.anchors, None)
+        self.conflicts: list[ChainBreak] = []
+        self.links: list[ChainBreak] = []
+        self.anchored: list[ChainBreak] = []
+
+    def arrive(self, event: StoredEvent) -> None:
+        seq = event.seq
+        if seq >= self.expected:
+            known = self.waiting.get(seq)
+            if known is None:
+                self.waiting[seq] = event
+                heapq.heappush(self.heap, seq)
+                self._link_what_can_be()
+            elif known.hash != event.hash:
+                self.conflicts.append(_conflict(self.table_id, known.event_id, event))
+            return
+        remembered = self.recent.get(seq)
+        if remembered is not None:
+            if remembered[0] != event.hash:
+                self.conflicts.append(_conflict(self.table_id, remembered[1], event))
+        elif not (self.before is not None and seq <= self.before[0] and self._came_late(
+                seq, seq)):  # a late event of a gap before the span: linked there
+            self.conflicts.append(ChainBreak(
+                self.table_id, seq, event.event_id, "late",
+                f"seq {seq} is archived after the chain was linked past it (to seq "
+                f"{self.expected - 1}), and the intake took in no event late at that seq "
+                "(no REORDERED alert): the archive holds an event the intake did not "
+                "accept there"))
+
+    def finish(self) -> list[ChainBreak]:
+        """The breaks, once every segment arrived: the events still waiting are linked
+        (their gaps are gaps)."""
+        while self.heap:
+            self._link(self.waiting.pop(heapq.heappop(self.heap)))
+        return self.conflicts + self.links + self.anchored
+
+    def _link_what_can_be(self) -> None:
+        while self.heap:
+            lowest = self.heap[0]
+            if lowest != self.expected and self._came_late(self.expected, lowest - 1):
+                return  # a seq of the gap below may still come late
+            heapq.heappop(self.heap)
+            self._link(self.waiting.pop(lowest))
+
+    def _came_late(self, first: int, last: int) -> bool:
+        """Whether the intake took in an event late at a seq in ``first``..``last``."""
+        at = bisect.bisect_left(self.reordered, first)
+        return at < len(self.reordered) and self.reordered[at] <= last
+
+    def _link(self, event: StoredEvent) -> None:
+        self.links += _link_problems(self.table_id, event, self.previous)
+        self.previous = (event.seq, event.hash)
+        self.highest = event.seq
+        self.expected = event.seq + 1
+        self._remember(event)
+        self._check_anchors(event)
+
+    def _remember(self, event: StoredEvent) -> None:
+        self.recent[event.seq] = (event.hash, event.event_id)
+        self.recent_order.append(event.seq)
+        if len(self.recent_order) > RECENT_SEQS:
+            del self.recent[self.recent_order.popleft()]
+
+    def _check_anchors(self, event: StoredEvent) -> None:
+        """The ledger's hands whose last event is this one (anchors of seqs not linked,
+        outside the span or in a gap, are passed by: a gap is reported as such)."""
+        while self.anchor is not None and self.anchor.last_seq <= event.seq:
+            anchor = self.anchor
+            self.anchor = next(self.anchors, None)
+            if self.anchor is not None and self.anchor.last_seq < anchor.last_seq:
+                raise ValueError("check_table: anchors must come in last_seq order")
+            if anchor.last_seq == event.seq and anchor.last_hash != event.hash:
+                self.anchored.append(ChainBreak(
+                    self.table_id, anchor.last_seq, event.event_id, "anchor",
+                    f"hand {anchor.hand_id} was booked with its last event (seq "
+                    f"{anchor.last_seq}) hashing to {anchor.last_hash[:16]}…, the archive's "
+                    f"hashes to {event.hash[:16]}…"))
+
+
+def _conflict(table_id: str, first_id: str, event: StoredEvent) -> ChainBreak:
+    return ChainBreak(table_id, event.seq, event.event_id, "conflict",
+                      f"seq {event.seq} is archived twice with different bytes (events "
+                      f"{first_id} and {event.event_id})")
+
+
+def _link_problems(table_id: str, event: StoredEvent,
+                   previous: tuple[int, str] | None) -> list[ChainBreak]:
+    """The link from the event linked before (``previous``: seq and hash; None: this is
+    the table's first) to ``event``."""
+    if previous is None:
+        # Nothing archived before (live or detached, ``_before``): the chain is the
+        # table's whole, so it starts at seq 1; otherwise its first events were cut
+        # away, or never came (then the intake reported the jump: as received).
+        if event.seq > 1:
+            missing = "seq 1" if event.seq == 2 else f"seq 1..{event.seq - 1}"
+            return [ChainBreak(table_id, event.seq, event.event_id, "gap",
+                               f"{missing} missing before seq {event.seq}: the table's first "
+                               "events are in neither the archive nor a detached day",
+                               previous_seq=0)]
+        if event.prev_hash != GENESIS_HASH:
+            return [ChainBreak(table_id, 1, event.event_id, "genesis",
+                               "seq 1 does not carry the all-zero genesis prev_hash",
+                               carried=event.prev_hash, previous_hash=GENESIS_HASH,
+                               previous_seq=0)]
+        return []
+    seq, digest = previous
+    if event.seq != seq + 1:
+        missing = f"seq {seq + 1}" if event.seq == seq + 2 else f"seq {seq + 1}..{event.seq - 1}"
+        return [ChainBreak(table_id, event.seq, event.event_id, "gap",
+                           f"{missing} missing before seq {event.seq}", previous_seq=seq)]
+    if event.prev_hash != digest:
+        return [ChainBreak(
+            table_id, event.seq, event.event_id, "altered",
+            f"seq {event.seq} carries prev_hash {event.prev_hash[:16]}… but seq {seq} as "
+            f"archived hashes to {digest[:16]}…: seq {seq} (or this event) changed",
+            carried=event.prev_hash, previous_hash=digest, previous_seq=seq)]
+    return []
 
 
 def _end_problems(table_id: str, highest: int | None, archived_to: int, after: int
@@ -451,26 +550,46 @@ def verify_archive(engine: Engine, first_day: dt.date | None = None,
                    last_day: dt.date | None = None, table_id: str | None = None,
                    on_table: Callable[[str, int], None] | None = None) -> VerifyReport:
     """Verify every table (or one) over every day (or a span); ``on_table`` is called
-    after each table with the number of its segments (progress)."""
+    after each table with the number of its segments (progress). Each table's segments
+    and the ledger's anchors are read as the chain check consumes them (``check_table``):
+    the memory a table needs does not grow with its history."""
     report = VerifyReport()
     native = engine_name() == "native"
     for table in _tables(engine, table_id, first_day, last_day):
         reaches = reaches_end(engine, table, last_day)
         archived_to = _archived_to(engine, table) if reaches else None
+        counted = _Counted()
         with engine.connect() as conn:
-            decoded = [decode_segment(s, native) for s in
-                       iter_segments(conn, segments_query(table, first_day, last_day))]
-        before = _before(engine, table, decoded[0].segment) if decoded else None
+            decoded = (decode_segment(s, native) for s in
+                       iter_segments(conn, segments_query(table, first_day, last_day)))
+            first = next(decoded, None)
+            before = _before(engine, table, first.segment) if first is not None else None
+            segments = counted.of(chain([first], decoded) if first is not None else ())
+            with engine.connect() as anchors_conn:
+                report.breaks += check_table(
+                    table, segments, before, _anchors(anchors_conn, table, first_day, last_day),
+                    _intake_breaks(engine, table), archived_to,
+                    _archived_to(engine, table) if reaches else None)
         report.tables += 1
-        report.segments += len(decoded)
-        report.events += sum(len(d.events) for d in decoded)
-        report.breaks += check_table(table, decoded, before,
-                                     _anchors(engine, table, first_day, last_day),
-                                     _intake_breaks(engine, table), archived_to,
-                                     _archived_to(engine, table) if reaches else None)
+        report.segments += counted.segments
+        report.events += counted.events
         if on_table is not None:
-            on_table(table, len(decoded))
+            on_table(table, counted.segments)
     return report
+
+
+class _Counted:
+    """Segments and events that went by (the report's counts, read from a stream)."""
+
+    def __init__(self) -> None:
+        self.segments = 0
+        self.events = 0
+
+    def of(self, segments: Iterable[DecodedSegment]) -> Iterator[DecodedSegment]:
+        for segment in segments:
+            self.segments += 1
+            self.events += len(segment.events)
+            yield segment
 
 
 def _tables(engine: Engine, table_id: str | None, first_day: dt.date | None,
@@ -520,14 +639,16 @@ def _archived_to(engine: Engine, table_id: str) -> int:
     return NO_CATALOG_ROW if last_seq is None else int(last_seq)
 
 
-def _anchors(engine: Engine, table_id: str, first_day: dt.date | None,
-             last_day: dt.date | None) -> list[Anchor]:
+def _anchors(conn: Connection, table_id: str, first_day: dt.date | None,
+             last_day: dt.date | None) -> Iterator[Anchor]:
+    """The ledger's booked hands of the table, in ``last_seq`` order, read as consumed."""
     query = select(Hand.hand_id, Hand.last_seq, Hand.last_hash).where(
         Hand.table_id == table_id, Hand.last_hash.is_not(None), Hand.last_seq.is_not(None))
-    query = within_days(query, Hand.day, first_day, last_day)
-    with engine.connect() as conn:
-        return [Anchor(h, seq, digest) for h, seq, digest in conn.execute(query)
-                if seq is not None and digest is not None]
+    query = within_days(query, Hand.day, first_day, last_day).order_by(Hand.last_seq,
+                                                                      Hand.hand_id)
+    for hand_id, seq, digest in conn.execution_options(yield_per=STREAM_ROWS).execute(query):
+        if seq is not None and digest is not None:
+            yield Anchor(hand_id, seq, digest)
 
 
 def _intake_breaks(engine: Engine, table_id: str) -> list[IntakeBreak]:
