@@ -53,6 +53,7 @@ from services.adjudicator.engine import engine_name
 from services.archive.partitions import detached_before
 from services.archive.reader import STREAM_ROWS, iter_segments, segments_query
 from services.archive.segment import PackedSegment, UnknownCodec, UnreadableBody, event_lines
+from services.events.bounds import MAX_REMEMBERED_EVENTS
 from services.events.canonical import GENESIS_HASH
 from services.ledger.archive_tables import ArchiveAlert, ArchiveSegment, ArchiveTable
 from services.ledger.models import Hand
@@ -305,9 +306,10 @@ def check_table(table_id: str, segments: Iterable[DecodedSegment],
     return [_classified(b, intake) for b in breaks]
 
 
-# Consumed seqs whose hash and event id a walk keeps, to name a seq archived twice
-# exactly; the intake never takes in two events at one seq, so an honest archive has none.
-RECENT_SEQS = 65_536
+# Linked seqs whose hash and event id a walk keeps, to tell a byte copy from a conflict:
+# as many as the intake remembers to tell a redelivery from a forgery. The intake never
+# takes in two events at one seq, so an honest archive has neither.
+RECENT_SEQS = MAX_REMEMBERED_EVENTS
 
 
 class ChainWalk:
