@@ -85,54 +85,113 @@ def replay_archive(engine: Engine, first_day: dt.date, last_day: dt.date, profil
                    runner_engine: str | None = None) -> ReplayReport:
     """Replay every table with hands ended in [first_day, last_day] (or one table);
     ``on_table(table, hands)`` after each (progress); ``runner_engine``: native or
-    python (default ``$PITWATCH_ENGINE``, then native)."""
+    python (default ``$PITWATCH_ENGINE``, then native).
+
+    Memory: a table's hand ids of the span, and records only while a batch of them is
+    compared (``COMPARED_PER_QUERY``): a record of a hand outside the span is dropped as
+    it comes, so a replay of a day late in a table's years holds that day, not the
+    years."""
     report = ReplayReport()
-    stored = _stored_records(engine, first_day, last_day, table_id)
-    for table in sorted({t for t, _, _ in stored.values()}):
-        wanted = {h: (day, raw) for h, (t, day, raw) in stored.items() if t == table}
-        replayed, events = _replay_table(engine, table, set(wanted), profiles, runner_engine)
+    for table, wanted in _wanted_hands(engine, first_day, last_day, table_id):
+        comparison = _Comparison(engine, table, wanted, report)
+        report.events += _replay_table(engine, table, comparison, profiles, runner_engine)
+        comparison.finish()
         report.tables += 1
-        report.events += events
-        for hand_id in sorted(wanted):
-            day, raw = wanted[hand_id]
-            report.hands += 1
-            fresh = replayed.get(hand_id)
-            if fresh == raw.encode():  # the record's bytes as booked: decoded only if not
-                report.same += 1
-                continue
-            record = decode_record(raw)
-            again = decode_record(fresh) if fresh is not None else None
-            report.differences.append(HandDifference(
-                hand_id, table, day,
-                record_changes(record, again) if again is not None
-                else ["the archive's events never close this hand"], record, again))
         if on_table is not None:
             on_table(table, len(wanted))
     return report
 
 
-def _stored_records(engine: Engine, first_day: dt.date, last_day: dt.date, table_id: str | None
-                    ) -> dict[str, tuple[str, dt.date | None, str]]:
-    """hand -> (table, day, record as booked) of every hand booked in the span."""
-    query = select(Hand.hand_id, Hand.table_id, Hand.day, Hand.record_json).where(
-        Hand.day >= first_day, Hand.day <= last_day)
+def _wanted_hands(engine: Engine, first_day: dt.date, last_day: dt.date,
+                  table_id: str | None) -> Iterator[tuple[str, set[str]]]:
+    """Each table with hands booked in the span, and those hands' ids, table by table."""
+    query = select(Hand.table_id, Hand.hand_id).where(Hand.day >= first_day,
+                                                      Hand.day <= last_day)
     if table_id is not None:
         query = query.where(Hand.table_id == table_id)
     with engine.connect() as conn:
-        return {h: (t, d, raw) for h, t, d, raw in conn.execute(query)}
+        tables = sorted(set(conn.execute(select(query.subquery().c.table_id)
+                                         .distinct()).scalars()))
+    for table in tables:
+        with engine.connect() as conn:
+            yield table, set(conn.execute(select(Hand.hand_id).where(
+                Hand.table_id == table, Hand.day >= first_day, Hand.day <= last_day))
+                .scalars())
 
 
-# Archived events fed to the runner at a time: the bodies of consecutive segments,
-# decompressed and joined into one buffer of lines, as a file is read.
+# Replayed records of wanted hands compared with the stored ones a query at a time.
+COMPARED_PER_QUERY = 512
+
+
+class _Comparison:
+    """The replayed records of one table's wanted hands, each compared with the record
+    booked for it, a batch at a time; every other record is dropped as it comes."""
+
+    def __init__(self, engine: Engine, table_id: str, wanted: set[str],
+                 report: ReplayReport) -> None:
+        self.engine = engine
+        self.table_id = table_id
+        self.remaining = set(wanted)  # wanted hands with no replayed record yet
+        self.batch: dict[str, bytes] = {}
+        self.report = report
+        self.differences: list[HandDifference] = []
+
+    @property
+    def done(self) -> bool:
+        return not self.remaining
+
+    def keep(self, hand_id: str, record: bytes) -> None:
+        """A replayed record: the hand's first, if the hand is wanted (later ones of the
+        same hand, and other hands', are not compared)."""
+        if hand_id in self.remaining:
+            self.remaining.discard(hand_id)
+            self.batch[hand_id] = record
+            if len(self.batch) >= COMPARED_PER_QUERY:
+                self._compare()
+
+    def finish(self) -> None:
+        """The last batch, then the wanted hands the archive's events never closed; the
+        table's differences in hand order."""
+        self._compare()
+        never = sorted(self.remaining)
+        for start in range(0, len(never), COMPARED_PER_QUERY):
+            for hand_id, day, raw in self._stored(never[start:start + COMPARED_PER_QUERY]):
+                self.report.hands += 1
+                self.differences.append(HandDifference(
+                    hand_id, self.table_id, day,
+                    ["the archive's events never close this hand"], decode_record(raw), None))
+        self.report.differences += sorted(self.differences, key=lambda d: d.hand_id)
+
+    def _compare(self) -> None:
+        for hand_id, day, raw in self._stored(list(self.batch)):
+            self.report.hands += 1
+            fresh = self.batch[hand_id]
+            if fresh == raw.encode():  # the record's bytes as booked: decoded only if not
+                self.report.same += 1
+                continue
+            record, again = decode_record(raw), decode_record(fresh)
+            self.differences.append(HandDifference(
+                hand_id, self.table_id, day, record_changes(record, again), record, again))
+        self.batch = {}
+
+    def _stored(self, hand_ids: list[str]) -> list[tuple[str, dt.date | None, str]]:
+        if not hand_ids:
+            return []
+        with self.engine.connect() as conn:
+            return [(h, d, raw) for h, d, raw in conn.execute(
+                select(Hand.hand_id, Hand.day, Hand.record_json)
+                .where(Hand.hand_id.in_(hand_ids)))]
+
+
 REPLAY_BUFFER_BYTES = 4 * 1024 * 1024
 
 
-def _replay_table(engine: Engine, table_id: str, wanted: set[str], profiles: Profiles,
-                  runner_engine: str | None) -> tuple[dict[str, bytes], int]:
+def _replay_table(engine: Engine, table_id: str, comparison: _Comparison, profiles: Profiles,
+                  runner_engine: str | None) -> int:
     """The table's archived events through a fresh runner, until every wanted hand has a
-    record (or the archive ends: then open hands close as at the end of a run); each
-    hand's first record as ``encode_record`` gives it. An unreadable archived line is
-    rejected as at intake (verify reports it).
+    record (or the archive ends: then open hands close as at the end of a run), each
+    record handed to ``comparison`` as ``encode_record`` gives it; returns the events
+    read. An unreadable archived line is rejected as at intake (verify reports it).
 
     Why buffers and encoded records: a replay is read for years of hands, and it was a
     quarter of the native engine's speed when it fed each segment as a list of lines
@@ -140,7 +199,6 @@ def _replay_table(engine: Engine, table_id: str, wanted: set[str], profiles: Pro
     run, and decoded each record only to encode it again for the comparison."""
     runner = EmbeddedRunner(profiles, runner_engine, closed_hands=False)
     runner.encode_records()
-    records: dict[str, bytes] = {}
     events = 0
     with engine.connect() as conn:
         pending: list[bytes] = []
@@ -151,28 +209,29 @@ def _replay_table(engine: Engine, table_id: str, wanted: set[str], profiles: Pro
             pending.append(body)
             size += len(body)
             if size >= REPLAY_BUFFER_BYTES:
-                _feed(runner, pending, records)
+                _feed(runner, pending, comparison)
                 pending, size = [], 0
-                if wanted <= records.keys():
-                    return records, events
-        _feed(runner, pending, records)
-    if not wanted <= records.keys():
-        _keep(runner.finish(), records)
-    return records, events
+                if comparison.done:
+                    return events
+        _feed(runner, pending, comparison)
+    if not comparison.done:
+        _keep(runner.finish(), comparison)
+    return events
 
 
-def _feed(runner: EmbeddedRunner, bodies: list[bytes], records: dict[str, bytes]) -> None:
+def _feed(runner: EmbeddedRunner, bodies: list[bytes], comparison: _Comparison) -> None:
     """Whole segments' events (one canonical JSON event a line in each body)."""
     if bodies:
         for step in runner.feed_file(io.BytesIO(SEPARATOR.join(bodies) + SEPARATOR)):
-            _keep(step, records)
+            _keep(step, comparison)
 
 
-def _keep(step: StepResult, records: dict[str, bytes]) -> None:
+def _keep(step: StepResult, comparison: _Comparison) -> None:
     for encoded in step.encoded:
-        records.setdefault(encoded.hand_id, encoded.json)
+        comparison.keep(encoded.hand_id, encoded.json)
     for record in step.records:  # the reference engine's, as structs
-        records.setdefault(record.hand_id, encode_record(record))
+        if record.hand_id in comparison.remaining:
+            comparison.keep(record.hand_id, encode_record(record))
 
 
 def record_changes(stored: AdjudicationRecord, replayed: AdjudicationRecord) -> list[str]:

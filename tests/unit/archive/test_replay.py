@@ -122,3 +122,75 @@ def test_usage_errors_are_one_line(tmp_path: Path, args: list[str], words: list[
     log.write_bytes(b"\n".join(simulated_log(faults=False).lines[:200]) + b"\n")
     pitwatch("adjudicate", str(log), "--ledger", url)
     assert_one_line_usage_error(pitwatch("replay", *args, "--db", url), *words)
+
+
+# ---------------------------------------------------------------- a replay holds a batch
+
+
+def test_records_are_compared_a_batch_at_a_time_and_only_the_spans(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Day two of a two-day log replayed (day one's hands are replayed too, as they must
+    be, but never compared), three records a query: the booked records fetched are day
+    two's hands' only, never more than three at once, and the what-if's differences are
+    the same as in one batch."""
+    from services.archive import replay
+    from services.ledger.db import open_ledger
+    from tests.unit.archive.test_verify_start import two_day_log
+
+    lines = two_day_log()
+    day_two = {e["hand_id"] for e in map(orjson.loads, lines)
+               if e["hand_id"] and e["ts"].startswith("2026-01-06")}
+    engine = open_ledger(f"sqlite:///{tmp_path}/two.sqlite")
+    keep(engine, lines)
+    folder = changed_profile(tmp_path)
+    what_if = profiles_as(read_profiles(folder.parent).get(folder.name))
+    whole = replay_archive(engine, DAY + dt.timedelta(days=1), DAY + dt.timedelta(days=1),
+                           what_if)
+    fetched: list[list[str]] = []
+    stored = replay._Comparison._stored
+
+    def spied(self: replay._Comparison, hand_ids: list[str]) -> list[tuple[str, dt.date | None,
+                                                                           str]]:
+        fetched.append(list(hand_ids))
+        return stored(self, hand_ids)
+
+    monkeypatch.setattr(replay, "COMPARED_PER_QUERY", 3)
+    monkeypatch.setattr(replay._Comparison, "_stored", spied)
+    batched = replay_archive(engine, DAY + dt.timedelta(days=1), DAY + dt.timedelta(days=1),
+                             what_if)
+    assert {h for ids in fetched for h in ids} == day_two and max(map(len, fetched)) == 3
+    assert batched.hands == whole.hands == len(day_two)
+    assert [(d.hand_id, d.changes) for d in batched.differences] == [
+        (d.hand_id, d.changes) for d in whole.differences]
+    expected = four_flush_bonus_hands(tuple(lines)) & day_two
+    assert expected and {d.hand_id for d in batched.differences} == expected
+    assert [d.hand_id for d in batched.differences] == sorted(expected)
+    engine.dispose()
+
+
+def test_hands_the_archive_never_closes_are_listed_in_hand_order(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two booked hands whose segments were deleted behind the dropped guard: the replay
+    never sees them, and lists each (found by the ledger's record) among the others."""
+    from sqlalchemy import text
+
+    from services.archive import replay
+    from services.ledger.db import open_ledger
+
+    engine = open_ledger(f"sqlite:///{tmp_path}/day.sqlite")
+    done, _ = keep(engine, simulated_log(faults=False).lines)
+    hands = sorted({r.hand_id for r in done.records if r.table_id == "T001"})
+    gone = [hands[3], hands[7]]
+    with engine.begin() as conn:
+        conn.execute(text("DROP TRIGGER archive_segments_no_delete"))
+        for hand_id in gone:
+            conn.execute(text("DELETE FROM archive_segments WHERE hand_id = :h"), {"h": hand_id})
+    monkeypatch.setattr(replay, "COMPARED_PER_QUERY", 3)
+    report = replay_archive(engine, DAY, DAY, PROFILES, "T001")
+    assert report.hands == len(hands)
+    never = [d for d in report.differences if d.replayed is None]
+    assert [d.hand_id for d in never] == gone
+    assert all(d.changes == ["the archive's events never close this hand"] for d in never)
+    assert [d.hand_id for d in report.differences] == sorted(
+        d.hand_id for d in report.differences)
+    engine.dispose()
