@@ -128,19 +128,17 @@ def test_usage_errors_are_one_line(tmp_path: Path, args: list[str], words: list[
 
 
 def test_records_are_compared_a_batch_at_a_time_and_only_the_spans(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        engine: Engine, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Day two of a two-day log replayed (day one's hands are replayed too, as they must
     be, but never compared), three records a query: the booked records fetched are day
     two's hands' only, never more than three at once, and the what-if's differences are
     the same as in one batch."""
     from services.archive import replay
-    from services.ledger.db import open_ledger
     from tests.unit.archive.test_verify_start import two_day_log
 
     lines = two_day_log()
     day_two = {e["hand_id"] for e in map(orjson.loads, lines)
                if e["hand_id"] and e["ts"].startswith("2026-01-06")}
-    engine = open_ledger(f"sqlite:///{tmp_path}/two.sqlite")
     keep(engine, lines)
     folder = changed_profile(tmp_path)
     what_if = profiles_as(read_profiles(folder.parent).get(folder.name))
@@ -165,7 +163,6 @@ def test_records_are_compared_a_batch_at_a_time_and_only_the_spans(
     expected = four_flush_bonus_hands(tuple(lines)) & day_two
     assert expected and {d.hand_id for d in batched.differences} == expected
     assert [d.hand_id for d in batched.differences] == sorted(expected)
-    engine.dispose()
 
 
 def test_hands_the_archive_never_closes_are_listed_in_hand_order(
