@@ -39,7 +39,6 @@ import datetime as dt
 import hashlib
 import heapq
 import re
-from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from itertools import chain, repeat
@@ -306,9 +305,10 @@ def check_table(table_id: str, segments: Iterable[DecodedSegment],
     return [_classified(b, intake) for b in breaks]
 
 
-# Linked seqs whose hash and event id a walk keeps, to tell a byte copy from a conflict:
-# as many as the intake remembers to tell a redelivery from a forgery. The intake never
-# takes in two events at one seq, so an honest archive has neither.
+# Linked events a walk keeps, to tell a byte copy from a conflict: those of the last this
+# many seqs below its head, as many as the intake remembers to tell a redelivery from a
+# forgery. The intake never takes in two events at one seq, so an honest archive has
+# neither.
 RECENT_SEQS = MAX_REMEMBERED_EVENTS
 
 
@@ -332,21 +332,27 @@ class ChainWalk:
         self.table_id = table_id
         self.before = before
         self.previous = before  # (seq, hash) of the last event linked
-        self.highest: int | None = before[0] if before else None
         self.expected = before[0] + 1 if before else 1  # lowest seq not yet linked
         self.reordered = sorted(set(reordered))
         self.waiting: dict[int, StoredEvent] = {}
         self.heap: list[int] = []
-        self.recent: dict[int, tuple[str, str]] = {}  # seq -> (hash, event_id)
-        self.recent_order: deque[int] = deque()
+        self.recent: dict[int, StoredEvent] = {}  # linked events, the last RECENT_SEQS seqs
         self.anchors = iter(anchors)
         self.anchor: Anchor | None = next(self.anchors, None)
         self.conflicts: list[ChainBreak] = []
         self.links: list[ChainBreak] = []
         self.anchored: list[ChainBreak] = []
 
+    @property
+    def highest(self) -> int | None:
+        """The highest seq linked (or ``before``'s): where the chain ends."""
+        return self.previous[0] if self.previous is not None else None
+
     def arrive(self, event: StoredEvent) -> None:
         seq = event.seq
+        if seq == self.expected and not self.heap:  # the usual case: the next event
+            self._link(event)
+            return
         if seq >= self.expected:
             known = self.waiting.get(seq)
             if known is None:
@@ -356,10 +362,10 @@ class ChainWalk:
             elif known.hash != event.hash:
                 self.conflicts.append(_conflict(self.table_id, known.event_id, event))
             return
-        remembered = self.recent.get(seq)
+        remembered = self.recent.get(seq) if seq >= self.expected - RECENT_SEQS else None
         if remembered is not None:
-            if remembered[0] != event.hash:
-                self.conflicts.append(_conflict(self.table_id, remembered[1], event))
+            if remembered.hash != event.hash:
+                self.conflicts.append(_conflict(self.table_id, remembered.event_id, event))
         elif not (self.before is not None and seq <= self.before[0] and self._came_late(
                 seq, seq)):  # a late event of a gap before the span: linked there
             self.conflicts.append(ChainBreak(
@@ -390,18 +396,18 @@ class ChainWalk:
         return at < len(self.reordered) and self.reordered[at] <= last
 
     def _link(self, event: StoredEvent) -> None:
-        self.links += _link_problems(self.table_id, event, self.previous)
-        self.previous = (event.seq, event.hash)
-        self.highest = event.seq
-        self.expected = event.seq + 1
-        self._remember(event)
-        self._check_anchors(event)
-
-    def _remember(self, event: StoredEvent) -> None:
-        self.recent[event.seq] = (event.hash, event.event_id)
-        self.recent_order.append(event.seq)
-        if len(self.recent_order) > RECENT_SEQS:
-            del self.recent[self.recent_order.popleft()]
+        seq = event.seq
+        previous = self.previous
+        if previous is None or seq != previous[0] + 1 or event.prev_hash != previous[1]:
+            self.links += _link_problems(self.table_id, event, previous)
+        self.previous = (seq, event.hash)
+        self.expected = seq + 1
+        recent = self.recent
+        recent[seq] = event
+        if len(recent) > 2 * RECENT_SEQS:  # forget the older half, in one pass
+            self.recent = {s: e for s, e in recent.items() if s >= seq + 1 - RECENT_SEQS}
+        if self.anchor is not None and self.anchor.last_seq <= seq:
+            self._check_anchors(event)
 
     def _check_anchors(self, event: StoredEvent) -> None:
         """The ledger's hands whose last event is this one (anchors of seqs not linked,
