@@ -1,10 +1,10 @@
-"""``pitwatch replay`` and ``pitwatch archive days|detach`` (``pitwatch verify``, which
+"""``pitwatch replay`` and ``pitwatch archive days|detach|checkpoint`` (``pitwatch verify``, which
 also reads the ledger and the cases, is ``services/integrity.py``).
 
 The lead mounts these on the main command (``services/cli.py``). Every command takes
 ``--db URL`` (default ``PITWATCH_DB``, else the embedded SQLite file) and only reads the
-database, except ``archive detach``; a URL that holds no pitwatch database is a usage
-error (exit 2). Listings print as a table, JSON or CSV (``--format``).
+database, except ``archive detach`` and ``archive checkpoint``; a URL that holds no
+pitwatch database is a usage error (exit 2). Listings print as a table, JSON or CSV (``--format``).
 
 Exit codes: ``replay`` exits 1 when a stored
 record differs from its replay under the posted profiles (an audit), 0 for any result of
@@ -205,3 +205,33 @@ def detach_command(
             errors.print(f"detached {name} (keep it cold: pg_dump -t {name})", markup=False)
     errors.print(f"{len(days):,} day(s) older than {years} year(s)"
                  + (" (dry run)" if dry_run else ""), markup=False)
+
+
+@archive_app.command("checkpoint")
+def checkpoint_command(
+    db: DbOption = DEFAULT_URL,
+    table: Annotated[str | None, typer.Option("--table", help="one table only")] = None,
+    every: Annotated[int, typer.Option(
+        "--every", min=1_000, help="archived lines between two checkpoints of a table")]
+    = 100_000,
+) -> None:
+    """Store each table's state every so many archived lines, continuing from its latest
+    checkpoint: a report of a hand late in a table's life then replays from the last one
+    before the hand, not from the table's first event (run it nightly; ``pitwatch
+    verify`` derives every checkpoint again)."""
+    from services.archive.checkpoints import make_checkpoints
+    from services.games.profiles import read_profiles
+    from services.ledger.cli import open_for_reading
+    from services.ledger.gc_policy import tune_for_batches
+
+    engine = open_for_reading(db)
+    tune_for_batches()
+    at = dt.datetime.now(dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    made = make_checkpoints(engine, read_profiles(), at, table, every)
+    if table is not None and made.tables == 0:
+        raise typer.BadParameter(f"the archive holds no table {table!r}",
+                                 param_hint="--table")
+    for line in made.skipped:
+        errors.print(f"not checkpointed: {line}", markup=False)
+    errors.print(f"{made.checkpoints:,} checkpoint(s) made over {made.tables:,} table(s)",
+                 markup=False)

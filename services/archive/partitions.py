@@ -114,12 +114,17 @@ def detach_days(engine: Engine, days: list[dt.date], at: str) -> list[str]:
 
 
 def _record_where_chains_stood(conn: Connection, name: str, day: dt.date, at: str) -> int:
-    """Each table's last accepted seq and hash in the day table ``name`` into
-    ``archive_detached`` (a row already there stays: repeats are no-ops); the rows added."""
+    """Each table's last accepted seq and hash in the day table ``name``, and how many
+    segments and events it held that day, into ``archive_detached`` (a row already there
+    stays: repeats are no-ops); the rows added."""
     result = conn.execute(text(
-        "INSERT INTO archive_detached (day, table_id, last_seq, last_hash, detached_at) "
-        "SELECT DISTINCT ON (table_id) :day, table_id, last_seq, last_hash, :at "
-        f'FROM "{name}" WHERE last_seq IS NOT NULL ORDER BY table_id, last_seq DESC '
+        "INSERT INTO archive_detached (day, table_id, last_seq, last_hash, detached_at, "
+        "segments, events) "
+        "SELECT DISTINCT ON (s.table_id) :day, s.table_id, s.last_seq, s.last_hash, :at, "
+        "c.segments, c.events "
+        f'FROM "{name}" s JOIN (SELECT table_id, count(*) AS segments, sum(events) AS events '
+        f'FROM "{name}" GROUP BY table_id) c ON c.table_id = s.table_id '
+        "WHERE s.last_seq IS NOT NULL ORDER BY s.table_id, s.last_seq DESC "
         "ON CONFLICT (day, table_id) DO NOTHING"), {"day": day, "at": at})
     return int(result.rowcount or 0)
 

@@ -65,15 +65,19 @@ def hand_table(engine: Engine, hand_id: str) -> tuple[str, int, int] | None:
     return None if row is None else (row.table_id, row.head_seq, row.ordinal)
 
 
-def bodies_through_hand(engine: Engine, where: tuple[str, int, int]) -> Iterator[bytes]:
+def bodies_through_hand(engine: Engine, where: tuple[str, int, int],
+                        after: tuple[int, int] | None = None) -> Iterator[bytes]:
     """A table's archived events as bodies (each a segment's canonical JSON lines joined by
     newlines, ``decompress``), read as they are consumed: from the table's first segment
-    through the hand's last (``where``: ``hand_table``'s answer), then the first event
-    after them alone (the successor that confirms the hand's last hash)."""
+    (or the one after the segment keyed ``after``: a checkpoint's) through the hand's last
+    (``where``: ``hand_table``'s answer), then the first event after them alone (the
+    successor that confirms the hand's last hash)."""
     table_id, head_seq, ordinal = where
     with engine.connect() as conn:
         through = segments_query(table_id).where(
             tuple_(S.head_seq, S.ordinal) <= tuple_(head_seq, ordinal))
+        if after is not None:
+            through = through.where(tuple_(S.head_seq, S.ordinal) > tuple_(*after))
         for row in conn.execute(through.execution_options(yield_per=STREAM_ROWS)):
             yield decompress(row.codec, bytes(row.body))
         after = conn.execute(segments_query(table_id).where(

@@ -49,6 +49,7 @@ import orjson
 from sqlalchemy import Connection, Engine, func, select
 
 from services.adjudicator.engine import engine_name
+from services.archive.checkpoints import checkpoints_of, rederive
 from services.archive.partitions import detached_before
 from services.archive.reader import STREAM_ROWS, iter_segments, segments_query
 from services.archive.segment import PackedSegment, UnknownCodec, UnreadableBody, event_lines
@@ -89,7 +90,8 @@ class ChainBreak:
     table_id: str
     seq: int | None
     event_id: str | None
-    kind: str  # altered, gap, genesis, conflict, late, column, unreadable, anchor, end
+    kind: str  # altered, gap, genesis, conflict, late, column, unreadable, anchor, end,
+    # checkpoint
     message: str
     at_intake: bool = False
     # The link as verify found it: the prev_hash the event carries and the hash of the
@@ -578,12 +580,35 @@ def verify_archive(engine: Engine, first_day: dt.date | None = None,
                     table, segments, before, _anchors(anchors_conn, table, first_day, last_day),
                     _intake_breaks(engine, table), archived_to,
                     _archived_to(engine, table) if reaches else None)
+        report.breaks += _checkpoint_breaks(engine, table, first_day, last_day, native,
+                                            report.notes)
         report.tables += 1
         report.segments += counted.segments
         report.events += counted.events
         if on_table is not None:
             on_table(table, counted.segments)
     return report
+
+
+def _checkpoint_breaks(engine: Engine, table_id: str, first_day: dt.date | None,
+                       last_day: dt.date | None, native: bool, notes: list[str]
+                       ) -> list[ChainBreak]:
+    """The table's checkpoints (of the span's days) derived again from the one before
+    each (``services.archive.checkpoints.rederive``): one that differs is a break (kind
+    ``checkpoint``), as a report started from it would show a table that never was. Their
+    states are the native core's: with the reference engine they are not derived (a note
+    says so)."""
+    if not native:
+        with engine.connect() as conn:
+            if next(checkpoints_of(conn, table_id), None) is not None:
+                notes.append(f"table {table_id}: its checkpoints were not derived again "
+                             "(they are the native core's states; PITWATCH_ENGINE=python)")
+        return []
+    from services.games.profiles import read_profiles
+
+    return [ChainBreak(table_id, None, None, "checkpoint",
+                       f"{p.checkpoint.describe()}: {p.message}")
+            for p in rederive(engine, table_id, read_profiles(), first_day, last_day, notes)]
 
 
 class _Counted:

@@ -90,8 +90,41 @@ class ArchiveDetached(Base):
     last_seq: Mapped[int] = mapped_column(BigInteger)
     last_hash: Mapped[str] = mapped_column(String(64))
     detached_at: Mapped[str] = mapped_column(String(40))
+    # The table's segments and events that day (migration 0015; None: detached before it),
+    # which a checkpoint made before the detach still counts (``ArchiveCheckpoint``).
+    segments: Mapped[int | None] = mapped_column(BigInteger)
+    events: Mapped[int | None] = mapped_column(BigInteger)
 
     __table_args__ = (Index("ix_archive_detached_table_seq", "table_id", "last_seq"),)
+
+
+class ArchiveCheckpoint(Base):
+    """A table's state at a point of its archive, so that a report of a hand late in the
+    table's life replays from there and not from the table's first event
+    (``services.archive.checkpoints``): the native core's table state after every archived
+    line of the table in its segments up to and including the one keyed ``(head_seq,
+    ordinal)``, fed in arrival order; how many segments and lines that was (the archive
+    must still hold exactly those, detached days counted, for the checkpoint to be used);
+    how many of those lines the intake refused as invalid, and the first five (JSON:
+    ``[[line, reason], ...]``, lines counted from the table's first); the hand ids its
+    stretch (since the checkpoint before) names outside those hands' own segments (JSON
+    list). Derived, so ``pitwatch verify`` derives each again from the one before it.
+    Append-only."""
+
+    __tablename__ = "archive_checkpoints"
+
+    table_id: Mapped[str] = mapped_column(String(200), primary_key=True)
+    head_seq: Mapped[int] = mapped_column(BigInteger, primary_key=True)
+    ordinal: Mapped[int] = mapped_column(BigInteger, primary_key=True)
+    day: Mapped[dt.date] = mapped_column(Date)  # of that segment
+    segments: Mapped[int] = mapped_column(BigInteger)
+    lines: Mapped[int] = mapped_column(BigInteger)
+    rejected: Mapped[int] = mapped_column(BigInteger)
+    rejected_first: Mapped[str] = mapped_column(Text)
+    strays: Mapped[str] = mapped_column(Text)
+    state: Mapped[bytes] = mapped_column(LargeBinary)
+    state_sha256: Mapped[str] = mapped_column(String(64))
+    made_at: Mapped[str] = mapped_column(String(40))
 
 
 class ArchiveAlert(Base):

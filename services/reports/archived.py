@@ -3,13 +3,19 @@
 Why its own module: ``report hand``, ``report daily`` and the console's hand view read
 the same archived events, and a table may archive years of them: each source here reads
 a table's segments as the replay consumes them (``services.reports.replay.ArchivedEvents``),
-so only the wanted hands' span is ever held.
+so only the wanted hands' span is ever held; and from the latest usable checkpoint before
+the wanted hands (``services.archive.checkpoints``), so that a hand late in a table's life
+replays the stretch since, not the table's years.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from sqlalchemy import Engine
 
+from services.adjudicator.engine import engine_name
+from services.archive.checkpoints import Checkpoint, Key, start_for
 from services.archive.reader import bodies_through_hand, hand_table
 from services.reports.replay import ArchivedEvents
 
@@ -20,7 +26,11 @@ def through_hand(engine: Engine, hand_id: str) -> ArchivedEvents | None:
     where = hand_table(engine, hand_id)
     if where is None:
         return None
-    return ArchivedEvents((where[0],), lambda _table: bodies_through_hand(engine, where))
+
+    def bodies(_table: str, after: Key | None) -> Iterator[bytes]:
+        return bodies_through_hand(engine, where, after)
+
+    return ArchivedEvents((where[0],), bodies, _starts(engine, {where[0]: {hand_id}}))
 
 
 def tables_of(engine: Engine, hand_ids: list[str]) -> ArchivedEvents | None:
@@ -29,11 +39,30 @@ def tables_of(engine: Engine, hand_ids: list[str]) -> ArchivedEvents | None:
     holds none of them). Not the tables' later events: a day's hands of a table that
     played on for years are replayed without reading those years."""
     last: dict[str, tuple[str, int, int]] = {}
+    hands: dict[str, set[str]] = {}
     for hand_id in hand_ids:
         where = hand_table(engine, hand_id)
-        if where is not None and (where[0] not in last or where > last[where[0]]):
-            last[where[0]] = where
+        if where is not None:
+            hands.setdefault(where[0], set()).add(hand_id)
+            if where[0] not in last or where > last[where[0]]:
+                last[where[0]] = where
     if not last:
         return None
-    return ArchivedEvents(tuple(sorted(last)),
-                          lambda table: bodies_through_hand(engine, last[table]))
+
+    def bodies(table: str, after: Key | None) -> Iterator[bytes]:
+        return bodies_through_hand(engine, last[table], after)
+
+    return ArchivedEvents(tuple(sorted(last)), bodies, _starts(engine, hands))
+
+
+def _starts(engine: Engine, hands: dict[str, set[str]]) -> dict[str, Checkpoint]:
+    """Each table's checkpoint to start from, if it has a usable one before its hands
+    (the native engine only: the reference replays a log from its first line)."""
+    if engine_name() != "native":
+        return {}
+    starts = {}
+    for table, hand_ids in hands.items():
+        start = start_for(engine, table, hand_ids)
+        if start is not None:
+            starts[table] = start
+    return starts

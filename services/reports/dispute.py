@@ -372,9 +372,15 @@ def _from_replay(report: DisputeReport, replay: HandReplay) -> None:
             "equals the hash recomputed from the log" if same
             else "DIFFERS from the hash recomputed from the log")
     if replay.rejected_lines:
-        report.notes.append(f"{len(replay.rejected_lines)} line(s) of this table in the log "
+        count = len(replay.rejected_lines) + replay.rejected_unnamed
+        report.notes.append(f"{count} line(s) of this table in the log "
                             "failed validation and are not part of the chain: "
                             + "; ".join(replay.rejected_lines[:5]))
+    if replay.history_note is not None:
+        report.notes.append(f"The table's state before this hand was restored from the "
+                            f"{replay.history_note}, not replayed from the table's first "
+                            "event; `pitwatch verify` derives every checkpoint again from "
+                            "the one before it.")
 
 
 def _finish(report: DisputeReport, rules: dict[str, RuleText] | None) -> None:

@@ -13,7 +13,7 @@ therefore byte-identical to ``pitwatch adjudicate``'s, and the game's pure Pytho
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeAlias
@@ -24,6 +24,8 @@ from services.adjudicator.engine import engine_name, make_runner
 from services.adjudicator.intake import Rejection, parse_record
 from services.adjudicator.native_runner import NativeRunner
 from services.adjudicator.steps import StepResult
+from services.archive.checkpoints import Checkpoint, Key
+from services.archive.history import BulkHistory
 from services.events.canonical import canonical_json
 from services.events.contract import AdjudicationRecord, Event
 from services.games.model import GameOutcome, HandInput, HandRejected
@@ -67,6 +69,8 @@ class HandReplay:
     outcome: GameOutcome | None = None
     outcome_note: str | None = None
     rejected_lines: list[str] = field(default_factory=list)
+    rejected_unnamed: int = 0  # rejected lines before a checkpoint that it does not name
+    history_note: str | None = None  # where the table's state before the span came from
 
 
 def read_log(path: Path) -> list[bytes]:
@@ -106,18 +110,21 @@ def _group_by_table(lines: Sequence[bytes], hand_ids: set[str]) -> _Tables:
 
 @dataclass(frozen=True)
 class ArchivedEvents:
-    """Tables' archived events, read as a replay needs them: ``bodies(table)`` yields the
-    table's bodies in arrival order (each a segment's canonical JSON lines joined by
-    newlines; ``services.archive.reader``). Their lines, table by table in ``tables``'
+    """Tables' archived events, read as a replay needs them: ``bodies(table, after)``
+    yields the table's bodies in arrival order (each a segment's canonical JSON lines
+    joined by newlines; ``services.archive.reader``), from its first segment or from the
+    one after the segment keyed ``after``. Their lines, table by table in ``tables``'
     order, are the log a replay reads; a table's history before the wanted hands is fed to
-    the native core as it is read and never held (a table archives years of events)."""
+    the native core as it is read and never held (a table archives years of events), from
+    ``starts[table]`` when the table has a usable checkpoint before the wanted hands."""
 
     tables: tuple[str, ...]
-    bodies: Callable[[str], Iterator[bytes]]
+    bodies: Callable[[str, Key | None], Iterator[bytes]]
+    starts: Mapping[str, Checkpoint] = field(default_factory=dict)
 
     def lines(self) -> list[bytes]:
         """Every line, held: the reference engine's replay, which reads a log."""
-        return [line for table in self.tables for body in self.bodies(table)
+        return [line for table in self.tables for body in self.bodies(table, None)
                 for line in body.split(b"\n")]
 
 
@@ -157,11 +164,11 @@ def replay_hands(lines: Events, hand_ids: Iterable[str],
 
 def _replay_table(table_id: str, table_lines: list[tuple[int, bytes]], first_wanted: int,
                   hands: dict[str, HandReplay], profiles: Profiles, engine: str | None,
-                  history: _History | None = None) -> None:
+                  history: BulkHistory | None = None) -> None:
     """The table's events through a runner of the chosen engine (what ``pitwatch
     adjudicate`` runs), each event's position and hash kept for the report from the
     wanted hands' span on (the native engine takes the history before it in bulk,
-    ``_History``; ``history``: one that already took the table's earlier lines)."""
+    ``BulkHistory``; ``history``: one that already took the table's earlier lines)."""
     runner = make_runner(profiles, engine)
     logged: list[LoggedEvent] = []
     rejected: list[str] = history.rejected if history is not None else []
@@ -169,7 +176,7 @@ def _replay_table(table_id: str, table_lines: list[tuple[int, bytes]], first_wan
     if isinstance(runner, NativeRunner):
         start = _span_anchor(table_lines, first_wanted)
         if start > 0 or history is not None:
-            history = history or _History(profiles, rejected)
+            history = history or BulkHistory(profiles, rejected)
             history.feed(table_lines[:start])
             runner = history.runner_for(table_id)
     for number, raw in table_lines[start:]:
@@ -186,6 +193,9 @@ def _replay_table(table_id: str, table_lines: list[tuple[int, bytes]], first_wan
             hands[record.hand_id].record = record
     for replay in hands.values():
         replay.rejected_lines = rejected
+        if history is not None:
+            replay.rejected_unnamed = history.unnamed
+            replay.history_note = history.started_from
         _span(replay, logged)
         _rerun_game(replay, profiles)
 
@@ -199,53 +209,6 @@ def _span_anchor(table_lines: list[tuple[int, bytes]], first_wanted: int) -> int
         if not isinstance(parse_record(raw, f"line {number}"), Rejection):
             return at
     return 0
-
-
-class _History:
-    """A native runner taking a table's history (its lines before the wanted hands' span)
-    in bulk, and the rejected lines among them, worded as the event-by-event replay words
-    them.
-
-    Why: a hand played late in a table's life (an archived table holds years of hands)
-    was replayed one event at a time from the table's first event, each parsed again in
-    Python for a report that shows none of them: about 25 us an event, minutes for a year
-    of a table. The history goes to the core in one call per buffer instead, with no hand
-    built for the caller (``closed_hands=False``), and the table's state moves to the
-    runner that replays the span through the core's own export and import (the Kafka
-    pipeline's restore). A line the intake refuses goes to the dead letters; only those
-    are parsed again here, for the reference intake's reason."""
-
-    def __init__(self, profiles: Profiles, rejected: list[str]) -> None:
-        self.profiles = profiles
-        self.bulk = NativeRunner(profiles, closed_hands=False)
-        self.rejected = rejected
-
-    def feed(self, lines: Sequence[tuple[int, bytes]]) -> None:
-        """Numbered lines, in order: as one buffer when their numbers run on (an archived
-        table's), else as records each named by its number (a log's table, whose lines
-        are interleaved with other tables')."""
-        if not lines:
-            return
-        steps: Iterable[StepResult]
-        if lines[-1][0] - lines[0][0] == len(lines) - 1:
-            buffer = b"\n".join(raw for _, raw in lines)
-            steps = self.bulk.feed_buffer(buffer, first_line=lines[0][0])
-        else:
-            steps = (step for _, step in self.bulk.feed_records(
-                [raw for _, raw in lines], [f"line {number}" for number, _ in lines]))
-        for step in steps:
-            for dead in step.dead_letters:
-                parsed = parse_record(dead.raw, dead.where)
-                if isinstance(parsed, Rejection):
-                    self.rejected.append(f"{dead.where}: {parsed.reason}")
-
-    def runner_for(self, table_id: str) -> NativeRunner:
-        """A runner holding the table as the history left it, that builds closed hands."""
-        runner = NativeRunner(self.profiles)
-        state = self.bulk.export_table(table_id)
-        if state is not None:
-            runner.import_table(state)
-        return runner
 
 
 def _replay_archived(source: ArchivedEvents, wanted: set[str], profiles: Profiles
@@ -262,22 +225,41 @@ def _replay_archived(source: ArchivedEvents, wanted: set[str], profiles: Profile
     for table_id in source.tables:
         if not missing:
             break
-        found, lines_before = _stream_table(table_id, source.bodies(table_id), missing,
-                                            profiles, lines_before)
+        start = source.starts.get(table_id)
+        try:
+            found, lines_before = _stream_table(
+                table_id, source.bodies(table_id, start.key if start else None), missing,
+                profiles, lines_before, start)
+        except _NoAnchorAfterCheckpoint:  # from the table's first event, then
+            found, lines_before = _stream_table(table_id, source.bodies(table_id, None),
+                                                missing, profiles, lines_before)
         out.update(found)
         missing -= found.keys()
     return out
 
 
+class _NoAnchorAfterCheckpoint(Exception):
+    """The first line naming a wanted hand came before any line the intake takes since the
+    checkpoint: the span's anchor lies before it, so the table is read from its start."""
+
+
 def _stream_table(table_id: str, bodies: Iterator[bytes], wanted: set[str],
-                  profiles: Profiles, number: int) -> tuple[dict[str, HandReplay], int]:
+                  profiles: Profiles, number: int, start: Checkpoint | None = None
+                  ) -> tuple[dict[str, HandReplay], int]:
     """One archived table whose first line is numbered ``number + 1``: bodies fed to a
-    ``_History`` until one holds a line naming a wanted hand (found by the bytes the
+    ``BulkHistory`` until one holds a line naming a wanted hand (found by the bytes the
     canonical JSON writes for it, then read as ``_group_by_table`` reads a line); the
     lines not fed are kept from the last the intake takes (the span's anchor) on. Then the
-    rest of the table is held and replayed. Returns the hands and the last line's number."""
+    rest of the table is held and replayed. Returns the hands and the last line's number.
+    ``start``: the checkpoint ``bodies`` start after (its state, lines and rejections)."""
     marks = [canonical_json({"hand_id": h})[1:-1] for h in wanted]
-    history = _History(profiles, [])
+    history = BulkHistory(profiles, [])
+    if start is not None:
+        history.rejected += [f"line {number + n}: {reason}" for n, reason in
+                             start.rejected_first]
+        history.restore(start.state, start.rejected - len(start.rejected_first),
+                        start.describe())
+        number += start.lines
     held: list[tuple[int, bytes]] = []  # numbered lines not fed yet
     for body in bodies:
         lines = body.split(b"\n")
@@ -286,17 +268,26 @@ def _stream_table(table_id: str, bodies: Iterator[bytes], wanted: set[str],
         hit = _first_naming(lines, wanted) if any(m in body for m in marks) else None
         held += numbered
         if hit is not None:
-            return _replay_rest(table_id, held, len(held) - len(lines) + hit, bodies,
-                                number, wanted, profiles, history)
+            first_wanted = len(held) - len(lines) + hit
+            if start is not None and not _takes_one(held[:first_wanted]):
+                raise _NoAnchorAfterCheckpoint
+            return _replay_rest(table_id, held, first_wanted, bodies, number, wanted,
+                                profiles, history)
         keep = _span_anchor(held, len(held))  # the last line the intake takes
         history.feed(held[:keep])
         held = held[keep:]
     return {}, number
 
 
+def _takes_one(lines: list[tuple[int, bytes]]) -> bool:
+    """Whether the intake takes any of these lines (held lines start at the last one it
+    took, so the first says it when it is not the only one)."""
+    return any(not isinstance(parse_record(raw, f"line {n}"), Rejection) for n, raw in lines)
+
+
 def _replay_rest(table_id: str, held: list[tuple[int, bytes]], first_wanted: int,
                  bodies: Iterator[bytes], number: int, wanted: set[str], profiles: Profiles,
-                 history: _History) -> tuple[dict[str, HandReplay], int]:
+                 history: BulkHistory) -> tuple[dict[str, HandReplay], int]:
     """The table from the held lines on: read whole, the wanted hands it names found as
     ``_group_by_table`` finds them, replayed with the history already fed."""
     for body in bodies:

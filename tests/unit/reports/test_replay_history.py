@@ -145,7 +145,7 @@ def archived(events: Any) -> ArchivedEvents:
     for segment in sorted(done.segments, key=lambda s: (s.table_id, s.head_seq, s.ordinal)):
         bodies.setdefault(segment.table_id, []).append(
             b"\n".join(event_lines(segment.codec, segment.body)))
-    return ArchivedEvents(tuple(sorted(bodies)), lambda table: iter(bodies[table]))
+    return ArchivedEvents(tuple(sorted(bodies)), lambda table, _after: iter(bodies[table]))
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -164,19 +164,19 @@ def test_archived_tables_replay_as_the_reference_replays_their_lines(game: str) 
 def test_an_archived_tables_history_is_fed_not_held(monkeypatch: pytest.MonkeyPatch) -> None:
     """The last hand of a 30-hand archived table: all but the hand's span (and the events
     after it) goes to the bulk history as the bodies are read."""
-    import services.reports.replay as replay_module
+    from services.archive.history import BulkHistory
 
     events, records = simulated("hcf", hands=30, faulty=False, tables=1)
     source = archived(events)
     fed = 0
-    original = replay_module._History.feed
+    original = BulkHistory.feed
 
     def counted(self: Any, lines: Any) -> None:
         nonlocal fed
         fed += len(lines)
         original(self, lines)
 
-    monkeypatch.setattr(replay_module._History, "feed", counted)
+    monkeypatch.setattr(BulkHistory, "feed", counted)
     replay = replay_hand(source, records[-1].hand_id, PROFILES, "native")
     assert replay.record is not None and replay.before is not None
     assert fed == replay.before.line - 1  # every line before the span's anchor, no other
