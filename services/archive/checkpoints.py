@@ -100,15 +100,35 @@ def _of_row(row: Any) -> Checkpoint:
 
 
 def checkpoints_of(conn: Connection, table_id: str, before: Key | None = None,
-                   latest_first: bool = False) -> Iterator[Checkpoint]:
-    """The table's checkpoints (those keyed below ``before``), in key order."""
+                   latest_first: bool = False, limit: int | None = None
+                   ) -> Iterator[Checkpoint]:
+    """The table's checkpoints (those keyed below ``before``; the first ``limit``), in key
+    order (``latest_first``: the other way), read as consumed: a table's years of
+    checkpoints are not held at once."""
     query = select(_C).where(_C.table_id == table_id)
     if before is not None:
         query = query.where(tuple_(_C.head_seq, _C.ordinal) < tuple_(*before))
     order = (_C.head_seq.desc(), _C.ordinal.desc()) if latest_first else (_C.head_seq,
                                                                            _C.ordinal)
-    for row in conn.execute(query.order_by(*order)).all():
+    query = query.order_by(*order)
+    if limit is not None:
+        query = query.limit(limit)
+    for row in conn.execute(query.execution_options(yield_per=STREAM_ROWS)):
         yield _of_row(row)
+
+
+def _first_stray(conn: Connection, table_id: str, hand_ids: set[str], before: Key
+                 ) -> Key | None:
+    """The key of the first checkpoint below ``before`` whose stretch names one of the
+    hands outside their segments (only checkpoints with strays are read)."""
+    query = (select(_C.head_seq, _C.ordinal, _C.strays)
+             .where(_C.table_id == table_id, _C.strays != "[]",
+                    tuple_(_C.head_seq, _C.ordinal) < tuple_(*before))
+             .order_by(_C.head_seq, _C.ordinal))
+    for head_seq, ordinal, strays in conn.execute(query):
+        if hand_ids.intersection(orjson.loads(strays)):
+            return (head_seq, ordinal)
+    return None
 
 
 def why_not_usable(conn: Connection, checkpoint: Checkpoint) -> str | None:
@@ -154,14 +174,9 @@ def start_for(engine: Engine, table_id: str, hand_ids: set[str]) -> Checkpoint |
         if anchor is None:
             return None
         limit: Key = (anchor.head_seq, anchor.ordinal)
-        for checkpoint in checkpoints_of(conn, table_id, limit):
-            if hand_ids.intersection(checkpoint.strays):
-                limit = checkpoint.key
-                break
-        for tried, checkpoint in enumerate(checkpoints_of(conn, table_id, limit,
-                                                          latest_first=True)):
-            if tried == TRIES:
-                return None
+        limit = _first_stray(conn, table_id, hand_ids, limit) or limit
+        tried = list(checkpoints_of(conn, table_id, limit, latest_first=True, limit=TRIES))
+        for checkpoint in tried:
             if why_not_usable(conn, checkpoint) is None:
                 return checkpoint
     return None
@@ -280,7 +295,8 @@ def _latest(engine: Engine, table_id: str) -> tuple[Checkpoint | None, str | Non
     """The usable checkpoint to continue from (None: the table's first segment), or why
     the table cannot be walked: its first days are detached and no checkpoint holds."""
     with engine.connect() as conn:
-        for checkpoint in checkpoints_of(conn, table_id, latest_first=True):
+        for checkpoint in list(checkpoints_of(conn, table_id, latest_first=True,
+                                              limit=TRIES)):
             if why_not_usable(conn, checkpoint) is None:
                 return checkpoint, None
         detached = conn.execute(select(ArchiveDetached.day).where(
@@ -369,24 +385,22 @@ def rederive(engine: Engine, table_id: str, profiles: Profiles,
     detached, no checkpoint before it usable) neither."""
     problems: list[CheckpointProblem] = []
     with engine.connect() as conn:
-        every = list(checkpoints_of(conn, table_id))
-        usable = []
-        for checkpoint in every:
-            why = why_not_usable(conn, checkpoint)
-            if why is None:
-                usable.append(checkpoint)
-            elif notes is not None:
-                notes.append(f"{checkpoint.describe()} is not used: {why}")
         detached = conn.execute(select(ArchiveDetached.day).where(
             ArchiveDetached.table_id == table_id).limit(1)).first() is not None
     previous: Checkpoint | None = None
-    for checkpoint in usable:
-        wanted = ((first_day is None or checkpoint.day >= first_day)
-                  and (last_day is None or checkpoint.day <= last_day))
-        if wanted and (previous is not None or not detached):
-            found = _compare(checkpoint, _derived(engine, profiles, checkpoint, previous))
-            problems += [CheckpointProblem(checkpoint, m) for m in found]
-        previous = checkpoint
+    with engine.connect() as stream, engine.connect() as conn:
+        for checkpoint in checkpoints_of(stream, table_id):
+            why = why_not_usable(conn, checkpoint)
+            if why is not None:
+                if notes is not None:
+                    notes.append(f"{checkpoint.describe()} is not used: {why}")
+                continue
+            wanted = ((first_day is None or checkpoint.day >= first_day)
+                      and (last_day is None or checkpoint.day <= last_day))
+            if wanted and (previous is not None or not detached):
+                found = _compare(checkpoint, _derived(engine, profiles, checkpoint, previous))
+                problems += [CheckpointProblem(checkpoint, m) for m in found]
+            previous = checkpoint
     return problems
 
 
