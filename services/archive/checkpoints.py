@@ -155,6 +155,15 @@ def why_not_usable(conn: Connection, checkpoint: Checkpoint) -> str | None:
     return None
 
 
+def readable(profiles: Profiles, checkpoint: Checkpoint) -> bool:
+    """Whether this core reads the checkpoint's state as a state of its table (one made by
+    a core whose state format has changed since, or forged, is not)."""
+    try:
+        return BulkHistory(profiles, []).restore(checkpoint.state) == checkpoint.table_id
+    except ValueError:
+        return False
+
+
 def start_for(engine: Engine, table_id: str, hand_ids: set[str]) -> Checkpoint | None:
     """The checkpoint a replay of these hands of the table may start from: the latest
     usable one before the last segment with events the chain took ahead of the hands'
@@ -273,7 +282,7 @@ def make_checkpoints(engine: Engine, profiles: Profiles, at: str, table_id: str 
     made = Made()
     for table in _tables(engine, table_id):
         made.tables += 1
-        latest, why = _latest(engine, table)
+        latest, why = _latest(engine, table, profiles)
         if why is not None:
             made.skipped.append(f"table {table}: {why}")
             continue
@@ -291,13 +300,14 @@ def _tables(engine: Engine, table_id: str | None) -> list[str]:
         return list(conn.execute(query).scalars())
 
 
-def _latest(engine: Engine, table_id: str) -> tuple[Checkpoint | None, str | None]:
+def _latest(engine: Engine, table_id: str, profiles: Profiles
+            ) -> tuple[Checkpoint | None, str | None]:
     """The usable checkpoint to continue from (None: the table's first segment), or why
     the table cannot be walked: its first days are detached and no checkpoint holds."""
     with engine.connect() as conn:
         for checkpoint in list(checkpoints_of(conn, table_id, latest_first=True,
                                               limit=TRIES)):
-            if why_not_usable(conn, checkpoint) is None:
+            if why_not_usable(conn, checkpoint) is None and readable(profiles, checkpoint):
                 return checkpoint, None
         detached = conn.execute(select(ArchiveDetached.day).where(
             ArchiveDetached.table_id == table_id).limit(1)).first()
@@ -400,7 +410,8 @@ def rederive(engine: Engine, table_id: str, profiles: Profiles,
             if wanted and (previous is not None or not detached):
                 found = _compare(checkpoint, _derived(engine, profiles, checkpoint, previous))
                 problems += [CheckpointProblem(checkpoint, m) for m in found]
-            previous = checkpoint
+            if readable(profiles, checkpoint):  # else the next is derived from the one before
+                previous = checkpoint
     return problems
 
 

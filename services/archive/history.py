@@ -59,12 +59,14 @@ class BulkHistory:
                     self.rejected.append(f"{dead.where}: {parsed.reason}")
 
     def restore(self, state: bytes, unnamed: int = 0, started_from: str | None = None
-                ) -> None:
+                ) -> str:
         """Start from a table state ``export`` gave (a checkpoint's, described by
-        ``started_from``; ``unnamed``: its rejected lines that ``rejected`` does not name)."""
-        self.bulk.import_table(state)
+        ``started_from``; ``unnamed``: its rejected lines that ``rejected`` does not name);
+        returns the table the state is of. ValueError: not a state this core reads."""
+        table_id = self.bulk.import_table(state)
         self.unnamed = unnamed
         self.started_from = started_from
+        return table_id
 
     def export(self, table_id: str) -> bytes | None:
         """The table's state as the history left it (None: no line of it was taken)."""

@@ -230,7 +230,7 @@ def _replay_archived(source: ArchivedEvents, wanted: set[str], profiles: Profile
             found, lines_before = _stream_table(
                 table_id, source.bodies(table_id, start.key if start else None), missing,
                 profiles, lines_before, start)
-        except _NoAnchorAfterCheckpoint:  # from the table's first event, then
+        except _UnusableCheckpoint:  # from the table's first event, then
             found, lines_before = _stream_table(table_id, source.bodies(table_id, None),
                                                 missing, profiles, lines_before)
         out.update(found)
@@ -238,9 +238,10 @@ def _replay_archived(source: ArchivedEvents, wanted: set[str], profiles: Profile
     return out
 
 
-class _NoAnchorAfterCheckpoint(Exception):
-    """The first line naming a wanted hand came before any line the intake takes since the
-    checkpoint: the span's anchor lies before it, so the table is read from its start."""
+class _UnusableCheckpoint(Exception):
+    """The checkpoint cannot start this replay: its state is not one this core reads as
+    the table's, or the first line naming a wanted hand came before any line the intake
+    takes since it (the span's anchor lies before it). The table is read from its start."""
 
 
 def _stream_table(table_id: str, bodies: Iterator[bytes], wanted: set[str],
@@ -257,8 +258,13 @@ def _stream_table(table_id: str, bodies: Iterator[bytes], wanted: set[str],
     if start is not None:
         history.rejected += [f"line {number + n}: {reason}" for n, reason in
                              start.rejected_first]
-        history.restore(start.state, start.rejected - len(start.rejected_first),
-                        start.describe())
+        try:
+            restored = history.restore(start.state, start.rejected - len(start.rejected_first),
+                                       start.describe())
+        except ValueError:
+            raise _UnusableCheckpoint from None
+        if restored != table_id:
+            raise _UnusableCheckpoint
         number += start.lines
     held: list[tuple[int, bytes]] = []  # numbered lines not fed yet
     for body in bodies:
@@ -270,7 +276,7 @@ def _stream_table(table_id: str, bodies: Iterator[bytes], wanted: set[str],
         if hit is not None:
             first_wanted = len(held) - len(lines) + hit
             if start is not None and not _takes_one(held[:first_wanted]):
-                raise _NoAnchorAfterCheckpoint
+                raise _UnusableCheckpoint
             return _replay_rest(table_id, held, first_wanted, bodies, number, wanted,
                                 profiles, history)
         keep = _span_anchor(held, len(held))  # the last line the intake takes

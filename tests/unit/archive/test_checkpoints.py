@@ -372,3 +372,40 @@ def test_a_daily_reports_tables_from_checkpoints_number_their_lines_as_from_the_
     assert len(rejected) == 1 and rejected[0].startswith("line ")
     assert int(rejected[0].split()[1].rstrip(":")) > named[0][0][0]  # after T001's lines
     engine.dispose()
+
+
+@pytest.mark.parametrize("forged", ["not a state", "another table's"])
+def test_a_state_this_core_cannot_take_is_not_started_from(tmp_path: Any, forged: str) -> None:
+    """Behind the dropped guard, the last checkpoint's state replaced with its hash: bytes
+    that are no table state of this core (a format from another release reads the same
+    way), or another table's state. The report starts from the table's first event (or an
+    earlier checkpoint) and is the reference's; verify names the checkpoint and derives
+    the ones after it from the one before; a new run continues from a readable one."""
+    import hashlib
+
+    lines = list(simulated_log(tables=2, faults=False).lines)
+    engine = open_ledger(f"sqlite:///{tmp_path}/forged.sqlite")
+    keep(engine, lines)
+    make_checkpoints(engine, PROFILES, AT, every=500)
+    with engine.connect() as conn:
+        mine = list(checkpoints_of(conn, "T001"))
+        other = list(checkpoints_of(conn, "T002"))
+    state = b"\x7fnot a state" if forged == "not a state" else other[-1].state
+    target = mine[1]
+    with engine.begin() as conn:
+        conn.execute(text("DROP TRIGGER archive_checkpoints_no_update"))
+        conn.execute(text("UPDATE archive_checkpoints SET state = :s, state_sha256 = :h "
+                          "WHERE table_id = 'T001' AND head_seq = :k AND ordinal = :o"),
+                     {"s": state, "h": hashlib.sha256(state).hexdigest(),
+                      "k": target.head_seq, "o": target.ordinal})
+    hand_id = next(h for h in ended_hands(lines)["T001"] if (
+        (where := hand_table(engine, h)) is not None and target.key < where[1:]
+        and (len(mine) < 3 or where[1:] < mine[2].key)))
+    start = start_for(engine, "T001", {hand_id})
+    assert start is not None and start.key == target.key
+    assert reports_as_from_the_start(engine, hand_id).history_note is None
+    report = verify_archive(engine)
+    assert [(b.kind, b.table_id) for b in report.archive_breaks] == [("checkpoint", "T001")]
+    assert f"segment {target.head_seq}/{target.ordinal}," in report.archive_breaks[0].message
+    assert make_checkpoints(engine, PROFILES, AT, every=500).skipped == []
+    engine.dispose()
