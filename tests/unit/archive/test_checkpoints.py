@@ -409,3 +409,15 @@ def test_a_state_this_core_cannot_take_is_not_started_from(tmp_path: Any, forged
     assert f"segment {target.head_seq}/{target.ordinal}," in report.archive_breaks[0].message
     assert make_checkpoints(engine, PROFILES, AT, every=500).skipped == []
     engine.dispose()
+
+
+def test_with_the_reference_engine_verify_says_it_did_not_derive_them(
+        tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    engine, _, made = checkpointed(tmp_path, "reference")
+    assert made
+    monkeypatch.setenv("PITWATCH_ENGINE", "python")
+    report = verify_archive(engine)
+    assert report.archive_breaks == []
+    assert report.notes == ["table T001: its checkpoints were not derived again (they are "
+                            "the native core's states; PITWATCH_ENGINE=python)"]
+    engine.dispose()
