@@ -45,6 +45,7 @@ def verify(
     trail; list each break. Exits 1 on a break in the database."""
     from services.archive.verify import verify_archive
     from services.cases.recheck import recheck_cases
+    from services.games.profiles import read_profiles
     from services.ledger.cli import open_for_reading
     from services.ledger.gc_policy import tune_for_batches
     from services.ledger.recheck import recheck_ledger
@@ -58,7 +59,8 @@ def verify(
     with progress_bar(errors) as progress:
         task = progress.add_task("verifying", total=None, unit="tables", note="")
         report = verify_archive(engine, first_day, last_day, table,
-                                on_table=lambda _t, _n: progress.advance(task))
+                                on_table=lambda _t, _n: progress.advance(task),
+                                profiles=read_profiles())
         ledger = recheck_ledger(engine, first_day, last_day, table)
         cases = recheck_cases(engine, first_day, last_day, table)
     rows: list[tuple[Cell, ...]] = [

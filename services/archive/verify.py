@@ -55,6 +55,7 @@ from services.archive.reader import STREAM_ROWS, iter_segments, segments_query
 from services.archive.segment import PackedSegment, UnknownCodec, UnreadableBody, event_lines
 from services.events.bounds import MAX_REMEMBERED_EVENTS
 from services.events.canonical import GENESIS_HASH
+from services.games.profile import Profiles
 from services.ledger.archive_tables import ArchiveAlert, ArchiveSegment, ArchiveTable
 from services.ledger.models import Hand
 from services.ledger.spans import within_days
@@ -558,11 +559,14 @@ def intake_break(code: str, seq: int, message: str) -> IntakeBreak | None:
 
 def verify_archive(engine: Engine, first_day: dt.date | None = None,
                    last_day: dt.date | None = None, table_id: str | None = None,
-                   on_table: Callable[[str, int], None] | None = None) -> VerifyReport:
+                   on_table: Callable[[str, int], None] | None = None,
+                   profiles: Profiles | None = None) -> VerifyReport:
     """Verify every table (or one) over every day (or a span); ``on_table`` is called
     after each table with the number of its segments (progress). Each table's segments
     and the ledger's anchors are read as the chain check consumes them (``check_table``):
-    the memory a table needs does not grow with its history."""
+    the memory a table needs does not grow with its history. ``profiles``: the rule
+    profiles the tables' checkpoints are derived again under (the command's; without
+    them the checkpoints are not derived, and a note says so)."""
     report = VerifyReport()
     native = engine_name() == "native"
     for table in _tables(engine, table_id, first_day, last_day):
@@ -580,8 +584,10 @@ def verify_archive(engine: Engine, first_day: dt.date | None = None,
                     table, segments, before, _anchors(anchors_conn, table, first_day, last_day),
                     _intake_breaks(engine, table), archived_to,
                     _archived_to(engine, table) if reaches else None)
-        report.breaks += _checkpoint_breaks(engine, table, first_day, last_day, native,
-                                            report.notes)
+        report.breaks += _checkpoint_breaks(
+            engine, table, first_day, last_day, profiles if native else None, report.notes,
+            "no rule profiles were given to derive them under" if native else
+            "they are the native core's states; PITWATCH_ENGINE=python")
         report.tables += 1
         report.segments += counted.segments
         report.events += counted.events
@@ -591,24 +597,22 @@ def verify_archive(engine: Engine, first_day: dt.date | None = None,
 
 
 def _checkpoint_breaks(engine: Engine, table_id: str, first_day: dt.date | None,
-                       last_day: dt.date | None, native: bool, notes: list[str]
-                       ) -> list[ChainBreak]:
+                       last_day: dt.date | None, profiles: Profiles | None, notes: list[str],
+                       why_not: str) -> list[ChainBreak]:
     """The table's checkpoints (of the span's days) derived again from the one before
     each (``services.archive.checkpoints.rederive``): one that differs is a break (kind
     ``checkpoint``), as a report started from it would show a table that never was. Their
-    states are the native core's: with the reference engine they are not derived (a note
-    says so)."""
-    if not native:
+    states are the native core's: with the reference engine (``profiles`` None then), or
+    without profiles, they are not derived, and a note says why (``why_not``)."""
+    if profiles is None:
         with engine.connect() as conn:
-            if next(checkpoints_of(conn, table_id), None) is not None:
+            if next(checkpoints_of(conn, table_id, limit=1), None) is not None:
                 notes.append(f"table {table_id}: its checkpoints were not derived again "
-                             "(they are the native core's states; PITWATCH_ENGINE=python)")
+                             f"({why_not})")
         return []
-    from services.games.profiles import read_profiles
-
     return [ChainBreak(table_id, None, None, "checkpoint",
                        f"{p.checkpoint.describe()}: {p.message}")
-            for p in rederive(engine, table_id, read_profiles(), first_day, last_day, notes)]
+            for p in rederive(engine, table_id, profiles, first_day, last_day, notes)]
 
 
 class _Counted:

@@ -118,7 +118,7 @@ def test_checkpoints_on_both_databases_and_append_only(engine: Engine) -> None:
                       "DELETE FROM archive_checkpoints"):
         with pytest.raises(IntegrityError, match="append-only"), engine.begin() as conn:
             conn.execute(text(statement))
-    assert verify_archive(engine).archive_breaks == []
+    assert verify_archive(engine, profiles=PROFILES).archive_breaks == []
 
 
 def test_hostile_streams_report_from_checkpoints_as_from_the_start(tmp_path: Any) -> None:
@@ -252,7 +252,7 @@ def test_a_changed_state_is_found_by_verify_and_a_damaged_one_is_not_used(
                           "WHERE head_seq = :k AND ordinal = :o"),
                      {"s": previous.state, "h": previous.state_sha256, "k": last.head_seq,
                       "o": last.ordinal})
-    report = verify_archive(engine)
+    report = verify_archive(engine, profiles=PROFILES)
     assert [(b.kind, b.table_id) for b in report.archive_breaks] == [("checkpoint", "T001")]
     assert "is not the table's state the archive derives there" in report.breaks[0].message
     assert failing(engine)
@@ -263,14 +263,14 @@ def test_a_changed_state_is_found_by_verify_and_a_damaged_one_is_not_used(
     start = start_for(engine, "T001", {hand_id})
     assert start is not None and start.key == previous.key
     assert reports_as_from_the_start(engine, hand_id).history_note is not None
-    again = verify_archive(engine)
+    again = verify_archive(engine, profiles=PROFILES)
     assert again.archive_breaks == []
     assert any("SHA-256 differs" in n for n in again.notes)
     engine.dispose()
 
 
 def failing(engine: Engine) -> bool:
-    return verify_archive(engine).failed()
+    return verify_archive(engine, profiles=PROFILES).failed()
 
 
 def test_the_command_makes_checkpoints_and_verify_derives_them(tmp_path: Any) -> None:
@@ -327,7 +327,7 @@ def test_a_checkpoint_made_before_a_detach_still_serves_and_verifies(
     after = replay_hand(source, hand_id, PROFILES, "native")
     assert after.history_note == before.history_note
     assert after.events == before.events and after.record == before.record
-    assert verify_archive(pg_engine).archive_breaks == []
+    assert verify_archive(pg_engine, profiles=PROFILES).archive_breaks == []
     assert make_checkpoints(pg_engine, PROFILES, AT, every=400).skipped == []
 
 
@@ -404,7 +404,7 @@ def test_a_state_this_core_cannot_take_is_not_started_from(tmp_path: Any, forged
     start = start_for(engine, "T001", {hand_id})
     assert start is not None and start.key == target.key
     assert reports_as_from_the_start(engine, hand_id).history_note is None
-    report = verify_archive(engine)
+    report = verify_archive(engine, profiles=PROFILES)
     assert [(b.kind, b.table_id) for b in report.archive_breaks] == [("checkpoint", "T001")]
     assert f"segment {target.head_seq}/{target.ordinal}," in report.archive_breaks[0].message
     assert make_checkpoints(engine, PROFILES, AT, every=500).skipped == []
@@ -416,7 +416,7 @@ def test_with_the_reference_engine_verify_says_it_did_not_derive_them(
     engine, _, made = checkpointed(tmp_path, "reference")
     assert made
     monkeypatch.setenv("PITWATCH_ENGINE", "python")
-    report = verify_archive(engine)
+    report = verify_archive(engine, profiles=PROFILES)
     assert report.archive_breaks == []
     assert report.notes == ["table T001: its checkpoints were not derived again (they are "
                             "the native core's states; PITWATCH_ENGINE=python)"]

@@ -32,7 +32,8 @@ ENTRY_POINTS = {
     "services/cli.py",
     "services/demo.py",
     "services/reports/cli.py",
-    "services/archive/cli.py",  # pitwatch replay
+    "services/archive/cli.py",  # pitwatch replay, archive checkpoint
+    "services/integrity.py",  # pitwatch verify (derives the table checkpoints again)
     "services/console/cli.py",  # pitwatch serve console (the dispute report replays hands)
     "services/importers/cli.py",  # `import phh --rule-profile`: checks the name exists
     "services/observability/replay.py",
