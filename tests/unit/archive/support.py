@@ -14,9 +14,10 @@ from sqlalchemy import Engine
 from services.adjudicator.embedded import EmbeddedRunner
 from services.archive.reader import bodies_through_hand, hand_table, iter_segments, segments_query
 from services.archive.segment import SEPARATOR, PackedSegment, event_lines
-from services.events.contract import AdjudicationRecord, Alert
+from services.events.contract import AdjudicationRecord, Alert, encode_record
 from services.games.profile import Profiles
 from services.recording import ArchiveCollector, Kept, keep_run
+from services.reports.replay import HandReplay
 from services.simulator.run import available_faults, simulate
 from services.simulator.truth import TruthLabel
 from tests.profiles import HOUSE, PROFILES
@@ -77,3 +78,20 @@ def lines_through_hand(engine: Engine, hand_id: str) -> list[bytes] | None:
     if where is None:
         return None
     return [line for body in bodies_through_hand(engine, where) for line in body.split(SEPARATOR)]
+
+
+def same_replay(native: HandReplay, reference: HandReplay) -> None:
+    """Every field a dispute report renders from, compared. The rejected lines too: a
+    replay started from a checkpoint names the first five of the table's rejected lines
+    before it and counts the rest (``rejected_unnamed``), then lists every later one."""
+    assert native.record is not None and reference.record is not None
+    assert encode_record(native.record) == encode_record(reference.record)
+    assert native.hand_input == reference.hand_input
+    assert native.outcome == reference.outcome
+    assert native.outcome_note == reference.outcome_note
+    assert native.events == reference.events
+    assert native.before == reference.before and native.after == reference.after
+    expected = reference.rejected_lines
+    if native.rejected_unnamed:
+        expected = expected[:5] + expected[5 + native.rejected_unnamed:]
+    assert native.rejected_lines == expected

@@ -31,28 +31,11 @@ from services.ledger.db import open_ledger
 from services.reports.archived import through_hand
 from services.reports.replay import ArchivedEvents, HandReplay, replay_hand
 from tests.profiles import PROFILES
-from tests.unit.archive.support import keep, lines_through_hand, simulated_log
+from tests.unit.archive.support import keep, lines_through_hand, same_replay, simulated_log
 from tests.unit.cli.helpers import pitwatch
 from tests.unit.reports.logs import GAMES, lines_of, simulated
 
 AT = "2026-12-05T12:00:00Z"
-
-
-def same_report(native: HandReplay, reference: HandReplay) -> None:
-    """Every field the report renders from; of the rejected lines, the count and the five
-    it names (a checkpoint names its table's first five and counts the rest)."""
-    from services.events.contract import encode_record
-
-    assert native.record is not None and reference.record is not None
-    assert encode_record(native.record) == encode_record(reference.record)
-    assert native.hand_input == reference.hand_input
-    assert native.outcome == reference.outcome
-    assert native.outcome_note == reference.outcome_note
-    assert native.events == reference.events
-    assert native.before == reference.before and native.after == reference.after
-    assert native.rejected_lines[:5] == reference.rejected_lines[:5]
-    assert len(native.rejected_lines) + native.rejected_unnamed == len(
-        reference.rejected_lines)
 
 
 def reports_as_from_the_start(engine: Engine, hand_id: str) -> HandReplay:
@@ -61,7 +44,7 @@ def reports_as_from_the_start(engine: Engine, hand_id: str) -> HandReplay:
     held = lines_through_hand(engine, hand_id)
     assert source is not None and held is not None
     native = replay_hand(source, hand_id, PROFILES, "native")
-    same_report(native, replay_hand(held, hand_id, PROFILES, "python"))
+    same_replay(native, replay_hand(held, hand_id, PROFILES, "python"))
     return native
 
 
@@ -198,7 +181,7 @@ def test_a_checkpoint_right_before_the_hand_falls_back_to_the_first_event(
     native = replay_hand(source, hand_id, PROFILES, "native")
     held = lines_through_hand(engine, hand_id)
     assert held is not None
-    same_report(native, replay_hand(held, hand_id, PROFILES, "python"))
+    same_replay(native, replay_hand(held, hand_id, PROFILES, "python"))
     assert native.history_note is None
     engine.dispose()
 
@@ -367,7 +350,7 @@ def test_a_daily_reports_tables_from_checkpoints_number_their_lines_as_from_the_
     native = replay_hands(source, wanted, PROFILES, "native")
     reference = replay_hands(source.lines(), wanted, PROFILES, "python")
     for hand_id in wanted:
-        same_report(native[hand_id], reference[hand_id])
+        same_replay(native[hand_id], reference[hand_id])
     rejected = native[wanted[1]].rejected_lines
     assert len(rejected) == 1 and rejected[0].startswith("line ")
     assert int(rejected[0].split()[1].rstrip(":")) > named[0][0][0]  # after T001's lines

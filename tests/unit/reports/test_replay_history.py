@@ -20,25 +20,18 @@ from services.reports.archived import tables_of, through_hand
 from services.reports.replay import (
     ArchivedEvents,
     Events,
-    HandReplay,
     replay_hand,
     replay_hands,
 )
 from tests.profiles import PROFILES
-from tests.unit.archive.support import keep, lines_through_hand, run, simulated_log
+from tests.unit.archive.support import (
+    keep,
+    lines_through_hand,
+    run,
+    same_replay,
+    simulated_log,
+)
 from tests.unit.reports.logs import GAMES, lines_of, simulated
-
-
-def _same(native: HandReplay, reference: HandReplay) -> None:
-    """Every field the report renders from, compared."""
-    assert native.record is not None and reference.record is not None
-    assert encode_record(native.record) == encode_record(reference.record)
-    assert native.hand_input == reference.hand_input
-    assert native.outcome == reference.outcome
-    assert native.outcome_note == reference.outcome_note
-    assert native.events == reference.events
-    assert native.before == reference.before and native.after == reference.after
-    assert native.rejected_lines == reference.rejected_lines
 
 
 def _replays_as_the_reference(source: Events, lines: list[bytes], hand_ids: list[str]
@@ -46,13 +39,13 @@ def _replays_as_the_reference(source: Events, lines: list[bytes], hand_ids: list
     """The hands from ``source`` with the native engine, one by one and together, are the
     reference's event-by-event replay of ``lines`` (the same events as a log)."""
     for hand_id in hand_ids:
-        _same(replay_hand(source, hand_id, PROFILES, "native"),
+        same_replay(replay_hand(source, hand_id, PROFILES, "native"),
               replay_hand(lines, hand_id, PROFILES, "python"))
     together = replay_hands(source, hand_ids, PROFILES, "native")
     reference = replay_hands(lines, hand_ids, PROFILES, "python")
     assert sorted(together) == sorted(reference) == sorted(hand_ids)
     for hand_id in hand_ids:
-        _same(together[hand_id], reference[hand_id])
+        same_replay(together[hand_id], reference[hand_id])
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -198,9 +191,9 @@ def test_a_hand_read_from_the_database_as_a_stream_is_the_reference_replay(
         held = lines_through_hand(engine, hand_id)
         assert source is not None and held is not None
         reference = replay_hand(held, hand_id, PROFILES, "python")
-        _same(replay_hand(source, hand_id, PROFILES, "native"), reference)
+        same_replay(replay_hand(source, hand_id, PROFILES, "native"), reference)
         # The reference engine reads the archived source as a log, whole.
-        _same(replay_hand(source, hand_id, PROFILES, "python"), reference)
+        same_replay(replay_hand(source, hand_id, PROFILES, "python"), reference)
     assert through_hand(engine, "no-such-hand") is None
 
 
