@@ -8,12 +8,13 @@ a year into a table's life take minutes. ``pitwatch archive checkpoint`` stores 
 every ``CHECKPOINT_LINES`` archived lines (``archive_checkpoints``); a report starts at the
 latest one before its hand and replays only what follows.
 
-A checkpoint is derived, so it is used only when it provably describes the archive as it
-is: its state's SHA-256 matches, and the archive still holds exactly the segments and
-lines it was made from, up to its key (the live ones, and those of detached days, which
-``archive detach`` counts). ``pitwatch verify`` derives every checkpoint again from the one
-before it (``rederive``) and reports one that differs. A report states the checkpoint it
-started from.
+A checkpoint is derived, so it is used only when the archive still matches it: its
+state's SHA-256 matches, the archive still holds exactly the segments and lines it was
+made from, up to its key (the live ones, and those of detached days, which ``archive
+detach`` counts), and this core reads its state as its table's (``readable``). That is a
+check of what it was made from, not of what it says: ``pitwatch verify`` derives every
+checkpoint again from the one before it (``rederive``) and reports one that differs. A
+report states the checkpoint it started from.
 
 Where a report's span begins depends on the first line naming its hand: usually in the
 hand's own segments, but an event of a hand can arrive inside another hand's segment or
