@@ -91,7 +91,7 @@ class ChainBreak:
     table_id: str
     seq: int | None
     event_id: str | None
-    kind: str  # altered, gap, genesis, conflict, late, column, unreadable, anchor, end,
+    kind: str  # altered, gap, genesis, conflict, copy, late, column, unreadable, anchor, end,
     # checkpoint
     message: str
     at_intake: bool = False
@@ -310,8 +310,8 @@ def check_table(table_id: str, segments: Iterable[DecodedSegment],
 
 # Linked events a walk keeps, to tell a byte copy from a conflict: those of the last this
 # many seqs below its head, as many as the intake remembers to tell a redelivery from a
-# forgery. The intake never takes in two events at one seq, so an honest archive has
-# neither.
+# forgery. The intake never takes in two events at one seq, and the writer keeps one copy
+# of an event, so an honest archive has neither.
 RECENT_SEQS = MAX_REMEMBERED_EVENTS
 
 
@@ -325,10 +325,11 @@ class ChainWalk:
     waits for it, holding the events above it (at most the intake's window of two hands:
     ``services.events.bounds``); any other event below the walked seqs is a break (kind
     ``late``: the intake never accepted it there) or, for a seq it still remembers, an
-    exact copy (ignored) or a ``conflict``. The result is what putting every accepted event
-    of the table in ``seq`` order (the first arrival of each seq) and linking them would
-    give, for every archive the intake could have written; only events added behind the
-    archive's guards below the walked seqs are told apart (as ``late``)."""
+    exact copy (``copy``) or a ``conflict``. The result is what putting every accepted
+    event of the table in ``seq`` order (the first arrival of each seq) and linking them
+    would give, each later arrival at a seq listed (``conflict``, or ``copy`` when byte
+    for byte the same), for every archive the intake could have written; only events
+    added behind the archive's guards below the walked seqs are told apart (``late``)."""
 
     def __init__(self, table_id: str, before: tuple[int, str] | None,
                  anchors: Iterable[Anchor], reordered: Iterable[int]) -> None:
@@ -362,13 +363,12 @@ class ChainWalk:
                 self.waiting[seq] = event
                 heapq.heappush(self.heap, seq)
                 self._link_what_can_be()
-            elif known.hash != event.hash:
-                self.conflicts.append(_conflict(self.table_id, known.event_id, event))
+            else:
+                self.conflicts.append(_twice(self.table_id, known, event))
             return
         remembered = self.recent.get(seq) if seq >= self.expected - RECENT_SEQS else None
         if remembered is not None:
-            if remembered.hash != event.hash:
-                self.conflicts.append(_conflict(self.table_id, remembered.event_id, event))
+            self.conflicts.append(_twice(self.table_id, remembered, event))
         elif not (self.before is not None and seq <= self.before[0] and self._came_late(
                 seq, seq)):  # a late event of a gap before the span: linked there
             self.conflicts.append(ChainBreak(
@@ -428,10 +428,18 @@ class ChainWalk:
                     f"hashes to {event.hash[:16]}…"))
 
 
-def _conflict(table_id: str, first_id: str, event: StoredEvent) -> ChainBreak:
-    return ChainBreak(table_id, event.seq, event.event_id, "conflict",
-                      f"seq {event.seq} is archived twice with different bytes (events "
-                      f"{first_id} and {event.event_id})")
+def _twice(table_id: str, first: StoredEvent, event: StoredEvent) -> ChainBreak:
+    """An accepted seq archived a second time. The intake never accepts two events at one
+    seq (a re-delivery is refused, and archived as refused), and the writer stores an
+    event it already holds only once, so even a byte copy was put there by hand: it
+    changes no link, but a replay reads it again."""
+    if first.hash != event.hash:
+        return ChainBreak(table_id, event.seq, event.event_id, "conflict",
+                          f"seq {event.seq} is archived twice with different bytes (events "
+                          f"{first.event_id} and {event.event_id})")
+    return ChainBreak(table_id, event.seq, event.event_id, "copy",
+                      f"seq {event.seq} (event {event.event_id}) is archived twice, byte for "
+                      "byte: the writer keeps one copy of an event, so the second was added")
 
 
 def _link_problems(table_id: str, event: StoredEvent,

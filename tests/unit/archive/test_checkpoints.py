@@ -201,7 +201,8 @@ def checkpointed(tmp_path: Any, name: str) -> tuple[Engine, list[bytes], list[Ch
 def test_a_segment_added_before_a_checkpoint_makes_it_unused(tmp_path: Any) -> None:
     """A segment stored under a key before the checkpoints (here the table's first again,
     under another ordinal): the archive no longer holds what they were made from, so the
-    report replays from the first event, and verify says they are not used."""
+    report replays from the first event, and verify says they are not used; the copied
+    events themselves are breaks (kind ``copy``)."""
     engine, lines, made = checkpointed(tmp_path, "added")
     with engine.begin() as conn:
         conn.execute(text(
@@ -217,6 +218,12 @@ def test_a_segment_added_before_a_checkpoint_makes_it_unused(tmp_path: Any) -> N
     notes: list[str] = []
     assert rederive(engine, "T001", PROFILES, notes=notes) == []
     assert len(notes) == len(made) and all("is not used" in n for n in notes)
+    with engine.connect() as conn:
+        copied = conn.execute(text(
+            "SELECT first_seq, last_seq FROM archive_segments WHERE ordinal < 0")).one()
+    breaks = verify_archive(engine, profiles=PROFILES).archive_breaks
+    assert [(b.kind, b.seq) for b in breaks] == [
+        ("copy", seq) for seq in range(copied.first_seq, copied.last_seq + 1)]
     engine.dispose()
 
 

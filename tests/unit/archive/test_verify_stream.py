@@ -51,13 +51,15 @@ def event(seq: int, variant: str = "", prev_hash: str | None = None) -> StoredEv
 
 def linked_in_seq_order(events: Sequence[StoredEvent], before: tuple[int, str] | None,
                         anchors: Sequence[Anchor]) -> list[Found]:
-    """The definition: conflicts in arrival order, then each link in seq order, then the
-    anchors that name a linked event with another hash."""
+    """The definition: each later arrival at a seq in arrival order (a conflict, or a copy
+    when byte for byte the same), then each link in seq order, then the anchors that name
+    a linked event with another hash."""
     by_seq: dict[int, StoredEvent] = {}
     found: list[Found] = []
     for e in events:
-        if e.seq in by_seq and by_seq[e.seq].hash != e.hash:
-            found.append(("conflict", e.seq, e.event_id, None))
+        if e.seq in by_seq:
+            found.append(("conflict" if by_seq[e.seq].hash != e.hash else "copy", e.seq,
+                          e.event_id, None))
         by_seq.setdefault(e.seq, e)
     previous = before
     for seq in sorted(by_seq):
@@ -179,14 +181,14 @@ def test_an_event_added_below_the_linked_seqs_without_a_reordered_alert_is_late(
         "an event the intake did not accept there")
 
 
-def test_a_seq_archived_again_long_after_is_late_and_a_recent_one_a_conflict(
+def test_a_seq_archived_again_long_after_is_late_and_a_recent_one_a_conflict_or_copy(
         monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(verify, "RECENT_SEQS", 8)
     events = [event(s) for s in range(1, 41)] + [event(35, "c"), event(36), event(5, "c"),
                                                  event(6)]
     found, _ = walked(events, None, [], [])
-    assert found == [("conflict", 35, "e35c", None), ("late", 5, "e5c", None),
-                     ("late", 6, "e6", None)]
+    assert found == [("conflict", 35, "e35c", None), ("copy", 36, "e36", None),
+                     ("late", 5, "e5c", None), ("late", 6, "e6", None)]
 
 
 def test_a_late_event_of_a_gap_before_the_span_is_left_to_that_span() -> None:
