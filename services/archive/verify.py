@@ -34,27 +34,29 @@ no more memory than its days.
 
 from __future__ import annotations
 
-import bisect
 import datetime as dt
 import hashlib
-import heapq
 import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from itertools import chain, repeat
 from operator import attrgetter
-from typing import Any, NamedTuple
+from typing import Any
 
 import orjson
 from sqlalchemy import Connection, Engine, func, select
 
 from services.adjudicator.engine import engine_name
+from services.archive.chain import (
+    Anchor,
+    ChainBreak,
+    ChainWalk,
+    StoredEvent,
+)
 from services.archive.checkpoints import checkpoints_of, rederive
 from services.archive.partitions import detached_before
 from services.archive.reader import STREAM_ROWS, iter_segments, segments_query
 from services.archive.segment import PackedSegment, UnknownCodec, UnreadableBody, event_lines
-from services.events.bounds import MAX_REMEMBERED_EVENTS
-from services.events.canonical import GENESIS_HASH
 from services.games.profile import Profiles
 from services.ledger.archive_tables import ArchiveAlert, ArchiveSegment, ArchiveTable
 from services.ledger.models import Hand
@@ -82,39 +84,6 @@ class IntakeBreak:
     jumped_from: int | None = None
     late: bool = False
     reordered: bool = False
-
-
-@dataclass(frozen=True)
-class ChainBreak:
-    """One break: where (table, seq, event), what, and whether the stream had it at intake."""
-
-    table_id: str
-    seq: int | None
-    event_id: str | None
-    kind: str  # altered, gap, genesis, conflict, copy, late, column, unreadable, anchor, end,
-    # checkpoint
-    message: str
-    at_intake: bool = False
-    # The link as verify found it: the prev_hash the event carries and the hash of the
-    # event before it ("altered", "genesis"); the seq before a gap ("gap").
-    carried: str | None = None
-    previous_hash: str | None = None
-    previous_seq: int | None = None
-
-
-class StoredEvent(NamedTuple):
-    """An archived event as verify reads it back (hash recomputed from its bytes). A
-    named tuple, not a frozen dataclass: verify makes one for every archived event, and
-    the dataclass's construction was a third of reading one (1.0 against 0.3 us)."""
-
-    seq: int
-    event_id: str
-    prev_hash: str
-    hash: str
-    ts: str
-    table_id: str
-    hand_id: str | None
-    refused: bool
 
 
 @dataclass
@@ -262,15 +231,6 @@ def _column_problems(segment: PackedSegment, events: list[StoredEvent]) -> list[
 # ---------------------------------------------------------------- one table
 
 
-@dataclass(frozen=True)
-class Anchor:
-    """What the ledger booked for a hand: the seq and hash of its last event."""
-
-    hand_id: str
-    last_seq: int
-    last_hash: str
-
-
 # ``check_table``'s ``archived_to`` when the table has no catalog row at all.
 NO_CATALOG_ROW = -1
 
@@ -306,174 +266,6 @@ def check_table(table_id: str, segments: Iterable[DecodedSegment],
         after = archived_to if archived_to_after is None else archived_to_after
         breaks += _end_problems(table_id, walk.highest, archived_to, after)
     return [_classified(b, intake) for b in breaks]
-
-
-# Linked events a walk keeps, to tell a byte copy from a conflict: those of the last this
-# many seqs below its head, as many as the intake remembers to tell a redelivery from a
-# forgery. The intake never takes in two events at one seq, and the writer keeps one copy
-# of an event, so an honest archive has neither.
-RECENT_SEQS = MAX_REMEMBERED_EVENTS
-
-
-class ChainWalk:
-    """One table's accepted events, fed in arrival order, linked in ``seq`` order.
-
-    Why it can link as it reads: the intake takes an event in below its chain head only
-    when that seq was skipped by a gap and the event came late, and then it says so (a
-    REORDERED alert, archived). So a gap none of whose seqs has such an alert will never
-    be filled in an honest archive: the walk links across it at once. A gap with one
-    waits for it, holding the events above it (at most the intake's window of two hands:
-    ``services.events.bounds``); any other event below the walked seqs is a break (kind
-    ``late``: the intake never accepted it there) or, for a seq it still remembers, an
-    exact copy (``copy``) or a ``conflict``. The result is what putting every accepted
-    event of the table in ``seq`` order (the first arrival of each seq) and linking them
-    would give, each later arrival at a seq listed (``conflict``, or ``copy`` when byte
-    for byte the same), for every archive the intake could have written; only events
-    added behind the archive's guards below the walked seqs are told apart (``late``)."""
-
-    def __init__(self, table_id: str, before: tuple[int, str] | None,
-                 anchors: Iterable[Anchor], reordered: Iterable[int]) -> None:
-        self.table_id = table_id
-        self.before = before
-        self.previous = before  # (seq, hash) of the last event linked
-        self.expected = before[0] + 1 if before else 1  # lowest seq not yet linked
-        self.reordered = sorted(set(reordered))
-        self.waiting: dict[int, StoredEvent] = {}
-        self.heap: list[int] = []
-        self.recent: dict[int, StoredEvent] = {}  # linked events, the last RECENT_SEQS seqs
-        self.anchors = iter(anchors)
-        self.anchor: Anchor | None = next(self.anchors, None)
-        self.conflicts: list[ChainBreak] = []
-        self.links: list[ChainBreak] = []
-        self.anchored: list[ChainBreak] = []
-
-    @property
-    def highest(self) -> int | None:
-        """The highest seq linked (or ``before``'s): where the chain ends."""
-        return self.previous[0] if self.previous is not None else None
-
-    def arrive(self, event: StoredEvent) -> None:
-        seq = event.seq
-        if seq == self.expected and not self.heap:  # the usual case: the next event
-            self._link(event)
-            return
-        if seq >= self.expected:
-            known = self.waiting.get(seq)
-            if known is None:
-                self.waiting[seq] = event
-                heapq.heappush(self.heap, seq)
-                self._link_what_can_be()
-            else:
-                self.conflicts.append(_twice(self.table_id, known, event))
-            return
-        remembered = self.recent.get(seq) if seq >= self.expected - RECENT_SEQS else None
-        if remembered is not None:
-            self.conflicts.append(_twice(self.table_id, remembered, event))
-        elif not (self.before is not None and seq <= self.before[0] and self._came_late(
-                seq, seq)):  # a late event of a gap before the span: linked there
-            self.conflicts.append(ChainBreak(
-                self.table_id, seq, event.event_id, "late",
-                f"seq {seq} is archived after the chain was linked past it (to seq "
-                f"{self.expected - 1}), and the intake took in no event late at that seq "
-                "(no REORDERED alert): the archive holds an event the intake did not "
-                "accept there"))
-
-    def finish(self) -> list[ChainBreak]:
-        """The breaks, once every segment arrived: the events still waiting are linked
-        (their gaps are gaps)."""
-        while self.heap:
-            self._link(self.waiting.pop(heapq.heappop(self.heap)))
-        return self.conflicts + self.links + self.anchored
-
-    def _link_what_can_be(self) -> None:
-        while self.heap:
-            lowest = self.heap[0]
-            if lowest != self.expected and self._came_late(self.expected, lowest - 1):
-                return  # a seq of the gap below may still come late
-            heapq.heappop(self.heap)
-            self._link(self.waiting.pop(lowest))
-
-    def _came_late(self, first: int, last: int) -> bool:
-        """Whether the intake took in an event late at a seq in ``first``..``last``."""
-        at = bisect.bisect_left(self.reordered, first)
-        return at < len(self.reordered) and self.reordered[at] <= last
-
-    def _link(self, event: StoredEvent) -> None:
-        seq = event.seq
-        previous = self.previous
-        if previous is None or seq != previous[0] + 1 or event.prev_hash != previous[1]:
-            self.links += _link_problems(self.table_id, event, previous)
-        self.previous = (seq, event.hash)
-        self.expected = seq + 1
-        recent = self.recent
-        recent[seq] = event
-        if len(recent) > 2 * RECENT_SEQS:  # forget the older half, in one pass
-            self.recent = {s: e for s, e in recent.items() if s >= seq + 1 - RECENT_SEQS}
-        if self.anchor is not None and self.anchor.last_seq <= seq:
-            self._check_anchors(event)
-
-    def _check_anchors(self, event: StoredEvent) -> None:
-        """The ledger's hands whose last event is this one (anchors of seqs not linked,
-        outside the span or in a gap, are passed by: a gap is reported as such)."""
-        while self.anchor is not None and self.anchor.last_seq <= event.seq:
-            anchor = self.anchor
-            self.anchor = next(self.anchors, None)
-            if self.anchor is not None and self.anchor.last_seq < anchor.last_seq:
-                raise ValueError("check_table: anchors must come in last_seq order")
-            if anchor.last_seq == event.seq and anchor.last_hash != event.hash:
-                self.anchored.append(ChainBreak(
-                    self.table_id, anchor.last_seq, event.event_id, "anchor",
-                    f"hand {anchor.hand_id} was booked with its last event (seq "
-                    f"{anchor.last_seq}) hashing to {anchor.last_hash[:16]}…, the archive's "
-                    f"hashes to {event.hash[:16]}…"))
-
-
-def _twice(table_id: str, first: StoredEvent, event: StoredEvent) -> ChainBreak:
-    """An accepted seq archived a second time. The intake never accepts two events at one
-    seq (a re-delivery is refused, and archived as refused), and the writer stores an
-    event it already holds only once, so even a byte copy was put there by hand: it
-    changes no link, but a replay reads it again."""
-    if first.hash != event.hash:
-        return ChainBreak(table_id, event.seq, event.event_id, "conflict",
-                          f"seq {event.seq} is archived twice with different bytes (events "
-                          f"{first.event_id} and {event.event_id})")
-    return ChainBreak(table_id, event.seq, event.event_id, "copy",
-                      f"seq {event.seq} (event {event.event_id}) is archived twice, byte for "
-                      "byte: the writer keeps one copy of an event, so the second was added")
-
-
-def _link_problems(table_id: str, event: StoredEvent,
-                   previous: tuple[int, str] | None) -> list[ChainBreak]:
-    """The link from the event linked before (``previous``: seq and hash; None: this is
-    the table's first) to ``event``."""
-    if previous is None:
-        # Nothing archived before (live or detached, ``_before``): the chain is the
-        # table's whole, so it starts at seq 1; otherwise its first events were cut
-        # away, or never came (then the intake reported the jump: as received).
-        if event.seq > 1:
-            missing = "seq 1" if event.seq == 2 else f"seq 1..{event.seq - 1}"
-            return [ChainBreak(table_id, event.seq, event.event_id, "gap",
-                               f"{missing} missing before seq {event.seq}: the table's first "
-                               "events are in neither the archive nor a detached day",
-                               previous_seq=0)]
-        if event.prev_hash != GENESIS_HASH:
-            return [ChainBreak(table_id, 1, event.event_id, "genesis",
-                               "seq 1 does not carry the all-zero genesis prev_hash",
-                               carried=event.prev_hash, previous_hash=GENESIS_HASH,
-                               previous_seq=0)]
-        return []
-    seq, digest = previous
-    if event.seq != seq + 1:
-        missing = f"seq {seq + 1}" if event.seq == seq + 2 else f"seq {seq + 1}..{event.seq - 1}"
-        return [ChainBreak(table_id, event.seq, event.event_id, "gap",
-                           f"{missing} missing before seq {event.seq}", previous_seq=seq)]
-    if event.prev_hash != digest:
-        return [ChainBreak(
-            table_id, event.seq, event.event_id, "altered",
-            f"seq {event.seq} carries prev_hash {event.prev_hash[:16]}… but seq {seq} as "
-            f"archived hashes to {digest[:16]}…: seq {seq} (or this event) changed",
-            carried=event.prev_hash, previous_hash=digest, previous_seq=seq)]
-    return []
 
 
 def _end_problems(table_id: str, highest: int | None, archived_to: int, after: int

@@ -27,10 +27,10 @@ import pytest
 from sqlalchemy import Engine, text
 from sqlalchemy.exc import IntegrityError
 
+from services.archive.chain import Anchor
 from services.archive.segment import PackedSegment, compress, event_lines
 from services.archive.verify import (
     NO_CATALOG_ROW,
-    Anchor,
     DecodedSegment,
     IntakeBreak,
     check_table,

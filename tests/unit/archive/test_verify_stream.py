@@ -18,17 +18,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from services.archive import verify
-from services.archive.verify import (
-    Anchor,
-    ChainBreak,
-    ChainWalk,
-    DecodedSegment,
-    StoredEvent,
-    check_table,
-    decode_segment,
-    intake_break,
-)
+from services.archive import chain
+from services.archive.chain import Anchor, ChainBreak, ChainWalk, StoredEvent
+from services.archive.verify import DecodedSegment, check_table, decode_segment, intake_break
 from services.events.canonical import GENESIS_HASH
 from tests.unit.archive.support import run, simulated_log
 
@@ -183,7 +175,7 @@ def test_an_event_added_below_the_linked_seqs_without_a_reordered_alert_is_late(
 
 def test_a_seq_archived_again_long_after_is_late_and_a_recent_one_a_conflict_or_copy(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(verify, "RECENT_SEQS", 8)
+    monkeypatch.setattr(chain, "RECENT_SEQS", 8)
     events = [event(s) for s in range(1, 41)] + [event(35, "c"), event(36), event(5, "c"),
                                                  event(6)]
     found, _ = walked(events, None, [], [])
