@@ -21,8 +21,15 @@ import typer
 from rich.markup import escape
 from rich.text import Text
 
-from services.adjudicator.embedded import DeadLetter, EmbeddedRunner, StepResult, iter_lines
+from services.adjudicator.embedded import (
+    BYTES_PER_CHUNK,
+    DeadLetter,
+    EmbeddedRunner,
+    StepResult,
+    iter_lines,
+)
 from services.events.contract import AdjudicationRecord, Alert, encode_record
+from services.events.logfile import examine, open_log, read_chunks
 from services.exits import INPUT_PROBLEMS, OK, USAGE, PitwatchGroup, print_error
 from services.games.profile import UnknownProfileError
 from services.games.profiles import BUILTIN_PROFILE, read_profiles
@@ -156,13 +163,18 @@ def run_file(path: Path, out: BinaryIO | None = None, engine: str | None = None,
 
 def _steps(runner: EmbeddedRunner, path: Path, bar: LogProgress, runs: bool
            ) -> Iterator[StepResult]:
-    """The file's results: the native core reads the file itself in whole buffers (the
-    bar advances per buffer; with ``runs``, its records come in runs), the reference one
-    line at a time (the bar per line)."""
-    if runner.native:
+    """The file's results: the native core reads a regular JSONL file itself in whole
+    buffers (the bar advances per buffer; with ``runs``, its records come in runs), and
+    takes a compressed log or a pipe as a stream (``open_log``) in buffers of whole
+    lines; the reference reads one line at a time (the bar per line)."""
+    if runner.native and examine(path).plain_file:
         yield from runner.feed_path(path, bar.counted if bar.visible else None, runs)
         return
-    with path.open("rb") as fh:
+    with open_log(path) as fh:  # compressed, or a pipe: read once, as a stream
+        if runner.native:
+            chunks = read_chunks(fh, BYTES_PER_CHUNK)
+            yield from runner.feed_chunks(bar.chunks(chunks) if bar.visible else chunks)
+            return
         for raw, where in bar.lines(iter_lines(_naming(path, fh))):
             yield runner.feed(raw, where)
 
@@ -342,7 +354,7 @@ def surveil(
         raise typer.BadParameter(str(exc), param_hint="--profile") from None
     database = open_for_writing(db, "--db", default=None) if db is not None else None
     engine = load_engine(database, config) if database is not None else None
-    with file.open("rb") as fh, log_progress(file, "surveilling") as bar:
+    with open_log(file) as fh, log_progress(file, "surveilling") as bar:
         run = surveil_lines(bar.lines(iter_lines(fh)), config, profiles, engine=engine)
     if database is not None and engine is not None:
         save_engine(database, engine)

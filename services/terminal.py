@@ -33,6 +33,7 @@ from rich.table import Table
 from rich.text import Text
 
 from services.adjudicator.steps import finding_key
+from services.events.logfile import examine
 
 if TYPE_CHECKING:
     from services.adjudicator.steps import EncodedRecord, EncodedRun
@@ -85,7 +86,8 @@ def progress_bar(console: Console = err, get_time: Callable[[], float] | None = 
 
 
 def count_lines(path: Path) -> int:
-    """Lines (events) in a JSONL file, counted without parsing: the bar's total."""
+    """Lines (events) in a JSONL file, counted without parsing: the bar's total. Only of a
+    file that can be read again (``lines_beforehand``)."""
     lines = 0
     last = b"\n"
     with path.open("rb") as fh:
@@ -135,16 +137,33 @@ class LogProgress:
         self._hands += hands
         self._flush()
 
+    def chunks(self, chunks: Iterable[bytes]) -> Iterator[bytes]:
+        """Pass a log's consecutive pieces through, counting their lines and ``hand_ended``
+        events (a log the native core takes as a stream: compressed, or a pipe)."""
+        for chunk in chunks:
+            yield chunk
+            self.counted(chunk.count(b"\n"), chunk.count(HAND_ENDED))
+
     def _flush(self) -> None:
         self._progress.update(self._task, advance=self._pending,
                               note=f"{self._hands:,} hands")
         self._pending = 0
 
 
+def lines_beforehand(path: Path, console: Console = err) -> int | None:
+    """The bar's total: the lines of ``path`` when somebody sees the bar and the file is
+    JSONL as written in a regular file. A pipe or a FIFO is read once (counting its lines
+    first left nothing to adjudicate: 0 hands, exit 0), and a compressed log's lines are
+    known only once it is decompressed; their bars count without a total."""
+    if not console.is_terminal or not examine(path).plain_file:
+        return None
+    return count_lines(path)
+
+
 @contextmanager
 def log_progress(path: Path, what: str, console: Console = err) -> Iterator[LogProgress]:
     """``with log_progress(log, "adjudicating") as bar: for line in bar.lines(...)``."""
-    total = count_lines(path) if console.is_terminal else None
+    total = lines_beforehand(path, console)
     with progress_bar(console) as progress:
         task = progress.add_task(f"{what} {path.name}", total=total, unit="events",
                                  note="0 hands")

@@ -72,16 +72,20 @@ class EmbeddedRunner:
         lines (no Python object per line); the reference one line at a time. A file with
         a path is read faster by ``feed_path``."""
         if not isinstance(self.impl, NativeRunner):
-            feed = self.impl.feed
-            for raw, where in iter_lines(fh):
-                step = feed(raw, where)
-                if step.records or step.alerts or step.dead_letters or step.outside_hand:
-                    yield step
+            yield from self._feed_numbered(iter_lines(fh))
+            return
+        yield from self.feed_chunks(iter(lambda: fh.read(BYTES_PER_CHUNK), b""))
+
+    def feed_chunks(self, chunks: Iterable[bytes]) -> Iterator[StepResult]:
+        """As ``feed_file``, of a log given as consecutive pieces of its bytes, cut
+        anywhere (a stream read as it comes: a decompressed log, a pipe)."""
+        if not isinstance(self.impl, NativeRunner):
+            yield from self._feed_numbered(iter_lines(lines_of(chunks)))
             return
         native = self.impl
         pending = b""  # the start of a line the previous chunk cut
         line = 1
-        while chunk := fh.read(BYTES_PER_CHUNK):
+        for chunk in chunks:
             last = chunk.rfind(b"\n") + 1
             if not last:  # the chunk only goes on with a line
                 pending += chunk
@@ -98,6 +102,14 @@ class EmbeddedRunner:
             pending = chunk[last:]
         if pending:
             yield from native.feed_buffer(pending, line)
+
+    def _feed_numbered(self, lines: Iterable[tuple[bytes, str]]) -> Iterator[StepResult]:
+        feed = self.impl.feed
+        for raw, where in lines:
+            step = feed(raw, where)
+            if (step.records or step.alerts or step.dead_letters or step.outside_hand
+                    or step.archive):
+                yield step
 
     def feed_path(self, path: str | os.PathLike[str],
                   on_read: Callable[[int, int], None] | None = None,
@@ -124,6 +136,19 @@ def iter_lines(lines: Iterable[bytes]) -> Iterator[tuple[bytes, str]]:
         stripped = line.strip()
         if stripped:
             yield stripped, f"line {number}"
+
+
+def lines_of(chunks: Iterable[bytes]) -> Iterator[bytes]:
+    """The lines (each with its newline, the last perhaps without) of consecutive pieces of
+    a log's bytes."""
+    pending = b""
+    for chunk in chunks:
+        lines = (pending + chunk).split(b"\n")
+        pending = lines.pop()
+        for line in lines:
+            yield line + b"\n"
+    if pending:
+        yield pending
 
 
 def adjudicate_lines(lines: Iterable[bytes], profiles: Profiles,

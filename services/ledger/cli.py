@@ -24,6 +24,7 @@ from rich.text import Text
 from sqlalchemy import Engine
 
 from services.events.contract import AdjudicationRecord, decode_record
+from services.events.logfile import open_log
 from services.ledger.db import (
     DB_ENV_VAR,
     DEFAULT_URL,
@@ -42,7 +43,7 @@ from services.ledger.queries import (
     stored_hand,
     table_day_totals,
 )
-from services.terminal import count_lines, progress_bar
+from services.terminal import lines_beforehand, progress_bar
 
 ledger_app = typer.Typer(
     name="ledger", help="Book adjudication records and read the ledger.", no_args_is_help=True
@@ -292,7 +293,7 @@ def post_command(
     statuses: Counter[str] = Counter()
     bad_lines = [0]
     started = time.perf_counter()
-    total = count_lines(records_file) if errors.is_terminal else None
+    total = lines_beforehand(records_file, errors)
     with progress_bar(errors) as progress:
         task = progress.add_task("posting", total=total, unit="hands", note="")
         for result in iter_post(engine, _read_records(records_file, bad_lines), batch_size):
@@ -312,7 +313,7 @@ def post_command(
 def _read_records(path: Path, bad_lines: list[int]) -> Iterator[AdjudicationRecord]:
     """Records of a JSONL file; a line that is not a valid record is reported, counted in
     ``bad_lines[0]`` and skipped."""
-    with path.open("rb") as lines:
+    with open_log(path) as lines:
         for number, line in enumerate(lines, start=1):
             if not line.strip():
                 continue

@@ -22,6 +22,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from services.adjudicator.embedded import EmbeddedRunner, iter_lines
+from services.events.logfile import open_log
 from services.games.profile import Profiles
 from services.games.profiles import read_profiles
 from services.observability.metrics import AdjudicatorMetrics, adjudicator_metrics
@@ -65,7 +66,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(str(exc))
     print(f"metrics on port {port}" if port is not None else "metrics switched off",
           file=sys.stderr, flush=True)
-    with args.log.open("rb") as fh:
+    with open_log(args.log) as fh:
         hands = replay(fh, adjudicator_metrics(), read_profiles(), args.events_per_second)
     print(f"replayed: {hands} hands adjudicated", file=sys.stderr, flush=True)
     if not args.exit:

@@ -25,6 +25,7 @@ from aiokafka import AIOKafkaProducer
 from aiokafka.errors import UnknownTopicOrPartitionError
 
 from services.adjudicator.embedded import iter_lines
+from services.events.logfile import open_log
 from services.pipeline.clients import TopicMissing, require_topics, start_clients
 from services.pipeline.topics import MAX_MESSAGE_BYTES, StreamSettings
 
@@ -116,7 +117,7 @@ async def produce_file(path: Path, settings: StreamSettings) -> ProduceReport:
     too_large: list[tuple[str, int]] = []
     await start_clients(settings.bootstrap, producer)
     try:
-        with path.open("rb") as fh:
+        with open_log(path) as fh:
             sent, unkeyed = await produce_records(producer, settings.topics.events,
                                                   keyed_records(fh, too_large))
     except UnknownTopicOrPartitionError:  # deleted meanwhile

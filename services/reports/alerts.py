@@ -21,6 +21,7 @@ from typing import Any
 import msgspec
 
 from services.events.contract import Alert
+from services.events.logfile import open_log
 
 # Who or what an alert is about, in the order a reader names it (evidence keys).
 SUBJECT_KEYS = (("dealer", "dealer"), ("table", "table"), ("player", "player"),
@@ -57,7 +58,8 @@ class AlertLine:
 def read_alerts(path: Path) -> list[Alert]:
     """Every alert of a JSONL file (blank lines skipped; a bad line is an error)."""
     decoder = msgspec.json.Decoder(Alert)
-    return [decoder.decode(line) for line in path.read_bytes().splitlines() if line.strip()]
+    with open_log(path) as fh:
+        return [decoder.decode(line) for line in fh.read().splitlines() if line.strip()]
 
 
 def cited_hands(alert: Alert) -> tuple[CitedHand, ...]:

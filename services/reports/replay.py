@@ -28,6 +28,7 @@ from services.archive.checkpoints import Checkpoint, Key
 from services.archive.history import BulkHistory
 from services.events.canonical import canonical_json
 from services.events.contract import AdjudicationRecord, Event
+from services.events.logfile import open_log
 from services.games.model import GameOutcome, HandInput, HandRejected
 from services.games.profile import Profiles, UnknownProfileError
 from services.games.registry import GAMES
@@ -74,8 +75,9 @@ class HandReplay:
 
 
 def read_log(path: Path) -> list[bytes]:
-    """The non-blank lines of a JSONL event log."""
-    return [line.strip() for line in path.read_bytes().splitlines() if line.strip()]
+    """The non-blank lines of a JSONL event log (kept compressed or not: ``open_log``)."""
+    with open_log(path) as fh:
+        return [line.strip() for line in fh.read().splitlines() if line.strip()]
 
 
 @dataclass
