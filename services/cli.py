@@ -167,8 +167,9 @@ def _steps(runner: EmbeddedRunner, path: Path, bar: LogProgress, runs: bool
     buffers (the bar advances per buffer; with ``runs``, its records come in runs), and
     takes a compressed log or a pipe as a stream (``open_log``) in buffers of whole
     lines; the reference reads one line at a time (the bar per line)."""
-    if runner.native and examine(path).plain_file:
-        yield from runner.feed_path(path, bar.counted if bar.visible else None, runs)
+    source = examine(path)
+    if runner.native and source.plain_file:
+        yield from runner.feed_path(source.path, bar.counted if bar.visible else None, runs)
         return
     with open_log(path) as fh:  # compressed, or a pipe: read once, as a stream
         if runner.native:
@@ -243,7 +244,8 @@ def _keep(url: str, run: AdjudicationRun) -> None:
 
 @app.command()
 def adjudicate(
-    file: Annotated[Path, typer.Argument(exists=True, dir_okay=False, help="JSONL event log")],
+    file: Annotated[Path, typer.Argument(exists=True, dir_okay=False, allow_dash=True,
+                                         help="JSONL event log (- reads standard input)")],
     ledger: Annotated[str | None, typer.Option(help="book the hands into this ledger "
                                                     "(SQLAlchemy URL; created if new), "
                                                     "archive the events and alerts there and "
@@ -322,7 +324,8 @@ def _alert_line(alert: Alert) -> bytes:
 
 @app.command()
 def surveil(
-    file: Annotated[Path, typer.Argument(exists=True, dir_okay=False, help="JSONL event log")],
+    file: Annotated[Path, typer.Argument(exists=True, dir_okay=False, allow_dash=True,
+                                         help="JSONL event log (- reads standard input)")],
     out: Annotated[Path | None, typer.Option(callback=output_file, dir_okay=False,
                                              help="write the SURV-2..8 alerts here (JSONL); "
                                                   "default: stdout")] = None,

@@ -155,9 +155,10 @@ def lines_beforehand(path: Path, console: Console = err) -> int | None:
     JSONL as written in a regular file. A pipe or a FIFO is read once (counting its lines
     first left nothing to adjudicate: 0 hands, exit 0), and a compressed log's lines are
     known only once it is decompressed; their bars count without a total."""
-    if not console.is_terminal or not examine(path).plain_file:
+    if not console.is_terminal:
         return None
-    return count_lines(path)
+    source = examine(path)
+    return count_lines(source.path) if source.plain_file else None
 
 
 @contextmanager

@@ -192,10 +192,19 @@ def compression_of(head: bytes) -> str | None:
     return next((name for magic, name in MAGIC if head.startswith(magic)), None)
 
 
+STDIN = Path("/dev/stdin")
+
+
+def named(path: Path) -> Path:
+    """The file ``path`` names: ``-`` is standard input, as for most Unix tools."""
+    return STDIN if str(path) == "-" else path
+
+
 def examine(path: Path) -> LogSource:
     """What ``path`` is, without consuming it: a regular file's first bytes are read to
     know its compression; a pipe's cannot be read twice, so it counts as compressed-or-not
     only once it is opened (``open_log`` looks then), here as unknown (None)."""
+    path = named(path)
     rereadable = stat.S_ISREG(os.stat(path).st_mode)
     if not rereadable:
         return LogSource(path, None, False)
@@ -211,6 +220,7 @@ def open_log(path: Path) -> io.BufferedReader[Any]:
     """The log at ``path`` as a binary stream of its JSONL bytes, decompressed when its
     first bytes say it is compressed. The caller closes it. A read of a damaged or
     truncated compressed stream raises ``OSError`` naming the file."""
+    path = named(path)
     raw = io.BufferedReader(io.FileIO(os.fspath(path), "rb"), buffer_size=READ_SIZE)
     try:
         compression = compression_of(raw.peek(SNIFF)[:SNIFF])

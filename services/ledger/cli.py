@@ -277,8 +277,9 @@ def _dash(value: object) -> str:
 @ledger_app.command("post")
 def post_command(
     records_file: Annotated[
-        Path, typer.Argument(exists=True, dir_okay=False,
-                             help="Adjudication records, one JSON object per line.")
+        Path, typer.Argument(exists=True, dir_okay=False, allow_dash=True,
+                             help="Adjudication records, one JSON object per line "
+                                  "(- reads standard input).")
     ],
     db: DbOption = DEFAULT_URL,
     batch_size: Annotated[int, typer.Option(min=1, help="Hands per transaction.")] = (

@@ -74,7 +74,8 @@ def _settings(bootstrap: str, prefix: str, app_id: str = DEFAULT_APP_ID,
 
 
 def produce(
-    file: Annotated[Path, typer.Argument(exists=True, dir_okay=False, help="JSONL event log")],
+    file: Annotated[Path, typer.Argument(exists=True, dir_okay=False, allow_dash=True,
+                                         help="JSONL event log (- reads standard input)")],
     bootstrap: Bootstrap = DEFAULT_BOOTSTRAP,
     topic_prefix: Prefix = "",
 ) -> None:

@@ -26,6 +26,7 @@ import zlib
 from collections.abc import Callable
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 import orjson
 import pytest
@@ -75,6 +76,13 @@ def plain_records(engine: str) -> str:
         ran = pitwatch("adjudicate", str(path), "--engine", engine)
     assert ran.code == 0, ran.stderr
     return ran.stdout
+
+
+def _run(args: list[str], **kwargs: Any) -> subprocess.CompletedProcess[Any]:
+    """``pitwatch ARGS`` as a process (text unless ``text=False``)."""
+    kwargs.setdefault("text", True)
+    return subprocess.run([sys.executable, "-m", "services.cli", *args], cwd=REPO,
+                          capture_output=True, check=False, **kwargs)
 
 
 ENGINES = ["native", "python"]
@@ -243,3 +251,23 @@ def test_a_stream_that_expands_a_thousandfold_is_read_in_bounded_memory(
         tracemalloc.stop()
     assert total == size
     assert peak < 64 << 20, peak
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_dash_reads_standard_input_piped_or_redirected(engine: str, tmp_path: Path) -> None:
+    """``zcat day.jsonl.gz | pitwatch adjudicate -`` and ``pitwatch adjudicate - < day``
+    (a regular file: the native core reads it by its path, /dev/stdin)."""
+    piped = _run(["adjudicate", "-", "--engine", engine], input=gzip.compress(log_bytes()),
+                 text=False)
+    assert piped.returncode == 0, piped.stderr
+    assert piped.stdout.decode() == plain_records(engine)
+    log = tmp_path / "day.jsonl"
+    log.write_bytes(log_bytes())
+    with log.open("rb") as stdin:
+        redirected = _run(["adjudicate", "-", "--engine", engine], stdin=stdin)
+    assert redirected.returncode == 0, redirected.stderr
+    assert redirected.stdout == plain_records(engine)
+    posted = _run(["ledger", "post", "-", "--db", f"sqlite:///{tmp_path / 'l.db'}"],
+                  input=plain_records(engine))
+    assert posted.returncode == 0, posted.stderr
+    assert "60 records: posted 60" in posted.stderr
