@@ -65,14 +65,30 @@ class PitwatchCommands(PitwatchGroup):
                               help="Convert hand histories (PHH) to v1 events."),
         "serve": LazyCommand(
             "services.pipeline.cli", "serve_app",
+            listing="Run a pipeline service (until SIGTERM / Ctrl-C).",
             extra=(("surveillance", "services.pipeline.surveillance_service",
                     "serve_surveillance"),  # SURV-2..8 on the pipeline
                    ("console", "services.console.cli", "serve_console"))),  # the web console
-        "topics": LazyCommand("services.pipeline.cli", "topics_app"),
-        "produce": LazyCommand("services.pipeline.cli", "produce"),
-        "verify": LazyCommand("services.integrity", "verify"),
-        "replay": LazyCommand("services.archive.cli", "replay"),
-        "archive": LazyCommand("services.archive.cli", "archive_app"),
+        "topics": LazyCommand("services.pipeline.cli", "topics_app",
+                              listing="The pipeline's Kafka topics."),
+        "produce": LazyCommand(
+            "services.pipeline.cli", "produce",
+            listing="Publish an event log to table-events (key = table_id, file order per "
+                    "table)."),
+        "verify": LazyCommand(
+            "services.integrity", "verify",
+            listing="Re-verify every hash chain in the archive from the stored bytes, every "
+                    "booked\nhand's postings and rake against its stored record, and every "
+                    "case against its audit\ntrail; list each break. Exits 1 on a break in "
+                    "the database."),
+        "replay": LazyCommand(
+            "services.archive.cli", "replay",
+            listing="Re-adjudicate the archived hands of a span of days and list those "
+                    "whose record\ndiffers from the stored one, with the difference."),
+        "archive": LazyCommand(
+            "services.archive.cli", "archive_app",
+            listing="The event archive's days; detaching the days past retention "
+                    "(PostgreSQL)."),
         "users": LazyCommand("services.console.cli", "users_app",
                              help="Users of the compliance console."),
         "cases": LazyCommand("services.cases.cli", "cases_app",

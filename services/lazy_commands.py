@@ -22,19 +22,25 @@ from typing import Any, ClassVar
 
 import typer
 from typer import _click as click  # Typer 0.29 vendors its click (pyproject)
-from typer.core import TyperGroup
+from typer.core import TyperCommand, TyperGroup
 
 
 @dataclass(frozen=True)
 class LazyCommand:
     """Where a sub-command lives: ``module.attribute`` is a ``typer.Typer`` (a group) or a
     command function; ``extra`` are further commands ``(name, module, function)`` added to
-    that group first (``serve surveillance``, ``serve console``)."""
+    that group first (``serve surveillance``, ``serve console``). ``listing``: the first
+    paragraph of its help, as the root's ``--help`` lists it (``help``, when given)."""
 
     module: str
     attribute: str
     help: str | None = None
     extra: tuple[tuple[str, str, str], ...] = field(default=())
+    listing: str | None = None
+
+    @property
+    def listed_as(self) -> str:
+        return self.listing if self.listing is not None else self.help or ""
 
     def build(self, name: str) -> click.Command:
         target: Any = getattr(importlib.import_module(self.module), self.attribute)
@@ -58,6 +64,15 @@ class LazyGroup(TyperGroup):
     """A Typer group that also holds ``lazy`` sub-commands, built on first use."""
 
     lazy: ClassVar[Mapping[str, LazyCommand]] = {}
+    _listing = False  # this group's own help is being written
+
+    def format_help(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """The help, its lazy sub-commands listed by their declared lines, not imported."""
+        self._listing = True
+        try:
+            super().format_help(ctx, formatter)
+        finally:
+            self._listing = False
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         eager = super().list_commands(ctx)
@@ -65,6 +80,8 @@ class LazyGroup(TyperGroup):
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         if cmd_name not in self.commands and cmd_name in self.lazy:
+            if self._listing:  # a stand-in with the line the listing shows
+                return TyperCommand(cmd_name, help=self.lazy[cmd_name].listed_as)
             self.add_command(self.lazy[cmd_name].build(cmd_name), cmd_name)
         return super().get_command(ctx, cmd_name)
 

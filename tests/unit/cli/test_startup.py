@@ -13,6 +13,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -207,3 +208,38 @@ def test_a_ledger_already_at_head_opens_without_alembic(tmp_path: Path) -> None:
         code, heavy = _heavy_after(*command)
         assert code == 0, command
         assert "sqlalchemy" in heavy and "alembic" not in heavy, command
+
+
+def test_the_root_help_imports_no_command_module() -> None:
+    """``pitwatch --help`` listed its commands by importing every one (2 s of CPU for a
+    screen of text); it lists the lazy ones by their declared lines."""
+    from services.cli import PitwatchCommands
+
+    code, modules = _modules_after("--help")
+    assert code == 0
+    lazy_modules = {lazy.module for lazy in PitwatchCommands.lazy.values()}
+    assert lazy_modules & modules == set()
+    assert _heavy_after("--help")[1] == []
+
+
+def test_the_root_help_lists_each_lazy_command_as_its_own_help_does(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """The screen with the declared lines is the screen with every command imported."""
+    import typer.main
+
+    from services.cli import PitwatchCommands, app
+
+    monkeypatch.setenv("COLUMNS", "120")
+
+    def screen(group: Any) -> str:
+        assert group.main(["--help"], prog_name="pitwatch", standalone_mode=False) == 0
+        return capsys.readouterr().out
+
+    listed = screen(typer.main.get_command(app))
+    group = typer.main.get_command(app)
+    assert isinstance(group, PitwatchCommands)
+    for name, lazy in PitwatchCommands.lazy.items():
+        group.add_command(lazy.build(name), name)  # imported, as before
+    assert screen(group) == listed
+    for name in PitwatchCommands.lazy:
+        assert f" {name} " in listed
