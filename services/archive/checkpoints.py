@@ -36,8 +36,7 @@ from sqlalchemy import Connection, Engine, Table, func, select, tuple_
 from sqlalchemy.dialects import postgresql, sqlite
 
 from services.archive.history import BulkHistory
-from services.archive.reader import STREAM_ROWS
-from services.archive.segment import decompress
+from services.archive.reader import STREAM_ROWS, SegmentBody, day_of, segment_bodies
 from services.games.profile import Profiles
 from services.ledger.archive_tables import ArchiveCheckpoint, ArchiveDetached, ArchiveSegment
 from services.ledger.db import write_transaction
@@ -91,8 +90,7 @@ _C = ArchiveCheckpoint
 
 
 def _of_row(row: Any) -> Checkpoint:
-    day = row.day if isinstance(row.day, dt.date) else dt.date.fromisoformat(str(row.day))
-    return Checkpoint(row.table_id, row.head_seq, row.ordinal, day, row.segments,
+    return Checkpoint(row.table_id, row.head_seq, row.ordinal, day_of(row.day), row.segments,
                       row.lines, row.rejected,
                       tuple((int(n), str(reason)) for n, reason in
                             orjson.loads(row.rejected_first)),
@@ -333,27 +331,10 @@ def _walk_table(engine: Engine, table_id: str, profiles: Profiles, after: Checkp
     return rows
 
 
-def segments_between(conn: Connection, table_id: str, after: Key | None,
-                     through: Key | None = None
-                     ) -> Iterator[tuple[int, int, dt.date, str | None, bytes]]:
-    """(head_seq, ordinal, day, hand_id, body) of the table's segments after ``after`` (or
-    from its first) through ``through`` (or its last), read as consumed."""
-    s = ArchiveSegment
-    query = select(s.head_seq, s.ordinal, s.day, s.hand_id, s.codec, s.body).where(
-        s.table_id == table_id).order_by(s.head_seq, s.ordinal)
-    if after is not None:
-        query = query.where(tuple_(s.head_seq, s.ordinal) > tuple_(*after))
-    if through is not None:
-        query = query.where(tuple_(s.head_seq, s.ordinal) <= tuple_(*through))
-    for row in conn.execute(query.execution_options(yield_per=STREAM_ROWS)):
-        day = row.day if isinstance(row.day, dt.date) else dt.date.fromisoformat(str(row.day))
-        yield row.head_seq, row.ordinal, day, row.hand_id, decompress(row.codec, bytes(row.body))
-
-
 def _segments_after(engine: Engine, table_id: str, after: Checkpoint | None
-                    ) -> Iterator[tuple[int, int, dt.date, str | None, bytes]]:
+                    ) -> Iterator[SegmentBody]:
     with engine.connect() as conn:
-        yield from segments_between(conn, table_id, after.key if after else None)
+        yield from segment_bodies(conn, table_id, after.key if after else None)
 
 
 def _insert(engine: Engine, rows: list[Checkpoint]) -> None:
@@ -420,7 +401,7 @@ def _derived(engine: Engine, profiles: Profiles, checkpoint: Checkpoint,
              previous: Checkpoint | None) -> Walk:
     walk = Walk.start(checkpoint.table_id, profiles, previous)
     with engine.connect() as conn:
-        for _, _, _, hand_id, body in segments_between(
+        for _, _, _, hand_id, body in segment_bodies(
                 conn, checkpoint.table_id, previous.key if previous else None,
                 checkpoint.key):
             walk.take(hand_id, body)

@@ -229,7 +229,8 @@ def checkpoint_command(
     at = dt.datetime.now(dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
     made = make_checkpoints(engine, read_profiles(), at, table, every)
     if table is not None and made.tables == 0:
-        raise typer.BadParameter(f"the archive holds no table {table!r}",
+        raise typer.BadParameter(f"the archive holds no table {table!r} (`pitwatch archive "
+                                 "days` lists its days and their tables)",
                                  param_hint="--table")
     for line in made.skipped:
         errors.print(f"not checkpointed: {line}", markup=False)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterator
-from typing import Any, TypeAlias
+from typing import Any, NamedTuple, TypeAlias
 
 import orjson
 from sqlalchemy import Connection, Engine, Select, select, tuple_
@@ -57,6 +57,38 @@ def iter_segments(conn: Connection, query: Rows) -> Iterator[PackedSegment]:
         yield packed_of(row)
 
 
+def day_of(value: Any) -> dt.date:
+    """A stored ``day`` column as a date (SQLite gives back its text)."""
+    return value if isinstance(value, dt.date) else dt.date.fromisoformat(str(value))
+
+
+class SegmentBody(NamedTuple):
+    """A segment's key, day and hand, and its events (canonical JSON lines joined by
+    newlines)."""
+
+    head_seq: int
+    ordinal: int
+    day: dt.date
+    hand_id: str | None
+    body: bytes
+
+
+def segment_bodies(conn: Connection, table_id: str, after: tuple[int, int] | None = None,
+                   through: tuple[int, int] | None = None) -> Iterator[SegmentBody]:
+    """A table's segments after the one keyed ``after`` (or from its first) through the
+    one keyed ``through`` (or its last), in arrival order, decompressed as they are read
+    (``STREAM_ROWS`` rows at a time)."""
+    query = select(S.head_seq, S.ordinal, S.day, S.hand_id, S.codec, S.body).where(
+        S.table_id == table_id).order_by(S.head_seq, S.ordinal)
+    if after is not None:
+        query = query.where(tuple_(S.head_seq, S.ordinal) > tuple_(*after))
+    if through is not None:
+        query = query.where(tuple_(S.head_seq, S.ordinal) <= tuple_(*through))
+    for row in conn.execute(query.execution_options(yield_per=STREAM_ROWS)):
+        yield SegmentBody(row.head_seq, row.ordinal, day_of(row.day), row.hand_id,
+                          decompress(row.codec, bytes(row.body)))
+
+
 def hand_table(engine: Engine, hand_id: str) -> tuple[str, int, int] | None:
     """(table, head_seq, ordinal) of the last segment holding the hand, or None."""
     with engine.connect() as conn:
@@ -74,13 +106,9 @@ def bodies_through_hand(engine: Engine, where: tuple[str, int, int],
     successor that confirms the hand's last hash)."""
     table_id, head_seq, ordinal = where
     with engine.connect() as conn:
-        through = segments_query(table_id).where(
-            tuple_(S.head_seq, S.ordinal) <= tuple_(head_seq, ordinal))
-        if after is not None:
-            through = through.where(tuple_(S.head_seq, S.ordinal) > tuple_(*after))
-        for row in conn.execute(through.execution_options(yield_per=STREAM_ROWS)):
-            yield decompress(row.codec, bytes(row.body))
-        after = conn.execute(segments_query(table_id).where(
+        for segment in segment_bodies(conn, table_id, after, (head_seq, ordinal)):
+            yield segment.body
+        successor = conn.execute(segments_query(table_id).where(
             tuple_(S.head_seq, S.ordinal) > tuple_(head_seq, ordinal)).limit(1)).first()
-    if after is not None:
-        yield event_lines(after.codec, bytes(after.body))[0]
+    if successor is not None:
+        yield event_lines(successor.codec, bytes(successor.body))[0]

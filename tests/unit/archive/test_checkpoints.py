@@ -277,7 +277,7 @@ def test_the_command_makes_checkpoints_and_verify_derives_them(tmp_path: Any) ->
     from tests.unit.cli.helpers import assert_one_line_usage_error
 
     assert_one_line_usage_error(pitwatch("archive", "checkpoint", "--db", url, "--table",
-                                         "T9"), "holds no table")
+                                         "T9"), "holds no table", "pitwatch archive days")
     assert_one_line_usage_error(pitwatch("archive", "checkpoint", "--db", url, "--every",
                                          "5"), "--every")
 
