@@ -34,7 +34,7 @@ import zlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, BinaryIO, Protocol
+from typing import Any, Protocol
 
 # The codecs' magic numbers (RFC 1952, RFC 8878, the xz and bzip2 file formats).
 MAGIC: tuple[tuple[bytes, str], ...] = (
@@ -173,18 +173,27 @@ def _damaged_errors(compression: str) -> tuple[type[Exception], ...]:
 
 @dataclass(frozen=True)
 class LogSource:
-    """What a named log is: its compression (None: JSONL as written) and whether it can
-    be read twice (a regular file) or only once (a pipe, a FIFO, a terminal)."""
+    """What a named log is: its compression (None: JSONL as written), whether it can be
+    read twice (a regular file) or only once (a pipe, a FIFO, a terminal), and whether it
+    starts with a UTF-8 byte order mark."""
 
     path: Path
     compression: str | None
     rereadable: bool
+    marked: bool = False
 
     @property
     def plain_file(self) -> bool:
-        """A regular file of JSONL as written: its lines can be counted beforehand and the
-        native core can read it by its path."""
-        return self.rereadable and self.compression is None
+        """A regular file of JSONL as written, unmarked: its lines can be counted
+        beforehand and the native core can read it by its path."""
+        return self.rereadable and self.compression is None and not self.marked
+
+
+# Some Windows tools begin a UTF-8 file with a byte order mark. It belongs to the file,
+# not to its first event (whose bytes, and hash, the table published without it), so a
+# log's leading mark is passed over (RFC 8259 section 8.1 lets a reader ignore it); a mark
+# anywhere else is inside an event, and that line is rejected as malformed.
+BOM = b"\xef\xbb\xbf"
 
 
 def compression_of(head: bytes) -> str | None:
@@ -208,28 +217,65 @@ def examine(path: Path) -> LogSource:
     rereadable = stat.S_ISREG(os.stat(path).st_mode)
     if not rereadable:
         return LogSource(path, None, False)
-    with path.open("rb") as fh:
-        try:
-            head = fh.read(SNIFF)
-        except OSError as exc:  # a read names no file; the one-line error does
-            raise OSError(exc.errno, exc.strerror, os.fspath(path)) from None
-    return LogSource(path, compression_of(head), True)
+    with io.FileIO(os.fspath(path), "rb") as fh:
+        head = _head(fh, path)
+    return LogSource(path, compression_of(head), True, head.startswith(BOM))
 
 
 def open_log(path: Path) -> io.BufferedReader[Any]:
     """The log at ``path`` as a binary stream of its JSONL bytes, decompressed when its
-    first bytes say it is compressed. The caller closes it. A read of a damaged or
-    truncated compressed stream raises ``OSError`` naming the file."""
+    first bytes say it is compressed, its leading byte order mark passed over. The caller
+    closes it. A read of a damaged or truncated compressed stream raises ``OSError``
+    naming the file."""
     path = named(path)
-    raw = io.BufferedReader(io.FileIO(os.fspath(path), "rb"), buffer_size=READ_SIZE)
+    raw = io.FileIO(os.fspath(path), "rb")
     try:
-        compression = compression_of(raw.peek(SNIFF)[:SNIFF])
-    except OSError as exc:
+        head = _head(raw, path)
+    except OSError:
         raw.close()
+        raise
+    compression = compression_of(head)
+    stream = io.BufferedReader(
+        _Frames(raw, compression, path, head) if compression is not None
+        else _Prefixed(head, raw), buffer_size=READ_SIZE)
+    if stream.peek(len(BOM)).startswith(BOM):
+        stream.read(len(BOM))
+    return stream
+
+
+def _head(raw: io.FileIO, path: Path) -> bytes:
+    """The first ``SNIFF`` bytes (fewer at the end): a pipe may give them a few at a time.
+    A read error names the file (a read's own error names none)."""
+    head = b""
+    try:
+        while len(head) < SNIFF and (more := raw.read(SNIFF - len(head))):
+            head += more
+    except OSError as exc:
         raise OSError(exc.errno, exc.strerror, os.fspath(path)) from None
-    if compression is None:
-        return raw
-    return io.BufferedReader(_Frames(raw, compression, path), buffer_size=READ_SIZE)
+    return head
+
+
+class _Prefixed(io.RawIOBase):
+    """A file read from its start again: the bytes already taken from it, then the rest."""
+
+    def __init__(self, head: bytes, rest: io.FileIO) -> None:
+        self._head = head
+        self._rest = rest
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: memoryview | bytearray) -> int:  # type: ignore[override]
+        if not self._head:
+            return self._rest.readinto(buffer)
+        size = min(len(buffer), len(self._head))
+        buffer[:size] = self._head[:size]
+        self._head = self._head[size:]
+        return size
+
+    def close(self) -> None:
+        self._rest.close()
+        super().close()
 
 
 def read_chunks(stream: io.BufferedReader[Any], size: int) -> Iterator[bytes]:
@@ -260,7 +306,7 @@ class _Frames(io.RawIOBase):
     """A compressed stream decompressed a bounded step at a time, member after member
     (frame after frame), every one checked to its end marker."""
 
-    def __init__(self, source: BinaryIO, compression: str, path: Path) -> None:
+    def __init__(self, source: io.FileIO, compression: str, path: Path, head: bytes) -> None:
         self._source = source
         self._compression = compression
         self._new = MEMBERS[compression]
@@ -268,7 +314,7 @@ class _Frames(io.RawIOBase):
         self._path = path
         self._member = self._new()
         self._started = False  # the current member has taken input
-        self._input = b""  # compressed bytes read and not yet given to a member
+        self._input = head  # compressed bytes read and not yet given to a member
         self._output = b""  # decompressed bytes, returned from ``_taken`` on
         self._taken = 0
         self._at = 0  # compressed bytes given to members

@@ -271,3 +271,40 @@ def test_a_dash_reads_standard_input_piped_or_redirected(engine: str, tmp_path: 
                   input=plain_records(engine))
     assert posted.returncode == 0, posted.stderr
     assert "60 records: posted 60" in posted.stderr
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("compressed", [False, True], ids=["plain", "zstd"])
+def test_a_leading_byte_order_mark_is_passed_over(compressed: bool, engine: str,
+                                                  tmp_path: Path) -> None:
+    """Before: the first event rejected ("UTF-8 byte order mark (BOM) is not supported"),
+    exit 1. The mark is the file's, not the event's: the records are the unmarked log's.
+    A mark inside the log is still an event's bytes, and that line is rejected."""
+    marked = b"\xef\xbb\xbf" + log_bytes()
+    path = tmp_path / "windows.jsonl"
+    path.write_bytes(_zstd(marked) if compressed else marked)
+    assert examine(path).plain_file is False
+    ran = pitwatch("adjudicate", str(path), "--engine", engine)
+    assert ran.code == 0, ran.stderr
+    assert ran.stdout == plain_records(engine)
+    lines = log_bytes().splitlines(keepends=True)
+    inside = tmp_path / "inside.jsonl"
+    inside.write_bytes(b"".join([*lines[:5], b"\xef\xbb\xbf" + lines[5], *lines[6:]]))
+    rejected = pitwatch("adjudicate", str(inside), "--engine", engine)
+    assert rejected.code == 1
+    assert "rejected line 6: malformed JSON" in rejected.stderr
+
+
+def test_a_pipe_that_gives_its_first_bytes_one_at_a_time_is_still_known(tmp_path: Path) -> None:
+    """The codec is told from the first six bytes, however the pipe hands them over."""
+    packed = gzip.compress(log_bytes())
+    head = tmp_path / "head"
+    rest = tmp_path / "rest"
+    head.write_bytes(packed[:1])
+    rest.write_bytes(packed[1:])
+    command = (f"(cat {head}; sleep 1; cat {rest}) | {sys.executable} -m services.cli "
+               "adjudicate -")
+    done = subprocess.run(["sh", "-c", command], cwd=REPO, capture_output=True, text=True,
+                          check=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == plain_records("native")
