@@ -15,10 +15,13 @@ regular uncompressed file is handed to the native core's own reader by its path)
 
 A compressed stream that is cut short or damaged is an error naming the file (an
 ``OSError``, which the command line prints as one line and exits 2 on), never a quiet
-end of input: a log cut short must not read as a shorter day. zstd's reader would end
-quietly at a truncated frame, so frames are followed here (``_Frames``). Concatenated
-members or frames (``cat a.gz b.gz``, ``pzstd``) are one log, as their tools read them.
-Each read decompresses a bounded slice of input and returns at most what was asked,
+end of input: a log cut short must not read as a shorter day. Concatenated members or
+frames (``cat a.gz b.gz``, ``pzstd``) are one log, as their tools read them. The codecs'
+own libraries decompress (zlib, lzma, bz2, python-zstandard); this module only follows
+members to their end markers (``_Frames``), one loop for all four, because zstd's
+readers end quietly at a truncated frame and the standard library's file objects each
+fail in their own way (``EOFError``, ``LZMAError``, ``BadGzipFile``). Each step gives a
+bounded amount of output (``OUTPUT_LIMIT``; zstd: what ``ZSTD_SLICE`` bytes of input make),
 so a log that decompresses to far more than it holds is read in bounded memory.
 """
 
