@@ -80,3 +80,39 @@ def test_a_service_whose_topics_do_not_exist(service: list[str], kafka_bootstrap
     assert "Traceback" not in ran.stderr and "Unclosed" not in ran.stderr, ran.stderr
     [error] = [line for line in ran.stderr.splitlines() if line.startswith("error: ")]
     assert "does not exist at" in error and "pitwatch topics create" in error, error
+
+
+def test_a_compressed_log_is_published_as_its_lines(pipeline: StreamSettings,
+                                                    tmp_path: Path) -> None:
+    """``produce day.jsonl.xz`` publishes the log's events, not its compressed bytes
+    (before: every line of compressed bytes went out, keyed by nothing)."""
+    import lzma
+
+    from aiokafka import AIOKafkaConsumer
+
+    lines = [orjson.dumps({"v": 1, "table_id": f"T{n % 3}", "n": n}) for n in range(40)]
+    log = tmp_path / "day.jsonl.xz"
+    log.write_bytes(lzma.compress(b"\n".join(lines) + b"\n"))
+    ran = pitwatch("produce", str(log), "--bootstrap", pipeline.bootstrap, "--topic-prefix",
+                   pipeline.topic_prefix, columns=400)
+    assert ran.code == 0, ran.stderr
+    assert f"published 40 record(s) to {pipeline.topics.events}" in ran.stderr
+
+    async def published() -> list[tuple[bytes | None, bytes | None]]:
+        consumer = AIOKafkaConsumer(pipeline.topics.events, bootstrap_servers=pipeline.bootstrap,
+                                    auto_offset_reset="earliest", enable_auto_commit=False)
+        await consumer.start()
+        try:
+            got: list[tuple[bytes | None, bytes | None]] = []
+            while len(got) < 40:
+                batches = await consumer.getmany(timeout_ms=2_000)
+                if not batches:
+                    break
+                got += [(m.key, m.value) for ms in batches.values() for m in ms]
+            return got
+        finally:
+            await consumer.stop()
+
+    got = asyncio.run(published())
+    assert sorted(value for _, value in got if value is not None) == sorted(lines)
+    assert {key for key, _ in got} == {b"T0", b"T1", b"T2"}
