@@ -28,7 +28,7 @@ from services.adjudicator.embedded import (
     StepResult,
     iter_lines,
 )
-from services.events.contract import AdjudicationRecord, Alert, encode_record
+from services.events.contract import Alert, encode_record
 from services.events.logfile import examine, open_log, read_chunks
 from services.exits import INPUT_PROBLEMS, OK, USAGE, PitwatchGroup, print_error
 from services.games.profile import UnknownProfileError
@@ -47,7 +47,7 @@ from services.terminal import (
 )
 
 if TYPE_CHECKING:
-    from services.recording import ArchiveCollector
+    from services.recording import Kept, RunKeeper
     from services.simulator.options import SimulationOptions
 
 
@@ -133,19 +133,17 @@ GameOption = Annotated[list[str], typer.Option(
 
 
 class AdjudicationRun:
-    """Collects what an embedded run produced, for summaries, the ledger and the archive:
-    the records only when they are to be booked (``keep_records``; else their tally, so
-    a run over years of history holds counts, not records), the archive's packed
-    segments only when archived (``archive`` None: they are dropped)."""
+    """Collects what an embedded run produced, for its summaries: the records' tally (a
+    run over years of history holds counts, not records), the alerts and dead letters;
+    with a ``keeper``, every record, alert and segment also goes to the database as the
+    run goes (``services.recording.RunKeeper``)."""
 
-    def __init__(self, archive: ArchiveCollector | None = None,
-                 keep_records: bool = False) -> None:
+    def __init__(self, keeper: RunKeeper | None = None) -> None:
         self.tally = RecordTally()
-        self.records: list[AdjudicationRecord] | None = [] if keep_records else None
         self.alerts: list[Alert] = []
         self.dead_letters: list[DeadLetter] = []
         self.chain_breaks_outside_hands = 0  # rejected input too (docs/events.md)
-        self.archive = archive
+        self.keeper = keeper
 
     @property
     def input_rejected(self) -> bool:
@@ -154,26 +152,19 @@ class AdjudicationRun:
 
 
 def run_file(path: Path, out: BinaryIO | None = None, engine: str | None = None,
-             archive: bool = False, keep_records: bool = False) -> AdjudicationRun:
+             keeper: RunKeeper | None = None) -> AdjudicationRun:
     """Adjudicate a JSONL file, writing records to ``out`` (bytes, one JSON line each) as
-    hands end; with ``archive``, every event is packed for the archive as its segment
-    closes; with ``keep_records``, the records are kept for booking."""
-    if archive:
-        from services.recording import ArchiveCollector
-    run = AdjudicationRun(ArchiveCollector() if archive else None, keep_records)
-    runner = _runner(engine, archive)
-    if not keep_records:  # only written and counted: the core's records as their bytes
+    hands end; with ``keeper``, the records are booked, and (when it archives) every event
+    packed for the archive as its segment closes, a batch at a time."""
+    run = AdjudicationRun(keeper)
+    runner = _runner(engine, keeper is not None and keeper.archives)
+    if keeper is None:  # only written and counted: the core's records as their bytes
         runner.encode_records()
     with log_progress(path, "adjudicating") as bar:
-        for step in _steps(runner, path, bar, runs=not keep_records):
+        for step in _steps(runner, path, bar, runs=keeper is None):
             _collect(run, step, out)
             run.chain_breaks_outside_hands += len(step.outside_hand)
-            if run.archive is not None and step.archive:
-                run.archive.add(step.archive)
-        step = runner.finish()
-        _collect(run, step, out)
-        if run.archive is not None:
-            run.archive.add(step.archive)
+        _collect(run, runner.finish(), out)
     return run
 
 
@@ -228,8 +219,8 @@ def _collect(run: AdjudicationRun, step: StepResult, out: BinaryIO | None) -> No
             out.write(step.encoded_run.json)
     run.tally.add(step.records)
     run.tally.add_encoded(step.encoded)
-    if run.records is not None:
-        run.records += step.records
+    if run.keeper is not None:
+        run.keeper.add(step.records, step.alerts, step.archive)
     run.alerts += step.alerts
     run.dead_letters += step.dead_letters
     if out is not None:
@@ -246,14 +237,20 @@ def _write_dead_letters(path: Path, dead: list[DeadLetter]) -> None:
                        for d in dead))
 
 
-def _keep(url: str, run: AdjudicationRun) -> None:
-    """Book the run's hands; archive its events and alerts and open its cases."""
-    from services.ledger.cli import open_for_writing, posting_summary
-    from services.recording import archive_summary, keep_run
+def _keeper(url: str, archive: bool) -> RunKeeper:
+    """The ledger at ``url`` opened (created if new) before the run, which keeps its hands
+    there as it goes."""
+    from services.ledger.cli import open_for_writing
+    from services.recording import RunKeeper
 
-    engine = open_for_writing(url, "--ledger", default=None)
-    kept = keep_run(engine, run.records or [], run.alerts,
-                    run.archive.packed if run.archive is not None else None)
+    return RunKeeper(open_for_writing(url, "--ledger", default=None), archive)
+
+
+def _say_kept(url: str, kept: Kept) -> None:
+    """What the run booked, archived and opened as cases."""
+    from services.ledger.cli import posting_summary
+    from services.recording import archive_summary
+
     for line in [*posting_summary(url, kept.posted), *archive_summary(url, kept)]:
         err.print(line, markup=False, highlight=False, soft_wrap=True)
 
@@ -294,9 +291,9 @@ def adjudicate(
     not_the_input({"--dlq": dlq, "--alerts": alerts}, file, stdout=True)
     tune_for_batches()
     sys.stdout.flush()
+    keeper = _keeper(ledger, archive) if ledger is not None else None
     with _record_sink() as out:
-        run = run_file(file, out, engine, archive=ledger is not None and archive,
-                       keep_records=ledger is not None)
+        run = run_file(file, out, engine, keeper)
     err.print(summary_table(run.tally, len(run.alerts), len(run.dead_letters),
                             run.chain_breaks_outside_hands))
     if run.tally.any_findings:
@@ -310,8 +307,8 @@ def adjudicate(
         _write_dead_letters(dlq, run.dead_letters)
     if alerts is not None:
         alerts.write_bytes(b"".join(_alert_line(a) for a in run.alerts))
-    if ledger is not None:
-        _keep(ledger, run)
+    if ledger is not None and keeper is not None:
+        _say_kept(ledger, keeper.finish())
     failed = run.input_rejected or (fail_on_findings and run.tally.any_findings)
     raise typer.Exit(INPUT_PROBLEMS if failed else OK)
 

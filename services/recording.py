@@ -1,11 +1,13 @@
 """What an embedded run keeps in the database: the hands booked in the ledger, every event
 and alert in the archive, and the cases its findings and alerts open.
 
-``pitwatch adjudicate --ledger URL`` and ``pitwatch demo`` keep a run this way; the Kafka
+``pitwatch adjudicate --ledger URL`` keeps a run this way as it goes (``RunKeeper``, a
+batch of hands at a time) and ``pitwatch demo`` when it ends (``keep_run``); the Kafka
 pipeline does the same through its services (the ledger service books, the archive
 service archives and opens cases). Order: the ledger first (a case's evidence hands are
 found by their booked day), then the archive, then the cases; each step is idempotent, so
-a run kept twice keeps nothing twice.
+a run kept twice keeps nothing twice, and a run stopped part way keeps, when run again,
+only what it had not.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from services.archive.segment import PackedSegment, pack_parts
 from services.archive.writer import ArchiveResult, archive_run
 from services.cases.intake import IntakeResult, open_cases
 from services.events.contract import AdjudicationRecord, Alert
-from services.ledger.posting import PostResult, post_many
+from services.ledger.posting import PostTally, post_many
 
 
 @dataclass
@@ -37,7 +39,7 @@ class ArchiveCollector:
 
 @dataclass(frozen=True)
 class Kept:
-    posted: list[PostResult]
+    posted: PostTally
     archived: ArchiveResult | None
     cases: IntakeResult | None
 
@@ -46,11 +48,76 @@ def keep_run(engine: Engine, records: Sequence[AdjudicationRecord], alerts: Sequ
              segments: Sequence[PackedSegment] | None) -> Kept:
     """Book ``records``; with ``segments`` (None: archiving off), archive them and the
     alerts, and open the cases."""
-    posted = post_many(engine, records)
+    posted = PostTally.of(post_many(engine, records))
     if segments is None:
         return Kept(posted, None, None)
     archived = archive_run(engine, segments, alerts)
     return Kept(posted, archived, open_cases(engine, records, alerts))
+
+
+KEEP_HANDS = 2_000  # records a ``RunKeeper`` holds before it keeps them
+
+
+class RunKeeper:
+    """Keeps an embedded run in the database as it goes, ``hands`` records at a time: the
+    hands are booked, the segments cut so far archived, the records' cases opened.
+
+    Why: kept when the run ended, the run held every record and packed segment until then,
+    852 MB for 20,000 HCF hands (42 kB a hand), so ``pitwatch adjudicate --ledger`` could
+    not book a long log at all. Now it holds one batch. The alerts (a few a table-day) are
+    kept to the end, archived and taken into cases last, as before: an alert may name a
+    hand a later batch books, and a case files its hands under their booked days. Each
+    step is idempotent, so a run stopped part way and run again keeps nothing twice; a
+    run's records, segments and cases are the same as when kept at the end."""
+
+    def __init__(self, engine: Engine, archive: bool, hands: int = KEEP_HANDS) -> None:
+        self._engine = engine
+        self._hands = hands
+        self._segments = ArchiveCollector() if archive else None
+        self._records: list[AdjudicationRecord] = []
+        self._alerts: list[Alert] = []
+        self._posted = PostTally()
+        self._archived = ArchiveResult() if archive else None
+        self._cases = IntakeResult() if archive else None
+
+    @property
+    def archives(self) -> bool:
+        """Events and alerts go to the archive too (``--archive``)."""
+        return self._segments is not None
+
+    def add(self, records: Sequence[AdjudicationRecord], alerts: Sequence[Alert],
+            segments: Iterable[Segment]) -> None:
+        """A step's records, alerts and closed segments; a full batch is kept now."""
+        self._records += records
+        self._alerts += alerts
+        if self._segments is not None:
+            self._segments.add(segments)
+        if len(self._records) >= self._hands:
+            self._keep_batch()
+
+    def finish(self) -> Kept:
+        """Keep what is left, then the run's alerts and their cases."""
+        self._keep_batch()
+        if self._archived is not None and self._cases is not None:
+            self._archived.add(archive_run(self._engine, [], self._alerts))
+            _add_intake(self._cases, open_cases(self._engine, [], self._alerts))
+        return Kept(self._posted, self._archived, self._cases)
+
+    def _keep_batch(self) -> None:
+        records, self._records = self._records, []
+        self._posted.add(post_many(self._engine, records))
+        if self._segments is None or self._archived is None or self._cases is None:
+            return
+        segments, self._segments.packed = self._segments.packed, []
+        if segments:
+            self._archived.add(archive_run(self._engine, segments))
+        _add_intake(self._cases, open_cases(self._engine, records, ()))
+
+
+def _add_intake(total: IntakeResult, more: IntakeResult) -> None:
+    total.opened += more.opened
+    total.joined += more.joined
+    total.repeats += more.repeats
 
 
 def archive_summary(url: str, kept: Kept) -> list[str]:

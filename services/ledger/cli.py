@@ -12,7 +12,7 @@ from __future__ import annotations
 import sys
 import time
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Annotated
 
@@ -35,7 +35,7 @@ from services.ledger.db import (
     open_ledger,
 )
 from services.ledger.listing import Column, Format, Listing, json_bytes, natural_key
-from services.ledger.posting import DEFAULT_BATCH_SIZE, PostResult, iter_post
+from services.ledger.posting import DEFAULT_BATCH_SIZE, PostTally, iter_post
 from services.ledger.queries import (
     StoredHand,
     balances,
@@ -119,25 +119,20 @@ def _emit(listings: list[Listing], fmt: Format, json_value: object | None = None
 REFUSALS_SHOWN = 5
 
 
-def posting_summary(url: str, results: Iterable[PostResult]) -> list[str]:
+def posting_summary(url: str, tally: PostTally) -> list[str]:
     """What booking did, in words: counts by outcome, then why each refused hand was
     refused (the ledger books no chips for it; it is on file with its reason)."""
-    counts: Counter[str] = Counter()
-    refusals: list[str] = []
-    for result in results:
-        counts[result.status] += 1
-        if result.status in ("refused", "conflict"):
-            refusals += [f"{f.message} ({f.rule} {f.code})" for f in result.findings]
+    counts = tally.counts
     lines = [f"ledger {url}: " + (", ".join(f"{n:,} {status}"
                                             for status, n in sorted(counts.items()))
                                   or "nothing to book")]
-    if refusals:
+    if tally.refusals:
         lines.append(f"  {counts['refused'] + counts['conflict']:,} hand(s) not booked: the "
                      "ledger refuses chips that do not balance (GEN-8) or a changed re-post "
                      "(SURV-9); each is on file with its reason and listed for review:")
-        lines += [f"    {reason}" for reason in refusals[:REFUSALS_SHOWN]]
-        if len(refusals) > REFUSALS_SHOWN:
-            lines.append(f"    ... and {len(refusals) - REFUSALS_SHOWN:,} more "
+        lines += [f"    {reason}" for reason in tally.first_refusals[:REFUSALS_SHOWN]]
+        if tally.refusals > REFUSALS_SHOWN:
+            lines.append(f"    ... and {tally.refusals - REFUSALS_SHOWN:,} more "
                          "(pitwatch report daily lists them all)")
     return lines
 

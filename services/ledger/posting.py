@@ -39,9 +39,10 @@ hands are booked one per transaction.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal, cast
 
 import msgspec
@@ -80,6 +81,33 @@ class PostResult:
     status: PostStatus
     postings: int = 0
     findings: tuple[Finding, ...] = ()
+
+
+@dataclass
+class PostTally:
+    """What booking a run did, counted as it goes: results by status, and the reasons of
+    the first refused or conflicting hands (a run of years keeps counts, not a result
+    per hand)."""
+
+    counts: Counter[str] = field(default_factory=Counter)
+    refusals: int = 0
+    first_refusals: list[str] = field(default_factory=list)
+    kept_reasons: int = 20
+
+    def add(self, results: Iterable[PostResult]) -> None:
+        for result in results:
+            self.counts[result.status] += 1
+            if result.status in ("refused", "conflict"):
+                for f in result.findings:
+                    self.refusals += 1
+                    if len(self.first_refusals) < self.kept_reasons:
+                        self.first_refusals.append(f"{f.message} ({f.rule} {f.code})")
+
+    @classmethod
+    def of(cls, results: Iterable[PostResult]) -> PostTally:
+        tally = cls()
+        tally.add(results)
+        return tally
 
 
 @dataclass

@@ -14,7 +14,7 @@ from rich.console import Console
 from services.adjudicator.steps import EncodedRecord
 from services.events.contract import Alert, Finding
 from services.ledger.cli import posting_summary
-from services.ledger.posting import PostResult
+from services.ledger.posting import PostResult, PostTally
 from services.terminal import (
     LogProgress,
     RecordTally,
@@ -145,7 +145,7 @@ def test_refused_hands_say_why() -> None:
                                            "end: layout:T2:3 nets -1")
     results = [PostResult("T2-1", "posted", 5), PostResult("T2-7", "refused",
                                                            findings=(refusal,))]
-    lines = posting_summary("sqlite:///l.sqlite", results)
+    lines = posting_summary("sqlite:///l.sqlite", PostTally.of(results))
     assert lines[0] == "ledger sqlite:///l.sqlite: 1 posted, 1 refused"
     assert "do not balance (GEN-8)" in lines[1]
     assert lines[2].strip() == ("hand T2-7 not booked: layouts not empty at hand end: "
