@@ -371,7 +371,8 @@ def surveil(
     database = open_for_writing(db, "--db", default=None) if db is not None else None
     engine = load_engine(database, config) if database is not None else None
     with open_log(file) as fh, log_progress(file, "surveilling") as bar:
-        run = surveil_lines(bar.lines(iter_lines(fh)), config, profiles, engine=engine)
+        run = surveil_lines(bar.lines(iter_lines(fh)), config, profiles, engine=engine,
+                            keep_records=False)
     if database is not None and engine is not None:
         save_engine(database, engine)
         if engine.repeats:
@@ -387,7 +388,7 @@ def surveil(
     if run.dead_letters:
         err.print(f"[yellow]{len(run.dead_letters)} record(s) rejected[/yellow] (not valid "
                   "v1 events; `pitwatch adjudicate LOG --dlq FILE` lists them with reasons)")
-    rejected = bool(run.dead_letters) or any(r.status == "rejected" for r in run.records)
+    rejected = bool(run.dead_letters) or run.rejected_hands > 0
     raise typer.Exit(INPUT_PROBLEMS if rejected or (fail_on_alerts and run.alerts) else OK)
 
 

@@ -29,7 +29,8 @@ from services.surveillance.profile import SurveillanceConfig
 
 @dataclass
 class SurveillanceRun:
-    records: list[AdjudicationRecord] = field(default_factory=list)
+    records: list[AdjudicationRecord] = field(default_factory=list)  # unless not kept
+    rejected_hands: int = 0  # records of status ``rejected``, counted kept or not
     stream_alerts: list[Alert] = field(default_factory=list)  # SURV-9 / GEN-5, per event
     alerts: list[Alert] = field(default_factory=list)  # SURV-2..8, cross-hand
     dead_letters: list[DeadLetter] = field(default_factory=list)
@@ -99,29 +100,33 @@ class SurveillanceStep:
 def surveil_lines(lines: Iterable[tuple[bytes, str]], config: SurveillanceConfig,
                   profiles: Profiles, engine: SurveillanceEngine | None = None,
                   review_every: int | None = None,
-                  on_segments: Callable[[list[Segment]], None] | None = None
-                  ) -> SurveillanceRun:
+                  on_segments: Callable[[list[Segment]], None] | None = None,
+                  keep_records: bool = True) -> SurveillanceRun:
     """Adjudicate ``(raw, where)`` lines with the embedded runner and surveil every hand
     as it closes; SURV-8 and SURV-5 are reviewed at the end (and every ``review_every``
     hands if given). ``on_segments`` receives the event archive's segments as the runner
-    cuts them (``pitwatch demo`` archives the run)."""
+    cuts them (``pitwatch demo`` archives the run). ``keep_records`` False: the run counts
+    its rejected hands but holds no record (``pitwatch surveil`` over a long log held every
+    record, about 12 kB a hand)."""
     step = SurveillanceStep(config, profiles, engine, review_every,
                             archive=on_segments is not None)
     run = SurveillanceRun()
     for raw, where in lines:
         out = step.feed(raw, where)
-        _collect(run, out)
+        _collect(run, out, keep_records)
         if on_segments is not None and out.archive:
             on_segments(out.archive)
     out = step.finish()
-    _collect(run, out)
+    _collect(run, out, keep_records)
     if on_segments is not None:
         on_segments(out.archive)
     return run
 
 
-def _collect(run: SurveillanceRun, out: SurveillanceOutput) -> None:
-    run.records += out.records
+def _collect(run: SurveillanceRun, out: SurveillanceOutput, keep_records: bool) -> None:
+    run.rejected_hands += sum(1 for r in out.records if r.status == "rejected")
+    if keep_records:
+        run.records += out.records
     run.stream_alerts += out.stream_alerts
     run.alerts += out.alerts
     run.dead_letters += out.dead_letters

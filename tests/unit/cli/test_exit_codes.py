@@ -152,3 +152,27 @@ def test_a_closed_standard_output_is_one_line_and_exit_2(tmp_path: Path,
         "error: standard output is closed: give pitwatch somewhere to write (> FILE, or "
         "> /dev/null to discard what it prints)"]
     assert not (tmp_path / "none.sqlite").exists()
+
+
+def test_surveil_exits_1_on_a_rejected_hand_without_holding_records(tmp_path: Path) -> None:
+    """A log cut inside its last hands: those hands are rejected at the end of input.
+    ``surveil`` holds no record (it held every one to find them) and still exits 1, as
+    ``adjudicate`` does."""
+    from services.surveillance import surveil_lines, surveillance_config
+    from tests.profiles import PROFILES
+
+    log = simulate(["hcf"], 2, 10, seed=5, profile=HOUSE)
+    lines = [orjson.dumps(e) for e in log.events]
+    cut = lines[:len(lines) - 30]
+    path = tmp_path / "cut.jsonl"
+    path.write_bytes(b"\n".join(cut) + b"\n")
+    numbered = [(line, f"line {n}") for n, line in enumerate(cut, start=1)]
+    kept = surveil_lines(numbered, surveillance_config(HOUSE), PROFILES)
+    counted = surveil_lines(numbered, surveillance_config(HOUSE), PROFILES,
+                            keep_records=False)
+    rejected = [r for r in kept.records if r.status == "rejected"]
+    assert rejected and counted.records == []
+    assert counted.rejected_hands == kept.rejected_hands == len(rejected)
+    assert counted.alerts == kept.alerts and counted.stream_alerts == kept.stream_alerts
+    assert pitwatch("adjudicate", str(path)).code == 1
+    assert pitwatch("surveil", str(path)).code == 1
