@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 import sys
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, BinaryIO, ClassVar
@@ -138,25 +138,48 @@ class AdjudicationRun:
     with a ``keeper``, every record, alert and segment also goes to the database as the
     run goes (``services.recording.RunKeeper``)."""
 
-    def __init__(self, keeper: RunKeeper | None = None) -> None:
+    def __init__(self, keeper: RunKeeper | None = None, dlq: BinaryIO | None = None) -> None:
         self.tally = RecordTally()
         self.alerts: list[Alert] = []
-        self.dead_letters: list[DeadLetter] = []
+        self.dead_letters = DeadLetterLog(dlq)
         self.chain_breaks_outside_hands = 0  # rejected input too (docs/events.md)
         self.keeper = keeper
 
     @property
     def input_rejected(self) -> bool:
-        return (bool(self.dead_letters) or self.chain_breaks_outside_hands > 0
+        return (self.dead_letters.count > 0 or self.chain_breaks_outside_hands > 0
                 or self.tally.any_rejected)
 
 
+class DeadLetterLog:
+    """The records a run rejected: each written to the DLQ file as it comes (when one is
+    named), the first ``SHOWN`` kept for the summary, all of them counted.
+
+    Why: held until the run ended (to be written then), a log of a million bad lines
+    held every one with its reason: 532 MB for 192 MB of input."""
+
+    SHOWN = 10
+
+    def __init__(self, out: BinaryIO | None = None) -> None:
+        self.count = 0
+        self.first: list[DeadLetter] = []
+        self._out = out
+
+    def add(self, dead: Sequence[DeadLetter]) -> None:
+        self.count += len(dead)
+        self.first += dead[:self.SHOWN - len(self.first)]
+        if self._out is not None and dead:
+            self._out.write(b"".join(_dead_letter_line(d) for d in dead))
+
+
 def run_file(path: Path, out: BinaryIO | None = None, engine: str | None = None,
-             keeper: RunKeeper | None = None) -> AdjudicationRun:
+             keeper: RunKeeper | None = None, dlq: BinaryIO | None = None
+             ) -> AdjudicationRun:
     """Adjudicate a JSONL file, writing records to ``out`` (bytes, one JSON line each) as
-    hands end; with ``keeper``, the records are booked, and (when it archives) every event
-    packed for the archive as its segment closes, a batch at a time."""
-    run = AdjudicationRun(keeper)
+    hands end and rejected records to ``dlq``; with ``keeper``, the records are booked,
+    and (when it archives) every event packed for the archive as its segment closes, a
+    batch at a time."""
+    run = AdjudicationRun(keeper, dlq)
     runner = _runner(engine, keeper is not None and keeper.archives)
     if keeper is None:  # only written and counted: the core's records as their bytes
         runner.encode_records()
@@ -222,7 +245,7 @@ def _collect(run: AdjudicationRun, step: StepResult, out: BinaryIO | None) -> No
     if run.keeper is not None:
         run.keeper.add(step.records, step.alerts, step.archive)
     run.alerts += step.alerts
-    run.dead_letters += step.dead_letters
+    run.dead_letters.add(step.dead_letters)
     if out is not None:
         if step.records:
             out.write(b"".join([encode_record(record) + b"\n" for record in step.records]))
@@ -230,11 +253,9 @@ def _collect(run: AdjudicationRun, step: StepResult, out: BinaryIO | None) -> No
             out.write(b"".join([record.json + b"\n" for record in step.encoded]))
 
 
-def _write_dead_letters(path: Path, dead: list[DeadLetter]) -> None:
-    write_jsonl(path, (orjson.dumps({"where": d.where, "reason": d.reason,
-                                     "table_id": d.table_id,
-                                     "record": d.raw.decode("utf-8", "replace")})
-                       for d in dead))
+def _dead_letter_line(d: DeadLetter) -> bytes:
+    return orjson.dumps({"where": d.where, "reason": d.reason, "table_id": d.table_id,
+                         "record": d.raw.decode("utf-8", "replace")}) + b"\n"
 
 
 def _keeper(url: str, archive: bool) -> RunKeeper:
@@ -292,19 +313,18 @@ def adjudicate(
     tune_for_batches()
     sys.stdout.flush()
     keeper = _keeper(ledger, archive) if ledger is not None else None
-    with _record_sink() as out:
-        run = run_file(file, out, engine, keeper)
-    err.print(summary_table(run.tally, len(run.alerts), len(run.dead_letters),
+    with _record_sink() as out, _dead_letter_file(dlq) as dlq_out:
+        run = run_file(file, out, engine, keeper, dlq_out)
+    err.print(summary_table(run.tally, len(run.alerts), run.dead_letters.count,
                             run.chain_breaks_outside_hands))
     if run.tally.any_findings:
         err.print(findings_table(run.tally))
-    for d in run.dead_letters[:10]:
+    for d in run.dead_letters.first:
         # The reason echoes the input (``"type": "[/]"``): text, never Rich markup.
         err.print(Text.assemble(("rejected", "red"), f" {d.where}: {d.reason}"))
-    if len(run.dead_letters) > 10:
-        err.print(f"... and {len(run.dead_letters) - 10} more (use --dlq FILE)")
-    if dlq is not None:
-        _write_dead_letters(dlq, run.dead_letters)
+    if run.dead_letters.count > len(run.dead_letters.first):
+        err.print(f"... and {run.dead_letters.count - len(run.dead_letters.first)} more "
+                  "(use --dlq FILE)")
     if alerts is not None:
         alerts.write_bytes(b"".join(_alert_line(a) for a in run.alerts))
     if ledger is not None and keeper is not None:
@@ -314,6 +334,11 @@ def adjudicate(
 
 
 RECORD_SINK_BUFFER = 1 << 20
+
+
+def _dead_letter_file(path: Path | None) -> AbstractContextManager[BinaryIO | None]:
+    """The ``--dlq`` file, written as the run rejects records (none named: nothing)."""
+    return nullcontext() if path is None else path.open("wb")
 
 
 def _record_sink() -> AbstractContextManager[BinaryIO]:
@@ -385,10 +410,10 @@ def surveil(
     else:
         out.write_bytes(lines)
     err.print(surveillance_table(run.alerts, run.hands_surveilled))
-    if run.dead_letters:
-        err.print(f"[yellow]{len(run.dead_letters)} record(s) rejected[/yellow] (not valid "
+    if run.rejected_lines:
+        err.print(f"[yellow]{run.rejected_lines} record(s) rejected[/yellow] (not valid "
                   "v1 events; `pitwatch adjudicate LOG --dlq FILE` lists them with reasons)")
-    rejected = bool(run.dead_letters) or run.rejected_hands > 0
+    rejected = run.rejected_lines > 0 or run.rejected_hands > 0
     raise typer.Exit(INPUT_PROBLEMS if rejected or (fail_on_alerts and run.alerts) else OK)
 
 

@@ -31,6 +31,7 @@ from services.surveillance.profile import SurveillanceConfig
 class SurveillanceRun:
     records: list[AdjudicationRecord] = field(default_factory=list)  # unless not kept
     rejected_hands: int = 0  # records of status ``rejected``, counted kept or not
+    rejected_lines: int = 0  # dead letters, counted kept or not
     stream_alerts: list[Alert] = field(default_factory=list)  # SURV-9 / GEN-5, per event
     alerts: list[Alert] = field(default_factory=list)  # SURV-2..8, cross-hand
     dead_letters: list[DeadLetter] = field(default_factory=list)
@@ -106,8 +107,8 @@ def surveil_lines(lines: Iterable[tuple[bytes, str]], config: SurveillanceConfig
     as it closes; SURV-8 and SURV-5 are reviewed at the end (and every ``review_every``
     hands if given). ``on_segments`` receives the event archive's segments as the runner
     cuts them (``pitwatch demo`` archives the run). ``keep_records`` False: the run counts
-    its rejected hands but holds no record (``pitwatch surveil`` over a long log held every
-    record, about 12 kB a hand)."""
+    its rejected hands and lines but holds no record or dead letter (``pitwatch surveil``
+    over a long log held every record, about 12 kB a hand)."""
     step = SurveillanceStep(config, profiles, engine, review_every,
                             archive=on_segments is not None)
     run = SurveillanceRun()
@@ -125,9 +126,10 @@ def surveil_lines(lines: Iterable[tuple[bytes, str]], config: SurveillanceConfig
 
 def _collect(run: SurveillanceRun, out: SurveillanceOutput, keep_records: bool) -> None:
     run.rejected_hands += sum(1 for r in out.records if r.status == "rejected")
+    run.rejected_lines += len(out.dead_letters)
     if keep_records:
         run.records += out.records
+        run.dead_letters += out.dead_letters
     run.stream_alerts += out.stream_alerts
     run.alerts += out.alerts
-    run.dead_letters += out.dead_letters
     run.hands_surveilled += out.hands_surveilled

@@ -171,7 +171,7 @@ def test_surveil_exits_1_on_a_rejected_hand_without_holding_records(tmp_path: Pa
     counted = surveil_lines(numbered, surveillance_config(HOUSE), PROFILES,
                             keep_records=False)
     rejected = [r for r in kept.records if r.status == "rejected"]
-    assert rejected and counted.records == []
+    assert rejected and counted.records == [] and counted.dead_letters == []
     assert counted.rejected_hands == kept.rejected_hands == len(rejected)
     assert counted.alerts == kept.alerts and counted.stream_alerts == kept.stream_alerts
     assert pitwatch("adjudicate", str(path)).code == 1

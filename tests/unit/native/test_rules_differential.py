@@ -324,9 +324,9 @@ def test_pitwatch_adjudicate_writes_the_same_records_with_either_engine(
     log.write_bytes(b"\n".join(lines[:40]) + b"\n\n" + b"\n".join(lines[40:]) + b"\n")
     outputs = {}
     for engine in ("python", "native"):
-        out = io.BytesIO()
-        run = run_file(log, out, engine)
-        outputs[engine] = (out.getvalue(), [(d.where, d.reason) for d in run.dead_letters],
+        out, dlq = io.BytesIO(), io.BytesIO()
+        run = run_file(log, out, engine, dlq=dlq)
+        outputs[engine] = (out.getvalue(), dlq.getvalue(),
                            len(run.alerts), run.chain_breaks_outside_hands,
                            run.tally.hands, run.tally.status, run.tally.findings)
     assert outputs["native"] == outputs["python"]
