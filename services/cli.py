@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 import sys
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping
 from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, BinaryIO, ClassVar
@@ -22,22 +22,17 @@ from rich.markup import escape
 from rich.text import Text
 
 from services.adjudicator.embedded import (
-    BYTES_PER_CHUNK,
-    DeadLetter,
-    EmbeddedRunner,
-    StepResult,
     iter_lines,
 )
-from services.events.contract import Alert, encode_record
-from services.events.logfile import examine, open_log, read_chunks
+from services.events.contract import Alert
+from services.events.logfile import open_log
 from services.exits import INPUT_PROBLEMS, OK, USAGE, PitwatchGroup, print_error
 from services.games.profile import UnknownProfileError
 from services.games.profiles import BUILTIN_PROFILE, read_profiles
 from services.lazy_commands import LazyCommand
+from services.log_run import run_file
 from services.outputs import not_the_input, output_file, write_jsonl
 from services.terminal import (
-    LogProgress,
-    RecordTally,
     err,
     findings_table,
     log_progress,
@@ -132,132 +127,6 @@ GameOption = Annotated[list[str], typer.Option(
 # ---------------------------------------------------------------- adjudicate
 
 
-class AdjudicationRun:
-    """Collects what an embedded run produced, for its summaries: the records' tally (a
-    run over years of history holds counts, not records), the alerts and dead letters;
-    with a ``keeper``, every record, alert and segment also goes to the database as the
-    run goes (``services.recording.RunKeeper``)."""
-
-    def __init__(self, keeper: RunKeeper | None = None, dlq: BinaryIO | None = None) -> None:
-        self.tally = RecordTally()
-        self.alerts: list[Alert] = []
-        self.dead_letters = DeadLetterLog(dlq)
-        self.chain_breaks_outside_hands = 0  # rejected input too (docs/events.md)
-        self.keeper = keeper
-
-    @property
-    def input_rejected(self) -> bool:
-        return (self.dead_letters.count > 0 or self.chain_breaks_outside_hands > 0
-                or self.tally.any_rejected)
-
-
-class DeadLetterLog:
-    """The records a run rejected: each written to the DLQ file as it comes (when one is
-    named), the first ``SHOWN`` kept for the summary, all of them counted.
-
-    Why: held until the run ended (to be written then), a log of a million bad lines
-    held every one with its reason: 532 MB for 192 MB of input."""
-
-    SHOWN = 10
-
-    def __init__(self, out: BinaryIO | None = None) -> None:
-        self.count = 0
-        self.first: list[DeadLetter] = []
-        self._out = out
-
-    def add(self, dead: Sequence[DeadLetter]) -> None:
-        self.count += len(dead)
-        self.first += dead[:self.SHOWN - len(self.first)]
-        if self._out is not None and dead:
-            self._out.write(b"".join(_dead_letter_line(d) for d in dead))
-
-
-def run_file(path: Path, out: BinaryIO | None = None, engine: str | None = None,
-             keeper: RunKeeper | None = None, dlq: BinaryIO | None = None
-             ) -> AdjudicationRun:
-    """Adjudicate a JSONL file, writing records to ``out`` (bytes, one JSON line each) as
-    hands end and rejected records to ``dlq``; with ``keeper``, the records are booked,
-    and (when it archives) every event packed for the archive as its segment closes, a
-    batch at a time."""
-    run = AdjudicationRun(keeper, dlq)
-    runner = _runner(engine, keeper is not None and keeper.archives)
-    if keeper is None:  # only written and counted: the core's records as their bytes
-        runner.encode_records()
-    with log_progress(path, "adjudicating") as bar:
-        for step in _steps(runner, path, bar, runs=keeper is None):
-            _collect(run, step, out)
-            run.chain_breaks_outside_hands += len(step.outside_hand)
-        _collect(run, runner.finish(), out)
-    return run
-
-
-def _steps(runner: EmbeddedRunner, path: Path, bar: LogProgress, runs: bool
-           ) -> Iterator[StepResult]:
-    """The file's results: the native core reads a regular JSONL file itself in whole
-    buffers (the bar advances per buffer; with ``runs``, its records come in runs), and
-    takes a compressed log or a pipe as a stream (``open_log``) in buffers of whole
-    lines; the reference reads one line at a time (the bar per line)."""
-    source = examine(path)
-    if runner.native and source.plain_file:
-        yield from runner.feed_path(source.path, bar.counted if bar.visible else None, runs)
-        return
-    with open_log(path) as fh:  # compressed, or a pipe: read once, as a stream
-        if runner.native:
-            chunks = read_chunks(fh, BYTES_PER_CHUNK)
-            yield from runner.feed_chunks(bar.chunks(chunks) if bar.visible else chunks)
-            return
-        for raw, where in bar.lines(iter_lines(_naming(path, fh))):
-            yield runner.feed(raw, where)
-
-
-def _naming(path: Path, fh: BinaryIO) -> Iterator[bytes]:
-    """The file's lines; a read that fails raises ``OSError`` with the file's name, as a
-    failed ``open`` does (and the native core's reader), for the one-line error."""
-    try:
-        yield from fh
-    except OSError as exc:
-        if exc.filename is None and exc.errno is not None:
-            raise OSError(exc.errno, exc.strerror, str(path)) from None
-        raise
-
-
-def _runner(engine: str | None, archive: bool = False) -> EmbeddedRunner:
-    """The embedded runner of the chosen engine (cutting the archive's segments when
-    ``archive``; records only, no closed hands built), or a one-line error (exit 2)."""
-    from services.adjudicator.engine import EngineUnavailable, UnknownEngine
-
-    try:
-        return EmbeddedRunner(read_profiles(), engine, archive=archive, closed_hands=False)
-    except (EngineUnavailable, UnknownEngine) as exc:
-        err.print(f"pitwatch: {exc}", markup=False, highlight=False, soft_wrap=True)
-        raise typer.Exit(2) from None
-
-
-def _collect(run: AdjudicationRun, step: StepResult, out: BinaryIO | None) -> None:
-    """A step's records (as structs or already encoded: one engine gives one kind, in
-    the order the hands ended), alerts and dead letters."""
-    if step.encoded_run is not None:  # records of hands ended before the step's own
-        run.tally.add_run(step.encoded_run)
-        if out is not None:
-            out.write(step.encoded_run.json)
-    run.tally.add(step.records)
-    run.tally.add_encoded(step.encoded)
-    if run.keeper is not None:
-        run.keeper.add(step.records, step.alerts, step.archive)
-    run.alerts += step.alerts
-    run.dead_letters.add(step.dead_letters)
-    if out is not None:
-        if step.records:
-            out.write(b"".join([encode_record(record) + b"\n" for record in step.records]))
-        if step.encoded:
-            out.write(b"".join([record.json + b"\n" for record in step.encoded]))
-
-
-def _dead_letter_line(d: DeadLetter) -> bytes:
-    return orjson.dumps({"where": d.where, "reason": d.reason, "table_id": d.table_id,
-                         "record": d.raw.decode("utf-8", "replace")}) + b"\n"
-
-
 def _keeper(url: str, archive: bool) -> RunKeeper:
     """The ledger at ``url`` opened (created if new) before the run, which keeps its hands
     there as it goes."""
@@ -314,7 +183,7 @@ def adjudicate(
     sys.stdout.flush()
     keeper = _keeper(ledger, archive) if ledger is not None else None
     with _record_sink() as out, _dead_letter_file(dlq) as dlq_out:
-        run = run_file(file, out, engine, keeper, dlq_out)
+        run = run_file(file, read_profiles(), out, engine, keeper, dlq_out)
     err.print(summary_table(run.tally, len(run.alerts), run.dead_letters.count,
                             run.chain_breaks_outside_hands))
     if run.tally.any_findings:

@@ -317,7 +317,7 @@ def test_pitwatch_adjudicate_writes_the_same_records_with_either_engine(
     the reference's, line for line."""
     import io
 
-    from services.cli import run_file
+    from services.log_run import run_file
 
     log = tmp_path / f"{game}.jsonl"
     lines = simulated_game(game, 24, 3, 25, frozenset(available_faults(game)), 0.3)
@@ -325,7 +325,7 @@ def test_pitwatch_adjudicate_writes_the_same_records_with_either_engine(
     outputs = {}
     for engine in ("python", "native"):
         out, dlq = io.BytesIO(), io.BytesIO()
-        run = run_file(log, out, engine, dlq=dlq)
+        run = run_file(log, PROFILES, out, engine, dlq=dlq)
         outputs[engine] = (out.getvalue(), dlq.getvalue(),
                            len(run.alerts), run.chain_breaks_outside_hands,
                            run.tally.hands, run.tally.status, run.tally.findings)
