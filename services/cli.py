@@ -166,6 +166,10 @@ def adjudicate(
     engine: Annotated[str | None, typer.Option(
         help="per-event path: native (the Rust core, default) or python (the reference); "
              "default $PITWATCH_ENGINE")] = None,
+    leave_open: Annotated[bool, typer.Option(
+        "--leave-open", help="the log goes on in a later one (a day's file): hands still "
+                             "open at its end are left for the run given both, not closed "
+                             "as incomplete")] = False,
 ) -> None:
     """Print one adjudication record per hand (JSON lines, hand order); summary on stderr.
 
@@ -183,11 +187,15 @@ def adjudicate(
     sys.stdout.flush()
     keeper = _keeper(ledger, archive) if ledger is not None else None
     with _record_sink() as out, _dead_letter_file(dlq) as dlq_out:
-        run = run_file(file, read_profiles(), out, engine, keeper, dlq_out)
+        run = run_file(file, read_profiles(), out, engine, keeper, dlq_out, leave_open)
     err.print(summary_table(run.tally, len(run.alerts), run.dead_letters.count,
                             run.chain_breaks_outside_hands))
     if run.tally.any_findings:
         err.print(findings_table(run.tally))
+    if run.left_open:
+        err.print(f"{run.left_open:,} hand(s) still open at the end of the log, left for the "
+                  "run given the log that goes on (--leave-open)", markup=False,
+                  highlight=False, soft_wrap=True)
     for d in run.dead_letters.first:
         # The reason echoes the input (``"type": "[/]"``): text, never Rich markup.
         err.print(Text.assemble(("rejected", "red"), f" {d.where}: {d.reason}"))

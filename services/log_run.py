@@ -44,6 +44,7 @@ class AdjudicationRun:
         self.dead_letters = DeadLetterLog(dlq)
         self.chain_breaks_outside_hands = 0  # rejected input too (docs/events.md)
         self.keeper = keeper
+        self.left_open = 0  # hands open at the end of the log, left for a later run
 
     @property
     def input_rejected(self) -> bool:
@@ -74,11 +75,18 @@ class DeadLetterLog:
 
 def run_file(path: Path, profiles: Profiles, out: BinaryIO | None = None,
              engine: str | None = None, keeper: RunKeeper | None = None,
-             dlq: BinaryIO | None = None) -> AdjudicationRun:
+             dlq: BinaryIO | None = None, leave_open: bool = False) -> AdjudicationRun:
     """Adjudicate a JSONL file, writing records to ``out`` (bytes, one JSON line each) as
     hands end and rejected records to ``dlq``; with ``keeper``, the records are booked,
     and (when it archives) every event packed for the archive as its segment closes, a
-    batch at a time."""
+    batch at a time.
+
+    At the end of the log, the hands still open are closed as incomplete (SURV-9), since
+    the table's events stop there; with ``leave_open`` the log goes on in a later one (a
+    day's file), so they are counted (``left_open``) and left out: not written, booked or
+    archived, for the run given both logs, which sees them end. Closed here, they were
+    booked as rejected, and that run's complete record of the same hand was refused as a
+    changed re-post (a critical LEDGER_CONFLICT for every hand across midnight)."""
     run = AdjudicationRun(keeper, dlq)
     runner = _runner(profiles, engine, keeper is not None and keeper.archives)
     if keeper is None:  # only written and counted: the core's records as their bytes
@@ -87,7 +95,11 @@ def run_file(path: Path, profiles: Profiles, out: BinaryIO | None = None,
         for step in _steps(runner, path, bar, runs=keeper is None):
             _collect(run, step, out)
             run.chain_breaks_outside_hands += len(step.outside_hand)
-        _collect(run, runner.finish(), out)
+        closing = runner.finish()
+        if leave_open:
+            run.left_open = len(closing.records) + len(closing.encoded)
+        else:
+            _collect(run, closing, out)
     return run
 
 

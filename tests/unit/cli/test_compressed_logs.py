@@ -308,3 +308,43 @@ def test_a_pipe_that_gives_its_first_bytes_one_at_a_time_is_still_known(tmp_path
                           check=False)
     assert done.returncode == 0, done.stderr
     assert done.stdout == plain_records("native")
+
+
+def _day_cut(data: bytes) -> tuple[bytes, bytes, int, int]:
+    """The log cut three events into its 26th hand (as midnight cuts a day's file): the
+    two days, how many hands end in the first, and how many are open at its end."""
+    lines = data.splitlines(keepends=True)
+    started = [n for n, line in enumerate(lines) if b'"hand_started"' in line]
+    day_one, day_two = lines[:started[25] + 3], lines[started[25] + 3:]
+    ended = sum(b'"hand_ended"' in line for line in day_one)
+    return b"".join(day_one), b"".join(day_two), ended, 26 - ended
+
+
+def test_a_tables_days_given_together_with_leave_open_book_each_hand_once(
+        tmp_path: Path) -> None:
+    """Day one with ``--leave-open``: its last hands at the other table are left, not
+    booked as incomplete; days one and two together then give every hand's record, as the
+    whole log does, and book only the new ones. Without the flag, the hands across the
+    cut were booked as rejected and their complete records refused as changed re-posts
+    (critical LEDGER_CONFLICT): the reason for the flag."""
+    day_one, day_two, ended, still_open = _day_cut(log_bytes())
+    assert still_open >= 1
+    first, both = tmp_path / "d1.jsonl.gz", tmp_path / "d2.jsonl.gz"
+    first.write_bytes(gzip.compress(day_one))
+    both.write_bytes(gzip.compress(day_one) + gzip.compress(day_two))
+    whole = plain_records("native").splitlines(keepends=True)
+    url = f"sqlite:///{tmp_path / 'ledger.sqlite'}"
+    one = pitwatch("adjudicate", str(first), "--leave-open", "--ledger", url, columns=300)
+    assert one.code == 0, one.stderr
+    assert one.stdout == "".join(whole[:ended])
+    assert f"{still_open} hand(s) still open at the end of the log" in one.stderr
+    together = pitwatch("adjudicate", str(both), "--leave-open", "--ledger", url,
+                        columns=300)
+    assert together.code == 0, together.stderr
+    assert together.stdout == "".join(whole)
+    assert f"{ended} duplicate, {len(whole) - ended} posted" in together.stderr
+    assert "LEDGER_CONFLICT" not in together.stderr
+    closed = f"sqlite:///{tmp_path / 'closed.sqlite'}"
+    pitwatch("adjudicate", str(first), "--ledger", closed)
+    refused = pitwatch("adjudicate", str(both), "--ledger", closed, columns=300)
+    assert "re-posted with different content" in refused.stderr
