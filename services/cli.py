@@ -127,6 +127,14 @@ GameOption = Annotated[list[str], typer.Option(
 # ---------------------------------------------------------------- adjudicate
 
 
+def _say_left_open(hands: int) -> None:
+    """``--leave-open``: how many hands the log left open, for the next run."""
+    if hands:
+        err.print(f"{hands:,} hand(s) still open at the end of the log, left for the run "
+                  "given the log that goes on (--leave-open)", markup=False,
+                  highlight=False, soft_wrap=True)
+
+
 def _keeper(url: str, archive: bool) -> RunKeeper:
     """The ledger at ``url`` opened (created if new) before the run, which keeps its hands
     there as it goes."""
@@ -192,10 +200,7 @@ def adjudicate(
                             run.chain_breaks_outside_hands))
     if run.tally.any_findings:
         err.print(findings_table(run.tally))
-    if run.left_open:
-        err.print(f"{run.left_open:,} hand(s) still open at the end of the log, left for the "
-                  "run given the log that goes on (--leave-open)", markup=False,
-                  highlight=False, soft_wrap=True)
+    _say_left_open(run.left_open)
     for d in run.dead_letters.first:
         # The reason echoes the input (``"type": "[/]"``): text, never Rich markup.
         err.print(Text.assemble(("rejected", "red"), f" {d.where}: {d.reason}"))
@@ -252,6 +257,10 @@ def surveil(
         "--db", help="go on from the surveillance state and profiles stored in this "
                      "database (the ledger's URL), and store them back (created if new)")
     ] = None,
+    leave_open: Annotated[bool, typer.Option(
+        "--leave-open", help="the log goes on in a later one (a day's file): hands still "
+                             "open at its end are left for the run given both, not closed "
+                             "as incomplete")] = False,
 ) -> None:
     """Adjudicate a log and run the cross-hand surveillance patterns (SURV-2..SURV-8) over
     its hands; alerts as JSON lines (with their evidence), a table of them on stderr.
@@ -274,7 +283,7 @@ def surveil(
     engine = load_engine(database, config) if database is not None else None
     with open_log(file) as fh, log_progress(file, "surveilling") as bar:
         run = surveil_lines(bar.lines(iter_lines(fh)), config, profiles, engine=engine,
-                            keep_records=False)
+                            keep_records=False, leave_open=leave_open)
     if database is not None and engine is not None:
         save_engine(database, engine)
         if engine.repeats:
@@ -287,6 +296,7 @@ def surveil(
     else:
         out.write_bytes(lines)
     err.print(surveillance_table(run.alerts, run.hands_surveilled))
+    _say_left_open(run.left_open)
     if run.rejected_lines:
         err.print(f"[yellow]{run.rejected_lines} record(s) rejected[/yellow] (not valid "
                   "v1 events; `pitwatch adjudicate LOG --dlq FILE` lists them with reasons)")

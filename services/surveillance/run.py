@@ -32,6 +32,7 @@ class SurveillanceRun:
     records: list[AdjudicationRecord] = field(default_factory=list)  # unless not kept
     rejected_hands: int = 0  # records of status ``rejected``, counted kept or not
     rejected_lines: int = 0  # dead letters, counted kept or not
+    left_open: int = 0  # hands open at the end of a log that goes on (``leave_open``)
     stream_alerts: list[Alert] = field(default_factory=list)  # SURV-9 / GEN-5, per event
     alerts: list[Alert] = field(default_factory=list)  # SURV-2..8, cross-hand
     dead_letters: list[DeadLetter] = field(default_factory=list)
@@ -48,6 +49,7 @@ class SurveillanceOutput:
     dead_letters: list[DeadLetter] = field(default_factory=list)
     hands_surveilled: int = 0  # hands observed by this step (0 or 1 for one record)
     archive: list[Segment] = field(default_factory=list)  # the runner's archive segments
+    left_open: int = 0  # hands open at the end of a log that goes on (``finish``)
 
 
 class SurveillanceStep:
@@ -90,10 +92,14 @@ class SurveillanceStep:
         instance across calls."""
         return self.engine.review()
 
-    def finish(self) -> SurveillanceOutput:
+    def finish(self, leave_open: bool = False) -> SurveillanceOutput:
         """End of input: hands left open are closed as rejected (never surveilled, a
-        rejected record is not counted), then the final review."""
+        rejected record is not counted), then the final review. ``leave_open``: the log
+        goes on in a later one, so those hands are only counted (``left_open``), for the
+        run given both logs."""
         final = self.runner.finish()
+        if leave_open:
+            return SurveillanceOutput(alerts=self.review(), left_open=len(final.records))
         return SurveillanceOutput(records=final.records, alerts=self.review(),
                                   archive=final.archive)
 
@@ -102,13 +108,14 @@ def surveil_lines(lines: Iterable[tuple[bytes, str]], config: SurveillanceConfig
                   profiles: Profiles, engine: SurveillanceEngine | None = None,
                   review_every: int | None = None,
                   on_segments: Callable[[list[Segment]], None] | None = None,
-                  keep_records: bool = True) -> SurveillanceRun:
+                  keep_records: bool = True, leave_open: bool = False) -> SurveillanceRun:
     """Adjudicate ``(raw, where)`` lines with the embedded runner and surveil every hand
     as it closes; SURV-8 and SURV-5 are reviewed at the end (and every ``review_every``
     hands if given). ``on_segments`` receives the event archive's segments as the runner
     cuts them (``pitwatch demo`` archives the run). ``keep_records`` False: the run counts
     its rejected hands and lines but holds no record or dead letter (``pitwatch surveil``
-    over a long log held every record, about 12 kB a hand)."""
+    over a long log held every record, about 12 kB a hand). ``leave_open``: the log goes
+    on in a later one (``SurveillanceStep.finish``)."""
     step = SurveillanceStep(config, profiles, engine, review_every,
                             archive=on_segments is not None)
     run = SurveillanceRun()
@@ -117,7 +124,8 @@ def surveil_lines(lines: Iterable[tuple[bytes, str]], config: SurveillanceConfig
         _collect(run, out, keep_records)
         if on_segments is not None and out.archive:
             on_segments(out.archive)
-    out = step.finish()
+    out = step.finish(leave_open)
+    run.left_open = out.left_open
     _collect(run, out, keep_records)
     if on_segments is not None:
         on_segments(out.archive)

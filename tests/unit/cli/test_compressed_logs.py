@@ -348,3 +348,17 @@ def test_a_tables_days_given_together_with_leave_open_book_each_hand_once(
     pitwatch("adjudicate", str(first), "--ledger", closed)
     refused = pitwatch("adjudicate", str(both), "--ledger", closed, columns=300)
     assert "re-posted with different content" in refused.stderr
+
+
+def test_surveil_leaves_open_what_a_log_that_goes_on_ends_inside(tmp_path: Path) -> None:
+    """The first day's open hand is counted, not closed as rejected (exit 0, not 1); the
+    alerts are those of the run without the flag."""
+    day_one, _, _, still_open = _day_cut(log_bytes())
+    path = tmp_path / "d1.jsonl"
+    path.write_bytes(day_one)
+    closed = pitwatch("surveil", str(path), columns=300)
+    left = pitwatch("surveil", str(path), "--leave-open", columns=300)
+    assert (closed.code, left.code) == (1, 0), left.stderr
+    assert left.stdout == closed.stdout
+    assert f"{still_open} hand(s) still open at the end of the log" in left.stderr
+    assert "still open" not in closed.stderr
