@@ -21,7 +21,6 @@ from services.adjudicator.embedded import (
     DeadLetter,
     EmbeddedRunner,
     StepResult,
-    iter_lines,
 )
 from services.events.contract import Alert, encode_record
 from services.events.logfile import examine, open_log, read_chunks
@@ -106,31 +105,16 @@ def run_file(path: Path, profiles: Profiles, out: BinaryIO | None = None,
 def _steps(runner: EmbeddedRunner, path: Path, bar: LogProgress, runs: bool
            ) -> Iterator[StepResult]:
     """The file's results: the native core reads a regular JSONL file itself in whole
-    buffers (the bar advances per buffer; with ``runs``, its records come in runs), and
-    takes a compressed log or a pipe as a stream (``open_log``) in buffers of whole
-    lines; the reference reads one line at a time (the bar per line)."""
+    buffers (the bar advances per buffer; with ``runs``, its records come in runs); a
+    compressed log or a pipe is read once, as a stream (``open_log``), in buffers that
+    either engine takes (the native core as they are, the reference line by line)."""
     source = examine(path)
     if runner.native and source.plain_file:
         yield from runner.feed_path(source.path, bar.counted if bar.visible else None, runs)
         return
-    with open_log(path) as fh:  # compressed, or a pipe: read once, as a stream
-        if runner.native:
-            chunks = read_chunks(fh, BYTES_PER_CHUNK)
-            yield from runner.feed_chunks(bar.chunks(chunks) if bar.visible else chunks)
-            return
-        for raw, where in bar.lines(iter_lines(_naming(path, fh))):
-            yield runner.feed(raw, where)
-
-
-def _naming(path: Path, fh: BinaryIO) -> Iterator[bytes]:
-    """The file's lines; a read that fails raises ``OSError`` with the file's name, as a
-    failed ``open`` does (and the native core's reader), for the one-line error."""
-    try:
-        yield from fh
-    except OSError as exc:
-        if exc.filename is None and exc.errno is not None:
-            raise OSError(exc.errno, exc.strerror, str(path)) from None
-        raise
+    with open_log(path) as fh:
+        chunks = read_chunks(fh, BYTES_PER_CHUNK, source.path)
+        yield from runner.feed_chunks(bar.chunks(chunks) if bar.visible else chunks)
 
 
 def _runner(profiles: Profiles, engine: str | None, archive: bool = False) -> EmbeddedRunner:

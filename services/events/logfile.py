@@ -254,8 +254,16 @@ def _head(raw: io.FileIO, path: Path) -> bytes:
         while len(head) < SNIFF and (more := raw.read(SNIFF - len(head))):
             head += more
     except OSError as exc:
-        raise OSError(exc.errno, exc.strerror, os.fspath(path)) from None
+        raise _named(exc, path) from None
     return head
+
+
+def _named(exc: OSError, path: Path) -> OSError:
+    """A read's error with the file's name (a read's own names none, and the command line
+    prints "reason: file" in one line, as for a file that cannot be opened)."""
+    if exc.filename is None and exc.errno is not None:
+        return OSError(exc.errno, exc.strerror, os.fspath(path))
+    return exc
 
 
 class _Prefixed(io.RawIOBase):
@@ -281,19 +289,20 @@ class _Prefixed(io.RawIOBase):
         super().close()
 
 
-def read_chunks(stream: io.BufferedReader[Any], size: int) -> Iterator[bytes]:
-    """``stream``'s bytes in pieces of about ``size`` bytes. What was read before a damaged
-    stream's error is yielded before it is raised: the hands read whole are adjudicated,
-    then the run stops on the error (a whole ``read(size)`` would have dropped them)."""
+def read_chunks(stream: io.BufferedReader[Any], size: int, path: Path) -> Iterator[bytes]:
+    """``stream``'s bytes (the log at ``path``, ``open_log``) in pieces of about ``size``
+    bytes. What was read before a damaged stream's error is yielded before it is raised:
+    the hands read whole are adjudicated, then the run stops on the error (a whole
+    ``read(size)`` would have dropped them). The error names the file."""
     pieces: list[bytes] = []
     held = 0
     while True:
         try:
             piece = stream.read1(size - held)
-        except OSError:
+        except OSError as exc:
             if pieces:
                 yield b"".join(pieces)
-            raise
+            raise _named(exc, path) from None
         if not piece:
             break
         pieces.append(piece)

@@ -244,7 +244,7 @@ def test_a_stream_that_expands_a_thousandfold_is_read_in_bounded_memory(
     try:
         total = 0
         with open_log(path) as fh:
-            for piece in read_chunks(fh, 4 << 20):
+            for piece in read_chunks(fh, 4 << 20, path):
                 total += piece.count(b"\n")
         peak = tracemalloc.get_traced_memory()[1]
     finally:
