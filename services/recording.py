@@ -100,7 +100,7 @@ class RunKeeper:
         self._keep_batch()
         if self._archived is not None and self._cases is not None:
             self._archived.add(archive_run(self._engine, [], self._alerts))
-            _add_intake(self._cases, open_cases(self._engine, [], self._alerts))
+            self._cases.add(open_cases(self._engine, [], self._alerts))
         return Kept(self._posted, self._archived, self._cases)
 
     def _keep_batch(self) -> None:
@@ -111,13 +111,7 @@ class RunKeeper:
         segments, self._segments.packed = self._segments.packed, []
         if segments:
             self._archived.add(archive_run(self._engine, segments))
-        _add_intake(self._cases, open_cases(self._engine, records, ()))
-
-
-def _add_intake(total: IntakeResult, more: IntakeResult) -> None:
-    total.opened += more.opened
-    total.joined += more.joined
-    total.repeats += more.repeats
+        self._cases.add(open_cases(self._engine, records, ()))
 
 
 def archive_summary(url: str, kept: Kept) -> list[str]:

@@ -63,6 +63,12 @@ class IntakeResult:
     joined: int = 0
     repeats: int = 0
 
+    def add(self, other: IntakeResult) -> None:
+        """Count another intake's cases in (a run kept a batch at a time)."""
+        self.opened += other.opened
+        self.joined += other.joined
+        self.repeats += other.repeats
+
 
 def _serious(severity: str) -> bool:
     return SEVERITY_RANK.get(severity, -1) >= SEVERITY_RANK[MIN_SEVERITY]

@@ -116,9 +116,6 @@ def _emit(listings: list[Listing], fmt: Format, json_value: object | None = None
 
 
 # Refused hands named one by one, up to this many; the rest are counted.
-REFUSALS_SHOWN = 5
-
-
 def posting_summary(url: str, tally: PostTally) -> list[str]:
     """What booking did, in words: counts by outcome, then why each refused hand was
     refused (the ledger books no chips for it; it is on file with its reason)."""
@@ -130,9 +127,9 @@ def posting_summary(url: str, tally: PostTally) -> list[str]:
         lines.append(f"  {counts['refused'] + counts['conflict']:,} hand(s) not booked: the "
                      "ledger refuses chips that do not balance (GEN-8) or a changed re-post "
                      "(SURV-9); each is on file with its reason and listed for review:")
-        lines += [f"    {reason}" for reason in tally.first_refusals[:REFUSALS_SHOWN]]
-        if tally.refusals > REFUSALS_SHOWN:
-            lines.append(f"    ... and {tally.refusals - REFUSALS_SHOWN:,} more "
+        lines += [f"    {reason}" for reason in tally.first_refusals]
+        if tally.refusals > len(tally.first_refusals):
+            lines.append(f"    ... and {tally.refusals - len(tally.first_refusals):,} more "
                          "(pitwatch report daily lists them all)")
     return lines
 

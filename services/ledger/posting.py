@@ -43,7 +43,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
-from typing import Any, Literal, cast
+from typing import Any, ClassVar, Literal, cast
 
 import msgspec
 from sqlalchemy import Connection, Engine, Insert, Table, select, text
@@ -89,10 +89,11 @@ class PostTally:
     the first refused or conflicting hands (a run of years keeps counts, not a result
     per hand)."""
 
+    SHOWN: ClassVar[int] = 5  # reasons a summary lists; the rest are counted
+
     counts: Counter[str] = field(default_factory=Counter)
     refusals: int = 0
     first_refusals: list[str] = field(default_factory=list)
-    kept_reasons: int = 20
 
     def add(self, results: Iterable[PostResult]) -> None:
         for result in results:
@@ -100,7 +101,7 @@ class PostTally:
             if result.status in ("refused", "conflict"):
                 for f in result.findings:
                     self.refusals += 1
-                    if len(self.first_refusals) < self.kept_reasons:
+                    if len(self.first_refusals) < self.SHOWN:
                         self.first_refusals.append(f"{f.message} ({f.rule} {f.code})")
 
     @classmethod
