@@ -377,4 +377,8 @@ class _Frames(io.RawIOBase):
         self._ended = True
 
     def _damaged(self, what: str) -> OSError:
-        return OSError(errno.EIO, f"{self._compression} data {what}", os.fspath(self._path))
+        """The error a damaged log stops the run with: what was found and what to do (the
+        lines before it have been read; a run writes what they gave)."""
+        return OSError(errno.EIO, f"{self._compression} data {what}; the lines before it "
+                                  "were read: take the rest from a whole copy of the "
+                                  "log", os.fspath(self._path))

@@ -121,7 +121,9 @@ def test_a_log_cut_short_adjudicates_what_was_whole_then_says_so(codec: str, eng
     ran = pitwatch("adjudicate", str(path), "--engine", engine)
     assert ran.code == 2
     assert ran.error_lines == [f"error: {codec} data ends at byte {len(cut):,} before its end "
-                               f"marker (the file is cut short?): {path}"]
+                               "marker (the file is cut short?); the lines before it were "
+                               "read: take the rest from a whole copy of the log: "
+                               f"{path}"]
     assert expected_hands > 0
     records = ran.stdout.splitlines(keepends=True)
     assert len(records) == expected_hands
@@ -143,7 +145,8 @@ def test_damaged_data_and_trailing_bytes_are_one_line_naming_the_file(codec: str
         assert ran.code == 2, ran.stderr
         assert len(ran.error_lines) == 1, ran.stderr
         assert ran.error_lines[0].startswith(f"error: {codec} data is damaged (")
-        assert ran.error_lines[0].endswith(f"bytes: {path}")
+        assert ran.error_lines[0].endswith(f"bytes; the lines before it were read: take "
+                                           f"the rest from a whole copy of the log: {path}")
         assert "Traceback" not in ran.stderr
 
 
