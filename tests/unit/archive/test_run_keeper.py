@@ -13,10 +13,9 @@ import datetime as dt
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
 
 import pytest
-from sqlalchemy import Engine, inspect
+from sqlalchemy import Engine
 
 from services.adjudicator.embedded import EmbeddedRunner
 from services.ledger.db import open_ledger
@@ -24,23 +23,7 @@ from services.recording import RunKeeper, keep_run
 from tests.databases import fresh_schema
 from tests.profiles import PROFILES
 from tests.unit.archive.support import run, simulated_log
-from tests.unit.ledger.dbread import count, rows
-
-# Columns that say when a row was written, not what it holds.
-WRITTEN_AT = {"at", "made_at", "opened_at", "updated_at", "created_at", "detached_at"}
-
-
-def snapshot(engine: Engine) -> dict[str, list[tuple[Any, ...]]]:
-    """Every table's rows, sorted, without the columns that say when they were written."""
-    found: dict[str, list[tuple[Any, ...]]] = {}
-    for table in sorted(inspect(engine).get_table_names()):
-        if table == "alembic_version":
-            continue
-        columns = [c["name"] for c in inspect(engine).get_columns(table)
-                   if c["name"] not in WRITTEN_AT]
-        listed = ", ".join(f'"{c}"' for c in columns)
-        found[table] = sorted(rows(engine, f'SELECT {listed} FROM "{table}"'), key=repr)
-    return found
+from tests.unit.ledger.dbread import count, rows, whole_database
 
 
 @contextmanager
@@ -84,9 +67,9 @@ def test_a_run_kept_in_batches_is_the_run_kept_at_its_end(
     assert done.alerts and any(r.findings for r in done.records)
     with another(engine, request, tmp_path) as whole:
         keep_run(whole, done.records, done.alerts, done.segments)
-        expected = snapshot(whole)
+        expected = whole_database(whole)
     keep_as_it_goes(engine, lines, hands=7)
-    kept = snapshot(engine)
+    kept = whole_database(engine)
     assert kept == expected
     assert len(kept["hands"]) == len(done.records) and kept["cases"] and kept["archive_alerts"]
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from sqlalchemy import Engine, text
+from sqlalchemy import Engine, inspect, text
 
 
 def rows(engine: Engine, sql: str, **params: Any) -> list[tuple[Any, ...]]:
@@ -43,3 +43,22 @@ def snapshot(engine: Engine) -> dict[str, list[tuple[Any, ...]]]:
         table: rows(engine, f"SELECT * FROM {table} ORDER BY {order}")
         for table, order in keys.items()
     }
+
+
+# Columns that say when a row was written, not what it holds.
+WRITTEN_AT = {"at", "made_at", "opened_at", "updated_at", "created_at", "detached_at"}
+
+
+def whole_database(engine: Engine) -> dict[str, list[tuple[Any, ...]]]:
+    """Every table's rows (the ledger, the archive, the cases, ...), sorted, without the
+    columns that say when they were written: two equal results are the same database
+    but for when it was written (``snapshot``: the ledger's tables only)."""
+    found: dict[str, list[tuple[Any, ...]]] = {}
+    for table in sorted(inspect(engine).get_table_names()):
+        if table == "alembic_version":
+            continue
+        columns = [c["name"] for c in inspect(engine).get_columns(table)
+                   if c["name"] not in WRITTEN_AT]
+        listed = ", ".join(f'"{c}"' for c in columns)
+        found[table] = sorted(rows(engine, f'SELECT {listed} FROM "{table}"'), key=repr)
+    return found
