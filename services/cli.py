@@ -147,9 +147,10 @@ def _keeper(url: str, archive: bool) -> RunKeeper:
 def _say_kept(url: str, kept: Kept) -> None:
     """What the run booked, archived and opened as cases."""
     from services.ledger.cli import posting_summary
-    from services.recording import archive_summary
+    from services.recording import archive_summary, carry_summary
 
-    for line in [*posting_summary(url, kept.posted), *archive_summary(url, kept)]:
+    for line in [*posting_summary(url, kept.posted), *archive_summary(url, kept),
+                 *carry_summary(kept)]:
         err.print(line, markup=False, highlight=False, soft_wrap=True)
 
 

@@ -85,15 +85,25 @@ def run_file(path: Path, profiles: Profiles, out: BinaryIO | None = None,
     day's file), so they are counted (``left_open``) and left out: not written, booked or
     archived, for the run given both logs, which sees them end. Closed here, they were
     booked as rejected, and that run's complete record of the same hand was refused as a
-    changed re-post (a critical LEDGER_CONFLICT for every hand across midnight)."""
+    changed re-post (a critical LEDGER_CONFLICT for every hand across midnight).
+
+    With ``keeper``, a table met part way through its chain continues from the state an
+    earlier run kept for it, and with ``leave_open`` the tables' states at the end of the
+    log (their open hands in them) are kept for the run of the log that goes on
+    (``services.archive.carry``): a day's file is then checked as part of its tables'
+    chains, the hands across midnight in the run that sees them end."""
     run = AdjudicationRun(keeper, dlq)
     runner = _runner(profiles, engine, keeper is not None and keeper.archives)
     if keeper is None:  # only written and counted: the core's records as their bytes
         runner.encode_records()
+    else:  # a table part way through its chain goes on from the state kept for it
+        runner.carry_from(keeper.states_for(runner.engine, runner.table_of_state))
     with log_progress(path, "adjudicating") as bar:
         for step in _steps(runner, path, bar, runs=keeper is None):
             _collect(run, step, out)
             run.chain_breaks_outside_hands += len(step.outside_hand)
+        if leave_open and keeper is not None:
+            keeper.carry(runner.engine, runner.carries())
         closing = runner.finish()
         if leave_open:
             run.left_open = len(closing.records) + len(closing.encoded)

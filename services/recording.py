@@ -12,12 +12,15 @@ only what it had not.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import datetime as dt
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from sqlalchemy import Engine
 
+from services.adjudicator.carry import TableCarry
 from services.adjudicator.segments import Segment
+from services.archive.carry import CarryResult, KeptStates, keep_carries
 from services.archive.segment import PackedSegment, pack_parts
 from services.archive.writer import ArchiveResult, archive_run
 from services.cases.intake import IntakeResult, open_cases
@@ -42,6 +45,7 @@ class Kept:
     posted: PostTally
     archived: ArchiveResult | None
     cases: IntakeResult | None
+    carried: CarryResult | None = None  # ``RunKeeper``: the tables' states taken and kept
 
 
 def keep_run(engine: Engine, records: Sequence[AdjudicationRecord], alerts: Sequence[Alert],
@@ -79,6 +83,19 @@ class RunKeeper:
         self._posted = PostTally()
         self._archived = ArchiveResult() if archive else None
         self._cases = IntakeResult() if archive else None
+        self._carried = CarryResult()
+        self._carries: tuple[str, list[TableCarry]] | None = None  # ``carry``
+
+    def states_for(self, engine: str, table_of: Callable[[bytes], str]) -> KeptStates:
+        """The run's carry source: a table it meets continues from the state an earlier
+        run kept for it (``services.archive.carry``)."""
+        return KeptStates(self._engine, engine, table_of, self._carried)
+
+    def carry(self, engine: str, carries: list[TableCarry]) -> None:
+        """The tables' states at the end of a log that goes on, kept when the run's last
+        hands are (``finish``): a run stopped before keeps none, and the next log then
+        continues from the state kept before this one (its gap reported)."""
+        self._carries = (engine, carries)
 
     @property
     def archives(self) -> bool:
@@ -101,7 +118,12 @@ class RunKeeper:
         if self._archived is not None and self._cases is not None:
             self._archived.add(archive_run(self._engine, [], self._alerts))
             self._cases.add(open_cases(self._engine, [], self._alerts))
-        return Kept(self._posted, self._archived, self._cases)
+        if self._carries is not None:
+            engine, carries = self._carries
+            at = dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
+            self._carried.kept, self._carried.already = keep_carries(
+                self._engine, engine, carries, at)
+        return Kept(self._posted, self._archived, self._cases, self._carried)
 
     def _keep_batch(self) -> None:
         records, self._records = self._records, []
@@ -130,4 +152,28 @@ def archive_summary(url: str, kept: Kept) -> list[str]:
     lines.append(f"cases: {c.opened:,} opened, {c.joined:,} joined an open case"
                  + (f", {c.repeats:,} already taken" if c.repeats else "")
                  + " (pitwatch cases list)")
+    return lines
+
+
+CONTINUED_SHOWN = 5  # tables a summary names among those continued from a kept state
+
+
+def carry_summary(kept: Kept) -> list[str]:
+    """What the run did with the tables' kept states, in words (stderr of ``adjudicate``)."""
+    carried = kept.carried
+    if carried is None:
+        return []
+    lines = []
+    if carried.continued:
+        named = "; ".join(f"{table} after seq {seq:,}"
+                          for table, seq in carried.continued[:CONTINUED_SHOWN])
+        more = len(carried.continued) - CONTINUED_SHOWN
+        lines.append(f"{len(carried.continued):,} table(s) went on from the state kept at "
+                     f"the end of an earlier log: {named}"
+                     + (f"; and {more:,} more" if more > 0 else ""))
+    lines += carried.refused
+    if carried.kept or carried.already:
+        lines.append(f"the state of {carried.kept + carried.already:,} table(s) kept for "
+                     "the log that goes on"
+                     + (f" ({carried.already:,} kept already)" if carried.already else ""))
     return lines

@@ -81,6 +81,10 @@ pub struct NativeRules {
 /// deferred to the Python rules, which decide it as the reference does).
 pub type RankingSource = Box<dyn FnMut() -> Option<std::sync::Arc<rules::ranking::CardRanking>> + Send>;
 
+/// See `Core::carry_source`: given a table the core has no state of and the seq of the
+/// first record of it taken, the state to continue it from, or None (a new table).
+pub type CarrySource = Box<dyn FnMut(&str, i64) -> Option<TableState> + Send>;
+
 impl NativeRules {
     /// Adjudicate the closed hands among `outputs` that the core's rules cover, settling
     /// their stacks; the others stay `Closed` for the Python rules. A panic in the rules
@@ -178,6 +182,11 @@ pub struct Core {
     pub decoded_keeping_tables: usize,
     /// Closed hands' body member lists, for the next bodies (`recycle`).
     pub lists: recycle::Lists,
+    /// Where a table this core has no state of may continue from: a day's log starts
+    /// part way through each table's chain, and the state an earlier run kept at the end
+    /// of the day before (with its open hands) is what the table was when this log
+    /// begins. Asked once a table, on its first record taken; None: every table new.
+    pub carry_source: Option<CarrySource>,
 }
 
 impl Default for Core {
@@ -186,11 +195,19 @@ impl Default for Core {
     }
 }
 
+/// The state `source` gives for a table first seen at `seq`, when it is of that table (any
+/// other is not taken: the table starts new). A function of the one field, so that the
+/// record being taken may still borrow the core's buffers.
+fn carried(source: &mut Option<CarrySource>, table_id: &str, seq: i64) -> Option<TableState> {
+    let state = source.as_mut()?(table_id, seq)?;
+    (state.table_id == table_id).then_some(state)
+}
+
 impl Core {
     pub fn new() -> Self {
         Core { tables: HashMap::new(), scratch: Vec::with_capacity(1024), body: Vec::with_capacity(256), archive: false, rules: None,
                hash_keeping_tables: HASH_KEEPING_TABLES, decoded_keeping_tables: DECODED_KEEPING_TABLES,
-               lists: recycle::Lists::default() }
+               lists: recycle::Lists::default(), carry_source: None }
     }
 
     /// The engine's settings on a table state it takes (new, or imported): they are not
@@ -245,7 +262,9 @@ impl Core {
         let state = match self.tables.get_mut(table_id) {
             Some(state) => state,
             None => {
-                let state = self.set_up(TableState::new(table_id));
+                let state = carried(&mut self.carry_source, table_id, envelope.seq)
+                    .unwrap_or_else(|| TableState::new(table_id));
+                let state = self.set_up(state);
                 self.tables.entry(table_id.to_string()).or_insert(state)
             }
         };

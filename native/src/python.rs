@@ -968,6 +968,32 @@ impl Engine {
         Ok(id)
     }
 
+    /// Continue a table this engine has no state of from what `source(table_id, seq)`
+    /// returns on the table's first record taken (`seq`: that record's): bytes that
+    /// `export_table` gave, or None for a new table (`Core::carry_source`). Bytes that do
+    /// not import, or are another table's, start the table new: the caller checks a state
+    /// before handing it over (`import_table` on an engine of its own). `None` stops
+    /// asking.
+    #[pyo3(signature = (source=None))]
+    fn carry_from(&mut self, source: Option<Py<PyAny>>) {
+        self.core.carry_source = source.map(|source| -> crate::CarrySource {
+            Box::new(move |table_id: &str, seq: i64| {
+                // The core runs with the GIL held (every call into it comes from Python).
+                Python::with_gil(|py| {
+                    let given = source.call1(py, (table_id, seq)).ok()?;
+                    let raw = given.bind(py).downcast::<PyBytes>().ok()?.as_bytes().to_vec();
+                    state::import(&raw).ok()
+                })
+            })
+        });
+    }
+
+    /// A table's chain head: the seq of its last event taken in order and that event's
+    /// hash (hex); None: the table is unknown.
+    fn chain_head(&self, table_id: &str) -> Option<(i64, String)> {
+        self.core.tables.get(table_id).map(|t| (t.last_seq, crate::canonical::hex(&t.last_hash)))
+    }
+
     fn drop_table(&mut self, table_id: &str) {
         self.core.tables.remove(table_id);
     }

@@ -450,9 +450,8 @@ mod tests {
         )
     }
 
-    #[test]
-    fn a_table_with_an_open_hand_round_trips() {
-        let mut core = Core::new();
+    /// Table T1 configured, a player seated, a hand started and its ante: the records.
+    fn open_hand_records() -> Vec<String> {
         let mut prev = "0".repeat(64);
         let events = [
             ("table_configured", "null", r#"{"game":"hcf","limits":{"min_wager":5,"max_wager":500},"rake":{"mode":"all","fee":1},"rule_profile":"house-v1","paytables":{"flush":{"7":3}}}"#),
@@ -460,13 +459,70 @@ mod tests {
             ("hand_started", r#""H1""#, r#"{"button":1,"designated_player":null,"dealer_id":"D","seats":[{"seat":1,"player_id":"P1","stack":100}],"deck":52}"#),
             ("wager", r#""H1""#, r#"{"seat":1,"kind":"ante","amount":5}"#),
         ];
+        let mut records = Vec::new();
         for (i, (kind, hand, data)) in events.iter().enumerate() {
             let raw = record(i as i64 + 1, &prev, kind, hand, data);
             let tree = crate::json::parse(raw.as_bytes()).unwrap();
             let mut scratch = Vec::new();
             crate::validate::validate(&tree, &mut scratch).unwrap();
             prev = crate::canonical::hex(&crate::canonical::sha256(&scratch));
-            assert!(matches!(core.process(raw.as_bytes(), &mut |_| true), crate::Processed::Applied { .. }));
+            records.push(raw);
+        }
+        records
+    }
+
+    fn applied(core: &mut Core, raw: &str) -> bool {
+        matches!(core.process(raw.as_bytes(), &mut |_| true), crate::Processed::Applied { .. })
+    }
+
+    #[test]
+    fn a_table_met_part_way_through_its_chain_goes_on_from_the_carried_state() {
+        let records = open_hand_records();
+        let mut whole = Core::new();
+        let mut first_day = Core::new();
+        for raw in &records {
+            assert!(applied(&mut whole, raw));
+        }
+        for raw in &records[..3] {
+            assert!(applied(&mut first_day, raw));
+        }
+        let kept = export(&first_day.tables["T1"]);
+        let asked = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        let seen = asked.clone();
+        let mut next_day = Core::new();
+        next_day.carry_source = Some(Box::new(move |table: &str, seq: i64| {
+            seen.lock().unwrap().push((table.to_string(), seq));
+            import(&kept).ok()
+        }));
+        assert!(applied(&mut next_day, &records[3]));
+        assert_eq!(*asked.lock().unwrap(), vec![("T1".to_string(), 4)]);
+        assert_eq!(export(&next_day.tables["T1"]), export(&whole.tables["T1"]));
+    }
+
+    #[test]
+    fn a_carried_state_of_another_table_is_not_taken() {
+        let records = open_hand_records();
+        let mut first_day = Core::new();
+        for raw in &records[..3] {
+            assert!(applied(&mut first_day, raw));
+        }
+        let mut other = first_day.tables.remove("T1").unwrap();
+        other.table_id = "T9".to_string();
+        let kept = export(&other);
+        let mut next_day = Core::new();
+        next_day.carry_source = Some(Box::new(move |_: &str, _: i64| import(&kept).ok()));
+        next_day.process(records[3].as_bytes(), &mut |_| true);
+        let table = &next_day.tables["T1"];
+        assert_eq!(table.table_id, "T1");
+        assert!(table.open_hand.is_none());
+        assert!(!next_day.tables.contains_key("T9"));
+    }
+
+    #[test]
+    fn a_table_with_an_open_hand_round_trips() {
+        let mut core = Core::new();
+        for raw in &open_hand_records() {
+            assert!(applied(&mut core, raw));
         }
         let table = &core.tables["T1"];
         assert!(table.open_hand.is_some());

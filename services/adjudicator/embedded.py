@@ -11,12 +11,16 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterable, Iterator
 from itertools import islice
-from typing import BinaryIO
+from typing import TYPE_CHECKING, BinaryIO
 
-from services.adjudicator.engine import make_runner
+from services.adjudicator.carry import CarrySource, TableCarry
+from services.adjudicator.engine import EngineName, make_runner
 from services.adjudicator.native_runner import NativeRunner
 from services.adjudicator.steps import DeadLetter, StepResult
 from services.games.profile import Profiles
+
+if TYPE_CHECKING:
+    from services.adjudicator.python_runner import ReferenceRunner
 
 __all__ = ["DeadLetter", "EmbeddedRunner", "StepResult", "adjudicate_file", "adjudicate_lines",
            "iter_lines"]
@@ -38,6 +42,8 @@ class EmbeddedRunner:
         caller that only wants the records says False, and the native core then builds no
         Python object for a hand its rules adjudicate."""
         self.impl = make_runner(profiles, engine, archive=archive, closed_hands=closed_hands)
+        self.profiles = profiles
+        self._scratch: NativeRunner | ReferenceRunner | None = None  # ``table_of_state``
 
     @property
     def native(self) -> bool:
@@ -128,6 +134,37 @@ class EmbeddedRunner:
 
     def finish(self) -> StepResult:
         return self.impl.finish()
+
+    # ------------------------------------------------------------ carried states
+
+    @property
+    def engine(self) -> EngineName:
+        """Which engine runs (a table's state is in its engine's own format)."""
+        return "native" if self.native else "python"
+
+    def carry_from(self, source: CarrySource | None) -> None:
+        """Tables met for the first time continue from the states ``source`` gives
+        (``services.adjudicator.carry``)."""
+        self.impl.carry_from(source)
+
+    def carries(self) -> list[TableCarry]:
+        """Every table's state as the run has left it so far (open hands included), in
+        table-id order: taken before ``finish``, which closes the open hands."""
+        carries = []
+        for table_id in self.impl.table_ids():
+            state, head = self.impl.export_table(table_id), self.impl.chain_head(table_id)
+            if state is not None and head is not None:
+                carries.append(TableCarry(table_id, head[0], head[1], state))
+        return carries
+
+    def table_of_state(self, raw: bytes) -> str:
+        """The table a state of this engine is of, read by a runner of its own (this
+        one's tables untouched); ValueError: not a state this engine reads."""
+        if self._scratch is None:
+            self._scratch = make_runner(self.profiles, self.engine, closed_hands=False)
+        table_id = self._scratch.import_table(raw)
+        self._scratch.drop_table(table_id)
+        return table_id
 
 
 def iter_lines(lines: Iterable[bytes]) -> Iterator[tuple[bytes, str]]:

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
+from services.adjudicator.carry import CarrySource
 from services.adjudicator.segments import RawPart, Segment, events_of_parts
 from services.adjudicator.steps import DeadLetter, EncodedRecord, EncodedRun, StepResult
 from services.events import contract
@@ -341,6 +342,18 @@ class NativeRunner:
 
     def drop_table(self, table_id: str) -> None:
         self._engine.drop_table(table_id)
+
+    def carry_from(self, source: CarrySource | None) -> None:
+        """A table this runner has no state of continues, on its first record taken, from
+        the state ``source(table_id, seq)`` returns (``export_table``'s bytes; None: the
+        table is new). Bytes that do not import start the table new: ``source`` checks
+        them first (``import_table`` on a runner of its own)."""
+        self._engine.carry_from(source)
+
+    def chain_head(self, table_id: str) -> tuple[int, str] | None:
+        """The table's last event taken in seq order: its seq and hash (hex)."""
+        head: tuple[int, str] | None = self._engine.chain_head(table_id)
+        return head
 
     def table_ids(self) -> list[str]:
         ids: list[str] = self._engine.table_ids()

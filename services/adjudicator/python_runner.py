@@ -8,6 +8,9 @@ runner (``native_runner``) must give byte-identical results; the differential te
 
 from __future__ import annotations
 
+import msgspec
+
+from services.adjudicator.carry import CarrySource
 from services.adjudicator.intake import Rejection, parse_record
 from services.adjudicator.steps import DeadLetter, StepResult
 from services.adjudicator.table import (
@@ -15,6 +18,8 @@ from services.adjudicator.table import (
     TableState,
     apply_event,
     close_open_hand_at_end,
+    decode_state,
+    encode_state,
 )
 from services.games.profile import Profiles
 
@@ -25,6 +30,7 @@ class ReferenceRunner:
     def __init__(self, profiles: Profiles) -> None:
         self.profiles = profiles
         self.states: dict[str, TableState] = {}
+        self.carry_source: CarrySource | None = None  # ``carry_from``
 
     def feed(self, raw: bytes, where: str) -> StepResult:
         parsed = parse_record(raw, where)
@@ -34,12 +40,55 @@ class ReferenceRunner:
         table_id = parsed.event.table_id
         state = self.states.get(table_id)
         if state is None:
-            state = self.states[table_id] = TableState(table_id=table_id)
+            state = self.states[table_id] = self._new_table(table_id, parsed.event.seq)
         out = apply_event(state, parsed, self.profiles)
         if not out.dlq:  # the usual case: nothing for the DLQ
             return StepResult(out.records, out.alerts, [], out.closed_hand, out.outside_hand,
                               out.archive)
         return _step(out, raw, where, table_id)
+
+    def _new_table(self, table_id: str, seq: int) -> TableState:
+        """A table met for the first time, at ``seq``: new, or continued from the state
+        ``carry_source`` gives for it (one of this table that decodes; any other: new)."""
+        raw = self.carry_source(table_id, seq) if self.carry_source is not None else None
+        if raw is not None:
+            try:
+                state = decode_state(raw)
+            except (msgspec.DecodeError, msgspec.ValidationError):
+                state = None
+            if state is not None and state.table_id == table_id:
+                return state
+        return TableState(table_id=table_id)
+
+    # ------------------------------------------------------------ state (NativeRunner's)
+
+    def carry_from(self, source: CarrySource | None) -> None:
+        """A table met for the first time continues from the state ``source(table_id,
+        seq)`` returns (``export_table``'s bytes; None: the table is new)."""
+        self.carry_source = source
+
+    def export_table(self, table_id: str) -> bytes | None:
+        state = self.states.get(table_id)
+        return None if state is None else encode_state(state)
+
+    def import_table(self, raw: bytes) -> str:
+        """Restore a table from ``export_table``; ValueError: not a state of this engine."""
+        try:
+            state = decode_state(raw)
+        except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+            raise ValueError(f"not a table state of the reference engine: {exc}") from None
+        self.states[state.table_id] = state
+        return state.table_id
+
+    def drop_table(self, table_id: str) -> None:
+        self.states.pop(table_id, None)
+
+    def table_ids(self) -> list[str]:
+        return sorted(self.states)
+
+    def chain_head(self, table_id: str) -> tuple[int, str] | None:
+        state = self.states.get(table_id)
+        return None if state is None else (state.last_seq, state.last_hash)
 
     def finish(self) -> StepResult:
         """Close hands left open at end of input (reported as rejected, never dropped);

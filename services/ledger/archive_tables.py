@@ -161,3 +161,24 @@ class ArchiveConflict(Base):
     offered_sha256: Mapped[str] = mapped_column(String(64), primary_key=True)
     stored_sha256: Mapped[str] = mapped_column(String(64))
     offered: Mapped[bytes] = mapped_column(LargeBinary)
+
+
+class TableCarry(Base):
+    """A table's state as a run left it at the end of a log that goes on (``pitwatch
+    adjudicate --leave-open --ledger``), for the run of the next log, which starts part
+    way through the table's chain (``services.archive.carry``): the engine's exported
+    state (open hands included) after the table's event ``last_seq`` (hash
+    ``last_hash``), which engine wrote it (each reads only its own), its SHA-256 (a damaged
+    state is not taken) and when it was kept. Working state like the pipeline's changelog,
+    derived from the archived and left-open events; append-only, the first kept at a seq
+    stays (a day run again keeps nothing new)."""
+
+    __tablename__ = "table_carries"
+
+    table_id: Mapped[str] = mapped_column(String(200), primary_key=True)
+    last_seq: Mapped[int] = mapped_column(BigInteger, primary_key=True)
+    engine: Mapped[str] = mapped_column(String(16), primary_key=True)
+    last_hash: Mapped[str] = mapped_column(String(64))
+    state: Mapped[bytes] = mapped_column(LargeBinary)
+    state_sha256: Mapped[str] = mapped_column(String(64))
+    kept_at: Mapped[str] = mapped_column(String(40))

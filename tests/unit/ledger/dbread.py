@@ -46,7 +46,8 @@ def snapshot(engine: Engine) -> dict[str, list[tuple[Any, ...]]]:
 
 
 # Columns that say when a row was written, not what it holds.
-WRITTEN_AT = {"at", "made_at", "opened_at", "updated_at", "created_at", "detached_at"}
+WRITTEN_AT = {"at", "made_at", "opened_at", "updated_at", "created_at", "detached_at",
+              "kept_at"}
 
 
 def whole_database(engine: Engine) -> dict[str, list[tuple[Any, ...]]]:

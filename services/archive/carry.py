@@ -1,0 +1,123 @@
+"""Each table's state kept at the end of a log that goes on, and taken by the run of the
+log that follows it (``services.adjudicator.carry`` says why).
+
+``pitwatch adjudicate --leave-open --ledger URL`` keeps, when its log ends, every table's
+state as the log left it (open hands included) in ``table_carries``, keyed by the table,
+the seq of its last event taken in order and the engine; any ``adjudicate --ledger`` run
+then continues a table it meets from the state kept at the highest seq below the table's
+first event in its log. So a day's file is checked as part of its tables' chains, and
+re-running a day (or giving it with the day before) continues from the same state as
+before: a state kept at or after a log's first event of the table is never taken for it.
+The core's chain check (SURV-9) then holds the log's first event to the kept chain head:
+a log that does not follow on (events missing between the logs, another chain) is
+reported as a gap or break, as in one run of both logs.
+
+A kept state is derived (the archive holds the events it was made from, and the hands
+left open are in the log that goes on), so it is taken only when it is whole: its SHA-256
+as kept, of this engine (each reads only its own format) and of the table that asks.
+Otherwise the run says why and the table starts new, as it did before states were kept.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import TypeAlias, cast
+
+from sqlalchemy import Engine, Row, Table, select
+from sqlalchemy.dialects import postgresql, sqlite
+
+from services.adjudicator.carry import TableCarry
+from services.ledger.archive_tables import TableCarry as CarryRow
+from services.ledger.db import write_transaction
+
+C = CarryRow
+KeptRow: TypeAlias = Row[str, int, str, bytes, str]  # table_id, last_seq, engine, state, sha
+
+
+@dataclass
+class CarryResult:
+    """What a run did with kept states: the tables it continued (table, seq of the state
+    taken), why a state was not taken (one line each), how many states it kept for the
+    next log and how many were kept already (the same log run again)."""
+
+    continued: list[tuple[str, int]] = field(default_factory=list)
+    refused: list[str] = field(default_factory=list)
+    kept: int = 0
+    already: int = 0
+
+
+class KeptStates:
+    """A run's carry source (``EmbeddedRunner.carry_from``): asked once a table, on its
+    first record taken, for the state to continue it from. ``engine``: the run's engine;
+    ``table_of``: reads a state of that engine and says which table it is of (ValueError:
+    not one it reads), on a runner of its own (``EmbeddedRunner.table_of_state``)."""
+
+    def __init__(self, db: Engine, engine: str, table_of: Callable[[bytes], str],
+                 result: CarryResult) -> None:
+        self._db = db
+        self._engine = engine
+        self._table_of = table_of
+        self.result = result
+
+    def __call__(self, table_id: str, seq: int) -> bytes | None:
+        row = self._latest_before(table_id, seq)
+        if row is None:
+            return None
+        why = self._why_not(row)
+        if why is not None:
+            self.result.refused.append(
+                f"table {table_id}: the state kept after its seq {row.last_seq:,} {why}; the "
+                "table starts new here, as if this log were its first")
+            return None
+        self.result.continued.append((table_id, row.last_seq))
+        return bytes(row.state)
+
+    def _latest_before(self, table_id: str, seq: int) -> KeptRow | None:
+        """The state kept at the highest seq below ``seq`` (this engine's when both are)."""
+        query = select(C.table_id, C.last_seq, C.engine, C.state, C.state_sha256).where(
+            C.table_id == table_id, C.last_seq < seq).order_by(C.last_seq.desc()).limit(2)
+        with self._db.connect() as conn:
+            rows = list(conn.execute(query))
+        if not rows:
+            return None
+        top = [row for row in rows if row.last_seq == rows[0].last_seq]
+        return next((row for row in top if row.engine == self._engine), top[0])
+
+    def _why_not(self, row: KeptRow) -> str | None:
+        if row.engine != self._engine:
+            return (f"was kept by the {row.engine} engine, which alone reads it (run with "
+                    f"--engine {row.engine} to continue the table)")
+        if hashlib.sha256(row.state).hexdigest() != row.state_sha256:
+            return "is damaged (its SHA-256 differs from the one kept with it)"
+        try:
+            of = self._table_of(bytes(row.state))
+        except ValueError as exc:
+            return f"is not a state this pitwatch reads ({exc})"
+        if of != row.table_id:
+            return f"is of table {of}"
+        return None
+
+
+def keep_carries(db: Engine, engine: str, carries: Sequence[TableCarry], at: str
+                 ) -> tuple[int, int]:
+    """Keep each table's state (``EmbeddedRunner.carries``), the first kept at a seq
+    staying; returns (kept now, kept already)."""
+    if not carries:
+        return 0, 0
+    keys = {(c.table_id, c.last_seq) for c in carries}
+    with db.connect() as conn:
+        held = {(row.table_id, row.last_seq) for row in conn.execute(
+            select(C.table_id, C.last_seq).where(
+                C.engine == engine, C.table_id.in_({c.table_id for c in carries})))}
+    values = [{"table_id": c.table_id, "last_seq": c.last_seq, "engine": engine,
+               "last_hash": c.last_hash, "state": c.state,
+               "state_sha256": hashlib.sha256(c.state).hexdigest(), "kept_at": at}
+              for c in carries if (c.table_id, c.last_seq) not in held]
+    if values:
+        table = cast(Table, CarryRow.__table__)
+        with write_transaction(db) as conn:
+            dialect = postgresql if conn.dialect.name == "postgresql" else sqlite
+            conn.execute(dialect.insert(table).on_conflict_do_nothing(), values)
+    return len(values), len(keys & held)
