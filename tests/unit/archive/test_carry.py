@@ -1,0 +1,318 @@
+"""A table's days in separate runs (``services.archive.carry``): each day's log run alone,
+the days before with ``--leave-open``, books, archives and opens cases exactly as one run
+of the whole log does, on either engine and both databases; a day run again adds nothing;
+a log that does not follow on is a gap from the kept state; a kept state that cannot be
+taken is said, and the table starts new as before.
+
+The oracle is one run of the whole log, which reads no kept state: its records (stdout)
+and its database, row for row (``whole_database``, without the columns that say when a
+row was written and without the kept states themselves).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from functools import cache
+from pathlib import Path
+
+import orjson
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from sqlalchemy import Engine, make_url, text
+
+from services.adjudicator.carry import TableCarry
+from services.archive.carry import CarryResult, KeptStates, keep_carries
+from services.archive.verify import verify_archive
+from services.ledger.db import open_ledger, write_transaction
+from services.log_run import run_file
+from services.recording import Kept, RunKeeper
+from services.simulator.run import available_faults, simulate
+from tests.databases import fresh_schema
+from tests.profiles import HOUSE, PROFILES
+from tests.unit.cli.helpers import pitwatch
+from tests.unit.ledger.dbread import rows, whole_database
+
+GAMES = ("hcf", "chinese", "draw7a", "russian", "holdem")
+ENGINES = ("native", "python")
+
+
+@cache
+def faulty_log() -> tuple[bytes, ...]:
+    """Five tables, one of each game, every fault kind at 10% of hands (tamper, late,
+    repeated and misrouted events among them): the lines of the log."""
+    faults = frozenset(f for game in GAMES for f in available_faults(game))
+    log = simulate(list(GAMES), 5, 16, 23, faults, fault_rate=0.10, profile=HOUSE)
+    return tuple(orjson.dumps(event) for event in log.events)
+
+
+def cut_inside_hands(lines: tuple[bytes, ...], parts: int) -> list[bytes]:
+    """The log cut into ``parts`` days, each cut three events after a hand started (so a
+    hand runs across every midnight)."""
+    started = [n for n, line in enumerate(lines) if b'"hand_started"' in line]
+    cuts = [started[len(started) * k // parts] + 3 for k in range(1, parts)]
+    bounds = [0, *cuts, len(lines)]
+    return [b"\n".join(lines[a:b]) + b"\n" for a, b in itertools.pairwise(bounds)]
+
+
+@contextmanager
+def second_database(db_url: str, tmp_path: Path) -> Iterator[Engine]:
+    """Another empty database of the same kind as ``db_url`` (the whole run's)."""
+    if db_url.startswith("sqlite"):
+        ledger = open_ledger(f"sqlite:///{tmp_path}/whole/ledger.sqlite")
+        yield ledger
+        ledger.dispose()
+        return
+    with fresh_schema(make_url(db_url).set(query={}).render_as_string(hide_password=False)
+                      ) as url:
+        ledger = open_ledger(url)
+        yield ledger
+        ledger.dispose()
+
+
+def run_day(path: Path, db: Engine, engine: str, leave_open: bool) -> tuple[bytes, Kept]:
+    """``pitwatch adjudicate PATH --ledger --engine ENGINE [--leave-open]`` in-process: the
+    records it wrote and what it kept."""
+    keeper = RunKeeper(db, archive=True, hands=7)
+    out = path.with_suffix(".out")
+    with out.open("wb") as fh:
+        run_file(path, PROFILES, fh, engine, keeper, leave_open=leave_open)
+    return out.read_bytes(), keeper.finish()
+
+
+def run_days(days: list[bytes], folder: Path, db: Engine, engine: str
+             ) -> tuple[list[bytes], list[Kept]]:
+    """Each day's log in its own run, all but the last with ``--leave-open``: each run's
+    records and what it kept."""
+    written, kept = [], []
+    for n, day in enumerate(days, start=1):
+        path = folder / f"day{n}.jsonl"
+        path.write_bytes(day)
+        records, done = run_day(path, db, engine, leave_open=n < len(days))
+        written.append(records)
+        kept.append(done)
+    return written, kept
+
+
+# Where each case table holds its case's number (``whole_database``'s column order).
+CASE_ID_AT = {"cases": 0, "case_audit": 0, "case_evidence": 1, "case_hands": 0,
+              "case_tags": 0}
+
+
+def without_carries(db: Engine) -> dict[str, list[tuple[object, ...]]]:
+    """The database but the kept states, each case named by its subject, not its number:
+    a run takes its alerts into cases when it ends (``RunKeeper.finish``), so days run one
+    by one number their cases in another order than one run of the whole log; the cases,
+    their evidence, hands, tags and trails are the same."""
+    found = whole_database(db)
+    del found["table_carries"]
+    subject = {row[0]: row[1] for row in found["cases"]}
+    for table, at in CASE_ID_AT.items():
+        found[table] = sorted(((*row[:at], subject[row[at]], *row[at + 1:])
+                               for row in found[table]), key=repr)
+    return found
+
+
+@pytest.mark.parametrize("engine_name", ENGINES)
+def test_days_run_one_by_one_keep_what_one_run_of_all_keeps(
+        engine: Engine, db_url: str, tmp_path: Path, engine_name: str) -> None:
+    lines = faulty_log()
+    days = cut_inside_hands(lines, 3)
+    written, kept = run_days(days, tmp_path, engine, engine_name)
+    with second_database(db_url, tmp_path) as whole_db:
+        whole = tmp_path / "whole.jsonl"
+        whole.write_bytes(b"".join(days))
+        expected, _ = run_day(whole, whole_db, engine_name, leave_open=False)
+        assert b"".join(written) == expected
+        assert without_carries(engine) == without_carries(whole_db)
+    tables = [set(first_seq_of_tables(day)) for day in days]
+    assert [{t for t, _ in k.carried.continued} if k.carried else None for k in kept] == [
+        set(), tables[1] & tables[0], tables[2] & (tables[0] | tables[1])]
+    assert [k.carried.kept if k.carried else -1 for k in kept] == [
+        len(tables[0]), len(tables[1]), 0]  # a table a log does not meet keeps its state
+    assert all(k.carried is not None and not k.carried.refused for k in kept)
+    assert verify_archive(engine, profiles=PROFILES).archive_breaks == []
+
+
+def test_the_engines_agree_day_by_day(tmp_path: Path) -> None:
+    """The native core's records of the days one by one are the reference's."""
+    days = cut_inside_hands(faulty_log(), 4)
+    written = {}
+    for name in ENGINES:
+        folder = tmp_path / name
+        folder.mkdir()
+        db = open_ledger(f"sqlite:///{folder}/ledger.sqlite")
+        written[name], _ = run_days(days, folder, db, name)
+        db.dispose()
+    assert written["native"] == written["python"]
+    assert b"".join(written["native"]).count(b"\n") > 60
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+                                                                  HealthCheck.function_scoped_fixture])
+@given(cuts=st.lists(st.integers(min_value=1, max_value=10_000), min_size=1, max_size=3,
+                     unique=True))
+def test_any_cut_of_the_log_gives_the_whole_runs_records(tmp_path_factory: pytest.TempPathFactory,
+                                                        cuts: list[int]) -> None:
+    """Days cut anywhere (between any two events, inside hands or not): the records of the
+    days one by one are the whole log's, each once."""
+    lines = faulty_log()
+    bounds = sorted({0, len(lines), *(c % len(lines) for c in cuts)})
+    days = [b"".join(line + b"\n" for line in lines[a:b])
+            for a, b in itertools.pairwise(bounds)]
+    folder = tmp_path_factory.mktemp("cut")
+    db = open_ledger(f"sqlite:///{folder}/ledger.sqlite")
+    written, _ = run_days(days, folder, db, "native")
+    db.dispose()
+    assert b"".join(written) == whole_records()
+
+
+@cache
+def whole_records() -> bytes:
+    """The records of one run of the whole faulty log (native engine)."""
+    with tempfile.TemporaryDirectory() as name:
+        path = Path(name) / "whole.jsonl"
+        path.write_bytes(b"".join(line + b"\n" for line in faulty_log()))
+        db = open_ledger(f"sqlite:///{name}/ledger.sqlite")
+        records, _ = run_day(path, db, "native", leave_open=False)
+        db.dispose()
+    return records
+
+
+def test_a_day_run_again_keeps_nothing_new(engine: Engine, tmp_path: Path) -> None:
+    """The second day run again after the third: the same records, every hand a
+    duplicate, no conflict, its end states kept already; it went on from the first day's
+    states (kept below its first events), not from the third's."""
+    days = cut_inside_hands(faulty_log(), 3)
+    written, kept = run_days(days, tmp_path, engine, "native")
+    before = whole_database(engine)
+    again, done = run_day(tmp_path / "day2.jsonl", engine, "native", leave_open=True)
+    assert again == written[1] and again
+    assert set(done.posted.counts) == {"duplicate"}
+    assert done.carried is not None and done.carried.kept == 0 and done.carried.already == 5
+    assert done.carried.continued == (kept[1].carried.continued if kept[1].carried else None)
+    assert whole_database(engine) == before
+
+
+def test_a_log_that_does_not_follow_on_is_a_gap_from_the_kept_state(tmp_path: Path) -> None:
+    """Day one kept, day two skipped, day three given: each table goes on from day one's
+    state, and the missing events are a SURV-9 gap from the kept seq (not from seq 0, and
+    no hand refused for want of its table's configuration)."""
+    days = cut_inside_hands(simulated_clean_log(), 3)
+    url = f"sqlite:///{tmp_path}/ledger.sqlite"
+    (tmp_path / "d1.jsonl").write_bytes(days[0])
+    (tmp_path / "d3.jsonl").write_bytes(days[2])
+    first = pitwatch("adjudicate", str(tmp_path / "d1.jsonl"), "--leave-open", "--ledger", url,
+                     columns=300)
+    assert first.code == 0, first.stderr
+    third = pitwatch("adjudicate", str(tmp_path / "d3.jsonl"), "--ledger", url, columns=300)
+    kept = {str(table): int(str(seq)) for table, seq in
+            rows_of(url, "SELECT table_id, last_seq FROM table_carries")}
+    first_seqs = first_seq_of_tables(days[2])
+    assert "went on from the state kept at the end of an earlier log" in third.stderr
+    findings = [f for line in third.stdout.splitlines()
+                for f in orjson.loads(line)["findings"]]
+    gaps = [f["message"] for f in findings if f["code"] == "SEQ_GAP"]
+    for table_id, seq in first_seqs.items():
+        assert any(f"{kept[table_id]}" in m and f"{seq}" in m for m in gaps), (table_id, gaps)
+    assert not any(f["code"] == "NO_CONFIGURATION" for f in findings)
+
+
+def simulated_clean_log() -> tuple[bytes, ...]:
+    log = simulate(["hcf"], 2, 30, seed=11, profile=HOUSE)
+    return tuple(orjson.dumps(event) for event in log.events)
+
+
+def first_seq_of_tables(day: bytes) -> dict[str, int]:
+    """Each table's first seq in a day's log (its lines that are events of a table)."""
+    first: dict[str, int] = {}
+    for line in day.splitlines():
+        try:
+            event = orjson.loads(line)
+        except orjson.JSONDecodeError:
+            continue
+        if isinstance(event, dict) and isinstance(event.get("table_id"), str):
+            first.setdefault(event["table_id"], event.get("seq"))
+    return first
+
+
+def rows_of(url: str, sql: str) -> list[tuple[object, ...]]:
+    db = open_ledger(url)
+    try:
+        return rows(db, sql)
+    finally:
+        db.dispose()
+
+
+def test_a_kept_state_that_cannot_be_taken_is_said_and_the_table_starts_new(
+        tmp_path: Path) -> None:
+    """Another engine's state, a damaged one and another table's: one line each saying
+    why and what to do, and the table starts new (its hands refused for want of the
+    configuration, as before states were kept)."""
+    days = cut_inside_hands(simulated_clean_log(), 2)
+    (tmp_path / "d1.jsonl").write_bytes(days[0])
+    (tmp_path / "d2.jsonl").write_bytes(days[1])
+    url = f"sqlite:///{tmp_path}/ledger.sqlite"
+    assert pitwatch("adjudicate", str(tmp_path / "d1.jsonl"), "--leave-open", "--ledger", url,
+                    "--engine", "python").code == 0
+    other_engine = pitwatch("adjudicate", str(tmp_path / "d2.jsonl"), "--ledger", url,
+                            columns=400)
+    assert other_engine.code == 1
+    lines = [line for line in other_engine.stderr.splitlines() if "the state kept" in line]
+    assert len(lines) == 2 and all(
+        "was kept by the python engine, which alone reads it (run with --engine python to "
+        "continue the table); the table starts new here, as if this log were its first"
+        in line for line in lines), other_engine.stderr
+    assert "NO_CONFIGURATION" in other_engine.stderr
+
+
+def test_a_damaged_state_or_another_tables_is_not_taken(engine: Engine) -> None:
+    """The source's own checks (``KeptStates``), on both databases."""
+    state = b"\x02not a state"
+    carries = [TableCarry("T1", 10, "a" * 64, state), TableCarry("T2", 20, "b" * 64, state)]
+    assert keep_carries(engine, "native", carries, "2026-12-05T00:00:00+00:00") == (2, 0)
+    assert keep_carries(engine, "native", carries, "2026-12-05T00:00:01+00:00") == (0, 2)
+    with write_transaction(engine) as conn:  # a third, whole but of another table
+        conn.execute(text("INSERT INTO table_carries VALUES ('T3', 30, 'native', :h, :s, "
+                          ":d, 'now')"), {"h": "c" * 64, "s": b"T1's",
+                                          "d": hashlib.sha256(b"T1's").hexdigest()})
+    def table_of(raw: bytes) -> str:
+        if raw == b"T1's":
+            return "T1"
+        raise ValueError("no such format")
+
+    result = CarryResult()
+    source = KeptStates(engine, "native", table_of, result)
+    assert source("T1", 11) is None  # not a state: refused
+    assert source("T2", 20) is None  # none kept below seq 20
+    assert source("T3", 31) is None  # another table's
+    assert source("T4", 5) is None  # nothing kept
+    assert result.continued == []
+    assert result.refused == [
+        "table T1: the state kept after its seq 10 is not a state this pitwatch reads "
+        "(no such format); the table starts new here, as if this log were its first",
+        "table T3: the state kept after its seq 30 is of table T1; the table starts new "
+        "here, as if this log were its first"]
+    for statement in ("UPDATE table_carries SET last_seq = last_seq + 1",
+                      "DELETE FROM table_carries"):
+        with pytest.raises(Exception, match="append-only"), engine.begin() as conn:
+            conn.execute(text(statement))
+
+
+def test_a_state_whose_bytes_changed_is_not_taken(tmp_path: Path) -> None:
+    db = open_ledger(f"sqlite:///{tmp_path}/ledger.sqlite")
+    keep_carries(db, "native", [TableCarry("T1", 10, "a" * 64, b"state")], "now")
+    with write_transaction(db) as conn:
+        conn.execute(text("DROP TRIGGER table_carries_no_update"))
+        conn.execute(text("UPDATE table_carries SET state = :s"), {"s": b"statf"})
+
+    result = CarryResult()
+    assert KeptStates(db, "native", lambda raw: "T1", result)("T1", 11) is None
+    assert result.refused == [
+        "table T1: the state kept after its seq 10 is damaged (its SHA-256 differs from the "
+        "one kept with it); the table starts new here, as if this log were its first"]
+    db.dispose()
