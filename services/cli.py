@@ -177,8 +177,9 @@ def adjudicate(
              "default $PITWATCH_ENGINE")] = None,
     leave_open: Annotated[bool, typer.Option(
         "--leave-open", help="the log goes on in a later one (a day's file): hands still "
-                             "open at its end are left for the run given both, not closed "
-                             "as incomplete")] = False,
+                             "open at its end are left, not closed as incomplete; with "
+                             "--ledger each table's state is kept there, and the next "
+                             "log's run goes on from it")] = False,
 ) -> None:
     """Print one adjudication record per hand (JSON lines, hand order); summary on stderr.
 

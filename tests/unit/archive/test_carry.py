@@ -11,6 +11,7 @@ row was written and without the kept states themselves).
 
 from __future__ import annotations
 
+import datetime as dt
 import hashlib
 import itertools
 import tempfile
@@ -27,6 +28,7 @@ from sqlalchemy import Engine, make_url, text
 
 from services.adjudicator.carry import TableCarry
 from services.archive.carry import CarryResult, KeptStates, keep_carries
+from services.archive.replay import replay_archive
 from services.archive.verify import verify_archive
 from services.ledger.db import open_ledger, write_transaction
 from services.log_run import run_file
@@ -136,6 +138,9 @@ def test_days_run_one_by_one_keep_what_one_run_of_all_keeps(
         len(tables[0]), len(tables[1]), 0]  # a table a log does not meet keeps its state
     assert all(k.carried is not None and not k.carried.refused for k in kept)
     assert verify_archive(engine, profiles=PROFILES).archive_breaks == []
+    replayed = replay_archive(engine, dt.date(2026, 1, 1), dt.date(2026, 12, 31), PROFILES,
+                              runner_engine=engine_name)
+    assert replayed.hands == expected.count(b"\n") and replayed.differences == []
 
 
 def test_the_engines_agree_day_by_day(tmp_path: Path) -> None:
@@ -235,8 +240,9 @@ def first_seq_of_tables(day: bytes) -> dict[str, int]:
             event = orjson.loads(line)
         except orjson.JSONDecodeError:
             continue
-        if isinstance(event, dict) and isinstance(event.get("table_id"), str):
-            first.setdefault(event["table_id"], event.get("seq"))
+        if (isinstance(event, dict) and isinstance(event.get("table_id"), str)
+                and isinstance(event.get("seq"), int)):
+            first.setdefault(event["table_id"], event["seq"])
     return first
 
 
