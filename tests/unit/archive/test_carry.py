@@ -214,6 +214,7 @@ def test_a_log_that_does_not_follow_on_is_a_gap_from_the_kept_state(tmp_path: Pa
     first = pitwatch("adjudicate", str(tmp_path / "d1.jsonl"), "--leave-open", "--ledger", url,
                      columns=300)
     assert first.code == 0, first.stderr
+    assert "the state of 2 table(s) kept for the log that goes on" in first.stderr
     third = pitwatch("adjudicate", str(tmp_path / "d3.jsonl"), "--ledger", url, columns=300)
     kept = {str(table): int(str(seq)) for table, seq in
             rows_of(url, "SELECT table_id, last_seq FROM table_carries")}
