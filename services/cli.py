@@ -12,6 +12,7 @@ import math
 import sys
 from collections.abc import Mapping
 from contextlib import AbstractContextManager, nullcontext
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, BinaryIO, ClassVar
 
@@ -150,7 +151,7 @@ def _say_kept(url: str, kept: Kept) -> None:
     from services.recording import archive_summary, carry_summary
 
     for line in [*posting_summary(url, kept.posted), *archive_summary(url, kept),
-                 *carry_summary(kept)]:
+                 *carry_summary(kept.carried)]:
         err.print(line, markup=False, highlight=False, soft_wrap=True)
 
 
@@ -257,7 +258,9 @@ def surveil(
         "--fail-on-alerts", help="exit 1 also when an alert was raised")] = False,
     db: Annotated[str | None, typer.Option(
         "--db", help="go on from the surveillance state and profiles stored in this "
-                     "database (the ledger's URL), and store them back (created if new)")
+                     "database (the ledger's URL), and store them back (created if new); "
+                     "a table part way through its chain goes on from the state "
+                     "`adjudicate --leave-open --ledger` kept there")
     ] = None,
     leave_open: Annotated[bool, typer.Option(
         "--leave-open", help="the log goes on in a later one (a day's file): hands still "
@@ -271,7 +274,9 @@ def surveil(
     Exits 1 when records were rejected (the same input ``pitwatch adjudicate`` exits 1
     on), or, with --fail-on-alerts, when an alert was raised; 2 on a usage error.
     """
+    from services.archive.carry import CarryResult, KeptStates
     from services.ledger.cli import open_for_writing
+    from services.recording import carry_summary
     from services.surveillance import surveil_lines, surveillance_config
     from services.surveillance.store import load_engine, save_engine
 
@@ -283,14 +288,19 @@ def surveil(
         raise typer.BadParameter(str(exc), param_hint="--profile") from None
     database = open_for_writing(db, "--db", default=None) if db is not None else None
     engine = load_engine(database, config) if database is not None else None
+    carried = CarryResult()
     with open_log(file) as fh, log_progress(file, "surveilling") as bar:
         run = surveil_lines(bar.lines(iter_lines(fh)), config, profiles, engine=engine,
-                            keep_records=False, leave_open=leave_open)
+                            keep_records=False, leave_open=leave_open,
+                            carry_from=None if database is None else partial(
+                                KeptStates, database, result=carried))  # read, never kept
     if database is not None and engine is not None:
         save_engine(database, engine)
         if engine.repeats:
             err.print(f"{engine.repeats:,} hand(s) had been counted by an earlier run "
                       "(--db) and were not counted again", markup=False, highlight=False)
+        for line in carry_summary(carried):
+            err.print(line, markup=False, highlight=False, soft_wrap=True)
     lines = b"".join(_alert_line(a) for a in run.alerts)
     if out is None:
         sys.stdout.buffer.write(lines)

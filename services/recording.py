@@ -158,9 +158,9 @@ def archive_summary(url: str, kept: Kept) -> list[str]:
 CONTINUED_SHOWN = 5  # tables a summary names among those continued from a kept state
 
 
-def carry_summary(kept: Kept) -> list[str]:
-    """What the run did with the tables' kept states, in words (stderr of ``adjudicate``)."""
-    carried = kept.carried
+def carry_summary(carried: CarryResult | None) -> list[str]:
+    """What a run did with the tables' kept states, in words (stderr of ``adjudicate`` and
+    ``surveil``)."""
     if carried is None:
         return []
     lines = []

@@ -20,6 +20,9 @@ from typing import NamedTuple, TypeAlias
 # it (the engine's ``export_table`` bytes) given its id and the seq of its first record
 # taken; None: the table starts new.
 CarrySource: TypeAlias = Callable[[str, int], bytes | None]
+# Makes a run's carry source, given the run's engine ("native" or "python") and a reader
+# that says which table a state of that engine is of (ValueError: not one it reads).
+CarryFrom: TypeAlias = Callable[[str, Callable[[bytes], str]], CarrySource]
 
 
 class TableCarry(NamedTuple):

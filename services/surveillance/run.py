@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
+from services.adjudicator.carry import CarryFrom
 from services.adjudicator.embedded import DeadLetter, EmbeddedRunner
 from services.adjudicator.segments import Segment
 from services.events.contract import AdjudicationRecord, Alert
@@ -62,11 +63,16 @@ class SurveillanceStep:
 
     def __init__(self, config: SurveillanceConfig, profiles: Profiles,
                  engine: SurveillanceEngine | None = None,
-                 review_every: int | None = None, archive: bool = False) -> None:
+                 review_every: int | None = None, archive: bool = False,
+                 carry_from: CarryFrom | None = None) -> None:
+        """``carry_from``: a table met part way through its chain goes on from the state
+        the source it makes gives (``services.adjudicator.carry``)."""
         if review_every is not None and review_every < 1:
             raise ValueError("review_every must be at least 1 hand")
         self.engine = engine or SurveillanceEngine(config)
         self.runner = EmbeddedRunner(profiles, archive=archive)
+        if carry_from is not None:
+            self.runner.carry_from(carry_from(self.runner.engine, self.runner.table_of_state))
         self.review_every = review_every
         self.hands_surveilled = 0
 
@@ -108,16 +114,18 @@ def surveil_lines(lines: Iterable[tuple[bytes, str]], config: SurveillanceConfig
                   profiles: Profiles, engine: SurveillanceEngine | None = None,
                   review_every: int | None = None,
                   on_segments: Callable[[list[Segment]], None] | None = None,
-                  keep_records: bool = True, leave_open: bool = False) -> SurveillanceRun:
+                  keep_records: bool = True, leave_open: bool = False,
+                  carry_from: CarryFrom | None = None) -> SurveillanceRun:
     """Adjudicate ``(raw, where)`` lines with the embedded runner and surveil every hand
     as it closes; SURV-8 and SURV-5 are reviewed at the end (and every ``review_every``
     hands if given). ``on_segments`` receives the event archive's segments as the runner
     cuts them (``pitwatch demo`` archives the run). ``keep_records`` False: the run counts
     its rejected hands and lines but holds no record or dead letter (``pitwatch surveil``
     over a long log held every record, about 12 kB a hand). ``leave_open``: the log goes
-    on in a later one (``SurveillanceStep.finish``)."""
+    on in a later one (``SurveillanceStep.finish``). ``carry_from``: tables met part way
+    through their chains go on from the states it gives (``SurveillanceStep``)."""
     step = SurveillanceStep(config, profiles, engine, review_every,
-                            archive=on_segments is not None)
+                            archive=on_segments is not None, carry_from=carry_from)
     run = SurveillanceRun()
     for raw, where in lines:
         out = step.feed(raw, where)

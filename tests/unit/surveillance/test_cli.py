@@ -108,3 +108,43 @@ def test_a_wrong_surveillance_setting_is_one_line(tmp_path: Path) -> None:
     assert result.stderr.splitlines() == [
         "error: Invalid value for --profile: rule profile 'typo', section 'surveillance': "
         "Object contains unknown field `review_every` (see: pitwatch surveil --help)"]
+
+
+def test_surveil_db_goes_on_from_the_table_states_adjudicate_kept(tmp_path: Path) -> None:
+    """One table's 600 hands of the sweetheart scenario, its log cut into two days three
+    events into a hand (one chain, as a table's days are). The first day adjudicated with
+    ``--leave-open --ledger`` and surveilled with ``--db``: the second day's file alone is
+    surveilled from the table's kept state, every hand judged (exit 0), and SURV-2 alerts
+    on the overpays of both days, as one run of the whole log does. Without the kept
+    state, its hands are refused for want of the table's configuration and nothing
+    alerts."""
+    log = simulate(["hcf"], 1, 600, seed=3, faults=frozenset({"sweetheart"}), profile=HOUSE)
+    lines = [orjson.dumps(e) + b"\n" for e in log.events]
+    cut = [n for n, line in enumerate(lines) if b'"hand_started"' in line][300] + 3
+    days = [tmp_path / "day1.jsonl", tmp_path / "day2.jsonl", tmp_path / "whole.jsonl"]
+    days[0].write_bytes(b"".join(lines[:cut]))
+    days[1].write_bytes(b"".join(lines[cut:]))
+    days[2].write_bytes(b"".join(lines))
+    kept, bare = f"sqlite:///{tmp_path}/kept.sqlite", f"sqlite:///{tmp_path}/bare.sqlite"
+
+    def run(*args: str) -> Result:
+        return CliRunner().invoke(app, [*args], env={"COLUMNS": "300"})
+
+    assert run("adjudicate", str(days[0]), "--leave-open", "--ledger", kept).exit_code == 0
+    for url in (kept, bare):
+        assert run("surveil", str(days[0]), "--leave-open", "--db", url, "--out",
+                   str(tmp_path / "first.jsonl")).exit_code == 0
+    assert sweethearting(tmp_path / "first.jsonl") == []
+    second = run("surveil", str(days[1]), "--db", kept, "--out", str(tmp_path / "s.jsonl"))
+    assert second.exit_code == 0, second.output
+    assert "1 table(s) went on from the state kept at the end of an earlier log: T001" in (
+        second.output)
+    assert "over 300 hands" in second.output
+    whole = run("surveil", str(days[2]), "--out", str(tmp_path / "w.jsonl"))
+    assert whole.exit_code == 0
+    alerts = sweethearting(tmp_path / "s.jsonl")
+    assert {(a.evidence or {}).get("player") for a in alerts} == {"P0-1"}
+    assert alerts == sweethearting(tmp_path / "w.jsonl")
+    without = run("surveil", str(days[1]), "--db", bare, "--out", str(tmp_path / "b.jsonl"))
+    assert without.exit_code == 1
+    assert sweethearting(tmp_path / "b.jsonl") == []
