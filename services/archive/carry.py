@@ -62,7 +62,14 @@ class KeptStates:
         self.result = result
 
     def __call__(self, table_id: str, seq: int) -> bytes | None:
-        row = self._latest_before(table_id, seq)
+        try:
+            row = self._latest_before(table_id, seq)
+        except Exception as exc:  # said, not lost: the core cannot raise through its call
+            first_line = (str(exc).splitlines() or [type(exc).__name__])[0]
+            self.result.refused.append(
+                f"table {table_id}: the states kept for it could not be read ({first_line}); "
+                "the table starts new here, as if this log were its first")
+            return None
         if row is None:
             return None
         why = self._why_not(row)

@@ -24,7 +24,7 @@ import orjson
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from sqlalchemy import Engine, make_url, text
+from sqlalchemy import Engine, create_engine, make_url, text
 
 from services.adjudicator.carry import TableCarry
 from services.archive.carry import CarryResult, KeptStates, keep_carries
@@ -323,3 +323,16 @@ def test_a_state_whose_bytes_changed_is_not_taken(tmp_path: Path) -> None:
         "table T1: the state kept after its seq 10 is damaged (its SHA-256 differs from the "
         "one kept with it); the table starts new here, as if this log were its first"]
     db.dispose()
+
+
+def test_a_database_that_cannot_be_read_is_said(tmp_path: Path) -> None:
+    """The source is called from inside the native core, which cannot raise through it: a
+    read that fails is one line, and the table starts new."""
+    result = CarryResult()
+    broken = create_engine(f"sqlite:///{tmp_path}/not-a-ledger.sqlite")
+    assert KeptStates(broken, "native", lambda raw: "T1", result)("T1", 5) is None
+    assert result.continued == []
+    assert len(result.refused) == 1 and result.refused[0].startswith(
+        "table T1: the states kept for it could not be read ((sqlite3.OperationalError) no "
+        "such table: table_carries)")
+    broken.dispose()
