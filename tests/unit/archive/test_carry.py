@@ -20,6 +20,7 @@ from contextlib import contextmanager
 from functools import cache
 from pathlib import Path
 
+import msgspec
 import orjson
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -27,6 +28,7 @@ from hypothesis import strategies as st
 from sqlalchemy import Engine, create_engine, make_url, text
 
 from services.adjudicator.carry import TableCarry
+from services.adjudicator.table import decode_state, encode_state
 from services.archive.carry import CarryResult, KeptStates, keep_carries
 from services.archive.replay import replay_archive
 from services.archive.verify import verify_archive
@@ -336,3 +338,38 @@ def test_a_database_that_cannot_be_read_is_said(tmp_path: Path) -> None:
         "table T1: the states kept for it could not be read ((sqlite3.OperationalError) no "
         "such table: table_carries)")
     broken.dispose()
+
+
+def test_a_forged_kept_state_is_found_by_replay(tmp_path: Path) -> None:
+    """A kept state decides how the next day is judged, and only its SHA-256 is checked
+    when it is taken: someone who can change the database (triggers dropped) and writes
+    a consistent state and hash (the rake doubled) changes the next day's records without
+    a chain break. ``pitwatch replay`` derives every hand from the archived events from the
+    table's first, never from a kept state, and lists exactly the hands judged under it."""
+    days = cut_inside_hands(simulated_clean_log(), 2)
+    db = open_ledger(f"sqlite:///{tmp_path}/ledger.sqlite")
+    (tmp_path / "day1.jsonl").write_bytes(days[0])
+    run_day(tmp_path / "day1.jsonl", db, "python", leave_open=True)
+    honest = {str(t): bytes(s) for t, s in rows(db, "SELECT table_id, state FROM table_carries")}
+    forged_table = sorted(honest)[0]
+    state = decode_state(honest[forged_table])
+    assert state.config is not None
+    rake = msgspec.structs.replace(state.config.rake, fee=state.config.rake.fee * 2)
+    forged = encode_state(msgspec.structs.replace(
+        state, config=msgspec.structs.replace(state.config, rake=rake)))
+    with write_transaction(db) as conn:
+        conn.execute(text("DROP TRIGGER table_carries_no_update"))
+        conn.execute(text("UPDATE table_carries SET state = :s, state_sha256 = :h "
+                          "WHERE table_id = :t"),
+                     {"s": forged, "h": hashlib.sha256(forged).hexdigest(), "t": forged_table})
+    (tmp_path / "day2.jsonl").write_bytes(days[1])
+    day_two, kept = run_day(tmp_path / "day2.jsonl", db, "python", leave_open=False)
+    assert kept.carried is not None and not kept.carried.refused
+    judged_under_forgery = {r["hand_id"] for r in map(orjson.loads, day_two.splitlines())
+                            if r["table_id"] == forged_table}
+    replayed = replay_archive(db, dt.date(2026, 1, 1), dt.date(2026, 12, 31), PROFILES,
+                              runner_engine="python")
+    differing = {d.hand_id for d in replayed.differences}
+    assert differing and differing <= judged_under_forgery
+    assert all(d.table_id == forged_table for d in replayed.differences)
+    db.dispose()
