@@ -60,9 +60,17 @@ class KeptStates:
         self._engine = engine
         self._table_of = table_of
         self.result = result
+        # The tables any state is kept for, read once: a table outside them (a log's new
+        # table, or one of the many ids a hostile log may invent) costs no query.
+        self._kept_tables: set[str] | None = None
 
     def __call__(self, table_id: str, seq: int) -> bytes | None:
         try:
+            if self._kept_tables is None:
+                with self._db.connect() as conn:
+                    self._kept_tables = set(conn.scalars(select(C.table_id).distinct()))
+            if table_id not in self._kept_tables:
+                return None
             row = self._latest_before(table_id, seq)
         except Exception as exc:  # said, not lost: the core cannot raise through its call
             first_line = (str(exc).splitlines() or [type(exc).__name__])[0]

@@ -25,7 +25,7 @@ import orjson
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from sqlalchemy import Engine, create_engine, make_url, text
+from sqlalchemy import Engine, create_engine, event, make_url, text
 
 from services.adjudicator.carry import TableCarry
 from services.adjudicator.table import decode_state, encode_state
@@ -372,4 +372,24 @@ def test_a_forged_kept_state_is_found_by_replay(tmp_path: Path) -> None:
     differing = {d.hand_id for d in replayed.differences}
     assert differing and differing <= judged_under_forgery
     assert all(d.table_id == forged_table for d in replayed.differences)
+    db.dispose()
+
+
+def test_tables_nothing_is_kept_for_cost_no_query(tmp_path: Path) -> None:
+    """One query learns which tables have kept states; a thousand others (a hostile log may
+    invent any number of table ids) are answered without the database."""
+    db = open_ledger(f"sqlite:///{tmp_path}/ledger.sqlite")
+    keep_carries(db, "native", [TableCarry("T1", 10, "a" * 64, b"state")], "now")
+    statements: list[str] = []
+    event.listen(db, "before_cursor_execute",
+                 lambda conn, cursor, statement, *rest: statements.append(statement))
+
+    def queries() -> list[str]:
+        return [s for s in statements if s.startswith("SELECT")]
+
+    source = KeptStates(db, "native", lambda raw: "T1", CarryResult())
+    assert all(source(f"X{n}", 5) is None for n in range(1_000))
+    assert len(queries()) == 1
+    assert source("T1", 11) == b"state"
+    assert len(queries()) == 2
     db.dispose()
