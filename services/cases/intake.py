@@ -176,13 +176,16 @@ def _join_or_open(conn: Connection, item: Evidence, at: str, actor: str,
     return int(row.case_id)
 
 
+_FILE = insert(CaseEvidence)  # values as parameters (``services.cases.audit`` says why)
+
+
 def _file(conn: Connection, case_id: int, item: Evidence, days: dict[str, dt.date]) -> None:
     """The evidence row, its hands and the case's tags (the queue's filters)."""
     day = item.day or next((days[h] for _, h in item.hands if h in days), None)
-    conn.execute(insert(CaseEvidence).values(
-        source_id=item.source_id, case_id=case_id, kind=item.kind, table_id=item.table_id,
-        hand_id=item.hand_id, rule=item.rule, code=item.code, severity=item.severity,
-        summary=item.summary, day=day))
+    conn.execute(_FILE, {
+        "source_id": item.source_id, "case_id": case_id, "kind": item.kind,
+        "table_id": item.table_id, "hand_id": item.hand_id, "rule": item.rule,
+        "code": item.code, "severity": item.severity, "summary": item.summary, "day": day})
     hands = [{"case_id": case_id, "hand_id": h, "table_id": t} for t, h in item.hands]
     tags = set(item.tags) | {("day", days[h].isoformat()) for _, h in item.hands if h in days}
     _insert_new(conn, CaseHand, hands)
