@@ -146,13 +146,15 @@ def take_evidence(conn: Connection, items: Sequence[Evidence], at: str,
     known = set(conn.execute(select(CaseEvidence.source_id).where(
         CaseEvidence.source_id.in_(sorted({i.source_id for i in items})))).scalars())
     days = _hand_days(conn, {h for i in items for _, h in i.hands})
+    filing = _Filing()
     for item in items:
         if item.source_id in known:
             result.repeats += 1
             continue
         known.add(item.source_id)
         case_id = _join_or_open(conn, item, at, actor, result)
-        _file(conn, case_id, item, days)
+        filing.add(case_id, item, days)
+    filing.write(conn)
     return result
 
 
@@ -179,18 +181,32 @@ def _join_or_open(conn: Connection, item: Evidence, at: str, actor: str,
 _FILE = insert(CaseEvidence)  # values as parameters (``services.cases.audit`` says why)
 
 
-def _file(conn: Connection, case_id: int, item: Evidence, days: dict[str, dt.date]) -> None:
-    """The evidence row, its hands and the case's tags (the queue's filters)."""
-    day = item.day or next((days[h] for _, h in item.hands if h in days), None)
-    conn.execute(_FILE, {
-        "source_id": item.source_id, "case_id": case_id, "kind": item.kind,
-        "table_id": item.table_id, "hand_id": item.hand_id, "rule": item.rule,
-        "code": item.code, "severity": item.severity, "summary": item.summary, "day": day})
-    hands = [{"case_id": case_id, "hand_id": h, "table_id": t} for t, h in item.hands]
-    tags = set(item.tags) | {("day", days[h].isoformat()) for _, h in item.hands if h in days}
-    _insert_new(conn, CaseHand, hands)
-    _insert_new(conn, CaseTag, [{"case_id": case_id, "kind": k, "value": v[:200]}
-                                for k, v in sorted(tags)])
+class _Filing:
+    """The evidence rows, their hands and the cases' tags (the queue's filters) of an
+    intake, written together at its end, one statement a table: a statement each per
+    item was half of a case's intake. The cases they name are opened or joined first
+    (``_join_or_open``), in the same transaction."""
+
+    def __init__(self) -> None:
+        self.evidence: list[dict[str, Any]] = []
+        self.hands: list[dict[str, Any]] = []
+        self.tags: list[dict[str, Any]] = []
+
+    def add(self, case_id: int, item: Evidence, days: dict[str, dt.date]) -> None:
+        day = item.day or next((days[h] for _, h in item.hands if h in days), None)
+        self.evidence.append({
+            "source_id": item.source_id, "case_id": case_id, "kind": item.kind,
+            "table_id": item.table_id, "hand_id": item.hand_id, "rule": item.rule,
+            "code": item.code, "severity": item.severity, "summary": item.summary, "day": day})
+        self.hands += [{"case_id": case_id, "hand_id": h, "table_id": t} for t, h in item.hands]
+        tags = set(item.tags) | {("day", days[h].isoformat()) for _, h in item.hands if h in days}
+        self.tags += [{"case_id": case_id, "kind": k, "value": v[:200]} for k, v in sorted(tags)]
+
+    def write(self, conn: Connection) -> None:
+        if self.evidence:
+            conn.execute(_FILE, self.evidence)
+        _insert_new(conn, CaseHand, self.hands)
+        _insert_new(conn, CaseTag, self.tags)
 
 
 def _hand_days(conn: Connection, hand_ids: set[str]) -> dict[str, dt.date]:
