@@ -169,7 +169,7 @@ def main() -> None:
     stored = sum(len(p.body) for p in packed)
     print(f"archive: {len(packed)} segments, {stored / hands:,.0f} bytes a hand stored "
           f"({raw / stored:.1f}x smaller than the log's lines)")
-    backends = [("SQLite", None)]
+    backends: list[tuple[str, str | None]] = [("SQLite", None)]
     cleanups: list[Callable[[], None]] = []
     if args.pg:
         url, drop = pg_database()

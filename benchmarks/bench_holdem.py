@@ -87,15 +87,15 @@ class python_holdem_rules:
     runner then leaves hold'em hands to Python (``registry_native_games``)."""
 
     def __enter__(self) -> None:
-        self.saved = adjudicate_module.GAMES
+        self.saved = getattr(adjudicate_module, "GAMES")  # noqa: B009 (replaced for the run)
         games = dict(self.saved)
         game = games["holdem"]
         games["holdem"] = registry.Game("holdem", lambda h, p: game.adjudicate(h, p),
                                         game.rake_rule)
-        adjudicate_module.GAMES = games
+        setattr(adjudicate_module, "GAMES", games)  # noqa: B010
 
     def __exit__(self, *_: object) -> None:
-        adjudicate_module.GAMES = self.saved
+        setattr(adjudicate_module, "GAMES", self.saved)  # noqa: B010
 
 
 def run_session(files: list[Path], timings: Timings) -> None:
