@@ -73,7 +73,8 @@ def verify(
     notes = [*report.notes, *ledger.notes]
     if rows or fmt is not Format.table:
         emit_listing(listing, fmt, {"tables": report.tables, "segments": report.segments,
-                             "events": report.events, "hands": ledger.hands,
+                             "events": report.events, "kept_states": report.kept_states,
+                             "hands": ledger.hands,
                              "postings": ledger.postings, "cases": cases.cases,
                              "breaks": listing.records(), "notes": notes})
     for note in notes:
@@ -89,6 +90,9 @@ def verify(
                     "no break in the archive")
                  + (f", {intake:,} break(s) the stream had when it arrived (reported then)"
                     if intake else ""), markup=False)
+    if report.kept_states:
+        errors.print(f"derived {report.kept_states:,} kept table state(s) again from the "
+                     "archived events: as kept", markup=False)
     errors.print(f"checked {ledger.hands:,} booked hand(s), {ledger.postings:,} posting(s) "
                  "against their records: " + (f"{len(ledger.breaks):,} difference(s) in the "
                                               "ledger" if ledger.breaks else "as booked"),

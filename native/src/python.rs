@@ -989,9 +989,10 @@ impl Engine {
     }
 
     /// A table's chain head: the seq of its last event taken in order and that event's
-    /// hash (hex); None: the table is unknown.
-    fn chain_head(&self, table_id: &str) -> Option<(i64, String)> {
-        self.core.tables.get(table_id).map(|t| (t.last_seq, crate::canonical::hex(&t.last_hash)))
+    /// hash (hex), and how many events the table has taken in all (the archive's count);
+    /// None: the table is unknown.
+    fn chain_head(&self, table_id: &str) -> Option<(i64, String, i64)> {
+        self.core.tables.get(table_id).map(|t| (t.last_seq, crate::canonical::hex(&t.last_hash), t.taken))
     }
 
     fn drop_table(&mut self, table_id: &str) {

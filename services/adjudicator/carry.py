@@ -27,9 +27,14 @@ CarryFrom: TypeAlias = Callable[[str, Callable[[bytes], str]], CarrySource]
 
 class TableCarry(NamedTuple):
     """A table's state as a run left it, and its chain head then: the seq and hash of its
-    last event taken in seq order (the next log's first event of the table follows it)."""
+    last event taken in seq order (the next log's first event of the table follows it);
+    how many events of the table it has taken in all (the archive's count of them), and
+    whether the run cut the archive's segments (the state then holds the events it has
+    not handed out yet)."""
 
     table_id: str
     last_seq: int
     last_hash: str
+    taken: int
+    archive: bool
     state: bytes

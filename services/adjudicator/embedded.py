@@ -43,6 +43,7 @@ class EmbeddedRunner:
         Python object for a hand its rules adjudicate."""
         self.impl = make_runner(profiles, engine, archive=archive, closed_hands=closed_hands)
         self.profiles = profiles
+        self.archive = archive
         self._scratch: NativeRunner | ReferenceRunner | None = None  # ``table_of_state``
 
     @property
@@ -154,7 +155,7 @@ class EmbeddedRunner:
         for table_id in self.impl.table_ids():
             state, head = self.impl.export_table(table_id), self.impl.chain_head(table_id)
             if state is not None and head is not None:
-                carries.append(TableCarry(table_id, head[0], head[1], state))
+                carries.append(TableCarry(table_id, *head, self.archive, state))
         return carries
 
     def table_of_state(self, raw: bytes) -> str:

@@ -350,9 +350,10 @@ class NativeRunner:
         them first (``import_table`` on a runner of its own)."""
         self._engine.carry_from(source)
 
-    def chain_head(self, table_id: str) -> tuple[int, str] | None:
-        """The table's last event taken in seq order: its seq and hash (hex)."""
-        head: tuple[int, str] | None = self._engine.chain_head(table_id)
+    def chain_head(self, table_id: str) -> tuple[int, str, int] | None:
+        """The table's last event taken in seq order (its seq and hash, hex), and how many
+        events it has taken in all (the archive's count of them)."""
+        head: tuple[int, str, int] | None = self._engine.chain_head(table_id)
         return head
 
     def table_ids(self) -> list[str]:

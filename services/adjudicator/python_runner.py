@@ -86,9 +86,9 @@ class ReferenceRunner:
     def table_ids(self) -> list[str]:
         return sorted(self.states)
 
-    def chain_head(self, table_id: str) -> tuple[int, str] | None:
+    def chain_head(self, table_id: str) -> tuple[int, str, int] | None:
         state = self.states.get(table_id)
-        return None if state is None else (state.last_seq, state.last_hash)
+        return None if state is None else (state.last_seq, state.last_hash, state.taken)
 
     def finish(self) -> StepResult:
         """Close hands left open at end of input (reported as rejected, never dropped);

@@ -127,7 +127,8 @@ def keep_carries(db: Engine, engine: str, carries: Sequence[TableCarry], at: str
             select(C.table_id, C.last_seq).where(
                 C.engine == engine, C.table_id.in_({c.table_id for c in carries})))}
     values = [{"table_id": c.table_id, "last_seq": c.last_seq, "engine": engine,
-               "last_hash": c.last_hash, "state": c.state,
+               "last_hash": c.last_hash, "events_taken": c.taken, "archive": c.archive,
+               "state": c.state,
                "state_sha256": hashlib.sha256(c.state).hexdigest(), "kept_at": at}
               for c in carries if (c.table_id, c.last_seq) not in held]
     if values:

@@ -23,7 +23,7 @@ class ChainBreak:
     seq: int | None
     event_id: str | None
     kind: str  # altered, gap, genesis, conflict, copy, late, column, unreadable, anchor, end,
-    # checkpoint
+    # checkpoint, carry
     message: str
     at_intake: bool = False
     # The link as verify found it: the prev_hash the event carries and the hash of the

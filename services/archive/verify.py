@@ -47,6 +47,7 @@ import orjson
 from sqlalchemy import Connection, Engine, func, select
 
 from services.adjudicator.engine import engine_name
+from services.archive.carry_check import check_kept_states, has_kept_states
 from services.archive.chain import (
     Anchor,
     ChainBreak,
@@ -102,6 +103,7 @@ class VerifyReport:
     events: int = 0
     breaks: list[ChainBreak] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    kept_states: int = 0  # kept table states derived again, as kept
 
     @property
     def archive_breaks(self) -> list[ChainBreak]:
@@ -388,6 +390,8 @@ def verify_archive(engine: Engine, first_day: dt.date | None = None,
             engine, table, first_day, last_day, profiles if native else None, report.notes,
             "no rule profiles were given to derive them under" if native else
             "they are the native core's states; PITWATCH_ENGINE=python")
+        report.breaks += _kept_state_breaks(engine, table, first_day is None, profiles,
+                                            report)
         report.tables += 1
         report.segments += counted.segments
         report.events += counted.events
@@ -413,6 +417,24 @@ def _checkpoint_breaks(engine: Engine, table_id: str, first_day: dt.date | None,
     return [ChainBreak(table_id, None, None, "checkpoint",
                        f"{p.checkpoint.describe()}: {p.message}")
             for p in rederive(engine, table_id, profiles, first_day, last_day, notes)]
+
+
+def _kept_state_breaks(engine: Engine, table_id: str, from_first: bool,
+                       profiles: Profiles | None, report: VerifyReport) -> list[ChainBreak]:
+    """The table's kept states (``services.archive.carry``) derived again from its
+    archived events (``services.archive.carry_check``): one that differs is a break (kind
+    ``carry``). Only on a verify from the table's first day and with profiles to judge
+    under (else a note, when the table has any)."""
+    if not from_first or profiles is None:
+        if has_kept_states(engine, table_id):
+            report.notes.append(
+                f"table {table_id}: its kept states were not derived again (" + (
+                    "a verify from the first day derives them" if not from_first else
+                    "no rule profiles were given to derive them under") + ")")
+        return []
+    check = check_kept_states(engine, table_id, profiles, report.notes)
+    report.kept_states += check.derived
+    return [ChainBreak(table_id, None, None, "carry", message) for message in check.differ]
 
 
 class _Counted:

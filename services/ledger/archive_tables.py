@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from sqlalchemy import BigInteger, Date, Index, Integer, LargeBinary, String, Text
+from sqlalchemy import BigInteger, Boolean, Date, Index, Integer, LargeBinary, String, Text
 from sqlalchemy.orm import Mapped, mapped_column
 
 from services.ledger.base import Base
@@ -168,8 +168,11 @@ class TableCarry(Base):
     adjudicate --leave-open --ledger``), for the run of the next log, which starts part
     way through the table's chain (``services.archive.carry``): the engine's exported
     state (open hands included) after the table's event ``last_seq`` (hash
-    ``last_hash``), which engine wrote it (each reads only its own), its SHA-256 (a damaged
-    state is not taken) and when it was kept. Working state like the pipeline's changelog,
+    ``last_hash``), when it had taken ``events_taken`` events of the table in all (the
+    archive's count, by which ``pitwatch verify`` derives it again), whether the run cut
+    the archive's segments (the state then holds the events it has not handed out), which
+    engine wrote it (each reads only its own), its SHA-256 (a damaged state is not taken)
+    and when it was kept. Working state like the pipeline's changelog,
     derived from the archived and left-open events; append-only, the first kept at a seq
     stays (a day run again keeps nothing new)."""
 
@@ -179,6 +182,8 @@ class TableCarry(Base):
     last_seq: Mapped[int] = mapped_column(BigInteger, primary_key=True)
     engine: Mapped[str] = mapped_column(String(16), primary_key=True)
     last_hash: Mapped[str] = mapped_column(String(64))
+    events_taken: Mapped[int] = mapped_column(BigInteger)
+    archive: Mapped[bool] = mapped_column(Boolean)
     state: Mapped[bytes] = mapped_column(LargeBinary)
     state_sha256: Mapped[str] = mapped_column(String(64))
     kept_at: Mapped[str] = mapped_column(String(40))

@@ -139,7 +139,9 @@ def test_days_run_one_by_one_keep_what_one_run_of_all_keeps(
     assert [k.carried.kept if k.carried else -1 for k in kept] == [
         len(tables[0]), len(tables[1]), 0]  # a table a log does not meet keeps its state
     assert all(k.carried is not None and not k.carried.refused for k in kept)
-    assert verify_archive(engine, profiles=PROFILES).archive_breaks == []
+    verified = verify_archive(engine, profiles=PROFILES)
+    assert verified.archive_breaks == [] and verified.notes == []
+    assert verified.kept_states == len(tables[0]) + len(tables[1])  # each derived again
     replayed = replay_archive(engine, dt.date(2026, 1, 1), dt.date(2026, 12, 31), PROFILES,
                               runner_engine=engine_name)
     assert replayed.hands == expected.count(b"\n") and replayed.differences == []
@@ -282,13 +284,16 @@ def test_a_kept_state_that_cannot_be_taken_is_said_and_the_table_starts_new(
 def test_a_damaged_state_or_another_tables_is_not_taken(engine: Engine) -> None:
     """The source's own checks (``KeptStates``), on both databases."""
     state = b"\x02not a state"
-    carries = [TableCarry("T1", 10, "a" * 64, state), TableCarry("T2", 20, "b" * 64, state)]
+    carries = [TableCarry("T1", 10, "a" * 64, 40, True, state),
+               TableCarry("T2", 20, "b" * 64, 80, True, state)]
     assert keep_carries(engine, "native", carries, "2026-12-05T00:00:00+00:00") == (2, 0)
     assert keep_carries(engine, "native", carries, "2026-12-05T00:00:01+00:00") == (0, 2)
     with write_transaction(engine) as conn:  # a third, whole but of another table
-        conn.execute(text("INSERT INTO table_carries VALUES ('T3', 30, 'native', :h, :s, "
-                          ":d, 'now')"), {"h": "c" * 64, "s": b"T1's",
-                                          "d": hashlib.sha256(b"T1's").hexdigest()})
+        conn.execute(text("INSERT INTO table_carries (table_id, last_seq, engine, last_hash, "
+                          "events_taken, archive, state, state_sha256, kept_at) VALUES "
+                          "('T3', 30, 'native', :h, 120, :a, :s, :d, 'now')"),
+                     {"h": "c" * 64, "a": True, "s": b"T1's",
+                      "d": hashlib.sha256(b"T1's").hexdigest()})
     def table_of(raw: bytes) -> str:
         if raw == b"T1's":
             return "T1"
@@ -314,7 +319,7 @@ def test_a_damaged_state_or_another_tables_is_not_taken(engine: Engine) -> None:
 
 def test_a_state_whose_bytes_changed_is_not_taken(tmp_path: Path) -> None:
     db = open_ledger(f"sqlite:///{tmp_path}/ledger.sqlite")
-    keep_carries(db, "native", [TableCarry("T1", 10, "a" * 64, b"state")], "now")
+    keep_carries(db, "native", [TableCarry("T1", 10, "a" * 64, 40, True, b"state")], "now")
     with write_transaction(db) as conn:
         conn.execute(text("DROP TRIGGER table_carries_no_update"))
         conn.execute(text("UPDATE table_carries SET state = :s"), {"s": b"statf"})
@@ -372,6 +377,29 @@ def test_a_forged_kept_state_is_found_by_replay(tmp_path: Path) -> None:
     differing = {d.hand_id for d in replayed.differences}
     assert differing and differing <= judged_under_forgery
     assert all(d.table_id == forged_table for d in replayed.differences)
+    verified = verify_archive(db, profiles=PROFILES)
+    assert [(b.table_id, b.kind) for b in verified.breaks] == [(forged_table, "carry")]
+    assert "differs from the state its archived events give" in verified.breaks[0].message
+    assert verified.kept_states == len(honest) - 1
+    db.dispose()
+
+
+def test_a_state_whose_open_hands_are_not_archived_yet_waits(tmp_path: Path) -> None:
+    """After the first day only, each kept state holds events the archive has not been
+    given (the open hand, the events since the last hand): verify says it waits, and
+    derives it once the next day is run."""
+    days = cut_inside_hands(simulated_clean_log(), 2)
+    db = open_ledger(f"sqlite:///{tmp_path}/ledger.sqlite")
+    (tmp_path / "day1.jsonl").write_bytes(days[0])
+    run_day(tmp_path / "day1.jsonl", db, "native", leave_open=True)
+    waiting = verify_archive(db, profiles=PROFILES)
+    assert waiting.breaks == [] and waiting.kept_states == 0
+    assert len(waiting.notes) == 2 and all(
+        "was not derived again: the archive holds" in note for note in waiting.notes)
+    (tmp_path / "day2.jsonl").write_bytes(days[1])
+    run_day(tmp_path / "day2.jsonl", db, "native", leave_open=False)
+    derived = verify_archive(db, profiles=PROFILES)
+    assert derived.breaks == [] and derived.notes == [] and derived.kept_states == 2
     db.dispose()
 
 
@@ -379,7 +407,7 @@ def test_tables_nothing_is_kept_for_cost_no_query(tmp_path: Path) -> None:
     """One query learns which tables have kept states; a thousand others (a hostile log may
     invent any number of table ids) are answered without the database."""
     db = open_ledger(f"sqlite:///{tmp_path}/ledger.sqlite")
-    keep_carries(db, "native", [TableCarry("T1", 10, "a" * 64, b"state")], "now")
+    keep_carries(db, "native", [TableCarry("T1", 10, "a" * 64, 40, True, b"state")], "now")
     statements: list[str] = []
     event.listen(db, "before_cursor_execute",
                  lambda conn, cursor, statement, *rest: statements.append(statement))
@@ -393,3 +421,21 @@ def test_tables_nothing_is_kept_for_cost_no_query(tmp_path: Path) -> None:
     assert source("T1", 11) == b"state"
     assert len(queries()) == 2
     db.dispose()
+
+
+def test_verify_says_it_derived_the_kept_states(tmp_path: Path) -> None:
+    """``pitwatch verify`` after two days run one by one: the first day's states derived
+    again (a line says so, and the JSON counts them), exit 0."""
+    days = cut_inside_hands(simulated_clean_log(), 2)
+    url = f"sqlite:///{tmp_path}/ledger.sqlite"
+    for n, day in enumerate(days, start=1):
+        path = tmp_path / f"day{n}.jsonl"
+        path.write_bytes(day)
+        extra = ["--leave-open"] if n == 1 else []
+        assert pitwatch("adjudicate", str(path), *extra, "--ledger", url).code == 0
+    verified = pitwatch("verify", "--db", url, columns=300)
+    assert verified.code == 0, verified.stderr
+    assert ("derived 2 kept table state(s) again from the archived events: as kept"
+            in verified.stderr)
+    listed = pitwatch("verify", "--db", url, "--format", "json", columns=300)
+    assert orjson.loads(listed.stdout)["kept_states"] == 2

@@ -7,9 +7,11 @@ Create Date: 2026-12-05
 Why: a day's log starts part way through each table's hash chain, so run alone its hands
 had no configuration (GEN-5) and a hand dealt across midnight was split between two runs.
 ``pitwatch adjudicate --leave-open --ledger`` now keeps each table's state at the end of
-its log (``table_carries``: the engine's state bytes, the chain head it follows, which
-engine; append-only on both databases), and a later run takes the state a table's first
-event follows (``services.archive.carry``).
+its log (``table_carries``: the engine's state bytes, the chain head it follows, how many
+events of the table it has taken, whether the run archived them, which engine;
+append-only on both databases), and a later run takes the state a table's first event
+follows (``services.archive.carry``); ``pitwatch verify`` derives each again from the
+archived events.
 """
 
 from __future__ import annotations
@@ -36,6 +38,8 @@ def upgrade() -> None:
         sa.Column("last_seq", sa.BigInteger(), nullable=False),
         sa.Column("engine", text_type(16), nullable=False),
         sa.Column("last_hash", text_type(64), nullable=False),
+        sa.Column("events_taken", sa.BigInteger(), nullable=False),
+        sa.Column("archive", sa.Boolean(), nullable=False),
         sa.Column("state", sa.LargeBinary(), nullable=False),
         sa.Column("state_sha256", text_type(64), nullable=False),
         sa.Column("kept_at", text_type(40), nullable=False),

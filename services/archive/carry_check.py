@@ -1,0 +1,143 @@
+"""``pitwatch verify`` derives every kept table state again from the archived events.
+
+Why: a state kept at the end of a day's log (``services.archive.carry``) decides how the
+next day's hands are judged, and a run takes it on its SHA-256 alone; someone who could
+rewrite it with its hash would change that judgement without a chain break. The state is
+derived data: the table's first ``events_taken`` archived events, fed in arrival order to
+a runner of the state's engine set as the run was (cutting the archive's segments or
+not), give it again, byte for byte. The open hands' events a state holds are archived
+when those hands end, in the next log's run, so the newest state of a table usually waits
+for that run (a note says so); the others are derived. A table whose first days are
+detached cannot be derived (a note), nor states without profiles to judge under.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from sqlalchemy import Engine, select
+
+from services.adjudicator.engine import make_runner
+from services.adjudicator.native_runner import NativeRunner
+from services.adjudicator.python_runner import ReferenceRunner
+from services.archive.reader import segment_bodies
+from services.archive.segment import SEPARATOR
+from services.games.profile import Profiles
+from services.ledger.archive_tables import ArchiveDetached
+from services.ledger.archive_tables import TableCarry as C
+
+
+@dataclass(frozen=True)
+class KeptState:
+    table_id: str
+    last_seq: int
+    engine: str
+    events_taken: int
+    archive: bool
+    state: bytes
+
+    def describe(self) -> str:
+        return (f"the state kept after seq {self.last_seq:,} ({self.engine} engine, "
+                f"{self.events_taken:,} events taken)")
+
+
+@dataclass
+class CarryCheck:
+    """What deriving a table's kept states found: how many were derived as kept, and those
+    that differ (one line each)."""
+
+    derived: int = 0
+    differ: list[str] = field(default_factory=list)
+
+
+def check_kept_states(engine: Engine, table_id: str, profiles: Profiles,
+                      notes: list[str]) -> CarryCheck:
+    """Every state kept for the table, derived again from its archived events and
+    compared byte for byte."""
+    check = CarryCheck()
+    states = _kept(engine, table_id)
+    if not states:
+        return check
+    with engine.connect() as conn:
+        detached = conn.execute(select(ArchiveDetached.day).where(
+            ArchiveDetached.table_id == table_id).limit(1)).first() is not None
+    if detached:
+        notes.append(f"table {table_id}: its {len(states):,} kept state(s) were not derived "
+                     "again (its first days are detached)")
+        return check
+    for group in _groups(states):
+        _walk(engine, table_id, profiles, group, check, notes)
+    return check
+
+
+def has_kept_states(engine: Engine, table_id: str) -> bool:
+    with engine.connect() as conn:
+        return conn.execute(select(C.last_seq).where(C.table_id == table_id).limit(1)
+                            ).first() is not None
+
+
+def _kept(engine: Engine, table_id: str) -> list[KeptState]:
+    with engine.connect() as conn:
+        rows = conn.execute(select(C.table_id, C.last_seq, C.engine, C.events_taken,
+                                   C.archive, C.state).where(C.table_id == table_id)
+                            .order_by(C.events_taken, C.engine))
+        return [KeptState(r.table_id, int(r.last_seq), r.engine, int(r.events_taken),
+                          bool(r.archive), bytes(r.state)) for r in rows]
+
+
+def _groups(states: Sequence[KeptState]) -> list[list[KeptState]]:
+    """The states by how they were made (engine, archiving): one walk each."""
+    groups: dict[tuple[str, bool], list[KeptState]] = {}
+    for state in states:
+        groups.setdefault((state.engine, state.archive), []).append(state)
+    return list(groups.values())
+
+
+def _walk(engine: Engine, table_id: str, profiles: Profiles, states: list[KeptState],
+          check: CarryCheck, notes: list[str]) -> None:
+    """One pass over the table's archived events, comparing each state (in the order of
+    the events they had taken) when the walk has fed as many."""
+    first = states[0]
+    runner = make_runner(profiles, first.engine, archive=first.archive, closed_hands=False)
+    pending = list(states)  # sorted by events_taken
+    fed = 0
+    with engine.connect() as conn:
+        for segment in segment_bodies(conn, table_id):
+            lines = segment.body.split(SEPARATOR)
+            at = 0
+            while pending and fed + len(lines) - at >= pending[0].events_taken:
+                wanted = pending.pop(0)
+                take = wanted.events_taken - fed
+                _feed(runner, lines[at:at + take])
+                at, fed = at + take, fed + take
+                _compare(runner, wanted, check)
+            if not pending:
+                return
+            _feed(runner, lines[at:])
+            fed += len(lines) - at
+    for state in pending:
+        notes.append(f"table {table_id}: {state.describe()} was not derived again: the "
+                     f"archive holds {fed:,} of those events (the hands it left open are "
+                     "archived when the log that goes on is run)")
+
+
+def _feed(runner: NativeRunner | ReferenceRunner, lines: Iterable[bytes]) -> None:
+    lines = list(lines)
+    if not lines:
+        return
+    if isinstance(runner, NativeRunner):
+        for _ in runner.feed_buffer(SEPARATOR.join(lines)):
+            pass
+        return
+    for line in lines:
+        runner.feed(line, "archive")
+
+
+def _compare(runner: NativeRunner | ReferenceRunner, wanted: KeptState,
+             check: CarryCheck) -> None:
+    if runner.export_table(wanted.table_id) == wanted.state:
+        check.derived += 1
+        return
+    check.differ.append(f"{wanted.describe()} differs from the state its archived events "
+                        "give: the next log's hands were judged from a table that never was")
