@@ -168,16 +168,20 @@ def test_the_engines_agree_day_by_day(tmp_path: Path) -> None:
 def test_any_cut_of_the_log_gives_the_whole_runs_records(tmp_path_factory: pytest.TempPathFactory,
                                                         cuts: list[int]) -> None:
     """Days cut anywhere (between any two events, inside hands or not): the records of the
-    days one by one are the whole log's, each once."""
+    days one by one are the whole log's, each once, and verify derives every state kept
+    between them again, as kept."""
     lines = faulty_log()
     bounds = sorted({0, len(lines), *(c % len(lines) for c in cuts)})
     days = [b"".join(line + b"\n" for line in lines[a:b])
             for a, b in itertools.pairwise(bounds)]
     folder = tmp_path_factory.mktemp("cut")
     db = open_ledger(f"sqlite:///{folder}/ledger.sqlite")
-    written, _ = run_days(days, folder, db, "native")
+    written, kept = run_days(days, folder, db, "native")
+    verified = verify_archive(db, profiles=PROFILES)
     db.dispose()
     assert b"".join(written) == whole_records()
+    assert [b for b in verified.breaks if b.kind == "carry"] == []
+    assert verified.kept_states == sum(k.carried.kept for k in kept if k.carried)
 
 
 @cache
