@@ -172,6 +172,14 @@ def carry_summary(carried: CarryResult | None) -> list[str]:
                      f"the end of an earlier log: {named}"
                      + (f"; and {more:,} more" if more > 0 else ""))
     lines += carried.refused
+    for table, seq, archived in carried.unlinked[:CONTINUED_SHOWN]:
+        lines.append(f"table {table}: this log starts at its seq {seq:,}, and the archive "
+                     f"holds it through seq {archived:,}, but no state was kept for it "
+                     "before: its hands here are judged as a new table's; run each day "
+                     "with --leave-open, or give the days together")
+    if len(carried.unlinked) > CONTINUED_SHOWN:
+        lines.append(f"... and {len(carried.unlinked) - CONTINUED_SHOWN:,} more table(s) "
+                     "the same way")
     if carried.kept or carried.already:
         lines.append(f"the state of {carried.kept + carried.already:,} table(s) kept for "
                      "the log that goes on"

@@ -29,6 +29,7 @@ from sqlalchemy import Engine, Row, Table, select
 from sqlalchemy.dialects import postgresql, sqlite
 
 from services.adjudicator.carry import TableCarry
+from services.ledger.archive_tables import ArchiveTable
 from services.ledger.archive_tables import TableCarry as CarryRow
 from services.ledger.db import write_transaction
 
@@ -46,6 +47,9 @@ class CarryResult:
     refused: list[str] = field(default_factory=list)
     kept: int = 0
     already: int = 0
+    # Tables the archive holds, met part way through their chains with no state kept
+    # before: (table, its first seq in the log, the archive's highest seq of it).
+    unlinked: list[tuple[str, int, int]] = field(default_factory=list)
 
 
 class KeptStates:
@@ -60,18 +64,21 @@ class KeptStates:
         self._engine = engine
         self._table_of = table_of
         self.result = result
-        # The tables any state is kept for, read once: a table outside them (a log's new
-        # table, or one of the many ids a hostile log may invent) costs no query.
+        # The tables any state is kept for, and the archive's tables with their highest
+        # seq, read once: a table outside them (a log's new table, or one of the many ids
+        # a hostile log may invent) costs no query.
         self._kept_tables: set[str] | None = None
+        self._archived: dict[str, int] = {}
 
     def __call__(self, table_id: str, seq: int) -> bytes | None:
         try:
             if self._kept_tables is None:
                 with self._db.connect() as conn:
                     self._kept_tables = set(conn.scalars(select(C.table_id).distinct()))
-            if table_id not in self._kept_tables:
-                return None
-            row = self._latest_before(table_id, seq)
+                    self._archived = {t: int(s) for t, s in conn.execute(
+                        select(ArchiveTable.table_id, ArchiveTable.last_seq))}
+            row = (self._latest_before(table_id, seq) if table_id in self._kept_tables
+                   else None)
         except Exception as exc:  # said, not lost: the core cannot raise through its call
             first_line = (str(exc).splitlines() or [type(exc).__name__])[0]
             self.result.refused.append(
@@ -79,6 +86,8 @@ class KeptStates:
                 "the table starts new here, as if this log were its first")
             return None
         if row is None:
+            if seq > 1 and table_id in self._archived:  # the log goes on from an earlier one
+                self.result.unlinked.append((table_id, seq, self._archived[table_id]))
             return None
         why = self._why_not(row)
         if why is not None:
