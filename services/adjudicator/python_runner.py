@@ -53,8 +53,8 @@ class ReferenceRunner:
         raw = self.carry_source(table_id, seq) if self.carry_source is not None else None
         if raw is not None:
             try:
-                state = decode_state(raw)
-            except (msgspec.DecodeError, msgspec.ValidationError):
+                state = _decoded(raw)
+            except ValueError:
                 state = None
             if state is not None and state.table_id == table_id:
                 return state
@@ -73,10 +73,7 @@ class ReferenceRunner:
 
     def import_table(self, raw: bytes) -> str:
         """Restore a table from ``export_table``; ValueError: not a state of this engine."""
-        try:
-            state = decode_state(raw)
-        except (msgspec.DecodeError, msgspec.ValidationError) as exc:
-            raise ValueError(f"not a table state of the reference engine: {exc}") from None
+        state = _decoded(raw)
         self.states[state.table_id] = state
         return state.table_id
 
@@ -99,6 +96,14 @@ class ReferenceRunner:
             result.records += out.records
             result.archive += out.archive
         return result
+
+
+def _decoded(raw: bytes) -> TableState:
+    """A state ``export_table`` wrote; ValueError: not a table state of this engine."""
+    try:
+        return decode_state(raw)
+    except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+        raise ValueError(f"not a table state of the reference engine: {exc}") from None
 
 
 def _step(out: Outputs, raw: bytes, where: str, table_id: str) -> StepResult:
