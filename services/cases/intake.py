@@ -146,12 +146,10 @@ def take_evidence(conn: Connection, items: Sequence[Evidence], at: str,
     known = set(conn.execute(select(CaseEvidence.source_id).where(
         CaseEvidence.source_id.in_(sorted({i.source_id for i in items})))).scalars())
     days = _hand_days(conn, {h for i in items for _, h in i.hands})
-    new = [item for item in items if item.source_id not in known]
-    result.repeats += len(items) - len(new)
-    cases = _open_cases(conn, {item.subject.key for item in new})
+    cases = _open_cases(conn, {i.subject.key for i in items if i.source_id not in known})
     filing = _Filing()
-    for item in new:
-        if item.source_id in known:  # the same evidence twice in one intake
+    for item in items:
+        if item.source_id in known:  # taken before, or twice in this intake
             result.repeats += 1
             continue
         known.add(item.source_id)
