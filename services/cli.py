@@ -12,7 +12,6 @@ import math
 import sys
 from collections.abc import Mapping
 from contextlib import AbstractContextManager, nullcontext
-from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, BinaryIO, ClassVar
 
@@ -274,7 +273,7 @@ def surveil(
     Exits 1 when records were rejected (the same input ``pitwatch adjudicate`` exits 1
     on), or, with --fail-on-alerts, when an alert was raised; 2 on a usage error.
     """
-    from services.archive.carry import CarryResult, KeptStates
+    from services.archive.carry import CarryResult, kept_states_from
     from services.ledger.cli import open_for_writing
     from services.recording import carry_summary
     from services.surveillance import surveil_lines, surveillance_config
@@ -292,8 +291,8 @@ def surveil(
     with open_log(file) as fh, log_progress(file, "surveilling") as bar:
         run = surveil_lines(bar.lines(iter_lines(fh)), config, profiles, engine=engine,
                             keep_records=False, leave_open=leave_open,
-                            carry_from=None if database is None else partial(
-                                KeptStates, database, result=carried))  # read, never kept
+                            carry_from=None if database is None else kept_states_from(
+                                database, carried))  # read, never kept
     if database is not None and engine is not None:
         save_engine(database, engine)
         if engine.repeats:

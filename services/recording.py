@@ -20,7 +20,7 @@ from sqlalchemy import Engine
 
 from services.adjudicator.carry import TableCarry
 from services.adjudicator.segments import Segment
-from services.archive.carry import CarryResult, KeptStates, keep_carries
+from services.archive.carry import CarryResult, KeptStates, keep_carries, kept_states_from
 from services.archive.segment import PackedSegment, pack_parts
 from services.archive.writer import ArchiveResult, archive_run
 from services.cases.intake import IntakeResult, open_cases
@@ -89,7 +89,7 @@ class RunKeeper:
     def states_for(self, engine: str, table_of: Callable[[bytes], str]) -> KeptStates:
         """The run's carry source: a table it meets continues from the state an earlier
         run kept for it (``services.archive.carry``)."""
-        return KeptStates(self._engine, engine, table_of, self._carried)
+        return kept_states_from(self._engine, self._carried)(engine, table_of)
 
     def carry(self, engine: str, carries: list[TableCarry]) -> None:
         """The tables' states at the end of a log that goes on, kept when the run's last

@@ -23,6 +23,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import TypeAlias, cast
 
 from sqlalchemy import Engine, Row, Table, select
@@ -122,6 +123,14 @@ class KeptStates:
         if of != row.table_id:
             return f"is of table {of}"
         return None
+
+
+def kept_states_from(db: Engine, result: CarryResult
+                     ) -> Callable[[str, Callable[[bytes], str]], KeptStates]:
+    """The ``CarryFrom`` of a run that reads the states kept in ``db`` (``adjudicate
+    --ledger``, ``surveil --db``): given the run's engine and its state reader, its
+    ``KeptStates``, which reports into ``result``."""
+    return partial(KeptStates, db, result=result)
 
 
 def keep_carries(db: Engine, engine: str, carries: Sequence[TableCarry], at: str
