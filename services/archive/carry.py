@@ -53,6 +53,12 @@ class CarryResult:
     unlinked: list[tuple[str, int, int]] = field(default_factory=list)
 
 
+# What to do when a kept state cannot be taken: the table's days judged in one run need no
+# kept state (a state is kept once per seq, so running the day before again keeps no new one).
+GIVE_TOGETHER = (" (to judge it as part of its chain, give this log together with the "
+                 "ones before it, from the table's first, in one run)")
+
+
 class KeptStates:
     """A run's carry source (``EmbeddedRunner.carry_from``): asked once a table, on its
     first record taken, for the state to continue it from. ``engine``: the run's engine;
@@ -84,7 +90,7 @@ class KeptStates:
             first_line = (str(exc).splitlines() or [type(exc).__name__])[0]
             self.result.refused.append(
                 f"table {table_id}: the states kept for it could not be read ({first_line}); "
-                "the table starts new here, as if this log were its first")
+                f"the table starts new here, as if this log were its first{GIVE_TOGETHER}")
             return None
         if row is None:
             if seq > 1 and table_id in self._archived:  # the log goes on from an earlier one
@@ -92,9 +98,10 @@ class KeptStates:
             return None
         why = self._why_not(row)
         if why is not None:
+            remedy = "" if row.engine != self._engine else GIVE_TOGETHER  # said in ``why``
             self.result.refused.append(
                 f"table {table_id}: the state kept after its seq {row.last_seq:,} {why}; the "
-                "table starts new here, as if this log were its first")
+                f"table starts new here, as if this log were its first{remedy}")
             return None
         self.result.continued.append((table_id, row.last_seq))
         return bytes(row.state)

@@ -43,6 +43,9 @@ from tests.unit.ledger.dbread import rows, whole_database
 
 GAMES = ("hcf", "chinese", "draw7a", "russian", "holdem")
 ENGINES = ("native", "python")
+# What a line about a kept state that cannot be taken tells the reader to do.
+GIVE_TOGETHER = (" (to judge it as part of its chain, give this log together with the "
+                 "ones before it, from the table's first, in one run)")
 
 
 @cache
@@ -312,9 +315,10 @@ def test_a_damaged_state_or_another_tables_is_not_taken(engine: Engine) -> None:
     assert result.continued == []
     assert result.refused == [
         "table T1: the state kept after its seq 10 is not a state this pitwatch reads "
-        "(no such format); the table starts new here, as if this log were its first",
+        "(no such format); the table starts new here, as if this log were its first"
+        + GIVE_TOGETHER,
         "table T3: the state kept after its seq 30 is of table T1; the table starts new "
-        "here, as if this log were its first"]
+        "here, as if this log were its first" + GIVE_TOGETHER]
     for statement in ("UPDATE table_carries SET last_seq = last_seq + 1",
                       "DELETE FROM table_carries"):
         with pytest.raises(Exception, match="append-only"), engine.begin() as conn:
@@ -332,7 +336,8 @@ def test_a_state_whose_bytes_changed_is_not_taken(tmp_path: Path) -> None:
     assert KeptStates(db, "native", lambda raw: "T1", result)("T1", 11) is None
     assert result.refused == [
         "table T1: the state kept after its seq 10 is damaged (its SHA-256 differs from the "
-        "one kept with it); the table starts new here, as if this log were its first"]
+        "one kept with it); the table starts new here, as if this log were its first"
+        + GIVE_TOGETHER]
     db.dispose()
 
 
