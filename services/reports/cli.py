@@ -106,14 +106,15 @@ def hand(
     """
     from services.ledger.cli import open_for_reading
     from services.reports.dispute import HandUnavailable, dispute_from_ledger, dispute_from_log
+    from services.reports.log_tables import LogFile
     from services.reports.render import render_html
-    from services.reports.replay import HandNotFound, read_log
+    from services.reports.replay import HandNotFound
 
     _check_format(fmt)
     not_the_input({"--output": out}, events, alerts, stdout=out is None)
     if events is None and ledger is None:
         raise typer.BadParameter("give --events FILE, --ledger URL, or both")
-    lines: Events | None = read_log(events) if events is not None else None
+    lines: Events | None = LogFile(events) if events is not None else None
     log_name = events.name if events else None
     try:
         if ledger is not None:
@@ -189,11 +190,12 @@ def daily(
                   "daily report links to are not written (give -o a file in a folder of "
                   "its own)", markup=False, highlight=False, soft_wrap=True)
     elif out is not None and report.review_hand_ids:
-        from services.reports.replay import read_log
+        from services.reports.log_tables import LogFile
 
         lines: Events | None
         if events is not None:
-            lines, name = read_log(events), events.name
+            log = LogFile(events)
+            lines, name = (log if log.holds_lines() else None), events.name
         else:
             from services.reports.archived import tables_of
 

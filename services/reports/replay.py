@@ -15,7 +15,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import TypeAlias
 
 import orjson
@@ -28,10 +27,10 @@ from services.archive.checkpoints import Checkpoint, Key
 from services.archive.history import BulkHistory
 from services.events.canonical import canonical_json
 from services.events.contract import AdjudicationRecord, Event
-from services.events.logfile import open_log
 from services.games.model import GameOutcome, HandInput, HandRejected
 from services.games.profile import Profiles, UnknownProfileError
 from services.games.registry import GAMES
+from services.reports.log_tables import LogFile, group_by_table, group_file_by_table
 
 
 class HandNotFound(LookupError):
@@ -74,42 +73,6 @@ class HandReplay:
     history_note: str | None = None  # where the table's state before the span came from
 
 
-def read_log(path: Path) -> list[bytes]:
-    """The non-blank lines of a JSONL event log (kept compressed or not: ``open_log``)."""
-    with open_log(path) as fh:
-        return [line.strip() for line in fh.read().splitlines() if line.strip()]
-
-
-@dataclass
-class _Tables:
-    """The log split by table, in one pass: each table's lines (numbered), the table of
-    each wanted hand, and where each table's first line naming a wanted hand stands in
-    its lines (everything before it is the table's history up to the wanted hands)."""
-
-    lines: dict[str, list[tuple[int, bytes]]] = field(default_factory=dict)
-    table_of: dict[str, str] = field(default_factory=dict)
-    first_wanted: dict[str, int] = field(default_factory=dict)
-
-
-def _group_by_table(lines: Sequence[bytes], hand_ids: set[str]) -> _Tables:
-    out = _Tables()
-    for number, line in enumerate(lines, start=1):
-        try:
-            obj = orjson.loads(line)
-        except orjson.JSONDecodeError:
-            continue
-        if not isinstance(obj, dict) or not isinstance(obj.get("table_id"), str):
-            continue
-        table = obj["table_id"]
-        table_lines = out.lines.setdefault(table, [])
-        hand = obj.get("hand_id")
-        if isinstance(hand, str) and hand in hand_ids:  # a list or object: not an id
-            out.table_of.setdefault(hand, table)
-            out.first_wanted.setdefault(table, len(table_lines))
-        table_lines.append((number, line))
-    return out
-
-
 @dataclass(frozen=True)
 class ArchivedEvents:
     """Tables' archived events, read as a replay needs them: ``bodies(table, after)``
@@ -130,7 +93,7 @@ class ArchivedEvents:
                 for line in body.split(b"\n")]
 
 
-Events: TypeAlias = Sequence[bytes] | ArchivedEvents
+Events: TypeAlias = Sequence[bytes] | ArchivedEvents | LogFile
 
 
 def replay_hand(lines: Events, hand_id: str, profiles: Profiles,
@@ -153,7 +116,10 @@ def replay_hands(lines: Events, hand_ids: Iterable[str],
         if engine_name(engine) == "native":
             return _replay_archived(lines, wanted, profiles)
         lines = lines.lines()
-    tables = _group_by_table(lines, wanted)
+    if isinstance(lines, LogFile):
+        tables = group_file_by_table(lines, wanted)
+    else:
+        tables = group_by_table(lines, wanted)
     out: dict[str, HandReplay] = {}
     for table_id in sorted(set(tables.table_of.values())):
         hands = {h: HandReplay(table_id=table_id, hand_id=h)
@@ -251,7 +217,7 @@ def _stream_table(table_id: str, bodies: Iterator[bytes], wanted: set[str],
                   ) -> tuple[dict[str, HandReplay], int]:
     """One archived table whose first line is numbered ``number + 1``: bodies fed to a
     ``BulkHistory`` until one holds a line naming a wanted hand (found by the bytes the
-    canonical JSON writes for it, then read as ``_group_by_table`` reads a line); the
+    canonical JSON writes for it, then read as ``group_by_table`` reads a line); the
     lines not fed are kept from the last the intake takes (the span's anchor) on. Then the
     rest of the table is held and replayed. Returns the hands and the last line's number.
     ``start``: the checkpoint ``bodies`` start after (its state, lines and rejections)."""
@@ -297,12 +263,12 @@ def _replay_rest(table_id: str, held: list[tuple[int, bytes]], first_wanted: int
                  bodies: Iterator[bytes], number: int, wanted: set[str], profiles: Profiles,
                  history: BulkHistory) -> tuple[dict[str, HandReplay], int]:
     """The table from the held lines on: read whole, the wanted hands it names found as
-    ``_group_by_table`` finds them, replayed with the history already fed."""
+    ``group_by_table`` finds them, replayed with the history already fed."""
     for body in bodies:
         lines = body.split(b"\n")
         held += zip(range(number + 1, number + 1 + len(lines)), lines, strict=True)
         number += len(lines)
-    named = _group_by_table([raw for _, raw in held[first_wanted:]], wanted)
+    named = group_by_table([raw for _, raw in held[first_wanted:]], wanted)
     hands = {h: HandReplay(table_id=table_id, hand_id=h)
              for h, t in named.table_of.items() if t == table_id}
     _replay_table(table_id, held, first_wanted, hands, profiles, "native", history)
@@ -310,7 +276,7 @@ def _replay_rest(table_id: str, held: list[tuple[int, bytes]], first_wanted: int
 
 
 def _first_naming(lines: list[bytes], wanted: set[str]) -> int | None:
-    """The position of the first line naming a wanted hand (as ``_group_by_table`` reads
+    """The position of the first line naming a wanted hand (as ``group_by_table`` reads
     it), or None."""
     for at, line in enumerate(lines):
         try:
