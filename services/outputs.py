@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from pathlib import Path
+from typing import BinaryIO
 
 import typer
 
@@ -78,6 +80,27 @@ def _stdout_is(source: Path) -> bool:
     except (OSError, ValueError, AttributeError):  # no real descriptor (a test's capture)
         return False
     return (out.st_dev, out.st_ino) == (read.st_dev, read.st_ino)
+
+
+@contextmanager
+def written_whole(path: Path) -> Iterator[BinaryIO]:
+    """A file to write ``path``'s new content to, part by part, that becomes ``path`` only
+    when the block ends without an exception: a command that fails part way leaves the
+    file as it was, not a beginning that looks whole. Written beside it (``.NAME.partial``,
+    then renamed over it: one step). A path that exists and is not a regular file (a pipe,
+    ``/dev/null``) is written directly; a symbolic link's target is the file written."""
+    path = Path(os.path.realpath(path))
+    if path.exists() and not path.is_file():
+        with path.open("wb") as fh:
+            yield fh
+        return
+    partial = path.with_name(f".{path.name}.partial")
+    try:
+        with partial.open("w+b") as fh:
+            yield fh
+        os.replace(partial, path)
+    finally:
+        partial.unlink(missing_ok=True)
 
 
 def write_jsonl(path: Path, lines: Iterable[bytes]) -> None:

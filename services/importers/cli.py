@@ -28,7 +28,7 @@ from services.importers.phh import (
     skipped_by_reason,
 )
 from services.importers.phh_source import SUFFIXES, expand
-from services.outputs import not_the_input, output_file
+from services.outputs import not_the_input, output_file, written_whole
 
 import_app = typer.Typer(help="Import hand histories from other formats as v1 events.",
                          no_args_is_help=True)
@@ -104,9 +104,9 @@ def phh(
     # folder of 10,000 files for an output that cannot be one of them).
     read = expand(files) if output.suffix in SUFFIXES else files
     not_the_input({"--output": output}, *read)
-    result = import_phh(files, rule_profile=rule_profile, chip_unit=_chip_unit(chip_unit),
-                        engine=engine)
-    output.write_bytes(result.jsonl())
+    with written_whole(output) as fh:
+        result = import_phh(files, rule_profile=rule_profile,
+                            chip_unit=_chip_unit(chip_unit), engine=engine, output=fh)
     summary(result, output, list_skipped)
     if result.hands == 0:
         raise typer.Exit(code=1)

@@ -46,7 +46,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 import orjson
 
@@ -88,7 +88,9 @@ class ImportResult:
     ``scales``: the chip scale of every table.
 
     The native importer hands over the events as JSON lines (``encoded``), the bytes the
-    CLI writes; ``events`` then reads them as objects only when asked for."""
+    CLI writes; ``events`` then reads them as objects only when asked for. An import
+    given an ``output`` writes each table's events there as the table is done and holds
+    none of them (``streamed``: how many it wrote)."""
 
     skipped: list[tuple[str, str]] = field(default_factory=list)
     hands: int = 0
@@ -100,6 +102,7 @@ class ImportResult:
     encoded: bytes | None = None  # the events as JSON lines (the native importer)
     engine: str = "python"  # which importer made them
     declined: str | None = None  # why not the native importer (this module's imports)
+    streamed: int | None = None  # events written to the import's output, table by table
     _events: list[dict[str, Any]] | None = field(default=None, repr=False)
 
     @property
@@ -110,6 +113,8 @@ class ImportResult:
 
     @property
     def event_count(self) -> int:
+        if self.streamed is not None:
+            return self.streamed
         if self._events is None and self.encoded is not None:
             return self.encoded.count(b"\n")
         return len(self.events)
@@ -133,24 +138,36 @@ def import_phh(paths: Iterable[str | os.PathLike[str]], *,
                big_blind_ante_field: bool = CONTRACT_HAS_BIG_BLIND_ANTE,
                rule_profile: str = RULE_PROFILE,
                chip_unit: Decimal | None = None,
-               engine: str = "native") -> ImportResult:
+               engine: str = "native",
+               output: BinaryIO | None = None) -> ImportResult:
     """Import PHH files (directories are searched for ``*.phh`` and ``*.phhs``).
 
     ``engine="native"`` (the default) lets the native core import the files when it can
     read every one of them in full (``native_import``); otherwise, and with
     ``engine="python"``, this module does it: the reference, with every reason a hand is
-    skipped."""
+    skipped. ``output``: a file (seekable, opened for writing) that gets each table's
+    events as JSON lines as soon as the table is done, so an import of many tables holds
+    one table's events at a time (the same bytes as ``ImportResult.jsonl``); should the
+    native importer decline part way, the file is emptied and this module writes it."""
     if engine not in ENGINES:
         raise ValueError(f"no import engine {engine!r}; choose one of {', '.join(ENGINES)}")
+    if output is not None and not output.seekable():  # a pipe: what it got cannot be taken back
+        result = import_phh(paths, big_blind_ante_field=big_blind_ante_field,
+                            rule_profile=rule_profile, chip_unit=chip_unit, engine=engine)
+        output.write(result.jsonl())
+        return result
     options = ImportOptions(rule_profile, chip_unit, big_blind_ante_field)
     files = expand(paths)
     declined = "--engine python"
     if engine == "native":
-        attempt = native_import(files, options)
+        attempt = native_import(files, options, output)
         if isinstance(attempt, ImportResult):
             return attempt
         declined = attempt.why
-    result = ImportResult(declined=declined)
+        if output is not None:  # the tables it wrote before it declined
+            output.seek(0)
+            output.truncate()
+    result = ImportResult(declined=declined, streamed=None if output is None else 0)
     reading = read_sources(files)
     result.skipped += reading.skipped
     result.kinds |= reading.kinds
@@ -165,7 +182,7 @@ def import_phh(paths: Iterable[str | os.PathLike[str]], *,
              for key in groups}
     for key in sorted(groups, key=lambda k: (k[0] != "folder", names[k])):
         hands = sorted(groups[key], key=_hand_order)
-        import_table(names[key], hands, result, options)
+        import_table(names[key], hands, result, options, output)
     return result
 
 
@@ -183,7 +200,8 @@ class Declined:
     why: str
 
 
-def native_import(files: list[Path], options: ImportOptions) -> ImportResult | Declined:
+def native_import(files: list[Path], options: ImportOptions,
+                  output: BinaryIO | None = None) -> ImportResult | Declined:
     """The native core's import of ``files`` (``native/src/phh``), or why not: a chip
     unit finer than 1/``NATIVE_FIXED_SCALE``, a file that is neither ``.phh`` nor
     ``.phhs``, a path that is not UTF-8, a file name whose number is beyond 64 bits, no
@@ -209,14 +227,16 @@ def native_import(files: list[Path], options: ImportOptions) -> ImportResult | D
         if path.suffix not in SUFFIXES or number > _I64_MAX or not _utf8(name):
             return Declined(f"{name}: a file name the native importer does not take")
         described.append((name, folders[parent], stem, number, text))
-    imported, refused = _native.import_phh_files(described, options.rule_profile,
-                                                 options.big_blind_ante_field, fixed)
+    imported, refused = _native.import_phh_files(
+        described, options.rule_profile, options.big_blind_ante_field, fixed,
+        None if output is None else output.write)
     if imported is None:
         where, why = refused
         return Declined(f"{where}: {why}" if where else why)
-    encoded, _events, hands, read, scales, limited, sources, skipped = imported
+    encoded, events, hands, read, scales, limited, sources, skipped = imported
     result = ImportResult(hands=hands, scales=dict(scales), read=read, limited=limited,
-                          sources=dict(sources), encoded=encoded, engine="native")
+                          sources=dict(sources), encoded=encoded, engine="native",
+                          streamed=None if output is None else events)
     for where, stage, text, scale, again in skipped:
         reason = skip_reason(stage, text, scale, again, options)
         if reason is None:  # the two importers disagree: a bug, and the reference decides
@@ -357,8 +377,8 @@ def table_scale(hands: list[SourceHand], result: ImportResult,
 
 
 def import_table(table_id: str, hands: list[SourceHand], result: ImportResult,
-                 options: ImportOptions) -> None:
-    """Emit one table's stream and append it to ``result``."""
+                 options: ImportOptions, output: BinaryIO | None = None) -> None:
+    """Emit one table's stream and append it to ``result`` (or write it to ``output``)."""
     scale, hands = table_scale(hands, result, options.chip_unit)
     hands = _once_each(table_id, hands, result)
     hands = _safe_chips(hands, scale, result)
@@ -381,8 +401,12 @@ def import_table(table_id: str, hands: list[SourceHand], result: ImportResult,
         played += 1
         result.sources[name] = source.location
         result.limited += [(name, limit) for limit in limits]
-    if played:
+    if played and output is not None:
+        output.write(b"".join(orjson.dumps(event) + b"\n" for event in stream.events))
+        result.streamed = (result.streamed or 0) + len(stream.events)
+    elif played:
         result.events.extend(stream.events)
+    if played:
         result.hands += played
         result.scales[table_id] = scale
 

@@ -153,9 +153,20 @@ fn declined(location: &str, why: &str) -> Declined {
     Declined { location: location.to_string(), why: why.to_string() }
 }
 
+/// Where an import may write each table's events as soon as the table is done (then
+/// `Imported::jsonl` holds none of them): an import of many tables then holds one table's
+/// events, not all of them. An error ends the import (declined with its words).
+pub type TableSink<'s> = &'s mut dyn FnMut(&[u8]) -> Result<(), String>;
+
 /// Every file's hands, grouped by table and imported table by table, or why the import is
 /// Python's (see the module's doc).
 pub fn import(files: &[SourceFile], options: &Options) -> Result<Imported, Declined> {
+    import_to(files, options, None)
+}
+
+/// `import`, each table's events given to `sink` (when there is one) as the table is done.
+pub fn import_to(files: &[SourceFile], options: &Options, mut sink: Option<TableSink<'_>>)
+                 -> Result<Imported, Declined> {
     // (is a source table, its name) -> its hands, in the order first seen
     let mut groups: Vec<((bool, String), Vec<Source<'_>>)> = Vec::new();
     let mut group_of: HashMap<(bool, String), usize> = HashMap::new();
@@ -202,10 +213,16 @@ pub fn import(files: &[SourceFile], options: &Options) -> Result<Imported, Decli
         }
     }
     groups.sort_by(|a, b| a.0.cmp(&b.0));
-    imported.jsonl.reserve(input_bytes.saturating_mul(OUTPUT_PER_INPUT_BYTE));
+    if sink.is_none() {
+        imported.jsonl.reserve(input_bytes.saturating_mul(OUTPUT_PER_INPUT_BYTE));
+    }
     for ((_, table_id), mut hands) in groups {
         hands.sort_by(|a, b| order(a).cmp(&order(b)));
         import_table(&table_id, hands, options, &mut imported)?;
+        if let Some(write) = sink.as_mut() {
+            write(&imported.jsonl).map_err(|why| declined(&table_id, &why))?;
+            imported.jsonl.clear();
+        }
     }
     Ok(imported)
 }
