@@ -72,14 +72,12 @@ class PitwatchCommands(PitwatchGroup):
                     "table)."),
         "verify": LazyCommand(
             "services.integrity", "verify",
-            listing="Re-verify every hash chain in the archive from the stored bytes, every "
-                    "booked\nhand's postings and rake against its stored record, and every "
-                    "case against its audit\ntrail; list each break. Exits 1 on a break in "
-                    "the database."),
+            listing="Re-verify the archive's hash chains, the booked hands and the cases; "
+                    "list each break."),
         "replay": LazyCommand(
             "services.archive.cli", "replay",
-            listing="Re-adjudicate the archived hands of a span of days and list those "
-                    "whose record\ndiffers from the stored one, with the difference."),
+            listing="Re-adjudicate a span of days' archived hands; list each record that "
+                    "differs."),
         "archive": LazyCommand(
             "services.archive.cli", "archive_app",
             listing="The event archive's days; detaching the days past retention "
@@ -266,9 +264,10 @@ def surveil(
                              "open at its end are left for the run given both, not closed "
                              "as incomplete")] = False,
 ) -> None:
-    """Adjudicate a log and run the cross-hand surveillance patterns (SURV-2..SURV-8) over
-    its hands; alerts as JSON lines (with their evidence), a table of them on stderr.
-    With --db, the counters persist across runs (a week of logs is surveilled as one).
+    """Adjudicate a log and run the cross-hand surveillance patterns (SURV-2..SURV-8).
+
+    Alerts as JSON lines (with their evidence), a table of them on stderr. With --db, the
+    counters persist across runs (a week of logs is surveilled as one).
 
     Exits 1 when records were rejected (the same input ``pitwatch adjudicate`` exits 1
     on), or, with --fail-on-alerts, when an alert was raised; 2 on a usage error.
@@ -495,8 +494,9 @@ def schemas_export(
 def schemas_check(root: Annotated[Path, typer.Argument(
         help="the schemas folder (default: schemas/ of the current folder, i.e. run from "
              "the repository root)")] = Path("schemas")) -> None:
-    """Fail (exit 1) if the schema files differ from the contract in code; exit 2 when
-    ROOT holds no schemas at all."""
+    """Fail (exit 1) if the schema files differ from the contract in code.
+
+    Exit 2 when ROOT holds no schemas at all."""
     from services.events.schemas import drift
 
     if not root.is_dir() or not any(root.rglob("*.json")):

@@ -40,9 +40,11 @@ def verify(
         "--strict", help="exit 1 also for breaks the stream had when it arrived")] = False,
     fmt: FormatOption = Format.table,
 ) -> None:
-    """Re-verify every hash chain in the archive from the stored bytes, every booked
-    hand's postings and rake against its stored record, and every case against its audit
-    trail; list each break. Exits 1 on a break in the database."""
+    """Re-verify the archive's hash chains, the booked hands and the cases; list each break.
+
+    Every hash chain in the archive from the stored bytes, every booked hand's postings and
+    rake against its stored record, and every case against its audit trail. Exits 1 on a
+    break in the database."""
     from services.archive.verify import verify_archive
     from services.cases.recheck import recheck_cases
     from services.games.profiles import read_profiles

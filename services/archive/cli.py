@@ -84,8 +84,9 @@ def replay(
         "--engine", help="per-event path: native (the Rust core, default) or python (the "
                          "reference); default $PITWATCH_ENGINE")] = None,
 ) -> None:
-    """Re-adjudicate the archived hands of a span of days and list those whose record
-    differs from the stored one, with the difference."""
+    """Re-adjudicate a span of days' archived hands; list each record that differs.
+
+    Each hand whose record differs from the stored one is listed with the difference."""
     from services.adjudicator.engine import EngineUnavailable, UnknownEngine, make_runner
     from services.archive.replay import profiles_as, replay_archive
     from services.games.profiles import read_profiles
@@ -172,8 +173,9 @@ def detach_command(
         help="years the archive keeps on line (default 7)")] = None,
     dry_run: Annotated[bool, typer.Option("--dry-run", help="list, detach nothing")] = False,
 ) -> None:
-    """PostgreSQL: detach every day partition older than the retention period, to be kept
-    cold (the rows stay, in a table of their own, still append-only)."""
+    """PostgreSQL: detach every day partition older than the retention period.
+
+    Detached, a day is kept cold: its rows stay, in a table of their own, still append-only."""
     from services.archive.partitions import (
         RetentionRefused,
         detach_days,
@@ -215,10 +217,11 @@ def checkpoint_command(
         "--every", min=1_000, help="archived lines between two checkpoints of a table")]
     = 100_000,
 ) -> None:
-    """Store each table's state every so many archived lines, continuing from its latest
-    checkpoint: a report of a hand late in a table's life then replays from the last one
-    before the hand, not from the table's first event (run it nightly; ``pitwatch
-    verify`` derives every checkpoint again)."""
+    """Store each table's state every so many archived lines, from its latest checkpoint.
+
+    A report of a hand late in a table's life then replays from the last one before the
+    hand, not from the table's first event (run it nightly; ``pitwatch verify`` derives
+    every checkpoint again)."""
     from services.archive.checkpoints import make_checkpoints
     from services.games.profiles import read_profiles
     from services.ledger.cli import open_for_reading

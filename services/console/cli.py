@@ -100,8 +100,9 @@ def serve_console(
                                    "hosts than this one (behind a TLS proxy, leave off)")]
     = False,
 ) -> None:
-    """The compliance console: floor, case queue, hands, search, daily report, players and
-    dealers, on the database the ledger, the archive and the cases are in."""
+    """The compliance console: floor, case queue, hands, search, daily report, people.
+
+    Players and dealers too, on the database the ledger, the archive and the cases are in."""
     import uvicorn
 
     from services.console.app import create_app

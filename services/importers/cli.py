@@ -97,9 +97,11 @@ def phh(
         help="native (default: the native core imports the files it reads in full, the "
              "Python importer the rest) or python (the reference importer)")] = "native",
 ) -> None:
-    """Convert Poker Hand History (PHH) files into hash-chained v1 events: hold'em hands
-    become ``holdem`` hands whose recorded payouts are the source's settlement
-    (``finishing_stacks``, or ``winnings``)."""
+    """Convert Poker Hand History (PHH) files into hash-chained v1 events.
+
+    Hold'em hands become ``holdem`` hands whose recorded payouts are the source's
+    settlement (``finishing_stacks``, or ``winnings``). Each table's events are written to
+    the output as the table is done; a failed import leaves the output file as it was."""
     # Only a .phh or .phhs file in a folder named is read from it (no second walk of a
     # folder of 10,000 files for an output that cannot be one of them).
     read = expand(files) if output.suffix in SUFFIXES else files

@@ -224,8 +224,9 @@ def serve_archive(
                                             "after each batch's transaction)")] = 2000,
     session_timeout_ms: SessionTimeout = 15_000,
 ) -> None:
-    """Keep every event (topic archive), alert and finding's case in the database
-    (idempotent; offsets after the commit)."""
+    """Keep every event (topic archive), alert and finding's case in the database.
+
+    Idempotent; the offsets are committed after the database commit."""
     from services.pipeline.archive_service import ArchiveServiceSettings, serve
     from services.pipeline.topics import TopicNames
 

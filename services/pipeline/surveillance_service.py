@@ -255,8 +255,9 @@ def serve_surveillance(
         help="hands between two SURV-8 / SURV-5 reviews (also one at shutdown)")]
     = DEFAULT_REVIEW_EVERY,
 ) -> None:
-    """Cross-hand surveillance (SURV-2..8): table-events -> alerts. Run ONE instance: it
-    reads every partition and replays the topic from the beginning at each start."""
+    """Cross-hand surveillance (SURV-2..8): table-events -> alerts. Run ONE instance.
+
+    It reads every partition and replays the topic from the beginning at each start."""
     logging.basicConfig(level=logging.INFO,
                         format="[%(asctime)s] [%(process)d] [%(levelname)s] %(message)s")
     settings = SurveillanceServiceSettings(bootstrap=bootstrap,

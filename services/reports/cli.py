@@ -99,8 +99,9 @@ def hand(
     generated_at: Annotated[str | None, typer.Option(help="timestamp printed as the "
                                                      "generation time (default: now)")] = None,
 ) -> None:
-    """Dispute-resolution report of one hand, from the event log and/or the ledger; with
-    --ledger and no --events, the hand's events come from the database's event archive.
+    """Dispute-resolution report of one hand, from the event log and/or the ledger.
+
+    With --ledger and no --events, the hand's events come from the database's event archive.
 
     Exits 2 when the hand is in neither, or a source cannot be read.
     """
@@ -157,8 +158,9 @@ def daily(
     generated_at: Annotated[str | None, typer.Option(help="timestamp printed as the "
                                                      "generation time (default: now)")] = None,
 ) -> None:
-    """Daily table report from the ledger: per table and game, per dealer, reconciled;
-    with ``--alerts``, the surveillance alerts about the day's hands.
+    """Daily table report from the ledger: per table and game, per dealer, reconciled.
+
+    With ``--alerts``, the surveillance alerts about the day's hands.
 
     Exits 2 when the ledger holds no hands of that day (and table).
     """

@@ -243,3 +243,31 @@ def test_the_root_help_lists_each_lazy_command_as_its_own_help_does(
     assert screen(group) == listed
     for name in PitwatchCommands.lazy:
         assert f" {name} " in listed
+
+
+def test_every_listing_line_is_one_line() -> None:
+    """A group's ``--help`` lists each command by its help's first paragraph, line breaks
+    kept (Typer's rich mode): a paragraph wrapped in the source listed as a sentence
+    broken in the middle. Each command's first paragraph is one line, the details after."""
+    import inspect
+
+    import typer.main
+
+    from services.cli import PitwatchCommands, app
+
+    group = typer.main.get_command(app)
+    assert isinstance(group, PitwatchCommands)
+    for name, lazy in PitwatchCommands.lazy.items():
+        group.add_command(lazy.build(name), name)
+    broken: list[str] = []
+
+    def walk(command: Any, path: str) -> None:
+        for name, sub in (getattr(command, "commands", None) or {}).items():
+            walk(sub, f"{path} {name}")
+        first = inspect.cleandoc(command.short_help or command.help or "").split("\n\n")[0]
+        if "\n" in first:
+            broken.append(path)
+
+    walk(group, "pitwatch")
+    assert broken == []
+    assert all("\n" not in lazy.listed_as for lazy in PitwatchCommands.lazy.values())
