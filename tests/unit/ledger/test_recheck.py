@@ -264,3 +264,26 @@ def test_refused_hands_hold_their_refusal_and_nothing_else(engine: Engine) -> No
     found = recheck_ledger(engine).breaks
     assert [b.hand_id for b in found] == ["T1-5"]
     assert "booked as refused with 0 ledger finding row(s)" in found[0].message
+
+
+def test_one_core_or_two_the_command_says_the_same(tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """On two cores the ledger's and the cases' checks run in a second process beside the
+    archive's (``services.integrity``); on one, here after it. A ledger with a payout
+    pair deleted: the same breaks, counts, notes and lines either way."""
+    url = f"sqlite:///{tmp_path}/day.sqlite"
+    log = tmp_path / "day.jsonl"
+    log.write_bytes(b"\n".join(simulated_log(faults=True).lines) + b"\n")
+    assert pitwatch("adjudicate", str(log), "--ledger", url).code in (0, 1)
+    engine = open_ledger(url)
+    _, hand, event = payout_of(engine)
+    CHANGES["a payout pair deleted"][0](engine, hand, event)
+    engine.dispose()
+    monkeypatch.setattr("os.cpu_count", lambda: 2)
+    two = pitwatch("verify", "--db", url, "--format", "json")
+    monkeypatch.setattr("os.cpu_count", lambda: 1)
+    one = pitwatch("verify", "--db", url, "--format", "json")
+    assert two.code == one.code == 1
+    assert two.stdout == one.stdout and two.stderr == one.stderr
+    body = orjson.loads(one.stdout)
+    assert body["hands"] > 0 and any(b["kind"] == "ledger" for b in body["breaks"])
