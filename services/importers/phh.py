@@ -148,7 +148,8 @@ def import_phh(paths: Iterable[str | os.PathLike[str]], *,
     skipped. ``output``: a file (seekable, opened for writing) that gets each table's
     events as JSON lines as soon as the table is done, so an import of many tables holds
     one table's events at a time (the same bytes as ``ImportResult.jsonl``); should the
-    native importer decline part way, the file is emptied and this module writes it."""
+    native importer decline part way, what it wrote is taken back and this module writes
+    the file from where it stood."""
     if engine not in ENGINES:
         raise ValueError(f"no import engine {engine!r}; choose one of {', '.join(ENGINES)}")
     if output is not None and not output.seekable():  # a pipe: what it got cannot be taken back
@@ -159,13 +160,14 @@ def import_phh(paths: Iterable[str | os.PathLike[str]], *,
     options = ImportOptions(rule_profile, chip_unit, big_blind_ante_field)
     files = expand(paths)
     declined = "--engine python"
+    start = None if output is None else output.tell()
     if engine == "native":
         attempt = native_import(files, options, output)
         if isinstance(attempt, ImportResult):
             return attempt
         declined = attempt.why
-        if output is not None:  # the tables it wrote before it declined
-            output.seek(0)
+        if output is not None and start is not None:  # the tables it wrote, taken back
+            output.seek(start)
             output.truncate()
     result = ImportResult(declined=declined, streamed=None if output is None else 0)
     reading = read_sources(files)
