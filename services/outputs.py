@@ -9,6 +9,7 @@ output option is checked when the command line is read, before any work is done.
 from __future__ import annotations
 
 import os
+import shutil
 import sys
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
@@ -88,7 +89,8 @@ def written_whole(path: Path) -> Iterator[BinaryIO]:
     when the block ends without an exception: a command that fails part way leaves the
     file as it was, not a beginning that looks whole. Written beside it (``.NAME.partial``,
     then renamed over it: one step). A path that exists and is not a regular file (a pipe,
-    ``/dev/null``) is written directly; a symbolic link's target is the file written."""
+    ``/dev/null``) is written directly; a symbolic link's target is the file written, and
+    a file replaced keeps its permissions (one made readable by its owner alone stays so)."""
     path = Path(os.path.realpath(path))
     if path.exists() and not path.is_file():
         with path.open("wb") as fh:
@@ -98,6 +100,8 @@ def written_whole(path: Path) -> Iterator[BinaryIO]:
     try:
         with partial.open("w+b") as fh:
             yield fh
+        if path.exists():
+            shutil.copymode(path, partial)
         os.replace(partial, path)
     finally:
         partial.unlink(missing_ok=True)

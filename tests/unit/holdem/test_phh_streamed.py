@@ -148,12 +148,15 @@ def test_a_failed_import_leaves_the_old_file(tmp_path: Path,
 
 
 def test_a_link_is_written_through(tmp_path: Path) -> None:
-    """``-o`` naming a symbolic link writes its target, as before, and keeps the link."""
+    """``-o`` naming a symbolic link writes its target, as before, and keeps the link; the
+    file replaced keeps its permissions (its owner's alone)."""
     folders = _tables(tmp_path / "in", 1)
     target = tmp_path / "real.jsonl"
     target.write_bytes(b"")
+    target.chmod(0o600)
     link = tmp_path / "link.jsonl"
     link.symlink_to(target)
     outcome = CliRunner().invoke(import_app, ["phh", *map(str, folders), "-o", str(link)])
     assert outcome.exit_code == 0, outcome.output
     assert link.is_symlink() and target.read_bytes() == import_phh(folders).jsonl()
+    assert target.stat().st_mode & 0o777 == 0o600
