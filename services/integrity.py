@@ -19,18 +19,20 @@ table's stream already had when it arrived).
 The archive's check and the ledger's take about as long each (on 10,000 High Card Flush
 hands, 2.1 and 2.2 s) and share nothing but the database, so on a machine of two cores or
 more the ledger's and the cases' run in a second process while this one checks the
-archive (``_side_checks``): 4.6 -> 2.8 s there. A process, not a thread: both checks are
-Python's work, which one interpreter runs one thread at a time. Started fresh
-(``spawn``), not forked: a fork would copy this process's open database connections and
-any lock another thread held at that moment.
+archive (``_side_checks``): the command took 4.9 s there, and 3.2 s so. A process, not a
+thread: both checks are Python's work, which one interpreter runs one thread at a time.
+Started fresh (``spawn``), not forked: a fork would copy this process's open database
+connections and any lock another thread held at that moment. Where no second process can
+be made, or it dies, the checks run here: the same result, later.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import os
-from collections.abc import Iterator
-from concurrent.futures import Future, ProcessPoolExecutor
+from collections.abc import Callable, Iterator
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from multiprocessing import get_context
 from typing import TYPE_CHECKING, Annotated
@@ -81,10 +83,7 @@ def verify(
         report = verify_archive(engine, first_day, last_day, table,
                                 on_table=lambda _t, _n: progress.advance(task),
                                 profiles=read_profiles())
-        if side is None:
-            ledger, cases = ledger_and_cases(db, first_day, last_day, table)
-        else:
-            ledger, cases = side.result()
+        ledger, cases = side()
     rows: list[tuple[Cell, ...]] = [
         (b.table_id, b.seq, b.event_id, b.kind, "yes" if b.at_intake else "no", b.message)
         for b in report.breaks]
@@ -135,14 +134,34 @@ def verify(
 
 @contextmanager
 def _side_checks(db: str, first_day: dt.date | None, last_day: dt.date | None,
-                 table: str | None) -> Iterator[Future[SideChecks] | None]:
-    """The ledger's and the cases' checks running in a second process (module docstring),
-    or None on a machine of one core (then they run here, after the archive's)."""
+                 table: str | None) -> Iterator[Callable[[], SideChecks]]:
+    """The ledger's and the cases' checks started in a second process (module docstring);
+    what it yields gives their results. They run here, after the archive's, on a machine
+    of one core, where no second process can be made (no POSIX semaphores: some
+    containers), and when the second process dies (killed, out of memory)."""
+    def here() -> SideChecks:
+        return ledger_and_cases(db, first_day, last_day, table)
+
     if (os.cpu_count() or 1) < 2:
-        yield None
+        yield here
         return
-    with ProcessPoolExecutor(max_workers=1, mp_context=get_context("spawn")) as pool:
-        yield pool.submit(ledger_and_cases, db, first_day, last_day, table)
+    try:
+        pool = ProcessPoolExecutor(max_workers=1, mp_context=get_context("spawn"))
+        started = pool.submit(ledger_and_cases, db, first_day, last_day, table)
+    except (OSError, NotImplementedError, BrokenProcessPool):
+        yield here
+        return
+
+    def there() -> SideChecks:
+        try:
+            return started.result()
+        except BrokenProcessPool:
+            return here()
+
+    try:
+        yield there
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
 def ledger_and_cases(db: str, first_day: dt.date | None, last_day: dt.date | None,

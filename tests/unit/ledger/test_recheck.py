@@ -13,7 +13,10 @@ import datetime as dt
 import hashlib
 import sqlite3
 from collections.abc import Callable
+from concurrent.futures import Future
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
+from typing import Any
 
 import orjson
 import pytest
@@ -266,11 +269,35 @@ def test_refused_hands_hold_their_refusal_and_nothing_else(engine: Engine) -> No
     assert "booked as refused with 0 ledger finding row(s)" in found[0].message
 
 
-def test_one_core_or_two_the_command_says_the_same(tmp_path: Path,
+class _NoSemaphores:
+    """A machine where no second process can be made (no POSIX semaphores)."""
+
+    def __init__(self, *_: Any, **__: Any) -> None:
+        raise OSError(38, "Function not implemented")
+
+
+class _DiesAtOnce:
+    """A second process that dies before it answers (killed, out of memory)."""
+
+    def __init__(self, *_: Any, **__: Any) -> None:
+        pass
+
+    def submit(self, *_: Any) -> Future[Any]:
+        died: Future[Any] = Future()
+        died.set_exception(BrokenProcessPool("a child process terminated abruptly"))
+        return died
+
+    def shutdown(self, *_: Any, **__: Any) -> None:
+        pass
+
+
+@pytest.mark.parametrize("machine", ["one core", "no semaphores", "the process dies"])
+def test_one_core_or_two_the_command_says_the_same(tmp_path: Path, machine: str,
                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     """On two cores the ledger's and the cases' checks run in a second process beside the
-    archive's (``services.integrity``); on one, here after it. A ledger with a payout
-    pair deleted: the same breaks, counts, notes and lines either way."""
+    archive's (``services.integrity``); on one, where no second process can be made, or
+    when it dies, here after it. A ledger with a payout pair deleted: the same breaks,
+    counts, notes and lines every way."""
     url = f"sqlite:///{tmp_path}/day.sqlite"
     log = tmp_path / "day.jsonl"
     log.write_bytes(b"\n".join(simulated_log(faults=True).lines) + b"\n")
@@ -281,9 +308,13 @@ def test_one_core_or_two_the_command_says_the_same(tmp_path: Path,
     engine.dispose()
     monkeypatch.setattr("os.cpu_count", lambda: 2)
     two = pitwatch("verify", "--db", url, "--format", "json")
-    monkeypatch.setattr("os.cpu_count", lambda: 1)
-    one = pitwatch("verify", "--db", url, "--format", "json")
-    assert two.code == one.code == 1
-    assert two.stdout == one.stdout and two.stderr == one.stderr
-    body = orjson.loads(one.stdout)
+    if machine == "one core":
+        monkeypatch.setattr("os.cpu_count", lambda: 1)
+    else:
+        monkeypatch.setattr("services.integrity.ProcessPoolExecutor",
+                            _NoSemaphores if machine == "no semaphores" else _DiesAtOnce)
+    other = pitwatch("verify", "--db", url, "--format", "json")
+    assert two.code == other.code == 1
+    assert two.stdout == other.stdout and two.stderr == other.stderr
+    body = orjson.loads(other.stdout)
     assert body["hands"] > 0 and any(b["kind"] == "ledger" for b in body["breaks"])
