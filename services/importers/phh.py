@@ -52,6 +52,7 @@ import orjson
 
 from services.events.bounds import MAX_NAME_LENGTH
 from services.events.numerals import is_ascii_number
+from services.events.utf8 import encodes_as_utf8
 from services.importers.phh_amounts import scaled, total, whole_at
 from services.importers.phh_hand import PhhHand, Unsupported, read_hand
 from services.importers.phh_names import contract_name_problem, shown
@@ -226,7 +227,7 @@ def native_import(files: list[Path], options: ImportOptions,
         stem = path.stem
         number, text = _natural(stem)
         name = str(path)
-        if path.suffix not in SUFFIXES or number > _I64_MAX or not _utf8(name):
+        if path.suffix not in SUFFIXES or number > _I64_MAX or not encodes_as_utf8(name):
             return Declined(f"{name}: a file name the native importer does not take")
         described.append((name, folders[parent], stem, number, text))
     imported, refused = _native.import_phh_files(
@@ -269,14 +270,6 @@ def skip_reason(stage: str, text: str, scale: int, again: tuple[str, str] | None
         except Unsupported as exc:
             return str(exc), exc.kind
     return None
-
-
-def _utf8(text: str) -> bool:
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:  # a file name's undecodable bytes (surrogate escapes)
-        return False
-    return True
 
 
 def folders_of(files: Sequence[Path]) -> list[Path]:
@@ -403,14 +396,15 @@ def import_table(table_id: str, hands: list[SourceHand], result: ImportResult,
         played += 1
         result.sources[name] = source.location
         result.limited += [(name, limit) for limit in limits]
-    if played and output is not None:
+    if not played:
+        return
+    if output is None:
+        result.events.extend(stream.events)
+    else:
         output.write(b"".join(orjson.dumps(event) + b"\n" for event in stream.events))
         result.streamed = (result.streamed or 0) + len(stream.events)
-    elif played:
-        result.events.extend(stream.events)
-    if played:
-        result.hands += played
-        result.scales[table_id] = scale
+    result.hands += played
+    result.scales[table_id] = scale
 
 
 def _once_each(table_id: str, hands: list[SourceHand],

@@ -32,6 +32,7 @@ from pathlib import Path
 import orjson
 
 from services.events.logfile import open_log
+from services.events.utf8 import encodes_as_utf8
 
 
 @dataclass
@@ -59,7 +60,7 @@ def group_by_table(lines: Sequence[bytes], hand_ids: set[str]) -> Tables:
     """Every line of ``lines`` (numbered from 1) under its table."""
     out = Tables()
     for number, line in enumerate(lines, start=1):
-        parsed = _table_and_hand(line)
+        parsed = table_and_hand(line)
         if parsed is not None:
             out.take(number, line, *parsed, hand_ids)
     return out
@@ -122,7 +123,7 @@ def group_file_by_table(log: LogFile, hand_ids: set[str]) -> Tables:
         numbered = enumerate(lines, start=before + 1)
         escaped = b"\\" in chunk
         for number, line in (_naming(numbered, needles, escaped) if look else numbered):
-            parsed = _table_and_hand(line)
+            parsed = table_and_hand(line)
             if parsed is not None and parsed[0] in tables:
                 out.take(number, line, *parsed, hand_ids)
         before += len(lines)
@@ -151,7 +152,7 @@ def _tables_of(log: LogFile, hand_ids: set[str]) -> dict[str, str]:
         if not _may_name(chunk, wanted):
             continue
         for line in _lines(chunk):
-            parsed = _table_and_hand(line) if _may_name(line, wanted) else None
+            parsed = table_and_hand(line) if _may_name(line, wanted) else None
             if parsed is None or not isinstance(parsed[1], str) or parsed[1] not in missing:
                 continue
             table_of[parsed[1]] = parsed[0]
@@ -175,18 +176,10 @@ def _may_name(text: bytes, wanted: set[bytes]) -> bool:
 def _writable(text: str) -> bool:
     """Whether ``text`` can stand in a JSON string without an escape (else a line naming
     it has a backslash, and is parsed anyway)."""
-    return _utf8(text) and not any(c in '"\\' or ord(c) < 0x20 for c in text)
+    return encodes_as_utf8(text) and not any(c in '"\\' or ord(c) < 0x20 for c in text)
 
 
-def _utf8(text: str) -> bool:
-    try:
-        text.encode()
-    except UnicodeEncodeError:  # a lone surrogate: no parsed line holds one
-        return False
-    return True
-
-
-def _table_and_hand(line: bytes) -> tuple[str, object] | None:
+def table_and_hand(line: bytes) -> tuple[str, object] | None:
     """A line's table id and its ``hand_id`` member as parsed, or None when it is not a
     JSON object with a string ``table_id`` (such a line is at no table)."""
     try:

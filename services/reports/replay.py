@@ -17,8 +17,6 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TypeAlias
 
-import orjson
-
 from services.adjudicator.engine import engine_name, make_runner
 from services.adjudicator.intake import Rejection, parse_record
 from services.adjudicator.native_runner import NativeRunner
@@ -30,7 +28,12 @@ from services.events.contract import AdjudicationRecord, Event
 from services.games.model import GameOutcome, HandInput, HandRejected
 from services.games.profile import Profiles, UnknownProfileError
 from services.games.registry import GAMES
-from services.reports.log_tables import LogFile, group_by_table, group_file_by_table
+from services.reports.log_tables import (
+    LogFile,
+    group_by_table,
+    group_file_by_table,
+    table_and_hand,
+)
 
 
 class HandNotFound(LookupError):
@@ -279,14 +282,9 @@ def _first_naming(lines: list[bytes], wanted: set[str]) -> int | None:
     """The position of the first line naming a wanted hand (as ``group_by_table`` reads
     it), or None."""
     for at, line in enumerate(lines):
-        try:
-            obj = orjson.loads(line)
-        except orjson.JSONDecodeError:
-            continue
-        if isinstance(obj, dict) and isinstance(obj.get("table_id"), str):
-            hand = obj.get("hand_id")
-            if isinstance(hand, str) and hand in wanted:
-                return at
+        parsed = table_and_hand(line)
+        if parsed is not None and isinstance(parsed[1], str) and parsed[1] in wanted:
+            return at
     return None
 
 
