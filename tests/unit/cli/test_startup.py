@@ -236,11 +236,7 @@ def test_the_root_help_lists_each_lazy_command_as_its_own_help_does(
         return capsys.readouterr().out
 
     listed = screen(typer.main.get_command(app))
-    group = typer.main.get_command(app)
-    assert isinstance(group, PitwatchCommands)
-    for name, lazy in PitwatchCommands.lazy.items():
-        group.add_command(lazy.build(name), name)  # imported, as before
-    assert screen(group) == listed
+    assert screen(_every_command_imported()) == listed
     for name in PitwatchCommands.lazy:
         assert f" {name} " in listed
 
@@ -251,14 +247,9 @@ def test_every_listing_line_is_one_line() -> None:
     broken in the middle. Each command's first paragraph is one line, the details after."""
     import inspect
 
-    import typer.main
+    from services.cli import PitwatchCommands
 
-    from services.cli import PitwatchCommands, app
-
-    group = typer.main.get_command(app)
-    assert isinstance(group, PitwatchCommands)
-    for name, lazy in PitwatchCommands.lazy.items():
-        group.add_command(lazy.build(name), name)
+    group = _every_command_imported()
     broken: list[str] = []
 
     def walk(command: Any, path: str) -> None:
@@ -271,3 +262,17 @@ def test_every_listing_line_is_one_line() -> None:
     walk(group, "pitwatch")
     assert broken == []
     assert all("\n" not in lazy.listed_as for lazy in PitwatchCommands.lazy.values())
+
+
+def _every_command_imported() -> Any:
+    """The root command with each lazy sub-command built (imported), as before they were
+    lazy."""
+    import typer.main
+
+    from services.cli import PitwatchCommands, app
+
+    group = typer.main.get_command(app)
+    assert isinstance(group, PitwatchCommands)
+    for name, lazy in PitwatchCommands.lazy.items():
+        group.add_command(lazy.build(name), name)
+    return group
