@@ -19,7 +19,6 @@ chooses (``PITWATCH_ENGINE``: the native core by default, the Python reference w
 from __future__ import annotations
 
 import datetime as dt
-import io
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -29,8 +28,8 @@ from sqlalchemy import Engine, select
 
 from services.adjudicator.embedded import EmbeddedRunner
 from services.adjudicator.steps import StepResult
-from services.archive.reader import iter_segments, segments_query
-from services.archive.segment import SEPARATOR, decompress
+from services.archive.reader import segment_bodies
+from services.archive.segment import SEPARATOR
 from services.events.contract import AdjudicationRecord, decode_record, encode_record
 from services.games.profile import Profiles, RuleProfile
 from services.ledger.models import Hand
@@ -203,8 +202,8 @@ def _replay_table(engine: Engine, table_id: str, comparison: _Comparison, profil
     with engine.connect() as conn:
         pending: list[bytes] = []
         size = 0
-        for segment in iter_segments(conn, segments_query(table_id)):
-            body = decompress(segment.codec, segment.body)
+        for segment in segment_bodies(conn, table_id):
+            body = segment.body
             events += body.count(SEPARATOR) + 1
             pending.append(body)
             size += len(body)
@@ -222,7 +221,7 @@ def _replay_table(engine: Engine, table_id: str, comparison: _Comparison, profil
 def _feed(runner: EmbeddedRunner, bodies: list[bytes], comparison: _Comparison) -> None:
     """Whole segments' events (one canonical JSON event a line in each body)."""
     if bodies:
-        for step in runner.feed_file(io.BytesIO(SEPARATOR.join(bodies) + SEPARATOR)):
+        for step in runner.feed_chunks([SEPARATOR.join([*bodies, b""])]):
             _keep(step, comparison)
 
 
