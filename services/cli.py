@@ -21,11 +21,7 @@ import typer
 from rich.markup import escape
 from rich.text import Text
 
-from services.adjudicator.embedded import (
-    iter_lines,
-)
 from services.events.contract import Alert
-from services.events.logfile import open_log
 from services.exits import INPUT_PROBLEMS, OK, USAGE, PitwatchGroup, print_error
 from services.games.profile import UnknownProfileError
 from services.games.profiles import BUILTIN_PROFILE, read_profiles
@@ -274,11 +270,14 @@ def surveil(
     """
     from services.archive.carry import CarryResult, kept_states_from
     from services.ledger.cli import open_for_writing
+    from services.ledger.gc_policy import tune_for_batches
+    from services.log_run import log_steps
     from services.recording import carry_summary
-    from services.surveillance import surveil_lines, surveillance_config
+    from services.surveillance import surveil_steps, surveillance_config
     from services.surveillance.store import load_engine, save_engine
 
     not_the_input({"--out": out}, file, stdout=out is None)
+    tune_for_batches()  # as adjudicate: the collector walked the start-up's objects again
     profiles = read_profiles()
     try:
         config = surveillance_config(profiles.get(profile))
@@ -287,9 +286,9 @@ def surveil(
     database = open_for_writing(db, "--db", default=None) if db is not None else None
     engine = load_engine(database, config) if database is not None else None
     carried = CarryResult()
-    with open_log(file) as fh, log_progress(file, "surveilling") as bar:
-        run = surveil_lines(bar.lines(iter_lines(fh)), config, profiles, engine=engine,
-                            keep_records=False, leave_open=leave_open,
+    with log_progress(file, "surveilling") as bar:
+        run = surveil_steps(lambda runner: log_steps(runner, file, bar), config, profiles,
+                            engine=engine, keep_records=False, leave_open=leave_open,
                             carry_from=None if database is None else kept_states_from(
                                 database, carried))  # read, never kept
     if database is not None and engine is not None:

@@ -153,12 +153,12 @@ def _adjudicate_and_surveil(path: Path, profiles: Profiles, archive: ArchiveColl
     """One embedded adjudication pass over the log, each hand surveilled as it closes and
     every event packed for the archive; ``watcher`` keeps the surveillance counters and
     profiles, stored with the ledger afterwards (the console's players and dealers)."""
-    from services.adjudicator.embedded import iter_lines
-    from services.surveillance import surveil_lines
+    from services.log_run import log_steps
+    from services.surveillance import surveil_steps
 
-    with path.open("rb") as fh, log_progress(path, "adjudicating and surveilling") as bar:
-        return surveil_lines(bar.lines(iter_lines(fh)), watcher.config, profiles,
-                             engine=watcher, on_segments=archive.add)
+    with log_progress(path, "adjudicating and surveilling") as bar:
+        return surveil_steps(lambda runner: log_steps(runner, path, bar), watcher.config,
+                             profiles, engine=watcher, on_segments=archive.add)
 
 
 def _ledger_summary(console: Console, url: str, surveyed: SurveillanceRun,

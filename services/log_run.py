@@ -99,7 +99,7 @@ def run_file(path: Path, profiles: Profiles, out: BinaryIO | None = None,
     else:  # a table part way through its chain goes on from the state kept for it
         runner.carry_from(keeper.states_for(runner.engine, runner.table_of_state))
     with log_progress(path, "adjudicating") as bar:
-        for step in _steps(runner, path, bar, runs=keeper is None):
+        for step in log_steps(runner, path, bar, runs=keeper is None):
             _collect(run, step, out)
             run.chain_breaks_outside_hands += len(step.outside_hand)
         if leave_open and keeper is not None:
@@ -112,12 +112,13 @@ def run_file(path: Path, profiles: Profiles, out: BinaryIO | None = None,
     return run
 
 
-def _steps(runner: EmbeddedRunner, path: Path, bar: LogProgress, runs: bool
-           ) -> Iterator[StepResult]:
+def log_steps(runner: EmbeddedRunner, path: Path, bar: LogProgress, runs: bool = False
+              ) -> Iterator[StepResult]:
     """The file's results: the native core reads a regular JSONL file itself in whole
     buffers (the bar advances per buffer; with ``runs``, its records come in runs); a
     compressed log or a pipe is read once, as a stream (``open_log``), in buffers that
-    either engine takes (the native core as they are, the reference line by line)."""
+    either engine takes (the native core as they are, the reference line by line).
+    ``pitwatch surveil`` and ``pitwatch demo`` read their logs through it too."""
     source = examine(path)
     if runner.native and source.plain_file:
         yield from runner.feed_path(source.path, bar.counted if bar.visible else None, runs)

@@ -15,7 +15,12 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from services.surveillance.engine import SurveillanceEngine
     from services.surveillance.profile import SurveillanceConfig, surveillance_config
-    from services.surveillance.run import SurveillanceRun, SurveillanceStep, surveil_lines
+    from services.surveillance.run import (
+        SurveillanceRun,
+        SurveillanceStep,
+        surveil_lines,
+        surveil_steps,
+    )
 
 _HOMES = {
     "SurveillanceEngine": "services.surveillance.engine",
@@ -24,10 +29,11 @@ _HOMES = {
     "SurveillanceRun": "services.surveillance.run",
     "SurveillanceStep": "services.surveillance.run",
     "surveil_lines": "services.surveillance.run",
+    "surveil_steps": "services.surveillance.run",
 }
 
 __all__ = ["SurveillanceConfig", "SurveillanceEngine", "SurveillanceRun",
-           "SurveillanceStep", "surveil_lines", "surveillance_config"]
+           "SurveillanceStep", "surveil_lines", "surveil_steps", "surveillance_config"]
 
 
 def __getattr__(name: str) -> Any:

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from services.adjudicator.carry import CarryFrom
 from services.adjudicator.embedded import DeadLetter, EmbeddedRunner
 from services.adjudicator.segments import Segment
+from services.adjudicator.steps import StepResult
 from services.events.contract import AdjudicationRecord, Alert
 from services.games.profile import Profiles
 from services.surveillance.engine import SurveillanceEngine
@@ -78,7 +79,12 @@ class SurveillanceStep:
 
     def feed(self, raw: bytes, where: str) -> SurveillanceOutput:
         """One record of the log (``where`` names its position, for dead letters)."""
-        step = self.runner.feed(raw, where)
+        return self.surveil(self.runner.feed(raw, where))
+
+    def surveil(self, step: StepResult) -> SurveillanceOutput:
+        """What the runner gave for one record, or for a run of records fed at once
+        (``StepResult``s of ``self.runner``, in order): the hand it closed, if any, is
+        surveilled with its record."""
         out = SurveillanceOutput(step.records, step.alerts, [], step.dead_letters,
                                  archive=step.archive)
         hand = step.closed_hand
@@ -124,11 +130,26 @@ def surveil_lines(lines: Iterable[tuple[bytes, str]], config: SurveillanceConfig
     over a long log held every record, about 12 kB a hand). ``leave_open``: the log goes
     on in a later one (``SurveillanceStep.finish``). ``carry_from``: tables met part way
     through their chains go on from the states it gives (``SurveillanceStep``)."""
+    return surveil_steps(lambda runner: (runner.feed(raw, where) for raw, where in lines),
+                         config, profiles, engine, review_every, on_segments, keep_records,
+                         leave_open, carry_from)
+
+
+def surveil_steps(steps: Callable[[EmbeddedRunner], Iterable[StepResult]],
+                  config: SurveillanceConfig, profiles: Profiles,
+                  engine: SurveillanceEngine | None = None, review_every: int | None = None,
+                  on_segments: Callable[[list[Segment]], None] | None = None,
+                  keep_records: bool = True, leave_open: bool = False,
+                  carry_from: CarryFrom | None = None) -> SurveillanceRun:
+    """As ``surveil_lines``, with the log fed by ``steps(runner)``: the results of the
+    run's embedded runner over the whole log, in order (``pitwatch surveil`` has the
+    runner read a file in whole buffers, as ``pitwatch adjudicate`` does: fed a line at
+    a time from Python, the reading was a third of the command's time)."""
     step = SurveillanceStep(config, profiles, engine, review_every,
                             archive=on_segments is not None, carry_from=carry_from)
     run = SurveillanceRun()
-    for raw, where in lines:
-        out = step.feed(raw, where)
+    for result in steps(step.runner):
+        out = step.surveil(result)
         _collect(run, out, keep_records)
         if on_segments is not None and out.archive:
             on_segments(out.archive)
