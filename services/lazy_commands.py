@@ -16,6 +16,7 @@ built it at start-up: Typer makes it, inside a holder app of its own.
 from __future__ import annotations
 
 import importlib
+import inspect
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
@@ -83,5 +84,32 @@ class LazyGroup(TyperGroup):
             if self._listing:  # a stand-in with the line the listing shows
                 return TyperCommand(cmd_name, help=self.lazy[cmd_name].listed_as)
             self.add_command(self.lazy[cmd_name].build(cmd_name), cmd_name)
-        return super().get_command(ctx, cmd_name)
+        command = super().get_command(ctx, cmd_name)
+        if command is not None:
+            flow_help(command)
+        return command
+
+
+def flow_help(command: click.Command) -> None:
+    """The help of ``command`` and of every command under it, each paragraph as one
+    flowing line (``flowing``); a command met again is left as it is."""
+    if command.help is not None:
+        command.help = flowing(command.help)
+    for sub in (getattr(command, "commands", None) or {}).values():
+        flow_help(sub)
+
+
+def flowing(text: str) -> str:
+    """A docstring's paragraphs each joined into one line, its ``literal`` marks written
+    `literal`, as the command line's other help texts write them.
+
+    Why: Typer's rich help keeps a docstring's line breaks, so a paragraph wrapped in the
+    source at 90 columns came out on an 80-column terminal broken mid-sentence ("or,
+    with" on a line of its own). Joined, the terminal wraps it at its own width. A
+    paragraph marked ``\\b`` (click's "keep my line breaks") is kept as written."""
+    paragraphs = inspect.cleandoc(text).split("\n\n")
+    return "\n\n".join(
+        paragraph if paragraph.startswith("\b")
+        else " ".join(line.strip() for line in paragraph.splitlines()).replace("``", "`")
+        for paragraph in paragraphs)
 
