@@ -28,8 +28,9 @@ pre-flop level; antes are dead money.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Any, NamedTuple
 
 from services.events.contract import (
     ActionEvent,
@@ -46,8 +47,11 @@ VOLUNTARY = frozenset({"fold", "check", "call", "bet", "raise", "all_in"})
 POSTS = frozenset({"post_small_blind", "post_big_blind"})
 
 
-@dataclass(frozen=True)
-class PokerDecision:
+class PokerDecision(NamedTuple):
+    """One decision and its situation. A named tuple, not a frozen dataclass: a hold'em
+    hand has about forty of them, and the dataclass's construction (a checked attribute
+    write per field, sixteen fields) was a fifth of reading a hand's decisions."""
+
     seat: int
     game: str
     action: str
@@ -146,9 +150,11 @@ class _Reading:
 
     def value(self, seat: int) -> int | None:
         """Rank code of the seat's hand now (higher is better), None if a card is unread."""
-        if seat not in self.values:
-            self.values[seat] = self._value(seat)
-        return self.values[seat]
+        values = self.values
+        if seat in values:
+            return values[seat]
+        value = values[seat] = self._value(seat)
+        return value
 
     def _value(self, seat: int) -> int | None:
         cards = self.hole.get(seat, [])
@@ -193,7 +199,8 @@ class _Reading:
     def _decide(self, seat: int, kind: str, chips: int) -> None:
         to_call = max(self.level - self.in_street.get(seat, 0), 0)
         live = tuple(s for s in self.dealt_in if s not in self.folded)
-        others_acted = bool((self.acted & set(live)) - {seat})
+        acted = self.acted
+        others_acted = any(s != seat and s in acted for s in live)
         position = "facing" if to_call else ("checked_to" if others_acted else "first")
         mine = self.value(seat)
         bettor = self.raiser if to_call and self.raiser != seat else None
@@ -266,14 +273,18 @@ def poker_decisions(events: Iterable[object], game: str) -> list[PokerDecision]:
         if isinstance(e, HandStartedEvent):
             reading = _Reading(game, e.data.deck,
                                dealt_in=tuple(sorted(s.seat for s in e.data.seats)))
-        elif reading is None:
-            continue
-        elif isinstance(e, ActionEvent):
-            reading.action(e)
-        elif isinstance(e, CardDealtEvent):
-            reading.dealt(e)
-        elif isinstance(e, CardMovedEvent):
-            reading.moved(e)
-        elif isinstance(e, DrawEvent):
-            reading.drew(e)
+        elif reading is not None:
+            # By the event's exact type (the contract's structs are never subclassed): one
+            # lookup where a chain of isinstance tests ran for each of a hand's events.
+            read = _READERS.get(type(e))
+            if read is not None:
+                read(reading, e)
     return reading.out if reading is not None else []
+
+
+_READERS: dict[type, Callable[[_Reading, Any], None]] = {
+    ActionEvent: _Reading.action,
+    CardDealtEvent: _Reading.dealt,
+    CardMovedEvent: _Reading.moved,
+    DrawEvent: _Reading.drew,
+}
