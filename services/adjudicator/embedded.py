@@ -9,7 +9,7 @@ byte-identical records.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import islice
 from typing import TYPE_CHECKING, BinaryIO
 
@@ -59,6 +59,19 @@ class EmbeddedRunner:
 
     def feed(self, raw: bytes, where: str) -> StepResult:
         return self.impl.feed(raw, where)
+
+    def feed_records(self, values: Sequence[bytes], wheres: Sequence[str]
+                     ) -> Iterator[tuple[int, StepResult]]:
+        """Records as delivered, in order (``wheres[i]`` names value i's position):
+        ``(index, result)`` of each record that had an outcome. The native core takes them
+        in one call and only those records reach Python; the reference feeds them one at
+        a time (and gives every result, empty ones too)."""
+        if isinstance(self.impl, NativeRunner):
+            yield from self.impl.feed_records(values, wheres)
+            return
+        feed = self.impl.feed
+        for index, raw in enumerate(values):
+            yield index, feed(raw, wheres[index])
 
     def feed_lines(self, lines: list[bytes], first_line: int = 1) -> Iterator[StepResult]:
         """The results (only those with an outcome) of lines ``first_line``.. of a file."""

@@ -534,6 +534,10 @@ class SurveillanceMetrics:
         self.consumed.inc()
         self.skipped.labels(reason=_skip_class(value)).inc()
 
+    def observe_consumed(self, records: int) -> None:
+        """Records fed to the step that produced nothing (fed in one call with others)."""
+        self.consumed.inc(records)
+
     def observe_output(self, out: SurveillanceOutputLike, step: ReviewScheduleLike) -> None:
         """One record fed to the step (``out``: what it produced; ``step`` after it)."""
         self.consumed.inc()
