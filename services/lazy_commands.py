@@ -92,7 +92,7 @@ class LazyGroup(TyperGroup):
 
 def flow_help(command: click.Command) -> None:
     """The help of ``command`` and of every command under it, each paragraph as one
-    flowing line (``flowing``); a command met again is left as it is."""
+    flowing line (``flowing``; a help flowed already stays as it is)."""
     if command.help is not None:
         command.help = flowing(command.help)
     for sub in (getattr(command, "commands", None) or {}).values():

@@ -41,9 +41,6 @@ if TYPE_CHECKING:
 
 err = Console(stderr=True)
 
-# Redraw the bar every this many events: cheap enough for a hot loop, smooth to the eye.
-EVENTS_PER_REFRESH = 512
-
 
 class RateColumn(ProgressColumn):
     """``4,210 events/s``: the task's speed in its own unit (``task.fields["unit"]``)."""
@@ -114,17 +111,6 @@ class LogProgress:
         self._hands = 0
         self._pending = 0
 
-    def lines(self, lines: Iterable[tuple[bytes, str]]) -> Iterator[tuple[bytes, str]]:
-        """Pass the log's ``(raw, where)`` lines through, counting them."""
-        for line in lines:
-            yield line
-            self._pending += 1
-            if HAND_ENDED in line[0]:
-                self._hands += 1
-            if self._pending >= EVENTS_PER_REFRESH:
-                self._flush()
-        self._flush()
-
     @property
     def visible(self) -> bool:
         """Somebody sees the bar (stderr is a terminal): counting is worth its passes."""
@@ -163,7 +149,8 @@ def lines_beforehand(path: Path, console: Console = err) -> int | None:
 
 @contextmanager
 def log_progress(path: Path, what: str, console: Console = err) -> Iterator[LogProgress]:
-    """``with log_progress(log, "adjudicating") as bar: for line in bar.lines(...)``."""
+    """``with log_progress(log, "adjudicating") as bar:``, the bar advanced by ``counted``
+    or ``chunks`` as the log is read (``services.log_run.log_steps``)."""
     total = lines_beforehand(path, console)
     with progress_bar(console) as progress:
         task = progress.add_task(f"{what} {path.name}", total=total, unit="events",

@@ -19,9 +19,9 @@ bytes: ``alert_id.py``). The cost is a replay of the topic's whole retention at 
 start, and the statistics cover only what retention still holds (docs/surveillance.md).
 
 Delivery: at least once. Each alert is produced and acknowledged (acks=all, idempotent
-producer) before the next chunk of records is taken. A produce that fails after the producer's
-own retries stops the service with an error; the restart replays and produces it again.
-No alert is ever lost, some are delivered twice.
+producer) before the next chunk of records is taken. A produce that fails after the
+producer's own retries stops the service with an error; the restart replays and produces
+it again. No alert is ever lost, some are delivered twice.
 
 Reviews (SURV-8, SURV-5) run every ``review_every`` hands, counted in the merged log
 order (a function of the log, not of the clock), and once more at a clean shutdown.

@@ -70,17 +70,18 @@ def test_bar_is_not_drawn_off_a_terminal() -> None:
     assert progress_bar(plain).disable
 
 
-def test_log_progress_counts_lines_and_hand_ends() -> None:
-    """Three events, one of them a hand_ended (with or without a space after ':')."""
+def test_log_progress_counts_the_lines_and_hand_ends_of_a_stream() -> None:
+    """A log read as a stream (compressed, a pipe): its pieces pass through unchanged,
+    four events counted, two of them hand_ended (with or without a space after ':')."""
     console, _ = _terminal()
     progress = progress_bar(console)
-    task = progress.add_task("x", total=3, unit="events", note="")
+    task = progress.add_task("x", total=4, unit="events", note="")
     bar = LogProgress(progress, task)
-    lines = [(b'{"type":"hand_started"}', "line 1"), (b'{"type": "hand_ended"}', "line 2"),
-             (b'{"type":"wager"}', "line 3")]
-    assert list(bar.lines(lines)) == lines
-    assert progress.tasks[0].completed == 3
-    assert progress.tasks[0].fields["note"] == "1 hands"
+    pieces = [b'{"type":"hand_started"}\n{"type": "hand_ended"}\n', b'{"type":"wager"}\n',
+              b'{"type":"hand_ended"}\n']
+    assert list(bar.chunks(iter(pieces))) == pieces
+    assert progress.tasks[0].completed == 4
+    assert progress.tasks[0].fields["note"] == "2 hands"
 
 
 def test_log_progress_advances_by_a_counted_buffer_on_a_terminal() -> None:
