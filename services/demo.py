@@ -7,8 +7,9 @@ alerts (SURV-2..8) and whether they caught the injected table-level scenario (an
 sweetheart dealer) and nothing else. Returns False when an injected fault or scenario
 went undetected or an alert is unexplained, so the demo doubles as a smoke test.
 
-Adjudication runs once: ``surveil_lines`` drives the same embedded runner as
-``pitwatch adjudicate`` and hands its records to surveillance as each hand closes.
+Adjudication runs once: ``surveil_steps`` drives the same embedded runner as
+``pitwatch adjudicate`` (the log read in whole buffers) and hands its records to
+surveillance as each hand closes.
 """
 
 from __future__ import annotations

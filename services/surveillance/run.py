@@ -1,11 +1,13 @@
 """Surveillance over an embedded adjudication run: one incremental step, two drivers.
 
-``SurveillanceStep`` takes the records of an event log one at a time, adjudicates them
-with the embedded runner and surveils every hand as it closes. ``pitwatch surveil
-LOG.jsonl`` (``surveil_lines``) drives it over a file; ``pitwatch serve surveillance``
-(``services.pipeline.surveillance_service``) drives it over the ``table-events`` topic. Both call
-the same ``feed``, so the service cannot drift from the command (the unit test
-``test_incremental.py`` checks that any chunking of a log gives the same alerts).
+``SurveillanceStep`` takes what the embedded runner gives for the records of an event log
+(``feed`` one record, or ``surveil`` a result of records fed together) and surveils every
+hand as it closes. ``pitwatch surveil LOG.jsonl`` (``surveil_steps``: the runner reads the
+file in whole buffers) and ``surveil_lines`` (a line at a time) drive it over a file;
+``pitwatch serve surveillance`` (``services.pipeline.surveillance_service``) over the
+``table-events`` topic, in chunks of records. All go through ``surveil``, so the service
+cannot drift from the command (``test_incremental.py``, ``test_file_path.py`` and
+``test_surveillance_batches.py`` check that any chunking of a log gives the same alerts).
 
 The embedded runner produces records; surveillance also needs each hand's events. The
 runner hands over the ``HandInput`` it adjudicated with the record that closed it
