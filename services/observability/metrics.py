@@ -545,8 +545,7 @@ class SurveillanceMetrics:
             self.skipped.labels(reason="rejected").inc(len(out.dead_letters))
         if out.hands_surveilled:
             self.hands.inc(out.hands_surveilled)
-            # services/surveillance/run.py: a review runs when the hand just surveilled
-            # makes the count a multiple of review_every.
+            # A review ran if this hand made the count a multiple of review_every (run.py).
             if step.review_every and step.hands_surveilled % step.review_every == 0:
                 self.observe_review("periodic")
 
@@ -554,8 +553,7 @@ class SurveillanceMetrics:
         self.reviews.labels(trigger=labels.known_or_other(trigger, labels.REVIEW_TRIGGERS)).inc()
 
     def observe_alert(self, alert: AlertLike) -> None:
-        """One alert produced and acknowledged; rule, code and severity outside their
-        fixed sets read ``other``."""
+        """One alert produced and acknowledged (unknown rule, code, severity: ``other``)."""
         self.alerts.labels(
             labels.known_or_other(alert.rule, labels.SURVEILLANCE_RULES),
             labels.known_or_other(alert.code, labels.SURVEILLANCE_CODE_SET),
