@@ -69,7 +69,7 @@ def group_by_table(lines: Sequence[bytes], hand_ids: set[str]) -> Tables:
 def read_log(path: Path) -> list[bytes]:
     """The non-blank lines of a JSONL event log (kept compressed or not: ``open_log``)."""
     with open_log(path) as fh:
-        return [line.strip() for line in fh.read().splitlines() if line.strip()]
+        return _lines(fh.read())
 
 
 @dataclass(frozen=True)
@@ -163,7 +163,8 @@ def _tables_of(log: LogFile, hand_ids: set[str]) -> dict[str, str]:
 
 
 def _lines(chunk: bytes) -> list[bytes]:
-    """A piece's non-blank lines, stripped (``read_log``'s, in C: no Python a line)."""
+    """The non-blank lines of a piece of a log (or of all of it), stripped, in C: no
+    Python a line."""
     return list(filter(None, map(bytes.strip, chunk.splitlines())))
 
 
