@@ -16,7 +16,6 @@ built it at start-up: Typer makes it, inside a holder app of its own.
 from __future__ import annotations
 
 import importlib
-import inspect
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
@@ -24,6 +23,8 @@ from typing import Any, ClassVar
 import typer
 from typer import _click as click  # Typer 0.29 vendors its click (pyproject)
 from typer.core import TyperCommand, TyperGroup
+
+from services.help_text import flow_help
 
 
 @dataclass(frozen=True)
@@ -88,28 +89,4 @@ class LazyGroup(TyperGroup):
         if command is not None:
             flow_help(command)
         return command
-
-
-def flow_help(command: click.Command) -> None:
-    """The help of ``command`` and of every command under it, each paragraph as one
-    flowing line (``flowing``; a help flowed already stays as it is)."""
-    if command.help is not None:
-        command.help = flowing(command.help)
-    for sub in (getattr(command, "commands", None) or {}).values():
-        flow_help(sub)
-
-
-def flowing(text: str) -> str:
-    """A docstring's paragraphs each joined into one line, its ``literal`` marks written
-    `literal`, as the command line's other help texts write them.
-
-    Why: Typer's rich help keeps a docstring's line breaks, so a paragraph wrapped in the
-    source at 90 columns came out on an 80-column terminal broken mid-sentence ("or,
-    with" on a line of its own). Joined, the terminal wraps it at its own width. A
-    paragraph marked ``\\b`` (click's "keep my line breaks") is kept as written."""
-    paragraphs = inspect.cleandoc(text).split("\n\n")
-    return "\n\n".join(
-        paragraph if paragraph.startswith("\b")
-        else " ".join(line.strip() for line in paragraph.splitlines()).replace("``", "`")
-        for paragraph in paragraphs)
 

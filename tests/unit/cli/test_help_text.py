@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 import typer.main
 
-from services.lazy_commands import flowing
+from services.help_text import flowing
 from tests.unit.cli.test_startup import _every_command_imported
 
 
