@@ -3,7 +3,7 @@ with their evidence. ``SurveillanceEngine`` is pure; ``surveil_lines`` drives it
 embedded adjudication run. docs/surveillance.md describes every pattern.
 
 The names below are loaded when first used, not when the package is: the engine's
-statistics bring scipy and numpy (about 0.6 s of start-up), and most importers of this
+statistics bring scipy.special and numpy (about 0.3 s of start-up), and most importers of this
 package only want ``alert_id`` (the archive, the cases, ``pitwatch verify``, the ledger
 and the console), which needs neither."""
 

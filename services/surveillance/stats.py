@@ -1,15 +1,40 @@
-"""One-sided binomial tails, from scipy.stats.
+"""One-sided binomial tails: the functions ``scipy.stats.binom`` computes them with.
 
 Why scipy: the counts surveillance tests run to tens of thousands of hands and its
-p-values go far below 1e-12; ``scipy.stats.binom`` computes both tails from the
-regularized incomplete beta function (Boost's), accurate to a few ulps there, with
-nothing of ours to get wrong. The tests pin these wrappers to exact rational sums on a
-grid that includes p-values below 1e-12. Statistics are floats; chips never are.
+p-values go far below 1e-12; scipy computes both tails from the regularized incomplete
+beta function (Boost's), accurate to a few ulps there, with nothing of ours to get wrong.
+The tests pin these wrappers to exact rational sums on a grid that includes p-values
+below 1e-12. Statistics are floats; chips never are.
+
+Why not ``scipy.stats.binom`` itself: importing ``scipy.stats`` took about half a second
+of every ``pitwatch surveil`` and surveillance service start (it loads every
+distribution and the optimizers), and ``binom.sf``/``binom.cdf`` only check their
+arguments and call two ufuncs of ``scipy.special`` (``_binom_sf``, ``_binom_cdf``, Boost's
+binomial), which ``stratified.py`` loads anyway. The wrappers below call those ufuncs on
+the arguments ``binom`` would pass them; a test holds every result to ``binom``'s, bit for
+bit, over a grid and hypothesis-drawn arguments, since an alert's p-value is in its
+bytes. A scipy without those names falls back to ``scipy.stats.binom`` (same numbers,
+slower start).
 """
 
 from __future__ import annotations
 
-from scipy.stats import binom
+from collections.abc import Callable
+
+_Tail = Callable[[float, float, float], float]
+
+
+def _binomial_ufuncs() -> tuple[_Tail, _Tail]:
+    """``(sf, cdf)`` of the binomial, each taking ``(k, n, p)``."""
+    try:
+        from scipy.special._ufuncs import _binom_cdf, _binom_sf  # what binom's _sf/_cdf call
+    except ImportError:  # a scipy that renamed them: the public route, same numbers
+        from scipy.stats import binom
+        return binom.sf, binom.cdf
+    return _binom_sf, _binom_cdf
+
+
+_sf, _cdf = _binomial_ufuncs()
 
 
 def binomial_upper_tail(k: int, n: int, p: float) -> float:
@@ -18,7 +43,7 @@ def binomial_upper_tail(k: int, n: int, p: float) -> float:
         return 1.0
     if k > n:
         return 0.0
-    return float(binom.sf(k - 1, n, min(max(p, 0.0), 1.0)))
+    return float(_sf(k - 1, n, min(max(p, 0.0), 1.0)))
 
 
 def binomial_lower_tail(k: int, n: int, p: float) -> float:
@@ -27,4 +52,4 @@ def binomial_lower_tail(k: int, n: int, p: float) -> float:
         return 0.0
     if k >= n:
         return 1.0
-    return float(binom.cdf(k, n, min(max(p, 0.0), 1.0)))
+    return float(_cdf(k, n, min(max(p, 0.0), 1.0)))

@@ -155,3 +155,36 @@ def test_one_stratum_is_scipy_hypergeometric(n: int, data: st.DataObject) -> Non
                                          abs=1e-300)
     assert result.lower == pytest.approx(float(hypergeom.cdf(t, n, o, c)), rel=1e-9,
                                          abs=1e-300)
+
+
+def _same_bits(ours: float, scipys: object) -> bool:
+    return ours.hex() == float(scipys).hex()  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("n", [1, 2, 7, 60, 1_000, 25_000])
+def test_tails_are_scipy_binoms_bit_for_bit(n: int) -> None:
+    """The tails call the ufuncs ``scipy.stats.binom`` calls (stats.py: its import cost
+    half a second of every start), so every result is binom's to the last bit: an alert's
+    p-value is in its bytes. Across each n's whole support, from p-values of 1 down to
+    below 1e-300."""
+    from scipy.stats import binom
+
+    ks = sorted({0, 1, 2, n // 3, n // 2, n - 1, n} | set(range(0, n + 1, max(1, n // 40))))
+    for p in (0.0, 1e-9, 0.0123, 1 / 6, 0.5, 0.97, 1.0):
+        for k in ks:
+            if 0 < k <= n:
+                assert _same_bits(binomial_upper_tail(k, n, p), binom.sf(k - 1, n, p)), (k, n, p)
+            if 0 <= k < n:
+                assert _same_bits(binomial_lower_tail(k, n, p), binom.cdf(k, n, p)), (k, n, p)
+
+
+@given(st.integers(0, 50_000), st.integers(1, 50_000), st.floats(0, 1))
+def test_tails_are_scipy_binoms_for_drawn_arguments(k: int, n: int, p: float) -> None:
+    """The same for hypothesis-drawn counts and probabilities (any float in [0, 1])."""
+    from scipy.stats import binom
+
+    k = min(k, n)
+    if k > 0:
+        assert _same_bits(binomial_upper_tail(k, n, p), binom.sf(k - 1, n, p))
+    if k < n:
+        assert _same_bits(binomial_lower_tail(k, n, p), binom.cdf(k, n, p))
