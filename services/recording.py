@@ -25,6 +25,7 @@ from services.archive.segment import PackedSegment, pack_parts
 from services.archive.writer import ArchiveResult, archive_run
 from services.cases.intake import IntakeResult, open_cases
 from services.events.contract import AdjudicationRecord, Alert
+from services.ledger.db import shown_url
 from services.ledger.posting import PostTally, post_many
 
 
@@ -141,7 +142,7 @@ def archive_summary(url: str, kept: Kept) -> list[str]:
     if kept.archived is None or kept.cases is None:
         return []
     a, c = kept.archived, kept.cases
-    lines = [f"archive {url}: {a.segments + a.trimmed:,} segment(s) archived"
+    lines = [f"archive {shown_url(url)}: {a.segments + a.trimmed:,} segment(s) archived"
              + (f" ({a.trimmed:,} without events already held)" if a.trimmed else "")
              + (f", {a.repeats:,} already archived" if a.repeats else "")
              + f"; {a.alerts:,} alert(s)"

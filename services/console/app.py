@@ -20,7 +20,14 @@ from starlette.staticfiles import StaticFiles
 from services.console import cases_pages, pages
 from services.console.auth import login, login_page, logout
 from services.console.roles import Capability
-from services.console.web import Console, Page, SecurityHeaders, guarded, templates
+from services.console.web import (
+    Console,
+    Page,
+    SecurityHeaders,
+    guarded,
+    security_headers,
+    templates,
+)
 
 
 @dataclass(frozen=True)
@@ -38,11 +45,11 @@ ROUTES: tuple[Guarded, ...] = (
     Guarded("/queue", "GET", "read", cases_pages.queue),
     Guarded("/queue", "POST", "read", cases_pages.queue),
     Guarded("/queue/assign", "POST", "bulk_assign", cases_pages.bulk_assign),
-    Guarded("/cases/{case_id:int}", "GET", "read", cases_pages.case_page),
-    Guarded("/cases/{case_id:int}/assign", "POST", "work", cases_pages.assign_case),
-    Guarded("/cases/{case_id:int}/note", "POST", "work", cases_pages.note_case),
-    Guarded("/cases/{case_id:int}/escalate", "POST", "work", cases_pages.escalate_case),
-    Guarded("/cases/{case_id:int}/close", "POST", "close", cases_pages.close_case),
+    Guarded("/cases/{case_id}", "GET", "read", cases_pages.case_page),
+    Guarded("/cases/{case_id}/assign", "POST", "work", cases_pages.assign_case),
+    Guarded("/cases/{case_id}/note", "POST", "work", cases_pages.note_case),
+    Guarded("/cases/{case_id}/escalate", "POST", "work", cases_pages.escalate_case),
+    Guarded("/cases/{case_id}/close", "POST", "close", cases_pages.close_case),
     Guarded("/hands/{hand_id:path}", "GET", "read", pages.hand),
     Guarded("/reports/hand/{hand_id:path}", "GET", "read", pages.hand_report),
     Guarded("/reports/hand-pdf/{hand_id:path}", "GET", "read", pages.hand_report),
@@ -73,7 +80,8 @@ async def server_error(request: Request, exc: Exception) -> Response:
     return HTMLResponse(templates().get_template("refused.html").render(
         session=None, caps=frozenset(), path=request.url.path,
         message="the console could not show this page (an error on the server; its log "
-                "says why): try again, or tell the administrator"), status_code=500)
+                "says why): try again, or tell the administrator"), status_code=500,
+        headers={k.decode(): v.decode() for k, v in security_headers(request.url.path)})
 
 
 def create_app(console: Console) -> Starlette:

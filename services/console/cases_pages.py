@@ -81,6 +81,10 @@ def _wanted(source: Any) -> dict[str, str]:
 
 
 MAX_PAGE = 10**9
+CASE_ID_DIGITS = 10  # MAX_CASE_ID (2**31 - 1) has 10 digits
+VERSION_DIGITS = 18  # a case's version counts its actions: far below 10**18
+NOTE_CHARACTERS = 2000  # a note's or a reason's text
+NAME_CHARACTERS = 100  # a reviewer's name
 
 
 def _page_number(value: object) -> int:
@@ -92,17 +96,46 @@ def _page_number(value: object) -> int:
         return 1
 
 
+def case_number(value: object) -> int | None:
+    """The case a path or a form names, or None when it names none: a number of up to ten
+    digits within the case ids (``/cases/0`` was once read as case 1, an id above a
+    billion as a billion, and one of thousands of digits broke ``int``)."""
+    text = str(value).strip()
+    if is_ascii_number(text) and len(text) <= CASE_ID_DIGITS and is_case_id(int(text)):
+        return int(text)
+    return None
+
+
 def _case_numbers(values: list[Any]) -> tuple[list[int], list[str]]:
-    """The case numbers a form names, and a problem for each value that names no case
-    (it was read as case 1 once: a bulk assignment of a mistyped number took case 1)."""
-    numbers, problems = [], []
+    """The case numbers a form names, each once, and a problem for each value that names
+    no case (it was read as case 1 once: a bulk assignment of a mistyped number took
+    case 1)."""
+    numbers: dict[int, None] = {}
+    problems = []
     for value in values:
-        text = str(value).strip()
-        if is_ascii_number(text) and is_case_id(int(text)):
-            numbers.append(int(text))
+        number = case_number(value)
+        if number is None:
+            problems.append(f"no case {str(value).strip()[:40]!r}")
         else:
-            problems.append(f"no case {text[:40]!r}")
-    return numbers, problems
+            numbers[number] = None
+    return list(numbers), problems
+
+
+def _version_of(value: object) -> int | None:
+    """The case version a form carries (the one its page showed), None if it has none."""
+    text = str(value or "").strip()
+    return int(text) if is_ascii_number(text) and len(text) <= VERSION_DIGITS else None
+
+
+def _too_long(form: Any, limits: dict[str, int]) -> str | None:
+    """What is wrong when a field is longer than it may be: a text cut short without a
+    word would be a note its author never wrote."""
+    for name, limit in limits.items():
+        value = form.get(name)
+        if isinstance(value, str) and len(value.strip()) > limit:
+            return (f"the {name} is {len(value.strip()):,} characters, more than the "
+                    f"{limit:,} it may have: shorten it and submit again")
+    return None
 
 
 async def queue(request: Request, session: Session) -> Response:
@@ -122,19 +155,30 @@ async def queue(request: Request, session: Session) -> Response:
 
 
 async def bulk_assign(request: Request, session: Session) -> Response:
+    """Assign the ticked cases, each at the version the queue showed (``version-N``): a
+    case someone changed since is left as it is and named, not taken from them."""
     form = await form_of(request)
-    assignee = text_field(form, "assignee", 100)
+    too_long = _too_long(form, {"assignee": NAME_CHARACTERS})
+    if too_long:
+        return refused(request, session, too_long, status=400)
+    assignee = text_field(form, "assignee", NAME_CHARACTERS)
     ids, not_cases = _case_numbers(form.getlist("case"))
     if not assignee or not (ids or not_cases):
         return refused(request, session, "choose cases and the reviewer to assign them to",
                        status=400)
     engine = console_of(request).engine
+    versions = {case_id: _version_of(form.get(f"version-{case_id}")) for case_id in ids}
 
     def assign_all() -> list[str]:
         problems = []
-        for case_id in ids:
+        for case_id, version in versions.items():
+            if version is None:
+                problems.append(f"case {case_id}: the form did not say which version of it "
+                                "you saw: open the queue again")
+                continue
             try:
-                act(engine, case_id, "assign", session.username, assignee=assignee)
+                act(engine, case_id, "assign", session.username, assignee=assignee,
+                    expected_version=version)
             except (CaseRefused, CaseNotFound, CaseChanged) as exc:
                 problems.append(str(exc))
         return problems
@@ -199,11 +243,18 @@ def _case_context(engine: Any, case_id: int) -> dict[str, Any] | None:
             "outcomes": CASE_OUTCOMES}
 
 
+def _no_case(request: Request, session: Session) -> Response:
+    named = str(request.path_params["case_id"])[:40]
+    return refused(request, session, f"there is no case {named}", status=404)
+
+
 async def case_page(request: Request, session: Session) -> Response:
-    case_id = _page_number(request.path_params["case_id"])
+    case_id = case_number(request.path_params["case_id"])
+    if case_id is None:
+        return _no_case(request, session)
     context = await run_in_threadpool(_case_context, console_of(request).engine, case_id)
     if context is None:
-        return refused(request, session, f"there is no case {case_id}", status=404)
+        return _no_case(request, session)
     return render(request, "case.html", session, message=request.query_params.get("m", ""),
                   **context)
 
@@ -211,28 +262,37 @@ async def case_page(request: Request, session: Session) -> Response:
 def _action_page(action: Action) -> Any:
     async def page(request: Request, session: Session) -> Response:
         form = await form_of(request)
-        case_id = _page_number(request.path_params["case_id"])
-        assignee = text_field(form, "assignee", 100) or None
+        case_id = case_number(request.path_params["case_id"])
+        if case_id is None:
+            return _no_case(request, session)
+        too_long = _too_long(form, {"text": NOTE_CHARACTERS, "assignee": NAME_CHARACTERS})
+        if too_long:
+            return refused(request, session, too_long, status=400)
+        assignee = text_field(form, "assignee", NAME_CHARACTERS) or None
         if action == "assign" and assignee not in (None, session.username) and not allowed(
                 session.role, "bulk_assign"):
             return refused(request, session, "only a compliance officer assigns cases to "
                            "someone else: assign it to yourself")
-        version = str(form.get("version") or "")
-        if version and not is_ascii_number(version):
+        if not str(form.get("version") or "").strip():  # a change is to the case as seen
+            return refused(request, session, "the form did not say which version of the "
+                           "case you saw: open the case again and resubmit", status=400)
+        version = _version_of(form.get("version"))
+        if version is None:
             return refused(request, session, "the form's case version is not a number: open "
                            "the case again", status=400)
         try:
             await run_in_threadpool(
                 lambda: act(console_of(request).engine, case_id, action, session.username,
                             assignee=assignee or session.username,
-                            text=text_field(form, "text") or None,
+                            text=text_field(form, "text", NOTE_CHARACTERS) or None,
                             outcome=text_field(form, "outcome", 32) or None,
-                            expected_version=int(version) if version else None))
+                            expected_version=version))
         except CaseNotFound as exc:
             return refused(request, session, str(exc), status=404)
-        except (CaseRefused, CaseChanged) as exc:
-            return refused(request, session, str(exc).split("(pitwatch")[0].strip(),
-                           status=409)
+        except CaseChanged as exc:  # someone acted on the case since the page was shown
+            return refused(request, session, _plain(exc), status=409)
+        except CaseRefused as exc:  # what the form asks breaks a case rule
+            return refused(request, session, _plain(exc), status=400)
         back = text_field(form, "back", 200)
         target = back if back == "/queue" else f"/cases/{case_id}"
         return RedirectResponse(target, status_code=303)
@@ -240,6 +300,11 @@ def _action_page(action: Action) -> Any:
     page.__name__ = f"case_{action}"
     page.__doc__ = f"{action} a case (one audit entry)."
     return page
+
+
+def _plain(exc: Exception) -> str:
+    """A refusal's message without the CLI's advice (a command line is not the form)."""
+    return str(exc).split("(pitwatch")[0].strip()
 
 
 assign_case = _action_page("assign")

@@ -25,7 +25,7 @@ from services.console.users import (
     list_users,
 )
 from services.ledger.console_tables import CONSOLE_ROLES
-from services.ledger.db import DB_ENV_VAR, DEFAULT_URL
+from services.ledger.db import DB_ENV_VAR, DEFAULT_URL, shown_url
 
 users_app = typer.Typer(help="Users of the compliance console (pitwatch serve console).",
                         no_args_is_help=True)
@@ -64,7 +64,7 @@ def users_add(
         raise typer.BadParameter(str(exc), param_hint="NAME or password") from None
     add_user(open_for_writing(db), name, password, role)
     err.print(f"user {name.strip().lower()} ({ROLE_NAMES[role]}) can log in to the console "
-              f"of {db}", markup=False)
+              f"of {shown_url(db)}", markup=False)
 
 
 @users_app.command("disable")
@@ -76,8 +76,8 @@ def users_disable(
     from services.ledger.cli import open_for_reading
 
     if not disable_user(open_for_reading(db), name):
-        raise typer.BadParameter(f"no console user {name!r} in {db} (pitwatch users list)",
-                                 param_hint="NAME")
+        raise typer.BadParameter(f"no console user {name!r} in {shown_url(db)} (pitwatch users "
+                                 "list)", param_hint="NAME")
     err.print(f"user {name.strip().lower()} is disabled: logged out, no more logins",
               markup=False)
 
@@ -99,6 +99,11 @@ def serve_console(
         "--insecure-cookies", help="send the session cookie over plain HTTP to other "
                                    "hosts than this one (behind a TLS proxy, leave off)")]
     = False,
+    trusted_proxy: Annotated[list[str] | None, typer.Option(
+        "--trusted-proxy", metavar="ADDRESS",
+        help="a reverse proxy's address whose X-Forwarded-For names the client (repeat "
+             "for several; none by default: the login limit counts the connecting "
+             "address, which a client cannot set)")] = None,
 ) -> None:
     """The compliance console: floor, case queue, hands, search, daily report, people.
 
@@ -113,9 +118,12 @@ def serve_console(
     engine = open_for_reading(db)
     if not list_users(engine):
         err.print(f"no console users yet: add one first, e.g. pitwatch users add ann "
-                  f"--role compliance_officer --db {db}", markup=False)
-    app = create_app(ConsoleState(engine, db, read_profiles(),
+                  f"--role compliance_officer --db {shown_url(db)}", markup=False)
+    app = create_app(ConsoleState(engine, shown_url(db), read_profiles(),
                                   secure_cookies=not insecure_cookies))
-    err.print(f"pitwatch console on http://{host}:{port}/ (database {db}); Ctrl-C stops it",
-              markup=False)
-    uvicorn.run(app, host=host, port=port, log_level="warning", access_log=False)
+    err.print(f"pitwatch console on http://{host}:{port}/ (database {shown_url(db)}); Ctrl-C "
+              "stops it", markup=False)
+    # Uvicorn trusts X-Forwarded-For from 127.0.0.1 unless told otherwise: any local
+    # client could then pick the address the login rate limit counts against.
+    uvicorn.run(app, host=host, port=port, log_level="warning", access_log=False,
+                proxy_headers=bool(trusted_proxy), forwarded_allow_ips=trusted_proxy or None)

@@ -23,6 +23,7 @@ from services.console.people import people, person_page, profiles
 from services.console.search import HandQuery, SearchRefused, find_alerts, find_hands
 from services.console.sessions import Session
 from services.console.web import console_of, form_of, refused, render, text_field
+from services.ledger.db import shown_url
 from services.reports.daily import daily_from_ledger
 from services.reports.dispute import HandUnavailable
 from services.reports.render import html_to_pdf, render_html
@@ -122,7 +123,7 @@ async def daily(request: Request, session: Session) -> Response:
 
 def _daily_html(request: Request, day: dt.date, table: str | None) -> str | None:
     console = console_of(request)
-    report = daily_from_ledger(console.engine, day, table, source=console.url)
+    report = daily_from_ledger(console.engine, day, table, source=shown_url(console.url))
     if report.totals.hands == 0:
         return None
     return render_html("daily.html", d=report, generated_at=stamp(console.clock()),

@@ -34,6 +34,11 @@ GRANTS: dict[Capability, frozenset[str]] = {
 }
 
 
+def with_article(name: str) -> str:
+    """"an auditor", "a compliance officer": a role's name in a sentence."""
+    return f"{'an' if name[:1] in 'aeiou' else 'a'} {name}"
+
+
 def allowed(role: str, capability: Capability) -> bool:
     return role in GRANTS[capability]
 

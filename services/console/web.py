@@ -27,7 +27,7 @@ from starlette.responses import HTMLResponse, RedirectResponse, Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from services.console.clock import Clock, utc_now
-from services.console.roles import ROLE_NAMES, Capability, allowed, capabilities
+from services.console.roles import ROLE_NAMES, Capability, allowed, capabilities, with_article
 from services.console.sessions import Session, find_session
 from services.console.users import RateLimit
 from services.games.profile import Profiles
@@ -103,11 +103,12 @@ def guarded(capability: Capability) -> Callable[[Page], Endpoint]:
                                               request.cookies.get(SESSION_COOKIE),
                                               console.clock)
             if session is None:
-                target = request.url.path if request.method == "GET" else "/"
+                target = (request.url.path + (f"?{request.url.query}" if request.url.query
+                                              else "")) if request.method == "GET" else "/"
                 return RedirectResponse(f"/login?next={quote(target)}", status_code=303)
             if not allowed(session.role, capability):
-                return refused(request, session, f"a {ROLE_NAMES[session.role]} may not do "
-                               "this: ask a compliance officer")
+                return refused(request, session, f"{with_article(ROLE_NAMES[session.role])} "
+                               "may not do this: ask a compliance officer")
             if request.method == "POST":
                 form = await request.form()
                 if not same_token(form.get("csrf"), session.csrf_token):
@@ -144,21 +145,28 @@ class SecurityHeaders:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        report = str(scope.get("path", "")).startswith("/reports/")
+        path = str(scope.get("path", ""))
 
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
                 headers = list(message.get("headers", []))
                 names = {k.lower() for k, _ in headers}
-                policy = REPORT_POLICY if report else PAGE_POLICY
-                extra = [(b"content-security-policy", policy.encode()),
-                         (b"x-content-type-options", b"nosniff"),
-                         (b"referrer-policy", b"no-referrer"),
-                         (b"x-frame-options", b"SAMEORIGIN" if report else b"DENY")]
-                if not str(scope.get("path", "")).startswith("/static/"):
-                    extra.append((b"cache-control", b"no-store"))
-                headers += [(k, v) for k, v in extra if k not in names]
+                headers += [(k, v) for k, v in security_headers(path) if k not in names]
                 message["headers"] = headers
             await send(message)
 
         await self.app(scope, receive, send_with_headers)
+
+
+def security_headers(path: str) -> list[tuple[bytes, bytes]]:
+    """The headers every response to ``path`` carries. Also set by the error page, which
+    Starlette's error middleware sends from outside ``SecurityHeaders``."""
+    report = path.startswith("/reports/")
+    policy = REPORT_POLICY if report else PAGE_POLICY
+    headers = [(b"content-security-policy", policy.encode()),
+               (b"x-content-type-options", b"nosniff"),
+               (b"referrer-policy", b"no-referrer"),
+               (b"x-frame-options", b"SAMEORIGIN" if report else b"DENY")]
+    if not path.startswith("/static/"):
+        headers.append((b"cache-control", b"no-store"))
+    return headers

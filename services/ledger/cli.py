@@ -33,6 +33,7 @@ from services.ledger.db import (
     ledger_url,
     open_existing_ledger,
     open_ledger,
+    shown_url,
 )
 from services.ledger.listing import Column, Format, Listing, json_bytes, natural_key
 from services.ledger.posting import DEFAULT_BATCH_SIZE, PostTally, iter_post
@@ -120,7 +121,7 @@ def posting_summary(url: str, tally: PostTally) -> list[str]:
     """What booking did, in words: counts by outcome, then why each refused hand was
     refused (the ledger books no chips for it; it is on file with its reason)."""
     counts = tally.counts
-    lines = [f"ledger {url}: " + (", ".join(f"{n:,} {status}"
+    lines = [f"ledger {shown_url(url)}: " + (", ".join(f"{n:,} {status}"
                                             for status, n in sorted(counts.items()))
                                   or "nothing to book")]
     if tally.refusals:

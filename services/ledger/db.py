@@ -138,6 +138,16 @@ def ledger_url(url: str) -> URL:
     return parsed
 
 
+def shown_url(url: str) -> str:
+    """A database URL as pitwatch shows it (messages, reports, the console's pages): the
+    password, if it has one, as ``***``. A report leaves the building, and a message ends
+    up in logs; the user who typed the URL knows the password already."""
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except ArgumentError:  # not a URL: nothing in it is a URL's password
+        return url
+
+
 def sqlite_file_exists(url: URL) -> bool:
     """Whether a SQLite URL names a file that is there (an in-memory database never is)."""
     database = url.database

@@ -165,7 +165,7 @@ def daily(
     Exits 2 when the ledger holds no hands of that day (and table).
     """
     from services.ledger.cli import open_for_reading
-    from services.ledger.db import default_url
+    from services.ledger.db import default_url, shown_url
     from services.reports.daily import daily_from_ledger
     from services.reports.render import render_html
 
@@ -179,7 +179,7 @@ def daily(
     stamp = generated_at or now_utc()
     engine = open_for_reading(url, "--ledger")
     alert_list = _read_alerts(alerts) if alerts is not None else None
-    report = daily_from_ledger(engine, day, table, source=url)
+    report = daily_from_ledger(engine, day, table, source=shown_url(url))
     if report.totals.hands == 0:
         message, option = _no_hands(engine, day, table, url)
         raise typer.BadParameter(message, param_hint=option)
@@ -216,6 +216,7 @@ def _beside_a_file(out: Path) -> bool:
 def _no_hands(engine: Engine, day: dt.date, table: str | None, url: str) -> tuple[str, str]:
     """Why a daily report would be empty, with the days and tables the ledger does hold,
     and the option to fix."""
+    from services.ledger.db import shown_url
     from services.ledger.queries import table_day_totals
 
     held = table_day_totals(engine)
@@ -223,12 +224,12 @@ def _no_hands(engine: Engine, day: dt.date, table: str | None, url: str) -> tupl
     tables = sorted({t.table_id for t in held if table is None or t.day == day})
     where = f" at table {table}" if table else ""
     if not held:
-        return f"the ledger {url} holds no hands at all", "--ledger"
+        return f"the ledger {shown_url(url)} holds no hands at all", "--ledger"
     span = f"{days[0]} to {days[-1]}" if len(days) > 1 else (days[0] if days else "none")
     hint = (f"; tables with hands that day: {', '.join(tables)}"
             if table and any(t.day == day for t in held) else "")
-    return (f"no hands ended on {day.isoformat()}{where} in {url} (it holds days {span}"
-            f"{hint}): check --date and --table", "--table" if hint else "--date")
+    return (f"no hands ended on {day.isoformat()}{where} in {shown_url(url)} (it holds days "
+            f"{span}{hint}): check --date and --table", "--table" if hint else "--date")
 
 
 def _write_hand_reports(hand_ids: list[str], lines: Events, log_name: str, folder: Path,

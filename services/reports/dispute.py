@@ -233,11 +233,12 @@ def dispute_from_ledger(
 ) -> DisputeReport:
     """The report from the ledger's booked record, completed from the log when given
     (raises ``HandUnavailable``, or ``HandNotFound`` when the log lacks the hand)."""
+    from services.ledger.db import shown_url
     from services.ledger.queries import stored_hand
 
     stored = stored_hand(engine, hand_id)
     if stored is None:
-        raise HandUnavailable(f"hand {hand_id!r} is not in the ledger at {url}")
+        raise HandUnavailable(f"hand {hand_id!r} is not in the ledger at {shown_url(url)}")
     replay = replay_hand(lines, hand_id, profiles) if lines is not None else None
     return _ledger_report(stored, url, replay, rules, log_name)
 
@@ -293,7 +294,9 @@ def _ledger_report(
         report.seat_money = seat_money(stored.record)
     ledger_only = [f for f in stored.findings if f not in stored.record.findings]
     report.record = _with_findings(stored.record, ledger_only)
-    report.ledger = LedgerView(url, stored.ledger_status, stored.record_sha256,
+    from services.ledger.db import shown_url
+
+    report.ledger = LedgerView(shown_url(url), stored.ledger_status, stored.record_sha256,
                                stored.conflicts, matches)
     if matches is False:
         report.notes.append(

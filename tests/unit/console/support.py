@@ -45,8 +45,8 @@ def add_users(engine: Engine) -> None:
 
 
 def console_client(engine: Engine, clock: Clock | None = None,
-                   limit: RateLimit | None = None) -> TestClient:
-    console = Console(engine, "sqlite:///test", PROFILES, secure_cookies=True,
+                   limit: RateLimit | None = None, url: str = "sqlite:///test") -> TestClient:
+    console = Console(engine, url, PROFILES, secure_cookies=True,
                       rate_limit=limit or RateLimit(), clock=clock or utc_now)
     return TestClient(create_app(console), base_url="https://testserver",
                       follow_redirects=False)
@@ -74,3 +74,12 @@ def csrf_of(client: TestClient) -> str:
     found = re.search(r'name="csrf" value="([^"]+)"', page.text)
     assert found is not None, page.text[:500]
     return found.group(1)
+
+
+def case_version(engine: Engine, case_id: int) -> str:
+    """The case's version as its page shows it (every action form carries it back)."""
+    from services.cases.queries import get_case
+
+    case = get_case(engine, case_id)
+    assert case is not None, case_id
+    return str(case.summary.version)

@@ -12,7 +12,7 @@ from sqlalchemy import Engine, text
 from services.cases.queries import CaseFilter, get_case, list_cases
 from services.ledger.db import open_ledger
 from services.ledger.posting import post_hand
-from tests.unit.console.support import add_users, console_client, csrf_of, log_in
+from tests.unit.console.support import add_users, case_version, console_client, csrf_of, log_in
 from tests.unit.ledger.builders import hcf_dp_collects, hcf_seat1_wins, russian_house_hand
 
 
@@ -105,9 +105,9 @@ def test_a_refused_action_says_why(day_engine: Engine) -> None:
     case_id = _hand_case(day_engine)
     client = console_client(day_engine)
     assert log_in(client, "dan") == 303
-    response = client.post(f"/cases/{case_id}/close", data={"csrf": csrf_of(client),
-                                                            "text": "no outcome"})
-    assert response.status_code == 409
+    response = client.post(f"/cases/{case_id}/close", data={
+        "csrf": csrf_of(client), "text": "no outcome", "version": case_version(day_engine, case_id)})
+    assert response.status_code == 400  # a rule of cases refuses it; 409 is "changed since"
     assert "closing needs an outcome" in response.text
 
 
@@ -116,8 +116,9 @@ def test_bulk_assign_by_an_officer(day_engine: Engine) -> None:
     assert len(open_ids) == 3
     client = console_client(day_engine)
     assert log_in(client, "cora") == 303
-    response = client.post("/queue/assign", data={"csrf": csrf_of(client), "assignee": "dan",
-                                                  "case": [str(i) for i in open_ids]})
+    response = client.post("/queue/assign", data={
+        "csrf": csrf_of(client), "assignee": "dan", "case": [str(i) for i in open_ids],
+        **{f"version-{i}": case_version(day_engine, i) for i in open_ids}})
     assert response.status_code == 200 and "3 case(s) assigned to dan" in response.text
     for case_id in open_ids:
         case = get_case(day_engine, case_id)
@@ -138,7 +139,8 @@ def test_bulk_assign_of_numbers_that_name_no_case(day_engine: Engine) -> None:
     assert log_in(client, "cora") == 303
     response = client.post("/queue/assign", data={
         "csrf": csrf_of(client), "assignee": "olga",
-        "case": ["abc", "-1", "99999999999999999999999", "\u00b2", str(real)]})
+        "case": ["abc", "-1", "99999999999999999999999", "\u00b2", str(real)],
+        f"version-{real}": case_version(day_engine, real)})
     assert response.status_code == 200, response.text[:300]
     assert "1 case(s) assigned to olga" in response.text
     for shown in ("no case &#39;abc&#39;", "no case &#39;-1&#39;",
