@@ -48,6 +48,31 @@ def _hint(exc: typer.TyperException) -> str:
     return f" (see: {ctx.command_path} --help)"
 
 
+def database_refusal(exc: BaseException) -> str | None:
+    """What to tell the user when the database refused to go on (a read-only file, a lock
+    held past the wait, a server gone), or None for any other error. The transaction
+    that met it was rolled back; the command can be run again.
+
+    Why by SQLAlchemy's ``OperationalError`` only: it is the driver's "the database could
+    not do this now" (the environment), where an ``IntegrityError`` is the data's and
+    stays a bug to see. SQLAlchemy is looked up, not imported: the main job does not
+    load it, and an error it raised means it is loaded."""
+    errors = sys.modules.get("sqlalchemy.exc")
+    if errors is None or not isinstance(exc, errors.OperationalError):
+        return None
+    reason = str(exc.orig if exc.orig is not None else exc).strip().splitlines()
+    said = reason[0] if reason else type(exc).__name__
+    if "readonly" in said or "read-only" in said:
+        advice = "the database file or its folder is read-only: let pitwatch write there"
+    elif "locked" in said:
+        advice = "another process holds the database: run the command again when it is done"
+    else:
+        advice = "check that the database is reachable and writable, then run it again"
+    return (f"the database refused: {said} ({advice}; the transaction it stopped was rolled "
+            "back, and what was written before it is written once: running the command "
+            "again is safe)")
+
+
 class PitwatchGroup(LazyGroup):
     """The root command: usage and environment errors as one line, exit codes as above."""
 
@@ -83,6 +108,12 @@ class PitwatchGroup(LazyGroup):
         except OSError as exc:  # the file system said no: a full disk, a read-only folder
             print_error(f"{exc.strerror or exc}: {exc.filename}" if exc.filename
                         else str(exc.strerror or exc))
+            code = USAGE
+        except Exception as exc:
+            refusal = database_refusal(exc)
+            if refusal is None:
+                raise
+            print_error(refusal)
             code = USAGE
         else:
             code = result if isinstance(result, int) else OK

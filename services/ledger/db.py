@@ -12,7 +12,9 @@ opened raises ``LedgerUnavailable`` with one sentence saying why and what to do.
 
 from __future__ import annotations
 
+import atexit
 import os
+import weakref
 from collections.abc import Iterator
 from contextlib import contextmanager
 from importlib import resources
@@ -109,6 +111,10 @@ def open_existing_ledger(url: str) -> Engine:
             f"no ledger at {shown}: the file does not exist (book hands first with "
             "`pitwatch adjudicate LOG --ledger URL` or `pitwatch demo`, or give the "
             "ledger's URL)")
+    if parsed.get_backend_name() == "sqlite" and _empty_file(parsed):
+        # Not opened: SQLite would write its header (WAL) into it, and a read changed it.
+        raise LedgerUnavailable(f"{shown} is not a pitwatch ledger (an empty file, an empty "
+                                "database to SQLite): give the URL of a ledger pitwatch wrote")
     engine = _make_engine(parsed)
     with _explained(parsed):
         revision, tables = _schema_of(engine)
@@ -146,6 +152,12 @@ def shown_url(url: str) -> str:
         return make_url(url).render_as_string(hide_password=True)
     except ArgumentError:  # not a URL: nothing in it is a URL's password
         return url
+
+
+def _empty_file(url: URL) -> bool:
+    database = url.database
+    return bool(database) and database != ":memory:" and \
+        Path(str(database)).expanduser().stat().st_size == 0
 
 
 def sqlite_file_exists(url: URL) -> bool:
@@ -195,6 +207,12 @@ def _explained(url: URL) -> Iterator[None]:
         raise  # the data, not the database: a bug to see, not an environment to fix
     except DBAPIError as exc:
         reason = str(exc.orig).strip().splitlines()[0] if exc.orig is not None else str(exc)
+        if url.get_backend_name() == "sqlite" and ("readonly" in reason or "locked" in reason):
+            raise LedgerUnavailable(
+                f"cannot open the SQLite ledger {shown}: {reason} (pitwatch writes to the "
+                "file and its folder even to read it: its journal, and its schema when an "
+                "older pitwatch wrote it; let it write there, or wait for the process "
+                "holding it)") from None
         if url.get_backend_name() == "sqlite":
             raise LedgerUnavailable(f"cannot open the SQLite ledger {shown}: {reason} (is it "
                                     "a pitwatch ledger file?)") from None
@@ -259,7 +277,20 @@ def _make_engine(url: str | URL) -> Engine:
     engine = create_engine(parsed, **options)
     event.listen(engine, "connect", _sqlite_connect)
     event.listen(engine, "begin", _sqlite_begin)
+    if not in_memory:
+        atexit.register(_dispose_if_alive, weakref.ref(engine))
     return engine
+
+
+def _dispose_if_alive(engine: weakref.ref[Engine]) -> None:
+    """Close an engine's connections when the process ends. The last connection closed
+    on a SQLite file folds its write-ahead log into the file and removes it; without it a
+    command left the ledger's pages in ``FILE-wal``, and a copy of FILE alone (``keep
+    the file``) was an empty database. A weak reference: the tests make thousands of
+    engines, and this must not keep them alive."""
+    alive = engine()
+    if alive is not None:
+        alive.dispose()
 
 
 def _sqlite_connect(dbapi_connection: Any, _record: Any) -> None:
