@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from sqlalchemy import Engine, select
 
 from services.cases.audit import CaseChanged, change_case, now_utc
-from services.cases.lifecycle import Action, CaseRefused, CaseStatus, apply
+from services.cases.lifecycle import Action, CaseRefused, CaseStatus, apply, check_name
 from services.ledger.case_tables import Case, is_case_id
 from services.ledger.db import write_transaction
 
@@ -46,18 +46,23 @@ def act(engine: Engine, case_id: int, action: Action, actor: str, *,
     """Apply one action to one case (see the module docstring)."""
     if not actor.strip():
         raise CaseRefused("every action names who takes it (--actor)")
+    check_name(actor, "the actor")
     if not is_case_id(case_id):
         raise CaseNotFound(f"no case {case_id}")
-    when = at or now_utc()
     with write_transaction(engine) as conn:
         row = conn.execute(select(Case.version, Case.state, Case.severity, Case.assignee,
                                   Case.outcome, Case.reason)
                            .where(Case.case_id == case_id).with_for_update()).first()
         if row is None:
             raise CaseNotFound(f"no case {case_id}")
+        # The time is read holding the case: a writer that waited for another's lock once
+        # stamped its entry before the other's, and the trail's times went backwards.
+        when = at or now_utc()
         if expected_version is not None and row.version != expected_version:
+            since = ("someone acted on it since" if expected_version < row.version
+                     else "it has no such version yet")
             raise CaseChanged(f"case {case_id} is at version {row.version}, not "
-                              f"{expected_version}: someone acted on it since; read it again "
+                              f"{expected_version}: {since}; read it again "
                               f"(pitwatch cases show {case_id})")
         before = CaseStatus(row.state, row.severity, row.assignee, row.outcome, row.reason)
         after = apply(case_id, before, action, assignee=assignee, text=text, outcome=outcome)

@@ -163,10 +163,16 @@ def show_command(case_id: CaseId, db: DbOption = DEFAULT_URL,
 def _heading(case: CaseDetail) -> Text:
     c = case.summary
     decided = f"  outcome {c.outcome}: {case.reason}" if c.outcome else ""
-    return Text.assemble((f"case {c.case_id}", "bold"), f"  {printable(c.title)}\n",
+    return Text.assemble((f"case {c.case_id}", "bold"), f"  {_one_line(c.title)}\n",
                          f"state {c.state}  severity {c.severity}  assignee "
-                         f"{printable(c.assignee or '-')}  version {c.version}  opened "
-                         f"{c.opened_at}{printable(decided)}")
+                         f"{_one_line(c.assignee or '-')}  version {c.version}  opened "
+                         f"{c.opened_at}{_one_line(decided)}")
+
+
+def _one_line(text: str) -> str:
+    """A heading's field on its line: a reason typed over several lines (or a name kept
+    from before names were one line) drew lines that looked like the heading's own."""
+    return printable(text).replace("\n", "\\n")
 
 
 def _detail_listings(case: CaseDetail) -> tuple[Listing, Listing, Listing]:
@@ -197,7 +203,7 @@ def _what(detail: dict[str, object]) -> str:
 
 
 def _actor(actor: str | None) -> str:
-    if actor:
+    if actor is not None:  # given, even blank: the action refuses a blank one
         return actor
     named = os.environ.get(USER_ENV)
     if named:

@@ -13,6 +13,7 @@ issue, procedural, referred) and a reason; a closed case changes no more.
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass, replace
 from typing import Literal
 
@@ -52,6 +53,15 @@ def opened(severity: str) -> CaseStatus:
     return CaseStatus(state="open", severity=severity)
 
 
+def check_name(name: str, what: str) -> None:
+    """A person's name in the trail is one line of visible characters: a newline in an
+    assignee once drew a forged header line under ``cases show``'s, and a right-to-left
+    override shows a name other than the one stored."""
+    if any(unicodedata.category(c) in ("Cc", "Cf", "Zl", "Zp") for c in name):
+        raise CaseRefused(f"{what} holds a control or formatting character (a line break, "
+                          "a tab, a direction override): write it on one line, plainly")
+
+
 def apply(case_id: int, status: CaseStatus, action: Action, *, assignee: str | None = None,
           text: str | None = None, outcome: str | None = None,
           severity: str | None = None) -> CaseStatus:
@@ -69,6 +79,7 @@ def apply(case_id: int, status: CaseStatus, action: Action, *, assignee: str | N
     if action == "assign":
         if not (assignee and assignee.strip()):
             raise CaseRefused("assign needs the reviewer's name")
+        check_name(assignee, "the reviewer's name")
         state = "in_review" if status.state == "open" else status.state
         return replace(status, state=state, assignee=assignee.strip())
     if action == "escalate":

@@ -110,8 +110,9 @@ def spreadsheet_text(text: str) -> str:
     return "'" + text if text.startswith(FORMULA_STARTS) else text
 
 
-# Unicode's Cc but the newline: what a terminal acts on instead of showing.
-_UNPRINTABLE = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f]")
+# Unicode's Cc but the newline (what a terminal acts on instead of showing), and the
+# bidirectional embeddings, overrides and isolates (what reorders the text shown).
+_UNPRINTABLE = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 
 
 def printable(text: str) -> str:
