@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import math
 import sys
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from contextlib import AbstractContextManager, nullcontext
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, BinaryIO, ClassVar
 
@@ -138,6 +139,19 @@ def _keeper(url: str, archive: bool) -> RunKeeper:
     return RunKeeper(open_for_writing(url, "--ledger", default=None), archive)
 
 
+def _same_engine_as_kept(refuse: Callable[[str], None], engine: str | None,
+                         option: str = "--engine") -> None:
+    """A usage error before anything is read when the ledger keeps a table's state that
+    only the other engine reads (``services.archive.carry.refuse_other_engines``)."""
+    from services.adjudicator.engine import engine_name
+    from services.archive.carry import KeptByAnotherEngine
+
+    try:
+        refuse(engine_name(engine))
+    except KeptByAnotherEngine as exc:
+        raise typer.BadParameter(str(exc), param_hint=option) from None
+
+
 def _say_kept(url: str, kept: Kept) -> None:
     """What the run booked, archived and opened as cases."""
     from services.ledger.cli import posting_summary
@@ -190,6 +204,8 @@ def adjudicate(
     tune_for_batches()
     sys.stdout.flush()
     keeper = _keeper(ledger, archive) if ledger is not None else None
+    if keeper is not None:
+        _same_engine_as_kept(keeper.refuse_other_engines, engine)
     with _record_sink() as out, _dead_letter_file(dlq) as dlq_out:
         run = run_file(file, read_profiles(), out, engine, keeper, dlq_out, leave_open)
     err.print(summary_table(run.tally, len(run.alerts), run.dead_letters.count,
@@ -284,6 +300,12 @@ def surveil(
     except UnknownProfileError as exc:
         raise typer.BadParameter(str(exc), param_hint="--profile") from None
     database = open_for_writing(db, "--db", default=None) if db is not None else None
+    if database is not None:
+        from services.archive.carry import refuse_other_engines
+
+        _same_engine_as_kept(partial(refuse_other_engines, database,
+                                     choose="set PITWATCH_ENGINE={engine}"), None,
+                             option="PITWATCH_ENGINE")
     engine = load_engine(database, config) if database is not None else None
     carried = CarryResult()
     with log_progress(file, "surveilling") as bar:

@@ -20,7 +20,13 @@ from sqlalchemy import Engine
 
 from services.adjudicator.carry import TableCarry
 from services.adjudicator.segments import Segment
-from services.archive.carry import CarryResult, KeptStates, keep_carries, kept_states_from
+from services.archive.carry import (
+    CarryResult,
+    KeptStates,
+    keep_carries,
+    kept_states_from,
+    refuse_other_engines,
+)
 from services.archive.segment import PackedSegment, pack_parts
 from services.archive.writer import ArchiveResult, archive_run
 from services.cases.intake import IntakeResult, open_cases
@@ -87,9 +93,16 @@ class RunKeeper:
         self._carried = CarryResult()
         self._carries: tuple[str, list[TableCarry]] | None = None  # ``carry``
 
+    def refuse_other_engines(self, engine: str) -> None:
+        """``KeptByAnotherEngine`` when a table's latest kept state is another engine's:
+        asked before the run opens its outputs (``services.archive.carry``)."""
+        refuse_other_engines(self._engine, engine)
+
     def states_for(self, engine: str, table_of: Callable[[bytes], str]) -> KeptStates:
         """The run's carry source: a table it meets continues from the state an earlier
-        run kept for it (``services.archive.carry``)."""
+        run kept for it (``services.archive.carry``). Raises ``KeptByAnotherEngine``
+        first when a table's latest state is another engine's."""
+        refuse_other_engines(self._engine, engine)
         return kept_states_from(self._engine, self._carried)(engine, table_of)
 
     def carry(self, engine: str, carries: list[TableCarry]) -> None:

@@ -15,7 +15,9 @@ reported as a gap or break, as in one run of both logs.
 A kept state is derived (the archive holds the events it was made from, and the hands
 left open are in the log that goes on), so it is taken only when it is whole: its SHA-256
 as kept, of this engine (each reads only its own format) and of the table that asks.
-Otherwise the run says why and the table starts new, as it did before states were kept.
+Otherwise the run says why and the table starts new, as it did before states were kept;
+except a state only the other engine reads, which refuses the run before it reads a line
+(``refuse_other_engines``).
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import TypeAlias, cast
 
-from sqlalchemy import Engine, Row, Table, select
+from sqlalchemy import Engine, Row, Table, and_, func, select
 from sqlalchemy.dialects import postgresql, sqlite
 
 from services.adjudicator.carry import TableCarry
@@ -130,6 +132,44 @@ class KeptStates:
         if of != row.table_id:
             return f"is of table {of}"
         return None
+
+
+class KeptByAnotherEngine(ValueError):
+    """The ledger keeps tables' states that only another engine reads; the message says
+    which, and what to do."""
+
+
+ENGINE_OPTION = "run with --engine {engine}"  # how a run picks its engine (``surveil``: env)
+
+
+def refuse_other_engines(db: Engine, engine: str, choose: str = ENGINE_OPTION) -> None:
+    """Refuse a run (``KeptByAnotherEngine``) before it reads a line when the latest state
+    kept for any table is another engine's only.
+
+    Why refused, not started new as a damaged state is: the state holds the events of the
+    hands it left open, which only its engine reads, and the archive took them only when
+    those hands closed. A run that started the table new lost them from the archive for
+    good, and booked the log's hands as a new table's (rejected). An engine is chosen per
+    ledger; a state kept by the other is said up front, with the way on."""
+    latest = (select(C.table_id, func.max(C.last_seq).label("seq"))
+              .group_by(C.table_id).subquery())
+    query = select(C.table_id, C.engine).join(
+        latest, and_(C.table_id == latest.c.table_id, C.last_seq == latest.c.seq))
+    engines: dict[str, set[str]] = {}
+    with db.connect() as conn:
+        for table_id, kept_by in conn.execute(query):
+            engines.setdefault(table_id, set()).add(kept_by)
+    others = sorted((t, min(e)) for t, e in engines.items() if engine not in e)
+    if not others:
+        return
+    named = ", ".join(t for t, _ in others[:5]) + (
+        f" and {len(others) - 5:,} more" if len(others) > 5 else "")
+    other = others[0][1]
+    raise KeptByAnotherEngine(
+        f"the ledger keeps the state of table(s) {named} as the {other} engine left it "
+        f"(--leave-open), and only that engine reads it: {choose.format(engine=other)}, or "
+        "give this log together with the ones before it, from the tables' first, in one "
+        "run (nothing was read or written)")
 
 
 def kept_states_from(db: Engine, result: CarryResult

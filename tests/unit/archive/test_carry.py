@@ -266,26 +266,37 @@ def rows_of(url: str, sql: str) -> list[tuple[object, ...]]:
         db.dispose()
 
 
-def test_a_kept_state_that_cannot_be_taken_is_said_and_the_table_starts_new(
+def test_a_state_only_the_other_engine_reads_refuses_the_run_before_it_reads(
         tmp_path: Path) -> None:
-    """Another engine's state, a damaged one and another table's: one line each saying
-    why and what to do, and the table starts new (its hands refused for want of the
-    configuration, as before states were kept)."""
+    """Another engine's state: the run is refused up front, one line saying which tables
+    and what to do, nothing written. It started the tables new once, and the events of the
+    hands the state held open (only that engine reads them) were never archived: 45 of
+    6,604 events gone, and the next log's hands booked as a new table's (QA, 2026-12-06).
+    Given the engine that kept the states, the run goes on from them."""
     days = cut_inside_hands(simulated_clean_log(), 2)
     (tmp_path / "d1.jsonl").write_bytes(days[0])
     (tmp_path / "d2.jsonl").write_bytes(days[1])
     url = f"sqlite:///{tmp_path}/ledger.sqlite"
     assert pitwatch("adjudicate", str(tmp_path / "d1.jsonl"), "--leave-open", "--ledger", url,
                     "--engine", "python").code == 0
-    other_engine = pitwatch("adjudicate", str(tmp_path / "d2.jsonl"), "--ledger", url,
-                            columns=400)
-    assert other_engine.code == 1
-    lines = [line for line in other_engine.stderr.splitlines() if "the state kept" in line]
-    assert len(lines) == 2 and all(
-        "was kept by the python engine, which alone reads it (run with --engine python to "
-        "continue the table); the table starts new here, as if this log were its first"
-        in line for line in lines), other_engine.stderr
-    assert "NO_CONFIGURATION" in other_engine.stderr
+    before = rows_of(url, "SELECT count(*), sum(events) FROM archive_segments")
+    hands = rows_of(url, "SELECT count(*) FROM hands")
+    for args in (["adjudicate", str(tmp_path / "d2.jsonl"), "--ledger", url,
+                  "--engine", "native", "--dlq", str(tmp_path / "dlq")],
+                 ["surveil", str(tmp_path / "d2.jsonl"), "--db", url]):
+        refused = pitwatch(*args, columns=400)
+        assert refused.code == 2 and refused.stdout == "", refused.stderr
+        assert refused.error_lines == [refused.error_lines[-1]] and (
+            "the ledger keeps the state of table(s) " in refused.stderr and
+            "as the python engine left it (--leave-open), and only that engine reads it"
+            in refused.stderr and "(nothing was read or written)" in refused.stderr)
+        assert rows_of(url, "SELECT count(*), sum(events) FROM archive_segments") == before
+        assert rows_of(url, "SELECT count(*) FROM hands") == hands
+    assert not (tmp_path / "dlq").exists()
+    went_on = pitwatch("adjudicate", str(tmp_path / "d2.jsonl"), "--ledger", url,
+                       "--engine", "python", columns=400)
+    assert went_on.code == 0, went_on.stderr
+    assert "went on from the state kept" in went_on.stderr
 
 
 def test_a_damaged_state_or_another_tables_is_not_taken(engine: Engine) -> None:
