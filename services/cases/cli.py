@@ -34,7 +34,7 @@ from services.cases.actions import (
     note,
 )
 from services.cases.queries import CaseDetail, CaseFilter, CaseSummary, get_case, list_cases
-from services.exits import INPUT_PROBLEMS, print_error
+from services.exits import INPUT_PROBLEMS, USAGE, print_error
 from services.ledger.case_tables import CASE_OUTCOMES, CASE_STATES
 from services.ledger.db import DB_ENV_VAR, DEFAULT_URL
 from services.ledger.listing import Column, Format, Listing, json_bytes, printable
@@ -195,7 +195,9 @@ def _what(detail: dict[str, object]) -> str:
     parts = [f"{k}: {v}" for k, v in detail.items() if k not in ("changed",) and v]
     changed = detail.get("changed")
     if isinstance(changed, dict) and changed:
-        parts.append("set " + ", ".join(f"{k}={v}" for k, v in changed.items()))
+        # A field the action cleared is "-", as the heading shows an empty one (not None).
+        parts.append("set " + ", ".join(f"{k}={'-' if v is None else v}"
+                                        for k, v in changed.items()))
     return "; ".join(parts)
 
 
@@ -222,8 +224,9 @@ def _done(run: Callable[[], ActionResult], case_id: int) -> None:
     except CaseNotFound:
         raise typer.BadParameter(f"no case {case_id} (pitwatch cases list)",
                                  param_hint="CASE_ID") from None
-    except CaseRefused as exc:
-        raise typer.BadParameter(str(exc)) from None
+    except CaseRefused as exc:  # a rule of cases, not a mistyped option: no "--help"
+        print_error(str(exc))
+        raise typer.Exit(USAGE) from None
     except CaseChanged as exc:
         print_error(str(exc))
         raise typer.Exit(INPUT_PROBLEMS) from None

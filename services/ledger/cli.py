@@ -19,7 +19,6 @@ from typing import Annotated
 import msgspec
 import typer
 from rich.console import Console
-from rich.markup import escape
 from rich.text import Text
 from sqlalchemy import Engine
 
@@ -219,9 +218,10 @@ def hand_command(
 ) -> None:
     """One booked hand: its postings, findings and any refused re-posts (CSV: postings)."""
     hand = stored_hand(open_for_reading(db), hand_id)
-    if hand is None:
-        errors.print(f"hand {escape(repr(hand_id))} is not in the ledger")
-        raise typer.Exit(code=1)
+    if hand is None:  # as `cases show` and `report hand` say it: a usage error, exit 2
+        raise typer.BadParameter(f"hand {hand_id!r} is not in the ledger at "
+                                 f"{shown_url(db)}: check the hand id and the database",
+                                 param_hint="HAND_ID")
     postings, findings = _hand_listings(hand)
     if fmt is Format.table:
         console.print(_hand_heading(hand))
