@@ -63,7 +63,7 @@ def test_hand_shows_postings(db: str) -> None:
 
 def test_unknown_hand_exits_non_zero(db: str) -> None:
     result = runner.invoke(ledger_app, ["hand", "T9-1", "--db", db])
-    assert result.exit_code == 1
+    assert result.exit_code == 2  # a usage error, as `cases show` and `report hand`
     assert "not in the ledger" in result.output
 
 
