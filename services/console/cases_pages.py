@@ -148,6 +148,10 @@ async def queue(request: Request, session: Session) -> Response:
         params = request.query_params
         wanted = {k: v for k, v in _wanted(params).items() if k not in ("player", "dealer")}
         page = _page_number(params.get("page", "1"))
+    state = wanted.get("state", WORK)
+    if state not in (*CASE_STATES, WORK, "any"):
+        return refused(request, session, f"no case state {state[:40]!r}: one of "
+                       f"{', '.join((*CASE_STATES, 'any'))}", status=400)
     view = await run_in_threadpool(queue_view, console_of(request).engine, wanted, page,
                                    session.username)
     return render(request, "queue.html", session, view=view, states=CASE_STATES,

@@ -39,12 +39,25 @@ def _day(text: str | None) -> dt.date | None:
         return None
 
 
+def _bad_day(request: Request, session: Session) -> Response | None:
+    """A refusal when the page was asked for a day that is no date (2026-02-30): it showed
+    the latest day instead, under a link that named another."""
+    text = request.query_params.get("day")
+    if text and _day(text) is None:
+        return refused(request, session, f"day {text[:40]!r} is not a date: write it as "
+                       "YYYY-MM-DD, or choose one from the list", status=400)
+    return None
+
+
 async def home(request: Request, session: Session) -> Response:
     return RedirectResponse("/floor", status_code=303)
 
 
 async def floor_page(request: Request, session: Session) -> Response:
     console = console_of(request)
+    bad = _bad_day(request, session)
+    if bad is not None:
+        return bad
     day = _day(request.query_params.get("day"))
     view = await run_in_threadpool(floor, console.engine, day, console.clock().date())
     template = "floor_live.html" if request.url.path.endswith("/live") else "floor.html"
@@ -114,6 +127,9 @@ def _daily_choice(request: Request) -> tuple[dt.date | None, str | None, list[dt
 
 
 async def daily(request: Request, session: Session) -> Response:
+    bad = _bad_day(request, session)
+    if bad is not None:
+        return bad
     day, table, days = await run_in_threadpool(_daily_choice, request)
     query = "" if day is None else "?day=" + day.isoformat() + (
         "&table=" + quote(table, safe="") if table else "")
@@ -131,6 +147,9 @@ def _daily_html(request: Request, day: dt.date, table: str | None) -> str | None
 
 
 async def daily_report(request: Request, session: Session) -> Response:
+    bad = _bad_day(request, session)
+    if bad is not None:
+        return bad
     day, table, _ = await run_in_threadpool(_daily_choice, request)
     html = None if day is None else await run_in_threadpool(_daily_html, request, day, table)
     if html is None or day is None:

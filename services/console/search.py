@@ -8,6 +8,7 @@ escaped), the other fields match exactly.
 from __future__ import annotations
 
 import datetime as dt
+import unicodedata
 from dataclasses import dataclass, fields
 
 from sqlalchemy import Engine, exists, select
@@ -71,8 +72,19 @@ def _day(text: str, name: str) -> dt.date | None:
         raise SearchRefused(f"{name}: write the day as YYYY-MM-DD") from None
 
 
+def _printable(q: HandQuery) -> None:
+    """No control character in a search: SQLite ends a ``LIKE`` pattern at a NUL, so a
+    hand id of one NUL matched every hand; no id holds one."""
+    for f in fields(q):
+        if any(unicodedata.category(c) == "Cc" for c in getattr(q, f.name)):
+            raise SearchRefused(f"{f.name.replace('_', ' ')}: a control character is in no "
+                                "id: type the id as it is shown")
+
+
 def find_hands(engine: Engine, q: HandQuery, limit: int = LIMIT) -> list[FoundHand]:
-    """The booked hands matching every field given, latest first."""
+    """The booked hands matching every field given, latest first (``SearchRefused`` for
+    a search that cannot run as given)."""
+    _printable(q)
     first, last = _day(q.date_from, "from"), _day(q.date_to, "to")
     query = select(Hand.hand_id, Hand.table_id, Hand.game, Hand.status, Hand.ledger_status,
                    Hand.dealer_id, Hand.ended_at)

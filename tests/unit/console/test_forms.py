@@ -195,3 +195,29 @@ def test_the_console_trusts_no_forwarded_address_unless_told(
     assert (seen[0]["proxy_headers"], seen[0]["forwarded_allow_ips"]) == (False, None)
     assert (seen[1]["proxy_headers"], seen[1]["forwarded_allow_ips"]) == (
         True, ["10.0.0.7", "10.0.0.8"])
+
+
+@pytest.mark.parametrize("path", ["/floor?day=2026-02-30", "/floor/live?day=soon",
+                                  "/daily?day=2026-13-01", "/reports/daily?day=x"])
+def test_a_day_that_is_no_date_is_refused_not_swapped_for_the_latest(
+        day_engine: Engine, path: str) -> None:
+    client, _ = _officer(day_engine)
+    page = client.get(path)
+    assert page.status_code == 400 and "is not a date: write it as YYYY-MM-DD" in page.text
+
+
+def test_an_unknown_queue_state_is_refused_not_read_as_any(day_engine: Engine) -> None:
+    client, csrf = _officer(day_engine)
+    for page in (client.get("/queue?state=bogus"),
+                 client.post("/queue", data={"csrf": csrf, "state": "bogus"})):
+        assert page.status_code == 400 and "no case state &#39;bogus&#39;" in page.text
+    assert client.get("/queue?state=any").status_code == 200
+    assert client.get("/queue?state=closed").status_code == 200
+
+
+def test_a_control_character_in_a_search_matches_nothing_and_says_so(
+        day_engine: Engine) -> None:
+    """A hand id of one NUL matched every hand (SQLite ends a LIKE pattern there)."""
+    client, csrf = _officer(day_engine)
+    page = client.post("/search", data={"csrf": csrf, "hand_id": "\x00"})
+    assert page.status_code == 400 and "a control character is in no id" in page.text
