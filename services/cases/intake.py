@@ -145,7 +145,7 @@ def take_evidence(conn: Connection, items: Sequence[Evidence], at: str,
         return result
     known = set(conn.execute(select(CaseEvidence.source_id).where(
         CaseEvidence.source_id.in_(sorted({i.source_id for i in items})))).scalars())
-    days = _hand_days(conn, {h for i in items for _, h in i.hands})
+    days, hand_tags = _hand_facts(conn, {h for i in items for _, h in i.hands})
     cases = _open_cases(conn, {i.subject.key for i in items if i.source_id not in known})
     filing = _Filing()
     for item in items:
@@ -154,7 +154,7 @@ def take_evidence(conn: Connection, items: Sequence[Evidence], at: str,
             continue
         known.add(item.source_id)
         case_id = _join_or_open(conn, cases, item, at, actor, result)
-        filing.add(case_id, item, days)
+        filing.add(case_id, item, days, hand_tags)
     filing.write(conn)
     return result
 
@@ -228,14 +228,15 @@ class _Filing:
         self.hands: list[dict[str, Any]] = []
         self.tags: list[dict[str, Any]] = []
 
-    def add(self, case_id: int, item: Evidence, days: dict[str, dt.date]) -> None:
+    def add(self, case_id: int, item: Evidence, days: dict[str, dt.date],
+            hand_tags: dict[str, set[tuple[str, str]]]) -> None:
         day = item.day or next((days[h] for _, h in item.hands if h in days), None)
         self.evidence.append({
             "source_id": item.source_id, "case_id": case_id, "kind": item.kind,
             "table_id": item.table_id, "hand_id": item.hand_id, "rule": item.rule,
             "code": item.code, "severity": item.severity, "summary": item.summary, "day": day})
         self.hands += [{"case_id": case_id, "hand_id": h, "table_id": t} for t, h in item.hands]
-        tags = set(item.tags) | {("day", days[h].isoformat()) for _, h in item.hands if h in days}
+        tags = set(item.tags).union(*(hand_tags.get(h, ()) for _, h in item.hands))
         self.tags += [{"case_id": case_id, "kind": k, "value": v[:200]} for k, v in sorted(tags)]
 
     def write(self, conn: Connection) -> None:
@@ -245,11 +246,27 @@ class _Filing:
         _insert_new(conn, CaseTag, self.tags)
 
 
-def _hand_days(conn: Connection, hand_ids: set[str]) -> dict[str, dt.date]:
+def _hand_facts(conn: Connection, hand_ids: set[str]
+                ) -> tuple[dict[str, dt.date], dict[str, set[tuple[str, str]]]]:
+    """Each booked hand's day, and the tags it gives a case that names it: its day, game
+    and dealer. An alert's evidence names hands but says only what its pattern counts (a
+    chain break its table), and the queue's game and dealer filters missed its case."""
     if not hand_ids:
-        return {}
-    rows = conn.execute(select(Hand.hand_id, Hand.day).where(Hand.hand_id.in_(sorted(hand_ids))))
-    return {hand_id: day for hand_id, day in rows if day is not None}
+        return {}, {}
+    rows = conn.execute(select(Hand.hand_id, Hand.day, Hand.game, Hand.dealer_id)
+                        .where(Hand.hand_id.in_(sorted(hand_ids))))
+    days: dict[str, dt.date] = {}
+    tags: dict[str, set[tuple[str, str]]] = {}
+    for hand_id, day, game, dealer in rows:
+        facts = tags.setdefault(hand_id, set())
+        if day is not None:
+            days[hand_id] = day
+            facts.add(("day", day.isoformat()))
+        if game:
+            facts.add(("game", game))
+        if dealer:
+            facts.add(("dealer", dealer))
+    return days, tags
 
 
 def _insert_new(conn: Connection, model: type[Any], rows: list[dict[str, Any]]) -> None:
