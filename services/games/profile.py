@@ -17,13 +17,17 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Annotated, Any, TypeVar
 
 import msgspec
 
 from services.events.contract import Severity
 
 S = TypeVar("S")
+
+# What a bonus pays (odds to one, points): a house pays a winner, so never less than
+# nothing. A negative paytable row was loaded, and would have turned a bonus into a charge.
+Payout = Annotated[int, msgspec.Meta(ge=0)]
 
 
 class UnknownProfileError(LookupError):

@@ -12,7 +12,7 @@ import msgspec
 
 from services.events.contract import Severity
 from services.games.evaluation import standard
-from services.games.profile import RuleProfile
+from services.games.profile import Payout, RuleProfile
 
 Scoring = Literal["standard", "mandarin"]
 AutoWin = Literal["dragon", "six_pairs", "three_flushes", "three_straights"]
@@ -40,9 +40,9 @@ class AutoWinPoints(_Strict):
 class SegmentBonuses(_Strict):
     """CP-5: bonus for winning a segment, by the winning hand's category."""
 
-    front: dict[str, int]
-    middle: dict[str, int]
-    back: dict[str, int]
+    front: dict[str, Payout]
+    middle: dict[str, Payout]
+    back: dict[str, Payout]
 
     def __post_init__(self) -> None:
         """A misspelt category would silently pay no bonus: only evaluator names load."""

@@ -16,7 +16,7 @@ import msgspec
 from services.events.contract import Severity, TableConfigured
 from services.games.cards import RANK_VALUE
 from services.games.model import HandRejected
-from services.games.profile import RuleProfile, gen_section
+from services.games.profile import Payout, RuleProfile, gen_section
 
 Rank = Literal["2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A"]
 
@@ -40,8 +40,8 @@ class HcfProfile(msgspec.Struct, forbid_unknown_fields=True):
     over_cap_raise_severity: Severity
     over_cap_raise_plays: Literal["cap", "as_placed"]
     under_min_raise_severity: Severity
-    flush_bonus_paytable: dict[str, int]
-    sf_bonus_paytable: dict[str, int]
+    flush_bonus_paytable: dict[str, Payout]
+    sf_bonus_paytable: dict[str, Payout]
     sf_ace_low: bool
     sf_wraparound: bool
     bonus_cap_rounding: Literal["largest_remainder", "floor"]

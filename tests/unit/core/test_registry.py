@@ -110,6 +110,11 @@ def test_a_casino_folder_adds_and_replaces_profiles(tmp_path: Path) -> None:
     ("gen.toml", "mispay_severity = \"loud\"\n", ("section 'gen'", "$.mispay_severity")),
     ("holdem.toml", "no_such_reading = 1\n", ("section 'holdem'", "no_such_reading")),
     ("russian.toml", "[[[\n", ("rule profile 'typo'", "russian.toml is not TOML")),
+    # A bonus that pays less than nothing (QA, 2026-12-06: it was loaded and judged by)
+    ("hcf.toml", 'flush_bonus_paytable = { "5" = 10, "4" = -3 }\n',
+     ("section 'hcf'", "Expected `int` >= 0", "$.flush_bonus_paytable")),
+    ("chinese.toml", '[scoring.mandarin.bonus.front]\nthree_of_a_kind = -3\n',
+     ("section 'chinese'", "Expected `int` >= 0", "bonus.front")),
 ])
 def test_a_wrong_value_stops_the_reading_of_the_profiles(
         tmp_path: Path, file: str, text: str, words: tuple[str, ...]) -> None:
