@@ -39,7 +39,14 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from services.archive.cli import DbOption, FormatOption, day_span, emit_listing, errors
+from services.archive.cli import (
+    DbOption,
+    FormatOption,
+    day_span,
+    emit_listing,
+    errors,
+    refuse_nothing_to_verify,
+)
 from services.exits import INPUT_PROBLEMS, OK
 from services.ledger.db import DEFAULT_URL
 from services.ledger.listing import Cell, Column, Format, Listing
@@ -74,6 +81,7 @@ def verify(
 
     first_day, last_day = day_span(first, last)
     engine = open_for_reading(db)
+    refuse_nothing_to_verify(engine, first_day, last_day, table)  # exit 2, as replay's
     # A table's decoded events and a chunk's rows live until they are checked: with the
     # collector's default thresholds it walked them again and again (about a quarter of
     # the archive's part, 380,000 events of one table).

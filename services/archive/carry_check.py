@@ -15,13 +15,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from sqlalchemy import Engine, select
 
 from services.adjudicator.engine import make_runner
 from services.adjudicator.native_runner import NativeRunner
 from services.adjudicator.python_runner import ReferenceRunner
-from services.archive.reader import segment_bodies
+from services.archive.reader import DamagedRow, StoredAsBytes, raw_bytes, segment_bodies, shown
 from services.archive.segment import SEPARATOR
 from services.games.profile import Profiles
 from services.ledger.archive_tables import ArchiveDetached
@@ -54,9 +55,11 @@ class CarryCheck:
 def check_kept_states(engine: Engine, table_id: str, profiles: Profiles,
                       notes: list[str]) -> CarryCheck:
     """Every state kept for the table, derived again from its archived events and
-    compared byte for byte."""
+    compared byte for byte. A row that is no kept state (rewritten behind its guard: a
+    count that is none, a state stored as text) differs too: it is listed, not derived."""
     check = CarryCheck()
-    states = _kept(engine, table_id)
+    states, damaged = _kept(engine, table_id)
+    check.differ += damaged
     if not states:
         return check
     with engine.connect() as conn:
@@ -77,13 +80,50 @@ def has_kept_states(engine: Engine, table_id: str) -> bool:
                             ).first() is not None
 
 
-def _kept(engine: Engine, table_id: str) -> list[KeptState]:
+def damaged_kept_states(engine: Engine, table_id: str) -> list[str]:
+    """What ``check_kept_states`` lists of rows that are no kept state, without reading
+    the states (a verify that derives none still lists them)."""
     with engine.connect() as conn:
-        rows = conn.execute(select(C.table_id, C.last_seq, C.engine, C.events_taken,
-                                   C.archive, C.state).where(C.table_id == table_id)
-                            .order_by(C.events_taken, C.engine))
-        return [KeptState(r.table_id, int(r.last_seq), r.engine, int(r.events_taken),
-                          bool(r.archive), bytes(r.state)) for r in rows]
+        rows = conn.execute(select(*_COLUMNS).where(C.table_id == table_id)
+                            .order_by(C.last_seq, C.engine))
+        return [found for r in rows if isinstance(found := _read(r, b""), str)]
+
+
+# Read as stored (``services.archive.reader``): a state stored as text is a damaged row,
+# not a driver's error that ends the read.
+_COLUMNS = (C.table_id, C.last_seq, C.engine, C.events_taken, C.archive,
+            StoredAsBytes(C.state).label("state_is_bytes"))
+
+
+def _kept(engine: Engine, table_id: str) -> tuple[list[KeptState], list[str]]:
+    """The table's kept states in the order of the events they had taken, and what is
+    wrong with each row that is none."""
+    with engine.connect() as conn:
+        rows = conn.execute(select(*_COLUMNS, raw_bytes(C.state, "state"))
+                            .where(C.table_id == table_id).order_by(C.last_seq, C.engine))
+        read = [_read(r, r.state) for r in rows]
+    states = sorted((k for k in read if isinstance(k, KeptState)),
+                    key=lambda k: (k.events_taken, k.engine))
+    return states, [k for k in read if isinstance(k, str)]
+
+
+def _read(row: Any, state: bytes | None) -> KeptState | str:
+    """A ``table_carries`` row as a kept state, or what is wrong with it (one line)."""
+    what = None
+    if type(row.last_seq) is not int:
+        what = f"column last_seq holds {shown(row.last_seq)}, not a seq"
+    elif type(row.events_taken) is not int or row.events_taken < 0:
+        what = f"column events_taken holds {shown(row.events_taken)}, not a count"
+    elif not isinstance(row.engine, str):
+        what = f"column engine holds {shown(row.engine)}, not an engine's name"
+    elif not row.state_is_bytes:
+        what = ("column state holds no bytes (NULL)" if state is None
+                else "column state is stored as text, not as the bytes written")
+    if what is not None or state is None:
+        return (f"the state kept for table {row.table_id} after seq {shown(row.last_seq)} "
+                f"cannot be read: {what} (it is not derived again)")
+    return KeptState(row.table_id, row.last_seq, row.engine, row.events_taken,
+                     bool(row.archive), bytes(state))
 
 
 def _groups(states: Sequence[KeptState]) -> list[list[KeptState]]:
@@ -102,20 +142,25 @@ def _walk(engine: Engine, table_id: str, profiles: Profiles, states: list[KeptSt
     runner = make_runner(profiles, first.engine, archive=first.archive, closed_hands=False)
     pending = list(states)  # sorted by events_taken
     fed = 0
-    with engine.connect() as conn:
-        for segment in segment_bodies(conn, table_id):
-            lines = segment.body.split(SEPARATOR)
-            at = 0
-            while pending and fed + len(lines) - at >= pending[0].events_taken:
-                wanted = pending.pop(0)
-                take = wanted.events_taken - fed
-                _feed(runner, lines[at:at + take])
-                at, fed = at + take, fed + take
-                _compare(runner, wanted, check)
-            if not pending:
-                return
-            _feed(runner, lines[at:])
-            fed += len(lines) - at
+    try:
+        with engine.connect() as conn:
+            for segment in segment_bodies(conn, table_id):
+                lines = segment.body.split(SEPARATOR)
+                at = 0
+                while pending and fed + len(lines) - at >= pending[0].events_taken:
+                    wanted = pending.pop(0)
+                    take = wanted.events_taken - fed
+                    _feed(runner, lines[at:at + take])
+                    at, fed = at + take, fed + take
+                    _compare(runner, wanted, check)
+                if not pending:
+                    return
+                _feed(runner, lines[at:])
+                fed += len(lines) - at
+    except DamagedRow as exc:  # verify lists the segment itself
+        notes.append(f"table {table_id}: {len(pending):,} kept state(s) were not derived "
+                     f"again: {exc}")
+        return
     for state in pending:
         notes.append(f"table {table_id}: {state.describe()} was not derived again: the "
                      f"archive holds {fed:,} of those events (the hands it left open are "

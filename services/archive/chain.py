@@ -1,12 +1,15 @@
 """One table's hash chain linked as its archived events arrive (``ChainWalk``), and what
 a break in it is (``ChainBreak``): the part of ``pitwatch verify`` that decides, apart
-from reading the database (``services.archive.verify``).
+from reading the database (``services.archive.verify``). Also which breaks the intake
+itself reported (``intake_break``, ``classified``) and the chain's end against the
+catalog (``end_problems``).
 """
 
 from __future__ import annotations
 
 import bisect
 import heapq
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import NamedTuple
@@ -223,3 +226,123 @@ def _link_problems(table_id: str, event: StoredEvent,
             f"archived hashes to {digest[:16]}…: seq {seq} (or this event) changed",
             carried=event.prev_hash, previous_hash=digest, previous_seq=seq)]
     return []
+
+
+# ---------------------------------------------------------------- what the intake saw
+
+
+# What the intake's SURV-9 alerts say (services.adjudicator.table: check_chain), read back.
+_BROKEN = re.compile(r"^seq (\d+) says the previous event hashed to ([0-9a-f]{12})…, but seq "
+                     r"(\d+) as received hashes to ([0-9a-f]{12})…")
+_GAP = re.compile(r"^seq jumped from (\d+) to (\d+):")
+_LATE = re.compile(r"^late seq (\d+) does not fit the hash chain around it")
+PREFIX = 12  # hex digits of a hash an intake alert names
+
+
+@dataclass(frozen=True)
+class IntakeBreak:
+    """A break the chain check reported when the event arrived: CHAIN_BROKEN (the
+    prev_hash the event carried and the hash its predecessor had, as hash prefixes; or
+    ``late``: an event come late that did not fit between its neighbours), SEQ_GAP (the
+    head it jumped from), or ``reordered``: an event that came late and was taken into
+    the chain (REORDERED), so its seq is no longer missing."""
+
+    seq: int
+    carried: str | None = None
+    received: str | None = None
+    jumped_from: int | None = None
+    late: bool = False
+    reordered: bool = False
+
+
+def classified(found: ChainBreak, intake: list[IntakeBreak]) -> ChainBreak:
+    """``found`` marked as seen at intake when the intake reported this very break."""
+    if found.seq is None or not any(_same_break(found, b, intake) for b in intake):
+        return found
+    return ChainBreak(found.table_id, found.seq, found.event_id, found.kind,
+                      found.message + " (as received: reported at intake)", True,
+                      found.carried, found.previous_hash, found.previous_seq)
+
+
+def _same_break(found: ChainBreak, reported: IntakeBreak, intake: list[IntakeBreak]) -> bool:
+    """Whether ``reported`` (one of the table's ``intake`` breaks) is ``found``.
+
+    A broken link is the one the intake named: the same two hash prefixes at the same seq;
+    or, where an event came late and did not fit between its neighbours (the intake names
+    no hashes then), its own link or its successor's. A gap is the intake's when it lies
+    inside a gap the intake reported (the same head jumped from, or a later one: events
+    that came late may have filled its start) and none of its seqs came late and was
+    taken in (REORDERED): those were archived, and their absence is the archive's."""
+    if found.kind in ("altered", "genesis"):
+        if reported.late:
+            return found.kind == "altered" and found.seq in (reported.seq, reported.seq + 1)
+        return (reported.seq == found.seq
+                and reported.carried is not None and reported.received is not None
+                and found.carried is not None and found.previous_hash is not None
+                and found.carried[:PREFIX] == reported.carried
+                and found.previous_hash[:PREFIX] == reported.received)
+    if found.kind == "gap" and reported.jumped_from is not None \
+            and found.previous_seq is not None and found.seq is not None:
+        inside = reported.jumped_from <= found.previous_seq and found.seq <= reported.seq
+        return inside and not any(b.reordered and found.previous_seq < b.seq < found.seq
+                                  for b in intake)
+    return False
+
+
+def intake_break(code: str, seq: int, message: str) -> IntakeBreak | None:
+    """What a SURV-9 alert of the intake says broke, or None (another kind of alert)."""
+    if code == "CHAIN_BROKEN":
+        match = _BROKEN.match(message)
+        if match is not None and int(match.group(1)) == seq:
+            return IntakeBreak(seq, carried=match.group(2), received=match.group(4))
+        late = _LATE.match(message)
+        if late is not None and int(late.group(1)) == seq:
+            return IntakeBreak(seq, late=True)
+    if code == "SEQ_GAP":
+        match = _GAP.match(message)
+        if match is not None and int(match.group(2)) == seq:
+            return IntakeBreak(seq, jumped_from=int(match.group(1)))
+    if code == "REORDERED":
+        return IntakeBreak(seq, reordered=True)
+    return None
+
+
+# ---------------------------------------------------------------- the end of a chain
+
+
+# ``check_table``'s ``archived_to`` when the table has no catalog row at all.
+NO_CATALOG_ROW = -1
+
+
+def end_problems(table_id: str, highest: int | None, archived_to: int, after: int
+                 ) -> list[ChainBreak]:
+    """The end of the chain against the catalog. Removing a table's last segments leaves a
+    chain whose every link holds (nothing comes after the cut to notice it); the catalog
+    still names the highest seq ever archived. Either way round they differ, something was
+    removed or changed behind the database's guards. ``archived_to`` was read before the
+    chain, ``after`` after it: the writer raises the catalog in the transaction that adds
+    the events, so on a live archive the chain reaches the first and never passes the
+    second."""
+    if after == NO_CATALOG_ROW:
+        if highest is None:
+            return []  # only refused events archived: the catalog never had this table
+        return [ChainBreak(table_id, highest, None, "end",
+                           f"the archive holds table {table_id} up to seq {highest}, but the "
+                           "catalog (archive_tables) has no row for the table: removed")]
+    if highest is None and archived_to == NO_CATALOG_ROW:
+        return []  # the table's first accepted events came in while this was read
+    if highest is not None and archived_to <= highest <= after:
+        return []
+    if highest is None or highest < archived_to:
+        first = 1 if highest is None else highest + 1
+        missing = f"seq {first}" if first == archived_to else f"seq {first}..{archived_to}"
+        last = "none of its events" if highest is None else f"seq {highest} last"
+        return [ChainBreak(table_id, first, None, "end",
+                           f"{missing} missing at the end of the chain: the catalog "
+                           f"(archive_tables) says table {table_id} was archived up to seq "
+                           f"{archived_to}, the archive holds {last} (segments "
+                           "removed from its end)")]
+    return [ChainBreak(table_id, highest, None, "end",
+                       f"the archive holds table {table_id} up to seq {highest}, but the "
+                       f"catalog (archive_tables) says seq {after}: the catalog was "
+                       "changed")]

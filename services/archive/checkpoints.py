@@ -36,7 +36,17 @@ from sqlalchemy import Connection, Engine, Table, func, select, tuple_
 from sqlalchemy.dialects import postgresql, sqlite
 
 from services.archive.history import BulkHistory
-from services.archive.reader import STREAM_ROWS, SegmentBody, day_of, segment_bodies
+from services.archive.reader import (
+    STREAM_ROWS,
+    DamagedRow,
+    SegmentBody,
+    StoredAsBytes,
+    day_or_none,
+    raw_bytes,
+    raw_text,
+    segment_bodies,
+    shown,
+)
 from services.games.profile import Profiles
 from services.ledger.archive_tables import ArchiveCheckpoint, ArchiveDetached, ArchiveSegment
 from services.ledger.db import write_transaction
@@ -83,28 +93,77 @@ class Checkpoint:
                 f"SHA-256 {self.state_sha256[:16]}…, made {self.made_at})")
 
 
+@dataclass(frozen=True)
+class DamagedCheckpoint:
+    """An ``archive_checkpoints`` row holding what pitwatch never writes there (rewritten
+    behind its guard): never used, and a break for ``pitwatch verify``."""
+
+    table_id: str
+    head_seq: Any  # as stored
+    ordinal: Any
+    what: str  # "column strays holds 'x', not a list of hand ids"
+
+    def describe(self) -> str:
+        return (f"checkpoint of table {self.table_id} after segment {self.head_seq}/"
+                f"{self.ordinal} cannot be read: {self.what} (it is not used)")
+
+
 # ---------------------------------------------------------------- reading
 
 
 _C = ArchiveCheckpoint
+# Read as stored (``services.archive.reader``): a day that is none, a state stored as
+# text, are one damaged row, not an error that ends the read.
+_COLUMNS = (_C.table_id, _C.head_seq, _C.ordinal, raw_text(_C.day, "day"), _C.segments,
+            _C.lines, _C.rejected, _C.rejected_first, _C.strays, raw_bytes(_C.state, "state"),
+            StoredAsBytes(_C.state).label("state_is_bytes"), _C.state_sha256, _C.made_at)
 
 
-def _of_row(row: Any) -> Checkpoint:
-    return Checkpoint(row.table_id, row.head_seq, row.ordinal, day_of(row.day), row.segments,
-                      row.lines, row.rejected,
-                      tuple((int(n), str(reason)) for n, reason in
-                            orjson.loads(row.rejected_first)),
-                      tuple(str(h) for h in orjson.loads(row.strays)), bytes(row.state),
-                      row.state_sha256, row.made_at)
+def _of_row(row: Any) -> Checkpoint | str:
+    """The row as a checkpoint, or what is wrong with it."""
+    counts = {"head_seq": row.head_seq, "ordinal": row.ordinal, "segments": row.segments,
+              "lines": row.lines, "rejected": row.rejected}
+    for name, value in counts.items():
+        if type(value) is not int:
+            return f"column {name} holds {shown(value)}, not a count"
+    day = day_or_none(row.day)
+    if day is None:
+        return f"column day holds {shown(row.day)}, not a day"
+    rejected = _json(row.rejected_first)
+    if not (isinstance(rejected, list) and all(
+            isinstance(r, list) and len(r) == 2 and type(r[0]) is int and isinstance(r[1], str)
+            for r in rejected)):
+        return (f"column rejected_first holds {shown(row.rejected_first)}, not a list of "
+                "[line, reason]")
+    strays = _json(row.strays)
+    if not (isinstance(strays, list) and all(isinstance(h, str) for h in strays)):
+        return f"column strays holds {shown(row.strays)}, not a list of hand ids"
+    if not row.state_is_bytes:
+        return ("column state holds no bytes (NULL)" if row.state is None
+                else "column state is stored as text, not as the bytes written")
+    if not (isinstance(row.state_sha256, str) and isinstance(row.made_at, str)):
+        return "column state_sha256 or made_at holds no text"
+    return Checkpoint(row.table_id, row.head_seq, row.ordinal, day, row.segments, row.lines,
+                      row.rejected, tuple((n, reason) for n, reason in rejected),
+                      tuple(strays), bytes(row.state), row.state_sha256, row.made_at)
+
+
+def _json(raw: Any) -> Any:
+    """A stored JSON column's value; None when it holds no JSON."""
+    try:
+        return orjson.loads(raw)
+    except orjson.JSONDecodeError:  # not JSON, or not text at all
+        return None
 
 
 def checkpoints_of(conn: Connection, table_id: str, before: Key | None = None,
-                   latest_first: bool = False, limit: int | None = None
-                   ) -> Iterator[Checkpoint]:
+                   latest_first: bool = False, limit: int | None = None,
+                   damaged: list[DamagedCheckpoint] | None = None) -> Iterator[Checkpoint]:
     """The table's checkpoints (those keyed below ``before``; the first ``limit``), in key
     order (``latest_first``: the other way), read as consumed: a table's years of
-    checkpoints are not held at once."""
-    query = select(_C).where(_C.table_id == table_id)
+    checkpoints are not held at once. A row that does not read as one is passed by (a
+    report starts from another; the ``limit`` counts it), and added to ``damaged``."""
+    query = select(*_COLUMNS).where(_C.table_id == table_id)
     if before is not None:
         query = query.where(tuple_(_C.head_seq, _C.ordinal) < tuple_(*before))
     order = (_C.head_seq.desc(), _C.ordinal.desc()) if latest_first else (_C.head_seq,
@@ -113,19 +172,27 @@ def checkpoints_of(conn: Connection, table_id: str, before: Key | None = None,
     if limit is not None:
         query = query.limit(limit)
     for row in conn.execute(query.execution_options(yield_per=STREAM_ROWS)):
-        yield _of_row(row)
+        checkpoint = _of_row(row)
+        if isinstance(checkpoint, Checkpoint):
+            yield checkpoint
+        elif damaged is not None:
+            damaged.append(DamagedCheckpoint(table_id, row.head_seq, row.ordinal, checkpoint))
 
 
 def _first_stray(conn: Connection, table_id: str, hand_ids: set[str], before: Key
                  ) -> Key | None:
     """The key of the first checkpoint below ``before`` whose stretch names one of the
-    hands outside their segments (only checkpoints with strays are read)."""
+    hands outside their segments (only checkpoints with strays are read). A list that
+    does not read might name them: it counts as naming them (the report starts earlier,
+    never too late)."""
     query = (select(_C.head_seq, _C.ordinal, _C.strays)
              .where(_C.table_id == table_id, _C.strays != "[]",
                     tuple_(_C.head_seq, _C.ordinal) < tuple_(*before))
              .order_by(_C.head_seq, _C.ordinal))
     for head_seq, ordinal, strays in conn.execute(query):
-        if hand_ids.intersection(orjson.loads(strays)):
+        named = _json(strays)
+        if not (isinstance(named, list) and all(isinstance(h, str) for h in named)) or (
+                hand_ids.intersection(named)):
             return (head_seq, ordinal)
     return None
 
@@ -285,7 +352,11 @@ def make_checkpoints(engine: Engine, profiles: Profiles, at: str, table_id: str 
         if why is not None:
             made.skipped.append(f"table {table}: {why}")
             continue
-        rows = _walk_table(engine, table, profiles, latest, every, at)
+        try:
+            rows = _walk_table(engine, table, profiles, latest, every, at)
+        except DamagedRow as exc:  # its state past that row cannot be derived
+            made.skipped.append(f"table {table}: {exc} (`pitwatch verify` lists it)")
+            continue
         _insert(engine, rows)
         made.checkpoints += len(rows)
     return made
@@ -323,7 +394,7 @@ def _walk_table(engine: Engine, table_id: str, profiles: Profiles, after: Checkp
     rows: list[Checkpoint] = []
     for head_seq, ordinal, day, hand_id, body in _segments_after(engine, table_id, after):
         walk.take(hand_id, body)
-        if walk.lines - last >= every:
+        if walk.lines - last >= every and day is not None:  # None: a damaged row's day
             made = walk.checkpoint(head_seq, ordinal, day, at)
             if made is not None:
                 rows.append(made)
@@ -369,19 +440,21 @@ class CheckpointProblem:
 
 def rederive(engine: Engine, table_id: str, profiles: Profiles,
              first_day: dt.date | None = None, last_day: dt.date | None = None,
-             notes: list[str] | None = None) -> list[CheckpointProblem]:
+             notes: list[str] | None = None,
+             damaged: list[DamagedCheckpoint] | None = None) -> list[CheckpointProblem]:
     """Every usable checkpoint of the table (of the span's days) derived again from the
     usable one before it, or from the table's first segment, and compared. A checkpoint
     that no longer matches the archive's counts is not used by reports and not compared
     (a ``notes`` line says so); one that cannot be derived (the table's first days
-    detached, no checkpoint before it usable) neither."""
+    detached, no checkpoint before it usable; an archived segment before it that does
+    not read, a note) neither. A row that is no checkpoint goes to ``damaged``."""
     problems: list[CheckpointProblem] = []
     with engine.connect() as conn:
         detached = conn.execute(select(ArchiveDetached.day).where(
             ArchiveDetached.table_id == table_id).limit(1)).first() is not None
     previous: Checkpoint | None = None
     with engine.connect() as stream, engine.connect() as conn:
-        for checkpoint in checkpoints_of(stream, table_id):
+        for checkpoint in checkpoints_of(stream, table_id, damaged=damaged):
             why = why_not_usable(conn, checkpoint)
             if why is not None:
                 if notes is not None:
@@ -390,7 +463,13 @@ def rederive(engine: Engine, table_id: str, profiles: Profiles,
             wanted = ((first_day is None or checkpoint.day >= first_day)
                       and (last_day is None or checkpoint.day <= last_day))
             if wanted and (previous is not None or not detached):
-                found = _compare(checkpoint, _derived(engine, profiles, checkpoint, previous))
+                try:
+                    derived = _derived(engine, profiles, checkpoint, previous)
+                except DamagedRow as exc:  # verify lists the segment itself
+                    if notes is not None:
+                        notes.append(f"{checkpoint.describe()} was not derived again: {exc}")
+                    continue
+                found = _compare(checkpoint, derived)
                 problems += [CheckpointProblem(checkpoint, m) for m in found]
             if readable(profiles, checkpoint):  # else the next is derived from the one before
                 previous = checkpoint

@@ -1,5 +1,6 @@
 """``pitwatch replay`` and ``pitwatch archive days|detach|checkpoint`` (``pitwatch verify``, which
-also reads the ledger and the cases, is ``services/integrity.py``).
+also reads the ledger and the cases, is ``services/integrity.py``; what it refuses to verify
+is here: ``refuse_nothing_to_verify``).
 
 The lead mounts these on the main command (``services/cli.py``). Every command takes
 ``--db URL`` (default ``PITWATCH_DB``, else the embedded SQLite file) and only reads the
@@ -16,7 +17,7 @@ from __future__ import annotations
 import datetime as dt
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
@@ -27,6 +28,8 @@ from services.ledger.listing import Column, Format, Listing, json_bytes
 from services.terminal import progress_bar
 
 if TYPE_CHECKING:
+    from sqlalchemy import Engine
+
     from services.games.profile import Profiles, RuleProfile
 
 archive_app = typer.Typer(help="The event archive's days; detaching the days past retention "
@@ -65,6 +68,71 @@ def emit_listing(listing: Listing, fmt: Format, value: object) -> None:
     else:
         sys.stdout.write(listing.csv())
     sys.stdout.flush()
+
+
+# ---------------------------------------------------------------- verify
+
+
+def refuse_nothing_to_verify(engine: Engine, first_day: dt.date | None,
+                             last_day: dt.date | None, table: str | None) -> None:
+    """``pitwatch verify`` of a span or table that holds nothing is a usage error (exit 2),
+    as ``replay``'s: a typo in a scheduled audit's ``--table`` or days verified nothing
+    and passed (exit 0). The line names what the database does hold."""
+    found = nothing_to_verify(engine, first_day, last_day, table)
+    if found is not None:
+        option, message = found
+        raise typer.BadParameter(message, param_hint=option)
+
+
+def nothing_to_verify(engine: Engine, first_day: dt.date | None, last_day: dt.date | None,
+                      table_id: str | None) -> tuple[str, str] | None:
+    """None when a verify of the span (and table) has something to check: segments
+    archived in it, a table the catalog names (a verify of every day: a table whose
+    segments are all gone is verified, and found), hands the ledger booked in it. Else
+    (the option to change, a line naming the tables and days the database holds)."""
+    from sqlalchemy import select
+
+    from services.archive.reader import raw_text
+    from services.ledger.archive_tables import ArchiveSegment as S
+    from services.ledger.archive_tables import ArchiveTable as C
+    from services.ledger.models import Hand as H
+    from services.ledger.spans import within_days
+
+    def of(column: Any) -> Any:  # the rows of the table asked for, or of every table
+        return select(column) if table_id is None else select(column).where(
+            column == table_id)
+
+    queries = [within_days(of(S.table_id), S.day, first_day, last_day),
+               within_days(of(H.table_id), H.day, first_day, last_day)]
+    if first_day is None and last_day is None:
+        queries.append(of(C.table_id))
+    with engine.connect() as conn:
+        if any(conn.execute(q.limit(1)).first() is not None for q in queries):
+            return None
+        tables = sorted({t for column in (S.table_id, H.table_id, C.table_id)
+                         for t in conn.execute(select(column).distinct()).scalars()})
+        days: set[str] = set()
+        for day, at_table in ((S.day, S.table_id), (H.day, H.table_id)):
+            query = select(raw_text(day, "day")).distinct().where(day.is_not(None))
+            if table_id in tables:
+                query = query.where(at_table == table_id)
+            days.update(map(str, conn.execute(query).scalars()))
+    if not tables:
+        return "--db", ("the archive holds nothing: archive a run with `pitwatch adjudicate "
+                        "LOG --ledger URL` or `pitwatch serve archive`, then verify it")
+    if table_id is not None and table_id not in tables:
+        named = ", ".join(tables[:10]) + (f" and {len(tables) - 10:,} more"
+                                          if len(tables) > 10 else "")
+        return "--table", (f"the database holds no table {table_id!r}: it holds {named} "
+                           "(check --table)")
+    held = sorted(days)
+    span = (f"from {first_day} to {last_day}" if first_day and last_day
+            else f"from {first_day} on" if first_day else f"up to {last_day}")
+    holder = "the database" if table_id is None else f"table {table_id}"
+    holds = ("no day" if not held else f"1 day, {held[0]}" if len(held) == 1
+             else f"{len(held):,} days, {held[0]} to {held[-1]}")
+    return "--from" if first_day else "--to", (
+        f"{holder} holds nothing {span}: it holds {holds} (check --from and --to)")
 
 
 # ---------------------------------------------------------------- replay
@@ -110,9 +178,8 @@ def replay(
                                 on_table=lambda _t, _n: progress.advance(task),
                                 runner_engine=engine)
     if report.hands == 0:
-        raise typer.BadParameter(f"no booked hand ended from {first_day} to {last_day}"
-                                 + (f" at table {table}" if table else "")
-                                 + ": check --from, --to and --table", param_hint="--from")
+        message, option = _nothing_replayed(database, first_day, last_day, table)
+        raise typer.BadParameter(message, param_hint=option)
     listing = Listing("Hands whose record differs", [
         Column("hand"), Column("table"), Column("day"), Column("difference")],
         [(d.hand_id, d.table_id, None if d.day is None else d.day.isoformat(),
@@ -128,6 +195,27 @@ def replay(
                  f"({report.events:,} archived events) under {under}: "
                  f"{len(report.differences):,} differ", markup=False)
     raise typer.Exit(INPUT_PROBLEMS if report.differences and profile is None else OK)
+
+
+def _nothing_replayed(engine: Engine, first_day: dt.date, last_day: dt.date,
+                      table: str | None) -> tuple[str, str]:
+    """Why a replay found no hand, and the option to fix: ``--table`` when the ledger holds
+    no hand at that table at all (naming the tables it does hold), else ``--from``."""
+    from sqlalchemy import select
+
+    from services.ledger.models import Hand
+
+    span = f"from {first_day} to {last_day}"
+    if table is not None:
+        with engine.connect() as conn:
+            tables = sorted(conn.execute(select(Hand.table_id).distinct()).scalars())
+        if table not in tables:
+            held = ", ".join(tables) if tables else "none"
+            return (f"the ledger holds no hand at table {table} (its tables: {held}): "
+                    "check --table"), "--table"
+        return (f"no booked hand of table {table} ended {span}: check --from and --to",
+                "--from")
+    return f"no booked hand ended {span}: check --from and --to", "--from"
 
 
 def _profile(name: str, known: Profiles) -> RuleProfile:
@@ -188,9 +276,12 @@ def detach_command(
     )
     from services.ledger.cli import open_for_reading
 
+    try:  # the option first: a bad --retention-years was reported as --db's
+        years = years_of(retention_years)
+    except RetentionRefused as exc:
+        raise typer.BadParameter(str(exc), param_hint="--retention-years") from None
     engine = open_for_reading(db)
     try:
-        years = years_of(retention_years)
         days = detachable_days(engine, dt.datetime.now(dt.UTC).date(), years)
     except RetentionRefused as exc:
         raise typer.BadParameter(str(exc), param_hint="--db") from None

@@ -36,7 +36,6 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
-import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from itertools import chain, repeat
@@ -47,53 +46,62 @@ import orjson
 from sqlalchemy import Connection, Engine, func, select
 
 from services.adjudicator.engine import engine_name
-from services.archive.carry_check import check_kept_states, has_kept_states
+from services.archive.carry_check import (
+    check_kept_states,
+    damaged_kept_states,
+    has_kept_states,
+)
+
+# NO_CATALOG_ROW, IntakeBreak and intake_break are chain.py's now; named here, as before.
+from services.archive.chain import NO_CATALOG_ROW as NO_CATALOG_ROW
 from services.archive.chain import (
     Anchor,
     ChainBreak,
     ChainWalk,
     StoredEvent,
+    classified,
+    end_problems,
 )
-from services.archive.checkpoints import checkpoints_of, rederive
+from services.archive.chain import IntakeBreak as IntakeBreak
+from services.archive.chain import intake_break as intake_break
+from services.archive.checkpoints import DamagedCheckpoint, checkpoints_of, rederive
 from services.archive.partitions import detached_before
-from services.archive.reader import STREAM_ROWS, iter_segments, segments_query
-from services.archive.segment import PackedSegment, UnknownCodec, UnreadableBody, event_lines
+from services.archive.reader import (
+    STREAM_ROWS,
+    Damage,
+    segments_query,
+    shown,
+    stored_segments,
+)
+from services.archive.segment import (
+    MAX_PART_BYTES,
+    PackedSegment,
+    UnknownCodec,
+    UnreadableBody,
+    event_lines,
+)
 from services.games.profile import Profiles
 from services.ledger.archive_tables import ArchiveAlert, ArchiveSegment, ArchiveTable
 from services.ledger.models import Hand
 from services.ledger.spans import within_days
 
-# What the intake's SURV-9 alerts say (services.adjudicator.table: check_chain), read back.
-_BROKEN = re.compile(r"^seq (\d+) says the previous event hashed to ([0-9a-f]{12})…, but seq "
-                     r"(\d+) as received hashes to ([0-9a-f]{12})…")
-_GAP = re.compile(r"^seq jumped from (\d+) to (\d+):")
-_LATE = re.compile(r"^late seq (\d+) does not fit the hash chain around it")
-PREFIX = 12  # hex digits of a hash an intake alert names
-
-
-@dataclass(frozen=True)
-class IntakeBreak:
-    """A break the chain check reported when the event arrived: CHAIN_BROKEN (the
-    prev_hash the event carried and the hash its predecessor had, as hash prefixes; or
-    ``late``: an event come late that did not fit between its neighbours), SEQ_GAP (the
-    head it jumped from), or ``reordered``: an event that came late and was taken into
-    the chain (REORDERED), so its seq is no longer missing."""
-
-    seq: int
-    carried: str | None = None
-    received: str | None = None
-    jumped_from: int | None = None
-    late: bool = False
-    reordered: bool = False
-
 
 @dataclass
 class DecodedSegment:
-    """A stored segment, its body read and its columns checked against the body."""
+    """A stored segment, its body read and its columns checked against the body.
+
+    ``opens``: the hand its first event starts (an accepted hand_started), else None;
+    ``lines``, ``size`` and ``first_size``: its lines, their canonical bytes and those of
+    the first. What ``check_table`` needs to hold a part of a hand's segment past the
+    first (``pack_parts``) to the hand's id."""
 
     segment: PackedSegment
     events: list[StoredEvent] = field(default_factory=list)
     problems: list[ChainBreak] = field(default_factory=list)
+    opens: str | None = None
+    lines: int = 0
+    size: int = 0
+    first_size: int = 0
 
 
 @dataclass
@@ -117,31 +125,48 @@ class VerifyReport:
 # ---------------------------------------------------------------- one segment
 
 
-def decode_segment(segment: PackedSegment, native: bool | None = None) -> DecodedSegment:
+def decode_segment(segment: PackedSegment, native: bool | None = None,
+                   damage: Iterable[Damage] = ()) -> DecodedSegment:
     """Read a stored body and compare the columns with what the body says. ``native``:
     the core reads the envelopes (``_native_envelopes``); None asks ``$PITWATCH_ENGINE``
-    (a whole verify asks it once, ``verify_archive``)."""
+    (a whole verify asks it once, ``verify_archive``). ``damage``: what the row's columns
+    hold that the writer never writes (``services.archive.reader.stored_segment``), each
+    a break; a row whose refused positions do not read is not read further (which of its
+    events the chain took cannot be told)."""
     out = DecodedSegment(segment)
     table = segment.table_id
+    damage = tuple(damage)
+    for column, what in damage:
+        seq, where = _at(segment)
+        out.problems.append(ChainBreak(
+            table, seq, None, "unreadable" if column == "refused" else "column",
+            f"{where}: {what}" + (" (its events are not verified: which of them the chain "
+                                  "took cannot be told)" if column == "refused" else "")))
+    if any(column == "refused" for column, _ in damage):
+        return out
     if segment.body_sha256 is not None and (
             hashlib.sha256(segment.body).hexdigest() != segment.body_sha256):
-        out.problems.append(ChainBreak(table, segment.first_seq, None, "column",
-                                       f"segment at seq {segment.first_seq}: the stored body "
-                                       "is not the bytes written (its SHA-256 differs)"))
+        seq, where = _at(segment)
+        out.problems.append(ChainBreak(table, seq, None, "column",
+                                       f"{where}: the stored body is not the bytes written "
+                                       "(its SHA-256 differs)"))
     try:
         lines = event_lines(segment.codec, segment.body)
     except (UnknownCodec, UnreadableBody) as exc:
-        out.problems.append(ChainBreak(table, segment.first_seq, None, "unreadable",
-                                       f"segment at seq {segment.first_seq} cannot be read: "
-                                       f"{exc}"))
+        seq, where = _at(segment)
+        out.problems.append(ChainBreak(table, seq, None, "unreadable",
+                                       f"{where} cannot be read: {exc}"))
         return out
+    out.lines, out.size, out.first_size = len(lines), sum(map(len, lines)), len(lines[0])
+    if 0 not in segment.refused:
+        out.opens = _opened_hand(lines[0])
     use_core = engine_name() == "native" if native is None else native
     known = _native_envelopes(lines, segment.refused) if use_core else None
     if known is not None and None not in known:
         taken = list(map(_as_stored, repeat(StoredEvent), known))
         if set(map(_table_of, taken)) == {table}:  # the usual body: every line read
             out.events = taken
-            out.problems += _column_problems(segment, out.events)
+            out.problems += _column_problems(segment, out.events, out.opens)
             return out
     refused = set(segment.refused)
     for i, line in enumerate(lines):
@@ -149,15 +174,46 @@ def decode_segment(segment: PackedSegment, native: bool | None = None) -> Decode
         event = (_as_stored(StoredEvent, quick) if quick is not None
                  else read_event(line, i in refused))
         if event is None or event.table_id != table:
-            out.problems.append(ChainBreak(table, segment.first_seq, None, "unreadable",
-                                           f"event {i + 1} of the segment at seq "
-                                           f"{segment.first_seq} is not an event of table "
-                                           f"{table}"))
+            seq, where = _at(segment)
+            out.problems.append(ChainBreak(table, seq, None, "unreadable",
+                                           f"event {i + 1} of the {where} is not an event "
+                                           f"of table {table}"))
             continue
         out.events.append(event)
     if len(out.events) == len(lines):
-        out.problems += _column_problems(segment, out.events)
+        out.problems += _column_problems(segment, out.events, out.opens)
     return out
+
+
+def _at(segment: PackedSegment, events: list[StoredEvent] | None = None
+        ) -> tuple[int | None, str]:
+    """Where a break of the segment is listed (the lowest seq of its accepted events:
+    from ``events`` when they were read, else its ``first_seq`` column when that holds
+    one) and how a message names it: by that seq, else by its key (a segment of refused
+    events only, or a damaged row)."""
+    seqs = [e.seq for e in events if not e.refused] if events else []
+    seq = min(seqs) if seqs else segment.first_seq
+    if type(seq) is int:
+        return seq, f"segment at seq {seq}"
+    return None, f"segment at head_seq {segment.head_seq}, ordinal {segment.ordinal}"
+
+
+def _opened_hand(first: bytes) -> str | None:
+    """The hand a segment's first line starts when it is a hand_started: the table state
+    cuts a hand's segment there, and files it under that hand (``hand_id or ""``:
+    ``services.adjudicator.table.apply_event``); an accepted hand_started never comes
+    anywhere else in a segment. Read only when the line names a hand_started at all (one
+    line a segment, not one an event)."""
+    if b"hand_started" not in first:
+        return None
+    try:
+        obj = orjson.loads(first)
+    except orjson.JSONDecodeError:
+        return None
+    if not isinstance(obj, dict) or obj.get("type") != "hand_started":
+        return None
+    hand = obj.get("hand_id")
+    return hand if isinstance(hand, str) else ""
 
 
 _as_stored = tuple.__new__  # a StoredEvent of the core's 8-tuple, as it is
@@ -196,8 +252,13 @@ def read_event(line: bytes, refused: bool) -> StoredEvent | None:
                        table_id, hand_id, refused)
 
 
-def _column_problems(segment: PackedSegment, events: list[StoredEvent]) -> list[ChainBreak]:
-    """Each column against the value the body gives it."""
+def _column_problems(segment: PackedSegment, events: list[StoredEvent], opens: str | None
+                     ) -> list[ChainBreak]:
+    """Each column against the value the body gives it. ``opens``: the hand the first
+    event starts (``_opened_hand``), whose segment it is: its ``hand_id`` must say so
+    (filed under none, a report of the hand finds none of its events; under another,
+    that one's). Any other segment filed under a hand must hold an event of it (a part
+    of a hand's segment past the first: ``check_table`` holds it to the hand)."""
     accepted = [e for e in events if not e.refused]
     lowest = min(accepted, key=lambda e: e.seq) if accepted else None
     highest = max(accepted, key=lambda e: e.seq) if accepted else None
@@ -212,29 +273,36 @@ def _column_problems(segment: PackedSegment, events: list[StoredEvent]) -> list[
         "day": (highest or events[-1]).ts[:10] if events else None,
     }
     problems = []
+    table = segment.table_id
     for name, value in derived.items():
         stored = getattr(segment, name)
         if stored != value:
+            seq, where = _at(segment, events)
             problems.append(ChainBreak(
-                segment.table_id, segment.first_seq, None, "column",
-                f"segment at seq {segment.first_seq}: column {name} holds {stored!r} but its "
-                f"events give {value!r}"))
+                table, seq, None, "column",
+                f"{where}: column {name} holds {shown(stored)} but its events give "
+                f"{shown(value)}"))
     if any(not 0 <= i < len(events) for i in segment.refused):
-        problems.append(ChainBreak(segment.table_id, segment.first_seq, None, "column",
-                                   f"segment at seq {segment.first_seq}: refused positions "
-                                   f"{segment.refused} outside its {len(events)} events"))
-    if segment.hand_id is not None and not any(e.hand_id == segment.hand_id for e in events):
-        problems.append(ChainBreak(segment.table_id, segment.first_seq, None, "column",
-                                   f"segment at seq {segment.first_seq} is filed under hand "
-                                   f"{segment.hand_id} but holds no event of it"))
+        seq, where = _at(segment, events)
+        problems.append(ChainBreak(table, seq, None, "column",
+                                   f"{where}: refused positions {shown(segment.refused)} "
+                                   f"outside its {len(events)} events"))
+    hand = segment.hand_id
+    if opens is not None and hand != opens:
+        seq, where = _at(segment, events)
+        problems.append(ChainBreak(table, seq, None, "column",
+                                   f"{where}: column hand_id holds {shown(hand)}, but its "
+                                   f"first event starts hand {opens}: the segment is that "
+                                   "hand's"))
+    elif opens is None and hand is not None and not any(e.hand_id == hand for e in events):
+        seq, where = _at(segment, events)
+        problems.append(ChainBreak(table, seq, None, "column",
+                                   f"{where} is filed under hand {hand} but holds no event "
+                                   "of it"))
     return problems
 
 
 # ---------------------------------------------------------------- one table
-
-
-# ``check_table``'s ``archived_to`` when the table has no catalog row at all.
-NO_CATALOG_ROW = -1
 
 
 def check_table(table_id: str, segments: Iterable[DecodedSegment],
@@ -258,102 +326,46 @@ def check_table(table_id: str, segments: Iterable[DecodedSegment],
     intake = list(intake_breaks)
     walk = ChainWalk(table_id, before, anchors, (b.seq for b in intake if b.reordered))
     problems: list[ChainBreak] = []
+    previous: DecodedSegment | None = None
+    hand: str | None = None  # the hand whose segment's parts these are (``_goes_on``)
     for segment in segments:
         problems += segment.problems
+        if segment.opens is not None or previous is None or not _goes_on(previous, segment):
+            hand = segment.opens
+        elif hand is not None and segment.segment.hand_id != hand:
+            problems.append(_part_break(segment, hand))
         for event in segment.events:
             if not event.refused:
                 walk.arrive(event)
+        previous = segment
     breaks = problems + walk.finish()
     if archived_to is not None:
         after = archived_to if archived_to_after is None else archived_to_after
-        breaks += _end_problems(table_id, walk.highest, archived_to, after)
-    return [_classified(b, intake) for b in breaks]
+        breaks += end_problems(table_id, walk.highest, archived_to, after)
+    return [classified(b, intake) for b in breaks]
 
 
-def _end_problems(table_id: str, highest: int | None, archived_to: int, after: int
-                  ) -> list[ChainBreak]:
-    """The end of the chain against the catalog. Removing a table's last segments leaves a
-    chain whose every link holds (nothing comes after the cut to notice it); the catalog
-    still names the highest seq ever archived. Either way round they differ, something was
-    removed or changed behind the database's guards. ``archived_to`` was read before the
-    chain, ``after`` after it: the writer raises the catalog in the transaction that adds
-    the events, so on a live archive the chain reaches the first and never passes the
-    second."""
-    if after == NO_CATALOG_ROW:
-        if highest is None:
-            return []  # only refused events archived: the catalog never had this table
-        return [ChainBreak(table_id, highest, None, "end",
-                           f"the archive holds table {table_id} up to seq {highest}, but the "
-                           "catalog (archive_tables) has no row for the table: removed")]
-    if highest is None and archived_to == NO_CATALOG_ROW:
-        return []  # the table's first accepted events came in while this was read
-    if highest is not None and archived_to <= highest <= after:
-        return []
-    if highest is None or highest < archived_to:
-        first = 1 if highest is None else highest + 1
-        missing = f"seq {first}" if first == archived_to else f"seq {first}..{archived_to}"
-        last = "no event" if highest is None else f"seq {highest}"
-        return [ChainBreak(table_id, first, None, "end",
-                           f"{missing} missing at the end of the chain: the catalog "
-                           f"(archive_tables) says table {table_id} was archived up to seq "
-                           f"{archived_to}, the archive holds {last} last (segments "
-                           "removed from its end)")]
-    return [ChainBreak(table_id, highest, None, "end",
-                       f"the archive holds table {table_id} up to seq {highest}, but the "
-                       f"catalog (archive_tables) says seq {after}: the catalog was "
-                       "changed")]
+def _goes_on(previous: DecodedSegment, part: DecodedSegment) -> bool:
+    """Whether ``part`` is a part of the segment ``previous`` is a part of. A segment past
+    ``MAX_PART_BYTES`` is stored in parts (``pack_parts``), each filed under the segment's
+    hand, only the first starting with its hand_started: a part after another has the
+    same ``head_seq``, the ordinal after its last event, and comes because the part
+    before was full."""
+    before, stored = previous.segment, part.segment
+    return (stored.head_seq == before.head_seq
+            and stored.ordinal == before.ordinal + previous.lines
+            and previous.size + part.first_size > MAX_PART_BYTES)
 
 
-def _classified(found: ChainBreak, intake: list[IntakeBreak]) -> ChainBreak:
-    """``found`` marked as seen at intake when the intake reported this very break."""
-    if found.seq is None or not any(_same_break(found, b, intake) for b in intake):
-        return found
-    return ChainBreak(found.table_id, found.seq, found.event_id, found.kind,
-                      found.message + " (as received: reported at intake)", True,
-                      found.carried, found.previous_hash, found.previous_seq)
-
-
-def _same_break(found: ChainBreak, reported: IntakeBreak, intake: list[IntakeBreak]) -> bool:
-    """Whether ``reported`` (one of the table's ``intake`` breaks) is ``found``.
-
-    A broken link is the one the intake named: the same two hash prefixes at the same seq;
-    or, where an event came late and did not fit between its neighbours (the intake names
-    no hashes then), its own link or its successor's. A gap is the intake's when it lies
-    inside a gap the intake reported (the same head jumped from, or a later one: events
-    that came late may have filled its start) and none of its seqs came late and was
-    taken in (REORDERED): those were archived, and their absence is the archive's."""
-    if found.kind in ("altered", "genesis"):
-        if reported.late:
-            return found.kind == "altered" and found.seq in (reported.seq, reported.seq + 1)
-        return (reported.seq == found.seq
-                and reported.carried is not None and reported.received is not None
-                and found.carried is not None and found.previous_hash is not None
-                and found.carried[:PREFIX] == reported.carried
-                and found.previous_hash[:PREFIX] == reported.received)
-    if found.kind == "gap" and reported.jumped_from is not None \
-            and found.previous_seq is not None and found.seq is not None:
-        inside = reported.jumped_from <= found.previous_seq and found.seq <= reported.seq
-        return inside and not any(b.reordered and found.previous_seq < b.seq < found.seq
-                                  for b in intake)
-    return False
-
-
-def intake_break(code: str, seq: int, message: str) -> IntakeBreak | None:
-    """What a SURV-9 alert of the intake says broke, or None (another kind of alert)."""
-    if code == "CHAIN_BROKEN":
-        match = _BROKEN.match(message)
-        if match is not None and int(match.group(1)) == seq:
-            return IntakeBreak(seq, carried=match.group(2), received=match.group(4))
-        late = _LATE.match(message)
-        if late is not None and int(late.group(1)) == seq:
-            return IntakeBreak(seq, late=True)
-    if code == "SEQ_GAP":
-        match = _GAP.match(message)
-        if match is not None and int(match.group(2)) == seq:
-            return IntakeBreak(seq, jumped_from=int(match.group(1)))
-    if code == "REORDERED":
-        return IntakeBreak(seq, reordered=True)
-    return None
+def _part_break(part: DecodedSegment, hand: str) -> ChainBreak:
+    """A later part of ``hand``'s segment filed under another hand, or none: a report of
+    the hand would stop at the part before it."""
+    stored = part.segment
+    seq, where = _at(stored, part.events)
+    return ChainBreak(stored.table_id, seq, None, "column",
+                      f"{where}: column hand_id holds {shown(stored.hand_id)}, but the "
+                      f"segment goes on from hand {hand}'s part before it (a hand's segment "
+                      f"over {MAX_PART_BYTES:,} bytes is stored in parts): it is that hand's")
 
 
 # ---------------------------------------------------------------- the archive
@@ -376,10 +388,13 @@ def verify_archive(engine: Engine, first_day: dt.date | None = None,
         archived_to = _archived_to(engine, table) if reaches else None
         counted = _Counted()
         with engine.connect() as conn:
-            decoded = (decode_segment(s, native) for s in
-                       iter_segments(conn, segments_query(table, first_day, last_day)))
+            decoded = (decode_segment(s.segment, native, s.damage) for s in
+                       stored_segments(conn, segments_query(table, first_day, last_day)))
             first = next(decoded, None)
-            before = _before(engine, table, first.segment) if first is not None else None
+            # None: a table the catalog names with no segment left (whole verifies only,
+            # ``_tables``): its chain ends where its detached days left it, if anywhere.
+            before = (_before(engine, table, first.segment) if first is not None
+                      else detached_before(engine, table))
             segments = counted.of(chain([first], decoded) if first is not None else ())
             with engine.connect() as anchors_conn:
                 report.breaks += check_table(
@@ -408,15 +423,21 @@ def _checkpoint_breaks(engine: Engine, table_id: str, first_day: dt.date | None,
     ``checkpoint``), as a report started from it would show a table that never was. Their
     states are the native core's: with the reference engine (``profiles`` None then), or
     without profiles, they are not derived, and a note says why (``why_not``)."""
+    damaged: list[DamagedCheckpoint] = []  # rows that do not read: a break either way
     if profiles is None:
         with engine.connect() as conn:
-            if next(checkpoints_of(conn, table_id, limit=1), None) is not None:
-                notes.append(f"table {table_id}: its checkpoints were not derived again "
-                             f"({why_not})")
-        return []
-    return [ChainBreak(table_id, None, None, "checkpoint",
-                       f"{p.checkpoint.describe()}: {p.message}")
-            for p in rederive(engine, table_id, profiles, first_day, last_day, notes)]
+            readable = sum(1 for _ in checkpoints_of(conn, table_id, damaged=damaged))
+        if readable:
+            notes.append(f"table {table_id}: its checkpoints were not derived again "
+                         f"({why_not})")
+        found = []
+    else:
+        found = [ChainBreak(table_id, None, None, "checkpoint",
+                            f"{p.checkpoint.describe()}: {p.message}")
+                 for p in rederive(engine, table_id, profiles, first_day, last_day, notes,
+                                   damaged)]
+    return [ChainBreak(table_id, None, None, "checkpoint", d.describe())
+            for d in damaged] + found
 
 
 def _kept_state_breaks(engine: Engine, table_id: str, from_first: bool,
@@ -424,14 +445,15 @@ def _kept_state_breaks(engine: Engine, table_id: str, from_first: bool,
     """The table's kept states (``services.archive.carry``) derived again from its
     archived events (``services.archive.carry_check``): one that differs is a break (kind
     ``carry``). Only on a verify from the table's first day and with profiles to judge
-    under (else a note, when the table has any)."""
+    under (else a note, when the table has any); a row that is no kept state, always."""
     if not from_first or profiles is None:
         if has_kept_states(engine, table_id):
             report.notes.append(
                 f"table {table_id}: its kept states were not derived again (" + (
                     "a verify from the first day derives them" if not from_first else
                     "no rule profiles were given to derive them under") + ")")
-        return []
+        return [ChainBreak(table_id, None, None, "carry", message)
+                for message in damaged_kept_states(engine, table_id)]
     check = check_kept_states(engine, table_id, profiles, report.notes)
     report.kept_states += check.derived
     return [ChainBreak(table_id, None, None, "carry", message) for message in check.differ]
@@ -453,12 +475,20 @@ class _Counted:
 
 def _tables(engine: Engine, table_id: str | None, first_day: dt.date | None,
             last_day: dt.date | None) -> list[str]:
-    query = select(ArchiveSegment.table_id).distinct().order_by(ArchiveSegment.table_id)
+    """The tables to verify: each with segments in the span; on a verify of every day,
+    then each the catalog names with none left (all removed: the end of its chain is
+    held to the catalog, and so found; all its days detached: it ends where they did)."""
+    s, catalog = ArchiveSegment, select(ArchiveTable.table_id)
+    query = select(s.table_id).distinct().order_by(s.table_id)
     if table_id is not None:
-        query = query.where(ArchiveSegment.table_id == table_id)
-    query = within_days(query, ArchiveSegment.day, first_day, last_day)
+        query = query.where(s.table_id == table_id)
+        catalog = catalog.where(ArchiveTable.table_id == table_id)
+    query = within_days(query, s.day, first_day, last_day)
     with engine.connect() as conn:
-        return list(conn.execute(query).scalars())
+        tables = list(conn.execute(query).scalars())
+        if first_day is None and last_day is None:
+            tables += sorted(set(conn.execute(catalog).scalars()) - set(tables))
+    return tables
 
 
 def _before(engine: Engine, table_id: str, first: PackedSegment) -> tuple[int, str] | None:
@@ -474,9 +504,9 @@ def _before(engine: Engine, table_id: str, first: PackedSegment) -> tuple[int, s
                    (s.head_seq < first.head_seq)
                    | ((s.head_seq == first.head_seq) & (s.ordinal < first.ordinal)))
             .order_by(s.last_seq.desc()).limit(1)).first()
-    if row is None or row.last_hash is None:
-        return detached_before(engine, table_id)
-    return int(row.last_seq), str(row.last_hash)
+    if row is None or type(row.last_seq) is not int or not isinstance(row.last_hash, str):
+        return detached_before(engine, table_id)  # (a damaged row: its segment says so)
+    return row.last_seq, row.last_hash
 
 
 def reaches_end(engine: Engine, table_id: str, last_day: dt.date | None) -> bool:
@@ -485,8 +515,8 @@ def reaches_end(engine: Engine, table_id: str, last_day: dt.date | None) -> bool
         return True
     s = ArchiveSegment
     with engine.connect() as conn:
-        later = conn.execute(select(s.day).where(s.table_id == table_id, s.day > last_day)
-                             .limit(1)).first()
+        later = conn.execute(select(s.head_seq).where(s.table_id == table_id,
+                                                      s.day > last_day).limit(1)).first()
     return later is None
 
 
@@ -511,7 +541,9 @@ def _anchors(conn: Connection, table_id: str, first_day: dt.date | None,
 
 
 def _intake_breaks(engine: Engine, table_id: str) -> list[IntakeBreak]:
-    """The chain breaks the intake reported at this table (its archived SURV-9 alerts)."""
+    """The chain breaks the intake reported at this table (its archived SURV-9 alerts).
+    An alert whose JSON does not read says nothing: the break it would have excused is
+    then the archive's (the alert itself is the cases' check: one in no case)."""
     with engine.connect() as conn:
         rows = conn.execute(select(ArchiveAlert.code, ArchiveAlert.seq, ArchiveAlert.alert_json)
                             .where(ArchiveAlert.table_id == table_id,
@@ -519,9 +551,19 @@ def _intake_breaks(engine: Engine, table_id: str) -> list[IntakeBreak]:
                                    ArchiveAlert.code.in_(["CHAIN_BROKEN", "SEQ_GAP",
                                                           "REORDERED"]),
                                    ArchiveAlert.seq.is_not(None))).all()
-    found = [intake_break(code, seq, str(orjson.loads(raw).get("message", "")))
-             for code, seq, raw in rows if seq is not None]
+    found = [intake_break(code, seq, _message(raw))
+             for code, seq, raw in rows if type(seq) is int]
     return [b for b in found if b is not None]
+
+
+def _message(raw: Any) -> str:
+    """An archived alert's message ("" when its JSON does not read)."""
+    try:
+        alert = orjson.loads(raw)
+    except orjson.JSONDecodeError:
+        return ""
+    message = alert.get("message") if isinstance(alert, dict) else None
+    return message if isinstance(message, str) else ""
 
 
 def archived_event_count(engine: Engine) -> int:
