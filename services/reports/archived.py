@@ -12,11 +12,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from sqlalchemy import Engine
+from sqlalchemy import Engine, select
 
 from services.adjudicator.engine import engine_name
 from services.archive.checkpoints import Checkpoint, Key, start_for
 from services.archive.reader import bodies_through_hand, hand_table
+from services.ledger.archive_tables import ArchiveSegment, ArchiveTable
 from services.reports.replay import ArchivedEvents
 
 
@@ -53,6 +54,34 @@ def tables_of(engine: Engine, hand_ids: list[str]) -> ArchivedEvents | None:
         return bodies_through_hand(engine, last[table], after)
 
     return ArchivedEvents(tuple(sorted(last)), bodies, _starts(engine, hands))
+
+
+ARCHIVE_LACKS_HAND = "the event archive holds no event of this hand"
+
+
+def archive_lacks(engine: Engine, table_id: str, subject: str = ARCHIVE_LACKS_HAND
+                  ) -> str | None:
+    """Why a hand the ledger booked at ``table_id`` has no events in the archive, as a
+    clause (``subject``, then "though ..."), when the archive should hold them: it holds
+    the table (its catalog row, or any segment of it). None when the table was never
+    archived (a database kept with ``--no-archive``, or by ``pitwatch ledger`` alone):
+    nothing is missing then, the events were only not given.
+
+    Why it matters: the archive is append-only and every booked hand's events are
+    archived with it, so a hand of an archived table without them was removed (the
+    triggers dropped) or not archived yet (the pipeline's archive service behind the
+    ledger). A report that said only "the event log was not supplied" hid that."""
+    with engine.connect() as conn:
+        held = conn.execute(select(ArchiveTable.table_id)
+                            .where(ArchiveTable.table_id == table_id)).first()
+        if held is None:
+            held = conn.execute(select(ArchiveSegment.table_id)
+                                .where(ArchiveSegment.table_id == table_id).limit(1)).first()
+    if held is None:
+        return None
+    return (f"{subject}, though the ledger booked it and the archive holds table "
+            f"{table_id}'s events (removed from the archive, or not archived yet: run "
+            "`pitwatch verify`)")
 
 
 def _starts(engine: Engine, hands: dict[str, set[str]]) -> dict[str, Checkpoint]:

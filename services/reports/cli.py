@@ -11,6 +11,8 @@ from __future__ import annotations
 import datetime as dt
 import re
 import sys
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -20,6 +22,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from services.events.contract import Alert
+from services.exits import INPUT_PROBLEMS
 from services.games.profiles import read_profiles
 from services.outputs import not_the_input, output_file
 from services.reports.render import html_to_pdf
@@ -28,7 +31,9 @@ from services.terminal import progress_bar
 if TYPE_CHECKING:
     from sqlalchemy import Engine
 
+    from services.reports.dispute import DisputeReport
     from services.reports.replay import Events
+    from services.reports.rulebook import RuleText
 
 report_app = typer.Typer(
     help="Dispute-resolution report of one hand; daily table compliance report.",
@@ -103,10 +108,18 @@ def hand(
 
     With --ledger and no --events, the hand's events come from the database's event archive.
 
-    Exits 2 when the hand is in neither, or a source cannot be read.
+    Exits 2 when the hand is in neither, or a source cannot be read; 1 (the report written)
+    when the ledger booked the hand at a table the archive holds, but the archive holds
+    none of the hand's events.
     """
     from services.ledger.cli import open_for_reading
-    from services.reports.dispute import HandUnavailable, dispute_from_ledger, dispute_from_log
+    from services.reports.dispute import (
+        NOT_SUPPLIED,
+        HandUnavailable,
+        dispute_from_ledger,
+        dispute_from_log,
+        ledger_only_note,
+    )
     from services.reports.log_tables import LogFile
     from services.reports.render import render_html
     from services.reports.replay import HandNotFound
@@ -117,6 +130,7 @@ def hand(
         raise typer.BadParameter("give --events FILE, --ledger URL, or both")
     lines: Events | None = LogFile(events) if events is not None else None
     log_name = events.name if events else None
+    lacking: str | None = None  # why the archive lacks the events it should hold
     try:
         if ledger is not None:
             engine = open_for_reading(ledger, "--ledger")
@@ -125,8 +139,10 @@ def hand(
 
                 lines = through_hand(engine, hand_id)
                 log_name = ARCHIVE_NAME if lines is not None else None
-            report = dispute_from_ledger(engine, ledger, hand_id, read_profiles(), lines,
-                                         log_name=log_name)
+                lacking = _archive_lacks(engine, hand_id) if lines is None else None
+            report = dispute_from_ledger(
+                engine, ledger, hand_id, read_profiles(), lines, log_name=log_name,
+                missing=NOT_SUPPLIED if lacking is None else ledger_only_note(lacking))
         else:
             assert lines is not None and events is not None
             report = dispute_from_log(lines, hand_id, read_profiles(), log_name=events.name)
@@ -137,6 +153,25 @@ def hand(
         report.attach_alerts(_read_alerts(alerts), alerts.name)
     html = render_html("dispute.html", r=report, generated_at=generated_at or now_utc())
     _write(html, fmt, out)
+    if lacking is not None:
+        _warn(f"hand {hand_id}: {lacking}; the report shows the booking only")
+        raise typer.Exit(INPUT_PROBLEMS)
+
+
+def _archive_lacks(engine: Engine, hand_id: str) -> str | None:
+    """``archive_lacks`` for the hand's table as the ledger booked it (None: the ledger
+    does not hold the hand, which the report then says, or its table was never
+    archived)."""
+    from services.ledger.queries import stored_hand
+    from services.reports.archived import archive_lacks
+
+    stored = stored_hand(engine, hand_id)
+    return None if stored is None else archive_lacks(engine, stored.record.table_id)
+
+
+def _warn(message: str) -> None:
+    """One line on stderr: what is wrong with the input, and what to do."""
+    err.print(f"[yellow]warning:[/yellow] {escape(message)}", soft_wrap=True, highlight=False)
 
 
 @report_app.command("daily")
@@ -162,7 +197,9 @@ def daily(
 
     With ``--alerts``, the surveillance alerts about the day's hands.
 
-    Exits 2 when the ledger holds no hands of that day (and table).
+    Exits 2 when the ledger holds no hands of that day (and table); 1 (every report
+    written) when a hand to review is not in --events FILE, or not in the archive that
+    holds its table.
     """
     from services.ledger.cli import open_for_reading
     from services.ledger.db import default_url, shown_url
@@ -192,19 +229,9 @@ def daily(
                   "daily report links to are not written (give -o a file in a folder of "
                   "its own)", markup=False, highlight=False, soft_wrap=True)
     elif out is not None and report.review_hand_ids:
-        from services.reports.log_tables import LogFile
-
-        lines: Events | None
-        if events is not None:
-            log = LogFile(events)
-            lines, name = (log if log.holds_lines() else None), events.name
-        else:
-            from services.reports.archived import tables_of
-
-            lines, name = tables_of(engine, report.review_hand_ids), ARCHIVE_NAME
-        if lines:
-            _write_hand_reports(report.review_hand_ids, lines, name, out.parent, stamp,
-                                engine, url, alert_list, alerts.name if alerts else None)
+        copies = HandCopies(engine, url, stamp, alert_list, alerts.name if alerts else None)
+        if not copies.write(report.review_hand_ids, events, out.parent):
+            raise typer.Exit(INPUT_PROBLEMS)
 
 
 def _beside_a_file(out: Path) -> bool:
@@ -232,33 +259,118 @@ def _no_hands(engine: Engine, day: dt.date, table: str | None, url: str) -> tupl
             f"{span}{hint}): check --date and --table", "--table" if hint else "--date")
 
 
-def _write_hand_reports(hand_ids: list[str], lines: Events, log_name: str, folder: Path,
-                        stamp: str, engine: Engine, url: str, alerts: list[Alert] | None,
-                        alerts_name: str | None) -> None:
-    """Every review hand's dispute report next to the daily report, as ``report hand
-    --events --ledger [--alerts]`` writes it: the ledger section and refusal included."""
-    from services.reports.dispute import disputes_from_ledger
-    from services.reports.render import render_html
+@dataclass(frozen=True)
+class HandCopies:
+    """The dispute report of every hand to review, written next to the daily report, each
+    as ``report hand`` writes it, with the ledger section, the ledger's refusal and the
+    alerts citing the hand (``--alerts``).
 
-    with progress_bar(err) as progress:
-        task = progress.add_task("dispute reports", total=len(hand_ids), unit="hands",
-                                 note=f"replaying {log_name}")
-        reports = disputes_from_ledger(engine, url, hand_ids, lines, read_profiles(),
-                                       log_name=log_name,
-                                       on_hand=lambda _h: progress.advance(task))
-        progress.update(task, completed=0, note="writing")
-        for hand_id in hand_ids:
-            report = reports.get(hand_id)
-            progress.advance(task)
-            if report is None:
-                err.print(f"[yellow]hand {escape(hand_id)} is not in {escape(log_name)}"
-                          "[/yellow]")
-                continue
-            if alerts is not None and alerts_name is not None:
-                report.attach_alerts(alerts, alerts_name)
-            html = render_html("dispute.html", r=report, generated_at=stamp)
-            (folder / safe_name(hand_id)).write_text(html, encoding="utf-8")
-    err.print(f"wrote {len(reports)} dispute report(s) to {escape(str(folder))}")
+    Which events each copy reads: with ``--events FILE``, the file's (the copy is what
+    ``report hand ID --events FILE --ledger URL`` writes); a hand the file does not hold
+    is read from the event archive (the copy is what ``report hand ID --ledger URL``
+    writes) and stderr says so; a hand in neither gets the booking only, with a note
+    naming both. Without ``--events``, the archive's, and a hand it lacks gets the
+    booking only, as ``report hand ID --ledger URL`` gives it. Why fall back rather than
+    write the booking only: whoever reads the copy needs the hand's evidence, and the
+    archive holds exactly the events pitwatch judged; the copy names its source, and the
+    command exits 1 so that a file that did not match the day is not missed."""
+
+    engine: Engine
+    url: str
+    stamp: str
+    alerts: list[Alert] | None
+    alerts_name: str | None
+
+    def write(self, hand_ids: list[str], events: Path | None, folder: Path) -> bool:
+        """Every copy into ``folder``; whether each read its events where it should (False:
+        a hand was not in the file, or not in the archive that holds its table, and a
+        line on stderr says so for each)."""
+        from services.reports.render import render_html
+        from services.reports.rulebook import load_rulebook
+
+        said: dict[str, str] = {}  # hand: the warning about its copy
+        unarchived: list[str] = []  # hands of tables the archive never held
+        with progress_bar(err) as progress:
+            task = progress.add_task("dispute reports", total=len(hand_ids), unit="hands",
+                                     note=f"replaying {events.name if events else ARCHIVE_NAME}")
+            book = load_rulebook()
+            reports = (self._from_log(hand_ids, events, book, said,
+                                      lambda _h: progress.advance(task))
+                       if events is not None else
+                       self._from_archive(hand_ids, book, said, unarchived,
+                                          lambda _h: progress.advance(task)))
+            progress.update(task, completed=0, note="writing")
+            for hand_id in hand_ids:
+                report = reports.get(hand_id)
+                progress.advance(task)
+                if hand_id in said:
+                    _warn(said[hand_id])
+                if report is None:
+                    continue
+                if self.alerts is not None and self.alerts_name is not None:
+                    report.attach_alerts(self.alerts, self.alerts_name)
+                html = render_html("dispute.html", r=report, generated_at=self.stamp)
+                (folder / safe_name(hand_id)).write_text(html, encoding="utf-8")
+        err.print(f"wrote {len(reports)} dispute report(s) to {escape(str(folder))}")
+        if unarchived:
+            err.print(f"{len(unarchived)} of them show the booking only: the database holds "
+                      "no archive of their tables (give the event log with --events FILE)",
+                      markup=False, highlight=False, soft_wrap=True)
+        return not said
+
+    def _from_log(self, hand_ids: list[str], events: Path, book: dict[str, RuleText],
+                  said: dict[str, str], on_hand: Callable[[str], None]
+                  ) -> dict[str, DisputeReport]:
+        """The file's hands, then the archive's for those it does not hold."""
+        from services.reports.archived import archive_lacks, tables_of
+        from services.reports.dispute import disputes_from_ledger, ledger_only_note
+        from services.reports.log_tables import LogFile
+
+        log = LogFile(events)
+        lines: Events = log if log.holds_lines() else []
+        reports = disputes_from_ledger(self.engine, self.url, hand_ids, lines, read_profiles(),
+                                       book, log_name=events.name, on_hand=on_hand,
+                                       missing=lambda _h, _t: None)
+        absent = [h for h in hand_ids if h not in reports]
+        if not absent:
+            return reports
+
+        def in_neither(hand_id: str, table_id: str) -> str:
+            neither = (f"neither the event log {events.name} nor the event archive holds "
+                       "an event of this hand")
+            said[hand_id] = (f"hand {hand_id} is in neither {events.name} nor the event "
+                             "archive: its report shows the booking only")
+            return ledger_only_note(archive_lacks(self.engine, table_id, neither) or (
+                f"{neither} (the archive holds nothing of table {table_id})"))
+
+        archived = disputes_from_ledger(self.engine, self.url, absent,
+                                        tables_of(self.engine, absent), read_profiles(), book,
+                                        log_name=ARCHIVE_NAME, missing=in_neither)
+        for hand_id in archived:
+            said.setdefault(hand_id, f"hand {hand_id} is not in {events.name}: its report is "
+                                     f"from {ARCHIVE_NAME}, as `pitwatch report hand "
+                                     f"{hand_id} --ledger URL` writes it")
+        return reports | archived
+
+    def _from_archive(self, hand_ids: list[str], book: dict[str, RuleText],
+                      said: dict[str, str], unarchived: list[str],
+                      on_hand: Callable[[str], None]) -> dict[str, DisputeReport]:
+        """The archive's hands; one it lacks gets what ``report hand ID --ledger URL``
+        gives: the booking only, with why."""
+        from services.reports.archived import archive_lacks, tables_of
+        from services.reports.dispute import NOT_SUPPLIED, disputes_from_ledger, ledger_only_note
+
+        def lacking(hand_id: str, table_id: str) -> str:
+            why = archive_lacks(self.engine, table_id)
+            if why is None:
+                unarchived.append(hand_id)
+                return NOT_SUPPLIED
+            said[hand_id] = f"hand {hand_id}: {why}; its report shows the booking only"
+            return ledger_only_note(why)
+
+        return disputes_from_ledger(self.engine, self.url, hand_ids,
+                                    tables_of(self.engine, hand_ids), read_profiles(), book,
+                                    log_name=ARCHIVE_NAME, on_hand=on_hand, missing=lacking)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -62,6 +62,27 @@ class HandUnavailable(LookupError):
     """Neither the log nor the ledger knows the hand."""
 
 
+LEDGER_ONLY = ("this report shows the record as booked in the ledger only: the timeline, "
+               "the cards, the decision path and the recomputation of the hash chain need "
+               "the events")
+
+
+def ledger_only_note(why: str) -> str:
+    """The note atop a ledger-only report: why it has no events (a clause), then what it
+    therefore lacks. Why a note per cause: "not supplied" once stood for a log given
+    that lacks the hand and for an archive that lost it too, which hid both."""
+    return f"{why[:1].upper()}{why[1:]}, so {LEDGER_ONLY}."
+
+
+NOT_SUPPLIED = ledger_only_note("the event log was not supplied (--events FILE)")
+
+
+def not_in_log(log_name: str | None) -> str:
+    """The clause for a booked hand the given log holds no event of."""
+    named = f" {log_name}" if log_name else ""
+    return f"the event log{named} holds no event of this hand"
+
+
 @dataclass(frozen=True)
 class CitedRule:
     rule_id: str
@@ -230,9 +251,11 @@ def dispute_from_ledger(
     lines: Events | None = None,
     rules: dict[str, RuleText] | None = None,
     log_name: str | None = None,
+    missing: str = NOT_SUPPLIED,
 ) -> DisputeReport:
     """The report from the ledger's booked record, completed from the log when given
-    (raises ``HandUnavailable``, or ``HandNotFound`` when the log lacks the hand)."""
+    (raises ``HandUnavailable``, or ``HandNotFound`` when the log lacks the hand);
+    without a log, ``missing`` is the note saying why (``ledger_only_note``)."""
     from services.ledger.db import shown_url
     from services.ledger.queries import stored_hand
 
@@ -240,7 +263,7 @@ def dispute_from_ledger(
     if stored is None:
         raise HandUnavailable(f"hand {hand_id!r} is not in the ledger at {shown_url(url)}")
     replay = replay_hand(lines, hand_id, profiles) if lines is not None else None
-    return _ledger_report(stored, url, replay, rules, log_name)
+    return _ledger_report(stored, url, replay, rules, log_name, missing)
 
 
 def disputes_from_ledger(
@@ -252,10 +275,14 @@ def disputes_from_ledger(
     rules: dict[str, RuleText] | None = None,
     log_name: str | None = None,
     on_hand: Callable[[str], None] | None = None,
+    missing: Callable[[str, str], str | None] | None = None,
 ) -> dict[str, DisputeReport]:
     """The ledger reports of many hands with one replay per table (the daily report's
-    copies). Hands the ledger does not hold are absent; a booked hand the log lacks gets
-    the ledger-only report. ``on_hand`` is called after each report (progress)."""
+    copies). Hands the ledger does not hold are absent. A booked hand ``lines`` holds no
+    event of gets the ledger-only report with the note ``missing(hand_id, table_id)``
+    gives, or is absent when it gives None (the caller looks for its events elsewhere);
+    by default the note says the log was not supplied (``lines`` None) or that it lacks
+    the hand. ``on_hand`` is called after each hand (progress)."""
     from services.ledger.queries import stored_hand
 
     book = rules if rules is not None else load_rulebook()
@@ -263,9 +290,15 @@ def disputes_from_ledger(
     reports: dict[str, DisputeReport] = {}
     for hand_id in hand_ids:
         stored = stored_hand(engine, hand_id)
-        if stored is not None:
-            reports[hand_id] = _ledger_report(stored, url, replays.get(hand_id), book,
-                                              log_name)
+        replay = replays.get(hand_id)
+        if stored is not None and replay is not None:
+            reports[hand_id] = _ledger_report(stored, url, replay, book, log_name)
+        elif stored is not None:
+            note = (missing(hand_id, stored.record.table_id) if missing is not None
+                    else NOT_SUPPLIED if lines is None
+                    else ledger_only_note(not_in_log(log_name)))
+            if note is not None:
+                reports[hand_id] = _ledger_report(stored, url, None, book, log_name, note)
         if on_hand is not None:
             on_hand(hand_id)
     return reports
@@ -277,8 +310,11 @@ def _ledger_report(
     replay: HandReplay | None,
     rules: dict[str, RuleText] | None,
     log_name: str | None,
+    missing: str = NOT_SUPPLIED,
 ) -> DisputeReport:
-    report = _base(stored.record, log_name)
+    """The booked hand's report; ``missing``: the note of a report without the hand's
+    events (``replay`` None), which then names no event log: it read none of the hand."""
+    report = _base(stored.record, log_name if replay is not None else None)
     matches: bool | None = None
     if replay is not None and replay.record is not None:
         matches = encode_record(replay.record) == encode_record(stored.record)
@@ -286,9 +322,7 @@ def _ledger_report(
         report.record = stored.record  # the booked record is what is in dispute
     else:
         report.notes.append(
-            "The event log was not supplied (--events FILE), so this report shows the record "
-            "as booked in the ledger only: the timeline, the cards, the decision path and "
-            "the recomputation of the hash chain need the events." if replay is None else
+            missing if replay is None else
             "The event log holds this hand's events but they never produced a record, so "
             "this report shows the record as booked in the ledger only.")
         report.seat_money = seat_money(stored.record)

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import orjson
 import pytest
-from sqlalchemy import Engine
+from sqlalchemy import Engine, select
 
 from services.archive.replay import profiles_as, replay_archive
 from services.games.profile import RuleProfile
@@ -107,7 +107,11 @@ def test_the_command_audits_and_answers_a_what_if(tmp_path: Path, engine: str) -
 
 
 @pytest.mark.parametrize("args, words", [
-    (["--from", "2026-01-06", "--to", "2026-01-06"], ["no booked hand ended"]),
+    (["--from", "2026-01-06", "--to", "2026-01-06"], ["--from", "no booked hand ended"]),
+    (["--from", "2026-01-05", "--to", "2026-01-05", "--table", "NOPE"],
+     ["--table", "no hand at table NOPE", "its tables: T001, T002, T003"]),
+    (["--from", "2026-01-06", "--to", "2026-01-06", "--table", "T001"],
+     ["--from", "no booked hand of table T001 ended from 2026-01-06 to 2026-01-06"]),
     (["--from", "2026-01-05", "--to", "2026-01-04"], ["before --from"]),
     (["--from", "05/01/2026", "--to", "2026-01-05"], ["not a day"]),
     (["--from", "2026-01-05", "--to", "2026-01-05", "--profile", "house-v9"],
@@ -191,3 +195,127 @@ def test_hands_the_archive_never_closes_are_listed_in_hand_order(
     assert [d.hand_id for d in report.differences] == sorted(
         d.hand_id for d in report.differences)
     engine.dispose()
+
+
+# ---------------------------------------------------------------- hands booked without a day
+
+
+def two_runs_without_leave_open(tmp_path: Path) -> tuple[str, set[str], set[str]]:
+    """The two-day log run as two days, the first without ``--leave-open``: the second
+    run judges its tables as new, so each of its hands is booked rejected (GEN-5
+    NO_CONFIGURATION) with no day, while the archive holds its events on 2026-01-06 and
+    reads the two days as one stream. The database's URL and each day's hand ids."""
+    from tests.unit.archive.test_verify_start import two_day_log
+
+    url = f"sqlite:///{tmp_path}/days.sqlite"
+    days: dict[str, list[bytes]] = defaultdict(list)
+    hands: dict[str, set[str]] = defaultdict(set)
+    for line in two_day_log():
+        event = orjson.loads(line)
+        days[event["ts"][:10]].append(line)
+        if event["hand_id"]:
+            hands[event["ts"][:10]].add(event["hand_id"])
+    assert sorted(days) == ["2026-01-05", "2026-01-06"]
+    for day, lines in sorted(days.items()):
+        path = tmp_path / f"{day}.jsonl"
+        path.write_bytes(b"\n".join(lines) + b"\n")
+        pitwatch("adjudicate", str(path), "--ledger", url)
+    one, two = hands["2026-01-05"], hands["2026-01-06"]
+    assert one and two and not one & two
+    return url, one, two
+
+
+def test_hands_booked_without_a_day_are_replayed_on_their_archived_day(tmp_path: Path
+                                                                        ) -> None:
+    """Day two's hands were booked rejected with ``hands.day`` NULL; the archive holds
+    them on 2026-01-06 and, read as one stream with day one, judges them under day one's
+    configuration. A replay of day two compares every one of them and lists each as
+    differing (exit 1): it said "no booked hand ended" (exit 2) when it selected hands by
+    the ledger's day only. Day one's replay does not take them in; both days' lists
+    exactly them."""
+    from services.ledger.db import open_ledger
+    from services.ledger.models import Hand
+
+    url, one, two = two_runs_without_leave_open(tmp_path)
+    ledger = open_ledger(url)
+    with ledger.connect() as conn:
+        booked = {h: (status, day) for h, status, day in conn.execute(
+            select(Hand.hand_id, Hand.status, Hand.day))}
+    ledger.dispose()
+    assert set(booked) == one | two
+    assert {booked[h] for h in two} == {("rejected", None)}  # what the test is about
+    assert {booked[h][1] for h in one} == {DAY}
+
+    def replayed(first: str, last: str) -> tuple[int, dict[str, object]]:
+        ran = pitwatch("replay", "--from", first, "--to", last, "--db", url,
+                       "--format", "json")
+        return ran.code, orjson.loads(ran.stdout) if ran.stdout else {"error": ran.stderr}
+
+    code, second = replayed("2026-01-06", "2026-01-06")
+    assert code == 1, second
+    assert second["hands"] == len(two) and second["same"] == 0
+    differences = second["differences"]
+    assert isinstance(differences, list)
+    assert [d["hand"] for d in differences] == sorted(two)
+    for d in differences:
+        assert d["day"] == "2026-01-06"  # the archive's day, not the ledger's none
+        assert any(c.startswith('status: "rejected" -> ') for c in d["changes"]), d
+        assert any(c.startswith("finding removed: GEN-5 NO_CONFIGURATION")
+                   for c in d["changes"]), d
+    code, first = replayed("2026-01-05", "2026-01-05")
+    assert (code, first["hands"], first["same"], first["differences"]) == (
+        0, len(one), len(one), [])
+    code, both = replayed("2026-01-05", "2026-01-06")
+    assert code == 1 and both["hands"] == len(one) + len(two)
+    assert both["differences"] == differences
+
+
+def test_a_hand_booked_without_a_day_belongs_to_its_last_archived_segments_day(
+        tmp_path: Path) -> None:
+    """A hand's day in the archive is its last segment's: a day-two hand given a second
+    segment on 2026-01-07 (behind the dropped guard, a copy of its own) is replayed with
+    day three's span, no longer with day two's."""
+    from sqlalchemy import text
+
+    from services.ledger.db import open_ledger
+
+    url, _one, two = two_runs_without_leave_open(tmp_path)
+    moved = sorted(two)[0]
+    ledger = open_ledger(url)
+    with ledger.begin() as conn:
+        conn.execute(text(
+            "INSERT INTO archive_segments SELECT '2026-01-07', table_id, head_seq, "
+            "ordinal + 1000000, hand_id, first_seq, last_seq, events, refused, "
+            "first_prev_hash, last_hash, first_ts, last_ts, codec, body_sha256, body "
+            "FROM archive_segments WHERE hand_id = :h"), {"h": moved})
+    second = replay_archive(ledger, DAY + dt.timedelta(days=1), DAY + dt.timedelta(days=1),
+                            PROFILES)
+    third = replay_archive(ledger, DAY + dt.timedelta(days=2), DAY + dt.timedelta(days=2),
+                           PROFILES)
+    ledger.dispose()
+    assert {d.hand_id for d in second.differences} == two - {moved}
+    assert second.hands == len(two) - 1
+    assert third.hands == 1 and [(d.hand_id, d.day) for d in third.differences] == [
+        (moved, DAY + dt.timedelta(days=2))]
+
+
+def test_hands_booked_without_a_day_are_found_on_both_databases(engine: Engine) -> None:
+    """The same two runs kept by the run keeper on SQLite and PostgreSQL (its day
+    partitions): day two's replay compares exactly day two's hands, each listed on
+    2026-01-06; day one's, exactly day one's, none differing."""
+    from tests.unit.archive.test_verify_start import two_day_log
+
+    days: dict[str, list[bytes]] = defaultdict(list)
+    for line in two_day_log():
+        days[orjson.loads(line)["ts"][:10]].append(line)
+    kept = [keep(engine, days[day])[0] for day in sorted(days)]
+    one, two = ({r.hand_id for r in done.records} for done in kept)
+    assert {r.status for r in kept[1].records} == {"rejected"}
+    assert all(r.ended_at is None for r in kept[1].records)  # booked without a day
+    second = replay_archive(engine, DAY + dt.timedelta(days=1), DAY + dt.timedelta(days=1),
+                            PROFILES)
+    assert second.hands == len(two) and second.same == 0
+    assert [(d.hand_id, d.day) for d in second.differences] == [
+        (h, DAY + dt.timedelta(days=1)) for h in sorted(two)]
+    first = replay_archive(engine, DAY, DAY, PROFILES)
+    assert (first.hands, first.same, first.differences) == (len(one), len(one), [])

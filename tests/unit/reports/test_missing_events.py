@@ -1,0 +1,219 @@
+"""A report says where a hand's events are missing from, never "not supplied" for a
+source that was given.
+
+``report hand ID --ledger URL`` of a hand whose archived events were deleted (behind the
+dropped guard) said "The event log was not supplied" and exited 0; ``report daily
+--events FILE`` with a file lacking some hands to review wrote each such copy as a
+ledger-only report saying the log was not supplied, while its table named the log, and
+said nothing. Now: the archive's loss is named (exit 1, one line on stderr), and a hand
+the file lacks is read from the archive, its copy the very report ``report hand ID
+--ledger URL`` writes, and stderr names each such hand (exit 1)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+import orjson
+from sqlalchemy import text
+
+from services.ledger.db import open_ledger
+from services.reports.cli import ARCHIVE_NAME, safe_name
+from services.reports.daily import daily_from_ledger
+from services.reports.dispute import disputes_from_ledger
+from tests.profiles import PROFILES
+from tests.unit.archive.support import simulated_log
+from tests.unit.cli.helpers import pitwatch
+from tests.unit.reports.test_from_archive import STAMP, archived_day, sixth_hand
+
+DAY = "2026-01-05"
+NOT_SUPPLIED = ("The event log was not supplied (--events FILE), so this report shows the "
+                "record as booked in the ledger only")
+LOST = ("The event archive holds no event of this hand, though the ledger booked it and "
+        "the archive holds table {table}&#39;s events (removed from the archive, or not "
+        "archived yet: run `pitwatch verify`), so this report shows the record as booked "
+        "in the ledger only")
+
+
+def delete_archived(url: str, *hand_ids: str) -> None:
+    """The hands' segments deleted, as someone who drops the archive's guard can."""
+    engine = open_ledger(url)
+    with engine.begin() as conn:
+        conn.execute(text("DROP TRIGGER IF EXISTS archive_segments_no_delete"))
+        for hand_id in hand_ids:
+            conn.execute(text("DELETE FROM archive_segments WHERE hand_id = :h"),
+                         {"h": hand_id})
+    engine.dispose()
+
+
+def review_hands(url: str) -> list[str]:
+    engine = open_ledger(url)
+    hands = daily_from_ledger(engine, dt.date.fromisoformat(DAY)).review_hand_ids
+    engine.dispose()
+    return hands
+
+
+def table_of(hand_id: str) -> str:
+    return hand_id.split("-")[0]
+
+
+def report_hand(hand_id: str, url: str, *more: str) -> tuple[int, str, str]:
+    ran = pitwatch("report", "hand", hand_id, "--ledger", url, "--generated-at", STAMP, *more)
+    return ran.code, ran.stdout, ran.stderr
+
+
+# ---------------------------------------------------------------- report hand
+
+
+def test_a_hand_the_archive_lost_is_named_as_lost_not_as_not_supplied(tmp_path: Path
+                                                                      ) -> None:
+    url, log = archived_day(tmp_path)
+    hand_id = sixth_hand(log)
+    delete_archived(url, hand_id)
+    code, html, said = report_hand(hand_id, url)
+    assert code == 1, said
+    assert LOST.format(table=table_of(hand_id)) in html
+    assert "The event log was not supplied" not in html
+    assert "<th>Event log</th>" not in html  # it read no events of the hand
+    lines = [line for line in said.splitlines() if line.strip()]
+    assert len(lines) == 1 and "Traceback" not in said, said
+    assert lines[0].startswith(f"warning: hand {hand_id}: the event archive holds no event "
+                               "of this hand"), said
+    assert "run `pitwatch verify`" in lines[0]
+    # the next hand of the table still reads its events from the archive
+    after = f"{hand_id[:-6]}{int(hand_id[-6:]) + 1:06d}"
+    code, html, said = report_hand(after, url)
+    assert code == 0 and ARCHIVE_NAME in html and "holds no event" not in html, said
+
+
+def test_a_database_kept_without_the_archive_still_says_not_supplied(tmp_path: Path
+                                                                     ) -> None:
+    """Nothing is lost where nothing was archived: the report is the ledger's, exit 0."""
+    url = f"sqlite:///{tmp_path}/day.sqlite"
+    log = tmp_path / "day.jsonl"
+    log.write_bytes(b"\n".join(simulated_log().lines) + b"\n")
+    assert pitwatch("adjudicate", str(log), "--ledger", url, "--no-archive").code == 0
+    code, html, said = report_hand(sixth_hand(log), url)
+    assert code == 0, said
+    assert NOT_SUPPLIED in html and "holds no event" not in html
+
+
+# ---------------------------------------------------------------- report daily
+
+
+def test_hands_the_events_file_lacks_are_read_from_the_archive_and_named(tmp_path: Path
+                                                                        ) -> None:
+    """The file holds table T001 only. Each other hand to review: one line on stderr, and
+    its copy is ``report hand ID --ledger URL``'s report byte for byte; T001's copies are
+    ``report hand ID --events FILE --ledger URL``'s. One hand of another table whose
+    archived events were deleted too is in neither: its copy says so (no event log
+    named), and so does stderr. Exit 1."""
+    url, log = archived_day(tmp_path)
+    t1 = tmp_path / "t1.jsonl"
+    t1.write_bytes(b"".join(line + b"\n" for line in log.read_bytes().splitlines()
+                            if orjson.loads(line)["table_id"] == "T001"))
+    hands = review_hands(url)
+    elsewhere = [h for h in hands if table_of(h) != "T001"]
+    assert elsewhere and len(elsewhere) < len(hands)  # both kinds, for the test to mean it
+    gone = elsewhere[-1]
+    delete_archived(url, gone)
+    out = tmp_path / "out"
+    out.mkdir()
+    ran = pitwatch("report", "daily", "--date", DAY, "--ledger", url, "--events", str(t1),
+                   "-o", str(out / "daily.html"), "--generated-at", STAMP)
+    assert ran.code == 1, ran.stderr
+    warned = [line for line in ran.stderr.splitlines() if line.startswith("warning: ")]
+    assert warned == [
+        f"warning: hand {h} is in neither t1.jsonl nor the event archive: its report shows "
+        "the booking only" if h == gone else
+        f"warning: hand {h} is not in t1.jsonl: its report is from {ARCHIVE_NAME}, as "
+        f"`pitwatch report hand {h} --ledger URL` writes it" for h in elsewhere]
+    assert sorted(p.name for p in out.iterdir()) == sorted(
+        ["daily.html", *(safe_name(h) for h in hands)])
+    for hand_id in hands:
+        copy = (out / safe_name(hand_id)).read_text()
+        assert "The event log was not supplied" not in copy, hand_id
+        if hand_id == gone:
+            assert ("Neither the event log t1.jsonl nor the event archive holds an event of "
+                    "this hand, though the ledger booked it and the archive holds table "
+                    f"{table_of(gone)}&#39;s events") in copy
+            assert "<th>Event log</th>" not in copy
+            continue
+        by_hand = (report_hand(hand_id, url) if hand_id in elsewhere
+                   else report_hand(hand_id, url, "--events", str(t1)))
+        assert by_hand[0] == 0, by_hand[2]
+        assert copy == by_hand[1], hand_id
+
+
+def test_a_hand_the_archive_lost_gets_report_hands_copy_and_a_warning(tmp_path: Path
+                                                                     ) -> None:
+    """Without --events: the copy of a review hand whose archived events were deleted is
+    what ``report hand ID --ledger URL`` writes (the loss named), stderr says so, exit 1."""
+    url, _log = archived_day(tmp_path)
+    gone = review_hands(url)[0]
+    delete_archived(url, gone)
+    out = tmp_path / "out"
+    out.mkdir()
+    ran = pitwatch("report", "daily", "--date", DAY, "--ledger", url,
+                   "-o", str(out / "daily.html"), "--generated-at", STAMP)
+    assert ran.code == 1, ran.stderr
+    warned = [line for line in ran.stderr.splitlines() if line.startswith("warning: ")]
+    assert warned == [f"warning: hand {gone}: the event archive holds no event of this hand, "
+                      "though the ledger booked it and the archive holds table "
+                      f"{table_of(gone)}'s events (removed from the archive, or not archived "
+                      "yet: run `pitwatch verify`); its report shows the booking only"]
+    copy = (out / safe_name(gone)).read_text()
+    assert LOST.format(table=table_of(gone)) in copy
+    assert copy == report_hand(gone, url)[1]
+
+
+def test_without_an_archive_every_copy_is_the_ledgers_report(tmp_path: Path) -> None:
+    """A database kept with --no-archive and no --events: each copy is the ledger-only
+    report ``report hand ID --ledger URL`` writes (the links of the daily report used to
+    lead nowhere), one line says why, exit 0: nothing the database should hold is
+    missing."""
+    url = f"sqlite:///{tmp_path}/day.sqlite"
+    log = tmp_path / "day.jsonl"
+    log.write_bytes(b"\n".join(simulated_log().lines) + b"\n")
+    assert pitwatch("adjudicate", str(log), "--ledger", url, "--no-archive").code == 0
+    hands = review_hands(url)
+    out = tmp_path / "out"
+    out.mkdir()
+    ran = pitwatch("report", "daily", "--date", DAY, "--ledger", url,
+                   "-o", str(out / "daily.html"), "--generated-at", STAMP)
+    assert ran.code == 0, ran.stderr
+    assert "warning" not in ran.stderr
+    assert (f"{len(hands)} of them show the booking only: the database holds no archive of "
+            "their tables (give the event log with --events FILE)") in " ".join(
+                ran.stderr.split())
+    for hand_id in hands:
+        assert (out / safe_name(hand_id)).read_text() == report_hand(hand_id, url)[1]
+
+
+# ---------------------------------------------------------------- the library
+
+
+def test_a_log_lacking_a_hand_is_said_to_lack_it(tmp_path: Path) -> None:
+    """``disputes_from_ledger``: a booked hand the given lines do not hold gets the note
+    that the log lacks it (not "not supplied") and names no event log; with ``missing``
+    giving None it is left out for the caller to find elsewhere."""
+    url, log = archived_day(tmp_path)
+    hands = review_hands(url)
+    lines = [line for line in log.read_bytes().splitlines()
+             if orjson.loads(line)["table_id"] == table_of(hands[0])]
+    engine = open_ledger(url)
+    reports = disputes_from_ledger(engine, url, hands, lines, PROFILES, log_name="t.jsonl")
+    left = disputes_from_ledger(engine, url, hands, lines, PROFILES, log_name="t.jsonl",
+                                missing=lambda _h, _t: None)
+    engine.dispose()
+    lacking = {h for h in hands if table_of(h) != table_of(hands[0])}
+    assert lacking and set(reports) == set(hands) and set(left) == set(hands) - lacking
+    for hand_id in hands:
+        report = reports[hand_id]
+        if hand_id in lacking:
+            assert report.notes[0].startswith(
+                "The event log t.jsonl holds no event of this hand, so this report shows the "
+                "record as booked in the ledger only"), report.notes
+            assert report.log_name is None and report.timeline is None
+        else:
+            assert report.log_name == "t.jsonl" and report.timeline
