@@ -73,6 +73,17 @@ def database_refusal(exc: BaseException) -> str | None:
             "again is safe)")
 
 
+def damaged_archive(exc: BaseException) -> str | None:
+    """What to tell the user when a command that reads the archive (replay, a report)
+    met a row rewritten behind its guards (``DamagedRow``: its message names the row), or
+    None for any other error. Exit 1: the input, the archive, has a problem; ``pitwatch
+    verify`` lists every one. Looked up, not imported, as ``database_refusal``'s."""
+    reader = sys.modules.get("services.archive.reader")
+    if reader is None or not isinstance(exc, reader.DamagedRow):
+        return None
+    return f"{exc} (the archive was changed there: pitwatch verify lists every break)"
+
+
 class PitwatchGroup(LazyGroup):
     """The root command: usage and environment errors as one line, exit codes as above."""
 
@@ -110,11 +121,12 @@ class PitwatchGroup(LazyGroup):
                         else str(exc.strerror or exc))
             code = USAGE
         except Exception as exc:
-            refusal = database_refusal(exc)
+            refusal, code = database_refusal(exc), USAGE
+            if refusal is None:
+                refusal, code = damaged_archive(exc), INPUT_PROBLEMS
             if refusal is None:
                 raise
             print_error(refusal)
-            code = USAGE
         else:
             code = result if isinstance(result, int) else OK
         if not standalone_mode:

@@ -249,7 +249,9 @@ def days_command(db: DbOption = DEFAULT_URL, fmt: FormatOption = Format.table) -
     listing = Listing("Archive days", [Column("day"), Column("segments", count=True),
                                        Column("events", count=True),
                                        Column("tables", count=True)],
-                      [(d.day.isoformat(), d.segments, d.events, d.tables) for d in days])
+                      [(d.day.isoformat() if isinstance(d.day, dt.date)
+                        else f"{d.day!r}: no date (pitwatch verify)", d.segments, d.events,
+                        d.tables) for d in days])
     emit_listing(listing, fmt, listing.records())
 
 

@@ -35,7 +35,7 @@ class RetentionRefused(RuntimeError):
 
 @dataclass(frozen=True)
 class ArchiveDay:
-    day: dt.date
+    day: dt.date | str  # the stored text when it is no date (a row rewritten: verify)
     segments: int
     events: int
     tables: int
@@ -65,14 +65,20 @@ def oldest_kept(today: dt.date, years: int) -> dt.date:
 
 
 def archive_days(engine: Engine) -> list[ArchiveDay]:
-    """Every day the live archive holds, with its counts."""
+    """Every day the live archive holds, with its counts. Read as stored, not parsed: a
+    day rewritten into no date (SQLite) is listed as its text, where it stopped the
+    command with a traceback."""
+    from services.archive.reader import day_or_none, raw_text
+
     s = ArchiveSegment
-    query = (select(s.day, func.count(), func.coalesce(func.sum(s.events), 0),
+    day = raw_text(s.day, "day")
+    query = (select(day, func.count(), func.coalesce(func.sum(s.events), 0),
                     func.count(s.table_id.distinct()))
-             .group_by(s.day).order_by(s.day))
+             .group_by(day).order_by(day))
     with engine.connect() as conn:
-        return [ArchiveDay(day, int(n), int(events), int(tables))
-                for day, n, events, tables in conn.execute(query)]
+        return [ArchiveDay(day_or_none(stored) or str(stored), int(n), int(events),
+                           int(tables))
+                for stored, n, events, tables in conn.execute(query)]
 
 
 def partition_name(day: dt.date) -> str:

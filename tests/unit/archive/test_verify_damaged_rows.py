@@ -378,3 +378,32 @@ def test_an_intake_alert_that_does_not_read_excuses_no_break(tmp_path: Path) -> 
     breaks = verify_archive(engine).archive_breaks
     assert breaks and {b.kind for b in breaks} == {"altered"}
     engine.dispose()
+
+
+def test_archive_days_lists_a_day_that_is_no_date_as_stored(
+        day_copy: tuple[str, Engine]) -> None:
+    """``archive days`` stopped with a traceback (SQLite's date parsing) on such a row."""
+    url, engine = day_copy
+    tampered(engine, "UPDATE archive_segments SET day = '2026-13-45' WHERE ordinal = 0")
+    listed = pitwatch("archive", "days", "--db", url, "--format", "json")
+    assert listed.code == 0, listed.stderr
+    days = {d["day"]: d for d in orjson.loads(listed.stdout)}
+    assert "'2026-13-45': no date (pitwatch verify)" in days and "2026-01-05" in days
+
+
+def test_replay_and_a_report_stop_on_a_damaged_row_in_one_line(
+        day_copy: tuple[str, Engine]) -> None:
+    """They printed DamagedRow's traceback; a line naming the row and ``verify`` now."""
+    url, engine = day_copy
+    segment = a_hands_segment(engine)
+    tampered(engine, "UPDATE archive_segments SET body = X'00112233' "
+                     f"WHERE table_id = 'T001' AND head_seq = {segment.head_seq} "
+                     f"AND ordinal = {segment.ordinal}")
+    for args in (["replay", "--from", "2026-01-01", "--to", "2026-12-31", "--db", url],
+                 ["report", "hand", str(segment.hand_id), "--ledger", url]):
+        ran = pitwatch(*args)
+        assert ran.code == 1, (args, ran.stderr)
+        assert "Traceback" not in ran.stderr and len(ran.error_lines) == 1, ran.stderr
+        assert ran.error_lines[0].startswith("error: the archived segment of table ")
+        assert ran.error_lines[0].endswith("(the archive was changed there: pitwatch verify "
+                                           "lists every break)")
