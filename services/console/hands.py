@@ -21,8 +21,13 @@ from services.ledger.archive_tables import ArchiveAlert
 from services.ledger.case_tables import CaseEvidence, CaseHand
 from services.ledger.queries import stored_hand
 from services.reports.alerts import AlertLine, alert_line
-from services.reports.archived import through_hand
-from services.reports.dispute import DisputeReport, dispute_from_ledger
+from services.reports.archived import hand_archive_lacks, through_hand
+from services.reports.dispute import (
+    NOT_SUPPLIED,
+    DisputeReport,
+    dispute_from_ledger,
+    ledger_only_note,
+)
 from services.reports.render import render_html
 
 ARCHIVE_NAME = "the event archive"
@@ -88,8 +93,11 @@ def dispute_report(engine: Engine, url: str, hand_id: str, profiles: Profiles) -
     """The hand's dispute report from the ledger and the archive, with the archived alerts
     that cite it (raises ``HandUnavailable`` when the ledger has no such hand)."""
     lines = through_hand(engine, hand_id)
+    lacking = hand_archive_lacks(engine, hand_id) if lines is None else None
     report = dispute_from_ledger(engine, url, hand_id, profiles, lines,
-                                 log_name=ARCHIVE_NAME if lines is not None else None)
+                                 log_name=ARCHIVE_NAME if lines is not None else None,
+                                 missing=NOT_SUPPLIED if lacking is None
+                                 else ledger_only_note(lacking))
     table_id = report.table_id
     report.attach_alerts(citing_alerts(engine, table_id, hand_id), ARCHIVE_NAME)
     return report

@@ -95,3 +95,14 @@ def _starts(engine: Engine, hands: dict[str, set[str]]) -> dict[str, Checkpoint]
         if start is not None:
             starts[table] = start
     return starts
+
+
+def hand_archive_lacks(engine: Engine, hand_id: str) -> str | None:
+    """``archive_lacks`` for the hand's table as the ledger booked it (None: the ledger
+    does not hold the hand, which the report then says, or its table was never
+    archived). What ``report hand`` and the console's hand page both say of a booked
+    hand whose events the archive should hold and does not."""
+    from services.ledger.queries import stored_hand
+
+    stored = stored_hand(engine, hand_id)
+    return None if stored is None else archive_lacks(engine, stored.record.table_id)

@@ -135,11 +135,11 @@ def hand(
         if ledger is not None:
             engine = open_for_reading(ledger, "--ledger")
             if lines is None:
-                from services.reports.archived import through_hand
+                from services.reports.archived import hand_archive_lacks, through_hand
 
                 lines = through_hand(engine, hand_id)
                 log_name = ARCHIVE_NAME if lines is not None else None
-                lacking = _archive_lacks(engine, hand_id) if lines is None else None
+                lacking = hand_archive_lacks(engine, hand_id) if lines is None else None
             report = dispute_from_ledger(
                 engine, ledger, hand_id, read_profiles(), lines, log_name=log_name,
                 missing=NOT_SUPPLIED if lacking is None else ledger_only_note(lacking))
@@ -156,17 +156,6 @@ def hand(
     if lacking is not None:
         _warn(f"hand {hand_id}: {lacking}; the report shows the booking only")
         raise typer.Exit(INPUT_PROBLEMS)
-
-
-def _archive_lacks(engine: Engine, hand_id: str) -> str | None:
-    """``archive_lacks`` for the hand's table as the ledger booked it (None: the ledger
-    does not hold the hand, which the report then says, or its table was never
-    archived)."""
-    from services.ledger.queries import stored_hand
-    from services.reports.archived import archive_lacks
-
-    stored = stored_hand(engine, hand_id)
-    return None if stored is None else archive_lacks(engine, stored.record.table_id)
 
 
 def _warn(message: str) -> None:

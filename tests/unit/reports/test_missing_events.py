@@ -217,3 +217,23 @@ def test_a_log_lacking_a_hand_is_said_to_lack_it(tmp_path: Path) -> None:
             assert report.log_name is None and report.timeline is None
         else:
             assert report.log_name == "t.jsonl" and report.timeline
+
+
+def test_the_consoles_hand_report_names_a_hand_the_archive_lost(tmp_path: Path) -> None:
+    """The console renders the same report: it said "not supplied" for such a hand."""
+    from tests.unit.console.support import add_users, console_client, log_in
+
+    url, log = archived_day(tmp_path)
+    hand_id = sixth_hand(log)
+    delete_archived(url, hand_id)
+    engine = open_ledger(url)
+    try:
+        add_users(engine)
+        client = console_client(engine)
+        assert log_in(client, "dan") == 303
+        page = client.get(f"/reports/hand/{hand_id}")
+        assert page.status_code == 200
+        assert LOST.format(table=table_of(hand_id)) in page.text
+        assert "The event log was not supplied" not in page.text
+    finally:
+        engine.dispose()
