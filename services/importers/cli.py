@@ -109,6 +109,12 @@ def phh(
     with written_whole(output) as fh:
         result = import_phh(files, rule_profile=rule_profile,
                             chip_unit=_chip_unit(chip_unit), engine=engine, output=fh)
+        if result.read == 0 and not expand(files):  # not "0 imported": nothing to read
+            raise typer.BadParameter(
+                "found no .phh or .phhs file in " + ", ".join(str(f) for f in files[:3])
+                + (" ..." if len(files) > 3 else "") + " (a folder is searched for them, "
+                "its subfolders too): give the hand history files or their folder",
+                param_hint="FILES")
     summary(result, output, list_skipped)
     if result.hands == 0:
         raise typer.Exit(code=1)

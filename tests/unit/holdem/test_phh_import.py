@@ -320,3 +320,19 @@ def test_seats_out_of_clockwise_order_are_reported(tmp_path: Path) -> None:
     result = import_phh([write(tmp_path / "badseats", "1.phh", text)])
     assert result.hands == 0
     assert "clockwise" in result.skipped[0][1]
+
+
+def test_a_folder_without_hand_histories_is_a_usage_error(tmp_path: Path) -> None:
+    """It said "read 0 hand(s): 0 imported, 0 skipped" and exited 1, as if hands had been
+    looked at; a wrong folder is a usage error saying what was looked for (QA,
+    2026-12-06). The output is left as it was."""
+    from tests.unit.cli.helpers import assert_one_line_usage_error, pitwatch
+
+    empty = tmp_path / "histories"
+    (empty / "sub").mkdir(parents=True)
+    (empty / "sub" / "notes.txt").write_text("not a hand history", "utf-8")
+    out = tmp_path / "out.jsonl"
+    out.write_bytes(b"kept\n")
+    ran = pitwatch("import", "phh", str(empty), "-o", str(out))
+    assert_one_line_usage_error(ran, "found no .phh or .phhs file in", str(empty))
+    assert out.read_bytes() == b"kept\n"
