@@ -58,6 +58,20 @@ def now_utc() -> str:
     return dt.datetime.now(dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
+def _timestamp(value: str | None) -> str | None:
+    """``--generated-at`` as given, when it is a time (ISO 8601 with its zone: a report's
+    generation time is evidence; any text was printed as one)."""
+    if value:
+        try:
+            stamped = dt.datetime.fromisoformat(value.replace("Z", "+00:00"))
+        except ValueError:
+            stamped = None
+        if stamped is None or stamped.tzinfo is None or "T" not in value:
+            raise typer.BadParameter(f"{value[:40]!r} is not a time: write it as "
+                                     "2026-12-05T08:00:00Z (ISO 8601, with its zone)")
+    return value
+
+
 def safe_name(hand_id: str) -> str:
     """A file name for a hand's report (hand ids are free text from the table)."""
     return "hand-" + re.sub(r"[^A-Za-z0-9._-]", "_", hand_id) + ".html"
@@ -101,8 +115,9 @@ def hand(
                                                     "the hand")] = None,
     alerts: AlertsOption = None,
     out: OutputOption = None,
-    generated_at: Annotated[str | None, typer.Option(help="timestamp printed as the "
-                                                     "generation time (default: now)")] = None,
+    generated_at: Annotated[str | None, typer.Option(
+        help="timestamp printed as the generation time (default: now)",
+        callback=_timestamp)] = None,
 ) -> None:
     """Dispute-resolution report of one hand, from the event log and/or the ledger.
 
@@ -179,8 +194,9 @@ def daily(
     alerts: AlertsOption = None,
     fmt: Annotated[str, typer.Option("--format", help="html or pdf")] = "html",
     out: OutputOption = None,
-    generated_at: Annotated[str | None, typer.Option(help="timestamp printed as the "
-                                                     "generation time (default: now)")] = None,
+    generated_at: Annotated[str | None, typer.Option(
+        help="timestamp printed as the generation time (default: now)",
+        callback=_timestamp)] = None,
 ) -> None:
     """Daily table report from the ledger: per table and game, per dealer, reconciled.
 

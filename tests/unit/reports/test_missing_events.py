@@ -15,6 +15,7 @@ import datetime as dt
 from pathlib import Path
 
 import orjson
+import pytest
 from sqlalchemy import text
 
 from services.ledger.db import open_ledger
@@ -237,3 +238,14 @@ def test_the_consoles_hand_report_names_a_hand_the_archive_lost(tmp_path: Path) 
         assert "The event log was not supplied" not in page.text
     finally:
         engine.dispose()
+
+
+@pytest.mark.parametrize("stamp", ["<b>not a time</b>", "2026-12-05", "2026-12-05T08:00:00",
+                                   "yesterday"])
+def test_a_generation_time_that_is_no_time_is_refused(stamp: str) -> None:
+    """``--generated-at`` took any text and printed it as the report's generation time."""
+    from tests.unit.cli.helpers import assert_one_line_usage_error
+
+    for command in (["report", "hand", "H1"], ["report", "daily", "--date", "2026-01-05"]):
+        ran = pitwatch(*command, "--generated-at", stamp)
+        assert_one_line_usage_error(ran, "--generated-at", "is not a time")
