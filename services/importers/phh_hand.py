@@ -111,6 +111,8 @@ def read_hand(doc: dict[str, Any]) -> PhhHand:
     starting = _numbers(doc, "starting_stacks")
     count = len(starting)
     players = doc.get("players")
+    if players is not None and not isinstance(players, list):  # PHH: a list of names
+        raise Unsupported("'players' is not a list of names")  # was read as none given
     names = tuple(str(p) for p in players) if isinstance(players, list) else tuple(
         f"p{i + 1}" for i in range(count))
     if len(names) != count:

@@ -174,6 +174,8 @@ def test_hands_that_cannot_be_imported_are_reported(tmp_path: Path) -> None:
                                 finishing=(106, 94, 100)))
     write(folder, "13.phh", phh(actions=SIMPLE, starting=(
         "100.00000000000000000000000000001", 100, 100), finishing=(106, 94, 100)))
+    write(folder, "14.phh", phh(actions=SIMPLE, finishing=(106, 94, 100)).replace(
+        "players = ['Ann', 'Bob', 'Cat']", "players = 5"))
     result = import_phh([folder])
     assert result.hands == 0 and result.events == []
     reasons = {Path(p).name: r for p, r in result.skipped}
@@ -196,6 +198,8 @@ def test_hands_that_cannot_be_imported_are_reported(tmp_path: Path) -> None:
     # 31 significant digits: Decimal's 28-digit arithmetic rounded the stack to a whole 100
     # chips and the hand was imported, the source's last digit dropped without a word.
     assert reasons["13.phh"] == "amounts are not whole chips at any scale up to 100"
+    # Not a list: it was read as no names given (p1..p3) and the hand imported (QA)
+    assert reasons["14.phh"] == "'players' is not a list of names"
 
 
 def test_file_names_of_digits_that_are_not_ascii_sort_as_text(tmp_path: Path) -> None:
