@@ -170,7 +170,8 @@ def _finite(values: tuple[Decimal, ...], what: str) -> tuple[Decimal, ...]:
         if not value.is_finite():
             raise Unsupported(f"the {what} of p{position + 1} is {value} (not recorded): the "
                               "chips at stake in this hand are unknown",
-                              f"a {what} not recorded (inf): the chips at stake are unknown")
+                              f"a {what} not recorded (inf or nan): the chips at stake are "
+                              "unknown")
     return values
 
 

@@ -340,3 +340,21 @@ def test_a_folder_without_hand_histories_is_a_usage_error(tmp_path: Path) -> Non
     ran = pitwatch("import", "phh", str(empty), "-o", str(out))
     assert_one_line_usage_error(ran, "found no .phh or .phhs file in", str(empty))
     assert out.read_bytes() == b"kept\n"
+
+
+def test_a_stack_not_recorded_is_counted_under_its_own_words(tmp_path: Path) -> None:
+    """A ``nan`` stack was counted as "not recorded (inf)" in the summary (QA)."""
+    from tests.unit.cli.helpers import pitwatch
+
+    folder = tmp_path / "odd"
+    write(folder, "1.phh", phh(actions=SIMPLE, starting=(100, "nan", 100),
+                               finishing=(106, 94, 100)))
+    write(folder, "2.phh", phh(actions=SIMPLE, starting=(100, "inf", 100),
+                               finishing=(106, 94, 100)))
+    result = import_phh([folder])
+    reasons = {Path(p).name: r for p, r in result.skipped}
+    assert reasons["1.phh"].startswith("the starting stack of p2 is NaN (not recorded)")
+    assert reasons["2.phh"].startswith("the starting stack of p2 is Infinity (not recorded)")
+    ran = pitwatch("import", "phh", str(folder), "-o", str(tmp_path / "out.jsonl"))
+    assert ("2 a starting stack not recorded (inf or nan): the chips at stake are unknown"
+            in " ".join(ran.stderr.split())), ran.stderr
