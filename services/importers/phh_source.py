@@ -125,7 +125,9 @@ def read_sources(files: Iterable[Path]) -> Reading:
             doc = loads(path.read_text(encoding="utf-8"))
         except (PhhSyntaxError, UnicodeDecodeError, OSError) as exc:
             why = (f"not a valid PHH (TOML) file: {exc}" if isinstance(exc, PhhSyntaxError)
-                   else str(exc))
+                   else f"not UTF-8 text (byte 0x{exc.object[exc.start]:02x} at offset "
+                        f"{exc.start:,}): PHH files are UTF-8; save it as UTF-8"
+                   if isinstance(exc, UnicodeDecodeError) else str(exc))
             _skip(reading, str(path), why)
             continue
         for position, (section, body) in enumerate(_documents(path, doc, reading)):

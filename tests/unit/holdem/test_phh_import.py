@@ -358,3 +358,15 @@ def test_a_stack_not_recorded_is_counted_under_its_own_words(tmp_path: Path) -> 
     ran = pitwatch("import", "phh", str(folder), "-o", str(tmp_path / "out.jsonl"))
     assert ("2 a starting stack not recorded (inf or nan): the chips at stake are unknown"
             in " ".join(ran.stderr.split())), ran.stderr
+
+
+def test_a_file_that_is_not_utf8_says_so_in_words(tmp_path: Path) -> None:
+    """The reason was Python's codec text ("'utf-8' codec can't decode byte 0xe9 ...")."""
+    folder = tmp_path / "latin"
+    folder.mkdir()
+    text = phh(actions=SIMPLE, finishing=(106, 94, 100)).replace("Ann", "An\xe9")
+    (folder / "1.phh").write_bytes(text.encode("latin-1"))
+    offset = text.index("\xe9")
+    [(_, why)] = import_phh([folder]).skipped
+    assert why == (f"not UTF-8 text (byte 0xe9 at offset {offset:,}): PHH files are UTF-8; "
+                   "save it as UTF-8")
