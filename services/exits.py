@@ -73,7 +73,7 @@ def database_refusal(exc: BaseException) -> str | None:
             "again is safe)")
 
 
-def damaged_archive(exc: BaseException) -> str | None:
+def damaged_archive(exc: BaseException, verifying: bool = False) -> str | None:
     """What to tell the user when a command that reads the archive (replay, a report)
     met a row rewritten behind its guards (``DamagedRow``: its message names the row), or
     None for any other error. Exit 1: the input, the archive, has a problem; ``pitwatch
@@ -81,7 +81,8 @@ def damaged_archive(exc: BaseException) -> str | None:
     reader = sys.modules.get("services.archive.reader")
     if reader is None or not isinstance(exc, reader.DamagedRow):
         return None
-    return f"{exc} (the archive was changed there: pitwatch verify lists every break)"
+    return f"{exc} (the archive was changed there" + (
+        ")" if verifying else ": pitwatch verify lists every break)")
 
 
 class PitwatchGroup(LazyGroup):
@@ -123,7 +124,8 @@ class PitwatchGroup(LazyGroup):
         except Exception as exc:
             refusal, code = database_refusal(exc), USAGE
             if refusal is None:
-                refusal, code = damaged_archive(exc), INPUT_PROBLEMS
+                verifying = list(args if args is not None else sys.argv[1:])[:1] == ["verify"]
+                refusal, code = damaged_archive(exc, verifying), INPUT_PROBLEMS
             if refusal is None:
                 raise
             print_error(refusal)

@@ -69,6 +69,7 @@ from services.archive.partitions import detached_before
 from services.archive.reader import (
     STREAM_ROWS,
     Damage,
+    DamagedRow,
     segments_query,
     shown,
     stored_segments,
@@ -525,7 +526,13 @@ def _archived_to(engine: Engine, table_id: str) -> int:
     with engine.connect() as conn:
         last_seq = conn.execute(select(ArchiveTable.last_seq)
                                 .where(ArchiveTable.table_id == table_id)).scalar()
-    return NO_CATALOG_ROW if last_seq is None else int(last_seq)
+    if last_seq is None:
+        return NO_CATALOG_ROW
+    try:
+        return int(last_seq)
+    except (TypeError, ValueError):  # rewritten behind its guard: no seq to hold the end to
+        raise DamagedRow(f"the archive's catalog row of table {table_id} holds "
+                         f"{shown(last_seq)} as its last seq, which is no seq") from None
 
 
 def _anchors(conn: Connection, table_id: str, first_day: dt.date | None,

@@ -407,3 +407,19 @@ def test_replay_and_a_report_stop_on_a_damaged_row_in_one_line(
         assert ran.error_lines[0].startswith("error: the archived segment of table ")
         assert ran.error_lines[0].endswith("(the archive was changed there: pitwatch verify "
                                            "lists every break)")
+
+
+def test_a_catalog_row_that_is_no_seq_stops_verify_in_one_line(
+        day_copy: tuple[str, Engine]) -> None:
+    """It stopped verify with int()'s traceback."""
+    url, engine = day_copy
+    with engine.begin() as conn:
+        for trigger in conn.execute(text("SELECT name FROM sqlite_master WHERE type = "
+                                         "'trigger' AND tbl_name = 'archive_tables'")).scalars():
+            conn.execute(text(f"DROP TRIGGER {trigger}"))
+        conn.execute(text("UPDATE archive_tables SET last_seq = 'many' WHERE table_id = 'T001'"))
+    ran = pitwatch("verify", "--db", url)
+    assert ran.code == 1 and "Traceback" not in ran.stderr, ran.stderr
+    assert ran.error_lines[-1] == (
+        "error: the archive's catalog row of table T001 holds 'many' as its last seq, which "
+        "is no seq (the archive was changed there)")
