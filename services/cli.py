@@ -191,8 +191,9 @@ def adjudicate(
 ) -> None:
     """Print one adjudication record per hand (JSON lines, hand order); summary on stderr.
 
-    Exits 1 when any input was rejected (a record to the DLQ or a rejected hand), or, with
-    --fail-on-findings, when any hand has a finding; 2 on a usage error.
+    Exits 1 when any input was rejected (a record to the DLQ or a rejected hand), when
+    --ledger refused to book a hand, or, with --fail-on-findings, when any hand has a
+    finding; 2 on a usage error.
     """
     # The collector's thresholds for a long run (with --ledger its records and segments
     # live until they are booked; without, every hand's objects are short-lived, and the
@@ -221,9 +222,13 @@ def adjudicate(
                   "(use --dlq FILE)")
     if alerts is not None:
         alerts.write_bytes(b"".join(_alert_line(a) for a in run.alerts))
+    refused = False  # a hand the ledger would not book (as `pitwatch ledger post` exits 1)
     if ledger is not None and keeper is not None:
-        _say_kept(ledger, keeper.finish())
-    failed = run.input_rejected or (fail_on_findings and run.tally.any_findings)
+        kept = keeper.finish()
+        _say_kept(ledger, kept)
+        refused = bool(kept.posted.counts["refused"] or kept.posted.counts["conflict"])
+    failed = (run.input_rejected or refused
+              or (fail_on_findings and run.tally.any_findings))
     raise typer.Exit(INPUT_PROBLEMS if failed else OK)
 
 
