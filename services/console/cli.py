@@ -57,7 +57,13 @@ def users_add(
     if password_stdin:
         password = sys.stdin.readline().rstrip("\r\n")
     else:
-        password = typer.prompt("password", hide_input=True, confirmation_prompt=True)
+        try:
+            password = typer.prompt("password", hide_input=True, confirmation_prompt=True)
+        except typer.Abort:  # input ended (a script, no terminal): it said "aborted", exit 1
+            raise typer.BadParameter("no password was typed (the input ended): type it "
+                                     "twice at the prompt, or give it on standard input "
+                                     "with --password-stdin", param_hint="--password-stdin"
+                                     ) from None
     try:
         check_user(name, password, role)
     except UserRefused as exc:

@@ -71,3 +71,12 @@ def test_disabling_a_user_ends_their_session_and_logins(tmp_path: Path) -> None:
     assert "dan\tdispute_analyst\tdisabled" in out
     code, _, err = _users("disable", "nobody", "--db", url)
     assert code == 2 and "no console user 'nobody'" in err
+
+
+def test_no_password_typed_is_a_usage_error(tmp_path: Path) -> None:
+    """Run from a script with no input, the prompt said "aborted" and exited 1."""
+    url = f"sqlite:///{tmp_path}/l.sqlite"
+    code, _, err = _users("add", "cy", "--role", "auditor", "--db", url, stdin="")
+    lines = [line for line in err.splitlines() if line.strip()]
+    assert code == 2 and lines[-1].startswith("error: ") and "--password-stdin" in lines[-1]
+    assert "no password was typed" in lines[-1]
