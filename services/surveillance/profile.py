@@ -8,7 +8,7 @@ docs/surveillance.md explains each field.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 import msgspec
 
@@ -23,65 +23,78 @@ class _Section(msgspec.Struct, forbid_unknown_fields=True):
     pass
 
 
+# The ranges a threshold means something in. Types alone let a profile through whose
+# p-value of nan or 2 alerted on anything, of 0 on nothing, whose negative counts or
+# evidence of 0 hands lost alerts and evidence without a word, and whose 0% look growth
+# or 10**20 evidence hands stopped `surveil` with a traceback (QA, 2026-12-06).
+PValue = Annotated[float, msgspec.Meta(gt=0.0, le=1.0)]  # a probability an alert is at
+Count = Annotated[int, msgspec.Meta(ge=1, le=10**9)]  # of hands, decisions, events
+Percent = Annotated[int, msgspec.Meta(ge=1, le=100_000)]  # a growth, in percent
+BigBlinds = Annotated[int, msgspec.Meta(ge=0, le=10**9)]
+Chips = Annotated[int, msgspec.Meta(ge=0, le=2**53)]
+EvidenceHands = Annotated[int, msgspec.Meta(ge=1, le=100_000)]  # hands an alert cites
+FlushCards = Annotated[int, msgspec.Meta(ge=1, le=7)]  # of HCF's seven cards
+
+
 class Sweethearting(_Section):
     """SURV-2."""
 
-    p_value: float
-    min_count: int
+    p_value: PValue
+    min_count: Count
     severity: Severity
 
 
 class Drift(_Section):
     """SURV-8."""
 
-    p_value: float
-    min_count: int
-    min_hands: int
+    p_value: PValue
+    min_count: Count
+    min_hands: Count
     severity: Severity
 
 
 class Improbable(_Section):
     """SURV-6."""
 
-    p_value: float
-    min_count: int
+    p_value: PValue
+    min_count: Count
     severity: Severity
-    hcf_flush_min_cards: int
+    hcf_flush_min_cards: FlushCards
     russian_min_category: Category
 
 
 class Exposure(_Section):
     """SURV-7."""
 
-    p_value: float
-    min_count: int
+    p_value: PValue
+    min_count: Count
     severity: Severity
 
 
 class ChipDumping(_Section):
     """SURV-3."""
 
-    p_value: float
-    min_fold_investment_big_blinds: int
-    min_fold_investment_big_blinds_fixed_limit: int
-    min_count: int
-    min_total_big_blinds: int
+    p_value: PValue
+    min_fold_investment_big_blinds: BigBlinds
+    min_fold_investment_big_blinds_fixed_limit: BigBlinds
+    min_count: Count
+    min_total_big_blinds: BigBlinds
     severity: Severity
 
 
 class SoftPlay(_Section):
     """SURV-4."""
 
-    p_value: float
-    min_decisions: int
+    p_value: PValue
+    min_decisions: Count
     severity: Severity
 
 
 class DecisionTest(_Section):
     """SURV-5, one kind of decision."""
 
-    p_value: float
-    min_decisions: int
+    p_value: PValue
+    min_decisions: Count
     severity: Severity
 
 
@@ -96,21 +109,21 @@ class Collusion(_Section):
 class Looks(_Section):
     """Repeated looks at one instance (``services.surveillance.looks``)."""
 
-    growth_percent: int
+    growth_percent: Percent
 
 
 class SeverityRule(_Section):
     """How an alert's severity follows what is at stake (``services.surveillance.links``)."""
 
-    raise_at_chips: int
-    raise_at_p_value: float
+    raise_at_chips: Chips
+    raise_at_p_value: PValue
 
 
 class SurveillanceConfig(_Section):
     """``surveillance.toml``."""
 
-    realert_growth_percent: int
-    evidence_hands: int
+    realert_growth_percent: Percent
+    evidence_hands: EvidenceHands
     looks: Looks
     severity: SeverityRule
     sweethearting: Sweethearting

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import msgspec
 import orjson
+import pytest
 from typer.testing import CliRunner, Result
 
 from services.cli import app
@@ -108,6 +109,41 @@ def test_a_wrong_surveillance_setting_is_one_line(tmp_path: Path) -> None:
     assert result.stderr.splitlines() == [
         "error: Invalid value for --profile: rule profile 'typo', section 'surveillance': "
         "Object contains unknown field `review_every` (see: pitwatch surveil --help)"]
+
+
+@pytest.mark.parametrize(("setting", "field"), [
+    ("[sweethearting]\np_value = nan\n", "$.sweethearting.p_value"),
+    ("[sweethearting]\np_value = 2.0\n", "$.sweethearting.p_value"),
+    ("[drift]\np_value = 0.0\n", "$.drift.p_value"),
+    ("[exposure]\nmin_count = -3\n", "$.exposure.min_count"),
+    ("evidence_hands = 0\n", "$.evidence_hands"),
+    ("evidence_hands = 100000000000000000000\n", "$.evidence_hands"),
+    ("[looks]\ngrowth_percent = 0\n", "$.looks.growth_percent"),
+    ("[severity]\nraise_at_chips = -1\n", "$.severity.raise_at_chips"),
+    ("[improbable]\nhcf_flush_min_cards = 99\n", "$.improbable.hcf_flush_min_cards"),
+])
+def test_a_threshold_out_of_its_range_is_one_line(tmp_path: Path, setting: str,
+                                                   field: str) -> None:
+    """Types alone let through a p-value of nan or 2 (alerts on anything), of 0 (none),
+    negative counts and evidence of 0 hands (alerts and evidence lost without a word), and
+    a 0% look growth or 10**20 evidence hands stopped the command with a traceback (QA,
+    2026-12-06). Each is refused when the command starts, naming the field."""
+    profile = tmp_path / "profiles" / "odd"
+    profile.mkdir(parents=True)
+    (profile / "profile.toml").write_text('extends = "house-v1"\n', "utf-8")
+    (profile / "surveillance.toml").write_text(setting, "utf-8")
+    log = tmp_path / "log.jsonl"
+    log.write_bytes(b"".join(orjson.dumps(e) + b"\n"
+                             for e in simulate(["hcf"], 1, 2, seed=4, profile=HOUSE).events))
+    result = CliRunner().invoke(app, ["surveil", str(log), "--profile", "odd"],
+                                prog_name="pitwatch",
+                                env={"PITWATCH_PROFILES": str(tmp_path / "profiles"),
+                                     "COLUMNS": "300"})
+    assert result.exit_code == 2, result.output
+    [line] = result.stderr.splitlines()
+    assert line.startswith("error: Invalid value for --profile: rule profile 'odd', section "
+                           "'surveillance': Expected `"), line
+    assert f"at `{field}`" in line, line
 
 
 def test_surveil_db_goes_on_from_the_table_states_adjudicate_kept(tmp_path: Path) -> None:
