@@ -55,7 +55,11 @@ def users_add(
     from services.ledger.cli import open_for_writing
 
     if password_stdin:
-        password = sys.stdin.readline().rstrip("\r\n")
+        try:
+            password = sys.stdin.readline().rstrip("\r\n")
+        except UnicodeDecodeError:  # a traceback before
+            raise typer.BadParameter("the password on standard input is not UTF-8 text",
+                                     param_hint="--password-stdin") from None
     else:
         try:
             password = typer.prompt("password", hide_input=True, confirmation_prompt=True)
@@ -68,9 +72,10 @@ def users_add(
         check_user(name, password, role)
     except UserRefused as exc:
         raise typer.BadParameter(str(exc), param_hint="NAME or password") from None
-    add_user(open_for_writing(db), name, password, role)
-    err.print(f"user {name.strip().lower()} ({ROLE_NAMES[role]}) can log in to the console "
-              f"of {shown_url(db)}", markup=False)
+    existed = add_user(open_for_writing(db), name, password, role)
+    changed = "existed: its password and role are replaced, and it " if existed else ""
+    err.print(f"user {name.strip().lower()} ({ROLE_NAMES[role]}) {changed}can log in to the "
+              f"console of {shown_url(db)}", markup=False)
 
 
 @users_app.command("disable")

@@ -13,6 +13,7 @@ trying faster; the refusal is itself logged.
 from __future__ import annotations
 
 import datetime as dt
+import unicodedata
 from dataclasses import dataclass
 
 from argon2 import PasswordHasher
@@ -34,6 +35,7 @@ HASHER = PasswordHasher()
 _DUMMY_HASH = HASHER.hash("pitwatch: no such user")
 USERNAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789._-")
 MIN_PASSWORD = 10
+MAX_PASSWORD = 1000  # auth.py reads this much of the login form's password
 
 
 class UserRefused(ValueError):
@@ -66,12 +68,21 @@ def check_user(username: str, password: str, role: str) -> str:
         raise UserRefused(f"unknown role {role!r}: one of {', '.join(CONSOLE_ROLES)}")
     if len(password) < MIN_PASSWORD:
         raise UserRefused(f"a password has at least {MIN_PASSWORD} characters")
+    if len(password) > MAX_PASSWORD:  # the login form reads no more than this
+        raise UserRefused(f"a password has at most {MAX_PASSWORD} characters")
+    if not password.strip() or any(
+            unicodedata.category(c) in ("Cc", "Cs") for c in password):
+        # Spaces alone, NUL bytes, or bytes that are not UTF-8 (read as surrogates, which
+        # stopped the hashing with a traceback): nothing a person types at the login.
+        raise UserRefused("a password is printable text, not only spaces: no control "
+                          "characters, and UTF-8")
     return name
 
 
 def add_user(engine: Engine, username: str, password: str, role: str,
-             clock: Clock = utc_now) -> None:
-    """Add a user (or replace the password and role of one that exists)."""
+             clock: Clock = utc_now) -> bool:
+    """Add a user (or replace the password and role of one that exists); whether the user
+    existed (the command says which: the same words for both hid a replaced password)."""
     name = check_user(username, password, role)
     hashed = HASHER.hash(password)
     with write_transaction(engine) as conn:
@@ -84,6 +95,7 @@ def add_user(engine: Engine, username: str, password: str, role: str,
             conn.execute(insert(ConsoleUser).values(username=name, password_hash=hashed,
                                                     role=role, created_at=stamp(clock()),
                                                     disabled=False))
+    return exists is not None
 
 
 def disable_user(engine: Engine, username: str) -> bool:

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from sqlalchemy import select
 from typer.testing import CliRunner
 
 from services.cli import app
-from services.console.users import log_in
+from services.console.users import UserRefused, check_user, log_in
 from services.ledger.console_tables import ConsoleUser
 from services.ledger.db import open_existing_ledger, open_ledger
 
@@ -80,3 +81,25 @@ def test_no_password_typed_is_a_usage_error(tmp_path: Path) -> None:
     lines = [line for line in err.splitlines() if line.strip()]
     assert code == 2 and lines[-1].startswith("error: ") and "--password-stdin" in lines[-1]
     assert "no password was typed" in lines[-1]
+
+
+def test_a_password_is_printable_text_and_a_replaced_user_is_said(tmp_path: Path) -> None:
+    """Twelve spaces or NUL bytes were taken as passwords, bytes that are not UTF-8
+    stopped the hashing with a traceback, and adding an existing name replaced its
+    password with the words of a new user (QA, 2026-12-06)."""
+    url = f"sqlite:///{tmp_path}/l.sqlite"
+    with pytest.raises(UserRefused, match="printable text"):  # stdin read with
+        check_user("dee", "\udcff" * 11, "auditor")  # surrogateescape: bytes not UTF-8
+    for stdin in (" " * 12 + "\n", "\x00" * 11 + "\n", "p" * 1001 + "\n"):
+        code, out, err = _users("add", "dee", "--role", "auditor", "--db", url,
+                                "--password-stdin", stdin=stdin)
+        lines = [line for line in err.splitlines() if line.strip()]
+        assert code == 2 and out == "" and len(lines) == 1, err
+        assert "password" in lines[0] and "Traceback" not in err
+    code, _, err = _users("add", "dee", "--role", "auditor", "--db", url,
+                          "--password-stdin", stdin="a fine password\n")
+    assert code == 0 and "replaced" not in err
+    code, _, err = _users("add", "Dee", "--role", "compliance_officer", "--db", url,
+                          "--password-stdin", stdin="another password\n")
+    assert code == 0 and "user dee (compliance officer) existed: its password and role are " \
+        "replaced" in err, err
