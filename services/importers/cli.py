@@ -84,7 +84,7 @@ def phh(
     rule_profile: Annotated[str, typer.Option(
         "--rule-profile", callback=_rule_profile,
         help="the rule profile every imported table posts, e.g. a venue's profile with its "
-             "pot rake schedule ([rake.pot] in holdem.toml)")] = RULE_PROFILE,
+             "pot rake schedule (\\[rake.pot] in holdem.toml)")] = RULE_PROFILE,
     chip_unit: Annotated[str | None, typer.Option(
         "--chip-unit", help="the source amount one chip stands for, the same at every "
                             "table (0.01: chips are cents), as a venue's rake schedule "

@@ -70,3 +70,29 @@ def test_every_help_shows_each_paragraph_flowing(
                 assert words in lines, (path, words)
             broken += "\n" in paragraph
     assert broken  # the source wraps some paragraphs: the test sees them joined
+
+
+def test_every_option_help_shows_its_words(monkeypatch: pytest.MonkeyPatch,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    """Each option's help, as written, is in its command's help: ``[rake.pot]`` in
+    ``import phh --rule-profile`` was read as Rich markup and dropped, the very section
+    name a venue's rake schedule is posted under (QA, 2026-12-06)."""
+    from services.cli import app
+
+    monkeypatch.setenv("COLUMNS", "400")
+    checked = 0
+    tree = _every_command_imported()
+    for path, _ in _paths(tree):
+        root = typer.main.get_command(app)
+        command: Any = tree
+        for name in path:
+            command = command.commands[name]
+        assert root.main([*path, "--help"], prog_name="pitwatch", standalone_mode=False) == 0
+        shown = " ".join(capsys.readouterr().out.replace("│", " ").split())
+        for param in getattr(command, "params", []):
+            written = getattr(param, "help", None)
+            if written:
+                words = " ".join(written.replace("\\[", "[").split())
+                assert words in shown, (path, param.name, words)
+                checked += 1
+    assert checked > 50
