@@ -76,3 +76,52 @@ def test_readme_names_the_games_and_the_exit_codes() -> None:
     for row in ("| 0 | success |", "| 1 | the input had problems", "| 2 | a usage or"):
         assert row in readme
     assert "docs/compliance-guide.md" in readme and ".venv" in readme
+
+
+INDEX_CODE = re.compile(r"`([A-Z][A-Z0-9_]+)`")  # MISPAY too: CODE wants an underscore
+
+
+def _guide_rules() -> dict[str, set[str] | None]:
+    """Each finding code of the guide's finding index, and the rule ids its row's Rule
+    column names (None: the row names the rule by what it is, with examples: MISPAY
+    cites the settlement rule the table broke, whichever game)."""
+    rows: dict[str, set[str] | None] = {}
+    for line in _text(DOCS / "compliance-guide.md").splitlines():
+        cells = [cell.strip() for cell in line.split("|")]
+        if len(cells) > 3 and INDEX_CODE.search(cells[1]):
+            for code in INDEX_CODE.findall(cells[1]):
+                if "e.g." in cells[2]:
+                    rows[code] = None
+                else:
+                    named = rows.setdefault(code, set())
+                    if named is not None:
+                        named.update(RULE_ID.findall(cells[2]))
+    return rows
+
+
+def test_the_guides_rule_column_names_the_rule_each_finding_cites() -> None:
+    """The guide tells an officer to open the rule book at the rule a finding cites; three
+    rows named another rule (EXTRA_BURN, FALSE_AUTO_WIN_DECLARATION, WRONG_CALL_AMOUNT:
+    QA against simulated floors, 2026-12-06). Every game simulated with every fault kind:
+    each finding's rule is in its row."""
+    import orjson
+
+    from services.adjudicator.embedded import adjudicate_lines
+    from services.simulator.run import available_faults, simulate
+    from tests.profiles import HOUSE, PROFILES
+
+    cited: dict[str, set[str]] = {}
+    for game in SIMULATORS:
+        log = simulate([game], 2, 120, seed=11, faults=frozenset(available_faults(game)),
+                       fault_rate=0.5, profile=HOUSE)
+        lines = [orjson.dumps(e) for e in log.events]
+        for step in adjudicate_lines(lines, PROFILES):
+            for record in step.records:
+                for found in record.findings:
+                    cited.setdefault(found.code, set()).add(found.rule)
+    rows = _guide_rules()
+    assert len(cited) > 40  # the floors raised most kinds
+    wrong = {code: (sorted(rules), sorted(rows.get(code) or ()))
+             for code, rules in cited.items()
+             if code not in rows or (rows[code] is not None and not rules <= rows[code])}
+    assert wrong == {}
