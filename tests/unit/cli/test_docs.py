@@ -121,10 +121,7 @@ def test_the_guides_rule_column_names_the_rule_each_finding_cites() -> None:
                     cited.setdefault(found.code, set()).add(found.rule)
     rows = _guide_rules()
     assert len(cited) > 40  # the floors raised most kinds
-    def named(code: str) -> set[str] | None:  # None: the row names any rule of a kind
-        return rows[code] if code in rows else set()
-
-    wrong = {code: (sorted(rules), sorted(named(code) or ()))
-             for code, rules in cited.items()
-             if (row := named(code)) is not None and not rules <= row}
+    wrong = {code: (sorted(rules), sorted(rows.get(code) or ()))
+             for code, rules in cited.items()  # a row of None names any rule of a kind
+             if (row := rows.get(code, set())) is not None and not rules <= row}
     assert wrong == {}
