@@ -500,7 +500,7 @@ class Movement(Struct, kw_only=True, forbid_unknown_fields=True, array_like=Fals
     """
 
     event_id: Uuid
-    seq: Annotated[int, Meta(ge=1)]
+    seq: Annotated[int, Meta(ge=1, le=MAX_SAFE)]
     from_: NonEmpty = field(name="from")
     to: NonEmpty
     amount: PositiveChips
@@ -529,8 +529,10 @@ class AdjudicationRecord(Struct, kw_only=True, forbid_unknown_fields=True, omit_
     dealer_id: str | None = None
     rake_mode: RakeMode | None = None
     ended_at: Timestamp | None = None
-    first_seq: int | None = None
-    last_seq: int | None = None
+    # Bounded as an event's seq is: a record from a file (``ledger post``) with 2**63 here
+    # stopped the booking at the database with a traceback, its batch lost.
+    first_seq: Annotated[int, Meta(ge=1, le=MAX_SAFE)] | None = None
+    last_seq: Annotated[int, Meta(ge=1, le=MAX_SAFE)] | None = None
     last_hash: Sha256Hex | None = None
     movements: list[Movement] | None = None
 

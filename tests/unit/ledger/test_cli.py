@@ -98,3 +98,28 @@ def test_post_books_a_jsonl_file_and_reports_bad_lines(tmp_path: Path) -> None:
     assert "3 records: duplicate 1, posted 2" in result.output
     again = runner.invoke(ledger_app, ["balances", "--db", url])
     assert "bob" in again.output
+
+
+def test_a_record_with_a_seq_out_of_range_is_a_rejected_line(tmp_path: Path) -> None:
+    """A record with ``last_seq`` 2**63 stopped ``ledger post`` at the database with a
+    traceback, and the good records of its batch and after it were not booked (QA,
+    2026-12-06); ``first_seq`` -5 was booked. Each is a line that is no record now, and
+    every good record is booked."""
+    import msgspec
+
+    from tests.unit.ledger.dbread import count
+
+    good = [hcf_seat1_wins(f"T1-{n:06d}") for n in range(1, 5)]
+    bad = [msgspec.structs.replace(hcf_dp_collects("T1-000098"), last_seq=2**63),
+           msgspec.structs.replace(hcf_dp_collects("T1-000099"), first_seq=-5)]
+    lines = [encode_record(r) for r in (good[0], bad[0], good[1], bad[1], *good[2:])]
+    path = tmp_path / "records.jsonl"
+    path.write_bytes(b"\n".join(lines) + b"\n")
+    url = f"sqlite:///{tmp_path}/l.sqlite"
+    result = runner.invoke(ledger_app, ["post", str(path), "--db", url, "--batch-size", "2"])
+    assert result.exit_code == 1, result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    assert "Traceback" not in result.output
+    engine = open_ledger(url)
+    assert count(engine, "hands") == 4
+    engine.dispose()
