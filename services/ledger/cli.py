@@ -34,7 +34,7 @@ from services.ledger.db import (
     open_ledger,
     shown_url,
 )
-from services.ledger.listing import Column, Format, Listing, json_bytes, natural_key
+from services.ledger.listing import Column, Format, Listing, json_bytes, natural_key, printable
 from services.ledger.posting import DEFAULT_BATCH_SIZE, PostTally, iter_post
 from services.ledger.queries import (
     StoredHand,
@@ -127,7 +127,8 @@ def posting_summary(url: str, tally: PostTally) -> list[str]:
         lines.append(f"  {counts['refused'] + counts['conflict']:,} hand(s) not booked: the "
                      "ledger refuses chips that do not balance (GEN-8) or a changed re-post "
                      "(SURV-9); each is on file with its reason and listed for review:")
-        lines += [f"    {reason}" for reason in tally.first_refusals]
+        # A reason quotes ids from the records (free text): shown, never obeyed.
+        lines += [f"    {printable(reason)}" for reason in tally.first_refusals]
         if tally.refusals > len(tally.first_refusals):
             lines.append(f"    ... and {tally.refusals - len(tally.first_refusals):,} more "
                          "(pitwatch report daily lists them all)")
@@ -240,9 +241,10 @@ def hand_command(
 
 def _hand_heading(hand: StoredHand) -> Text:
     record = hand.record
-    return Text.assemble(
-        (record.hand_id, "bold"),
-        f"  table {record.table_id}  game {_dash(record.game)}  status {record.status}  "
+    return Text.assemble(  # the ids are the table's free text: shown, never obeyed
+        (printable(record.hand_id), "bold"),
+        f"  table {printable(record.table_id)}  game {_dash(record.game)}  status "
+        f"{record.status}  "
         f"ledger {hand.ledger_status}  rake mode {_dash(record.rake_mode)}  "
         f"ended {_dash(record.ended_at)}",
     )
@@ -294,7 +296,8 @@ def post_command(
             statuses[result.status] += 1
             progress.advance(task)
             for finding in result.findings:
-                errors.print(f"{finding.rule} {finding.code}: {finding.message}", markup=False)
+                errors.print(f"{finding.rule} {finding.code}: {printable(finding.message)}",
+                             markup=False)
     elapsed = time.perf_counter() - started
     hands = sum(statuses.values())
     summary = ", ".join(f"{status} {count}" for status, count in sorted(statuses.items()))

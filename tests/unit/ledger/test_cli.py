@@ -123,3 +123,22 @@ def test_a_record_with_a_seq_out_of_range_is_a_rejected_line(tmp_path: Path) -> 
     engine = open_ledger(url)
     assert count(engine, "hands") == 4
     engine.dispose()
+
+
+def test_ids_from_the_records_are_shown_not_obeyed(tmp_path: Path) -> None:
+    """A hand id holding an escape sequence and a direction override reached the
+    terminal raw in ``ledger post``'s refusal lines and ``ledger hand``'s heading, where
+    ``ledger balances`` showed such text escaped (QA, 2026-12-06)."""
+    import msgspec
+
+    hand_id = "Z\x1b[31mRED\x1b[0m\u202e"
+    first = hcf_seat1_wins(hand_id)
+    changed = msgspec.structs.replace(first, status="discrepancy")
+    path = tmp_path / "records.jsonl"
+    path.write_bytes(encode_record(first) + b"\n" + encode_record(changed) + b"\n")
+    url = f"sqlite:///{tmp_path}/l.sqlite"
+    posted = runner.invoke(ledger_app, ["post", str(path), "--db", url])
+    shown = runner.invoke(ledger_app, ["hand", hand_id, "--db", url])
+    for result in (posted, shown):
+        assert "\x1b" not in result.output and "\u202e" not in result.output, result.output
+        assert "Z\\x1b[31mRED\\x1b[0m\\u202e" in result.output
