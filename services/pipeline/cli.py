@@ -17,13 +17,15 @@ from __future__ import annotations
 import asyncio
 import logging
 import math
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated
 
 import typer
 from rich.console import Console
 
-from services.ledger.db import DB_ENV_VAR, DEFAULT_URL
+from services.ledger.db import DB_ENV_VAR, DEFAULT_URL, LedgerUnavailable
 from services.pipeline.clients import bootstrap_servers, broker_as_usage_error
 from services.pipeline.monitoring import check_monitoring_settings
 from services.pipeline.topics import (
@@ -205,7 +207,7 @@ def serve_ledger(
         session_timeout_ms=session_timeout_ms,
     )
     check_monitoring_settings("ledger")
-    with broker_as_usage_error():
+    with broker_as_usage_error(), _database_as_usage_error():
         asyncio.run(serve(settings))
 
 
@@ -235,8 +237,18 @@ def serve_archive(
     settings = ArchiveServiceSettings(
         bootstrap=bootstrap, topics=TopicNames.with_prefix(topic_prefix), group_id=group,
         db_url=db, batch=batch, session_timeout_ms=session_timeout_ms)
-    with broker_as_usage_error():
+    with broker_as_usage_error(), _database_as_usage_error():
         asyncio.run(serve(settings))
+
+
+@contextmanager
+def _database_as_usage_error() -> Iterator[None]:
+    """A ``--db`` the service cannot open as the command line's one line (exit 2), as
+    ``pitwatch adjudicate --ledger`` says it: it was a traceback ending in that line."""
+    try:
+        yield
+    except LedgerUnavailable as exc:
+        raise typer.BadParameter(str(exc), param_hint="--db") from None
 
 
 main_app = typer.Typer(help="pitwatch's Kafka commands (also mounted on `pitwatch`).",

@@ -4,7 +4,7 @@ The services stay about their work; each calls into this module once per concern
 
 adjudicator (services/pipeline/worker.py)::
 
-    start_adjudicator_monitoring(settings.bootstrap, settings.app_id,
+    start_adjudicator_monitoring(settings.bootstrap, settings.group,
                                  settings.topics.events, settings.topics.dlq)
     ...
     await self._deliver(outgoing)

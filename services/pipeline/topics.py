@@ -98,8 +98,18 @@ class StreamSettings:
 
     @property
     def changelog(self) -> str:
-        """Faust names a table's changelog ``<app id>-<table name>-changelog``."""
-        return f"{self.app_id}-{STATE_TABLE}-changelog"
+        """The adjudicator's state topic, ``<prefix><app id>-table-state-changelog``.
+
+        The prefix too: two pipelines on one broker with different prefixes and the same
+        app id (the default one) shared the changelog, and the second restored the first's
+        table states and skipped every record of its own as replayed (QA, 2026-12-06)."""
+        return f"{self.topic_prefix}{self.app_id}-{STATE_TABLE}-changelog"
+
+    @property
+    def group(self) -> str:
+        """The adjudicator's consumer group, ``<prefix><app id>``, kept apart as the
+        changelog is."""
+        return f"{self.topic_prefix}{self.app_id}"
 
 
 @dataclass(frozen=True)

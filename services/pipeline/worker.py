@@ -74,7 +74,7 @@ from services.adjudicator.engine import engine_name
 from services.games.profile import Profiles
 from services.games.profiles import read_profiles
 from services.pipeline import raw_batches
-from services.pipeline.clients import start_clients
+from services.pipeline.clients import require_topics, start_clients
 from services.pipeline.failpoints import arm_from_env, failpoint
 from services.pipeline.monitoring import observe_adjudicator_batch, start_adjudicator_monitoring
 from services.pipeline.producer import new_producer
@@ -212,7 +212,7 @@ class AdjudicatorWorker:
         return AIOKafkaConsumer(
             value_deserializer=raw_batches.RAW_BATCHES if raw else None,
             bootstrap_servers=self.settings.bootstrap,
-            group_id=self.settings.app_id,
+            group_id=self.settings.group,
             client_id=f"{self.settings.app_id}-{os.getpid()}",
             enable_auto_commit=False,  # offsets only at checkpoints, after the states
             auto_offset_reset="earliest",
@@ -234,7 +234,7 @@ class AdjudicatorWorker:
                             self.consumer)
         self.consumer.subscribe([self.topics.events], listener=_Rebalance(self))
         log.info("adjudicator consuming %s as group %s", self.topics.events,
-                 self.settings.app_id)
+                 self.settings.group)
         try:
             while not self.stopping.is_set():
                 if self.restoring:
@@ -483,10 +483,18 @@ async def _acknowledged(pending: Sequence[asyncio.Future[object]]) -> None:
 
 
 async def serve(settings: StreamSettings, options: WorkerOptions | None = None) -> None:
-    """Run one worker until SIGINT/SIGTERM, then stop cleanly (checkpoint first)."""
+    """Run one worker until SIGINT/SIGTERM, then stop cleanly (checkpoint first).
+
+    Every topic it reads and writes must exist first (``TopicMissing``: one line): on a
+    missing ``table-events`` it waited forever in its group, and on a missing changelog
+    it logged thousands of lines a second, ignored SIGTERM and ended in a traceback."""
     arm_from_env()
+    t = settings.topics
+    wanted = [t.events, settings.changelog, t.adjudications, t.alerts, t.dlq]
+    await require_topics(settings.bootstrap,
+                         wanted + ([t.archive] if (options or WorkerOptions()).archive else []))
     worker = AdjudicatorWorker(settings, read_profiles(), options)
-    start_adjudicator_monitoring(settings.bootstrap, settings.app_id, settings.topics.events,
+    start_adjudicator_monitoring(settings.bootstrap, settings.group, settings.topics.events,
                                  settings.topics.dlq)
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGINT, signal.SIGTERM):

@@ -398,7 +398,7 @@ class Pipeline:
             admin = AIOKafkaAdminClient(bootstrap_servers=self.bootstrap)
             await admin.start()
             try:
-                offsets = await admin.list_consumer_group_offsets(self.settings.app_id)
+                offsets = await admin.list_consumer_group_offsets(self.settings.group)
             finally:
                 await admin.close()
             return {tp: meta.offset for tp, meta in offsets.items()

@@ -1,0 +1,69 @@
+"""The pipeline's names keep pipelines apart, and a service whose topics are missing says
+so in one line (QA against the real broker, 2026-12-06).
+
+Before: two pipelines on one broker with different ``--topic-prefix`` and the same app id
+(the default one) shared the changelog and the consumer group, and the second restored
+the first's table states and skipped every record of its own as replayed (0 of 60 hands
+adjudicated, no error); ``serve adjudicator`` on a missing ``table-events`` waited in its
+group forever, and on a missing changelog logged thousands of lines a second, ignored
+SIGTERM and ended in a traceback; ``serve ledger --db nonsense`` printed a traceback."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from services.pipeline.topics import StreamSettings
+from tests.integration import pipeline_fixtures
+from tests.integration.pipeline_fixtures import PipelineFactory
+
+pipeline = pipeline_fixtures.pipeline
+REPO = Path(__file__).resolve().parents[2]
+
+
+def test_the_prefix_keeps_the_state_topic_and_the_group_apart() -> None:
+    a = StreamSettings(topic_prefix="casino-a-")
+    b = StreamSettings(topic_prefix="casino-b-")
+    assert a.app_id == b.app_id  # the default app id, on both
+    assert a.changelog == "casino-a-pitwatch-adjudicator-table-state-changelog"
+    assert {a.changelog, a.group} & {b.changelog, b.group} == set()
+    assert StreamSettings().changelog == "pitwatch-adjudicator-table-state-changelog"
+    assert StreamSettings().group == "pitwatch-adjudicator"  # unchanged without a prefix
+
+
+def _serve(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "services.cli", "serve", *args], cwd=REPO, text=True,
+        capture_output=True, timeout=120, check=False,
+        env={**os.environ, "PITWATCH_METRICS_PORT": "off"})
+
+
+def _one_line_error(done: subprocess.CompletedProcess[str], *words: str) -> None:
+    assert done.returncode == 2, done.stderr[-2000:]
+    errors = [line for line in done.stderr.splitlines() if line.startswith("error: ")]
+    assert len(errors) == 1 and "Traceback" not in done.stderr, done.stderr[-2000:]
+    for word in words:
+        assert word in errors[0], (word, errors[0])
+
+
+@pytest.mark.integration
+def test_a_missing_topic_or_database_is_one_line(pipeline: PipelineFactory,
+                                                 kafka_bootstrap: str) -> None:
+    p = pipeline()
+    s = p.settings
+    nowhere = f"{s.topic_prefix}none-"
+    _one_line_error(_serve("adjudicator", "--bootstrap", kafka_bootstrap, "--topic-prefix",
+                           nowhere, "--app-id", s.app_id),
+                    f"topic {nowhere}table-events does not exist")
+    other = f"{s.app_id}-other"  # the pipeline's topics, but no state topic for this id
+    _one_line_error(_serve("adjudicator", "--bootstrap", kafka_bootstrap, "--topic-prefix",
+                           s.topic_prefix, "--app-id", other),
+                    f"topic {s.topic_prefix}{other}-table-state-changelog does not exist")
+    for service in ("ledger", "archive"):
+        _one_line_error(_serve(service, "--bootstrap", kafka_bootstrap, "--topic-prefix",
+                               s.topic_prefix, "--db", "nonsense"),
+                        "--db", "'nonsense' is not a database URL")
