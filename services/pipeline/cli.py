@@ -95,7 +95,8 @@ def produce(
         where = ", ".join(f"{line} ({size:,} bytes)" for line, size in report.too_large[:5])
         more = f" and {len(report.too_large) - 5} more" if len(report.too_large) > 5 else ""
         err.print(f"not published: {len(report.too_large)} line(s) over {MAX_PUBLISHED_BYTES:,} "
-                  f"bytes, more than the topic takes: {where}{more} (a record over "
+                  f"bytes with their key (table_id), more than the topic takes: {where}{more} "
+                  "(a record over "
                   "1,000,000 bytes is refused by the intake in any case)", markup=False,
                   soft_wrap=True)
         raise typer.Exit(1)

@@ -60,13 +60,17 @@ def record_key(raw: bytes) -> bytes | None:
 
 def keyed_records(lines: Iterable[bytes], too_large: list[tuple[str, int]] | None = None
                   ) -> Iterator[tuple[bytes | None, bytes]]:
-    """``(key, line)`` of every line; with ``too_large``, a line over
-    ``MAX_PUBLISHED_BYTES`` is noted there (where, bytes) instead of yielded."""
+    """``(key, line)`` of every line; with ``too_large``, a record over
+    ``MAX_PUBLISHED_BYTES`` (its line and its key: a megabyte ``table_id`` doubles the
+    record, and the broker refused it with a traceback) is noted there (where, bytes)
+    instead of yielded."""
     for raw, where in iter_lines(lines):
-        if too_large is not None and len(raw) > MAX_PUBLISHED_BYTES:
-            too_large.append((where, len(raw)))
+        key = record_key(raw)
+        size = len(raw) + len(key or b"")
+        if too_large is not None and size > MAX_PUBLISHED_BYTES:
+            too_large.append((where, size))
             continue
-        yield record_key(raw), raw
+        yield key, raw
 
 
 def new_producer(bootstrap: str, client_id: str = "pitwatch-producer",

@@ -58,9 +58,27 @@ def test_a_line_larger_than_the_topic_takes(pipeline: StreamSettings, tmp_path: 
                    pipeline.topic_prefix, columns=400)
     assert ran.code == 1, ran.stderr
     assert f"published 2 record(s) to {pipeline.topics.events}" in ran.stderr
-    assert (f"not published: 1 line(s) over {MAX_PUBLISHED_BYTES:,} bytes, more than the "
-            f"topic takes: line 2 ({len(big):,} bytes)") in ran.stderr
+    assert (f"not published: 1 line(s) over {MAX_PUBLISHED_BYTES:,} bytes with their key "
+            f"(table_id), more than the topic takes: line 2 ({len(big) + 2:,} bytes)"
+            ) in ran.stderr
     assert "Traceback" not in ran.stderr
+
+
+def test_a_record_whose_key_makes_it_too_large(pipeline: StreamSettings,
+                                               tmp_path: Path) -> None:
+    """A line under the limit whose ``table_id`` (the key) doubles the record over it:
+    the broker refused it with a traceback and no count of what was published (QA,
+    2026-12-06). It is named with its size, the rest published, exit 1."""
+    small = orjson.dumps({"v": 1, "table_id": "T1"})
+    keyed = orjson.dumps({"v": 1, "table_id": "K" * (MAX_PUBLISHED_BYTES // 2 + 10)})
+    assert len(keyed) < MAX_PUBLISHED_BYTES < 2 * len(keyed)
+    log = tmp_path / "log.jsonl"
+    log.write_bytes(small + b"\n" + keyed + b"\n" + small + b"\n")
+    ran = pitwatch("produce", str(log), "--bootstrap", pipeline.bootstrap, "--topic-prefix",
+                   pipeline.topic_prefix, columns=400)
+    assert ran.code == 1, ran.stderr
+    assert f"published 2 record(s) to {pipeline.topics.events}" in ran.stderr
+    assert "line 2 (" in ran.stderr and "Traceback" not in ran.stderr
 
 
 @pytest.mark.parametrize("service", [
