@@ -34,6 +34,7 @@ from services.pipeline.topics import (
     DEFAULT_PARTITIONS,
     StreamSettings,
     TopicMismatchError,
+    TopicRefused,
     create_topics,
 )
 
@@ -122,6 +123,9 @@ def topics_create(
     except TopicMismatchError as exc:
         err.print(f"[red]{exc}[/red]")
         raise typer.Exit(1) from exc
+    except TopicRefused as exc:  # the broker's reason (a replication factor, a policy)
+        raise typer.BadParameter(f"{exc}: check --replication and the broker's settings",
+                                 param_hint="--replication") from None
     for name, what in outcome:
         err.print(f"{what:>7}  {name}")
 

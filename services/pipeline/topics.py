@@ -18,7 +18,9 @@ from __future__ import annotations
 import asyncio
 import os
 from dataclasses import dataclass, field
+from typing import Any
 
+from aiokafka import errors as kafka_errors
 from aiokafka.admin import AIOKafkaAdminClient, NewTopic
 from aiokafka.errors import TopicAlreadyExistsError
 
@@ -173,14 +175,19 @@ async def create_topics(settings: StreamSettings) -> list[tuple[str, str]]:
     try:
         specs = topic_specs(settings)
         existing = set(await admin.list_topics())
+        # The topics there already first: a wrong count there once failed the command
+        # after it had created the missing ones with the wrong count too, a state no later
+        # run could recover from (QA, 2026-12-06).
+        await _check_partitions(admin, [s for s in specs if s.name in existing])
         wanted = [s for s in specs if s.name not in existing]
         outcome = {s.name: "exists" for s in specs if s.name in existing}
         for spec in wanted:
             try:
-                await admin.create_topics([
+                response = await admin.create_topics([
                     NewTopic(spec.name, spec.partitions, spec.replication,
                              topic_configs=spec.configs)
                 ])
+                _raise_refusal(response, spec.name)
                 outcome[spec.name] = "created"
             except TopicAlreadyExistsError:  # another process created it meanwhile
                 outcome[spec.name] = "exists"
@@ -188,6 +195,23 @@ async def create_topics(settings: StreamSettings) -> list[tuple[str, str]]:
         return [(s.name, outcome[s.name]) for s in specs]
     finally:
         await admin.close()
+
+
+class TopicRefused(RuntimeError):
+    """The broker refused to create a topic; the message is its reason."""
+
+
+def _raise_refusal(response: Any, name: str) -> None:
+    """The broker's refusal of a topic as ``TopicRefused`` (aiokafka returns the error
+    code of each topic instead of raising: a replication factor above the brokers was
+    reported as "None partition(s)" with advice about partition counts)."""
+    for topic, code, *message in getattr(response, "topic_errors", []) or []:
+        if code == TopicAlreadyExistsError.errno:
+            raise TopicAlreadyExistsError
+        if code:
+            reason = (message[0] if message and message[0] else
+                      kafka_errors.for_code(code).__name__)
+            raise TopicRefused(f"the broker refused to create {topic or name}: {reason}")
 
 
 async def partition_counts(admin: AIOKafkaAdminClient, names: list[str]) -> dict[str, int]:

@@ -67,3 +67,48 @@ def test_a_missing_topic_or_database_is_one_line(pipeline: PipelineFactory,
         _one_line_error(_serve(service, "--bootstrap", kafka_bootstrap, "--topic-prefix",
                                s.topic_prefix, "--db", "nonsense"),
                         "--db", "'nonsense' is not a database URL")
+
+
+@pytest.mark.integration
+def test_topics_create_fails_before_it_creates_and_says_the_brokers_reason(
+        kafka_bootstrap: str) -> None:
+    """A wrong --partitions against existing topics failed only after creating the
+    missing ones (here a second app id's state topic) with the wrong count, which no later
+    run could then recover from; and a replication factor above the brokers was reported
+    as "None partition(s)" with advice about partition counts."""
+    import asyncio
+
+    from aiokafka.admin import AIOKafkaAdminClient
+
+    from services.pipeline.topics import create_topics, delete_topics
+    from tests.integration.conftest import unique_name
+
+    prefix = unique_name("topics") + "-"
+    first = StreamSettings(bootstrap=kafka_bootstrap, topic_prefix=prefix, app_id="a")
+    other = StreamSettings(bootstrap=kafka_bootstrap, topic_prefix=prefix, app_id="b",
+                           partitions=3)
+    asyncio.run(create_topics(first))
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "services.cli", "topics", "create", "--bootstrap",
+             kafka_bootstrap, "--topic-prefix", prefix, "--app-id", "b", "--partitions", "3"],
+            cwd=REPO, text=True, capture_output=True, timeout=120, check=False)
+        assert done.returncode == 1 and "partition(s), declared 3" in done.stderr, done.stderr
+
+        async def names() -> set[str]:
+            admin = AIOKafkaAdminClient(bootstrap_servers=kafka_bootstrap)
+            await admin.start()
+            try:
+                return set(await admin.list_topics())
+            finally:
+                await admin.close()
+
+        assert other.changelog not in asyncio.run(names())  # nothing was created
+        refused = subprocess.run(
+            [sys.executable, "-m", "services.cli", "topics", "create", "--bootstrap",
+             kafka_bootstrap, "--topic-prefix", prefix + "r-", "--replication", "3"],
+            cwd=REPO, text=True, capture_output=True, timeout=120, check=False)
+        _one_line_error(refused, "--replication", "the broker refused to create",
+                        "replication factor")
+    finally:
+        asyncio.run(delete_topics(first))
