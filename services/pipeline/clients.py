@@ -17,7 +17,11 @@ from typing import Protocol
 
 import typer
 from aiokafka.admin import AIOKafkaAdminClient
-from aiokafka.errors import KafkaConnectionError, UnknownTopicOrPartitionError
+from aiokafka.errors import (
+    InvalidSessionTimeoutError,
+    KafkaConnectionError,
+    UnknownTopicOrPartitionError,
+)
 
 from services.events.numerals import is_ascii_number
 
@@ -99,10 +103,16 @@ async def close_client(client: _Startable) -> None:
 @contextmanager
 def broker_as_usage_error() -> Iterator[None]:
     """A command's ``BrokerUnreachable`` or ``TopicMissing`` as the command line's
-    one-line error (exit 2)."""
+    one-line error (exit 2); and a session timeout the broker's group settings refuse
+    (it was a traceback ending in ``InvalidSessionTimeoutError``)."""
     try:
         yield
     except BrokerUnreachable as exc:
         raise typer.BadParameter(str(exc), param_hint="--bootstrap") from None
     except TopicMissing as exc:
         raise typer.BadParameter(str(exc), param_hint="--topic-prefix") from None
+    except InvalidSessionTimeoutError:
+        raise typer.BadParameter(
+            "the broker refuses this session timeout: give one between its "
+            "group.min.session.timeout.ms and group.max.session.timeout.ms (6,000 and "
+            "1,800,000 ms by default)", param_hint="--session-timeout-ms") from None

@@ -67,6 +67,11 @@ def test_a_missing_topic_or_database_is_one_line(pipeline: PipelineFactory,
         _one_line_error(_serve(service, "--bootstrap", kafka_bootstrap, "--topic-prefix",
                                s.topic_prefix, "--db", "nonsense"),
                         "--db", "'nonsense' is not a database URL")
+    # a session timeout outside the broker's bounds: a traceback before
+    _one_line_error(_serve("ledger", "--bootstrap", kafka_bootstrap, "--topic-prefix",
+                           s.topic_prefix, "--db", p.db_url, "--group", f"{s.group}-l",
+                           "--session-timeout-ms", "1"),
+                    "--session-timeout-ms", "the broker refuses this session timeout")
 
 
 @pytest.mark.integration
