@@ -78,7 +78,7 @@ from services.pipeline.clients import require_topics, start_clients
 from services.pipeline.failpoints import arm_from_env, failpoint
 from services.pipeline.monitoring import observe_adjudicator_batch, start_adjudicator_monitoring
 from services.pipeline.producer import new_producer
-from services.pipeline.step import BatchResult, Outgoing, PartitionTables
+from services.pipeline.step import BatchResult, Outgoing, PartitionTables, StateMismatchError
 from services.pipeline.topics import StreamSettings
 
 log = logging.getLogger("pitwatch.adjudicator")
@@ -87,6 +87,7 @@ Message: TypeAlias = ConsumerRecord[bytes, bytes] | raw_batches.RawBatch
 
 WORKER_HEADER = "pitwatch-worker"  # "<host>/<pid>" of the worker that produced a record
 EXIT_PROCESSING_FAILED = 70  # EX_SOFTWARE: restart from the committed offsets
+EXIT_USAGE = 2  # a state of the other engine: restart it with that engine (one line says)
 BATCH_MAX = 2000  # records per poll: one produce round trip for their outputs
 POLL_MS = 100  # a poll returns as soon as records are there; this bounds an idle wait
 CHECKPOINT_SECONDS = 1.0
@@ -101,11 +102,13 @@ PROGRESS_SECONDS = 5.0
 RESTORE_POLL_MS = 500
 
 
-def fail_stop(why: str, exc: BaseException | None = None) -> NoReturn:
-    """Stop without committing anything more (see the module docstring)."""
+def fail_stop(why: str, exc: BaseException | None = None,
+              code: int = EXIT_PROCESSING_FAILED) -> NoReturn:
+    """Stop without committing anything more (see the module docstring). ``exc``: its
+    traceback is logged (a fault to look into); without it, ``why`` is the one line."""
     log.critical("adjudicator stopping: %s", why, exc_info=exc)
     logging.shutdown()
-    os._exit(EXIT_PROCESSING_FAILED)
+    os._exit(code)
 
 
 @dataclass
@@ -242,6 +245,8 @@ class AdjudicatorWorker:
                         async with self.lock:
                             if self.restoring:
                                 await self._restore_assigned()
+                    except StateMismatchError as exc:  # a setting, not a fault: restarting
+                        fail_stop(str(exc), code=EXIT_USAGE)  # as it is would not help
                     except Exception as exc:
                         fail_stop("restoring table states failed", exc)
                 with raw_batches.records_per_poll(self.batch_max):

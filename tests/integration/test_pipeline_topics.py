@@ -117,3 +117,32 @@ def test_topics_create_fails_before_it_creates_and_says_the_brokers_reason(
                         "replication factor")
     finally:
         asyncio.run(delete_topics(first))
+
+
+@pytest.mark.integration
+def test_a_state_of_the_other_engine_stops_the_worker_in_one_line(
+        pipeline: PipelineFactory) -> None:
+    """The changelog holds the native engine's states; a worker started with the
+    reference engine stopped with a traceback and exit 70 (the code for "restart me"),
+    where the cure is a setting: one critical line saying which engine, exit 2."""
+    import time
+
+    from tests.integration.pipeline_fixtures import simulated_lines
+
+    p = pipeline(partitions=1)
+    native = p.start_adjudicator("native", engine="native")
+    lines = simulated_lines(1, 6, 5)
+    p.produce_lines(lines)
+    p.wait_for_hands(6)
+    deadline = time.monotonic() + 60  # the states reach the changelog at a checkpoint
+    while not p.reader(p.settings.changelog).poll() and time.monotonic() < deadline:
+        time.sleep(0.2)
+    native.stop()
+    reference = p.start_adjudicator("reference", engine="python")
+    reference.process.wait(timeout=120)
+    reference.stopped_by_test = True
+    log = reference.log.read_text(errors="replace")
+    assert reference.process.returncode == 2, log[-3000:]
+    assert "Traceback" not in log, log[-3000:]
+    stopping = [line for line in log.splitlines() if "adjudicator stopping:" in line]
+    assert len(stopping) == 1 and "PITWATCH_ENGINE=native" in stopping[0], log[-3000:]
