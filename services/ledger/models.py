@@ -121,6 +121,9 @@ class Hand(Base):
     __table_args__ = (
         CheckConstraint("ledger_status IN ('posted', 'refused')", name="ledger_status"),
         Index("ix_hands_table_day", "table_id", "day"),
+        # A hand's events are booked once: the booking looks a batch's hand ends up here
+        # (services.ledger.posting, migration 0017).
+        Index("ix_hands_table_last_hash", "table_id", "last_hash"),
     )
 
 

@@ -534,3 +534,53 @@ def test_two_batches_at_once_book_each_hand_once_on_postgresql(pg_url: str) -> N
         finally:
             serial.dispose()
             concurrent.dispose()
+
+
+def test_a_record_copied_under_another_hand_id_books_no_chip_again(engine: Engine) -> None:
+    """QA: ``hcf_seat1_wins`` copied with only its hand id changed was booked as a new hand
+    and counted every chip again. Each copy is refused (GEN-8) naming the hand booked with
+    the same last event, stored with no chips, and a repeat of it is a no-op: the balances
+    stay those of one hand (alice +9, bob -10, house:rake +1)."""
+    original = hcf_seat1_wins()
+    assert post_hand(engine, original).status == "posted"
+    copy = msgspec.structs.replace(original, hand_id="T1-COPY")
+    result = post_hand(engine, copy)
+    assert result.status == "refused"
+    (finding,) = result.findings
+    assert (finding.code, finding.rule, finding.severity) == (
+        "LEDGER_REFUSED", "GEN-8", "critical")
+    assert finding.message == (
+        "hand T1-COPY not booked: hand T1-000001, booked already, ends at the same event "
+        f"(table T1, seq 99, hash {str(original.last_hash)[:12]}); a hand's events and "
+        "their chips are booked once")
+    assert account_balances(engine) == {
+        "player:alice": 9, "player:bob": -10, "layout:T1:1": 0, "house:rake": 1}
+    assert rows(engine, "SELECT hand_id, ledger_status FROM hands ORDER BY hand_id") == [
+        ("T1-000001", "posted"), ("T1-COPY", "refused")]
+    before = snapshot(engine)
+    assert post_hand(engine, copy).status == "duplicate"
+    assert snapshot(engine) == before
+
+
+def test_copies_inside_one_batch_and_a_partial_copy_are_refused(engine: Engine) -> None:
+    """The original and two copies in one batch: the first is booked, the copies are
+    refused; a later hand holding only the original's rake movement (balanced on its
+    own) is refused too; the same hand on another table, a hand of its own in the batch
+    and a hand with no chips ending at the same event are booked."""
+    original = hcf_seat1_wins()
+    copies = [msgspec.structs.replace(original, hand_id=f"T1-COPY{n}") for n in (1, 2)]
+    results = post_many(engine, [original, *copies, hcf_dp_collects()], batch_size=10)
+    assert [r.status for r in results] == ["posted", "refused", "refused", "posted"]
+    rake_only = msgspec.structs.replace(
+        original, hand_id="T1-RAKE", movements=[original.movements[3]])  # type: ignore[index]
+    refused = post_hand(engine, rake_only)
+    assert refused.status == "refused"
+    assert "hand T1-000001, booked already" in refused.findings[0].message
+    other_table = msgspec.structs.replace(original, hand_id="T2-1", table_id="T2")
+    no_chips = msgspec.structs.replace(original, hand_id="T1-VOID", movements=[])
+    assert [r.status for r in post_many(engine, [other_table, no_chips])] == [
+        "posted", "posted"]
+    assert rows(engine, "SELECT DISTINCT hand_id FROM postings ORDER BY hand_id") == [
+        ("T1-000001",), ("T1-000002",), ("T2-1",)]
+    assert rows(engine, "SELECT DISTINCT hand_id FROM rake ORDER BY hand_id") == [
+        ("T1-000001",), ("T1-000002",), ("T2-1",)]
