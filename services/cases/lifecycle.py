@@ -13,10 +13,10 @@ issue, procedural, referred) and a reason; a closed case changes no more.
 
 from __future__ import annotations
 
-import unicodedata
 from dataclasses import dataclass, replace
 from typing import Literal
 
+from services.events.characters import LINE_OR_FORMAT, holds_any
 from services.ledger.case_tables import CASE_OUTCOMES
 
 Action = Literal["open", "evidence", "assign", "note", "escalate", "close"]
@@ -57,7 +57,7 @@ def check_name(name: str, what: str) -> None:
     """A person's name in the trail is one line of visible characters: a newline in an
     assignee once drew a forged header line under ``cases show``'s, and a right-to-left
     override shows a name other than the one stored."""
-    if any(unicodedata.category(c) in ("Cc", "Cf", "Zl", "Zp") for c in name):
+    if holds_any(name, LINE_OR_FORMAT):
         raise CaseRefused(f"{what} holds a control or formatting character (a line break, "
                           "a tab, a direction override): write it on one line, plainly")
 

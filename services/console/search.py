@@ -8,11 +8,11 @@ escaped), the other fields match exactly.
 from __future__ import annotations
 
 import datetime as dt
-import unicodedata
 from dataclasses import dataclass, fields
 
 from sqlalchemy import Engine, exists, select
 
+from services.events.characters import CONTROL, holds_any
 from services.ledger.archive_tables import ArchiveAlert
 from services.ledger.models import Account, FindingRow, Hand, Posting
 
@@ -76,7 +76,7 @@ def _printable(q: HandQuery) -> None:
     """No control character in a search: SQLite ends a ``LIKE`` pattern at a NUL, so a
     hand id of one NUL matched every hand; no id holds one."""
     for f in fields(q):
-        if any(unicodedata.category(c) == "Cc" for c in getattr(q, f.name)):
+        if holds_any(getattr(q, f.name), CONTROL):
             raise SearchRefused(f"{f.name.replace('_', ' ')}: a control character is in no "
                                 "id: type the id as it is shown")
 

@@ -13,7 +13,6 @@ trying faster; the refusal is itself logged.
 from __future__ import annotations
 
 import datetime as dt
-import unicodedata
 from dataclasses import dataclass
 
 from argon2 import PasswordHasher
@@ -21,6 +20,7 @@ from argon2.exceptions import InvalidHashError, VerificationError
 from sqlalchemy import Engine, delete, func, insert, select, update
 
 from services.console.clock import Clock, stamp, utc_now
+from services.events.characters import CONTROL_OR_SURROGATE, holds_any
 from services.ledger.console_tables import (
     CONSOLE_ROLES,
     ConsoleLogin,
@@ -70,8 +70,7 @@ def check_user(username: str, password: str, role: str) -> str:
         raise UserRefused(f"a password has at least {MIN_PASSWORD} characters")
     if len(password) > MAX_PASSWORD:  # the login form reads no more than this
         raise UserRefused(f"a password has at most {MAX_PASSWORD} characters")
-    if not password.strip() or any(
-            unicodedata.category(c) in ("Cc", "Cs") for c in password):
+    if not password.strip() or holds_any(password, CONTROL_OR_SURROGATE):
         # Spaces alone, NUL bytes, or bytes that are not UTF-8 (read as surrogates, which
         # stopped the hashing with a traceback): nothing a person types at the login.
         raise UserRefused("a password is printable text, not only spaces: no control "
