@@ -135,7 +135,11 @@ def serve_adjudicator(
     bootstrap: Bootstrap = DEFAULT_BOOTSTRAP,
     topic_prefix: Prefix = "",
     app_id: AppId = DEFAULT_APP_ID,
-    partitions: Partitions = DEFAULT_PARTITIONS,
+    partitions: Annotated[int | None, typer.Option(
+        "--partitions", envvar="PITWATCH_PARTITIONS", min=1,
+        help="the partitions table-events was created with: the worker refuses to start "
+             "on another count (default: whatever it has); its changelog must have as "
+             "many either way")] = None,
     batch_max: Annotated[int, typer.Option(
         "--batch-max", envvar="PITWATCH_BATCH_MAX", min=1,
         help="records per poll (their outputs go out in one round trip)")] = 2000,
@@ -172,10 +176,14 @@ def serve_adjudicator(
     from services.ledger.gc_policy import tune_for_batches
 
     tune_for_batches()  # the tables' states live as long as the worker (gc_policy.py)
-    with broker_as_usage_error():
-        run_worker(_settings(bootstrap, topic_prefix, app_id, partitions),
-                   WorkerOptions(batch_max, checkpoint_seconds, checkpoint_batches,
-                                 session_timeout_ms, engine, archive))
+    try:
+        with broker_as_usage_error():
+            run_worker(_settings(bootstrap, topic_prefix, app_id,
+                                 partitions or DEFAULT_PARTITIONS),
+                       WorkerOptions(batch_max, checkpoint_seconds, checkpoint_batches,
+                                     session_timeout_ms, engine, archive, partitions))
+    except TopicMismatchError as exc:
+        raise typer.BadParameter(str(exc), param_hint="--partitions") from None
 
 
 @serve_app.command("ledger")

@@ -236,6 +236,31 @@ async def _check_partitions(admin: AIOKafkaAdminClient, specs: list[TopicSpec]) 
         )
 
 
+async def check_copartitioned(bootstrap: str, events: str, changelog: str,
+                              expected: int | None) -> None:
+    """``TopicMismatchError`` unless ``changelog`` has as many partitions as ``events``
+    (and both ``expected``, when given): a table's state is restored from the changelog
+    partition of its events' partition. A worker on a changelog of another count waited
+    out its restore's timeout before saying anything; one given ``--partitions`` took it
+    as a declaration and never looked (QA, 2026-12-06)."""
+    admin = AIOKafkaAdminClient(bootstrap_servers=bootstrap)
+    await start_clients(bootstrap, admin)
+    try:
+        counts = await partition_counts(admin, [events, changelog])
+    finally:
+        await admin.close()
+    have = {name: counts.get(name) for name in (events, changelog)}
+    if expected is not None and have[events] != expected:
+        raise TopicMismatchError(
+            f"{events} has {have[events]} partition(s), not the {expected} --partitions "
+            "says: give the count the topics were created with")
+    if have[changelog] != have[events]:
+        raise TopicMismatchError(
+            f"{changelog} has {have[changelog]} partition(s) and {events} "
+            f"{have[events]}: a table's state must live in its events' partition; "
+            "recreate the changelog with as many, or start under a new --app-id")
+
+
 async def delete_topics(settings: StreamSettings) -> None:
     """Delete this pipeline's topics (tests clean up after themselves with this)."""
     admin = AIOKafkaAdminClient(bootstrap_servers=settings.bootstrap,

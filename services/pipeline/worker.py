@@ -79,7 +79,7 @@ from services.pipeline.failpoints import arm_from_env, failpoint
 from services.pipeline.monitoring import observe_adjudicator_batch, start_adjudicator_monitoring
 from services.pipeline.producer import new_producer
 from services.pipeline.step import BatchResult, Outgoing, PartitionTables, StateMismatchError
-from services.pipeline.topics import StreamSettings
+from services.pipeline.topics import StreamSettings, check_copartitioned
 
 log = logging.getLogger("pitwatch.adjudicator")
 
@@ -153,6 +153,9 @@ class WorkerOptions:
     engine: str | None = None  # native (default) or python; None: $PITWATCH_ENGINE
     # Emit the event archive's segments to topic ``archive`` (either engine cuts them).
     archive: bool = True
+    # The partitions ``table-events`` must have (``--partitions``); None: whatever it has.
+    # Its changelog must have as many either way (``check_copartitioned``).
+    partitions: int | None = None
 
     @property
     def heartbeat_ms(self) -> int:
@@ -492,12 +495,15 @@ async def serve(settings: StreamSettings, options: WorkerOptions | None = None) 
 
     Every topic it reads and writes must exist first (``TopicMissing``: one line): on a
     missing ``table-events`` it waited forever in its group, and on a missing changelog
-    it logged thousands of lines a second, ignored SIGTERM and ended in a traceback."""
+    it logged thousands of lines a second, ignored SIGTERM and ended in a traceback. And
+    its changelog must be partitioned as ``table-events`` (``TopicMismatchError``)."""
     arm_from_env()
     t = settings.topics
+    options = options or WorkerOptions()
     wanted = [t.events, settings.changelog, t.adjudications, t.alerts, t.dlq]
-    await require_topics(settings.bootstrap,
-                         wanted + ([t.archive] if (options or WorkerOptions()).archive else []))
+    await require_topics(settings.bootstrap, wanted + ([t.archive] if options.archive else []))
+    await check_copartitioned(settings.bootstrap, t.events, settings.changelog,
+                              options.partitions)
     worker = AdjudicatorWorker(settings, read_profiles(), options)
     start_adjudicator_monitoring(settings.bootstrap, settings.group, settings.topics.events,
                                  settings.topics.dlq)

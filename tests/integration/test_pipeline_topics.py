@@ -146,3 +146,44 @@ def test_a_state_of_the_other_engine_stops_the_worker_in_one_line(
     assert "Traceback" not in log, log[-3000:]
     stopping = [line for line in log.splitlines() if "adjudicator stopping:" in line]
     assert len(stopping) == 1 and "PITWATCH_ENGINE=native" in stopping[0], log[-3000:]
+
+
+@pytest.mark.integration
+def test_the_worker_starts_only_on_co_partitioned_topics(pipeline: PipelineFactory,
+                                                         kafka_bootstrap: str) -> None:
+    """``serve adjudicator --partitions`` was accepted and never used, and a changelog
+    whose partition count differs from ``table-events`` was found only by the restore's
+    timeout: each is one line at start, exit 2 (the pipeline's topics have 2 partitions;
+    an app id whose changelog was made by hand with 3)."""
+    import asyncio
+
+    from aiokafka.admin import AIOKafkaAdminClient, NewTopic
+
+    p = pipeline(partitions=2)
+    s = p.settings
+    _one_line_error(_serve("adjudicator", "--bootstrap", kafka_bootstrap, "--topic-prefix",
+                           s.topic_prefix, "--app-id", s.app_id, "--partitions", "4"),
+                    "--partitions", f"{s.topic_prefix}table-events has 2 partition(s), "
+                    "not the 4 --partitions says")
+    other = f"{s.app_id}-three"
+    changelog = StreamSettings(topic_prefix=s.topic_prefix, app_id=other).changelog
+
+    async def changelog_of_three(create: bool) -> None:
+        admin = AIOKafkaAdminClient(bootstrap_servers=kafka_bootstrap)
+        await admin.start()
+        try:
+            if create:
+                await admin.create_topics([NewTopic(changelog, 3, 1)])
+            else:
+                await admin.delete_topics([changelog])
+        finally:
+            await admin.close()
+
+    asyncio.run(changelog_of_three(create=True))
+    try:
+        _one_line_error(_serve("adjudicator", "--bootstrap", kafka_bootstrap, "--topic-prefix",
+                               s.topic_prefix, "--app-id", other),
+                        f"{changelog} has 3 partition(s) and {s.topic_prefix}table-events 2",
+                        "recreate the changelog")
+    finally:
+        asyncio.run(changelog_of_three(create=False))
