@@ -162,7 +162,8 @@ def hand(
             assert lines is not None and events is not None
             report = dispute_from_log(lines, hand_id, read_profiles(), log_name=events.name)
     except (HandNotFound, HandUnavailable) as exc:
-        err.print(f"[red]error:[/red] {escape(str(exc))}")
+        problem = lines.first_line_problem() if isinstance(lines, LogFile) else None
+        err.print(f"[red]error:[/red] {escape(problem or str(exc))}", soft_wrap=True)
         raise typer.Exit(2) from None
     if alerts is not None:
         report.attach_alerts(_read_alerts(alerts), alerts.name)

@@ -92,6 +92,18 @@ class LogFile:
         if rest:
             yield rest
 
+    def first_line_problem(self) -> str | None:
+        """Why the log's first non-blank line is no event (not JSON, or no object with a
+        ``table_id``), or None: a file that is no event log at all (a PDF, a CSV given by
+        mistake) said only that no event in it belongs to the hand."""
+        for chunk in self.chunks():
+            for line in _lines(chunk):
+                if table_and_hand(line) is not None:
+                    return None
+                return (f"{self.path.name} is not a JSONL event log: its first line is not "
+                        "a JSON object with a table_id; give the table's event log")
+        return None
+
     def holds_lines(self) -> bool:
         """Whether it has a non-blank line (an empty log has no hand to report)."""
         return any(_lines(chunk) for chunk in self.chunks())

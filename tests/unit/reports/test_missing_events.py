@@ -24,7 +24,7 @@ from services.reports.daily import daily_from_ledger
 from services.reports.dispute import disputes_from_ledger
 from tests.profiles import PROFILES
 from tests.unit.archive.support import simulated_log
-from tests.unit.cli.helpers import pitwatch
+from tests.unit.cli.helpers import assert_one_line_usage_error, pitwatch
 from tests.unit.reports.test_from_archive import STAMP, archived_day, sixth_hand
 
 DAY = "2026-01-05"
@@ -249,3 +249,25 @@ def test_a_generation_time_that_is_no_time_is_refused(stamp: str) -> None:
     for command in (["report", "hand", "H1"], ["report", "daily", "--date", "2026-01-05"]):
         ran = pitwatch(*command, "--generated-at", stamp)
         assert_one_line_usage_error(ran, "--generated-at", "is not a time")
+
+
+@pytest.mark.parametrize("content", [
+    b"hello\nnot json\n", b"\x89PNG\r\n\x1a\n\x00\x01", b"table_id,hand_id\nT1,T1-1\n",
+    b'\n\n  ["not", "an object"]\n'])
+def test_a_file_that_is_no_event_log_is_named_as_such(tmp_path: Path, content: bytes) -> None:
+    """QA: ``report hand ID --events FILE`` of a file that is no event log (text, a PNG,
+    a CSV, a JSON array) said "no event in the log belongs to hand", as if the hand were
+    missing from a good log: the file is named as no JSONL event log, one line, exit 2.
+    A good log lacking the hand still says that."""
+    wrong = tmp_path / "wrong.txt"
+    wrong.write_bytes(content)
+    ran = pitwatch("report", "hand", "T1-000001", "--events", str(wrong),
+                   "-o", str(tmp_path / "r.html"))
+    assert_one_line_usage_error(
+        ran, "wrong.txt is not a JSONL event log: its first line is not a JSON object "
+             "with a table_id; give the table's event log")
+    good = tmp_path / "day.jsonl"
+    good.write_bytes(b"\n".join(simulated_log(1, 2, faults=False).lines) + b"\n")
+    ran = pitwatch("report", "hand", "T9-000001", "--events", str(good),
+                   "-o", str(tmp_path / "r.html"))
+    assert_one_line_usage_error(ran, "no event in the log belongs to hand 'T9-000001'")
