@@ -24,16 +24,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import msgspec
-from sqlalchemy import Connection, Engine, func, select
+from sqlalchemy import Engine, select
 
 from services.adjudicator.embedded import EmbeddedRunner
 from services.adjudicator.steps import StepResult
-from services.archive.reader import day_of, segment_bodies
+from services.archive.queries import undated_hands
+from services.archive.reader import segment_bodies
 from services.archive.segment import SEPARATOR
 from services.events.contract import AdjudicationRecord, decode_record, encode_record
 from services.games.profile import Profiles, RuleProfile
-from services.ledger.archive_tables import ArchiveSegment as S
-from services.ledger.archive_tables import ArchiveTable
 from services.ledger.models import Hand
 
 
@@ -122,7 +121,7 @@ def _wanted_hands(engine: Engine, first_day: dt.date, last_day: dt.date,
         query = query.where(Hand.table_id == table_id)
     with engine.connect() as conn:
         tables = set(conn.execute(select(query.subquery().c.table_id).distinct()).scalars())
-        undated = _undated_hands(conn, first_day, last_day, table_id)
+        undated = undated_hands(conn, first_day, last_day, table_id)
     for table in sorted(tables | set(undated)):
         with engine.connect() as conn:
             wanted: dict[str, dt.date | None] = dict.fromkeys(conn.execute(
@@ -130,36 +129,6 @@ def _wanted_hands(engine: Engine, first_day: dt.date, last_day: dt.date,
                                            Hand.day <= last_day)).scalars())
         wanted.update(undated.get(table, {}))
         yield table, wanted
-
-
-def _undated_hands(conn: Connection, first_day: dt.date, last_day: dt.date,
-                   table_id: str | None) -> dict[str, dict[str, dt.date | None]]:
-    """The hands booked without a day whose last archived segment lies in the span, with
-    that segment's day, by table.
-
-    Why two steps per archived table (the catalog ``archive_tables`` names each once):
-    the usual span has no such hand, and finding that is one probe of the ledger's index
-    on (table, day) per table (1-2 ms for 10,000 hands on SQLite), where a join from the
-    span's segments read every one of them (40-60 ms of the replay's 2.3 s). The few
-    hands found are then looked up by the archive's index on ``hand_id``, from the span's
-    first day on (on PostgreSQL, the partitions before it are not read)."""
-    tables = ([table_id] if table_id is not None
-              else conn.execute(select(ArchiveTable.table_id)).scalars().all())
-    found: dict[str, dict[str, dt.date | None]] = {}
-    for table in tables:
-        undated = list(conn.execute(select(Hand.hand_id).where(
-            Hand.table_id == table, Hand.day.is_(None))).scalars())
-        for start in range(0, len(undated), COMPARED_PER_QUERY):
-            last = func.max(S.day)
-            rows = conn.execute(
-                select(S.hand_id, S.table_id, last)
-                .where(S.hand_id.in_(undated[start:start + COMPARED_PER_QUERY]),
-                       S.day >= first_day)
-                .group_by(S.hand_id, S.table_id))
-            for hand_id, held_by, day in rows:
-                if held_by == table and day_of(day) <= last_day:
-                    found.setdefault(table, {})[str(hand_id)] = day_of(day)
-    return found
 
 
 # Replayed records of wanted hands compared with the stored ones a query at a time.

@@ -203,7 +203,8 @@ def daily(
 
     With ``--alerts``, the surveillance alerts about the day's hands.
 
-    Exits 2 when the ledger holds no hands of that day (and table); 1 (every report
+    Exits 2 when the ledger holds no hands of that day (and table), nor a hand to review
+    without a day whose archived events are of it; 1 (every report
     written) when a hand to review is not in --events FILE, or not in the archive that
     holds its table.
     """
@@ -223,7 +224,7 @@ def daily(
     engine = open_for_reading(url, "--ledger")
     alert_list = _read_alerts(alerts) if alerts is not None else None
     report = daily_from_ledger(engine, day, table, source=shown_url(url))
-    if report.totals.hands == 0:
+    if report.totals.hands == 0 and not report.undated:
         message, option = _no_hands(engine, day, table, url)
         raise typer.BadParameter(message, param_hint=option)
     if alert_list is not None and alerts is not None:

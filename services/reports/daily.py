@@ -25,11 +25,11 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import Counter, defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from sqlalchemy import Engine, select
+from sqlalchemy import Connection, Engine, Row, select
 
 from services.events.contract import AdjudicationRecord, Alert, Finding, decode_record
 from services.reports.alerts import AlertLine, alerts_concerning
@@ -155,6 +155,9 @@ class DailyReport:
     rake_by_mode: dict[str, int] = field(default_factory=dict)
     findings: list[FindingCount] = field(default_factory=list)
     review: list[ReviewHand] = field(default_factory=list)
+    # Of ``review``, the last this many: booked without a day, placed on this one by
+    # their last archived events (``add_undated``).
+    undated: int = 0
     reconciliation: list[ReconciliationRow] = field(default_factory=list)
     hand_keys: set[tuple[str, str]] = field(default_factory=set)  # (table_id, hand_id)
     # Surveillance alerts concerning the day's hands; ``alerts_source`` None: none given.
@@ -294,24 +297,54 @@ def records_of_day(
 
 def ledger_hands(engine: Engine, day: dt.date, table: str | None = None) -> list[BookedHand]:
     """The day's hands as booked, with the ledger's own findings (refusals, conflicts)."""
-    from services.ledger.models import FindingRow, Hand
+    from services.ledger.models import Hand
 
     query = select(Hand.hand_id, Hand.record_json, Hand.ledger_status).where(Hand.day == day)
     if table is not None:
         query = query.where(Hand.table_id == table)
-    extra: dict[str, list[Finding]] = defaultdict(list)
     with engine.connect() as conn:
-        rows = conn.execute(query.order_by(Hand.hand_id)).all()
-        ids = [row.hand_id for row in rows]
+        return _booked_hands(conn, conn.execute(query.order_by(Hand.hand_id)).all())
+
+
+def undated_ledger_hands(engine: Engine, day: dt.date, table: str | None = None
+                         ) -> list[BookedHand]:
+    """The hands booked without a day whose last archived events are of ``day``: a hand
+    the table never closed (rejected, no ``ended_at``) has no day of its own, and was in
+    no day's report, though it is the kind a reviewer most needs to see."""
+    from services.archive.queries import undated_hands
+    from services.ledger.models import Hand
+
+    with engine.connect() as conn:
+        found = undated_hands(conn, day, day, table)
+        ids = sorted(hand for hands in found.values() for hand in hands)
+        rows = [row for start in range(0, len(ids), IDS_PER_QUERY)
+                for row in conn.execute(
+                    select(Hand.hand_id, Hand.record_json, Hand.ledger_status)
+                    .where(Hand.hand_id.in_(ids[start:start + IDS_PER_QUERY]))
+                    .order_by(Hand.hand_id)).all()]
+        return _booked_hands(conn, rows)
+
+
+IDS_PER_QUERY = 512  # hand ids a query looks up at a time
+
+
+def _booked_hands(conn: Connection, rows: Sequence[Row[str, str, str]]
+                  ) -> list[BookedHand]:
+    """The rows' records as booked hands, each with the ledger's own findings."""
+    from services.ledger.models import FindingRow
+
+    extra: dict[str, list[Finding]] = defaultdict(list)
+    ids = [row.hand_id for row in rows]
+    for start in range(0, len(ids), IDS_PER_QUERY):
         found = conn.execute(
             select(FindingRow.hand_id, FindingRow.code, FindingRow.rule, FindingRow.severity,
                    FindingRow.seat, FindingRow.amount, FindingRow.message)
-            .where(FindingRow.origin == "ledger", FindingRow.hand_id.in_(ids))
-            .order_by(FindingRow.hand_id, FindingRow.ordinal)
-        ).all() if ids else []
-    for f in found:
-        extra[f.hand_id].append(Finding(code=f.code, rule=f.rule, severity=f.severity,
-                                        seat=f.seat, amount=f.amount, message=f.message))
+            .where(FindingRow.origin == "ledger",
+                   FindingRow.hand_id.in_(ids[start:start + IDS_PER_QUERY]))
+            .order_by(FindingRow.hand_id, FindingRow.ordinal))
+        for f in found:
+            extra[f.hand_id].append(Finding(code=f.code, rule=f.rule, severity=f.severity,
+                                            seat=f.seat, amount=f.amount, message=f.message))
     return [BookedHand(decode_record(row.record_json), row.ledger_status == "posted",
                        tuple(extra.get(row.hand_id, ())))
             for row in rows]
@@ -355,4 +388,16 @@ def daily_from_ledger(
 ) -> DailyReport:
     report = daily_report(ledger_hands(engine, day, table), day, table, source)
     report.reconciliation = reconcile(engine, report)
+    add_undated(report, undated_ledger_hands(engine, day, table))
     return report
+
+
+def add_undated(report: DailyReport, hands: Iterable[BookedHand]) -> None:
+    """Hands without a day of their own (``undated_ledger_hands``) to the hands to
+    review, after the day's own; not to the day's totals, which the ledger keeps by day
+    (the reconciliation compares them)."""
+    for hand in hands:
+        if hand.needs_review:
+            report.review.append(_review_line(hand))
+            report.undated += 1
+        report.hand_keys.add((hand.record.table_id, hand.record.hand_id))

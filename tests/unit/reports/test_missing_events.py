@@ -271,3 +271,34 @@ def test_a_file_that_is_no_event_log_is_named_as_such(tmp_path: Path, content: b
     ran = pitwatch("report", "hand", "T9-000001", "--events", str(good),
                    "-o", str(tmp_path / "r.html"))
     assert_one_line_usage_error(ran, "no event in the log belongs to hand 'T9-000001'")
+
+
+def test_hands_booked_without_a_day_are_reviewed_on_their_archived_day(tmp_path: Path
+                                                                       ) -> None:
+    """QA: the daily report selected hands by the ledger's day, so a hand booked without
+    one (rejected, never closed) was in no day's report. Day two of the two-day log run
+    without ``--leave-open``: every hand of it booked rejected (GEN-5) with no day, its
+    events archived on 2026-01-06. That day's report lists each for review, after the
+    day's own (none), says why they are there, and keeps them out of the totals; day
+    one's report does not list them."""
+    from services.reports.daily import daily_from_ledger
+    from tests.unit.archive.test_replay import two_runs_without_leave_open
+
+    url, one, two = two_runs_without_leave_open(tmp_path)
+    engine = open_ledger(url)
+    second = daily_from_ledger(engine, dt.date(2026, 1, 6))
+    first = daily_from_ledger(engine, dt.date(2026, 1, 5))
+    engine.dispose()
+    assert second.review_hand_ids == sorted(two) and second.undated == len(two)
+    assert {h.status for h in second.review} == {"rejected"}
+    assert "NO_CONFIGURATION (GEN-5)" in second.review[0].codes
+    assert second.totals.hands == 0 and second.tables == []
+    assert set(first.review_hand_ids).isdisjoint(two) and first.undated == 0
+    assert first.totals.hands == len(one)
+    html = tmp_path / "daily.html"
+    ran = pitwatch("report", "daily", "--date", "2026-01-06", "--ledger", url,
+                   "--generated-at", STAMP, "-o", str(html))
+    assert ran.code == 0, ran.stderr
+    page = html.read_text()
+    assert f"The last {len(two)} hand(s) have no end time" in page
+    assert all(hand in page for hand in two)
