@@ -53,11 +53,13 @@ class StoredEvent(NamedTuple):
 
 @dataclass(frozen=True)
 class Anchor:
-    """What the ledger booked for a hand: the seq and hash of its last event."""
+    """What the ledger booked for a hand: the seq and hash of its last event, and whether
+    it was booked (``posted``) or refused."""
 
     hand_id: str
     last_seq: int
     last_hash: str
+    posted: bool = True
 
 
 # Linked events a walk keeps, to tell a byte copy from a conflict: those of the last this
@@ -98,6 +100,7 @@ class ChainWalk:
         self.conflicts: list[ChainBreak] = []
         self.links: list[ChainBreak] = []
         self.anchored: list[ChainBreak] = []
+        self.booked_at: Anchor | None = None  # the last booked hand's anchor checked
 
     @property
     def highest(self) -> int | None:
@@ -172,12 +175,31 @@ class ChainWalk:
             self.anchor = next(self.anchors, None)
             if self.anchor is not None and self.anchor.last_seq < anchor.last_seq:
                 raise ValueError("check_table: anchors must come in last_seq order")
+            if anchor.posted and anchor.last_seq == event.seq:
+                self._check_booked_once(anchor, event)
             if anchor.last_seq == event.seq and anchor.last_hash != event.hash:
                 self.anchored.append(ChainBreak(
                     self.table_id, anchor.last_seq, event.event_id, "anchor",
                     f"hand {anchor.hand_id} was booked with its last event (seq "
                     f"{anchor.last_seq}) hashing to {anchor.last_hash[:16]}…, the archive's "
                     f"hashes to {event.hash[:16]}…"))
+
+    def _check_booked_once(self, anchor: Anchor, event: StoredEvent) -> None:
+        """A booked hand ending at the event the booked hand before it ends at."""
+        before, self.booked_at = self.booked_at, anchor
+        if before is not None and before.last_seq == anchor.last_seq:
+            self.anchored.append(_booked_twice(self.table_id, before, anchor, event))
+
+
+def _booked_twice(table_id: str, first: Anchor, second: Anchor, event: StoredEvent
+                  ) -> ChainBreak:
+    """Two booked hands ending at one event: an event belongs to one hand, so one of them
+    is a record copied under another hand id (the ledger refuses such a copy since
+    migration 0017; one booked before it counts the hand's chips twice)."""
+    return ChainBreak(table_id, event.seq, event.event_id, "anchor",
+                      f"hands {first.hand_id} and {second.hand_id} were both booked ending at "
+                      f"seq {event.seq}: an event belongs to one hand, so one is a copy of "
+                      "the other and its chips are counted twice")
 
 
 def _twice(table_id: str, first: StoredEvent, event: StoredEvent) -> ChainBreak:

@@ -538,13 +538,14 @@ def _archived_to(engine: Engine, table_id: str) -> int:
 def _anchors(conn: Connection, table_id: str, first_day: dt.date | None,
              last_day: dt.date | None) -> Iterator[Anchor]:
     """The ledger's booked hands of the table, in ``last_seq`` order, read as consumed."""
-    query = select(Hand.hand_id, Hand.last_seq, Hand.last_hash).where(
+    query = select(Hand.hand_id, Hand.last_seq, Hand.last_hash, Hand.ledger_status).where(
         Hand.table_id == table_id, Hand.last_hash.is_not(None), Hand.last_seq.is_not(None))
     query = within_days(query, Hand.day, first_day, last_day).order_by(Hand.last_seq,
                                                                       Hand.hand_id)
-    for hand_id, seq, digest in conn.execution_options(yield_per=STREAM_ROWS).execute(query):
+    for hand_id, seq, digest, status in conn.execution_options(
+            yield_per=STREAM_ROWS).execute(query):
         if seq is not None and digest is not None:
-            yield Anchor(hand_id, seq, digest)
+            yield Anchor(hand_id, seq, digest, status == "posted")
 
 
 def _intake_breaks(engine: Engine, table_id: str) -> list[IntakeBreak]:

@@ -302,11 +302,13 @@ def _plan(conn: Connection, entries: Sequence[HandEntry]) -> _Plan:
 
 
 def _refuse_events_of_other_hands(conn: Connection, plan: _Plan, new_at: list[int]) -> None:
-    """A new hand with chips that ends at the event a booked hand ends at (its table and
+    """A new hand that ends at the event a booked hand ends at (its table and
     ``last_hash``), in the book or earlier in this batch, is refused (GEN-8: an event's
     chips move once): else a record copied with only its ``hand_id`` changed books every
-    chip of it again. Its hands row is still stored, with no chips, so the refusal is on
-    file and a repeat is a no-op.
+    chip of it again. An event belongs to one hand (its ``hand_id``), so two hands never
+    end at one event but by a copy; one with no chips is refused too (it would claim a
+    hand that never was). Its hands row is still stored, with no chips, so the refusal is
+    on file and a repeat is a no-op.
 
     Keyed by the hand's last event, not by each movement's event id: one index entry and
     one probe a hand, where looking every movement's event id up cost the ledger about
@@ -315,11 +317,11 @@ def _refuse_events_of_other_hands(conn: Connection, plan: _Plan, new_at: list[in
     which holds every booked hand's ``last_hash`` to the archived event at its
     ``last_seq``."""
     ends = {(e.record.table_id, e.record.last_hash) for e in plan.new
-            if e.postings and e.record.last_hash is not None}
+            if e.refusal is None and e.record.last_hash is not None}
     owners = _hands_ending_at(conn, ends)
     for index, entry in enumerate(plan.new):
         last_hash = entry.record.last_hash
-        if not entry.postings or last_hash is None:
+        if entry.refusal is not None or last_hash is None:
             continue
         end = (entry.record.table_id, last_hash)
         other = owners.get(end)

@@ -565,8 +565,8 @@ def test_a_record_copied_under_another_hand_id_books_no_chip_again(engine: Engin
 def test_copies_inside_one_batch_and_a_partial_copy_are_refused(engine: Engine) -> None:
     """The original and two copies in one batch: the first is booked, the copies are
     refused; a later hand holding only the original's rake movement (balanced on its
-    own) is refused too; the same hand on another table, a hand of its own in the batch
-    and a hand with no chips ending at the same event are booked."""
+    own) is refused too, and so is a copy with no chips (a hand that never was); the same
+    hand on another table and a hand of its own in the batch are booked."""
     original = hcf_seat1_wins()
     copies = [msgspec.structs.replace(original, hand_id=f"T1-COPY{n}") for n in (1, 2)]
     results = post_many(engine, [original, *copies, hcf_dp_collects()], batch_size=10)
@@ -579,7 +579,7 @@ def test_copies_inside_one_batch_and_a_partial_copy_are_refused(engine: Engine) 
     other_table = msgspec.structs.replace(original, hand_id="T2-1", table_id="T2")
     no_chips = msgspec.structs.replace(original, hand_id="T1-VOID", movements=[])
     assert [r.status for r in post_many(engine, [other_table, no_chips])] == [
-        "posted", "posted"]
+        "posted", "refused"]
     assert rows(engine, "SELECT DISTINCT hand_id FROM postings ORDER BY hand_id") == [
         ("T1-000001",), ("T1-000002",), ("T2-1",)]
     assert rows(engine, "SELECT DISTINCT hand_id FROM rake ORDER BY hand_id") == [

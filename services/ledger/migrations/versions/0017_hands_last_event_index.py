@@ -7,8 +7,8 @@ Create Date: 2026-12-06
 Why: a hand's identity in the ledger was its ``hand_id`` alone, so a record copied with
 only its ``hand_id`` changed was booked as a new hand and every chip of it counted again
 (QA: four copies, four times a player's balance). A hand's events are booked once:
-``services.ledger.posting`` now looks up, for each new hand with chips, a booked hand
-ending at the same event (its table and ``last_hash``) and refuses the newcomer (GEN-8).
+``services.ledger.posting`` now looks up, for each new hand, a booked hand ending at
+the same event (its table and ``last_hash``) and refuses the newcomer (GEN-8).
 This index makes that look-up one probe a hand, not a scan of the book.
 
 It is not UNIQUE: a ledger written before this revision may already hold such a copy,
