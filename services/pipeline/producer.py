@@ -97,16 +97,28 @@ def new_producer(bootstrap: str, client_id: str = "pitwatch-producer",
 async def produce_records(
     producer: AIOKafkaProducer, topic: str, records: Iterable[tuple[bytes | None, bytes]]
 ) -> tuple[int, int]:
-    """Send every ``(key, value)`` and wait for all acknowledgements; (sent, unkeyed)."""
+    """Send every ``(key, value)`` and wait for all acknowledgements; (sent, unkeyed).
+
+    A log that stops being readable part way (a compressed file cut short: ``OSError``
+    from ``open_log``) stops the sending; what was sent is acknowledged first and the
+    error says how many records went out (else a user who publishes a whole copy again
+    cannot tell what the broker holds and which alerts the repeats will raise)."""
     sent = unkeyed = 0
     pending: list[asyncio.Future[object]] = []
-    for key, value in records:
-        pending.append(await producer.send(topic, value=value, key=key))
-        sent += 1
-        unkeyed += key is None
-        if len(pending) >= IN_FLIGHT:
-            await asyncio.gather(*pending)
-            pending.clear()
+    try:
+        for key, value in records:
+            pending.append(await producer.send(topic, value=value, key=key))
+            sent += 1
+            unkeyed += key is None
+            if len(pending) >= IN_FLIGHT:
+                await asyncio.gather(*pending)
+                pending.clear()
+    except OSError as exc:
+        await asyncio.gather(*pending)
+        raise OSError(exc.errno, f"{exc.strerror}; {sent:,} record(s) before it were "
+                                 f"published to {topic} (an event published again is "
+                                 "applied once, and reported as a DUPLICATE_EVENT or "
+                                 "STALE_EVENT alert)", exc.filename) from None
     await asyncio.gather(*pending)
     return sent, unkeyed
 

@@ -105,8 +105,6 @@ def test_a_compressed_log_is_published_as_its_lines(pipeline: StreamSettings,
     (before: every line of compressed bytes went out, keyed by nothing)."""
     import lzma
 
-    from aiokafka import AIOKafkaConsumer
-
     lines = [orjson.dumps({"v": 1, "table_id": f"T{n % 3}", "n": n}) for n in range(40)]
     log = tmp_path / "day.jsonl.xz"
     log.write_bytes(lzma.compress(b"\n".join(lines) + b"\n"))
@@ -115,21 +113,56 @@ def test_a_compressed_log_is_published_as_its_lines(pipeline: StreamSettings,
     assert ran.code == 0, ran.stderr
     assert f"published 40 record(s) to {pipeline.topics.events}" in ran.stderr
 
-    async def published() -> list[tuple[bytes | None, bytes | None]]:
-        consumer = AIOKafkaConsumer(pipeline.topics.events, bootstrap_servers=pipeline.bootstrap,
-                                    auto_offset_reset="earliest", enable_auto_commit=False)
-        await consumer.start()
-        try:
-            got: list[tuple[bytes | None, bytes | None]] = []
-            while len(got) < 40:
-                batches = await consumer.getmany(timeout_ms=2_000)
-                if not batches:
-                    break
-                got += [(m.key, m.value) for ms in batches.values() for m in ms]
-            return got
-        finally:
-            await consumer.stop()
-
-    got = asyncio.run(published())
+    got = asyncio.run(published(pipeline, 40))
     assert sorted(value for _, value in got if value is not None) == sorted(lines)
     assert {key for key, _ in got} == {b"T0", b"T1", b"T2"}
+
+
+def test_a_compressed_log_cut_short_says_what_was_published(pipeline: StreamSettings,
+                                                            tmp_path: Path) -> None:
+    """A gzip log cut in the middle stopped ``produce`` with the file's damage but no word
+    of the records already on the topic: the one line says how many, and exactly that
+    many are there (every one a whole line of the log, none past the cut)."""
+    import gzip
+    import re
+    import secrets
+    import zlib
+
+    lines = [orjson.dumps({"v": 1, "table_id": f"T{n % 3}", "n": n,
+                           "noise": secrets.token_hex(200)}) for n in range(3000)]
+    whole = gzip.compress(b"\n".join(lines) + b"\n")
+    cut = whole[: len(whole) // 2]
+    log = tmp_path / "day.jsonl.gz"
+    log.write_bytes(cut)
+    ran = pitwatch("produce", str(log), "--bootstrap", pipeline.bootstrap, "--topic-prefix",
+                   pipeline.topic_prefix, columns=400)
+    assert_one_line_usage_error(ran, "gzip data ends at byte", "before its end marker",
+                                f"record(s) before it were published to {pipeline.topics.events}")
+    said = re.search(r"; ([0-9,]+) record\(s\) before it were published", ran.stderr)
+    assert said is not None
+    count = int(said.group(1).replace(",", ""))
+    readable = zlib.decompressobj(zlib.MAX_WBITS | 16).decompress(cut)
+    whole_lines = readable.count(b"\n")  # the lines the cut file holds whole
+    assert 0 < count <= whole_lines < len(lines)
+    got = asyncio.run(published(pipeline, len(lines)))
+    assert sorted(value for _, value in got if value is not None) == sorted(lines[:count])
+
+
+async def published(pipeline: StreamSettings, at_most: int
+                    ) -> list[tuple[bytes | None, bytes | None]]:
+    """The records on the pipeline's ``table-events`` (read until none come for 2 s)."""
+    from aiokafka import AIOKafkaConsumer
+
+    consumer = AIOKafkaConsumer(pipeline.topics.events, bootstrap_servers=pipeline.bootstrap,
+                                auto_offset_reset="earliest", enable_auto_commit=False)
+    await consumer.start()
+    try:
+        got: list[tuple[bytes | None, bytes | None]] = []
+        while len(got) < at_most:
+            batches = await consumer.getmany(timeout_ms=2_000)
+            if not batches:
+                break
+            got += [(m.key, m.value) for ms in batches.values() for m in ms]
+        return got
+    finally:
+        await consumer.stop()
