@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import msgspec
-from sqlalchemy import select
+from sqlalchemy import Engine, select
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
@@ -25,6 +25,7 @@ from services.cases.queries import CaseDetail, CaseFilter, CaseSummary, get_case
 from services.console.explain import rule_text, statistic_in_words
 from services.console.roles import allowed
 from services.console.sessions import Session
+from services.console.users import list_users
 from services.console.web import console_of, form_of, refused, render, text_field
 from services.events.contract import Alert
 from services.events.numerals import is_ascii_number
@@ -171,6 +172,10 @@ async def bulk_assign(request: Request, session: Session) -> Response:
         return refused(request, session, "choose cases and the reviewer to assign them to",
                        status=400)
     engine = console_of(request).engine
+    reviewer = await run_in_threadpool(console_reviewer, engine, assignee)
+    if reviewer is None:
+        return refused(request, session, _no_reviewer(assignee), status=400)
+    assignee = reviewer
     versions = {case_id: _version_of(form.get(f"version-{case_id}")) for case_id in ids}
 
     def assign_all() -> list[str]:
@@ -277,6 +282,12 @@ def _action_page(action: Action) -> Any:
                 session.role, "bulk_assign"):
             return refused(request, session, "only a compliance officer assigns cases to "
                            "someone else: assign it to yourself")
+        if action == "assign" and assignee not in (None, session.username):
+            reviewer = await run_in_threadpool(console_reviewer, console_of(request).engine,
+                                               str(assignee))
+            if reviewer is None:
+                return refused(request, session, _no_reviewer(str(assignee)), status=400)
+            assignee = reviewer
         if not str(form.get("version") or "").strip():  # a change is to the case as seen
             return refused(request, session, "the form did not say which version of the "
                            "case you saw: open the case again and resubmit", status=400)
@@ -304,6 +315,20 @@ def _action_page(action: Action) -> Any:
     page.__name__ = f"case_{action}"
     page.__doc__ = f"{action} a case (one audit entry)."
     return page
+
+
+def console_reviewer(engine: Engine, typed: str) -> str | None:
+    """The console user ``typed`` names, as stored (lower case), if one may log in: a case
+    assigned in the console to a name no user has was in nobody's "assigned to me" (the
+    command line, where cases are also worked, takes any reviewer's name)."""
+    name = typed.strip().lower()
+    return next((user for user, _, disabled in list_users(engine)
+                 if user == name and not disabled), None)
+
+
+def _no_reviewer(typed: str) -> str:
+    return (f"no console user is named {typed!r} (or the user is disabled): assign cases "
+            "to a user of the console")
 
 
 def _plain(exc: Exception) -> str:

@@ -221,3 +221,36 @@ def test_a_control_character_in_a_search_matches_nothing_and_says_so(
     client, csrf = _officer(day_engine)
     page = client.post("/search", data={"csrf": csrf, "hand_id": "\x00"})
     assert page.status_code == 400 and "a control character is in no id" in page.text
+
+
+def test_cases_are_assigned_only_to_users_of_the_console(day_engine: Engine) -> None:
+    """QA: an officer assigned a case to a name no console user has (a typo), and it was
+    in nobody's queue. A name that is no user, or a disabled user's, is refused (400,
+    nothing written), one case or many; a user's name in other capitals is the user."""
+    from services.console.users import add_user, disable_user
+    from tests.unit.console.support import PASSWORD
+
+    case_id, other = _open_case(day_engine, 6), _open_case(day_engine, 7)
+    client, csrf = _officer(day_engine)
+    before = {c: _trail(day_engine, c) for c in (case_id, other)}
+    add_user(day_engine, "gone", PASSWORD, "dispute_analyst")
+    disable_user(day_engine, "gone")
+    for name in ("olgaa", "gone", "nobody at all"):
+        single = client.post(f"/cases/{case_id}/assign", data={
+            "csrf": csrf, "assignee": name, "version": case_version(day_engine, case_id)})
+        assert single.status_code == 400, name
+        assert f"no console user is named &#39;{name}&#39;" in single.text
+        bulk = client.post("/queue/assign", data={
+            "csrf": csrf, "assignee": name, "case": [str(other)],
+            f"version-{other}": case_version(day_engine, other)})
+        assert bulk.status_code == 400 and "assign cases to a user of the console" in bulk.text
+    assert {c: _trail(day_engine, c) for c in (case_id, other)} == before
+    assert client.post(f"/cases/{case_id}/assign", data={
+        "csrf": csrf, "assignee": " Olga ",
+        "version": case_version(day_engine, case_id)}).status_code == 303
+    assert client.post("/queue/assign", data={
+        "csrf": csrf, "assignee": "OLGA", "case": [str(other)],
+        f"version-{other}": case_version(day_engine, other)}).status_code == 200
+    for c in (case_id, other):
+        case = get_case(day_engine, c)
+        assert case is not None and case.summary.assignee == "olga"
