@@ -120,9 +120,8 @@ def topics_create(
     try:
         with broker_as_usage_error():
             outcome = asyncio.run(create_topics(settings))
-    except TopicMismatchError as exc:
-        err.print(f"[red]{exc}[/red]")
-        raise typer.Exit(1) from exc
+    except TopicMismatchError as exc:  # the broker's state, not the input: a usage error
+        raise typer.BadParameter(str(exc), param_hint=exc.option) from None
     except TopicRefused as exc:  # the broker's reason (a replication factor, a policy)
         raise typer.BadParameter(f"{exc}: check --replication and the broker's settings",
                                  param_hint="--replication") from None
@@ -183,7 +182,7 @@ def serve_adjudicator(
                        WorkerOptions(batch_max, checkpoint_seconds, checkpoint_batches,
                                      session_timeout_ms, engine, archive, partitions))
     except TopicMismatchError as exc:
-        raise typer.BadParameter(str(exc), param_hint="--partitions") from None
+        raise typer.BadParameter(str(exc), param_hint=exc.option) from None
 
 
 @serve_app.command("ledger")

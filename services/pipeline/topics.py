@@ -160,7 +160,12 @@ def topic_specs(settings: StreamSettings) -> list[TopicSpec]:
 
 
 class TopicMismatchError(RuntimeError):
-    """A topic exists with a partition count other than the declared one."""
+    """A topic exists with a partition count other than the declared one; ``option``: the
+    command-line option that would set it right."""
+
+    def __init__(self, message: str, option: str = "--partitions") -> None:
+        super().__init__(message)
+        self.option = option
 
 
 async def create_topics(settings: StreamSettings) -> list[tuple[str, str]]:
@@ -237,28 +242,38 @@ async def _check_partitions(admin: AIOKafkaAdminClient, specs: list[TopicSpec]) 
 
 
 async def check_copartitioned(bootstrap: str, events: str, changelog: str,
-                              expected: int | None) -> None:
-    """``TopicMismatchError`` unless ``changelog`` has as many partitions as ``events``
-    (and both ``expected``, when given): a table's state is restored from the changelog
-    partition of its events' partition. A worker on a changelog of another count waited
-    out its restore's timeout before saying anything; one given ``--partitions`` took it
-    as a declaration and never looked (QA, 2026-12-06)."""
+                              outputs: list[str], expected: int | None) -> None:
+    """``TopicMismatchError`` unless ``changelog`` and every one of ``outputs`` has as
+    many partitions as ``events`` (and ``events`` ``expected``, when given): a table's
+    state is restored from the changelog partition of its events' partition, and its
+    outputs go to that partition number. A worker on a changelog of another count waited
+    out its restore's timeout before saying anything, one on an output topic of fewer
+    partitions stopped with a traceback at its first batch, and one given
+    ``--partitions`` took it as a declaration and never looked (QA, 2026-12-06)."""
     admin = AIOKafkaAdminClient(bootstrap_servers=bootstrap)
     await start_clients(bootstrap, admin)
     try:
-        counts = await partition_counts(admin, [events, changelog])
+        counts = await partition_counts(admin, [events, changelog, *outputs])
     finally:
         await admin.close()
-    have = {name: counts.get(name) for name in (events, changelog)}
-    if expected is not None and have[events] != expected:
+    have = counts.get(events)
+    if expected is not None and have != expected:
         raise TopicMismatchError(
-            f"{events} has {have[events]} partition(s), not the {expected} --partitions "
-            "says: give the count the topics were created with")
-    if have[changelog] != have[events]:
+            f"{events} has {have} partition(s), not the {expected} --partitions says: give "
+            "the count the topics were created with", option="--partitions")
+    if counts.get(changelog) != have:
         raise TopicMismatchError(
-            f"{changelog} has {have[changelog]} partition(s) and {events} "
-            f"{have[events]}: a table's state must live in its events' partition; "
-            "recreate the changelog with as many, or start under a new --app-id")
+            f"{changelog} has {counts.get(changelog)} partition(s) and {events} {have}: a "
+            "table's state must live in its events' partition; delete the changelog and "
+            "run pitwatch topics create again, or start under a new --app-id",
+            option="--app-id")
+    wrong = [f"{topic} has {counts.get(topic)}" for topic in outputs
+             if counts.get(topic) != have]
+    if wrong:
+        raise TopicMismatchError(
+            f"{'; '.join(wrong)} partition(s) and {events} {have}: a table's outputs go to "
+            "its events' partition number; recreate them with as many, or use new topic "
+            "names (--topic-prefix)", option="--topic-prefix")
 
 
 async def delete_topics(settings: StreamSettings) -> None:

@@ -496,14 +496,16 @@ async def serve(settings: StreamSettings, options: WorkerOptions | None = None) 
     Every topic it reads and writes must exist first (``TopicMissing``: one line): on a
     missing ``table-events`` it waited forever in its group, and on a missing changelog
     it logged thousands of lines a second, ignored SIGTERM and ended in a traceback. And
-    its changelog must be partitioned as ``table-events`` (``TopicMismatchError``)."""
+    its changelog and its outputs must be partitioned as ``table-events``
+    (``TopicMismatchError``)."""
     arm_from_env()
     t = settings.topics
     options = options or WorkerOptions()
     wanted = [t.events, settings.changelog, t.adjudications, t.alerts, t.dlq]
     await require_topics(settings.bootstrap, wanted + ([t.archive] if options.archive else []))
     await check_copartitioned(settings.bootstrap, t.events, settings.changelog,
-                              options.partitions)
+                              [t.adjudications, t.alerts, t.dlq]
+                              + ([t.archive] if options.archive else []), options.partitions)
     worker = AdjudicatorWorker(settings, read_profiles(), options)
     start_adjudicator_monitoring(settings.bootstrap, settings.group, settings.topics.events,
                                  settings.topics.dlq)

@@ -98,7 +98,7 @@ def test_topics_create_fails_before_it_creates_and_says_the_brokers_reason(
             [sys.executable, "-m", "services.cli", "topics", "create", "--bootstrap",
              kafka_bootstrap, "--topic-prefix", prefix, "--app-id", "b", "--partitions", "3"],
             cwd=REPO, text=True, capture_output=True, timeout=120, check=False)
-        assert done.returncode == 1 and "partition(s), declared 3" in done.stderr, done.stderr
+        _one_line_error(done, "--partitions", "partition(s), declared 3")
 
         async def names() -> set[str]:
             admin = AIOKafkaAdminClient(bootstrap_servers=kafka_bootstrap)
@@ -153,8 +153,10 @@ def test_the_worker_starts_only_on_co_partitioned_topics(pipeline: PipelineFacto
                                                          kafka_bootstrap: str) -> None:
     """``serve adjudicator --partitions`` was accepted and never used, and a changelog
     whose partition count differs from ``table-events`` was found only by the restore's
-    timeout: each is one line at start, exit 2 (the pipeline's topics have 2 partitions;
-    an app id whose changelog was made by hand with 3)."""
+    timeout, and an output topic of fewer partitions stopped it with a traceback at its
+    first batch: each is one line at start, exit 2 (the pipeline's topics have 2
+    partitions; an app id whose changelog was made by hand with 3; adjudications made
+    again with 1)."""
     import asyncio
 
     from aiokafka.admin import AIOKafkaAdminClient, NewTopic
@@ -168,22 +170,33 @@ def test_the_worker_starts_only_on_co_partitioned_topics(pipeline: PipelineFacto
     other = f"{s.app_id}-three"
     changelog = StreamSettings(topic_prefix=s.topic_prefix, app_id=other).changelog
 
-    async def changelog_of_three(create: bool) -> None:
+    async def remake(topic: str, partitions: int | None) -> None:
+        """Delete ``topic``; then, if ``partitions``, create it again with that many."""
         admin = AIOKafkaAdminClient(bootstrap_servers=kafka_bootstrap)
         await admin.start()
         try:
-            if create:
-                await admin.create_topics([NewTopic(changelog, 3, 1)])
-            else:
-                await admin.delete_topics([changelog])
+            if topic in set(await admin.list_topics()):
+                await admin.delete_topics([topic])
+                while topic in set(await admin.list_topics()):
+                    await asyncio.sleep(0.2)
+            if partitions is not None:
+                await admin.create_topics([NewTopic(topic, partitions, 1)])
         finally:
             await admin.close()
 
-    asyncio.run(changelog_of_three(create=True))
+    asyncio.run(remake(changelog, 3))
     try:
         _one_line_error(_serve("adjudicator", "--bootstrap", kafka_bootstrap, "--topic-prefix",
                                s.topic_prefix, "--app-id", other),
+                        "--app-id",
                         f"{changelog} has 3 partition(s) and {s.topic_prefix}table-events 2",
-                        "recreate the changelog")
+                        "delete the changelog and run pitwatch topics create again")
     finally:
-        asyncio.run(changelog_of_three(create=False))
+        asyncio.run(remake(changelog, None))
+    # An output topic of one partition: the first batch stopped the worker with a
+    # traceback ("Unrecognized partition") and exit 70.
+    asyncio.run(remake(s.topics.adjudications, 1))
+    _one_line_error(_serve("adjudicator", "--bootstrap", kafka_bootstrap, "--topic-prefix",
+                           s.topic_prefix, "--app-id", s.app_id),
+                    "--topic-prefix", f"{s.topics.adjudications} has 1 partition(s) and "
+                    f"{s.topic_prefix}table-events 2", "recreate them with as many")
