@@ -185,10 +185,18 @@ class ChainWalk:
                     f"hashes to {event.hash[:16]}…"))
 
     def _check_booked_once(self, anchor: Anchor, event: StoredEvent) -> None:
-        """A booked hand ending at the event the booked hand before it ends at."""
+        """A booked hand ending at the event the booked hand before it ends at, or at an
+        event of another hand (a copy booked before the hand it copies, which the ledger
+        then refused: QA)."""
         before, self.booked_at = self.booked_at, anchor
         if before is not None and before.last_seq == anchor.last_seq:
             self.anchored.append(_booked_twice(self.table_id, before, anchor, event))
+        elif event.hand_id is not None and event.hand_id != anchor.hand_id:
+            self.anchored.append(ChainBreak(
+                self.table_id, event.seq, event.event_id, "anchor",
+                f"hand {anchor.hand_id} was booked ending at seq {event.seq}, an event of "
+                f"hand {event.hand_id}: a record copied under another hand id, its chips "
+                "counted for a hand that never was"))
 
 
 def _booked_twice(table_id: str, first: Anchor, second: Anchor, event: StoredEvent

@@ -93,8 +93,8 @@ HANDS_PER_QUERY = 512  # hand ids looked up in the archive a query at a time
 def undated_hands(conn: Connection, first_day: dt.date, last_day: dt.date,
                    table_id: str | None) -> dict[str, dict[str, dt.date | None]]:
     """The hands booked without a day whose last archived segment lies in the span, with
-    that segment's day, by table: a hand the table never closed (rejected: no
-    ``ended_at``) is booked without a day, and is placed on the day of its last events
+    that segment's day, by table: a rejected hand's record carries no
+    ``ended_at``, so it is booked without a day, and is placed on the day of its last events
     (``pitwatch replay``, the daily report's hands to review).
 
     Why two steps per archived table (the catalog ``archive_tables`` names each once):

@@ -125,8 +125,9 @@ def posting_summary(url: str, tally: PostTally) -> list[str]:
                                   or "nothing to book")]
     if tally.refusals:
         lines.append(f"  {counts['refused'] + counts['conflict']:,} hand(s) not booked: the "
-                     "ledger refuses chips that do not balance (GEN-8) or a changed re-post "
-                     "(SURV-9); each is on file with its reason and listed for review:")
+                     "ledger refuses chips that do not balance or a copy of a booked hand "
+                     "(GEN-8), and a changed re-post (SURV-9); each is on file with its "
+                     "reason and listed for review:")
         # A reason quotes ids from the records (free text): shown, never obeyed.
         lines += [f"    {printable(reason)}" for reason in tally.first_refusals]
         if tally.refusals > len(tally.first_refusals):

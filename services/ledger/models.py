@@ -43,6 +43,8 @@ AccountKind = Literal["player", "layout", "pot", "house_rake", "house_bank"]
 ACCOUNT_KINDS: tuple[str, ...] = get_args(AccountKind)
 
 LedgerStatus = Literal["posted", "refused"]
+# The hands whose last event one booked hand at most may end at (migration 0017).
+POSTED_WITH_END = "ledger_status = 'posted' AND last_hash IS NOT NULL"
 
 
 def _hand_fk() -> ForeignKey:
@@ -121,9 +123,10 @@ class Hand(Base):
     __table_args__ = (
         CheckConstraint("ledger_status IN ('posted', 'refused')", name="ledger_status"),
         Index("ix_hands_table_day", "table_id", "day"),
-        # A hand's events are booked once: the booking looks a batch's hand ends up here
-        # (services.ledger.posting, migration 0017).
-        Index("ix_hands_table_last_hash", "table_id", "last_hash"),
+        # An event belongs to one hand: one booked hand ends at it (the booking looks a
+        # batch's hand ends up here; services.ledger.posting, migration 0017).
+        Index("ux_hands_posted_last_event", "table_id", "last_hash", unique=True,
+              postgresql_where=text(POSTED_WITH_END), sqlite_where=text(POSTED_WITH_END)),
     )
 
 

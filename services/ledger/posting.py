@@ -321,19 +321,31 @@ def _refuse_events_of_other_hands(conn: Connection, plan: _Plan, new_at: list[in
     owners = _hands_ending_at(conn, ends)
     for index, entry in enumerate(plan.new):
         last_hash = entry.record.last_hash
-        if entry.refusal is not None or last_hash is None:
+        if entry.refusal is not None:
+            continue
+        if last_hash is None:
+            if entry.postings:  # every hand the adjudicator closes names its last event
+                _refuse(plan, index, new_at[index], (
+                    f"hand {entry.hand_id} not booked: it moves chips but names no last "
+                    "event (last_hash), so nothing holds it to the events it books"))
             continue
         end = (entry.record.table_id, last_hash)
         other = owners.get(end)
         if other is None or other == entry.hand_id:
             owners[end] = entry.hand_id
             continue
-        refused = build_refused(entry, refusal_finding(
+        at = "" if entry.record.last_seq is None else f"seq {entry.record.last_seq}, "
+        _refuse(plan, index, new_at[index], (
             f"hand {entry.hand_id} not booked: hand {other}, booked already, ends at the "
-            f"same event (table {end[0]}, seq {entry.record.last_seq}, hash "
-            f"{last_hash[:12]}); a hand's events and their chips are booked once"))
-        plan.new[index] = refused
-        plan.results[new_at[index]] = _booked_result(refused)
+            f"same event (table {end[0]}, {at}hash {last_hash[:12]}); a hand's events and "
+            "their chips are booked once"))
+
+
+def _refuse(plan: _Plan, index: int, result_at: int, why: str) -> None:
+    """``plan.new[index]`` stored refused instead, with no chips and ``why``."""
+    refused = build_refused(plan.new[index], refusal_finding(why))
+    plan.new[index] = refused
+    plan.results[result_at] = _booked_result(refused)
 
 
 # On PostgreSQL a batch's keys go as ONE array parameter, so the statement's text is the
@@ -364,14 +376,16 @@ _HANDS_ENDING_AT_PG = text(
     "SELECT h.table_id, h.last_hash, MIN(h.hand_id) FROM hands h "
     "JOIN unnest(CAST(:tables AS text[]), CAST(:hashes AS text[])) AS e(table_id, last_hash) "
     "ON h.table_id = e.table_id AND h.last_hash = e.last_hash "
-    "WHERE h.ledger_status = 'posted' GROUP BY h.table_id, h.last_hash")
+    "WHERE h.ledger_status = 'posted' AND h.last_hash IS NOT NULL "  # the index's own
+    "GROUP BY h.table_id, h.last_hash")
 _SQLITE_ENDS_PER_QUERY = 2_000  # two bound parameters each, well under SQLite's 32,766
 
 
 def _hands_ending_at(conn: Connection, ends: set[tuple[str, str]]
                      ) -> dict[tuple[str, str], str]:
     """The booked (``posted``) hand that ends at each (table, last event hash), if any
-    (index ``ix_hands_table_last_hash``)."""
+    (index ``ux_hands_posted_last_event``: the query states its predicate, so that both
+    databases use it)."""
     if not ends:
         return {}
     keys = sorted(ends)
@@ -385,7 +399,7 @@ def _hands_ending_at(conn: Connection, ends: set[tuple[str, str]]
         found = conn.execute(
             select(Hand.table_id, Hand.last_hash, func.min(Hand.hand_id))
             .where(tuple_(Hand.table_id, Hand.last_hash).in_(chunk),
-                   Hand.ledger_status == "posted")
+                   Hand.ledger_status == "posted", Hand.last_hash.is_not(None))
             .group_by(Hand.table_id, Hand.last_hash))
         owners.update(((table, last), hand) for table, last, hand in found)
     return owners

@@ -308,9 +308,9 @@ def ledger_hands(engine: Engine, day: dt.date, table: str | None = None) -> list
 
 def undated_ledger_hands(engine: Engine, day: dt.date, table: str | None = None
                          ) -> list[BookedHand]:
-    """The hands booked without a day whose last archived events are of ``day``: a hand
-    the table never closed (rejected, no ``ended_at``) has no day of its own, and was in
-    no day's report, though it is the kind a reviewer most needs to see."""
+    """The hands booked without a day whose last archived events are of ``day``: a
+    rejected hand's record carries no ``ended_at``, so it has no day of its own, and was
+    in no day's report, though it is the kind a reviewer most needs to see."""
     from services.archive.queries import undated_hands
     from services.ledger.models import Hand
 

@@ -96,13 +96,15 @@ class LogFile:
         """Why the log's first non-blank line is no event (not JSON, or no object with a
         ``table_id``), or None: a file that is no event log at all (a PDF, a CSV given by
         mistake) said only that no event in it belongs to the hand."""
+        if not self.path.is_file():  # a pipe, read once already: nothing to look at again
+            return None
         for chunk in self.chunks():
             for line in _lines(chunk):
                 if table_and_hand(line) is not None:
                     return None
                 return (f"{self.path.name} is not a JSONL event log: its first line is not "
                         "a JSON object with a table_id; give the table's event log")
-        return None
+        return f"{self.path.name} holds no event (no line but blanks): give the table's event log"
 
     def holds_lines(self) -> bool:
         """Whether it has a non-blank line (an empty log has no hand to report)."""

@@ -10,11 +10,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import msgspec
+import orjson
 import pytest
+from alembic import command
 
 from services.archive.verify import verify_archive
 from services.ledger import posting
-from services.ledger.db import open_ledger
+from services.ledger.db import alembic_config, open_ledger
 from services.ledger.posting import post_hand
 from services.ledger.queries import stored_record
 from tests.unit.cli.helpers import pitwatch
@@ -31,10 +33,16 @@ def test_a_copy_booked_before_the_ledger_refused_it_is_a_break(
     assert original is not None and original.last_seq is not None
     copy = msgspec.structs.replace(original, hand_id=f"{hand_id}-COPY")
     assert post_hand(engine, copy).status == "refused"  # the ledger of today
-    monkeypatch.setattr(posting, "_refuse_events_of_other_hands",
-                        lambda *args: None)  # a ledger from before migration 0017
+    config = alembic_config()  # a ledger from before migration 0017:
+    with engine.begin() as conn:
+        config.attributes["connection"] = conn
+        command.downgrade(config, "0016_table_carries")
+    monkeypatch.setattr(posting, "_refuse_events_of_other_hands", lambda *args: None)
     second = msgspec.structs.replace(original, hand_id=f"{hand_id}-AGAIN")
     assert post_hand(engine, second).status == "posted"
+    with engine.begin() as conn:
+        config.attributes["connection"] = conn
+        command.upgrade(config, "head")
     report = verify_archive(engine)
     engine.dispose()
     assert [(b.kind, b.seq, b.message) for b in report.archive_breaks] == [
@@ -44,3 +52,46 @@ def test_a_copy_booked_before_the_ledger_refused_it_is_a_break(
          "and its chips are counted twice")]
     ran = pitwatch("verify", "--db", url)
     assert ran.code == 1 and f"{hand_id}-AGAIN" in ran.stdout + ran.stderr
+
+
+def test_a_copy_booked_before_its_original_is_a_break(tmp_path: Path) -> None:
+    """QA: a copy posted first is booked and the genuine hand, arriving after it, refused
+    as its copy; verify passed the copy (it ends at an archived event, the right hash),
+    though that event is of another hand. Shifted back one event (the hand's event
+    before its last, with that event's hash), a copy was booked beside its original and
+    passed too. Each is a break naming the hand whose event it ends at."""
+    (tmp_path / "first").mkdir()
+    url, log = archived_day(tmp_path / "first")
+    hand_id = sixth_hand(log)
+    engine = open_ledger(url)
+    original = stored_record(engine, hand_id)
+    engine.dispose()
+    assert original is not None and original.last_seq is not None
+    later = f"sqlite:///{tmp_path}/later.sqlite"
+    ledger = open_ledger(later)
+    copy = msgspec.structs.replace(original, hand_id="A-COPY")
+    assert post_hand(ledger, copy).status == "posted"
+    assert pitwatch("adjudicate", str(log), "--ledger", later).code == 1  # the genuine one
+    report = verify_archive(ledger)
+    assert [(b.kind, b.seq, b.message) for b in report.archive_breaks] == [
+        ("anchor", original.last_seq,
+         f"hand A-COPY was booked ending at seq {original.last_seq}, an event of hand "
+         f"{hand_id}: a record copied under another hand id, its chips counted for a hand "
+         "that never was")]
+    ledger.dispose()
+
+
+def test_a_copy_shifted_to_the_event_before_is_a_break(tmp_path: Path) -> None:
+    url, log = archived_day(tmp_path)
+    hand_id = sixth_hand(log)
+    engine = open_ledger(url)
+    original = stored_record(engine, hand_id)
+    assert original is not None and original.last_seq is not None
+    events = [orjson.loads(line) for line in log.read_bytes().splitlines()]
+    last = next(e for e in events if e["hand_id"] == hand_id and e["seq"] == original.last_seq)
+    shifted = msgspec.structs.replace(original, hand_id=f"{hand_id}-SHIFTED",
+                                      last_seq=original.last_seq - 1, last_hash=last["prev_hash"])
+    assert post_hand(engine, shifted).status == "posted"
+    breaks = [(b.kind, b.seq) for b in verify_archive(engine).archive_breaks]
+    engine.dispose()
+    assert breaks == [("anchor", original.last_seq - 1)]

@@ -437,3 +437,38 @@ def test_the_pending_sums_migration_keeps_the_book_and_its_guards(engine: Engine
     assert schema_drift(engine) == []
     with engine.connect() as conn:
         assert conn.execute(text("SELECT * FROM postings ORDER BY 1, 2, 3")).all() == before
+
+
+def test_a_ledger_holding_a_copy_is_migrated_and_holds_no_new_one(
+        engine: Engine, monkeypatch: pytest.MonkeyPatch) -> None:
+    """0017 on a ledger whose book already holds a record copied under another hand id
+    (booked before the rule): the index is built all the same, naming that copy, which
+    stays booked for ``pitwatch verify`` to report; every copy booked after it is refused,
+    by the booking's look-up and, with the look-up taken out, by the database."""
+    from services.ledger import posting
+
+    config = alembic_config()
+    with engine.begin() as conn:
+        config.attributes["connection"] = conn
+        command.downgrade(config, "0016_table_carries")
+    original = hcf_seat1_wins()
+    monkeypatch.setattr(posting, "_refuse_events_of_other_hands", lambda *args: None)
+    for hand_id in ("T1-000001", "T1-O'COPY"):  # a quote in the id named by the index
+        assert post_hand(engine, msgspec.structs.replace(
+            original, hand_id=hand_id)).status == "posted"
+    with engine.begin() as conn:
+        config.attributes["connection"] = conn
+        command.upgrade(config, "head")
+    index_names = {ix["name"] for ix in inspect(engine).get_indexes("hands")}
+    assert {"ux_hands_posted_last_event", "ix_hands_table_last_hash"} <= index_names
+    refused = post_hand(engine, msgspec.structs.replace(original, hand_id="T1-LATER"))
+    assert refused.status == "refused"
+    assert "database refused hand T1-LATER" in refused.findings[0].message
+    monkeypatch.undo()
+    again = post_hand(engine, msgspec.structs.replace(original, hand_id="T1-AGAIN"))
+    assert again.status == "refused"
+    assert "hand T1-000001, booked already" in again.findings[0].message
+    with engine.connect() as conn:
+        booked = conn.execute(text("SELECT hand_id FROM hands WHERE ledger_status = 'posted' "
+                                   "ORDER BY hand_id")).scalars().all()
+    assert booked == ["T1-000001", "T1-O'COPY"]

@@ -5,7 +5,10 @@ refusals, and the database's own guards, every test on SQLite and on PostgreSQL 
 from __future__ import annotations
 
 import threading
+import time
 from collections import Counter
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -584,3 +587,76 @@ def test_copies_inside_one_batch_and_a_partial_copy_are_refused(engine: Engine) 
         ("T1-000001",), ("T1-000002",), ("T2-1",)]
     assert rows(engine, "SELECT DISTINCT hand_id FROM rake ORDER BY hand_id") == [
         ("T1-000001",), ("T1-000002",), ("T2-1",)]
+
+
+@pytest.mark.integration
+def test_a_copy_booked_while_its_original_is_being_booked_is_refused(pg_url: str) -> None:
+    """QA: two ``ledger post`` runs on PostgreSQL, one of records and one of their copies,
+    each looked before the other had committed and booked both (500 hands' chips counted
+    twice). The index on booked hands' last events holds the rule: the copy's transaction
+    waits for the original's commit, is refused by the index, and its hands are booked
+    again one at a time, which finds the original."""
+    original = hcf_seat1_wins()
+    copy = msgspec.structs.replace(original, hand_id="T1-COPY")
+    with fresh_schema(pg_url) as url:
+        engine = open_ledger(url)
+        try:
+            inserted, release = threading.Event(), threading.Event()
+            written: list[posting.PostResult] = []
+            copied: list[posting.PostResult] = []
+
+            @contextmanager
+            def held_transaction() -> Iterator[Connection]:
+                with engine.begin() as conn:  # commits on leaving, once released
+                    yield conn
+                    inserted.set()  # every row of the original is in, not committed
+                    assert release.wait(60)
+
+            first = threading.Thread(target=lambda: written.extend(
+                posting._write_batch_once(held_transaction, posting.prepare_entries([original]))))
+            first.start()
+            assert inserted.wait(60)
+            second = threading.Thread(target=lambda: copied.append(post_hand(engine, copy)))
+            second.start()
+            _wait_until(lambda: _waiting_on_locks(engine) >= 1)  # on the index, for the first
+            release.set()
+            first.join(60)
+            second.join(60)
+            assert [r.status for r in written] == ["posted"]
+            assert [r.status for r in copied] == ["refused"]
+            assert "hand T1-000001, booked already" in copied[0].findings[0].message
+            assert account_balances(engine) == {
+                "player:alice": 9, "player:bob": -10, "layout:T1:1": 0, "house:rake": 1}
+        finally:
+            engine.dispose()
+
+
+def _wait_until(condition: Callable[[], bool]) -> None:
+    deadline = time.monotonic() + 60
+    while not condition():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.05)
+
+
+def _waiting_on_locks(engine: Engine) -> int:
+    return int(rows(engine, "SELECT COUNT(*) FROM pg_stat_activity WHERE datname = "
+                            "current_database() AND wait_event_type = 'Lock'")[0][0])
+
+
+def test_a_hand_moving_chips_without_its_last_event_is_refused(engine: Engine) -> None:
+    """QA: copies with ``last_hash`` null escaped the look-up (keyed by the last event)
+    and were booked, their chips counted three times. A hand moving chips names its last
+    event (the adjudicator's always do); a rejected hand with none and no chips is booked."""
+    original = hcf_seat1_wins()
+    assert post_hand(engine, original).status == "posted"
+    nameless = msgspec.structs.replace(original, hand_id="T1-NULL", last_hash=None)
+    result = post_hand(engine, nameless)
+    assert result.status == "refused"
+    assert result.findings[0].message == (
+        "hand T1-NULL not booked: it moves chips but names no last event (last_hash), so "
+        "nothing holds it to the events it books")
+    rejected = msgspec.structs.replace(original, hand_id="T1-REJ", last_hash=None,
+                                       last_seq=None, movements=None, status="rejected")
+    assert post_hand(engine, rejected).status == "posted"
+    assert account_balances(engine) == {
+        "player:alice": 9, "player:bob": -10, "layout:T1:1": 0, "house:rake": 1}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 import uuid
 from pathlib import Path
 
@@ -30,7 +31,10 @@ def _rec(hand_id: str, table: str, game: str, dealer: str, mode: str, ended: str
         v=1, table_id=table, hand_id=hand_id, game=game, status=status,  # type: ignore[arg-type]
         rule_profile="house-v1", expected=side, recorded=side, findings=findings or [],
         players={s: f"{table}-P{s}" for s in net if s != "house"}, dealer_id=dealer,
-        rake_mode=mode, ended_at=ended, movements=movements)  # type: ignore[arg-type]
+        rake_mode=mode,  # type: ignore[arg-type]
+        ended_at=ended, first_seq=movements[0].seq if movements else None,
+        last_seq=movements[-1].seq if movements else None,  # its own last event, as booked
+        last_hash=hashlib.sha256(hand_id.encode()).hexdigest(), movements=movements)
 
 
 def records() -> list[AdjudicationRecord]:

@@ -266,6 +266,11 @@ def test_a_file_that_is_no_event_log_is_named_as_such(tmp_path: Path, content: b
     assert_one_line_usage_error(
         ran, "wrong.txt is not a JSONL event log: its first line is not a JSON object "
              "with a table_id; give the table's event log")
+    for blank in (b"", b"\n  \n\t\n"):
+        wrong.write_bytes(blank)
+        ran = pitwatch("report", "hand", "T1-000001", "--events", str(wrong),
+                       "-o", str(tmp_path / "r.html"))
+        assert_one_line_usage_error(ran, "wrong.txt holds no event (no line but blanks)")
     good = tmp_path / "day.jsonl"
     good.write_bytes(b"\n".join(simulated_log(1, 2, faults=False).lines) + b"\n")
     ran = pitwatch("report", "hand", "T9-000001", "--events", str(good),
@@ -276,8 +281,9 @@ def test_a_file_that_is_no_event_log_is_named_as_such(tmp_path: Path, content: b
 def test_hands_booked_without_a_day_are_reviewed_on_their_archived_day(tmp_path: Path
                                                                        ) -> None:
     """QA: the daily report selected hands by the ledger's day, so a hand booked without
-    one (rejected, never closed) was in no day's report. Day two of the two-day log run
-    without ``--leave-open``: every hand of it booked rejected (GEN-5) with no day, its
+    one (rejected: its record has no end time) was in no day's report. Day two of the
+    two-day log run without ``--leave-open``: every hand of it booked rejected (GEN-5)
+    with no day, its
     events archived on 2026-01-06. That day's report lists each for review, after the
     day's own (none), says why they are there, and keeps them out of the totals; day
     one's report does not list them."""
@@ -300,5 +306,5 @@ def test_hands_booked_without_a_day_are_reviewed_on_their_archived_day(tmp_path:
                    "--generated-at", STAMP, "-o", str(html))
     assert ran.code == 0, ran.stderr
     page = html.read_text()
-    assert f"The last {len(two)} hand(s) have no end time" in page
+    assert f"The last {len(two)} hand(s) were booked without a day" in page
     assert all(hand in page for hand in two)
