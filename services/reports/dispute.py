@@ -28,6 +28,7 @@ from services.events.contract import (
     Alert,
     CardDealtEvent,
     Finding,
+    HandEndedEvent,
     HandStartedEvent,
     TableConfiguredEvent,
     encode_record,
@@ -138,6 +139,9 @@ class DisputeReport:
     designated: int | None = None
     seats: list[SeatIn] = field(default_factory=list)
     started_at: str | None = None
+    # The hand's hand_ended time in its events: shown when the record carries none (a
+    # rejected record has no ended_at, though the table closed the hand: QA).
+    ended_in_events: str | None = None
     timeline: list[TimelineEntry] | None = None
     hands: list[FinalHand] = field(default_factory=list)
     trace: list[TraceStep] = field(default_factory=list)
@@ -377,6 +381,9 @@ def _from_replay(report: DisputeReport, replay: HandReplay) -> None:
         report.dealer_id = report.dealer_id or d.dealer_id
         report.seats = [SeatIn(s.seat, s.player_id, s.stack) for s in d.seats]
         report.started_at = started.ts
+    ended = next((e for e in events
+                  if isinstance(e, HandEndedEvent) and e.hand_id == replay.hand_id), None)
+    report.ended_in_events = ended.ts if ended is not None else None
     chain = verify_chain(replay.events, replay.before, replay.after)
     report.chain = chain
     ok_by_position = [link.ok for link in chain.links]

@@ -308,3 +308,14 @@ def test_hands_booked_without_a_day_are_reviewed_on_their_archived_day(tmp_path:
     page = html.read_text()
     assert f"The last {len(two)} hand(s) were booked without a day" in page
     assert all(hand in page for hand in two)
+    # Each hand's report, written beside it, says when the hand ended by its events (it
+    # said "no hand_ended recorded" beside the hand_ended event it listed).
+    events = [orjson.loads(line) for line in b"".join(
+        (tmp_path / f"{day}.jsonl").read_bytes() for day in ("2026-01-06",)).splitlines()]
+    for hand_id in sorted(two)[:3]:
+        ended = next(e["ts"] for e in events
+                     if e["hand_id"] == hand_id and e["type"] == "hand_ended")
+        copy = (tmp_path / safe_name(hand_id)).read_text()
+        assert (f"{ended} (its hand_ended event; the record, rejected, carries no end "
+                "time)") in copy
+        assert "no hand_ended recorded" not in copy
