@@ -14,7 +14,7 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, ClassVar
 
 import msgspec
 import typer
@@ -287,6 +287,7 @@ class HandCopies:
     stamp: str
     alerts: list[Alert] | None
     alerts_name: str | None
+    WARNINGS_SHOWN: ClassVar[int] = 20  # one line each; the rest counted
 
     def write(self, hand_ids: list[str], events: Path | None, folder: Path) -> bool:
         """Every copy into ``folder``; whether each read its events where it should (False:
@@ -307,17 +308,22 @@ class HandCopies:
                        self._from_archive(hand_ids, book, said, unarchived,
                                           lambda _h: progress.advance(task)))
             progress.update(task, completed=0, note="writing")
+            warned = 0
             for hand_id in hand_ids:
                 report = reports.get(hand_id)
                 progress.advance(task)
-                if hand_id in said:
+                if hand_id in said and warned < self.WARNINGS_SHOWN:
                     _warn(said[hand_id])
+                    warned += 1
                 if report is None:
                     continue
                 if self.alerts is not None and self.alerts_name is not None:
                     report.attach_alerts(self.alerts, self.alerts_name)
                 html = render_html("dispute.html", r=report, generated_at=self.stamp)
                 (folder / safe_name(hand_id)).write_text(html, encoding="utf-8")
+        if len(said) > warned:  # a file of another day lacks every hand: not 56 lines
+            _warn(f"... and {len(said) - warned} more hand(s) like these (each copy names "
+                  "where its events came from)")
         err.print(f"wrote {len(reports)} dispute report(s) to {escape(str(folder))}")
         if unarchived:
             err.print(f"{len(unarchived)} of them show the booking only: the database holds "

@@ -319,3 +319,32 @@ def test_hands_booked_without_a_day_are_reviewed_on_their_archived_day(tmp_path:
         assert (f"{ended} (its hand_ended event; the record, rejected, carries no end "
                 "time)") in copy
         assert "no hand_ended recorded" not in copy
+
+
+def test_a_file_of_another_day_warns_of_some_hands_and_counts_the_rest(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """QA: ``report daily --events FILE`` with a file holding none of the day's hands to
+    review printed a warning line for each (56 lines): the first ``WARNINGS_SHOWN`` (20;
+    3 here, the day having 8), then their count; every copy is still written."""
+    from services.reports.cli import HandCopies
+
+    monkeypatch.setattr(HandCopies, "WARNINGS_SHOWN", 3)
+    url, _log = archived_day(tmp_path)
+    other = tmp_path / "other.jsonl"
+    another_table = [line.replace(b"T001", b"X001")  # no hand of the day's
+                     for line in simulated_log(1, 3, seed=99, faults=False).lines]
+    other.write_bytes(b"\n".join(another_table) + b"\n")
+    hands = review_hands(url)
+    assert len(hands) > 3  # for the test to mean it
+    out = tmp_path / "out"
+    out.mkdir()
+    ran = pitwatch("report", "daily", "--date", DAY, "--ledger", url, "--events", str(other),
+                   "-o", str(out / "daily.html"), "--generated-at", STAMP)
+    assert ran.code == 1, ran.stderr
+    warned = [line for line in ran.stderr.splitlines() if line.startswith("warning: ")]
+    assert warned[:-1] == [
+        f"warning: hand {h} is not in other.jsonl: its report is from {ARCHIVE_NAME}, as "
+        f"`pitwatch report hand {h} --ledger URL` writes it" for h in hands[:3]]
+    assert warned[-1] == (f"warning: ... and {len(hands) - 3} more hand(s) like these (each "
+                          "copy names where its events came from)")
+    assert len(list(out.iterdir())) == len(hands) + 1
