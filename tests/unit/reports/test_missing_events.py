@@ -54,6 +54,17 @@ def review_hands(url: str) -> list[str]:
     return hands
 
 
+def daily_with_copies(tmp_path: Path, url: str, events: Path) -> tuple[Path, list[str]]:
+    """``report daily --events EVENTS -o OUT/daily.html`` of the day, for a file lacking
+    some hands to review: exit 1; OUT, and the warning lines on stderr."""
+    out = tmp_path / "out"
+    out.mkdir()
+    ran = pitwatch("report", "daily", "--date", DAY, "--ledger", url, "--events", str(events),
+                   "-o", str(out / "daily.html"), "--generated-at", STAMP)
+    assert ran.code == 1, ran.stderr
+    return out, [line for line in ran.stderr.splitlines() if line.startswith("warning: ")]
+
+
 def table_of(hand_id: str) -> str:
     return hand_id.split("-")[0]
 
@@ -118,12 +129,7 @@ def test_hands_the_events_file_lacks_are_read_from_the_archive_and_named(tmp_pat
     assert elsewhere and len(elsewhere) < len(hands)  # both kinds, for the test to mean it
     gone = elsewhere[-1]
     delete_archived(url, gone)
-    out = tmp_path / "out"
-    out.mkdir()
-    ran = pitwatch("report", "daily", "--date", DAY, "--ledger", url, "--events", str(t1),
-                   "-o", str(out / "daily.html"), "--generated-at", STAMP)
-    assert ran.code == 1, ran.stderr
-    warned = [line for line in ran.stderr.splitlines() if line.startswith("warning: ")]
+    out, warned = daily_with_copies(tmp_path, url, t1)
     assert warned == [
         f"warning: hand {h} is in neither t1.jsonl nor the event archive: its report shows "
         "the booking only" if h == gone else
@@ -336,12 +342,7 @@ def test_a_file_of_another_day_warns_of_some_hands_and_counts_the_rest(
     other.write_bytes(b"\n".join(another_table) + b"\n")
     hands = review_hands(url)
     assert len(hands) > 3  # for the test to mean it
-    out = tmp_path / "out"
-    out.mkdir()
-    ran = pitwatch("report", "daily", "--date", DAY, "--ledger", url, "--events", str(other),
-                   "-o", str(out / "daily.html"), "--generated-at", STAMP)
-    assert ran.code == 1, ran.stderr
-    warned = [line for line in ran.stderr.splitlines() if line.startswith("warning: ")]
+    out, warned = daily_with_copies(tmp_path, url, other)
     assert warned[:-1] == [
         f"warning: hand {h} is not in other.jsonl: its report is from {ARCHIVE_NAME}, as "
         f"`pitwatch report hand {h} --ledger URL` writes it" for h in hands[:3]]
