@@ -297,11 +297,11 @@ def _plan(conn: Connection, entries: Sequence[HandEntry]) -> _Plan:
             plan.results.append(
                 PostResult(entry.hand_id, "conflict", findings=(_conflict_finding(conflict),))
             )
-    _refuse_events_of_other_hands(conn, plan, new_at)
+    _refuse_copied_hands(conn, plan, new_at)
     return plan
 
 
-def _refuse_events_of_other_hands(conn: Connection, plan: _Plan, new_at: list[int]) -> None:
+def _refuse_copied_hands(conn: Connection, plan: _Plan, new_at: list[int]) -> None:
     """A new hand that ends at the event a booked hand ends at (its table and
     ``last_hash``), in the book or earlier in this batch, is refused (GEN-8: an event's
     chips move once): else a record copied with only its ``hand_id`` changed books every

@@ -37,7 +37,7 @@ def test_a_copy_booked_before_the_ledger_refused_it_is_a_break(
     with engine.begin() as conn:
         config.attributes["connection"] = conn
         command.downgrade(config, "0016_table_carries")
-    monkeypatch.setattr(posting, "_refuse_events_of_other_hands", lambda *args: None)
+    monkeypatch.setattr(posting, "_refuse_copied_hands", lambda *args: None)
     second = msgspec.structs.replace(original, hand_id=f"{hand_id}-AGAIN")
     assert post_hand(engine, second).status == "posted"
     with engine.begin() as conn:

@@ -452,7 +452,7 @@ def test_a_ledger_holding_a_copy_is_migrated_and_holds_no_new_one(
         config.attributes["connection"] = conn
         command.downgrade(config, "0016_table_carries")
     original = hcf_seat1_wins()
-    monkeypatch.setattr(posting, "_refuse_events_of_other_hands", lambda *args: None)
+    monkeypatch.setattr(posting, "_refuse_copied_hands", lambda *args: None)
     for hand_id in ("T1-000001", "T1-O'COPY"):  # a quote in the id named by the index
         assert post_hand(engine, msgspec.structs.replace(
             original, hand_id=hand_id)).status == "posted"
