@@ -315,7 +315,9 @@ def _refuse_copied_hands(conn: Connection, plan: _Plan, new_at: list[int]) -> No
     half again its CPU a hand on PostgreSQL (0.49 -> 0.72 ms, HCF). A copy whose
     ``last_hash`` was changed too is booked here and is a break for ``pitwatch verify``,
     which holds every booked hand's ``last_hash`` to the archived event at its
-    ``last_seq``."""
+    ``last_seq``. Two writers booking a hand and its copy at once each look before the
+    other commits: the UNIQUE index on booked hands' last events (migration 0017) then
+    refuses the later batch, which is booked again a hand at a time and finds the copy."""
     ends = {(e.record.table_id, e.record.last_hash) for e in plan.new
             if e.refusal is None and e.record.last_hash is not None}
     owners = _hands_ending_at(conn, ends)
