@@ -81,15 +81,20 @@ async def start_clients(bootstrap: str, *clients: _Startable) -> None:
 async def require_topics(bootstrap: str, topics: list[str]) -> None:
     """``TopicMissing`` for the first of ``topics`` the broker does not have, asked once
     (a consumer started on a missing topic waits out its 40 s request timeout first)."""
+    missing = await missing_topics(bootstrap, topics)
+    if missing:
+        raise TopicMissing(f"topic {missing[0]}", bootstrap)
+
+
+async def missing_topics(bootstrap: str, topics: list[str]) -> list[str]:
+    """Those of ``topics`` the broker does not have, in their order (asked once)."""
     admin = AIOKafkaAdminClient(bootstrap_servers=bootstrap)
     await start_clients(bootstrap, admin)
     try:
         existing = set(await admin.list_topics())
     finally:
         await admin.close()
-    for topic in topics:
-        if topic not in existing:
-            raise TopicMissing(f"topic {topic}", bootstrap)
+    return [topic for topic in topics if topic not in existing]
 
 
 async def close_client(client: _Startable) -> None:

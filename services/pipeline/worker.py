@@ -74,7 +74,12 @@ from services.adjudicator.engine import engine_name
 from services.games.profile import Profiles
 from services.games.profiles import read_profiles
 from services.pipeline import raw_batches
-from services.pipeline.clients import require_topics, start_clients
+from services.pipeline.clients import (
+    TopicMissing,
+    missing_topics,
+    require_topics,
+    start_clients,
+)
 from services.pipeline.failpoints import arm_from_env, failpoint
 from services.pipeline.monitoring import observe_adjudicator_batch, start_adjudicator_monitoring
 from services.pipeline.producer import new_producer
@@ -98,6 +103,7 @@ FETCH_PARTITION_BYTES = 8 * 1024 * 1024
 FETCH_MAX_BYTES = 64 * 1024 * 1024
 SESSION_TIMEOUT_MS = 15_000  # a killed worker's partitions move after this long
 HEARTBEAT_MS = 3_000
+GONE_CHECK_SECONDS = 10.0  # how long a failed worker asks the broker for its topics
 PROGRESS_SECONDS = 5.0
 RESTORE_POLL_MS = 500
 
@@ -263,6 +269,11 @@ class AdjudicatorWorker:
                         if self._checkpoint_due():
                             await self._checkpoint()
                 except Exception as exc:  # any failure: stop, restart from the commit
+                    gone = await self._topics_gone()
+                    if gone:  # a setting, not a fault: restarting as it is would not help
+                        fail_stop(str(TopicMissing(f"topic {gone[0]}",
+                                                   self.settings.bootstrap)),
+                                  code=EXIT_USAGE)
                     fail_stop("processing a batch failed", exc)
                 self.progress.maybe_report()
             async with self.lock:
@@ -275,6 +286,20 @@ class AdjudicatorWorker:
 
     def stop(self) -> None:
         self.stopping.set()
+
+    async def _topics_gone(self) -> list[str]:
+        """The worker's topics the broker no longer has, asked once after a failure (a
+        topic deleted under a running worker failed its produce after the 40 s metadata
+        wait, and the worker stopped with a traceback asking to be restarted); none when
+        the broker does not answer within ``GONE_CHECK_SECONDS``."""
+        t = self.topics
+        wanted = [t.events, self.settings.changelog, t.adjudications, t.alerts, t.dlq,
+                  *([t.archive] if self.options.archive else [])]
+        try:
+            return await asyncio.wait_for(missing_topics(self.settings.bootstrap, wanted),
+                                          GONE_CHECK_SECONDS)
+        except Exception:  # the broker gone too: the failure is reported as it is
+            return []
 
     # -- one batch
 

@@ -200,3 +200,46 @@ def test_the_worker_starts_only_on_co_partitioned_topics(pipeline: PipelineFacto
                            s.topic_prefix, "--app-id", s.app_id),
                     "--topic-prefix", f"{s.topics.adjudications} has 1 partition(s) and "
                     f"{s.topic_prefix}table-events 2", "recreate them with as many")
+
+
+@pytest.mark.integration
+def test_an_output_topic_deleted_under_the_worker_stops_it_in_one_line(
+        pipeline: PipelineFactory, kafka_bootstrap: str) -> None:
+    """QA: ``adjudications`` deleted under a running worker: its produce failed after the
+    40 s metadata wait and it stopped with a traceback and exit 70, the code that asks to
+    be restarted as it is. One critical line naming the topic and what to do, exit 2."""
+    import asyncio
+    import time
+
+    from aiokafka.admin import AIOKafkaAdminClient
+
+    from tests.integration.pipeline_fixtures import simulated_lines
+
+    p = pipeline(partitions=1)
+    worker = p.start_adjudicator("doomed")
+    lines = simulated_lines(1, 8, 5)
+    p.produce_lines(lines[: len(lines) // 2])
+    deadline = time.monotonic() + 120
+    while "adjudicator ready" not in worker.log.read_text(errors="replace"):
+        assert time.monotonic() < deadline and worker.process.poll() is None
+        time.sleep(0.2)
+
+    async def delete_adjudications() -> None:
+        admin = AIOKafkaAdminClient(bootstrap_servers=kafka_bootstrap)
+        await admin.start()
+        try:
+            await admin.delete_topics([p.settings.topics.adjudications])
+        finally:
+            await admin.close()
+
+    asyncio.run(delete_adjudications())
+    p.produce_lines(lines[len(lines) // 2:])
+    worker.process.wait(timeout=180)
+    worker.stopped_by_test = True
+    log = worker.log.read_text(errors="replace")
+    assert worker.process.returncode == 2, log[-3000:]
+    assert "Traceback" not in log, log[-3000:]
+    stopping = [line for line in log.splitlines() if "adjudicator stopping:" in line]
+    assert len(stopping) == 1, log[-3000:]
+    assert (f"topic {p.settings.topics.adjudications} does not exist at {kafka_bootstrap}: "
+            "create the pipeline's topics first") in stopping[0]
