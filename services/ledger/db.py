@@ -62,7 +62,7 @@ REVISIONS = (
     "0007_hand_rows_pending", "0008_pending_sums", "0009_archive_last_seq_index",
     "0010_hand_record_lz4", "0011_text_keys_collate_c", "0012_archive_catalog_guard",
     "0013_case_changes_with_audit", "0014_archive_detached_boundaries",
-    "0015_archive_checkpoints", "0016_table_carries", "0017_hands_last_event_index",
+    "0015_archive_checkpoints", "0016_table_carries", "0017_hand_ends",
 )
 HEAD_REVISION = REVISIONS[-1]
 

@@ -37,14 +37,12 @@ from sqlalchemy.orm import Mapped, mapped_column
 from services.ledger.base import WITHOUT_ROWID, Base
 
 __all__ = ["ACCOUNT_KINDS", "Account", "AccountKind", "Base", "Conflict", "FindingRow", "Hand",
-           "HandPending", "HandPendingLayout", "LedgerStatus", "Posting", "Rake"]
+           "HandEnd", "HandPending", "HandPendingLayout", "LedgerStatus", "Posting", "Rake"]
 
 AccountKind = Literal["player", "layout", "pot", "house_rake", "house_bank"]
 ACCOUNT_KINDS: tuple[str, ...] = get_args(AccountKind)
 
 LedgerStatus = Literal["posted", "refused"]
-# The hands whose last event one booked hand at most may end at (migration 0017).
-POSTED_WITH_END = "ledger_status = 'posted' AND last_hash IS NOT NULL"
 
 
 def _hand_fk() -> ForeignKey:
@@ -123,11 +121,21 @@ class Hand(Base):
     __table_args__ = (
         CheckConstraint("ledger_status IN ('posted', 'refused')", name="ledger_status"),
         Index("ix_hands_table_day", "table_id", "day"),
-        # An event belongs to one hand: one booked hand ends at it (the booking looks a
-        # batch's hand ends up here; services.ledger.posting, migration 0017).
-        Index("ux_hands_posted_last_event", "table_id", "last_hash", unique=True,
-              postgresql_where=text(POSTED_WITH_END), sqlite_where=text(POSTED_WITH_END)),
     )
+
+
+class HandEnd(Base):
+    """The event a booked (``posted``) hand ends at, by its hash: one hand an event, so a
+    record copied under another hand id (or table id) finds its end taken and is refused
+    (GEN-8; ``services.ledger.posting``, migration 0017). Written with the hand, in its
+    transaction; append-only."""
+
+    __tablename__ = "hand_ends"
+
+    last_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    hand_id: Mapped[str] = mapped_column(String(200))
+
+    __table_args__ = (WITHOUT_ROWID,)
 
 
 class Account(Base):

@@ -46,7 +46,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal, cast
 
 import msgspec
-from sqlalchemy import Connection, Engine, Insert, Table, func, select, text, tuple_
+from sqlalchemy import Connection, Engine, Insert, Table, select, text
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import DataError, IntegrityError, OperationalError
 from sqlalchemy.orm import Session
@@ -62,7 +62,16 @@ from services.ledger.entries import (
     identify,
     refusal_finding,
 )
-from services.ledger.models import Account, Base, Conflict, FindingRow, Hand, Posting, Rake
+from services.ledger.models import (
+    Account,
+    Base,
+    Conflict,
+    FindingRow,
+    Hand,
+    HandEnd,
+    Posting,
+    Rake,
+)
 
 CONFLICT_CODE = "LEDGER_CONFLICT"
 CONFLICT_RULE = "SURV-9"
@@ -302,25 +311,25 @@ def _plan(conn: Connection, entries: Sequence[HandEntry]) -> _Plan:
 
 
 def _refuse_copied_hands(conn: Connection, plan: _Plan, new_at: list[int]) -> None:
-    """A new hand that ends at the event a booked hand ends at (its table and
-    ``last_hash``), in the book or earlier in this batch, is refused (GEN-8: an event's
-    chips move once): else a record copied with only its ``hand_id`` changed books every
-    chip of it again. An event belongs to one hand (its ``hand_id``), so two hands never
-    end at one event but by a copy; one with no chips is refused too (it would claim a
-    hand that never was). Its hands row is still stored, with no chips, so the refusal is
-    on file and a repeat is a no-op.
+    """A new hand that ends at the event a booked hand ends at (``last_hash``, the hash of
+    the canonical event, table id included), in the book (``hand_ends``) or earlier in
+    this batch, is refused (GEN-8: an event's chips move once): else a record copied with
+    only its ``hand_id`` (or ``table_id``) changed books every chip of it again. An event
+    belongs to one hand, so two hands never end at one event but by a copy; one with no
+    chips is refused too (it would claim a hand that never was), and so is a hand that
+    moves chips without naming its last event. Its hands row is still stored, with no
+    chips, so the refusal is on file and a repeat is a no-op.
 
-    Keyed by the hand's last event, not by each movement's event id: one index entry and
-    one probe a hand, where looking every movement's event id up cost the ledger about
-    half again its CPU a hand on PostgreSQL (0.49 -> 0.72 ms, HCF). A copy whose
-    ``last_hash`` was changed too is booked here and is a break for ``pitwatch verify``,
-    which holds every booked hand's ``last_hash`` to the archived event at its
-    ``last_seq``. Two writers booking a hand and its copy at once each look before the
-    other commits: the UNIQUE index on booked hands' last events (migration 0017) then
-    refuses the later batch, which is booked again a hand at a time and finds the copy."""
-    ends = {(e.record.table_id, e.record.last_hash) for e in plan.new
-            if e.refusal is None and e.record.last_hash is not None}
-    owners = _hands_ending_at(conn, ends)
+    Keyed by the hand's last event, not by each movement's event id: one key and one
+    probe a hand, where looking every movement's event id up cost the ledger about half
+    again its CPU a hand on PostgreSQL (0.49 -> 0.72 ms, HCF). A copy whose ``last_hash``
+    was changed too is booked here and is a break for ``pitwatch verify``, which holds
+    every booked hand's ``last_hash`` to the archived event at its ``last_seq``. Two
+    writers booking a hand and its copy at once each look before the other commits: the
+    key of ``hand_ends`` then refuses the later batch, which is booked again a hand at a
+    time and finds the copy."""
+    owners = _hands_ending_at(conn, {e.record.last_hash for e in plan.new
+                                     if e.refusal is None and e.record.last_hash is not None})
     for index, entry in enumerate(plan.new):
         last_hash = entry.record.last_hash
         if entry.refusal is not None:
@@ -331,16 +340,15 @@ def _refuse_copied_hands(conn: Connection, plan: _Plan, new_at: list[int]) -> No
                     f"hand {entry.hand_id} not booked: it moves chips but names no last "
                     "event (last_hash), so nothing holds it to the events it books"))
             continue
-        end = (entry.record.table_id, last_hash)
-        other = owners.get(end)
+        other = owners.get(last_hash)
         if other is None or other == entry.hand_id:
-            owners[end] = entry.hand_id
+            owners[last_hash] = entry.hand_id
             continue
         at = "" if entry.record.last_seq is None else f"seq {entry.record.last_seq}, "
         _refuse(plan, index, new_at[index], (
             f"hand {entry.hand_id} not booked: hand {other}, booked already, ends at the "
-            f"same event (table {end[0]}, {at}hash {last_hash[:12]}); a hand's events and "
-            "their chips are booked once"))
+            f"same event (table {entry.record.table_id}, {at}hash {last_hash[:12]}); a "
+            "hand's events and their chips are booked once"))
 
 
 def _refuse(plan: _Plan, index: int, result_at: int, why: str) -> None:
@@ -375,35 +383,24 @@ def _stored_hashes(conn: Connection, hand_ids: set[str]) -> dict[str, str]:
 
 
 _HANDS_ENDING_AT_PG = text(
-    "SELECT h.table_id, h.last_hash, MIN(h.hand_id) FROM hands h "
-    "JOIN unnest(CAST(:tables AS text[]), CAST(:hashes AS text[])) AS e(table_id, last_hash) "
-    "ON h.table_id = e.table_id AND h.last_hash = e.last_hash "
-    "WHERE h.ledger_status = 'posted' AND h.last_hash IS NOT NULL "  # the index's own
-    "GROUP BY h.table_id, h.last_hash")
-_SQLITE_ENDS_PER_QUERY = 2_000  # two bound parameters each, well under SQLite's 32,766
+    "SELECT last_hash, hand_id FROM hand_ends WHERE last_hash = ANY(CAST(:ends AS text[]))")
+_SQLITE_ENDS_PER_QUERY = 5_000  # well under SQLite's 32,766 bound parameters
 
 
-def _hands_ending_at(conn: Connection, ends: set[tuple[str, str]]
-                     ) -> dict[tuple[str, str], str]:
-    """The booked (``posted``) hand that ends at each (table, last event hash), if any
-    (index ``ux_hands_posted_last_event``: the query states its predicate, so that both
-    databases use it)."""
+def _hands_ending_at(conn: Connection, ends: set[str]) -> dict[str, str]:
+    """The booked hand that ends at each of these events (by hash), if any."""
     if not ends:
         return {}
     keys = sorted(ends)
     if conn.dialect.name == "postgresql":
-        found = conn.execute(_HANDS_ENDING_AT_PG, {
-            "tables": [t for t, _ in keys], "hashes": [h for _, h in keys]})
-        return {(table, last): hand for table, last, hand in found}
-    owners: dict[tuple[str, str], str] = {}
+        found = conn.execute(_HANDS_ENDING_AT_PG, {"ends": keys})
+        return {last: hand for last, hand in found}
+    owners: dict[str, str] = {}
     for start in range(0, len(keys), _SQLITE_ENDS_PER_QUERY):
         chunk = keys[start:start + _SQLITE_ENDS_PER_QUERY]
-        found = conn.execute(
-            select(Hand.table_id, Hand.last_hash, func.min(Hand.hand_id))
-            .where(tuple_(Hand.table_id, Hand.last_hash).in_(chunk),
-                   Hand.ledger_status == "posted", Hand.last_hash.is_not(None))
-            .group_by(Hand.table_id, Hand.last_hash))
-        owners.update(((table, last), hand) for table, last, hand in found)
+        found = conn.execute(select(HandEnd.last_hash, HandEnd.hand_id)
+                             .where(HandEnd.last_hash.in_(chunk)))
+        owners.update((last, hand) for last, hand in found)
     return owners
 
 
@@ -438,6 +435,14 @@ def _insert_new_hands(conn: Connection, entries: list[HandEntry]) -> None:
         (Hand, [_hand_row(entry) for entry in entries]),
     ):
         bulk_insert(conn, _table(model), *dict_rows(_table(model), rows), binary=True)
+    _insert_hand_ends(conn, entries)
+
+
+def _insert_hand_ends(conn: Connection, entries: list[HandEntry]) -> None:
+    """The booked hands' last events (``hand_ends``: its key refuses a copy's)."""
+    rows = [(entry.record.last_hash, entry.hand_id) for entry in entries
+            if entry.refusal is None and entry.record.last_hash is not None]
+    bulk_insert(conn, _table(HandEnd), ("last_hash", "hand_id"), rows, binary=True)
 
 
 POSTING_COLUMNS = ("hand_id", "event_id", "leg", "seq", "account", "amount", "kind")

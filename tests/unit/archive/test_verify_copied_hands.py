@@ -15,11 +15,11 @@ import pytest
 from alembic import command
 
 from services.archive.verify import verify_archive
-from services.ledger import posting
 from services.ledger.db import alembic_config, open_ledger
 from services.ledger.posting import post_hand
 from services.ledger.queries import stored_record
 from tests.unit.cli.helpers import pitwatch
+from tests.unit.ledger.dbread import book_as_before_0017
 from tests.unit.reports.test_from_archive import archived_day, sixth_hand
 
 
@@ -37,7 +37,7 @@ def test_a_copy_booked_before_the_ledger_refused_it_is_a_break(
     with engine.begin() as conn:
         config.attributes["connection"] = conn
         command.downgrade(config, "0016_table_carries")
-    monkeypatch.setattr(posting, "_refuse_copied_hands", lambda *args: None)
+    book_as_before_0017(monkeypatch)
     second = msgspec.structs.replace(original, hand_id=f"{hand_id}-AGAIN")
     assert post_hand(engine, second).status == "posted"
     with engine.begin() as conn:

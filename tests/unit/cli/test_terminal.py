@@ -148,6 +148,6 @@ def test_refused_hands_say_why() -> None:
                                                            findings=(refusal,))]
     lines = posting_summary("sqlite:///l.sqlite", PostTally.of(results))
     assert lines[0] == "ledger sqlite:///l.sqlite: 1 posted, 1 refused"
-    assert "do not balance (GEN-8)" in lines[1]
+    assert "do not balance or a copy of a booked hand (GEN-8)" in lines[1]
     assert lines[2].strip() == ("hand T2-7 not booked: layouts not empty at hand end: "
                                 "layout:T2:3 nets -1 (GEN-8 LEDGER_REFUSED)")

@@ -63,3 +63,13 @@ def whole_database(engine: Engine) -> dict[str, list[tuple[Any, ...]]]:
         listed = ", ".join(f'"{c}"' for c in columns)
         found[table] = sorted(rows(engine, f'SELECT {listed} FROM "{table}"'), key=repr)
     return found
+
+
+def book_as_before_0017(monkeypatch: Any) -> None:
+    """Book as the ledger did before migration 0017 (a database downgraded below it has
+    no ``hand_ends``): no look-up of copies, no hand ends written. ``monkeypatch``: the
+    test's ``pytest.MonkeyPatch``."""
+    from services.ledger import posting
+
+    monkeypatch.setattr(posting, "_refuse_copied_hands", lambda *args: None)
+    monkeypatch.setattr(posting, "_insert_hand_ends", lambda *args: None)

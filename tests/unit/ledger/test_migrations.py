@@ -42,6 +42,7 @@ from services.ledger.db import (
 from services.ledger.posting import post_hand
 from services.ledger.schema import metadata
 from tests.unit.ledger.builders import hcf_seat1_wins
+from tests.unit.ledger.dbread import book_as_before_0017
 
 
 def schema_drift(engine: Engine) -> list[object]:
@@ -89,7 +90,7 @@ def test_open_ledger_creates_the_directory_and_migrates_to_head(tmp_path: Path) 
     url = f"sqlite:///{tmp_path}/deep/er/ledger.sqlite"
     engine = open_ledger(url)
     assert (tmp_path / "deep" / "er" / "ledger.sqlite").exists()
-    assert current_revision(engine) == head_revision() == "0017_hands_last_event_index"
+    assert current_revision(engine) == head_revision() == "0017_hand_ends"
     assert set(inspect(engine).get_table_names()) == {
         "alembic_version",
         "hands",
@@ -107,6 +108,7 @@ def test_open_ledger_creates_the_directory_and_migrates_to_head(tmp_path: Path) 
         "archive_detached",
         "archive_checkpoints",
         "table_carries",
+        "hand_ends",
         "cases",
         "case_audit",
         "case_evidence",
@@ -299,7 +301,8 @@ def _long_record(hand_id: str) -> AdjudicationRecord:
     return msgspec.structs.replace(record, findings=[*record.findings, *notes])
 
 
-def test_booked_records_are_compressed_with_lz4_on_postgresql(pg_engine: Engine) -> None:
+def test_booked_records_are_compressed_with_lz4_on_postgresql(
+        pg_engine: Engine, monkeypatch: pytest.MonkeyPatch) -> None:
     """0010: a record booked at head is stored lz4-compressed (its text read back as
     booked); one booked after a downgrade to 0009 takes the server's default (pglz), and
     both read back the same after the upgrade."""
@@ -310,6 +313,7 @@ def test_booked_records_are_compressed_with_lz4_on_postgresql(pg_engine: Engine)
     with pg_engine.begin() as conn:
         config.attributes["connection"] = conn
         command.downgrade(config, "0009_archive_last_seq_index")
+    book_as_before_0017(monkeypatch)
     assert post_hand(pg_engine, _long_record("T1-000002")).status == "posted"
     with pg_engine.begin() as conn:
         assert _record_compression(conn) == ("", ["lz4", "pglz"])
@@ -442,9 +446,9 @@ def test_the_pending_sums_migration_keeps_the_book_and_its_guards(engine: Engine
 def test_a_ledger_holding_a_copy_is_migrated_and_holds_no_new_one(
         engine: Engine, monkeypatch: pytest.MonkeyPatch) -> None:
     """0017 on a ledger whose book already holds a record copied under another hand id
-    (booked before the rule): the index is built all the same, naming that copy, which
-    stays booked for ``pitwatch verify`` to report; every copy booked after it is refused,
-    by the booking's look-up and, with the look-up taken out, by the database."""
+    (booked before the rule): ``hand_ends`` keeps the first hand of the end (by id), the
+    copy stays booked for ``pitwatch verify`` to report; every copy booked after it is
+    refused, by the booking's look-up and, with the look-up taken out, by the database."""
     from services.ledger import posting
 
     config = alembic_config()
@@ -452,15 +456,18 @@ def test_a_ledger_holding_a_copy_is_migrated_and_holds_no_new_one(
         config.attributes["connection"] = conn
         command.downgrade(config, "0016_table_carries")
     original = hcf_seat1_wins()
-    monkeypatch.setattr(posting, "_refuse_copied_hands", lambda *args: None)
+    book_as_before_0017(monkeypatch)
     for hand_id in ("T1-000001", "T1-O'COPY"):  # a quote in the id named by the index
         assert post_hand(engine, msgspec.structs.replace(
             original, hand_id=hand_id)).status == "posted"
     with engine.begin() as conn:
         config.attributes["connection"] = conn
         command.upgrade(config, "head")
-    index_names = {ix["name"] for ix in inspect(engine).get_indexes("hands")}
-    assert {"ux_hands_posted_last_event", "ix_hands_table_last_hash"} <= index_names
+    with engine.connect() as conn:  # the first hand of the end, by id, keeps it
+        assert conn.execute(text("SELECT last_hash, hand_id FROM hand_ends")).all() == [
+            (original.last_hash, "T1-000001")]
+    monkeypatch.undo()
+    monkeypatch.setattr(posting, "_refuse_copied_hands", lambda *args: None)
     refused = post_hand(engine, msgspec.structs.replace(original, hand_id="T1-LATER"))
     assert refused.status == "refused"
     assert "database refused hand T1-LATER" in refused.findings[0].message
