@@ -479,3 +479,29 @@ def test_a_ledger_holding_a_copy_is_migrated_and_holds_no_new_one(
         booked = conn.execute(text("SELECT hand_id FROM hands WHERE ledger_status = 'posted' "
                                    "ORDER BY hand_id")).scalars().all()
     assert booked == ["T1-000001", "T1-O'COPY"]
+
+
+def test_a_ledger_holding_many_copies_is_migrated(engine: Engine,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """QA: 0017 first named each old copy in a partial index's predicate, which outgrew
+    PostgreSQL's 8 kB row limit at about a thousand copies and left every command unable
+    to open the ledger; and its search for copies was quadratic on SQLite. 1,500 copies:
+    migrated, one end kept, a new copy refused."""
+    from services.ledger.posting import post_many
+
+    config = alembic_config()
+    with engine.begin() as conn:
+        config.attributes["connection"] = conn
+        command.downgrade(config, "0016_table_carries")
+    original = hcf_seat1_wins()
+    book_as_before_0017(monkeypatch)
+    copies = [msgspec.structs.replace(original, hand_id=f"T1-C{n:05d}") for n in range(1500)]
+    assert {r.status for r in post_many(engine, [original, *copies])} == {"posted"}
+    with engine.begin() as conn:
+        config.attributes["connection"] = conn
+        command.upgrade(config, "head")
+        assert conn.execute(text("SELECT COUNT(*) FROM hand_ends")).scalar_one() == 1
+    monkeypatch.undo()
+    late = post_hand(engine, msgspec.structs.replace(original, hand_id="T1-LATE"))
+    assert late.status == "refused" and "hand T1-000001, booked already" in (
+        late.findings[0].message)
