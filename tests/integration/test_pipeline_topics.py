@@ -14,6 +14,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -139,13 +140,20 @@ def test_a_state_of_the_other_engine_stops_the_worker_in_one_line(
         time.sleep(0.2)
     native.stop()
     reference = p.start_adjudicator("reference", engine="python")
-    reference.process.wait(timeout=120)
-    reference.stopped_by_test = True
-    log = reference.log.read_text(errors="replace")
-    assert reference.process.returncode == 2, log[-3000:]
+    assert "PITWATCH_ENGINE=native" in _stopped_in_one_line(reference, 120)
+
+
+def _stopped_in_one_line(worker: Any, timeout: float) -> str:
+    """The worker's exit within ``timeout``: code 2, one critical "adjudicator stopping"
+    line (returned), no traceback."""
+    worker.process.wait(timeout=timeout)
+    worker.stopped_by_test = True
+    log = str(worker.log.read_text(errors="replace"))
+    assert worker.process.returncode == 2, log[-3000:]
     assert "Traceback" not in log, log[-3000:]
     stopping = [line for line in log.splitlines() if "adjudicator stopping:" in line]
-    assert len(stopping) == 1 and "PITWATCH_ENGINE=native" in stopping[0], log[-3000:]
+    assert len(stopping) == 1, log[-3000:]
+    return stopping[0]
 
 
 @pytest.mark.integration
@@ -234,12 +242,5 @@ def test_an_output_topic_deleted_under_the_worker_stops_it_in_one_line(
 
     asyncio.run(delete_adjudications())
     p.produce_lines(lines[len(lines) // 2:])
-    worker.process.wait(timeout=180)
-    worker.stopped_by_test = True
-    log = worker.log.read_text(errors="replace")
-    assert worker.process.returncode == 2, log[-3000:]
-    assert "Traceback" not in log, log[-3000:]
-    stopping = [line for line in log.splitlines() if "adjudicator stopping:" in line]
-    assert len(stopping) == 1, log[-3000:]
     assert (f"topic {p.settings.topics.adjudications} does not exist at {kafka_bootstrap}: "
-            "create the pipeline's topics first") in stopping[0]
+            "create the pipeline's topics first") in _stopped_in_one_line(worker, 180)

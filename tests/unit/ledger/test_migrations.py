@@ -10,6 +10,7 @@ import msgspec
 import pytest
 from alembic import command
 from alembic.autogenerate import compare_metadata
+from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy import (
@@ -451,12 +452,8 @@ def test_a_ledger_holding_a_copy_is_migrated_and_holds_no_new_one(
     refused, by the booking's look-up and, with the look-up taken out, by the database."""
     from services.ledger import posting
 
-    config = alembic_config()
-    with engine.begin() as conn:
-        config.attributes["connection"] = conn
-        command.downgrade(config, "0016_table_carries")
+    config = _at_0016_booking_as_then(engine, monkeypatch)
     original = hcf_seat1_wins()
-    book_as_before_0017(monkeypatch)
     for hand_id in ("T1-000001", "T1-O'COPY"):  # a quote in the id named by the index
         assert post_hand(engine, msgspec.structs.replace(
             original, hand_id=hand_id)).status == "posted"
@@ -489,12 +486,8 @@ def test_a_ledger_holding_many_copies_is_migrated(engine: Engine,
     migrated, one end kept, a new copy refused."""
     from services.ledger.posting import post_many
 
-    config = alembic_config()
-    with engine.begin() as conn:
-        config.attributes["connection"] = conn
-        command.downgrade(config, "0016_table_carries")
+    config = _at_0016_booking_as_then(engine, monkeypatch)
     original = hcf_seat1_wins()
-    book_as_before_0017(monkeypatch)
     copies = [msgspec.structs.replace(original, hand_id=f"T1-C{n:05d}") for n in range(1500)]
     assert {r.status for r in post_many(engine, [original, *copies])} == {"posted"}
     with engine.begin() as conn:
@@ -505,3 +498,14 @@ def test_a_ledger_holding_many_copies_is_migrated(engine: Engine,
     late = post_hand(engine, msgspec.structs.replace(original, hand_id="T1-LATE"))
     assert late.status == "refused" and "hand T1-000001, booked already" in (
         late.findings[0].message)
+
+
+def _at_0016_booking_as_then(engine: Engine, monkeypatch: pytest.MonkeyPatch) -> Config:
+    """The ledger downgraded to 0016 and booking as the code did then; the Alembic
+    config to upgrade it with."""
+    config = alembic_config()
+    with engine.begin() as conn:
+        config.attributes["connection"] = conn
+        command.downgrade(config, "0016_table_carries")
+    book_as_before_0017(monkeypatch)
+    return config
