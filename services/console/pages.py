@@ -140,7 +140,7 @@ async def daily(request: Request, session: Session) -> Response:
 def _daily_html(request: Request, day: dt.date, table: str | None) -> str | None:
     console = console_of(request)
     report = daily_from_ledger(console.engine, day, table, source=shown_url(console.url))
-    if report.totals.hands == 0 and not report.undated:
+    if report.empty:
         return None
     return render_html("daily.html", d=report, generated_at=stamp(console.clock()),
                        link=lambda h: "/hands/" + quote(h, safe=""))

@@ -84,7 +84,7 @@ from services.pipeline.failpoints import arm_from_env, failpoint
 from services.pipeline.monitoring import observe_adjudicator_batch, start_adjudicator_monitoring
 from services.pipeline.producer import new_producer
 from services.pipeline.step import BatchResult, Outgoing, PartitionTables, StateMismatchError
-from services.pipeline.topics import StreamSettings, check_copartitioned
+from services.pipeline.topics import StreamSettings, TopicNames, check_copartitioned
 
 log = logging.getLogger("pitwatch.adjudicator")
 
@@ -293,8 +293,7 @@ class AdjudicatorWorker:
         wait, and the worker stopped with a traceback asking to be restarted); none when
         the broker does not answer within ``GONE_CHECK_SECONDS``."""
         t = self.topics
-        wanted = [t.events, self.settings.changelog, t.adjudications, t.alerts, t.dlq,
-                  *([t.archive] if self.options.archive else [])]
+        wanted = [t.events, self.settings.changelog, *output_topics(t, self.options)]
         try:
             return await asyncio.wait_for(missing_topics(self.settings.bootstrap, wanted),
                                           GONE_CHECK_SECONDS)
@@ -526,11 +525,10 @@ async def serve(settings: StreamSettings, options: WorkerOptions | None = None) 
     arm_from_env()
     t = settings.topics
     options = options or WorkerOptions()
-    wanted = [t.events, settings.changelog, t.adjudications, t.alerts, t.dlq]
-    await require_topics(settings.bootstrap, wanted + ([t.archive] if options.archive else []))
-    await check_copartitioned(settings.bootstrap, t.events, settings.changelog,
-                              [t.adjudications, t.alerts, t.dlq]
-                              + ([t.archive] if options.archive else []), options.partitions)
+    outputs = output_topics(t, options)
+    await require_topics(settings.bootstrap, [t.events, settings.changelog, *outputs])
+    await check_copartitioned(settings.bootstrap, t.events, settings.changelog, outputs,
+                              options.partitions)
     worker = AdjudicatorWorker(settings, read_profiles(), options)
     start_adjudicator_monitoring(settings.bootstrap, settings.group, settings.topics.events,
                                  settings.topics.dlq)
@@ -538,6 +536,12 @@ async def serve(settings: StreamSettings, options: WorkerOptions | None = None) 
     for signum in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(signum, worker.stop)
     await worker.run()
+
+
+def output_topics(topics: TopicNames, options: WorkerOptions) -> list[str]:
+    """The topics a worker writes besides its changelog (``archive`` only with it on)."""
+    return [topics.adjudications, topics.alerts, topics.dlq,
+            *([topics.archive] if options.archive else [])]
 
 
 def run_worker(settings: StreamSettings, options: WorkerOptions | None = None) -> None:

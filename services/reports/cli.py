@@ -224,7 +224,7 @@ def daily(
     engine = open_for_reading(url, "--ledger")
     alert_list = _read_alerts(alerts) if alerts is not None else None
     report = daily_from_ledger(engine, day, table, source=shown_url(url))
-    if report.totals.hands == 0 and not report.undated:
+    if report.empty:
         message, option = _no_hands(engine, day, table, url)
         raise typer.BadParameter(message, param_hint=option)
     if alert_list is not None and alerts is not None:

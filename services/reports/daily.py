@@ -170,6 +170,11 @@ class DailyReport:
         self.alerts_source = source
 
     @property
+    def empty(self) -> bool:
+        """No hand ended that day, and none without a day is placed on it."""
+        return self.totals.hands == 0 and not self.undated
+
+    @property
     def review_hand_ids(self) -> list[str]:
         return [h.hand_id for h in self.review]
 
