@@ -143,6 +143,8 @@ def hand(
     not_the_input({"--output": out}, events, alerts, stdout=out is None)
     if events is None and ledger is None:
         raise typer.BadParameter("give --events FILE, --ledger URL, or both")
+    if events is not None:
+        _refuse_what_is_no_event_log(events)
     lines: Events | None = LogFile(events) if events is not None else None
     log_name = events.name if events else None
     lacking: str | None = None  # why the archive lacks the events it should hold
@@ -162,8 +164,7 @@ def hand(
             assert lines is not None and events is not None
             report = dispute_from_log(lines, hand_id, read_profiles(), log_name=events.name)
     except (HandNotFound, HandUnavailable) as exc:
-        problem = lines.first_line_problem() if isinstance(lines, LogFile) else None
-        err.print(f"[red]error:[/red] {escape(problem or str(exc))}", soft_wrap=True)
+        err.print(f"[red]error:[/red] {escape(str(exc))}", soft_wrap=True)
         raise typer.Exit(2) from None
     if alerts is not None:
         report.attach_alerts(_read_alerts(alerts), alerts.name)
@@ -219,6 +220,8 @@ def daily(
         day = dt.date.fromisoformat(date)
     except ValueError:
         raise typer.BadParameter("YYYY-MM-DD", param_hint="--date") from None
+    if events is not None:
+        _refuse_what_is_no_event_log(events)
     url = ledger or default_url()
     stamp = generated_at or now_utc()
     engine = open_for_reading(url, "--ledger")
@@ -239,6 +242,18 @@ def daily(
         copies = HandCopies(engine, url, stamp, alert_list, alerts.name if alerts else None)
         if not copies.write(report.review_hand_ids, events, out.parent):
             raise typer.Exit(INPUT_PROBLEMS)
+
+
+def _refuse_what_is_no_event_log(events: Path) -> None:
+    """Stop (one line, exit 2) when ``--events`` names a file that is no event log: a
+    file of adjudication records was read as a log holding none of the day's hands (exit
+    0, each copy saying its log made no record of it), an empty one warned once a hand."""
+    from services.reports.log_tables import LogFile
+
+    problem = LogFile(events).first_line_problem()
+    if problem is not None:
+        err.print(f"[red]error:[/red] {escape(problem)}", soft_wrap=True)
+        raise typer.Exit(2)
 
 
 def _beside_a_file(out: Path) -> bool:

@@ -100,10 +100,11 @@ class LogFile:
             return None
         for chunk in self.chunks():
             for line in _lines(chunk):
-                if table_and_hand(line) is not None:
+                why = _why_no_event(line)
+                if why is None:
                     return None
-                return (f"{self.path.name} is not a JSONL event log: its first line is not "
-                        "a JSON object with a table_id; give the table's event log")
+                return (f"{self.path.name} is not a JSONL event log: its first line is "
+                        f"{why}; give the table's event log")
         return f"{self.path.name} holds no event (no line but blanks): give the table's event log"
 
     def holds_lines(self) -> bool:
@@ -192,6 +193,21 @@ def _writable(text: str) -> bool:
     """Whether ``text`` can stand in a JSON string without an escape (else a line naming
     it has a backslash, and is parsed anyway)."""
     return encodes_as_utf8(text) and not any(c in '"\\' or ord(c) < 0x20 for c in text)
+
+
+def _why_no_event(line: bytes) -> str | None:
+    """Why ``line`` is not an event, as the end of "its first line is ...", or None. A
+    file of adjudication records (``pitwatch adjudicate``'s output, given for its input
+    by mistake) has a ``table_id`` and a ``hand_id`` on every line, and was taken for an
+    event log in which no hand had events: an event names its ``type``."""
+    if table_and_hand(line) is None:
+        return "not a JSON object with a table_id"
+    obj = orjson.loads(line)
+    if isinstance(obj.get("type"), str):
+        return None
+    if "status" in obj and "expected" in obj:
+        return "an adjudication record (pitwatch adjudicate's output), not an event"
+    return "a JSON object with no event type"
 
 
 def table_and_hand(line: bytes) -> tuple[str, object] | None:

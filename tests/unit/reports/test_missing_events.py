@@ -349,3 +349,34 @@ def test_a_file_of_another_day_warns_of_some_hands_and_counts_the_rest(
     assert warned[-1] == (f"warning: ... and {len(hands) - 3} more hand(s) like these (each "
                           "copy names where its events came from)")
     assert len(list(out.iterdir())) == len(hands) + 1
+
+
+def test_a_file_of_records_given_for_the_events_is_refused(tmp_path: Path) -> None:
+    """QA: ``report daily --events FILE`` took a file of adjudication records (what
+    ``pitwatch adjudicate`` prints, given in place of its input) for an event log: exit
+    0, each hand's copy saying the log held its events but made no record of it; and an
+    empty file warned once a hand to review. Both are named in one line, exit 2, before
+    any report is written, by ``report daily`` and ``report hand`` alike."""
+    url, log = archived_day(tmp_path)
+    records = tmp_path / "records.jsonl"
+    records.write_text(pitwatch("adjudicate", str(log)).stdout, encoding="utf-8")
+    assert orjson.loads(records.read_bytes().splitlines()[0])["status"] == "ok"
+    out = tmp_path / "out"
+    out.mkdir()
+    daily = ["report", "daily", "--date", DAY, "--ledger", url, "-o", str(out / "daily.html")]
+    hand = ["report", "hand", sixth_hand(log), "--ledger", url, "-o", str(out / "hand.html")]
+    for command in (daily, hand):
+        ran = pitwatch(*command, "--events", str(records))
+        assert_one_line_usage_error(
+            ran, "records.jsonl is not a JSONL event log: its first line is an adjudication "
+                 "record (pitwatch adjudicate's output), not an event; give the table's "
+                 "event log")
+    records.write_bytes(b'{"table_id": "T1", "hand_id": "T1-1"}\n')
+    ran = pitwatch(*daily, "--events", str(records))
+    assert_one_line_usage_error(ran, "its first line is a JSON object with no event type")
+    records.write_bytes(b"")
+    ran = pitwatch(*daily, "--events", str(records))
+    assert_one_line_usage_error(ran, "records.jsonl holds no event (no line but blanks)")
+    assert list(out.iterdir()) == []
+    ran = pitwatch(*daily, "--events", str(log))
+    assert ran.code == 0, ran.stderr
