@@ -226,7 +226,7 @@ def adjudicate(
     if ledger is not None and keeper is not None:
         kept = keeper.finish()
         _say_kept(ledger, kept)
-        refused = bool(kept.posted.counts["refused"] or kept.posted.counts["conflict"])
+        refused = kept.posted.not_booked > 0
     failed = (run.input_rejected or refused
               or (fail_on_findings and run.tally.any_findings))
     raise typer.Exit(INPUT_PROBLEMS if failed else OK)

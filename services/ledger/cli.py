@@ -124,7 +124,7 @@ def posting_summary(url: str, tally: PostTally) -> list[str]:
                                             for status, n in sorted(counts.items()))
                                   or "nothing to book")]
     if tally.refusals:
-        lines.append(f"  {counts['refused'] + counts['conflict']:,} hand(s) not booked: the "
+        lines.append(f"  {tally.not_booked:,} hand(s) not booked: the "
                      "ledger refuses chips that do not balance or a copy of a booked hand "
                      "(GEN-8), and a changed re-post (SURV-9); each is on file with its "
                      "reason and listed for review:")

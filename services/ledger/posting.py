@@ -113,6 +113,11 @@ class PostTally:
                     if len(self.first_refusals) < self.SHOWN:
                         self.first_refusals.append(f"{f.message} ({f.rule} {f.code})")
 
+    @property
+    def not_booked(self) -> int:
+        """Hands the ledger did not book: refused (GEN-8) or a changed re-post (SURV-9)."""
+        return self.counts["refused"] + self.counts["conflict"]
+
     @classmethod
     def of(cls, results: Iterable[PostResult]) -> PostTally:
         tally = cls()

@@ -14,7 +14,7 @@ from rich.console import Console
 from services.adjudicator.steps import EncodedRecord
 from services.events.contract import Alert, Finding
 from services.ledger.cli import posting_summary
-from services.ledger.posting import PostResult, PostTally
+from services.ledger.posting import PostResult, PostStatus, PostTally
 from services.terminal import (
     LogProgress,
     RecordTally,
@@ -148,6 +148,16 @@ def test_refused_hands_say_why() -> None:
                                                            findings=(refusal,))]
     lines = posting_summary("sqlite:///l.sqlite", PostTally.of(results))
     assert lines[0] == "ledger sqlite:///l.sqlite: 1 posted, 1 refused"
+    assert lines[1].startswith("  1 hand(s) not booked: ")
     assert "do not balance or a copy of a booked hand (GEN-8)" in lines[1]
     assert lines[2].strip() == ("hand T2-7 not booked: layouts not empty at hand end: "
                                 "layout:T2:3 nets -1 (GEN-8 LEDGER_REFUSED)")
+
+
+def test_hands_not_booked_are_the_refused_and_the_conflicting() -> None:
+    """``adjudicate --ledger`` exits 1 and the summary counts on this one number."""
+    statuses: list[PostStatus] = ["posted", "refused", "conflict", "conflict", "duplicate",
+                                  "posted"]
+    tally = PostTally.of(PostResult(f"T1-{i}", s, 1) for i, s in enumerate(statuses))
+    assert tally.not_booked == 3
+    assert PostTally.of([PostResult("T1-1", "posted", 1)]).not_booked == 0
