@@ -314,6 +314,11 @@ def test_hands_booked_without_a_day_are_reviewed_on_their_archived_day(tmp_path:
     page = html.read_text()
     assert f"The last {len(two)} hand(s) were booked without a day" in page
     assert all(hand in page for hand in two)
+    # Section 2 said "No findings." above the rejected hands' findings of section 4.
+    assert (f"Of the day's own hands only: the {len(two)} hand(s) booked without a day "
+            "(section 4) are not counted here.") in page
+    assert "<p>No findings among the day's own hands.</p>" in page
+    assert "<p>No findings.</p>" not in page
     # Each hand's report, written beside it, says when the hand ended by its events (it
     # said "no hand_ended recorded" beside the hand_ended event it listed).
     events = [orjson.loads(line) for line in b"".join(
