@@ -45,7 +45,7 @@ from services.ledger.gc_policy import tune_for_batches
 from services.pipeline.clients import require_topics, start_clients
 from services.pipeline.failpoints import arm_from_env, failpoint
 from services.pipeline.offsets import commit_batch
-from services.pipeline.topics import DEFAULT_BOOTSTRAP, TopicNames
+from services.pipeline.topics import DEFAULT_BOOTSTRAP, TopicNames, service_group
 
 log = logging.getLogger("pitwatch.archive")
 
@@ -86,7 +86,8 @@ class ArchiveServiceSettings:
         env = os.environ
         return cls(bootstrap=env.get("PITWATCH_KAFKA") or DEFAULT_BOOTSTRAP,
                    topics=TopicNames.with_prefix(env.get("PITWATCH_TOPIC_PREFIX", "")),
-                   group_id=env.get("PITWATCH_ARCHIVE_GROUP") or DEFAULT_GROUP,
+                   group_id=env.get("PITWATCH_ARCHIVE_GROUP") or service_group(
+                env.get("PITWATCH_TOPIC_PREFIX", ""), DEFAULT_GROUP),
                    db_url=default_url(),
                    batch=int(env.get("PITWATCH_ARCHIVE_BATCH") or DEFAULT_BATCH))
 

@@ -189,9 +189,10 @@ def serve_adjudicator(
 def serve_ledger(
     bootstrap: Bootstrap = DEFAULT_BOOTSTRAP,
     topic_prefix: Prefix = "",
-    group: Annotated[str, typer.Option("--group", envvar="PITWATCH_LEDGER_GROUP",
-                                       help="consumer group of the ledger service")]
-    = "pitwatch-ledger",
+    group: Annotated[str | None, typer.Option(
+        "--group", envvar="PITWATCH_LEDGER_GROUP",
+        help="consumer group of the ledger service (default: the topic prefix, then "
+             "pitwatch-ledger)")] = None,
     db: Annotated[str, typer.Option("--db", envvar=DB_ENV_VAR,
                                     help="SQLAlchemy URL of the ledger database")] = DEFAULT_URL,
     batch: Annotated[int, typer.Option("--batch", envvar="PITWATCH_LEDGER_BATCH", min=1,
@@ -204,15 +205,15 @@ def serve_ledger(
     session_timeout_ms: SessionTimeout = 15_000,
 ) -> None:
     """Book every adjudication into the ledger (idempotent; offsets after the commit)."""
-    from services.pipeline.ledger_service import LedgerServiceSettings, serve
-    from services.pipeline.topics import TopicNames
+    from services.pipeline.ledger_service import DEFAULT_GROUP, LedgerServiceSettings, serve
+    from services.pipeline.topics import TopicNames, service_group
 
     logging.basicConfig(level=logging.INFO,
                         format="[%(asctime)s] [%(process)d] [%(levelname)s] %(message)s")
     settings = LedgerServiceSettings(
         bootstrap=bootstrap,
         topic=TopicNames.with_prefix(topic_prefix).adjudications,
-        group_id=group,
+        group_id=group or service_group(topic_prefix, DEFAULT_GROUP),
         db_url=db,
         batch=batch,
         in_flight=in_flight,
@@ -227,9 +228,10 @@ def serve_ledger(
 def serve_archive(
     bootstrap: Bootstrap = DEFAULT_BOOTSTRAP,
     topic_prefix: Prefix = "",
-    group: Annotated[str, typer.Option("--group", envvar="PITWATCH_ARCHIVE_GROUP",
-                                       help="consumer group of the archive service")]
-    = "pitwatch-archive",
+    group: Annotated[str | None, typer.Option(
+        "--group", envvar="PITWATCH_ARCHIVE_GROUP",
+        help="consumer group of the archive service (default: the topic prefix, then "
+             "pitwatch-archive)")] = None,
     db: Annotated[str, typer.Option("--db", envvar=DB_ENV_VAR,
                                     help="SQLAlchemy URL of the pitwatch database")]
     = DEFAULT_URL,
@@ -241,14 +243,15 @@ def serve_archive(
     """Keep every event (topic archive), alert and finding's case in the database.
 
     Idempotent; the offsets are committed after the database commit."""
-    from services.pipeline.archive_service import ArchiveServiceSettings, serve
-    from services.pipeline.topics import TopicNames
+    from services.pipeline.archive_service import DEFAULT_GROUP, ArchiveServiceSettings, serve
+    from services.pipeline.topics import TopicNames, service_group
 
     logging.basicConfig(level=logging.INFO,
                         format="[%(asctime)s] [%(process)d] [%(levelname)s] %(message)s")
     settings = ArchiveServiceSettings(
-        bootstrap=bootstrap, topics=TopicNames.with_prefix(topic_prefix), group_id=group,
-        db_url=db, batch=batch, session_timeout_ms=session_timeout_ms)
+        bootstrap=bootstrap, topics=TopicNames.with_prefix(topic_prefix),
+        group_id=group or service_group(topic_prefix, DEFAULT_GROUP), db_url=db, batch=batch,
+        session_timeout_ms=session_timeout_ms)
     with broker_as_usage_error(), _database_as_usage_error():
         asyncio.run(serve(settings))
 

@@ -39,7 +39,7 @@ from services.pipeline.clients import require_topics, start_clients
 from services.pipeline.failpoints import arm_from_env, failpoint
 from services.pipeline.monitoring import start_ledger_monitoring
 from services.pipeline.offsets import commit_batch
-from services.pipeline.topics import DEFAULT_BOOTSTRAP, TopicNames
+from services.pipeline.topics import DEFAULT_BOOTSTRAP, TopicNames, service_group
 
 log = logging.getLogger("pitwatch.ledger")
 
@@ -85,7 +85,8 @@ class LedgerServiceSettings:
         return cls(
             bootstrap=env.get("PITWATCH_KAFKA") or DEFAULT_BOOTSTRAP,
             topic=TopicNames.with_prefix(env.get("PITWATCH_TOPIC_PREFIX", "")).adjudications,
-            group_id=env.get("PITWATCH_LEDGER_GROUP") or DEFAULT_GROUP,
+            group_id=env.get("PITWATCH_LEDGER_GROUP") or service_group(
+                env.get("PITWATCH_TOPIC_PREFIX", ""), DEFAULT_GROUP),
             db_url=default_url(),
             batch=int(env.get("PITWATCH_LEDGER_BATCH") or DEFAULT_BATCH),
             in_flight=int(env.get("PITWATCH_LEDGER_IN_FLIGHT") or DEFAULT_IN_FLIGHT),

@@ -71,6 +71,14 @@ class TopicNames:
         )
 
 
+def service_group(prefix: str, name: str) -> str:
+    """A service's default consumer group, ``<prefix><name>``. Prefixed as the topics
+    are: two pipelines on one broker with different prefixes shared the ledger's (and
+    the archive's) group, each joining member stopping the other pipeline's consumers
+    for a rebalance, though their topics, and so their offsets, were apart."""
+    return f"{prefix}{name}"
+
+
 @dataclass(frozen=True)
 class StreamSettings:
     """Where the pipeline runs. Every field has an environment variable and a default."""
