@@ -12,6 +12,7 @@ import heapq
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from itertools import chain
 from typing import NamedTuple
 
 from services.events.bounds import MAX_REMEMBERED_EVENTS
@@ -183,6 +184,23 @@ class ChainWalk:
                     f"hand {anchor.hand_id} was booked with its last event (seq "
                     f"{anchor.last_seq}) hashing to {anchor.last_hash[:16]}…, the archive's "
                     f"hashes to {event.hash[:16]}…"))
+
+    def booked_past(self, end: int) -> list[ChainBreak]:
+        """The booked hands left once every event was linked that end past ``end`` (the
+        catalog's highest archived seq, read after the walk, or the chain's end if
+        higher): the ledger holds chips for a last event the archive never kept (a
+        hand's ``last_seq`` rewritten past the end, with a made-up hash: QA). Those
+        between the chain's end and the catalog's are the tail ``end_problems`` reports
+        missing."""
+        end = max(end, self.highest or 0)
+        left = chain([self.anchor] if self.anchor is not None else [], self.anchors)
+        self.anchor = None
+        return [ChainBreak(self.table_id, a.last_seq, None, "anchor",
+                           f"hand {a.hand_id} was booked ending at seq {a.last_seq}, past "
+                           f"the archive's last event of the table (seq {end}): the ledger "
+                           "holds chips for events the archive never kept (if the archive "
+                           "service is behind the ledger, verify again once it caught up)")
+                for a in left if a.posted and a.last_seq > end]
 
     def _check_booked_once(self, anchor: Anchor, event: StoredEvent) -> None:
         """A booked hand ending at the event the booked hand before it ends at, or at an

@@ -343,6 +343,8 @@ def check_table(table_id: str, segments: Iterable[DecodedSegment],
     if archived_to is not None:
         after = archived_to if archived_to_after is None else archived_to_after
         breaks += end_problems(table_id, walk.highest, archived_to, after)
+        if walk.highest is not None or after != NO_CATALOG_ROW:  # (else: never archived)
+            breaks += walk.booked_past(after)
     return [classified(b, intake) for b in breaks]
 
 
@@ -402,6 +404,7 @@ def verify_archive(engine: Engine, first_day: dt.date | None = None,
                     table, segments, before, _anchors(anchors_conn, table, first_day, last_day),
                     _intake_breaks(engine, table), archived_to,
                     _archived_to(engine, table) if reaches else None)
+        report.breaks += _seqless_anchors(engine, table, first_day, last_day)
         report.breaks += _checkpoint_breaks(
             engine, table, first_day, last_day, profiles if native else None, report.notes,
             "no rule profiles were given to derive them under" if native else
@@ -546,6 +549,24 @@ def _anchors(conn: Connection, table_id: str, first_day: dt.date | None,
             yield_per=STREAM_ROWS).execute(query):
         if seq is not None and digest is not None:
             yield Anchor(hand_id, seq, digest, status == "posted")
+
+
+def _seqless_anchors(engine: Engine, table_id: str, first_day: dt.date | None,
+                     last_day: dt.date | None) -> list[ChainBreak]:
+    """Booked hands of an archived table that name their last event's hash but no seq:
+    nothing to hold them to in the chain (``_anchors`` leaves them out), so a copy whose
+    ``last_seq`` was cleared passed verify (QA). The adjudicator writes both or
+    neither."""
+    query = select(Hand.hand_id).where(
+        Hand.table_id == table_id, Hand.ledger_status == "posted",
+        Hand.last_hash.is_not(None), Hand.last_seq.is_(None))
+    with engine.connect() as conn:
+        hands = conn.execute(within_days(query, Hand.day, first_day, last_day)
+                             .order_by(Hand.hand_id)).scalars().all()
+    return [ChainBreak(table_id, None, None, "anchor",
+                       f"hand {hand_id} was booked with its last event's hash but no seq: "
+                       "the ledger's row cannot be held to the archive's chain (the "
+                       "adjudicator records both)") for hand_id in hands]
 
 
 def _intake_breaks(engine: Engine, table_id: str) -> list[IntakeBreak]:

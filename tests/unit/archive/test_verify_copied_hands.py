@@ -95,3 +95,38 @@ def test_a_copy_shifted_to_the_event_before_is_a_break(tmp_path: Path) -> None:
     breaks = [(b.kind, b.seq) for b in verify_archive(engine).archive_breaks]
     engine.dispose()
     assert breaks == [("anchor", original.last_seq - 1)]
+
+
+def test_a_copy_booked_past_the_archives_end_or_with_no_seq_is_a_break(tmp_path: Path
+                                                                       ) -> None:
+    """QA: a copy of a hand whose ``last_seq`` was moved past the table's last archived
+    event (with a made-up hash, so the ledger's copy rule does not know it) passed verify,
+    as did one whose ``last_seq`` was cleared: nothing in the chain to hold either to.
+    Each is a break naming the hand; the honest day before them was clean."""
+    url, log = archived_day(tmp_path)
+    hand_id = sixth_hand(log)
+    table = hand_id.split("-")[0]
+    events = [orjson.loads(line) for line in log.read_bytes().splitlines()]
+    end = max(e["seq"] for e in events if e["table_id"] == table)
+    engine = open_ledger(url)
+    original = stored_record(engine, hand_id)
+    assert original is not None and original.last_seq is not None
+    past = msgspec.structs.replace(original, hand_id="PAST", last_seq=end + 500,
+                                   last_hash="ab" * 32)
+    seqless = msgspec.structs.replace(original, hand_id="NOSEQ", last_seq=None,
+                                      last_hash="cd" * 32)
+    assert not verify_archive(engine).failed()
+    assert [post_hand(engine, r).status for r in (past, seqless)] == ["posted", "posted"]
+    report = verify_archive(engine)
+    assert [(b.table_id, b.kind, b.seq, b.message) for b in report.archive_breaks] == [
+        (table, "anchor", end + 500,
+         f"hand PAST was booked ending at seq {end + 500}, past the archive's last event "
+         f"of the table (seq {end}): the ledger holds chips for events the archive never "
+         "kept (if the archive service is behind the ledger, verify again once it caught "
+         "up)"),
+        (table, "anchor", None,
+         "hand NOSEQ was booked with its last event's hash but no seq: the ledger's row "
+         "cannot be held to the archive's chain (the adjudicator records both)")]
+    engine.dispose()
+    ran = pitwatch("verify", "--db", url)
+    assert ran.code == 1 and "hand PAST" in ran.stdout and "hand NOSEQ" in ran.stdout
