@@ -23,7 +23,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
-import signal
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -45,6 +44,7 @@ from services.ledger.gc_policy import tune_for_batches
 from services.pipeline.clients import require_topics, start_clients
 from services.pipeline.failpoints import arm_from_env, failpoint
 from services.pipeline.offsets import commit_batch
+from services.pipeline.signals import stop_on_signals
 from services.pipeline.topics import DEFAULT_BOOTSTRAP, TopicNames, service_group
 
 log = logging.getLogger("pitwatch.archive")
@@ -153,10 +153,11 @@ def keep_batch(engine: Engine, batch: Decoded) -> Counter[str]:
 class ArchiveService:
     """Consume archive, alerts and adjudications; keep them; commit after each batch."""
 
-    def __init__(self, settings: ArchiveServiceSettings) -> None:
+    def __init__(self, settings: ArchiveServiceSettings,
+                 stopping: asyncio.Event | None = None) -> None:
         self.settings = settings
         self.engine = open_ledger(settings.db_url)
-        self.stopping = asyncio.Event()
+        self.stopping = stopping or asyncio.Event()
         self.totals: Counter[str] = Counter()
 
     def new_consumer(self) -> AIOKafkaConsumer:
@@ -214,11 +215,9 @@ async def serve(settings: ArchiveServiceSettings) -> None:
     """Run until SIGINT/SIGTERM, then stop cleanly (the current batch finishes first)."""
     arm_from_env()
     tune_for_batches()
+    stopping = stop_on_signals()
     topics = settings.topics
     await require_topics(settings.bootstrap,
                          [topics.archive, topics.alerts, topics.adjudications])
-    service = ArchiveService(settings)
-    loop = asyncio.get_running_loop()
-    for signum in (signal.SIGINT, signal.SIGTERM):
-        loop.add_signal_handler(signum, service.stop)
+    service = ArchiveService(settings, stopping)
     await service.run()

@@ -19,7 +19,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
-import signal
 from collections import Counter, deque
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -39,6 +38,7 @@ from services.pipeline.clients import require_topics, start_clients
 from services.pipeline.failpoints import arm_from_env, failpoint
 from services.pipeline.monitoring import start_ledger_monitoring
 from services.pipeline.offsets import commit_batch
+from services.pipeline.signals import stop_on_signals
 from services.pipeline.topics import DEFAULT_BOOTSTRAP, TopicNames, service_group
 
 log = logging.getLogger("pitwatch.ledger")
@@ -139,10 +139,11 @@ def book_prepared(engine: Engine, entries: list[HandEntry]) -> Counter[str]:
 class LedgerService:
     """Consume ``adjudications`` and book them, committing offsets after each booking."""
 
-    def __init__(self, settings: LedgerServiceSettings) -> None:
+    def __init__(self, settings: LedgerServiceSettings,
+                 stopping: asyncio.Event | None = None) -> None:
         self.settings = settings
         self.engine = open_ledger(settings.db_url)
-        self.stopping = asyncio.Event()
+        self.stopping = stopping or asyncio.Event()
         self.totals: Counter[str] = Counter()
 
     def new_consumer(self) -> AIOKafkaConsumer:
@@ -241,12 +242,10 @@ async def serve(settings: LedgerServiceSettings) -> None:
     """Run until SIGINT/SIGTERM, then stop cleanly (the current batch finishes first)."""
     arm_from_env()
     tune_for_batches()
+    stopping = stop_on_signals()
     await require_topics(settings.bootstrap, [settings.topic])
-    service = LedgerService(settings)
+    service = LedgerService(settings, stopping)
     start_ledger_monitoring(settings.bootstrap, settings.group_id, settings.topic)
-    loop = asyncio.get_running_loop()
-    for signum in (signal.SIGINT, signal.SIGTERM):
-        loop.add_signal_handler(signum, service.stop)
     await service.run()
 
 

@@ -32,7 +32,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
-import signal
 import time
 from dataclasses import dataclass, field
 from itertools import islice
@@ -58,6 +57,7 @@ from services.pipeline.monitoring import (
     start_surveillance_monitoring,
 )
 from services.pipeline.producer import new_producer
+from services.pipeline.signals import stop_on_signals
 from services.pipeline.topics import DEFAULT_BOOTSTRAP, TopicNames, partition_counts
 from services.surveillance.alert_id import alert_id
 from services.surveillance.merge import PartitionMerge, order_key
@@ -101,13 +101,14 @@ class ServiceCounts:
 
 class SurveillanceService:
     def __init__(self, settings: SurveillanceServiceSettings,
-                 config: SurveillanceConfig | None = None) -> None:
+                 config: SurveillanceConfig | None = None,
+                 stopping: asyncio.Event | None = None) -> None:
         self.settings = settings
         profiles = read_profiles()  # once per service: the profiles every table may post
         self.step = SurveillanceStep(config or surveillance_config(profiles.get(settings.profile)),
                                      profiles, review_every=settings.review_every)
         self.counts = ServiceCounts()
-        self.stopping = asyncio.Event()
+        self.stopping = stopping or asyncio.Event()
 
     def stop(self) -> None:
         self.stopping.set()
@@ -246,11 +247,9 @@ def _flow_control(consumer: AIOKafkaConsumer, merge: PartitionMerge[Message],
 
 async def serve(settings: SurveillanceServiceSettings) -> None:
     """Run until SIGINT/SIGTERM; then review once more and stop."""
-    service = SurveillanceService(settings)
+    stopping = stop_on_signals()
+    service = SurveillanceService(settings, stopping=stopping)
     start_surveillance_monitoring()
-    loop = asyncio.get_running_loop()
-    for signum in (signal.SIGINT, signal.SIGTERM):
-        loop.add_signal_handler(signum, service.stop)
     await service.run()
 
 

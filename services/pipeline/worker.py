@@ -53,7 +53,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
-import signal
 import socket
 import time
 from collections import deque
@@ -83,6 +82,7 @@ from services.pipeline.clients import (
 from services.pipeline.failpoints import arm_from_env, failpoint
 from services.pipeline.monitoring import observe_adjudicator_batch, start_adjudicator_monitoring
 from services.pipeline.producer import new_producer
+from services.pipeline.signals import stop_on_signals
 from services.pipeline.step import BatchResult, Outgoing, PartitionTables, StateMismatchError
 from services.pipeline.topics import StreamSettings, TopicNames, check_copartitioned
 
@@ -190,7 +190,8 @@ class AdjudicatorWorker:
     """One member of the adjudicator's consumer group."""
 
     def __init__(self, settings: StreamSettings, profiles: Profiles,
-                 options: WorkerOptions | None = None) -> None:
+                 options: WorkerOptions | None = None,
+                 stopping: asyncio.Event | None = None) -> None:
         self.settings = settings
         self.profiles = profiles
         self.topics = settings.topics
@@ -203,7 +204,7 @@ class AdjudicatorWorker:
         self.restoring: set[TopicPartition] = set()  # assigned, paused, not restored yet
         self.in_flight: deque[InFlight] = deque()  # batches sent, not all acknowledged
         self.lock = asyncio.Lock()  # batch processing vs rebalance callbacks
-        self.stopping = asyncio.Event()
+        self.stopping = stopping or asyncio.Event()
         self.progress = Progress()
         self.worker_header = (WORKER_HEADER, f"{socket.gethostname()}/{os.getpid()}".encode())
         self.next_checkpoint = time.monotonic() + self.checkpoint_seconds
@@ -523,18 +524,16 @@ async def serve(settings: StreamSettings, options: WorkerOptions | None = None) 
     its changelog and its outputs must be partitioned as ``table-events``
     (``TopicMismatchError``)."""
     arm_from_env()
+    stopping = stop_on_signals()
     t = settings.topics
     options = options or WorkerOptions()
     outputs = output_topics(t, options)
     await require_topics(settings.bootstrap, [t.events, settings.changelog, *outputs])
     await check_copartitioned(settings.bootstrap, t.events, settings.changelog, outputs,
                               options.partitions)
-    worker = AdjudicatorWorker(settings, read_profiles(), options)
+    worker = AdjudicatorWorker(settings, read_profiles(), options, stopping)
     start_adjudicator_monitoring(settings.bootstrap, settings.group, settings.topics.events,
                                  settings.topics.dlq)
-    loop = asyncio.get_running_loop()
-    for signum in (signal.SIGINT, signal.SIGTERM):
-        loop.add_signal_handler(signum, worker.stop)
     await worker.run()
 
 
