@@ -17,6 +17,7 @@ whole command tree, in one place.
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -85,6 +86,23 @@ def damaged_archive(exc: BaseException, verifying: bool = False) -> str | None:
         ")" if verifying else ": pitwatch verify lists every break)")
 
 
+def not_utf8_argument(args: Sequence[str]) -> str | None:
+    """Why an argument cannot be taken, or None: bytes that are not UTF-8 (Python keeps
+    them as lone surrogates) in a note, a name, an id or a URL reached the database or
+    the JSON encoder and ended in a traceback (QA: ``cases note 9 $'caf\\xe9'``). A file
+    that exists may have any name (Linux allows it), so such an argument is taken."""
+    for arg in args:
+        try:
+            arg.encode("utf-8")
+        except UnicodeEncodeError:
+            if os.path.lexists(arg):
+                continue
+            shown = arg.encode("utf-8", "surrogateescape").decode("ascii", "backslashreplace")
+            return (f"the argument '{shown}' is not UTF-8 text: give names, ids, notes and "
+                    "addresses in UTF-8 (check the terminal's or the script's encoding)")
+    return None
+
+
 class PitwatchGroup(LazyGroup):
     """The root command: usage and environment errors as one line, exit codes as above."""
 
@@ -99,6 +117,12 @@ class PitwatchGroup(LazyGroup):
         if sys.stdout is None:  # started with its descriptor closed (`pitwatch ... >&-`)
             print_error("standard output is closed: give pitwatch somewhere to write "
                         "(> FILE, or > /dev/null to discard what it prints)")
+            if not standalone_mode:
+                return USAGE
+            sys.exit(USAGE)
+        undecodable = not_utf8_argument(list(args if args is not None else sys.argv[1:]))
+        if undecodable is not None:
+            print_error(undecodable)
             if not standalone_mode:
                 return USAGE
             sys.exit(USAGE)
