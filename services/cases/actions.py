@@ -38,6 +38,7 @@ class ActionResult:
     version: int  # the case's version after the action
     before: CaseStatus
     after: CaseStatus
+    changed: bool = True  # False: an assign to whom the case has already, not recorded
 
 
 def act(engine: Engine, case_id: int, action: Action, actor: str, *,
@@ -66,6 +67,10 @@ def act(engine: Engine, case_id: int, action: Action, actor: str, *,
                               f"(pitwatch cases show {case_id})")
         before = CaseStatus(row.state, row.severity, row.assignee, row.outcome, row.reason)
         after = apply(case_id, before, action, assignee=assignee, text=text, outcome=outcome)
+        if action == "assign" and after == before:
+            # Not recorded: an entry that changes nothing raised the version, and every
+            # other reviewer's open form was then refused as stale (QA).
+            return ActionResult(case_id, row.version, before, after, changed=False)
         detail: dict[str, str] = {}
         if text is not None:
             detail["note" if action == "note" else "reason"] = text

@@ -231,6 +231,10 @@ def _done(run: Callable[[], ActionResult], case_id: int) -> None:
         print_error(str(exc))
         raise typer.Exit(INPUT_PROBLEMS) from None
     b, a = result.before, result.after
+    if not result.changed:
+        errors.print(f"case {case_id}: already assigned to {printable(a.assignee or '')}: "
+                     f"nothing changed (version {result.version})", markup=False)
+        return
     change = f"{b.state} -> {a.state}" if b.state != a.state else a.state
     who = f", assignee {printable(a.assignee)}" if a.assignee else ""
     errors.print(f"case {case_id}: {change}{who} (version {result.version})", markup=False)

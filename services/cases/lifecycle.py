@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Literal
 
-from services.events.characters import LINE_OR_FORMAT, holds_any
+from services.events.characters import CONTROL, LINE_OR_FORMAT, holds_any
 from services.ledger.case_tables import CASE_OUTCOMES
 
 Action = Literal["open", "evidence", "assign", "note", "escalate", "close"]
@@ -53,13 +53,39 @@ def opened(severity: str) -> CaseStatus:
     return CaseStatus(state="open", severity=severity)
 
 
+# What a name and a text of the trail may hold, as the console's forms say (docs/console.md):
+# refused when longer, never cut (a text cut short is one its author never wrote). The
+# command line took any length (QA: a note of 120,000 characters, a name of 5,000).
+NAME_LIMIT = 100
+TEXT_LIMIT = 2000
+# Controls a text may hold: its lines and tabs. Others (escape, bell, NUL, backspace)
+# reached the terminal of whoever read ``cases show --format csv`` raw (QA: a note set the
+# window's title); direction overrides and isolates show a text other than the one kept.
+TEXT_CONTROLS_KEPT = frozenset("\n\r\t")
+DIRECTION_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
 def check_name(name: str, what: str) -> None:
     """A person's name in the trail is one line of visible characters: a newline in an
     assignee once drew a forged header line under ``cases show``'s, and a right-to-left
     override shows a name other than the one stored."""
+    if len(name.strip()) > NAME_LIMIT:
+        raise CaseRefused(f"{what} is {len(name.strip()):,} characters, more than the "
+                          f"{NAME_LIMIT} a name may have")
     if holds_any(name, LINE_OR_FORMAT):
         raise CaseRefused(f"{what} holds a control or formatting character (a line break, "
                           "a tab, a direction override): write it on one line, plainly")
+
+
+def check_text(text: str, what: str) -> None:
+    """A note or a reason: lines of text, at most ``TEXT_LIMIT`` characters."""
+    if len(text.strip()) > TEXT_LIMIT:
+        raise CaseRefused(f"{what} is {len(text.strip()):,} characters, more than the "
+                          f"{TEXT_LIMIT:,} it may have: shorten it")
+    if any(c in DIRECTION_CONTROLS or (c not in TEXT_CONTROLS_KEPT and holds_any(c, CONTROL))
+           for c in text):
+        raise CaseRefused(f"{what} holds a control character (an escape, a bell, a NUL) or "
+                          "a direction override: write it as plain lines of text")
 
 
 def apply(case_id: int, status: CaseStatus, action: Action, *, assignee: str | None = None,
@@ -67,6 +93,8 @@ def apply(case_id: int, status: CaseStatus, action: Action, *, assignee: str | N
           severity: str | None = None) -> CaseStatus:
     """The case's status after ``action``, or ``CaseRefused``."""
     closed = status.state == "closed"
+    if text is not None:
+        check_text(text, "the reason" if action != "note" else "the note")
     if action == "note":
         if not (text and text.strip()):
             raise CaseRefused("a note needs its text")

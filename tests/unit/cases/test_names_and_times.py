@@ -95,3 +95,60 @@ def test_the_time_of_an_entry_is_read_holding_the_case(tmp_path: Path,
     finally:
         holder.close()
         engine.dispose()
+
+
+@pytest.mark.parametrize(("text", "said"), [
+    ("\x1b]0;pwned\x07 \x1b[31mRED", "holds a control character"),
+    ("nul\x00here", "holds a control character"),
+    ("back\x08space", "holds a control character"),
+    ("evil\u202egnp.exe", "direction override"),
+    ("z" * 2001, "is 2,001 characters, more than the 2,000 it may have"),
+])
+def test_a_note_or_reason_is_plain_lines_of_at_most_2000(tmp_path: Path, text: str,
+                                                         said: str) -> None:
+    """QA: the command line took a note of 120,000 characters (the console refuses over
+    2,000), and notes and reasons kept escapes, bells and NULs that ``cases show --format
+    csv`` then printed raw to the reader's terminal. Refused, nothing written; a note of
+    lines and tabs of 2,000 characters is kept as written."""
+    url, case = _one_case(tmp_path)
+    for command in (["cases", "note", case, text],
+                    ["cases", "close", case, "--outcome", "no_issue", "--reason", text],
+                    ["cases", "escalate", case, "--reason", text]):
+        ran = pitwatch(*command, "--actor", "ann", "--db", url)
+        assert_one_line_usage_error(ran, said)
+    engine = open_ledger(url)
+    try:
+        detail = get_case(engine, int(case))
+        assert detail is not None and detail.summary.version == 1
+        kept = ("line one\n\tline two\r\n" + "y" * 2000)[:2000]
+        assert note(engine, int(case), kept, "ann").version == 2
+    finally:
+        engine.dispose()
+
+
+def test_a_name_is_at_most_100_characters(tmp_path: Path) -> None:
+    url, case = _one_case(tmp_path)
+    for command in (["cases", "assign", case, "b" * 101, "--actor", "ann"],
+                    ["cases", "note", case, "seen", "--actor", "a" * 101]):
+        ran = pitwatch(*command, "--db", url)
+        assert_one_line_usage_error(ran, "is 101 characters, more than the 100 a name may have")
+    assert pitwatch("cases", "assign", case, "b" * 100, "--actor", "ann", "--db", url).code == 0
+
+
+def test_assigning_a_case_to_whom_it_has_already_records_nothing(tmp_path: Path) -> None:
+    """QA: a second ``assign`` to the same reviewer wrote an audit entry changing nothing
+    and raised the version, so every other reviewer's open form was refused as stale."""
+    url, case = _one_case(tmp_path)
+    engine = open_ledger(url)
+    try:
+        assert assign(engine, int(case), "alice", "bob").version == 2
+        again = assign(engine, int(case), "alice", "bob")
+        assert (again.version, again.changed) == (2, False)
+        assert note(engine, int(case), "seen", "carol", expected_version=2).version == 3
+        assert assign(engine, int(case), "dave", "bob").version == 4  # a real reassign
+    finally:
+        engine.dispose()
+    ran = pitwatch("cases", "assign", case, "dave", "--actor", "bob", "--db", url)
+    assert ran.code == 0
+    assert ran.stderr.strip() == f"case {case}: already assigned to dave: nothing changed " \
+                                 "(version 4)"
