@@ -4,8 +4,9 @@ The console serves the database the ledger, the archive and the cases are in (``
 default ``PITWATCH_DB``, else the embedded SQLite file), on 127.0.0.1:8080 by default.
 Users are local (``pitwatch users add NAME --role ROLE``); the password is asked twice
 on the terminal, or read from the first line of standard input with
-``--password-stdin`` (for scripts), and only its argon2 hash is stored. ``pitwatch users
-disable NAME`` ends a user's sessions at once and refuses their logins.
+``--password-stdin`` (for scripts), and only its argon2 hash is stored; adding a user that
+exists sets its new password and ends its sessions. ``pitwatch users disable NAME`` ends a
+user's sessions at once and refuses their logins.
 """
 
 from __future__ import annotations
@@ -51,7 +52,7 @@ def users_add(
     password_stdin: Annotated[bool, typer.Option(
         "--password-stdin", help="read the password from the first line of stdin")] = False,
 ) -> None:
-    """Add a console user (or set an existing user's password and role)."""
+    """Add a console user (or set an existing user's password and role, logging it out)."""
     from services.ledger.cli import open_for_writing
 
     if password_stdin:
@@ -73,7 +74,8 @@ def users_add(
     except UserRefused as exc:
         raise typer.BadParameter(str(exc), param_hint="NAME or password") from None
     existed = add_user(open_for_writing(db), name, password, role)
-    changed = "existed: its password and role are replaced, and it " if existed else ""
+    changed = ("existed: its password and role are replaced, its sessions ended (logged "
+               "out), and it ") if existed else ""
     err.print(f"user {name.strip().lower()} ({ROLE_NAMES[role]}) {changed}can log in to the "
               f"console of {shown_url(db)}", markup=False)
 

@@ -90,7 +90,11 @@ def check_user(username: str, password: str, role: str) -> str:
 def add_user(engine: Engine, username: str, password: str, role: str,
              clock: Clock = utc_now) -> bool:
     """Add a user (or replace the password and role of one that exists); whether the user
-    existed (the command says which: the same words for both hid a replaced password)."""
+    existed (the command says which: the same words for both hid a replaced password).
+
+    Replacing the password ends the user's sessions, in the same transaction: a password
+    is reset because the old one may be known to someone else, who would otherwise stay
+    logged in with it (QA: the old session's cookie still worked after a reset)."""
     name = check_user(username, password, role)
     hashed = HASHER.hash(password)
     with write_transaction(engine) as conn:
@@ -99,6 +103,7 @@ def add_user(engine: Engine, username: str, password: str, role: str,
         if exists:
             conn.execute(update(ConsoleUser).where(ConsoleUser.username == name)
                          .values(password_hash=hashed, role=role, disabled=False))
+            conn.execute(delete(ConsoleSession).where(ConsoleSession.username == name))
         else:
             conn.execute(insert(ConsoleUser).values(username=name, password_hash=hashed,
                                                     role=role, created_at=stamp(clock()),

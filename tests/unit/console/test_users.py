@@ -103,3 +103,26 @@ def test_a_password_is_printable_text_and_a_replaced_user_is_said(tmp_path: Path
                           "--password-stdin", stdin="another password\n")
     assert code == 0 and "user dee (compliance officer) existed: its password and role are " \
         "replaced" in err, err
+
+
+def test_a_new_password_ends_the_users_sessions(tmp_path: Path) -> None:
+    """QA: after ``users add`` set a new password for an existing user (one leaked, say),
+    the session logged in with the old one still worked. It ends with the reset, as with
+    ``users disable``; other users' sessions go on."""
+    from tests.unit.console.support import add_users, console_client
+    from tests.unit.console.support import log_in as log_in_form
+
+    url = f"sqlite:///{tmp_path}/l.sqlite"
+    engine = open_ledger(url)
+    add_users(engine)
+    dan, cora = console_client(engine), console_client(engine)
+    assert log_in_form(dan, "dan") == 303 and log_in_form(cora, "cora") == 303
+    code, _, err = _users("add", "Dan", "--role", "dispute_analyst", "--db", url,
+                          "--password-stdin", stdin="a new password of dan\n")
+    assert code == 0 and "replaced, its sessions ended (logged out)" in err, err
+    refused = dan.get("/floor")
+    assert refused.status_code == 303 and refused.headers["location"] == "/login?next=/floor"
+    assert cora.get("/floor").status_code == 200
+    assert log_in_form(dan, "dan") == 401  # the old password
+    assert log_in_form(dan, "dan", "a new password of dan") == 303
+    assert dan.get("/floor").status_code == 200
