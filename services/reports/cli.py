@@ -130,6 +130,7 @@ def hand(
     from services.ledger.cli import open_for_reading
     from services.reports.dispute import (
         NOT_SUPPLIED,
+        HandNotWholeInLog,
         HandUnavailable,
         dispute_from_ledger,
         dispute_from_log,
@@ -163,6 +164,14 @@ def hand(
         else:
             assert lines is not None and events is not None
             report = dispute_from_log(lines, hand_id, read_profiles(), log_name=events.name)
+    except HandNotWholeInLog as exc:
+        advice = ("give a log holding the table from its first event on (the days' files "
+                  "in one), or leave out --events to read it from the event archive"
+                  if events is not None else
+                  "pitwatch verify lists what the archive lost")
+        err.print(f"[red]error:[/red] hand {escape(hand_id)}: {escape(str(exc))}; {advice}",
+                  soft_wrap=True)
+        raise typer.Exit(2) from None
     except (HandNotFound, HandUnavailable) as exc:
         err.print(f"[red]error:[/red] {escape(str(exc))}", soft_wrap=True)
         raise typer.Exit(2) from None
@@ -375,7 +384,8 @@ class HandCopies:
                                         tables_of(self.engine, absent), read_profiles(), book,
                                         log_name=ARCHIVE_NAME, missing=in_neither)
         for hand_id in archived:
-            said.setdefault(hand_id, f"hand {hand_id} is not in {events.name}: its report is "
+            said.setdefault(hand_id, f"hand {hand_id} is not (whole) in {events.name}: its "
+                                     f"report is "
                                      f"from {ARCHIVE_NAME}, as `pitwatch report hand "
                                      f"{hand_id} --ledger URL` writes it")
         return reports | archived

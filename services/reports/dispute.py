@@ -78,6 +78,35 @@ def ledger_only_note(why: str) -> str:
 NOT_SUPPLIED = ledger_only_note("the event log was not supplied (--events FILE)")
 
 
+def not_whole_in_log(replay: HandReplay, record: AdjudicationRecord, log_name: str | None
+                     ) -> str | None:
+    """The clause for a booked hand the log cannot re-derive, or None. Replayed from one
+    day's file of a table run a file a day (``--leave-open``), a hand that began in the
+    file before, or any hand of a file that starts the table after its first event (its
+    configuration and seats are in the files before), made a record other than the booked
+    one, and the report said the log or the booking had been changed: an honest file
+    accused of tampering (QA). A log holding the table from its first event and the hand
+    from its first event to its last re-derives it; a record that differs then is news."""
+    first, last = record.first_seq, record.last_seq
+    seqs = [e.event.seq for e in replay.events if e.event.hand_id == record.hand_id]
+    named = f" {log_name}" if log_name else ""
+    if first is not None and last is not None and seqs and (
+            min(seqs) > first or max(seqs) < last):
+        return (f"the event log{named} holds this hand only in part (seq {min(seqs)} to "
+                f"{max(seqs)} of its seq {first} to {last}: the hand runs across logs)")
+    starts = replay.table_starts_at
+    if starts is not None and (replay.record is None or
+                               encode_record(replay.record) != encode_record(record)):
+        return (f"the event log{named} starts table {record.table_id} at seq {starts}, "
+                "after its first event: the hand is not re-derived from it alone (the "
+                "table's configuration and seats are in the logs before it)")
+    return None
+
+
+class HandNotWholeInLog(HandUnavailable):
+    """The log cannot re-derive the booked hand (``not_whole_in_log``)."""
+
+
 def not_in_log(log_name: str | None) -> str:
     """The clause for a booked hand the given log holds no event of."""
     named = f" {log_name}" if log_name else ""
@@ -267,6 +296,9 @@ def dispute_from_ledger(
     if stored is None:
         raise HandUnavailable(f"hand {hand_id!r} is not in the ledger at {shown_url(url)}")
     replay = replay_hand(lines, hand_id, profiles) if lines is not None else None
+    partly = not_whole_in_log(replay, stored.record, log_name) if replay is not None else None
+    if partly is not None:
+        raise HandNotWholeInLog(partly)
     return _ledger_report(stored, url, replay, rules, log_name, missing)
 
 
@@ -295,12 +327,14 @@ def disputes_from_ledger(
     for hand_id in hand_ids:
         stored = stored_hand(engine, hand_id)
         replay = replays.get(hand_id)
-        if stored is not None and replay is not None:
+        partly = (not_whole_in_log(replay, stored.record, log_name)
+                  if stored is not None and replay is not None else None)
+        if stored is not None and replay is not None and partly is None:
             reports[hand_id] = _ledger_report(stored, url, replay, book, log_name)
         elif stored is not None:
             note = (missing(hand_id, stored.record.table_id) if missing is not None
                     else NOT_SUPPLIED if lines is None
-                    else ledger_only_note(not_in_log(log_name)))
+                    else ledger_only_note(partly or not_in_log(log_name)))
             if note is not None:
                 reports[hand_id] = _ledger_report(stored, url, None, book, log_name, note)
         if on_hand is not None:

@@ -74,6 +74,10 @@ class HandReplay:
     rejected_lines: list[str] = field(default_factory=list)
     rejected_unnamed: int = 0  # rejected lines before a checkpoint that it does not name
     history_note: str | None = None  # where the table's state before the span came from
+    # The seq of the table's first event in the log when the log starts the table after
+    # its first event (a later day's file), else None: the table's state before it (its
+    # configuration, its seats) is in the logs before, not in this one.
+    table_starts_at: int | None = None
 
 
 @dataclass(frozen=True)
@@ -140,6 +144,8 @@ def _replay_table(table_id: str, table_lines: list[tuple[int, bytes]], first_wan
     adjudicate`` runs), each event's position and hash kept for the report from the
     wanted hands' span on (the native engine takes the history before it in bulk,
     ``BulkHistory``; ``history``: one that already took the table's earlier lines)."""
+    # Where the log starts the table, unless a history given took the lines before.
+    starts_at = _first_seq(table_lines) if history is None else None
     runner = make_runner(profiles, engine)
     logged: list[LoggedEvent] = []
     rejected: list[str] = history.rejected if history is not None else []
@@ -164,11 +170,21 @@ def _replay_table(table_id: str, table_lines: list[tuple[int, bytes]], first_wan
             hands[record.hand_id].record = record
     for replay in hands.values():
         replay.rejected_lines = rejected
+        replay.table_starts_at = starts_at if starts_at is not None and starts_at > 1 else None
         if history is not None:
             replay.rejected_unnamed = history.unnamed
             replay.history_note = history.started_from
         _span(replay, logged)
         _rerun_game(replay, profiles)
+
+
+def _first_seq(table_lines: list[tuple[int, bytes]]) -> int | None:
+    """The seq of the table's first event the intake reads in the log (None: none)."""
+    for number, raw in table_lines:
+        parsed = parse_record(raw, f"line {number}")
+        if not isinstance(parsed, Rejection):
+            return parsed.event.seq
+    return None
 
 
 def _span_anchor(table_lines: list[tuple[int, bytes]], first_wanted: int) -> int:

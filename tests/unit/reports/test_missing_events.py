@@ -133,7 +133,7 @@ def test_hands_the_events_file_lacks_are_read_from_the_archive_and_named(tmp_pat
     assert warned == [
         f"warning: hand {h} is in neither t1.jsonl nor the event archive: its report shows "
         "the booking only" if h == gone else
-        f"warning: hand {h} is not in t1.jsonl: its report is from {ARCHIVE_NAME}, as "
+        f"warning: hand {h} is not (whole) in t1.jsonl: its report is from {ARCHIVE_NAME}, as "
         f"`pitwatch report hand {h} --ledger URL` writes it" for h in elsewhere]
     assert sorted(p.name for p in out.iterdir()) == sorted(
         ["daily.html", *(safe_name(h) for h in hands)])
@@ -349,7 +349,7 @@ def test_a_file_of_another_day_warns_of_some_hands_and_counts_the_rest(
     assert len(hands) > 3  # for the test to mean it
     out, warned = daily_with_copies(tmp_path, url, other)
     assert warned[:-1] == [
-        f"warning: hand {h} is not in other.jsonl: its report is from {ARCHIVE_NAME}, as "
+        f"warning: hand {h} is not (whole) in other.jsonl: its report is from {ARCHIVE_NAME}, as "
         f"`pitwatch report hand {h} --ledger URL` writes it" for h in hands[:3]]
     assert warned[-1] == (f"warning: ... and {len(hands) - 3} more hand(s) like these (each "
                           "copy names where its events came from)")
