@@ -277,7 +277,7 @@ def _action_page(action: Action) -> Any:
         too_long = _too_long(form, {"text": NOTE_CHARACTERS, "assignee": NAME_CHARACTERS})
         if too_long:
             return refused(request, session, too_long, status=400)
-        assignee = text_field(form, "assignee", NAME_CHARACTERS) or None
+        assignee = _own_name(text_field(form, "assignee", NAME_CHARACTERS) or None, session)
         if action == "assign" and assignee not in (None, session.username) and not allowed(
                 session.role, "bulk_assign"):
             return refused(request, session, "only a compliance officer assigns cases to "
@@ -315,6 +315,15 @@ def _action_page(action: Action) -> Any:
     page.__name__ = f"case_{action}"
     page.__doc__ = f"{action} a case (one audit entry)."
     return page
+
+
+def _own_name(typed: str | None, session: Session) -> str | None:
+    """``typed``, or the user's own name as stored when ``typed`` is it in other capitals:
+    names match in any capitals (``console_reviewer``), and "An" typed by an was taken
+    for someone else, which only an officer may assign to (403)."""
+    if typed is not None and typed.strip().lower() == session.username:
+        return session.username
+    return typed
 
 
 def console_reviewer(engine: Engine, typed: str) -> str | None:

@@ -254,3 +254,30 @@ def test_cases_are_assigned_only_to_users_of_the_console(day_engine: Engine) -> 
     for c in (case_id, other):
         case = get_case(day_engine, c)
         assert case is not None and case.summary.assignee == "olga"
+
+
+def test_a_user_assigning_a_case_to_their_own_name_in_capitals_takes_it(
+        day_engine: Engine) -> None:
+    """QA: an analyst typing their own name in other capitals ("Dan") was told that only
+    an officer assigns cases to someone else (403); names match in any capitals. Another
+    user's name, in any capitals, is still refused to them."""
+    case_id = _open_case(day_engine, -1)  # the other tests take the first few
+    analyst = console_client(day_engine)
+    assert log_in(analyst, "dan") == 303
+    csrf = csrf_of(analyst)
+    before = _trail(day_engine, case_id)
+    for other in ("cora", "Cora"):
+        refused = analyst.post(f"/cases/{case_id}/assign", data={
+            "csrf": csrf, "assignee": other, "version": case_version(day_engine, case_id)})
+        assert refused.status_code == 403 and "only a compliance officer" in refused.text
+    assert _trail(day_engine, case_id) == before
+    for typed in ("Dan", " DAN "):
+        taken = analyst.post(f"/cases/{case_id}/assign", data={
+            "csrf": csrf, "assignee": typed, "version": case_version(day_engine, case_id)})
+        assert taken.status_code == 303, (typed, taken.text[:300])
+        case = get_case(day_engine, case_id)
+        assert case is not None and case.summary.assignee == "dan"
+        assert case.audit[-1].actor == "dan"
+    # one entry: the second time the case was dan's already (an assign that changes
+    # nothing is not recorded), and was accepted, not refused as someone else's
+    assert len(_trail(day_engine, case_id)) == len(before) + 1
