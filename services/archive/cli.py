@@ -177,9 +177,14 @@ def replay(
         report = replay_archive(database, first_day, last_day, profiles, table,
                                 on_table=lambda _t, _n: progress.advance(task),
                                 runner_engine=engine)
+    unarchived = _unarchived_said(report.unarchived)
+    if report.hands == 0 and unarchived is not None:
+        raise typer.BadParameter(unarchived, param_hint="--db")
     if report.hands == 0:
         message, option = _nothing_replayed(database, first_day, last_day, table)
         raise typer.BadParameter(message, param_hint=option)
+    if unarchived is not None:
+        errors.print(f"note: {unarchived}", markup=False)
     listing = Listing("Hands whose record differs", [
         Column("hand"), Column("table"), Column("day"), Column("difference")],
         [(d.hand_id, d.table_id, None if d.day is None else d.day.isoformat(),
@@ -195,6 +200,19 @@ def replay(
                  f"({report.events:,} archived events) under {under}: "
                  f"{len(report.differences):,} differ", markup=False)
     raise typer.Exit(INPUT_PROBLEMS if report.differences and profile is None else OK)
+
+
+def _unarchived_said(unarchived: dict[str, int]) -> str | None:
+    """What a replay says of the span's booked hands at tables the archive never held."""
+    if not unarchived:
+        return None
+    tables = sorted(unarchived)
+    shown = ", ".join(tables[:5]) + (f" and {len(tables) - 5:,} more" if len(tables) > 5
+                                     else "")
+    return (f"{sum(unarchived.values()):,} booked hand(s) of the span are at tables the "
+            f"archive never held ({shown}): booked without their events (--no-archive, or "
+            "pitwatch ledger post), they cannot be replayed; archive a run with `pitwatch "
+            "adjudicate LOG --ledger URL`")
 
 
 def _nothing_replayed(engine: Engine, first_day: dt.date, last_day: dt.date,
