@@ -131,7 +131,7 @@ def verify(
     errors.print(f"checked {cases.cases:,} case(s), {cases.entries:,} audit entries: "
                  + (f"{astray:,} case(s) not where their trail leads" if astray
                     else "each where its trail leads")
-                 + (f"; {uncased:,} archived alert(s) in no case" if uncased else ""),
+                 + (f"; {uncased:,} alert(s) or hand finding(s) in no case" if uncased else ""),
                  markup=False)
     if report.tables == 0:
         errors.print("the archive holds nothing here: archive a run with `pitwatch "

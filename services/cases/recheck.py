@@ -26,10 +26,10 @@ from sqlalchemy import Connection, Engine, Select, literal, select
 
 from services.cases.intake import MIN_SEVERITY
 from services.cases.lifecycle import SEVERITY_RANK
-from services.ledger.archive_tables import ArchiveAlert
+from services.ledger.archive_tables import ArchiveAlert, ArchiveTable
 from services.ledger.case_tables import Case, CaseAudit, CaseEvidence
 from services.ledger.chunks import keyset_chunks
-from services.ledger.models import Hand
+from services.ledger.models import FindingRow, Hand
 from services.ledger.spans import within_days
 
 CASES_PER_CHUNK = 500
@@ -87,7 +87,35 @@ def recheck_cases(engine: Engine, first_day: dt.date | None = None,
                                              row.updated_at, trail,
                                              evidence.get(row.case_id, set()))
         report.breaks += alerts_without_case(conn, first_day, last_day, table_id)
+        report.breaks += findings_without_case(conn, first_day, last_day, table_id)
     return report
+
+
+def findings_without_case(conn: Connection, first_day: dt.date | None,
+                          last_day: dt.date | None, table_id: str | None
+                          ) -> list[CaseBreak]:
+    """Booked hands of archived tables whose record has a finding at warning or above
+    that no case holds as evidence (``finding:<hand_id>``). A run that archives opens
+    them with the hands it books (a ledger kept with ``--no-archive`` opens none: its
+    tables are not in the archive's catalog). A case deleted with its trail and evidence
+    was found for an alert, never for a finding (QA): the hand's finding then waits in no
+    one's queue."""
+    f, h = FindingRow, Hand
+    source = literal("finding:") + h.hand_id
+    evidenced = select(CaseEvidence.source_id).where(CaseEvidence.source_id == source).exists()
+    archived = select(ArchiveTable.table_id).where(ArchiveTable.table_id == h.table_id).exists()
+    serious = (select(f.hand_id).where(f.hand_id == h.hand_id, f.origin == "record",
+                                       f.severity.in_(SERIOUS)).exists())
+    query = within_days(select(h.hand_id, h.table_id).where(serious, archived, ~evidenced),
+                        h.day, first_day, last_day).order_by(h.hand_id)
+    if table_id is not None:
+        query = query.where(h.table_id == table_id)
+    return [CaseBreak(None, f"hand {hand_id} (table {table}) has a finding at warning or "
+                            "above that is no case's evidence: booked by a run that stopped "
+                            "before opening its case (run it again; on the pipeline, the "
+                            "archive service may not have taken it yet), or its case was "
+                            "removed")
+            for hand_id, table in conn.execute(query)]
 
 
 def alerts_without_case(conn: Connection, first_day: dt.date | None,

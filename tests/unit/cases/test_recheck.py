@@ -166,3 +166,39 @@ def test_evidence_filed_without_its_audit_entry_is_found(engine: Engine) -> None
     found = recheck_cases(engine).breaks
     assert [(b.case_id, "finding:T1-000099 with no audit entry" in b.message)
             for b in found] == [(most, True)]
+
+
+def test_a_findings_case_removed_with_its_trail_is_found(tmp_path: Path) -> None:
+    """QA: a hand's case deleted with its trail, evidence, hands and tags (the guards
+    dropped) passed ``verify``; the same for an alert's case was found. The hand's
+    finding (warning or above) is then no case's evidence: listed, exit 1. A ledger kept
+    with ``--no-archive`` opens no cases, and is no break for it."""
+    from tests.unit.archive.support import simulated_log
+
+    log = tmp_path / "day.jsonl"
+    log.write_bytes(b"\n".join(simulated_log(tables=2, hands=60).lines) + b"\n")
+    url = f"sqlite:///{tmp_path}/day.sqlite"
+    pitwatch("adjudicate", str(log), "--ledger", url)
+    assert pitwatch("verify", "--db", url).code == 0
+    engine = open_ledger(url)
+    tables = ("case_audit", "case_evidence", "case_hands", "case_tags", "cases")
+    with engine.begin() as conn:
+        case_id, hand_id, table_id = conn.execute(text(
+            "SELECT case_id, hand_id, table_id FROM case_evidence WHERE kind = 'finding' "
+            "ORDER BY hand_id LIMIT 1")).one()
+        for table in tables:
+            conn.execute(text(f"DROP TRIGGER {table}_no_delete"))
+            conn.execute(text(f"DELETE FROM {table} WHERE case_id = :c"), {"c": case_id})
+    found = recheck_cases(engine).breaks
+    other = "T002" if table_id == "T001" else "T001"
+    assert recheck_cases(engine, table_id=other).breaks == []
+    engine.dispose()
+    assert [(b.case_id, b.message.split(" has a")[0]) for b in found] == [
+        (None, f"hand {hand_id} (table {table_id})")]
+    body = failing_verify(url)
+    assert any(f"hand {hand_id} (table {table_id}) has a finding at warning or above that "
+               "is no case's evidence" in b["what"] for b in body["breaks"])
+    unarchived = f"sqlite:///{tmp_path}/booked.sqlite"
+    pitwatch("adjudicate", str(log), "--no-archive", "--ledger", unarchived)
+    ran = pitwatch("verify", "--db", unarchived)
+    assert ran.code == 0 and "each where its trail leads" in ran.stderr, ran.stderr
