@@ -63,6 +63,10 @@ class Floor:
     tables: list[TableLine]
     open_cases: dict[str, dict[str, int]]  # severity -> state -> count (closed left out)
     alerts: list[AlertLine]
+    # No day was asked for and today has no hands: ``day`` is the latest day with hands,
+    # and the page says so. A day chosen is shown as chosen, with hands or none (the
+    # page told a chosen day it was the latest day, being only not today).
+    latest_for_today: bool = False
 
     @property
     def totals(self) -> TableLine:
@@ -83,10 +87,12 @@ def floor(engine: Engine, day: dt.date | None, today: dt.date) -> Floor:
     """The floor of ``day``; without one, today's, or the latest day with hands when
     today has none (a simulated or archived day)."""
     days = days_with_hands(engine)
+    latest_for_today = day is None and today not in days and bool(days)
     if day is None:
         day = today if today in days else (days[0] if days else None)
     tables = table_lines(engine, day) if day is not None else []
-    return Floor(day, days, tables, open_cases(engine), latest_alerts(engine))
+    return Floor(day, days, tables, open_cases(engine), latest_alerts(engine),
+                 latest_for_today)
 
 
 def _sum_where(condition: ColumnElement[bool]) -> ColumnElement[int]:

@@ -4,6 +4,7 @@ report, and players and dealers with and without surveillance profiles."""
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from pathlib import Path
 
@@ -12,7 +13,14 @@ from sqlalchemy import Engine, text
 from services.cases.queries import CaseFilter, get_case, list_cases
 from services.ledger.db import open_ledger
 from services.ledger.posting import post_hand
-from tests.unit.console.support import add_users, case_version, console_client, csrf_of, log_in
+from tests.unit.console.support import (
+    Clock,
+    add_users,
+    case_version,
+    console_client,
+    csrf_of,
+    log_in,
+)
 from tests.unit.ledger.builders import hcf_dp_collects, hcf_seat1_wins, russian_house_hand
 
 
@@ -38,6 +46,32 @@ def test_the_floor_by_table_and_game_worked_out_by_hand(tmp_path: Path) -> None:
     assert ["all tables", "3", "0", "35", "3", "−10", "−7", "-20.00"] in rows
     assert "Floor · 2024-05-01" in page  # no hands today: the latest day with hands
     assert client.get("/floor/live").text.count("<h2>") == 3  # the refreshed part alone
+
+
+def test_the_floor_says_it_shows_the_latest_day_only_when_it_chose_that_day(
+        tmp_path: Path) -> None:
+    """QA: ``/floor?day=2026-01-06`` (any day chosen, even 9999-12-31) said "No hands are
+    booked today: this is the latest day with hands". That is said only when no day was
+    chosen and today has no hands, so the floor shows the latest day that has."""
+    engine = open_ledger(f"sqlite:///{tmp_path}/l.sqlite")
+    for hand in (hcf_seat1_wins(), hcf_dp_collects()):  # booked on 2024-05-01
+        post_hand(engine, hand)
+    add_users(engine)
+    fallback = ("No hands are booked today (2026-01-10): this is the latest day with "
+                "hands.")
+    client = console_client(engine, Clock(dt.datetime(2026, 1, 10, 12, tzinfo=dt.UTC)))
+    assert log_in(client, "olga") == 303
+    page = client.get("/floor").text
+    assert "Floor · 2024-05-01" in page and fallback in page
+    for day, rows in (("2024-05-01", True), ("2026-01-06", False), ("9999-12-31", False)):
+        page = client.get(f"/floor?day={day}").text
+        assert f"Floor · {day}" in page, day
+        assert "No hands are booked today" not in page, day
+        assert ("The ledger holds no hands on this day." in page) is not rows, day
+    on_the_day = console_client(engine, Clock(dt.datetime(2024, 5, 1, 18, tzinfo=dt.UTC)))
+    assert log_in(on_the_day, "olga") == 303
+    page = on_the_day.get("/floor").text  # today has hands: today's floor, nothing to say
+    assert "Floor · 2024-05-01" in page and "No hands are booked today" not in page
 
 
 def _hand_case(engine: Engine, state: str = "open") -> int:
