@@ -10,6 +10,7 @@ of its JSON name it: a redelivery has the same key, two different alerts never d
 from __future__ import annotations
 
 import hashlib
+from typing import Any
 from urllib.parse import quote
 
 import msgspec
@@ -20,6 +21,15 @@ from services.surveillance.alert_id import SUBJECTS, UnidentifiableAlert, alert_
 
 def alert_json(alert: Alert) -> bytes:
     return msgspec.json.encode(alert)
+
+
+def alert_row(alert: Alert) -> dict[str, Any]:
+    """The ``archive_alerts`` row of an alert: its key, the columns the queries filter on
+    (table, hand, rule, code, severity, seq, event) and its JSON, which they come from."""
+    return {"alert_id": alert_key(alert), "table_id": alert.table_id,
+            "hand_id": alert.hand_id, "rule": alert.rule, "code": alert.code,
+            "severity": alert.severity, "seq": alert.seq, "event_id": alert.event_id,
+            "alert_json": alert_json(alert).decode()}
 
 
 def alert_key(alert: Alert) -> str:

@@ -43,9 +43,11 @@ from operator import attrgetter
 from typing import Any
 
 import orjson
-from sqlalchemy import Connection, Engine, func, select
+from sqlalchemy import Engine, func, select
 
 from services.adjudicator.engine import engine_name
+from services.archive.alert_check import alert_breaks
+from services.archive.anchors import booked_anchors, seqless_anchors
 from services.archive.carry_check import (
     check_kept_states,
     damaged_kept_states,
@@ -67,7 +69,6 @@ from services.archive.chain import intake_break as intake_break
 from services.archive.checkpoints import DamagedCheckpoint, checkpoints_of, rederive
 from services.archive.partitions import detached_before
 from services.archive.reader import (
-    STREAM_ROWS,
     Damage,
     DamagedRow,
     segments_query,
@@ -83,7 +84,6 @@ from services.archive.segment import (
 )
 from services.games.profile import Profiles
 from services.ledger.archive_tables import ArchiveAlert, ArchiveSegment, ArchiveTable
-from services.ledger.models import Hand
 from services.ledger.spans import within_days
 
 
@@ -385,6 +385,7 @@ def verify_archive(engine: Engine, first_day: dt.date | None = None,
     profiles the tables' checkpoints are derived again under (the command's; without
     them the checkpoints are not derived, and a note says so)."""
     report = VerifyReport()
+    report.breaks += alert_breaks(engine, table_id, first_day, last_day)
     native = engine_name() == "native"
     for table in _tables(engine, table_id, first_day, last_day):
         reaches = reaches_end(engine, table, last_day)
@@ -400,11 +401,12 @@ def verify_archive(engine: Engine, first_day: dt.date | None = None,
                       else detached_before(engine, table))
             segments = counted.of(chain([first], decoded) if first is not None else ())
             with engine.connect() as anchors_conn:
+                anchors = booked_anchors(anchors_conn, table, first_day, last_day)
                 report.breaks += check_table(
-                    table, segments, before, _anchors(anchors_conn, table, first_day, last_day),
-                    _intake_breaks(engine, table), archived_to,
+                    table, segments, before, anchors, _intake_breaks(engine, table),
+                    archived_to,
                     _archived_to(engine, table) if reaches else None)
-        report.breaks += _seqless_anchors(engine, table, first_day, last_day)
+        report.breaks += seqless_anchors(engine, table, first_day, last_day)
         report.breaks += _checkpoint_breaks(
             engine, table, first_day, last_day, profiles if native else None, report.notes,
             "no rule profiles were given to derive them under" if native else
@@ -536,37 +538,6 @@ def _archived_to(engine: Engine, table_id: str) -> int:
     except (TypeError, ValueError):  # rewritten behind its guard: no seq to hold the end to
         raise DamagedRow(f"the archive's catalog row of table {table_id} holds "
                          f"{shown(last_seq)} as its last seq, which is no seq") from None
-
-
-def _anchors(conn: Connection, table_id: str, first_day: dt.date | None,
-             last_day: dt.date | None) -> Iterator[Anchor]:
-    """The ledger's booked hands of the table, in ``last_seq`` order, read as consumed."""
-    query = select(Hand.hand_id, Hand.last_seq, Hand.last_hash, Hand.ledger_status).where(
-        Hand.table_id == table_id, Hand.last_hash.is_not(None), Hand.last_seq.is_not(None))
-    query = within_days(query, Hand.day, first_day, last_day).order_by(Hand.last_seq,
-                                                                      Hand.hand_id)
-    for hand_id, seq, digest, status in conn.execution_options(
-            yield_per=STREAM_ROWS).execute(query):
-        if seq is not None and digest is not None:
-            yield Anchor(hand_id, seq, digest, status == "posted")
-
-
-def _seqless_anchors(engine: Engine, table_id: str, first_day: dt.date | None,
-                     last_day: dt.date | None) -> list[ChainBreak]:
-    """Booked hands of an archived table that name their last event's hash but no seq:
-    nothing to hold them to in the chain (``_anchors`` leaves them out), so a copy whose
-    ``last_seq`` was cleared passed verify (QA). The adjudicator writes both or
-    neither."""
-    query = select(Hand.hand_id).where(
-        Hand.table_id == table_id, Hand.ledger_status == "posted",
-        Hand.last_hash.is_not(None), Hand.last_seq.is_(None))
-    with engine.connect() as conn:
-        hands = conn.execute(within_days(query, Hand.day, first_day, last_day)
-                             .order_by(Hand.hand_id)).scalars().all()
-    return [ChainBreak(table_id, None, None, "anchor",
-                       f"hand {hand_id} was booked with its last event's hash but no seq: "
-                       "the ledger's row cannot be held to the archive's chain (the "
-                       "adjudicator records both)") for hand_id in hands]
 
 
 def _intake_breaks(engine: Engine, table_id: str) -> list[IntakeBreak]:

@@ -42,7 +42,7 @@ from sqlalchemy import (
 from sqlalchemy.dialects import postgresql, sqlite
 
 from services.adjudicator.segments import ArchivedEvent, Segment
-from services.archive.alerts import alert_json, alert_key
+from services.archive.alerts import alert_row
 from services.archive.segment import PackedSegment, event_lines, pack, stored_form
 from services.events.contract import Alert
 from services.ledger.archive_tables import (
@@ -308,14 +308,11 @@ def overlapping_segments(table_id: str, first: int, last: int) -> Select[str, by
 def _write_alerts(conn: Connection, alerts: Sequence[Alert], result: ArchiveResult) -> None:
     rows: dict[str, dict[str, Any]] = {}
     for alert in alerts:
-        key = alert_key(alert)
-        if key in rows:
+        row = alert_row(alert)
+        if row["alert_id"] in rows:
             result.alert_repeats += 1
             continue
-        rows[key] = {"alert_id": key, "table_id": alert.table_id, "hand_id": alert.hand_id,
-                     "rule": alert.rule, "code": alert.code, "severity": alert.severity,
-                     "seq": alert.seq, "event_id": alert.event_id,
-                     "alert_json": alert_json(alert).decode()}
+        rows[row["alert_id"]] = row
     known = set(conn.execute(select(ArchiveAlert.alert_id)
                              .where(ArchiveAlert.alert_id.in_(sorted(rows)))).scalars())
     new = [row for key, row in rows.items() if key not in known]

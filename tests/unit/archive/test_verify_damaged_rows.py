@@ -376,7 +376,9 @@ def test_an_intake_alert_that_does_not_read_excuses_no_break(tmp_path: Path) -> 
     tampered(engine, "DROP TRIGGER IF EXISTS archive_alerts_no_update",
              "UPDATE archive_alerts SET alert_json = 'garbage' WHERE code = 'CHAIN_BROKEN'")
     breaks = verify_archive(engine).archive_breaks
-    assert breaks and {b.kind for b in breaks} == {"altered"}
+    assert breaks and {b.kind for b in breaks} == {"altered", "alert"}
+    # The rewritten alert itself is a break too (``alert_check``).
+    assert all("its JSON is no alert" in b.message for b in breaks if b.kind == "alert")
     engine.dispose()
 
 
