@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 from rich.console import Console
 
+from services.events.days import parse_day
 from services.exits import INPUT_PROBLEMS, OK
 from services.ledger.db import DB_ENV_VAR, DEFAULT_URL
 from services.ledger.listing import Column, Format, Listing, json_bytes
@@ -47,7 +48,7 @@ def _day(value: str | None, option: str) -> dt.date | None:
     if value is None:
         return None
     try:
-        return dt.date.fromisoformat(value)
+        return parse_day(value)
     except ValueError:
         raise typer.BadParameter(f"{value!r} is not a day: write YYYY-MM-DD",
                                  param_hint=option) from None

@@ -11,7 +11,6 @@ A case that does not exist, or an action its state does not allow, is exit 2.
 
 from __future__ import annotations
 
-import datetime as dt
 import getpass
 import os
 import sys
@@ -34,6 +33,7 @@ from services.cases.actions import (
     note,
 )
 from services.cases.queries import CaseDetail, CaseFilter, CaseSummary, get_case, list_cases
+from services.events.days import parse_day
 from services.exits import INPUT_PROBLEMS, USAGE, print_error
 from services.ledger.case_tables import CASE_OUTCOMES, CASE_STATES
 from services.ledger.db import DB_ENV_VAR, DEFAULT_URL
@@ -125,7 +125,7 @@ def list_command(
 ) -> None:
     """The queue: most serious first, then oldest first."""
     try:
-        day = dt.date.fromisoformat(date) if date is not None else None
+        day = parse_day(date) if date is not None else None
     except ValueError:
         raise typer.BadParameter(f"{date!r} is not a day: write YYYY-MM-DD",
                                  param_hint="--date") from None

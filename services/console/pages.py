@@ -23,6 +23,7 @@ from services.console.people import people, person_page, profiles
 from services.console.search import HandQuery, SearchRefused, find_alerts, find_hands
 from services.console.sessions import Session
 from services.console.web import console_of, form_of, refused, render, text_field
+from services.events.days import parse_day
 from services.ledger.db import shown_url
 from services.reports.daily import daily_from_ledger
 from services.reports.dispute import HandUnavailable
@@ -34,7 +35,7 @@ LIVE_SECONDS = 20  # how often the floor refreshes itself
 
 def _day(text: str | None) -> dt.date | None:
     try:
-        return dt.date.fromisoformat(text) if text else None
+        return parse_day(text) if text else None
     except ValueError:
         return None
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass, fields
 from sqlalchemy import Engine, exists, select
 
 from services.events.characters import CONTROL, holds_any
+from services.events.days import parse_day
 from services.ledger.archive_tables import ArchiveAlert
 from services.ledger.models import Account, FindingRow, Hand, Posting
 
@@ -67,7 +68,7 @@ def _day(text: str, name: str) -> dt.date | None:
     if not text:
         return None
     try:
-        return dt.date.fromisoformat(text)
+        return parse_day(text)
     except ValueError:
         raise SearchRefused(f"{name}: write the day as YYYY-MM-DD") from None
 

@@ -22,6 +22,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from services.events.contract import Alert
+from services.events.days import parse_day
 from services.exits import INPUT_PROBLEMS
 from services.games.profiles import read_profiles
 from services.outputs import not_the_input, output_file
@@ -226,7 +227,7 @@ def daily(
     _check_format(fmt)
     not_the_input({"--output": out}, events, alerts, stdout=out is None)
     try:
-        day = dt.date.fromisoformat(date)
+        day = parse_day(date)
     except ValueError:
         raise typer.BadParameter("YYYY-MM-DD", param_hint="--date") from None
     if events is not None:
