@@ -456,7 +456,7 @@ def _kept_state_breaks(engine: Engine, table_id: str, from_first: bool,
         if has_kept_states(engine, table_id):
             report.notes.append(
                 f"table {table_id}: its kept states were not derived again (" + (
-                    "a verify from the first day derives them" if not from_first else
+                    "a verify without --from derives them" if not from_first else
                     "no rule profiles were given to derive them under") + ")")
         return [ChainBreak(table_id, None, None, "carry", message)
                 for message in damaged_kept_states(engine, table_id)]

@@ -140,6 +140,10 @@ CHANGES: dict[str, tuple[Change, list[str]]] = {
         "DROP TRIGGER hands_no_update",
         "UPDATE hands SET status = 'ok' WHERE hand_id = :hand"),
         ["the hands row holds status 'ok'"]),
+    "the hand's day moved": (_sql(
+        "DROP TRIGGER hands_no_update",
+        "UPDATE hands SET day = '2026-01-06' WHERE hand_id = :hand"),
+        ["the hands row holds day '2026-01-06' (its record: '2026-01-05')"]),
     "the hand's last hash changed": (_sql(
         "DROP TRIGGER hands_no_update",
         "UPDATE hands SET last_hash = '0' || substr(last_hash, 2) WHERE hand_id = :hand"),
@@ -318,3 +322,22 @@ def test_one_core_or_two_the_command_says_the_same(tmp_path: Path, machine: str,
     assert two.stdout == other.stdout and two.stderr == other.stderr
     body = orjson.loads(other.stdout)
     assert body["hands"] > 0 and any(b["kind"] == "ledger" for b in body["breaks"])
+
+
+def test_a_hand_moved_out_of_the_span_is_still_checked_in_it(tmp_path: Path) -> None:
+    """QA: a hand whose ``day`` was moved to the next day (behind the dropped guard)
+    passed ``verify --from D --to D`` of its own day, the archive's segments of that day
+    holding it; the span's hands are those booked in it and those the archive holds in it
+    now, each checked once."""
+    engine = sqlite_day(tmp_path)
+    day = dt.date(2026, 1, 5)
+    honest = recheck_ledger(engine, first_day=day, last_day=day)
+    assert honest.breaks == [] and honest.hands == recheck_ledger(engine).hands
+    _table, hand, _event = payout_of(engine)
+    _sql("DROP TRIGGER hands_no_update",
+         "UPDATE hands SET day = '2026-01-06' WHERE hand_id = :hand")(engine, hand, "")
+    for span in ((day, day), (day, None), (dt.date(2026, 1, 6), None)):
+        found = recheck_ledger(engine, first_day=span[0], last_day=span[1]).breaks
+        assert [(b.hand_id, "day '2026-01-06' (its record: '2026-01-05')" in b.message)
+                for b in found] == [(hand, True)], (span, found)
+    engine.dispose()
