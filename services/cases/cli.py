@@ -124,6 +124,11 @@ def list_command(
     fmt: FormatOption = Format.table,
 ) -> None:
     """The queue: most serious first, then oldest first."""
+    for option, value in (("--game", game), ("--table", table), ("--dealer", dealer),
+                          ("--player", player), ("--assignee", assignee)):
+        if value is not None and not value.strip():  # matched nothing, silently (QA)
+            raise typer.BadParameter("an empty value matches no case: give one, or leave "
+                                     "the option out", param_hint=option)
     try:
         day = parse_day(date) if date is not None else None
     except ValueError:

@@ -114,8 +114,9 @@ def list_cases(engine: Engine, wanted: CaseFilter | None = None) -> list[CaseSum
     if f.severity is not None:
         rank = SEVERITY_RANK.get(f.severity, 0)
         query = query.where(Case.severity.in_([s for s, r in SEVERITY_RANK.items() if r >= rank]))
-    if f.assignee is not None:
-        query = query.where(Case.assignee == f.assignee)
+    if f.assignee is not None:  # in any capitals, as the console matches names (QA: a
+        # case the command line gave to "Op" never showed in op's "My cases")
+        query = query.where(func.lower(Case.assignee) == f.assignee.strip().lower())
     for kind, value in (("game", f.game), ("table", f.table), ("dealer", f.dealer),
                         ("player", f.player)):
         if value is not None:

@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import orjson
 import pytest
 
 from services.cases import actions
@@ -152,3 +153,26 @@ def test_assigning_a_case_to_whom_it_has_already_records_nothing(tmp_path: Path)
     assert ran.code == 0
     assert ran.stderr.strip() == f"case {case}: already assigned to dave: nothing changed " \
                                  "(version 4)"
+
+
+def test_a_person_does_not_act_as_pitwatch(tmp_path: Path) -> None:
+    """QA: ``--actor pitwatch`` wrote entries under the name of what pitwatch does by
+    itself (opening cases, joining evidence), so a trail could not tell them apart."""
+    url, case = _one_case(tmp_path)
+    for actor in ("pitwatch", " PitWatch "):
+        ran = pitwatch("cases", "note", case, "seen", "--actor", actor, "--db", url)
+        assert_one_line_usage_error(ran, "is the name of what pitwatch does by itself")
+
+
+def test_the_assignee_filter_takes_any_capitals_and_no_empty_value(tmp_path: Path) -> None:
+    """QA: a case the command line gave to "Op" never showed under ``--assignee op`` (nor
+    in op's "My cases" on the console, which matches names in any capitals); an empty
+    filter value matched nothing, silently."""
+    url, case = _one_case(tmp_path)
+    assert pitwatch("cases", "assign", case, "Op", "--actor", "lead", "--db", url).code == 0
+    for name in ("op", "OP", " Op "):
+        listed = pitwatch("cases", "list", "--assignee", name, "--db", url, "--format", "json")
+        assert [c["case"] for c in orjson.loads(listed.stdout)] == [int(case)], name
+    for option in ("--assignee", "--player", "--table", "--dealer", "--game"):
+        ran = pitwatch("cases", "list", option, "", "--db", url)
+        assert_one_line_usage_error(ran, option, "an empty value matches no case")
