@@ -105,6 +105,9 @@ def test_actions_on_a_case_are_audit_entries_of_the_user(day_engine: Engine) -> 
     page = operator.get(f"/cases/{case_id}").text
     assert "seat 3 paid twice" in page and "dealer retrained" in page
     assert 'id="close"' not in page  # a closed case offers no more decisions
+    # What each entry changed, as words (it showed a Python dict: QA).
+    assert "changed: state closed, outcome procedural, reason dealer retrained" in page
+    assert "{&#39;" not in page and "{'" not in page
 
 
 def test_an_action_on_a_case_changed_since_it_was_shown_is_refused(day_engine: Engine) -> None:
