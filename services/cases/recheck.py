@@ -12,22 +12,39 @@ The trail says, for each version, the state before and after and what changed
 applied in order they give the case's state, severity, assignee, outcome and reason,
 which must be the row's, as must its version (the last entry's) and ``updated_at`` (that
 entry's time). Pure reading.
+
+A case's hands and tags (``case_hands``, ``case_tags``) are what the queue's filters
+(``--player``, ``--table``, ``--dealer``, ``--game``, ``--date``) and the console find it
+by; a row deleted or changed behind the dropped guard made a case vanish from a filtered
+queue, and ``verify`` passed (QA). Each case's evidence is read again from its source (a
+finding's booked record, an alert's archived JSON) and made into the rows the intake
+files (``services.cases.intake``: the same functions, not a second account of them), and
+the case's rows are compared with those.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import msgspec
 import orjson
-from sqlalchemy import Connection, Engine, Select, literal, select
+from sqlalchemy import Connection, Engine, Select, func, literal, select
 
-from services.cases.intake import MIN_SEVERITY
+from services.cases.intake import (
+    MIN_SEVERITY,
+    Evidence,
+    _Filing,
+    _hand_facts,
+    alert_evidence,
+    record_evidence,
+)
 from services.cases.lifecycle import SEVERITY_RANK
+from services.events.contract import Alert, decode_record
 from services.ledger.archive_tables import ArchiveAlert, ArchiveTable
-from services.ledger.case_tables import Case, CaseAudit, CaseEvidence
+from services.ledger.case_tables import Case, CaseAudit, CaseEvidence, CaseHand, CaseTag
 from services.ledger.chunks import keyset_chunks
 from services.ledger.models import FindingRow, Hand
 from services.ledger.spans import within_days
@@ -79,13 +96,17 @@ def recheck_cases(engine: Engine, first_day: dt.date | None = None,
             ids = [row.case_id for row in chunk]
             trails = _trails(conn, ids)
             evidence = _evidence(conn, ids)
+            given = _given(conn, ids, evidence, trails)
+            held = _held(conn, ids)
             for row in chunk:
                 trail = trails.get(row.case_id, [])
                 report.cases += 1
                 report.entries += len(trail)
                 report.breaks += case_breaks(row.case_id, _row_fields(row), row.version,
                                              row.updated_at, trail,
-                                             evidence.get(row.case_id, set()))
+                                             set(evidence.get(row.case_id, {})))
+                report.breaks += link_breaks(row.case_id, given[row.case_id],
+                                             *held.get(row.case_id, ({}, set())))
         report.breaks += alerts_without_case(conn, first_day, last_day, table_id)
         report.breaks += findings_without_case(conn, first_day, last_day, table_id)
     return report
@@ -198,6 +219,186 @@ def case_breaks(case_id: int, fields: dict[str, Any], version: int, updated_at: 
     return []
 
 
+# ---------------------------------------------------------------- hands and tags
+
+FINDING, ALERT = "finding:", "alert:"
+HANDS_PER_QUERY = 500  # named hands whose booked facts one query reads (bound parameters)
+_alert_decoder = msgspec.json.Decoder(Alert)
+
+
+@dataclass
+class Given:
+    """What one case's evidence gives, read again from its sources: the hands it must
+    hold (hand id -> the tables its evidence names it at), the tags it must hold, the tags
+    it may hold besides, what could not be read, and whether all of it was read.
+
+    Why "may": the intake adds the day, game and dealer of each hand an item names as the
+    hand is booked then (``_hand_facts``), and on the pipeline the ledger may book a hand
+    after the archive service took an alert naming it; those tags are required only where
+    the filing shows the hand was booked (an alert naming one hand, filed with a day).
+    Why ``whole``: with a source unread (or evidence and trail at odds, listed by
+    ``case_breaks``), a row no read source gives may be the unread one's: not judged."""
+
+    hands: dict[str, set[str]] = field(default_factory=dict)
+    tags: set[tuple[str, str]] = field(default_factory=set)
+    may: set[tuple[str, str]] = field(default_factory=set)
+    unread: list[str] = field(default_factory=list)
+    whole: bool = True
+
+
+def link_breaks(case_id: int, given: Given, hands: dict[str, str],
+                tags: set[tuple[str, str]]) -> list[CaseBreak]:
+    """One case's ``case_hands`` (hand id -> table) and ``case_tags`` rows against what its
+    evidence gives: each source that cannot be read, each row missing, each row extra."""
+    said = [*given.unread]
+    said += [f"its hand {hand} (table {', '.join(sorted(given.hands[hand]))}) is missing "
+             "(its evidence names it)" for hand in sorted(given.hands.keys() - hands.keys())]
+    if given.whole:
+        for hand, table in sorted(hands.items()):
+            tables = given.hands.get(hand)
+            if tables is None:
+                said.append(f"holds hand {hand} (table {table}) its evidence does not give")
+            elif table not in tables:
+                said.append(f"holds hand {hand} at table {table}, where its evidence gives "
+                            f"table {', '.join(sorted(tables))}")
+    said += [f"its tag {kind}={value} is missing (its evidence names it)"
+             for kind, value in sorted(given.tags - tags)]
+    if given.whole:
+        said += [f"holds tag {kind}={value} its evidence does not give"
+                 for kind, value in sorted(tags - given.tags - given.may)]
+    return [CaseBreak(case_id, f"case {case_id}: {message}") for message in said]
+
+
+def _given(conn: Connection, case_ids: list[int],
+           evidence: dict[int, dict[str, dt.date | None]],
+           trails: dict[int, list[Entry]]) -> dict[int, Given]:
+    """What each case's evidence gives (``Given``): the sources both filed and taken in by
+    its trail, read in one query for the chunk's records and one for its alerts, then
+    made into rows by the intake's own functions and filing (``_Filing``, ``_hand_facts``:
+    private to the intake, used here so that how an item becomes rows is decided in one
+    place, and a change there is checked as written)."""
+    given = {case_id: Given() for case_id in case_ids}
+    wanted: set[tuple[int, str]] = set()
+    for case_id in case_ids:
+        filed, taken = evidence.get(case_id, {}), _taken(trails.get(case_id, []))
+        given[case_id].whole = filed.keys() == taken
+        wanted |= {(case_id, source) for source in filed.keys() & taken}
+    read: list[tuple[int, Evidence, dt.date | None]] = []
+    for case_id, source, item in _read_sources(conn, case_ids):
+        if (case_id, source) not in wanted:
+            continue
+        wanted.discard((case_id, source))
+        if isinstance(item, Evidence):
+            read.append((case_id, item, evidence[case_id][source]))
+            continue
+        given[case_id].whole = False
+        if item is not None:
+            given[case_id].unread.append(f"its evidence {source} cannot be read again "
+                                         f"({item}), so rows no other evidence gives "
+                                         "are not judged")
+    for case_id, source in sorted(wanted):  # neither a finding's nor an alert's
+        given[case_id].whole = False
+        given[case_id].unread.append(f"its evidence {source} names no finding or alert")
+    facts = _facts(conn, {hand for _, item, _ in read for _, hand in item.hands})
+    must, may = _Filing(), _Filing()
+    for case_id, item, day in read:
+        booked = item.day is None and day is not None and len(item.hands) == 1
+        must.add(case_id, item, {}, facts if booked else {})
+        may.add(case_id, item, {}, facts)
+        if day is not None:  # filed with its evidence: the intake tagged the case with it
+            given[case_id].tags.add(("day", day.isoformat()))
+    for row in must.hands:
+        given[row["case_id"]].hands.setdefault(row["hand_id"], set()).add(row["table_id"])
+    for row in must.tags:
+        given[row["case_id"]].tags.add((row["kind"], row["value"]))
+    for row in may.tags:
+        given[row["case_id"]].may.add((row["kind"], row["value"]))
+    return given
+
+
+def _taken(trail: Sequence[Entry]) -> set[str]:
+    """The sources a trail's entries took in (an entry that does not read names none:
+    ``case_breaks`` lists it)."""
+    taken: set[str] = set()
+    for entry in trail:
+        try:
+            detail = orjson.loads(entry.detail)
+        except orjson.JSONDecodeError:
+            continue
+        if isinstance(detail, dict) and isinstance(detail.get("evidence"), str):
+            taken.add(detail["evidence"])
+    return taken
+
+
+def _read_sources(conn: Connection, case_ids: list[int]
+                  ) -> Iterator[tuple[int, str, Evidence | str | None]]:
+    """Each finding and alert source of the cases made into ``Evidence`` again, or why it
+    cannot be (None: an alert of a table the archive does not hold, taken in without
+    archiving, ``open_cases`` on its own: nothing to read it from, and no break)."""
+    e = CaseEvidence
+    records = (select(e.case_id, e.source_id, Hand.record_json).select_from(e)
+               .outerjoin(Hand, Hand.hand_id == func.substr(e.source_id, len(FINDING) + 1))
+               .where(e.case_id.in_(case_ids), e.source_id.startswith(FINDING)))
+    for case_id, source, raw in conn.execute(records):
+        yield case_id, source, _finding(source, raw)
+    catalogued = select(ArchiveTable.table_id).where(ArchiveTable.table_id == e.table_id)
+    alerts = (select(e.case_id, e.source_id, ArchiveAlert.alert_json,
+                     catalogued.exists().label("catalogued")).select_from(e)
+              .outerjoin(ArchiveAlert,
+                         ArchiveAlert.alert_id == func.substr(e.source_id, len(ALERT) + 1))
+              .where(e.case_id.in_(case_ids), e.source_id.startswith(ALERT)))
+    for case_id, source, raw, in_catalog in conn.execute(alerts):
+        yield case_id, source, _alert(source, raw, bool(in_catalog))
+
+
+def _finding(source: str, raw: str | None) -> Evidence | str:
+    if raw is None:
+        return "its hand is not booked: on the pipeline the ledger may not have booked it yet"
+    try:
+        item = record_evidence(decode_record(raw))
+    except (msgspec.DecodeError, ValueError) as exc:
+        return f"its booked record does not read: {exc}"
+    if item is None:
+        return "its booked record has no finding at warning or above"
+    return item if item.source_id == source else f"its booked record is {item.source_id}'s"
+
+
+def _alert(source: str, raw: str | None, catalogued: bool) -> Evidence | str | None:
+    if raw is None:
+        return "the archive does not hold the alert" if catalogued else None
+    try:
+        item = alert_evidence(_alert_decoder.decode(raw))
+    except (msgspec.DecodeError, ValueError) as exc:
+        return f"its archived JSON is no alert: {exc}"
+    if item is None:
+        return "its archived alert is below warning"
+    return item if item.source_id == source else f"its archived JSON is {item.source_id}'s"
+
+
+def _facts(conn: Connection, hand_ids: set[str]) -> dict[str, set[tuple[str, str]]]:
+    """The tags each booked hand gives a case naming it, by the intake's own reading."""
+    ordered = sorted(hand_ids)
+    facts: dict[str, set[tuple[str, str]]] = {}
+    for start in range(0, len(ordered), HANDS_PER_QUERY):
+        facts.update(_hand_facts(conn, set(ordered[start:start + HANDS_PER_QUERY]))[1])
+    return facts
+
+
+def _held(conn: Connection, case_ids: list[int]
+          ) -> dict[int, tuple[dict[str, str], set[tuple[str, str]]]]:
+    """Each case's ``case_hands`` (hand id -> table) and ``case_tags`` rows."""
+    held: dict[int, tuple[dict[str, str], set[tuple[str, str]]]] = {}
+    for case_id, hand, table in conn.execute(
+            select(CaseHand.case_id, CaseHand.hand_id, CaseHand.table_id)
+            .where(CaseHand.case_id.in_(case_ids))):
+        held.setdefault(case_id, ({}, set()))[0][hand] = table
+    for case_id, kind, value in conn.execute(
+            select(CaseTag.case_id, CaseTag.kind, CaseTag.value)
+            .where(CaseTag.case_id.in_(case_ids))):
+        held.setdefault(case_id, ({}, set()))[1].add((kind, value))
+    return held
+
+
 # ---------------------------------------------------------------- reading
 
 
@@ -219,11 +420,13 @@ def _row_fields(row: Any) -> dict[str, Any]:
     return {name: getattr(row, name) for name in FIELDS}
 
 
-def _evidence(conn: Connection, case_ids: list[int]) -> dict[int, set[str]]:
-    out: dict[int, set[str]] = {}
-    for case_id, source_id in conn.execute(select(CaseEvidence.case_id, CaseEvidence.source_id)
-                                           .where(CaseEvidence.case_id.in_(case_ids))):
-        out.setdefault(case_id, set()).add(source_id)
+def _evidence(conn: Connection, case_ids: list[int]) -> dict[int, dict[str, dt.date | None]]:
+    """Each case's evidence rows: source id -> the day filed with it."""
+    out: dict[int, dict[str, dt.date | None]] = {}
+    for case_id, source_id, day in conn.execute(
+            select(CaseEvidence.case_id, CaseEvidence.source_id, CaseEvidence.day)
+            .where(CaseEvidence.case_id.in_(case_ids))):
+        out.setdefault(case_id, {})[source_id] = day
     return out
 
 
