@@ -145,9 +145,9 @@ def take_evidence(conn: Connection, items: Sequence[Evidence], at: str,
         return result
     known = set(conn.execute(select(CaseEvidence.source_id).where(
         CaseEvidence.source_id.in_(sorted({i.source_id for i in items})))).scalars())
-    days, hand_tags = _hand_facts(conn, {h for i in items for _, h in i.hands})
+    days, hand_tags = hand_facts(conn, {h for i in items for _, h in i.hands})
     cases = _open_cases(conn, {i.subject.key for i in items if i.source_id not in known})
-    filing = _Filing()
+    filing = Filing()
     for item in items:
         if item.source_id in known:  # taken before, or twice in this intake
             result.repeats += 1
@@ -217,7 +217,7 @@ def _join_or_open(conn: Connection, cases: dict[str, _OpenCase], item: Evidence,
 _FILE = insert(CaseEvidence)  # values as parameters (``services.cases.audit`` says why)
 
 
-class _Filing:
+class Filing:
     """The evidence rows, their hands and the cases' tags (the queue's filters) of an
     intake, written together at its end, one statement a table: a statement each per
     item was half of a case's intake. The cases they name are opened or joined first
@@ -246,8 +246,8 @@ class _Filing:
         _insert_new(conn, CaseTag, self.tags)
 
 
-def _hand_facts(conn: Connection, hand_ids: set[str]
-                ) -> tuple[dict[str, dt.date], dict[str, set[tuple[str, str]]]]:
+def hand_facts(conn: Connection, hand_ids: set[str]
+               ) -> tuple[dict[str, dt.date], dict[str, set[tuple[str, str]]]]:
     """Each booked hand's day, and the tags it gives a case that names it: its day, game
     and dealer. An alert's evidence names hands but says only what its pattern counts (a
     chain break its table), and the queue's game and dealer filters missed its case."""

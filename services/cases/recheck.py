@@ -36,9 +36,9 @@ from sqlalchemy import Connection, Engine, Select, func, literal, select
 from services.cases.intake import (
     MIN_SEVERITY,
     Evidence,
-    _Filing,
-    _hand_facts,
+    Filing,
     alert_evidence,
+    hand_facts,
     record_evidence,
 )
 from services.cases.lifecycle import SEVERITY_RANK
@@ -233,7 +233,7 @@ class Given:
     it may hold besides, what could not be read, and whether all of it was read.
 
     Why "may": the intake adds the day, game and dealer of each hand an item names as the
-    hand is booked then (``_hand_facts``), and on the pipeline the ledger may book a hand
+    hand is booked then (``hand_facts``), and on the pipeline the ledger may book a hand
     after the archive service took an alert naming it; those tags are required only where
     the filing shows the hand was booked (an alert naming one hand, filed with a day).
     Why ``whole``: with a source unread (or evidence and trail at odds, listed by
@@ -274,7 +274,7 @@ def _given(conn: Connection, case_ids: list[int],
            trails: dict[int, list[Entry]]) -> dict[int, Given]:
     """What each case's evidence gives (``Given``): the sources both filed and taken in by
     its trail, read in one query for the chunk's records and one for its alerts, then
-    made into rows by the intake's own functions and filing (``_Filing``, ``_hand_facts``:
+    made into rows by the intake's own functions and filing (``Filing``, ``hand_facts``:
     private to the intake, used here so that how an item becomes rows is decided in one
     place, and a change there is checked as written)."""
     given = {case_id: Given() for case_id in case_ids}
@@ -300,7 +300,7 @@ def _given(conn: Connection, case_ids: list[int],
         given[case_id].whole = False
         given[case_id].unread.append(f"its evidence {source} names no finding or alert")
     facts = _facts(conn, {hand for _, item, _ in read for _, hand in item.hands})
-    must, may = _Filing(), _Filing()
+    must, may = Filing(), Filing()
     for case_id, item, day in read:
         booked = item.day is None and day is not None and len(item.hands) == 1
         must.add(case_id, item, {}, facts if booked else {})
@@ -380,7 +380,7 @@ def _facts(conn: Connection, hand_ids: set[str]) -> dict[str, set[tuple[str, str
     ordered = sorted(hand_ids)
     facts: dict[str, set[tuple[str, str]]] = {}
     for start in range(0, len(ordered), HANDS_PER_QUERY):
-        facts.update(_hand_facts(conn, set(ordered[start:start + HANDS_PER_QUERY]))[1])
+        facts.update(hand_facts(conn, set(ordered[start:start + HANDS_PER_QUERY]))[1])
     return facts
 
 
