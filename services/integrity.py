@@ -119,9 +119,12 @@ def verify(
                     "no break in the archive")
                  + (f", {intake:,} break(s) the stream had when it arrived (reported then)"
                     if intake else ""), markup=False)
-    if report.kept_states:
+    carried = sum(b.kind == "carry" for b in report.breaks)
+    if report.kept_states or carried:  # (QA: "as kept" stood beside a carry break)
         errors.print(f"derived {report.kept_states:,} kept table state(s) again from the "
-                     "archived events: as kept", markup=False)
+                     "archived events: as kept" + (f"; {carried:,} other(s) not (the carry "
+                                                    "breaks above)" if carried else ""),
+                     markup=False)
     errors.print(f"checked {ledger.hands:,} booked hand(s), {ledger.postings:,} posting(s) "
                  "against their records: " + (f"{len(ledger.breaks):,} difference(s) in the "
                                               "ledger" if ledger.breaks else "as booked"),

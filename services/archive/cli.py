@@ -242,6 +242,10 @@ def _profile(name: str, known: Profiles) -> RuleProfile:
     from services.games.profile import UnknownProfileError
     from services.games.profiles import read_profile_folder
 
+    if not name.strip():  # Path("") is "." (QA: "rule profile '': no *.toml files in .")
+        raise typer.BadParameter("give a built-in profile's name or a profile folder",
+                                 param_hint="--profile")
+
     folder = Path(name)
     if folder.is_dir():
         try:

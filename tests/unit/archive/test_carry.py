@@ -365,7 +365,8 @@ def test_a_database_that_cannot_be_read_is_said(tmp_path: Path) -> None:
     broken.dispose()
 
 
-def test_a_forged_kept_state_is_found_by_replay(tmp_path: Path) -> None:
+def test_a_forged_kept_state_is_found_by_replay(tmp_path: Path,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
     """A kept state decides how the next day is judged, and only its SHA-256 is checked
     when it is taken: someone who can change the database (triggers dropped) and writes
     a consistent state and hash (the rake doubled) changes the next day's records without
@@ -402,6 +403,13 @@ def test_a_forged_kept_state_is_found_by_replay(tmp_path: Path) -> None:
     assert "differs from the state its archived events give" in verified.breaks[0].message
     assert verified.kept_states == len(honest) - 1
     db.dispose()
+    monkeypatch.setenv("PITWATCH_ENGINE", "python")
+    ran = pitwatch("verify", "--db", f"sqlite:///{tmp_path}/ledger.sqlite")
+    # It said "derived N ... as kept" and no more beside the carry break (QA).
+    assert ran.code == 1
+    assert (f"derived {len(honest) - 1} kept table state(s) again from the archived "
+            "events: as kept; 1 other(s) not (the carry breaks above)") in ran.stderr, \
+        ran.stderr
 
 
 def test_a_state_whose_open_hands_are_not_archived_yet_waits(tmp_path: Path) -> None:

@@ -117,6 +117,8 @@ def test_the_command_audits_and_answers_a_what_if(tmp_path: Path, engine: str) -
     (["--from", "2026-01-05", "--to", "2026-01-05", "--profile", "house-v9"],
      ["unknown rule profile"]),
     (["--from", "2026-01-05", "--to", "2026-01-05", "--engine", "rust"], ["unknown engine"]),
+    (["--from", "2026-01-05", "--to", "2026-01-05", "--profile", " "],
+     ["--profile", "give a built-in profile's name or a profile folder"]),
 ])
 def test_usage_errors_are_one_line(tmp_path: Path, args: list[str], words: list[str]) -> None:
     from tests.unit.cli.helpers import assert_one_line_usage_error
