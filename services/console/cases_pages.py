@@ -20,7 +20,7 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 
 from services.cases.actions import CaseChanged, CaseNotFound, CaseRefused, act
-from services.cases.lifecycle import Action
+from services.cases.lifecycle import NAME_LIMIT, TEXT_LIMIT, Action
 from services.cases.queries import CaseDetail, CaseFilter, CaseSummary, get_case, list_cases
 from services.console.explain import rule_text, statistic_in_words
 from services.console.roles import allowed
@@ -84,8 +84,10 @@ def _wanted(source: Any) -> dict[str, str]:
 MAX_PAGE = 10**9
 CASE_ID_DIGITS = 10  # MAX_CASE_ID (2**31 - 1) has 10 digits
 VERSION_DIGITS = 18  # a case's version counts its actions: far below 10**18
-NOTE_CHARACTERS = 2000  # a note's or a reason's text
-NAME_CHARACTERS = 100  # a reviewer's name
+# The case rules' own limits (``services.cases.lifecycle``), which the command line
+# applies too: the form says them before the action is tried.
+NOTE_CHARACTERS = TEXT_LIMIT  # a note's or a reason's text
+NAME_CHARACTERS = NAME_LIMIT  # a reviewer's name
 
 
 def _page_number(value: object) -> int:
