@@ -275,8 +275,8 @@ def _given(conn: Connection, case_ids: list[int],
     """What each case's evidence gives (``Given``): the sources both filed and taken in by
     its trail, read in one query for the chunk's records and one for its alerts, then
     made into rows by the intake's own functions and filing (``Filing``, ``hand_facts``:
-    private to the intake, used here so that how an item becomes rows is decided in one
-    place, and a change there is checked as written)."""
+    used here so that how an item becomes rows is decided in one place, and a change
+    there is checked as written)."""
     given = {case_id: Given() for case_id in case_ids}
     wanted: set[tuple[int, str]] = set()
     for case_id in case_ids:
