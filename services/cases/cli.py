@@ -32,7 +32,14 @@ from services.cases.actions import (
     escalate,
     note,
 )
-from services.cases.queries import CaseDetail, CaseFilter, CaseSummary, get_case, list_cases
+from services.cases.queries import (
+    WORK,
+    CaseDetail,
+    CaseFilter,
+    CaseSummary,
+    get_case,
+    list_cases,
+)
 from services.events.days import parse_day
 from services.exits import INPUT_PROBLEMS, USAGE, print_error
 from services.ledger.case_tables import CASE_OUTCOMES, CASE_STATES
@@ -45,6 +52,11 @@ console = Console()
 errors = Console(stderr=True, soft_wrap=True, highlight=False)
 USER_ENV = "PITWATCH_USER"
 SEVERITIES = ("info", "warning", "critical")
+ANY_STATE = "any"
+# What ``cases list --state`` takes, as the console's queue does: a state, ``work`` (every
+# state but closed, the default: the cases to work) or ``any``. The default once was every
+# state, so the command line showed closed cases the console's queue leaves out (QA).
+LIST_STATES = (*CASE_STATES, WORK, ANY_STATE)
 
 DbOption = Annotated[str, typer.Option("--db", envvar=DB_ENV_VAR,
                                        help="SQLAlchemy URL of the pitwatch database.")]
@@ -105,9 +117,10 @@ QUEUE_COLUMNS = [Column("case", count=True), Column("state"), Column("severity")
 
 @cases_app.command("list")
 def list_command(
-    state: Annotated[str | None, typer.Option(callback=_one_of(CASE_STATES, "--state"),
-                                              help=f"one of {', '.join(CASE_STATES)}")]
-    = None,
+    state: Annotated[str, typer.Option(
+        callback=_one_of(LIST_STATES, "--state"),
+        help=f"one of {', '.join(CASE_STATES)}; {WORK}: every state but closed (the "
+             f"default, as the console's queue); {ANY_STATE}: every state")] = WORK,
     severity: Annotated[str | None, typer.Option(callback=_one_of(SEVERITIES, "--severity"),
                                                  help="at least this severity")] = None,
     game: Annotated[str | None, typer.Option(help="cases with evidence of this game")] = None,
@@ -123,7 +136,8 @@ def list_command(
     db: DbOption = DEFAULT_URL,
     fmt: FormatOption = Format.table,
 ) -> None:
-    """The queue: most serious first, then oldest first."""
+    """The queue: most serious first, then oldest first; the cases not closed unless
+    ``--state`` says otherwise (the console's queue shows the same by default)."""
     for option, value in (("--game", game), ("--table", table), ("--dealer", dealer),
                           ("--player", player), ("--assignee", assignee)):
         if value is not None and not value.strip():  # matched nothing, silently (QA)
@@ -134,8 +148,9 @@ def list_command(
     except ValueError:
         raise typer.BadParameter(f"{date!r} is not a day: write YYYY-MM-DD",
                                  param_hint="--date") from None
-    cases = list_cases(_engine(db), CaseFilter(state, severity, game, table, dealer, player,
-                                               day, assignee, limit))
+    cases = list_cases(_engine(db), CaseFilter(None if state == ANY_STATE else state,
+                                               severity, game, table, dealer, player, day,
+                                               assignee, limit))
     listing = Listing(f"Cases ({len(cases)})", SUMMARY_COLUMNS,
                       [_summary_row(c) for c in cases])
     if fmt is Format.table:  # the columns a queue is read by; json and csv have them all

@@ -23,10 +23,16 @@ from services.ledger.case_tables import (
     is_case_id,
 )
 
+# ``CaseFilter.state``: every state but closed, the cases still to work. The console's
+# queue and ``pitwatch cases list`` both show these unless asked for a state (or "any"),
+# and it is applied in the query, so a ``limit`` counts only such cases.
+WORK = "work"
+
 
 @dataclass(frozen=True)
 class CaseFilter:
-    """Every field optional; ``severity`` is a minimum (``warning`` includes critical)."""
+    """Every field optional; ``severity`` is a minimum (``warning`` includes critical);
+    ``state`` one state, ``WORK`` (every state but closed), or None (any state)."""
 
     state: str | None = None
     severity: str | None = None
@@ -109,7 +115,9 @@ def list_cases(engine: Engine, wanted: CaseFilter | None = None) -> list[CaseSum
     """The cases matching ``wanted``, most serious first, then oldest first."""
     f = wanted or CaseFilter()
     query = _counted()
-    if f.state is not None:
+    if f.state == WORK:
+        query = query.where(Case.state != "closed")
+    elif f.state is not None:
         query = query.where(Case.state == f.state)
     if f.severity is not None:
         rank = SEVERITY_RANK.get(f.severity, 0)

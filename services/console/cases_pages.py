@@ -21,7 +21,14 @@ from starlette.responses import RedirectResponse, Response
 
 from services.cases.actions import CaseChanged, CaseNotFound, CaseRefused, act
 from services.cases.lifecycle import NAME_LIMIT, TEXT_LIMIT, Action
-from services.cases.queries import CaseDetail, CaseFilter, CaseSummary, get_case, list_cases
+from services.cases.queries import (
+    WORK,
+    CaseDetail,
+    CaseFilter,
+    CaseSummary,
+    get_case,
+    list_cases,
+)
 from services.console.explain import rule_text, statistic_in_words
 from services.console.roles import allowed
 from services.console.sessions import Session
@@ -41,7 +48,7 @@ SORTS: dict[str, SortKey | None] = {  # None: list_cases' own order, most seriou
     "updated": lambda c: (c.updated_at, c.case_id), "case": lambda c: c.case_id,
     "state": lambda c: (c.state, c.case_id),
     "assignee": lambda c: (c.assignee or "", c.case_id)}
-WORK = "work"  # the queue's default: every case not closed
+# The queue's default is ``WORK``, every case not closed (``pitwatch cases list``'s too).
 FILTER_FIELDS = ("state", "severity", "game", "table", "dealer", "player", "assignee", "sort")
 
 
@@ -60,13 +67,11 @@ def queue_view(engine: Any, wanted: dict[str, str], page: int, me: str,
     state = wanted.get("state", WORK)
     assignee = wanted.get("assignee") or None
     found = list_cases(engine, CaseFilter(
-        state=state if state in CASE_STATES else None,
+        state=state if state in (*CASE_STATES, WORK) else None,
         severity=wanted.get("severity") or None, game=wanted.get("game") or None,
         table=wanted.get("table") or None, dealer=wanted.get("dealer") or None,
         player=wanted.get("player") or None,
         assignee=me if assignee == "me" else assignee))
-    if state == WORK:
-        found = [c for c in found if c.state != "closed"]
     order = SORTS.get(wanted.get("sort", "severity"))
     if order is not None:
         found.sort(key=order)
