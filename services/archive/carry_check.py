@@ -37,6 +37,7 @@ class KeptState:
     events_taken: int
     archive: bool
     state: bytes
+    last_hash: str  # the chain head the row names beside last_seq (its event's SHA-256)
 
     def describe(self) -> str:
         return (f"the state kept after seq {self.last_seq:,} ({self.engine} engine, "
@@ -91,7 +92,7 @@ def damaged_kept_states(engine: Engine, table_id: str) -> list[str]:
 
 # Read as stored (``services.archive.reader``): a state stored as text is a damaged row,
 # not a driver's error that ends the read.
-_COLUMNS = (C.table_id, C.last_seq, C.engine, C.events_taken, C.archive,
+_COLUMNS = (C.table_id, C.last_seq, C.engine, C.events_taken, C.archive, C.last_hash,
             StoredAsBytes(C.state).label("state_is_bytes"))
 
 
@@ -116,6 +117,8 @@ def _read(row: Any, state: bytes | None) -> KeptState | str:
         what = f"column events_taken holds {shown(row.events_taken)}, not a count"
     elif not isinstance(row.engine, str):
         what = f"column engine holds {shown(row.engine)}, not an engine's name"
+    elif not isinstance(row.last_hash, str):
+        what = f"column last_hash holds {shown(row.last_hash)}, not a hash"
     elif not row.state_is_bytes:
         what = ("column state holds no bytes (NULL)" if state is None
                 else "column state is stored as text, not as the bytes written")
@@ -123,7 +126,7 @@ def _read(row: Any, state: bytes | None) -> KeptState | str:
         return (f"the state kept for table {row.table_id} after seq {shown(row.last_seq)} "
                 f"cannot be read: {what} (it is not derived again)")
     return KeptState(row.table_id, row.last_seq, row.engine, row.events_taken,
-                     bool(row.archive), bytes(state))
+                     bool(row.archive), bytes(state), row.last_hash)
 
 
 def _groups(states: Sequence[KeptState]) -> list[list[KeptState]]:
@@ -181,8 +184,21 @@ def _feed(runner: NativeRunner | ReferenceRunner, lines: Iterable[bytes]) -> Non
 
 def _compare(runner: NativeRunner | ReferenceRunner, wanted: KeptState,
              check: CarryCheck) -> None:
-    if runner.export_table(wanted.table_id) == wanted.state:
-        check.derived += 1
+    """The state's bytes, and the chain head its row names: ``last_seq`` is the key by
+    which the next log's run picks the state (the highest kept below its first event), so
+    a row that names another head than its state's events end at would hand the state to
+    a log it does not go on to, though the bytes derive as kept."""
+    if runner.export_table(wanted.table_id) != wanted.state:
+        check.differ.append(f"{wanted.describe()} differs from the state its archived "
+                            "events give: the next log's hands were judged from a table "
+                            "that never was")
         return
-    check.differ.append(f"{wanted.describe()} differs from the state its archived events "
-                        "give: the next log's hands were judged from a table that never was")
+    head = runner.chain_head(wanted.table_id)
+    if head is not None and (head[0], head[1]) != (wanted.last_seq, wanted.last_hash):
+        check.differ.append(
+            f"{wanted.describe()} names its table's chain head as seq {wanted.last_seq:,}, "
+            f"hash {wanted.last_hash[:12]}…, but the archived events it was made from end "
+            f"at seq {head[0]:,}, hash {head[1][:12]}…: the row was changed after it was "
+            "kept (the next log's run picks a kept state by that seq)")
+        return
+    check.derived += 1

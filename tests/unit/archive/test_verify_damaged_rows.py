@@ -11,6 +11,7 @@ The damaged databases are made as QA made them: an archived day, its triggers dr
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -262,6 +263,44 @@ def test_a_damaged_kept_state_row_is_a_break(tmp_path: Path, change: str, says: 
         assert says in report.breaks[0].message
     assert report.kept_states == 0 and verify_archive(engine, profiles=PROFILES).kept_states == 2
     engine.dispose()
+    assert [(b["table"], b["kind"]) for b in failing_verify(url)["breaks"]] == [
+        ("T002", "carry")]
+
+
+@pytest.mark.parametrize("change", ["last_seq = last_seq + 5",
+                                    "last_hash = 'ab' || substr(last_hash, 3)",
+                                    "last_hash = x'00ff'"])
+def test_a_kept_state_row_naming_another_chain_head_is_a_break(tmp_path: Path,
+                                                               change: str) -> None:
+    """A kept state's row whose ``last_seq`` (the key by which the next log's run picks
+    it) or ``last_hash`` was changed, its state left as kept: verify derived the state as
+    kept and passed (last session's leftover). Now a ``carry`` break naming the head the
+    row says and the one its events give: T002's last event in the log, its seq and the
+    SHA-256 of its canonical JSON, read from the log here."""
+    url = f"sqlite:///{tmp_path}/kept.sqlite"
+    log = tmp_path / "day.jsonl"
+    lines = simulated_log(faults=False).lines
+    log.write_bytes(b"\n".join(lines) + b"\n")
+    last = max((e for e in map(orjson.loads, lines) if e["table_id"] == "T002"),
+               key=lambda e: e["seq"])
+    digest = hashlib.sha256(canonical_json(last)).hexdigest()
+    assert pitwatch("adjudicate", str(log), "--leave-open", "--ledger", url).code == 0
+    engine = open_ledger(url)
+    assert verify_archive(engine, profiles=PROFILES).kept_states == 3
+    tampered(engine, f"UPDATE table_carries SET {change} WHERE table_id = 'T002'")
+    report = verify_archive(engine, profiles=PROFILES)
+    engine.dispose()
+    assert [(b.table_id, b.kind) for b in report.breaks] == [("T002", "carry")]
+    message = report.breaks[0].message
+    if change.endswith("x'00ff'"):  # bytes, not text: no head to compare
+        assert "column last_hash holds b'\\x00\\xff', not a hash" in message, message
+    else:
+        named_seq = last["seq"] + 5 if "last_seq" in change else last["seq"]
+        named_hash = "ab" + digest[2:12] if "last_hash" in change else digest[:12]
+        assert (f"names its table's chain head as seq {named_seq:,}, hash {named_hash}…, but "
+                f"the archived events it was made from end at seq {last['seq']:,}, hash "
+                f"{digest[:12]}…") in message, message
+    assert report.kept_states == 2
     assert [(b["table"], b["kind"]) for b in failing_verify(url)["breaks"]] == [
         ("T002", "carry")]
 
