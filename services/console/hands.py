@@ -31,6 +31,17 @@ from services.reports.dispute import (
 from services.reports.render import render_html
 
 ARCHIVE_NAME = "the event archive"
+
+
+class NoSuchHand(LookupError):
+    """The console's database holds no hand of this id. Its message names no database:
+    the reports' own ("not in the ledger at URL") told every logged-in user the server's
+    database address (QA), which a user of the console has no need of."""
+
+
+def no_such_hand(hand_id: str) -> NoSuchHand:
+    return NoSuchHand(f"hand {hand_id[:80]!r} is not in this database: check the hand id "
+                      "(Search finds a hand by any part of its id)")
 _alert_decoder = msgspec.json.Decoder(Alert)
 
 
@@ -91,7 +102,10 @@ def hand_page(engine: Engine, hand_id: str) -> HandPage | None:
 
 def dispute_report(engine: Engine, url: str, hand_id: str, profiles: Profiles) -> DisputeReport:
     """The hand's dispute report from the ledger and the archive, with the archived alerts
-    that cite it (raises ``HandUnavailable`` when the ledger has no such hand)."""
+    that cite it (raises ``NoSuchHand`` when the ledger has no such hand: asked first, so
+    the report's own refusal, which names the database's URL, is not what a user sees)."""
+    if stored_hand(engine, hand_id) is None:
+        raise no_such_hand(hand_id)
     lines = through_hand(engine, hand_id)
     lacking = hand_archive_lacks(engine, hand_id) if lines is None else None
     report = dispute_from_ledger(engine, url, hand_id, profiles, lines,

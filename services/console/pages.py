@@ -18,7 +18,7 @@ from starlette.responses import HTMLResponse, RedirectResponse, Response
 
 from services.console.clock import stamp
 from services.console.floor import days_with_hands, floor
-from services.console.hands import dispute_html, hand_page
+from services.console.hands import NoSuchHand, dispute_html, hand_page, no_such_hand
 from services.console.people import people, person_page, profiles
 from services.console.search import HandQuery, SearchRefused, find_alerts, find_hands
 from services.console.sessions import Session
@@ -73,7 +73,7 @@ def _hand_id(request: Request) -> str:
 async def hand(request: Request, session: Session) -> Response:
     view = await run_in_threadpool(hand_page, console_of(request).engine, _hand_id(request))
     if view is None:
-        return refused(request, session, "the ledger has no such hand", status=404)
+        return refused(request, session, str(no_such_hand(_hand_id(request))), status=404)
     return render(request, "hand.html", session, hand=view)
 
 
@@ -83,6 +83,16 @@ def _dispute(request: Request) -> str:
                         stamp(console.clock()))
 
 
+def without_url(message: str, url: str) -> str:
+    """A message from below the console with the database's URL, as typed or as shown,
+    put as "this database": the report and ledger layers name the URL for the command
+    line's user, who typed it; a user of the console has no need of the server's address."""
+    for written in {url, shown_url(url)}:
+        if written:
+            message = message.replace(written, "this database")
+    return message
+
+
 def pdf_name(stem: str) -> str:
     return re.sub(r"[^A-Za-z0-9._-]", "_", stem)[:150] + ".pdf"
 
@@ -90,8 +100,11 @@ def pdf_name(stem: str) -> str:
 async def hand_report(request: Request, session: Session) -> Response:
     try:
         html = await run_in_threadpool(_dispute, request)
-    except (HandUnavailable, HandNotFound) as exc:
+    except NoSuchHand as exc:
         return refused(request, session, str(exc), status=404)
+    except (HandUnavailable, HandNotFound) as exc:  # the hand is there, its report is not
+        return refused(request, session, without_url(str(exc), console_of(request).url),
+                       status=404)
     if request.url.path.startswith("/reports/hand-pdf/"):
         pdf = await run_in_threadpool(html_to_pdf, html)
         name = pdf_name("hand-" + _hand_id(request))
