@@ -52,6 +52,11 @@ SORTS: dict[str, SortKey | None] = {  # None: list_cases' own order, most seriou
 FILTER_FIELDS = ("state", "severity", "game", "table", "dealer", "player", "assignee", "sort")
 
 
+# Filtered by the form (POST) only, so that players' (and dealers') ids stay out of
+# addresses, which proxies and servers log.
+POSTED_ONLY = ("player", "dealer")
+
+
 @dataclass(frozen=True)
 class QueueView:
     wanted: dict[str, str]
@@ -59,6 +64,7 @@ class QueueView:
     total: int
     page: int
     pages: int
+    withheld: bool = False  # no cases listed: the address asked for a filter not applied
 
 
 def queue_view(engine: Any, wanted: dict[str, str], page: int, me: str,
@@ -148,22 +154,38 @@ def _too_long(form: Any, limits: dict[str, int]) -> str | None:
 
 async def queue(request: Request, session: Session) -> Response:
     """GET: the open work (or ?state=/?assignee=me from the menu); POST: the filter form
-    (players and dealers are filtered by POST, so their ids stay out of URLs and logs)."""
+    (players and dealers are filtered by POST, so their ids stay out of URLs and logs: an
+    address naming one lists no case and says the filter was not applied)."""
     if request.method == "POST":
         form = await form_of(request)
         wanted, page = _wanted(form), _page_number(form.get("page", "1"))
     else:
         params = request.query_params
-        wanted = {k: v for k, v in _wanted(params).items() if k not in ("player", "dealer")}
-        page = _page_number(params.get("page", "1"))
+        wanted, page = _wanted(params), _page_number(params.get("page", "1"))
     state = wanted.get("state", WORK)
     if state not in (*CASE_STATES, WORK, "any"):
         return refused(request, session, f"no case state {state[:40]!r}: one of "
                        f"{', '.join((*CASE_STATES, 'any'))}", status=400)
+    in_address = [name for name in POSTED_ONLY if name in wanted]
+    if request.method != "POST" and in_address:
+        return render(request, "queue.html", session, status=400,
+                      view=QueueView(wanted, [], 0, 1, 1, withheld=True), states=CASE_STATES,
+                      sorts=list(SORTS), notice=_not_applied(in_address))
     view = await run_in_threadpool(queue_view, console_of(request).engine, wanted, page,
                                    session.username)
     return render(request, "queue.html", session, view=view, states=CASE_STATES,
-                  sorts=list(SORTS), notice=request.query_params.get("notice", ""))
+                  sorts=list(SORTS), notice="")
+
+
+def _not_applied(names: list[str]) -> str:
+    """What the queue says to an address that names a player or dealer (a link, a typed
+    URL): it dropped the filter silently and listed every case (QA), which read as the
+    cases of that player. It lists none, says why, and has the value in the form."""
+    what = " and ".join(f"the {name}" for name in names)
+    return (f"Not applied: {what} filter{'s are' if len(names) > 1 else ' is'} given "
+            "through the form, not the page's address (addresses end up in proxies' and "
+            "servers' logs), so no cases are listed. Press Filter to apply "
+            f"{'them' if len(names) > 1 else 'it'}.")
 
 
 async def bulk_assign(request: Request, session: Session) -> Response:

@@ -1,0 +1,72 @@
+"""The queue's player and dealer filters, given in the page's address (QA): players are
+filtered by POST so their ids stay out of addresses (proxies and servers log them), and
+``/queue?state=any&player=P`` dropped the filter silently, listing every case as if they
+were P's. Such an address now lists no case, says on the page that the filter was not
+applied and is given through the form, and has the value in the form for Filter to post.
+
+Hand-built: T1-000001 (alice at seat 1, bob the designated player at seat 3, dealt by
+D7) with a critical finding opens the one case."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import msgspec
+from sqlalchemy import Engine
+
+from services.cases.intake import open_cases
+from services.events.contract import Finding
+from services.ledger.db import open_ledger
+from services.ledger.posting import post_hand
+from tests.unit.console.support import add_users, console_client, csrf_of, log_in
+from tests.unit.ledger.builders import hcf_seat1_wins
+
+NOT_APPLIED = ("Not applied: the player filter is given through the form, not the page&#39;s "
+               "address")
+
+
+def _one_case(tmp_path: Path) -> Engine:
+    engine = open_ledger(f"sqlite:///{tmp_path}/l.sqlite")
+    hand = msgspec.structs.replace(
+        hcf_seat1_wins(), status="discrepancy",
+        findings=[Finding(code="MISPAY", rule="HCF-7", severity="critical", seat=1, amount=5,
+                          message="overpaid by 5")])
+    post_hand(engine, hand)
+    open_cases(engine, [hand], [])
+    add_users(engine)
+    return engine
+
+
+def _listed(html: str) -> list[str]:
+    return re.findall(r'<td><a href="/cases/(\d+)">', html)
+
+
+def test_a_player_in_the_address_is_not_applied_and_the_page_says_so(tmp_path: Path) -> None:
+    engine = _one_case(tmp_path)
+    client = console_client(engine)
+    assert log_in(client, "cora") == 303
+    assert _listed(client.get("/queue").text) == ["1"]  # the one case, to work
+    for path in ("/queue?state=any&player=nobody", "/queue?state=any&player=alice"):
+        page = client.get(path)
+        assert page.status_code == 400, path
+        assert NOT_APPLIED in page.text and "Press Filter to apply it." in page.text
+        assert _listed(page.text) == [] and "case(s)" not in page.text  # nothing listed
+    # the value waits in the form (a POST), with the state the address asked for
+    (form,) = re.findall(r'<form method="post" action="/queue".*?</form>', page.text, re.S)
+    assert 'name="player" value="alice"' in form
+    assert '<option value="any" selected>' in form
+    both = client.get("/queue?dealer=D7&player=alice")
+    assert both.status_code == 400
+    assert ("Not applied: the player and the dealer filters are given through the form"
+            in both.text) and "Press Filter to apply them." in both.text
+    # through the form, the filter applies: alice's case, and none for nobody
+    csrf = csrf_of(client)
+    assert _listed(client.post("/queue", data={"csrf": csrf, "state": "any",
+                                               "player": "alice"}).text) == ["1"]
+    assert _listed(client.post("/queue", data={"csrf": csrf, "state": "any",
+                                               "player": "nobody"}).text) == []
+    assert _listed(client.post("/queue", data={"csrf": csrf, "dealer": "D7"}).text) == ["1"]
+    # the other filters still work in the address
+    assert _listed(client.get("/queue?state=any&severity=critical").text) == ["1"]
+    assert "Not applied" not in client.get("/queue?state=any").text
