@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from importlib import resources
 
+from sqlalchemy.exc import OperationalError
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.requests import Request
@@ -21,12 +22,15 @@ from services.console import cases_pages, pages
 from services.console.auth import login, login_page, logout
 from services.console.roles import Capability
 from services.console.web import (
+    BUSY,
     Console,
     Page,
     SecurityHeaders,
+    database_busy,
     guarded,
     security_headers,
     templates,
+    wait_for_writers,
 )
 
 
@@ -84,8 +88,21 @@ async def server_error(request: Request, exc: Exception) -> Response:
         headers={k.decode(): v.decode() for k, v in security_headers(request.url.path)})
 
 
+async def database_busy_page(request: Request, exc: Exception) -> Response:
+    """SQLite's "database is locked" on any page (a login, a logout; a case action says
+    more, ``cases_pages``): 503 and try again, not the 500 of a fault; any other
+    operational error is one (raised on to ``server_error``)."""
+    if not database_busy(exc):
+        raise exc
+    return HTMLResponse(templates().get_template("refused.html").render(
+        session=None, caps=frozenset(), path=request.url.path,
+        message=f"{BUSY}: try again in a moment"), status_code=503)
+
+
 def create_app(console: Console) -> Starlette:
+    wait_for_writers(console)
     app = Starlette(routes=routes(), middleware=[Middleware(SecurityHeaders)],
-                    exception_handlers={500: server_error})
+                    exception_handlers={500: server_error,
+                                        OperationalError: database_busy_page})
     app.state.console = console
     return app

@@ -15,6 +15,7 @@ from typing import Any
 
 import msgspec
 from sqlalchemy import Engine, select
+from sqlalchemy.exc import OperationalError
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
@@ -33,7 +34,15 @@ from services.console.explain import rule_text, statistic_in_words
 from services.console.roles import allowed
 from services.console.sessions import Session
 from services.console.users import list_users
-from services.console.web import console_of, form_of, refused, render, text_field
+from services.console.web import (
+    BUSY,
+    console_of,
+    database_busy,
+    form_of,
+    refused,
+    render,
+    text_field,
+)
 from services.events.contract import Alert
 from services.events.numerals import is_ascii_number
 from services.ledger.archive_tables import ArchiveAlert
@@ -207,6 +216,8 @@ async def bulk_assign(request: Request, session: Session) -> Response:
     assignee = reviewer
     versions = {case_id: _version_of(form.get(f"version-{case_id}")) for case_id in ids}
 
+    busy: list[int] = []  # not assigned: the database was busy (the rest not tried)
+
     def assign_all() -> list[str]:
         problems = []
         for case_id, version in versions.items():
@@ -214,17 +225,26 @@ async def bulk_assign(request: Request, session: Session) -> Response:
                 problems.append(f"case {case_id}: the form did not say which version of it "
                                 "you saw: open the queue again")
                 continue
+            if busy:  # each would wait as long again for the same writer
+                busy.append(case_id)
+                continue
             try:
                 act(engine, case_id, "assign", session.username, assignee=assignee,
                     expected_version=version)
             except (CaseRefused, CaseNotFound, CaseChanged) as exc:
                 problems.append(str(exc))
+            except OperationalError as exc:
+                if not database_busy(exc):
+                    raise
+                busy.append(case_id)
         return problems
 
     problems = not_cases + await run_in_threadpool(assign_all)
+    problems += [f"case {case_id}: {BUSY}: nothing changed on it; assign it again in a "
+                 "moment" for case_id in busy]
     done = len(ids) + len(not_cases) - len(problems)
-    return render(request, "assigned.html", session, done=done, assignee=assignee,
-                  problems=problems)
+    return render(request, "assigned.html", session, status=503 if busy else 200,
+                  done=done, assignee=assignee, problems=problems)
 
 
 @dataclass(frozen=True)
@@ -337,6 +357,11 @@ def _action_page(action: Action) -> Any:
             return refused(request, session, _plain(exc), status=409)
         except CaseRefused as exc:  # what the form asks breaks a case rule
             return refused(request, session, _plain(exc), status=400)
+        except OperationalError as exc:  # another process held the write lock too long
+            if not database_busy(exc):
+                raise
+            return refused(request, session, f"{BUSY}: nothing changed on case {case_id}; "
+                           "submit it again in a moment", status=503)
         back = text_field(form, "back", 200)
         target = back if back == "/queue" else f"/cases/{case_id}"
         return RedirectResponse(target, status_code=303)

@@ -19,7 +19,8 @@ from typing import Any
 from urllib.parse import quote
 
 from jinja2 import Environment, PackageLoader, StrictUndefined
-from sqlalchemy import Engine
+from sqlalchemy import Engine, event
+from sqlalchemy.exc import OperationalError
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData
 from starlette.requests import Request
@@ -50,7 +51,12 @@ REPORT_POLICY = ("default-src 'none'; style-src 'unsafe-inline'; img-src data:; 
 @dataclass
 class Console:
     """What every page needs: the database (and its URL, named in reports), the game
-    profiles (for the dispute report's replay), the cookie policy and the clock."""
+    profiles (for the dispute report's replay), the cookie policy and the clock.
+
+    ``busy_wait_ms``: how long a request waits for another process's write lock on a
+    SQLite database before its page says the database is busy (503); None, the database
+    layer's own wait (``services.ledger.db``, 30 s). The console's own setting, so a
+    console (and its tests) may wait less without changing the wait of every command."""
 
     engine: Engine
     url: str
@@ -58,6 +64,34 @@ class Console:
     secure_cookies: bool = True
     rate_limit: RateLimit = field(default_factory=RateLimit)
     clock: Clock = utc_now
+    busy_wait_ms: int | None = None
+
+
+BUSY = ("the database is busy with another writer (another pitwatch process is writing "
+        "to it)")
+
+
+def database_busy(exc: BaseException) -> bool:
+    """Whether ``exc`` is SQLite's "database is locked": another connection held the
+    write lock longer than the wait. Nothing of the refused transaction was written."""
+    return isinstance(exc, OperationalError) and "database is locked" in str(exc.orig)
+
+
+def wait_for_writers(console: Console) -> None:
+    """Set the console's own wait for another writer (``busy_wait_ms``) on every
+    connection its engine hands out (SQLite only: PostgreSQL waits for row locks)."""
+    wait = console.busy_wait_ms
+    if wait is None or console.engine.dialect.name != "sqlite":
+        return
+
+    def on_checkout(dbapi_connection: Any, _record: Any, _proxy: Any) -> None:
+        cursor = dbapi_connection.cursor()
+        try:
+            cursor.execute(f"PRAGMA busy_timeout = {int(wait)}")
+        finally:
+            cursor.close()
+
+    event.listen(console.engine, "checkout", on_checkout)
 
 
 def console_of(request: Request) -> Console:

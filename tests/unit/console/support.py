@@ -45,9 +45,11 @@ def add_users(engine: Engine) -> None:
 
 
 def console_client(engine: Engine, clock: Clock | None = None,
-                   limit: RateLimit | None = None, url: str = "sqlite:///test") -> TestClient:
+                   limit: RateLimit | None = None, url: str = "sqlite:///test",
+                   busy_wait_ms: int | None = None) -> TestClient:
     console = Console(engine, url, PROFILES, secure_cookies=True,
-                      rate_limit=limit or RateLimit(), clock=clock or utc_now)
+                      rate_limit=limit or RateLimit(), clock=clock or utc_now,
+                      busy_wait_ms=busy_wait_ms)
     return TestClient(create_app(console), base_url="https://testserver",
                       follow_redirects=False)
 

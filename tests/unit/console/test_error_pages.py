@@ -2,15 +2,26 @@
 
 QA (exploratory, 2026-12): the hand report of a hand the database does not hold was a
 404 naming the database's URL (its password hidden) to any logged-in user; the server's
-database address is none of a console user's business.
+database address is none of a console user's business. And a case action while another
+process held SQLite's write lock waited 30 s and showed the generic 500.
 """
 
 from __future__ import annotations
 
+import sqlite3
+from pathlib import Path
+
+import msgspec
 import pytest
 from sqlalchemy import Engine
 
-from tests.unit.console.support import console_client, log_in
+from services.cases.intake import open_cases
+from services.cases.queries import CaseFilter, get_case, list_cases
+from services.events.contract import Finding
+from services.ledger.db import open_ledger
+from services.ledger.posting import post_hand
+from tests.unit.console.support import add_users, console_client, csrf_of, log_in
+from tests.unit.ledger.builders import hcf_seat1_wins
 
 URL = "postgresql+psycopg://pitwatch:S3cretPw@db.internal.example:5433/pitwatch"
 
@@ -40,3 +51,69 @@ def test_a_report_refusal_from_below_names_no_database() -> None:
     assert without_url(f"no ledger at {URL}", URL) == "no ledger at this database"
     assert without_url("hand 'X' has events but never produced a record", URL) == (
         "hand 'X' has events but never produced a record")
+
+
+def test_a_database_busy_with_another_writer_is_a_503_and_nothing_changed(
+        tmp_path: Path) -> None:
+    """QA: while another process held SQLite's write lock, a case action waited 30 s and
+    then showed the generic 500. It is a 503 saying the database is busy and nothing
+    changed. The lock is real: a second connection's ``BEGIN IMMEDIATE``; the console's
+    own wait (``busy_wait_ms``) is short so the test does not sit out the shared 30 s."""
+    path = tmp_path / "l.sqlite"
+    engine = open_ledger(f"sqlite:///{path}")
+    hand = msgspec.structs.replace(
+        hcf_seat1_wins(), status="discrepancy",
+        findings=[Finding(code="MISPAY", rule="HCF-7", severity="critical", seat=1, amount=5,
+                          message="overpaid by 5")])
+    post_hand(engine, hand)
+    open_cases(engine, [hand], [])
+    add_users(engine)
+    (case,) = list_cases(engine, CaseFilter())
+    before = get_case(engine, case.case_id)
+    assert before is not None
+    version = str(before.summary.version)
+    officer = console_client(engine, busy_wait_ms=50)
+    assert log_in(officer, "cora") == 303
+    csrf = csrf_of(officer)
+    late = console_client(engine, busy_wait_ms=50)
+    holder = sqlite3.connect(path, isolation_level=None)
+    try:
+        holder.execute("BEGIN IMMEDIATE")  # another writer, holding the write lock
+        noted = officer.post(f"/cases/{case.case_id}/note",
+                             data={"csrf": csrf, "version": version, "text": "seen"})
+        assert noted.status_code == 503
+        assert (f"the database is busy with another writer (another pitwatch process is "
+                f"writing to it): nothing changed on case {case.case_id}; submit it again"
+                in noted.text), noted.text[-600:]
+        bulk = officer.post("/queue/assign", data={
+            "csrf": csrf, "assignee": "dan", "case": [str(case.case_id)],
+            f"version-{case.case_id}": version})
+        assert bulk.status_code == 503 and "0 case(s) assigned to dan" in bulk.text
+        assert f"case {case.case_id}: the database is busy with another writer" in bulk.text
+        # any other write (here a login, which logs its try first) is a 503 too
+        assert log_in(late, "dan") == 503
+        assert officer.get(f"/cases/{case.case_id}").status_code == 200  # reads go on
+        assert get_case(engine, case.case_id) == before  # nothing changed
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    assert officer.post(f"/cases/{case.case_id}/note", data={
+        "csrf": csrf, "version": version, "text": "seen"}).status_code == 303
+    after = get_case(engine, case.case_id)
+    assert after is not None and after.audit[-1].detail["note"] == "seen"
+    assert log_in(late, "dan") == 303
+    engine.dispose()
+
+
+def test_an_operational_error_other_than_a_busy_database_is_still_a_fault() -> None:
+    """Only SQLite's "database is locked" is "busy, try again"; anything else the
+    database says is the server's 500 (its log says why)."""
+    from sqlalchemy.exc import OperationalError
+
+    from services.console.web import database_busy
+
+    assert database_busy(OperationalError("BEGIN IMMEDIATE", {},
+                                          sqlite3.OperationalError("database is locked")))
+    assert not database_busy(OperationalError("SELECT", {},
+                                              sqlite3.OperationalError("no such table: x")))
+    assert not database_busy(RuntimeError("database is locked"))
