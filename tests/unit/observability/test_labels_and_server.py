@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import socket
 import urllib.request
+from pathlib import Path
 
 import pytest
 from prometheus_client import CollectorRegistry, Counter
 
-from services.observability import labels, server
+from services.observability import labels, replay, server
 from services.pipeline.kafka_watch import lag_per_partition
+from tests.unit.cli.helpers import assert_one_line_usage_error, pitwatch
 
 
 def test_bounded_values_admit_the_first_n_then_other() -> None:
@@ -86,3 +88,77 @@ def test_a_taken_port_leaves_the_service_running(monkeypatch: pytest.MonkeyPatch
         monkeypatch.setenv(server.ADDR_ENV, "127.0.0.1")
         assert server.serve_metrics("ledger") is None
     assert "ledger metrics not served" in caplog.text
+
+
+@pytest.mark.parametrize(("addr", "reason"), [
+    ("999.1.1.1", "not an IPv4 or IPv6 address"),  # the tester's value
+    ("127.0.0.1:9000", "not an IPv4 or IPv6 address"),  # a port written into the address
+    ("192.0.2.1", "Cannot assign requested address"),  # TEST-NET-1: no host's own address
+])
+def test_an_address_the_endpoint_cannot_listen_on_is_refused_by_name(
+        addr: str, reason: str, monkeypatch: pytest.MonkeyPatch,
+        caplog: pytest.LogCaptureFixture) -> None:
+    """It was logged as "metrics not served ...; set PITWATCH_METRICS_PORT" (the wrong
+    variable) and the service ran on without metrics; a bad port is refused at start."""
+    monkeypatch.setenv(server.PORT_ENV, "0")
+    monkeypatch.setenv(server.ADDR_ENV, addr)
+    for check in (server.metrics_port_from_env, server.serve_metrics):
+        with pytest.raises(server.SettingError) as refused:
+            check("surveillance")
+        assert refused.value.variable == "PITWATCH_METRICS_ADDR"
+        assert str(refused.value) == (
+            f"PITWATCH_METRICS_ADDR={addr!r} is not an address this host can listen on "
+            f"({reason}): give one of its own, e.g. 127.0.0.1 (loopback) or 0.0.0.0 "
+            "(every interface)")
+    assert "metrics not served" not in caplog.text
+
+
+@pytest.mark.parametrize("addr", ["127.0.0.1", " 127.0.0.1 ", "localhost", "0.0.0.0", ""])
+def test_addresses_of_this_host_pass(addr: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """(Blank is the default, loopback.)"""
+    monkeypatch.setenv(server.PORT_ENV, "19555")
+    monkeypatch.setenv(server.ADDR_ENV, addr)
+    assert server.metrics_port_from_env("ledger") == 19555
+    assert server.metrics_addr_from_env() == (addr.strip() or "127.0.0.1")
+
+
+def test_metrics_off_reads_no_address(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Nothing listens, so an address that is none is no reason to stop."""
+    monkeypatch.setenv(server.PORT_ENV, "off")
+    monkeypatch.setenv(server.ADDR_ENV, "999.1.1.1")
+    assert server.metrics_port_from_env("adjudicator") is None
+    assert server.serve_metrics("adjudicator") is None
+
+
+@pytest.mark.parametrize("command", [
+    ["serve", "adjudicator"],
+    ["serve", "ledger", "--db", "sqlite:///{tmp}/ledger.sqlite"],
+    ["serve", "surveillance"],
+])
+def test_every_metrics_service_stops_at_a_bad_address_in_one_line(
+        command: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Before anything connects: no broker answers here, and the line is still the
+    address's (the surveillance service logged it and ran on; nothing is created)."""
+    monkeypatch.setenv(server.PORT_ENV, "19413")
+    monkeypatch.setenv(server.ADDR_ENV, "999.1.1.1")
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        closed = probe.getsockname()[1]
+    ran = pitwatch(*(a.format(tmp=tmp_path) for a in command),
+                   "--bootstrap", f"127.0.0.1:{closed}")
+    assert_one_line_usage_error(ran, "Invalid value for PITWATCH_METRICS_ADDR: "
+                                     "PITWATCH_METRICS_ADDR='999.1.1.1' is not an address")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_the_replay_tool_stops_at_a_bad_address(monkeypatch: pytest.MonkeyPatch,
+                                                capsys: pytest.CaptureFixture[str],
+                                                tmp_path: Path) -> None:
+    log = tmp_path / "events.jsonl"
+    log.write_text("", encoding="utf-8")
+    monkeypatch.setenv(server.PORT_ENV, "0")
+    monkeypatch.setenv(server.ADDR_ENV, "192.0.2.1")
+    with pytest.raises(SystemExit) as stopped:
+        replay.main([str(log), "--exit"])
+    assert stopped.value.code == 2
+    assert "error: PITWATCH_METRICS_ADDR='192.0.2.1' is not an address" in capsys.readouterr().err
