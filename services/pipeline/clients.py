@@ -7,13 +7,24 @@ followed by "Unclosed AIOKafkaProducer" errors, because a client whose ``start``
 still open; a missing topic and ``--bootstrap localhost:abc`` did the same. These are
 environment errors like a missing file: the user needs to hear where pitwatch looked and
 what to do, in one line (exit 2).
+
+That line is the only one: aiokafka logs its own error for each bootstrap address it
+cannot reach (``Unable connect to "127.0.0.1:1": ...``), which came first and said half of
+it again. While a command run under ``broker_as_usage_error`` makes its first connection
+(``start_clients``), those records of aiokafka's are held back: dropped if no broker
+answers (``BrokerUnreachable`` says it), logged as they were if one does (one dead address
+of several is still shown). Once the command has reached the broker, nothing is held: a
+broker that goes away while a service runs is logged by aiokafka as always, and so is
+every other record of aiokafka's, and everything of the lag watch's own thread.
 """
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Protocol
+from contextvars import ContextVar
+from typing import Final, Protocol
 
 import typer
 from aiokafka.admin import AIOKafkaAdminClient
@@ -61,10 +72,68 @@ class _Startable(Protocol):
     async def start(self) -> None: ...
 
 
+# What aiokafka's bootstrap (``aiokafka.client.AIOKafkaClient.bootstrap``, logger
+# ``aiokafka``) logs for an address that does not answer, or answers but not as a broker.
+_BOOTSTRAP_FAILURES: Final = frozenset({'Unable connect to "%s:%s": %s',
+                                        'Unable to request metadata from "%s:%s": %s'})
+_AIOKAFKA_LOGGER: Final = "aiokafka"
+
+
+class _FirstConnection:
+    """A command's way to its broker until it first gets there: the records of aiokafka's
+    bootstrap held back meanwhile (``held`` is None while nothing is being held)."""
+
+    def __init__(self) -> None:
+        self.reached = False
+        self.held: list[logging.LogRecord] | None = None
+
+
+# Set by ``broker_as_usage_error`` for the command it runs: asyncio copies the context
+# into the command's tasks, and the lag watch's thread starts with a context of its own.
+_first_connection: ContextVar[_FirstConnection | None] = ContextVar(
+    "pitwatch_first_connection", default=None)
+
+
+class _HoldBootstrapFailures(logging.Filter):
+    """Holds aiokafka's bootstrap failures back while the command's first connection is
+    being made; lets every other record through."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        first = _first_connection.get()
+        if first is None or first.held is None or record.msg not in _BOOTSTRAP_FAILURES:
+            return True
+        first.held.append(record)
+        return False
+
+
+_HOLD: Final = _HoldBootstrapFailures()
+
+
 async def start_clients(bootstrap: str, *clients: _Startable) -> None:
     """Start ``clients`` in order. If one fails, every one of them is closed (an aiokafka
     client is open from its creation, started or not); a connection failure is raised
-    as ``BrokerUnreachable``."""
+    as ``BrokerUnreachable``. The command's first start holds aiokafka's bootstrap
+    failures back (module docstring)."""
+    first = _first_connection.get()
+    holding = first is not None and not first.reached and first.held is None
+    if first is not None and holding:
+        first.held = []
+    try:
+        await _start_in_order(bootstrap, clients)
+    except BrokerUnreachable:
+        if first is not None and holding:
+            first.held = None  # said by the one line
+        raise
+    finally:
+        if first is not None and holding:
+            held, first.held = first.held or [], None
+            for record in held:  # a broker answered, or the failure was another one
+                logging.getLogger(record.name).handle(record)
+    if first is not None:
+        first.reached = True
+
+
+async def _start_in_order(bootstrap: str, clients: tuple[_Startable, ...]) -> None:
     for client in clients:
         try:
             await client.start()
@@ -109,7 +178,11 @@ async def close_client(client: _Startable) -> None:
 def broker_as_usage_error() -> Iterator[None]:
     """A command's ``BrokerUnreachable`` or ``TopicMissing`` as the command line's
     one-line error (exit 2); and a session timeout the broker's group settings refuse
-    (it was a traceback ending in ``InvalidSessionTimeoutError``)."""
+    (it was a traceback ending in ``InvalidSessionTimeoutError``). Until the command first
+    reaches the broker, aiokafka's own line for an address that does not answer is held
+    back (module docstring), so that the command's line is the only one."""
+    logging.getLogger(_AIOKAFKA_LOGGER).addFilter(_HOLD)  # once: a filter is added once
+    token = _first_connection.set(_FirstConnection())
     try:
         yield
     except BrokerUnreachable as exc:
@@ -121,3 +194,5 @@ def broker_as_usage_error() -> Iterator[None]:
             "the broker refuses this session timeout: give one between its "
             "group.min.session.timeout.ms and group.max.session.timeout.ms (6,000 and "
             "1,800,000 ms by default)", param_hint="--session-timeout-ms") from None
+    finally:
+        _first_connection.reset(token)

@@ -8,13 +8,20 @@ them, in a process of their own: the unclosed-client errors come at the process'
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import logging
 import socket
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
+import typer
+from aiokafka.errors import KafkaConnectionError
 
+from services.pipeline.clients import BrokerUnreachable, broker_as_usage_error, start_clients
 from tests.unit.cli.helpers import assert_one_line_usage_error, pitwatch
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -53,6 +60,8 @@ def test_no_broker_is_one_line_and_nothing_left_open(command: list[str], tmp_pat
     assert errors[0].startswith(f"error: Invalid value for --bootstrap: no Kafka broker "
                                 f"answers at {address}: start it"), errors[0]
     assert "PITWATCH_KAFKA" in errors[0]
+    # aiokafka's own 'Unable connect to "127.0.0.1:N": ...' came first and said it again
+    assert done.stderr.splitlines() == errors, done.stderr
 
 
 @pytest.mark.parametrize(("args", "words"), [
@@ -101,3 +110,79 @@ def test_environment_values_no_service_can_run_with(
     args = [a.format(tmp=tmp_path) for a in command]
     ran = pitwatch(*args, "--bootstrap", f"127.0.0.1:{closed_port()}")
     assert_one_line_usage_error(ran, variable, *words)
+
+
+# ---------------------------------------------------------------- aiokafka's own lines
+
+UNABLE = 'Unable connect to "%s:%s": %s'  # aiokafka.client's bootstrap, logger "aiokafka"
+
+
+class _Client:
+    """A client whose start logs what aiokafka's bootstrap logs for a dead address, then
+    fails as aiokafka does when no address answered, or succeeds (another one did)."""
+
+    def __init__(self, answers: bool) -> None:
+        self.answers = answers
+        self.stopped = False
+
+    async def start(self) -> None:
+        logging.getLogger("aiokafka").error(UNABLE, "127.0.0.1", 1, "Connect call failed")
+        logging.getLogger("aiokafka").warning("something else of aiokafka's")
+        if not self.answers:
+            raise KafkaConnectionError("Unable to bootstrap from [('127.0.0.1', 1)]")
+
+    async def stop(self) -> None:
+        self.stopped = True
+
+
+def _aiokafka_lines(caplog: pytest.LogCaptureFixture) -> list[str]:
+    return [r.getMessage() for r in caplog.records if r.name == "aiokafka"]
+
+
+def test_no_broker_at_start_is_the_command_line_only(caplog: pytest.LogCaptureFixture) -> None:
+    client = _Client(answers=False)
+    with pytest.raises(typer.BadParameter) as refused, broker_as_usage_error():
+        asyncio.run(start_clients("127.0.0.1:1", client))
+    assert str(refused.value).startswith("no Kafka broker answers at 127.0.0.1:1: start it")
+    assert client.stopped
+    assert _aiokafka_lines(caplog) == ["something else of aiokafka's"]
+
+
+def test_a_dead_address_beside_a_live_one_is_still_logged(
+        caplog: pytest.LogCaptureFixture) -> None:
+    """The start succeeds: the record held back during it is logged after all."""
+    with broker_as_usage_error():
+        asyncio.run(start_clients("127.0.0.1:1,127.0.0.1:9092", _Client(answers=True)))
+    assert sorted(_aiokafka_lines(caplog)) == [
+        'Unable connect to "127.0.0.1:1": Connect call failed',
+        "something else of aiokafka's"]
+
+
+def test_once_the_broker_was_reached_nothing_is_held(caplog: pytest.LogCaptureFixture) -> None:
+    """A broker gone while the service runs: aiokafka's lines are the operator's (here a
+    later start's, as a worker's topic check after a failure makes)."""
+    async def run() -> None:
+        await start_clients("b:9092", _Client(answers=True))
+        caplog.clear()
+        with pytest.raises(BrokerUnreachable):
+            await start_clients("b:9092", _Client(answers=False))
+
+    with broker_as_usage_error():
+        asyncio.run(run())
+    assert _aiokafka_lines(caplog) == ['Unable connect to "127.0.0.1:1": Connect call failed',
+                                       "something else of aiokafka's"]
+
+
+def test_outside_a_command_nothing_is_held(caplog: pytest.LogCaptureFixture) -> None:
+    """The lag watch starts its clients in a thread of its own, every few seconds while
+    the service runs: its failures keep aiokafka's lines."""
+    def watch() -> None:
+        with contextlib.suppress(BrokerUnreachable):
+            asyncio.run(start_clients("127.0.0.1:1", _Client(answers=False)))
+
+    with broker_as_usage_error():
+        thread = threading.Thread(target=watch)
+        thread.start()
+        thread.join()
+    assert _aiokafka_lines(caplog) == ['Unable connect to "127.0.0.1:1": Connect call failed',
+                                       "something else of aiokafka's"]
