@@ -13,7 +13,8 @@ between any two statements. So:
   finding (SURV-9: the stream changed a hand after it was booked);
 * a record the ledger cannot book (unknown account, unbalanced layout ...) is stored as a
   ``refused`` hand with a critical ``LEDGER_REFUSED`` finding (GEN-8) and no chips, so
-  the refusal is on file and a repeat of it is a no-op too.
+  the refusal is on file; a repeat of it writes nothing and is refused again, with the
+  reason kept (a day run again must not pass a hand it never booked).
 
 Zero-sum enforcement, in three layers: ``entries.check_balanced`` refuses a hand whose
 postings do not sum to zero or whose layouts are not empty again (GEN-8) before anything
@@ -46,13 +47,14 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal, cast
 
 import msgspec
-from sqlalchemy import Connection, Engine, Insert, Table, select, text
+from sqlalchemy import Connection, Engine, Insert, Table, text
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import DataError, IntegrityError, OperationalError
 from sqlalchemy.orm import Session
 
 from services.events.contract import AdjudicationRecord, Finding, decode_record
 from services.ledger.accounts import LedgerAccount
+from services.ledger.booked import hands_ending_at, refusal_reasons, stored_hashes, stored_json
 from services.ledger.bulk import bulk_insert, dict_rows
 from services.ledger.db import WRITE_OPTION, write_transaction
 from services.ledger.entries import (
@@ -287,32 +289,59 @@ def _write_batch_once(transaction: Transaction, entries: list[HandEntry]
 def _plan(conn: Connection, entries: Sequence[HandEntry]) -> _Plan:
     """Sort the batch into new hands, duplicates and conflicts, against what is stored
     and against earlier records of the same batch."""
-    stored = _stored_hashes(conn, {entry.hand_id for entry in entries})
+    stored = stored_hashes(conn, {entry.hand_id for entry in entries})
     first_in_batch: dict[str, HandEntry] = {}
     plan = _Plan(results=[], new=[], conflicts=[])
     new_at: list[int] = []  # where each of ``plan.new`` has its result
+    refused_again: list[int] = []  # results of refused hands offered again
     for entry in entries:
         if entry.invalid is not None:
             plan.results.append(_booked_result(book(entry)))
             continue
         earlier = first_in_batch.get(entry.hand_id)
-        stored_sha = stored.get(entry.hand_id) or (earlier.sha256 if earlier else None)
+        kept = stored.get(entry.hand_id)
+        stored_sha = kept.sha256 if kept else (earlier.sha256 if earlier else None)
         if stored_sha is None:
             first_in_batch[entry.hand_id] = book(entry)
             plan.new.append(entry)
             plan.results.append(_booked_result(entry))
             new_at.append(len(plan.results) - 1)
+        elif stored_sha == entry.sha256 and kept is not None and kept.refused:
+            refused_again.append(len(plan.results))
+            plan.results.append(PostResult(entry.hand_id, "refused"))
+        elif stored_sha == entry.sha256 and earlier is not None and earlier.refusal is not None:
+            plan.results.append(_refused_again(entry.hand_id, earlier.refusal.message))
         elif stored_sha == entry.sha256:
             plan.results.append(PostResult(entry.hand_id, "duplicate"))
         else:
-            stored_json = earlier.record_json if earlier else _stored_json(conn, entry.hand_id)
-            conflict = _conflict_row(entry, stored_sha, stored_json)
+            kept_json = earlier.record_json if earlier else stored_json(conn, entry.hand_id)
+            conflict = _conflict_row(entry, stored_sha, kept_json)
             plan.conflicts.append(conflict)
             plan.results.append(
                 PostResult(entry.hand_id, "conflict", findings=(_conflict_finding(conflict),))
             )
+    _say_why_refused_again(conn, plan, refused_again)
     _refuse_copied_hands(conn, plan, new_at)
     return plan
+
+
+def _say_why_refused_again(conn: Connection, plan: _Plan, at: list[int]) -> None:
+    """A record the ledger refused before, offered again with the same bytes, is refused
+    again (still not booked), with the reason kept when it was first refused. It was
+    counted a ``duplicate``, so a day run again exited 0 with the hand never booked (QA): a
+    scheduled re-run must see it as the first run did. Only these hands' reasons are read
+    (a refusal is rare; a repeat of a booked hand costs no query more)."""
+    if not at:
+        return
+    reasons = refusal_reasons(conn, {plan.results[i].hand_id for i in at})
+    for i in at:
+        hand_id = plan.results[i].hand_id
+        plan.results[i] = _refused_again(hand_id, reasons.get(hand_id, "reason not on file"))
+
+
+def _refused_again(hand_id: str, reason: str) -> PostResult:
+    return PostResult(hand_id, "refused", findings=(refusal_finding(
+        f"refused again, as when first offered (the same record; nothing booked): {reason}"),))
 
 
 def _refuse_copied_hands(conn: Connection, plan: _Plan, new_at: list[int]) -> None:
@@ -323,7 +352,7 @@ def _refuse_copied_hands(conn: Connection, plan: _Plan, new_at: list[int]) -> No
     belongs to one hand, so two hands never end at one event but by a copy; one with no
     chips is refused too (it would claim a hand that never was), and so is a hand that
     moves chips without naming its last event. Its hands row is still stored, with no
-    chips, so the refusal is on file and a repeat is a no-op.
+    chips, so the refusal is on file and a repeat writes nothing (refused again).
 
     Keyed by the hand's last event, not by each movement's event id: one key and one
     probe a hand, where looking every movement's event id up cost the ledger about half
@@ -333,7 +362,7 @@ def _refuse_copied_hands(conn: Connection, plan: _Plan, new_at: list[int]) -> No
     writers booking a hand and its copy at once each look before the other commits: the
     key of ``hand_ends`` then refuses the later batch, which is booked again a hand at a
     time and finds the copy."""
-    owners = _hands_ending_at(conn, {e.record.last_hash for e in plan.new
+    owners = hands_ending_at(conn, {e.record.last_hash for e in plan.new
                                      if e.refusal is None and e.record.last_hash is not None})
     for index, entry in enumerate(plan.new):
         last_hash = entry.record.last_hash
@@ -363,54 +392,13 @@ def _refuse(plan: _Plan, index: int, result_at: int, why: str) -> None:
     plan.results[result_at] = _booked_result(refused)
 
 
-# On PostgreSQL a batch's keys go as ONE array parameter, so the statement's text is the
-# same for every batch. An IN list renders a placeholder per key, and psycopg parses each
-# new statement text in Python before sending it (its cache is keyed by the text): with
-# batches of 150 hands, the stored-hash look-up and the accounts' insert cost the service
-# about 35 µs of CPU a hand that way, an eighth of its CPU.
-_STORED_HASHES_PG = text(
-    "SELECT hand_id, record_sha256 FROM hands WHERE hand_id = ANY(CAST(:ids AS text[]))")
+# New accounts as arrays, one statement text for every batch (``services.ledger.booked``
+# says why).
 _NEW_ACCOUNTS_PG = text(
     "INSERT INTO accounts (name, kind, table_id, seat, player_id) "
     "SELECT * FROM unnest(CAST(:names AS text[]), CAST(:kinds AS text[]), "
     "CAST(:tables AS text[]), CAST(:seats AS integer[]), CAST(:players AS text[])) "
     "ON CONFLICT (name) DO NOTHING")
-
-
-def _stored_hashes(conn: Connection, hand_ids: set[str]) -> dict[str, str]:
-    if conn.dialect.name == "postgresql":
-        rows = conn.execute(_STORED_HASHES_PG, {"ids": sorted(hand_ids)})
-    else:
-        rows = conn.execute(
-            select(Hand.hand_id, Hand.record_sha256).where(Hand.hand_id.in_(sorted(hand_ids)))
-        )
-    return {hand_id: sha for hand_id, sha in rows}
-
-
-_HANDS_ENDING_AT_PG = text(
-    "SELECT last_hash, hand_id FROM hand_ends WHERE last_hash = ANY(CAST(:ends AS text[]))")
-_SQLITE_ENDS_PER_QUERY = 5_000  # well under SQLite's 32,766 bound parameters
-
-
-def _hands_ending_at(conn: Connection, ends: set[str]) -> dict[str, str]:
-    """The booked hand that ends at each of these events (by hash), if any."""
-    if not ends:
-        return {}
-    keys = sorted(ends)
-    if conn.dialect.name == "postgresql":
-        found = conn.execute(_HANDS_ENDING_AT_PG, {"ends": keys})
-        return {last: hand for last, hand in found}
-    owners: dict[str, str] = {}
-    for start in range(0, len(keys), _SQLITE_ENDS_PER_QUERY):
-        chunk = keys[start:start + _SQLITE_ENDS_PER_QUERY]
-        found = conn.execute(select(HandEnd.last_hash, HandEnd.hand_id)
-                             .where(HandEnd.last_hash.in_(chunk)))
-        owners.update((last, hand) for last, hand in found)
-    return owners
-
-
-def _stored_json(conn: Connection, hand_id: str) -> str:
-    return conn.execute(select(Hand.record_json).where(Hand.hand_id == hand_id)).scalar_one()
 
 
 def _booked_result(entry: HandEntry) -> PostResult:

@@ -118,15 +118,31 @@ def test_repeats_inside_one_batch_are_duplicates_or_conflicts(engine: Engine) ->
 
 def test_unbookable_record_is_stored_refused_with_its_reason(engine: Engine) -> None:
     """Seat 1 wagers 5 and nothing takes it off the layout: layout:T1:1 nets +5 at hand
-    end, so the hand is refused (GEN-8), stored with no postings, and a repeat is a no-op."""
+    end, so the hand is refused (GEN-8), stored with no postings. A repeat writes nothing
+    and is refused again with the reason kept (it was a "duplicate": a day run again
+    exited 0 with the hand never booked, QA); in one batch too."""
     broken = record("T1-5", [move(1, "stack:1", "layout:1", 5, "wager")])
     result = post_hand(engine, broken)
     assert result.status == "refused"
     assert [(f.code, f.rule) for f in result.findings] == [("LEDGER_REFUSED", "GEN-8")]
+    reason = result.findings[0].message
+    assert "layout:T1:1 nets 5" in reason, reason
     assert rows(engine, "SELECT ledger_status FROM hands") == [("refused",)]
     assert count(engine, "postings") == 0
     assert rows(engine, "SELECT origin, code FROM findings") == [("ledger", "LEDGER_REFUSED")]
-    assert post_hand(engine, broken).status == "duplicate"
+    before = snapshot(engine)
+    again = post_hand(engine, broken)
+    assert again.status == "refused" and again.postings == 0
+    assert [(f.code, f.rule, f.message) for f in again.findings] == [
+        ("LEDGER_REFUSED", "GEN-8", "refused again, as when first offered (the same record; "
+         f"nothing booked): {reason}")]
+    assert snapshot(engine) == before
+    twice = post_many(engine, [record("T1-6", [move(1, "stack:1", "layout:1", 5, "wager")])] * 2)
+    assert [r.status for r in twice] == ["refused", "refused"]
+    assert twice[1].findings[0].message == ("refused again, as when first offered (the same "
+                                            f"record; nothing booked): {twice[0].findings[0].message}")
+    assert post_hand(engine, hcf_seat1_wins("T1-7")).status == "posted"
+    assert post_hand(engine, hcf_seat1_wins("T1-7")).status == "duplicate"
 
 
 def test_rejected_record_is_stored_with_its_findings_and_no_postings(engine: Engine) -> None:
@@ -542,7 +558,8 @@ def test_two_batches_at_once_book_each_hand_once_on_postgresql(pg_url: str) -> N
 def test_a_record_copied_under_another_hand_id_books_no_chip_again(engine: Engine) -> None:
     """QA: ``hcf_seat1_wins`` copied with only its hand id changed was booked as a new hand
     and counted every chip again. Each copy is refused (GEN-8) naming the hand booked with
-    the same last event, stored with no chips, and a repeat of it is a no-op: the balances
+    the same last event, stored with no chips, and a repeat of it writes nothing (refused
+    again): the balances
     stay those of one hand (alice +9, bob -10, house:rake +1)."""
     original = hcf_seat1_wins()
     assert post_hand(engine, original).status == "posted"
@@ -561,7 +578,9 @@ def test_a_record_copied_under_another_hand_id_books_no_chip_again(engine: Engin
     assert rows(engine, "SELECT hand_id, ledger_status FROM hands ORDER BY hand_id") == [
         ("T1-000001", "posted"), ("T1-COPY", "refused")]
     before = snapshot(engine)
-    assert post_hand(engine, copy).status == "duplicate"
+    again = post_hand(engine, copy)
+    assert again.status == "refused"
+    assert again.findings[0].message.endswith(finding.message)
     assert snapshot(engine) == before
 
 
