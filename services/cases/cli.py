@@ -136,8 +136,10 @@ def list_command(
     db: DbOption = DEFAULT_URL,
     fmt: FormatOption = Format.table,
 ) -> None:
-    """The queue: most serious first, then oldest first; the cases not closed unless
-    ``--state`` says otherwise (the console's queue shows the same by default)."""
+    """The queue: most serious first, then oldest first.
+
+    The cases not closed unless ``--state`` says otherwise (the console's queue shows the
+    same by default)."""
     for option, value in (("--game", game), ("--table", table), ("--dealer", dealer),
                           ("--player", player), ("--assignee", assignee)):
         if value is not None and not value.strip():  # matched nothing, silently (QA)
