@@ -353,8 +353,9 @@ def simulate(
     seed: Annotated[int, typer.Option()] = 1,
     faults: Annotated[str, typer.Option(help="comma-separated fault kinds to inject, or "
                                              "'all'")] = "",
-    fault_rate: Annotated[float, typer.Option(min=0.0, max=1.0, callback=_not_nan,
-                                              help="probability per hand")] = 0.02,
+    fault_rate: Annotated[float | None, typer.Option(
+        min=0.0, max=1.0, callback=_not_nan,
+        help="probability per hand of the --faults (default 0.02)")] = None,
     truth: Annotated[Path | None, typer.Option(callback=output_file, dir_okay=False,
                                                help="write the injected-fault labels "
                                                     "here")] = None,
@@ -362,8 +363,8 @@ def simulate(
         min=1, help="a floor of this many dealers rotating between the tables (at least "
                     "as many as tables); default: each game's own dealers")] = None,
     styles: Annotated[str | None, typer.Option(
-        help="player styles at the poker tables: mixed, or one of tight, loose, passive, "
-             "aggressive, maniac for everyone")] = None,
+        help="player styles at the hold'em and Draw 7-A tables: mixed, or one of tight, "
+             "loose, passive, aggressive, maniac for everyone")] = None,
     players: Annotated[int | None, typer.Option(
         min=2, max=7, help="players at each hold'em and Russian Poker table")] = None,
     pattern: Annotated[list[str] | None, typer.Option(
@@ -374,17 +375,23 @@ def simulate(
              "(docs/surveillance.md)")] = None,
 ) -> None:
     """Generate realistic, hash-chained v1 events with labelled injected faults."""
+    from services.simulator.run import DEFAULT_FAULT_RATE
     from services.simulator.run import simulate as run_simulation
     from services.simulator.truth import encode_label
 
     not_the_input({"--output": output, "--truth": truth})
     _within_one_run(tables, hands)
+    _every_game_dealt(game, tables)
     chosen = _resolve_faults(game, faults)
+    if fault_rate is not None and not chosen:  # it was ignored without a word
+        raise typer.BadParameter("a fault rate is for the faults injected: give --faults "
+                                 "too (a kind, several, or all)", param_hint="--fault-rate")
     options = _simulation_options(game, tables, dealers, styles, players, pattern or [])
     with progress_bar() as progress:
         task = progress.add_task("simulating", total=tables * hands, unit="hands",
                                  note=f"{tables} table(s)")
-        log = run_simulation(game, tables, hands, seed, chosen, fault_rate,
+        log = run_simulation(game, tables, hands, seed, chosen,
+                             DEFAULT_FAULT_RATE if fault_rate is None else fault_rate,
                              on_table_done=lambda _i: progress.advance(task, hands),
                              profile=read_profiles().get(BUILTIN_PROFILE), options=options)
     write_jsonl(output, (orjson.dumps(e) for e in log.events))
@@ -409,10 +416,24 @@ def _within_one_run(tables: int, hands: int) -> None:
             "--seed values", param_hint="--tables x --hands")
 
 
-def _not_nan(value: float) -> float:
+def _every_game_dealt(games: list[str], tables: int) -> None:
+    """Every ``--game`` of ``simulate`` gets a table. The games take the tables in turn,
+    so with more games than tables the last were simulated nowhere, without a word (as
+    options no table reads, ``_simulation_options``)."""
+    dealt = set(games[:tables])
+    idle = [g for g in dict.fromkeys(games) if g not in dealt]
+    if idle:
+        needed = max(games.index(g) for g in idle) + 1
+        raise typer.BadParameter(f"{', '.join(idle)} would get no table: the games take the "
+                                 f"{tables} table(s) in turn; give --tables {needed} or more",
+                                 param_hint="--game")
+
+
+def _not_nan(value: float | None) -> float | None:
     """``simulate --fault-rate``, a probability of the simulator (never chips, odds or
-    rake): Click's range check lets ``nan`` through (every comparison with it is false)."""
-    if math.isnan(value):
+    rake): Click's range check lets ``nan`` through (every comparison with it is false).
+    None: not given (the default rate, when there are faults)."""
+    if value is not None and math.isnan(value):
         raise typer.BadParameter("nan is not a probability: give one from 0 to 1")
     return value
 
@@ -439,9 +460,11 @@ def _resolve_faults(games: list[str], faults: str) -> frozenset[str]:
 def _simulation_options(games: list[str], tables: int, dealers: int | None,
                         styles: str | None, players: int | None,
                         patterns: list[str]) -> SimulationOptions:
-    """The options of ``pitwatch simulate`` checked: a bad one is a one-line usage error."""
+    """The options of ``pitwatch simulate`` checked: a bad one is a one-line usage error,
+    and so is one that no table of the run reads (``registry.refuse_options_not_taken``)."""
     from services.simulator.options import SimulationOptions
     from services.simulator.patterns import UnknownPatternError, parse_pattern, place_patterns
+    from services.simulator.registry import OptionNotTaken, refuse_options_not_taken
     from services.simulator.styles import STYLE_CHOICES
 
     if styles is not None and styles not in STYLE_CHOICES:
@@ -451,13 +474,19 @@ def _simulation_options(games: list[str], tables: int, dealers: int | None,
         raise typer.BadParameter(f"{dealers} dealers cannot deal {tables} tables at once: "
                                  "give at least as many dealers as tables",
                                  param_hint="--dealers")
+    table_games = [games[i % len(games)] for i in range(tables)]
     try:
         specs = tuple(parse_pattern(text) for text in patterns)
-        place_patterns([games[i % len(games)] for i in range(tables)], specs)
+        place_patterns(table_games, specs)
     except UnknownPatternError as exc:
         raise typer.BadParameter(str(exc), param_hint="--pattern") from None
-    return SimulationOptions(dealers=dealers, styles=styles, players=players,
-                             patterns=specs)
+    options = SimulationOptions(dealers=dealers, styles=styles, players=players,
+                                patterns=specs)
+    try:
+        refuse_options_not_taken(table_games, options)
+    except OptionNotTaken as exc:
+        raise typer.BadParameter(str(exc), param_hint=f"--{exc.option}") from None
+    return options
 
 
 # ---------------------------------------------------------------- demo

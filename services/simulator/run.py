@@ -24,6 +24,8 @@ from services.simulator.patterns import place_patterns
 from services.simulator.registry import scenarios_for, simulator_for
 from services.simulator.truth import TruthLabel
 
+DEFAULT_FAULT_RATE = 0.02  # probability per hand of a fault, when faults are asked for
+
 STREAM_FAULTS: dict[str, str] = {
     "tamper": "one event per affected table altered after hashing (caught by the next "
     "event's prev_hash, SURV-9)",
@@ -47,7 +49,7 @@ def simulate(
     hands: int,
     seed: int,
     faults: frozenset[str] = frozenset(),
-    fault_rate: float = 0.02,
+    fault_rate: float = DEFAULT_FAULT_RATE,
     on_table_done: Callable[[int], None] | None = None,
     *,
     profile: RuleProfile,
