@@ -53,6 +53,8 @@ from services.ledger.listing import Cell, Column, Format, Listing
 from services.terminal import progress_bar
 
 if TYPE_CHECKING:
+    from sqlalchemy import Engine
+
     from services.cases.recheck import CaseRecheck
     from services.ledger.recheck import RecheckReport
 
@@ -137,10 +139,36 @@ def verify(
                  + (f"; {uncased:,} alert(s) or hand finding(s) in no case" if uncased else ""),
                  markup=False)
     if report.tables == 0:
-        errors.print("the archive holds nothing here: archive a run with `pitwatch "
-                     "adjudicate LOG --ledger URL` or `pitwatch serve archive`", markup=False)
+        errors.print(_why_nothing_here(engine, first_day, last_day, table), markup=False)
     failed = report.failed(strict) or ledger.breaks or cases.breaks
     raise typer.Exit(INPUT_PROBLEMS if failed else OK)
+
+
+def _why_nothing_here(engine: Engine, first_day: dt.date | None, last_day: dt.date | None,
+                      table: str | None) -> str:
+    """Why the live archive held nothing to verify: days of the span detached past
+    retention (QA: it said to archive a run, and the reports pointed back at verify), or
+    nothing archived."""
+    from sqlalchemy import select
+
+    from services.ledger.archive_tables import ArchiveDetached as D
+
+    query = select(D.day).distinct().order_by(D.day)
+    if first_day is not None:
+        query = query.where(D.day >= first_day)
+    if last_day is not None:
+        query = query.where(D.day <= last_day)
+    if table is not None:
+        query = query.where(D.table_id == table)
+    with engine.connect() as conn:
+        days = list(conn.execute(query).scalars())
+    if days:
+        span = days[0].isoformat() + ("" if len(days) == 1 else f" to {days[-1].isoformat()}")
+        return (f"the archive holds nothing here: {len(days):,} day(s) of it ({span}) are "
+                "detached past retention (`pitwatch archive detach`); verify checks the "
+                "live archive: restore a day's table and attach it again to verify it")
+    return ("the archive holds nothing here: archive a run with `pitwatch adjudicate LOG "
+            "--ledger URL` or `pitwatch serve archive`")
 
 
 @contextmanager

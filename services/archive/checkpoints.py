@@ -211,6 +211,10 @@ def why_not_usable(conn: Connection, checkpoint: Checkpoint) -> str | None:
                                    func.coalesce(func.sum(d.events), 0))
                             .where(d.table_id == checkpoint.table_id)).one()
     days, counted, detached_segments, detached_lines = (int(v or 0) for v in detached)
+    if days and int(live[0]) == 0 and _in_detached_days(conn, checkpoint):
+        # Made inside a day detached since: it was counted as holding other lines (QA).
+        return (f"its day, {checkpoint.day.isoformat()}, is detached past retention (a "
+                "replay starts from a checkpoint in the live archive)")
     if days != counted:
         return "a day of its table was detached before pitwatch counted detached segments"
     segments = int(live[0]) + detached_segments
@@ -219,6 +223,13 @@ def why_not_usable(conn: Connection, checkpoint: Checkpoint) -> str | None:
         return (f"the archive now holds {segments:,} segments and {lines:,} lines up to it, "
                 f"not the {checkpoint.segments:,} and {checkpoint.lines:,} it was made from")
     return None
+
+
+def _in_detached_days(conn: Connection, checkpoint: Checkpoint) -> bool:
+    d = ArchiveDetached
+    last = conn.execute(select(func.max(d.day)).where(d.table_id == checkpoint.table_id)
+                        ).scalar()
+    return last is not None and checkpoint.day <= last
 
 
 def readable(profiles: Profiles, checkpoint: Checkpoint) -> bool:

@@ -178,14 +178,15 @@ def replay(
         report = replay_archive(database, first_day, last_day, profiles, table,
                                 on_table=lambda _t, _n: progress.advance(task),
                                 runner_engine=engine)
-    unarchived = _unarchived_said(report.unarchived)
-    if report.hands == 0 and unarchived is not None:
-        raise typer.BadParameter(unarchived, param_hint="--db")
+    left_out = [said for said in (_unarchived_said(report.unarchived),
+                                  _detached_said(report.detached)) if said is not None]
+    if report.hands == 0 and left_out:
+        raise typer.BadParameter("; ".join(left_out), param_hint="--db")
     if report.hands == 0:
         message, option = _nothing_replayed(database, first_day, last_day, table)
         raise typer.BadParameter(message, param_hint=option)
-    if unarchived is not None:
-        errors.print(f"note: {unarchived}", markup=False)
+    for said in left_out:
+        errors.print(f"note: {said}", markup=False)
     listing = Listing("Hands whose record differs", [
         Column("hand"), Column("table"), Column("day"), Column("difference")],
         [(d.hand_id, d.table_id, None if d.day is None else d.day.isoformat(),
@@ -214,6 +215,21 @@ def _unarchived_said(unarchived: dict[str, int]) -> str | None:
             f"archive never held ({shown}): booked without their events (--no-archive, or "
             "pitwatch ledger post), they cannot be replayed; archive a run with `pitwatch "
             "adjudicate LOG --ledger URL`")
+
+
+def _detached_said(detached: dict[str, tuple[int, dt.date]]) -> str | None:
+    """What a replay says of the span's booked hands at tables whose first days are
+    detached: not compared, and why."""
+    if not detached:
+        return None
+    tables = sorted(detached)
+    shown = ", ".join(f"{t} (through {detached[t][1].isoformat()})" for t in tables[:5]) + (
+        f" and {len(tables) - 5:,} more" if len(tables) > 5 else "")
+    return (f"{sum(hands for hands, _ in detached.values()):,} booked hand(s) of the span are "
+            f"at tables whose first days are detached past retention ({shown}): a replay "
+            "starts a table at its first archived event, and the table as it stood then is "
+            "in the detached days, so they are not replayed; to replay them, restore those "
+            "days' tables and attach them again (docs/archive.md, Retention)")
 
 
 def _nothing_replayed(engine: Engine, first_day: dt.date, last_day: dt.date,

@@ -41,8 +41,14 @@ class ArchiveDay:
     tables: int
 
 
+# Longer than any archive is kept (and than the calendar allows before year 1: a retention
+# of 2,026 years in 2026 reached "year 0" and a traceback, QA).
+MAX_RETENTION_YEARS = 1000
+
+
 def retention_years(value: str | None = None) -> int:
-    """The retention setting: ``value``, else the environment, else the default."""
+    """The retention setting: ``value`` (the option, which Typer fills from the
+    environment too), else the environment, else the default."""
     text_value = value if value is not None else os.environ.get(RETENTION_ENV)
     if text_value is None or text_value == "":
         return DEFAULT_RETENTION_YEARS
@@ -50,9 +56,11 @@ def retention_years(value: str | None = None) -> int:
         years = int(text_value)
     except ValueError:
         raise RetentionRefused(f"retention must be a whole number of years, not "
-                               f"{text_value!r} ({RETENTION_ENV})") from None
-    if years < 1:
-        raise RetentionRefused(f"retention must be at least 1 year, not {years}")
+                               f"{text_value!r} (--retention-years or {RETENTION_ENV})"
+                               ) from None
+    if not 1 <= years <= MAX_RETENTION_YEARS:
+        raise RetentionRefused(f"retention must be from 1 to {MAX_RETENTION_YEARS:,} years, "
+                               f"not {years:,}")
     return years
 
 
@@ -170,3 +178,22 @@ def _require_postgresql(engine: Engine) -> None:
     if engine.dialect.name != "postgresql":
         raise RetentionRefused("the embedded SQLite archive has no day partitions to detach: "
                                "keep the file, or archive into PostgreSQL for retention by day")
+
+
+def detached_tables(conn: Connection, table_id: str | None = None) -> dict[str, dt.date]:
+    """The tables (or the one) whose first days are detached past retention and not in
+    the live archive again, each with its last such day. Why it matters: the live archive
+    then starts the table part way through its chain, and whatever derives hands from a
+    table's first archived event (``pitwatch replay``, a report without a checkpoint made
+    before the detach) would judge them as a new table's. Detaching goes from the oldest
+    day on, so a detached day is always among a table's first; a table whose segments of
+    those days are back (the days attached again) is whole again."""
+    query = select(ArchiveDetached.table_id, func.max(ArchiveDetached.day)).group_by(
+        ArchiveDetached.table_id)
+    if table_id is not None:
+        query = query.where(ArchiveDetached.table_id == table_id)
+    latest: dict[str, dt.date] = dict(conn.execute(query).tuples().all())
+    s = ArchiveSegment
+    return {table: day for table, day in latest.items()
+            if conn.execute(select(s.day).where(s.table_id == table, s.day <= day)
+                            .limit(1)).first() is None}

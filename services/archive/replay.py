@@ -10,7 +10,10 @@ what-if: the hands whose record would change are listed with the difference.
 
 Each table is replayed from its first archived event (a hand's outcome depends on the
 table as it stood: configuration, seating, stacks, the previous button), through the
-last hand of the span; hands ended outside the span are adjudicated but not compared.
+last hand of the span; hands ended outside the span are adjudicated but not compared. A
+table whose first days were detached past retention is not replayed (its hands are
+counted apart, ``ReplayReport.detached``): its first live event goes on from a table that
+only the detached days hold.
 It drives the embedded runner (``EmbeddedRunner``), so it runs on the engine a run
 chooses (``PITWATCH_ENGINE``: the native core by default, the Python reference with
 ``python``), whose records are byte-identical.
@@ -28,6 +31,7 @@ from sqlalchemy import Engine, select
 
 from services.adjudicator.embedded import EmbeddedRunner
 from services.adjudicator.steps import StepResult
+from services.archive.partitions import detached_tables
 from services.archive.queries import undated_hands
 from services.archive.reader import segment_bodies
 from services.archive.segment import SEPARATOR
@@ -59,6 +63,11 @@ class ReplayReport:
     # compared (each was listed as differing, "the archive's events never close this
     # hand": QA). Table -> hands.
     unarchived: dict[str, int] = field(default_factory=dict)
+    # Booked hands of the span at tables whose first days were detached past retention
+    # (``pitwatch archive detach``): the table as it stood at its first live event is in
+    # the detached days, so a replay from there judged every hand as a new table's and
+    # listed all as differing, exit 1 (QA). Table -> (hands, its last detached day).
+    detached: dict[str, tuple[int, dt.date]] = field(default_factory=dict)
 
 
 class _AnyName(Mapping[str, RuleProfile]):
@@ -100,9 +109,13 @@ def replay_archive(engine: Engine, first_day: dt.date, last_day: dt.date, profil
     years."""
     report = ReplayReport()
     archived = _archived_tables(engine)
+    detached = _detached_tables(engine)
     for table, wanted in _wanted_hands(engine, first_day, last_day, table_id):
         if table not in archived:
             report.unarchived[table] = len(wanted)
+            continue
+        if table in detached:
+            report.detached[table] = (len(wanted), detached[table])
             continue
         comparison = _Comparison(engine, table, wanted, report)
         report.events += _replay_table(engine, table, comparison, profiles, runner_engine)
@@ -117,6 +130,11 @@ def _archived_tables(engine: Engine) -> set[str]:
     """The tables the archive's catalog names: those it ever took an event of."""
     with engine.connect() as conn:
         return set(conn.execute(select(ArchiveTable.table_id)).scalars())
+
+
+def _detached_tables(engine: Engine) -> dict[str, dt.date]:
+    with engine.connect() as conn:
+        return detached_tables(conn)
 
 
 def _wanted_hands(engine: Engine, first_day: dt.date, last_day: dt.date,

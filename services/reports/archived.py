@@ -16,6 +16,7 @@ from sqlalchemy import Engine, select
 
 from services.adjudicator.engine import engine_name
 from services.archive.checkpoints import Checkpoint, Key, start_for
+from services.archive.partitions import detached_tables
 from services.archive.reader import bodies_through_hand, hand_table
 from services.ledger.archive_tables import ArchiveSegment, ArchiveTable
 from services.reports.replay import ArchivedEvents
@@ -27,11 +28,14 @@ def through_hand(engine: Engine, hand_id: str) -> ArchivedEvents | None:
     where = hand_table(engine, hand_id)
     if where is None:
         return None
+    starts = _starts(engine, {where[0]: {hand_id}})
+    if _cut_short(engine, {where[0]}, starts):
+        return None
 
     def bodies(_table: str, after: Key | None) -> Iterator[bytes]:
         return bodies_through_hand(engine, where, after)
 
-    return ArchivedEvents((where[0],), bodies, _starts(engine, {where[0]: {hand_id}}))
+    return ArchivedEvents((where[0],), bodies, starts)
 
 
 def tables_of(engine: Engine, hand_ids: list[str]) -> ArchivedEvents | None:
@@ -47,13 +51,25 @@ def tables_of(engine: Engine, hand_ids: list[str]) -> ArchivedEvents | None:
             hands.setdefault(where[0], set()).add(hand_id)
             if where[0] not in last or where > last[where[0]]:
                 last[where[0]] = where
+    starts = _starts(engine, hands)
+    for table in _cut_short(engine, set(last), starts):
+        del last[table]
     if not last:
         return None
 
     def bodies(table: str, after: Key | None) -> Iterator[bytes]:
         return bodies_through_hand(engine, last[table], after)
 
-    return ArchivedEvents(tuple(sorted(last)), bodies, _starts(engine, hands))
+    return ArchivedEvents(tuple(sorted(last)), bodies, starts)
+
+
+def _cut_short(engine: Engine, tables: set[str], starts: dict[str, Checkpoint]) -> set[str]:
+    """The tables whose first days are detached past retention with no checkpoint to start
+    after them: read from their first live event, their hands would be judged as a new
+    table's and reported as changed after booking (QA), so they are not read at all and
+    ``archive_lacks`` says why."""
+    with engine.connect() as conn:
+        return {t for t in tables if t not in starts and detached_tables(conn, t)}
 
 
 ARCHIVE_LACKS_HAND = "the event archive holds no event of this hand"
@@ -70,7 +86,19 @@ def archive_lacks(engine: Engine, table_id: str, subject: str = ARCHIVE_LACKS_HA
     Why it matters: the archive is append-only and every booked hand's events are
     archived with it, so a hand of an archived table without them was removed (the
     triggers dropped) or not archived yet (the pipeline's archive service behind the
-    ledger). A report that said only "the event log was not supplied" hid that."""
+    ledger). A report that said only "the event log was not supplied" hid that.
+
+    A table whose first days are detached past retention: the hand is then on a detached
+    day, or on a live one that no checkpoint lets the archive re-derive (``_cut_short``);
+    that is said instead (it pointed the user at ``pitwatch verify``, which passes)."""
+    with engine.connect() as conn:
+        detached = detached_tables(conn, table_id).get(table_id)
+    if detached is not None:
+        return (f"the event archive cannot re-derive this hand: table {table_id}'s first "
+                f"days, through {detached.isoformat()}, are detached past retention, and "
+                "no checkpoint made before the detach lets a replay start after them "
+                "(`pitwatch archive checkpoint` before a detach keeps the later hands "
+                "reportable; a day restored and attached again is read as before)")
     with engine.connect() as conn:
         held = conn.execute(select(ArchiveTable.table_id)
                             .where(ArchiveTable.table_id == table_id)).first()

@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import orjson
+import pytest
 import sqlalchemy as sa
 
 from tests.unit.archive.support import simulated_log
@@ -46,13 +47,22 @@ def test_archive_days_lists_what_the_archive_holds(tmp_path: Path) -> None:
                                                           len(simulated_log().lines), 3)
 
 
-def test_detaching_is_for_postgresql(tmp_path: Path) -> None:
+def test_detaching_is_for_postgresql(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     url = f"sqlite:///{tmp_path}/day.sqlite"
     pitwatch("adjudicate", str(day_file(tmp_path)), "--ledger", url)
     assert_one_line_usage_error(pitwatch("archive", "detach", "--db", url), "no day partitions")
     assert_one_line_usage_error(
         pitwatch("archive", "detach", "--db", url, "--retention-years", "seven"),
-        "whole number of years")
+        "whole number of years", "--retention-years or PITWATCH_ARCHIVE_RETENTION_YEARS")
+    # 2026 years back from 2026 was "year 0 is out of range", a traceback (QA); the
+    # option is read before the database, so SQLite's refusal does not hide it.
+    for years in ("2026", "99999", "0"):
+        assert_one_line_usage_error(
+            pitwatch("archive", "detach", "--db", url, "--retention-years", years),
+            "--retention-years", "retention must be from 1 to 1,000 years")
+    monkeypatch.setenv("PITWATCH_ARCHIVE_RETENTION_YEARS", "5000")
+    assert_one_line_usage_error(pitwatch("archive", "detach", "--db", url),
+                                "retention must be from 1 to 1,000 years, not 5,000")
 
 
 def test_verify_refuses_a_database_that_is_not_there(tmp_path: Path) -> None:
