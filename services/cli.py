@@ -417,9 +417,9 @@ def _within_one_run(tables: int, hands: int) -> None:
 
 
 def _every_game_dealt(games: list[str], tables: int) -> None:
-    """Every ``--game`` of ``simulate`` gets a table. The games take the tables in turn,
-    so with more games than tables the last were simulated nowhere, without a word (as
-    options no table reads, ``_simulation_options``)."""
+    """Every ``--game`` of ``simulate`` (and ``demo``) gets a table. The games take the
+    tables in turn, so with more games than tables the last were simulated nowhere,
+    without a word (as options no table reads, ``_simulation_options``)."""
     dealt = set(games[:tables])
     idle = [g for g in dict.fromkeys(games) if g not in dealt]
     if idle:
@@ -512,6 +512,7 @@ def demo(
     from services.demo import run_demo
 
     _within_one_run(tables, hands)
+    _every_game_dealt(game, tables)  # as simulate's (QA: demo skipped the game silently)
     _make_workdir(workdir)
     ok = run_demo(err, workdir, game, tables, hands, seed)
     raise typer.Exit(OK if ok else INPUT_PROBLEMS)

@@ -34,6 +34,16 @@ def test_unknown_game_for_demo(tmp_path: Path) -> None:
     assert not (tmp_path / "demo").exists()
 
 
+def test_a_demo_game_that_gets_no_table(tmp_path: Path) -> None:
+    """Two games on one table: the demo simulated hcf only, without a word (QA); it is
+    refused as simulate refuses it, before the work folder is made."""
+    ran = pitwatch("demo", "--game", "hcf", "--game", "holdem", "--tables", "1",
+                   "--workdir", str(tmp_path / "demo"))
+    assert_one_line_usage_error(ran, "--game", "holdem would get no table",
+                                "give --tables 2 or more")
+    assert not (tmp_path / "demo").exists()
+
+
 @pytest.mark.parametrize("command", ["simulate", "demo"])
 def test_help_lists_the_game_names(command: str) -> None:
     ran = pitwatch(command, "--help", columns=250)
