@@ -106,6 +106,7 @@ def phh(
     # folder of 10,000 files for an output that cannot be one of them).
     read = expand(files) if output.suffix in SUFFIXES else files
     not_the_input({"--output": output}, *read)
+    existed = output.exists()
     with written_whole(output) as fh:
         result = import_phh(files, rule_profile=rule_profile,
                             chip_unit=_chip_unit(chip_unit), engine=engine, output=fh)
@@ -115,18 +116,26 @@ def phh(
                 + (" ..." if len(files) > 3 else "") + " (a folder is searched for them, "
                 "its subfolders too): give the hand history files or their folder",
                 param_hint="FILES")
+        if result.hands == 0:  # failed: leaving the block by an exception keeps the file
+            summary(result, output, list_skipped, kept=existed)
+            raise typer.Exit(code=1)
     summary(result, output, list_skipped)
-    if result.hands == 0:
-        raise typer.Exit(code=1)
 
 
-def summary(result: ImportResult, output: Path, list_all: bool) -> None:
-    """Every hand read: imported (with limits), skipped, each counted by reason."""
+def summary(result: ImportResult, output: Path, list_all: bool,
+            kept: bool | None = None) -> None:
+    """Every hand read: imported (with limits), skipped, each counted by reason.
+    ``kept``: nothing was imported, so nothing was written; whether ``output`` existed
+    (and is left as it was: an import of nothing once emptied yesterday's file)."""
     limited = {hand for hand, _ in result.limited}
     err.print(f"read {result.read} hand(s): {result.hands} imported "
               f"({len(limited)} with limits), {len(result.skipped)} skipped", markup=False)
-    err.print(f"imported {result.hands} hand(s) at {len(result.scales)} table(s) "
-              f"({result.event_count} events) to {output}", markup=False)
+    if kept is None:
+        err.print(f"imported {result.hands} hand(s) at {len(result.scales)} table(s) "
+                  f"({result.event_count} events) to {output}", markup=False)
+    else:
+        err.print(f"nothing written: {output} " + ("left as it was" if kept else
+                                                   "not created"), markup=False)
     err.print("importer: native" if result.engine == "native"
               else f"importer: Python ({result.declined})", markup=False)
     by_scale: dict[int, list[str]] = {}

@@ -258,6 +258,8 @@ def skip_reason(stage: str, text: str, scale: int, again: tuple[str, str] | None
         return _not_whole(options.chip_unit)
     if stage == "again" and again is not None:
         return _listed_again(*again)
+    if stage == "copy" and again is not None:
+        return _copy_of(*again)
     try:
         hand = read_hand(loads(text))
     except Unsupported as exc:
@@ -409,10 +411,17 @@ def import_table(table_id: str, hands: list[SourceHand], result: ImportResult,
 
 def _once_each(table_id: str, hands: list[SourceHand],
                result: ImportResult) -> list[SourceHand]:
-    """A hand id appears once per table: a hand the source lists again is skipped, and so
-    is a hand whose id the contract would refuse (a folder or file name too long, or
-    holding a control character)."""
+    """A hand appears once per table: a hand the source lists again (its hand id again) is
+    skipped, and so is a copy, a hand whose record is, field for field, one already kept
+    at the table (``PhhHand`` equality: the numbers by value, its ``hand`` number, the
+    actions without comments). A session's hands are named by their files, so a hand
+    saved twice under two names had two ids and was imported twice, its payouts counted
+    twice; hands that differ in anything the import reads (every Pluribus and WSOP hand of
+    a session has its own ``hand`` number) are all imported. A hand whose id the contract
+    would refuse (a folder or file name too long, or holding a control character) is
+    skipped too."""
     first: dict[str, SourceHand] = {}
+    records: dict[PhhHand, tuple[str, str]] = {}  # a kept hand's record -> its id, place
     kept: list[SourceHand] = []
     for source in hands:
         name = hand_id(table_id, source)
@@ -423,6 +432,11 @@ def _once_each(table_id: str, hands: list[SourceHand],
         if name in first:
             result.skip(source.location, *_listed_again(name, first[name].location))
             continue
+        earlier = records.get(source.hand)
+        if earlier is not None:
+            result.skip(source.location, *_copy_of(*earlier))
+            continue
+        records[source.hand] = (name, source.location)
         first[name] = source
         kept.append(source)
     return kept
@@ -475,6 +489,12 @@ def _not_a_hand_id(name: str, problem: str) -> tuple[str, str | None]:
 def _listed_again(name: str, first: str) -> tuple[str, str | None]:
     return (f"hand {name} again: it was read at {first}",
             "a hand the source lists twice at its table")
+
+
+def _copy_of(first: str, where: str) -> tuple[str, str | None]:
+    return (f"the same hand as {first} (read at {where}): its record is the same, field "
+            "for field, so it is imported once",
+            "a hand the source holds twice at its table (the same record in two places)")
 
 
 def _unsafe_chips(chips: Decimal | int) -> tuple[str, str | None]:

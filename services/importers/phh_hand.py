@@ -34,6 +34,7 @@ from typing import Any
 from services.events.numerals import is_ascii_number
 from services.importers.phh_amounts import is_whole, scaled
 from services.importers.phh_names import contract_name_problem, shown
+from services.importers.phh_toml import wrong_type
 
 HOLDEM_VARIANTS = {"NT": "no", "FT": "fixed"}
 VARIANT_NAMES = {
@@ -102,8 +103,9 @@ class PhhHand:
 def read_hand(doc: dict[str, Any]) -> PhhHand:
     """The hold'em fields of a parsed PHH document, checked; ``Unsupported`` otherwise."""
     variant = doc.get("variant")
-    if not isinstance(variant, str):
-        raise Unsupported("no 'variant' field")
+    if not isinstance(variant, str):  # ``variant = 5`` is there, but names no game
+        raise (Unsupported("no 'variant' field") if variant is None else Unsupported(
+            *wrong_type("variant", variant, "a string ('NT': the game's code in quotes)")))
     if variant not in HOLDEM_VARIANTS:
         name = VARIANT_NAMES.get(variant, "a variant")
         raise Unsupported(f"variant {variant} ({name}): pitwatch adjudicates Texas hold'em "
@@ -125,7 +127,6 @@ def read_hand(doc: dict[str, Any]) -> PhhHand:
     actions = doc.get("actions")
     if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
         raise Unsupported("'actions' is not a list of strings")
-    seats = doc.get("seats")
     number = doc.get("hand")
     antes = _finite(_numbers(doc, "antes", count), "ante")
     blinds = _finite(_numbers(doc, "blinds_or_straddles", count), "blind")
@@ -138,7 +139,7 @@ def read_hand(doc: dict[str, Any]) -> PhhHand:
         small_bet=_optional(doc, "small_bet"),
         big_bet=_optional(doc, "big_bet"),
         actions=kept_actions,
-        seats=_seats(seats, count),
+        seats=_seats(doc.get("seats"), count),
         number=number if isinstance(number, int) and not isinstance(number, bool) else None,
         label=str(number) if isinstance(number, int | str) and not isinstance(number, bool)
         else None,

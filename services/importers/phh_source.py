@@ -20,6 +20,9 @@ from services.importers.phh_hand import PhhHand, Unsupported, read_hand
 from services.importers.phh_toml import PhhSyntaxError, loads
 
 SUFFIXES = (".phh", ".phhs")
+# A UTF-8 byte order mark, which Windows Notepad writes at the start of a file it saves as
+# UTF-8: passed over, as an event log's is (TOML would refuse the file at line 1).
+BOM = "\ufeff"
 
 
 @dataclass(frozen=True)
@@ -118,11 +121,11 @@ def _is_file(entry: os.DirEntry[str]) -> bool:
 def read_sources(files: Iterable[Path]) -> Reading:
     """Every hand of every file: a ``.phhs`` file's tables one by one (a hand that cannot
     be imported is skipped with its reason, the others are kept); a file that is not
-    readable at all is one skipped entry."""
+    readable at all is one skipped entry. A leading byte order mark is passed over."""
     reading = Reading([], [])
     for path in files:
         try:
-            doc = loads(path.read_text(encoding="utf-8"))
+            doc = loads(path.read_text(encoding="utf-8").removeprefix(BOM))
         except (PhhSyntaxError, UnicodeDecodeError, OSError) as exc:
             why = (f"not a valid PHH (TOML) file: {exc}" if isinstance(exc, PhhSyntaxError)
                    else f"not UTF-8 text (byte 0x{exc.object[exc.start]:02x} at offset "

@@ -141,3 +141,22 @@ def _local_time(text: str) -> time:
     hms, _, fraction = text.partition(".")
     hour, minute, second = (int(part) for part in hms.split(":"))
     return time(hour, minute, second, int(fraction[:6].ljust(6, "0")) if fraction else 0)
+
+
+def wrong_type(key: str, value: Any, wanted: str) -> tuple[str, str]:
+    """The skip reason, and its kind, for a field that is there but of another type
+    (``variant = 5``): saying "no 'variant' field" sent the reader looking for a line
+    that is in the file."""
+    return f"'{key}' is {as_written(value)}, not {wanted}", f"'{key}' is not {wanted}"
+
+
+def as_written(value: Any) -> str:
+    """A value of a document near enough as the file wrote it to find it there (``5``,
+    ``true``), or its kind."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | Decimal):
+        return str(value)
+    if isinstance(value, list):
+        return "an array"
+    return "a table" if isinstance(value, dict) else "a date or time"

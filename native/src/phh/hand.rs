@@ -67,6 +67,60 @@ impl PhhHand {
     }
 }
 
+/// A hand's record as `phh._once_each` compares two (Python's `PhhHand` equality): every
+/// field the import reads, the numbers by value (`1.50` is `1.5`, `100` is `100.0`).
+/// Two hands with one record at a table are one hand saved twice.
+#[derive(Debug, PartialEq, Eq, Hash)]
+pub struct Record<'h> {
+    variant: &'h str,
+    players: &'h [String],
+    amounts: [Option<Vec<Value>>; 8],
+    actions: &'h [String],
+    seats: Option<&'h [i128]>,
+    number: Option<i128>,
+    label: Option<&'h str>,
+    table: Option<&'h str>,
+    venue: Option<&'h str>,
+}
+
+/// A number by value: (finite, mantissa, digits after the point), trailing zeros after
+/// the point dropped.
+type Value = (bool, i128, u32);
+
+fn value(n: Num) -> Value {
+    let (mut mantissa, mut exp) = (n.mantissa, n.exp);
+    while exp > 0 && mantissa % 10 == 0 {
+        mantissa /= 10;
+        exp -= 1;
+    }
+    (n.finite, mantissa, exp)
+}
+
+fn values(numbers: &[Num]) -> Vec<Value> {
+    numbers.iter().copied().map(value).collect()
+}
+
+impl PhhHand {
+    /// The hand's record (`Record`), to find a copy of a hand at its table.
+    pub fn record(&self) -> Record<'_> {
+        let one = |n: Option<Num>| n.map(|n| vec![value(n)]);
+        Record {
+            variant: &self.variant,
+            players: &self.players,
+            amounts: [Some(values(&self.starting)), self.finishing.as_deref().map(values),
+                      self.winnings.as_deref().map(values), Some(values(&self.antes)),
+                      Some(values(&self.blinds)), one(self.min_bet), one(self.small_bet),
+                      one(self.big_bet)],
+            actions: &self.actions,
+            seats: self.seats.as_deref(),
+            number: self.number,
+            label: self.label.as_deref(),
+            table: self.table.as_deref(),
+            venue: self.venue.as_deref(),
+        }
+    }
+}
+
 fn get<'a>(doc: &'a [(String, Toml)], key: &str) -> Option<&'a Toml> {
     doc.iter().find(|(k, _)| k == key).map(|(_, v)| v)
 }
@@ -232,4 +286,34 @@ pub fn clockwise_from_the_button(seats: &[i128]) -> bool {
     ordered.sort_unstable();
     ordered.iter().filter(|&&s| s > button).chain(ordered.iter().filter(|&&s| s <= button))
         .eq(seats.iter())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::phh::toml::parse;
+
+    const HAND: &str = "variant = 'NT'\nantes = [0, 0]\nblinds_or_straddles = [1, 2]\n\
+                        starting_stacks = [100, 100]\nactions = ['d dh p1 AsAd', 'd dh p2 KcKd', 'p2 f']\n\
+                        finishing_stacks = [102, 98]\nhand = 3\n";
+
+    fn read(text: &str) -> PhhHand {
+        let sections = parse(text, false).unwrap();
+        read_hand(&sections[0].doc).unwrap()
+    }
+
+    #[test]
+    fn a_record_is_its_fields_with_numbers_by_value() {
+        let hand = read(HAND);
+        // The same hand written otherwise: a comment, another key order, 100.0 and 102.00.
+        let rewritten = read(&format!("# saved again\nhand = 3\n{}",
+            HAND.replace("hand = 3\n", "").replace("[100, 100]", "[100.0, 100]")
+                .replace("[102, 98]", "[102.00, 98]").replace("'p2 f'", "'p2 f # folds'")));
+        assert_eq!(hand.record(), rewritten.record());
+        for other in [HAND.replace("hand = 3", "hand = 4"), HAND.replace("hand = 3\n", ""),
+                      HAND.replace("[102, 98]", "[102.5, 97.5]"), HAND.replace("AsAd", "AsAh"),
+                      HAND.replace("hand = 3", "hand = '3'")] {
+            assert_ne!(hand.record(), read(&other).record(), "{other}");
+        }
+    }
 }

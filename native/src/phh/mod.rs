@@ -64,6 +64,9 @@ pub enum Stage {
     Scale,
     /// The hand id again at its table.
     Again,
+    /// A copy: the record of a hand already kept at its table, field for field
+    /// (`hand::PhhHand::record`), under another id (a session's file saved twice).
+    Copy,
     /// More chips at the table than the largest exact JSON integer.
     Safe,
     /// The table's configuration or the replay refuses the hand.
@@ -76,6 +79,7 @@ impl Stage {
             Stage::Read => "read",
             Stage::Scale => "scale",
             Stage::Again => "again",
+            Stage::Copy => "copy",
             Stage::Safe => "safe",
             Stage::Play => "play",
         }
@@ -83,7 +87,7 @@ impl Stage {
 }
 
 /// A skipped hand: (where, stage, its document's text, the table's scale, (hand id, where
-/// first read) for `Again`).
+/// first read) for `Again`; the first's for `Copy`).
 pub type Skipped = (String, Stage, String, i128, Option<(String, String)>);
 
 /// The import's events (JSON lines) and its account, as `ImportResult` holds it.
@@ -175,6 +179,9 @@ pub fn import_to(files: &[SourceFile], options: &Options, mut sink: Option<Table
     for file in files {
         let bytes = std::fs::read(&file.path).map_err(|_| declined(&file.path, "the file cannot be read"))?;
         let text = std::str::from_utf8(&bytes).map_err(|_| declined(&file.path, "not UTF-8"))?;
+        // A leading byte order mark (Windows Notepad's UTF-8) is passed over, as
+        // `phh_source.read_sources` passes it over.
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         input_bytes += bytes.len();
         let phhs = file.path.ends_with(".phhs");
         let sections = toml::parse(text, phhs).map_err(|line| match line {
@@ -292,27 +299,54 @@ fn table_scale<'f>(hands: Vec<Source<'f>>, fixed: Option<i128>, imported: &mut I
     Ok((scale, whole))
 }
 
-/// One table's hands: the scale, the hands listed twice, the chips bound
-/// (`phh.table_scale`, `_once_each`, `_safe_chips`), then each hand played.
-fn import_table(table_id: &str, hands: Vec<Source<'_>>, options: &Options, imported: &mut Imported)
-    -> Result<(), Declined> {
-    let (scale, whole) = table_scale(hands, options.fixed_scale, imported)?;
+/// What `once_each` makes of a hand: kept (with its id), its id again (the id and where
+/// it was first read), or a copy of a kept hand (that hand's id and place).
+enum Once {
+    Kept(String),
+    Again(String, String),
+    Copy(String, String),
+}
+
+/// Each hand once at its table (`phh._once_each`), in the table's order: a hand id
+/// again, or a copy of a kept hand's record under another id (a session's file saved
+/// twice), is skipped.
+fn once_each(table_id: &str, hands: &[Source<'_>]) -> Result<Vec<Once>, Declined> {
     let mut first: HashMap<String, String> = HashMap::new();
-    let mut once = Vec::with_capacity(whole.len());
-    for source in whole {
+    let mut records: HashMap<hand::Record<'_>, (String, String)> = HashMap::new();
+    let mut fates = Vec::with_capacity(hands.len());
+    for source in hands {
         let name = source.hand_id(table_id);
         if !hand::contract_name(&name) {
             return Err(declined(&source.location(), "a hand id the v1 contract does not take"));
         }
-        match first.get(&name) {
-            Some(at) => {
-                let again = Some((name, at.clone()));
-                imported.skipped.push(source.skip(Stage::Again, scale, again));
-            }
-            None => {
-                first.insert(name.clone(), source.location());
-                once.push((source, name));
-            }
+        if let Some(at) = first.get(&name) {
+            fates.push(Once::Again(name, at.clone()));
+            continue;
+        }
+        let record = source.hand.record();
+        if let Some((earlier, at)) = records.get(&record) {
+            fates.push(Once::Copy(earlier.clone(), at.clone()));
+            continue;
+        }
+        records.insert(record, (name.clone(), source.location()));
+        first.insert(name.clone(), source.location());
+        fates.push(Once::Kept(name));
+    }
+    Ok(fates)
+}
+
+/// One table's hands: the scale, the hands listed twice or copied, the chips bound
+/// (`phh.table_scale`, `_once_each`, `_safe_chips`), then each hand played.
+fn import_table(table_id: &str, hands: Vec<Source<'_>>, options: &Options, imported: &mut Imported)
+    -> Result<(), Declined> {
+    let (scale, whole) = table_scale(hands, options.fixed_scale, imported)?;
+    let fates = once_each(table_id, &whole)?;
+    let mut once = Vec::with_capacity(whole.len());
+    for (source, fate) in whole.into_iter().zip(fates) {
+        match fate {
+            Once::Kept(name) => once.push((source, name)),
+            Once::Again(name, at) => imported.skipped.push(source.skip(Stage::Again, scale, Some((name, at)))),
+            Once::Copy(name, at) => imported.skipped.push(source.skip(Stage::Copy, scale, Some((name, at)))),
         }
     }
     let mut hands = Vec::with_capacity(once.len());

@@ -206,10 +206,12 @@ def test_file_names_of_digits_that_are_not_ascii_sort_as_text(tmp_path: Path) ->
     """A hand's file name orders it (natural order: numbers by value, other names after
     them). A name of superscript digits (``\u00b2.phh``) counts as a digit for
     ``str.isdigit`` but not for ``int``, and stopped both importers with a traceback; it
-    is a name like any other now, after the numbered files."""
+    is a name like any other now, after the numbered files. (Three hands that differ in
+    Cat's folded cards: the same record in two files is one hand saved twice.)"""
     folder = tmp_path / "s9"
-    for name in ("\u00b2.phh", "10.phh", "9.phh"):
-        write(folder, name, phh(actions=SIMPLE, finishing=(106, 94, 100), hand=0))
+    for name, cat in (("\u00b2.phh", "7h2c"), ("10.phh", "7h2d"), ("9.phh", "7h3c")):
+        actions = tuple(a.replace("7h2c", cat) for a in SIMPLE)
+        write(folder, name, phh(actions=actions, finishing=(106, 94, 100), hand=0))
     for engine in ("native", "python"):
         result = import_phh([folder], engine=engine)
         assert result.hands == 3 and not result.skipped

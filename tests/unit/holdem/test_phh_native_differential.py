@@ -171,7 +171,11 @@ def folders(draw: st.DrawFn) -> list[tuple[str, str]]:
     for session in range(draw(st.integers(1, 2))):
         for number in range(draw(st.integers(1, 4))):
             name = draw(st.sampled_from([f"{number}.phh", f"{number}.phh", f"h{number}.phh"]))
-            out.append((f"s{session}/{name}", draw(hand_document(number))))
+            text = draw(hand_document(number))
+            out.append((f"s{session}/{name}", text))
+            if draw(st.integers(0, 5)) == 0:  # the hand saved again: a copy, skipped
+                out.append((f"s{session}/{name[:-4]} (copy).phh",
+                            draw(st.sampled_from(["", "\ufeff"])) + text))
     return out
 
 
@@ -217,6 +221,12 @@ BASE = ("variant = 'NT'\nantes = [0, 0, 0]\nblinds_or_straddles = [1, 2, 0]\nmin
 @pytest.mark.parametrize(("case", "text"), [
     ("another variant", BASE.replace("'NT'", "'F7S'")),
     ("no variant", BASE.replace("variant = 'NT'\n", "")),
+    ("a variant that is a number", BASE.replace("'NT'", "5")),
+    ("a variant that is an array", BASE.replace("'NT'", "['NT']")),
+    ("a copy of its neighbour", BASE.replace("hand = 1", "hand = 2")),
+    ("a copy saved otherwise", "\ufeff# saved again\r\n" + BASE.replace(
+        "hand = 1", "hand = 2").replace("min_bet = 2", "min_bet = 2.00").replace(
+        "'p2 f'", "'p2 f # folds'").replace("\n", "\r\n")),
     ("a straddle", BASE.replace("[1, 2, 0]", "[1, 2, 4]")),
     ("no settlement", BASE.replace("finishing_stacks = [106, 94, 100]\n", "")),
     ("a stack not recorded", BASE.replace("[100, 100, 100]", "[100, inf, 100]")),
