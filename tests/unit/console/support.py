@@ -12,15 +12,21 @@ import datetime as dt
 import re
 from dataclasses import dataclass, field
 
+import msgspec
 from sqlalchemy import Engine
 from starlette.testclient import TestClient
 
+from services.cases.intake import open_cases
 from services.console.app import create_app
 from services.console.clock import utc_now
 from services.console.users import RateLimit, add_user
 from services.console.web import Console
+from services.events.contract import Finding
 from services.ledger.console_tables import CONSOLE_ROLES
+from services.ledger.db import open_ledger
+from services.ledger.posting import post_hand
 from tests.profiles import PROFILES
+from tests.unit.ledger.builders import hcf_seat1_wins
 
 PASSWORD = "a long test password"
 USERS = {"olga": "surveillance_operator", "dan": "dispute_analyst",
@@ -85,3 +91,17 @@ def case_version(engine: Engine, case_id: int) -> str:
     case = get_case(engine, case_id)
     assert case is not None, case_id
     return str(case.summary.version)
+
+
+def one_case_database(path: str) -> Engine:
+    """A SQLite ledger at ``path`` holding one booked hand with a critical mispay (HCF-7),
+    its case opened, and the console's users."""
+    engine = open_ledger(f"sqlite:///{path}")
+    hand = msgspec.structs.replace(
+        hcf_seat1_wins(), status="discrepancy",
+        findings=[Finding(code="MISPAY", rule="HCF-7", severity="critical", seat=1, amount=5,
+                          message="overpaid by 5")])
+    post_hand(engine, hand)
+    open_cases(engine, [hand], [])
+    add_users(engine)
+    return engine

@@ -11,17 +11,11 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-import msgspec
 import pytest
 from sqlalchemy import Engine
 
-from services.cases.intake import open_cases
 from services.cases.queries import CaseFilter, get_case, list_cases
-from services.events.contract import Finding
-from services.ledger.db import open_ledger
-from services.ledger.posting import post_hand
-from tests.unit.console.support import add_users, console_client, csrf_of, log_in
-from tests.unit.ledger.builders import hcf_seat1_wins
+from tests.unit.console.support import console_client, csrf_of, log_in, one_case_database
 
 URL = "postgresql+psycopg://pitwatch:S3cretPw@db.internal.example:5433/pitwatch"
 
@@ -60,14 +54,7 @@ def test_a_database_busy_with_another_writer_is_a_503_and_nothing_changed(
     changed. The lock is real: a second connection's ``BEGIN IMMEDIATE``; the console's
     own wait (``busy_wait_ms``) is short so the test does not sit out the shared 30 s."""
     path = tmp_path / "l.sqlite"
-    engine = open_ledger(f"sqlite:///{path}")
-    hand = msgspec.structs.replace(
-        hcf_seat1_wins(), status="discrepancy",
-        findings=[Finding(code="MISPAY", rule="HCF-7", severity="critical", seat=1, amount=5,
-                          message="overpaid by 5")])
-    post_hand(engine, hand)
-    open_cases(engine, [hand], [])
-    add_users(engine)
+    engine = one_case_database(str(path))
     (case,) = list_cases(engine, CaseFilter())
     before = get_case(engine, case.case_id)
     assert before is not None

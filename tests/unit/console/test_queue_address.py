@@ -12,30 +12,10 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-import msgspec
-from sqlalchemy import Engine
-
-from services.cases.intake import open_cases
-from services.events.contract import Finding
-from services.ledger.db import open_ledger
-from services.ledger.posting import post_hand
-from tests.unit.console.support import add_users, console_client, csrf_of, log_in
-from tests.unit.ledger.builders import hcf_seat1_wins
+from tests.unit.console.support import console_client, csrf_of, log_in, one_case_database
 
 NOT_APPLIED = ("Not applied: the player filter is given through the form, not the page&#39;s "
                "address")
-
-
-def _one_case(tmp_path: Path) -> Engine:
-    engine = open_ledger(f"sqlite:///{tmp_path}/l.sqlite")
-    hand = msgspec.structs.replace(
-        hcf_seat1_wins(), status="discrepancy",
-        findings=[Finding(code="MISPAY", rule="HCF-7", severity="critical", seat=1, amount=5,
-                          message="overpaid by 5")])
-    post_hand(engine, hand)
-    open_cases(engine, [hand], [])
-    add_users(engine)
-    return engine
 
 
 def _listed(html: str) -> list[str]:
@@ -43,7 +23,7 @@ def _listed(html: str) -> list[str]:
 
 
 def test_a_player_in_the_address_is_not_applied_and_the_page_says_so(tmp_path: Path) -> None:
-    engine = _one_case(tmp_path)
+    engine = one_case_database(f"{tmp_path}/l.sqlite")
     client = console_client(engine)
     assert log_in(client, "cora") == 303
     assert _listed(client.get("/queue").text) == ["1"]  # the one case, to work
