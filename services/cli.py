@@ -208,7 +208,11 @@ def adjudicate(
     if keeper is not None:
         _same_engine_as_kept(keeper.refuse_other_engines, engine)
     with _record_sink() as out, _dead_letter_file(dlq) as dlq_out:
-        run = run_file(file, read_profiles(), out, engine, keeper, dlq_out, leave_open)
+        try:
+            run = run_file(file, read_profiles(), out, engine, keeper, dlq_out, leave_open)
+        except OSError:
+            _book_what_was_read(ledger, keeper)
+            raise
     err.print(summary_table(run.tally, len(run.alerts), run.dead_letters.count,
                             run.chain_breaks_outside_hands))
     if run.tally.any_findings:
@@ -230,6 +234,16 @@ def adjudicate(
     failed = (run.input_rejected or refused
               or (fail_on_findings and run.tally.any_findings))
     raise typer.Exit(INPUT_PROBLEMS if failed else OK)
+
+
+def _book_what_was_read(ledger: str | None, keeper: RunKeeper | None) -> None:
+    """A log that stops being readable part way (a compressed file cut short): its hands
+    read whole before the damage are booked, archived and their cases opened, as the
+    records already written to stdout say (QA: none were booked), before the one-line
+    error. Hands still open there are left, not closed as incomplete, and no table state
+    is kept: the whole log, run again, books the rest and repeats nothing."""
+    if ledger is not None and keeper is not None:
+        _say_kept(ledger, keeper.finish())
 
 
 RECORD_SINK_BUFFER = 1 << 20

@@ -291,9 +291,11 @@ def post_command(
     bad_lines = [0]
     started = time.perf_counter()
     total = lines_beforehand(records_file, errors)
+    damage: list[OSError] = []
     with progress_bar(errors) as progress:
         task = progress.add_task("posting", total=total, unit="hands", note="")
-        for result in iter_post(engine, _read_records(records_file, bad_lines), batch_size):
+        for result in iter_post(engine, _read_records(records_file, bad_lines, damage),
+                                batch_size):
             statuses[result.status] += 1
             progress.advance(task)
             for finding in result.findings:
@@ -304,19 +306,29 @@ def post_command(
     summary = ", ".join(f"{status} {count}" for status, count in sorted(statuses.items()))
     rate = f"{hands / elapsed:,.0f} hands/s" if elapsed > 0 else "n/a"
     errors.print(f"{hands} records: {summary or 'none'} in {elapsed:.2f}s ({rate})")
+    if damage:  # said in one line (exit 2) once what was read whole is booked
+        raise damage[0]
     if bad_lines[0] or statuses["refused"] or statuses["conflict"]:
         raise typer.Exit(code=1)
 
 
-def _read_records(path: Path, bad_lines: list[int]) -> Iterator[AdjudicationRecord]:
+def _read_records(path: Path, bad_lines: list[int], damage: list[OSError]
+                  ) -> Iterator[AdjudicationRecord]:
     """Records of a JSONL file; a line that is not a valid record is reported, counted in
-    ``bad_lines[0]`` and skipped."""
-    with open_log(path) as lines:
-        for number, line in enumerate(lines, start=1):
-            if not line.strip():
-                continue
-            try:
-                yield decode_record(line)
-            except (msgspec.ValidationError, msgspec.DecodeError) as exc:
-                bad_lines[0] += 1
-                errors.print(f"{path}:{number}: not an adjudication record: {exc}", markup=False)
+    ``bad_lines[0]`` and skipped. A file that stops being readable part way (a compressed
+    file cut short) ends the records there, its error kept in ``damage``: the records
+    read whole before it are booked (the batch they were in was lost with the error: QA),
+    and the caller then says it."""
+    try:
+        with open_log(path) as lines:
+            for number, line in enumerate(lines, start=1):
+                if not line.strip():
+                    continue
+                try:
+                    yield decode_record(line)
+                except (msgspec.ValidationError, msgspec.DecodeError) as exc:
+                    bad_lines[0] += 1
+                    errors.print(f"{path}:{number}: not an adjudication record: {exc}",
+                                 markup=False)
+    except OSError as exc:
+        damage.append(exc)

@@ -30,6 +30,7 @@ from typing import Any
 
 import orjson
 import pytest
+import sqlalchemy as sa
 import zstandard
 
 from services.events.logfile import examine, open_log, read_chunks
@@ -129,6 +130,64 @@ def test_a_log_cut_short_adjudicates_what_was_whole_then_says_so(codec: str, eng
     assert len(records) == expected_hands
     assert "".join(records) == "".join(plain_records(engine).splitlines(keepends=True)
                                        [:expected_hands])
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_log_cut_short_books_what_was_whole_and_the_whole_log_the_rest(
+        engine: str, tmp_path: Path) -> None:
+    """With --ledger, the hands read whole before the damage were written to stdout but
+    not booked, archived or taken into cases (QA): they are now, before the one-line
+    error; the whole log run after books the rest, each of the first a duplicate."""
+    data = log_bytes()
+    whole = gzip.compress(data)
+    cut = whole[:len(whole) * 3 // 5]
+    readable = _prefix("gzip", cut)
+    expected_hands = readable[:readable.rfind(b"\n") + 1].count(b'"hand_ended"')
+    assert 0 < expected_hands < 60
+    (tmp_path / "cut.jsonl.gz").write_bytes(cut)
+    (tmp_path / "day.jsonl.gz").write_bytes(whole)
+    url = f"sqlite:///{tmp_path / 'l.sqlite'}"
+    ran = pitwatch("adjudicate", str(tmp_path / "cut.jsonl.gz"), "--engine", engine,
+                   "--ledger", url)
+    assert ran.code == 2
+    assert ran.error_lines[-1].startswith("error: gzip data ends at byte"), ran.stderr
+    assert ran.stdout.count("\n") == expected_hands
+    assert f"{expected_hands} posted" in ran.stderr
+    assert count(url, "hands") == expected_hands
+    assert count(url, "archive_segments") > 0
+    again = pitwatch("adjudicate", str(tmp_path / "day.jsonl.gz"), "--engine", engine,
+                     "--ledger", url)
+    assert again.code == 0, again.stderr
+    assert f"{expected_hands} duplicate, {60 - expected_hands} posted" in again.stderr
+    assert count(url, "hands") == 60
+
+
+def test_ledger_post_of_records_cut_short_books_those_read_whole(tmp_path: Path) -> None:
+    """``ledger post`` of a compressed records file cut short booked nothing (the batch
+    they were read into was lost with the error, QA): the records read whole are booked,
+    then the one-line error (exit 2)."""
+    whole = gzip.compress(plain_records("native").encode())
+    cut = whole[:len(whole) // 2]
+    readable = _prefix("gzip", cut)
+    expected = readable[:readable.rfind(b"\n") + 1].count(b"\n")
+    assert 0 < expected < 60
+    path = tmp_path / "records.jsonl.gz"
+    path.write_bytes(cut)
+    url = f"sqlite:///{tmp_path / 'l.sqlite'}"
+    ran = pitwatch("ledger", "post", str(path), "--db", url)
+    assert ran.code == 2
+    assert f"{expected} records: posted {expected}" in ran.stderr
+    assert ran.error_lines[-1].startswith("error: gzip data ends at byte"), ran.stderr
+    assert count(url, "hands") == expected
+
+
+def count(url: str, table: str) -> int:
+    engine = sa.create_engine(url)
+    try:
+        with engine.connect() as conn:
+            return int(conn.execute(sa.text(f"SELECT count(*) FROM {table}")).scalar_one())
+    finally:
+        engine.dispose()
 
 
 @pytest.mark.parametrize("codec", sorted(COMPRESS))
