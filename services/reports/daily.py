@@ -18,7 +18,10 @@ Definitions (all integers, chips):
 * hold %: win / drop x 100, an exact fraction rounded half away from zero to two places.
 
 A hand the ledger refused is counted as a hand and listed for review, but its chips are
-not in the money totals: the ledger booked none.
+not in the money totals: the ledger booked none. A booked hand that was later re-posted
+with other content (SURV-9 ``LEDGER_CONFLICT``: the re-post is refused and kept in the
+ledger's ``conflicts`` table, the booking unchanged) is listed for review too, with what
+differed: the refusal leaves no other trace a reviewer would see, and opens no case.
 """
 
 from __future__ import annotations
@@ -82,21 +85,50 @@ class Totals:
 
 
 @dataclass(frozen=True)
+class ConflictLine:
+    """A re-post of a booked hand with other content, which the ledger refused (a row of
+    its ``conflicts`` table). Kept whole, not only as a finding's message, so the review
+    list can say which fields differ and name both versions by hash: the stored one is
+    the booking, the offered one is in the ledger (``offered_json``) for whoever checks
+    which of the two the table's systems really sent. The ledger keeps no time of the
+    offer, so none is shown."""
+
+    offered_sha256: str
+    stored_sha256: str
+    detail: str  # "fields differ: a, b", as the ledger wrote it
+
+    def finding(self, hand_id: str) -> Finding:
+        """The critical finding the ledger reported when it refused the re-post: counted
+        with the day's findings by rule, as the refusals (GEN-8) are."""
+        from services.ledger.posting import CONFLICT_CODE, CONFLICT_RULE
+
+        return Finding(
+            code=CONFLICT_CODE, rule=CONFLICT_RULE, severity="critical", seat=None,
+            amount=None,
+            message=(f"hand {hand_id} re-posted with different content (stored "
+                     f"{self.stored_sha256[:12]}, offered {self.offered_sha256[:12]}; "
+                     f"{self.detail}); refused, the booked hand is unchanged"))
+
+
+@dataclass(frozen=True)
 class BookedHand:
-    """A record as the day's report sees it: booked (chips in the ledger) or not."""
+    """A record as the day's report sees it: booked (chips in the ledger) or not, with
+    the ledger's own findings (a refusal) and the re-posts of it the ledger refused."""
 
     record: AdjudicationRecord
     booked: bool = True
     ledger_findings: tuple[Finding, ...] = ()
+    conflicts: tuple[ConflictLine, ...] = ()
 
     @property
     def findings(self) -> list[Finding]:
-        return [*self.record.findings, *self.ledger_findings]
+        return [*self.record.findings, *self.ledger_findings,
+                *(c.finding(self.record.hand_id) for c in self.conflicts)]
 
     @property
     def needs_review(self) -> bool:
         return (self.record.status in REVIEW_STATUSES or not self.booked
-                or bool(self.ledger_findings))
+                or bool(self.ledger_findings) or bool(self.conflicts))
 
 
 @dataclass(frozen=True)
@@ -129,6 +161,7 @@ class ReviewHand:
     ended_at: str | None
     worst: str
     codes: str
+    conflicts: tuple[ConflictLine, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -284,7 +317,7 @@ def _review_line(hand: BookedHand) -> ReviewHand:
     worst = next((s for s in SEVERITY_ORDER if s in severities), "none")
     codes = ", ".join(sorted({f"{f.code} ({f.rule})" for f in hand.findings}))
     return ReviewHand(r.hand_id, r.table_id, r.game, r.status, hand.booked, r.dealer_id,
-                      r.ended_at, worst, codes)
+                      r.ended_at, worst, codes, hand.conflicts)
 
 
 def records_of_day(
@@ -335,23 +368,35 @@ IDS_PER_QUERY = 512  # hand ids a query looks up at a time
 
 def _booked_hands(conn: Connection, rows: Sequence[Row[str, str, str]]
                   ) -> list[BookedHand]:
-    """The rows' records as booked hands, each with the ledger's own findings."""
-    from services.ledger.models import FindingRow
+    """The rows' records as booked hands, each with the ledger's own findings and the
+    re-posts of it the ledger refused (``conflicts``: kept apart from the findings rows,
+    since the booked hand's rows never change)."""
+    from services.ledger.models import Conflict, FindingRow
 
     extra: dict[str, list[Finding]] = defaultdict(list)
+    conflicts: dict[str, list[ConflictLine]] = defaultdict(list)
     ids = [row.hand_id for row in rows]
     for start in range(0, len(ids), IDS_PER_QUERY):
+        chunk = ids[start:start + IDS_PER_QUERY]
+        for c in conn.execute(
+                select(Conflict.hand_id, Conflict.offered_sha256, Conflict.stored_sha256,
+                       Conflict.detail)
+                .where(Conflict.hand_id.in_(chunk))
+                .order_by(Conflict.hand_id, Conflict.offered_sha256)):
+            conflicts[c.hand_id].append(
+                ConflictLine(c.offered_sha256, c.stored_sha256, c.detail))
         found = conn.execute(
             select(FindingRow.hand_id, FindingRow.code, FindingRow.rule, FindingRow.severity,
                    FindingRow.seat, FindingRow.amount, FindingRow.message)
             .where(FindingRow.origin == "ledger",
-                   FindingRow.hand_id.in_(ids[start:start + IDS_PER_QUERY]))
+                   FindingRow.hand_id.in_(chunk))
             .order_by(FindingRow.hand_id, FindingRow.ordinal))
         for f in found:
             extra[f.hand_id].append(Finding(code=f.code, rule=f.rule, severity=f.severity,
                                             seat=f.seat, amount=f.amount, message=f.message))
     return [BookedHand(decode_record(row.record_json), row.ledger_status == "posted",
-                       tuple(extra.get(row.hand_id, ())))
+                       tuple(extra.get(row.hand_id, ())),
+                       tuple(conflicts.get(row.hand_id, ())))
             for row in rows]
 
 
