@@ -15,7 +15,7 @@ import getpass
 import os
 import sys
 from collections.abc import Callable
-from typing import Annotated
+from typing import Annotated, get_args
 
 import typer
 from rich.console import Console
@@ -40,6 +40,7 @@ from services.cases.queries import (
     get_case,
     list_cases,
 )
+from services.events.contract import GameName
 from services.events.days import parse_day
 from services.exits import INPUT_PROBLEMS, USAGE, print_error
 from services.ledger.case_tables import CASE_OUTCOMES, CASE_STATES
@@ -57,6 +58,11 @@ ANY_STATE = "any"
 # state but closed, the default: the cases to work) or ``any``. The default once was every
 # state, so the command line showed closed cases the console's queue leaves out (QA).
 LIST_STATES = (*CASE_STATES, WORK, ANY_STATE)
+# What ``cases list --game`` takes: the names a table posts (``table_configured.game``),
+# which a case's game tags hold. As written, as ``--severity`` and ``--state`` take theirs
+# and as the console's queue matches a game: "HCF" or "poker" listed no case and exit 0,
+# as if the queue were clear (QA).
+GAMES: tuple[str, ...] = get_args(GameName)
 
 DbOption = Annotated[str, typer.Option("--db", envvar=DB_ENV_VAR,
                                        help="SQLAlchemy URL of the pitwatch database.")]
@@ -123,7 +129,8 @@ def list_command(
              f"default, as the console's queue); {ANY_STATE}: every state")] = WORK,
     severity: Annotated[str | None, typer.Option(callback=_one_of(SEVERITIES, "--severity"),
                                                  help="at least this severity")] = None,
-    game: Annotated[str | None, typer.Option(help="cases with evidence of this game")] = None,
+    game: Annotated[str | None, typer.Option(
+        help=f"cases with evidence of this game, one of {', '.join(GAMES)}")] = None,
     table: Annotated[str | None, typer.Option(help="cases with evidence at this table")]
     = None,
     dealer: Annotated[str | None, typer.Option(help="cases naming this dealer")] = None,
@@ -145,6 +152,7 @@ def list_command(
         if value is not None and not value.strip():  # matched nothing, silently (QA)
             raise typer.BadParameter("an empty value matches no case: give one, or leave "
                                      "the option out", param_hint=option)
+    _one_of(GAMES, "--game")(game)  # after the empty check, which says more about ""
     try:
         day = parse_day(date) if date is not None else None
     except ValueError:
