@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Annotated
 
 import msgspec
+import orjson
 import typer
 from rich.console import Console
 from rich.text import Text
@@ -286,6 +287,7 @@ def post_command(
 
     Exits 1 when a line was not a record or the ledger refused a hand or a re-post.
     """
+    _refuse_an_event_log(records_file)
     engine = open_for_writing(db)
     statuses: Counter[str] = Counter()
     bad_lines = [0]
@@ -310,6 +312,32 @@ def post_command(
         raise damage[0]
     if bad_lines[0] or statuses["refused"] or statuses["conflict"]:
         raise typer.Exit(code=1)
+
+
+EVENT_MEMBERS = frozenset({"type", "seq", "table_id", "prev_hash", "event_id"})
+
+
+def _refuse_an_event_log(path: Path) -> None:
+    """Stop (one line, exit 2, no database made) when the file is a table's event log,
+    not records: each of its lines was reported as "not an adjudication record" (16,665
+    lines for a small log, QA) and an empty ledger was made. Judged by its first line
+    that holds anything (standard input is not read ahead)."""
+    if str(path) == "-":
+        return
+    try:
+        with open_log(path) as lines:
+            first = next((line for line in lines if line.strip()), None)
+    except OSError:
+        return  # said where the records are read
+    try:
+        value = orjson.loads(first) if first is not None else None
+    except orjson.JSONDecodeError:
+        return
+    if isinstance(value, dict) and value.keys() >= EVENT_MEMBERS and "status" not in value:
+        raise typer.BadParameter(
+            f"{path} holds a table's events (its first line is a {value['type']!s:.40} "
+            "event), not adjudication records: `pitwatch adjudicate FILE --ledger URL` "
+            "adjudicates and books them", param_hint="RECORDS_FILE")
 
 
 def _read_records(path: Path, bad_lines: list[int], damage: list[OSError]

@@ -424,3 +424,21 @@ def test_surveil_leaves_open_what_a_log_that_goes_on_ends_inside(tmp_path: Path)
     assert left.stdout == closed.stdout
     assert f"{still_open} hand(s) still open at the end of the log" in left.stderr
     assert "still open" not in closed.stderr
+
+
+def test_ledger_post_of_an_event_log_is_one_line_and_makes_no_database(
+        tmp_path: Path) -> None:
+    """A table's event log given to ``ledger post`` printed "not an adjudication record"
+    for every line and made an empty ledger (QA): one line naming what the file holds and
+    the command that books it, exit 2, no database; compressed too."""
+    for name, data in (("day.jsonl", log_bytes()), ("day.jsonl.gz", gzip.compress(log_bytes()))):
+        path = tmp_path / name
+        path.write_bytes(data)
+        db = tmp_path / "l.sqlite"
+        ran = pitwatch("ledger", "post", str(path), "--db", f"sqlite:///{db}")
+        assert ran.code == 2
+        assert len(ran.error_lines) == 1, ran.stderr
+        assert (f"{path} holds a table's events (its first line is a table_configured event), "
+                "not adjudication records: `pitwatch adjudicate FILE --ledger URL`"
+                ) in ran.error_lines[0]
+        assert not db.exists()
