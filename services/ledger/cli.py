@@ -201,15 +201,19 @@ def rake_command(db: DbOption = DEFAULT_URL, fmt: FormatOption = Format.table) -
 
 @ledger_app.command("totals")
 def totals_command(db: DbOption = DEFAULT_URL, fmt: FormatOption = Format.table) -> None:
-    """Per table and UTC day: hands, drop, payouts, rake, house win."""
+    """Per table and UTC day: hands, drop, payouts, rake, house bank, house win.
+
+    "house win" is what the house kept, rake plus house bank, as the daily report's win
+    (and its hold %, win / drop); the column once so named held the house bank alone, so
+    a hold worked out from it was 0 at a table whose win was the rake (QA)."""
     rows = sorted(table_day_totals(open_for_reading(db)),
                   key=lambda r: (natural_key(r.table_id), str(r.day)))
     listing = Listing("Table totals", [
         Column("table"), Column("day"), Column("hands", count=True),
         Column("drop", chips=True), Column("payouts", chips=True), Column("rake", chips=True),
-        Column("house win", chips=True)],
+        Column("house bank", chips=True), Column("house win", chips=True)],
         [(r.table_id, None if r.day is None else r.day.isoformat(), r.hands, r.drop,
-          r.payouts, r.rake, r.house_win) for r in rows])
+          r.payouts, r.rake, r.house_win, r.rake + r.house_win) for r in rows])
     _emit([listing], fmt)
 
 

@@ -114,8 +114,10 @@ def test_rake_and_totals_as_json_and_csv(db: str) -> None:
         {"table": "T1", "day": "2024-05-01", "mode": "designated", "hands": 1, "rake": 2},
         {"table": "T1", "day": "2024-05-01", "mode": "players", "hands": 1, "rake": 1}]
     totals = list(csv.reader(io.StringIO(_out(["totals", "--db", db, "--format", "csv"]))))
-    assert totals == [["table", "day", "hands", "drop", "payouts", "rake", "house win"],
-                      ["T1", "2024-05-01", "2", "15", "10", "3", "0"]]
+    # house win: rake 3 + house bank 0, the daily report's win (it was the bank alone, QA)
+    assert totals == [["table", "day", "hands", "drop", "payouts", "rake", "house bank",
+                       "house win"],
+                      ["T1", "2024-05-01", "2", "15", "10", "3", "0", "3"]]
 
 
 def test_hand_as_json_and_csv(db: str) -> None:
