@@ -6,8 +6,14 @@ book compliance staff sign is ``docs/rules.md`` (GEN, SURV) plus ``docs/rules/<g
 the report prints each cited rule's bullet from there, word for word.
 
 A rule is either a bullet that opens with its bold ID (``- **HCF-7 Settlement.** ...``,
-continuation lines indented; one bullet may name several IDs) or a heading that names one
-(``## SURV-9 — event-stream integrity``), whose text is the section below it.
+continuation lines indented; one bullet may name several IDs) or a heading that opens with
+one (``## SURV-9 — event-stream integrity``), whose text is the section below it. A
+heading may name several, as a list (``## FCD-5, FCD-7, FCD-8 Betting``) or one part each
+(``## GEN-6 Dead hands, GEN-7 walking away``): the section is the text of each, since a
+game's rule book writes rules that share their text once (taking only the first ID left
+FCD-7 and FCD-8, cited by every Draw 7-A betting finding, "with no text" in the dispute
+reports). An ID the heading only refers to (``## Pots (FCD-9, FCD-11)``, or inside
+parentheses) is not one it names: its text is elsewhere.
 """
 
 from __future__ import annotations
@@ -20,7 +26,10 @@ from markupsafe import Markup, escape
 
 RULE_ID = r"[A-Z]{2,5}-\d+"
 _BULLET_IDS = re.compile(r"\*\*(" + RULE_ID + r")\b")
-_HEADING_ID = re.compile(r"^#{2,6}\s+(" + RULE_ID + r")\b")
+_HEADING = re.compile(r"^#{2,6}\s+(.*)$")
+_HEADING_PART_ID = re.compile(r"(" + RULE_ID + r")\b")
+_HEADING_PARTS = re.compile(r",|\band\b|&")
+_PARENTHESES = re.compile(r"\([^)]*\)")
 _TABLE_RULE = re.compile(r"^\|[\s:|-]+\|$")
 
 
@@ -67,10 +76,10 @@ def parse_rules(text: str, source: str) -> list[RuleText]:
     i = 0
     while i < len(lines):
         line = lines[i]
-        heading = _HEADING_ID.match(line)
-        if heading:
+        heading_ids = _heading_ids(line)
+        if heading_ids:
             body, i = _section(lines, i + 1)
-            found.append(RuleText(heading.group(1), tuple(body), source))
+            found += [RuleText(rule_id, tuple(body), source) for rule_id in heading_ids]
             continue
         if line.startswith("- **"):
             ids = _BULLET_IDS.findall(line)
@@ -79,6 +88,17 @@ def parse_rules(text: str, source: str) -> list[RuleText]:
             continue
         i += 1
     return found
+
+
+def _heading_ids(line: str) -> list[str]:
+    """The rule IDs a heading names: none unless it opens with one; then each part of it
+    (split at commas and "and", parentheses left out) that opens with an ID."""
+    heading = _HEADING.match(line)
+    if heading is None or not _HEADING_PART_ID.match(heading.group(1)):
+        return []
+    parts = _HEADING_PARTS.split(_PARENTHESES.sub("", heading.group(1)))
+    return [m.group(1) for m in map(_HEADING_PART_ID.match, map(str.strip, parts))
+            if m is not None]
 
 
 def _bullet(lines: list[str], start: int) -> tuple[list[str], int]:
