@@ -166,9 +166,7 @@ def hand(
             assert lines is not None and events is not None
             report = dispute_from_log(lines, hand_id, read_profiles(), log_name=events.name)
     except HandNotWholeInLog as exc:
-        advice = ("give a log holding the table from its first event on (the days' files "
-                  "in one), or leave out --events to read it from the event archive"
-                  if events is not None else
+        advice = (exc.mismatch.advice if events is not None else
                   "pitwatch verify lists what the archive lost")
         err.print(f"[red]error:[/red] hand {escape(hand_id)}: {escape(str(exc))}; {advice}",
                   soft_wrap=True)
@@ -361,14 +359,15 @@ class HandCopies:
                   ) -> dict[str, DisputeReport]:
         """The file's hands, then the archive's for those it does not hold."""
         from services.reports.archived import archive_lacks, tables_of
-        from services.reports.dispute import disputes_from_ledger, ledger_only_note
+        from services.reports.dispute import LogMismatch, disputes_from_ledger, ledger_only_note
         from services.reports.log_tables import LogFile
 
         log = LogFile(events)
         lines: Events = log if log.holds_lines() else []
+        mismatched: dict[str, LogMismatch] = {}
         reports = disputes_from_ledger(self.engine, self.url, hand_ids, lines, read_profiles(),
                                        book, log_name=events.name, on_hand=on_hand,
-                                       missing=lambda _h, _t: None)
+                                       missing=lambda _h, _t: None, mismatched=mismatched)
         absent = [h for h in hand_ids if h not in reports]
         if not absent:
             return reports
@@ -385,10 +384,12 @@ class HandCopies:
                                         tables_of(self.engine, absent), read_profiles(), book,
                                         log_name=ARCHIVE_NAME, missing=in_neither)
         for hand_id in archived:
-            said.setdefault(hand_id, f"hand {hand_id} is not (whole) in {events.name}: its "
-                                     f"report is "
-                                     f"from {ARCHIVE_NAME}, as `pitwatch report hand "
-                                     f"{hand_id} --ledger URL` writes it")
+            other = mismatched.get(hand_id)
+            said.setdefault(hand_id, (f"hand {hand_id}: {other.clause};" if other is not None
+                                      and other.other_hand else
+                                      f"hand {hand_id} is not (whole) in {events.name}:") +
+                            f" its report is from {ARCHIVE_NAME}, as `pitwatch report hand "
+                            f"{hand_id} --ledger URL` writes it")
         return reports | archived
 
     def _from_archive(self, hand_ids: list[str], book: dict[str, RuleText],
@@ -397,9 +398,20 @@ class HandCopies:
         """The archive's hands; one it lacks gets what ``report hand ID --ledger URL``
         gives: the booking only, with why."""
         from services.reports.archived import archive_lacks, tables_of
-        from services.reports.dispute import NOT_SUPPLIED, disputes_from_ledger, ledger_only_note
+        from services.reports.dispute import (
+            NOT_SUPPLIED,
+            LogMismatch,
+            disputes_from_ledger,
+            ledger_only_note,
+        )
+
+        mismatched: dict[str, LogMismatch] = {}
 
         def lacking(hand_id: str, table_id: str) -> str:
+            if hand_id in mismatched:  # the archive holds events other than the booked
+                said[hand_id] = (f"hand {hand_id}: {mismatched[hand_id].clause}; its report "
+                                 "shows the booking only (pitwatch verify)")
+                return ledger_only_note(mismatched[hand_id].clause)
             why = archive_lacks(self.engine, table_id)
             if why is None:
                 unarchived.append(hand_id)
@@ -409,7 +421,8 @@ class HandCopies:
 
         return disputes_from_ledger(self.engine, self.url, hand_ids,
                                     tables_of(self.engine, hand_ids), read_profiles(), book,
-                                    log_name=ARCHIVE_NAME, on_hand=on_hand, missing=lacking)
+                                    log_name=ARCHIVE_NAME, on_hand=on_hand, missing=lacking,
+                                    mismatched=mismatched)
 
 
 if __name__ == "__main__":  # pragma: no cover
