@@ -223,6 +223,9 @@ def daily(
     from services.reports.render import render_html
 
     _check_format(fmt)
+    if table is not None and not table.strip():  # once "no hands ended on DAY": --date
+        raise typer.BadParameter("an empty value matches no table: give one, or leave out "
+                                 "--table for every table", param_hint="--table")
     not_the_input({"--output": out}, events, alerts, stdout=out is None)
     try:
         day = parse_day(date)
