@@ -20,7 +20,14 @@ from dataclasses import dataclass
 from sqlalchemy import Engine, select
 
 from services.cases.audit import SYSTEM_ACTOR, CaseChanged, change_case, now_utc
-from services.cases.lifecycle import Action, CaseRefused, CaseStatus, apply, check_name
+from services.cases.lifecycle import (
+    Action,
+    CaseRefused,
+    CaseStatus,
+    apply,
+    check_name,
+    same_name,
+)
 from services.ledger.case_tables import Case, is_case_id
 from services.ledger.db import write_transaction
 
@@ -70,10 +77,13 @@ def act(engine: Engine, case_id: int, action: Action, actor: str, *,
                               f"(pitwatch cases show {case_id})")
         before = CaseStatus(row.state, row.severity, row.assignee, row.outcome, row.reason)
         after = apply(case_id, before, action, assignee=assignee, text=text, outcome=outcome)
-        if action == "assign" and after == before:
+        if (action == "assign" and after.state == before.state
+                and same_name(before.assignee, after.assignee)):
             # Not recorded: an entry that changes nothing raised the version, and every
-            # other reviewer's open form was then refused as stale (QA).
-            return ActionResult(case_id, row.version, before, after, changed=False)
+            # other reviewer's open form was then refused as stale (QA). The same reviewer
+            # in other capitals too, by the name comparison the queue's filter uses: "ann"
+            # after "Ann" was a new version and entry for a case nobody had passed on (QA).
+            return ActionResult(case_id, row.version, before, before, changed=False)
         detail: dict[str, str] = {}
         if text is not None:
             detail["note" if action == "note" else "reason"] = text

@@ -65,6 +65,15 @@ TEXT_CONTROLS_KEPT = frozenset("\n\r\t")
 DIRECTION_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 
 
+def same_name(a: str | None, b: str | None) -> bool:
+    """Whether two names are one person's: in any capitals, blanks around left out, as the
+    console keeps its users' names (lower case). One comparison, in Python, for every use
+    (the queue's ``assignee`` filter, an assign to whom the case has already): the database's
+    ``lower()`` folds only ASCII on SQLite and every letter on PostgreSQL, so a name such as
+    "ÅSA" found its own cases on one and not on the other."""
+    return a is not None and b is not None and a.strip().lower() == b.strip().lower()
+
+
 def check_name(name: str, what: str) -> None:
     """A person's name in the trail is one line of visible characters: a newline in an
     assignee once drew a forged header line under ``cases show``'s, and a right-to-left

@@ -13,7 +13,7 @@ from typing import Any
 import orjson
 from sqlalchemy import Engine, Select, exists, func, select
 
-from services.cases.lifecycle import SEVERITY_RANK
+from services.cases.lifecycle import SEVERITY_RANK, same_name
 from services.ledger.case_tables import (
     Case,
     CaseAudit,
@@ -123,8 +123,9 @@ def list_cases(engine: Engine, wanted: CaseFilter | None = None) -> list[CaseSum
         rank = SEVERITY_RANK.get(f.severity, 0)
         query = query.where(Case.severity.in_([s for s, r in SEVERITY_RANK.items() if r >= rank]))
     if f.assignee is not None:  # in any capitals, as the console matches names (QA: a
-        # case the command line gave to "Op" never showed in op's "My cases")
-        query = query.where(func.lower(Case.assignee) == f.assignee.strip().lower())
+        # case the command line gave to "Op" never showed in op's "My cases"), compared in
+        # Python (``same_name``) so that SQLite and PostgreSQL find the same cases
+        query = query.where(Case.assignee.is_not(None))
     for kind, value in (("game", f.game), ("table", f.table), ("dealer", f.dealer),
                         ("player", f.player)):
         if value is not None:
@@ -133,6 +134,8 @@ def list_cases(engine: Engine, wanted: CaseFilter | None = None) -> list[CaseSum
         query = query.where(_tagged("day", f.day.isoformat()))
     with engine.connect() as conn:
         rows = [CaseSummary(**row._asdict()) for row in conn.execute(query)]
+    if f.assignee is not None:
+        rows = [c for c in rows if same_name(c.assignee, f.assignee)]
     rows.sort(key=lambda c: (-SEVERITY_RANK.get(c.severity, -1), c.opened_at, c.case_id))
     return rows[:f.limit] if f.limit is not None else rows
 
