@@ -206,6 +206,23 @@ class LedgerView:
     matches_log: bool | None  # booked record == record re-derived from the log
 
 
+@dataclass(frozen=True)
+class BookedBeside:
+    """One seat (or the house) of a booked record that differs from the log's: each side's
+    result after rake, recorded and expected (``None``: that side has no figure)."""
+
+    who: str
+    log_recorded: int | None
+    booked_recorded: int | None
+    log_expected: int | None
+    booked_expected: int | None
+
+    @property
+    def differs(self) -> bool:
+        return (self.log_recorded, self.log_expected) != (self.booked_recorded,
+                                                          self.booked_expected)
+
+
 @dataclass
 class DisputeReport:
     hand_id: str
@@ -238,6 +255,9 @@ class DisputeReport:
     # chain section must not say VERIFIED beside it (QA).
     record_hash_differs: bool = False
     ledger: LedgerView | None = None
+    # The record as booked, when it differs from the one re-derived from the log (which
+    # the report shows): it is shown beside it in section 8, never mixed into it.
+    booked: AdjudicationRecord | None = None
     log_name: str | None = None
     notes: list[str] = field(default_factory=list)
     # Surveillance alerts citing the hand; ``alerts_source`` None: no alerts file given.
@@ -267,6 +287,27 @@ class DisputeReport:
         rows += [SeatRow(None, h) for h in self.hands
                  if h.seat is None or h.seat in by_seat]
         return rows
+
+    @property
+    def booked_beside(self) -> list[BookedBeside]:
+        """Per seat and the house, the log's results beside the booking's (empty when the
+        booking is the log's record)."""
+        if self.booked is None:
+            return []
+        booked = {line.who: line for line in seat_lines(self.booked, {})}
+        rows: list[BookedBeside] = []
+        for line in self.seat_lines:
+            other = booked.pop(line.who, None)
+            rows.append(BookedBeside(line.who, line.recorded_net,
+                                     other.recorded_net if other else None,
+                                     line.expected_net, other.expected_net if other else None))
+        rows += [BookedBeside(b.who, None, b.recorded_net, None, b.expected_net)
+                 for b in booked.values()]
+        return rows
+
+    @property
+    def booked_findings(self) -> list[Finding]:
+        return self.booked.findings if self.booked is not None else []
 
     def attach_alerts(self, alerts: Iterable[Alert], source: str) -> None:
         """Keep the alerts raised on or citing this hand."""
@@ -414,29 +455,52 @@ def _ledger_report(
     missing: str = NOT_SUPPLIED,
 ) -> DisputeReport:
     """The booked hand's report; ``missing``: the note of a report without the hand's
-    events (``replay`` None), which then names no event log: it read none of the hand."""
-    report = _base(stored.record, log_name if replay is not None else None)
+    events (``replay`` None), which then names no event log: it read none of the hand.
+
+    With the events (which ``not_whole_in_log`` has held to the booked hand's), the report
+    is the log's, as ``docs/reports.md`` promises: its findings, its settlement, its
+    money, all from the record the log re-derives, and the booking in section 8. When the
+    booking differs, it is shown there beside the log's, never mixed in: the record booked
+    once gave the findings and "recorded" figures while the timeline beside them showed
+    the log's payouts (QA: "paid 150 chips" above "+50 recorded, difference 0")."""
+    derived = replay.record if replay is not None else None
+    # From the archive (named "the event archive"), the booked record stays the report's:
+    # those are the events pitwatch judged, and a hand booked without its table's state
+    # (a day run without --leave-open, rejected) is reviewed as booked.
+    archived = bool(log_name and log_name.startswith("the "))
+    report = _base(stored.record if archived or derived is None else derived,
+                   log_name if replay is not None else None)
     matches: bool | None = None
-    if replay is not None and replay.record is not None:
-        matches = encode_record(replay.record) == encode_record(stored.record)
+    if replay is not None and derived is not None:
+        matches = encode_record(derived) == encode_record(stored.record)
         _from_replay(report, replay)
-        report.record = stored.record  # the booked record is what is in dispute
+        if not matches and not archived:
+            report.booked = stored.record
     else:
         report.notes.append(
             missing if replay is None else
             "The event log holds this hand's events but they never produced a record, so "
             "this report shows the record as booked in the ledger only.")
         report.seat_money = seat_money(stored.record)
+    # The ledger's own findings (beyond the booked record's) belong to the booking.
     ledger_only = [f for f in stored.findings if f not in stored.record.findings]
-    report.record = _with_findings(stored.record, ledger_only)
+    report.record = _with_findings(report.record, ledger_only)
     from services.ledger.db import shown_url
 
     report.ledger = LedgerView(shown_url(url), stored.ledger_status, stored.record_sha256,
                                stored.conflicts, matches)
-    if matches is False:
+    if matches is False and archived:
         report.notes.append(
             "The record booked in the ledger differs from the record re-derived from the "
-            "event log: the log or the booking changed after the hand was booked.")
+            "event archive: the log or the booking changed after the hand was booked, or "
+            "the hand was booked without its table's earlier events.")
+    elif matches is False:
+        report.notes.append(
+            "The record booked in the ledger differs from the record re-derived from the "
+            "event log, whose events are the booked hand's (the same seq range and "
+            "last_hash): sections 1 to 7 are the log's, the booking is beside it in section "
+            "8. The rules applied (the rule profile, the pitwatch version) or the booking "
+            "changed since the hand was booked; pitwatch verify checks the booking.")
     _finish(report, rules)
     return report
 
