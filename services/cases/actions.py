@@ -19,13 +19,13 @@ from dataclasses import dataclass
 
 from sqlalchemy import Engine, select
 
-from services.cases.audit import SYSTEM_ACTOR, CaseChanged, change_case, now_utc
+from services.cases.audit import CaseChanged, change_case, now_utc
 from services.cases.lifecycle import (
     Action,
     CaseRefused,
     CaseStatus,
     apply,
-    check_name,
+    check_actor,
     same_name,
 )
 from services.ledger.case_tables import Case, is_case_id
@@ -52,12 +52,7 @@ def act(engine: Engine, case_id: int, action: Action, actor: str, *,
         assignee: str | None = None, text: str | None = None, outcome: str | None = None,
         expected_version: int | None = None, at: str | None = None) -> ActionResult:
     """Apply one action to one case (see the module docstring)."""
-    if not actor.strip():
-        raise CaseRefused("every action names who takes it (--actor)")
-    check_name(actor, "the actor")
-    if actor.strip().lower() == SYSTEM_ACTOR:  # its entries are what pitwatch did itself
-        raise CaseRefused(f"{SYSTEM_ACTOR!r} is the name of what pitwatch does by itself: "
-                          "act under your own name (--actor)")
+    check_actor(actor)
     if not is_case_id(case_id):
         raise CaseNotFound(f"no case {case_id}")
     with write_transaction(engine) as conn:

@@ -19,8 +19,6 @@ from sqlalchemy import Connection, bindparam, insert, update
 from services.cases.lifecycle import CaseStatus
 from services.ledger.case_tables import Case, CaseAudit
 
-SYSTEM_ACTOR = "pitwatch"  # the actor of what the pipeline does by itself
-
 
 class CaseChanged(RuntimeError):
     """The case changed since the action was decided on it (another reviewer acted)."""

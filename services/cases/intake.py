@@ -26,8 +26,8 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
 
 from services.archive.alerts import alert_key
-from services.cases.audit import SYSTEM_ACTOR, change_case, now_utc, open_case
-from services.cases.lifecycle import SEVERITY_RANK, CaseStatus, apply, opened
+from services.cases.audit import change_case, now_utc, open_case
+from services.cases.lifecycle import SEVERITY_RANK, SYSTEM_ACTOR, CaseStatus, apply, opened
 from services.cases.subjects import Subject, alert_subject, hand_subject
 from services.events.contract import AdjudicationRecord, Alert, Finding
 from services.ledger.case_tables import Case, CaseEvidence, CaseHand, CaseTag

@@ -22,6 +22,9 @@ from services.ledger.case_tables import CASE_OUTCOMES
 Action = Literal["open", "evidence", "assign", "note", "escalate", "close"]
 ACTIONS: tuple[str, ...] = ("open", "evidence", "assign", "note", "escalate", "close")
 SEVERITY_RANK = {"info": 0, "warning": 1, "critical": 2}
+# The actor of what pitwatch does by itself (opening cases, joining evidence). No person
+# acts under it, nor is given a case under it: its entries would be taken for pitwatch's.
+SYSTEM_ACTOR = "pitwatch"
 
 
 class CaseRefused(ValueError):
@@ -86,6 +89,17 @@ def check_name(name: str, what: str) -> None:
                           "a tab, a direction override): write it on one line, plainly")
 
 
+def check_actor(actor: str) -> None:
+    """Who takes an action: a person's name (see ``check_name``), never ``SYSTEM_ACTOR``,
+    in any capitals, or a trail could not tell a person's entries from pitwatch's."""
+    if not actor.strip():
+        raise CaseRefused("every action names who takes it (--actor)")
+    check_name(actor, "the actor")
+    if same_name(actor, SYSTEM_ACTOR):
+        raise CaseRefused(f"{SYSTEM_ACTOR!r} is the name of what pitwatch does by itself: "
+                          "act under your own name (--actor)")
+
+
 def check_text(text: str, what: str) -> None:
     """A note or a reason: lines of text, at most ``TEXT_LIMIT`` characters."""
     if len(text.strip()) > TEXT_LIMIT:
@@ -117,6 +131,10 @@ def apply(case_id: int, status: CaseStatus, action: Action, *, assignee: str | N
         if not (assignee and assignee.strip()):
             raise CaseRefused("assign needs the reviewer's name")
         check_name(assignee, "the reviewer's name")
+        if same_name(assignee, SYSTEM_ACTOR):  # QA: `cases assign 7 pitwatch` took it,
+            # a case in the name nobody may act under, which no one could then work
+            raise CaseRefused(f"{SYSTEM_ACTOR!r} is the name of what pitwatch does by "
+                              "itself: assign the case to a person")
         state = "in_review" if status.state == "open" else status.state
         return replace(status, state=state, assignee=assignee.strip())
     if action == "escalate":

@@ -77,6 +77,17 @@ def test_an_action_without_what_it_needs_is_refused(action: str, given: dict[str
         apply(3, CaseStatus("open", "warning"), action, **given)  # type: ignore[arg-type]
 
 
+@pytest.mark.parametrize("state", ["open", "in_review", "escalated"])
+@pytest.mark.parametrize("name", ["pitwatch", "PitWatch", " PITWATCH "])
+def test_no_case_is_given_to_pitwatch(state: str, name: str) -> None:
+    """QA: ``cases assign 7 pitwatch`` gave the case to the name of what pitwatch does by
+    itself, which no one may act under; the rule refuses it, so the console does too."""
+    with pytest.raises(CaseRefused, match="'pitwatch' is the name of what pitwatch does by "
+                                          "itself: assign the case to a person"):
+        apply(7, status(state), "assign", assignee=name)
+    assert apply(7, status(state), "assign", assignee="pitwatcher").assignee == "pitwatcher"
+
+
 def alert(rule: str, **evidence: object) -> Alert:
     return Alert(table_id="T9", code="X", rule=rule, severity="warning", message="m",
                  hand_id="T9-1", evidence=dict(evidence) or None)

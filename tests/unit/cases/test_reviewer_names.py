@@ -8,14 +8,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import orjson
+import pytest
 from sqlalchemy import Engine
 
-from services.cases.actions import assign, escalate
+from services.cases.actions import CaseRefused, act, assign, escalate
 from services.cases.intake import open_cases
 from services.cases.queries import CaseFilter, get_case, list_cases
 from services.ledger.posting import post_many
 from tests.unit.cases.test_cases import AT, _one_case, hands
-from tests.unit.cli.helpers import pitwatch
+from tests.unit.cli.helpers import assert_one_line_usage_error, pitwatch
 
 
 def _first_case(engine: Engine) -> int:
@@ -67,3 +69,20 @@ def test_the_command_says_the_case_is_already_that_reviewers(tmp_path: Path) -> 
     assert ran.code == 0, ran.stderr
     assert ran.stderr.strip() == f"case {case}: already assigned to Ann: nothing changed " \
                                  "(version 2)"
+
+
+def test_pitwatch_is_no_reviewer(engine: Engine, tmp_path: Path) -> None:
+    """QA: ``cases assign 7 pitwatch`` succeeded, giving the case to the name no one may
+    act under (``--actor pitwatch`` was refused already). Refused by the case rules, which
+    the console's actions go through (``act``), and nothing is recorded."""
+    case = _first_case(engine)
+    for name in ("pitwatch", "PitWatch"):
+        with pytest.raises(CaseRefused, match="assign the case to a person"):
+            act(engine, case, "assign", "lead", assignee=name)
+    assert _trail(engine, case) == [(1, "open")]
+    url, number = _one_case(tmp_path)
+    ran = pitwatch("cases", "assign", number, "pitwatch", "--actor", "lead", "--db", url)
+    assert_one_line_usage_error(ran, "'pitwatch' is the name of what pitwatch does by "
+                                     "itself: assign the case to a person")
+    shown = pitwatch("cases", "show", number, "--db", url, "--format", "json")
+    assert (shown.code, orjson.loads(shown.stdout)["assignee"]) == (0, None)
