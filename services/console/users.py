@@ -28,6 +28,7 @@ from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 from sqlalchemy import Engine, case, delete, func, insert, select, update
 
+from services.cases.lifecycle import SYSTEM_ACTOR
 from services.console.clock import Clock, stamp, utc_now
 from services.events.characters import CONTROL_OR_SURROGATE, holds_any
 from services.ledger.console_tables import (
@@ -73,6 +74,9 @@ def check_user(username: str, password: str, role: str) -> str:
     name = username.strip().lower()
     if not name or not set(name) <= USERNAME_CHARS or len(name) > 100:
         raise UserRefused("a user name is 1 to 100 of a-z, 0-9, '.', '_' and '-'")
+    if name == SYSTEM_ACTOR:  # the trails' name for what pitwatch does by itself (QA)
+        raise UserRefused(f"{SYSTEM_ACTOR!r} is the name of what pitwatch does by itself in "
+                          "the cases' trails, not a person's: choose another user name")
     if role not in CONSOLE_ROLES:
         raise UserRefused(f"unknown role {role!r}: one of {', '.join(CONSOLE_ROLES)}")
     if len(password) < MIN_PASSWORD:

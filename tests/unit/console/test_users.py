@@ -126,3 +126,17 @@ def test_a_new_password_ends_the_users_sessions(tmp_path: Path) -> None:
     assert log_in_form(dan, "dan") == 401  # the old password
     assert log_in_form(dan, "dan", "a new password of dan") == 303
     assert dan.get("/floor").status_code == 200
+
+
+def test_pitwatch_is_no_console_user(tmp_path: Path) -> None:
+    """The cases' trails name the system's own actions 'pitwatch', and no case may be
+    given to or acted on under that name: a console user could still be made under it
+    (helper's finding), in any capitals."""
+    url = f"sqlite:///{tmp_path}/l.sqlite"
+    for name in ("pitwatch", "PitWatch", " pitwatch "):
+        code, out, err = _users("add", name, "--role", "auditor", "--db", url,
+                                "--password-stdin", stdin="a fine password\n")
+        lines = [line for line in err.splitlines() if line.strip()]
+        assert code == 2 and out == "" and len(lines) == 1, err
+        assert "'pitwatch' is the name of what pitwatch does by itself" in lines[0]
+
