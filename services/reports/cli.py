@@ -362,7 +362,8 @@ class HandCopies:
                   ) -> dict[str, DisputeReport]:
         """The file's hands, then the archive's for those it does not hold."""
         from services.reports.archived import archive_lacks, tables_of
-        from services.reports.dispute import LogMismatch, disputes_from_ledger, ledger_only_note
+        from services.reports.dispute import disputes_from_ledger, ledger_only_note
+        from services.reports.log_match import LogMismatch
         from services.reports.log_tables import LogFile
 
         log = LogFile(events)
@@ -403,10 +404,10 @@ class HandCopies:
         from services.reports.archived import archive_lacks, tables_of
         from services.reports.dispute import (
             NOT_SUPPLIED,
-            LogMismatch,
             disputes_from_ledger,
             ledger_only_note,
         )
+        from services.reports.log_match import LogMismatch
 
         mismatched: dict[str, LogMismatch] = {}
 
