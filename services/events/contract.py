@@ -13,6 +13,7 @@ a decode error, never a silent conversion.
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Annotated, Any, Literal, TypeAlias
 
 import msgspec
@@ -445,13 +446,20 @@ TABLE_LEVEL_TYPES = frozenset(
     }
 )
 
-_event_decoder = msgspec.json.Decoder(Event)
 _event_converter_type: Any = Event
+
+
+@cache
+def _event_decoder() -> msgspec.json.Decoder[Event]:
+    """Made on first use, not at import: building a decoder evaluates the annotations of
+    every struct it reaches (the events' union), about 10 ms of every command's start-up,
+    and a run on the native core never decodes an event in Python."""
+    return msgspec.json.Decoder(Event)
 
 
 def decode_event(raw: bytes | str) -> Event:
     """Decode and validate one wire record; raises ``msgspec.ValidationError``/``DecodeError``."""
-    return _event_decoder.decode(raw)
+    return _event_decoder().decode(raw)
 
 
 def event_from_builtins(obj: dict[str, Any]) -> Event:
@@ -564,7 +572,12 @@ class Alert(Struct, kw_only=True, omit_defaults=True):
 
 
 _record_encoder = msgspec.json.Encoder(order="deterministic")
-_record_decoder = msgspec.json.Decoder(AdjudicationRecord)
+
+
+@cache
+def _record_decoder() -> msgspec.json.Decoder[AdjudicationRecord]:
+    """Made on first use (as ``_event_decoder``)."""
+    return msgspec.json.Decoder(AdjudicationRecord)
 
 
 def encode_record(record: AdjudicationRecord) -> bytes:
@@ -573,4 +586,4 @@ def encode_record(record: AdjudicationRecord) -> bytes:
 
 
 def decode_record(raw: bytes | str) -> AdjudicationRecord:
-    return _record_decoder.decode(raw)
+    return _record_decoder().decode(raw)
