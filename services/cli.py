@@ -307,7 +307,7 @@ def surveil(
     from services.ledger.cli import open_for_writing
     from services.ledger.gc_policy import tune_for_batches
     from services.log_run import log_steps
-    from services.recording import carry_summary
+    from services.recording import carry_summary, keep_alerts
     from services.surveillance import surveil_steps, surveillance_config
     from services.surveillance.store import load_engine, save_engine
 
@@ -334,6 +334,8 @@ def surveil(
                                 database, carried))  # read, never kept
     if database is not None and engine is not None:
         save_engine(database, engine)
+        for line in keep_alerts(database, run.alerts):
+            err.print(line, markup=False, highlight=False)
         if engine.repeats:
             err.print(f"{engine.repeats:,} hand(s) had been counted by an earlier run "
                       "(--db) and were not counted again", markup=False, highlight=False)

@@ -199,3 +199,23 @@ def carry_summary(carried: CarryResult | None) -> list[str]:
                      "the log that goes on"
                      + (f" ({carried.already:,} kept already)" if carried.already else ""))
     return lines
+
+
+def keep_alerts(engine: Engine, alerts: Sequence[Alert]) -> list[str]:
+    """``surveil --db``: its SURV-2..8 alerts archived and taken into cases, as ``demo``
+    and ``serve archive`` take them; what was done, in words. The guide's daily routine is
+    ``adjudicate --ledger``, then ``surveil --db``: the cross-hand alerts (a dealer
+    overpaying one player, chips dumped between two) reached only the alerts file, never
+    the cases queue or the console (QA). Both writes know what they hold (an alert by its
+    id, a case's evidence by its source), so a log surveilled again adds nothing."""
+    if not alerts:
+        return []
+    archived = archive_run(engine, [], alerts)
+    cases = open_cases(engine, [], alerts)
+    return [f"alerts: {archived.alerts:,} archived"
+            + (f", {archived.alert_repeats:,} already archived" if archived.alert_repeats
+               else "")
+            + f"; cases: {cases.opened:,} opened, {cases.joined:,} joined an open case"
+            + (f", {cases.repeats:,} already taken" if cases.repeats else "")
+            + " (pitwatch cases list)"]
+

@@ -184,3 +184,37 @@ def test_surveil_db_goes_on_from_the_table_states_adjudicate_kept(tmp_path: Path
     without = run("surveil", str(days[1]), "--db", bare, "--out", str(tmp_path / "b.jsonl"))
     assert without.exit_code == 1
     assert sweethearting(tmp_path / "b.jsonl") == []
+
+
+def test_surveil_db_archives_its_alerts_and_takes_them_into_cases(tmp_path: Path) -> None:
+    """The guide's routine, ``adjudicate --ledger`` then ``surveil --db``: the SURV-2
+    alert (the dealer overpays one player) reached the alerts file only, never the cases
+    queue or the console (QA). It is archived and opens the dealer's case, as ``demo``
+    and ``serve archive`` take it; the same log surveilled again adds nothing; verify
+    holds the case to its alert."""
+    log = simulate(["hcf"], 1, 400, seed=3, profile=HOUSE)
+    events = overpay_one_player(log.events, most_paid_player(log.events), extra=3)
+    path = tmp_path / "log.jsonl"
+    path.write_bytes(b"".join(orjson.dumps(e) + b"\n" for e in events))
+    url = f"sqlite:///{tmp_path}/l.sqlite"
+    runner = CliRunner()
+    assert runner.invoke(app, ["adjudicate", str(path), "--ledger", url]).exit_code == 0
+    out = tmp_path / "alerts.jsonl"
+    first = runner.invoke(app, ["surveil", str(path), "--db", url, "--out", str(out)])
+    assert first.exit_code == 0, first.output
+    every = [msgspec.json.decode(line, type=Alert) for line in out.read_bytes().splitlines()]
+    alerts = sweethearting(out)
+    subjects = {a.subject for a in every}
+    assert alerts and all(str(a.subject).startswith("dealer:") for a in alerts)
+    assert (f"alerts: {len(every)} archived; cases: {len(subjects)} opened, "
+            f"{len(every) - len(subjects)} joined an open case") in first.output
+    listed = runner.invoke(app, ["cases", "list", "--db", url, "--format", "json"])
+    cases = orjson.loads(listed.stdout)
+    assert {c["subject"] for c in cases if not c["subject"].startswith(("hand:", "table:"))
+            } == subjects
+    again = runner.invoke(app, ["surveil", str(path), "--db", url, "--out",
+                                str(tmp_path / "again.jsonl")])
+    assert again.exit_code == 0 and "alerts:" not in again.output
+    assert orjson.loads(runner.invoke(app, ["cases", "list", "--db", url, "--format",
+                                            "json"]).stdout) == cases
+    assert runner.invoke(app, ["verify", "--db", url]).exit_code == 0
