@@ -192,7 +192,7 @@ def detached_tables(conn: Connection, table_id: str | None = None) -> dict[str, 
         ArchiveDetached.table_id)
     if table_id is not None:
         query = query.where(ArchiveDetached.table_id == table_id)
-    latest: dict[str, dt.date] = dict(conn.execute(query).tuples().all())
+    latest: dict[str, dt.date] = {table: day for table, day in conn.execute(query)}
     s = ArchiveSegment
     return {table: day for table, day in latest.items()
             if conn.execute(select(s.day).where(s.table_id == table, s.day <= day)

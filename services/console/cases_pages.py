@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, get_args
 
 import msgspec
 from sqlalchemy import Engine, select
@@ -43,7 +43,7 @@ from services.console.web import (
     render,
     text_field,
 )
-from services.events.contract import Alert
+from services.events.contract import Alert, GameName, Severity
 from services.events.numerals import is_ascii_number
 from services.ledger.archive_tables import ArchiveAlert
 from services.ledger.case_tables import CASE_OUTCOMES, CASE_STATES, is_case_id
@@ -175,6 +175,9 @@ async def queue(request: Request, session: Session) -> Response:
     if state not in (*CASE_STATES, WORK, "any"):
         return refused(request, session, f"no case state {state[:40]!r}: one of "
                        f"{', '.join((*CASE_STATES, 'any'))}", status=400)
+    unknown = _unknown_choice(wanted)
+    if unknown is not None:
+        return refused(request, session, unknown, status=400)
     in_address = [name for name in POSTED_ONLY if name in wanted]
     if request.method != "POST" and in_address:
         return render(request, "queue.html", session, status=400,
@@ -184,6 +187,21 @@ async def queue(request: Request, session: Session) -> Response:
                                    session.username)
     return render(request, "queue.html", session, view=view, states=CASE_STATES,
                   sorts=list(SORTS), notice="")
+
+
+# What the queue's game and severity filters take, as ``pitwatch cases list`` does: a game
+# typed "HCF" or "Hold'em" listed "0 case(s)" (an empty queue read as no work), and a
+# severity it did not know was dropped, listing every case (QA).
+QUEUE_CHOICES = {"game": get_args(GameName), "severity": get_args(Severity)}
+
+
+def _unknown_choice(wanted: dict[str, str]) -> str | None:
+    """What is wrong with a game or severity the queue does not know (None: nothing)."""
+    for name, choices in QUEUE_CHOICES.items():
+        value = wanted.get(name) or ""
+        if value and value not in choices:
+            return f"no {name} {value[:40]!r}: one of {', '.join(choices)}"
+    return None
 
 
 def _not_applied(names: list[str]) -> str:

@@ -281,3 +281,23 @@ def test_a_user_assigning_a_case_to_their_own_name_in_capitals_takes_it(
     # one entry: the second time the case was dan's already (an assign that changes
     # nothing is not recorded), and was accepted, not refused as someone else's
     assert len(_trail(day_engine, case_id)) == len(before) + 1
+
+
+def test_a_note_sent_in_another_encoding_than_utf8_is_refused(day_engine: Engine) -> None:
+    """``text=caf%E9`` (Latin-1's é, not UTF-8) was stored as "caf\\ufffd" on the
+    append-only trail (QA): refused (400), nothing recorded; the same note in UTF-8 is
+    kept as typed."""
+    case_id = _open_case(day_engine)
+    client, csrf = _officer(day_engine)
+    version = case_version(day_engine, case_id)
+    before = _trail(day_engine, case_id)
+    body = f"csrf={csrf}&version={version}&text=caf%E9+ok"
+    sent = client.post(f"/cases/{case_id}/note", content=body.encode(),
+                       headers={"content-type": "application/x-www-form-urlencoded"})
+    assert sent.status_code == 400
+    assert "holds bytes that are not UTF-8" in sent.text
+    assert _trail(day_engine, case_id) == before
+    utf8 = client.post(f"/cases/{case_id}/note",
+                       data={"csrf": csrf, "text": "café ok", "version": version})
+    assert utf8.status_code == 303
+    assert "café ok" in str(_trail(day_engine, case_id)[-1])

@@ -50,3 +50,25 @@ def test_a_player_in_the_address_is_not_applied_and_the_page_says_so(tmp_path: P
     # the other filters still work in the address
     assert _listed(client.get("/queue?state=any&severity=critical").text) == ["1"]
     assert "Not applied" not in client.get("/queue?state=any").text
+
+
+def test_a_game_or_severity_the_queue_does_not_know_is_refused(tmp_path: Path) -> None:
+    """``game=HCF`` listed "0 case(s)" (an empty queue read as no work) and
+    ``severity=bogus`` was dropped, listing every case (QA): both are a 400 naming what
+    the filter takes, as ``cases list`` refuses them; the names as written still list."""
+    engine = one_case_database(f"{tmp_path}/l.sqlite")
+    client = console_client(engine)
+    assert log_in(client, "cora") == 303
+    csrf = csrf_of(client)
+    for field, value, says in (("game", "HCF", "no game &#39;HCF&#39;: one of hcf, chinese, "
+                                "draw7a, russian, holdem"),
+                               ("game", "Hold'em", "no game &#34;Hold&#39;em&#34;"),
+                               ("severity", "bogus", "no severity &#39;bogus&#39;: one of "
+                                "info, warning, critical")):
+        page = client.post("/queue", data={"csrf": csrf, field: value, "page": "1"})
+        assert page.status_code == 400, (field, value)
+        assert says in page.text, page.text[-800:]
+        assert _listed(page.text) == []
+    for field, value in (("game", "hcf"), ("severity", "critical")):
+        page = client.post("/queue", data={"csrf": csrf, field: value, "page": "1"})
+        assert page.status_code == 200 and _listed(page.text) == ["1"], (field, value)
