@@ -36,6 +36,7 @@ from sqlalchemy import Connection, Engine, Table, func, select, tuple_
 from sqlalchemy.dialects import postgresql, sqlite
 
 from services.archive.history import BulkHistory
+from services.archive.partitions import detached_tables
 from services.archive.reader import (
     STREAM_ROWS,
     DamagedRow,
@@ -211,7 +212,8 @@ def why_not_usable(conn: Connection, checkpoint: Checkpoint) -> str | None:
                                    func.coalesce(func.sum(d.events), 0))
                             .where(d.table_id == checkpoint.table_id)).one()
     days, counted, detached_segments, detached_lines = (int(v or 0) for v in detached)
-    if days and int(live[0]) == 0 and _in_detached_days(conn, checkpoint):
+    last_detached = detached_tables(conn, checkpoint.table_id).get(checkpoint.table_id)
+    if int(live[0]) == 0 and last_detached is not None and checkpoint.day <= last_detached:
         # Made inside a day detached since: it was counted as holding other lines (QA).
         return (f"its day, {checkpoint.day.isoformat()}, is detached past retention (a "
                 "replay starts from a checkpoint in the live archive)")
@@ -223,13 +225,6 @@ def why_not_usable(conn: Connection, checkpoint: Checkpoint) -> str | None:
         return (f"the archive now holds {segments:,} segments and {lines:,} lines up to it, "
                 f"not the {checkpoint.segments:,} and {checkpoint.lines:,} it was made from")
     return None
-
-
-def _in_detached_days(conn: Connection, checkpoint: Checkpoint) -> bool:
-    d = ArchiveDetached
-    last = conn.execute(select(func.max(d.day)).where(d.table_id == checkpoint.table_id)
-                        ).scalar()
-    return last is not None and checkpoint.day <= last
 
 
 def readable(profiles: Profiles, checkpoint: Checkpoint) -> bool:

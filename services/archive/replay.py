@@ -109,7 +109,8 @@ def replay_archive(engine: Engine, first_day: dt.date, last_day: dt.date, profil
     years."""
     report = ReplayReport()
     archived = _archived_tables(engine)
-    detached = _detached_tables(engine)
+    with engine.connect() as conn:
+        detached = detached_tables(conn)
     for table, wanted in _wanted_hands(engine, first_day, last_day, table_id):
         if table not in archived:
             report.unarchived[table] = len(wanted)
@@ -130,11 +131,6 @@ def _archived_tables(engine: Engine) -> set[str]:
     """The tables the archive's catalog names: those it ever took an event of."""
     with engine.connect() as conn:
         return set(conn.execute(select(ArchiveTable.table_id)).scalars())
-
-
-def _detached_tables(engine: Engine) -> dict[str, dt.date]:
-    with engine.connect() as conn:
-        return detached_tables(conn)
 
 
 def _wanted_hands(engine: Engine, first_day: dt.date, last_day: dt.date,

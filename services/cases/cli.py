@@ -40,7 +40,7 @@ from services.cases.queries import (
     get_case,
     list_cases,
 )
-from services.events.contract import GameName
+from services.events.contract import GameName, Severity
 from services.events.days import parse_day
 from services.exits import INPUT_PROBLEMS, USAGE, print_error
 from services.ledger.case_tables import CASE_OUTCOMES, CASE_STATES
@@ -52,7 +52,7 @@ cases_app = typer.Typer(help="Cases: the queue of findings and alerts worked to 
 console = Console()
 errors = Console(stderr=True, soft_wrap=True, highlight=False)
 USER_ENV = "PITWATCH_USER"
-SEVERITIES = ("info", "warning", "critical")
+SEVERITIES: tuple[str, ...] = get_args(Severity)
 ANY_STATE = "any"
 # What ``cases list --state`` takes, as the console's queue does: a state, ``work`` (every
 # state but closed, the default: the cases to work) or ``any``. The default once was every
