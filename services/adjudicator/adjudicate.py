@@ -24,6 +24,7 @@ from services.events.numerals import is_ascii_number
 from services.games.model import GameOutcome, HandInput, HandRejected, finding
 from services.games.profile import Profiles, RuleProfile, UnknownProfileError, gen_section
 from services.games.registry import GAMES
+from services.games.unknown_profiles import UNKNOWN_PROFILE_CODE
 
 _log = logging.getLogger(__name__)
 
@@ -120,7 +121,7 @@ def _adjudicate(
     except UnknownProfileError as exc:
         return rejected_record(
             table_id, hand.hand_id,
-            [*pre, finding("UNKNOWN_RULE_PROFILE", "GEN-5", "critical", str(exc))], config.game,
+            [*pre, finding(UNKNOWN_PROFILE_CODE, "GEN-5", "critical", str(exc))], config.game,
         )
     except HandRejected as exc:
         return rejected_record(

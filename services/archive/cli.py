@@ -172,6 +172,8 @@ def replay(
     if profile is not None:
         profiles = profiles_as(_profile(profile, profiles))
     database = open_for_reading(db)
+    if profile is None:
+        _refuse_unknown_profiles(database, profiles, first_day, last_day, table)
     tune_for_batches()  # as pitwatch adjudicate: the run's objects live for its length
     with progress_bar(errors) as progress:
         task = progress.add_task("replaying", total=None, unit="tables", note="")
@@ -202,6 +204,22 @@ def replay(
                  f"({report.events:,} archived events) under {under}: "
                  f"{len(report.differences):,} differ", markup=False)
     raise typer.Exit(INPUT_PROBLEMS if report.differences and profile is None else OK)
+
+
+def _refuse_unknown_profiles(database: Engine, profiles: Profiles, first_day: dt.date,
+                             last_day: dt.date, table: str | None) -> None:
+    """Stop (one line, exit 2) when the span's hands were judged under a profile this
+    run does not know: replayed without it, every such hand "differs" (QA: 300 of 300,
+    exit 1, in a shell without ``PITWATCH_PROFILES``)."""
+    from services.games.profile import UnknownProfileError
+    from services.games.unknown_profiles import not_known_here
+    from services.ledger.queries import judged_under_unknown
+
+    known = profiles.names()
+    judged = judged_under_unknown(database, known, first_day, last_day, table)
+    if judged:
+        raise UnknownProfileError(f"the span's hands were {not_known_here(judged, known)} "
+                                  "(or give --profile for a what-if)")
 
 
 def _unarchived_said(unarchived: dict[str, int]) -> str | None:

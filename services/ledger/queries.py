@@ -8,6 +8,7 @@ and the CLI call these functions and nothing else.
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Collection
 from dataclasses import dataclass
 
 import msgspec
@@ -23,6 +24,7 @@ from sqlalchemy import (
 )
 
 from services.events.contract import AdjudicationRecord, Finding, decode_record
+from services.games.unknown_profiles import UNKNOWN_PROFILE_CODE
 from services.ledger.models import Account, Conflict, FindingRow, Hand, Posting, Rake
 
 DROP_KINDS = ("wager", "bet")
@@ -239,3 +241,23 @@ def stored_hand(engine: Engine, hand_id: str) -> StoredHand | None:
         findings=[msgspec.convert(row._asdict(), Finding) for row in findings],
         conflicts=[f"{sha[:12]}: {detail}" for sha, detail in conflicts],
     )
+
+
+def judged_under_unknown(engine: Engine, known: Collection[str], first_day: dt.date,
+                         last_day: dt.date, table_id: str | None = None) -> dict[str, int]:
+    """The rule profiles the span's booked hands were judged under that ``known`` lacks,
+    with their hands: a run that re-derives them without those profiles (a shell without
+    ``PITWATCH_PROFILES``) judges every such hand "unknown rule profile", a difference
+    that says nothing of the log or the booking. Hands judged unknown when booked are
+    left out: for them the run is the same."""
+    judged_unknown = select(FindingRow.hand_id).where(FindingRow.hand_id == Hand.hand_id,
+                                                      FindingRow.code == UNKNOWN_PROFILE_CODE)
+    query = (select(Hand.rule_profile, func.count())
+             .where(Hand.day >= first_day, Hand.day <= last_day,
+                    Hand.rule_profile.is_not(None), Hand.rule_profile.not_in(list(known)),
+                    ~judged_unknown.exists())
+             .group_by(Hand.rule_profile).order_by(Hand.rule_profile))
+    if table_id is not None:
+        query = query.where(Hand.table_id == table_id)
+    with engine.connect() as conn:
+        return {name: count for name, count in conn.execute(query).tuples() if name}

@@ -34,7 +34,8 @@ from services.events.contract import (
     encode_record,
 )
 from services.games.model import TraceStep
-from services.games.profile import Profiles
+from services.games.profile import Profiles, UnknownProfileError
+from services.games.unknown_profiles import UNKNOWN_PROFILE_CODE, not_known_here
 from services.reports.alerts import AlertLine, alerts_concerning
 from services.reports.chain import ChainCheck, verify_chain
 from services.reports.hands import FinalHand, final_hands
@@ -62,6 +63,27 @@ SEVERITY_ORDER = ("critical", "warning", "info")
 
 class HandUnavailable(LookupError):
     """Neither the log nor the ledger knows the hand."""
+
+
+class ProfileNotKnownHere(HandUnavailable, UnknownProfileError):
+    """The booked hand was judged under a rule profile this process does not know (a
+    casino's own, and no ``PITWATCH_PROFILES``): re-derived here it came out "unknown
+    rule profile", and the report said the log or the booking changed after the hand was
+    booked (QA). Refused in one line naming the variable to set; a report of the booking
+    alone (no events) is still written."""
+
+
+def refuse_unknown_profile(record: AdjudicationRecord, profiles: Profiles) -> None:
+    """Raise ``ProfileNotKnownHere`` when ``record`` was judged under a profile that
+    ``profiles`` lacks, unless it was judged "unknown rule profile" then too (the same
+    outcome here)."""
+    name = record.rule_profile
+    if name is None or name in profiles.by_name:
+        return
+    if any(f.code == UNKNOWN_PROFILE_CODE for f in record.findings):
+        return
+    raise ProfileNotKnownHere(f"hand {record.hand_id} was "
+                              f"{not_known_here({name: None}, profiles.names())}")
 
 
 LEDGER_ONLY = ("this report shows the record as booked in the ledger only: the timeline, "
@@ -314,6 +336,8 @@ def dispute_from_ledger(
     stored = stored_hand(engine, hand_id)
     if stored is None:
         raise HandUnavailable(f"hand {hand_id!r} is not in the ledger at {shown_url(url)}")
+    if lines is not None:
+        refuse_unknown_profile(stored.record, profiles)
     replay = replay_hand(lines, hand_id, profiles) if lines is not None else None
     partly = not_whole_in_log(replay, stored.record, log_name) if replay is not None else None
     if partly is not None:
@@ -348,6 +372,8 @@ def disputes_from_ledger(
     reports: dict[str, DisputeReport] = {}
     for hand_id in hand_ids:
         stored = stored_hand(engine, hand_id)
+        if stored is not None and lines is not None:
+            refuse_unknown_profile(stored.record, profiles)
         replay = replays.get(hand_id)
         partly = (not_whole_in_log(replay, stored.record, log_name)
                   if stored is not None and replay is not None else None)
