@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from sqlalchemy import Engine
 
     from services.reports.dispute import DisputeReport
+    from services.reports.log_match import LogMismatch
     from services.reports.replay import Events
     from services.reports.rulebook import RuleText
 
@@ -213,9 +214,11 @@ def daily(
     With ``--alerts``, the surveillance alerts about the day's hands.
 
     Exits 2 when the ledger holds no hands of that day (and table), nor a hand to review
-    without a day whose archived events are of it; 1 (every report
-    written) when a hand to review is not in --events FILE, or not in the archive that
-    holds its table.
+    without a day whose archived events are of it; 1 (every report written) when a hand
+    to review is not in --events FILE, or holds other events there, or is not in the
+    archive that holds its table. A hand the file holds but cannot re-derive alone (a
+    file a day: the file starts its table part way through the chain) is read from the
+    archive without a warning when the archive holds it.
     """
     from services.ledger.cli import open_for_reading
     from services.ledger.db import default_url, shown_url
@@ -299,14 +302,24 @@ class HandCopies:
     alerts citing the hand (``--alerts``).
 
     Which events each copy reads: with ``--events FILE``, the file's (the copy is what
-    ``report hand ID --events FILE --ledger URL`` writes); a hand the file does not hold
-    is read from the event archive (the copy is what ``report hand ID --ledger URL``
-    writes) and stderr says so; a hand in neither gets the booking only, with a note
-    naming both. Without ``--events``, the archive's, and a hand it lacks gets the
-    booking only, as ``report hand ID --ledger URL`` gives it. Why fall back rather than
-    write the booking only: whoever reads the copy needs the hand's evidence, and the
-    archive holds exactly the events pitwatch judged; the copy names its source, and the
-    command exits 1 so that a file that did not match the day is not missed."""
+    ``report hand ID --events FILE --ledger URL`` writes); a hand the file does not hold,
+    or holds other events of, is read from the event archive (the copy is what ``report
+    hand ID --ledger URL`` writes) and stderr says so; a hand in neither gets the booking
+    only, with a note naming both. Without ``--events``, the archive's, and a hand it
+    lacks gets the booking only, as ``report hand ID --ledger URL`` gives it. Why fall
+    back rather than write the booking only: whoever reads the copy needs the hand's
+    evidence, and the archive holds exactly the events pitwatch judged; the copy names
+    its source, and the command exits 1 so that a file that did not match the day is not
+    missed.
+
+    A hand the file holds, its booked events, but cannot re-derive alone (the file
+    starts the table part way through its hash chain, or holds the hand in part: a table
+    run a file a day with ``--leave-open``, as the guide's routine runs it) is read from
+    the archive with no warning and no exit 1: the file is the right one, the archive
+    holds the same events and the table's days before them, and every later day's report
+    warned of every hand to review that the hand was "not (whole)" in a file holding all
+    of its events (QA). One line counts them; a hand the archive lacks too is warned of
+    with what the file lacks and what to give."""
 
     engine: Engine
     url: str
@@ -324,11 +337,12 @@ class HandCopies:
 
         said: dict[str, str] = {}  # hand: the warning about its copy
         unarchived: list[str] = []  # hands of tables the archive never held
+        alone: dict[str, str] = {}  # hand (the file cannot re-derive it alone): its table
         with progress_bar(err) as progress:
             task = progress.add_task("dispute reports", total=len(hand_ids), unit="hands",
                                      note=f"replaying {events.name if events else ARCHIVE_NAME}")
             book = load_rulebook()
-            reports = (self._from_log(hand_ids, events, book, said,
+            reports = (self._from_log(hand_ids, events, book, said, alone,
                                       lambda _h: progress.advance(task))
                        if events is not None else
                        self._from_archive(hand_ids, book, said, unarchived,
@@ -351,6 +365,14 @@ class HandCopies:
             _warn(f"... and {len(said) - warned} more hand(s) like these (each copy names "
                   "where its events came from)")
         err.print(f"wrote {len(reports)} dispute report(s) to {escape(str(folder))}")
+        if alone and events is not None:
+            tables = sorted(set(alone.values()))
+            err.print(f"{len(alone)} of them are from {ARCHIVE_NAME}, which holds table(s) "
+                      f"{', '.join(tables)} from the first event on: {events.name} holds "
+                      "those hands' events but cannot re-derive them alone (it starts the "
+                      "tables part way through their hash chains, the earlier days' events "
+                      "being in the files before it, or holds a hand only in part)",
+                      markup=False, highlight=False, soft_wrap=True)
         if unarchived:
             err.print(f"{len(unarchived)} of them show the booking only: the database holds "
                       "no archive of their tables (give the event log with --events FILE)",
@@ -358,12 +380,13 @@ class HandCopies:
         return not said
 
     def _from_log(self, hand_ids: list[str], events: Path, book: dict[str, RuleText],
-                  said: dict[str, str], on_hand: Callable[[str], None]
-                  ) -> dict[str, DisputeReport]:
-        """The file's hands, then the archive's for those it does not hold."""
+                  said: dict[str, str], alone: dict[str, str],
+                  on_hand: Callable[[str], None]) -> dict[str, DisputeReport]:
+        """The file's hands, then the archive's for those it does not hold or cannot
+        re-derive; ``alone`` gets each hand the file holds but cannot re-derive alone
+        that the archive gave (no warning: the class docstring says why)."""
         from services.reports.archived import archive_lacks, tables_of
         from services.reports.dispute import disputes_from_ledger, ledger_only_note
-        from services.reports.log_match import LogMismatch
         from services.reports.log_tables import LogFile
 
         log = LogFile(events)
@@ -375,8 +398,16 @@ class HandCopies:
         absent = [h for h in hand_ids if h not in reports]
         if not absent:
             return reports
+        in_archive: dict[str, LogMismatch] = {}  # the archive holds other events of it
 
         def in_neither(hand_id: str, table_id: str) -> str:
+            other, lost = mismatched.get(hand_id), in_archive.get(hand_id)
+            if lost is not None:
+                said[hand_id] = (f"hand {hand_id}: {lost.clause}; its report shows the "
+                                 "booking only (pitwatch verify)")
+                return ledger_only_note(lost.clause)
+            if other is not None and not other.other_hand:
+                return self._not_alone(hand_id, table_id, other, said)
             neither = (f"neither the event log {events.name} nor the event archive holds "
                        "an event of this hand")
             said[hand_id] = (f"hand {hand_id} is in neither {events.name} nor the event "
@@ -386,15 +417,40 @@ class HandCopies:
 
         archived = disputes_from_ledger(self.engine, self.url, absent,
                                         tables_of(self.engine, absent), read_profiles(), book,
-                                        log_name=ARCHIVE_NAME, missing=in_neither)
-        for hand_id in archived:
+                                        log_name=ARCHIVE_NAME, missing=in_neither,
+                                        mismatched=in_archive)
+        for hand_id, report in archived.items():
             other = mismatched.get(hand_id)
-            said.setdefault(hand_id, (f"hand {hand_id}: {other.clause};" if other is not None
-                                      and other.other_hand else
-                                      f"hand {hand_id} is not (whole) in {events.name}:") +
-                            f" its report is from {ARCHIVE_NAME}, as `pitwatch report hand "
-                            f"{hand_id} --ledger URL` writes it")
+            if hand_id in said:
+                continue
+            if other is not None and not other.other_hand:
+                alone[hand_id] = report.table_id
+                continue
+            said[hand_id] = ((f"hand {hand_id}: {other.clause};" if other is not None else
+                              f"hand {hand_id} is not (whole) in {events.name}:") +
+                             f" its report is from {ARCHIVE_NAME}, as `pitwatch report hand "
+                             f"{hand_id} --ledger URL` writes it")
         return reports | archived
+
+    def _not_alone(self, hand_id: str, table_id: str, why: LogMismatch,
+                   said: dict[str, str]) -> str:
+        """The note and the warning of a hand the file cannot re-derive alone (``why``)
+        and the archive does not give: what the file lacks, why the archive does not
+        stand in, and what to give."""
+        from services.reports.archived import archive_lacks
+        from services.reports.dispute import ledger_only_note
+
+        lacks = archive_lacks(self.engine, table_id)
+        if lacks is None:
+            said[hand_id] = (f"hand {hand_id}: {why.clause}, and the database holds no "
+                             f"archive of table {table_id}: its report shows the booking "
+                             "only (give the table's days' files joined in one, in order, "
+                             "with --events)")
+            return ledger_only_note(f"{why.clause}, and the database holds no archive of "
+                                    f"table {table_id}")
+        said[hand_id] = (f"hand {hand_id}: {why.clause}; and {lacks}: its report shows the "
+                         "booking only")
+        return ledger_only_note(f"{why.clause}; and {lacks}")
 
     def _from_archive(self, hand_ids: list[str], book: dict[str, RuleText],
                       said: dict[str, str], unarchived: list[str],
@@ -407,7 +463,6 @@ class HandCopies:
             disputes_from_ledger,
             ledger_only_note,
         )
-        from services.reports.log_match import LogMismatch
 
         mismatched: dict[str, LogMismatch] = {}
 
