@@ -74,7 +74,7 @@ fn draw7a() -> Draw7aProfile {
         pot_limit_reading: PotLimitReading::RaiseByPotAfterCall, max_discard: 5, rank_with_dealt_deck: true,
         irregular_hand_dead: true,
         rake: PotGameRake {
-            designated_counts_button: true, fee_from_pot: false,
+            designated_counts_button: true, all_charges_button: false, fee_from_pot: false,
             pot: PotRakeSchedule { rate_numerator: 0, rate_denominator: 100, unit: 1, rounding: Rounding::Down,
                                    minimum_pot: 0, no_flop_no_drop: true, caps: Vec::new() },
         },

@@ -1265,6 +1265,7 @@ fn pot_game_rake(d: &Bound<'_, PyDict>) -> Option<crate::rules::betting::rake::P
     }
     Some(PotGameRake {
         designated_counts_button: field(d, "designated_counts_button")?,
+        all_charges_button: field(d, "all_charges_button")?,
         fee_from_pot: either(d, "fee_from", "pot", "stack")?,
         pot: PotRakeSchedule {
             rate_numerator: field(&pot, "rate_numerator")?,

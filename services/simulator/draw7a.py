@@ -433,7 +433,8 @@ class HandPlay:
         table = self.table
         readings = table.prof.rake
         posted = PostedRake(table.rake_mode, RAKE_FEE if table.rake_mode != "none" else 0,
-                            readings.designated_counts_button, readings.fee_from)
+                            readings.designated_counts_button, readings.fee_from,
+                            readings.all_charges_button)
         behind = {seat: st.stack for seat, st in self.engine.seats.items()}
         plan = settle_as_table(contributions, contenders, shown, self.button, posted, behind)
         payouts = self.apply_settlement_fault(plan.pots, plan.shares, shown, plan.rake,

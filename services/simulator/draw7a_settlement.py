@@ -60,12 +60,18 @@ def peel_pots(contributions: dict[int, int], live: set[int]) -> list[PotShare]:
 
 
 def rake_due(mode: str, fee: int, participants: list[int], button: int,
-             designated_counts_button: bool, dealt: list[int]) -> dict[int, int]:
-    """GEN-10 as this table's cashier applies it: fee per participant in the posted mode."""
+             designated_counts_button: bool, dealt: list[int],
+             all_charges_button: bool) -> dict[int, int]:
+    """GEN-10 as this table's cashier applies it: fee per participant in the posted mode
+    (``all_charges_button``: in ``all`` mode the button dealt in pays too, chips in or
+    not)."""
     if mode == "none" or fee == 0:
         return {}
     if mode == "all":
-        return {s: fee for s in participants}
+        payers = set(participants)
+        if all_charges_button and participants and button in dealt:
+            payers.add(button)
+        return {s: fee for s in sorted(payers)}
     if mode == "players":
         return {s: fee for s in participants if s != button}
     count = sum(1 for s in participants if designated_counts_button or s != button)
@@ -116,6 +122,7 @@ class PostedRake:
     fee: int
     designated_counts_button: bool
     fee_from: str
+    all_charges_button: bool
 
 
 def settle_as_table(
@@ -135,7 +142,7 @@ def settle_as_table(
         matched[refund_seat] -= refund
     pots = peel_pots(matched, set(contenders))
     due = rake_due(posted.mode, posted.fee, participants, button,
-                   posted.designated_counts_button, seats)
+                   posted.designated_counts_button, seats, posted.all_charges_button)
     rake: dict[int, int] = {}
     if posted.fee_from == "pot":
         rake = cap_rake(due, sum(p.amount for p in pots), button)

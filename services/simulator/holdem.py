@@ -459,7 +459,8 @@ class HandRun:
         fee_from = self.table.prof.rake.fee_from
         behind = {seat: st.stack for seat, st in self.engine.seats.items()}
         pay = settle_independently(contributions, folded, ranks, self.button,
-                                   self.table.config, fee_from, behind, self.rng, self)
+                                   self.table.config, fee_from, behind, self.rng, self,
+                                   self.table.prof.rake.all_charges_button)
         if fee_from == "pot":  # GEN-10: a fee from the pot comes off the top
             self._emit_rake(pay.rake, fee_from)
         for seat, amount in sorted(pay.refunds.items()):

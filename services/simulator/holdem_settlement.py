@@ -36,12 +36,14 @@ class Payment:
 def settle_independently(contributions: dict[int, int], folded: frozenset[int],
                          ranks: dict[int, int], button: int, config: TableConfigured,
                          fee_from: str, behind: dict[int, int],
-                         rng: random.Random, run: FaultHooks) -> Payment:
+                         rng: random.Random, run: FaultHooks,
+                         all_charges_button: bool) -> Payment:
     """Side pots by contribution levels, uncalled bets back, the rake (GEN-10), each pot
     to its best hand, the odd chip to the first winner left of the button — and the
     settlement faults. ``fee_from`` "pot": the fees come off the main pot first;
     "stack": each payer pays from what it holds once the pots are paid (``behind``: the
-    chips it kept out of the pot), never more."""
+    chips it kept out of the pot), never more. ``all_charges_button``: the profile's
+    GEN-10 reading of ``all`` mode (the button pays too, chips in or not)."""
     pay = Payment()
     levels = sorted({c for c in contributions.values() if c > 0})
     pots: list[list[Any]] = []  # [amount, eligible seats]
@@ -61,7 +63,7 @@ def settle_independently(contributions: dict[int, int], folded: frozenset[int],
         else:
             pots.append([amount + orphan, eligible])
             orphan = 0
-    due = _rake(contributions, button, config)
+    due = _rake(contributions, button, config, all_charges_button)
     if fee_from == "pot":
         pay.rake = due
         _rake_over(pay, run)
@@ -125,14 +127,18 @@ def _split(amount: int, winners: list[int], button: int, run: FaultHooks) -> dic
     return {seat: share + (1 if i < odd else 0) for i, seat in enumerate(order)}
 
 
-def _rake(contributions: dict[int, int], button: int, config: TableConfigured) -> dict[int, int]:
-    """GEN-10 at a pot table: a fee per participant (a seat that put chips in); mode
+def _rake(contributions: dict[int, int], button: int, config: TableConfigured,
+          all_charges_button: bool) -> dict[int, int]:
+    """GEN-10 at a pot table: a fee per participant (a seat that put chips in), and in
+    ``all`` mode with ``all_charges_button`` the button dealt in as well; mode
     ``designated`` makes the button pay for every participant."""
     mode, fee = config.rake.mode, config.rake.fee
     participants = sorted(s for s, c in contributions.items() if c > 0)
     if mode == "none" or fee == 0:
         return {}
     if mode == "all":
+        if all_charges_button and participants and button in contributions:
+            return {s: fee for s in sorted({*participants, button})}
         return {s: fee for s in participants}
     if mode == "players":
         return {s: fee for s in participants if s != button}

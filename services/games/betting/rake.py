@@ -1,8 +1,9 @@
 """Rake at player-versus-player pot tables (GEN-10, in the modes of HCF-12).
 
 A fee per participant, in one of three posted modes (``table_configured.rake``), with
-``designated`` read as "the player on the button". A participant is a seat dealt in that
-put chips in the pot (a blind counts; folding later does not matter).
+"the DP" read as "the player on the button". A participant is a seat dealt in that put
+chips in the pot (a blind counts; folding later does not matter). Whether ``all`` mode
+also charges a button that put nothing in is a reading (``[rake] all_charges_button``).
 
 Where a fee comes from is a reading of the game's profile section (``[rake] fee_from``):
 
@@ -90,10 +91,15 @@ class PotGameRake(msgspec.Struct, forbid_unknown_fields=True):
 
     ``designated_counts_button``: in ``designated`` mode the button pays the fee for every
     participant including itself (true) or only for the others (false, the HCF-12 wording
-    where the banker is not a participant). ``fee_from``: where a fee comes from; ``pot``:
-    the room's pot rake schedule (module docstring)."""
+    where the banker is not a participant). ``all_charges_button``: HCF-12 ``all`` reads
+    "every participant pays, and so does the DP"; with the DP read as the button, false
+    (house-v1) takes each fee as a participation fee, so the button pays only when it put
+    chips in; true substitutes literally, so a button dealt in pays the fee even with
+    nothing in the pot. ``fee_from``: where a fee comes from; ``pot``: the room's pot rake
+    schedule (module docstring)."""
 
     designated_counts_button: bool
+    all_charges_button: bool
     fee_from: FeeFrom
     pot: PotRakeSchedule
 
@@ -110,7 +116,9 @@ class PotRakeHand:
 @dataclass(frozen=True)
 class RakePolicy:
     """The table's posted rake (mode and fee) with the profile's readings; ``schedule``
-    and ``hand``: the pot rake, when the profile posts one."""
+    and ``hand``: the pot rake, when the profile posts one. ``posted`` sets every reading
+    from the profile (``all_charges_button`` included: its default is only for a policy
+    written out by hand, and is house-v1's)."""
 
     mode: RakeMode
     fee: int
@@ -118,6 +126,7 @@ class RakePolicy:
     fee_from: FeeFrom
     schedule: PotRakeSchedule | None = None
     hand: PotRakeHand | None = None
+    all_charges_button: bool = False
 
     @classmethod
     def posted(cls, rake: RakeConfig, readings: PotGameRake,
@@ -125,7 +134,7 @@ class RakePolicy:
         """The policy of a table posting ``rake`` under a profile's ``readings``."""
         schedule = readings.pot if readings.pot.posted else None
         return cls(rake.mode, rake.fee, readings.designated_counts_button, readings.fee_from,
-                   schedule, hand)
+                   schedule, hand, readings.all_charges_button)
 
 
 @dataclass(frozen=True)
@@ -173,15 +182,20 @@ def rake_charges(
 ) -> dict[int, int]:
     """What each seat owes under the posted mode (GEN-10), before any cap.
 
-    ``players``: every participant but the player on the button (GEN-10 reads "the DP"
-    as the button). ``designated``: the button pays for the counted participants whether
-    or not it put chips in itself; a button on a seat nobody was dealt in from (a dead
-    button) has no player to pay, so no rake is due.
+    ``all``: every participant; with ``all_charges_button`` (GEN-10 reading: "and so does
+    the DP", the DP read as the button) the button too when it was dealt in, chips in the
+    pot or not. ``players``: every participant but the player on the button (GEN-10 reads
+    "the DP" as the button). ``designated``: the button pays for the counted participants
+    whether or not it put chips in itself; a button on a seat nobody was dealt in from (a
+    dead button) has no player to pay, so no rake is due.
     """
     if policy.mode == "none" or policy.fee == 0 or not participants:
         return {}
     if policy.mode == "all":
-        return {seat: policy.fee for seat in participants}
+        payers = list(participants)
+        if policy.all_charges_button and button in dealt and button not in payers:
+            payers = sorted([*payers, button])  # GEN-10 reading: the button pays as well
+        return {seat: policy.fee for seat in payers}
     if policy.mode == "players":
         return {seat: policy.fee for seat in participants if seat != button}
     counted = [s for s in participants if policy.designated_counts_button or s != button]

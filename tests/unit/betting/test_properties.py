@@ -21,7 +21,8 @@ structures = st.sampled_from(["fixed", "pot", "no"])
 stack_maps = st.lists(st.integers(min_value=0, max_value=60), min_size=2, max_size=6).map(
     lambda stacks: {seat + 1: s for seat, s in enumerate(stacks)})
 rakes = st.builds(RakePolicy, st.sampled_from(["all", "players", "designated", "none"]),
-                  st.integers(0, 3), st.booleans(), st.sampled_from(["stack", "pot"]))
+                  st.integers(0, 3), st.booleans(), st.sampled_from(["stack", "pot"]),
+                  all_charges_button=st.booleans())
 
 
 @settings(max_examples=300, deadline=None)

@@ -25,6 +25,41 @@ def test_designated_button_pays_even_if_it_put_nothing_in_dead_button_pays_nothi
     assert rake_charges(RakePolicy("designated", 2, True, "stack"), [2, 3], SEATS, 4) == {}
 
 
+def test_all_mode_charges_the_button_with_nothing_in_only_under_the_literal_reading() -> None:
+    """GEN-10 reading ``all_charges_button``, mode all, fee 2, seats 1 2 3 dealt in, seats
+    1 and 2 put chips in. Button 3 (nothing in): false, seats 1 and 2 pay 2 each; true,
+    seat 3 pays 2 as well. A button on seat 4 (nobody dealt from it) pays nothing either
+    way; a button that put chips in (seat 1) pays once. Button 1 with participants 2 and
+    3: seats 1, 2, 3 pay, in seat order."""
+    off = RakePolicy("all", 2, True, "stack", all_charges_button=False)
+    on = RakePolicy("all", 2, True, "stack", all_charges_button=True)
+    assert rake_charges(off, [1, 2], SEATS, 3) == {1: 2, 2: 2}
+    assert rake_charges(on, [1, 2], SEATS, 3) == {1: 2, 2: 2, 3: 2}
+    assert rake_charges(on, [1, 2], SEATS, 4) == {1: 2, 2: 2}
+    assert rake_charges(on, [1, 2], SEATS, 1) == {1: 2, 2: 2}
+    assert list(rake_charges(on, [2, 3], SEATS, 1).items()) == [(1, 2), (2, 2), (3, 2)]
+    assert rake_charges(on, [], SEATS, 1) == {}
+    assert rake_charges(RakePolicy("players", 2, True, "stack", all_charges_button=True),
+                        [1, 2], SEATS, 3) == {1: 2, 2: 2}
+
+
+def test_all_mode_button_fee_from_its_stack_or_the_pot() -> None:
+    """Mode all, fee 1, button 3 folded with nothing in; seats 1 and 2 put in 10 each,
+    seat 1 wins 20. Literal reading, from the stacks: seat 1 +10 - 1 = +9, seat 2 holds
+    0 (all-in, lost) and pays nothing: -10, seat 3 pays 1 of its 50: -1; house 2. From
+    the pot: 20 - 3 = 17 to seat 1: +7, seat 2 -10, seat 3 0 (the fee came out of the
+    pot, booked to it); house 3; 7 - 10 + 0 + 3 = 0."""
+    from_stack = settle({1: 10, 2: 10, 3: 0}, {3}, {1: 5, 2: 4}, 3,
+                        RakePolicy("all", 1, True, "stack", all_charges_button=True),
+                        {1: 90, 2: 0, 3: 50})
+    assert from_stack.net == {1: 9, 2: -10, 3: -1}
+    assert from_stack.rake == {1: 1, 3: 1} and from_stack.house == 2
+    from_pot = settle({1: 10, 2: 10, 3: 0}, {3}, {1: 5, 2: 4}, 3,
+                      RakePolicy("all", 1, True, "pot", all_charges_button=True))
+    assert from_pot.net == {1: 7, 2: -10, 3: 0}
+    assert from_pot.rake == {1: 1, 2: 1, 3: 1} and from_pot.house == 3
+
+
 def test_cap_and_main_pot_first() -> None:
     """Charges 2 + 2 + 2 against a pot of 5: clockwise from button 3 seats 1 and 2 pay
     2 each, seat 3 the last 1. Rake 4 from pots 3 and 10 takes 3 then 1."""

@@ -87,7 +87,8 @@ def test_random_legal_hands_adjudicate_clean(
             events.append(("showdown", {"seat": seat, "cards": cards[seat]}))
     else:
         shown = {contenders[0]: 0}
-    posted = PostedRake(mode, fee, PROF.rake.designated_counts_button, PROF.rake.fee_from)
+    posted = PostedRake(mode, fee, PROF.rake.designated_counts_button, PROF.rake.fee_from,
+                        PROF.rake.all_charges_button)
     behind = {seat: st.stack for seat, st in hand.seats.items()}
     plan = settle_as_table(hand.contributions(), contenders, shown, button, posted, behind)
     events += plan_events(plan)

@@ -35,7 +35,8 @@ def pot_games(draw: st.DrawFn) -> PotGame:
         s: draw(st.one_of(st.none(), st.integers(0, 20))) for s in seats if s not in folded}
     button = draw(st.sampled_from(SEATS))
     mode = draw(st.sampled_from(["none", "all", "players", "designated"]))
-    rake = RakePolicy(mode, draw(st.integers(0, 3)), draw(st.booleans()), "pot")  # type: ignore[arg-type]
+    rake = RakePolicy(mode, draw(st.integers(0, 3)), draw(st.booleans()), "pot",  # type: ignore[arg-type]
+                      all_charges_button=draw(st.booleans()))
     return contributions, dead, folded, strengths, button, rake
 
 
@@ -58,7 +59,8 @@ def test_rake_from_the_stacks_conserves_chips_and_never_overdraws(
     """GEN-8 / GEN-10 ``fee_from = "stack"``: chips conserved, and no seat pays rake
     it does not hold: it ends with at least nothing (net >= -(put in + chips behind))."""
     contributions, dead, folded, strengths, button, rake = game
-    from_stack = RakePolicy(rake.mode, rake.fee, rake.designated_counts_button, "stack")
+    from_stack = RakePolicy(rake.mode, rake.fee, rake.designated_counts_button, "stack",
+                            all_charges_button=rake.all_charges_button)
     left = {seat: behind[i] for i, seat in enumerate(sorted(contributions))}
     result = settle_with_dead_money(contributions, dead, folded, strengths, button,
                                     from_stack, left)

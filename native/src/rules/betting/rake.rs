@@ -59,6 +59,8 @@ impl PotRakeSchedule {
 #[derive(Debug, Clone)]
 pub struct PotGameRake {
     pub designated_counts_button: bool,
+    /// GEN-10 reading of `all` mode: the button dealt in pays too, chips in the pot or not
+    pub all_charges_button: bool,
     /// `fee_from == "pot"` (else "stack")
     pub fee_from_pot: bool,
     pub pot: PotRakeSchedule,
@@ -98,6 +100,7 @@ pub struct RakePolicy<'p> {
     pub mode: RakeMode,
     pub fee: Chips,
     pub designated_counts_button: bool,
+    pub all_charges_button: bool,
     pub fee_from_pot: bool,
     pub schedule: Option<&'p PotRakeSchedule>,
     pub hand: Option<PotRakeHand>,
@@ -108,7 +111,7 @@ impl<'p> RakePolicy<'p> {
     pub fn posted(mode: RakeMode, fee: Chips, readings: &'p PotGameRake, hand: Option<PotRakeHand>) -> RakePolicy<'p> {
         RakePolicy {
             mode, fee, designated_counts_button: readings.designated_counts_button,
-            fee_from_pot: readings.fee_from_pot,
+            all_charges_button: readings.all_charges_button, fee_from_pot: readings.fee_from_pot,
             schedule: if readings.pot.posted() { Some(&readings.pot) } else { None }, hand,
         }
     }
@@ -149,7 +152,8 @@ fn rounded(numerator: Chips, denominator: Chips, rounding: Rounding) -> Result<C
     }
 }
 
-/// `rake_charges` (GEN-10): what each seat owes under the posted mode, before any cap.
+/// `rake_charges` (GEN-10): what each seat owes under the posted mode, before any cap;
+/// `all` with `all_charges_button` (GEN-10 reading) charges the button dealt in as well.
 pub fn rake_charges(policy: &RakePolicy<'_>, participants: &[i64], dealt: &[i64], button: i64)
                     -> Result<OrdMap<i64, Chips>, Defer> {
     let mut out = OrdMap::default();
@@ -157,7 +161,14 @@ pub fn rake_charges(policy: &RakePolicy<'_>, participants: &[i64], dealt: &[i64]
         return Ok(out);
     }
     match policy.mode {
-        RakeMode::All => participants.iter().for_each(|&s| out.set(s, policy.fee)),
+        RakeMode::All => {
+            let mut payers = participants.to_vec();
+            if policy.all_charges_button && dealt.contains(&button) && !payers.contains(&button) {
+                payers.push(button);
+                payers.sort_unstable();
+            }
+            payers.iter().for_each(|&s| out.set(s, policy.fee));
+        }
         RakeMode::Players => participants.iter().filter(|&&s| s != button).for_each(|&s| out.set(s, policy.fee)),
         _ => {
             let counted = participants.iter().filter(|&&s| policy.designated_counts_button || s != button).count();
@@ -229,7 +240,8 @@ mod tests {
 
     #[test]
     fn the_schedule_rounds_caps_and_drops() {
-        let readings = PotGameRake { designated_counts_button: true, fee_from_pot: false, pot: schedule(Rounding::Down) };
+        let readings = PotGameRake { designated_counts_button: true, all_charges_button: false, fee_from_pot: false,
+                                     pot: schedule(Rounding::Down) };
         let hand = PotRakeHand { players_dealt: 3, past_first_round: true };
         let policy = RakePolicy::posted(RakeMode::None, 0, &readings, Some(hand));
         assert_eq!(pot_rake(&policy, 390), Ok(15));
@@ -240,5 +252,32 @@ mod tests {
         assert_eq!(pot_rake(&early, 390), Ok(0));
         assert_eq!(rounded(390 * 5, 500, Rounding::Up), Ok(4));
         assert_eq!(rounded(350 * 5, 500, Rounding::Nearest), Ok(4));
+    }
+
+    fn policy(readings: &PotGameRake, all_charges_button: bool) -> RakePolicy<'_> {
+        RakePolicy { all_charges_button, ..RakePolicy::posted(RakeMode::All, 2, readings, None) }
+    }
+
+    /// GEN-10 reading `all_charges_button`, mode `all`, fee 2, seats 1 2 3 dealt in, seats
+    /// 1 and 2 put chips in. Button 3 (nothing in): false, seats 1 and 2 pay 2 each; true,
+    /// seat 3 pays 2 as well. A button on seat 4 (nobody dealt from it) pays nothing
+    /// either way; a button that put chips in (seat 1) pays once, not twice. Button 1 with
+    /// participants 2 and 3: the payers stay in seat order, 1 2 3.
+    #[test]
+    fn all_mode_charges_the_button_only_when_the_reading_says_so() {
+        let readings = PotGameRake { designated_counts_button: true, all_charges_button: false, fee_from_pot: false,
+                                     pot: schedule(Rounding::Down) };
+        let (dealt, both) = ([1, 2, 3], [1, 2]);
+        let charged = |all: bool, participants: &[i64], button: i64| {
+            rake_charges(&policy(&readings, all), participants, &dealt, button).unwrap().items
+        };
+        assert_eq!(charged(false, &both, 3), vec![(1, 2), (2, 2)]);
+        assert_eq!(charged(true, &both, 3), vec![(1, 2), (2, 2), (3, 2)]);
+        assert_eq!(charged(true, &both, 4), vec![(1, 2), (2, 2)]);
+        assert_eq!(charged(true, &both, 1), vec![(1, 2), (2, 2)]);
+        assert_eq!(charged(true, &[2, 3], 1), vec![(1, 2), (2, 2), (3, 2)]);
+        assert_eq!(charged(true, &[], 1), vec![]);
+        let posted = PotGameRake { all_charges_button: true, ..readings.clone() };
+        assert!(RakePolicy::posted(RakeMode::All, 2, &posted, None).all_charges_button);
     }
 }

@@ -70,3 +70,46 @@ pub fn rake_and_award(build: &PotBuild, pots: Vec<Pot>, contributions: &[(i64, C
     }
     Ok(Settlement { net, rake: charges, refunds: build.refunds.clone(), pots, awards, pot_rake: schedule })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::betting::rake::{PotGameRake, PotRakeSchedule, RakeMode, Rounding};
+
+    fn readings(all_charges_button: bool, fee_from_pot: bool) -> PotGameRake {
+        PotGameRake {
+            designated_counts_button: true, all_charges_button, fee_from_pot,
+            pot: PotRakeSchedule { rate_numerator: 0, rate_denominator: 100, unit: 1, rounding: Rounding::Down,
+                                   minimum_pot: 0, no_flop_no_drop: true, caps: Vec::new() },
+        }
+    }
+
+    fn settled(all_charges_button: bool, fee_from_pot: bool) -> Settlement {
+        let readings = readings(all_charges_button, fee_from_pot);
+        let rake = RakePolicy::posted(RakeMode::All, 1, &readings, None);
+        settle(&[(1, 4), (2, 4), (3, 0)], &[3], &[(1, Some(2)), (2, Some(1))], 3, &rake,
+               &[(1, 96), (2, 96), (3, 100)]).unwrap()
+    }
+
+    /// GEN-10 reading `all_charges_button`, mode `all`, fee 1, worked by hand. Seats 1
+    /// and 2 put in 4 each, seat 3 (the button) folded with nothing in; seat 1 wins the
+    /// pot of 8. From the stacks, false: seat 1 +4 - 1 = +3, seat 2 -4 - 1 = -5, seat 3
+    /// 0, house 2; true: seat 3 pays 1 from its 100 as well, -1, house 3. From the pot,
+    /// true: 8 - 3 = 5 to seat 1, +1; seat 2 -4; seat 3 0 (its fee came out of the pot,
+    /// booked to it); house 3; 1 - 4 + 0 + 3 = 0.
+    #[test]
+    fn all_mode_charges_a_button_with_nothing_in_only_under_the_literal_reading() {
+        let out = settled(false, false);
+        assert_eq!(out.net, vec![(1, 3), (2, -5), (3, 0)]);
+        assert_eq!(out.rake.items, vec![(1, 1), (2, 1)]);
+        assert_eq!(out.house(), 2);
+        let out = settled(true, false);
+        assert_eq!(out.net, vec![(1, 3), (2, -5), (3, -1)]);
+        assert_eq!(out.rake.items, vec![(1, 1), (2, 1), (3, 1)]);
+        assert_eq!(out.house(), 3);
+        let out = settled(true, true);
+        assert_eq!(out.net, vec![(1, 1), (2, -4), (3, 0)]);
+        assert_eq!(out.rake.items, vec![(1, 1), (2, 1), (3, 1)]);
+        assert_eq!(out.house(), 3);
+    }
+}

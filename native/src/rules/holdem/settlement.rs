@@ -45,6 +45,7 @@ mod tests {
     fn no_rake() -> PotGameRake {
         PotGameRake {
             designated_counts_button: true,
+            all_charges_button: false,
             fee_from_pot: false,
             pot: PotRakeSchedule { rate_numerator: 0, rate_denominator: 100, unit: 1, rounding: Rounding::Down,
                                    minimum_pot: 0, no_flop_no_drop: true, caps: Vec::new() },
