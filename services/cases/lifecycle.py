@@ -13,6 +13,7 @@ issue, procedural, referred) and a reason; a closed case changes no more.
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass, replace
 from typing import Literal
 
@@ -68,13 +69,27 @@ TEXT_CONTROLS_KEPT = frozenset("\n\r\t")
 DIRECTION_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 
 
+def folded_name(name: str) -> str:
+    """A name as ``same_name`` compares it: NFKC, case-folded, NFKC again (a fold can
+    undo the normal form), blanks around left out."""
+    once = unicodedata.normalize("NFKC", name).casefold()
+    return unicodedata.normalize("NFKC", once).strip()
+
+
 def same_name(a: str | None, b: str | None) -> bool:
     """Whether two names are one person's: in any capitals, blanks around left out, as the
     console keeps its users' names (lower case). One comparison, in Python, for every use
-    (the queue's ``assignee`` filter, an assign to whom the case has already): the database's
-    ``lower()`` folds only ASCII on SQLite and every letter on PostgreSQL, so a name such as
-    "ÅSA" found its own cases on one and not on the other."""
-    return a is not None and b is not None and a.strip().lower() == b.strip().lower()
+    (the queue's ``assignee`` filter, an assign to whom the case has already, the refused
+    ``SYSTEM_ACTOR``): the database's ``lower()`` folds only ASCII on SQLite and every
+    letter on PostgreSQL, so a name such as "ÅSA" found its own cases on one and not on
+    the other.
+
+    Why NFKC and case folding, not ``lower()``: the same letters in another width or
+    style are the same name to a reader. "ｐｉｔｗａｔｃｈ" (full width) was accepted as an
+    actor where "PitWatch" was refused, and its entries read as pitwatch's own (QA);
+    "Å" typed as A and a combining ring was another reviewer than "Å". Letters that only
+    look alike (a Cyrillic "р") are other letters, and stay other names."""
+    return a is not None and b is not None and folded_name(a) == folded_name(b)
 
 
 REPLACEMENT = "\ufffd"  # what a decoder puts for bytes that are not UTF-8

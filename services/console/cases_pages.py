@@ -21,7 +21,7 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 
 from services.cases.actions import CaseChanged, CaseNotFound, CaseRefused, act
-from services.cases.lifecycle import NAME_LIMIT, TEXT_LIMIT, Action
+from services.cases.lifecycle import NAME_LIMIT, TEXT_LIMIT, Action, same_name
 from services.cases.queries import (
     WORK,
     CaseDetail,
@@ -31,7 +31,7 @@ from services.cases.queries import (
     list_cases,
 )
 from services.console.explain import rule_text, statistic_in_words
-from services.console.roles import allowed
+from services.console.roles import ROLE_NAMES, allowed, with_article
 from services.console.sessions import Session
 from services.console.users import list_users
 from services.console.web import (
@@ -47,6 +47,7 @@ from services.events.contract import Alert, GameName, Severity
 from services.events.numerals import is_ascii_number
 from services.ledger.archive_tables import ArchiveAlert
 from services.ledger.case_tables import CASE_OUTCOMES, CASE_STATES, is_case_id
+from services.ledger.console_tables import CONSOLE_ROLES
 from services.ledger.models import FindingRow
 from services.reports.alerts import AlertLine, alert_line
 
@@ -228,13 +229,14 @@ async def bulk_assign(request: Request, session: Session) -> Response:
         return refused(request, session, "choose cases and the reviewer to assign them to",
                        status=400)
     engine = console_of(request).engine
-    reviewer = await run_in_threadpool(console_reviewer, engine, assignee)
-    if reviewer is None:
-        return refused(request, session, _no_reviewer(assignee), status=400)
-    assignee = reviewer
+    try:
+        assignee = await run_in_threadpool(console_reviewer, engine, assignee)
+    except CaseRefused as exc:
+        return refused(request, session, str(exc), status=400)
     versions = {case_id: _version_of(form.get(f"version-{case_id}")) for case_id in ids}
 
     busy: list[int] = []  # not assigned: the database was busy (the rest not tried)
+    changed: list[int] = []  # not assigned: not at the version the queue showed
 
     def assign_all() -> list[str]:
         problems = []
@@ -249,8 +251,11 @@ async def bulk_assign(request: Request, session: Session) -> Response:
             try:
                 act(engine, case_id, "assign", session.username, assignee=assignee,
                     expected_version=version)
-            except (CaseRefused, CaseNotFound, CaseChanged) as exc:
-                problems.append(str(exc))
+            except CaseChanged as exc:
+                changed.append(case_id)
+                problems.append(_plain(exc))
+            except (CaseRefused, CaseNotFound) as exc:
+                problems.append(_plain(exc))
             except OperationalError as exc:
                 if not database_busy(exc):
                     raise
@@ -261,8 +266,24 @@ async def bulk_assign(request: Request, session: Session) -> Response:
     problems += [f"case {case_id}: {BUSY}: nothing changed on it; assign it again in a "
                  "moment" for case_id in busy]
     done = len(ids) + len(not_cases) - len(problems)
+    if changed and len(changed) == len(problems) == len(ids) + len(not_cases):
+        return refused(request, session, _none_assigned(changed), status=409)
     return render(request, "assigned.html", session, status=503 if busy else 200,
                   done=done, assignee=assignee, problems=problems)
+
+
+def _none_assigned(changed: list[int]) -> str:
+    """A bulk assignment every case of which changed since the queue showed it: 409, as
+    one such case on its page is, in the console's words. It said "0 case(s) assigned"
+    with 200, each case with the command line's "(pitwatch cases show 20)" (QA)."""
+    if len(changed) == 1:
+        return (f"case {changed[0]} is not at the version the queue showed (someone acted "
+                "on it since): nothing was assigned; open the queue again and assign it "
+                "from there")
+    named = ", ".join(str(c) for c in changed[:-1]) + f" and {changed[-1]}"
+    return (f"cases {named} are not at the versions the queue showed (someone acted on "
+            "them since): nothing was assigned; open the queue again and assign them from "
+            "there")
 
 
 @dataclass(frozen=True)
@@ -350,11 +371,11 @@ def _action_page(action: Action) -> Any:
             return refused(request, session, "only a compliance officer assigns cases to "
                            "someone else: assign it to yourself")
         if action == "assign" and assignee not in (None, session.username):
-            reviewer = await run_in_threadpool(console_reviewer, console_of(request).engine,
-                                               str(assignee))
-            if reviewer is None:
-                return refused(request, session, _no_reviewer(str(assignee)), status=400)
-            assignee = reviewer
+            try:
+                assignee = await run_in_threadpool(console_reviewer,
+                                                   console_of(request).engine, str(assignee))
+            except CaseRefused as exc:
+                return refused(request, session, str(exc), status=400)
         if not str(form.get("version") or "").strip():  # a change is to the case as seen
             return refused(request, session, "the form did not say which version of the "
                            "case you saw: open the case again and resubmit", status=400)
@@ -390,26 +411,42 @@ def _action_page(action: Action) -> Any:
 
 
 def _own_name(typed: str | None, session: Session) -> str | None:
-    """``typed``, or the user's own name as stored when ``typed`` is it in other capitals:
-    names match in any capitals (``console_reviewer``), and "An" typed by an was taken
-    for someone else, which only an officer may assign to (403)."""
-    if typed is not None and typed.strip().lower() == session.username:
+    """``typed``, or the user's own name as stored when ``typed`` is it in other capitals
+    or widths: names match as ``same_name`` compares them (``console_reviewer``), and "An"
+    typed by an was taken for someone else, which only an officer may assign to (403)."""
+    if typed is not None and same_name(typed, session.username):
         return session.username
     return typed
 
 
-def console_reviewer(engine: Engine, typed: str) -> str | None:
-    """The console user ``typed`` names, as stored (lower case), if one may log in: a case
-    assigned in the console to a name no user has was in nobody's "assigned to me" (the
-    command line, where cases are also worked, takes any reviewer's name)."""
-    name = typed.strip().lower()
-    return next((user for user, _, disabled in list_users(engine)
-                 if user == name and not disabled), None)
+WORKERS = [ROLE_NAMES[role] for role in CONSOLE_ROLES if allowed(role, "work")]
 
 
-def _no_reviewer(typed: str) -> str:
-    return (f"no console user is named {typed!r} (or the user is disabled): assign cases "
-            "to a user of the console")
+def console_reviewer(engine: Engine, typed: str) -> str:
+    """The console user ``typed`` names, as stored (lower case), if one may log in and
+    work cases; else ``CaseRefused`` saying why (the page's 400).
+
+    A case assigned in the console to a name no user has was in nobody's "assigned to me"
+    (the command line, where cases are also worked, takes any reviewer's name). One
+    assigned to an auditor was in the queue of someone whose role may not assign it on,
+    note it, escalate or close it (docs/console.md: auditors read everything and change
+    nothing), so it stood still until an officer took it back (QA)."""
+    user = next(((user, role) for user, role, disabled in list_users(engine)
+                 if same_name(user, typed) and not disabled), None)
+    if user is None:
+        raise CaseRefused(f"no console user is named {typed.strip()!r} (or the user is "
+                          "disabled): assign cases to a user of the console")
+    name, role = user
+    if not allowed(role, "work"):
+        raise CaseRefused(f"{name} is {with_article(ROLE_NAMES[role])}, who cannot work "
+                          f"cases: assign cases to {_either(WORKERS)}")
+    return name
+
+
+def _either(names: list[str]) -> str:
+    """"a surveillance operator, a dispute analyst or a compliance officer"."""
+    said = [with_article(n) for n in names]
+    return ", ".join(said[:-1]) + f" or {said[-1]}" if len(said) > 1 else said[0]
 
 
 def _plain(exc: Exception) -> str:

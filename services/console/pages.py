@@ -8,7 +8,6 @@ its own content policy), with a PDF of the same HTML beside them.
 from __future__ import annotations
 
 import datetime as dt
-import re
 from typing import Any
 from urllib.parse import quote
 
@@ -93,8 +92,14 @@ def without_url(message: str, url: str) -> str:
     return message
 
 
-def pdf_name(stem: str) -> str:
-    return re.sub(r"[^A-Za-z0-9._-]", "_", stem)[:150] + ".pdf"
+def pdf_name(prefix: str, named: str) -> str:
+    """A PDF download's file name: ``prefix`` and the hand or table id it is of, the id
+    written as ``report daily`` names its files (``safe_stem``): each character other than
+    letters, digits, ``.``, ``_`` and ``-`` became ``_``, so the PDFs of hands ``A<1>-4``
+    and ``A_1_-4`` were both saved as ``hand-A_1_-4.pdf``."""
+    from services.reports.cli import safe_stem
+
+    return f"{prefix}{safe_stem(named)}.pdf"
 
 
 async def hand_report(request: Request, session: Session) -> Response:
@@ -107,7 +112,7 @@ async def hand_report(request: Request, session: Session) -> Response:
                        status=404)
     if request.url.path.startswith("/reports/hand-pdf/"):
         pdf = await run_in_threadpool(html_to_pdf, html)
-        name = pdf_name("hand-" + _hand_id(request))
+        name = pdf_name("hand-", _hand_id(request))
         return Response(pdf, media_type="application/pdf",
                         headers={"content-disposition": f'attachment; filename="{name}"'})
     return HTMLResponse(html)
@@ -170,7 +175,8 @@ async def daily_report(request: Request, session: Session) -> Response:
         return refused(request, session, "no hands booked that day (and table)", status=404)
     if request.url.path.endswith(".pdf"):
         pdf = await run_in_threadpool(html_to_pdf, html)
-        name = pdf_name(f"daily-{day.isoformat()}" + (f"-{table}" if table else ""))
+        name = (pdf_name(f"daily-{day.isoformat()}-", table) if table
+                else f"daily-{day.isoformat()}.pdf")
         return Response(pdf, media_type="application/pdf",
                         headers={"content-disposition": f'attachment; filename="{name}"'})
     return HTMLResponse(html.replace('<a href="/hands/', '<a target="_top" href="/hands/'))

@@ -28,7 +28,7 @@ from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 from sqlalchemy import Engine, case, delete, func, insert, select, update
 
-from services.cases.lifecycle import SYSTEM_ACTOR
+from services.cases.lifecycle import SYSTEM_ACTOR, same_name
 from services.console.clock import Clock, stamp, utc_now
 from services.events.characters import CONTROL_OR_SURROGATE, holds_any
 from services.ledger.console_tables import (
@@ -72,22 +72,31 @@ class LoginResult:
 def check_user(username: str, password: str, role: str) -> str:
     """The user name as stored (lower case), or ``UserRefused`` saying what to change."""
     name = username.strip().lower()
-    if not name or not set(name) <= USERNAME_CHARS or len(name) > 100:
-        raise UserRefused("a user name is 1 to 100 of a-z, 0-9, '.', '_' and '-'")
-    if name == SYSTEM_ACTOR:  # the trails' name for what pitwatch does by itself (QA)
+    if same_name(name, SYSTEM_ACTOR):  # the trails' name for what pitwatch does by itself
+        # (QA), in any of its look-alikes the case rules refuse too ("ＰＩＴＷＡＴＣＨ")
         raise UserRefused(f"{SYSTEM_ACTOR!r} is the name of what pitwatch does by itself in "
                           "the cases' trails, not a person's: choose another user name")
+    if not name or not set(name) <= USERNAME_CHARS or len(name) > 100:
+        raise UserRefused("a user name is 1 to 100 of a-z, 0-9, '.', '_' and '-'")
     if role not in CONSOLE_ROLES:
         raise UserRefused(f"unknown role {role!r}: one of {', '.join(CONSOLE_ROLES)}")
     if len(password) < MIN_PASSWORD:
         raise UserRefused(f"a password has at least {MIN_PASSWORD} characters")
     if len(password) > MAX_PASSWORD:  # the login form reads no more than this
         raise UserRefused(f"a password has at most {MAX_PASSWORD} characters")
-    if not password.strip() or holds_any(password, CONTROL_OR_SURROGATE):
-        # Spaces alone, NUL bytes, or bytes that are not UTF-8 (read as surrogates, which
-        # stopped the hashing with a traceback): nothing a person types at the login.
-        raise UserRefused("a password is printable text, not only spaces: no control "
-                          "characters, and UTF-8")
+    if holds_any(password, CONTROL_OR_SURROGATE):
+        # NUL bytes, or bytes that are not UTF-8 (read as surrogates, which stopped the
+        # hashing with a traceback): nothing a person types at the login.
+        raise UserRefused("a password is printable text: no control characters, and UTF-8")
+    if password != password.strip():
+        # The login form drops blanks around what is typed (``text_field``), as it does in
+        # every field: a password kept with them could never log in (QA: "  spacey-
+        # password  " was added, and refused at every login). Refused here rather than
+        # kept at the login: a blank at either end is invisible as typed or pasted, and
+        # the login keeps forgiving one picked up by a copy. Spaces alone, or one letter
+        # and nine spaces, were let through the minimum this way too.
+        raise UserRefused("a password may not start or end with a space (the login drops "
+                          "them): give it without them")
     return name
 
 

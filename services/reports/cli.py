@@ -9,6 +9,7 @@ it, is an error (exit 2), never an empty report.
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 import re
 import sys
 from collections.abc import Callable
@@ -74,9 +75,32 @@ def _timestamp(value: str | None) -> str | None:
     return value
 
 
+SAFE_ID = re.compile(r"[A-Za-z0-9._-]+")
+DIGEST_MARK = "~"  # in no kept id: a name with a digest is no other id's own
+
+
+def safe_stem(text: str) -> str:
+    """``text`` (a hand or table id: free text from the table) as a file name's stem, one
+    id one stem: a file name and a link to it want letters, digits, ``.``, ``_``, ``-``.
+
+    Each other character once became ``_`` alone, so the hands of tables ``A<1>`` and
+    ``A_1_`` shared a dispute-report file: one copy overwrote the other, and both rows of
+    the daily report linked to the survivor (QA). An id of those characters only is its
+    own stem, as before; any other keeps that readable form and adds ``~`` and the first
+    16 hex digits of its UTF-8 SHA-256. ``~`` is in no kept stem, so a stem with a digest
+    is never an id's own; two ids with the same readable form differ in their digests (64
+    bits: no accidental collision). An id has at most 200 characters (the event
+    contract): a name stays within any file system's 255."""
+    if SAFE_ID.fullmatch(text):
+        return text
+    digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+    return re.sub(r"[^A-Za-z0-9._-]", "_", text) + DIGEST_MARK + digest
+
+
 def safe_name(hand_id: str) -> str:
-    """A file name for a hand's report (hand ids are free text from the table)."""
-    return "hand-" + re.sub(r"[^A-Za-z0-9._-]", "_", hand_id) + ".html"
+    """The file name of a hand's dispute report (``safe_stem``: one hand, one file): the
+    daily report links to it, and ``report daily -o`` writes each copy under it."""
+    return f"hand-{safe_stem(hand_id)}.html"
 
 
 def _write(html: str, fmt: str, out: Path | None) -> None:

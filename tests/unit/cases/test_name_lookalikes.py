@@ -1,0 +1,67 @@
+"""Names are compared after NFKC and case folding: the same letters in another width or
+style are one name. QA: ``--actor 'ｐｉｔｗａｔｃｈ'`` (full width) was recorded where
+``pitwatch`` and its capitals, blanks and invisible characters around it were refused,
+and the trail then showed an entry that read as pitwatch's own."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import orjson
+import pytest
+from sqlalchemy import Engine
+
+from services.cases.actions import CaseRefused, act, assign
+from services.cases.lifecycle import same_name
+from services.cases.queries import CaseFilter, list_cases
+from tests.unit.cases.test_cases import _one_case
+from tests.unit.cases.test_reviewer_names import _first_case, _trail
+from tests.unit.cli.helpers import assert_one_line_usage_error, pitwatch
+
+LOOKALIKES = [
+    "\uff50\uff49\uff54\uff57\uff41\uff54\uff43\uff48",  # ｐｉｔｗａｔｃｈ, full width
+    "\uff30\uff29\uff34\uff37\uff21\uff34\uff23\uff28",  # ＰＩＴＷＡＴＣＨ
+    "\U0001d429\U0001d422\U0001d42d\U0001d430\U0001d41a\U0001d42d\U0001d41c\U0001d421",  # bold
+    "\u24df\u24d8\u24e3\u24e6\u24d0\u24e3\u24d2\u24d7",  # ⓟⓘⓣⓦⓐⓣⓒⓗ, circled
+    "pitwatch\u3000",  # an ideographic space after it
+]
+
+
+@pytest.mark.parametrize(("a", "b", "same"), [
+    ("\uff21\uff4e\uff4e", "ann", True),  # Ａｎｎ
+    ("A\u030aSA", "\u00e5sa", True),  # Å as A and a combining ring
+    ("STRASSE", "stra\u00dfe", True),  # ß folds to ss
+    ("\u00c5SA", "asa", False),  # another letter
+    ("\u0440itwatch", "pitwatch", False),  # a Cyrillic er: another letter that looks alike
+    ("ann", None, False),
+])
+def test_names_compare_after_nfkc_and_case_folding(a: str, b: str | None, same: bool) -> None:
+    assert same_name(a, b) is same
+
+
+@pytest.mark.parametrize("actor", LOOKALIKES)
+def test_no_one_acts_under_a_lookalike_of_pitwatch(tmp_path: Path, actor: str) -> None:
+    url, case = _one_case(tmp_path)
+    ran = pitwatch("cases", "note", case, "actor test", "--actor", actor, "--db", url)
+    assert_one_line_usage_error(ran, "'pitwatch' is the name of what pitwatch does by "
+                                     "itself: act under your own name (--actor)")
+    shown = orjson.loads(pitwatch("cases", "show", case, "--db", url, "--format",
+                                  "json").stdout)
+    assert [a["action"] for a in shown["audit"]] == ["open"]
+
+
+def test_no_case_is_assigned_to_a_lookalike_of_pitwatch(engine: Engine) -> None:
+    case = _first_case(engine)
+    for name in LOOKALIKES:
+        with pytest.raises(CaseRefused, match="assign the case to a person"):
+            act(engine, case, "assign", "lead", assignee=name)
+    assert _trail(engine, case) == [(1, "open")]
+
+
+def test_a_reviewer_in_another_width_is_the_same_reviewer(engine: Engine) -> None:
+    case = _first_case(engine)
+    assert assign(engine, case, "Ann", "lead").version == 2
+    again = assign(engine, case, "\uff21\uff4e\uff4e", "lead")  # Ａｎｎ
+    assert (again.version, again.changed) == (2, False)
+    assert [c.case_id for c in list_cases(
+        engine, CaseFilter(assignee="\uff41\uff4e\uff4e"))] == [case]  # ａｎｎ
