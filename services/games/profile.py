@@ -15,9 +15,10 @@ and the resulting ``Profiles`` is passed down to whatever adjudicates: a rule re
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, Any, Literal, TypeVar, get_args, get_origin, get_type_hints
 
 import msgspec
 
@@ -25,9 +26,19 @@ from services.events.contract import Severity
 
 S = TypeVar("S")
 
+# Every whole number of a profile has bounds: a type alone let through a seven-card game
+# of 0 cards, a raise cap list with no row and a multiple of -1, each judged by only when a
+# hand needed it; and a number past 64 bits cannot even reach the native core.
+MAX_ODDS = 1_000_000  # odds to one, points: far beyond any posted paytable
+MAX_MULTIPLE = 1_000  # of an Ante or a bet
+
 # What a bonus pays (odds to one, points): a house pays a winner, so never less than
 # nothing. A negative paytable row was loaded, and would have turned a bonus into a charge.
-Payout = Annotated[int, msgspec.Meta(ge=0)]
+Payout = Annotated[int, msgspec.Meta(ge=0, le=MAX_ODDS)]
+# A wager the rules size in Antes or bets (a raise, the Bet, the big bet): never nothing.
+Multiple = Annotated[int, msgspec.Meta(ge=1, le=MAX_MULTIPLE)]
+# A price in Antes (a bought card, the dealer's game): a room may waive it, never pay it.
+Price = Annotated[int, msgspec.Meta(ge=0, le=MAX_MULTIPLE)]
 
 
 class UnknownProfileError(LookupError):
@@ -56,15 +67,72 @@ class RuleProfile:
         key = (name, struct_type)
         if key not in self._typed:
             if name not in self.sections:
-                raise UnknownProfileError(f"rule profile {self.name!r} has no section {name!r}")
+                raise UnknownProfileError(f"rule profile {self.name!r} has no section {name!r} "
+                                          f"(its sections: {', '.join(sorted(self.sections))})")
             try:
                 self._typed[key] = msgspec.convert(
                     self.sections[name], struct_type, strict=True, from_attributes=False
                 )
             except msgspec.ValidationError as exc:
-                raise ValueError(f"rule profile {self.name!r}, section {name!r}: {exc}") from exc
+                raise ValueError(f"rule profile {self.name!r}, section {name!r}: "
+                                 f"{explained(str(exc), self.sections[name], struct_type)}"
+                                 ) from exc
         value: S = self._typed[key]
         return value
+
+
+_AT = re.compile(r"^(?P<what>.*) - at `(?P<path>\$[^`]*)`$", re.DOTALL)
+_STEP = re.compile(r"\.(\w+)|\[(\d+)\]|\[\.\.\.\]")
+
+
+def explained(message: str, data: Any, struct_type: Any) -> str:
+    """msgspec's ``message`` about ``data`` read as ``struct_type``, said so that its
+    owner can fix the file: a table's entry is named by its key (msgspec says only
+    ``$.flush_bonus_paytable[...]``), and a reading that takes a few words lists them
+    (msgspec says only "Invalid enum value 'capped'"). Anything it cannot follow is
+    left as msgspec said it."""
+    at = _AT.match(message)
+    if at is None:
+        return message
+    path, kind = "$", struct_type
+    try:
+        for step in _STEP.finditer(at["path"]):
+            kind = _bare(kind)
+            if step[1] is not None:
+                path += f".{step[1]}"
+                kind, data = get_type_hints(kind, include_extras=True)[step[1]], data[step[1]]
+            elif step[2] is not None:
+                path += step[0]
+                kind, data = get_args(kind)[0], data[int(step[2])]
+            else:
+                kind = get_args(kind)[1]
+                key = next(k for k, v in data.items() if not _converts(v, kind))
+                path += f"[{key!r}]"
+                data = data[key]
+    except (KeyError, IndexError, TypeError, AttributeError, StopIteration, NameError):
+        return message
+    said = f"{at['what']} - at `{path}`"
+    words = get_args(_bare(kind)) if get_origin(_bare(kind)) is Literal else ()
+    if words:
+        listed = [repr(w) for w in words]
+        said += ", which takes " + " or ".join(filter(None, (", ".join(listed[:-1]),
+                                                             listed[-1])))
+    return said
+
+
+def _bare(kind: Any) -> Any:
+    """``kind`` without its ``Annotated`` bounds."""
+    while get_origin(kind) is Annotated:
+        kind = get_args(kind)[0]
+    return kind
+
+
+def _converts(value: Any, kind: Any) -> bool:
+    try:
+        msgspec.convert(value, kind, strict=True, from_attributes=False)
+    except msgspec.ValidationError:
+        return False
+    return True
 
 
 @dataclass(frozen=True)

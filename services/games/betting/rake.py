@@ -28,15 +28,20 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Annotated, Literal
 
 import msgspec
 
+from services.events.bounds import MAX_SAFE_INTEGER, MAX_SEATS
 from services.events.contract import RakeConfig
 from services.games.betting.pots import Pot
 from services.games.betting.seating import clockwise_after
 
 RakeMode = Literal["all", "players", "designated", "none"]
+# The schedule's numbers stay within what a chip amount can be (bounds.py): a number of
+# 10**20 was read, then could not reach the native core. (Their lower bounds are checked,
+# with their own words, in ``PotRakeSchedule.__post_init__``.)
+_Number = Annotated[int, msgspec.Meta(le=MAX_SAFE_INTEGER)]
 FeeFrom = Literal["stack", "pot"]
 Rounding = Literal["down", "nearest", "up"]
 
@@ -44,8 +49,8 @@ Rounding = Literal["down", "nearest", "up"]
 class PotRakeCap(msgspec.Struct, forbid_unknown_fields=True):
     """One row of a schedule's caps: at least ``min_players`` dealt in, at most ``cap``."""
 
-    min_players: int
-    cap: int
+    min_players: Annotated[int, msgspec.Meta(ge=0, le=MAX_SEATS)]
+    cap: _Number
 
 
 class PotRakeSchedule(msgspec.Struct, forbid_unknown_fields=True):
@@ -59,11 +64,11 @@ class PotRakeSchedule(msgspec.Struct, forbid_unknown_fields=True):
     ``no_flop_no_drop``, in a hand that ended before the flop (Five Card Draw: before the
     draw). ``rate_numerator = 0`` posts no pot rake."""
 
-    rate_numerator: int
-    rate_denominator: int
-    unit: int
+    rate_numerator: _Number
+    rate_denominator: _Number
+    unit: _Number
     rounding: Rounding
-    minimum_pot: int
+    minimum_pot: _Number
     no_flop_no_drop: bool
     caps: list[PotRakeCap]
 

@@ -6,18 +6,22 @@ constant quietly buried in code (``services.games.profile``).
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 import msgspec
 
 from services.events.contract import Severity
 from services.games.evaluation import standard
-from services.games.profile import Payout, RuleProfile
+from services.games.profile import MAX_MULTIPLE, MAX_ODDS, Payout, RuleProfile
 
 Scoring = Literal["standard", "mandarin"]
 AutoWin = Literal["dragon", "six_pairs", "three_flushes", "three_straights"]
 Segment = Literal["front", "middle", "back"]
 SEGMENTS: tuple[Segment, Segment, Segment] = ("front", "middle", "back")
+# CP-1: 13 cards to each of the four seats from one 52-card deck: at most four seats, two
+# to have a game; CP-2 sets 3 + 5 + 5 = 13 cards, so 13 is the only hand there is.
+Seats = Annotated[int, msgspec.Meta(ge=2, le=4)]
+HandSize = Literal[13]
 
 
 class _Strict(msgspec.Struct, forbid_unknown_fields=True):
@@ -27,10 +31,10 @@ class _Strict(msgspec.Struct, forbid_unknown_fields=True):
 class AutoWinPoints(_Strict):
     """CP-7: points an automatic winner collects from each other player."""
 
-    dragon: int
-    six_pairs: int
-    three_flushes: int
-    three_straights: int
+    dragon: Payout
+    six_pairs: Payout
+    three_flushes: Payout
+    three_straights: Payout
 
     def of(self, kind: AutoWin) -> int:
         points: int = getattr(self, kind)
@@ -64,10 +68,10 @@ class ScoringRules(_Strict):
     ``foul_points`` is its own field, not the scoop: CP-8 names 6 points for a foul under
     either scoring, while a standard scoop is worth 3 (CP-4)."""
 
-    scoop_points: int
-    foul_points: int
-    super_bonus_points: int
-    super_bonus_players: int
+    scoop_points: Payout
+    foul_points: Payout
+    super_bonus_points: Payout  # 0: no super bonus
+    super_bonus_players: Seats
     bonus: SegmentBonuses
 
 
@@ -88,13 +92,13 @@ class PaymentRules(_Strict):
 
 
 class MisdealRules(_Strict):
-    exposed_cards: int
+    exposed_cards: Annotated[int, msgspec.Meta(ge=1, le=13)]  # of one 13-card hand
     uncalled_misdeal_voids_hand: bool
 
 
 class BuyInRules(_Strict):
-    min_points: int
-    short_buys_per_full_buy: int
+    min_points: Annotated[int, msgspec.Meta(ge=0, le=MAX_ODDS)]
+    short_buys_per_full_buy: Annotated[int, msgspec.Meta(ge=0, le=MAX_MULTIPLE)]
 
 
 class RakeRules(_Strict):
@@ -122,9 +126,9 @@ class Severities(_Strict):
 class ChineseProfile(_Strict):
     """The ``chinese`` section (``profiles/<name>/chinese.toml``)."""
 
-    table_seats: int
-    cards_per_hand: int
-    segment_points: int
+    table_seats: Seats
+    cards_per_hand: HandSize
+    segment_points: Annotated[int, msgspec.Meta(ge=1, le=MAX_ODDS)]  # a segment won is won
     default_scoring: Scoring
     auto_win_points: AutoWinPoints
     scoring: ScoringTable

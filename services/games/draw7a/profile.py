@@ -6,15 +6,18 @@ The struct has no defaults on purpose (``services.games.profile``): a value miss
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 import msgspec
 
 from services.events.contract import Severity
 from services.games.betting import BettingSeverities, PotGameRake, PotLimitReading
+from services.games.profile import MAX_MULTIPLE, Multiple
 
 SECTION = "draw7a"
 HAND_SIZE = 5  # FCD-4
+LARGEST_DECK = 36  # FCD-1: 7 through Ace and the four sixes
+Players = Annotated[int, msgspec.Meta(ge=2, le=LARGEST_DECK // HAND_SIZE)]  # five cards each
 
 
 class Draw7aSeverities(msgspec.Struct, forbid_unknown_fields=True):
@@ -42,19 +45,32 @@ class Draw7aSeverities(msgspec.Struct, forbid_unknown_fields=True):
 class Draw7aProfile(msgspec.Struct, forbid_unknown_fields=True):
     """Section ``draw7a`` of a rule profile: every number and reading of FCD-1..11."""
 
-    min_players: int  # FCD-1
-    max_players: int  # FCD-1
-    deck_size: int  # FCD-1: 7 through Ace
-    sixes_added_with_players: int  # FCD-1: exactly this many dealt in -> 36 cards
-    small_blind_numerator: int  # FCD-3: small blind = big blind * num / den (rounded
-    small_blind_denominator: int  # down) unless the table posts small_blind
-    big_bet_multiple: int  # FCD-8: big bet = small bet * this, unless posted
-    max_bets_per_round: int  # FCD-8: bet, raise, re-raise, cap
+    min_players: Players  # FCD-1
+    max_players: Players  # FCD-1
+    # FCD-1: 7 through Ace (32); the short-deck ranking (FCD-10) knows 32 and 36 cards only
+    deck_size: Literal[32, 36]
+    sixes_added_with_players: Players  # FCD-1: exactly this many dealt in -> 36 cards
+    # FCD-3: small blind = big blind * num / den (rounded down) unless the table posts
+    # small_blind: a part of the big blind, never nothing, never more than it.
+    small_blind_numerator: Annotated[int, msgspec.Meta(ge=1, le=MAX_MULTIPLE)]
+    small_blind_denominator: Annotated[int, msgspec.Meta(ge=1, le=MAX_MULTIPLE)]
+    big_bet_multiple: Multiple  # FCD-8: big bet = small bet * this, unless posted
+    max_bets_per_round: Multiple  # FCD-8: bet, raise, re-raise, cap
     big_blind_counts_as_bet: bool  # FCD-8
     pot_limit_reading: PotLimitReading  # FCD-8
-    max_discard: int  # FCD-6: 0 to 5
+    max_discard: Annotated[int, msgspec.Meta(ge=0, le=HAND_SIZE)]  # FCD-6: 0 to 5
     rank_with_deck: Literal["dealt", "required"]  # FCD-10 when the deck was wrong
     irregular_hand_dead: bool  # a hand not of five cards at showdown cannot win
     rake: PotGameRake  # GEN-10: the readings of the posted rake ([rake])
     severity: Draw7aSeverities
     betting_severity: BettingSeverities
+
+    def __post_init__(self) -> None:
+        """What the types cannot say (a profile is read once, before any hand)."""
+        if self.min_players > self.max_players:
+            raise ValueError(f"min_players = {self.min_players} is more than max_players = "
+                             f"{self.max_players}: no hand could have a legal player count")
+        if self.small_blind_numerator > self.small_blind_denominator:
+            raise ValueError(f"small blind {self.small_blind_numerator}/"
+                             f"{self.small_blind_denominator} of the big blind is more than "
+                             "the big blind (FCD-3: the small blind is a part of it)")

@@ -9,34 +9,40 @@ overrides, the posted bonus cap), computed once per hand.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import Annotated, Literal
 
 import msgspec
 
 from services.events.contract import Severity, TableConfigured
 from services.games.cards import RANK_VALUE
 from services.games.model import HandRejected
-from services.games.profile import Payout, RuleProfile, gen_section
+from services.games.profile import MAX_MULTIPLE, Multiple, Payout, RuleProfile, gen_section
 
 Rank = Literal["2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A"]
+SUIT_COUNT = 4
+SUIT_CARDS = 13  # the longest flush or run there is: one suit of the 52-card deck (HCF-1)
+# A hand, and a flush in it: at least one card; the DP's hand and a player's come out of
+# one 52-card deck (HCF-1), so a hand is at most half of it.
+HandCards = Annotated[int, msgspec.Meta(ge=1, le=26)]
+FlushCards = Annotated[int, msgspec.Meta(ge=1, le=SUIT_CARDS)]
 
 
 class RaiseCap(msgspec.Struct, forbid_unknown_fields=True):
     """HCF-4: a flush of at least ``min_flush_cards`` may raise up to this many Antes."""
 
-    min_flush_cards: int
-    max_ante_multiple: int
+    min_flush_cards: Annotated[int, msgspec.Meta(ge=0, le=SUIT_CARDS)]
+    max_ante_multiple: Multiple
 
 
 class HcfProfile(msgspec.Struct, forbid_unknown_fields=True):
     """``hcf.toml``; docs/rules/hcf.md explains every field."""
 
-    cards_per_hand: int
-    dp_qualify_min_cards: int
+    cards_per_hand: HandCards
+    dp_qualify_min_cards: FlushCards
     dp_qualify_min_high: Rank
-    dp_qualify_any_high_cards: int
-    raise_min_ante_multiple: int
-    raise_caps: list[RaiseCap]
+    dp_qualify_any_high_cards: FlushCards
+    raise_min_ante_multiple: Multiple
+    raise_caps: Annotated[list[RaiseCap], msgspec.Meta(min_length=1)]
     over_cap_raise_severity: Severity
     over_cap_raise_plays: Literal["cap", "as_placed"]
     under_min_raise_severity: Severity
@@ -54,7 +60,9 @@ class HcfProfile(msgspec.Struct, forbid_unknown_fields=True):
     past_posting_severity: Severity
     past_posted_wager_void: bool
     wager_not_in_game_severity: Severity
-    stake_cover_raise_multiple: int
+    # GEN-2 as HCF reads it: a raise of this many Antes must be covered (0: the Ante and
+    # bonuses alone, a player may always fold).
+    stake_cover_raise_multiple: Annotated[int, msgspec.Meta(ge=0, le=MAX_MULTIPLE)]
     insufficient_stake_severity: Severity
     dp_rotation_skip_severity: Severity
     button_not_at_dp_severity: Severity
@@ -64,6 +72,50 @@ class HcfProfile(msgspec.Struct, forbid_unknown_fields=True):
     walk_away_severity: Severity
     late_decision_severity: Severity
     settlement_order_severity: Severity  # HCF-5: the table settled in another order
+
+    def __post_init__(self) -> None:
+        """What the types cannot say, said when the profile is read, not by every hand
+        that reaches it: a paytable key that is no length (``"four"``) rejected every
+        hand judged under the profile, at run time."""
+        for table, what in (("flush_bonus_paytable", "flush"),
+                            ("sf_bonus_paytable", "straight-flush run")):
+            _check_lengths(getattr(self, table), table, what,
+                           min(self.cards_per_hand, SUIT_CARDS))
+        shortest = -(-self.cards_per_hand // SUIT_COUNT)  # the flush every hand holds at least
+        rows = sorted(cap.min_flush_cards for cap in self.raise_caps)
+        twice = sorted({row for row in rows if rows.count(row) > 1})
+        if twice:
+            raise ValueError(f"raise_caps: two rows with min_flush_cards = {twice[0]}; one row "
+                             "each, or the cap is a guess")
+        if rows[0] > shortest:
+            raise ValueError(f"raise_caps: no row covers a flush of {shortest} cards, and a "
+                             f"hand of {self.cards_per_hand} cards may hold no longer one; "
+                             "HCF-4 caps every hand: add a row with min_flush_cards = 0")
+        low = [c.max_ante_multiple for c in self.raise_caps
+               if c.max_ante_multiple < self.raise_min_ante_multiple]
+        if low:
+            raise ValueError(f"raise_caps: a cap of {low[0]}x Ante is below the smallest raise, "
+                             f"raise_min_ante_multiple = {self.raise_min_ante_multiple}")
+
+
+def _check_lengths(paytable: dict[str, int], table: str, what: str, longest: int) -> None:
+    """Each key of a bonus paytable is a length a hand can hold, read as ``_paytable``
+    reads it (``int()``: the native core leaves a key it does not read, ``" 5"``, to the
+    Python rules), and no two keys give one length other odds (``"7" = 200`` and
+    ``"07" = 100``: the one read last paid)."""
+    seen: dict[int, str] = {}
+    for key, odds in paytable.items():
+        try:
+            length = int(key)
+        except ValueError:
+            length = 0
+        if not 1 <= length <= longest:
+            raise ValueError(f"{table}: key {key!r} is not a {what} length; a key is a number "
+                             f"of cards, 1 to {longest}, such as \"4\"")
+        first = seen.setdefault(length, key)
+        if paytable[first] != odds:
+            raise ValueError(f"{table}: keys {first!r} and {key!r} are both {length} cards, "
+                             f"paying {paytable[first]} and {odds}; one row a length")
 
 
 @dataclass(frozen=True)

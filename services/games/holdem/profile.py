@@ -6,14 +6,18 @@ profile is a load error, never a constant hidden in code (``services.games.profi
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 import msgspec
 
+from services.events.bounds import MAX_SAFE_INTEGER
 from services.events.contract import Severity
 from services.games.betting import BettingSeverities, PotGameRake, PotLimitReading
+from services.games.profile import MAX_MULTIPLE, Multiple
 
 SECTION = "holdem"
+FIVE = 5  # TH-2: a hand is the best five cards of the hole cards and the board
+Cards = Annotated[int, msgspec.Meta(ge=1, le=FIVE)]
 
 
 class HoldemSeverities(msgspec.Struct, forbid_unknown_fields=True):
@@ -52,15 +56,20 @@ class HoldemSeverities(msgspec.Struct, forbid_unknown_fields=True):
 class HoldemProfile(msgspec.Struct, forbid_unknown_fields=True):
     """Every number and reading of rules.md TH-1..9 for one posted profile."""
 
-    hole_cards: int  # TH-1: two hole cards each
-    flop_cards: int  # TH-1: a three-card flop
-    board_cards: int  # TH-1: flop + turn + river
-    deck_size: int  # TH-9: one standard 52-card deck
-    # TH-1 blinds: small blind = big blind * num / den (rounded down) unless posted.
-    small_blind_numerator: int
-    small_blind_denominator: int
-    big_bet_multiple: int  # TH-1 / FCD-8: big bet = small bet * this unless posted
-    max_bets_per_round: int  # FCD-8: bet, raise, re-raise, cap
+    hole_cards: Cards  # TH-1: two hole cards each
+    flop_cards: Cards  # TH-1: a three-card flop
+    board_cards: Cards  # TH-1: flop + turn + river
+    # TH-9: one standard 52-card deck: the deck the hands must declare; another is a
+    # WRONG_DECK finding on each hand, never a ranking, so the profile may post another
+    # (the differential suites post 53, which no hand declares); never no cards, nor a
+    # number the native core cannot hold.
+    deck_size: Annotated[int, msgspec.Meta(ge=1, le=MAX_SAFE_INTEGER)]
+    # TH-1 blinds: small blind = big blind * num / den (rounded down) unless posted: a
+    # part of the big blind, never nothing, never more than it (FCD-3).
+    small_blind_numerator: Annotated[int, msgspec.Meta(ge=1, le=MAX_MULTIPLE)]
+    small_blind_denominator: Annotated[int, msgspec.Meta(ge=1, le=MAX_MULTIPLE)]
+    big_bet_multiple: Multiple  # TH-1 / FCD-8: big bet = small bet * this unless posted
+    max_bets_per_round: Multiple  # FCD-8: bet, raise, re-raise, cap
     big_blind_counts_as_bet: bool  # FCD-8: the big blind is the first bet pre-flop
     pot_limit_reading: PotLimitReading  # FCD-8
     # TH-3 / TH-7 reading: when a misdeal was required but the hand was played out, the
@@ -87,3 +96,17 @@ class HoldemProfile(msgspec.Struct, forbid_unknown_fields=True):
     rake: PotGameRake  # GEN-10: the readings of the posted rake ([rake])
     severity: HoldemSeverities
     betting_severity: BettingSeverities
+
+    def __post_init__(self) -> None:
+        """What the types cannot say (a profile is read once, before any hand)."""
+        if self.board_cards != self.flop_cards + 2:
+            raise ValueError(f"board_cards = {self.board_cards} is not the flop's "
+                             f"{self.flop_cards} cards and one each for the turn and the river "
+                             f"(TH-1): {self.flop_cards + 2}")
+        if self.hole_cards + self.board_cards < FIVE:
+            raise ValueError(f"{self.hole_cards} hole cards and {self.board_cards} board cards "
+                             "make no five-card hand (TH-2)")
+        if self.small_blind_numerator > self.small_blind_denominator:
+            raise ValueError(f"small blind {self.small_blind_numerator}/"
+                             f"{self.small_blind_denominator} of the big blind is more than "
+                             "the big blind (TH-1 / FCD-3: the small blind is a part of it)")

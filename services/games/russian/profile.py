@@ -8,12 +8,14 @@ constant buried in code. The Bet paytable of RP-7 can be overridden per table by
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 import msgspec
 
+from services.events.bounds import MAX_SAFE_INTEGER
 from services.events.contract import Finding, Severity, TableConfigured
 from services.games.model import finding
+from services.games.profile import MAX_MULTIPLE, Multiple, Payout, Price
 from services.games.russian.evaluation import PAYTABLE_CATEGORIES
 
 Category = Literal[
@@ -23,33 +25,42 @@ Category = Literal[
 
 # The key of ``table_configured.paytables`` that overrides the RP-7 Bet paytable.
 PAYTABLE_KEY = "bet"
+# RP-1: five cards to each box; RP-7 ranks five cards, RP-8 six: a box is dealt five or
+# six. The dealer's hand is five (RP-5 qualifies it, RP-6 replaces a card of it).
+BoxCards = Annotated[int, msgspec.Meta(ge=5, le=6)]
+ExchangeCards = Annotated[int, msgspec.Meta(ge=1, le=6)]  # RP-2: 2 to 5, at most a box
+# The deck the hands must declare (RP-1: 52 cards); another is a finding on each
+# hand, never a ranking, so the profile may post another (the differential suites post
+# one no hand declares); never no cards, nor a number the native core cannot hold.
+DeckSize = Annotated[int, msgspec.Meta(ge=1, le=MAX_SAFE_INTEGER)]
 
 
 class RussianProfile(msgspec.Struct, forbid_unknown_fields=True):
     """Section ``russian`` of a rule profile; field comments live in the TOML file."""
 
-    deck_size: int
-    cards_per_box: int
-    dealer_cards: int
-    buy_card_price_antes: int
-    exchange_price_antes: int
-    exchange_min_cards: int
-    exchange_max_cards: int
-    draws_per_box: int
+    deck_size: DeckSize
+    cards_per_box: BoxCards
+    dealer_cards: Literal[5]
+    buy_card_price_antes: Price
+    exchange_price_antes: Price
+    exchange_min_cards: ExchangeCards
+    exchange_max_cards: ExchangeCards
+    draws_per_box: Annotated[int, msgspec.Meta(ge=0, le=MAX_MULTIPLE)]
     serving_order: Literal["ascending_seat", "left_of_button"]
-    bet_antes: int
+    bet_antes: Multiple
     wrong_bet_settlement: Literal["as_placed", "excess_returned"]
     insurance_min_category: Category
-    insurance_min_antes: int
-    insurance_max_royal_numerator: int
-    insurance_max_royal_denominator: int
-    insurance_odds: int
+    insurance_min_antes: Price  # 0: no minimum
+    # RP-4: at most numerator / denominator of the royal flush payout (a part of it)
+    insurance_max_royal_numerator: Annotated[int, msgspec.Meta(ge=1, le=MAX_MULTIPLE)]
+    insurance_max_royal_denominator: Annotated[int, msgspec.Meta(ge=1, le=MAX_MULTIPLE)]
+    insurance_odds: Payout
     insurance_when_game_bought: Literal["loses", "final_dealer_hand"]
     insurance_below_minimum: Literal["returned", "as_placed"]
     insurance_above_maximum: Literal["cut_to_maximum", "as_placed"]
     dealer_min_category: Category
-    ante_odds_dealer_not_qualifying: int
-    buy_dealer_game_price_antes: int
+    ante_odds_dealer_not_qualifying: Payout
+    buy_dealer_game_price_antes: Price
     pay_two_combinations: bool
     second_combination_min_category: Category
     late_wager_settlement: Literal["void", "kept_if_losing"]
@@ -65,7 +76,7 @@ class RussianProfile(msgspec.Struct, forbid_unknown_fields=True):
     paytable_config_severity: Severity
     banker_error_severity: Severity
     insufficient_stake_severity: Severity
-    paytable: dict[str, int]
+    paytable: dict[str, Payout]
 
     def __post_init__(self) -> None:
         unknown = sorted(set(self.paytable) - set(PAYTABLE_CATEGORIES))
@@ -81,8 +92,13 @@ class RussianProfile(msgspec.Struct, forbid_unknown_fields=True):
                 "russian second_combination_min_category: the RP-8 evaluation never offers "
                 "a second combination below ace_king; the profile may only raise the floor"
             )
-        if self.insurance_max_royal_denominator <= 0:
-            raise ValueError("russian insurance_max_royal_denominator must be positive")
+        if self.exchange_max_cards > self.cards_per_box:
+            raise ValueError(f"russian exchange_max_cards = {self.exchange_max_cards} is more "
+                             f"than a box holds, cards_per_box = {self.cards_per_box} (RP-2)")
+        if self.exchange_min_cards > self.exchange_max_cards:
+            raise ValueError(f"russian exchange_min_cards = {self.exchange_min_cards} is more "
+                             f"than exchange_max_cards = {self.exchange_max_cards}: no exchange "
+                             "could be right (RP-2)")
 
 
 def category_strength(category: str) -> int:

@@ -181,22 +181,24 @@ def test_surveil_exits_1_on_a_rejected_hand_without_holding_records(tmp_path: Pa
 def test_adjudicate_exits_1_when_the_ledger_refuses_a_hand(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """README: exit 1 covers a record the ledger refused, as `ledger post` exits. A day
-    booked, then adjudicated again under a casino copy of house-v1 with one payout
-    changed: the hands whose records differ are refused as changed re-posts
-    (LEDGER_CONFLICT). ``adjudicate --ledger`` said so and exited 0, so a nightly job
-    watching its exit code missed hands with no chips booked."""
-    import shutil
+    booked under a casino's profile (house-v1 as it stands), then adjudicated again after
+    the casino changed one payout in it: the hands whose records differ are refused as
+    changed re-posts (LEDGER_CONFLICT). ``adjudicate --ledger`` said so and exited 0, so
+    a nightly job watching its exit code missed hands with no chips booked. (The casino's
+    profile has a name of its own: one named house-v1 is refused.)"""
+    from services.games.profiles import read_profiles
 
-    log = simulate(["hcf"], 1, 40, seed=2, profile=HOUSE)
+    casino = tmp_path / "profiles" / "casino-v1"
+    casino.mkdir(parents=True)
+    (casino / "profile.toml").write_text('extends = "house-v1"\n', "utf-8")
+    monkeypatch.setenv("PITWATCH_PROFILES", str(casino.parent))
+    log = simulate(["hcf"], 1, 40, seed=2, profile=read_profiles().get("casino-v1"))
     path = tmp_path / "day.jsonl"
     path.write_bytes(b"".join(orjson.dumps(e) + b"\n" for e in log.events))
     url = f"sqlite:///{tmp_path}/ledger.sqlite"
     assert pitwatch("adjudicate", str(path), "--ledger", url).code == 0
-    casino = tmp_path / "profiles" / "house-v1"
-    shutil.copytree(REPO / "services" / "games" / "profiles" / "house-v1", casino)
-    hcf = casino / "hcf.toml"
-    hcf.write_text(hcf.read_text("utf-8").replace('"4" = 2 }', '"4" = 3 }'), "utf-8")
-    monkeypatch.setenv("PITWATCH_PROFILES", str(casino.parent))
+    (casino / "hcf.toml").write_text(
+        'flush_bonus_paytable = { "7" = 200, "6" = 50, "5" = 10, "4" = 3 }\n', "utf-8")
     again = pitwatch("adjudicate", str(path), "--ledger", url)
     assert "conflict" in again.stderr and "LEDGER_CONFLICT" in again.stderr, again.stderr
     assert again.code == 1

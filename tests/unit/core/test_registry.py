@@ -85,21 +85,24 @@ def extending(folder: Path, **files: str) -> Path:
     return folder
 
 
-def test_a_casino_folder_adds_and_replaces_profiles(tmp_path: Path) -> None:
-    """``extra_dir``: each folder is a profile; one named like a built-in replaces it."""
+def test_a_casino_folder_adds_profiles_and_replaces_none(tmp_path: Path) -> None:
+    """``extra_dir``: each folder is a profile. One named like a built-in replaced it,
+    and records saying "house-v1" were judged under the casino's numbers: it is refused
+    (tests/unit/core/test_profile_checks.py has the message)."""
     extending(tmp_path / "casino-b", gen='mispay_severity = "warning"\n')
-    replaced = tmp_path / "house-v1"
-    shutil.copytree(BUILTIN, replaced)
-    hcf = (replaced / "hcf.toml").read_text("utf-8")
-    (replaced / "hcf.toml").write_text(hcf.replace("sf_ace_low = true", "sf_ace_low = false"),
-                                       "utf-8")
     profiles = read_profiles(tmp_path)
     assert profiles.names() == ["casino-b", "house-v1"]
     builtin_gen = read_profiles().get("house-v1").sections["gen"]
     assert builtin_gen["mispay_severity"] == "critical"
     assert profiles.get("casino-b").sections["gen"] == {**builtin_gen,
                                                         "mispay_severity": "warning"}
-    assert profiles.get("house-v1").sections["hcf"]["sf_ace_low"] is False
+    replaced = tmp_path / "house-v1"
+    shutil.copytree(BUILTIN, replaced)
+    hcf = (replaced / "hcf.toml").read_text("utf-8")
+    (replaced / "hcf.toml").write_text(hcf.replace("sf_ace_low = true", "sf_ace_low = false"),
+                                       "utf-8")
+    with pytest.raises(UnknownProfileError, match="named like the built-in profile"):
+        read_profiles(tmp_path)
     assert read_profiles().get("house-v1").sections["hcf"]["sf_ace_low"] is True
 
 
