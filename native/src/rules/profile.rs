@@ -227,20 +227,31 @@ impl<'p> HcfRules<'p> {
 }
 
 /// Python's `int(key)` for the keys it is sure of: an optional sign and ASCII digits.
-fn paytable_key(key: &str) -> Result<i64, Defer> {
-    let digits = key.strip_prefix(&['+', '-'][..]).unwrap_or(key);
-    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(Defer("a paytable key the native rules do not read"));
+/// The longest flush there is: one suit of the 52-card deck (HCF-1).
+const SUIT_CARDS: i64 = 13;
+
+fn paytable_key(key: &str, longest: i64) -> Result<i64, Defer> {
+    // As the reference reads a key (`_paytable`): a length written one way only ("7", not
+    // "07", "+7" or " 7"), 1 to the longest flush a hand holds. Anything else defers, and
+    // the reference rejects the hand (GEN-5) in its own words.
+    let plain = matches!(key.as_bytes(), [b'1'..=b'9', rest @ ..]
+                         if rest.len() <= 1 && rest.iter().all(u8::is_ascii_digit));
+    if !plain {
+        return Err(Defer("a paytable key that is not a length"));
     }
-    key.parse::<i64>().map_err(|_| Defer("a paytable key beyond i64"))
+    let length = key.parse::<i64>().map_err(|_| Defer("a paytable key that is not a length"))?;
+    if length > longest {
+        return Err(Defer("a paytable key longer than a hand's flush"));
+    }
+    Ok(length)
 }
 
 /// `_paytable` then `odds_by_length` (HCF-8/9 notes: "only the highest qualifying hand is
 /// paid").
-fn odds_by_length(rows: &[(&str, i64)]) -> Result<[Chips; 15], Defer> {
+fn odds_by_length(rows: &[(&str, i64)], longest: i64) -> Result<[Chips; 15], Defer> {
     let mut table: Vec<(i64, i64)> = Vec::with_capacity(rows.len());
     for &(key, odds) in rows {
-        let length = paytable_key(key)?;
+        let length = paytable_key(key, longest)?;
         match table.iter_mut().find(|(k, _)| *k == length) {
             Some(slot) => slot.1 = odds,
             None => table.push((length, odds)),
@@ -272,6 +283,7 @@ fn override_rows<'c>(config: &'c Value<'_>, name: &str) -> Option<Vec<(&'c str, 
 pub fn resolve<'p>(hcf: &'p HcfProfile, gen: &GenProfile, config: &Value<'_>) -> Result<HcfRules<'p>, Defer> {
     let flush = override_rows(config, "flush_bonus").unwrap_or_else(|| owned_rows(&hcf.flush_bonus_paytable));
     let sf = override_rows(config, "sf_bonus").unwrap_or_else(|| owned_rows(&hcf.sf_bonus_paytable));
+    let longest = hcf.cards_per_hand.min(SUIT_CARDS);
     let mut caps = hcf.raise_caps.clone();
     caps.sort_unstable_by(|a, b| b.cmp(a));
     let high = hcf.dp_qualify_min_high.as_bytes();
@@ -284,8 +296,8 @@ pub fn resolve<'p>(hcf: &'p HcfProfile, gen: &GenProfile, config: &Value<'_>) ->
     Ok(HcfRules {
         p: hcf,
         dp_min_high_rank,
-        flush_odds: odds_by_length(&flush)?,
-        sf_odds: odds_by_length(&sf)?,
+        flush_odds: odds_by_length(&flush, longest)?,
+        sf_odds: odds_by_length(&sf, longest)?,
         caps,
         bonus_cap: bonus_cap.map(|c| c as Chips),
         limits_severity: gen.wager_outside_limits,
@@ -298,11 +310,16 @@ mod tests {
 
     #[test]
     fn odds_are_those_of_the_highest_row_reached() {
-        let odds = odds_by_length(&[("7", 200), ("6", 50), ("5", 10), ("4", 2)]).unwrap();
+        let odds = odds_by_length(&[("7", 200), ("6", 50), ("5", 10), ("4", 2)], 7).unwrap();
         assert_eq!(&odds[..8], &[0, 0, 0, 0, 2, 10, 50, 200]);
         assert_eq!(odds[14], 200);
-        assert_eq!(odds_by_length(&[("+3", 1), ("03", 4)]).unwrap()[3], 4);
-        assert!(odds_by_length(&[("three", 1)]).is_err());
-        assert!(odds_by_length(&[(" 3", 1)]).is_err());
+    }
+
+    #[test]
+    fn a_key_that_is_not_a_plain_length_defers_to_the_reference() {
+        for key in ["three", " 3", "+3", "03", "0", "-5", "8", "100", "\u{0665}"] {
+            assert!(odds_by_length(&[(key, 1)], 7).is_err(), "{key:?}");
+        }
+        assert_eq!(odds_by_length(&[("13", 1)], 13).unwrap()[13], 1);
     }
 }

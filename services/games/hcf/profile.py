@@ -8,6 +8,7 @@ overrides, the posted bonus cap), computed once per hand.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Annotated, Literal
 
@@ -98,24 +99,28 @@ class HcfProfile(msgspec.Struct, forbid_unknown_fields=True):
                              f"raise_min_ante_multiple = {self.raise_min_ante_multiple}")
 
 
+# A paytable key (HCF-8/9 rows): a number of cards written one way, "7", never "07", "+7"
+# or " 7", so that no two keys of one table name one length and a key reads the same to
+# the reference, the native core (``paytable_key``) and a person.
+_LENGTH = re.compile(r"[1-9][0-9]?")
+
+
+def paytable_length(key: str, longest: int) -> int | None:
+    """The length ``key`` names, 1 to ``longest`` (the longest flush a hand holds), or None
+    when it names none: ``"-5"`` or ``"0"`` once made a row every hand reached (a 3-card
+    flush was paid its bonus), ``"four"`` rejected the hand, ``"05"`` read as 5 (QA)."""
+    if not _LENGTH.fullmatch(key):
+        return None
+    length = int(key)
+    return length if length <= longest else None
+
+
 def _check_lengths(paytable: dict[str, int], table: str, what: str, longest: int) -> None:
-    """Each key of a bonus paytable is a length a hand can hold, read as ``_paytable``
-    reads it (``int()``: the native core leaves a key it does not read, ``" 5"``, to the
-    Python rules), and no two keys give one length other odds (``"7" = 200`` and
-    ``"07" = 100``: the one read last paid)."""
-    seen: dict[int, str] = {}
-    for key, odds in paytable.items():
-        try:
-            length = int(key)
-        except ValueError:
-            length = 0
-        if not 1 <= length <= longest:
+    """Each key of a bonus paytable is a length a hand can hold (``paytable_length``)."""
+    for key in paytable:
+        if paytable_length(key, longest) is None:
             raise ValueError(f"{table}: key {key!r} is not a {what} length; a key is a number "
                              f"of cards, 1 to {longest}, such as \"4\"")
-        first = seen.setdefault(length, key)
-        if paytable[first] != odds:
-            raise ValueError(f"{table}: keys {first!r} and {key!r} are both {length} cards, "
-                             f"paying {paytable[first]} and {odds}; one row a length")
 
 
 @dataclass(frozen=True)
@@ -148,12 +153,19 @@ def odds_by_length(paytable: dict[int, int], longest: int = 14) -> tuple[int, ..
     return tuple(out)
 
 
-def _paytable(raw: dict[str, int], name: str) -> dict[int, int]:
-    try:
-        return {int(length): odds for length, odds in raw.items()}
-    except ValueError as exc:
-        raise HandRejected("GEN-5", f"paytable {name!r} has a key that is not a length: {exc}") \
-            from exc
+def _paytable(raw: dict[str, int], name: str, longest: int) -> dict[int, int]:
+    """A paytable as length -> odds; a table that posted a key naming no length has no
+    paytable pitwatch can read, and its hands are rejected (GEN-5: the paytable is posted
+    by configuration, and this one names rows no hand can be paid by)."""
+    rows: dict[int, int] = {}
+    for key, odds in raw.items():
+        length = paytable_length(key, longest)
+        if length is None:
+            raise HandRejected("GEN-5", f"the table's paytable {name!r} has key {key!r}, which "
+                                        f"is not a length: a key is a number of cards, 1 to "
+                                        f"{longest}, such as \"4\"")
+        rows[length] = odds
+    return rows
 
 
 # (profile, config) -> rules. The entry keeps both objects alive, so their ids cannot be
@@ -173,8 +185,10 @@ def resolve_rules(profile: RuleProfile, config: TableConfigured) -> HcfRules:
         return hit[2]
     hcf = profile.section("hcf", HcfProfile)
     overrides = config.paytables or {}
-    flush = _paytable(overrides.get("flush_bonus", hcf.flush_bonus_paytable), "flush_bonus")
-    sf = _paytable(overrides.get("sf_bonus", hcf.sf_bonus_paytable), "sf_bonus")
+    longest = min(hcf.cards_per_hand, SUIT_CARDS)
+    flush = _paytable(overrides.get("flush_bonus", hcf.flush_bonus_paytable), "flush_bonus",
+                      longest)
+    sf = _paytable(overrides.get("sf_bonus", hcf.sf_bonus_paytable), "sf_bonus", longest)
     caps = tuple(sorted(((c.min_flush_cards, c.max_ante_multiple) for c in hcf.raise_caps),
                         reverse=True))
     rules = HcfRules(

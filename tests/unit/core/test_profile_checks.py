@@ -88,8 +88,11 @@ def test_a_profile_may_cover_one_game(tmp_path: Path) -> None:
      "flush_bonus_paytable: key 'four' is not a flush length; a key is a number of cards, "
      "1 to 7, such as \"4\""),
     ('flush_bonus_paytable = { "7" = 200, "07" = 100 }\n',
-     "flush_bonus_paytable: keys '7' and '07' are both 7 cards, paying 200 and 100; one "
-     "row a length"),
+     "flush_bonus_paytable: key '07' is not a flush length; a key is a number of cards, "
+     "1 to 7, such as \"4\""),
+    ('flush_bonus_paytable = { " 5" = 10 }\n',
+     "flush_bonus_paytable: key ' 5' is not a flush length; a key is a number of cards, "
+     "1 to 7, such as \"4\""),
     ('sf_bonus_paytable = { "0" = 8 }\n',
      "sf_bonus_paytable: key '0' is not a straight-flush run length; a key is a number of "
      "cards, 1 to 7, such as \"4\""),

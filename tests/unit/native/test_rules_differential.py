@@ -268,16 +268,30 @@ def test_hypothesis_hands_native_records_equal_the_reference(
 # ------------------------------------------------------------------ deferrals and panics
 
 
+@pytest.mark.parametrize("key", [" 5", "05", "+5", "-5", "0", "8", "\u0665", "five"])
+def test_a_posted_paytable_key_naming_no_length_is_left_to_the_reference(key: str) -> None:
+    """QA: a table posting ``{"flush_bonus": {"-5": 15}}`` (or ``"0"``) had a 3-card flush
+    paid 15 to 1, every hand reaching the row; ``"05"``, ``"+5"``, ``" 5"`` and an Arabic
+    digit read as 5. A key is a length written one way, 1 to 7 here: any other leaves the
+    hand to the reference (the core defers), which rejects it (GEN-5) naming the key."""
+    hand = build_hand(sc.config(paytables={"flush_bonus": {key: 15, "4": 2}}),
+                      [*sc.started(1, {1: 500, 2: 500}), *sc.wager(2, "ante", 10),
+                       *sc.wager(2, "flush_bonus", 10),
+                       *sc.deal({1: "Kc 8s 4h 2d 3c 5s 9h", 2: "Ad Jd 8d 2c 3h 4s 6c"}, 1),
+                       *sc.raise_(2, 10), *sc.ended()])
+    native, why = NativeRunner(PROFILES).adjudicate_hand(hand)
+    assert native is None and why is not None and "paytable" in why
+    record = adjudicate_hand(hand, PROFILES)
+    assert record.status == "rejected"
+    assert [(f.rule, f.code) for f in record.findings] == [("GEN-5", "HAND_REJECTED")]
+    assert record.findings[0].message == (
+        f"the table's paytable 'flush_bonus' has key {key!r}, which is not a length: a key "
+        'is a number of cards, 1 to 7, such as "4"')
+
+
 def test_what_the_core_defers_is_adjudicated_by_the_python_rules() -> None:
-    """A paytable key Python's ``int()`` reads and the core does not (``" 5"``), and chips
-    whose settlement leaves the contract's bound: the hands go to the Python rules, the
-    records stay the reference's."""
-    odd_key = profile_with(flush_bonus_paytable={" 5": 10, "4": 2, "7": 200})
-    lines = simulated(21, 3, 20, frozenset(), 0.0)
-    ref, nat, (adjudicated, deferred, _, why) = records(lines, Profiles({HOUSE.name: odd_key}),
-                                                        False)
-    assert nat == ref
-    assert adjudicated == 0 and deferred == len(ref) and why is not None and "paytable" in why
+    """Chips whose settlement leaves the contract's bound: the hand goes to the Python
+    rules, which decide it."""
     cfg = sc.config(max_wager=2**53 - 1)
     hand = build_hand(cfg, [*sc.started(1, {1: 2**53 - 1, 2: 2**53 - 1}),
                             *sc.wager(2, "ante", 2**52), *sc.wager(2, "flush_bonus", 2**52),
