@@ -117,6 +117,15 @@ def test_an_hcf_value_a_hand_would_trip_on_is_refused_when_read(
                                  f"(the profile's folder: {folder})")
 
 
+def assert_section_refused(tmp_path: Path, file: str, text: str, said: str) -> None:
+    """A profile 'typo' whose ``file`` holds ``text`` is refused, naming its section and
+    folder, with ``said``."""
+    folder = profile(tmp_path, "typo", **{file.replace(".toml", "_toml"): text})
+    section = file.removesuffix(".toml")
+    assert refusal(tmp_path) == (f"rule profile 'typo', section '{section}': {said} "
+                                 f"(the profile's folder: {folder})")
+
+
 @pytest.mark.parametrize(("file", "text", "said"), [
     # The betting engine refused max_bets_per_round < 1 per hand; a denominator of 0
     # divided by zero in every hand that posted no small blind.
@@ -145,10 +154,7 @@ def test_an_hcf_value_a_hand_would_trip_on_is_refused_when_read(
 ])
 def test_other_games_values_a_hand_would_trip_on_are_refused_when_read(
         tmp_path: Path, file: str, text: str, said: str) -> None:
-    folder = profile(tmp_path, "typo", **{file.replace(".toml", "_toml"): text})
-    section = file.removesuffix(".toml")
-    assert refusal(tmp_path) == (f"rule profile 'typo', section '{section}': {said} "
-                                 f"(the profile's folder: {folder})")
+    assert_section_refused(tmp_path, file, text, said)
 
 
 def test_the_command_line_says_a_bad_paytable_key_in_one_line(
@@ -266,10 +272,7 @@ def test_a_wrong_value_is_said_with_what_the_field_takes(tmp_path: Path, text: s
 ])
 def test_nonsense_numbers_of_the_other_games_are_refused(tmp_path: Path, file: str, text: str,
                                                          said: str) -> None:
-    folder = profile(tmp_path, "typo", **{file.replace(".toml", "_toml"): text})
-    section = file.removesuffix(".toml")
-    assert refusal(tmp_path) == (f"rule profile 'typo', section '{section}': {said} "
-                                 f"(the profile's folder: {folder})")
+    assert_section_refused(tmp_path, file, text, said)
 
 
 def test_the_command_line_says_what_an_enum_takes_in_one_line(
