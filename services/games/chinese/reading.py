@@ -250,7 +250,9 @@ def _judge_seat(seat: int, events: tuple[Event, ...], reading: HandReading,
 
 def _check_set_cards(seat: int, setting: Setting, reading: HandReading,
                      cp: ChineseProfile) -> None:
-    """The cards set must be the cards dealt to the seat (when the shoe read them)."""
+    """The cards set must be the cards dealt to the seat (when the shoe read them). A card
+    dealt once and set twice is "set more often than dealt", not "set but not dealt": it
+    was dealt (QA)."""
     dealt = reading.dealt.get(seat, [])
     if not dealt or any(c is None for c in dealt):
         return
@@ -259,9 +261,9 @@ def _check_set_cards(seat: int, setting: Setting, reading: HandReading,
         extra = sorted((Counter(setting.cards()) - Counter(c for c in dealt if c)).elements())
         reading.findings.append(
             finding("SET_CARDS_NOT_DEALT", "GEN-1", cp.severity.set_cards_not_dealt,
-                    f"seat {seat} set cards it was not dealt (set but not dealt: "
-                    f"{' '.join(extra) or '-'}; dealt but not set: {' '.join(missing) or '-'}): "
-                    "a card was switched", seat=seat)
+                    f"seat {seat} set other cards than it was dealt (set more often than "
+                    f"dealt: {' '.join(extra) or '-'}; dealt but not set: "
+                    f"{' '.join(missing) or '-'}): a card was switched or set twice", seat=seat)
         )
 
 

@@ -186,3 +186,15 @@ def test_set_cards_must_be_the_cards_dealt() -> None:
     result = outcome(switched, dealt=dealt)
     found = [f for f in result.findings if f.code == "SET_CARDS_NOT_DEALT"]
     assert len(found) == 1 and found[0].severity == "critical" and "7s" in found[0].message
+
+
+def test_a_card_set_twice_is_named_as_set_more_often_than_dealt() -> None:
+    """QA: seat 2 set Tc twice (6c dealt, never set); the finding said "set but not dealt:
+    Tc" of a card it was dealt."""
+    dealt = {2: "2c 3c 5d Jc Jd 4c 5c 8d Tc Td Th 6c 7c"}
+    twice = {1: H_A, 2: ("2c 3c 5d", "Jc Jd 4c 5c 8d", "Tc Td Th Tc 7c")}
+    result = outcome(twice, dealt=dealt)
+    found = [f for f in result.findings if f.code == "SET_CARDS_NOT_DEALT"]
+    assert [f.message for f in found] == [
+        "seat 2 set other cards than it was dealt (set more often than dealt: Tc; dealt but "
+        "not set: 6c): a card was switched or set twice"]

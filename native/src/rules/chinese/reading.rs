@@ -306,7 +306,7 @@ fn check_set_cards(seat: i64, setting: &Setting<'_>, reading: &HandReading<'_>, 
     }
     let words = |cards: &[&str]| if cards.is_empty() { "-".to_string() } else { cards.join(" ") };
     Some(finding("SET_CARDS_NOT_DEALT", "GEN-1", cp.severity.set_cards_not_dealt, format!(
-        "seat {} set cards it was not dealt (set but not dealt: {}; dealt but not set: {}): a card was switched",
+        "seat {} set other cards than it was dealt (set more often than dealt: {}; dealt but not set: {}): a card was switched or set twice",
         seat, words(&extra), words(&missing)), Some(seat), None))
 }
 
