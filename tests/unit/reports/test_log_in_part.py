@@ -5,8 +5,10 @@ second file (its table's configuration and seats are in the first), made a recor
 than the booked one, and the report said "the log or the booking changed after the hand
 was booked" (exit 0, wrong cards shown): an honest file accused of tampering. Now
 ``report hand`` names what the file lacks (one line, exit 2) and ``report daily`` reads
-such hands from the archive (a warning each, exit 1); a file holding the table from its
-first event re-derives the hand, as before."""
+such hands from the archive; a file holding the table from its first event re-derives the
+hand, as before. (A file cut inside a hand, as here, still warns of each hand it holds in
+part, exit 1; a later day's file that holds its hands whole but starts the tables part way
+through their chains is read from the archive without a warning: test_daily_later_day.)"""
 
 from __future__ import annotations
 
