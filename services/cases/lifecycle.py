@@ -95,6 +95,16 @@ def same_name(a: str | None, b: str | None) -> bool:
 REPLACEMENT = "\ufffd"  # what a decoder puts for bytes that are not UTF-8
 
 
+def _refuse_replacement(value: str, what: str) -> None:
+    """A name or text holding the replacement character is refused: a form sent in another
+    encoding than UTF-8 (Latin-1's "é" as one byte) reaches the console with each such
+    byte replaced, and stored, the trail (append-only) kept "caf\ufffd" for good (QA).
+    Refused, the sender can send it again as UTF-8."""
+    if REPLACEMENT in value:
+        raise CaseRefused(f"{what} holds bytes that are not UTF-8 (shown as \ufffd): send "
+                          "it again as UTF-8 text")
+
+
 def check_name(name: str, what: str) -> None:
     """A person's name in the trail is one line of visible characters: a newline in an
     assignee once drew a forged header line under ``cases show``'s, and a right-to-left
@@ -105,9 +115,7 @@ def check_name(name: str, what: str) -> None:
     if holds_any(name, LINE_OR_FORMAT):
         raise CaseRefused(f"{what} holds a control or formatting character (a line break, "
                           "a tab, a direction override): write it on one line, plainly")
-    if REPLACEMENT in name:  # as in ``check_text``
-        raise CaseRefused(f"{what} holds bytes that are not UTF-8 (shown as \ufffd): send "
-                          "it again as UTF-8 text")
+    _refuse_replacement(name, what)
 
 
 def check_actor(actor: str) -> None:
@@ -130,12 +138,7 @@ def check_text(text: str, what: str) -> None:
            for c in text):
         raise CaseRefused(f"{what} holds a control character (an escape, a bell, a NUL) or "
                           "a direction override: write it as plain lines of text")
-    if REPLACEMENT in text:
-        # A form sent in another encoding than UTF-8 (Latin-1's "é" as one byte) reaches the
-        # console with each such byte replaced: stored, the trail (append-only) kept "caf?"
-        # for good (QA). Refused, the sender can send it again as UTF-8.
-        raise CaseRefused(f"{what} holds bytes that are not UTF-8 (shown as \ufffd): send "
-                          "it again as UTF-8 text")
+    _refuse_replacement(text, what)
 
 
 def apply(case_id: int, status: CaseStatus, action: Action, *, assignee: str | None = None,
