@@ -151,7 +151,8 @@ def hand(
 
     Exits 2 when the hand is in neither, or a source cannot be read; 1 (the report written)
     when the ledger booked the hand at a table the archive holds, but the archive holds
-    none of the hand's events.
+    none of the hand's events, or when the booked record differs from the one the
+    hand's events re-derive.
     """
     from services.ledger.cli import open_for_reading
     from services.reports.dispute import (
@@ -205,6 +206,14 @@ def hand(
     _write(html, fmt, out)
     if lacking is not None:
         _warn(f"hand {hand_id}: {lacking}; the report shows the booking only")
+        raise typer.Exit(INPUT_PROBLEMS)
+    if report.ledger is not None and report.ledger.matches_log is False:
+        # A booking that is not the record its events re-derive is what a dispute
+        # analyst's script must not pass over: exit 1, as for an archive that lost a
+        # hand (the report, written, shows both records in section 8).
+        _warn(f"hand {hand_id}: the record booked in the ledger differs from the one "
+              f"{log_name or 'the events'} re-derives (section 8 shows both); pitwatch "
+              "verify checks the booking")
         raise typer.Exit(INPUT_PROBLEMS)
 
 

@@ -100,7 +100,10 @@ def test_both_sources_show_the_logs_derivation_and_the_booking_beside_it(
     out = tmp_path / "r.html"
     ran = pitwatch("report", "hand", hand_id, "--events", str(log), "--ledger", url,
                    "-o", str(out), "--generated-at", "2026-01-06T08:00:00Z")
-    assert ran.code == 0, ran.stderr
+    # Written, and exit 1 with one line saying why: a script must not pass it over.
+    assert ran.code == 1, ran.stderr
+    assert ("the record booked in the ledger differs from the one evm.jsonl re-derives "
+            "(section 8 shows both)") in " ".join(ran.stderr.split())
     html = out.read_text()
     assert "sections 1 to 7 are the log&#39;s, the booking is beside it in section 8" in html
     assert "The booked record beside the log's" in html

@@ -92,10 +92,16 @@ def test_a_hand_the_archive_lost_is_named_as_lost_not_as_not_supplied(tmp_path: 
     assert lines[0].startswith(f"warning: hand {hand_id}: the event archive holds no event "
                                "of this hand"), said
     assert "run `pitwatch verify`" in lines[0]
-    # the next hand of the table still reads its events from the archive
+    # The next hand of the table still reads its events from the archive. Re-derived
+    # there, its chain now misses the lost hand's events, so its record is not the one
+    # booked: the report shows both, and says so in one line, exit 1.
     after = f"{hand_id[:-6]}{int(hand_id[-6:]) + 1:06d}"
     code, html, said = report_hand(after, url)
-    assert code == 0 and ARCHIVE_NAME in html and "holds no event" not in html, said
+    assert ARCHIVE_NAME in html and "holds no event" not in html, said
+    assert code == 1 and [line for line in said.splitlines() if line.strip()] == [
+        f"warning: hand {after}: the record booked in the ledger differs from the one the "
+        "event archive re-derives (section 8 shows both); pitwatch verify checks the "
+        "booking"], said
 
 
 def test_a_database_kept_without_the_archive_still_says_not_supplied(tmp_path: Path
