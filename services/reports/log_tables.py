@@ -179,8 +179,14 @@ def _tables_of(log: LogFile, hand_ids: set[str]) -> dict[str, str]:
 
 def _lines(chunk: bytes) -> list[bytes]:
     """The non-blank lines of a piece of a log (or of all of it), stripped, in C: no
-    Python a line."""
-    return list(filter(None, map(bytes.strip, chunk.splitlines())))
+    Python a line.
+
+    Split at ``\n`` only, as ``pitwatch adjudicate`` and the Kafka intake split a log
+    (``services.adjudicator.embedded.lines_of``): ``bytes.splitlines`` also splits at a
+    bare ``\r`` (and ``\x0b``, ``\x0c``, ``\x1c``..``\x1e``), so two events joined by a
+    ``\r`` were two events to the report and one malformed record to adjudicate, and the
+    report called "ok" a hand adjudicate found wrong (QA)."""
+    return list(filter(None, map(bytes.strip, chunk.split(b"\n"))))
 
 
 def _may_name(text: bytes, wanted: set[bytes]) -> bool:

@@ -18,6 +18,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from services.adjudicator.embedded import iter_lines
+from services.adjudicator.embedded import lines_of as lines_of_log
 from services.reports import log_tables
 from services.reports.log_tables import LogFile, Tables, group_by_table, group_file_by_table
 from services.reports.replay import replay_hands
@@ -80,7 +82,8 @@ def test_two_passes_hold_what_the_whole_log_gives(tmp_path: Path, lines: list[tu
     data = b"".join(line + end for line, end in lines)
     path = tmp_path / ("log.jsonl.gz" if gzipped else "log.jsonl")
     path.write_bytes(gzip.compress(data) if gzipped else data)
-    whole = group_by_table([s for s in (x.strip() for x in data.splitlines()) if s], wanted)
+    # The whole log read as ``pitwatch adjudicate`` reads it: lines end at "\n" only.
+    whole = group_by_table([line for line, _ in iter_lines(lines_of_log([data]))], wanted)
     old = log_tables.CHUNK_BYTES
     log_tables.CHUNK_BYTES = chunk  # pieces cut anywhere, down to a byte
     try:
@@ -156,3 +159,19 @@ def test_a_file_replays_as_the_lines_replay(tmp_path: Path, engine: str) -> None
     assert sorted(from_file) == sorted(from_lines) == sorted(wanted)
     for hand_id in wanted:
         same_replay(from_file[hand_id], from_lines[hand_id])
+
+
+def test_a_bare_carriage_return_does_not_end_a_line(tmp_path: Path) -> None:
+    """QA: two events joined by a bare CR were two lines to the report and one malformed
+    record to ``pitwatch adjudicate`` (which ends lines at LF only), so the dispute report
+    called "ok" a hand adjudicate judged wrong. The joined line is one line here too: not
+    JSON, at no table; the lines around it keep their numbers."""
+    joined = b'{"table_id":"T1","hand_id":"H1"}\r{"table_id":"T1","hand_id":"H1"}'
+    path = tmp_path / "log.jsonl"
+    path.write_bytes(b'{"table_id":"T1","hand_id":"H0"}\n' + joined + b'\n'
+                     + b'{"table_id":"T1","hand_id":"H1"}\r\n')
+    assert log_tables.read_log(path) == [b'{"table_id":"T1","hand_id":"H0"}', joined,
+                                         b'{"table_id":"T1","hand_id":"H1"}']
+    read = group_file_by_table(LogFile(path), {"H1"})
+    assert read.table_of == {"H1": "T1"}
+    assert [n for n, _ in read.lines["T1"]] == [1, 3]  # line 2 is at no table
