@@ -9,6 +9,7 @@ what is printed; this is the run, which the differential tests also drive.
 
 from __future__ import annotations
 
+import base64
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO
@@ -161,5 +162,17 @@ def _collect(run: AdjudicationRun, step: StepResult, out: BinaryIO | None) -> No
 
 
 def _dead_letter_line(d: DeadLetter) -> bytes:
-    return orjson.dumps({"where": d.where, "reason": d.reason, "table_id": d.table_id,
-                         "record": d.raw.decode("utf-8", "replace")}) + b"\n"
+    """One DLQ line: where, why, the table if known, and the record as it came.
+
+    A JSON line holds text, so a record that is not UTF-8 is shown in ``record`` with its
+    bad bytes replaced (U+FFFD), which loses them; its bytes then also go in
+    ``record_base64``, so the record is kept unchanged, as the contract promises (QA: a
+    0xFF byte came back as ``ef bf bd`` and the original could not be recovered)."""
+    line: dict[str, str | None] = {"where": d.where, "reason": d.reason,
+                                   "table_id": d.table_id,
+                                   "record": d.raw.decode("utf-8", "replace")}
+    try:
+        d.raw.decode("utf-8")
+    except UnicodeDecodeError:
+        line["record_base64"] = base64.b64encode(d.raw).decode("ascii")
+    return orjson.dumps(line) + b"\n"

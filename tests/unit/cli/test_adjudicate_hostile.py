@@ -76,3 +76,27 @@ def test_many_rejected_lines_all_go_to_the_dlq_and_ten_are_shown(engine: str,
     assert [line.split(":")[0] for line in shown] == [f"rejected line {first + n}"
                                                        for n in range(10)]
     assert "... and 15 more (use --dlq FILE)" in result.output
+
+
+@pytest.mark.parametrize("engine", ["native", "python"])
+def test_a_record_that_is_not_utf8_is_kept_whole_in_the_dlq(engine: str,
+                                                            tmp_path: Path) -> None:
+    """QA: a 0xFF byte in a record came back from the DLQ file as U+FFFD (ef bf bd), so
+    the record could not be recovered. Its bytes are now in ``record_base64`` as well;
+    a UTF-8 record has no such field (its ``record`` is it)."""
+    bad = b'{"v":1,"source":"dealer-\xff\xfeterminal"}'
+    odd = b"\xc3\x28 garbage"
+    plain = b"not json"
+    log = tmp_path / "log.jsonl"
+    log.write_bytes(b"\n".join([*lines(hcf_stream("T1")), bad, odd, plain]) + b"\n")
+    dlq = tmp_path / "dlq.jsonl"
+    result = CliRunner().invoke(app, ["adjudicate", str(log), "--dlq", str(dlq),
+                                      "--engine", engine])
+    assert result.exit_code == 1
+    kept = [orjson.loads(x) for x in dlq.read_bytes().splitlines()]
+    assert [k.get("record_base64") for k in kept] == [
+        "eyJ2IjoxLCJzb3VyY2UiOiJkZWFsZXIt//50ZXJtaW5hbCJ9",  # base64 of ``bad``, by hand
+        "wyggZ2FyYmFnZQ==",  # base64 of c3 28 20 67 61 72 62 61 67 65
+        None]
+    assert kept[0]["record"] == '{"v":1,"source":"dealer-\ufffd\ufffdterminal"}'
+    assert kept[2]["record"] == "not json"
