@@ -196,6 +196,9 @@ class DailyReport:
     # Surveillance alerts concerning the day's hands; ``alerts_source`` None: none given.
     alerts: list[AlertLine] = field(default_factory=list)
     alerts_source: str | None = None
+    # Built from a ledger (``daily_from_ledger``): an empty ``reconciliation`` then means
+    # the ledger holds no hand of the day to compare with, not that none was compared.
+    from_ledger: bool = False
 
     def attach_alerts(self, alerts: Iterable[Alert], source: str) -> None:
         """Keep the alerts raised on or citing one of this report's hands."""
@@ -437,6 +440,7 @@ def daily_from_ledger(
     engine: Engine, day: dt.date, table: str | None = None, source: str = "ledger"
 ) -> DailyReport:
     report = daily_report(ledger_hands(engine, day, table), day, table, source)
+    report.from_ledger = True
     report.reconciliation = reconcile(engine, report)
     add_undated(report, undated_ledger_hands(engine, day, table))
     return report
