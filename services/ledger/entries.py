@@ -229,15 +229,27 @@ def _rake_line(
 
 
 def check_balanced(entry: HandEntry) -> None:
-    """GEN-8: a hand's postings sum to zero; every layout is back to zero at hand end."""
+    """GEN-8: a hand's postings sum to zero; every layout and every pot is back to zero at
+    hand end (events.md: "every layout returns to its seat and the pot must be empty").
+
+    Why the pot too (QA, 2026-12-06): only layouts were checked, so a hand paying a chip
+    more out of the pot than went in (POT_OVERDRAWN) or leaving chips in it
+    (POT_NOT_EMPTY) was booked, and its pot account carried the difference into the
+    table's next hands: the day's payouts then differed from its drop by that chip while
+    the daily report said it reconciled to the chip. Chips that came from nowhere, or
+    whose whereabouts the events do not say, cannot be booked faithfully: the hand is
+    refused (LEDGER_REFUSED), as one whose layout is not empty, until the source is
+    corrected."""
     total = sum(line.amount for line in entry.postings)
     if total != 0:
         raise MovementRejected(f"postings sum to {total}, not zero")
-    layouts: dict[str, int] = defaultdict(int)
+    left: dict[str, dict[str, int]] = {"layout": defaultdict(int), "pot": defaultdict(int)}
     for line in entry.postings:
-        if entry.accounts[line.account].kind == "layout":
-            layouts[line.account] += line.amount
-    unbalanced = {name: net for name, net in layouts.items() if net != 0}
-    if unbalanced:
-        detail = ", ".join(f"{name} nets {net}" for name, net in sorted(unbalanced.items()))
-        raise MovementRejected(f"layouts not empty at hand end: {detail}")
+        places = left.get(entry.accounts[line.account].kind)
+        if places is not None:
+            places[line.account] += line.amount
+    for kind, places in left.items():
+        unbalanced = {name: net for name, net in places.items() if net != 0}
+        if unbalanced:
+            detail = ", ".join(f"{name} nets {net}" for name, net in sorted(unbalanced.items()))
+            raise MovementRejected(f"{kind}s not empty at hand end: {detail}")

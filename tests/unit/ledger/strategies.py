@@ -31,7 +31,9 @@ _hand_numbers = itertools.count(1)
 def balanced_hands(draw: st.DrawFn) -> AdjudicationRecord:
     """A random hand whose chips all move by the contract's rules: every layout is emptied
     at hand end by a layout return (one shared hand_ended event), the pot is never paid
-    more than it holds; a player may sit at two seats."""
+    more than it holds and what it holds at the end goes to a seat (the pot must be empty
+    at ``hand_ended``, events.md; the ledger refuses a hand that leaves it otherwise); a
+    player may sit at two seats."""
     hand_no = next(_hand_numbers)
     events = (str(uuid.UUID(int=hand_no * 10_000 + i)) for i in itertools.count(1))
     seats = draw(st.lists(st.integers(1, 7), min_size=1, max_size=5, unique=True))
@@ -91,6 +93,8 @@ def balanced_hands(draw: st.DrawFn) -> AdjudicationRecord:
             add(f"stack:{who}", "house", draw(chips), kind)
         elif kind == "rake_refund":
             add("house", f"stack:{who}", draw(chips), kind)
+    if pot:
+        add("pot", f"stack:{draw(seat)}", pot, "payout")
     hand_ended = next(events)
     for returned_seat, amount in sorted(layout.items()):
         if amount:

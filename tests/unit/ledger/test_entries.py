@@ -141,6 +141,18 @@ def test_record_hash_is_of_the_deterministic_encoding() -> None:
             [move(1, "stack:1", "layout:1", 5, "wager")],
             "layouts not empty at hand end: layout:T1:1 nets 5",
         ),
+        # QA 2026-12-06: pots were not checked, so these were booked and the table's pot
+        # account carried the chips into its next hands.
+        # 10 in, 9 out: a chip left in the pot (POT_NOT_EMPTY).
+        (
+            [move(1, "stack:1", "pot", 10, "bet"), move(2, "pot", "stack:2", 9, "payout")],
+            "pots not empty at hand end: pot:T1 nets 1",
+        ),
+        # 10 in, 11 out: a chip paid out of nowhere (POT_OVERDRAWN).
+        (
+            [move(1, "stack:1", "pot", 10, "bet"), move(2, "pot", "stack:2", 11, "payout")],
+            "pots not empty at hand end: pot:T1 nets -1",
+        ),
         ([move(1, "stack:9", "house", 1, "rake")], "seat 9 has no player"),
         ([move(1, "stack:1", "bank", 1, "rake")], "unknown account name 'bank'"),
         ([move(1, "stack:01", "house", 1, "rake")], "unknown account name 'stack:01'"),
