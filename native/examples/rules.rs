@@ -29,7 +29,8 @@ fn house() -> Profile {
         sf_ace_low: true, sf_wraparound: false, cap_largest_remainder: true, bonus_against_dp: false,
         short_funds_dead_hand: true, bankroll_gross: true, folded_join_at_fold: true, dp_funds_reserve_rake: true,
         dp_rake_needs_participant: true, past_posting_severity: C, past_posted_wager_void: true,
-        wager_not_in_game_severity: W, stake_cover_raise_multiple: 3, insufficient_stake_severity: W,
+        wager_not_in_game_severity: W, stake_cover_raise_multiple: 3, stake_counts_fee: true,
+        insufficient_stake_severity: W,
         dp_rotation_skip_severity: W, button_not_at_dp_severity: W, card_count_severity: C,
         dead_hand_settled_severity: C, showdown_mismatch_severity: C, walk_away_severity: W,
         late_decision_severity: W, settlement_order_severity: C,
@@ -55,12 +56,12 @@ fn chinese() -> ChineseProfile {
                                  bonus: [[0; 9]; 3] },
         unset_hand_is_foul: true, order_starts_left_of_button: true, misdeal_exposed_cards: 5,
         uncalled_misdeal_voids_hand: true, buy_in_min_points: 20, short_buys_per_full_buy: 1,
-        designated_counts_button: true,
+        designated_counts_button: true, stake_counts_fee: true,
         severity: ChineseSeverities {
             foul: I, false_auto_win: W, late_auto_win: W, hand_changed_after_opening: C, set_cards_not_dealt: C,
             hand_opened_early: W, hand_shown_early: W, misdeal_not_called: C, misdeal_without_cause: W,
             dead_seat_played: W, new_player_first_hand: W, new_player_button: W, buy_in_below_minimum: W,
-            short_buy_not_allowed: W, payment_routing: I,
+            short_buy_not_allowed: W, payment_routing: I, insufficient_stake: W,
         },
     }
 }

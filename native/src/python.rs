@@ -1158,6 +1158,7 @@ fn hcf_profile(d: &Bound<'_, PyDict>) -> Option<crate::rules::profile::HcfProfil
         past_posted_wager_void: field(d, "past_posted_wager_void")?,
         wager_not_in_game_severity: sev(d, "wager_not_in_game_severity")?,
         stake_cover_raise_multiple: field(d, "stake_cover_raise_multiple")?,
+        stake_counts_fee: field(d, "stake_counts_fee")?,
         insufficient_stake_severity: sev(d, "insufficient_stake_severity")?,
         dp_rotation_skip_severity: sev(d, "dp_rotation_skip_severity")?,
         button_not_at_dp_severity: sev(d, "button_not_at_dp_severity")?,
@@ -1222,6 +1223,7 @@ fn chinese_profile(d: &Bound<'_, PyDict>) -> Option<crate::rules::profile::Chine
         buy_in_min_points: field(&buy_in, "min_points")?,
         short_buys_per_full_buy: field(&buy_in, "short_buys_per_full_buy")?,
         designated_counts_button: field(&rake, "designated_counts_button")?,
+        stake_counts_fee: field(&rake, "stake_counts_fee")?,
         severity: crate::rules::profile::ChineseSeverities {
             foul: sev(&s, "foul")?,
             false_auto_win: sev(&s, "false_auto_win")?,
@@ -1238,6 +1240,7 @@ fn chinese_profile(d: &Bound<'_, PyDict>) -> Option<crate::rules::profile::Chine
             buy_in_below_minimum: sev(&s, "buy_in_below_minimum")?,
             short_buy_not_allowed: sev(&s, "short_buy_not_allowed")?,
             payment_routing: sev(&s, "payment_routing")?,
+            insufficient_stake: sev(&s, "insufficient_stake")?,
         },
     })
 }

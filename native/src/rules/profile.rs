@@ -56,6 +56,8 @@ pub struct HcfProfile {
     pub past_posted_wager_void: bool,
     pub wager_not_in_game_severity: Sev,
     pub stake_cover_raise_multiple: i64,
+    /// GEN-2 Reading: the HCF-12 fee a seat pays is part of what the hand can require of it
+    pub stake_counts_fee: bool,
     pub insufficient_stake_severity: Sev,
     pub dp_rotation_skip_severity: Sev,
     pub button_not_at_dp_severity: Sev,
@@ -122,6 +124,8 @@ pub struct ChineseProfile {
     pub short_buys_per_full_buy: i64,
     /// `rake.designated_counts_button` (GEN-10)
     pub designated_counts_button: bool,
+    /// `rake.stake_counts_fee` (GEN-2 Reading: the GEN-10 fee is what the hand can require)
+    pub stake_counts_fee: bool,
     pub severity: ChineseSeverities,
 }
 
@@ -143,6 +147,7 @@ pub struct ChineseSeverities {
     pub buy_in_below_minimum: Sev,
     pub short_buy_not_allowed: Sev,
     pub payment_routing: Sev,
+    pub insufficient_stake: Sev,
 }
 
 /// Section `russian` (`services.games.russian.profile.RussianProfile`;

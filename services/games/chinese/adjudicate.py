@@ -28,7 +28,13 @@ from services.games.chinese.procedure import (
 from services.games.chinese.profile import ChineseProfile, chinese_profile
 from services.games.chinese.reading import HandReading, judge_hands, read_hand
 from services.games.chinese.scoring import PairScore, score_pairs
-from services.games.chinese.settlement import Settlement, rake_due, settle
+from services.games.chinese.settlement import (
+    Settlement,
+    fees_within_stacks,
+    rake_due,
+    settle,
+    stake_findings,
+)
 from services.games.model import GameOutcome, HandInput, HandRejected, TraceStep
 from services.games.profile import RuleProfile
 
@@ -62,6 +68,9 @@ def adjudicate(hand: HandInput, profile: RuleProfile) -> GameOutcome:
     live = tuple(s for s in reading.participants if reading.hands[s].status != "dead")
     button = reading.started.data.button
     rake = rake_due(live, button, config.rake.mode, config.rake.fee, cp)
+    if cp.rake.stake_counts_fee:  # GEN-2 Reading: the fee is what the hand can require
+        findings += stake_findings(rake, reading.stacks, cp)
+        rake = fees_within_stacks(rake, reading.stacks, trace)
     settlement = settle(pairs, live, reading.stacks, button, point_value, rake, cp)
     trace += settlement.trace
     findings += routing_findings(events, settlement.transfers, cp)

@@ -102,7 +102,13 @@ class BuyInRules(_Strict):
 
 
 class RakeRules(_Strict):
+    """GEN-10 readings. ``stake_counts_fee`` (GEN-2 Reading): the fee a seat pays is what
+    the hand can require of it (a seat starting with less is ``INSUFFICIENT_STAKE``), and
+    the fee expected is never more than the seat's stack (``settlement.fees_within_stacks``);
+    false: no GEN-2 check, the fee expected in full."""
+
     designated_counts_button: bool
+    stake_counts_fee: bool
 
 
 class Severities(_Strict):
@@ -121,6 +127,7 @@ class Severities(_Strict):
     buy_in_below_minimum: Severity
     short_buy_not_allowed: Severity
     payment_routing: Severity
+    insufficient_stake: Severity  # GEN-2 with ``rake.stake_counts_fee``
 
 
 class ChineseProfile(_Strict):

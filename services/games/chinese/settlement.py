@@ -6,15 +6,20 @@ a loser's chips that can still go to the winners are what is left after it. Each
 amount is capped by the winner's stack at the start of the hand, then the losers pay one
 after the other, clockwise from the button, each as far as its chips go at that moment
 (chips it was paid earlier in the same settlement included, as at the table).
+
+GEN-2 Reading ``rake.stake_counts_fee``: the fee is what the hand can require of a seat
+(``stake_findings``), and no more of it is expected than the seat has when it falls due
+(``fees_within_stacks``).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from services.events.contract import Finding
 from services.games.chinese.profile import ChineseProfile
 from services.games.chinese.scoring import PairScore
-from services.games.model import TraceStep
+from services.games.model import TraceStep, finding
 
 
 @dataclass(frozen=True)
@@ -60,6 +65,50 @@ def rake_due(participants: tuple[int, ...], button: int, mode: str, fee: int,
     payer = button if button in participants else clockwise_order(participants, button, cp)[0]
     counted = len(participants) if cp.rake.designated_counts_button else len(participants) - 1
     return {payer: fee * counted} if counted > 0 else {}
+
+
+def stake_findings(rake: dict[int, int], stacks: dict[int, int],
+                   cp: ChineseProfile) -> list[Finding]:
+    """GEN-2 with ``rake.stake_counts_fee``: a Chinese Poker seat covers no wager (CP-10:
+    a loser pays as far as its chips go), so what the hand can require of it is the GEN-10
+    fee it pays under the posted mode (the ``designated`` payer's for every participant it
+    pays for). A seat that started the hand with less is ``INSUFFICIENT_STAKE``."""
+    out: list[Finding] = []
+    for seat, fee in sorted(rake.items()):
+        stack = stacks.get(seat, 0)
+        if stack < fee:
+            out.append(finding(
+                "INSUFFICIENT_STAKE", "GEN-2", cp.severity.insufficient_stake,
+                f"seat {seat} started with {stack} chips but the hand can require {fee} "
+                "(its participation fee, GEN-10)", seat=seat, amount=fee - stack))
+    return out
+
+
+def fees_within_stacks(rake: dict[int, int], stacks: dict[int, int],
+                       trace: list[TraceStep]) -> dict[int, int]:
+    """GEN-2 Reading ``rake.stake_counts_fee``: the fee expected from a seat is at most the
+    chips it has when the fee falls due.
+
+    When: first, before any point is paid (module docstring: the fee is a participation
+    fee, and what a loser can still pay the winners is what is left after it), so what
+    the seat has then is its stack at ``hand_started``. Why no RAKE_UNDER for the rest:
+    GEN-2 counts the fee among what the hand can require of the seat, so a seat that
+    cannot pay it in full started short of it and carries the ``INSUFFICIENT_STAKE``
+    (GEN-2) finding of ``stake_findings``, the same seats and the same chips. The table
+    cannot take chips the seat does not have (taking them drives its stack below zero:
+    ``WAGER_OVER_STACK``, GEN-2, and a RAKE_OVER against this fee). A seat left with
+    nothing pays no point either (CP-10); GEN-8 holds, the seat and the house moving by
+    the same chips."""
+    out: dict[int, int] = {}
+    for seat, fee in rake.items():
+        paid = min(fee, max(stacks.get(seat, 0), 0))
+        if paid < fee:
+            trace.append(TraceStep("GEN-2", f"seat {seat} has {paid} chips when its fee of {fee} "
+                                            f"falls due: pays {paid} (GEN-10 fee capped by the "
+                                            "stake, GEN-2)", seat))
+        if paid:
+            out[seat] = paid
+    return out
 
 
 def settle(pairs: list[PairScore], participants: tuple[int, ...], stacks: dict[int, int],

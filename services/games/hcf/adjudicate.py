@@ -22,6 +22,7 @@ from services.games.hcf.procedure import (
     FLUSH_BONUS,
     SF_BONUS,
     SeatPlay,
+    dp_table_stakes,
     known_cards,
     require_cards,
     rotation_findings,
@@ -36,6 +37,9 @@ from services.games.hcf.settlement import (
     RAISE_KIND,
     SeatSettlement,
     Settlement,
+    dp_rake_reserve,
+    fees_within_stacks,
+    player_fee,
     settle,
     settlement_order,
 )
@@ -63,9 +67,14 @@ def adjudicate(hand: HandInput, profile: RuleProfile) -> GameOutcome:
         return _dead_outcome(facts, in_action, dead_rule, rules, found, trace)
     order = settlement_order([s for s in in_action if in_action[s].get(ANTE)], facts.dp)
     plays: list[SeatPlay] = []
+    counts_fee = rules.profile.stake_counts_fee  # GEN-2 Reading: the fee is required too
+    fee = player_fee(config.rake) if counts_fee else 0
     for seat in order:
-        table_stakes(seat, facts.stacks[seat], in_action[seat], rules, found)
+        table_stakes(seat, facts.stacks[seat], in_action[seat], rules, found, fee)
         plays.append(seat_play(seat, in_action[seat], facts, rules, found, trace))
+    if counts_fee:
+        dp_fee = dp_rake_reserve(len(plays), config.rake, rules.profile.dp_rake_needs_participant)
+        dp_table_stakes(facts.dp, facts.stacks.get(facts.dp, 0), dp_fee, rules, found)
     dp_cards = None
     if any(not p.folded for p in plays):
         dp_cards = require_cards(known_cards(facts, facts.dp, rules, found),
@@ -77,6 +86,9 @@ def adjudicate(hand: HandInput, profile: RuleProfile) -> GameOutcome:
 
     result = settle_in(plays)
     trace += result.trace
+    if counts_fee:
+        result.rake = fees_within_stacks(result.rake, result.seats, facts.dp, result.dp_delta,
+                                         facts.stacks, rules, found, trace)
     net = dict.fromkeys((*facts.stacks, *facts.wagers), 0)
     for s in result.seats:
         net[s.seat] = s.delta

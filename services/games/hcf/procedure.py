@@ -173,17 +173,34 @@ def _outside_limits(seat: int, amounts: dict[str, int], limits: Limits, rules: H
 
 
 def table_stakes(seat: int, stack: int, amounts: dict[str, int], rules: HcfRules,
-                 found: list[Finding]) -> None:
-    """GEN-2 as HCF applies it: Ante + bonuses + the largest raise must be on the table."""
+                 found: list[Finding], fee: int = 0) -> None:
+    """GEN-2 as HCF applies it: Ante + bonuses + the largest raise must be on the table,
+    and (``stake_counts_fee``, the caller passes it) the HCF-12 fee the player pays."""
     ante = amounts.get(ANTE, 0)
+    multiple = rules.profile.stake_cover_raise_multiple
     needed = (ante + amounts.get(FLUSH_BONUS, 0) + amounts.get(SF_BONUS, 0)
-              + rules.profile.stake_cover_raise_multiple * ante)
+              + multiple * ante + fee)
     if stack < needed:
+        what = (f"Ante, bonuses, a raise of {multiple}x Ante and the participation fee "
+                f"of {fee} it pays, HCF-12" if fee else
+                f"Ante, bonuses and a raise of {multiple}x Ante")
         found.append(finding(
             "INSUFFICIENT_STAKE", "GEN-2", rules.profile.insufficient_stake_severity,
             f"seat {seat} started with {stack} chips but the hand can require {needed} "
-            f"(Ante, bonuses and a raise of {rules.profile.stake_cover_raise_multiple}x Ante)",
-            seat=seat, amount=needed - stack))
+            f"({what})", seat=seat, amount=needed - stack))
+
+
+def dp_table_stakes(dp: int, stack: int, fee: int, rules: HcfRules,
+                    found: list[Finding]) -> None:
+    """GEN-2 for the designated player (``stake_counts_fee``): it covers no wager (HCF-11
+    pays players only as far as its funds go), so what the hand can require of it is the
+    most HCF-12 fee it can owe (``settlement.dp_rake_reserve``)."""
+    if stack < fee:
+        found.append(finding(
+            "INSUFFICIENT_STAKE", "GEN-2", rules.profile.insufficient_stake_severity,
+            f"the designated player (seat {dp}) started with {stack} chips but the hand can "
+            f"require {fee} (the participation fee it pays, HCF-12)", seat=dp,
+            amount=fee - stack))
 
 
 # ------------------------------------------------------------------ cards

@@ -64,6 +64,10 @@ class HcfProfile(msgspec.Struct, forbid_unknown_fields=True):
     # GEN-2 as HCF reads it: a raise of this many Antes must be covered (0: the Ante and
     # bonuses alone, a player may always fold).
     stake_cover_raise_multiple: Annotated[int, msgspec.Meta(ge=0, le=MAX_MULTIPLE)]
+    # GEN-2 Reading: what the hand can require of a seat includes the HCF-12 fee it pays
+    # (true); false: the wagers alone, and the fee expected in full (``procedure.
+    # table_stakes``, ``settlement.fees_within_stacks``).
+    stake_counts_fee: bool
     insufficient_stake_severity: Severity
     dp_rotation_skip_severity: Severity
     button_not_at_dp_severity: Severity

@@ -9,13 +9,15 @@ Order of work, as the rules give it:
 4. HCF-5/HCF-11: players settled one by one counter-clockwise from the right of the
    button; a player whose winnings exceed the DP's funds at that moment has a dead hand.
 5. HCF-12: the rake, counting every player who placed an Ante in a hand not dead for them.
+6. GEN-2 Reading ``stake_counts_fee``: no fee expected beyond what its payer then holds
+   (``fees_within_stacks``).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from services.events.contract import RakeConfig
+from services.events.contract import Finding, RakeConfig
 from services.games.hcf.evaluation import (
     describe_flush,
     dp_qualifies,
@@ -26,7 +28,7 @@ from services.games.hcf.evaluation import (
 )
 from services.games.hcf.procedure import ANTE, FLUSH_BONUS, SF_BONUS, SeatPlay
 from services.games.hcf.profile import HcfRules
-from services.games.model import TraceStep
+from services.games.model import TraceStep, finding
 
 RAISE_KIND = "raise"
 _SEAT_RING = 1000  # larger than any seat number: (dp - seat) % ring orders seats
@@ -354,3 +356,60 @@ def rake_per_seat(seats: list[SeatSettlement], dp: int, rake: RakeConfig,
     trace.append(TraceStep("HCF-12", f"rake mode {rake.mode!r}, fee {fee}: {len(counted)} "
                                      f"participant(s) {counted}; rake due {due or 'none'}"))
     return due
+
+
+def player_fee(rake: RakeConfig) -> int:
+    """The HCF-12 fee a player with an Ante pays: ``all`` and ``players`` modes."""
+    return rake.fee if rake.mode in ("all", "players") else 0
+
+
+def fees_within_stacks(due: dict[int, int], seats: list[SeatSettlement], dp: int,
+                       dp_delta: int, stacks: dict[int, int], rules: HcfRules,
+                       found: list[Finding], trace: list[TraceStep]) -> dict[int, int]:
+    """GEN-2 Reading ``stake_counts_fee``: the HCF-12 fee expected from a seat is at most
+    what that seat holds when the fee falls due; the table's own rake is not touched.
+
+    When: at the end of the hand, once the seat is settled. HCF-12 charges participants,
+    and whether a player is one (a hand dead under HCF-11 is not) is known only when it
+    is settled in HCF-5 order; the DP's fee is per counted participant (``designated``)
+    or due only when someone played (``all``, ``dp_rake_needs_participant``). So what a
+    seat holds then is its stack at ``hand_started`` plus its settlement (``delta``,
+    winnings and returned wagers in, lost wagers out): a player who won pays its fee out
+    of its winnings, and the DP out of the wagers it collected.
+
+    Why no RAKE_UNDER for the chips the fee is short: GEN-2 counts the fee among what the
+    hand can require of a seat, so a seat that cannot pay it in full was short of what
+    the hand required of it, and that is a GEN-2 finding on the seat, not a collection
+    error of the table. The table cannot take chips the seat does not have (a
+    ``rake_collected`` beyond them drives the stack below zero: ``WAGER_OVER_STACK``,
+    GEN-2, and a RAKE_OVER against this capped fee); taking what there is was right.
+    Every capped fee carries an ``INSUFFICIENT_STAKE`` (GEN-2) on its seat: the one of
+    ``procedure.table_stakes`` / ``dp_table_stakes`` when the seat started short of its
+    wagers to cover and its fee, else one raised here, for a seat whose settlement took
+    more than the profile's stake asks it to cover (a raise above
+    ``stake_cover_raise_multiple`` Antes or played as placed over the cap, or a DP that
+    banked with its fee's chips under ``dp_funds_reserve_rake = false``), its amount the
+    chips the fee is short. GEN-8 holds: the seat's net and the house move by the same
+    chips.
+    """
+    holds = {s.seat: stacks.get(s.seat, 0) + s.delta for s in seats}
+    holds[dp] = stacks.get(dp, 0) + dp_delta
+    flagged = {f.seat for f in found if f.code == "INSUFFICIENT_STAKE"}
+    out: dict[int, int] = {}
+    for seat, fee in due.items():
+        held = max(holds.get(seat, 0), 0)
+        paid = min(fee, held)
+        if paid < fee:
+            trace.append(TraceStep("GEN-2", f"seat {seat} holds {held} when its fee of {fee} "
+                                            f"falls due: pays {paid} (HCF-12 fee capped by the "
+                                            "stake, GEN-2)", seat))
+            if seat not in flagged:
+                found.append(finding(
+                    "INSUFFICIENT_STAKE", "GEN-2", rules.profile.insufficient_stake_severity,
+                    f"seat {seat} started with {stacks.get(seat, 0)} chips and holds {held} "
+                    f"once settled: short of its participation fee of {fee} (HCF-12) by "
+                    f"{fee - paid}; the hand required more of it than it had", seat=seat,
+                    amount=fee - paid))
+        if paid:
+            out[seat] = paid
+    return out

@@ -55,7 +55,7 @@ def test_gen10_designated_reading_off_button_pays_for_the_others_only() -> None:
     """``rake.designated_counts_button = false``, designated mode, fee 2, button 3: seat 3
     pays 2 for each of the other two participants = 4. Points as in DEAL (+32, -26, -6):
     seat 3 -6 - 4 = -10; house 4."""
-    profile = _variant(rake={"designated_counts_button": False})
+    profile = _variant(rake={"designated_counts_button": False, "stake_counts_fee": True})
     result = _with(profile, DEAL, config(rake_mode="designated", fee=2), button=3)
     assert result.rake == {3: 4}
     assert result.net == {1: 32, 2: -26, 3: -10} and result.house == 4

@@ -189,7 +189,10 @@ def test_losing_player_is_never_dead_even_when_the_reserve_exceeds_the_dp_stack(
     funds start at 1 - 2 = -1. Seat 2 (8-7-2 of spades) loses to the DP's 9-5-2: its
     winnings are 0, which exceed nothing, so its hand is NOT dead; it loses Ante 10 and
     Raise 10 to the DP (funds -1 -> 19) and counts for the rake: the DP pays 2 x 1 = 2.
-    Nets: seat 2 -20, DP +20 - 2 = +18, house +2."""
+    Nets: seat 2 -20, DP +20 - 2 = +18, house +2. The DP started with 1 chip, short of
+    the fee of 2 it can owe (GEN-2 counts the fee, house-v1 ``stake_counts_fee``): one
+    INSUFFICIENT_STAKE of 1, and nothing else; the fee is due once the DP is settled,
+    when it holds 1 + 20 = 21, so it is expected in full."""
     parts = [
         started(1, {1: 1, 2: 100}),
         wager(2, "ante", 10), deal({1: DP_9_HIGH, 2: P4_LOSES}, dp=1), raise_(2, 10),
@@ -197,7 +200,8 @@ def test_losing_player_is_never_dead_even_when_the_reserve_exceeds_the_dp_stack(
         rake(1, 2), ended()]
     record = adjudicate(config(mode="designated", fee=2), *parts)
     assert net(record) == {"1": 18, "2": -20, "house": 2}
-    assert record.status == "ok", record.findings
+    assert [(f.code, f.seat, f.amount) for f in record.findings] == [
+        ("INSUFFICIENT_STAKE", 1, 1)]
 
 
 # ---------------------------------------------------------------- readings toggled (audit)
@@ -241,13 +245,22 @@ def test_folded_wagers_join_funds_at_fold_or_in_order() -> None:
 def test_no_rake_reserve_reading() -> None:
     """HCF-11 ``dp_funds_reserve_rake = false``: the funds are the DP's stack, 21, as
     rules.md words it. Mode `designated`, fee 2; seat 3 wins 20 <= 21: paid, and the DP
-    owes 2 for one participant. Seat 3 +20, DP -20 - 2 = -22, house 2 (house-v1, with the
-    reserve, makes seat 3 dead: test_dp_reserve_makes_a_seat_dead)."""
+    owes 2 for one participant (house-v1, with the reserve, makes seat 3 dead:
+    test_dp_reserve_makes_a_seat_dead). ``stake_counts_fee = false``: the fee is expected
+    in full, seat 3 +20, DP -20 - 2 = -22 (a stack of 21 - 22 = -1), house 2. true (GEN-2
+    counts the fee): the DP holds 21 - 20 = 1 when the fee falls due and pays 1: DP -21,
+    house 1, and INSUFFICIENT_STAKE on the DP for the chip short (it covered its fee at
+    the start, 21 >= 2, but banked with it)."""
     parts = hand(config(mode="designated", fee=2), started(1, {1: 21, 3: 100}),
                  wager(3, "ante", 10), deal({1: DP_9_HIGH, 3: P3_WINS}, dp=1), raise_(3, 10),
                  show(1, DP_9_HIGH), show(3, P3_WINS), ended())
-    outcome = hcf.adjudicate(parts, _variant(dp_funds_reserve_rake=False))
+    outcome = hcf.adjudicate(parts, _variant(dp_funds_reserve_rake=False,
+                                             stake_counts_fee=False))
     assert outcome.net == {1: -22, 3: 20} and outcome.rake == {1: 2}
+    outcome = hcf.adjudicate(parts, _variant(dp_funds_reserve_rake=False))
+    assert outcome.net == {1: -21, 3: 20} and outcome.rake == {1: 1} and outcome.house == 1
+    assert [(f.code, f.seat, f.amount) for f in outcome.findings] == [
+        ("INSUFFICIENT_STAKE", 1, 1)]
 
 
 def test_dp_rake_without_participants() -> None:

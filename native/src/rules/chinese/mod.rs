@@ -65,7 +65,12 @@ pub fn adjudicate(events: &[DecodedEvent], table: &Context, config: &Value<'_>, 
     let live: Vec<i64> = reading.participants.iter().copied()
         .filter(|s| reading.hands.get(s).map_or(false, |h| h.status != Status::Dead)).collect();
     let (mode, fee) = crate::rules::hcf::rake_config(config);
-    let rake = settlement::rake_due(&live, reading.button, mode, fee, cp)?;
+    let mut rake = settlement::rake_due(&live, reading.button, mode, fee, cp)?;
+    if cp.stake_counts_fee {
+        // GEN-2 Reading: the fee is what the hand can require of a seat
+        findings.extend(settlement::stake_findings(&rake, &reading.stacks, cp));
+        rake = settlement::fees_within_stacks(&rake, &reading.stacks);
+    }
     let settlement = settlement::settle(&pairs, &live, &reading.stacks, reading.button, point_value, &rake, cp)?;
     findings.extend(procedure::routing_findings(events, &settlement.transfers, cp));
     let mut net: BTreeMap<i64, Chips> = reading.participants.iter().map(|&s| (s, 0)).collect();

@@ -8,7 +8,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use super::scoring::PairScore;
 use crate::rules::profile::ChineseProfile;
-use crate::rules::{mul, Chips, Defer};
+use crate::rules::{finding, mul, Chips, Defer, RFinding};
 
 /// `Transfer`: `amount` chips from `payer` to `payee`.
 #[derive(Debug, Clone)]
@@ -56,6 +56,33 @@ pub fn rake_due(participants: &[i64], button: i64, mode: &str, fee: Chips, cp: &
         return Ok(BTreeMap::new());
     }
     Ok(std::iter::once((payer, mul(fee, counted)?)).collect())
+}
+
+/// `stake_findings` (GEN-2 with `rake.stake_counts_fee`): a Chinese Poker seat covers no
+/// wager (CP-10), so what the hand can require of it is the GEN-10 fee it pays; a seat
+/// that started the hand with less is INSUFFICIENT_STAKE.
+pub fn stake_findings(rake: &BTreeMap<i64, Chips>, stacks: &BTreeMap<i64, Chips>, cp: &ChineseProfile) -> Vec<RFinding> {
+    let mut out = Vec::new();
+    for (&seat, &fee) in rake {
+        let stack = stacks.get(&seat).copied().unwrap_or(0);
+        if stack < fee {
+            out.push(finding("INSUFFICIENT_STAKE", "GEN-2", cp.severity.insufficient_stake, format!(
+                "seat {} started with {} chips but the hand can require {} (its participation fee, GEN-10)",
+                seat, stack, fee), Some(seat), Some(fee - stack)));
+        }
+    }
+    out
+}
+
+/// `fees_within_stacks` (GEN-2 Reading `rake.stake_counts_fee`): the fee expected from a
+/// seat is at most its stack at `hand_started`, the chips it has when the fee falls due
+/// (first, before any point is paid). The chips a fee is short are the INSUFFICIENT_STAKE
+/// (GEN-2) finding's, not a RAKE_UNDER (the reference says why).
+pub fn fees_within_stacks(rake: &BTreeMap<i64, Chips>, stacks: &BTreeMap<i64, Chips>) -> BTreeMap<i64, Chips> {
+    rake.iter()
+        .map(|(&seat, &fee)| (seat, fee.min(stacks.get(&seat).copied().unwrap_or(0).max(0))))
+        .filter(|&(_, paid)| paid != 0)
+        .collect()
 }
 
 /// `settle`: CP-9 point value, CP-10 caps and payment order; net per seat after rake.

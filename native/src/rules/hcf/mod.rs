@@ -11,10 +11,10 @@ pub mod settlement;
 
 use std::collections::BTreeMap;
 
-use procedure::{known_cards, require_cards, rotation_findings, seat_play, table_stakes, wagers_in_action,
-                whole_hand_dead, SeatPlay, Stop};
+use procedure::{dp_table_stakes, known_cards, require_cards, rotation_findings, seat_play, table_stakes,
+                wagers_in_action, whole_hand_dead, SeatPlay, Stop};
 use reading::{read_facts, HandFacts, RecordedSeat};
-use settlement::{settle, settlement_order, SeatSettlement, Settlement};
+use settlement::{dp_rake_reserve, fees_within_stacks, player_fee, settle, settlement_order, SeatSettlement, Settlement};
 
 use crate::json::Value;
 use crate::rules::profile::HcfRules;
@@ -50,19 +50,29 @@ pub fn adjudicate(events: &[DecodedEvent], table: &Context, config: &Value<'_>, 
     let with_ante: Vec<i64> = in_action.items.iter().filter(|(_, a)| a.ante != 0).map(|(s, _)| *s).collect();
     let order = settlement_order(&with_ante, facts.dp);
     let mut plays: Vec<SeatPlay> = Vec::with_capacity(order.len());
+    let counts_fee = rules.p.stake_counts_fee; // GEN-2 Reading: the fee is required too
+    let rake = rake_config(config);
+    let fee = if counts_fee { player_fee(rake) } else { 0 };
     for &seat in &order {
         let amounts = in_action.get(seat).cloned().unwrap_or_default();
-        table_stakes(seat, facts.stacks.get(seat).copied().unwrap_or(0), &amounts, rules, &mut found)?;
+        table_stakes(seat, facts.stacks.get(seat).copied().unwrap_or(0), &amounts, rules, &mut found, fee)?;
         plays.push(seat_play(seat, &amounts, &facts, rules, &mut found)?);
+    }
+    let dp_stack = facts.stacks.get(facts.dp).copied().unwrap_or(0);
+    if counts_fee {
+        let dp_fee = dp_rake_reserve(plays.len(), rake, rules.p.dp_rake_needs_participant)?;
+        dp_table_stakes(facts.dp, dp_stack, dp_fee, rules, &mut found);
     }
     let mut dp_cards = None;
     if plays.iter().any(|p| !p.folded) {
         dp_cards = Some(require_cards(known_cards(&facts, facts.dp, rules, &mut found), "the designated player")?);
     }
-    let dp_stack = facts.stacks.get(facts.dp).copied().unwrap_or(0);
-    let rake = rake_config(config);
     let settle_in = |ordered: &[SeatPlay]| settle(ordered, facts.dp, dp_stack, dp_cards.as_deref(), rules, rake);
-    let result = settle_in(&plays)?;
+    let mut result = settle_in(&plays)?;
+    if counts_fee {
+        result.rake = fees_within_stacks(&result.rake, &result.seats, facts.dp, result.dp_delta, &facts.stacks, rules,
+                                         &mut found);
+    }
     let mut net: BTreeMap<i64, Chips> = BTreeMap::new();
     for seat in facts.stacks.keys().chain(facts.wagers.keys()) {
         net.insert(seat, 0);

@@ -210,17 +210,34 @@ fn outside_limits(seat: i64, a: &Amounts, (min, max): (Chips, Chips), rules: &Hc
     }
 }
 
-/// GEN-2 as HCF applies it: Ante + bonuses + the largest raise must be on the table.
+/// GEN-2 as HCF applies it: Ante + bonuses + the largest raise must be on the table, and
+/// (`stake_counts_fee`, the caller passes it) the HCF-12 fee the player pays.
 pub fn table_stakes(seat: i64, stack: Chips, a: &Amounts, rules: &HcfRules<'_>,
-                    found: &mut Vec<RFinding>) -> Result<(), Defer> {
+                    found: &mut Vec<RFinding>, fee: Chips) -> Result<(), Defer> {
     let multiple = rules.p.stake_cover_raise_multiple;
-    let needed = a.ante + a.flush_bonus + a.sf_bonus + mul(multiple as Chips, a.ante)?;
+    let needed = a.ante + a.flush_bonus + a.sf_bonus + mul(multiple as Chips, a.ante)? + fee;
     if stack < needed {
+        let what = if fee != 0 {
+            format!("Ante, bonuses, a raise of {}x Ante and the participation fee of {} it pays, HCF-12", multiple, fee)
+        } else {
+            format!("Ante, bonuses and a raise of {}x Ante", multiple)
+        };
         found.push(finding("INSUFFICIENT_STAKE", "GEN-2", rules.p.insufficient_stake_severity, format!(
-            "seat {} started with {} chips but the hand can require {} (Ante, bonuses and a raise of {}x Ante)",
-            seat, stack, needed, multiple), Some(seat), Some(needed - stack)));
+            "seat {} started with {} chips but the hand can require {} ({})", seat, stack, needed, what),
+            Some(seat), Some(needed - stack)));
     }
     Ok(())
+}
+
+/// GEN-2 for the designated player (`stake_counts_fee`): it covers no wager (HCF-11 pays
+/// players only as far as its funds go), so what the hand can require of it is the most
+/// HCF-12 fee it can owe (`settlement::dp_rake_reserve`).
+pub fn dp_table_stakes(dp: i64, stack: Chips, fee: Chips, rules: &HcfRules<'_>, found: &mut Vec<RFinding>) {
+    if stack < fee {
+        found.push(finding("INSUFFICIENT_STAKE", "GEN-2", rules.p.insufficient_stake_severity, format!(
+            "the designated player (seat {}) started with {} chips but the hand can require {} (the participation fee it pays, HCF-12)",
+            dp, stack, fee), Some(dp), Some(fee - stack)));
+    }
 }
 
 /// The holder's cards: as dealt when all were read, else the read cards plus what the

@@ -7,7 +7,7 @@ use std::cmp::Ordering;
 use super::procedure::SeatPlay;
 use crate::rules::evaluation::{dp_qualifies, flush_length, flush_value, straight_flush_strength, suit_masks};
 use crate::rules::profile::HcfRules;
-use crate::rules::{mul, Chips, Defer, OrdMap};
+use crate::rules::{finding, mul, Chips, Defer, OrdMap, RFinding};
 
 const SEAT_RING: i64 = 1000; // larger than any seat number: (dp - seat) % ring orders seats
 
@@ -337,4 +337,42 @@ pub fn rake_per_seat(seats: &[SeatSettlement], dp: i64, (mode, fee): (&str, Chip
     }
     due.items.retain(|(_, amount)| *amount != 0);
     Ok(due)
+}
+
+/// `player_fee`: the HCF-12 fee a player with an Ante pays (`all` and `players` modes).
+pub fn player_fee((mode, fee): (&str, Chips)) -> Chips {
+    if mode == "all" || mode == "players" { fee } else { 0 }
+}
+
+/// `fees_within_stacks` (GEN-2 Reading `stake_counts_fee`): the HCF-12 fee expected from a
+/// seat is at most what it holds when the fee falls due, at the end of the hand once it is
+/// settled (whether a player is a participant is known only then, HCF-11): its stack at
+/// `hand_started` plus its settlement, the DP's plus `dp_delta`. The chips a fee is short
+/// are a GEN-2 finding's, not a RAKE_UNDER (the reference says why): a seat the stake
+/// checks did not flag gets its INSUFFICIENT_STAKE here.
+pub fn fees_within_stacks(due: &OrdMap<i64, Chips>, seats: &[SeatSettlement], dp: i64, dp_delta: Chips,
+                          stacks: &OrdMap<i64, Chips>, rules: &HcfRules<'_>, found: &mut Vec<RFinding>)
+                          -> OrdMap<i64, Chips> {
+    let holds = |seat: i64| {
+        let stack = stacks.get(seat).copied().unwrap_or(0);
+        if seat == dp {
+            return stack + dp_delta;
+        }
+        stack + seats.iter().find(|s| s.seat == seat).map_or(0, |s| s.delta)
+    };
+    let flagged: Vec<i64> = found.iter().filter(|f| f.code == "INSUFFICIENT_STAKE").filter_map(|f| f.seat).collect();
+    let mut out = OrdMap::default();
+    for &(seat, fee) in &due.items {
+        let held = holds(seat).max(0);
+        let paid = fee.min(held);
+        if paid < fee && !flagged.contains(&seat) {
+            found.push(finding("INSUFFICIENT_STAKE", "GEN-2", rules.p.insufficient_stake_severity, format!(
+                "seat {} started with {} chips and holds {} once settled: short of its participation fee of {} (HCF-12) by {}; the hand required more of it than it had",
+                seat, stacks.get(seat).copied().unwrap_or(0), held, fee, fee - paid), Some(seat), Some(fee - paid)));
+        }
+        if paid != 0 {
+            out.set(seat, paid);
+        }
+    }
+    out
 }
