@@ -542,7 +542,8 @@ def _finish(report: DisputeReport, rules: dict[str, RuleText] | None) -> None:
     book = rules if rules is not None else load_rulebook()
     cited: list[str] = []
     for rule_id in [*(s.rule for s in report.trace), *(f.rule for f in report.findings),
-                    *(s.rule for s in report.seat_lines if s.rule)]:
+                    *(rule for s in report.seat_lines if s.rule
+                      for rule in s.rule.split(", "))]:
         if rule_id and rule_id not in cited:
             cited.append(rule_id)
     report.rules = [CitedRule(rule_id, book.get(rule_id)) for rule_id in cited]

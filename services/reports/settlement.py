@@ -116,6 +116,9 @@ def _line(
     if rule is None:
         rule = next((f.rule for f in record.findings
                      if f.code == "MISPAY" and is_ascii_number(key) and f.seat == int(key)), None)
+    if is_ascii_number(key) and None not in (e_net, e_rake, r_net, r_rake):
+        rule = _explaining_rule(int(key), record, (r_net or 0) - (e_net or 0),
+                                (r_rake or 0) - (e_rake or 0), rule)
     return SeatLine(
         who=f"seat {key}" if is_ascii_number(key) else key,
         player=players.get(key),
@@ -124,6 +127,36 @@ def _line(
         recorded_before_rake=None if r_net is None or r_rake is None else r_net + r_rake,
         recorded_rake=r_rake, recorded_net=r_net, rule=rule,
     )
+
+
+RAKE_CODES = ("RAKE_OVER", "RAKE_UNDER")  # GEN-10 / HCF-12: the seat paid other rake
+FEE_CODES = ("WRONG_FEE",)  # RP-2: the seat paid another price for a draw
+
+
+def _explaining_rule(seat: int, record: AdjudicationRecord, difference: int,
+                     rake_difference: int, payout_rule: str | None) -> str | None:
+    """The rule the "Rule" column cites for a seat: with no difference, the rule that
+    decided its result (``payout_rule``); with one, the rule of each finding that explains
+    it. Why: a seat short one chip of rake only once cited the game's payout rule (QA:
+    "-1 | HCF-7" beside a RAKE_OVER HCF-12). Rake (recorded rake - expected rake) is
+    explained by the seat's RAKE_OVER / RAKE_UNDER; the rest of the difference (before
+    rake) by its WRONG_FEE findings (their amounts: chips paid over the price, so a
+    seat's result is that much lower) and, for what they leave, by its MISPAY (or, with
+    none, the payout rule)."""
+    if difference == 0 and rake_difference == 0:
+        return payout_rule
+    mine = [f for f in record.findings if f.seat == seat]
+    rules: list[str] = []
+    if rake_difference:
+        rules += [f.rule for f in mine if f.code in RAKE_CODES]
+    before = difference + rake_difference  # the seat's difference before rake
+    fees = [f for f in mine if f.code in FEE_CODES and f.amount]
+    rules += [f.rule for f in fees]
+    if before + sum(f.amount or 0 for f in fees) != 0:
+        rules += [f.rule for f in mine if f.code == "MISPAY"] or (
+            [payout_rule] if payout_rule else [])
+    cited = list(dict.fromkeys(rules))
+    return ", ".join(cited) if cited else payout_rule
 
 
 def seat_money(record: AdjudicationRecord, events: list[Event] | None = None) -> list[SeatMoney]:
