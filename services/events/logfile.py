@@ -39,12 +39,21 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
-# The codecs' magic numbers (RFC 1952, RFC 8878, the xz and bzip2 file formats).
+# The codecs' magic numbers (RFC 1952, RFC 8878, the xz and bzip2 file formats), whole:
+# gzip's with its only compression method (8, deflate); bzip2's "BZh" with its block size
+# digit and the magic of the stream's first block, or of its end when it holds none. "BZh"
+# alone is three letters a plain log's first line may start with (QA: a first line
+# "BZh9 this is not bzip" had the whole log refused as damaged bzip2, not that one line
+# rejected).
+_BZIP2_BLOCK = b"\x31\x41\x59\x26\x53\x59"
+_BZIP2_END = b"\x17\x72\x45\x38\x50\x90"
 MAGIC: tuple[tuple[bytes, str], ...] = (
-    (b"\x1f\x8b", "gzip"),
+    (b"\x1f\x8b\x08", "gzip"),
     (b"\x28\xb5\x2f\xfd", "zstd"),
     (b"\xfd7zXZ\x00", "xz"),
-    (b"BZh", "bzip2"),
+    *((b"BZh" + size + after, "bzip2")
+      for size in (b"1", b"2", b"3", b"4", b"5", b"6", b"7", b"8", b"9")
+      for after in (_BZIP2_BLOCK, _BZIP2_END)),
 )
 SNIFF = max(len(magic) for magic, _ in MAGIC)
 

@@ -442,3 +442,25 @@ def test_ledger_post_of_an_event_log_is_one_line_and_makes_no_database(
                 "not adjudication records: `pitwatch adjudicate FILE --ledger URL`"
                 ) in ran.error_lines[0]
         assert not db.exists()
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_plain_first_line_beginning_like_bzip2_is_one_rejected_line(
+        engine: str, tmp_path: Path) -> None:
+    """QA: a plain log whose first line began "BZh9" was refused whole as damaged bzip2
+    (exit 2, 0 hands). bzip2 is known by its whole magic ("BZh", the block size digit and
+    the first block's or the end's magic), so this log is plain: the line is rejected,
+    every hand still judged, exit 1. An empty bzip2 stream and a real one are still
+    bzip2, and "BZh9" alone with nothing after it is plain."""
+    path = tmp_path / "day.jsonl"
+    path.write_bytes(b"BZh9 this is not bzip\n" + log_bytes())
+    assert examine(path).compression is None
+    ran = pitwatch("adjudicate", str(path), "--engine", engine)
+    assert ran.code == 1, ran.stderr
+    assert ran.stdout == plain_records(engine)
+    assert "line 1: malformed JSON" in " ".join(ran.stderr.split())
+    for data in (b"", b"x"):
+        path.write_bytes(bz2.compress(data))
+        assert examine(path).compression == "bzip2"
+    path.write_bytes(b"BZh9")
+    assert examine(path).compression is None
