@@ -37,6 +37,22 @@ def amount(value: int | None) -> str:
     return "–" if value is None else f"{value:,}"
 
 
+def utc(ts: str | None) -> str:
+    """An event timestamp as shown: the contract takes ``Z`` or ``+00:00`` for UTC
+    (``services.events.timestamps``); a report shows one form, ``Z``. For display only:
+    the stored timestamps are never changed. Blank when unknown."""
+    if ts is None:
+        return ""
+    return ts[:-6] + "Z" if ts.endswith("+00:00") else ts
+
+
+def clock(ts: str) -> str:
+    """The time of day of an event timestamp, without its UTC mark: ``23:59:37.576`` of
+    ``...T23:59:37.576Z`` and of ``...T23:59:37.576+00:00`` alike (the dispute report's
+    timeline cut the last character off, and showed ``23:59:37.576+00:0``: QA)."""
+    return utc(ts)[11:].removesuffix("Z")
+
+
 def cards_html(cards: list[str | None]) -> Markup:
     return Markup("").join(card_svg(card) for card in cards)
 
@@ -56,7 +72,7 @@ def environment() -> Environment:
         keep_trailing_newline=True,
     )
     env.filters.update(signed=signed, amount=amount, card=card_svg, cards=cards_html,
-                       cardcodes=cards_codes, cardname=card_name)
+                       cardcodes=cards_codes, cardname=card_name, utc=utc, clock=clock)
     env.globals["stylesheet"] = Markup(  # our own file, not input: safe
         resources.files("services.reports").joinpath("static/report.css").read_text("utf-8")
     )
