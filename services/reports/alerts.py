@@ -54,6 +54,47 @@ class AlertLine:
     threshold: str
     hands: tuple[CitedHand, ...]
 
+    @property
+    def has_statistic(self) -> bool:
+        """Whether the alert tests a count against chance (SURV-2..SURV-8); a SURV-9
+        chain alert has no count, p-value or threshold, and shows no empty cells for
+        them."""
+        return self.p_value != "–" or self.count != "–"
+
+
+# What each statistic the surveillance writes means, in words; the formula follows them
+# (evidence names in it are the alert's evidence fields). Longest first: a prefix match.
+STATISTIC_WORDS = (
+    ("P(X >= count), X ~ Binomial(dealer_events, expected_share)",
+     "The probability of a count at least this high if each of the dealer's events "
+     "(dealer_events) went to this player only at the player's expected share "
+     "(expected_share): a binomial probability."),
+    ("P(X >= count), X ~ Binomial(floor_count, hands_dealt / floor_hands)",
+     "The probability of a count at least this high if the floor's events (floor_count) "
+     "fell here only in proportion to the hands dealt here (hands_dealt out of "
+     "floor_hands): a binomial probability."),
+    ("P(X >= count), X ~ Binomial(trials, true_probability)",
+     "The probability of at least this many such hands in this many chances (trials) "
+     "when each has the hand's true probability (true_probability): a binomial "
+     "probability."),
+    ("P(T <= ",
+     "The probability of this few aggressive decisions or fewer if each decision were "
+     "made at random among comparable situations (the strata): a sum of hypergeometric "
+     "counts."),
+    ("P(T >= ",
+     "The probability of a count at least this high if the decisions fell at random "
+     "among comparable situations (the strata): a sum of hypergeometric counts."),
+)
+
+
+def statistic_words(statistic: str) -> str:
+    """The statistic in plain words, then its formula ("In symbols: ..."); a statistic
+    this report does not know is shown as written."""
+    for start, words in STATISTIC_WORDS:
+        if statistic.startswith(start):
+            return f"{words} In symbols: {statistic}"
+    return statistic
+
 
 def read_alerts(path: Path) -> list[Alert]:
     """Every alert of a JSONL file (blank lines skipped; a bad line is an error)."""
@@ -94,9 +135,11 @@ def alert_line(alert: Alert) -> AlertLine:
         table_id=alert.table_id, hand_id=alert.hand_id, rule=alert.rule, code=alert.code,
         severity=alert.severity, subject=subject(ev), message=alert.message,
         count=str(ev["count"]) if "count" in ev else "–",
-        statistic=str(ev.get("statistic", "–")),
+        statistic=statistic_words(str(ev.get("statistic", "–"))),
+        # As the alert's message writes them (``p = 1.23e-09 <= 6.8e-08``), so that each
+        # number reads the same in both places (the threshold was "6.75475e-08" here).
         p_value=_number(ev.get("p_value"), ".2e"),
-        threshold=_number(ev.get("threshold"), "g"),
+        threshold=_number(ev.get("threshold"), ".2g"),
         hands=cited_hands(alert))
 
 

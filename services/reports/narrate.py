@@ -72,7 +72,8 @@ class Line:
 
 
 def chips(amount: int) -> str:
-    return f"{amount} chip" if amount == 1 else f"{amount} chips"
+    """"1 chip", "1,158 chips": thousands separated, as the report's tables print them."""
+    return f"{amount:,} chip" if amount == 1 else f"{amount:,} chips"
 
 
 class Narrator:

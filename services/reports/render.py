@@ -20,6 +20,7 @@ from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescap
 from markupsafe import Markup
 
 from services.reports.cards import card_name, card_svg, card_text
+from services.reports.wording import plain, plain_step
 
 
 def signed(value: int | None) -> str:
@@ -72,7 +73,8 @@ def environment() -> Environment:
         keep_trailing_newline=True,
     )
     env.filters.update(signed=signed, amount=amount, card=card_svg, cards=cards_html,
-                       cardcodes=cards_codes, cardname=card_name, utc=utc, clock=clock)
+                       cardcodes=cards_codes, cardname=card_name, utc=utc, clock=clock, plain=plain,
+                       plain_step=plain_step)
     env.globals["stylesheet"] = Markup(  # our own file, not input: safe
         resources.files("services.reports").joinpath("static/report.css").read_text("utf-8")
     )

@@ -79,7 +79,9 @@ def test_section_renders_rule_subject_statistic_threshold_and_evidence_hands() -
     assert "Alert SURV-2 SWEETHEARTING Severity critical Table T1 Raised on hand B" in text
     assert "Subject dealer d2, player T1-P2 What SWEETHEARTING message Count 7" in text
     assert "p-value 3.57e-07 (threshold &le; 1e-06)" in text
-    assert "Statistic P(X &gt;= count), X ~ Binomial" in text
+    assert ("Statistic The probability of a count at least this high if each of the "
+            "dealer&#39;s events (dealer_events)") in text
+    assert "In symbols: P(X &gt;= count), X ~ Binomial" in text
     assert "Evidence hands (2) A (seat 2, +10) , B (seat 2, +25)" in text
     assert '<a href="hand-B.html">B</a>' in html and 'href="hand-A.html"' not in html
     assert "table T2, kind mispay" in text and "2.00e-09" in text
