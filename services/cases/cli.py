@@ -45,7 +45,7 @@ from services.events.days import parse_day
 from services.exits import INPUT_PROBLEMS, USAGE, print_error
 from services.ledger.case_tables import CASE_OUTCOMES, CASE_STATES
 from services.ledger.db import DB_ENV_VAR, DEFAULT_URL
-from services.ledger.listing import Column, Format, Listing, json_bytes, printable
+from services.ledger.listing import Cell, Column, Format, Listing, json_bytes, printable
 
 cases_app = typer.Typer(help="Cases: the queue of findings and alerts worked to a decision.",
                         no_args_is_help=True)
@@ -174,7 +174,7 @@ def list_command(
 @cases_app.command("show")
 def show_command(case_id: CaseId, db: DbOption = DEFAULT_URL,
                  fmt: FormatOption = Format.table) -> None:
-    """One case: its state, evidence, hands and audit trail (CSV: the trail)."""
+    """One case: its state, evidence, hands and audit trail (CSV: one row per field)."""
     case = get_case(_engine(db), case_id)
     if case is None:
         raise typer.BadParameter(f"no case {case_id} (pitwatch cases list)",
@@ -182,12 +182,39 @@ def show_command(case_id: CaseId, db: DbOption = DEFAULT_URL,
     evidence, hands, audit = _detail_listings(case)
     if fmt is Format.table:
         console.print(_heading(case))
-    _emit([audit, evidence, hands] if fmt is Format.csv else [evidence, hands, audit], fmt, {
-        **Listing("", SUMMARY_COLUMNS, [_summary_row(case.summary)]).records()[0],
-        "reason": case.reason, "tags": case.tags, "evidence": evidence.records(),
-        "hands": hands.records(),
+    summary = Listing("", SUMMARY_COLUMNS, [_summary_row(case.summary)]).records()[0]
+    if fmt is Format.csv:
+        _emit([_case_rows(summary, case, evidence, hands, audit)], fmt, None)
+        return
+    _emit([evidence, hands, audit], fmt, {
+        **summary, "reason": case.reason, "tags": case.tags,
+        "evidence": evidence.records(), "hands": hands.records(),
         "audit": [{**r, "detail": e.detail} for r, e in zip(audit.records(), case.audit,
                                                              strict=True)]})
+
+
+def _case_rows(summary: dict[str, Cell], case: CaseDetail, evidence: Listing,
+               hands: Listing, audit: Listing) -> Listing:
+    """The whole case as one CSV table of four columns, ``part,item,field,value``: the
+    case's own fields (part ``case``; its reason; a row per tag), then each evidence
+    item, evidence hand and audit entry, one row per field, numbered in ``item`` (an audit
+    entry by its version). Why one table: CSV once carried the trail only (no state,
+    severity, evidence, hands or tags, which the table and JSON have), and blocks of
+    different columns one under the other do not open as one sheet; four fixed columns
+    filter and sort in any spreadsheet. Texts keep the CSV formula escaping."""
+    rows: list[tuple[Cell, ...]] = [("case", None, name, value)
+                                    for name, value in summary.items()]
+    rows.append(("case", None, "reason", case.reason))
+    rows += [("case", None, f"tag {kind}", value)
+             for kind, values in sorted(case.tags.items()) for value in values]
+    for part, listing in (("evidence", evidence), ("hand", hands)):
+        rows += [(part, n, name, value)
+                 for n, record in enumerate(listing.records(), 1)
+                 for name, value in record.items()]
+    rows += [("audit", record["version"], name, value) for record in audit.records()
+             for name, value in record.items() if name != "version"]
+    return Listing("Case", [Column("part"), Column("item", count=True), Column("field"),
+                            Column("value")], rows)
 
 
 def _heading(case: CaseDetail) -> Text:

@@ -32,8 +32,9 @@ def test_an_unknown_hand_in_the_ledger_is_a_usage_error(tmp_path: Path) -> None:
 def test_the_trail_shows_a_cleared_field_as_a_dash(tmp_path: Path) -> None:
     url, case = _one_case(tmp_path)
     shown = pitwatch("cases", "show", case, "--db", url, "--format", "csv").stdout
-    rows = list(csv.DictReader(io.StringIO(shown)))
-    assert rows and "assignee=-" in rows[0]["what"] and "None" not in shown
+    rows = list(csv.DictReader(io.StringIO(shown)))  # part,item,field,value
+    what = [r["value"] for r in rows if r["part"] == "audit" and r["field"] == "what"]
+    assert what and "assignee=-" in what[0] and "None" not in shown
 
 
 def test_an_alerts_case_is_found_by_the_game_and_dealer_of_its_hands(tmp_path: Path) -> None:
