@@ -266,7 +266,8 @@ def daily(
     try:
         day = parse_day(date)
     except ValueError:
-        raise typer.BadParameter("YYYY-MM-DD", param_hint="--date") from None
+        raise typer.BadParameter(f"{date!r} is not a day: write YYYY-MM-DD",
+                                 param_hint="--date") from None
     if events is not None:
         _refuse_what_is_no_event_log(events)
     url = ledger or default_url()

@@ -45,14 +45,16 @@ def percent(numerator: int, denominator: int, places: int = 2) -> str:
     """``numerator / denominator`` as a percentage with fixed decimals, computed exactly.
 
     Rounds half away from zero (1/8 = 12.5% at 0 places is "13"); "n/a" for a zero
-    denominator (a table with no drop has no hold).
+    denominator (a table with no drop has no hold). ASCII "-" (the reports print it with
+    the real minus sign, ``render.minus``); none on a value that rounds to zero: "0.00",
+    not "-0.00".
     """
     if denominator == 0:
         return "n/a"
     scaled = Fraction(numerator * 100 * 10**places, denominator)
-    sign = "-" if scaled < 0 else ""
     magnitude = abs(scaled)
     rounded = int(magnitude + Fraction(1, 2))  # floor(x + 1/2) for x >= 0
+    sign = "-" if scaled < 0 and rounded else ""  # a loss that rounds to 0 is "0.00"
     whole, frac = divmod(rounded, 10**places)
     return f"{sign}{whole}" + (f".{frac:0{places}d}" if places else "")
 

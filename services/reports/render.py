@@ -34,6 +34,12 @@ def signed(value: int | None) -> str:
     return "0"
 
 
+def minus(text: str) -> str:
+    """A figure computed as text (hold %) with the real minus sign the chip figures use
+    (``signed``): "−4.96", not "-4.96" beside "−209"."""
+    return "−" + text[1:] if text.startswith("-") else text
+
+
 def amount(value: int | None) -> str:
     return "–" if value is None else f"{value:,}"
 
@@ -72,7 +78,7 @@ def environment() -> Environment:
         lstrip_blocks=True,
         keep_trailing_newline=True,
     )
-    env.filters.update(signed=signed, amount=amount, card=card_svg, cards=cards_html,
+    env.filters.update(signed=signed, amount=amount, minus=minus, card=card_svg, cards=cards_html,
                        cardcodes=cards_codes, cardname=card_name, utc=utc, clock=clock, plain=plain,
                        plain_step=plain_step)
     env.globals["stylesheet"] = Markup(  # our own file, not input: safe

@@ -56,7 +56,8 @@ def test_copies_keep_the_ledger_section_refusal_and_alerts(tmp_path: Path) -> No
     assert ran.code == 0, ran.stderr
     refused = (reports / safe_name(victim.hand_id)).read_text()
     assert "<h2>8. In the ledger</h2>" in refused
-    assert "<tr><th>Booking</th><td>refused</td></tr>" in refused
+    assert ("<tr><th>Booking</th><td>refused: the ledger keeps the record on file, with "
+            "its findings, but booked no chips for it</td></tr>") in refused
     assert "LEDGER_REFUSED" in refused and "The ledger refused this hand" in refused
     cited = (reports / safe_name(mispay.hand_id)).read_text()
     assert "<h2>8. In the ledger</h2>" in cited and "SWEETHEARTING" in cited
