@@ -44,7 +44,7 @@ GOLDEN: dict[tuple[str, bool], tuple[str, int]] = {
     ("draw7a", False): ("d96f8a58b87f1e9b900e57f35958733cdc21807301a26acc9893aad7d00fb78e", 120),
     ("draw7a", True): ("84ab72cd85fa05464e6cf939cef56bc427aac9576265621ebface9bc378bddae", 120),
     ("russian", False): ("71449e3f6565b97526743446d5f41091ff91da052e5cc6b4364f1a2082c2ebe4", 120),
-    ("russian", True): ("6bd53620c3a7fe26e8d82241532a286446d3ae378f2295218fdbbe4de27098f0", 120),
+    ("russian", True): ("6a9895fc44b376d99f52387a8814e4b9774dbfd0b16ef2f7b29fec65a0360d12", 120),
     ("holdem", False): ("4f9e38dd8ffa7af0539bfb162f9e43e6c0c587ff1473fd9455d71a433a157c57", 120),
     ("holdem", True): ("1609fcabc9a6960c0ede22b240332a146f802e5a91c2b5a78b73727752353655", 120),
 }

@@ -8,7 +8,7 @@ simple: a box loses its Ante and any price it paid.
 from __future__ import annotations
 
 from tests.profiles import HOUSE
-from tests.unit.russian.scenario import Scenario, codes, expected_net
+from tests.unit.russian.scenario import Scenario, codes, expected_net, recorded_net
 
 DEALER = "Ad Kc 8s 6d 3h"
 CARDS = {1: "2c 3d 5h 9s Jc", 2: "4c 6h 7d Tc Qs", 3: "2d 4h 7s 9c Qd"}
@@ -92,25 +92,29 @@ def test_buy_after_an_exchange_is_a_second_draw() -> None:
 
 
 def test_wrong_price() -> None:
-    """Seat 3 is charged 20 for its sixth card; the price is 1x Ante = 10: WRONG_FEE +10 and
-    the seat's chips are off by 10 (MISPAY: recorded -30, due -20)."""
+    """Seat 3 is charged 20 for its sixth card; the price is 1x Ante = 10: WRONG_FEE +10.
+    The seat's chips are off by exactly that (recorded -30, due -20), so there is no
+    MISPAY: the fold cost what RP-2 says, and the price is reported once."""
     s = (three_boxes().act(1, "stand").act(2, "stand").fee(3, "buy_card", 20)
          .draw(3, "", "Ks"))
     record = finish(s).record()
-    assert [(f.code, f.amount) for f in record.findings] == [("WRONG_FEE", 10), ("MISPAY", -10)]
+    assert [(f.code, f.amount) for f in record.findings] == [("WRONG_FEE", 10)]
+    assert (expected_net(record)["3"], recorded_net(record)["3"]) == (-20, -30)
 
 
 def test_draw_served_without_its_price() -> None:
-    """Seat 3 decided to keep, yet got a card for nothing: due -20, recorded -10."""
+    """Seat 3 decided to keep, yet got a card for nothing: due -20, recorded -10, all of
+    it the missing price (WRONG_FEE -10)."""
     s = three_boxes().act(1, "stand").act(2, "stand").act(3, "stand").draw(3, "", "Ks")
     record = finish(s).record()
-    assert [(f.code, f.amount) for f in record.findings] == [("WRONG_FEE", -10), ("MISPAY", 10)]
+    assert [(f.code, f.amount) for f in record.findings] == [("WRONG_FEE", -10)]
 
 
 def test_price_taken_for_a_draw_never_served() -> None:
+    """A price of 10 for no draw: due -10, recorded -20, all of it WRONG_FEE +10."""
     s = three_boxes().act(1, "stand").act(2, "stand").fee(3, "buy_card", 10)
     record = finish(s).record()
-    assert [(f.code, f.amount) for f in record.findings] == [("WRONG_FEE", 10), ("MISPAY", -10)]
+    assert [(f.code, f.amount) for f in record.findings] == [("WRONG_FEE", 10)]
 
 
 def test_exchange_with_unequal_counts_is_invalid() -> None:
