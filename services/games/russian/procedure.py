@@ -1,7 +1,11 @@
 """Procedure findings of a Russian Poker hand: how the dealer ran it (RP-1, RP-2, RP-9,
 RP-10). None of these change what a box is owed by themselves; they say what went wrong
 so the floor can act (a card sold before every box decided is how a dealer helps one
-player; a wrong price is a chip error the settlement comparison also shows).
+player). A wrong price (RP-2) is the exception that is a chip error: ``WRONG_FEE``, amount
+paid - due, is its only finding. The settlement comparison
+(``services.adjudicator.adjudicate.compare``) leaves that amount out of the box's MISPAY,
+which compares what the rules pay (RP-4, RP-6, RP-7, RP-8) with what was paid, so the
+same chips are never settled twice; the expected net still charges the posted price.
 
 Dealer's-game findings (RP-6) live in ``dealer_game``; wager timing (SURV-1, RP-4)
 in ``stakes``.
@@ -218,7 +222,10 @@ def draw_price(served: Served, ante: int, profile: RussianProfile) -> int:
 
 
 def fee_findings(box: Box, ante: int, profile: RussianProfile) -> list[Finding]:
-    """RP-2: every draw served is paid for at its price, and nothing else is charged."""
+    """RP-2: every draw served is paid for at its price, and nothing else is charged.
+
+    Each amount is paid - due, the chips the box's recorded net is lower for it; the
+    comparison subtracts them from the MISPAY (``price_errors``), so keep that sign."""
     fees = [f for f in box.fees if f.kind in DRAW_FEES]
     out: list[Finding] = []
     sev = profile.fee_error_severity

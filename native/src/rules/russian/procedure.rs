@@ -221,7 +221,10 @@ pub fn draw_price(served: &Served<'_>, ante: Chips, p: &RussianProfile) -> Resul
     mul(ante, antes as Chips)
 }
 
-/// RP-2: every draw served is paid for at its price, and nothing else is charged.
+/// RP-2: every draw served is paid for at its price, and nothing else is charged. Each
+/// amount is paid - due (what the box's recorded net is lower for it): the comparison
+/// leaves it out of the box's MISPAY (`price_errors` in `adjudicate`), so the wrong price
+/// is reported once, here.
 fn fee_findings(b: &SeatBox<'_>, ante: Chips, p: &RussianProfile) -> Result<Vec<RFinding>, Defer> {
     let fees: Vec<_> = b.fees.iter().filter(|f| DRAW_FEES.contains(&f.kind)).collect();
     let mut out = Vec::new();
