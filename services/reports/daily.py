@@ -9,8 +9,16 @@ reader sees it hold rather than being told it does.
 Definitions (all integers, chips):
 
 * drop: chips wagered on layouts plus chips bet into pots (movement kinds ``wager``,
-  ``bet``);
-* payouts: chips paid to seats (``payout``);
+  ``bet``), but not in a dead hand (GEN-6 / HCF-13: every wager goes back, so none was
+  at risk, and counting them diluted the hold: a table of two dead hands read "Drop 40,
+  Hold 0.00"); those are ``returned``, kept beside the drop so that the reconciliation
+  with the ledger, whose drop counts them, still holds to the chip;
+* payouts: chips paid to seats out of the house or a pot (``payout``), not the refunds
+  of a dead hand (``returned_paid``);
+* between players: chips one seat paid another directly (Chinese Poker's points): not
+  drop and not payouts, which are the chips played against the house or into a pot; a
+  game that settles only between players has drop and payouts 0 by definition, and the
+  report says so and shows these chips on their own;
 * rake: the house's fee (``rake`` minus ``rake_refund``), by the posted rake mode;
 * house bank: the house's gaming result in house-banked games (chips to the house that
   are not rake, minus chips the house paid);
@@ -71,6 +79,9 @@ class Totals:
     bank: int = 0
     findings: int = 0
     review: int = 0
+    between: int = 0
+    returned: int = 0
+    returned_paid: int = 0
 
     @property
     def win(self) -> int:
@@ -82,7 +93,7 @@ class Totals:
 
     def add(self, other: Totals) -> None:
         for name in ("hands", "booked", "drop", "payouts", "rake", "bank", "findings",
-                     "review"):
+                     "review", "between", "returned", "returned_paid"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
 
 
@@ -230,16 +241,22 @@ class HandMoney:
     payouts: int
     rake: int
     bank: int
+    between: int = 0  # chips paid from one seat's stack to another's
+    returned: int = 0  # a dead hand's wagers and bets: not drop
+    returned_paid: int = 0  # a dead hand's payouts (its refunds): not payouts
 
 
 def hand_money(record: AdjudicationRecord) -> HandMoney:
-    """Drop, payouts, rake and house-bank result of one hand, from its movements."""
-    drop = payouts = rake = bank = 0
+    """Drop, payouts, rake and house-bank result of one hand, from its movements; a dead
+    hand's wagers and payouts apart (``returned``, ``returned_paid``)."""
+    drop = payouts = rake = bank = between = 0
     for m in record.movements or []:
         if m.kind in ("wager", "bet"):
             drop += m.amount
         elif m.kind == "payout":
             payouts += m.amount
+        elif m.from_.startswith("stack:") and m.to.startswith("stack:"):
+            between += m.amount
         if m.kind == "rake":
             rake += m.amount
         elif m.kind == "rake_refund":
@@ -248,7 +265,9 @@ def hand_money(record: AdjudicationRecord) -> HandMoney:
             bank += m.amount
         elif m.from_ == "house":
             bank -= m.amount
-    return HandMoney(drop, payouts, rake, bank)
+    if record.status == "dead":
+        return HandMoney(0, 0, rake, bank, between, drop, payouts)
+    return HandMoney(drop, payouts, rake, bank, between)
 
 
 def _hand_totals(hand: BookedHand) -> Totals:
@@ -258,6 +277,8 @@ def _hand_totals(hand: BookedHand) -> Totals:
         totals.booked = 1
         totals.drop, totals.payouts = money.drop, money.payouts
         totals.rake, totals.bank = money.rake, money.bank
+        totals.between = money.between
+        totals.returned, totals.returned_paid = money.returned, money.returned_paid
     return totals
 
 
@@ -420,10 +441,14 @@ def reconcile(engine: Engine, report: DailyReport) -> list[ReconciliationRow]:
     rows: list[ReconciliationRow] = []
     for table_id in sorted(set(mine) | set(ledger)):
         t, m = ledger.get(table_id), mine.get(table_id, Totals())
+        # The ledger's drop and payouts count a dead hand's returned wagers and refunds;
+        # the report's do not, so they are added back here, and the row says so.
+        drop = "drop + wagers returned in dead hands" if m.returned else "drop"
+        paid = "payouts + refunds in dead hands" if m.returned_paid else "payouts"
         for name, value, theirs in (
             ("hands", m.hands, t.hands if t else 0),
-            ("drop", m.drop, t.drop if t else 0),
-            ("payouts", m.payouts, t.payouts if t else 0),
+            (drop, m.drop + m.returned, t.drop if t else 0),
+            (paid, m.payouts + m.returned_paid, t.payouts if t else 0),
             ("rake", m.rake, t.rake if t else 0),
             ("house bank", m.bank, t.house_win if t else 0),
         ):

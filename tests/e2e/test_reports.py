@@ -55,9 +55,13 @@ def test_daily_report_reconciles_with_ledger_and_events(game: str, tmp_path: Pat
     report = daily_from_ledger(engine, DAY, None, url)
     assert report.reconciled, [r for r in report.reconciliation if not r.ok]
     assert report.totals.hands == len(records) == 120
-    raw = _raw_sums(events, booked)
+    dead = {r.hand_id for r in records if r.status == "dead"} & booked
+    raw, raw_dead = _raw_sums(events, booked - dead), _raw_sums(events, dead)
     assert (report.totals.drop, report.totals.payouts, report.totals.rake) == (
-        raw["drop"], raw["payouts"], raw["rake"])
+        raw["drop"], raw["payouts"], raw["rake"] + raw_dead["rake"])
+    # A dead hand's wagers and refunds are kept apart, not in the drop and the payouts.
+    assert (report.totals.returned, report.totals.returned_paid) == (
+        raw_dead["drop"], raw_dead["payouts"])
     house = sum(r.recorded.net["house"] for r in records
                 if r.hand_id in booked and r.recorded is not None)
     assert report.totals.win == house
