@@ -64,11 +64,11 @@ class SurveillanceEngine:
         keep, gate, looks = config.evidence_hands, self.gate, self.looks
         sweet, exposure = config.sweethearting, config.exposure
         self.sweethearting = Concentration(ConcentrationRule(  # SURV-2
-            "SURV-2", "SWEETHEARTING", "favourable mispays", sweet.p_value, sweet.min_count,
-            sweet.severity, keep), gate, looks)
+            "SURV-2", "SWEETHEARTING", "favourable mispays", "payouts", False, sweet.p_value,
+            sweet.min_count, sweet.severity, keep), gate, looks)
         self.exposure = Concentration(ConcentrationRule(  # SURV-7
-            "SURV-7", "EXPOSURE_CONCENTRATION", "cards exposed by dealer error",
-            exposure.p_value, exposure.min_count, exposure.severity, keep), gate, looks)
+            "SURV-7", "EXPOSURE_CONCENTRATION", "cards exposed by dealer error", "seat-hands",
+            True, exposure.p_value, exposure.min_count, exposure.severity, keep), gate, looks)
         self.drift = ProcedureDrift(config.drift, gate, keep, looks)  # SURV-8
         self.improbable = ImprobableResults(config.improbable, gate, keep, looks)  # SURV-6
         self.profiles = ProfileBook()  # per player, pair, dealer: the standing numbers
@@ -100,8 +100,9 @@ class SurveillanceEngine:
         self.drift.observe(facts)
         self.collusion.observe(facts, hand.events)
         alerts = [
-            *self.sweethearting.observe(facts, facts.favourable_mispays),
-            *self.exposure.observe(facts, [Incident(seat) for seat in facts.exposed_seats]),
+            *self.sweethearting.observe(facts, facts.favourable_mispays, facts.paid_seats),
+            *self.exposure.observe(facts, [Incident(seat) for seat in facts.exposed_seats],
+                                   facts.players),
             *self.improbable.observe(facts),
             *self.chip_dumping.observe(facts),
             *self.soft_play.observe(facts),

@@ -18,6 +18,7 @@ from services.events.contract import (
     CardExposedEvent,
     HandStartedEvent,
     MisdealEvent,
+    PayoutEvent,
     WagerEvent,
 )
 from services.events.numerals import is_ascii_number
@@ -69,11 +70,12 @@ class HandFacts:
     dealer: str | None
     players: dict[int, str]  # seat -> player_id, every seat dealt in (incl. a DP)
     favourable_mispays: tuple[Incident, ...]  # MISPAY with amount > 0 (chips too much)
+    paid_seats: frozenset[int]  # seats paid chips: a payout event, or a favourable mispay
     mispay: bool  # any MISPAY finding
     mispay_findings: tuple[int, ...]  # positions of the MISPAY findings in the record
-    mispay_chips: int  # sum of the MISPAY amounts, either way
+    mispay_chips: int  # chips the MISPAYs moved, counted once (``_mispaid_chips``)
     misdeal: bool  # a ``misdeal`` event
-    exposed_seats: tuple[int, ...]  # seats with a card the dealer exposed by error (once each)
+    exposed_seats: tuple[int, ...]  # seats with a card the dealer exposed (once each)
     exposed: bool  # any card exposed by dealer error (with or without a seat)
     seat_cards: dict[int, tuple[str, ...]]  # cards dealt to each seat, in order, if all read
     flush_bonus_seats: frozenset[int]
@@ -99,21 +101,26 @@ def hand_facts(hand: HandInput, record: AdjudicationRecord) -> HandFacts | None:
     mispays = [(i, f) for i, f in enumerate(record.findings) if f.code == "MISPAY"]
     exposures = [e.data for e in hand.events
                  if isinstance(e, CardExposedEvent) and e.data.cause == "dealer_error"]
+    favourable = tuple(Incident(f.seat, f.amount, i) for i, f in mispays
+                       if f.seat is not None and f.amount is not None and f.amount > 0)
+    face_up = {e.data.seat for e in hand.events if isinstance(e, CardDealtEvent)
+               and e.data.to == "seat" and e.data.face_up and e.data.seat is not None}
     return HandFacts(
         table_id=record.table_id,
         hand_id=record.hand_id,
         game=record.game,
         dealer=record.dealer_id or (started.data.dealer_id if started else None),
         players=players,
-        favourable_mispays=tuple(Incident(f.seat, f.amount, i) for i, f in mispays
-                                 if f.seat is not None and f.amount is not None
-                                 and f.amount > 0),
+        favourable_mispays=favourable,
+        paid_seats=frozenset({e.data.seat for e in hand.events if isinstance(e, PayoutEvent)}
+                             | {x.seat for x in favourable}),
         mispay=bool(mispays),
         mispay_findings=tuple(i for i, _ in mispays),
-        mispay_chips=sum(abs(f.amount or 0) for _, f in mispays),
+        mispay_chips=_mispaid_chips([f.amount or 0 for _, f in mispays]),
         misdeal=any(isinstance(e, MisdealEvent) for e in hand.events),
-        exposed_seats=tuple(sorted({x.seat for x in exposures if x.seat is not None})),
-        exposed=bool(exposures),
+        exposed_seats=tuple(sorted({x.seat for x in exposures if x.seat is not None}
+                                   | face_up)),
+        exposed=bool(exposures) or bool(face_up),
         seat_cards=_seat_cards(hand.events),
         flush_bonus_seats=frozenset(e.data.seat for e in hand.events
                                     if isinstance(e, WagerEvent)
@@ -128,6 +135,17 @@ def hand_facts(hand: HandInput, record: AdjudicationRecord) -> HandFacts | None:
         poker=(tuple(poker_decisions(hand.events, record.game))
                if record.game in POKER_GAMES else ()),
     )
+
+
+def _mispaid_chips(amounts: list[int]) -> int:
+    """The chips one hand's MISPAY findings moved, each chip once. A chip paid wrongly
+    leaves one side and reaches the other: at a player-banked table a one-chip
+    overpayment is two findings, +1 to the player and -1 to the designated player, and
+    one chip moved; at a pot or house-banked game the other side (the pot, the rack) is
+    no seat and has no finding, +1 alone. So the larger side, the favourable amounts or
+    the unfavourable ones, is the money moved (half the absolute sum would halve the
+    one-sided case)."""
+    return max(sum(a for a in amounts if a > 0), -sum(a for a in amounts if a < 0))
 
 
 def _players(record: AdjudicationRecord, started: HandStartedEvent | None) -> dict[int, str]:

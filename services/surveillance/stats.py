@@ -53,3 +53,27 @@ def binomial_lower_tail(k: int, n: int, p: float) -> float:
     if k >= n:
         return 1.0
     return float(_cdf(k, n, min(max(p, 0.0), 1.0)))
+
+
+def binomial_sum_upper_tail(k: int, terms: list[tuple[int, float]]) -> float:
+    """P(X >= k) for X the sum of independent Binomial(n_i, p_i), ``terms`` the
+    ``(n_i, p_i)``: one stratum's test summed over strata (``concentration``).
+
+    One term is ``binomial_upper_tail`` itself (the same bits). Several: the exact
+    distribution of the sum by convolving the terms' probability masses (every value
+    positive, so the upper tail is summed without cancellation, however small)."""
+    terms = [(n, p) for n, p in terms if n > 0]
+    total = sum(n for n, _ in terms)
+    if k <= 0:
+        return 1.0
+    if k > total:
+        return 0.0
+    if len(terms) == 1:
+        return binomial_upper_tail(k, *terms[0])
+    import numpy as np
+    from scipy.special._ufuncs import _binom_pmf
+
+    mass = np.ones(1)
+    for n, p in terms:
+        mass = np.convolve(mass, _binom_pmf(np.arange(n + 1), n, min(max(p, 0.0), 1.0)))
+    return float(min(1.0, mass[k:].sum()))

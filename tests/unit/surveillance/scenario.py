@@ -34,11 +34,16 @@ def hand(
     big_blind: int | None = None,
     deck: int = 52,
     structure: str | None = None,
+    paid: list[int] | None = None,
 ) -> tuple[HandInput, AdjudicationRecord]:
     """Hand ``number`` of ``table``: ``players`` (seat -> id) dealt in by ``dealer``,
     ``events`` between hand_started and hand_ended, MISPAY findings (seat -> chips too
-    much) and recorded nets."""
+    much) and recorded nets. ``paid``: the seats given a payout event after ``events``
+    (SURV-2's chances to mispay them); default every seat, as at a house-banked table
+    where each box is settled, so a dealer's chances with a player are his seat-hands."""
     players = SIX if players is None else players
+    payouts = [("payout", {"seat": s, "amount": 1, "source": "house", "kind": "win"})
+               for s in (sorted(players) if paid is None else paid)]
     hand_id = f"{table}-{number:06d}"
     started = {"button": min(players), "designated_player": None, "dealer_id": dealer,
                "deck": deck, "seats": [{"seat": s, "player_id": p, "stack": 10_000}
@@ -49,7 +54,7 @@ def hand(
     config = (table_config(game, limits=limits) if structure is None
               else table_config(game, limits=limits, structure=structure))
     hand_input = build_hand(config, [("hand_started", started), *(events or []),
-                                     ("hand_ended", {})], hand_id=hand_id, table_id=table)
+                                     *payouts, ("hand_ended", {})], hand_id=hand_id, table_id=table)
     findings = [Finding(code="MISPAY", rule="HCF-11", severity="critical", seat=seat,
                         amount=amount, message=f"seat {seat} off by {amount}")
                 for seat, amount in sorted((mispays or {}).items())]

@@ -51,3 +51,43 @@ def test_player_exposing_own_cards_is_not_the_dealer() -> None:
     hands = [hand(n, events=[("card_exposed", {"seat": 3, "card": "As", "cause": "player"})]
                   if n % 5 == 0 else []) for n in range(1, 41)]
     assert surv7(hands) == []
+
+
+def dealt_face_up(seat: int, card: str = "As") -> list:  # type: ignore[type-arg]
+    """A hole card dealt face up to ``seat`` (how the hold'em tables and simulator record
+    an exposure, TH-3), with no ``card_exposed`` event."""
+    return [("card_dealt", {"to": "seat", "seat": seat, "card": card, "face_up": True})]
+
+
+def test_a_hole_card_dealt_face_up_is_an_exposure() -> None:
+    """The first test's hands at a hold'em table, each exposure recorded as a face-up
+    deal to seat 3 (two face-up cards in hand 10, also reported by ``card_exposed`` for
+    one of them: one incident). Same counts, same p = 6^-14, alert on hand 70. The review
+    counts each of the 14 hands once in SURV-8's ``exposed_card`` kind."""
+    def events(n: int) -> list:  # type: ignore[type-arg]
+        if n == 10:
+            return dealt_face_up(3, "As") + dealt_face_up(3, "Kd") + exposed(3, ("Kd",))
+        return dealt_face_up(3) if n % 5 == 0 else []
+
+    engine = SurveillanceEngine(surveillance_config(HOUSE))
+    hands = [hand(n, game="holdem", events=events(n), big_blind=10) for n in range(1, 71)]
+    alerts = [a for h, r in hands for a in engine.observe(h, r) if a.rule == "SURV-7"]
+    assert [a.hand_id for a in alerts] == ["T1-000070"]
+    ev = alerts[0].evidence
+    assert ev is not None
+    assert (ev["player"], ev["count"], ev["dealer_events"]) == ("C", 14, 14)
+    assert ev["p_value"] == pytest.approx(6.0**-14, rel=1e-9)
+    entity = engine.drift.floors[("holdem", "dealer")]["D1"]
+    assert entity.counts == {"exposed_card": {"6": 14}}
+
+
+def test_a_board_card_face_up_is_no_exposure() -> None:
+    """Board cards are dealt face up by rule: 14 hands with a face-up flop card count
+    nothing for SURV-7 or SURV-8."""
+    board = [("card_dealt", {"to": "board", "card": "As", "face_up": True})]
+    engine = SurveillanceEngine(surveillance_config(HOUSE))
+    for n in range(1, 71):
+        engine.observe(*hand(n, game="holdem", events=board if n % 5 == 0 else [],
+                             big_blind=10))
+    assert engine.exposure.dealers["D1"].events == {}
+    assert engine.drift.floors[("holdem", "dealer")]["D1"].counts == {}

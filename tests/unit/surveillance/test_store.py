@@ -50,7 +50,7 @@ def test_the_exported_state_round_trips_through_json() -> None:
     restored = SurveillanceEngine(store_cases.CONFIG)
     restored.restore_state(again, set())
     assert restored.export_state() == state
-    assert restored.sweethearting.dealers["D1"].pairs["A"].events == 12
+    assert restored.sweethearting.dealers["D1"].pairs["A"].events == {"hcf": 12}
 
 
 def test_state_codec_refuses_what_it_does_not_know() -> None:
@@ -70,3 +70,14 @@ def test_new_hands_are_only_kept_for_a_stored_engine() -> None:
     engine.observe(*hand(1))
     assert engine.new_hands == [] and engine.seen is None
     assert msgspec.json.encode(engine.export_state())
+
+
+def test_a_state_stored_before_the_strata_is_refused() -> None:
+    """SURV-2/7 counted seat-hands in ``concentration._Dealer``/``_Pair`` and SURV-8 all
+    sizes together in ``drift._Entity``; those counts are not payouts or strata, so a
+    state holding them is refused, never read as today's counters."""
+    with pytest.raises(StateError, match=r"concentration\._Dealer"):
+        load({"$": "concentration._Dealer", "seat_hands": 12, "events": 1,
+              "pairs": {"$dict": []}})
+    with pytest.raises(StateError, match=r"drift\._Entity"):
+        load({"$": "drift._Entity", "hands": 5, "counts": {"$dict": []}, "chips": 0})

@@ -21,13 +21,13 @@ def feed(engine: SurveillanceEngine, hands: list[tuple]) -> list:  # type: ignor
 
 def test_twelve_of_twelve_to_one_of_six_players_alerts_on_the_twelfth() -> None:
     """Dealer D1, six players A-F every hand. Hands 5, 10, ..., 60 overpay A (seat 1) by
-    25; hand 7 underpays A by 5 (not in A's favour: ignored). A holds 1/6 of the dealer's
-    seat-hands, so k of k favourable mispays has P(X >= k | k, 1/6) = 6^-k. The look grid
+    25; hand 7 underpays A by 5 (not in A's favour: ignored). Every seat is paid every
+    hand, so A holds 1/6 of the dealer's payouts (SURV-2's chances), and k of k favourable mispays has P(X >= k | k, 1/6) = 6^-k. The look grid
     from min_count 5, growing by 50%: 5, 8, 12, with thresholds 1e-6 * 6 / (pi^2 (j+1)^2)
     = 6.079e-7, 1.520e-7, 6.755e-8. At 5: 6^-5 = 1.29e-4, no. At 8: 6^-8 = 5.954e-7 >
     1.520e-7 (under one threshold of 1e-6 it would have alerted here), no. At 12:
     6^-12 = 4.594e-10 <= 6.755e-8: alert, on hand 60 (A 60 of the dealer's 360
-    seat-hands)."""
+    payouts)."""
     engine = SurveillanceEngine(surveillance_config(HOUSE))
     hands = [hand(n, mispays={1: 25} if n % 5 == 0 else ({1: -5} if n == 7 else {}))
              for n in range(1, 61)]
@@ -40,7 +40,10 @@ def test_twelve_of_twelve_to_one_of_six_players_alerts_on_the_twelfth() -> None:
     assert ev is not None
     assert (ev["dealer"], ev["player"], ev["count"], ev["dealer_events"], ev["look"]) == (
         "D1", "A", 12, 12, 2)
-    assert (ev["player_seat_hands"], ev["dealer_seat_hands"]) == (60, 360)
+    assert (ev["chance"], ev["player_chances"], ev["dealer_chances"]) == ("payouts", 60, 360)
+    assert ev["expected_count"] == pytest.approx(2.0)  # 12 * 60 / 360
+    assert ev["strata"] == [{"stratum": "hcf", "player_chances": 60, "dealer_chances": 360,
+                             "dealer_events": 12, "count": 12}]
     assert ev["p_value"] == pytest.approx(6.0**-12, rel=1e-9)
     assert ev["threshold"] == pytest.approx(6.755e-8, rel=1e-3)
     assert ev["p_value_budget"] == 1e-6
@@ -71,7 +74,7 @@ def test_realert_only_when_the_count_has_doubled() -> None:
 def test_a_dealer_of_many_tables_is_found_by_the_fifth_overpay() -> None:
     """D1 deals five tables of six players each (30 players, T1..T5 in turn, hands 1..50
     each, T1 last in each round); at T1 it overpays A by 1 chip in hands 10, 20, 30, 40,
-    50. At hand 50 of T1, A holds 50 of D1's 1,500 seat-hands: share 1/30. At the 5th
+    50. At hand 50 of T1, A holds 50 of D1's 1,500 payouts: share 1/30. At the 5th
     overpay (look 0): 5 of 5, p = 30^-5 = 4.115e-8 <= 6.079e-7: alert, citing the five
     MISPAY findings."""
     engine = SurveillanceEngine(surveillance_config(HOUSE))
@@ -85,14 +88,14 @@ def test_a_dealer_of_many_tables_is_found_by_the_fifth_overpay() -> None:
     assert len(alerts) == 1
     ev = alerts[0].evidence
     assert ev is not None
-    assert (ev["player"], ev["count"], ev["look"], ev["player_seat_hands"],
-            ev["dealer_seat_hands"]) == ("A", 5, 0, 50, 1500)
+    assert (ev["player"], ev["count"], ev["look"], ev["player_chances"],
+            ev["dealer_chances"]) == ("A", 5, 0, 50, 1500)
     assert ev["p_value"] == pytest.approx(30.0**-5, rel=1e-9)
     assert alerts[0].findings == [f"T1/T1-{n:06d}/0" for n in (10, 20, 30, 40, 50)]
 
 
 def test_share_matters_heads_up_table() -> None:
-    """Two players only: A holds half the seat-hands, so 8 of 8 favourable mispays to A has
+    """Two players only: A holds half the payouts, so 8 of 8 favourable mispays to A has
     P = 2^-8 = 3.9e-3, nowhere near 1e-6: no alert."""
     engine = SurveillanceEngine(surveillance_config(HOUSE))
     hands = [hand(n, players={1: "A", 2: "B"}, mispays={1: 25} if n % 5 == 0 else {})
@@ -154,8 +157,8 @@ def test_the_drift_on_a_sweetheart_dealer_relates_its_sweethearting_alert() -> N
             players = {s: ("A" if (t, s) == (1, 1) else f"T{t}-{s}") for s in range(1, 7)}
             overpay = {1: 1} if t == 1 and n % 10 == 0 else {}
             hands.append(hand(n, table=f"T{t}", players=players, mispays=overpay))
-    for t, dealer in ((6, "D2"), (7, "D3"), (8, "D4")):  # two seats: drift counts hands
-        players = {s: f"T{t}-{s}" for s in range(1, 3)}
+    for t, dealer in ((6, "D2"), (7, "D3"), (8, "D4")):  # six seats, as D1: one stratum
+        players = {s: f"T{t}-{s}" for s in range(1, 7)}
         hands += [hand(n, table=f"T{t}", dealer=dealer, players=players)
                   for n in range(1, 1001)]
     alerts = [a for h, r in hands for a in engine.observe(h, r)] + engine.review()
