@@ -214,9 +214,14 @@ class ChipDumpingWatch:
                 cfg.min_fold_investment_big_blinds_fixed_limit,
             "tables": sorted_tables(hands), "hands": pair.evidence.cited(),
         }
+        # ``showdown`` counts dear calls with a beaten hand at most one card from the
+        # end (``PokerDecision.late``): the turn as well as the river (QA: 19 of 40 cited
+        # calls were on the turn, under a message that said "the last round").
+        late = "late in the hand (the turn or river; at Draw 7-A, after the draw)"
         what = {"fold": "folded after investing heavily",
-                "showdown": "paid off a beaten hand on the last round",
-                "flow": "lost chips against the cards"}[method]
+                "showdown": f"paid off a beaten hand {late}",
+                "flow": "lost chips against the cards (folds after investing heavily, "
+                        f"calls with a beaten hand {late})"}[method]
         message = (f"player {giver} {what} to {taker} {k} times ({pair.tally.chips} chips, "
                    f"{pair.tally.big_blinds} big blinds), {expected:.1f} expected from how "
                    f"{giver} plays the same spots against others; net chip flow "

@@ -207,6 +207,10 @@ def test_paying_off_one_player_with_a_beaten_hand() -> None:
     assert (ev["from_player"], ev["to_player"], ev["count"], ev["chips"]) == ("A", "B", 12,
                                                                              1200)
     assert ev["p_value"] == pytest.approx(13 / 354_817_320, rel=1e-9)
+    # The showdown method counts turn calls too: the message says "late", not "last".
+    assert alerts[0].message.startswith(
+        "player A paid off a beaten hand late in the hand (the turn or river; at Draw 7-A, "
+        "after the draw) to B 12 times (1200 chips, 120 big blinds)")
 
 
 def cheap_river_call(n: int) -> tuple:  # type: ignore[type-arg]
