@@ -14,8 +14,9 @@ union bound an honest instance alerts, over *all* its looks, with probability at
 ``alpha``, however long it is watched. A count that jumps past several grid points is
 tested once, at the last of them (the budget of the points skipped is not used, which
 only makes the bound looser). The grid is geometric so the number of looks grows with
-the logarithm of the count: at 25% growth an instance with 1,000 events has had about
-20 looks, and its threshold is ``alpha / 270``.
+the logarithm of the count: from ``min_count`` 5, an instance whose count has grown one
+by one to 1,000 has had 13 looks at 50% growth (the house profile's), its last threshold
+``alpha / 278``, and 23 at 25% growth, ``alpha / 870``.
 
 Why alpha spending, not Benjamini-Hochberg over each review (docs/surveillance.md,
 "Multiplicity"): an alert names people, so the error that matters is any false alert
