@@ -11,7 +11,9 @@ use crate::table::{ArchEvent, Between, Buy, Cut, Finding, Kept, OpenHand, Seated
                    TableState};
 
 // 2: the event archive's counters and held events appended (1 still reads: none held).
-const FORMAT: u8 = 2;
+// 3: the missing seqs as (first, last) ranges (1 and 2 still read: their single missing
+// seqs become ranges of one, runs of consecutive seqs one range).
+const FORMAT: u8 = 3;
 
 fn put_arch_event(out: &mut Vec<u8>, e: &ArchEvent) {
     put_varint(out, e.canonical.len() as u64);
@@ -102,8 +104,9 @@ pub fn export(t: &TableState) -> Vec<u8> {
         out.extend_from_slice(&k.hash);
     }
     put_varint(&mut out, t.missing.len() as u64);
-    for &m in &t.missing {
-        put_i64(&mut out, m);
+    for &(first, last) in &t.missing {
+        put_i64(&mut out, first);
+        put_i64(&mut out, last);
     }
     put_varint(&mut out, t.successor_prev.len() as u64);
     for (s, h) in &t.successor_prev {
@@ -305,7 +308,7 @@ impl<'a> In<'a> {
 pub fn import(raw: &[u8]) -> R<TableState> {
     let mut r = In { b: raw, pos: 0 };
     let format = r.byte()?;
-    if format != FORMAT && format != 1 {
+    if !(1..=FORMAT).contains(&format) {
         return Err("not a table state of this pitwatch native core (format byte)".to_string());
     }
     let mut t = TableState::new(&r.string()?);
@@ -318,13 +321,22 @@ pub fn import(raw: &[u8]) -> R<TableState> {
         t.kept.push(Kept { seq, event_id, hash });
     }
     t.rebuild_kept_filter();
+    let mut missing = Vec::new();
     for _ in 0..r.len()? {
-        t.missing.push(r.i64()?);
+        let first = r.i64()?;
+        let last = if format >= 3 { r.i64()? } else { first };
+        if first > last {
+            return Err("table state has a bad missing range".to_string());
+        }
+        missing.push((first, last));
     }
     for _ in 0..r.len()? {
         let s = r.i64()?;
         t.successor_prev.push((s, r.hash()?));
     }
+    t.successor_prev.sort_by_key(|(s, _)| *s);
+    t.successor_prev.dedup_by_key(|(s, _)| *s);
+    t.add_missing(&missing);
     t.hand_first_seq = r.i64()?;
     for _ in 0..r.len()? {
         let f = r.finding()?;
@@ -516,6 +528,31 @@ mod tests {
         assert_eq!(table.table_id, "T1");
         assert!(table.open_hand.is_none());
         assert!(!next_day.tables.contains_key("T9"));
+    }
+
+    #[test]
+    fn missing_ranges_round_trip_and_a_format_2_state_s_single_seqs_become_ranges() {
+        let mut t = TableState::new("T1");
+        t.last_seq = 10;
+        t.missing = vec![(3, 5), (9, (1 << 53) - 2)];
+        t.successor_prev = vec![(5, [4; 32])];
+        let bytes = export(&t);
+        assert_eq!(bytes[0], 3);
+        let back = import(&bytes).unwrap();
+        assert_eq!((&back.missing, &back.successor_prev), (&t.missing, &t.successor_prev));
+        // Format 2 wrote each missing seq: 3, 4, 5, 9 (zigzag varints 6, 8, 10, 18) after
+        // the format byte, the table id (3 bytes), last_seq (1), last_hash (32) and the
+        // number of remembered events (1).
+        t.missing.clear();
+        let none = export(&t);
+        assert_eq!((none[37], none[38]), (0, 0));
+        let old = [&[2u8][..], &none[1..38], &[4, 6, 8, 10, 18], &none[39..]].concat();
+        let back = import(&old).expect("format 2");
+        assert_eq!(back.missing, vec![(3, 5), (9, 9)]);
+        assert_eq!(back.successor_prev, vec![(5, [4; 32])]);
+        // A range upside down is refused, with its reason.
+        let upside = [&none[..38], &[1, 10, 6], &none[39..]].concat();
+        assert_eq!(import(&upside).err().as_deref(), Some("table state has a bad missing range"));
     }
 
     #[test]

@@ -18,7 +18,7 @@ use crate::validate::Event as Envelope;
 
 // services/events/bounds.py (the reference's bounds; the differential tests read them).
 pub const MAX_REMEMBERED_EVENTS: usize = 8_192;
-pub const MAX_MISSING_SEQS: i64 = 64;
+pub const MAX_MISSING_RANGES: usize = 64;
 pub const MAX_HAND_EVENTS: usize = 4_000;
 pub const MAX_BUYS_PER_SEAT: usize = 16;
 pub const MAX_HELD_FINDINGS: usize = 64;
@@ -262,9 +262,11 @@ pub struct TableState {
     /// leaving `kept` stay in it (it only says "maybe"); whatever fills `kept` other than
     /// `remember` and a hand's close calls `rebuild_kept_filter` (`state::import`).
     pub kept_filter: IdFilter,
-    /// Seqs a gap skipped that have not arrived (ascending, at most MAX_MISSING_SEQS).
-    pub missing: Vec<i64>,
-    /// missing seq -> the prev_hash of the event at seq + 1, once that arrived.
+    /// Seqs gaps skipped that have not arrived, as (first, last) ranges: ascending,
+    /// disjoint, never adjacent, at most MAX_MISSING_RANGES (the highest).
+    pub missing: Vec<(i64, i64)>,
+    /// missing seq -> the prev_hash of the event at seq + 1, once that arrived
+    /// (ascending seq; each is the top of a range, so at most one a range).
     pub successor_prev: Vec<(i64, [u8; 32])>,
     /// seq of the last hand_started applied (0: none yet).
     pub hand_first_seq: i64,
@@ -328,6 +330,12 @@ struct Remembered {
     seq: i64,
     event_id: EventId,
     hash: [u8; 32],
+}
+
+/// Index of the range of `ranges` (ascending, disjoint) holding `seq`.
+fn range_at(ranges: &[(i64, i64)], seq: i64) -> Option<usize> {
+    let at = ranges.partition_point(|&(first, _)| first <= seq).checked_sub(1)?;
+    (ranges[at].1 >= seq).then_some(at)
 }
 
 fn chain_finding(code: &'static str, severity: Severity, message: String) -> Finding {
@@ -465,8 +473,11 @@ impl TableState {
                     open_hand_events(hand, &table_id).0.iter().filter(|e| e.seq >= seq).count();
             }
         }
-        if self.missing.first().map_or(false, |&m| m < seq) {
-            self.missing.retain(|&m| m >= seq);
+        if self.missing.first().map_or(false, |&(first, _)| first < seq) {
+            self.missing.retain(|&(_, last)| last >= seq);
+            if let Some(low) = self.missing.first_mut() {
+                low.0 = low.0.max(seq);
+            }
         }
         self.trim_successors();
     }
@@ -482,7 +493,44 @@ impl TableState {
 
     fn trim_successors(&mut self) {
         let missing = &self.missing;
-        self.successor_prev.retain(|(s, _)| missing.binary_search(s).is_ok());
+        self.successor_prev.retain(|(s, _)| range_at(missing, *s).is_some());
+    }
+
+    /// Whether a gap skipped `seq` and it has not arrived (a binary search).
+    pub fn is_missing(&self, seq: i64) -> bool {
+        range_at(&self.missing, seq).is_some()
+    }
+
+    /// Enter ranges, merging any that overlap or touch, then keep the bound
+    /// (`Window._add_ranges`).
+    pub fn add_missing(&mut self, added: &[(i64, i64)]) {
+        let mut all: Vec<(i64, i64)> = self.missing.iter().chain(added).copied().collect();
+        all.sort_unstable();
+        let mut merged: Vec<(i64, i64)> = Vec::with_capacity(all.len());
+        for (first, last) in all {
+            match merged.last_mut() {
+                Some(top) if first <= top.1.saturating_add(1) => top.1 = top.1.max(last),
+                _ => merged.push((first, last)),
+            }
+        }
+        self.missing = merged;
+        self.bound_missing();
+        self.trim_successors();
+    }
+
+    fn bound_missing(&mut self) {
+        let extra = self.missing.len().saturating_sub(MAX_MISSING_RANGES);
+        if extra > 0 {
+            self.missing.drain(..extra);
+            self.trim_successors();
+        }
+    }
+
+    fn set_successor_prev(&mut self, seq: i64, hash: [u8; 32]) {
+        match self.successor_prev.binary_search_by_key(&seq, |(s, _)| *s) {
+            Ok(at) => self.successor_prev[at].1 = hash,
+            Err(at) => self.successor_prev.insert(at, (seq, hash)),
+        }
     }
 
     fn find_id(&self, id: &EventId) -> Option<Remembered> {
@@ -510,33 +558,39 @@ impl TableState {
         self.hand_remembered().into_iter().find(|r| r.seq == seq)
     }
 
+    /// A gap: one range whatever its length (`Window.skipped`).
     fn skipped(&mut self, first: i64, last: i64, successor_prev: [u8; 32]) {
-        let low = first.max(last - MAX_MISSING_SEQS + 1);
-        self.missing.extend(low..=last);
-        match self.successor_prev.iter_mut().find(|(s, _)| *s == last) {
-            Some(entry) => entry.1 = successor_prev,
-            None => self.successor_prev.push((last, successor_prev)),
-        }
-        self.missing.sort_unstable();
-        self.missing.dedup();
-        let extra = self.missing.len().saturating_sub(MAX_MISSING_SEQS as usize);
-        self.missing.drain(..extra);
-        self.trim_successors();
+        self.set_successor_prev(last, successor_prev);
+        self.add_missing(&[(first, last)]);
     }
 
+    /// A missing seq arrived: its range is split around it (`Window.arrived_late`).
     fn arrived_late(&mut self, seq: i64, prev_hash: [u8; 32]) {
-        self.missing.retain(|&m| m != seq);
+        if let Some(at) = range_at(&self.missing, seq) {
+            let (first, last) = self.missing[at];
+            let mut parts = Vec::with_capacity(2);
+            if first < seq {
+                parts.push((first, seq - 1));
+            }
+            if seq < last {
+                parts.push((seq + 1, last));
+            }
+            self.missing.splice(at..=at, parts);
+        }
         self.successor_prev.retain(|(s, _)| *s != seq);
-        if self.missing.binary_search(&(seq - 1)).is_ok() {
-            match self.successor_prev.iter_mut().find(|(s, _)| *s == seq - 1) {
-                Some(entry) => entry.1 = prev_hash,
-                None => self.successor_prev.push((seq - 1, prev_hash)),
+        if let Some(before) = seq.checked_sub(1) {
+            if self.is_missing(before) {
+                self.set_successor_prev(before, prev_hash);
             }
         }
+        self.bound_missing();
     }
 
     fn successor_prev_hash(&self, seq: i64) -> Option<[u8; 32]> {
-        self.successor_prev.iter().find(|(s, _)| *s == seq).map(|(_, h)| *h)
+        self.successor_prev
+            .binary_search_by_key(&seq, |(s, _)| *s)
+            .ok()
+            .map(|at| self.successor_prev[at].1)
     }
 
     /// A hand starts: the window keeps the previous hand and this one.
@@ -689,7 +743,7 @@ impl TableState {
             self.report(out, env, chain_finding("SEQ_CONFLICT", Severity::Critical, message));
             return false;
         }
-        if self.missing.binary_search(&env.seq).is_err() {
+        if !self.is_missing(env.seq) {
             let message = format!(
                 "seq {} (event {}) is older than the events this table still remembers (head is \
                  seq {}): it cannot be compared with the event first received at that seq, so it \
@@ -1306,6 +1360,55 @@ impl DecodedEvent {
 mod tests {
     use super::*;
     use crate::Core;
+
+    /// The missing seqs as ranges (docs/events.md, the duplicate window): a gap is one
+    /// range however long; a late arrival splits its range; forgetting trims ranges; past
+    /// MAX_MISSING_RANGES the lowest ranges go; a gap up to 2**53 - 1 neither overflows
+    /// nor lists its seqs.
+    #[test]
+    fn missing_seqs_are_ranges_split_trimmed_and_bounded() {
+        let mut t = TableState::new("T1");
+        let top = (1i64 << 53) - 1;
+        t.skipped(14, top - 1, [7; 32]);
+        assert_eq!(t.missing, vec![(14, top - 1)]);
+        assert!(t.is_missing(14) && t.is_missing(top - 1) && !t.is_missing(13) && !t.is_missing(top));
+        assert_eq!(t.successor_prev_hash(top - 1), Some([7; 32]));
+        t.arrived_late(20, [1; 32]);
+        assert_eq!(t.missing, vec![(14, 19), (21, top - 1)]);
+        assert_eq!(t.successor_prev, vec![(19, [1; 32]), (top - 1, [7; 32])]);
+        t.arrived_late(14, [2; 32]);
+        t.arrived_late(top - 1, [3; 32]);
+        assert_eq!(t.missing, vec![(15, 19), (21, top - 2)]);
+        assert_eq!(t.successor_prev, vec![(19, [1; 32]), (top - 2, [3; 32])]);
+        t.forget_below(17);
+        assert_eq!(t.missing, vec![(17, 19), (21, top - 2)]);
+        t.forget_below(20);
+        assert_eq!(t.missing, vec![(21, top - 2)]);
+        assert_eq!(t.successor_prev, vec![(top - 2, [3; 32])]);
+        // Touching or overlapping ranges merge (a state from elsewhere may hold them).
+        t.add_missing(&[(5, 9), (10, 12), (top - 3, top + 5)]);
+        assert_eq!(t.missing, vec![(5, 12), (21, top + 5)]);
+        // 70 gaps of one seq each: the 64 highest stay.
+        let mut u = TableState::new("T1");
+        for k in 0..70 {
+            u.skipped(2 * k + 1, 2 * k + 1, [k as u8; 32]);
+        }
+        assert_eq!(u.missing.len(), MAX_MISSING_RANGES);
+        assert_eq!(u.missing.first(), Some(&(13, 13)));
+        assert_eq!(u.successor_prev.len(), 64);
+        // Splitting a range past the bound forgets the lowest one.
+        u.skipped(200, 210, [9; 32]);
+        assert_eq!(u.missing.first(), Some(&(15, 15)));
+        u.arrived_late(205, [8; 32]);
+        assert_eq!((u.missing.len(), u.missing.first()), (64, Some(&(17, 17))));
+        assert_eq!(&u.missing[62..], &[(200, 204), (206, 210)]);
+        // Edges of i64 (a hostile carried state): no overflow.
+        let mut v = TableState::new("T1");
+        v.add_missing(&[(i64::MAX - 1, i64::MAX), (i64::MIN, i64::MIN + 1)]);
+        v.arrived_late(i64::MIN, [0; 32]);
+        v.arrived_late(i64::MAX, [0; 32]);
+        assert_eq!(v.missing, vec![(i64::MIN + 1, i64::MIN + 1), (i64::MAX - 1, i64::MAX - 1)]);
+    }
 
     /// A record of table T1 chained to `prev`: `event` gives the event id's last digits,
     /// the ts's fraction, the source, the type, the hand id (JSON) and the body.

@@ -12,9 +12,13 @@ What is kept (bounds in ``services.events.bounds``):
   SHA-256 of its canonical JSON), at most MAX_REMEMBERED_EVENTS, in ascending seq. The
   table forgets below the previous hand's start when a new hand starts
   (``forget_below``), and the lowest seqs first when the bound is reached;
-- the seqs a gap skipped that have not arrived yet (at most MAX_MISSING_SEQS, the
-  highest), each with the ``prev_hash`` its successor carried when the successor is known,
-  so that a late arrival can be checked against both neighbours.
+- the seqs a gap skipped that have not arrived yet, as ranges ``(first, last)``: a gap is
+  one range whatever its length, so a forged jump to seq 2**53 - 1 cannot make the table
+  forget the genuine seqs it skipped (they arrive REORDERED, not STALE). At most
+  MAX_MISSING_RANGES ranges are kept (the highest): a log of many jumps costs bounded
+  memory. Each missing seq whose successor has arrived (the top of its range) keeps the
+  ``prev_hash`` that successor carried, so that a late arrival can be checked against both
+  neighbours.
 
 Why packed bytes and not objects: this is per-table memory (architecture.md: 10,000 open
 tables). Per entry ``ids`` holds the event id's 36 ASCII bytes, ``fps`` its CRC-32 (a
@@ -25,11 +29,12 @@ and the binary hash (32): 80 bytes an event, entry k at k * width in each buffer
 
 from __future__ import annotations
 
+import bisect
 import zlib
 
 import msgspec
 
-from services.events.bounds import MAX_MISSING_SEQS, MAX_REMEMBERED_EVENTS
+from services.events.bounds import MAX_MISSING_RANGES, MAX_REMEMBERED_EVENTS
 
 ID_WIDTH = 36  # a v1 event_id is a UUID in its 36-character text form (the contract)
 FP_WIDTH = 4
@@ -51,15 +56,24 @@ class Remembered(msgspec.Struct, array_like=True, gc=False):
     hash: str  # hex, as ``ParsedEvent.hash``
 
 
-class Window(msgspec.Struct):
+class Window(msgspec.Struct, omit_defaults=True):
     """A table's remembered events and missing seqs (serialised with the table state)."""
 
     ids: bytearray = msgspec.field(default_factory=bytearray)
     fps: bytearray = msgspec.field(default_factory=bytearray)
     chain: bytearray = msgspec.field(default_factory=bytearray)
-    missing: list[int] = msgspec.field(default_factory=list)  # ascending
+    # The missing seqs as (first, last) ranges: ascending, disjoint and never adjacent.
+    ranges: list[tuple[int, int]] = msgspec.field(default_factory=list)
     # missing seq -> the prev_hash (binary) of the event at seq + 1, once that arrived
     successor_prev: dict[int, bytes] = msgspec.field(default_factory=dict)
+    # A state written before the ranges kept single missing seqs here (ascending): it is
+    # read into ``ranges`` on decoding and never written again (empty: omitted).
+    missing: list[int] = msgspec.field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if self.missing:
+            self._add_ranges([(s, s) for s in self.missing])
+            self.missing = []
 
     def __len__(self) -> int:
         return len(self.fps) // FP_WIDTH
@@ -81,7 +95,8 @@ class Window(msgspec.Struct):
         return None if index < 0 else self._entry(index)
 
     def is_missing(self, seq: int) -> bool:
-        return seq in self.missing
+        """Whether a gap skipped ``seq`` and it has not arrived (a binary search)."""
+        return self._range_at(seq) >= 0
 
     def lowest_seq(self) -> int | None:
         return int.from_bytes(self.chain[:SEQ_WIDTH], "big") if self.chain else None
@@ -102,20 +117,28 @@ class Window(msgspec.Struct):
 
     def skipped(self, first: int, last: int, successor_prev: bytes) -> None:
         """A gap: seqs ``first``..``last`` did not arrive; the event after ``last`` carried
-        ``successor_prev``. Only the highest MAX_MISSING_SEQS missing seqs are kept."""
-        low = max(first, last - MAX_MISSING_SEQS + 1)
-        self.missing.extend(range(low, last + 1))
+        ``successor_prev``. The gap is one range whatever its length; only the highest
+        MAX_MISSING_RANGES ranges are kept."""
         self.successor_prev[last] = successor_prev
-        self._trim_missing()
+        self._add_ranges([(first, last)])
 
     def arrived_late(self, seq: int, prev_hash: bytes) -> None:
         """A missing seq arrived (it is remembered by the caller): it is no longer
-        missing, and if its predecessor still is, this event's ``prev_hash`` is what
-        that predecessor must hash to."""
-        self.missing.remove(seq)
+        missing (its range is split around it), and if its predecessor still is, this
+        event's ``prev_hash`` is what that predecessor must hash to."""
+        at = self._range_at(seq)
+        if at >= 0:
+            first, last = self.ranges[at]
+            self.ranges[at:at + 1] = [r for r in ((first, seq - 1), (seq + 1, last))
+                                      if r[0] <= r[1]]
         self.successor_prev.pop(seq, None)
-        if seq - 1 in self.missing:
+        if self.is_missing(seq - 1):
             self.successor_prev[seq - 1] = prev_hash
+        self._bound_ranges()
+
+    def missing_count(self) -> int:
+        """How many seqs are missing (the ranges' lengths summed)."""
+        return sum(last - first + 1 for first, last in self.ranges)
 
     def successor_prev_hash(self, seq: int) -> str | None:
         """The prev_hash (hex) the event after missing ``seq`` carried, if it arrived."""
@@ -129,21 +152,39 @@ class Window(msgspec.Struct):
             del self.ids[:keep * ID_WIDTH]
             del self.fps[:keep * FP_WIDTH]
             del self.chain[:keep * CHAIN_WIDTH]
-        if self.missing and self.missing[0] < seq:
-            self.missing = [s for s in self.missing if s >= seq]
+        if self.ranges and self.ranges[0][0] < seq:
+            kept = [(max(first, seq), last) for first, last in self.ranges if last >= seq]
+            self.ranges = kept
             self._trim_successors()
 
     # ------------------------------------------------------------ internals
 
-    def _trim_missing(self) -> None:
-        self.missing = sorted(set(self.missing))[-MAX_MISSING_SEQS:]
+    def _range_at(self, seq: int) -> int:
+        """Index of the range holding ``seq``, or -1 (ranges ascend: a binary search)."""
+        at = bisect.bisect_right(self.ranges, seq, key=_first) - 1
+        return at if at >= 0 and self.ranges[at][1] >= seq else -1
+
+    def _add_ranges(self, added: list[tuple[int, int]]) -> None:
+        """Enter ranges, merging any that overlap or touch, then keep the bound."""
+        merged: list[tuple[int, int]] = []
+        for first, last in sorted(self.ranges + added):
+            if merged and first <= merged[-1][1] + 1:
+                merged[-1] = (merged[-1][0], max(merged[-1][1], last))
+            else:
+                merged.append((first, last))
+        self.ranges = merged
+        self._bound_ranges()
         self._trim_successors()
 
+    def _bound_ranges(self) -> None:
+        if len(self.ranges) > MAX_MISSING_RANGES:
+            del self.ranges[:len(self.ranges) - MAX_MISSING_RANGES]
+            self._trim_successors()
+
     def _trim_successors(self) -> None:
-        if len(self.successor_prev) > len(self.missing) or any(
-                s not in self.missing for s in self.successor_prev):
-            kept = set(self.missing)
-            self.successor_prev = {s: h for s, h in self.successor_prev.items() if s in kept}
+        if any(not self.is_missing(s) for s in self.successor_prev):
+            self.successor_prev = {s: h for s, h in self.successor_prev.items()
+                                   if self.is_missing(s)}
 
     def _seq_at(self, index: int) -> int:
         at = index * CHAIN_WIDTH
@@ -166,6 +207,10 @@ class Window(msgspec.Struct):
             int.from_bytes(self.chain[at:at + SEQ_WIDTH], "big"),
             self.ids[index * ID_WIDTH:(index + 1) * ID_WIDTH].decode(),
             self.chain[at + SEQ_WIDTH:at + CHAIN_WIDTH].hex())
+
+
+def _first(r: tuple[int, int]) -> int:
+    return r[0]
 
 
 def _aligned_find(buffer: bytearray, needle: bytes, width: int) -> int:

@@ -63,9 +63,12 @@ MAX_HAND_EVENTS: Final = 4_000
 # of MAX_HAND_EVENTS plus the events between them); beyond it the lowest seqs go first.
 MAX_REMEMBERED_EVENTS: Final = 8_192
 
-# Sequence numbers a gap skipped that the table still expects to arrive late (REORDERED);
-# of a larger gap only the highest ones are kept.
-MAX_MISSING_SEQS: Final = 64
+# Ranges of sequence numbers gaps skipped that the table still expects to arrive late
+# (REORDERED). A gap is one range (first..last) whatever its length, so a forged jump to
+# seq 2**53 - 1 does not make the table forget the genuine seqs it skipped (they would be
+# STALE_EVENT and never applied); each late arrival inside a range splits it. Past the
+# bound the lowest ranges are forgotten: a hostile log of many jumps costs bounded memory.
+MAX_MISSING_RANGES: Final = 64
 
 # Chain findings detected outside any hand, held until the table's next hand starts.
 MAX_HELD_FINDINGS: Final = 64

@@ -20,7 +20,7 @@ from services.adjudicator.intake import ParsedEvent, parse_record
 from services.adjudicator.python_runner import ReferenceRunner
 from services.adjudicator.table import TableState, apply_event, decode_state, encode_state
 from services.adjudicator.window import Window, _aligned_find
-from services.events.bounds import MAX_MISSING_SEQS, MAX_REMEMBERED_EVENTS
+from services.events.bounds import MAX_REMEMBERED_EVENTS
 from services.events.contract import Alert, encode_record
 from services.events.stream import TableStream
 from services.simulator.handbuilder import table_config
@@ -181,9 +181,11 @@ def test_a_gap_filled_backwards_checks_each_late_event_against_its_successor() -
         ("SEQ_GAP", 8), ("REORDERED", 7), ("REORDERED", 6), ("CHAIN_BROKEN", 6)]
 
 
-def test_a_huge_seq_jump_tracks_only_the_highest_missing_seqs() -> None:
-    """seq 2**53 - 1 after seq 3: the gap is counted, not listed (it was a list of 9e15
-    numbers), and only the MAX_MISSING_SEQS highest are expected late."""
+def test_a_huge_seq_jump_is_one_missing_range() -> None:
+    """seq 2**53 - 1 after seq 3: the gap is counted, not listed (it was once a list of
+    9e15 numbers). It used to keep only the MAX_MISSING_SEQS (64) highest seqs, so the
+    genuine seqs 4.. that filled it were STALE_EVENT and never applied (QA: a forged jump
+    lost real events); now the whole gap 4..2**53 - 2 is one range, expected late."""
     events = hcf_stream(hands=1)
     jump = copy.deepcopy(events[3])
     jump["seq"] = 2**53 - 1
@@ -192,7 +194,8 @@ def test_a_huge_seq_jump_tracks_only_the_highest_missing_seqs() -> None:
     assert codes(step) == [("SEQ_GAP", "critical")]
     assert f"{2**53 - 1 - 4} event(s) missing" in step.alerts[0].message
     window = reference_states(runner)["T1"].window
-    assert window.missing == list(range(2**53 - 1 - MAX_MISSING_SEQS, 2**53 - 1))
+    assert window.ranges == [(4, 2**53 - 2)]
+    assert window.is_missing(4) and window.is_missing(2**53 - 2)
 
 
 def test_remember_keeps_entries_in_seq_order_whatever_the_arrival_order() -> None:
