@@ -3,7 +3,8 @@
 For any sequence of chip-moving events, the record's movements book as balanced
 double entry (every posting pair sums to zero), and the recorded nets plus the house
 sum to zero exactly when no chips are left in the pot or taken beyond a layout, which
-are then reported as GEN-8 findings with those amounts.
+are then reported as GEN-8 findings with those amounts; the ledger books a hand only when
+no layout is overdrawn and the pot ends empty.
 """
 
 from __future__ import annotations
@@ -70,9 +71,15 @@ def test_recorded_side_conserves_or_says_why_and_books_balanced(
         players={str(s): f"P{s}" for s in SEATS}, movements=recorded.movements,
         ended_at="2024-01-01T00:00:00Z")
     entry = build_entry(record)
+    moves = recorded.movements or []
+    pot_at_end = (sum(m.amount for m in moves if m.to == "pot")
+                  - sum(m.amount for m in moves if m.from_ == "pot"))
     if entry.refusal is None:
         assert sum(line.amount for line in entry.postings) == 0
-        assert len(entry.postings) == 2 * len(recorded.movements)
+        assert len(entry.postings) == 2 * len(recorded.movements or [])
+        assert pot_at_end == 0  # the ledger books no pot left holding or owing chips
     else:
-        # Only an overdrawn layout (booked chips that were never wagered) is refused.
-        assert overdrawn > 0
+        # Refused: an overdrawn layout (booked chips that were never wagered), or a pot
+        # not empty at hand end (chips left in it, or paid out of it beyond what it got).
+        assert overdrawn > 0 or pot_at_end != 0
+        assert overdrawn > 0 or left_in_pot + pot_overdrawn > 0
