@@ -26,7 +26,9 @@ LATEST_ALERTS = 20
 @dataclass(frozen=True)
 class TableLine:
     """One table and game on the day. ``drop``: chips wagered on layouts and bet into
-    pots; ``win``: rake plus the house bank's result; ``hold``: win / drop."""
+    pots, but not in a dead hand (every wager goes back: none was at risk), as the daily
+    report counts it, so that the two show one figure for one day; ``win``: rake plus the
+    house bank's result; ``hold``: win / drop."""
 
     table_id: str
     game: str
@@ -101,8 +103,8 @@ def _sum_where(condition: ColumnElement[bool]) -> ColumnElement[int]:
 
 def table_lines(engine: Engine, day: dt.date) -> list[TableLine]:
     money = (select(Posting.hand_id,
-                    _sum_where(Posting.kind.in_(DROP_KINDS) & (Posting.amount > 0))
-                    .label("drop"),
+                    _sum_where(Posting.kind.in_(DROP_KINDS) & (Posting.amount > 0)
+                               & (Hand.status != "dead")).label("drop"),
                     _sum_where(Account.kind == "house_rake").label("rake"),
                     _sum_where(Account.kind == "house_bank").label("bank"))
              .join(Account, Account.name == Posting.account)

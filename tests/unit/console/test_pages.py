@@ -21,7 +21,13 @@ from tests.unit.console.support import (
     csrf_of,
     log_in,
 )
-from tests.unit.ledger.builders import hcf_dp_collects, hcf_seat1_wins, russian_house_hand
+from tests.unit.ledger.builders import (
+    hcf_dp_collects,
+    hcf_seat1_wins,
+    move,
+    record,
+    russian_house_hand,
+)
 
 
 def _rows(html: str) -> list[list[str]]:
@@ -46,6 +52,23 @@ def test_the_floor_by_table_and_game_worked_out_by_hand(tmp_path: Path) -> None:
     assert ["all tables", "3", "0", "35", "3", "−10", "−7", "-20.00"] in rows
     assert "Floor · 2024-05-01" in page  # no hands today: the latest day with hands
     assert client.get("/floor/live").text.count("<h2>") == 3  # the refreshed part alone
+
+
+def test_a_dead_hands_returned_wagers_are_not_the_floors_drop(tmp_path: Path) -> None:
+    """A dead hand at T1 (GEN-6: seat 1's wager of 40 placed and returned): none of it was
+    at risk, so the floor's drop stays the two live hands' 15 (5 + 5 + 5) and hold 3/15 =
+    20.00%, the figures the daily report shows for the day (before: drop 55, 5.45%)."""
+    engine = open_ledger(f"sqlite:///{tmp_path}/l.sqlite")
+    dead = record("T1-000009", [move(91, "stack:1", "layout:1", 40, "wager"),
+                                move(92, "layout:1", "stack:1", 40, "layout_return")],
+                  status="dead")
+    for hand in (hcf_seat1_wins(), hcf_dp_collects(), dead):
+        post_hand(engine, hand)
+    add_users(engine)
+    client = console_client(engine)
+    assert log_in(client, "olga") == 303
+    assert ["T1", "hcf", "3", "0", "15", "3", "0", "+3", "20.00"] in _rows(
+        client.get("/floor").text)
 
 
 def test_the_floor_says_it_shows_the_latest_day_only_when_it_chose_that_day(
