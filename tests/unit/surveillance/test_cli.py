@@ -66,7 +66,7 @@ def sweethearting(path: Path) -> list[Alert]:
 
 def test_surveil_db_goes_on_from_the_stored_state(tmp_path: Path) -> None:
     """Two days of the sweetheart scenario. Each day alone holds too few overpays to
-    alert (at a fifth of the dealer's seat-hands it takes about 12); with --db the second
+    alert (at a fifth of the dealer's payouts it takes about 12); with --db the second
     day counts on from the first and SURV-2 alerts; the second day given again counts
     nothing. The database is created on first use."""
     days = [tmp_path / "day1.jsonl", tmp_path / "day2.jsonl"]

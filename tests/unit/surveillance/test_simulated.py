@@ -54,7 +54,7 @@ def test_honest_random_mispays_raise_no_surv2_or_surv8() -> None:
 def test_sweetheart_dealer_caught_end_to_end() -> None:
     """One HCF table, 400 hands; every win paid to one player (the one paid most often)
     is 3 chips too large. That player's favourable MISPAY findings pile up while the
-    other players, holding most of the seat-hands, get none: SURV-2 alerts for the dealers
+    other players, receiving most of the payouts, get none: SURV-2 alerts for the dealers
     who dealt enough of them (P = share^k, share ~ 1/6 .. 1/3), citing the dealer, the
     player and the overpaid hands."""
     log = simulate(["hcf"], 1, 400, seed=3, profile=HOUSE)

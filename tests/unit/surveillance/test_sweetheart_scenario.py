@@ -21,7 +21,7 @@ def test_simulated_sweetheart_is_caught_by_surv2_and_nothing_else_alerts() -> No
     """Two HCF tables x 600 hands, only the scenario selected: it goes to T001 (dealer
     D0-1, friend P0-1); T002 is the control. SURV-2 names that pair and cites labelled
     hands only; no alert is left unexplained. (The dealer deals only T001, where the
-    friend holds about a fifth of its seat-hands, so it takes about 12 overpays: 300
+    friend receives about a fifth of its payouts, so it takes about 12 overpays: 300
     hands, the old length of this test, give 9.)"""
     log = simulate(["hcf"], 2, 600, seed=3, faults=frozenset({"sweetheart"}), profile=HOUSE)
     lines = ((orjson.dumps(e), f"line {n}") for n, e in enumerate(log.events, start=1))
