@@ -309,6 +309,7 @@ def surveil(
     from services.log_run import log_steps
     from services.recording import carry_summary, keep_alerts
     from services.surveillance import surveil_steps, surveillance_config
+    from services.surveillance.state import StateError
     from services.surveillance.store import load_engine, save_engine
 
     not_the_input({"--out": out}, file, stdout=out is None)
@@ -325,7 +326,16 @@ def surveil(
         _same_engine_as_kept(partial(refuse_other_engines, database,
                                      choose="set PITWATCH_ENGINE={engine}"), None,
                              option="PITWATCH_ENGINE")
-    engine = load_engine(database, config) if database is not None else None
+    try:
+        engine = load_engine(database, config) if database is not None else None
+    except StateError as exc:
+        # A state an earlier pitwatch stored in another form (2026-12-06: SURV-2's
+        # counters became payouts by game) is refused, never read as what it is not:
+        # one line saying what to do, not a traceback.
+        raise typer.BadParameter(
+            f"its surveillance state was stored by another version of pitwatch ({exc}): "
+            "surveil into a new database, or delete its surveillance_state rows and "
+            "surveil the period again (docs/surveillance.md)", param_hint="--db") from None
     carried = CarryResult()
     with log_progress(file, "surveilling") as bar:
         run = surveil_steps(lambda runner: log_steps(runner, file, bar), config, profiles,

@@ -81,3 +81,28 @@ def test_a_state_stored_before_the_strata_is_refused() -> None:
               "pairs": {"$dict": []}})
     with pytest.raises(StateError, match=r"drift\._Entity"):
         load({"$": "drift._Entity", "hands": 5, "counts": {"$dict": []}, "chips": 0})
+
+
+def test_surveil_with_a_state_stored_before_the_strata_is_one_line(tmp_path: Path) -> None:
+    """The refusal above, met by ``pitwatch surveil --db``: one line naming the option, the
+    stored type and what to do, exit 2 (it was a traceback)."""
+    from sqlalchemy import insert
+
+    from services.ledger.profile_models import SurveillanceState
+    from tests.unit.cli.helpers import pitwatch
+
+    url = f"sqlite:///{tmp_path}/ledger.sqlite"
+    engine = open_ledger(url)
+    with engine.begin() as conn:
+        conn.execute(insert(SurveillanceState), [{"component": "sweethearting", "state": (
+            '{"$": "concentration._Dealer", "seat_hands": 12, "events": 1, '
+            '"pairs": {"$dict": []}}')}])
+    engine.dispose()
+    log = tmp_path / "empty.jsonl"
+    log.write_bytes(b"")
+    ran = pitwatch("surveil", str(log), "--db", url)
+    assert ran.code == 2
+    said = " ".join(ran.stderr.split())
+    assert "Traceback" not in ran.stderr
+    assert "--db" in said and "'concentration._Dealer'" in said
+    assert "surveil into a new database, or delete its surveillance_state rows" in said
