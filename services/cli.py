@@ -359,6 +359,13 @@ def surveil(
         out.write_bytes(lines)
     err.print(surveillance_table(run.alerts, run.hands_surveilled))
     _say_left_open(run.left_open)
+    if run.stream_alerts:
+        # The event stream's own alerts (a broken hash chain, a change between hands) are
+        # the adjudicator's, not surveillance's: an operator reading surveil alone must
+        # still learn that the log has them (QA: 4 chain breaks, "0 alert(s)").
+        err.print(f"[yellow]{len(run.stream_alerts)} event-stream alert(s)[/yellow] in the "
+                  "log (SURV-9 hash chain, GEN-4/GEN-5 between hands), not surveillance's: "
+                  "`pitwatch adjudicate LOG --alerts FILE` lists them", soft_wrap=True)
     if run.rejected_lines:
         err.print(f"[yellow]{run.rejected_lines} record(s) rejected[/yellow] (not valid "
                   "v1 events; `pitwatch adjudicate LOG --dlq FILE` lists them with reasons)")

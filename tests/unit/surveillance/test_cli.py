@@ -218,3 +218,21 @@ def test_surveil_db_archives_its_alerts_and_takes_them_into_cases(tmp_path: Path
     assert orjson.loads(runner.invoke(app, ["cases", "list", "--db", url, "--format",
                                             "json"]).stdout) == cases
     assert runner.invoke(app, ["verify", "--db", url]).exit_code == 0
+
+
+def test_surveil_says_the_log_has_event_stream_alerts(tmp_path: Path) -> None:
+    """QA: a log with altered events (the simulator's ``tamper``: one event per table
+    changed after hashing, which the next event's prev_hash gives away) surveilled with
+    "0 alert(s)" and not a word of the chain breaks ``adjudicate --alerts`` lists. Now one
+    line counts them and says where they are listed; a clean log has no such line."""
+    log = simulate(["hcf"], 2, 40, seed=4, faults=frozenset({"tamper"}), fault_rate=1.0,
+                   profile=HOUSE)
+    path = tmp_path / "log.jsonl"
+    path.write_bytes(b"".join(orjson.dumps(e) + b"\n" for e in log.events))
+    said = " ".join(CliRunner().invoke(app, ["surveil", str(path)]).output.split())
+    assert ("2 event-stream alert(s) in the log (SURV-9 hash chain, GEN-4/GEN-5 between "
+            "hands), not surveillance's: `pitwatch adjudicate LOG --alerts FILE` lists "
+            "them") in said
+    clean = simulate(["hcf"], 1, 40, seed=4, profile=HOUSE)
+    path.write_bytes(b"".join(orjson.dumps(e) + b"\n" for e in clean.events))
+    assert "event-stream alert" not in CliRunner().invoke(app, ["surveil", str(path)]).output
