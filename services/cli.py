@@ -8,7 +8,6 @@ input had problems, 2 a usage or environment error, said in one line.
 
 from __future__ import annotations
 
-import math
 import sys
 from collections.abc import Callable, Mapping
 from contextlib import AbstractContextManager, nullcontext
@@ -29,6 +28,13 @@ from services.games.profiles import BUILTIN_PROFILE, read_profiles
 from services.lazy_commands import LazyCommand
 from services.log_run import run_file
 from services.outputs import not_the_input, output_file, write_jsonl
+from services.simulate_options import (
+    every_game_dealt,
+    not_nan,
+    resolve_faults,
+    simulation_options,
+    within_one_run,
+)
 from services.terminal import (
     err,
     findings_table,
@@ -40,7 +46,6 @@ from services.terminal import (
 
 if TYPE_CHECKING:
     from services.recording import Kept, RunKeeper
-    from services.simulator.options import SimulationOptions
 
 
 class PitwatchCommands(PitwatchGroup):
@@ -387,7 +392,7 @@ def simulate(
     faults: Annotated[str, typer.Option(help="comma-separated fault kinds to inject, or "
                                              "'all'")] = "",
     fault_rate: Annotated[float | None, typer.Option(
-        min=0.0, max=1.0, callback=_not_nan,
+        min=0.0, max=1.0, callback=not_nan,
         help="probability per hand of the --faults (default 0.02)")] = None,
     truth: Annotated[Path | None, typer.Option(callback=output_file, dir_okay=False,
                                                help="write the injected-fault labels "
@@ -413,13 +418,13 @@ def simulate(
     from services.simulator.truth import encode_label
 
     not_the_input({"--output": output, "--truth": truth})
-    _within_one_run(tables, hands)
-    _every_game_dealt(game, tables)
-    chosen = _resolve_faults(game, faults)
+    within_one_run(tables, hands)
+    every_game_dealt(game, tables)
+    chosen = resolve_faults(game, faults)
     if fault_rate is not None and not chosen:  # it was ignored without a word
         raise typer.BadParameter("a fault rate is for the faults injected: give --faults "
                                  "too (a kind, several, or all)", param_hint="--fault-rate")
-    options = _simulation_options(game, tables, dealers, styles, players, pattern or [])
+    options = simulation_options(game, tables, dealers, styles, players, pattern or [])
     with progress_bar() as progress:
         task = progress.add_task("simulating", total=tables * hands, unit="hands",
                                  note=f"{tables} table(s)")
@@ -433,93 +438,6 @@ def simulate(
     err.print(f"wrote {len(log.events):,} events for {tables} table(s) x {hands} hands to "
               f"{output}; {len(log.truth)} injected fault(s)"
               + (f" labelled in {truth}" if truth else ""), markup=False, highlight=False)
-
-
-# The simulator builds a run's whole log in memory before writing it (about 60 kB a hand
-# of Python objects): 100,000 hands is about 6 GB. `--tables 99999999999999999999999` grew
-# without end (0.75 GB after 12 s) until the machine ran out of memory.
-MAX_SIMULATED_HANDS = 100_000
-
-
-def _within_one_run(tables: int, hands: int) -> None:
-    if tables * hands > MAX_SIMULATED_HANDS:
-        raise typer.BadParameter(
-            f"{tables:,} tables x {hands:,} hands is more than the {MAX_SIMULATED_HANDS:,} "
-            "hands one run builds in memory: simulate fewer, or several runs with different "
-            "--seed values", param_hint="--tables x --hands")
-
-
-def _every_game_dealt(games: list[str], tables: int) -> None:
-    """Every ``--game`` of ``simulate`` (and ``demo``) gets a table. The games take the
-    tables in turn, so with more games than tables the last were simulated nowhere,
-    without a word (as options no table reads, ``_simulation_options``)."""
-    dealt = set(games[:tables])
-    idle = [g for g in dict.fromkeys(games) if g not in dealt]
-    if idle:
-        needed = max(games.index(g) for g in idle) + 1
-        raise typer.BadParameter(f"{', '.join(idle)} would get no table: the games take the "
-                                 f"{tables} table(s) in turn; give --tables {needed} or more",
-                                 param_hint="--game")
-
-
-def _not_nan(value: float | None) -> float | None:
-    """``simulate --fault-rate``, a probability of the simulator (never chips, odds or
-    rake): Click's range check lets ``nan`` through (every comparison with it is false).
-    None: not given (the default rate, when there are faults)."""
-    if value is not None and math.isnan(value):
-        raise typer.BadParameter("nan is not a probability: give one from 0 to 1")
-    return value
-
-
-def _resolve_faults(games: list[str], faults: str) -> frozenset[str]:
-    from services.simulator.run import available_faults
-
-    known: dict[str, str] = {}
-    for g in games:
-        known.update(available_faults(g))
-    if faults.strip() == "all":
-        return frozenset(known)
-    chosen = frozenset(f.strip() for f in faults.split(",") if f.strip())
-    unknown = chosen - set(known)
-    if unknown:
-        raise typer.BadParameter(
-            f"unknown fault(s) {', '.join(sorted(unknown))}; known for "
-            f"{', '.join(games)}: {', '.join(sorted(known))}",
-            param_hint="--faults",
-        )
-    return chosen
-
-
-def _simulation_options(games: list[str], tables: int, dealers: int | None,
-                        styles: str | None, players: int | None,
-                        patterns: list[str]) -> SimulationOptions:
-    """The options of ``pitwatch simulate`` checked: a bad one is a one-line usage error,
-    and so is one that no table of the run reads (``registry.refuse_options_not_taken``)."""
-    from services.simulator.options import SimulationOptions
-    from services.simulator.patterns import UnknownPatternError, parse_pattern, place_patterns
-    from services.simulator.registry import OptionNotTaken, refuse_options_not_taken
-    from services.simulator.styles import STYLE_CHOICES
-
-    if styles is not None and styles not in STYLE_CHOICES:
-        raise typer.BadParameter(f"unknown style {styles!r}: choose from "
-                                 f"{', '.join(STYLE_CHOICES)}", param_hint="--styles")
-    if dealers is not None and dealers < tables:
-        raise typer.BadParameter(f"{dealers} dealers cannot deal {tables} tables at once: "
-                                 "give at least as many dealers as tables",
-                                 param_hint="--dealers")
-    table_games = [games[i % len(games)] for i in range(tables)]
-    try:
-        specs = tuple(parse_pattern(text) for text in patterns)
-        place_patterns(table_games, specs)
-    except UnknownPatternError as exc:
-        raise typer.BadParameter(str(exc), param_hint="--pattern") from None
-    options = SimulationOptions(dealers=dealers, styles=styles, players=players,
-                                patterns=specs)
-    try:
-        refuse_options_not_taken(table_games, options)
-    except OptionNotTaken as exc:
-        raise typer.BadParameter(str(exc), param_hint=f"--{exc.option}") from None
-    return options
 
 
 # ---------------------------------------------------------------- demo
@@ -544,8 +462,8 @@ def demo(
     """
     from services.demo import run_demo
 
-    _within_one_run(tables, hands)
-    _every_game_dealt(game, tables)  # as simulate's (QA: demo skipped the game silently)
+    within_one_run(tables, hands)
+    every_game_dealt(game, tables)  # as simulate's (QA: demo skipped the game silently)
     _make_workdir(workdir)
     ok = run_demo(err, workdir, game, tables, hands, seed)
     raise typer.Exit(OK if ok else INPUT_PROBLEMS)
