@@ -1,13 +1,15 @@
 """What the native-rules differential tests of every game share: both engines' records of
 one log, simulated logs of one game, the house profile with one section changed, a panic
 in the core's rules, a game's unit suites run with ``native_rules_plugin``, and the
-hypothesis generators' betting round (Five Card Draw 7-A and Texas Hold'em)."""
+hypothesis generators' betting round (Five Card Draw 7-A and Texas Hold'em), and the
+check that a profile lacking a required reading is refused by both engines."""
 
 from __future__ import annotations
 
 import json
 import os
 import random
+import shutil
 import subprocess
 import sys
 from collections.abc import Sequence
@@ -15,18 +17,23 @@ from pathlib import Path
 from typing import Any
 
 import orjson
+import pytest
 
+from services.adjudicator.adjudicate import adjudicate_hand
 from services.adjudicator.native_runner import NativeRunner
 from services.adjudicator.python_runner import ReferenceRunner
 from services.events.contract import AdjudicationRecord, encode_record
 from services.games.betting import BettingHand
-from services.games.profile import Profiles, RuleProfile
+from services.games.model import HandInput
+from services.games.profile import InvalidProfileError, Profiles, RuleProfile
+from services.games.profiles import BUILTIN_PROFILE, read_profile_folder
 from services.simulator.handbuilder import EventSpec
 from services.simulator.run import simulate
 from tests.profiles import HOUSE
 from tests.unit.betting.generator import legal_choices
 
 REPO = Path(__file__).resolve().parents[3]
+PROFILES_DIR = REPO / "services" / "games" / "profiles"
 
 
 def records(lines: list[bytes], profiles: Profiles, closed_hands: bool) -> tuple[
@@ -146,3 +153,36 @@ def betting_round(rng: random.Random, engine: BettingHand | None, seats: list[in
         if engine is not None and kind in ENGINE_KINDS:
             engine.apply(seat, kind, amount)
         events.append(action(seat, kind, amount))
+
+
+def assert_refused_without(field: str, game: str, struct: type[Any], without: RuleProfile,
+                           hand: HandInput, tmp_path: Path) -> None:
+    """A reading with no default: the house profile's ``game`` section without ``field``
+    (``without``) does not load, naming it; a profile folder whose ``game`` file lacks its
+    line is refused when read; and the native core leaves a hand judged under such a
+    profile to the reference, which rejects it."""
+    with pytest.raises(ValueError, match=field):
+        without.section(game, struct)
+    folder = tmp_path / "no-reading"
+    shutil.copytree(PROFILES_DIR / BUILTIN_PROFILE, folder)
+    toml = folder / f"{game}.toml"
+    lines = toml.read_text().splitlines(keepends=True)
+    kept = [line for line in lines if not line.startswith(field)]
+    assert len(kept) == len(lines) - 1
+    toml.write_text("".join(kept))
+    with pytest.raises(InvalidProfileError, match=field):
+        read_profile_folder(folder)
+    profiles = Profiles({HOUSE.name: without})
+    native, why = NativeRunner(profiles).adjudicate_hand(hand)
+    assert native is None and why == f"a profile whose {game} section did not load"
+    assert adjudicate_hand(hand, profiles).status == "rejected"
+
+
+def both_engines(hand: HandInput, profiles: Profiles) -> AdjudicationRecord:
+    """The reference's record of one hand, after checking the core adjudicated the hand
+    itself (no hand-back to the reference) and wrote the same bytes."""
+    reference = adjudicate_hand(hand, profiles)
+    native, why = NativeRunner(profiles).adjudicate_hand(hand)
+    assert native is not None, why
+    assert encode_record(native) == encode_record(reference)
+    return reference

@@ -14,44 +14,28 @@ out is refused (profile fields have no defaults).
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from services.adjudicator.adjudicate import adjudicate_hand
-from services.adjudicator.native_runner import NativeRunner
-from services.events.contract import AdjudicationRecord, encode_record
+from services.events.contract import AdjudicationRecord
 from services.games.draw7a.profile import Draw7aProfile
 from services.games.holdem.profile import HoldemProfile
 from services.games.model import HandInput
-from services.games.profile import InvalidProfileError, Profiles, RuleProfile
-from services.games.profiles import BUILTIN_PROFILE, read_profile_folder
+from services.games.profile import Profiles, RuleProfile
 from services.simulator.handbuilder import EventSpec, build_hand
 from tests.profiles import HOUSE
 from tests.unit.draw7a import builder as draw
 from tests.unit.holdem import builder as holdem
 from tests.unit.holdem import scenario as s
-from tests.unit.native.rules_support import house_with
-
-PROFILES_DIR = Path(__file__).resolve().parents[3] / "services" / "games" / "profiles"
+from tests.unit.native.rules_support import assert_refused_without, both_engines, house_with
 
 
 def profiles(game: str, all_charges_button: bool, fee_from: str = "stack") -> Profiles:
     """house-v1 with the game's ``[rake]`` reading and fee source as given."""
     change = {"rake": {"all_charges_button": all_charges_button, "fee_from": fee_from}}
     return Profiles({HOUSE.name: house_with(game, change)})
-
-
-def both_engines(hand: HandInput, profs: Profiles) -> AdjudicationRecord:
-    """The reference's record, after checking the core adjudicated the hand itself and
-    wrote the same bytes."""
-    reference = adjudicate_hand(hand, profs)
-    native, why = NativeRunner(profs).adjudicate_hand(hand)
-    assert native is not None, why
-    assert encode_record(native) == encode_record(reference)
-    return reference
 
 
 def seen(record: AdjudicationRecord) -> tuple[dict[str, int], dict[str, int], str]:
@@ -191,19 +175,6 @@ def test_a_profile_without_the_reading_is_refused(game: str, struct: type[Any],
     """The field has no default: the section does not load (the error names it), a
     profile folder without it is refused when read, and the core does not judge such a
     hand (it leaves it to the reference, whose record it gives unchanged)."""
-    with pytest.raises(ValueError, match="all_charges_button"):
-        without_the_field(game).section(game, struct)
-    folder = tmp_path / "no-reading"
-    shutil.copytree(PROFILES_DIR / BUILTIN_PROFILE, folder)
-    toml = folder / f"{game}.toml"
-    lines = toml.read_text().splitlines(keepends=True)
-    kept = [line for line in lines if not line.startswith("all_charges_button")]
-    assert len(kept) == len(lines) - 1
-    toml.write_text("".join(kept))
-    with pytest.raises(InvalidProfileError, match="all_charges_button"):
-        read_profile_folder(folder)
-    profs = Profiles({HOUSE.name: without_the_field(game)})
     hand = holdem_hand(3, []) if game == "holdem" else draw_hand([])
-    native, why = NativeRunner(profs).adjudicate_hand(hand)
-    assert native is None and why == f"a profile whose {game} section did not load"
-    assert adjudicate_hand(hand, profs).status == "rejected"
+    assert_refused_without("all_charges_button", game, struct, without_the_field(game), hand,
+                           tmp_path)

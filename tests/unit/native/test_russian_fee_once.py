@@ -20,10 +20,9 @@ from __future__ import annotations
 
 import pytest
 
-from services.adjudicator.adjudicate import adjudicate_hand
-from services.adjudicator.native_runner import NativeRunner
-from services.events.contract import AdjudicationRecord, encode_record
+from services.events.contract import AdjudicationRecord
 from tests.profiles import PROFILES
+from tests.unit.native.rules_support import both_engines as judged_by_both
 from tests.unit.russian.scenario import Scenario
 
 DEALER = "Ad Kc 8s 6d 3h"
@@ -40,13 +39,8 @@ def hand(fee: int | None, paid: int) -> Scenario:
 
 
 def both_engines(s: Scenario) -> AdjudicationRecord:
-    """The reference's record, after checking the core adjudicated the hand itself and
-    wrote the same bytes."""
-    reference = adjudicate_hand(s.hand(), PROFILES)
-    native, why = NativeRunner(PROFILES).adjudicate_hand(s.hand())
-    assert native is not None, why
-    assert encode_record(native) == encode_record(reference)
-    return reference
+    """The reference's record of the scenario's hand, the core's the same bytes."""
+    return judged_by_both(s.hand(), PROFILES)
 
 
 def found(record: AdjudicationRecord) -> list[tuple[str, str, str, int | None, int | None]]:

@@ -15,26 +15,20 @@ that leaves the field out is refused (profile fields have no defaults).
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from services.adjudicator.adjudicate import adjudicate_hand
-from services.adjudicator.native_runner import NativeRunner
-from services.events.contract import AdjudicationRecord, encode_record
+from services.events.contract import AdjudicationRecord
 from services.games.chinese.profile import ChineseProfile
 from services.games.hcf.profile import HcfProfile
 from services.games.model import HandInput
-from services.games.profile import InvalidProfileError, Profiles, RuleProfile
-from services.games.profiles import BUILTIN_PROFILE, read_profile_folder
+from services.games.profile import Profiles, RuleProfile
 from tests.profiles import HOUSE
 from tests.unit.chinese import scenario as cp
 from tests.unit.hcf import scenario as hcf
-from tests.unit.native.rules_support import house_with
-
-PROFILES_DIR = Path(__file__).resolve().parents[3] / "services" / "games" / "profiles"
+from tests.unit.native.rules_support import assert_refused_without, both_engines, house_with
 
 
 def profiles(game: str, counts_fee: bool, **hcf_fields: Any) -> Profiles:
@@ -46,16 +40,6 @@ def profiles(game: str, counts_fee: bool, **hcf_fields: Any) -> Profiles:
 
 ON, OFF = profiles("hcf", True), profiles("hcf", False)
 CP_ON, CP_OFF = profiles("chinese", True), profiles("chinese", False)
-
-
-def both_engines(hand: HandInput, profs: Profiles) -> AdjudicationRecord:
-    """The reference's record, after checking the core adjudicated the hand itself and
-    wrote the same bytes."""
-    reference = adjudicate_hand(hand, profs)
-    native, why = NativeRunner(profs).adjudicate_hand(hand)
-    assert native is not None, why
-    assert encode_record(native) == encode_record(reference)
-    return reference
 
 
 def seen(record: AdjudicationRecord) -> tuple[dict[str, int], dict[str, int]]:
@@ -318,20 +302,7 @@ def test_a_profile_without_the_reading_is_refused(game: str, struct: type[Any],
     """The field has no default: the section does not load (the error names it), a
     profile folder without it is refused when read, and the core leaves such a hand to
     the reference (which rejects it)."""
-    with pytest.raises(ValueError, match="stake_counts_fee"):
-        without_the_field(game).section(game, struct)
-    folder = tmp_path / "no-reading"
-    shutil.copytree(PROFILES_DIR / BUILTIN_PROFILE, folder)
-    toml = folder / f"{game}.toml"
-    lines = toml.read_text().splitlines(keepends=True)
-    kept = [line for line in lines if not line.startswith("stake_counts_fee")]
-    assert len(kept) == len(lines) - 1
-    toml.write_text("".join(kept))
-    with pytest.raises(InvalidProfileError, match="stake_counts_fee"):
-        read_profile_folder(folder)
-    profs = Profiles({HOUSE.name: without_the_field(game)})
     hand = (hcf_hand("all", 1, {1: 500, 2: 41}, LOSES6, 30, {1: 1, 2: 1}) if game == "hcf"
             else cp_hand("all", 10, 1, {1: 10, 2: 10}))
-    native, why = NativeRunner(profs).adjudicate_hand(hand)
-    assert native is None and why == f"a profile whose {game} section did not load"
-    assert adjudicate_hand(hand, profs).status == "rejected"
+    assert_refused_without("stake_counts_fee", game, struct, without_the_field(game), hand,
+                           tmp_path)
