@@ -135,29 +135,6 @@ def _adjudicate(
                          chain)
 
 
-PRICE_FINDINGS = frozenset({"WRONG_FEE"})
-"""Codes of a game's findings whose amount is a price a seat paid beyond (or short of)
-what is due, already a finding of its own: RP-2 WRONG_FEE (Russian Poker's draw
-prices), amount = paid - due."""
-
-
-def price_errors(outcome: GameOutcome) -> dict[int, int]:
-    """Per seat, the chips its prices were paid beyond what is due (``PRICE_FINDINGS``).
-
-    RP-2 prices a bought or exchanged card; a wrong price is WRONG_FEE (RP-2) with amount
-    paid - due, and the officer settles that difference. The seat's recorded net is lower
-    than its expected net by exactly that amount, so a MISPAY over the whole difference
-    would claim the same chips a second time (QA: T002-000023, a fee of 20 for a price of
-    10 and a Bet paid right was WRONG_FEE +10 and MISPAY RP-7 -10). The MISPAY compares
-    what the rules pay (RP-4, RP-6, RP-7, RP-8; the rule its ``seat_rules`` name) with
-    what was paid, and leaves this out."""
-    out: dict[int, int] = {}
-    for f in outcome.findings:
-        if f.code in PRICE_FINDINGS and f.seat is not None and f.amount:
-            out[f.seat] = out.get(f.seat, 0) + f.amount
-    return out
-
-
 def _mispay_message(seat: int, got: int, due: int, rule: str, price: int = 0) -> str:
     delta = got - due + price
     verb = "overpaid" if delta > 0 else "underpaid"
@@ -177,18 +154,17 @@ def compare(
     outcome: GameOutcome, recorded: RecordedHand, rake_rule: str, profile: RuleProfile
 ) -> list[Finding]:
     """MISPAY per seat whose settlement (net before rake) differs, beyond a wrong price
-    already reported (``price_errors``: one finding per error, so the chips are settled
-    once); RAKE_* per seat (and for rake taken from the pot that no posted fee accounts
-    for); NOT_CONSERVED (GEN-8) when either side creates or destroys chips."""
+    the game already reported (``GameOutcome.price_errors``: one finding per error, so the
+    chips are settled once); RAKE_* per seat (and for rake taken from the pot that no
+    posted fee accounts for); NOT_CONSERVED (GEN-8) when either side creates or destroys chips."""
     gen = gen_section(profile)
     out = _conservation(outcome, recorded)
     rake = seat_rake(outcome, recorded)
-    prices = price_errors(outcome)
     seats = sorted(set(outcome.net) | set(recorded.net))
     for seat in seats if outcome.unverified is None else ():  # who won is unknown
         due = outcome.net.get(seat, 0) + outcome.rake.get(seat, 0)
         got = recorded.net.get(seat, 0) + rake.get(str(seat), 0)
-        price = prices.get(seat, 0)
+        price = outcome.price_errors.get(seat, 0)
         if got - due + price:
             rule = outcome.seat_rules.get(seat, "GEN-8")
             out.append(

@@ -94,6 +94,11 @@ class GameOutcome:
     decided each seat's settlement (cited by MISPAY findings). ``dead``: the whole hand
     is dead (GEN-6). ``unverified``: why the rules cannot say who wins what (e.g. the
     showdown cards are unknown): the findings and the rake still hold, ``net`` is empty.
+    ``price_errors``: per seat, the chips it paid beyond (negative: short of) a price the
+    game's rules report as a finding of their own (Russian Poker's RP-2 ``WRONG_FEE``,
+    amount = paid - due); the recorded-side comparison leaves them out of the seat's
+    MISPAY, so the same chips are never claimed twice. The game fills it because only the
+    game knows which of its findings are prices.
     """
 
     net: dict[int, int]
@@ -105,6 +110,7 @@ class GameOutcome:
     dead: bool = False
     pot_rake: int = 0
     unverified: str | None = None
+    price_errors: dict[int, int] = field(default_factory=dict)
 
 
 class HandRejected(Exception):

@@ -230,26 +230,6 @@ fn seat_rake(outcome: &Outcome, recorded: &RecordedHand) -> BTreeMap<RakeKey, Ch
     rake
 }
 
-/// `PRICE_FINDINGS`: codes of a game's findings whose amount is a price a seat paid beyond
-/// (or short of) what is due, a finding of its own: RP-2 `WRONG_FEE`, amount = paid - due.
-const PRICE_FINDINGS: [&str; 1] = ["WRONG_FEE"];
-
-/// `price_errors`: per seat, the chips its prices were paid beyond what is due. A wrong
-/// price (RP-2) is reported once, as `WRONG_FEE`; the MISPAY compares what the rules pay
-/// (the rule `seat_rules` names: RP-4, RP-6, RP-7, RP-8) with what was paid, without it,
-/// so the same chips are never claimed twice.
-fn price_errors(outcome: &Outcome) -> BTreeMap<i64, Chips> {
-    let mut out: BTreeMap<i64, Chips> = BTreeMap::new();
-    for f in &outcome.findings {
-        if let (true, Some(seat), Some(amount)) = (PRICE_FINDINGS.contains(&f.code), f.seat, f.amount) {
-            if amount != 0 {
-                *out.entry(seat).or_insert(0) += amount;
-            }
-        }
-    }
-    out
-}
-
 fn mispay_message(seat: i64, got: Chips, due: Chips, rule: &str, price: Chips) -> String {
     let delta = got - due + price;
     let verb = if delta > 0 { "overpaid" } else { "underpaid" };
@@ -261,17 +241,16 @@ fn mispay_message(seat: i64, got: Chips, due: Chips, rule: &str, price: Chips) -
     format!("seat {}: recorded {:+} chips before rake, {} gives {:+}; {} by {}", seat, got, rule, due, verb, delta.abs())
 }
 
-/// MISPAY per seat beyond a wrong price already reported (`price_errors`), RAKE_* per
+/// MISPAY per seat beyond a wrong price the game already reported (`Outcome::price_errors`), RAKE_* per
 /// rake key, NOT_CONSERVED (GEN-8) on either side.
 fn compare(outcome: &Outcome, recorded: &RecordedHand, rake_rule: &'static str, gen: &GenProfile) -> Vec<RFinding> {
     let mut out = conservation(outcome, recorded);
     let rake = seat_rake(outcome, recorded);
-    let prices = price_errors(outcome);
     let seats: BTreeSet<i64> = outcome.net.keys().chain(recorded.net.keys()).copied().collect();
     for seat in seats {
         let due = outcome.net.get(&seat).copied().unwrap_or(0) + outcome.rake.get(&seat).copied().unwrap_or(0);
         let got = recorded.net.get(&seat).copied().unwrap_or(0) + rake.get(&RakeKey::Seat(seat)).copied().unwrap_or(0);
-        let price = prices.get(&seat).copied().unwrap_or(0);
+        let price = outcome.price_errors.get(&seat).copied().unwrap_or(0);
         if got - due + price != 0 {
             let rule = outcome.seat_rules.get(&seat).copied().unwrap_or("GEN-8");
             out.push(finding("MISPAY", rule, gen.mispay, mispay_message(seat, got, due, rule, price), Some(seat),

@@ -38,6 +38,9 @@ pub type Chips = i128;
 /// The expected side of a hand (`services.games.model.GameOutcome`, as the games the
 /// core adjudicates fill it: never `unverified`). `pot_rake`: what a pot rake schedule
 /// takes from the pot, no seat's (in `house` too; Five Card Draw's `[rake.pot]`).
+/// `price_errors`: per seat, the chips it paid beyond (negative: short of) a price the
+/// game reports as a finding of its own (Russian Poker's RP-2 `WRONG_FEE`); the
+/// comparison leaves them out of the seat's MISPAY (`GameOutcome.price_errors`).
 #[derive(Debug, Clone, Default)]
 pub struct Outcome {
     pub net: BTreeMap<i64, Chips>,
@@ -47,6 +50,7 @@ pub struct Outcome {
     pub seat_rules: BTreeMap<i64, &'static str>,
     pub dead: bool,
     pub pot_rake: Chips,
+    pub price_errors: BTreeMap<i64, Chips>,
 }
 
 /// The contract's bound on chips (services/events/bounds.py): what the record may carry.

@@ -23,7 +23,12 @@ from services.events.contract import Finding, TableConfigured
 from services.games.model import GameOutcome, HandInput, HandRejected, TraceStep, finding
 from services.games.profile import RuleProfile, gen_section
 from services.games.russian.dealer_game import DealerGame, dealer_game
-from services.games.russian.procedure import boxes_in_play, draw_price, procedure_findings
+from services.games.russian.procedure import (
+    boxes_in_play,
+    draw_price,
+    price_errors,
+    procedure_findings,
+)
 from services.games.russian.profile import RussianProfile, posted_paytable
 from services.games.russian.reading import (
     Box,
@@ -59,7 +64,9 @@ def adjudicate(hand: HandInput, profile: RuleProfile) -> GameOutcome:
     playing = {seat for seat, report in reports.items() if report.stakes.plays}
     dealer, game = _dealer(facts, playing, outcome, rp)
     antes = {seat: report.stakes.ante for seat, report in reports.items()}
-    outcome.findings += procedure_findings(facts, antes, rp)
+    procedure = procedure_findings(facts, antes, rp)
+    outcome.findings += procedure
+    outcome.price_errors = price_errors(procedure)
     outcome.findings += _limit_findings(boxes, hand.table.config, profile)
     outcome.findings += _table_stakes(facts, antes, rp)
     for box in boxes:

@@ -221,11 +221,28 @@ def draw_price(served: Served, ante: int, profile: RussianProfile) -> int:
     return ante * antes
 
 
+PRICE_FINDING = "WRONG_FEE"  # RP-2: a draw paid at another price than its own
+
+
+def price_errors(findings: list[Finding]) -> dict[int, int]:
+    """RP-2: per seat, the chips its draws were paid beyond their price (``WRONG_FEE``
+    amounts, paid - due), for ``GameOutcome.price_errors``. A wrong price is reported once,
+    as WRONG_FEE, and the officer settles that difference; the seat's recorded net is lower
+    than its expected net by exactly that amount, so a MISPAY over the whole difference
+    would claim the same chips again (QA: T002-000023, a fee of 20 for a price of 10 and a
+    Bet paid right was WRONG_FEE +10 and MISPAY RP-7 -10)."""
+    out: dict[int, int] = {}
+    for f in findings:
+        if f.code == PRICE_FINDING and f.seat is not None and f.amount:
+            out[f.seat] = out.get(f.seat, 0) + f.amount
+    return out
+
+
 def fee_findings(box: Box, ante: int, profile: RussianProfile) -> list[Finding]:
     """RP-2: every draw served is paid for at its price, and nothing else is charged.
 
     Each amount is paid - due, the chips the box's recorded net is lower for it; the
-    comparison subtracts them from the MISPAY (``price_errors``), so keep that sign."""
+    comparison leaves them out of the MISPAY (``price_errors``), so keep that sign."""
     fees = [f for f in box.fees if f.kind in DRAW_FEES]
     out: list[Finding] = []
     sev = profile.fee_error_severity

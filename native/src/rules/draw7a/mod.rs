@@ -70,5 +70,6 @@ pub fn adjudicate(events: &[DecodedEvent], config: &Value<'_>, prof: &Draw7aProf
         findings,
         seat_rules: result.net.iter().map(|(seat, _)| (*seat, rule)).collect(),
         dead: false,
+        price_errors: Default::default(),
     })
 }

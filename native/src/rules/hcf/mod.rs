@@ -100,6 +100,7 @@ pub fn adjudicate(events: &[DecodedEvent], table: &Context, config: &Value<'_>, 
         seat_rules,
         dead: false,
         pot_rake: 0,
+        price_errors: BTreeMap::new(),
     })
 }
 

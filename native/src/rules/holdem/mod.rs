@@ -85,6 +85,7 @@ fn settle_hand(walk: &mut HandWalk<'_, '_>, config: &Value<'_>, ranking: &CardRa
         findings,
         seat_rules: result.net.iter().map(|(seat, _)| (*seat, rule_of(*seat))).collect(),
         dead: false,
+        price_errors: Default::default(),
     })
 }
 

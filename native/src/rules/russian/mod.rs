@@ -60,7 +60,9 @@ pub fn adjudicate(events: &[DecodedEvent], config: &Value<'_>, rp: &RussianProfi
         None => (None, None),
     };
     let antes: BTreeMap<i64, Chips> = reports.iter().map(|r| (r.stakes.seat, r.stakes.ante)).collect();
-    findings.extend(procedure_findings(&facts, &antes, rp)?);
+    let procedure = procedure_findings(&facts, &antes, rp)?;
+    let price_errors = procedure::price_errors(&procedure);
+    findings.extend(procedure);
     findings.extend(limit_findings(&boxes, config, gen));
     findings.extend(table_stakes(&facts, &antes, rp)?);
     for (b, report) in boxes.iter().zip(&reports) {
@@ -70,7 +72,7 @@ pub fn adjudicate(events: &[DecodedEvent], config: &Value<'_>, rp: &RussianProfi
         seat_rules.insert(b.seat, rule);
     }
     let house = -net.values().sum::<Chips>();
-    Ok(Outcome { net, house, rake: BTreeMap::new(), pot_rake: 0, findings, seat_rules, dead: false })
+    Ok(Outcome { net, house, rake: BTreeMap::new(), pot_rake: 0, findings, seat_rules, dead: false, price_errors })
 }
 
 /// `_dealer`: RP-5 qualification and RP-6 purchases; only when some box plays.

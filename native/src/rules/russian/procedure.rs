@@ -221,10 +221,29 @@ pub fn draw_price(served: &Served<'_>, ante: Chips, p: &RussianProfile) -> Resul
     mul(ante, antes as Chips)
 }
 
+/// `PRICE_FINDING` (RP-2): a draw paid at another price than its own.
+const PRICE_FINDING: &str = "WRONG_FEE";
+
+/// `price_errors` (RP-2): per seat, the chips its draws were paid beyond their price
+/// (`WRONG_FEE` amounts, paid - due), for `Outcome::price_errors`. A wrong price is
+/// reported once, as WRONG_FEE; a MISPAY over the whole difference would claim the same
+/// chips again.
+pub fn price_errors(findings: &[RFinding]) -> BTreeMap<i64, Chips> {
+    let mut out: BTreeMap<i64, Chips> = BTreeMap::new();
+    for f in findings {
+        if let (true, Some(seat), Some(amount)) = (f.code == PRICE_FINDING, f.seat, f.amount) {
+            if amount != 0 {
+                *out.entry(seat).or_insert(0) += amount;
+            }
+        }
+    }
+    out
+}
+
 /// RP-2: every draw served is paid for at its price, and nothing else is charged. Each
 /// amount is paid - due (what the box's recorded net is lower for it): the comparison
-/// leaves it out of the box's MISPAY (`price_errors` in `adjudicate`), so the wrong price
-/// is reported once, here.
+/// leaves it out of the box's MISPAY (`price_errors`), so the wrong price is reported
+/// once, here.
 fn fee_findings(b: &SeatBox<'_>, ante: Chips, p: &RussianProfile) -> Result<Vec<RFinding>, Defer> {
     let fees: Vec<_> = b.fees.iter().filter(|f| DRAW_FEES.contains(&f.kind)).collect();
     let mut out = Vec::new();
