@@ -94,8 +94,10 @@ def verify(
                                 on_table=lambda _t, _n: progress.advance(task),
                                 profiles=read_profiles())
         ledger, cases = side()
+    # JSON and CSV are evidence: every hash a break names whole (the table shows 16 digits).
+    whole = fmt is not Format.table
     rows: list[tuple[Cell, ...]] = [
-        (b.table_id, b.seq, b.event_id, b.kind, "yes" if b.at_intake else "no", b.message)
+        (b.table_id, b.seq, b.event_id, b.kind, "yes" if b.at_intake else "no", b.said(whole))
         for b in report.breaks]
     rows += [(b.table_id, None, b.event_id, "ledger", "no", b.message) for b in ledger.breaks]
     rows += [(None, None, None, "case", "no", b.message) for b in cases.breaks]

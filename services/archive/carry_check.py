@@ -22,6 +22,7 @@ from sqlalchemy import Engine, select
 from services.adjudicator.engine import make_runner
 from services.adjudicator.native_runner import NativeRunner
 from services.adjudicator.python_runner import ReferenceRunner
+from services.archive.chain import ChainBreak
 from services.archive.reader import DamagedRow, StoredAsBytes, raw_bytes, segment_bodies, shown
 from services.archive.segment import SEPARATOR
 from services.games.profile import Profiles
@@ -50,17 +51,24 @@ class CarryCheck:
     that differ (one line each)."""
 
     derived: int = 0
-    differ: list[str] = field(default_factory=list)
+    differ: list[tuple[str, str | None]] = field(default_factory=list)  # (line, its hashes whole)
 
 
 def check_kept_states(engine: Engine, table_id: str, profiles: Profiles,
-                      notes: list[str]) -> CarryCheck:
+                      notes: list[str], damage: Sequence[tuple[int, str]] = ()
+                      ) -> CarryCheck:
     """Every state kept for the table, derived again from its archived events and
     compared byte for byte. A row that is no kept state (rewritten behind its guard: a
-    count that is none, a state stored as text) differs too: it is listed, not derived."""
+    count that is none, a state stored as text) differs too: it is listed, not derived.
+
+    ``damage``: the breaks verify found in the table's archived events, each at the lowest
+    seq it may have changed, lowest first (``services.archive.verify.archive_damage``). A
+    state that does not derive, with such a break at or below its seq, is not said to
+    differ: a note says it cannot be derived from the damaged archive, naming the first
+    break (the events it was made from are no longer all there as they were)."""
     check = CarryCheck()
     states, damaged = _kept(engine, table_id)
-    check.differ += damaged
+    check.differ += [(line, None) for line in damaged]
     if not states:
         return check
     with engine.connect() as conn:
@@ -71,8 +79,29 @@ def check_kept_states(engine: Engine, table_id: str, profiles: Profiles,
                      "again (its first days are detached)")
         return check
     for group in _groups(states):
-        _walk(engine, table_id, profiles, group, check, notes)
+        _walk(engine, table_id, profiles, group, check, _Said(notes, damage))
     return check
+
+
+def kept_state_breaks(engine: Engine, table_id: str, from_first: bool,
+                      profiles: Profiles | None, notes: list[str],
+                      damage: Sequence[tuple[int, str]]) -> tuple[list[ChainBreak], int]:
+    """What ``pitwatch verify`` says of the table's kept states: the breaks (kind
+    ``carry``: one that differs, a row that is no kept state) and how many derived as
+    kept. Derived only on a verify from the table's first day and with profiles to judge
+    under (else a note, when the table has any; a row that is no kept state is a break
+    either way). ``damage``: ``check_kept_states``'s."""
+    if not from_first or profiles is None:
+        if has_kept_states(engine, table_id):
+            notes.append(
+                f"table {table_id}: its kept states were not derived again (" + (
+                    "a verify without --from derives them" if not from_first else
+                    "no rule profiles were given to derive them under") + ")")
+        return [ChainBreak(table_id, None, None, "carry", message)
+                for message in damaged_kept_states(engine, table_id)], 0
+    check = check_kept_states(engine, table_id, profiles, notes, damage)
+    return [ChainBreak(table_id, None, None, "carry", message, full=full)
+            for message, full in check.differ], check.derived
 
 
 def has_kept_states(engine: Engine, table_id: str) -> bool:
@@ -137,8 +166,28 @@ def _groups(states: Sequence[KeptState]) -> list[list[KeptState]]:
     return list(groups.values())
 
 
+@dataclass(frozen=True)
+class _Said:
+    """Where a walk's notes go, and the archive's damage that explains a state that does
+    not derive (``check_kept_states``)."""
+
+    notes: list[str]
+    damage: Sequence[tuple[int, str]]
+
+    def damaged_before(self, state: KeptState) -> str | None:
+        """The first break at or below the state's seq (as listed: kind and seq)."""
+        return next((what for since, what in self.damage if since <= state.last_seq), None)
+
+    def cannot_derive(self, state: KeptState, first: str) -> None:
+        self.notes.append(
+            f"table {state.table_id}: {state.describe()} cannot be derived again: the "
+            f"archive is damaged before it (the {first} listed is the first of its breaks "
+            "there), so whether the state is as kept cannot be told; the break is the "
+            "archive's, not one of the state")
+
+
 def _walk(engine: Engine, table_id: str, profiles: Profiles, states: list[KeptState],
-          check: CarryCheck, notes: list[str]) -> None:
+          check: CarryCheck, said: _Said) -> None:
     """One pass over the table's archived events, comparing each state (in the order of
     the events they had taken) when the walk has fed as many."""
     first = states[0]
@@ -155,19 +204,23 @@ def _walk(engine: Engine, table_id: str, profiles: Profiles, states: list[KeptSt
                     take = wanted.events_taken - fed
                     _feed(runner, lines[at:at + take])
                     at, fed = at + take, fed + take
-                    _compare(runner, wanted, check)
+                    _compare(runner, wanted, check, said)
                 if not pending:
                     return
                 _feed(runner, lines[at:])
                 fed += len(lines) - at
     except DamagedRow as exc:  # verify lists the segment itself
-        notes.append(f"table {table_id}: {len(pending):,} kept state(s) were not derived "
-                     f"again: {exc}")
+        said.notes.append(f"table {table_id}: {len(pending):,} kept state(s) were not "
+                          f"derived again: {exc}")
         return
     for state in pending:
-        notes.append(f"table {table_id}: {state.describe()} was not derived again: the "
-                     f"archive holds {fed:,} of those events (the hands it left open are "
-                     "archived when the log that goes on is run)")
+        damaged = said.damaged_before(state)
+        if damaged is not None:  # (QA: said to wait for hands the archive had lost)
+            said.cannot_derive(state, damaged)
+            continue
+        said.notes.append(f"table {table_id}: {state.describe()} was not derived again: "
+                          f"the archive holds {fed:,} of those events (the hands it left "
+                          "open are archived when the log that goes on is run)")
 
 
 def _feed(runner: NativeRunner | ReferenceRunner, lines: Iterable[bytes]) -> None:
@@ -183,22 +236,29 @@ def _feed(runner: NativeRunner | ReferenceRunner, lines: Iterable[bytes]) -> Non
 
 
 def _compare(runner: NativeRunner | ReferenceRunner, wanted: KeptState,
-             check: CarryCheck) -> None:
+             check: CarryCheck, said: _Said) -> None:
     """The state's bytes, and the chain head its row names: ``last_seq`` is the key by
     which the next log's run picks the state (the highest kept below its first event), so
     a row that names another head than its state's events end at would hand the state to
-    a log it does not go on to, though the bytes derive as kept."""
-    if runner.export_table(wanted.table_id) != wanted.state:
-        check.differ.append(f"{wanted.describe()} differs from the state its archived "
-                            "events give: the next log's hands were judged from a table "
-                            "that never was")
-        return
+    a log it does not go on to, though the bytes derive as kept. Either differing from an
+    archive damaged before the state is the damage's (``_Said.damaged_before``)."""
     head = runner.chain_head(wanted.table_id)
-    if head is not None and (head[0], head[1]) != (wanted.last_seq, wanted.last_hash):
-        check.differ.append(
-            f"{wanted.describe()} names its table's chain head as seq {wanted.last_seq:,}, "
-            f"hash {wanted.last_hash[:12]}…, but the archived events it was made from end "
-            f"at seq {head[0]:,}, hash {head[1][:12]}…: the row was changed after it was "
-            "kept (the next log's run picks a kept state by that seq)")
+    same_bytes = runner.export_table(wanted.table_id) == wanted.state
+    if same_bytes and (head is None or (head[0], head[1]) == (wanted.last_seq,
+                                                              wanted.last_hash)):
+        check.derived += 1
         return
-    check.derived += 1
+    first = said.damaged_before(wanted)
+    if first is not None:
+        said.cannot_derive(wanted, first)
+    elif not same_bytes:
+        check.differ.append((f"{wanted.describe()} differs from the state its archived "
+                             "events give: the next log's hands were judged from a table "
+                             "that never was", None))
+    elif head is not None:
+        line = (f"{wanted.describe()} names its table's chain head as seq "
+                f"{wanted.last_seq:,}, hash {{}}, but the archived events it was made "
+                f"from end at seq {head[0]:,}, hash {{}}: the row was changed after it was "
+                "kept (the next log's run picks a kept state by that seq)")
+        check.differ.append((line.format(f"{wanted.last_hash[:12]}…", f"{head[1][:12]}…"),
+                             line.format(wanted.last_hash, head[1])))

@@ -11,7 +11,7 @@ import bisect
 import heapq
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import chain
 from typing import NamedTuple
 
@@ -35,6 +35,22 @@ class ChainBreak:
     carried: str | None = None
     previous_hash: str | None = None
     previous_seq: int | None = None
+    # ``message`` with every hash it names whole (64 hex digits), for JSON and CSV: the
+    # table shows 16 for people, but an auditor's evidence must name the very hash (QA).
+    # None: the message names no hash.
+    full: str | None = None
+    # The seqs (first, last, as the segment's columns say) whose events this break leaves
+    # unverified: a body not the bytes written is not read (``decode_segment``).
+    unverified: tuple[int, int] | None = None
+
+    def said(self, whole_hashes: bool = False) -> str:
+        """The message; with ``whole_hashes``, each hash it names in full."""
+        return self.full if whole_hashes and self.full is not None else self.message
+
+
+def short(digest: str) -> str:
+    """A hash as a person reads it in a message: its first 16 hex digits."""
+    return f"{digest[:16]}…"
 
 
 class StoredEvent(NamedTuple):
@@ -102,6 +118,12 @@ class ChainWalk:
         self.links: list[ChainBreak] = []
         self.anchored: list[ChainBreak] = []
         self.booked_at: Anchor | None = None  # the last booked hand's anchor checked
+        self.last: StoredEvent | None = None  # the event linked last (its hand, its id)
+        # Seqs whose events cannot be verified (``skip``): each span's stand-in event, by
+        # its first seq, with its last seq; and every span's (first, last).
+        self.spans: dict[int, tuple[StoredEvent, int]] = {}
+        self.unverified: list[tuple[int, int]] = []
+        self.after_span = False  # the link before the next event is a span's columns
 
     @property
     def highest(self) -> int | None:
@@ -119,9 +141,11 @@ class ChainWalk:
                 self.waiting[seq] = event
                 heapq.heappush(self.heap, seq)
                 self._link_what_can_be()
-            else:
+            elif not self._unverifiable(seq):
                 self.conflicts.append(_twice(self.table_id, known, event))
             return
+        if self._unverifiable(seq):
+            return  # what it is beside (a copy, a conflict) cannot be told
         remembered = self.recent.get(seq) if seq >= self.expected - RECENT_SEQS else None
         if remembered is not None:
             self.conflicts.append(_twice(self.table_id, remembered, event))
@@ -138,12 +162,40 @@ class ChainWalk:
         """The breaks, once every segment arrived: the events still waiting are linked
         (their gaps are gaps)."""
         while self.heap:
-            self._link(self.waiting.pop(heapq.heappop(self.heap)))
+            lowest = heapq.heappop(self.heap)
+            event = self.waiting.pop(lowest)
+            if lowest >= self.expected:  # (else inside a span linked past it: ``skip``)
+                self._link(event)
         return self.conflicts + self.links + self.anchored
+
+    def skip(self, first: int, last: int, prev_hash: str, last_hash: str) -> None:
+        """Seqs ``first``..``last`` whose events cannot be verified: a segment whose body
+        is not the bytes written (its SHA-256 differs), so what it decodes to is no
+        evidence of anything (QA: one flipped bit read as events at other seqs, listed as
+        conflicts in hands nobody touched). The chain is linked through it by what its
+        columns say: the event before it must hash to its ``first_prev_hash``, and the
+        event after it carry its ``last_hash``; an event found at one of its seqs is not
+        compared with anything."""
+        self.unverified.append((first, last))
+        if first < self.expected or first in self.waiting:
+            return  # below the linked seqs, or where an event waits: nothing more known
+        stand_in = StoredEvent(first, "", prev_hash, last_hash, "", self.table_id, None,
+                               False)
+        self.spans[first] = (stand_in, last)
+        self.waiting[first] = stand_in
+        heapq.heappush(self.heap, first)
+        self._link_what_can_be()
+
+    def _unverifiable(self, seq: int) -> bool:
+        return bool(self.unverified) and any(a <= seq <= b for a, b in self.unverified)
 
     def _link_what_can_be(self) -> None:
         while self.heap:
             lowest = self.heap[0]
+            if lowest < self.expected:  # inside a span linked past it (``skip``)
+                heapq.heappop(self.heap)
+                del self.waiting[lowest]
+                continue
             if lowest != self.expected and self._came_late(self.expected, lowest - 1):
                 return  # a seq of the gap below may still come late
             heapq.heappop(self.heap)
@@ -157,8 +209,15 @@ class ChainWalk:
     def _link(self, event: StoredEvent) -> None:
         seq = event.seq
         previous = self.previous
+        span = self.spans.get(seq) if self.spans else None
+        if span is not None and span[0] is event:
+            self._link_span(event, span[1])
+            return
         if previous is None or seq != previous[0] + 1 or event.prev_hash != previous[1]:
-            self.links += _link_problems(self.table_id, event, previous)
+            self.links += _link_problems(self.table_id, event, previous, self.last,
+                                         self.after_span)
+        self.after_span = False
+        self.last = event
         self.previous = (seq, event.hash)
         self.expected = seq + 1
         recent = self.recent
@@ -167,6 +226,24 @@ class ChainWalk:
             self.recent = {s: e for s, e in recent.items() if s >= seq + 1 - RECENT_SEQS}
         if self.anchor is not None and self.anchor.last_seq <= seq:
             self._check_anchors(event)
+
+    def _link_span(self, stand_in: StoredEvent, last: int) -> None:
+        """A span of unverifiable seqs (``skip``) linked by its columns; the booked hands
+        ending inside it are passed by (their events cannot be read)."""
+        del self.spans[stand_in.seq]
+        previous = self.previous
+        if previous is not None and (stand_in.seq != previous[0] + 1
+                                     or stand_in.prev_hash != previous[1]):
+            self.links += _span_problems(self.table_id, stand_in, last, previous, self.last,
+                                         self.after_span)
+        elif previous is None:
+            self.links += _link_problems(self.table_id, stand_in, None, None, False)
+        self.after_span = True
+        self.last = stand_in
+        self.previous = (last, stand_in.hash)
+        self.expected = last + 1
+        while self.anchor is not None and self.anchor.last_seq <= last:
+            self.anchor = next(self.anchors, None)
 
     def _check_anchors(self, event: StoredEvent) -> None:
         """The ledger's hands whose last event is this one (anchors of seqs not linked,
@@ -179,11 +256,12 @@ class ChainWalk:
             if anchor.posted and anchor.last_seq == event.seq:
                 self._check_booked_once(anchor, event)
             if anchor.last_seq == event.seq and anchor.last_hash != event.hash:
+                said = (f"hand {anchor.hand_id} was booked with its last event (seq "
+                        f"{anchor.last_seq}) hashing to {{}}, the archive's hashes to {{}}")
                 self.anchored.append(ChainBreak(
                     self.table_id, anchor.last_seq, event.event_id, "anchor",
-                    f"hand {anchor.hand_id} was booked with its last event (seq "
-                    f"{anchor.last_seq}) hashing to {anchor.last_hash[:16]}…, the archive's "
-                    f"hashes to {event.hash[:16]}…"))
+                    said.format(short(anchor.last_hash), short(event.hash)),
+                    full=said.format(anchor.last_hash, event.hash)))
 
     def booked_past(self, end: int) -> list[ChainBreak]:
         """The booked hands left once every event was linked that end past ``end`` (the
@@ -242,38 +320,79 @@ def _twice(table_id: str, first: StoredEvent, event: StoredEvent) -> ChainBreak:
                       "byte: the writer keeps one copy of an event, so the second was added")
 
 
-def _link_problems(table_id: str, event: StoredEvent,
-                   previous: tuple[int, str] | None) -> list[ChainBreak]:
+def _link_problems(table_id: str, event: StoredEvent, previous: tuple[int, str] | None,
+                   before: StoredEvent | None, after_span: bool) -> list[ChainBreak]:
     """The link from the event linked before (``previous``: seq and hash; None: this is
-    the table's first) to ``event``."""
+    the table's first) to ``event``. ``before``: that event as read (None: outside the
+    span verified), so that a broken link names where either event is (its hand), for an
+    auditor to find the one changed; ``after_span``: ``before`` is a span of seqs not
+    verified (``ChainWalk.skip``), its hash its ``last_hash`` column."""
+    event_id = event.event_id or None  # (a span's stand-in has none)
     if previous is None:
         # Nothing archived before (live or detached, ``_before``): the chain is the
         # table's whole, so it starts at seq 1; otherwise its first events were cut
         # away, or never came (then the intake reported the jump: as received).
         if event.seq > 1:
             missing = "seq 1" if event.seq == 2 else f"seq 1..{event.seq - 1}"
-            return [ChainBreak(table_id, event.seq, event.event_id, "gap",
+            return [ChainBreak(table_id, event.seq, event_id, "gap",
                                f"{missing} missing before seq {event.seq}: the table's first "
                                "events are in neither the archive nor a detached day",
                                previous_seq=0)]
         if event.prev_hash != GENESIS_HASH:
-            return [ChainBreak(table_id, 1, event.event_id, "genesis",
-                               "seq 1 does not carry the all-zero genesis prev_hash",
+            said = "seq 1 does not carry the all-zero genesis prev_hash (it carries {})"
+            return [ChainBreak(table_id, 1, event_id, "genesis",
+                               said.format(short(event.prev_hash)),
                                carried=event.prev_hash, previous_hash=GENESIS_HASH,
-                               previous_seq=0)]
+                               previous_seq=0, full=said.format(event.prev_hash))]
         return []
     seq, digest = previous
     if event.seq != seq + 1:
         missing = f"seq {seq + 1}" if event.seq == seq + 2 else f"seq {seq + 1}..{event.seq - 1}"
-        return [ChainBreak(table_id, event.seq, event.event_id, "gap",
+        return [ChainBreak(table_id, event.seq, event_id, "gap",
                            f"{missing} missing before seq {event.seq}", previous_seq=seq)]
     if event.prev_hash != digest:
-        return [ChainBreak(
-            table_id, event.seq, event.event_id, "altered",
-            f"seq {event.seq} carries prev_hash {event.prev_hash[:16]}… but seq {seq} as "
-            f"archived hashes to {digest[:16]}…: seq {seq} (or this event) changed",
-            carried=event.prev_hash, previous_hash=digest, previous_seq=seq)]
+        if after_span and before is not None:
+            said = (f"seq {event.seq} ({_where(event)}) carries prev_hash {{}} but the "
+                    f"segment at seq {before.seq}..{seq}, whose body is not the bytes "
+                    f"written, names {{}} as its last event's hash (its last_hash column): "
+                    f"seq {seq}, that column or this event changed")
+        else:
+            said = (f"seq {event.seq} carries prev_hash {{}} but seq {seq} as archived "
+                    f"hashes to {{}}: seq {seq}" + (
+                        f" ({_where(before, named=True)})" if before is not None
+                        and before.seq == seq else "")
+                    + f" or this event ({_where(event)}) changed")
+        return [ChainBreak(table_id, event.seq, event_id, "altered",
+                           said.format(short(event.prev_hash), short(digest)),
+                           carried=event.prev_hash, previous_hash=digest, previous_seq=seq,
+                           full=said.format(event.prev_hash, digest))]
     return []
+
+
+def _span_problems(table_id: str, stand_in: StoredEvent, last: int,
+                   previous: tuple[int, str], before: StoredEvent | None,
+                   after_span: bool) -> list[ChainBreak]:
+    """The link into a span of seqs not verified (``ChainWalk.skip``), by its columns."""
+    seq, digest = previous
+    if stand_in.seq != seq + 1:
+        return _link_problems(table_id, stand_in, previous, before, after_span)
+    said = (f"the segment at seq {stand_in.seq}..{last}, whose body is not the bytes "
+            f"written, names prev_hash {{}} (its first_prev_hash column) but seq {seq} as "
+            f"archived hashes to {{}}: seq {seq}" + (
+                f" ({_where(before, named=True)})" if before is not None
+                and before.seq == seq and not after_span else "")
+            + " or that column changed")
+    return [ChainBreak(table_id, stand_in.seq, None, "altered",
+                       said.format(short(stand_in.prev_hash), short(digest)),
+                       carried=stand_in.prev_hash, previous_hash=digest, previous_seq=seq,
+                       full=said.format(stand_in.prev_hash, digest))]
+
+
+def _where(event: StoredEvent, named: bool = False) -> str:
+    """Where an event is, for finding it: its hand (or between hands), and its id when
+    the row does not name it (``named``)."""
+    hand = f"hand {event.hand_id}" if event.hand_id else "between hands"
+    return f"event {event.event_id}, {hand}" if named else hand
 
 
 # ---------------------------------------------------------------- what the intake saw
@@ -307,9 +426,9 @@ def classified(found: ChainBreak, intake: list[IntakeBreak]) -> ChainBreak:
     """``found`` marked as seen at intake when the intake reported this very break."""
     if found.seq is None or not any(_same_break(found, b, intake) for b in intake):
         return found
-    return ChainBreak(found.table_id, found.seq, found.event_id, found.kind,
-                      found.message + " (as received: reported at intake)", True,
-                      found.carried, found.previous_hash, found.previous_seq)
+    suffix = " (as received: reported at intake)"
+    return replace(found, message=found.message + suffix, at_intake=True,
+                   full=None if found.full is None else found.full + suffix)
 
 
 def _same_break(found: ChainBreak, reported: IntakeBreak, intake: list[IntakeBreak]) -> bool:
@@ -394,3 +513,38 @@ def end_problems(table_id: str, highest: int | None, archived_to: int, after: in
                        f"the archive holds table {table_id} up to seq {highest}, but the "
                        f"catalog (archive_tables) says seq {after}: the catalog was "
                        "changed")]
+
+
+# ---------------------------------------------------------------- what a break changes
+
+
+# Breaks that change the events the archive gives, in arrival order, from their seq on:
+# what a kept state is derived again from (``check_kept_states``).
+EVENTS_CHANGED = frozenset({"altered", "genesis", "gap", "conflict", "copy", "late",
+                            "unreadable", "end"})
+
+
+def archive_damage(breaks: Iterable[ChainBreak]) -> list[tuple[int, str]]:
+    """The table's breaks in the archive's events (not those the stream had at intake,
+    which the run judged as they are archived), each as the lowest seq whose event it may
+    have changed or lost, and how a note names it (its kind and seq, as listed); lowest
+    first. Why: a kept state derived
+    from a damaged archive differs from it although the state is as the run kept it (QA:
+    a segment removed made the genuine state of the next day a ``carry`` break, "a table
+    that never was"); the break is the archive's, and the state cannot be told either way."""
+    found = []
+    for b in breaks:
+        if b.at_intake or b.seq is None:
+            continue
+        if b.unverified is not None:
+            since = b.unverified[0]
+        elif b.kind not in EVENTS_CHANGED:
+            continue
+        elif b.kind == "gap" and b.previous_seq is not None:
+            since = b.previous_seq + 1  # the first seq missing
+        elif b.kind == "altered" and b.previous_seq is not None:
+            since = b.previous_seq  # the event before, or this one, changed
+        else:
+            since = b.seq
+        found.append((since, f"{b.kind} at seq {b.seq:,}"))
+    return sorted(found)

@@ -48,11 +48,7 @@ from sqlalchemy import Engine, func, select
 from services.adjudicator.engine import engine_name
 from services.archive.alert_check import alert_breaks
 from services.archive.anchors import booked_anchors, seqless_anchors
-from services.archive.carry_check import (
-    check_kept_states,
-    damaged_kept_states,
-    has_kept_states,
-)
+from services.archive.carry_check import kept_state_breaks
 
 # NO_CATALOG_ROW, IntakeBreak and intake_break are chain.py's now; named here, as before.
 from services.archive.chain import NO_CATALOG_ROW as NO_CATALOG_ROW
@@ -61,6 +57,7 @@ from services.archive.chain import (
     ChainBreak,
     ChainWalk,
     StoredEvent,
+    archive_damage,
     classified,
     end_problems,
 )
@@ -103,6 +100,9 @@ class DecodedSegment:
     lines: int = 0
     size: int = 0
     first_size: int = 0
+    # A body not the bytes written, not read: (first_seq, last_seq, first_prev_hash,
+    # last_hash) as its columns say, the chain linked through it by them (``ChainWalk.skip``).
+    unverified: tuple[int, int, str, str] | None = None
 
 
 @dataclass
@@ -147,10 +147,7 @@ def decode_segment(segment: PackedSegment, native: bool | None = None,
         return out
     if segment.body_sha256 is not None and (
             hashlib.sha256(segment.body).hexdigest() != segment.body_sha256):
-        seq, where = _at(segment)
-        out.problems.append(ChainBreak(table, seq, None, "column",
-                                       f"{where}: the stored body is not the bytes written "
-                                       "(its SHA-256 differs)"))
+        return _not_the_bytes_written(out)
     try:
         lines = event_lines(segment.codec, segment.body)
     except (UnknownCodec, UnreadableBody) as exc:
@@ -183,6 +180,31 @@ def decode_segment(segment: PackedSegment, native: bool | None = None,
         out.events.append(event)
     if len(out.events) == len(lines):
         out.problems += _column_problems(segment, out.events, out.opens)
+    return out
+
+
+def _not_the_bytes_written(out: DecodedSegment) -> DecodedSegment:
+    """A segment whose body's SHA-256 is not the one stored with it: one break, and its
+    body is not read. Why: what a changed body decodes to is no evidence of anything (QA:
+    one flipped bit decoded to lines that were no events, and to events at seqs of other
+    hands, listed as conflicts there, and as changed kept states). Its seqs, as its columns
+    say, are left unverified, and the chain is linked through them by its columns
+    (``unverified``), so that the events after it are checked against what is known."""
+    segment = out.segment
+    first, last = segment.first_seq, segment.last_seq
+    seq, where = _at(segment)
+    span = None
+    if type(first) is int and type(last) is int and first <= last:
+        where = f"segment at seq {first}..{last} (as its columns say)"
+        span = (first, last)
+        if isinstance(segment.first_prev_hash, str) and isinstance(segment.last_hash, str):
+            out.unverified = (first, last, segment.first_prev_hash, segment.last_hash)
+    out.problems.append(ChainBreak(
+        segment.table_id, seq, None, "column",
+        f"{where}: the stored body is not the bytes written (its SHA-256 differs): its "
+        "events are not read, nor verified" + (
+            "; the chain goes on from the hash its columns name" if out.unverified else ""),
+        unverified=span or (None if seq is None else (seq, seq))))
     return out
 
 
@@ -338,6 +360,8 @@ def check_table(table_id: str, segments: Iterable[DecodedSegment],
         for event in segment.events:
             if not event.refused:
                 walk.arrive(event)
+        if segment.unverified is not None:
+            walk.skip(*segment.unverified)
         previous = segment
     breaks = problems + walk.finish()
     if archived_to is not None:
@@ -402,17 +426,20 @@ def verify_archive(engine: Engine, first_day: dt.date | None = None,
             segments = counted.of(chain([first], decoded) if first is not None else ())
             with engine.connect() as anchors_conn:
                 anchors = booked_anchors(anchors_conn, table, first_day, last_day)
-                report.breaks += check_table(
+                found = check_table(
                     table, segments, before, anchors, _intake_breaks(engine, table),
                     archived_to,
                     _archived_to(engine, table) if reaches else None)
+                report.breaks += found
         report.breaks += seqless_anchors(engine, table, first_day, last_day)
         report.breaks += _checkpoint_breaks(
             engine, table, first_day, last_day, profiles if native else None, report.notes,
             "no rule profiles were given to derive them under" if native else
             "they are the native core's states; PITWATCH_ENGINE=python")
-        report.breaks += _kept_state_breaks(engine, table, first_day is None, profiles,
-                                            report)
+        carried, derived = kept_state_breaks(engine, table, first_day is None, profiles,
+                                             report.notes, archive_damage(found))
+        report.breaks += carried
+        report.kept_states += derived
         report.tables += 1
         report.segments += counted.segments
         report.events += counted.events
@@ -444,25 +471,6 @@ def _checkpoint_breaks(engine: Engine, table_id: str, first_day: dt.date | None,
                                    damaged)]
     return [ChainBreak(table_id, None, None, "checkpoint", d.describe())
             for d in damaged] + found
-
-
-def _kept_state_breaks(engine: Engine, table_id: str, from_first: bool,
-                       profiles: Profiles | None, report: VerifyReport) -> list[ChainBreak]:
-    """The table's kept states (``services.archive.carry``) derived again from its
-    archived events (``services.archive.carry_check``): one that differs is a break (kind
-    ``carry``). Only on a verify from the table's first day and with profiles to judge
-    under (else a note, when the table has any); a row that is no kept state, always."""
-    if not from_first or profiles is None:
-        if has_kept_states(engine, table_id):
-            report.notes.append(
-                f"table {table_id}: its kept states were not derived again (" + (
-                    "a verify without --from derives them" if not from_first else
-                    "no rule profiles were given to derive them under") + ")")
-        return [ChainBreak(table_id, None, None, "carry", message)
-                for message in damaged_kept_states(engine, table_id)]
-    check = check_kept_states(engine, table_id, profiles, report.notes)
-    report.kept_states += check.derived
-    return [ChainBreak(table_id, None, None, "carry", message) for message in check.differ]
 
 
 class _Counted:
