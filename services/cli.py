@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping
 from contextlib import AbstractContextManager, nullcontext
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, BinaryIO, ClassVar
+from typing import TYPE_CHECKING, Annotated, ClassVar
 
 import msgspec
 import orjson
@@ -27,7 +27,16 @@ from services.games.profile import UnknownProfileError
 from services.games.profiles import BUILTIN_PROFILE, read_profiles
 from services.lazy_commands import LazyCommand
 from services.log_run import run_file
-from services.outputs import not_the_input, output_file, write_jsonl
+from services.outputs import (
+    STDOUT,
+    NamedOutput,
+    named_output,
+    naming,
+    not_the_input,
+    output_file,
+    stdout_path,
+    write_jsonl,
+)
 from services.simulate_options import (
     every_game_dealt,
     not_nan,
@@ -212,12 +221,12 @@ def adjudicate(
     keeper = _keeper(ledger, archive) if ledger is not None else None
     if keeper is not None:
         _same_engine_as_kept(keeper.refuse_other_engines, engine)
-    with _record_sink() as out, _dead_letter_file(dlq) as dlq_out:
-        try:
+    try:  # the outputs' last writes (closing them) too: a full disk is met there as well
+        with _record_sink() as out, _dead_letter_file(dlq) as dlq_out:
             run = run_file(file, read_profiles(), out, engine, keeper, dlq_out, leave_open)
-        except OSError:
-            _book_what_was_read(ledger, keeper)
-            raise
+    except OSError:
+        _book_what_was_read(ledger, keeper)
+        raise
     err.print(summary_table(run.tally, len(run.alerts), run.dead_letters.count,
                             run.chain_breaks_outside_hands))
     if run.tally.any_findings:
@@ -229,13 +238,14 @@ def adjudicate(
     if run.dead_letters.count > len(run.dead_letters.first):
         err.print(f"... and {run.dead_letters.count - len(run.dead_letters.first)} more "
                   "(use --dlq FILE)")
-    if alerts is not None:
-        alerts.write_bytes(b"".join(_alert_line(a) for a in run.alerts))
     refused = False  # a hand the ledger would not book (as `pitwatch ledger post` exits 1)
     if ledger is not None and keeper is not None:
         kept = keeper.finish()
         _say_kept(ledger, kept)
         refused = kept.posted.not_booked > 0
+    if alerts is not None:  # after the ledger: an alerts file not written loses no booking
+        with naming("--alerts", alerts):
+            alerts.write_bytes(b"".join(_alert_line(a) for a in run.alerts))
     failed = (run.input_rejected or refused
               or (fail_on_findings and run.tally.any_findings))
     raise typer.Exit(INPUT_PROBLEMS if failed else OK)
@@ -246,7 +256,9 @@ def _book_what_was_read(ledger: str | None, keeper: RunKeeper | None) -> None:
     read whole before the damage are booked, archived and their cases opened, as the
     records already written to stdout say (QA: none were booked), before the one-line
     error. Hands still open there are left, not closed as incomplete, and no table state
-    is kept: the whole log, run again, books the rest and repeats nothing."""
+    is kept: the whole log, run again, books the rest and repeats nothing. An output
+    that could not be written (``--dlq`` or standard output on a full disk) stops the run
+    likewise: what was read is booked, and the run again repeats nothing."""
     if ledger is not None and keeper is not None:
         _say_kept(ledger, keeper.finish())
 
@@ -254,21 +266,24 @@ def _book_what_was_read(ledger: str | None, keeper: RunKeeper | None) -> None:
 RECORD_SINK_BUFFER = 1 << 20
 
 
-def _dead_letter_file(path: Path | None) -> AbstractContextManager[BinaryIO | None]:
-    """The ``--dlq`` file, written as the run rejects records (none named: nothing)."""
-    return nullcontext() if path is None else path.open("wb")
+def _dead_letter_file(path: Path | None) -> AbstractContextManager[NamedOutput | None]:
+    """The ``--dlq`` file, written as the run rejects records (none named: nothing); an
+    error writing it names ``--dlq`` and the file."""
+    return nullcontext() if path is None else named_output("--dlq", path)
 
 
-def _record_sink() -> AbstractContextManager[BinaryIO]:
+def _record_sink() -> AbstractContextManager[NamedOutput]:
     """Standard output for the records, in writes of 1 MiB: a hand's record is a few kB,
     and stdout's own 8 kB buffer made a write call of nearly every hand (about 5% of a
     run's CPU). Closing it flushes it and leaves the descriptor open. Where stdout has no
-    descriptor (captured, as in tests) its own buffer is used."""
+    descriptor (captured, as in tests) its own buffer is used. An error writing it names
+    standard output (and its file, ``> /dev/full``)."""
     try:
         fd = sys.stdout.fileno()
     except (AttributeError, OSError, ValueError):  # io.UnsupportedOperation is both
-        return nullcontext(sys.stdout.buffer)
-    return open(fd, "wb", buffering=RECORD_SINK_BUFFER, closefd=False)
+        return nullcontext(NamedOutput(sys.stdout.buffer, STDOUT, None))
+    return named_output(STDOUT, stdout_path(),
+                        lambda: open(fd, "wb", buffering=RECORD_SINK_BUFFER, closefd=False))
 
 
 def _alert_line(alert: Alert) -> bytes:
@@ -358,10 +373,12 @@ def surveil(
             err.print(line, markup=False, highlight=False, soft_wrap=True)
     lines = b"".join(_alert_line(a) for a in run.alerts)
     if out is None:
-        sys.stdout.buffer.write(lines)
-        sys.stdout.flush()
+        with naming(STDOUT, stdout_path()):
+            sys.stdout.buffer.write(lines)
+            sys.stdout.flush()
     else:
-        out.write_bytes(lines)
+        with naming("--out", out):
+            out.write_bytes(lines)
     err.print(surveillance_table(run.alerts, run.hands_surveilled))
     _say_left_open(run.left_open)
     if run.stream_alerts:
@@ -432,9 +449,9 @@ def simulate(
                              DEFAULT_FAULT_RATE if fault_rate is None else fault_rate,
                              on_table_done=lambda _i: progress.advance(task, hands),
                              profile=read_profiles().get(BUILTIN_PROFILE), options=options)
-    write_jsonl(output, (orjson.dumps(e) for e in log.events))
+    write_jsonl(output, (orjson.dumps(e) for e in log.events), "--output")
     if truth is not None:
-        write_jsonl(truth, (encode_label(label) for label in log.truth))
+        write_jsonl(truth, (encode_label(label) for label in log.truth), "--truth")
     err.print(f"wrote {len(log.events):,} events for {tables} table(s) x {hands} hands to "
               f"{output}; {len(log.truth)} injected fault(s)"
               + (f" labelled in {truth}" if truth else ""), markup=False, highlight=False)

@@ -17,6 +17,7 @@ whole command tree, in one place.
 
 from __future__ import annotations
 
+import errno
 import os
 import sys
 from collections.abc import Sequence
@@ -28,6 +29,7 @@ from rich.markup import escape
 
 from services.games.profile import UnknownProfileError
 from services.lazy_commands import LazyGroup
+from services.outputs import STDOUT, OutputNotWritten, stdout_path
 
 OK = 0
 INPUT_PROBLEMS = 1
@@ -126,6 +128,7 @@ class PitwatchGroup(LazyGroup):
             if not standalone_mode:
                 return USAGE
             sys.exit(USAGE)
+        said_oserror = False  # a file-system error is said: standard output's too, once
         try:
             result = super().main(args, prog_name, complete_var, standalone_mode=False,
                                   **extra)
@@ -142,9 +145,8 @@ class PitwatchGroup(LazyGroup):
             print_error(str(exc))
             code = USAGE
         except OSError as exc:  # the file system said no: a full disk, a read-only folder
-            print_error(f"{exc.strerror or exc}: {exc.filename}" if exc.filename
-                        else str(exc.strerror or exc))
-            code = USAGE
+            print_error(file_system_refusal(exc))
+            code, said_oserror = USAGE, True
         except Exception as exc:
             refusal, code = database_refusal(exc), USAGE
             if refusal is None:
@@ -157,5 +159,43 @@ class PitwatchGroup(LazyGroup):
             code = result if isinstance(result, int) else OK
         if not standalone_mode:
             return code
+        sys.exit(_flushed(code, said_oserror))
+
+
+def file_system_refusal(exc: OSError) -> str:
+    """The one line for an ``OSError`` that ended a command: an output not written names
+    the output, its file and what to do (``services.outputs.OutputNotWritten``); any
+    other says the system's reason and the file it named. A full disk met where no output
+    was named (``ENOSPC`` is never a reader's error) is still said to be a write."""
+    if isinstance(exc, OutputNotWritten):
+        return str(exc)
+    said = str(exc.strerror or exc)
+    if exc.filename:
+        return f"{said}: {exc.filename}"
+    if exc.errno in WRITE_ERRORS:
+        return str(OutputNotWritten("the command's output", None, exc))
+    return said
+
+
+WRITE_ERRORS = (errno.ENOSPC, errno.EDQUOT, errno.EFBIG)
+
+
+def _flushed(code: int, said: bool = False) -> int:
+    """The exit code once what is left of standard output is written: an error there is
+    one line naming standard output (exit 2), unless the command already ended on a file
+    system's error (``said``: the same full disk, met by the command's own write). Its
+    descriptor is then pointed at /dev/null, so the interpreter's own flush at exit does
+    not fail again with a traceback."""
+    try:
         sys.stdout.flush()
-        sys.exit(code)
+    except BrokenPipeError:  # the reader left (`| head`): as in the command
+        code = INPUT_PROBLEMS if code == OK else code
+    except OSError as exc:
+        if not said:
+            print_error(str(OutputNotWritten(STDOUT, stdout_path(), exc)))
+        code = USAGE
+    else:
+        return code
+    with open(os.devnull, "wb") as null:
+        os.dup2(null.fileno(), sys.stdout.fileno())
+    return code

@@ -12,7 +12,7 @@ from __future__ import annotations
 import base64
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, BinaryIO
+from typing import TYPE_CHECKING
 
 import orjson
 import typer
@@ -26,6 +26,7 @@ from services.adjudicator.embedded import (
 from services.events.contract import Alert, encode_record
 from services.events.logfile import examine, open_log, read_chunks
 from services.games.profile import Profiles
+from services.outputs import Sink
 from services.terminal import LogProgress, RecordTally, err, log_progress
 
 if TYPE_CHECKING:
@@ -38,7 +39,7 @@ class AdjudicationRun:
     with a ``keeper``, every record, alert and segment also goes to the database as the
     run goes (``services.recording.RunKeeper``)."""
 
-    def __init__(self, keeper: RunKeeper | None = None, dlq: BinaryIO | None = None) -> None:
+    def __init__(self, keeper: RunKeeper | None = None, dlq: Sink | None = None) -> None:
         self.tally = RecordTally()
         self.alerts: list[Alert] = []
         self.dead_letters = DeadLetterLog(dlq)
@@ -61,7 +62,7 @@ class DeadLetterLog:
 
     SHOWN = 10
 
-    def __init__(self, out: BinaryIO | None = None) -> None:
+    def __init__(self, out: Sink | None = None) -> None:
         self.count = 0
         self.first: list[DeadLetter] = []
         self._out = out
@@ -73,9 +74,9 @@ class DeadLetterLog:
             self._out.write(b"".join(_dead_letter_line(d) for d in dead))
 
 
-def run_file(path: Path, profiles: Profiles, out: BinaryIO | None = None,
+def run_file(path: Path, profiles: Profiles, out: Sink | None = None,
              engine: str | None = None, keeper: RunKeeper | None = None,
-             dlq: BinaryIO | None = None, leave_open: bool = False) -> AdjudicationRun:
+             dlq: Sink | None = None, leave_open: bool = False) -> AdjudicationRun:
     """Adjudicate a JSONL file, writing records to ``out`` (bytes, one JSON line each) as
     hands end and rejected records to ``dlq``; with ``keeper``, the records are booked,
     and (when it archives) every event packed for the archive as its segment closes, a
@@ -141,7 +142,7 @@ def _runner(profiles: Profiles, engine: str | None, archive: bool = False) -> Em
         raise typer.Exit(2) from None
 
 
-def _collect(run: AdjudicationRun, step: StepResult, out: BinaryIO | None) -> None:
+def _collect(run: AdjudicationRun, step: StepResult, out: Sink | None) -> None:
     """A step's records (as structs or already encoded: one engine gives one kind, in
     the order the hands ended), alerts and dead letters."""
     if step.encoded_run is not None:  # records of hands ended before the step's own

@@ -4,19 +4,126 @@ Why: ``simulate -o /nonexistent/dir/x.jsonl`` used to create ``/nonexistent/dir`
 root of the filesystem without a word. A typo in a folder name should be an error the
 user sees (exit 2, the folder named, what to do), not a new folder somewhere. So every
 output option is checked when the command line is read, before any work is done.
+
+And an output that cannot be written once the work is under way (a full disk, a file
+system turned read-only) is named: the operating system's "No space left on device"
+says neither which of a command's outputs failed nor where (QA: ``adjudicate LOG --dlq
+/dev/full``). Every write to an output goes through ``naming`` (or a ``NamedOutput``),
+which turns the ``OSError`` into an ``OutputNotWritten`` that the command line prints as
+one line (``services.exits``, exit 2: the environment's error).
 """
 
 from __future__ import annotations
 
+import errno
 import os
 import shutil
 import sys
-from collections.abc import Iterable, Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import contextmanager, suppress
 from pathlib import Path
-from typing import BinaryIO
+from typing import BinaryIO, Protocol
 
 import typer
+
+STDOUT = "standard output"
+
+
+class Sink(Protocol):
+    """Where a run writes its lines as it goes: a binary file, or a ``NamedOutput``."""
+
+    def write(self, data: bytes, /) -> int: ...
+
+
+class OutputNotWritten(OSError):
+    """An output of the command could not be written: which (``output``: its option,
+    ``standard output``, or what it is), where (``filename``), the system's reason and
+    what to do. An ``OSError`` still, with the cause's errno, so code that stops on the
+    file system's errors (``adjudicate --ledger`` booking the hands read first) stops on
+    it as before."""
+
+    def __init__(self, output: str, path: str | None, cause: OSError) -> None:
+        super().__init__(cause.errno, cause.strerror or str(cause), path)
+        self.output = output
+
+    def __str__(self) -> str:
+        where = f" ({self.filename})" if self.filename and self.output == STDOUT else (
+            f" {self.filename}" if self.filename else "")
+        return (f"could not write {self.output}{where}: {self.strerror} "
+                f"({_advice(self.errno)})")
+
+
+def _advice(code: int | None) -> str:
+    """What to do about an output the system would not write, by its reason."""
+    if code in (errno.ENOSPC, errno.EDQUOT):
+        todo = "free space there, or write it to another disk"
+    elif code == errno.EFBIG:
+        todo = "the file system takes no file that large: write it to another one"
+    elif code in (errno.EACCES, errno.EPERM, errno.EROFS):
+        todo = "let pitwatch write there, or write it somewhere else"
+    else:
+        todo = "check that it can be written there, or write it somewhere else"
+    return todo + ", then run the command again"
+
+
+@contextmanager
+def naming(output: str, path: Path | str | None) -> Iterator[None]:
+    """The block's writes to ``output`` at ``path``: an ``OSError`` becomes one naming
+    them (``OutputNotWritten``). A reader that left (``BrokenPipeError``: ``| head``) is
+    not an error to explain, and stays what it is."""
+    try:
+        yield
+    except (OutputNotWritten, BrokenPipeError):
+        raise
+    except OSError as exc:
+        raise OutputNotWritten(output, None if path is None else str(path), exc) from exc
+
+
+def stdout_path() -> str | None:
+    """The file standard output is, when it is one with a name (``> /dev/full``): said
+    beside "standard output" in an error, since the user redirected it and may not see
+    where from the error alone."""
+    try:
+        target = os.readlink(f"/proc/self/fd/{sys.stdout.fileno()}")
+    except (OSError, ValueError, AttributeError):
+        return None
+    return target if target.startswith("/") else None
+
+
+class NamedOutput:
+    """A binary file written as a run goes (the records on standard output, the DLQ),
+    whose errors name it (``naming``)."""
+
+    def __init__(self, fh: BinaryIO, output: str, path: Path | str | None) -> None:
+        self._fh = fh
+        self.output = output
+        self.path = path
+
+    def write(self, data: bytes, /) -> int:
+        with naming(self.output, self.path):
+            return self._fh.write(data)
+
+    def flush(self) -> None:
+        with naming(self.output, self.path):
+            self._fh.flush()
+
+
+@contextmanager
+def named_output(output: str, path: Path | str | None,
+                 opener: Callable[[], BinaryIO] | None = None) -> Iterator[NamedOutput]:
+    """``path`` opened to be written as a run goes (by ``opener``, when given), its
+    errors (opening, writing, the last flush) naming ``output``."""
+    with naming(output, path):
+        fh = (opener() if opener is not None
+              else Path(str(path)).open("wb"))  # noqa: SIM115 - closed below, named
+    try:
+        yield NamedOutput(fh, output, path)
+    except BaseException:
+        with suppress(OSError):  # the error that stopped the run is the one to say
+            fh.close()
+        raise
+    with naming(output, path):
+        fh.close()
 
 
 def missing_folder(path: Path) -> Path | None:
@@ -107,8 +214,9 @@ def written_whole(path: Path) -> Iterator[BinaryIO]:
         partial.unlink(missing_ok=True)
 
 
-def write_jsonl(path: Path, lines: Iterable[bytes]) -> None:
-    """One JSON document per line; the folder must exist (see ``check_output_file``)."""
-    with path.open("wb") as fh:
+def write_jsonl(path: Path, lines: Iterable[bytes], output: str = "the output") -> None:
+    """One JSON document per line; the folder must exist (see ``check_output_file``).
+    An error writing it names ``output`` (the option) and ``path``."""
+    with naming(output, path), path.open("wb") as fh:
         for line in lines:
             fh.write(line + b"\n")

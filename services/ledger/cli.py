@@ -35,7 +35,15 @@ from services.ledger.db import (
     open_ledger,
     shown_url,
 )
-from services.ledger.listing import Column, Format, Listing, json_bytes, natural_key, printable
+from services.ledger.listing import (
+    Column,
+    Format,
+    Listing,
+    json_bytes,
+    natural_key,
+    printable,
+    shown_utc,
+)
 from services.ledger.posting import DEFAULT_BATCH_SIZE, PostTally, iter_post
 from services.ledger.queries import (
     StoredHand,
@@ -44,6 +52,7 @@ from services.ledger.queries import (
     stored_hand,
     table_day_totals,
 )
+from services.outputs import STDOUT, naming, stdout_path
 from services.terminal import lines_beforehand, progress_bar
 
 ledger_app = typer.Typer(
@@ -104,16 +113,18 @@ def _check_folder(database: str | None, option: str) -> None:
 
 def _emit(listings: list[Listing], fmt: Format, json_value: object | None = None) -> None:
     """Print listings as tables, the JSON value given (or the listings' rows), or CSV of
-    the first listing (a CSV file holds one table)."""
-    if fmt is Format.table:
-        for listing in listings:
-            console.print(listing.table())
-    elif fmt is Format.json:
-        value = json_value if json_value is not None else listings[0].records()
-        sys.stdout.buffer.write(json_bytes(value))
-    else:
-        sys.stdout.write(listings[0].csv())
-    sys.stdout.flush()
+    the first listing (a CSV file holds one table). An error writing them names standard
+    output (``> /dev/full``: a full disk said without saying where)."""
+    with naming(STDOUT, stdout_path()):
+        if fmt is Format.table:
+            for listing in listings:
+                console.print(listing.table())
+        elif fmt is Format.json:
+            value = json_value if json_value is not None else listings[0].records()
+            sys.stdout.buffer.write(json_bytes(value))
+        else:
+            sys.stdout.write(listings[0].csv())
+        sys.stdout.flush()
 
 
 # Refused hands named one by one, up to this many; the rest are counted.
@@ -203,6 +214,9 @@ def rake_command(db: DbOption = DEFAULT_URL, fmt: FormatOption = Format.table) -
 def totals_command(db: DbOption = DEFAULT_URL, fmt: FormatOption = Format.table) -> None:
     """Per table and UTC day: hands, drop, payouts, rake, house bank, house win.
 
+    The drop leaves out dead hands (every wager went back), as the daily report and the
+    console count it: one definition (``services.ledger.queries.drop_posting``).
+
     "house win" is what the house kept, rake plus house bank, as the daily report's win
     (and its hold %, win / drop); the column once so named held the house bank alone, so
     a hold worked out from it was 0 at a table whose win was the rake (QA)."""
@@ -252,7 +266,7 @@ def _hand_heading(hand: StoredHand) -> Text:
         f"  table {printable(record.table_id)}  game {_dash(record.game)}  status "
         f"{record.status}  "
         f"ledger {hand.ledger_status}  rake mode {_dash(record.rake_mode)}  "
-        f"ended {_dash(record.ended_at)}",
+        f"ended {_dash(None if record.ended_at is None else shown_utc(record.ended_at))}",
     )
 
 

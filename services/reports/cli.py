@@ -26,7 +26,7 @@ from services.events.contract import Alert
 from services.events.days import parse_day
 from services.exits import INPUT_PROBLEMS
 from services.games.profiles import read_profiles
-from services.outputs import not_the_input, output_file
+from services.outputs import STDOUT, naming, not_the_input, output_file, stdout_path
 from services.reports.render import html_to_pdf
 from services.terminal import progress_bar
 
@@ -104,15 +104,22 @@ def safe_name(hand_id: str) -> str:
 
 
 def _write(html: str, fmt: str, out: Path | None) -> None:
+    """The report to ``-o`` (or standard output); an error writing it names which, and
+    the file (``services.outputs.naming``)."""
     if fmt == "pdf":
         if out is None:
             raise typer.BadParameter("a PDF needs -o FILE", param_hint="-o")
-        out.write_bytes(html_to_pdf(html))
+        pdf = html_to_pdf(html)
+        with naming("-o", out):
+            out.write_bytes(pdf)
     elif out is None:
-        sys.stdout.write(html)
+        with naming(STDOUT, stdout_path()):
+            sys.stdout.write(html)
+            sys.stdout.flush()
         return
     else:
-        out.write_text(html, encoding="utf-8")
+        with naming("-o", out):
+            out.write_text(html, encoding="utf-8")
     err.print(f"wrote {escape(str(out))}")
 
 
@@ -394,7 +401,9 @@ class HandCopies:
                 if self.alerts is not None and self.alerts_name is not None:
                     report.attach_alerts(self.alerts, self.alerts_name)
                 html = render_html("dispute.html", r=report, generated_at=self.stamp)
-                (folder / safe_name(hand_id)).write_text(html, encoding="utf-8")
+                copy = folder / safe_name(hand_id)
+                with naming("the dispute report", copy):
+                    copy.write_text(html, encoding="utf-8")
         if len(said) > warned:  # a file of another day lacks every hand: not 56 lines
             _warn(f"... and {len(said) - warned} more hand(s) like these (each copy names "
                   "where its events came from)")
