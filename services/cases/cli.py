@@ -154,16 +154,16 @@ def list_command(
             raise typer.BadParameter("an empty value matches no case: give one, or leave "
                                      "the option out", param_hint=option)
     _one_of(GAMES, "--game")(game)  # after the empty check, which says more about ""
-    engine = _engine(db)
-    for kind, value in (("table", table), ("dealer", dealer), ("player", player)):
-        known = None if value is None else unknown_subject(engine, kind, value)
-        if value is not None and known is not None:
-            raise typer.BadParameter(refusal(kind, value, known), param_hint=f"--{kind}")
     try:
         day = parse_day(date) if date is not None else None
     except ValueError:
         raise typer.BadParameter(f"{date!r} is not a day: write YYYY-MM-DD",
                                  param_hint="--date") from None
+    engine = _engine(db)
+    for kind, value in (("table", table), ("dealer", dealer), ("player", player)):
+        known = None if value is None else unknown_subject(engine, kind, value)
+        if value is not None and known is not None:
+            raise typer.BadParameter(refusal(kind, value, known), param_hint=f"--{kind}")
     cases = list_cases(engine, CaseFilter(None if state == ANY_STATE else state,
                                                severity, game, table, dealer, player, day,
                                                assignee, limit))

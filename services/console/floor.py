@@ -17,7 +17,7 @@ from services.cases.lifecycle import SEVERITY_RANK
 from services.ledger.archive_tables import ArchiveAlert
 from services.ledger.case_tables import Case
 from services.ledger.models import Account, Hand, Posting
-from services.ledger.queries import DROP_KINDS, chips_sum
+from services.ledger.queries import chips_sum, drop_posting
 from services.reports.daily import REVIEW_STATUSES, percent
 
 LATEST_ALERTS = 20
@@ -26,9 +26,10 @@ LATEST_ALERTS = 20
 @dataclass(frozen=True)
 class TableLine:
     """One table and game on the day. ``drop``: chips wagered on layouts and bet into
-    pots, but not in a dead hand (every wager goes back: none was at risk), as the daily
-    report counts it, so that the two show one figure for one day; ``win``: rake plus the
-    house bank's result; ``hold``: win / drop."""
+    pots, but not in a dead hand (every wager goes back: none was at risk), the ledger's
+    one definition (``services.ledger.queries.drop_posting``) that the daily report and
+    ``ledger totals`` use too, so that they show one figure for one day; ``win``: rake
+    plus the house bank's result; ``hold``: win / drop."""
 
     table_id: str
     game: str
@@ -103,8 +104,7 @@ def _sum_where(condition: ColumnElement[bool]) -> ColumnElement[int]:
 
 def table_lines(engine: Engine, day: dt.date) -> list[TableLine]:
     money = (select(Posting.hand_id,
-                    _sum_where(Posting.kind.in_(DROP_KINDS) & (Posting.amount > 0)
-                               & (Hand.status != "dead")).label("drop"),
+                    _sum_where(drop_posting()).label("drop"),
                     _sum_where(Account.kind == "house_rake").label("rake"),
                     _sum_where(Account.kind == "house_bank").label("bank"))
              .join(Account, Account.name == Posting.account)

@@ -32,7 +32,7 @@ from services.console.roles import ROLE_NAMES, Capability, allowed, capabilities
 from services.console.sessions import Session, find_session
 from services.console.users import RateLimit
 from services.games.profile import Profiles
-from services.reports.render import amount, signed
+from services.reports.render import amount, minus, signed
 
 SESSION_COOKIE = "pitwatch_session"
 LOGIN_COOKIE = "pitwatch_login"  # the login form's own CSRF token (before any session)
@@ -104,7 +104,10 @@ def templates() -> Environment:
     env = Environment(loader=PackageLoader("services.console", "templates"),
                       autoescape=True, undefined=StrictUndefined,
                       trim_blocks=True, lstrip_blocks=True)
-    env.filters.update(amount=amount, signed=signed, q=lambda v: quote(str(v), safe=""))
+    # The reports' own filters for chips and figures (``services.reports.render``): a
+    # negative amount or hold with the real minus sign, as the daily report prints it.
+    env.filters.update(amount=amount, signed=signed, minus=minus,
+                       q=lambda v: quote(str(v), safe=""))
     env.globals["role_names"] = ROLE_NAMES
     return env
 

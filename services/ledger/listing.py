@@ -124,6 +124,18 @@ def printable(text: str) -> str:
     return _UNPRINTABLE.sub(lambda found: repr(found.group())[1:-1], text)
 
 
+UTC_OFFSET = "+00:00"
+
+
+def shown_utc(ts: str) -> str:
+    """An event timestamp as pitwatch shows it: the contract takes ``Z`` or ``+00:00`` for
+    UTC (``services.events.timestamps``), and what is shown has one form, ``Z``
+    (``2026-01-05T23:59:37.576Z``, whichever the table sent). For display only: the
+    stored timestamps, and the JSON a program reads, keep the form sent. The reports
+    (``services.reports.render.utc``) and ``ledger hand`` show times through it."""
+    return ts[:-len(UTC_OFFSET)] + "Z" if ts.endswith(UTC_OFFSET) else ts
+
+
 def json_bytes(value: object) -> bytes:
     return orjson.dumps(value, option=orjson.OPT_INDENT_2) + b"\n"
 

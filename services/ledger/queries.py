@@ -27,7 +27,39 @@ from services.events.contract import AdjudicationRecord, Finding, decode_record
 from services.games.unknown_profiles import UNKNOWN_PROFILE_CODE
 from services.ledger.models import Account, Conflict, FindingRow, Hand, Posting, Rake
 
+# ---------------------------------------------------------------- drop, defined once
+#
+# The drop is the chips wagered on layouts and bet into pots (movements ``wager`` and
+# ``bet``) in hands that were played out: not in a dead hand (GEN-6 / HCF-13), whose
+# every wager goes back to its player, so none was at risk; counted, they diluted the
+# hold (two dead hands read "Drop 40, Hold 0.00"). The daily report (from each booked
+# record's movements: ``counts_as_drop``), the console's floor and ``ledger totals``
+# (from the postings: ``drop_posting``) take it from here, so the three show one drop
+# for one day. It was written out in each, and only some left dead hands out (QA: the
+# ledger's totals counted them after the report and the floor had stopped).
+
 DROP_KINDS = ("wager", "bet")
+NOT_PLAYED_OUT = "dead"  # the hand status whose wagers all went back
+
+
+def counts_as_drop(kind: str, hand_status: str) -> bool:
+    """Whether a movement of ``kind`` in a hand of ``hand_status`` is drop (its amount)."""
+    return kind in DROP_KINDS and hand_status != NOT_PLAYED_OUT
+
+
+def payout_posting() -> ColumnElement[bool]:
+    """A payout's debit leg in a hand that was played out: a dead hand's refunds are not
+    payouts, as its wagers are not drop, so that one day's drop and payouts (the report's,
+    the floor's and ``ledger totals``') leave the same hands out."""
+    return (Posting.kind == "payout") & (Posting.amount > 0) & (Hand.status != NOT_PLAYED_OUT)
+
+
+def drop_posting() -> ColumnElement[bool]:
+    """``counts_as_drop`` of a posting joined to its hand (``Hand``), in SQL: the debit
+    leg (``amount > 0``: each movement's chips once; the credit leg is their negative) of
+    a wager or bet in a hand that was played out."""
+    return (Posting.kind.in_(DROP_KINDS) & (Posting.amount > 0)
+            & (Hand.status != NOT_PLAYED_OUT))
 
 
 @dataclass(frozen=True)
@@ -61,9 +93,11 @@ class RakeTotal:
 
 @dataclass(frozen=True)
 class TableDayTotal:
-    """One table's day. ``drop``: chips wagered on layouts plus bet into pots.
-    ``payouts``: chips paid to seats (wins, bonuses, pots, refunds). ``rake``: net to the
-    house rake account. ``house_win``: net to the house bank (house-banked games)."""
+    """One table's day. ``drop``: chips wagered on layouts plus bet into pots, not in a
+    dead hand (``drop_posting``). ``payouts``: chips paid to seats (wins, bonuses, pots,
+    refunds), not in a dead hand (``payout_posting``). ``rake``: net to the house rake
+    account.
+    ``house_win``: net to the house bank (house-banked games)."""
 
     table_id: str
     day: dt.date | None
@@ -162,8 +196,8 @@ def table_day_totals(engine: Engine) -> list[TableDayTotal]:
             Hand.table_id,
             Hand.day,
             func.count(func.distinct(Hand.hand_id)),
-            _sum_where(Posting.kind.in_(DROP_KINDS) & (Posting.amount > 0)),
-            _sum_where((Posting.kind == "payout") & (Posting.amount > 0)),
+            _sum_where(drop_posting()),
+            _sum_where(payout_posting()),
             _sum_where(Account.kind == "house_rake"),
             _sum_where(Account.kind == "house_bank"),
         )

@@ -11,8 +11,9 @@ Definitions (all integers, chips):
 * drop: chips wagered on layouts plus chips bet into pots (movement kinds ``wager``,
   ``bet``), but not in a dead hand (GEN-6 / HCF-13: every wager goes back, so none was
   at risk, and counting them diluted the hold: a table of two dead hands read "Drop 40,
-  Hold 0.00"); those are ``returned``, kept beside the drop so that the reconciliation
-  with the ledger, whose drop counts them, still holds to the chip;
+  Hold 0.00"). It is the ledger's one definition (``services.ledger.queries``), which
+  its SQL totals and the console's floor use too; a dead hand's wagers are ``returned``,
+  shown beside the drop;
 * payouts: chips paid to seats out of the house or a pot (``payout``), not the refunds
   of a dead hand (``returned_paid``);
 * between players: chips one seat paid another directly (Chinese Poker's points): not
@@ -43,6 +44,7 @@ from fractions import Fraction
 from sqlalchemy import Connection, Engine, Row, select
 
 from services.events.contract import AdjudicationRecord, Alert, Finding, decode_record
+from services.ledger.queries import DROP_KINDS, NOT_PLAYED_OUT, counts_as_drop
 from services.reports.alerts import AlertLine, alerts_concerning
 from services.reports.dispute import GAME_NAMES, SEVERITY_ORDER
 
@@ -249,10 +251,12 @@ class HandMoney:
 def hand_money(record: AdjudicationRecord) -> HandMoney:
     """Drop, payouts, rake and house-bank result of one hand, from its movements; a dead
     hand's wagers and payouts apart (``returned``, ``returned_paid``)."""
-    drop = payouts = rake = bank = between = 0
+    drop = payouts = rake = bank = between = returned = 0
     for m in record.movements or []:
-        if m.kind in ("wager", "bet"):
+        if counts_as_drop(m.kind, record.status):
             drop += m.amount
+        elif m.kind in DROP_KINDS:  # a dead hand's: returned to its players
+            returned += m.amount
         elif m.kind == "payout":
             payouts += m.amount
         elif m.from_.startswith("stack:") and m.to.startswith("stack:"):
@@ -265,9 +269,9 @@ def hand_money(record: AdjudicationRecord) -> HandMoney:
             bank += m.amount
         elif m.from_ == "house":
             bank -= m.amount
-    if record.status == "dead":
-        return HandMoney(0, 0, rake, bank, between, drop, payouts)
-    return HandMoney(drop, payouts, rake, bank, between)
+    if record.status == NOT_PLAYED_OUT:  # its refunds are not payouts, as its wagers
+        return HandMoney(drop, 0, rake, bank, between, returned, payouts)
+    return HandMoney(drop, payouts, rake, bank, between, returned)
 
 
 def _hand_totals(hand: BookedHand) -> Totals:
@@ -441,14 +445,12 @@ def reconcile(engine: Engine, report: DailyReport) -> list[ReconciliationRow]:
     rows: list[ReconciliationRow] = []
     for table_id in sorted(set(mine) | set(ledger)):
         t, m = ledger.get(table_id), mine.get(table_id, Totals())
-        # The ledger's drop and payouts count a dead hand's returned wagers and refunds;
-        # the report's do not, so they are added back here, and the row says so.
-        drop = "drop + wagers returned in dead hands" if m.returned else "drop"
-        paid = "payouts + refunds in dead hands" if m.returned_paid else "payouts"
+        # Drop and payouts leave dead hands out on both sides (``counts_as_drop``,
+        # ``payout_posting``): compared as they are.
         for name, value, theirs in (
             ("hands", m.hands, t.hands if t else 0),
-            (drop, m.drop + m.returned, t.drop if t else 0),
-            (paid, m.payouts + m.returned_paid, t.payouts if t else 0),
+            ("drop", m.drop, t.drop if t else 0),
+            ("payouts", m.payouts, t.payouts if t else 0),
             ("rake", m.rake, t.rake if t else 0),
             ("house bank", m.bank, t.house_win if t else 0),
         ):

@@ -19,6 +19,7 @@ from typing import Any
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 from markupsafe import Markup
 
+from services.ledger.listing import shown_utc
 from services.reports.cards import card_name, card_svg, card_text
 from services.reports.wording import plain, plain_step
 
@@ -46,11 +47,10 @@ def amount(value: int | None) -> str:
 
 def utc(ts: str | None) -> str:
     """An event timestamp as shown: the contract takes ``Z`` or ``+00:00`` for UTC
-    (``services.events.timestamps``); a report shows one form, ``Z``. For display only:
+    (``services.events.timestamps``); a report shows one form, ``Z``, as ``ledger hand``
+    does (``services.ledger.listing.shown_utc``, the one definition). For display only:
     the stored timestamps are never changed. Blank when unknown."""
-    if ts is None:
-        return ""
-    return ts[:-6] + "Z" if ts.endswith("+00:00") else ts
+    return "" if ts is None else shown_utc(ts)
 
 
 def clock(ts: str) -> str:

@@ -48,9 +48,26 @@ def test_the_floor_by_table_and_game_worked_out_by_hand(tmp_path: Path) -> None:
     page = client.get("/floor").text
     rows = _rows(page)
     assert ["T1", "hcf", "2", "0", "15", "3", "0", "+3", "20.00"] in rows
-    assert ["R1", "hcf", "1", "0", "20", "0", "−10", "−10", "-50.00"] in rows
-    assert ["all tables", "3", "0", "35", "3", "−10", "−7", "-20.00"] in rows
+    # A negative hold with the real minus sign (U+2212), as the daily report prints it
+    # and as the chips beside it are (QA: "-50.00" beside "−10").
+    assert ["R1", "hcf", "1", "0", "20", "0", "−10", "−10", "−50.00"] in rows
+    assert ["all tables", "3", "0", "35", "3", "−10", "−7", "−20.00"] in rows
     assert "Floor · 2024-05-01" in page  # no hands today: the latest day with hands
+
+
+def test_the_floors_negative_hold_is_written_as_the_daily_reports(tmp_path: Path) -> None:
+    """R1's one hand (builders.py): win −10 on a drop of 20, hold −50.00%, with U+2212 on
+    the floor and in the daily report of the same day alike, and no hyphen-minus."""
+    engine = open_ledger(f"sqlite:///{tmp_path}/l.sqlite")
+    post_hand(engine, russian_house_hand())
+    add_users(engine)
+    client = console_client(engine)
+    assert log_in(client, "cora") == 303  # a compliance officer: the floor and the report
+    floor = _rows(client.get("/floor/live").text)
+    report = _rows(client.get("/reports/daily?day=2024-05-01").text)
+    assert ["R1", "hcf", "1", "0", "20", "0", "−10", "−10", "\u221250.00"] in floor
+    assert any(row[0] == "R1" and "\u221250.00" in row for row in report), report
+    assert not any(cell.startswith("-") for row in floor for cell in row)
     assert client.get("/floor/live").text.count("<h2>") == 3  # the refreshed part alone
 
 

@@ -61,6 +61,23 @@ def test_hand_shows_postings(db: str) -> None:
     assert "player:carol" in result.output
 
 
+def test_hand_shows_a_plus_zero_time_in_the_reports_z_form(tmp_path: Path) -> None:
+    """QA: a hand whose table sent its times as ``+00:00`` (the contract takes it as well
+    as ``Z``) read "ended 2024-05-01T23:59:37.576+00:00" in ``ledger hand``, where the
+    reports show the one form ``...Z``. The JSON keeps the record's time as sent."""
+    url = f"sqlite:///{tmp_path}/ledger.sqlite"
+    engine = open_ledger(url)
+    post_many(engine, [hcf_seat1_wins("T1-000007", ended_at="2024-05-01T23:59:37.576+00:00")])
+    engine.dispose()
+    result = runner.invoke(ledger_app, ["hand", "T1-000007", "--db", url])
+    assert result.exit_code == 0, result.output
+    shown = " ".join(result.output.split())
+    assert "ended 2024-05-01T23:59:37.576Z" in shown
+    assert "+00:00" not in shown
+    as_json = runner.invoke(ledger_app, ["hand", "T1-000007", "--db", url, "--format", "json"])
+    assert '"ended_at": "2024-05-01T23:59:37.576+00:00"' in as_json.output
+
+
 def test_unknown_hand_exits_non_zero(db: str) -> None:
     result = runner.invoke(ledger_app, ["hand", "T9-1", "--db", db])
     assert result.exit_code == 2  # a usage error, as `cases show` and `report hand`
