@@ -92,8 +92,9 @@ pub enum Value<'a> {
     Bool(bool),
     /// An integer literal (no fraction, no exponent) that fits `i64`; `-0` is `Int(0)`.
     Int(i64),
-    /// Any other number: a fraction, an exponent, or an integer beyond `i64`. The contract
-    /// has no field that accepts one.
+    /// Any other number: a fraction, an exponent, or an integer beyond `i64`, however large
+    /// (`1e400` is JSON: the reference, whose parser cannot read it, reads it tamed and
+    /// refuses it by the schema too). The contract has no field that accepts one.
     OtherNumber,
     Str(Cow<'a, str>),
     Array(Vec<Value<'a>>),

@@ -613,9 +613,10 @@ impl Engine {
         Ok(self.one_keyed(py, raw, Some(key), None)?.map(|(t, list, _)| (t, list)))
     }
 
-    /// Records `items[start:]` (stripped of ASCII whitespace first when `strip`; blank ones
-    /// skipped), until the end or a record that closed a hand. Returns the index to go on
-    /// from and `(index, table_id, outputs)` of each record that had any.
+    /// Records `items[start:]` (with `strip`, lines of a file: each line's record as
+    /// `lines::record_span` takes it, blank ones skipped), until the end or a record that
+    /// closed a hand. Returns the index to go on from and `(index, table_id, outputs)` of
+    /// each record that had any.
     fn feed_many<'py>(&mut self, py: Python<'py>, items: &Bound<'py, PyList>, start: usize, strip: bool) -> PyResult<(usize, Vec<Step<'py>>)> {
         let mut steps = Vec::new();
         let mut index = start;
@@ -624,7 +625,7 @@ impl Engine {
             let item = items.get_item(index)?;
             let bytes = item.downcast::<PyBytes>()?;
             let raw = bytes.as_bytes();
-            let raw = if strip { strip_ascii(raw) } else { raw };
+            let raw = if strip { record_of_line(raw) } else { raw };
             let at = index;
             index += 1;
             if strip && raw.is_empty() {
@@ -1470,11 +1471,10 @@ fn call_with_keywords<'py>(
     }
 }
 
-fn strip_ascii(raw: &[u8]) -> &[u8] {
-    let is_space = |b: &u8| matches!(b, b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c);
-    let start = raw.iter().position(|b| !is_space(b)).unwrap_or(raw.len());
-    let end = raw.iter().rposition(|b| !is_space(b)).map_or(start, |i| i + 1);
-    &raw[start..end.max(start)]
+/// The record of one line of a file, as `lines::next_record` takes it from a buffer.
+fn record_of_line(line: &[u8]) -> &[u8] {
+    let (start, end) = lines::record_span(line);
+    &line[start..end]
 }
 
 /// (wire name, Python attribute, kind, required)

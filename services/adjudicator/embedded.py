@@ -17,6 +17,7 @@ from services.adjudicator.carry import CarrySource, TableCarry
 from services.adjudicator.engine import EngineName, make_runner
 from services.adjudicator.native_runner import NativeRunner
 from services.adjudicator.steps import DeadLetter, StepResult
+from services.events.wire import record_of_line
 from services.games.profile import Profiles
 
 if TYPE_CHECKING:
@@ -80,9 +81,9 @@ class EmbeddedRunner:
             return
         feed = self.impl.feed
         for number, line in enumerate(lines, start=first_line):
-            stripped = line.strip()
-            if stripped:
-                step = feed(stripped, f"line {number}")
+            record = record_of_line(line)
+            if record:
+                step = feed(record, f"line {number}")
                 if step.records or step.alerts or step.dead_letters or step.archive:
                     yield step
 
@@ -182,11 +183,12 @@ class EmbeddedRunner:
 
 
 def iter_lines(lines: Iterable[bytes]) -> Iterator[tuple[bytes, str]]:
-    """Non-blank lines with their 1-based line number as the position."""
+    """The records of the non-blank lines (``record_of_line``) with their 1-based line
+    number as the position."""
     for number, line in enumerate(lines, start=1):
-        stripped = line.strip()
-        if stripped:
-            yield stripped, f"line {number}"
+        record = record_of_line(line)
+        if record:
+            yield record, f"line {number}"
 
 
 def lines_of(chunks: Iterable[bytes]) -> Iterator[bytes]:
@@ -211,9 +213,9 @@ def adjudicate_lines(lines: Iterable[bytes], profiles: Profiles,
     if not isinstance(runner.impl, NativeRunner):  # the reference, one line at a time
         feed = runner.impl.feed
         for number, line in enumerate(lines, start=1):  # as ``iter_lines``, inlined
-            stripped = line.strip()
-            if stripped:
-                yield feed(stripped, f"line {number}")
+            record = record_of_line(line)
+            if record:
+                yield feed(record, f"line {number}")
         yield runner.finish()
         return
     it = iter(lines)

@@ -25,6 +25,7 @@ from services.adjudicator.steps import DeadLetter, EncodedRecord, EncodedRun, St
 from services.events import contract
 from services.events.contract import Alert
 from services.events.numerals import is_ascii_number
+from services.events.wire import record_of_line
 from services.games.chinese.profile import ChineseProfile
 from services.games.draw7a.profile import Draw7aProfile
 from services.games.hcf.profile import HcfProfile
@@ -266,13 +267,15 @@ class NativeRunner:
         return fed
 
     def feed_lines(self, lines: list[bytes], first_line: int = 1) -> Iterator[StepResult]:
-        """Lines of a file (``lines[i]`` is line ``first_line + i``; stripped, blank ones
-        skipped): the results of the records that had any, in order."""
+        """Lines of a file (``lines[i]`` is line ``first_line + i``; each line's record
+        taken as ``services.events.wire.record_of_line`` takes it, blank ones skipped):
+        the results of the records that had any, in order."""
         index, count = 0, len(lines)
         while index < count:
             index, steps = self._engine.feed_many(lines, index, True)
             for at, table_id, outputs in steps:
-                yield self._step(table_id, outputs, lines[at].strip(), f"line {first_line + at}")
+                yield self._step(table_id, outputs, record_of_line(lines[at]),
+                                 f"line {first_line + at}")
 
     def feed_records(self, values: Sequence[bytes], wheres: Sequence[str]
                      ) -> Iterator[tuple[int, StepResult]]:

@@ -17,8 +17,10 @@ from typing import Final
 
 # ---------------------------------------------------------------- one record (intake)
 
-# Bytes of one record (a JSONL line without its newline, or a Kafka value). The largest
-# valid record (a ``table_configured`` with full paytables) is a few tens of KB.
+# Bytes of one record (a JSONL line as read, without its ``\n`` or ``\r\n`` and before
+# the whitespace around the record is stripped: ``services.events.wire.record_of_line``;
+# or a Kafka value). The largest valid record (a ``table_configured`` with full paytables)
+# is a few tens of KB.
 MAX_RECORD_BYTES: Final = 1_000_000
 
 # Nesting of JSON objects and arrays; the record itself is depth 1. The deepest value the

@@ -24,6 +24,21 @@ Why the raw bytes at all: a parse tree (a ``dict``) has already dropped the repe
 check compares the number of members the bytes hold (a ``:`` outside strings is one
 member) with the number the tree holds; only when they differ is the record parsed once
 more, by the standard library with a hook, to name the key.
+
+One thing the parser cannot do: **a number no 64-bit float holds** (``1e400``, an
+integer of 400 digits) is valid JSON, but orjson refuses it ("number is infinity when
+parsed as double"), and the record was refused as malformed JSON naming neither its
+field nor its table, where ``10**30`` in the same field is a ``schema:`` error naming
+both. ``tame_huge_numbers`` writes such numbers as ones the parser reads and the schema
+refuses just the same, so the record takes the path of every out-of-range number.
+
+A log's lines (``record_of_line``): a JSONL log is split at ``\n`` only, and a line's
+record is the line without the JSON whitespace around it (space, tab, CR, LF: RFC 8259,
+section 2); a line of nothing else is blank and skipped. ``bytes.strip`` also took away a
+vertical tab and a form feed, which are not JSON whitespace: a line starting with a form
+feed, which no JSON parser reads, was adjudicated as an event. And the MAX_RECORD_BYTES
+bound is on the line as read: checked after the strip, a line of a record and a million
+spaces was taken.
 """
 
 from __future__ import annotations
@@ -32,7 +47,25 @@ import json
 import re
 from typing import Any
 
-from services.events.bounds import MAX_NESTING_DEPTH
+from services.events.bounds import MAX_NESTING_DEPTH, MAX_RECORD_BYTES
+
+# JSON's whitespace (RFC 8259, section 2): what may stand around a record in its line.
+JSON_WHITESPACE = b" \t\r\n"
+
+
+def record_of_line(line: bytes) -> bytes:
+    """The record a line of a log holds (the line with its ``\n`` or without): the line
+    stripped of JSON whitespace (empty for a blank line), or, when the line without its
+    line ending (``\n`` or ``\r\n``) is longer than MAX_RECORD_BYTES, that line whole,
+    which the intake refuses by the bound (docs/events.md, "Bounds": the bound is on the
+    line as read, whatever it holds)."""
+    if len(line) > MAX_RECORD_BYTES:  # rare: the usual line is far shorter
+        body = line[:-1] if line.endswith(b"\n") else line
+        body = body[:-1] if body.endswith(b"\r") else body
+        if len(body) > MAX_RECORD_BYTES:
+            return body
+    return line.strip(JSON_WHITESPACE)
+
 
 # A JSON string, escapes included. The closing quote is optional so that an unterminated
 # string ends the match at the end of the record instead of being retried from every
@@ -151,3 +184,41 @@ def _first_in_document_order(value: Any, repeated: dict[int, str], path: str) ->
         if found is not None:
             return found
     return None
+
+
+# A JSON string (as ``_STRING``) or a JSON number (RFC 8259, section 6): numbers are found
+# outside strings only.
+_STRING_OR_NUMBER = re.compile(rb'(' + _STRING.pattern + rb')|-?(?:0|[1-9][0-9]*)'
+                               rb'(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?')
+
+# Magnitudes from which a number is tamed: beyond 1.8e308 no double holds it (orjson
+# refuses it); the margin below that spares deciding the edge exactly as orjson does. No
+# field of the contract takes a number anywhere near it (integers end at 2^53 - 1).
+HUGE = 1e300
+# What a huge number is written as: an integer as one above the contract's integers (the
+# schema's message is that of ``10**30`` in the same field), any other number as a float.
+_TAMED_INTEGER = b"1" + b"0" * 30
+_TAMED_OTHER = b"1e300"
+
+
+def _tamed(found: re.Match[bytes]) -> bytes:
+    literal = found.group()
+    if found.group(1) is not None or len(literal) < 5 or abs(float(literal)) < HUGE:
+        return literal
+    negative = literal.startswith(b"-")
+    integer = literal.lstrip(b"-").isdigit()
+    tamed = (b"-" if negative else b"") + (_TAMED_INTEGER if integer else _TAMED_OTHER)
+    # Never longer (a huge integer has 301 digits or more, any huge number 5 characters or
+    # more): padded with whitespace, the record keeps its length and every position.
+    return tamed + b" " * (len(literal) - len(tamed))
+
+
+def tame_huge_numbers(raw: bytes) -> bytes:
+    """``raw`` with every number of magnitude ``HUGE`` or more, outside strings, written as
+    a number every parser reads and the contract still refuses (``_TAMED_INTEGER`` or
+    ``_TAMED_OTHER``, its sign kept), padded with spaces to its length: whatever else is
+    wrong with ``raw`` (its syntax, a repeated key, a control character, another field)
+    stays wrong at the same position, and the huge number's own field is refused by the
+    schema as any out-of-range number is. Any bytes: on bytes that are not JSON, whitespace
+    after a number's text splits no token that was valid."""
+    return _STRING_OR_NUMBER.sub(_tamed, raw)

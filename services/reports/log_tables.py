@@ -27,12 +27,15 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from itertools import repeat
 from pathlib import Path
 
 import orjson
 
+from services.events.bounds import MAX_RECORD_BYTES
 from services.events.logfile import open_log
 from services.events.utf8 import encodes_as_utf8
+from services.events.wire import JSON_WHITESPACE, record_of_line
 
 
 @dataclass
@@ -178,15 +181,20 @@ def _tables_of(log: LogFile, hand_ids: set[str]) -> dict[str, str]:
 
 
 def _lines(chunk: bytes) -> list[bytes]:
-    """The non-blank lines of a piece of a log (or of all of it), stripped, in C: no
+    """The records of the non-blank lines of a piece of a log (or of all of it), in C: no
     Python a line.
 
     Split at ``\n`` only, as ``pitwatch adjudicate`` and the Kafka intake split a log
     (``services.adjudicator.embedded.lines_of``): ``bytes.splitlines`` also splits at a
     bare ``\r`` (and ``\x0b``, ``\x0c``, ``\x1c``..``\x1e``), so two events joined by a
     ``\r`` were two events to the report and one malformed record to adjudicate, and the
-    report called "ok" a hand adjudicate found wrong (QA)."""
-    return list(filter(None, map(bytes.strip, chunk.split(b"\n"))))
+    report called "ok" a hand adjudicate found wrong (QA). Each line's record is what
+    ``record_of_line`` takes (JSON whitespace stripped; a line over MAX_RECORD_BYTES
+    whole), as adjudicate takes it."""
+    lines = chunk.split(b"\n")
+    if max(map(len, lines)) > MAX_RECORD_BYTES:  # rare: a line the intake refuses whole
+        return list(filter(None, map(record_of_line, lines)))
+    return list(filter(None, map(bytes.strip, lines, repeat(JSON_WHITESPACE))))
 
 
 def _may_name(text: bytes, wanted: set[bytes]) -> bool:

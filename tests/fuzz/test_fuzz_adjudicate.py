@@ -25,6 +25,7 @@ from typer.testing import CliRunner
 from services.adjudicator.embedded import DeadLetter, EmbeddedRunner, StepResult
 from services.cli import app
 from services.events.contract import decode_record, encode_record
+from services.events.wire import record_of_line
 from services.ledger.db import open_ledger
 from services.ledger.entries import build_entry
 from tests.fuzz.corpus import Corpus, build_corpus
@@ -66,7 +67,8 @@ def _drive(lines: list[bytes]) -> tuple[PerTable, PerTable, list[DeadLetter]]:
     steps: list[StepResult | None] = []
     for number, line in enumerate(lines, start=1):
         started = time.perf_counter()
-        steps.append(runner.feed(line.strip(), f"line {number}") if line.strip() else None)
+        taken = record_of_line(line)
+        steps.append(runner.feed(taken, f"line {number}") if taken else None)
         took = time.perf_counter() - started
         assert took < STALL_SECONDS, f"line {number} stalled the run ({took:.1f} s): {line[:200]!r}"
     steps.append(runner.finish())
