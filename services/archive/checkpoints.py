@@ -27,7 +27,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, cast
 
@@ -447,13 +447,21 @@ class CheckpointProblem:
 def rederive(engine: Engine, table_id: str, profiles: Profiles,
              first_day: dt.date | None = None, last_day: dt.date | None = None,
              notes: list[str] | None = None,
-             damaged: list[DamagedCheckpoint] | None = None) -> list[CheckpointProblem]:
+             damaged: list[DamagedCheckpoint] | None = None,
+             damage: Sequence[tuple[int, str]] = ()) -> list[CheckpointProblem]:
     """Every usable checkpoint of the table (of the span's days) derived again from the
     usable one before it, or from the table's first segment, and compared. A checkpoint
     that no longer matches the archive's counts is not used by reports and not compared
     (a ``notes`` line says so); one that cannot be derived (the table's first days
     detached, no checkpoint before it usable; an archived segment before it that does
-    not read, a note) neither. A row that is no checkpoint goes to ``damaged``."""
+    not read, a note) neither. A row that is no checkpoint goes to ``damaged``.
+
+    ``damage``: the table's breaks in its archived events, each as the lowest seq it may
+    have changed and how it is listed (``services.archive.chain.archive_damage``). A
+    checkpoint whose stretch (after the checkpoint it is derived from, up to its own
+    segment) holds one is not compared but noted: derived from a damaged stretch, a
+    genuine checkpoint differs too (QA: one bit flipped in a body gave two ``checkpoint``
+    breaks beside the body's own), and the break is the archive's, listed already."""
     problems: list[CheckpointProblem] = []
     with engine.connect() as conn:
         detached = conn.execute(select(ArchiveDetached.day).where(
@@ -468,7 +476,14 @@ def rederive(engine: Engine, table_id: str, profiles: Profiles,
                 continue
             wanted = ((first_day is None or checkpoint.day >= first_day)
                       and (last_day is None or checkpoint.day <= last_day))
-            if wanted and (previous is not None or not detached):
+            hit = _damage_within(damage, previous, checkpoint)
+            if wanted and hit is not None:
+                if notes is not None:
+                    notes.append(f"{checkpoint.describe()} cannot be derived again: the "
+                                 f"archive is damaged before it (the {hit} listed), so "
+                                 "whether it is as made cannot be told; the break is the "
+                                 "archive's, not one of the checkpoint")
+            elif wanted and (previous is not None or not detached):
                 try:
                     derived = _derived(engine, profiles, checkpoint, previous)
                 except DamagedRow as exc:  # verify lists the segment itself
@@ -480,6 +495,15 @@ def rederive(engine: Engine, table_id: str, profiles: Profiles,
             if readable(profiles, checkpoint):  # else the next is derived from the one before
                 previous = checkpoint
     return problems
+
+
+def _damage_within(damage: Sequence[tuple[int, str]], previous: Checkpoint | None,
+                   checkpoint: Checkpoint) -> str | None:
+    """How the first damage in the checkpoint's stretch is listed (seqs after the head of
+    the checkpoint it is derived from, up to its own head), or None."""
+    low = previous.head_seq if previous is not None else None
+    return next((said for since, said in damage
+                 if (low is None or since > low) and since <= checkpoint.head_seq), None)
 
 
 def _derived(engine: Engine, profiles: Profiles, checkpoint: Checkpoint,

@@ -432,12 +432,13 @@ def verify_archive(engine: Engine, first_day: dt.date | None = None,
                     _archived_to(engine, table) if reaches else None)
                 report.breaks += found
         report.breaks += seqless_anchors(engine, table, first_day, last_day)
+        damage = archive_damage(found)
         report.breaks += _checkpoint_breaks(
             engine, table, first_day, last_day, profiles if native else None, report.notes,
             "no rule profiles were given to derive them under" if native else
-            "they are the native core's states; PITWATCH_ENGINE=python")
+            "they are the native core's states; PITWATCH_ENGINE=python", damage)
         carried, derived = kept_state_breaks(engine, table, first_day is None, profiles,
-                                             report.notes, archive_damage(found))
+                                             report.notes, damage)
         report.breaks += carried
         report.kept_states += derived
         report.tables += 1
@@ -450,7 +451,7 @@ def verify_archive(engine: Engine, first_day: dt.date | None = None,
 
 def _checkpoint_breaks(engine: Engine, table_id: str, first_day: dt.date | None,
                        last_day: dt.date | None, profiles: Profiles | None, notes: list[str],
-                       why_not: str) -> list[ChainBreak]:
+                       why_not: str, damage: list[tuple[int, str]]) -> list[ChainBreak]:
     """The table's checkpoints (of the span's days) derived again from the one before
     each (``services.archive.checkpoints.rederive``): one that differs is a break (kind
     ``checkpoint``), as a report started from it would show a table that never was. Their
@@ -468,7 +469,7 @@ def _checkpoint_breaks(engine: Engine, table_id: str, first_day: dt.date | None,
         found = [ChainBreak(table_id, None, None, "checkpoint",
                             f"{p.checkpoint.describe()}: {p.message}")
                  for p in rederive(engine, table_id, profiles, first_day, last_day, notes,
-                                   damaged)]
+                                   damaged, damage)]
     return [ChainBreak(table_id, None, None, "checkpoint", d.describe())
             for d in damaged] + found
 

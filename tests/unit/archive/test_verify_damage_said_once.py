@@ -26,6 +26,7 @@ import orjson
 import pytest
 from sqlalchemy import Engine, text
 
+from services.archive.checkpoints import make_checkpoints
 from services.archive.segment import compress, event_lines
 from services.archive.verify import check_table, decode_segment, verify_archive
 from services.events.canonical import canonical_json
@@ -216,3 +217,35 @@ def test_json_and_csv_name_a_broken_links_hashes_whole_and_the_hand(tmp_path: Pa
     assert as_table.code == 1
     assert f"{was[:16]}…" in as_table.stdout and f"{now[:16]}…" in as_table.stdout
     assert was not in as_table.stdout and now not in as_table.stdout
+
+
+def test_a_bit_flipped_before_a_checkpoint_is_the_bodys_break_not_the_checkpoints(
+        days: tuple[str, Engine]) -> None:
+    """Checkpoints every 300 lines, then QA's flip in a hand's body: the body's one break,
+    and the checkpoint whose stretch holds it a note (it gave two ``checkpoint`` breaks:
+    derived from a damaged stretch, a genuine checkpoint differs too). The checkpoints
+    before the flip, and those after the next one, are derived and compared as ever."""
+    url, engine = days
+    made = make_checkpoints(engine, PROFILES, "2026-12-06T00:00:00Z", TABLE, every=300)
+    assert made.tables == 1 and not made.skipped
+    with engine.connect() as conn:
+        heads = [int(h) for h in conn.execute(text(
+            "SELECT head_seq FROM archive_checkpoints WHERE table_id = :t ORDER BY head_seq"),
+            {"t": TABLE}).scalars()]
+    segment = a_hands_segment_before(engine, kept_seq(engine))
+    after = [h for h in heads if h >= segment.first_seq]
+    assert len(after) >= 2 and any(h < segment.first_seq for h in heads)
+    body = bytearray(segment.body)
+    body[len(body) // 2] ^= 1
+    tampered(engine)
+    with engine.begin() as conn:
+        conn.execute(text("UPDATE archive_segments SET body = :body WHERE rowid = :row"),
+                     {"body": bytes(body), "row": segment.rowid})
+    report = verify_archive(engine, profiles=PROFILES)
+    engine.dispose()
+    first = segment.first_seq
+    assert [(b.table_id, b.seq, b.kind) for b in report.breaks] == [(TABLE, first, "column")]
+    noted = [n for n in report.notes if "cannot be derived again: the archive is damaged "
+             f"before it (the column at seq {first:,} listed)" in n and "checkpoint" in n]
+    assert len(noted) == 1 and f"segment {after[0]}/" in noted[0], report.notes
+    assert [(b["kind"]) for b in failing_verify(url)["breaks"]] == ["column"]
