@@ -42,15 +42,21 @@ def unknown_subject(engine: Engine, kind: str, value: str) -> list[str] | None:
     return sorted(known)
 
 
-def refusal(kind: str, value: str, known: list[str]) -> str:
-    """One line: what is unknown, what there is, what to do."""
+def refusal(kind: str, value: str, known: list[str], field: str | None = None,
+            name_them: bool = True) -> str:
+    """One line: what is unknown, what there is, what to do. ``field``: where the name
+    was given (the option ``--table`` by default; the console's form names its field);
+    ``name_them``: False to leave the known names out (the console names no player or
+    dealer to whoever typed one wrong: their ids stay on the pages that show them)."""
+    where = field or f"--{kind}"
     if not known:
-        return (f"the database knows no {kind} at all, so none is {value!r}: check --db, "
-                f"or leave --{kind} out")
+        return (f"the database knows no {kind} at all, so none is {value!r}: check the "
+                f"database, or leave {where} out")
     named = ", ".join(known[:SHOWN]) + (f" and {len(known) - SHOWN:,} more"
                                         if len(known) > SHOWN else "")
+    it_knows = f"it knows {named} " if name_them else ""
     return (f"the database knows no {kind} {value!r} (no case, hand or archive names it): "
-            f"it knows {named} (check --{kind}; names are matched as written)")
+            f"{it_knows}(check {where}; names are matched as written)")
 
 
 Column = InstrumentedAttribute[Any]

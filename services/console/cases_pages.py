@@ -21,6 +21,7 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 
 from services.cases.actions import CaseChanged, CaseNotFound, CaseRefused, act
+from services.cases.known import refusal, unknown_subject
 from services.cases.lifecycle import NAME_LIMIT, TEXT_LIMIT, Action, same_name
 from services.cases.queries import (
     WORK,
@@ -184,10 +185,25 @@ async def queue(request: Request, session: Session) -> Response:
         return render(request, "queue.html", session, status=400,
                       view=QueueView(wanted, [], 0, 1, 1, withheld=True), states=CASE_STATES,
                       sorts=list(SORTS), notice=_not_applied(in_address))
-    view = await run_in_threadpool(queue_view, console_of(request).engine, wanted, page,
-                                   session.username)
+    engine = console_of(request).engine
+    stranger = await run_in_threadpool(_unknown_subject, engine, wanted)
+    if stranger is not None:
+        return refused(request, session, stranger, status=400)
+    view = await run_in_threadpool(queue_view, engine, wanted, page, session.username)
     return render(request, "queue.html", session, view=view, states=CASE_STATES,
                   sorts=list(SORTS), notice="")
+
+
+def _unknown_subject(engine: Any, wanted: dict[str, str]) -> str | None:
+    """What is wrong with a table, dealer or player the database does not know, as
+    ``pitwatch cases list`` refuses it (``services.cases.known``): a mistyped name listed
+    "0 case(s)", a clear queue (QA). The known tables are named; players and dealers not."""
+    for kind in ("table", "dealer", "player"):
+        value = wanted.get(kind) or ""
+        known = unknown_subject(engine, kind, value) if value else None
+        if known is not None:
+            return refusal(kind, value, known, f"the {kind} field", name_them=kind == "table")
+    return None
 
 
 # What the queue's game and severity filters take, as ``pitwatch cases list`` does: a game

@@ -11,12 +11,12 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 
-from sqlalchemy import ColumnElement, Engine, case, func, select
+from sqlalchemy import ColumnElement, Engine, case, exists, func, select
 
 from services.cases.lifecycle import SEVERITY_RANK
 from services.ledger.archive_tables import ArchiveAlert
 from services.ledger.case_tables import Case
-from services.ledger.models import Account, Hand, Posting
+from services.ledger.models import Account, Conflict, FindingRow, Hand, Posting
 from services.ledger.queries import chips_sum, drop_posting
 from services.reports.daily import REVIEW_STATUSES, percent
 
@@ -110,8 +110,7 @@ def table_lines(engine: Engine, day: dt.date) -> list[TableLine]:
              .join(Account, Account.name == Posting.account)
              .join(Hand, Hand.hand_id == Posting.hand_id).where(Hand.day == day)
              .group_by(Posting.hand_id).subquery())
-    not_clean = case((Hand.status.in_(REVIEW_STATUSES) | (Hand.ledger_status != "posted"), 1),
-                     else_=0)
+    not_clean = case((to_review(), 1), else_=0)
     query = (select(Hand.table_id, func.coalesce(Hand.game, "?"), func.count(),
                     func.sum(not_clean), chips_sum(func.coalesce(money.c.drop, 0)),
                     chips_sum(func.coalesce(money.c.rake, 0)),
@@ -121,6 +120,18 @@ def table_lines(engine: Engine, day: dt.date) -> list[TableLine]:
     with engine.connect() as conn:
         return [TableLine(t, g, int(n), int(r or 0), int(d), int(k), int(b))
                 for t, g, n, r, d, k, b in conn.execute(query)]
+
+
+def to_review() -> ColumnElement[bool]:
+    """The daily report's ``BookedHand.needs_review`` of a ``Hand`` row, in SQL: its
+    status is one to review, the ledger did not book it, the ledger added a finding of its
+    own, or it refused a re-post of the hand with other bytes (SURV-9 ``LEDGER_CONFLICT``,
+    kept in ``conflicts``). The floor once counted the first two only, so after 384
+    refused re-posts it said 41 hands to review where the daily report said 398 (QA)."""
+    own = exists().where(FindingRow.hand_id == Hand.hand_id, FindingRow.origin == "ledger")
+    refused = exists().where(Conflict.hand_id == Hand.hand_id)
+    return (Hand.status.in_(REVIEW_STATUSES) | (Hand.ledger_status != "posted") | own
+            | refused)
 
 
 def open_cases(engine: Engine) -> dict[str, dict[str, int]]:

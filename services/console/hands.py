@@ -19,9 +19,11 @@ from services.events.contract import Alert, Finding
 from services.games.profile import Profiles
 from services.ledger.archive_tables import ArchiveAlert
 from services.ledger.case_tables import CaseEvidence, CaseHand
+from services.ledger.models import Conflict
 from services.ledger.queries import stored_hand
 from services.reports.alerts import AlertLine, alert_line
 from services.reports.archived import hand_archive_lacks, through_hand
+from services.reports.daily import ConflictLine
 from services.reports.dispute import (
     NOT_SUPPLIED,
     DisputeReport,
@@ -92,12 +94,26 @@ def hand_page(engine: Engine, hand_id: str) -> HandPage | None:
         return None
     record = stored.record
     order = {"critical": 0, "warning": 1, "info": 2}
-    findings = sorted(stored.findings, key=lambda f: (order.get(f.severity, 3), f.rule))
+    found = [*stored.findings, *refused_re_posts(engine, hand_id)]
+    findings = sorted(found, key=lambda f: (order.get(f.severity, 3), f.rule))
     alerts = [alert_line(a) for a in citing_alerts(engine, record.table_id, hand_id)]
     return HandPage(hand_id, record.table_id, record.game or "?", record.status,
                     stored.ledger_status, findings, alerts,
                     cases_of_hand(engine, record.table_id, hand_id),
                     archived=hand_table(engine, hand_id) is not None)
+
+
+def refused_re_posts(engine: Engine, hand_id: str) -> list[Finding]:
+    """The re-posts of the hand the ledger refused (other bytes: SURV-9
+    ``LEDGER_CONFLICT``), each as the critical finding the daily report lists it as. The
+    booked record's own findings do not hold them (its rows never change), so the page
+    once said "No findings: the hand was settled as the rules say" of a hand the daily
+    report listed for review (QA)."""
+    with engine.connect() as conn:
+        rows = conn.execute(select(Conflict.offered_sha256, Conflict.stored_sha256,
+                                   Conflict.detail).where(Conflict.hand_id == hand_id)
+                            .order_by(Conflict.offered_sha256)).all()
+    return [ConflictLine(*row).finding(hand_id) for row in rows]
 
 
 def dispute_report(engine: Engine, url: str, hand_id: str, profiles: Profiles) -> DisputeReport:

@@ -44,8 +44,9 @@ def test_a_player_in_the_address_is_not_applied_and_the_page_says_so(tmp_path: P
     csrf = csrf_of(client)
     assert _listed(client.post("/queue", data={"csrf": csrf, "state": "any",
                                                "player": "alice"}).text) == ["1"]
-    assert _listed(client.post("/queue", data={"csrf": csrf, "state": "any",
-                                               "player": "nobody"}).text) == []
+    # a player the database does not know is refused, as cases list refuses it
+    nobody = client.post("/queue", data={"csrf": csrf, "state": "any", "player": "nobody"})
+    assert nobody.status_code == 400 and _listed(nobody.text) == []
     assert _listed(client.post("/queue", data={"csrf": csrf, "dealer": "D7"}).text) == ["1"]
     # the other filters still work in the address
     assert _listed(client.get("/queue?state=any&severity=critical").text) == ["1"]
@@ -72,3 +73,25 @@ def test_a_game_or_severity_the_queue_does_not_know_is_refused(tmp_path: Path) -
     for field, value in (("game", "hcf"), ("severity", "critical")):
         page = client.post("/queue", data={"csrf": csrf, field: value, "page": "1"})
         assert page.status_code == 200 and _listed(page.text) == ["1"], (field, value)
+
+
+def test_a_table_dealer_or_player_the_database_does_not_know_is_refused(
+        tmp_path: Path) -> None:
+    """``table=T9`` and a mistyped dealer listed "0 case(s)", a clear queue, where
+    ``pitwatch cases list`` refuses them (QA): a 400 saying the database knows no such
+    name; the known tables are named, players and dealers not. A known name lists."""
+    engine = one_case_database(f"{tmp_path}/l.sqlite")
+    client = console_client(engine)
+    assert log_in(client, "cora") == 303
+    csrf = csrf_of(client)
+    table = client.get("/queue?table=T9")
+    assert table.status_code == 400 and _listed(table.text) == []
+    assert ("the database knows no table &#39;T9&#39; (no case, hand or archive names it): "
+            "it knows T1 (check the table field" in table.text)
+    for kind, value in (("dealer", "d7"), ("player", "Alice")):
+        page = client.post("/queue", data={"csrf": csrf, "state": "any", kind: value})
+        assert page.status_code == 400 and _listed(page.text) == [], kind
+        assert (f"the database knows no {kind} &#39;{value}&#39; (no case, hand or archive "
+                f"names it): (check the {kind} field") in page.text
+        assert "it knows" not in page.text
+    assert _listed(client.get("/queue?state=any&table=T1").text) == ["1"]
