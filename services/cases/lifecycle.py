@@ -172,8 +172,9 @@ def apply(case_id: int, status: CaseStatus, action: Action, *, assignee: str | N
             raise CaseRefused(f"case {case_id} is already escalated")
         return replace(status, state="escalated")
     if action == "close":
-        if outcome not in CASE_OUTCOMES:
-            raise CaseRefused(f"closing needs an outcome: one of {', '.join(CASE_OUTCOMES)}")
+        if outcome not in CASE_OUTCOMES:  # none given, or one that is not an outcome
+            said = f"no outcome {outcome[:40]!r}" if outcome else "closing needs an outcome"
+            raise CaseRefused(f"{said}: one of {', '.join(CASE_OUTCOMES)}")
         if not (text and text.strip()):
             raise CaseRefused("closing needs a reason")
         return replace(status, state="closed", outcome=outcome, reason=text.strip())

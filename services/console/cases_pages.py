@@ -253,6 +253,7 @@ async def bulk_assign(request: Request, session: Session) -> Response:
 
     busy: list[int] = []  # not assigned: the database was busy (the rest not tried)
     changed: list[int] = []  # not assigned: not at the version the queue showed
+    held: list[int] = []  # the reviewer had it already: nothing changed, nothing recorded
 
     def assign_all() -> list[str]:
         problems = []
@@ -265,8 +266,10 @@ async def bulk_assign(request: Request, session: Session) -> Response:
                 busy.append(case_id)
                 continue
             try:
-                act(engine, case_id, "assign", session.username, assignee=assignee,
-                    expected_version=version)
+                done = act(engine, case_id, "assign", session.username, assignee=assignee,
+                           expected_version=version)
+                if not done.changed:
+                    held.append(case_id)
             except CaseChanged as exc:
                 changed.append(case_id)
                 problems.append(_plain(exc))
@@ -281,11 +284,13 @@ async def bulk_assign(request: Request, session: Session) -> Response:
     problems = not_cases + await run_in_threadpool(assign_all)
     problems += [f"case {case_id}: {BUSY}: nothing changed on it; assign it again in a "
                  "moment" for case_id in busy]
-    done = len(ids) + len(not_cases) - len(problems)
+    # A case the reviewer held already is not counted as assigned (QA: "1 case(s)
+    # assigned to op" of a case op had, where nothing was written): it is said apart.
+    done = len(ids) + len(not_cases) - len(problems) - len(held)
     if changed and len(changed) == len(problems) == len(ids) + len(not_cases):
         return refused(request, session, _none_assigned(changed), status=409)
     return render(request, "assigned.html", session, status=503 if busy else 200,
-                  done=done, assignee=assignee, problems=problems)
+                  done=done, assignee=assignee, problems=problems, held=held)
 
 
 def _none_assigned(changed: list[int]) -> str:

@@ -66,7 +66,8 @@ def test_what_each_action_sets() -> None:
 
 
 @pytest.mark.parametrize(("action", "given", "words"), [
-    ("close", {"outcome": "guilty", "text": "x"}, "needs an outcome"),
+    ("close", {"outcome": "guilty", "text": "x"}, "no outcome 'guilty': one of confirmed"),
+    ("close", {"outcome": None, "text": "x"}, "closing needs an outcome: one of confirmed"),
     ("close", {"outcome": "confirmed", "text": " "}, "needs a reason"),
     ("note", {"text": ""}, "needs its text"),
     ("assign", {"assignee": " "}, "reviewer's name"),

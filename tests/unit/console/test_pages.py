@@ -186,6 +186,13 @@ def test_a_refused_action_says_why(day_engine: Engine) -> None:
         "csrf": csrf_of(client), "text": "no outcome", "version": case_version(day_engine, case_id)})
     assert response.status_code == 400  # a rule of cases refuses it; 409 is "changed since"
     assert "closing needs an outcome" in response.text
+    # an outcome that is none of them is named as such, not as missing (QA)
+    response = client.post(f"/cases/{case_id}/close", data={
+        "csrf": csrf_of(client), "outcome": "guilty", "text": "x",
+        "version": case_version(day_engine, case_id)})
+    assert response.status_code == 400
+    assert ("no outcome &#39;guilty&#39;: one of confirmed, no_issue, procedural, referred"
+            in response.text) and "needs an outcome" not in response.text
 
 
 def test_bulk_assign_by_an_officer(day_engine: Engine) -> None:
@@ -396,3 +403,24 @@ def test_a_version_that_is_not_a_number_is_refused(day_engine: Engine) -> None:
         "csrf": csrf_of(client), "version": "1 OR 1=1", "text": "x"})
     assert response.status_code == 400 and "not a number" in response.text
     assert get_case(day_engine, case_id) == before
+
+
+def test_bulk_assign_does_not_count_a_case_the_reviewer_had(day_engine: Engine) -> None:
+    """Bulk-assigning to dan a case dan holds changes nothing and records nothing (as
+    docs/cases.md says); the page said "1 case(s) assigned to dan" of it (QA). Two cases:
+    one dan has, one open: one assigned, one said apart."""
+    first, second = [c.case_id for c in list_cases(day_engine, CaseFilter(state="open"))][:2]
+    client = console_client(day_engine)
+    assert log_in(client, "cora") == 303
+    versions = {f"version-{first}": case_version(day_engine, first)}
+    assert client.post("/queue/assign", data={"csrf": csrf_of(client), "assignee": "dan",
+                                              "case": [str(first)], **versions}).status_code == 200
+    trail = len(get_case(day_engine, first).audit)  # type: ignore[union-attr]
+    ids = [first, second]
+    response = client.post("/queue/assign", data={
+        "csrf": csrf_of(client), "assignee": "dan", "case": [str(i) for i in ids],
+        **{f"version-{i}": case_version(day_engine, i) for i in ids}})
+    assert response.status_code == 200
+    assert "1 case(s) assigned to dan." in response.text
+    assert "1 case(s) dan had already, left as they were (nothing recorded)" in response.text
+    assert len(get_case(day_engine, first).audit) == trail  # type: ignore[union-attr]
