@@ -99,7 +99,7 @@ def run_file(path: Path, profiles: Profiles, out: Sink | None = None,
     if keeper is None:  # only written and counted: the core's records as their bytes
         runner.encode_records()
     else:  # a table part way through its chain goes on from the state kept for it
-        runner.carry_from(keeper.states_for(runner.engine, runner.table_of_state))
+        runner.carry_from(keeper.states_for(runner.engine, runner.read_state))
     with log_progress(path, "adjudicating") as bar:
         for step in log_steps(runner, path, bar, runs=keeper is None):
             _collect(run, step, out)

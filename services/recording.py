@@ -13,12 +13,12 @@ only what it had not.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from sqlalchemy import Engine
 
-from services.adjudicator.carry import TableCarry
+from services.adjudicator.carry import StateReader, TableCarry
 from services.adjudicator.segments import Segment
 from services.archive.carry import (
     CarryResult,
@@ -98,12 +98,12 @@ class RunKeeper:
         asked before the run opens its outputs (``services.archive.carry``)."""
         refuse_other_engines(self._engine, engine)
 
-    def states_for(self, engine: str, table_of: Callable[[bytes], str]) -> KeptStates:
+    def states_for(self, engine: str, read: StateReader) -> KeptStates:
         """The run's carry source: a table it meets continues from the state an earlier
         run kept for it (``services.archive.carry``). Raises ``KeptByAnotherEngine``
         first when a table's latest state is another engine's."""
         refuse_other_engines(self._engine, engine)
-        return kept_states_from(self._engine, self._carried)(engine, table_of)
+        return kept_states_from(self._engine, self._carried)(engine, read)
 
     def carry(self, engine: str, carries: list[TableCarry]) -> None:
         """The tables' states at the end of a log that goes on, kept when the run's last

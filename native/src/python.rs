@@ -996,6 +996,15 @@ impl Engine {
         self.core.tables.get(table_id).map(|t| (t.last_seq, crate::canonical::hex(&t.last_hash), t.taken))
     }
 
+    /// The seqs a gap skipped that have not arrived, as (first, last) ranges, ascending
+    /// (`TableState::missing`; the reference's `Window.ranges`); None: the table is
+    /// unknown. A kept state's, read on a scratch engine, says whether a log whose first
+    /// record of the table is at or below the state's head goes on from it (a late
+    /// arrival: `services.archive.carry`).
+    fn missing_seqs(&self, table_id: &str) -> Option<Vec<(i64, i64)>> {
+        self.core.tables.get(table_id).map(|t| t.missing.clone())
+    }
+
     fn drop_table(&mut self, table_id: &str) {
         self.core.tables.remove(table_id);
     }

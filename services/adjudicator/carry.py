@@ -20,9 +20,37 @@ from typing import NamedTuple, TypeAlias
 # it (the engine's ``export_table`` bytes) given its id and the seq of its first record
 # taken; None: the table starts new.
 CarrySource: TypeAlias = Callable[[str, int], bytes | None]
-# Makes a run's carry source, given the run's engine ("native" or "python") and a reader
-# that says which table a state of that engine is of (ValueError: not one it reads).
-CarryFrom: TypeAlias = Callable[[str, Callable[[bytes], str]], CarrySource]
+
+
+class StateRead(NamedTuple):
+    """What a kept state says of its table's chain, read by the engine that wrote it
+    (``EmbeddedRunner.read_state``): which table it is of, the seq of its chain head, and
+    the seqs a gap skipped that have not arrived, as (first, last) ranges."""
+
+    table_id: str
+    last_seq: int
+    missing: tuple[tuple[int, int], ...]
+
+    def goes_on_with(self, seq: int) -> bool:
+        """Whether a log whose first record of the table is at ``seq`` goes on from this
+        state: the record is one the state has not taken, above its head (the next, or
+        after a gap) or a seq it is missing (a late arrival the chain check takes as
+        REORDERED, as one run of both logs does). Why not "above the head" alone: the
+        head is the highest seq taken, not the last, so a late event, or every genuine
+        event after a forged seq 2**53 - 1, comes below it (docs/events.md, "Duplicates,
+        late and stale events"); a seq at or below the head that the state is not
+        missing is one it has taken (or forgotten), so a log that starts there does not
+        follow this state: it is a log run again, which goes on from an earlier one."""
+        if seq > self.last_seq:
+            return True
+        return any(first <= seq <= last for first, last in self.missing)
+
+
+# Reads a state of the run's engine (ValueError: not one it reads), on a runner of its own.
+StateReader: TypeAlias = Callable[[bytes], StateRead]
+# Makes a run's carry source, given the run's engine ("native" or "python") and its
+# state reader.
+CarryFrom: TypeAlias = Callable[[str, StateReader], CarrySource]
 
 
 class TableCarry(NamedTuple):

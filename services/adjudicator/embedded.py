@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import islice
 from typing import TYPE_CHECKING, BinaryIO
 
-from services.adjudicator.carry import CarrySource, TableCarry
+from services.adjudicator.carry import CarrySource, StateRead, TableCarry
 from services.adjudicator.engine import EngineName, make_runner
 from services.adjudicator.native_runner import NativeRunner
 from services.adjudicator.steps import DeadLetter, StepResult
@@ -45,7 +45,7 @@ class EmbeddedRunner:
         self.impl = make_runner(profiles, engine, archive=archive, closed_hands=closed_hands)
         self.profiles = profiles
         self.archive = archive
-        self._scratch: NativeRunner | ReferenceRunner | None = None  # ``table_of_state``
+        self._scratch: NativeRunner | ReferenceRunner | None = None  # ``read_state``
 
     @property
     def native(self) -> bool:
@@ -172,14 +172,20 @@ class EmbeddedRunner:
                 carries.append(TableCarry(table_id, *head, self.archive, state))
         return carries
 
-    def table_of_state(self, raw: bytes) -> str:
-        """The table a state of this engine is of, read by a runner of its own (this
-        one's tables untouched); ValueError: not a state this engine reads."""
+    def read_state(self, raw: bytes) -> StateRead:
+        """What a state of this engine says of its table's chain (its table, head and
+        missing seqs), read by a runner of its own (this one's tables untouched);
+        ValueError: not a state this engine reads."""
         if self._scratch is None:
             self._scratch = make_runner(self.profiles, self.engine, closed_hands=False)
-        table_id = self._scratch.import_table(raw)
-        self._scratch.drop_table(table_id)
-        return table_id
+        scratch = self._scratch
+        table_id = scratch.import_table(raw)
+        try:
+            head, missing = scratch.chain_head(table_id), scratch.missing_seqs(table_id)
+        finally:
+            scratch.drop_table(table_id)
+        assert head is not None and missing is not None  # just imported
+        return StateRead(table_id, head[0], tuple(missing))
 
 
 def iter_lines(lines: Iterable[bytes]) -> Iterator[tuple[bytes, str]]:

@@ -359,6 +359,12 @@ class NativeRunner:
         head: tuple[int, str, int] | None = self._engine.chain_head(table_id)
         return head
 
+    def missing_seqs(self, table_id: str) -> list[tuple[int, int]] | None:
+        """The seqs a gap skipped that have not arrived, as (first, last) ranges, as the
+        reference's window keeps them; None: the table is unknown."""
+        missing: list[tuple[int, int]] | None = self._engine.missing_seqs(table_id)
+        return missing
+
     def table_ids(self) -> list[str]:
         ids: list[str] = self._engine.table_ids()
         return ids

@@ -87,6 +87,12 @@ class ReferenceRunner:
         state = self.states.get(table_id)
         return None if state is None else (state.last_seq, state.last_hash, state.taken)
 
+    def missing_seqs(self, table_id: str) -> list[tuple[int, int]] | None:
+        """The seqs a gap skipped that have not arrived, as (first, last) ranges (the
+        window's); None: the table is unknown."""
+        state = self.states.get(table_id)
+        return None if state is None else list(state.window.ranges)
+
     def finish(self) -> StepResult:
         """Close hands left open at end of input (reported as rejected, never dropped);
         the archive gets every table's last segments."""

@@ -237,11 +237,13 @@ def _feed(runner: NativeRunner | ReferenceRunner, lines: Iterable[bytes]) -> Non
 
 def _compare(runner: NativeRunner | ReferenceRunner, wanted: KeptState,
              check: CarryCheck, said: _Said) -> None:
-    """The state's bytes, and the chain head its row names: ``last_seq`` is the key by
-    which the next log's run picks the state (the highest kept below its first event), so
-    a row that names another head than its state's events end at would hand the state to
-    a log it does not go on to, though the bytes derive as kept. Either differing from an
-    archive damaged before the state is the damage's (``_Said.damaged_before``)."""
+    """The state's bytes, and the chain head its row names: the next log's run picks a
+    state by comparing ``last_seq`` with its first seq (the latest state whose head is
+    below it is taken without a look at its other states), so a row that names another
+    head than its state's events end at would hand the state to a log it does not go on
+    to, though the bytes derive as kept (the run refuses it when it reads the state; this
+    says so before a run). Either differing from an archive damaged before the state is
+    the damage's (``_Said.damaged_before``)."""
     head = runner.chain_head(wanted.table_id)
     same_bytes = runner.export_table(wanted.table_id) == wanted.state
     if same_bytes and (head is None or (head[0], head[1]) == (wanted.last_seq,

@@ -173,16 +173,18 @@ class TableCarry(Base):
     the archive's segments (the state then holds the events it has not handed out), which
     engine wrote it (each reads only its own), its SHA-256 (a damaged state is not taken)
     and when it was kept. Working state like the pipeline's changelog,
-    derived from the archived and left-open events; append-only, the first kept at a seq
-    stays (a day run again keeps nothing new)."""
+    derived from the archived and left-open events; append-only, keyed by the table, the
+    events taken and the engine (migration 0018: the order the runs took the table's
+    events; its head may stay put), the first kept after as many events staying (a day
+    run again keeps nothing new)."""
 
     __tablename__ = "table_carries"
 
     table_id: Mapped[str] = mapped_column(String(200), primary_key=True)
-    last_seq: Mapped[int] = mapped_column(BigInteger, primary_key=True)
+    events_taken: Mapped[int] = mapped_column(BigInteger, primary_key=True)
     engine: Mapped[str] = mapped_column(String(16), primary_key=True)
+    last_seq: Mapped[int] = mapped_column(BigInteger)
     last_hash: Mapped[str] = mapped_column(String(64))
-    events_taken: Mapped[int] = mapped_column(BigInteger)
     archive: Mapped[bool] = mapped_column(Boolean)
     state: Mapped[bytes] = mapped_column(LargeBinary)
     state_sha256: Mapped[str] = mapped_column(String(64))

@@ -75,7 +75,7 @@ class SurveillanceStep:
         self.engine = engine or SurveillanceEngine(config)
         self.runner = EmbeddedRunner(profiles, archive=archive)
         if carry_from is not None:
-            self.runner.carry_from(carry_from(self.runner.engine, self.runner.table_of_state))
+            self.runner.carry_from(carry_from(self.runner.engine, self.runner.read_state))
         self.review_every = review_every
         self.hands_surveilled = 0
 

@@ -15,7 +15,7 @@ import datetime as dt
 import hashlib
 import itertools
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from functools import cache
 from pathlib import Path
@@ -27,7 +27,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import Engine, create_engine, event, make_url, text
 
-from services.adjudicator.carry import TableCarry
+from services.adjudicator.carry import StateRead, TableCarry
 from services.adjudicator.table import decode_state, encode_state
 from services.archive.carry import CarryResult, KeptStates, keep_carries
 from services.archive.replay import replay_archive
@@ -312,15 +312,18 @@ def test_a_damaged_state_or_another_tables_is_not_taken(engine: Engine) -> None:
                           "('T3', 30, 'native', :h, 120, :a, :s, :d, 'now')"),
                      {"h": "c" * 64, "a": True, "s": b"T1's",
                       "d": hashlib.sha256(b"T1's").hexdigest()})
-    def table_of(raw: bytes) -> str:
+    def read(raw: bytes) -> StateRead:
         if raw == b"T1's":
-            return "T1"
+            return StateRead("T1", 30, ())
         raise ValueError("no such format")
 
     result = CarryResult()
-    source = KeptStates(engine, "native", table_of, result)
+    source = KeptStates(engine, "native", read, result)
     assert source("T1", 11) is None  # not a state: refused
-    assert source("T2", 20) is None  # none kept below seq 20
+    # The log starts at the head of T2's state, which cannot be read, so cannot say
+    # whether it is missing seq 20: said, not passed over (as if none were kept).
+    assert source("T2", 20) is None
+    assert source("T2", 21) is None
     assert source("T3", 31) is None  # another table's
     assert source("T4", 5) is None  # nothing kept
     assert result.continued == []
@@ -328,12 +331,22 @@ def test_a_damaged_state_or_another_tables_is_not_taken(engine: Engine) -> None:
         "table T1: the state kept after its seq 10 is not a state this pitwatch reads "
         "(no such format); the table starts new here, as if this log were its first"
         + GIVE_TOGETHER,
+        *["table T2: the state kept after its seq 20 is not a state this pitwatch reads "
+          "(no such format); the table starts new here, as if this log were its first"
+          + GIVE_TOGETHER] * 2,
         "table T3: the state kept after its seq 30 is of table T1; the table starts new "
         "here, as if this log were its first" + GIVE_TOGETHER]
     for statement in ("UPDATE table_carries SET last_seq = last_seq + 1",
                       "DELETE FROM table_carries"):
         with pytest.raises(Exception, match="append-only"), engine.begin() as conn:
             conn.execute(text(statement))
+
+
+def read_as(table_id: str, last_seq: int, missing: tuple[tuple[int, int], ...] = ()
+            ) -> Callable[[bytes], StateRead]:
+    """A state reader that reads any bytes as a state of ``table_id`` with that head and
+    those missing seqs."""
+    return lambda raw: StateRead(table_id, last_seq, missing)
 
 
 def test_a_state_whose_bytes_changed_is_not_taken(tmp_path: Path) -> None:
@@ -344,7 +357,7 @@ def test_a_state_whose_bytes_changed_is_not_taken(tmp_path: Path) -> None:
         conn.execute(text("UPDATE table_carries SET state = :s"), {"s": b"statf"})
 
     result = CarryResult()
-    assert KeptStates(db, "native", lambda raw: "T1", result)("T1", 11) is None
+    assert KeptStates(db, "native", read_as("T1", 10), result)("T1", 11) is None
     assert result.refused == [
         "table T1: the state kept after its seq 10 is damaged (its SHA-256 differs from the "
         "one kept with it); the table starts new here, as if this log were its first"
@@ -357,7 +370,7 @@ def test_a_database_that_cannot_be_read_is_said(tmp_path: Path) -> None:
     read that fails is one line, and the table starts new."""
     result = CarryResult()
     broken = create_engine(f"sqlite:///{tmp_path}/not-a-ledger.sqlite")
-    assert KeptStates(broken, "native", lambda raw: "T1", result)("T1", 5) is None
+    assert KeptStates(broken, "native", read_as("T1", 10), result)("T1", 5) is None
     assert result.continued == []
     assert len(result.refused) == 1 and result.refused[0].startswith(
         "table T1: the states kept for it could not be read ((sqlite3.OperationalError) no "
@@ -444,7 +457,7 @@ def test_tables_nothing_is_kept_for_cost_no_query(tmp_path: Path) -> None:
     def queries() -> list[str]:
         return [s for s in statements if s.startswith("SELECT")]
 
-    source = KeptStates(db, "native", lambda raw: "T1", CarryResult())
+    source = KeptStates(db, "native", read_as("T1", 10), CarryResult())
     assert all(source(f"X{n}", 5) is None for n in range(1_000))
     assert len(queries()) == 2  # the tables with kept states, the archive's tables
     assert source("T1", 11) == b"state"

@@ -274,8 +274,8 @@ def test_a_damaged_kept_state_row_is_a_break(tmp_path: Path, change: str, says: 
                                     "last_hash = x'00ff'"])
 def test_a_kept_state_row_naming_another_chain_head_is_a_break(tmp_path: Path,
                                                                change: str) -> None:
-    """A kept state's row whose ``last_seq`` (the key by which the next log's run picks
-    it) or ``last_hash`` was changed, its state left as kept: verify derived the state as
+    """A kept state's row whose ``last_seq`` (by which the next log's run picks it) or
+    ``last_hash`` was changed, its state left as kept: verify derived the state as
     kept and passed (last session's leftover). Now a ``carry`` break naming the head the
     row says and the one its events give: T002's last event in the log, its seq and the
     SHA-256 of its canonical JSON, read from the log here."""

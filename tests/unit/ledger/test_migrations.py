@@ -91,7 +91,7 @@ def test_open_ledger_creates_the_directory_and_migrates_to_head(tmp_path: Path) 
     url = f"sqlite:///{tmp_path}/deep/er/ledger.sqlite"
     engine = open_ledger(url)
     assert (tmp_path / "deep" / "er" / "ledger.sqlite").exists()
-    assert current_revision(engine) == head_revision() == "0017_hand_ends"
+    assert current_revision(engine) == head_revision() == "0018_table_carries_by_taken"
     assert set(inspect(engine).get_table_names()) == {
         "alembic_version",
         "hands",
@@ -509,3 +509,71 @@ def _at_0016_booking_as_then(engine: Engine, monkeypatch: pytest.MonkeyPatch) ->
         command.downgrade(config, "0016_table_carries")
     book_as_before_0017(monkeypatch)
     return config
+
+
+def test_the_kept_states_migration_keys_them_by_the_events_taken(engine: Engine) -> None:
+    """0018 on a ledger holding kept table states under 0017's key, the chain head: every
+    state is there under the new key (table, events taken, engine), of two states of a
+    table and engine kept after as many events (two pasts of the table, which an honest
+    ledger does not hold) the one kept first; the table is still append-only, and a state
+    at a head already kept is kept when it has taken more events (a day whose events all
+    came below the head). Down again, the head is the key, and the states are there."""
+    from services.adjudicator.carry import TableCarry
+    from services.archive.carry import keep_carries
+
+    config = alembic_config()
+    with engine.begin() as conn:
+        config.attributes["connection"] = conn
+        command.downgrade(config, "0017_hand_ends")
+    kept = [("T1", 10, "native", 40, "2026-12-06T00:00:01+00:00"),
+            ("T1", 20, "native", 80, "2026-12-06T00:00:02+00:00"),
+            ("T1", 25, "native", 80, "2026-12-06T00:00:00+00:00"),  # kept before the one at 20
+            ("T1", 20, "python", 80, "2026-12-06T00:00:03+00:00"),
+            ("T2", 20, "native", 80, "2026-12-06T00:00:04+00:00")]
+    with engine.begin() as conn:
+        for table_id, seq, engine_name, taken, at in kept:
+            state = f"{table_id}/{seq}/{engine_name}".encode()
+            conn.execute(text(
+                "INSERT INTO table_carries (table_id, last_seq, engine, last_hash, "
+                "events_taken, archive, state, state_sha256, kept_at) VALUES (:t, :s, :e, "
+                ":h, :n, :a, :state, :sha, :at)"),
+                {"t": table_id, "s": seq, "e": engine_name, "h": "a" * 64, "n": taken,
+                 "a": True, "state": state, "sha": hashlib.sha256(state).hexdigest(),
+                 "at": at})
+    with engine.begin() as conn:
+        config.attributes["connection"] = conn
+        command.upgrade(config, "head")
+    assert schema_drift(engine) == []
+    assert inspect(engine).get_pk_constraint("table_carries")["constrained_columns"] == [
+        "table_id", "events_taken", "engine"]
+
+    def states() -> list[tuple[object, ...]]:
+        with engine.connect() as conn:
+            return [tuple(row) for row in conn.execute(text(
+                "SELECT table_id, last_seq, engine, events_taken, state FROM table_carries "
+                "ORDER BY table_id, events_taken, engine, last_seq"))]
+
+    assert states() == [("T1", 10, "native", 40, b"T1/10/native"),
+                        ("T1", 25, "native", 80, b"T1/25/native"),
+                        ("T1", 20, "python", 80, b"T1/20/python"),
+                        ("T2", 20, "native", 80, b"T2/20/native")]
+    for statement in ("UPDATE table_carries SET last_seq = last_seq + 1",
+                      "DELETE FROM table_carries"):
+        with pytest.raises(Exception, match="append-only"), engine.begin() as conn:
+            conn.execute(text(statement))
+    assert keep_carries(engine, "native", [TableCarry("T2", 20, "b" * 64, 95, True, b"later")],
+                        "2026-12-07T00:00:00+00:00") == (1, 0)
+    with engine.begin() as conn:
+        config.attributes["connection"] = conn
+        command.downgrade(config, "0017_hand_ends")
+    assert inspect(engine).get_pk_constraint("table_carries")["constrained_columns"] == [
+        "table_id", "last_seq", "engine"]
+    assert states() == [("T1", 10, "native", 40, b"T1/10/native"),
+                        ("T1", 25, "native", 80, b"T1/25/native"),
+                        ("T1", 20, "python", 80, b"T1/20/python"),
+                        ("T2", 20, "native", 80, b"T2/20/native")]  # kept before "later"
+    with pytest.raises(Exception, match="append-only"), engine.begin() as conn:
+        conn.execute(text("DELETE FROM table_carries"))
+    with engine.begin() as conn:
+        config.attributes["connection"] = conn
+        command.upgrade(config, "head")
