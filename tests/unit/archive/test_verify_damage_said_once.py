@@ -75,6 +75,17 @@ def a_hands_segment_before(engine: Engine, seq: int) -> Any:
     return rows[len(rows) // 2]
 
 
+def flip_a_bit(engine: Engine, segment: Any) -> None:
+    """QA's flip: one bit in the middle of the segment's stored body, its SHA-256 column
+    left as it was (the archive's triggers dropped first)."""
+    body = bytearray(segment.body)
+    body[len(body) // 2] ^= 1
+    tampered(engine)
+    with engine.begin() as conn:
+        conn.execute(text("UPDATE archive_segments SET body = :body WHERE rowid = :row"),
+                     {"body": bytes(body), "row": segment.rowid})
+
+
 def test_the_undamaged_days_derive_every_kept_state(days: tuple[str, Engine]) -> None:
     _, engine = days
     report = verify_archive(engine, profiles=PROFILES)
@@ -129,12 +140,7 @@ def test_a_bit_flipped_in_a_body_is_one_break_and_nothing_read_from_it(
     after it link on from its columns; the kept state after it is a note."""
     url, engine = days
     segment = a_hands_segment_before(engine, kept_seq(engine))
-    body = bytearray(segment.body)
-    body[len(body) // 2] ^= 1
-    tampered(engine)
-    with engine.begin() as conn:
-        conn.execute(text("UPDATE archive_segments SET body = :body WHERE rowid = :row"),
-                     {"body": bytes(body), "row": segment.rowid})
+    flip_a_bit(engine, segment)
     report = verify_archive(engine, profiles=PROFILES)
     engine.dispose()
     first, last = segment.first_seq, segment.last_seq
@@ -235,12 +241,7 @@ def test_a_bit_flipped_before_a_checkpoint_is_the_bodys_break_not_the_checkpoint
     segment = a_hands_segment_before(engine, kept_seq(engine))
     after = [h for h in heads if h >= segment.first_seq]
     assert len(after) >= 2 and any(h < segment.first_seq for h in heads)
-    body = bytearray(segment.body)
-    body[len(body) // 2] ^= 1
-    tampered(engine)
-    with engine.begin() as conn:
-        conn.execute(text("UPDATE archive_segments SET body = :body WHERE rowid = :row"),
-                     {"body": bytes(body), "row": segment.rowid})
+    flip_a_bit(engine, segment)
     report = verify_archive(engine, profiles=PROFILES)
     engine.dispose()
     first = segment.first_seq
