@@ -22,7 +22,7 @@ from sqlalchemy import Engine, select
 from services.adjudicator.engine import make_runner
 from services.adjudicator.native_runner import NativeRunner
 from services.adjudicator.python_runner import ReferenceRunner
-from services.archive.chain import ChainBreak
+from services.archive.chain import ChainBreak, first_damage
 from services.archive.reader import DamagedRow, StoredAsBytes, raw_bytes, segment_bodies, shown
 from services.archive.segment import SEPARATOR
 from services.games.profile import Profiles
@@ -176,7 +176,7 @@ class _Said:
 
     def damaged_before(self, state: KeptState) -> str | None:
         """The first break at or below the state's seq (as listed: kind and seq)."""
-        return next((what for since, what in self.damage if since <= state.last_seq), None)
+        return first_damage(self.damage, state.last_seq)
 
     def cannot_derive(self, state: KeptState, first: str) -> None:
         self.notes.append(

@@ -524,6 +524,15 @@ EVENTS_CHANGED = frozenset({"altered", "genesis", "gap", "conflict", "copy", "la
                             "unreadable", "end"})
 
 
+def first_damage(damage: Iterable[tuple[int, str]], upto: int,
+                 above: int | None = None) -> str | None:
+    """How the first of ``damage`` (``archive_damage``: lowest seq first) that may have
+    changed an event at or below ``upto`` (and above ``above``) is listed, or None: what
+    a kept state or a checkpoint derived from those events cannot be told apart from."""
+    return next((said for since, said in damage
+                 if since <= upto and (above is None or since > above)), None)
+
+
 def archive_damage(breaks: Iterable[ChainBreak]) -> list[tuple[int, str]]:
     """The table's breaks in the archive's events (not those the stream had at intake,
     which the run judged as they are archived), each as the lowest seq whose event it may

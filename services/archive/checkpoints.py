@@ -35,6 +35,7 @@ import orjson
 from sqlalchemy import Connection, Engine, Table, func, select, tuple_
 from sqlalchemy.dialects import postgresql, sqlite
 
+from services.archive.chain import first_damage
 from services.archive.history import BulkHistory
 from services.archive.partitions import detached_tables
 from services.archive.reader import (
@@ -476,7 +477,8 @@ def rederive(engine: Engine, table_id: str, profiles: Profiles,
                 continue
             wanted = ((first_day is None or checkpoint.day >= first_day)
                       and (last_day is None or checkpoint.day <= last_day))
-            hit = _damage_within(damage, previous, checkpoint)
+            hit = first_damage(damage, checkpoint.head_seq,
+                               previous.head_seq if previous is not None else None)
             if wanted and hit is not None:
                 if notes is not None:
                     notes.append(f"{checkpoint.describe()} cannot be derived again: the "
@@ -495,15 +497,6 @@ def rederive(engine: Engine, table_id: str, profiles: Profiles,
             if readable(profiles, checkpoint):  # else the next is derived from the one before
                 previous = checkpoint
     return problems
-
-
-def _damage_within(damage: Sequence[tuple[int, str]], previous: Checkpoint | None,
-                   checkpoint: Checkpoint) -> str | None:
-    """How the first damage in the checkpoint's stretch is listed (seqs after the head of
-    the checkpoint it is derived from, up to its own head), or None."""
-    low = previous.head_seq if previous is not None else None
-    return next((said for since, said in damage
-                 if (low is None or since > low) and since <= checkpoint.head_seq), None)
 
 
 def _derived(engine: Engine, profiles: Profiles, checkpoint: Checkpoint,
