@@ -21,7 +21,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Connection, Engine, insert, select
+import msgspec
+from sqlalchemy import Connection, Engine, insert, literal, select
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
 
@@ -29,14 +30,19 @@ from services.archive.alerts import alert_key
 from services.cases.audit import change_case, now_utc, open_case
 from services.cases.lifecycle import SEVERITY_RANK, SYSTEM_ACTOR, CaseStatus, apply, opened
 from services.cases.subjects import Subject, alert_subject, hand_subject
-from services.events.contract import AdjudicationRecord, Alert, Finding
+from services.events.contract import AdjudicationRecord, Alert, Finding, decode_record
+from services.ledger.booked import stored_hashes
 from services.ledger.case_tables import Case, CaseEvidence, CaseHand, CaseTag
 from services.ledger.db import write_transaction
-from services.ledger.entries import utc_day
-from services.ledger.models import Hand
+from services.ledger.entries import record_bytes_and_hash, utc_day
+from services.ledger.models import Conflict, Hand
+from services.ledger.posting import conflict_finding
 
 MIN_SEVERITY = "warning"
 FINDINGS_IN_SUMMARY = 3
+# A case's evidence by its source: a hand's findings, an alert, and a re-post of a booked
+# hand with other bytes that the ledger refused (``conflict:<hand id>:<offered SHA-256>``).
+FINDING, ALERT, CONFLICT = "finding:", "alert:", "conflict:"
 
 
 @dataclass(frozen=True)
@@ -55,6 +61,7 @@ class Evidence:
     hands: tuple[tuple[str, str], ...]  # (table_id, hand_id) named by the evidence
     tags: tuple[tuple[str, str], ...]  # (kind, value): table, dealer, player, game, day
     day: dt.date | None = None
+    record_sha256: str | None = None  # a hand's findings: its record as the ledger keys it
 
 
 @dataclass
@@ -81,17 +88,82 @@ def record_evidence(record: AdjudicationRecord) -> Evidence | None:
     if not findings:
         return None
     top = findings[0]
+    return Evidence(
+        source_id=f"{FINDING}{record.hand_id}", kind="finding", subject=hand_subject(record),
+        table_id=record.table_id, hand_id=record.hand_id, rule=top.rule, code=top.code,
+        severity=top.severity, summary=_findings_summary(findings),
+        hands=((record.table_id, record.hand_id),), tags=_record_tags(record),
+        day=utc_day(record.ended_at), record_sha256=record_bytes_and_hash(record)[1])
+
+
+def _record_tags(record: AdjudicationRecord) -> tuple[tuple[str, str], ...]:
+    """What the queue finds a hand's case by: its table, dealer, players, game and day."""
     day = utc_day(record.ended_at)
     tags = [("table", record.table_id)]
     tags += [("dealer", record.dealer_id)] if record.dealer_id else []
     tags += [("player", p) for p in sorted(set((record.players or {}).values()))]
     tags += [("game", record.game)] if record.game else []
     tags += [("day", day.isoformat())] if day else []
+    return tuple(tags)
+
+
+def conflict_evidence(hand_id: str, table_id: str, stored_sha256: str, offered_sha256: str,
+                      detail: str, offered_json: str) -> Evidence:
+    """A re-post of a booked hand with other bytes, which the ledger refused (SURV-9
+    ``LEDGER_CONFLICT``, critical): the hand's case takes the refusal as its evidence.
+
+    Why not the re-post's own findings: they are not what the book holds. A log adjudicated
+    again under another profile opened cases on findings of records the ledger had
+    refused, and ``cases verify`` could not read them again from the book (QA). The
+    tags are the offered record's where it reads (players, dealer, game, day); the table
+    is the booked hand's."""
+    finding = conflict_finding(hand_id, stored_sha256, offered_sha256, detail)
+    try:
+        offered: AdjudicationRecord | None = decode_record(offered_json)
+    except (msgspec.DecodeError, msgspec.ValidationError):
+        offered = None
+    tags = _record_tags(offered) if offered is not None else (("table", table_id),)
     return Evidence(
-        source_id=f"finding:{record.hand_id}", kind="finding", subject=hand_subject(record),
-        table_id=record.table_id, hand_id=record.hand_id, rule=top.rule, code=top.code,
-        severity=top.severity, summary=_findings_summary(findings),
-        hands=((record.table_id, record.hand_id),), tags=tuple(tags), day=day)
+        source_id=f"{CONFLICT}{hand_id}:{offered_sha256}", kind="finding",
+        subject=Subject("hand", (hand_id,)), table_id=table_id, hand_id=hand_id,
+        rule=finding.rule, code=finding.code, severity=finding.severity,
+        summary=_findings_summary([finding]), hands=((table_id, hand_id),),
+        tags=tuple(sorted({("table", table_id), *tags})),
+        day=utc_day(offered.ended_at) if offered is not None else None)
+
+
+def conflicts_query() -> Any:
+    """The refused re-posts (``conflicts``) with their booked hand's table, and each one's
+    case source, for ``conflict_evidence``."""
+    c = Conflict
+    source = (literal(CONFLICT) + c.hand_id + literal(":") + c.offered_sha256).label("source")
+    return (select(source, c.hand_id, Hand.table_id, c.stored_sha256, c.offered_sha256,
+                   c.detail, c.offered_json)
+            .join(Hand, Hand.hand_id == c.hand_id))
+
+
+def unfiled_conflicts(conn: Connection) -> list[Evidence]:
+    """The refused re-posts no case holds yet. Read at every intake, so the embedded run
+    (the ledger books first) and the pipeline (the ledger service writes the conflict,
+    the archive service opens the cases) file each one; conflicts are rare, and each is
+    looked up in ``case_evidence`` by its primary key."""
+    query = conflicts_query().subquery()
+    filed = select(CaseEvidence.source_id).where(CaseEvidence.source_id == query.c.source)
+    rows = conn.execute(select(query).where(~filed.exists())
+                        .order_by(query.c.hand_id, query.c.offered_sha256))
+    return [conflict_evidence(*row[1:]) for row in rows]
+
+
+def _not_refused(conn: Connection, items: Sequence[Evidence]) -> list[Evidence]:
+    """Leave out a hand's findings whose record is not the one the ledger booked (a
+    refused re-post: its case takes the refusal, ``unfiled_conflicts``). A hand not booked
+    yet is taken as offered: on the pipeline the archive service may take a record
+    before the ledger service has booked it."""
+    hands = {i.hand_id for i in items if i.record_sha256 is not None and i.hand_id}
+    booked = stored_hashes(conn, hands) if hands else {}
+    return [i for i in items
+            if i.record_sha256 is None or i.hand_id not in booked
+            or booked[i.hand_id].sha256 == i.record_sha256]
 
 
 def _findings_summary(findings: list[Finding]) -> str:
@@ -141,6 +213,7 @@ def take_evidence(conn: Connection, items: Sequence[Evidence], at: str,
     """Open or join a case for each item not taken before (inside the caller's write
     transaction)."""
     result = IntakeResult()
+    items = [*_not_refused(conn, items), *unfiled_conflicts(conn)]
     if not items:
         return result
     known = set(conn.execute(select(CaseEvidence.source_id).where(

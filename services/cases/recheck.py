@@ -34,10 +34,15 @@ import orjson
 from sqlalchemy import Connection, Engine, Select, func, literal, select
 
 from services.cases.intake import (
+    ALERT,
+    CONFLICT,
+    FINDING,
     MIN_SEVERITY,
     Evidence,
     Filing,
     alert_evidence,
+    conflict_evidence,
+    conflicts_query,
     hand_facts,
     record_evidence,
 )
@@ -109,6 +114,7 @@ def recheck_cases(engine: Engine, first_day: dt.date | None = None,
                                              *held.get(row.case_id, ({}, set())))
         report.breaks += alerts_without_case(conn, first_day, last_day, table_id)
         report.breaks += findings_without_case(conn, first_day, last_day, table_id)
+        report.breaks += conflicts_without_case(conn, first_day, last_day, table_id)
     return report
 
 
@@ -122,7 +128,7 @@ def findings_without_case(conn: Connection, first_day: dt.date | None,
     was found for an alert, never for a finding (QA): the hand's finding then waits in no
     one's queue."""
     f, h = FindingRow, Hand
-    source = literal("finding:") + h.hand_id
+    source = literal(FINDING) + h.hand_id
     evidenced = select(CaseEvidence.source_id).where(CaseEvidence.source_id == source).exists()
     archived = select(ArchiveTable.table_id).where(ArchiveTable.table_id == h.table_id).exists()
     serious = (select(f.hand_id).where(f.hand_id == h.hand_id, f.origin == "record",
@@ -139,6 +145,32 @@ def findings_without_case(conn: Connection, first_day: dt.date | None,
             for hand_id, table in conn.execute(query)]
 
 
+def conflicts_without_case(conn: Connection, first_day: dt.date | None,
+                           last_day: dt.date | None, table_id: str | None
+                           ) -> list[CaseBreak]:
+    """Refused re-posts of booked hands of archived tables (the ledger's ``conflicts``)
+    that no case holds as evidence (``conflict:<hand_id>:<offered SHA-256>``): every
+    intake files the ones it finds unfiled, so one left over was written by a run that
+    stopped before its cases, or its case was removed."""
+    refused = conflicts_query().subquery()
+    evidenced = (select(CaseEvidence.source_id)
+                 .where(CaseEvidence.source_id == refused.c.source).exists())
+    archived = (select(ArchiveTable.table_id)
+                .where(ArchiveTable.table_id == refused.c.table_id).exists())
+    booked = select(Hand.hand_id).where(Hand.hand_id == refused.c.hand_id)
+    query = (select(refused.c.hand_id, refused.c.table_id)
+             .where(archived, ~evidenced,
+                    within_days(booked, Hand.day, first_day, last_day).exists())
+             .order_by(refused.c.hand_id, refused.c.offered_sha256))
+    if table_id is not None:
+        query = query.where(refused.c.table_id == table_id)
+    return [CaseBreak(None, f"hand {hand_id} (table {table}) was re-posted with other "
+                            "content, which the ledger refused (SURV-9), and that is no "
+                            "case's evidence: kept by a run that stopped before opening its "
+                            "case (run it again), or its case was removed")
+            for hand_id, table in conn.execute(query)]
+
+
 def alerts_without_case(conn: Connection, first_day: dt.date | None,
                         last_day: dt.date | None, table_id: str | None) -> list[CaseBreak]:
     """Archived alerts at warning or above that no case holds as evidence. Each opens or
@@ -150,7 +182,7 @@ def alerts_without_case(conn: Connection, first_day: dt.date | None,
     alert has no day of its own; a table's stream alerts outside hands are looked at
     without a span)."""
     a = ArchiveAlert
-    source = literal("alert:") + a.alert_id
+    source = literal(ALERT) + a.alert_id
     evidenced = select(CaseEvidence.source_id).where(CaseEvidence.source_id == source).exists()
     query = (select(a.alert_id, a.rule, a.code, a.severity)
              .where(a.severity.in_(SERIOUS), ~evidenced).order_by(a.alert_id))
@@ -221,7 +253,6 @@ def case_breaks(case_id: int, fields: dict[str, Any], version: int, updated_at: 
 
 # ---------------------------------------------------------------- hands and tags
 
-FINDING, ALERT = "finding:", "alert:"
 HANDS_PER_QUERY = 500  # named hands whose booked facts one query reads (bound parameters)
 _alert_decoder = msgspec.json.Decoder(Alert)
 
@@ -349,6 +380,13 @@ def _read_sources(conn: Connection, case_ids: list[int]
               .where(e.case_id.in_(case_ids), e.source_id.startswith(ALERT)))
     for case_id, source, raw, in_catalog in conn.execute(alerts):
         yield case_id, source, _alert(source, raw, bool(in_catalog))
+    refused = conflicts_query().subquery()
+    reposts = (select(e.case_id, e.source_id, refused).select_from(e)
+               .outerjoin(refused, refused.c.source == e.source_id)
+               .where(e.case_id.in_(case_ids), e.source_id.startswith(CONFLICT)))
+    for case_id, source, _, *conflict in conn.execute(reposts):
+        yield case_id, source, (conflict_evidence(*conflict) if conflict[0] is not None
+                                else "the ledger holds no such refused re-post")
 
 
 def _finding(source: str, raw: str | None) -> Evidence | str:

@@ -558,6 +558,14 @@ def _differing_fields(stored_json: str, offered: AdjudicationRecord) -> str:
 
 
 def _conflict_finding(conflict: dict[str, Any]) -> Finding:
+    return conflict_finding(conflict["hand_id"], conflict["stored_sha256"],
+                            conflict["offered_sha256"], conflict["detail"])
+
+
+def conflict_finding(hand_id: str, stored_sha256: str, offered_sha256: str,
+                     detail: str) -> Finding:
+    """The critical SURV-9 finding of a refused re-post, worded once: the ledger reports
+    it, the daily report and the console list it, and a case takes it as its evidence."""
     return Finding(
         code=CONFLICT_CODE,
         rule=CONFLICT_RULE,
@@ -565,8 +573,8 @@ def _conflict_finding(conflict: dict[str, Any]) -> Finding:
         seat=None,
         amount=None,
         message=(
-            f"hand {conflict['hand_id']} re-posted with different content (stored "
-            f"{conflict['stored_sha256'][:12]}, offered {conflict['offered_sha256'][:12]}; "
-            f"{conflict['detail']}); refused, the booked hand is unchanged"
+            f"hand {hand_id} re-posted with different content (stored "
+            f"{stored_sha256[:12]}, offered {offered_sha256[:12]}; "
+            f"{detail}); refused, the booked hand is unchanged"
         ),
     )

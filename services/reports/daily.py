@@ -115,14 +115,10 @@ class ConflictLine:
     def finding(self, hand_id: str) -> Finding:
         """The critical finding the ledger reported when it refused the re-post: counted
         with the day's findings by rule, as the refusals (GEN-8) are."""
-        from services.ledger.posting import CONFLICT_CODE, CONFLICT_RULE
+        from services.ledger.posting import conflict_finding
 
-        return Finding(
-            code=CONFLICT_CODE, rule=CONFLICT_RULE, severity="critical", seat=None,
-            amount=None,
-            message=(f"hand {hand_id} re-posted with different content (stored "
-                     f"{self.stored_sha256[:12]}, offered {self.offered_sha256[:12]}; "
-                     f"{self.detail}); refused, the booked hand is unchanged"))
+        return conflict_finding(hand_id, self.stored_sha256, self.offered_sha256,
+                                self.detail)
 
 
 @dataclass(frozen=True)
