@@ -387,6 +387,11 @@ def _action_page(action: Action) -> Any:
         if too_long:
             return refused(request, session, too_long, status=400)
         assignee = _own_name(text_field(form, "assignee", NAME_CHARACTERS) or None, session)
+        if action == "assign" and assignee is None and "assignee" in form:
+            # An officer's form has an "Assign to" field; cleared, the case was assigned
+            # to the officer (QA). A reviewer's form has none: "Assign to me".
+            return refused(request, session, "name the reviewer to assign the case to "
+                           "(your own name to take it yourself)", status=400)
         if action == "assign" and assignee not in (None, session.username) and not allowed(
                 session.role, "bulk_assign"):
             return refused(request, session, "only a compliance officer assigns cases to "

@@ -76,6 +76,29 @@ def test_a_reviewer_typed_in_full_width_is_that_user(day_engine: Engine) -> None
     assert case is not None and case.summary.assignee == "olga"
 
 
+@pytest.mark.parametrize("typed", ["", "   "])
+def test_an_officer_who_clears_assign_to_is_asked_whom(day_engine: Engine, typed: str
+                                                       ) -> None:
+    """QA: the officer's "Assign to" field cleared (or blanks) assigned the case to the
+    officer. Refused, 400, nothing written; a reviewer's form, which has no such field
+    ("Assign to me"), still takes the case."""
+    case_id = _open_cases(day_engine)[0]
+    before = _trail(day_engine, case_id)
+    officer, csrf = _client(day_engine, "cora")
+    page = officer.post(f"/cases/{case_id}/assign", data={
+        "csrf": csrf, "assignee": typed, "version": case_version(day_engine, case_id)})
+    assert page.status_code == 400
+    assert _problem(page.text) == ("name the reviewer to assign the case to (your own name "
+                                   "to take it yourself)")
+    assert _trail(day_engine, case_id) == before
+    analyst, csrf = _client(day_engine, "olga")
+    page = analyst.post(f"/cases/{case_id}/assign", data={
+        "csrf": csrf, "version": case_version(day_engine, case_id)})
+    assert page.status_code == 303, page.text[:300]
+    case = get_case(day_engine, case_id)
+    assert case is not None and case.summary.assignee == "olga"
+
+
 def test_a_bulk_assignment_of_cases_that_all_changed_is_a_conflict(day_engine: Engine
                                                                    ) -> None:
     first, second, third = _open_cases(day_engine)[3:6]
