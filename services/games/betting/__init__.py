@@ -18,18 +18,10 @@ from services.games.betting.actions import (
     ViolationKind,
 )
 from services.games.betting.engine import BettingHand, OwedPost, RoundOverError
-from services.games.betting.findings import (
-    BettingSeverities,
-    violation_code,
-    violation_findings,
-)
+from services.games.betting.findings import violation_code, violation_findings
 from services.games.betting.pots import Pot, PotBuild, build_pots
 from services.games.betting.rake import (
-    FeeFrom,
-    PotGameRake,
-    PotRakeCap,
     PotRakeHand,
-    PotRakeSchedule,
     RakeMode,
     RakePolicy,
     pot_rake,
@@ -38,12 +30,14 @@ from services.games.betting.rake import (
 from services.games.betting.seating import blind_seats, clockwise_after, first_left_of
 from services.games.betting.settlement import Settlement, settle
 from services.games.betting.showdown import PotAward, award_pots, split_pot
-from services.games.betting.structures import (
-    BettingConfig,
+from services.games.betting.structures import BettingConfig, RoundSpec, RuleIds, Structure
+from services.games.pot_sections import (
+    BettingSeverities,
+    FeeFrom,
+    PotGameRake,
     PotLimitReading,
-    RoundSpec,
-    RuleIds,
-    Structure,
+    PotRakeCap,
+    PotRakeSchedule,
 )
 
 __all__ = [

@@ -28,85 +28,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Annotated, Literal
+from typing import Literal
 
-import msgspec
-
-from services.events.bounds import MAX_SAFE_INTEGER, MAX_SEATS
 from services.events.contract import RakeConfig
 from services.games.betting.pots import Pot
 from services.games.betting.seating import clockwise_after
+from services.games.pot_sections import FeeFrom, PotGameRake, PotRakeSchedule, Rounding
 
 RakeMode = Literal["all", "players", "designated", "none"]
-# The schedule's numbers stay within what a chip amount can be (bounds.py): a number of
-# 10**20 was read, then could not reach the native core. (Their lower bounds are checked,
-# with their own words, in ``PotRakeSchedule.__post_init__``.)
-_Number = Annotated[int, msgspec.Meta(le=MAX_SAFE_INTEGER)]
-FeeFrom = Literal["stack", "pot"]
-Rounding = Literal["down", "nearest", "up"]
-
-
-class PotRakeCap(msgspec.Struct, forbid_unknown_fields=True):
-    """One row of a schedule's caps: at least ``min_players`` dealt in, at most ``cap``."""
-
-    min_players: Annotated[int, msgspec.Meta(ge=0, le=MAX_SEATS)]
-    cap: _Number
-
-
-class PotRakeSchedule(msgspec.Struct, forbid_unknown_fields=True):
-    """``[rake.pot]``: the pot rake a room posts (module docstring).
-
-    The rake is ``rate_numerator / rate_denominator`` of the pot (integers: chips and rates
-    are never floats), rounded ``down`` / ``nearest`` (half up) / ``up`` to a multiple of
-    ``unit`` chips, then capped by the first row of ``caps`` (rows in descending
-    ``min_players``) whose ``min_players`` the players dealt in reach (no row reached, or
-    no rows: no cap). No rake on a pot below ``minimum_pot``, nor, with
-    ``no_flop_no_drop``, in a hand that ended before the flop (Five Card Draw: before the
-    draw). ``rate_numerator = 0`` posts no pot rake."""
-
-    rate_numerator: _Number
-    rate_denominator: _Number
-    unit: _Number
-    rounding: Rounding
-    minimum_pot: _Number
-    no_flop_no_drop: bool
-    caps: list[PotRakeCap]
-
-    def __post_init__(self) -> None:
-        if self.rate_numerator < 0 or self.rate_denominator <= 0:
-            raise ValueError("rake.pot: the rate is rate_numerator / rate_denominator, a "
-                             "numerator of 0 or more over a denominator of 1 or more")
-        if self.rate_numerator > self.rate_denominator:
-            raise ValueError("rake.pot: a rate above the whole pot")
-        if self.unit < 1 or self.minimum_pot < 0:
-            raise ValueError("rake.pot: unit is at least 1 chip, minimum_pot at least 0")
-        rows = [row.min_players for row in self.caps]
-        if rows != sorted(rows, reverse=True) or len(set(rows)) != len(rows):
-            raise ValueError("rake.pot: caps rows go from the most players down, once each")
-        if any(row.cap < 0 for row in self.caps):
-            raise ValueError("rake.pot: a cap is 0 chips or more")
-
-    @property
-    def posted(self) -> bool:
-        return self.rate_numerator > 0
-
-
-class PotGameRake(msgspec.Struct, forbid_unknown_fields=True):
-    """The ``[rake]`` table of a pot game's profile section: the GEN-10 readings.
-
-    ``designated_counts_button``: in ``designated`` mode the button pays the fee for every
-    participant including itself (true) or only for the others (false, the HCF-12 wording
-    where the banker is not a participant). ``all_charges_button``: HCF-12 ``all`` reads
-    "every participant pays, and so does the DP"; with the DP read as the button, false
-    (house-v1) takes each fee as a participation fee, so the button pays only when it put
-    chips in; true substitutes literally, so a button dealt in pays the fee even with
-    nothing in the pot. ``fee_from``: where a fee comes from; ``pot``: the room's pot rake
-    schedule (module docstring)."""
-
-    designated_counts_button: bool
-    all_charges_button: bool
-    fee_from: FeeFrom
-    pot: PotRakeSchedule
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,6 @@ from dataclasses import dataclass, field
 
 from services.games.betting.pots import Pot, PotBuild, build_pots
 from services.games.betting.rake import (
-    FeeFrom,
     PotRake,
     RakePolicy,
     cap_at_stacks,
@@ -23,6 +22,7 @@ from services.games.betting.rake import (
     take_from_pots,
 )
 from services.games.betting.showdown import PotAward, award_pots
+from services.games.pot_sections import FeeFrom
 
 
 @dataclass(frozen=True)

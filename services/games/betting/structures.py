@@ -12,13 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-Structure = Literal["fixed", "pot", "no"]
+from services.games.pot_sections import PotLimitReading
 
-# FCD-8 pot limit. "raise_by_pot_after_call" (house-v1, the rule book's reading): the
-# largest bet or raise is the pot after the call, so the raiser's total for the round is
-# at most the current bet plus the pot after calling it. "total_at_most_pot_after_call":
-# the raiser's whole total is capped at the pot after its call (a room posting that).
-PotLimitReading = Literal["total_at_most_pot_after_call", "raise_by_pot_after_call"]
+Structure = Literal["fixed", "pot", "no"]
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ from typing import Annotated, Literal
 import msgspec
 
 from services.events.contract import Severity
-from services.games.betting import BettingSeverities, PotGameRake, PotLimitReading
+from services.games.pot_sections import BettingSeverities, PotGameRake, PotLimitReading
 from services.games.profile import MAX_MULTIPLE, Multiple
 
 SECTION = "draw7a"

@@ -12,7 +12,7 @@ import msgspec
 
 from services.events.bounds import MAX_SAFE_INTEGER
 from services.events.contract import Severity
-from services.games.betting import BettingSeverities, PotGameRake, PotLimitReading
+from services.games.pot_sections import BettingSeverities, PotGameRake, PotLimitReading
 from services.games.profile import MAX_MULTIPLE, Multiple
 
 SECTION = "holdem"
