@@ -20,15 +20,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rich.console import Console
-from rich.progress import (
-    BarColumn,
-    Progress,
-    ProgressColumn,
-    Task,
-    TaskID,
-    TextColumn,
-    TimeRemainingColumn,
-)
 from rich.table import Table
 from rich.text import Text
 
@@ -36,50 +27,23 @@ from services.adjudicator.steps import finding_key
 from services.events.logfile import examine
 
 if TYPE_CHECKING:
+    from rich.progress import Progress, TaskID
+
     from services.adjudicator.steps import EncodedRecord, EncodedRun
     from services.events.contract import AdjudicationRecord, Alert
 
 err = Console(stderr=True)
 
 
-class RateColumn(ProgressColumn):
-    """``4,210 events/s``: the task's speed in its own unit (``task.fields["unit"]``)."""
-
-    def render(self, task: Task) -> Text:
-        unit = task.fields.get("unit", "items")
-        if task.speed is None:
-            return Text(f"- {unit}/s", style="progress.data.speed")
-        return Text(f"{task.speed:,.0f} {unit}/s", style="progress.data.speed")
-
-
-class CountColumn(ProgressColumn):
-    """``12,000/60,000 events`` (or ``12,000 events`` while the total is unknown)."""
-
-    def render(self, task: Task) -> Text:
-        unit = task.fields.get("unit", "items")
-        done = f"{int(task.completed):,}"
-        if task.total is None:
-            return Text(f"{done} {unit}", style="progress.download")
-        return Text(f"{done}/{int(task.total):,} {unit}", style="progress.download")
-
-
 def progress_bar(console: Console = err, get_time: Callable[[], float] | None = None
                  ) -> Progress:
-    """A bar with what is counted, done/total, a second count (``note``), rate, time left.
-    ``get_time``: the clock (tests give their own)."""
-    return Progress(
-        TextColumn("[bold]{task.description}"),
-        BarColumn(),
-        CountColumn(),
-        TextColumn("{task.fields[note]}"),
-        RateColumn(),
-        TextColumn("time left"),
-        TimeRemainingColumn(),
-        console=console,
-        transient=True,
-        disable=not console.is_terminal,
-        get_time=get_time,
-    )
+    """A bar with what is counted, done/total, a second count (``note``), rate, time left
+    (``services.terminal_progress``). ``get_time``: the clock (tests give their own)."""
+    # Imported here: rich.progress was ~4 ms of the start-up of `pitwatch adjudicate`,
+    # which draws no bar when stderr is not a terminal (``log_progress``).
+    from services.terminal_progress import progress_bar as bar
+
+    return bar(console, get_time)
 
 
 def count_lines(path: Path) -> int:
@@ -105,7 +69,8 @@ class LogProgress:
     same whoever consumes the lines; it is a progress figure, not a result.
     """
 
-    def __init__(self, progress: Progress, task: TaskID) -> None:
+    def __init__(self, progress: Progress | None, task: TaskID | None = None) -> None:
+        """``progress`` None: no bar at all (``log_progress`` off a terminal)."""
         self._progress = progress
         self._task = task
         self._hands = 0
@@ -114,7 +79,7 @@ class LogProgress:
     @property
     def visible(self) -> bool:
         """Somebody sees the bar (stderr is a terminal): counting is worth its passes."""
-        return not self._progress.disable
+        return self._progress is not None and not self._progress.disable
 
     def counted(self, lines: int, hands: int) -> None:
         """Advance by a buffer whose lines and ``hand_ended`` events were counted by its
@@ -131,8 +96,9 @@ class LogProgress:
             self.counted(chunk.count(b"\n"), chunk.count(HAND_ENDED))
 
     def _flush(self) -> None:
-        self._progress.update(self._task, advance=self._pending,
-                              note=f"{self._hands:,} hands")
+        if self._progress is not None and self._task is not None:
+            self._progress.update(self._task, advance=self._pending,
+                                  note=f"{self._hands:,} hands")
         self._pending = 0
 
 
@@ -150,7 +116,11 @@ def lines_beforehand(path: Path, console: Console = err) -> int | None:
 @contextmanager
 def log_progress(path: Path, what: str, console: Console = err) -> Iterator[LogProgress]:
     """``with log_progress(log, "adjudicating") as bar:``, the bar advanced by ``counted``
-    or ``chunks`` as the log is read (``services.log_run.log_steps``)."""
+    or ``chunks`` as the log is read (``services.log_run.log_steps``). Off a terminal
+    there is no bar to draw, and none is made (``progress_bar``: its import)."""
+    if not console.is_terminal:
+        yield LogProgress(None)
+        return
     total = lines_beforehand(path, console)
     with progress_bar(console) as progress:
         task = progress.add_task(f"{what} {path.name}", total=total, unit="events",

@@ -276,3 +276,19 @@ def _every_command_imported() -> Any:
     for name, lazy in PitwatchCommands.lazy.items():
         group.add_command(lazy.build(name), name)
     return group
+
+
+def test_a_native_run_loads_no_betting_engine_and_no_progress_bar(tmp_path: Path) -> None:
+    """The start-up of ``pitwatch adjudicate``: the pot games' profiles read their betting
+    sections (``services.games.pot_sections``) without the betting engine, whose package
+    was ~9 ms of it; and off a terminal no bar is drawn, so ``rich.progress`` (~4 ms) is
+    not imported. Counted in modules, not seconds."""
+    log = tmp_path / "draw7a.jsonl"
+    code, _ = _heavy_after("simulate", "--game", "draw7a", "--tables", "1", "--hands", "3",
+                           "--seed", "1", "-o", str(log))
+    assert code == 0
+    code, modules = _modules_after("adjudicate", str(log))
+    assert code == 0
+    assert "services.games.pot_sections" in modules  # the probe sees the profiles load
+    assert {m for m in modules if m.startswith("services.games.betting")} == set()
+    assert "rich.progress" not in modules
