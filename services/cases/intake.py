@@ -183,7 +183,20 @@ def alert_evidence(alert: Alert) -> Evidence | None:
         if isinstance(cited, dict) and isinstance(cited.get("hand_id"), str):
             hands.append((str(cited.get("table_id") or alert.table_id), cited["hand_id"]))
     subject = alert_subject(alert)
-    tags = {("table", alert.table_id)} | {("table", t) for t, _ in hands}
+    tags = alert_tags(alert) | {("table", t) for t, _ in hands}
+    return Evidence(
+        source_id=f"alert:{alert_key(alert)}", kind="alert", subject=subject,
+        table_id=alert.table_id, hand_id=alert.hand_id, rule=alert.rule, code=alert.code,
+        severity=alert.severity, summary=alert.message, hands=tuple(dict.fromkeys(hands)),
+        tags=tuple(sorted(tags)))
+
+
+def alert_tags(alert: Alert) -> set[tuple[str, str]]:
+    """Whom and what an alert names, as (kind, value): its table, the dealer and players
+    of its evidence and subject, its game. The queue finds the alert's case by them, and
+    the console's search finds the alert by them."""
+    evidence: dict[str, Any] = alert.evidence or {}
+    tags = {("table", alert.table_id)}
     for name in ("dealer", "player", "from_player", "to_player"):
         if isinstance(evidence.get(name), str):
             tags.add(("dealer" if name == "dealer" else "player", evidence[name]))
@@ -191,15 +204,12 @@ def alert_evidence(alert: Alert) -> Evidence | None:
         tags.add(("player", str(player)))
     if isinstance(evidence.get("game"), str):
         tags.add(("game", evidence["game"]))
+    subject = alert_subject(alert)
     if subject.kind in ("dealer", "player"):
         tags.add((subject.kind, subject.ids[0]))
     if subject.kind == "pair":
         tags |= {("player", p) for p in subject.ids}
-    return Evidence(
-        source_id=f"alert:{alert_key(alert)}", kind="alert", subject=subject,
-        table_id=alert.table_id, hand_id=alert.hand_id, rule=alert.rule, code=alert.code,
-        severity=alert.severity, summary=alert.message, hands=tuple(dict.fromkeys(hands)),
-        tags=tuple(sorted(tags)))
+    return tags
 
 
 def evidence_of(records: Iterable[AdjudicationRecord], alerts: Iterable[Alert]
