@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import os
 import tomllib
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -45,7 +44,10 @@ PROFILE_FILE = "profile.toml"  # a profile's own settings (``extends``), not a s
 GEN_SECTION = "gen"  # every hand of every game is judged with it (GEN-1..5)
 # Read by the commands that surveil, a layer above the games (``services.surveillance``).
 SURVEILLANCE_SECTION = "surveillance"
-_BUILTIN_ROOT = "services.games.profiles"
+# The built-in profiles: the folders beside this module, where importlib.resources found
+# them (a package on disk, as ``Path(str(...))`` of its answer needed); not imported,
+# it was ~2 ms of the start-up of `pitwatch adjudicate`.
+_BUILTIN_ROOT = Path(__file__).parent
 
 
 def section_names() -> list[str]:
@@ -154,7 +156,7 @@ def read_profile_folder(folder: Path) -> RuleProfile:
 
 
 def _builtin_folders() -> dict[str, Path]:
-    return _folders(Path(str(resources.files(_BUILTIN_ROOT))))
+    return _folders(_BUILTIN_ROOT)
 
 
 def _known_folders(extra_dir: str | Path | None) -> dict[str, Path]:
