@@ -32,7 +32,7 @@ from services.ledger.db import (
     ledger_exists,
     ledger_url,
     open_existing_ledger,
-    open_ledger,
+    open_ledger_created,
     shown_url,
 )
 from services.ledger.listing import (
@@ -89,10 +89,9 @@ def open_for_writing(url: str, option: str = "--db", default: str | None = DEFAU
     """
     try:
         parsed = ledger_url(url)
-        new = not ledger_exists(url)
-        if new and parsed.get_backend_name() == "sqlite" and url != default:
+        if not ledger_exists(url) and url != default:
             _check_folder(parsed.database, option)
-        engine = open_ledger(url)
+        engine, new = open_ledger_created(url)
     except LedgerUnavailable as exc:
         raise typer.BadParameter(str(exc), param_hint=option) from None
     if new:

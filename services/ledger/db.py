@@ -90,12 +90,20 @@ def open_ledger(url: str = DEFAULT_URL) -> Engine:
     them off per connection) and WAL journaling is used (readers never block the writer).
     Raises ``LedgerUnavailable`` when the URL cannot be opened.
     """
+    return open_ledger_created(url)[0]
+
+
+def open_ledger_created(url: str = DEFAULT_URL) -> tuple[Engine, bool]:
+    """``open_ledger``, and whether the database held no pitwatch schema before (its
+    tables were created now): a PostgreSQL URL whose database or schema was mistyped
+    opens as an empty one, and the user is told a new ledger was made there."""
     parsed = ledger_url(url)
     engine = _make_engine(parsed)
     with _explained(parsed):
-        if stamped_revision(engine) != HEAD_REVISION:
+        revision = stamped_revision(engine)
+        if revision != HEAD_REVISION:
             upgrade_to_head(engine)
-    return engine
+    return engine, revision is None
 
 
 def open_existing_ledger(url: str) -> Engine:

@@ -89,6 +89,24 @@ def test_writing_creates_the_ledger_and_says_so(tmp_path: Path) -> None:
     assert "duplicate 1" in again.stderr
 
 
+def test_a_new_ledger_is_said_on_either_database(db_url: str, tmp_path: Path) -> None:
+    """A PostgreSQL URL whose schema holds nothing yet (a mistyped name opens as such)
+    made its tables in silence; SQLite said so (QA). Both say it once."""
+    from sqlalchemy import make_url
+
+    records = tmp_path / "records.jsonl"
+    records.write_bytes(encode_record(hcf_seat1_wins()) + b"\n")
+    database = make_url(db_url).database
+    if db_url.startswith("sqlite") and database:  # a folder given must exist (test below)
+        Path(database).parent.mkdir(parents=True)
+    ran = pitwatch("ledger", "post", str(records), "--db", db_url)
+    assert ran.code == 0, ran.stderr
+    shown = make_url(db_url).render_as_string(hide_password=True)
+    assert f"created a new ledger at {shown}" in ran.stderr
+    again = pitwatch("ledger", "post", str(records), "--db", db_url)
+    assert again.code == 0 and "created" not in again.stderr
+
+
 def test_writing_a_ledger_into_a_folder_that_is_not_there(tmp_path: Path) -> None:
     records = tmp_path / "records.jsonl"
     records.write_bytes(encode_record(hcf_seat1_wins()) + b"\n")
