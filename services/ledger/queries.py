@@ -277,20 +277,26 @@ def stored_hand(engine: Engine, hand_id: str) -> StoredHand | None:
     )
 
 
-def judged_under_unknown(engine: Engine, known: Collection[str], first_day: dt.date,
-                         last_day: dt.date, table_id: str | None = None) -> dict[str, int]:
-    """The rule profiles the span's booked hands were judged under that ``known`` lacks,
-    with their hands: a run that re-derives them without those profiles (a shell without
-    ``PITWATCH_PROFILES``) judges every such hand "unknown rule profile", a difference
-    that says nothing of the log or the booking. Hands judged unknown when booked are
-    left out: for them the run is the same."""
+def judged_under_unknown(engine: Engine, known: Collection[str], first_day: dt.date | None,
+                         last_day: dt.date | None, table_id: str | None = None,
+                         hand_ids: Collection[str] | None = None) -> dict[str, int]:
+    """The rule profiles the span's booked hands (or ``hand_ids``, of any day) were judged
+    under that ``known`` lacks, with their hands: a run that re-derives them without
+    those profiles (a shell without ``PITWATCH_PROFILES``) judges every such hand
+    "unknown rule profile", a difference that says nothing of the log or the booking.
+    Hands judged unknown when booked are left out: for them the run is the same."""
     judged_unknown = select(FindingRow.hand_id).where(FindingRow.hand_id == Hand.hand_id,
                                                       FindingRow.code == UNKNOWN_PROFILE_CODE)
     query = (select(Hand.rule_profile, func.count())
-             .where(Hand.day >= first_day, Hand.day <= last_day,
-                    Hand.rule_profile.is_not(None), Hand.rule_profile.not_in(list(known)),
+             .where(Hand.rule_profile.is_not(None), Hand.rule_profile.not_in(list(known)),
                     ~judged_unknown.exists())
              .group_by(Hand.rule_profile).order_by(Hand.rule_profile))
+    if first_day is not None:
+        query = query.where(Hand.day >= first_day)
+    if last_day is not None:
+        query = query.where(Hand.day <= last_day)
+    if hand_ids is not None:
+        query = query.where(Hand.hand_id.in_(sorted(hand_ids)))
     if table_id is not None:
         query = query.where(Hand.table_id == table_id)
     with engine.connect() as conn:

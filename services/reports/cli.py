@@ -288,6 +288,8 @@ def daily(
     if alert_list is not None and alerts is not None:
         report.attach_alerts(alert_list, alerts.name)
     html = render_html("daily.html", d=report, generated_at=stamp, link=safe_name)
+    if out is not None and report.review_hand_ids and _beside_a_file(out):
+        _refuse_unknown_profiles(engine, report.review_hand_ids)
     _write(html, fmt, out)
     if out is not None and report.review_hand_ids and not _beside_a_file(out):
         err.print(f"{out} is not a file: the {len(report.review_hand_ids)} hand reports the "
@@ -297,6 +299,22 @@ def daily(
         copies = HandCopies(engine, url, stamp, alert_list, alerts.name if alerts else None)
         if not copies.write(report.review_hand_ids, events, out.parent):
             raise typer.Exit(INPUT_PROBLEMS)
+
+
+def _refuse_unknown_profiles(engine: Engine, hand_ids: list[str]) -> None:
+    """Stop before anything is written (one line, exit 2) when a hand whose report goes
+    beside the daily report was judged under a rule profile this run does not know: the
+    daily report was written, then the command failed with exit 2 and wrote no hand's
+    report (QA, a shell without ``PITWATCH_PROFILES``)."""
+    from services.games.profile import UnknownProfileError
+    from services.games.unknown_profiles import not_known_here
+    from services.ledger.queries import judged_under_unknown
+
+    known = read_profiles().names()
+    judged = judged_under_unknown(engine, known, None, None, hand_ids=hand_ids)
+    if judged:
+        raise UnknownProfileError(f"the day's hands to review were "
+                                  f"{not_known_here(judged, known)}")
 
 
 def _refuse_what_is_no_event_log(events: Path) -> None:
