@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import errno
 import os
+import signal
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -129,6 +130,7 @@ class PitwatchGroup(LazyGroup):
                 return USAGE
             sys.exit(USAGE)
         said_oserror = False  # a file-system error is said: standard output's too, once
+        _stop_on_sigterm()
         try:
             result = super().main(args, prog_name, complete_var, standalone_mode=False,
                                   **extra)
@@ -160,6 +162,21 @@ class PitwatchGroup(LazyGroup):
         if not standalone_mode:
             return code
         sys.exit(_flushed(code, said_oserror))
+
+
+def _stop_on_sigterm() -> None:
+    """SIGTERM (``kill``, a service manager, a CI timeout) stops a command as Ctrl-C does
+    (exit 130), the files it was writing taken back, and it says so in one line. Left to
+    the default, the process died at once: an import stopped so left its hidden
+    ``.NAME.partial`` (43 MB) beside the output, and said nothing (QA). A signal the
+    parent set to be ignored stays ignored; the pipeline services set their own."""
+    if signal.getsignal(signal.SIGTERM) is signal.SIG_DFL:
+        signal.signal(signal.SIGTERM, _terminated)
+
+
+def _terminated(_signum: int, _frame: object) -> None:
+    print_error("stopped by SIGTERM before it finished: run the command again")
+    raise KeyboardInterrupt("SIGTERM")
 
 
 def file_system_refusal(exc: OSError) -> str:
