@@ -23,6 +23,7 @@ from services.importers.phh import (
     ENGINES,
     RULE_PROFILE,
     ImportResult,
+    SessionNameClash,
     import_phh,
     limits_by_kind,
     skipped_by_reason,
@@ -108,8 +109,11 @@ def phh(
     not_the_input({"--output": output}, *read)
     existed = output.exists()
     with written_whole(output) as fh:
-        result = import_phh(files, rule_profile=rule_profile,
-                            chip_unit=_chip_unit(chip_unit), engine=engine, output=fh)
+        try:
+            result = import_phh(files, rule_profile=rule_profile,
+                                chip_unit=_chip_unit(chip_unit), engine=engine, output=fh)
+        except SessionNameClash as exc:  # the file is left as it was
+            raise typer.BadParameter(str(exc), param_hint="FILES") from None
         if result.read == 0 and not expand(files):  # not "0 imported": nothing to read
             raise typer.BadParameter(
                 "found no .phh or .phhs file in " + ", ".join(str(f) for f in files[:3])

@@ -294,16 +294,29 @@ def source_table_name(key: tuple[str, ...]) -> str:
     return "phh:" + (f"{venue}/{table}" if venue else table)
 
 
+class SessionNameClash(ValueError):
+    """Two different folders named alike (``a/pluribus/100`` and ``b/pluribus/100``): one
+    import cannot give both sessions the one table id, nor tell them apart by name."""
+
+
 def table_names(directories: Sequence[Path]) -> dict[Path, str]:
-    """``phh:<path>``, the directory relative to the parent of the common folder of the
-    directories' parents: a session keeps its name (``phh:pluribus/83``) whether it is
-    imported alone or with its siblings."""
-    if not directories:
-        return {}
-    resolved = [d.resolve() for d in directories]
-    root = Path(os.path.commonpath([r.parent for r in resolved])).parent
-    return {d: "phh:" + r.relative_to(root).as_posix()
-            for d, r in zip(directories, resolved, strict=True)}
+    """``phh:<parent>/<folder>``: the session's folder and the folder it is in (of the
+    path resolved), whatever else is imported with it, so a session keeps its name
+    (``phh:pluribus/83``) imported alone, with its siblings or with other data sets. Two
+    different folders that would share a name raise ``SessionNameClash``."""
+    names: dict[Path, str] = {}
+    owners: dict[str, Path] = {}
+    for directory in directories:
+        resolved = directory.resolve()
+        name = "phh:" + ("/".join(resolved.parts[1:][-2:]) or resolved.anchor)
+        other = owners.setdefault(name, resolved)
+        if other != resolved:
+            raise SessionNameClash(
+                f"two sessions would both be table {name}: {other} and {resolved} (a "
+                "session is named by its folder and the folder it is in): rename one of "
+                "them, or the folder it is in")
+        names[directory] = name
+    return names
 
 
 def _hand_order(source: SourceHand) -> tuple[int, tuple[int, str], int]:
