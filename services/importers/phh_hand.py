@@ -33,7 +33,7 @@ from typing import Any
 
 from services.events.numerals import is_ascii_number
 from services.importers.phh_amounts import is_whole, scaled
-from services.importers.phh_names import contract_name_problem, shown
+from services.importers.phh_names import player_names_problem
 from services.importers.phh_toml import wrong_type
 
 HOLDEM_VARIANTS = {"NT": "no", "FT": "fixed"}
@@ -119,8 +119,9 @@ def read_hand(doc: dict[str, Any]) -> PhhHand:
         f"p{i + 1}" for i in range(count))
     if len(names) != count:
         raise Unsupported(f"{len(names)} players named for {count} starting stacks")
-    for name in names:
-        _contract_name(name, "player name", "a player name")
+    problem = player_names_problem(names)
+    if problem is not None:
+        raise Unsupported(*problem)
     _finite(starting, "starting stack")
     _not_below_zero(starting)
     finishing, winnings = _settlement_fields(doc, count)
@@ -128,6 +129,9 @@ def read_hand(doc: dict[str, Any]) -> PhhHand:
     if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
         raise Unsupported("'actions' is not a list of strings")
     number = doc.get("hand")
+    if isinstance(number, Decimal):  # PHH's hand number is an integer; 2.0 sorted first
+        raise Unsupported(f"'hand' is {number}, not an integer (the hand's number)",
+                          "'hand' is not an integer (the hand's number)")
     antes = _finite(_numbers(doc, "antes", count), "ante")
     blinds = _finite(_numbers(doc, "blinds_or_straddles", count), "blind")
     kept_actions = tuple(a.split("#", 1)[0].strip() for a in actions)
@@ -174,16 +178,6 @@ def _finite(values: tuple[Decimal, ...], what: str) -> tuple[Decimal, ...]:
                               f"a {what} not recorded (inf or nan): the chips at stake are "
                               "unknown")
     return values
-
-
-def _contract_name(text: str, what: str, kind: str) -> None:
-    """``text`` must be a name of the v1 contract (``NonEmpty``: 1 to MAX_NAME_LENGTH
-    characters of one line of text): the intake refuses an event with any other, so a
-    hand that would carry one cannot be written as events."""
-    why = contract_name_problem(text)
-    if why is not None:
-        raise Unsupported(f"{what} {shown(text)}: {why}",
-                          f"{kind} the v1 contract does not take ({why.split(' (')[0]})")
 
 
 def _not_below_zero(starting: tuple[Decimal, ...]) -> None:

@@ -6,6 +6,10 @@ the events' ``player_id``, ``table_id`` and ``hand_id``, which the contract boun
 those bounds made events the intake dead-lettered, so the importer checks each name the
 way the contract will, and says which rule a name breaks in the words of its skip
 reason. The native importer's ``phh::hand::contract_name`` is the same check.
+
+A hand that names one player twice is skipped too: its two seats would be merged into
+one (both seats' cards and chips, one seat gone) and the adjudication would find faults
+the table never made.
 """
 
 from __future__ import annotations
@@ -29,3 +33,18 @@ def contract_name_problem(text: str) -> str | None:
 def shown(text: str) -> str:
     """``text`` quoted for a skip reason, its escapes visible, cut short if long."""
     return repr(text) if len(text) <= 60 else repr(text[:57]) + "..."
+
+
+def player_names_problem(names: tuple[str, ...]) -> tuple[str, str] | None:
+    """Why a hand's players cannot be seated as named (the skip reason and its kind): a
+    name the v1 contract does not take, or one player named twice; None if they can."""
+    for name in names:
+        why = contract_name_problem(name)
+        if why is not None:
+            return (f"player name {shown(name)}: {why}",
+                    f"a player name the v1 contract does not take ({why.split(' (')[0]})")
+    for i, name in enumerate(names):
+        if name in names[:i]:
+            return (f"player {shown(name)} named twice in one hand (players "
+                    f"{names.index(name) + 1} and {i + 1})", "a player named twice in one hand")
+    return None

@@ -196,7 +196,7 @@ pub fn read_hand(doc: &[(String, Toml)]) -> Result<PhhHand, NotRead> {
         return Err(Defer("fewer than two players"));
     }
     if !distinct {
-        return Err(Defer("a player named twice in one hand"));
+        return Err(Skip); // `phh_names.player_names_problem`: its seats would be merged
     }
     if !players.iter().all(|p| contract_name(p)) {
         return Err(Defer("a player name the v1 contract does not take"));
@@ -225,6 +225,7 @@ pub fn read_hand(doc: &[(String, Toml)]) -> Result<PhhHand, NotRead> {
     let (number, label) = match get(doc, "hand") {
         Some(Toml::Num(n)) if n.integer => (Some(n.mantissa), Some(n.mantissa.to_string())),
         Some(Toml::Str(s)) => (None, Some(s.clone())),
+        Some(Toml::Num(_)) => return Err(Skip), // `hand = 2.0`: PHH's hand number is an integer
         _ => (None, None),
     };
     Ok(PhhHand {
@@ -315,5 +316,15 @@ mod tests {
                       HAND.replace("hand = 3", "hand = '3'")] {
             assert_ne!(hand.record(), read(&other).record(), "{other}");
         }
+    }
+
+    #[test]
+    fn a_player_named_twice_or_a_hand_number_not_an_integer_is_skipped() {
+        let named = HAND.replace("hand = 3\n", "hand = 3\nplayers = ['Ann', 'Ann']\n");
+        for text in [named, HAND.replace("hand = 3", "hand = 3.0"), HAND.replace("hand = 3", "hand = inf")] {
+            let sections = parse(&text, false).unwrap();
+            assert!(matches!(read_hand(&sections[0].doc), Err(NotRead::Skip)), "{text}");
+        }
+        assert_eq!(read(&HAND.replace("hand = 3", "hand = 'h3'")).label.as_deref(), Some("h3"));
     }
 }
