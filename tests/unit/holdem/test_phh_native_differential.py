@@ -244,6 +244,8 @@ BASE = ("variant = 'NT'\nantes = [0, 0, 0]\nblinds_or_straddles = [1, 2, 0]\nmin
     ("a starting stack below zero", BASE.replace("[100, 100, 100]", "[100, -100, 100]")),
     ("a draw action", BASE.replace("'p2 f'", "'p2 sd 7h'")),
     ("fewer players than stacks", BASE.replace("'Ann', 'Bob', 'Cat'", "'Ann', 'Bob'")),
+    ("a player named twice", BASE.replace("'Cat'", "'Ann'")),
+    ("a hand number that is not an integer", BASE.replace("hand = 1", "hand = 2.0")),
     ("seats out of clockwise order", BASE + "seats = [5, 2, 7]\n"),
     ("a seat beyond 64", BASE + "seats = [2, 5, 65]\n"),
 ])
@@ -294,7 +296,6 @@ def test_a_phhs_file_with_skips_and_a_hand_listed_twice_is_native(tmp_path: Path
     ("a non-string player", BASE.replace("players = ['Ann', 'Bob', 'Cat']",
                                          "players = [1, 2, 3]")),
     ("an escape in a string", BASE.replace("'Cat'", '"C\\tat"')),
-    ("a name twice", BASE.replace("'Cat'", "'Ann'")),
     ("a player name with a tab", BASE.replace("'Cat'", "'C\tat'")),
     ("a player name with U+0085", BASE.replace("'Cat'", "'C\x85at'")),
     ("an empty player name", BASE.replace("'Cat'", "''")),
