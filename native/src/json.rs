@@ -106,7 +106,7 @@ impl<'a> Value<'a> {
     /// The value of member `key` of an object.
     pub fn get(&self, key: &str) -> Option<&Value<'a>> {
         match self {
-            Value::Object(members) => members.iter().find(|(k, _)| k == key).map(|(_, v)| v),
+            Value::Object(members) => members.iter().find(|(k, _)| crate::short_eq::same_str(k, key)).map(|(_, v)| v),
             _ => None,
         }
     }

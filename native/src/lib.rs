@@ -19,6 +19,7 @@ pub mod logfile;
 pub mod phh;
 pub mod rules;
 pub mod schema;
+pub mod short_eq;
 pub mod recycle;
 pub mod segment_pack;
 pub mod state;

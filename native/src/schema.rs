@@ -376,7 +376,7 @@ pub const HAND_STARTED_INDEX: u8 = 6;
 pub const HAND_ENDED_INDEX: u8 = 25;
 
 pub fn event_index(tag: &str) -> Option<u8> {
-    EVENT_TYPES.iter().position(|t| t.tag == tag).map(|i| i as u8)
+    EVENT_TYPES.iter().position(|t| crate::short_eq::same_str(t.tag, tag)).map(|i| i as u8)
 }
 
 /// Every struct schema reachable from the event types (bodies and nested structs).

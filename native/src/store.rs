@@ -12,6 +12,7 @@
 use crate::json::Value;
 use crate::timestamp::Timestamp;
 use crate::schema::{Kind, Pattern, StructSchema, EVENT_TYPES};
+use crate::short_eq::same_str;
 pub use crate::ids::EventId;
 use crate::validate::{is_card, Event as Envelope};
 use std::borrow::Cow;
@@ -89,9 +90,9 @@ pub struct Same {
 impl Same {
     pub fn of(env: &Envelope<'_>, keys: &HandKeys<'_>) -> Same {
         Same {
-            table_id: env.table_id == keys.table_id,
-            hand_id: env.hand_id == Some(keys.hand_id),
-            source: env.source == keys.source,
+            table_id: same_str(env.table_id, keys.table_id),
+            hand_id: env.hand_id.map_or(false, |h| same_str(h, keys.hand_id)),
+            source: same_str(env.source, keys.source),
         }
     }
 }

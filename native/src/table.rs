@@ -823,7 +823,7 @@ impl TableState {
             return;
         }
         let belongs = match (&self.open_hand, env.hand_id) {
-            (Some(hand), Some(h)) => hand.hand_id == h,
+            (Some(hand), Some(h)) => crate::short_eq::same_str(&hand.hand_id, h),
             _ => false,
         };
         if !belongs {

@@ -10,6 +10,7 @@ use super::Stop;
 use crate::json::Value;
 use crate::rules::profile::ChineseProfile;
 use crate::rules::{self as r, chips, finding, int, opt_int, str_list, Chips, OrdMap, RFinding};
+use crate::short_eq::same_str;
 use crate::table::DecodedEvent;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -280,7 +281,7 @@ fn minus<'a>(a: &[&'a str], b: &[&'a str]) -> Vec<&'a str> {
     let mut rest: Vec<&str> = b.to_vec();
     let mut out = Vec::new();
     for card in a {
-        match rest.iter().position(|c| c == card) {
+        match rest.iter().position(|c| same_str(c, card)) {
             Some(at) => {
                 rest.swap_remove(at);
             }
@@ -312,7 +313,7 @@ fn check_set_cards(seat: i64, setting: &Setting<'_>, reading: &HandReading<'_>, 
 
 /// `_auto_wins_made`: the wins the 13 cards make (a bit per `AUTO_WINS` entry).
 fn auto_wins_made(cards: &[&str]) -> Result<u8, Stop> {
-    let distinct = cards.iter().enumerate().all(|(i, c)| !cards[..i].contains(c));
+    let distinct = cards.iter().enumerate().all(|(i, c)| !cards[..i].iter().any(|d| same_str(c, d)));
     if !distinct || !ev::may_hold_auto_win(cards)? {
         return Ok(0);
     }
@@ -368,7 +369,7 @@ fn judge_setting<'a>(seat: i64, setting: &Setting<'a>, events: &'a [DecodedEvent
         }
     }
     let all = setting.cards();
-    if all.iter().enumerate().any(|(i, c)| all[..i].contains(c)) {
+    if all.iter().enumerate().any(|(i, c)| all[..i].iter().any(|d| same_str(c, d))) {
         wrong.push("a card is set twice".to_string());
     }
     if !wrong.is_empty() {
