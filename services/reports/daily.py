@@ -84,6 +84,7 @@ class Totals:
     between: int = 0
     returned: int = 0
     returned_paid: int = 0
+    pot_rake: int = 0  # of ``rake``, taken from the pot under a profile's pot rake
 
     @property
     def win(self) -> int:
@@ -95,7 +96,7 @@ class Totals:
 
     def add(self, other: Totals) -> None:
         for name in ("hands", "booked", "drop", "payouts", "rake", "bank", "findings",
-                     "review", "between", "returned", "returned_paid"):
+                     "review", "between", "returned", "returned_paid", "pot_rake"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
 
 
@@ -157,6 +158,7 @@ class TableDay:
     game_name: str
     totals: Totals = field(default_factory=Totals)
     rake_by_mode: dict[str, int] = field(default_factory=dict)
+    pot_rake_by_mode: dict[str, int] = field(default_factory=dict)  # of it, from the pot
     findings: list[FindingCount] = field(default_factory=list)
     dealers: dict[str, Totals] = field(default_factory=dict)
 
@@ -197,6 +199,7 @@ class DailyReport:
     dealers: dict[str, Totals] = field(default_factory=dict)
     dealer_tables: dict[str, list[str]] = field(default_factory=dict)
     rake_by_mode: dict[str, int] = field(default_factory=dict)
+    pot_rake_by_mode: dict[str, int] = field(default_factory=dict)
     findings: list[FindingCount] = field(default_factory=list)
     review: list[ReviewHand] = field(default_factory=list)
     # Of ``review``, the last this many: booked without a day, placed on this one by
@@ -242,12 +245,13 @@ class HandMoney:
     between: int = 0  # chips paid from one seat's stack to another's
     returned: int = 0  # a dead hand's wagers and bets: not drop
     returned_paid: int = 0  # a dead hand's payouts (its refunds): not payouts
+    pot_rake: int = 0  # of ``rake``, taken from the pot (a profile's pot rake), not a fee
 
 
 def hand_money(record: AdjudicationRecord) -> HandMoney:
     """Drop, payouts, rake and house-bank result of one hand, from its movements; a dead
     hand's wagers and payouts apart (``returned``, ``returned_paid``)."""
-    drop = payouts = rake = bank = between = returned = 0
+    drop = payouts = rake = bank = between = returned = pot_rake = 0
     for m in record.movements or []:
         if counts_as_drop(m.kind, record.status):
             drop += m.amount
@@ -259,6 +263,7 @@ def hand_money(record: AdjudicationRecord) -> HandMoney:
             between += m.amount
         if m.kind == "rake":
             rake += m.amount
+            pot_rake += m.amount if m.from_ == "pot" else 0
         elif m.kind == "rake_refund":
             rake -= m.amount
         elif m.to == "house":
@@ -266,8 +271,8 @@ def hand_money(record: AdjudicationRecord) -> HandMoney:
         elif m.from_ == "house":
             bank -= m.amount
     if record.status == NOT_PLAYED_OUT:  # its refunds are not payouts, as its wagers
-        return HandMoney(drop, 0, rake, bank, between, returned, payouts)
-    return HandMoney(drop, payouts, rake, bank, between, returned)
+        return HandMoney(drop, 0, rake, bank, between, returned, payouts, pot_rake)
+    return HandMoney(drop, payouts, rake, bank, between, returned, pot_rake=pot_rake)
 
 
 def _hand_totals(hand: BookedHand) -> Totals:
@@ -279,6 +284,7 @@ def _hand_totals(hand: BookedHand) -> Totals:
         totals.rake, totals.bank = money.rake, money.bank
         totals.between = money.between
         totals.returned, totals.returned_paid = money.returned, money.returned_paid
+        totals.pot_rake = money.pot_rake
     return totals
 
 
@@ -313,6 +319,10 @@ def daily_report(
         if totals.booked and (totals.rake or mode not in entry.rake_by_mode):
             entry.rake_by_mode[mode] = entry.rake_by_mode.get(mode, 0) + totals.rake
             report.rake_by_mode[mode] = report.rake_by_mode.get(mode, 0) + totals.rake
+        if totals.booked and totals.pot_rake:  # "none ... 50" read as rake taken unposted
+            entry.pot_rake_by_mode[mode] = entry.pot_rake_by_mode.get(mode, 0) + totals.pot_rake
+            report.pot_rake_by_mode[mode] = (report.pot_rake_by_mode.get(mode, 0)
+                                             + totals.pot_rake)
         for f in hand.findings:
             counts[key][(f.rule, f.severity, f.code)] += 1
         if hand.needs_review:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import re
 import uuid
 from pathlib import Path
 
@@ -92,6 +93,10 @@ def test_day_totals_hand_computed() -> None:
     assert report.dealer_tables == {"d1": ["T1", "T2"], "d2": ["T1"]}
     assert t1.rake_by_mode == {"none": 0} and t2.rake_by_mode == {"players": 5}
     assert report.rake_by_mode == {"none": 0, "players": 5}
+    # C's 5 went pot -> house: rake taken from the pot, which the report says apart
+    # (QA: a pot rake under mode none read as rake taken where none was posted).
+    assert (t1.pot_rake_by_mode, t2.pot_rake_by_mode) == ({}, {"players": 5})
+    assert report.pot_rake_by_mode == {"players": 5} and hand_money(records()[2]).pot_rake == 5
     assert [(f.rule, f.severity, f.code, f.count) for f in t1.findings] == [
         ("RP-7", "critical", "MISPAY", 1)]
     assert report.review_hand_ids == ["B"]
@@ -130,3 +135,21 @@ def test_a_difference_is_shown_not_hidden(tmp_path: Path) -> None:
     rows = reconcile(engine, report)
     bad = [(r.table_id, r.quantity, r.report, r.ledger) for r in rows if not r.ok]
     assert bad == [("T1", "drop", 41, 40)]
+
+
+def test_the_rake_taken_from_the_pot_is_shown_beside_its_mode() -> None:
+    """The rendered table: T1 (mode none, no rake) 0 from the pot, T2 (mode players) 5 of
+    its 5 from the pot; the column is there only when some rake came from a pot."""
+    from services.reports.render import render_html
+
+    report = daily_report(records_of_day(records(), DAY), DAY, None, "test")
+    html = render_html("daily.html", d=report, generated_at="2026-01-07T00:00:00Z",
+                       link=str)
+    rows = re.findall(r"<tr><td>(T\d)</td><td>(\w+)</td><td class=\"num\">([^<]*)</td>"
+                      r"<td class=\"num\">([^<]*)</td></tr>", html)
+    assert rows == [("T1", "none", "0", "0"), ("T2", "players", "5", "5")]
+    assert "of it from the pot" in html
+    report.pot_rake_by_mode.clear()
+    html = render_html("daily.html", d=report, generated_at="2026-01-07T00:00:00Z",
+                       link=str)
+    assert "of it from the pot" not in html
