@@ -18,6 +18,7 @@ from services.events.contract import (
     Finding,
     HandEndedEvent,
     HandStartedEvent,
+    Severity,
     SideResult,
 )
 from services.events.numerals import is_ascii_number
@@ -172,6 +173,7 @@ def compare(
                         _mispay_message(seat, got, due, rule, price), seat=seat,
                         amount=got - due + price)
             )
+    out += _bound_findings(outcome, recorded, rake, gen.mispay_severity)
     expected_rake = rake_due(outcome)
     rake_keys = sorted(set(expected_rake) | set(rake), key=_seat_key)
     for key in rake_keys:
@@ -186,6 +188,45 @@ def compare(
                     f"{who}: rake collected {got}, posted rake gives {due}",
                     seat=int(key) if key != POT else None, amount=got - due)
         )
+    return out
+
+
+def bound_misses(outcome: GameOutcome, recorded: RecordedHand,
+                 rake: dict[str, int]) -> list[tuple[int, int, int, int]]:
+    """An unverified hand's seats whose recorded net before rake (``rake``: the recorded
+    rake per seat, ``seat_rake``) lies outside ``outcome.net_bounds``: (seat, recorded,
+    least, most). Who won is unknown, but no unknown card can make such a result right
+    (TH-9: a folded seat paid, a seat paid a pot it is not in, a known pot paid wrong)."""
+    if outcome.unverified is None or not outcome.net_bounds:
+        return []
+    out = []
+    for seat in sorted(set(outcome.net_bounds) | set(recorded.net)):
+        low, high = outcome.net_bounds.get(seat, (0, 0))
+        got = recorded.net.get(seat, 0) + rake.get(str(seat), 0)
+        if not low <= got <= high:
+            out.append((seat, got, low, high))
+    return out
+
+
+def _bound_message(seat: int, got: int, low: int, high: int, rule: str) -> str:
+    due = f"{low:+d}" if low == high else f"between {low:+d} and {high:+d}"
+    delta = got - high if got > high else got - low
+    verb = "overpaid" if delta > 0 else "underpaid"
+    return (f"seat {seat}: recorded {got:+d} chips before rake; whatever the unknown "
+            f"showdown cards, {rule} gives {due} (the pots it is eligible for and can "
+            f"win); {verb} by at least {abs(delta)}")
+
+
+def _bound_findings(outcome: GameOutcome, recorded: RecordedHand, rake: dict[str, int],
+                    severity: Severity) -> list[Finding]:
+    """MISPAY for each seat ``bound_misses`` gives, by the chips beyond the bound."""
+    out = []
+    for seat, got, low, high in bound_misses(outcome, recorded, rake):
+        rule = outcome.seat_rules.get(seat, "TH-9")
+        delta = got - high if got > high else got - low
+        out.append(finding("MISPAY", rule, severity,
+                           _bound_message(seat, got, low, high, rule), seat=seat,
+                           amount=delta))
     return out
 
 
@@ -265,11 +306,14 @@ def record_status(outcome: GameOutcome, recorded: RecordedHand, findings: list[F
     ``dead`` the same for a dead hand / misdeal (GEN-6: correctly handled). A profile may
     post mispays or rake errors at severity info; the hand is still a discrepancy.
     ``unverified``: the rules cannot say who wins (showdown cards unknown), and nothing
-    that can be checked (actions, chips, rake) is wrong."""
+    that can be checked (actions, chips, rake, each seat's bounds) is wrong."""
     serious = any(f.severity != "info" for f in findings)
     if outcome.unverified is not None:
-        rake_right = seat_rake(outcome, recorded) == rake_due(outcome)
-        return "discrepancy" if serious or not rake_right else "unverified"
+        rake = seat_rake(outcome, recorded)
+        rake_right = rake == rake_due(outcome)
+        if serious or not rake_right or bound_misses(outcome, recorded, rake):
+            return "discrepancy"
+        return "unverified"
     if serious or not sides_agree(outcome, recorded):
         return "discrepancy"
     return "dead" if outcome.dead else "ok"

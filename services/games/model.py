@@ -99,6 +99,11 @@ class GameOutcome:
     amount = paid - due); the recorded-side comparison leaves them out of the seat's
     MISPAY, so the same chips are never claimed twice. The game fills it because only the
     game knows which of its findings are prices.
+    ``net_bounds``: with ``unverified``, per seat the least and the most net *before*
+    rake the rules allow whatever the unknown cards are (TH-9: a folded seat wins
+    nothing, a seat wins only pots it is eligible for, a pot between known hands goes to
+    the best of them); a recorded result outside them is a MISPAY, though who won is not
+    known. Empty: no bound (every verified hand, and the games that give none).
     """
 
     net: dict[int, int]
@@ -111,6 +116,7 @@ class GameOutcome:
     pot_rake: int = 0
     unverified: str | None = None
     price_errors: dict[int, int] = field(default_factory=dict)
+    net_bounds: dict[int, tuple[int, int]] = field(default_factory=dict)
 
 
 class HandRejected(Exception):

@@ -271,8 +271,9 @@ class DisputeReport:
             return f"Dead hand: the rules void it and return the wagers. Findings: {found}."
         if status == "unverified":
             return ("Cannot verify who won: the record lacks what the rules need (see the "
-                    "findings); the actions, the chips and the rake were checked and are "
-                    f"right. Findings: {found}.")
+                    "findings); the actions, the chips, the rake and each seat's result "
+                    "against the pots it could win were checked and are right. "
+                    f"Findings: {found}.")
         if status == "rejected":
             return ("Not adjudicated: the events do not describe a hand the rules can settle "
                     f"(see the findings). Findings: {found}.")

@@ -247,7 +247,7 @@ fn compare(outcome: &Outcome, recorded: &RecordedHand, rake_rule: &'static str, 
     let mut out = conservation(outcome, recorded);
     let rake = seat_rake(outcome, recorded);
     let seats: BTreeSet<i64> = outcome.net.keys().chain(recorded.net.keys()).copied().collect();
-    for seat in seats {
+    for seat in seats.into_iter().filter(|_| outcome.unverified.is_none()) {  // who won is unknown
         let due = outcome.net.get(&seat).copied().unwrap_or(0) + outcome.rake.get(&seat).copied().unwrap_or(0);
         let got = recorded.net.get(&seat).copied().unwrap_or(0) + rake.get(&RakeKey::Seat(seat)).copied().unwrap_or(0);
         let price = outcome.price_errors.get(&seat).copied().unwrap_or(0);
@@ -257,6 +257,7 @@ fn compare(outcome: &Outcome, recorded: &RecordedHand, rake_rule: &'static str, 
                              Some(got - due + price)));
         }
     }
+    out.extend(bound_findings(outcome, recorded, &rake, gen.mispay));
     let expected = rake_due(outcome);
     let keys: BTreeSet<RakeKey> = expected.keys().chain(rake.keys()).copied().collect();
     for key in keys {
@@ -276,11 +277,42 @@ fn compare(outcome: &Outcome, recorded: &RecordedHand, rake_rule: &'static str, 
     out
 }
 
+/// `bound_misses`: an unverified hand's seats whose recorded net before rake (`rake`: the
+/// recorded rake per seat, `seat_rake`) lies outside the bounds no unknown card can widen
+/// (TH-9): (seat, recorded, least, most).
+fn bound_misses(outcome: &Outcome, recorded: &RecordedHand, rake: &BTreeMap<RakeKey, Chips>)
+                -> Vec<(i64, Chips, Chips, Chips)> {
+    let bounds = match &outcome.unverified {
+        Some(bounds) => bounds,
+        None => return Vec::new(),
+    };
+    let seats: BTreeSet<i64> = bounds.keys().chain(recorded.net.keys()).copied().collect();
+    seats.into_iter().filter_map(|seat| {
+        let (low, high) = bounds.get(&seat).copied().unwrap_or((0, 0));
+        let got = recorded.net.get(&seat).copied().unwrap_or(0) + rake.get(&RakeKey::Seat(seat)).copied().unwrap_or(0);
+        (got < low || got > high).then_some((seat, got, low, high))
+    }).collect()
+}
+
+/// `_bound_findings`: MISPAY for each seat `bound_misses` gives, by the chips beyond the bound.
+fn bound_findings(outcome: &Outcome, recorded: &RecordedHand, rake: &BTreeMap<RakeKey, Chips>, severity: Sev)
+                  -> Vec<RFinding> {
+    bound_misses(outcome, recorded, rake).into_iter().map(|(seat, got, low, high)| {
+        let rule = outcome.seat_rules.get(&seat).copied().unwrap_or("TH-9");
+        let delta = if got > high { got - high } else { got - low };
+        let due = if low == high { format!("{:+}", low) } else { format!("between {:+} and {:+}", low, high) };
+        let verb = if delta > 0 { "overpaid" } else { "underpaid" };
+        finding("MISPAY", rule, severity, format!(
+            "seat {}: recorded {:+} chips before rake; whatever the unknown showdown cards, {} gives {} (the pots it is eligible for and can win); {} by at least {}",
+            seat, got, rule, due, verb, delta.abs()), Some(seat), Some(delta))
+    }).collect()
+}
+
 /// GEN-8: the values of `net` sum to zero with the house, on both sides.
 fn conservation(outcome: &Outcome, recorded: &RecordedHand) -> Vec<RFinding> {
     let mut out = Vec::new();
     let expected_sum: Chips = outcome.net.values().sum::<Chips>() + outcome.house;
-    if expected_sum != 0 {
+    if expected_sum != 0 && outcome.unverified.is_none() {
         out.push(finding("NOT_CONSERVED", "GEN-8", Sev::Critical, format!(
             "expected settlement sums to {:+} chips over seats and house, not zero: the game's settlement is wrong, the hand needs review by hand",
             expected_sum), None, Some(expected_sum)));
@@ -295,9 +327,15 @@ fn conservation(outcome: &Outcome, recorded: &RecordedHand) -> Vec<RFinding> {
 }
 
 /// `record_status`: `ok` only when recorded equals expected and no finding is above
-/// info; `dead` the same for a dead hand.
+/// info; `dead` the same for a dead hand; `unverified` when who won cannot be said and
+/// nothing that can be checked (actions, chips, rake, each seat's bounds) is wrong.
 fn status(outcome: &Outcome, recorded: &RecordedHand, findings: &[RFinding]) -> &'static str {
     let serious = findings.iter().any(|f| f.severity != Sev::Info);
+    if outcome.unverified.is_some() {
+        let rake = seat_rake(outcome, recorded);
+        let wrong = serious || rake != rake_due(outcome) || !bound_misses(outcome, recorded, &rake).is_empty();
+        return if wrong { "discrepancy" } else { "unverified" };
+    }
     let seats: BTreeSet<i64> = outcome.net.keys().chain(recorded.net.keys()).copied().collect();
     let nets_agree = seats.iter().all(|s| outcome.net.get(s).copied().unwrap_or(0) == recorded.net.get(s).copied().unwrap_or(0));
     let agree = nets_agree && outcome.house == recorded.house && seat_rake(outcome, recorded) == rake_due(outcome);
@@ -365,7 +403,7 @@ fn build(hand: &ClosedHand, config: &Value<'_>, game: &'static str, rule_profile
         game: Some(game),
         status,
         rule_profile: Some(rule_profile.to_string()),
-        expected: Some(expected),
+        expected: Some(expected).filter(|_| outcome.unverified.is_none()),
         recorded: Some(recorded_side),
         findings,
         players,

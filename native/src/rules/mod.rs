@@ -35,12 +35,14 @@ use crate::json::Value;
 
 pub type Chips = i128;
 
-/// The expected side of a hand (`services.games.model.GameOutcome`, as the games the
-/// core adjudicates fill it: never `unverified`). `pot_rake`: what a pot rake schedule
+/// The expected side of a hand (`services.games.model.GameOutcome`). `pot_rake`: what a pot rake schedule
 /// takes from the pot, no seat's (in `house` too; Five Card Draw's `[rake.pot]`).
 /// `price_errors`: per seat, the chips it paid beyond (negative: short of) a price the
 /// game reports as a finding of its own (Russian Poker's RP-2 `WRONG_FEE`); the
 /// comparison leaves them out of the seat's MISPAY (`GameOutcome.price_errors`).
+/// `unverified`: who won cannot be said (hold'em showdown cards unknown, TH-9): `net` is
+/// empty and the record's expected side null; the bounds are each seat's least and most
+/// net before rake whatever the unknown cards (`GameOutcome.net_bounds`).
 #[derive(Debug, Clone, Default)]
 pub struct Outcome {
     pub net: BTreeMap<i64, Chips>,
@@ -51,6 +53,7 @@ pub struct Outcome {
     pub dead: bool,
     pub pot_rake: Chips,
     pub price_errors: BTreeMap<i64, Chips>,
+    pub unverified: Option<BTreeMap<i64, (Chips, Chips)>>,
 }
 
 /// The contract's bound on chips (services/events/bounds.py): what the record may carry.

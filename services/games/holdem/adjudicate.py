@@ -32,6 +32,7 @@ from services.games.betting.pot_hand import (
 )
 from services.games.holdem.betting import HoldemBetting, betting_config, posted_antes
 from services.games.holdem.board import Board
+from services.games.holdem.bounds import net_bounds
 from services.games.holdem.deal import HoleDeal
 from services.games.holdem.profile import SECTION, HoldemProfile, HoldemSeverities
 from services.games.holdem.settlement import settle_with_dead_money
@@ -70,6 +71,7 @@ def settle_hand(walk: HandWalk, config: TableConfigured) -> GameOutcome:
                                 "player folded)", contenders[0])
     rake = RakePolicy.posted(config.rake, walk.prof.rake,
                              PotRakeHand(len(walk.started.seats), bool(walk.board.cards)))
+    known = ranks
     if data.unknown:  # the rake does not depend on who won: settled as a split for it
         ranks = dict.fromkeys(contenders, 0)
     dead = dead_antes(walk, config)
@@ -80,7 +82,8 @@ def settle_hand(walk: HandWalk, config: TableConfigured) -> GameOutcome:
         result = settle(engine.contributions(), engine.folded(), ranks, engine.button, rake,
                         engine.stacks_left())
     if data.unknown:
-        return cannot_verify(walk, data.unknown, result)
+        bounds = net_bounds(result, engine.contributions(), known, data.unknown, engine.button)
+        return cannot_verify(walk, data, result, bounds)
     seat_rules = {seat: data.seat_rules.get(seat, "TH-9") for seat in result.net}
     return GameOutcome(
         net=result.net,
@@ -94,17 +97,20 @@ def settle_hand(walk: HandWalk, config: TableConfigured) -> GameOutcome:
     )
 
 
-def cannot_verify(walk: HandWalk, unknown: list[int], result: Settlement) -> GameOutcome:
+def cannot_verify(walk: HandWalk, data: ShowdownInput, result: Settlement,
+                  bounds: dict[int, tuple[int, int]]) -> GameOutcome:
     """TH-9 when a contender's cards are unknown (not read at the deal, not shown): who
     won cannot be said, so no seat's result is expected; what does not depend on it is
     still checked: every action (the betting findings), the chips (the recorded side's
-    GEN-8 checks) and the rake (the fees and a pot rake depend on the pot, not on the
+    GEN-8 checks), the rake (the fees and a pot rake depend on the pot, not on the
     winner; a fee is reckoned as if the contenders split the pot, which matters only for
-    an all-in contender's fee from its stack)."""
-    seats = ", ".join(map(str, unknown))
+    an all-in contender's fee from its stack) and each seat's result against ``bounds``
+    (``holdem.bounds``: a folded seat paid, a seat paid a pot it is not in, a pot between
+    known hands paid wrong are mispays whoever won)."""
+    seats = ", ".join(map(str, data.unknown))
     reason = (f"cannot verify who won: the showdown cards of seat(s) {seats} are unknown "
-              "(not read at the deal, not shown); the actions, the chips and the rake are "
-              "checked")
+              "(not read at the deal, not shown); the actions, the chips, the rake and "
+              "each seat's result against the pots it can win are checked")
     walk.notes.add("SHOWDOWN_UNKNOWN", "TH-9", walk.prof.severity.showdown_unknown, reason)
     rake_steps = [step for step in settlement_trace(result, {}, SETTLEMENT_WORDS)
                   if step.rule == "GEN-10"]
@@ -116,7 +122,9 @@ def cannot_verify(walk: HandWalk, unknown: list[int], result: Settlement) -> Gam
         findings=[*violation_findings(walk.engine.violations, walk.prof.betting_severity),
                   *walk.notes.findings],
         trace=[*walk.notes.trace, TraceStep("TH-9", reason), *rake_steps],
+        seat_rules={seat: data.seat_rules.get(seat, "TH-9") for seat in bounds},
         unverified=reason,
+        net_bounds=bounds,
     )
 
 

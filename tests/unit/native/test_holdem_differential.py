@@ -57,7 +57,6 @@ from tests.unit.native.rules_support import (
 )
 
 REPO = Path(__file__).resolve().parents[3]
-UNKNOWN = "a contender's cards are unknown"  # TH-9 unverified: the Python rules decide
 
 POT_SCHEDULE = {"rate_numerator": 5, "rate_denominator": 100, "unit": 1, "rounding": "down",
                 "minimum_pot": 10, "no_flop_no_drop": True,
@@ -111,9 +110,10 @@ def test_the_profiles_flip_what_they_say() -> None:
     assert prof.unshown_contender == "no_claim" and prof.unfinished_board_pot == "reject"
 
 
-def _native_or_unknown(adjudicated: int, deferred: int, total: int, why: str | None) -> None:
+def _all_native(adjudicated: int, deferred: int, total: int, why: str | None) -> None:
+    """Every hand decided by the core, the unverified ones (TH-9, cards unknown) too."""
     assert adjudicated + deferred == total
-    assert deferred == 0 or why == UNKNOWN, why
+    assert deferred == 0, why
 
 
 @pytest.mark.parametrize("fault", sorted(available_faults("holdem")))
@@ -124,7 +124,7 @@ def test_every_fault_kind_native_records_equal_the_reference(fault: str) -> None
                                                                    closed_hands)
         assert nat == ref
         assert panicked == 0
-        _native_or_unknown(adjudicated, deferred, len(ref), why)
+        _all_native(adjudicated, deferred, len(ref), why)
         assert adjudicated >= 0.9 * len(ref)
 
 
@@ -144,7 +144,7 @@ def test_simulated_hands_with_every_fault_under_every_reading(reading: str) -> N
         lines = simulated(4000 + seed, 3, 50, faults, 0.35)
         ref, nat, (adjudicated, deferred, _, why) = records(lines, profiles_for(reading), False)
         assert nat == ref, (reading, seed)
-        _native_or_unknown(adjudicated, deferred, len(ref), why)
+        _all_native(adjudicated, deferred, len(ref), why)
         hands += len(ref)
         native += adjudicated
         statuses |= {orjson.loads(r)["status"] for r in ref}
@@ -183,9 +183,9 @@ def test_every_holdem_unit_scenario_is_adjudicated_natively_the_same(tmp_path: P
     seen = unit_suites_checked_natively(["tests/unit/holdem"], tmp_path)
     holdem = seen["games"]["holdem"]
     assert holdem["compared"] >= 100
-    # What the core leaves to Python here: the unverified hands (TH-9, cards unknown) and
-    # profiles whose section does not load (the reference words the error).
-    assert set(seen["not_native"]) <= {UNKNOWN, "a profile whose holdem section did not load"}, \
+    # What the core leaves to Python here: profiles whose section does not load (the
+    # reference words the error). The unverified hands (TH-9, cards unknown) are its own.
+    assert set(seen["not_native"]) <= {"a profile whose holdem section did not load"}, \
         seen["not_native"]
     assert holdem["native"] >= 0.9 * holdem["compared"]
 
@@ -215,7 +215,7 @@ def test_every_imported_phh_hand_native_records_equal_the_reference(tmp_path: Pa
     lines = [orjson.dumps(e) for e in result.events]
     ref, nat, (adjudicated, deferred, _, why) = records(lines, PROFILES, False)
     assert nat == ref and ref
-    _native_or_unknown(adjudicated, deferred, len(ref), why)
+    _all_native(adjudicated, deferred, len(ref), why)
 
 
 # ------------------------------------------------------------------ hypothesis hands
@@ -409,7 +409,7 @@ def test_hypothesis_hands_native_records_equal_the_reference(
     reference = encode_record(adjudicate_hand(hand, profiles))
     native, why = runner.adjudicate_hand(hand)
     if native is None:  # a deferral: the Python rules decide (the reasons are bounded)
-        assert why is not None and ("bound" in why or "twice" in why or why == UNKNOWN
+        assert why is not None and ("bound" in why or "twice" in why
                                     or "without blinds" in why), why
         return
     assert encode_record(native) == reference

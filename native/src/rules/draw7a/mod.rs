@@ -71,5 +71,6 @@ pub fn adjudicate(events: &[DecodedEvent], config: &Value<'_>, prof: &Draw7aProf
         seat_rules: result.net.iter().map(|(seat, _)| (*seat, rule)).collect(),
         dead: false,
         price_errors: Default::default(),
+        unverified: None,
     })
 }

@@ -101,6 +101,7 @@ pub fn adjudicate(events: &[DecodedEvent], table: &Context, config: &Value<'_>, 
         dead: false,
         pot_rake: 0,
         price_errors: BTreeMap::new(),
+        unverified: None,
     })
 }
 

@@ -9,6 +9,7 @@
 
 pub mod betting;
 pub mod board;
+pub mod bounds;
 pub mod deal;
 pub mod profile;
 pub mod settlement;
@@ -19,11 +20,12 @@ use crate::json::Value;
 use crate::rules::betting::findings::violation_findings;
 use crate::rules::betting::pot_hand::{dead_outcome, opening, replay, Notes};
 use crate::rules::betting::rake::{PotRakeHand, RakeMode, RakePolicy};
-use crate::rules::betting::settlement::settle;
+use crate::rules::betting::settlement::{settle, Settlement};
 use crate::rules::hcf::procedure::Stop;
 use crate::rules::ranking::CardRanking;
 use crate::rules::{Chips, Defer, Outcome};
 use crate::table::DecodedEvent;
+use std::collections::BTreeMap;
 use profile::HoldemProfile;
 use showdown::ShowdownInput;
 use walk::HandWalk;
@@ -58,10 +60,10 @@ fn settle_hand(walk: &mut HandWalk<'_, '_>, config: &Value<'_>, ranking: &CardRa
     if showdown {
         showdown::check_order(&walk.engine, &walk.shown, walk.prof, &mut walk.notes)?;
     }
-    if !unknown.is_empty() {
-        // TH-9 `cannot_verify`: the record is "unverified", which the core does not write.
-        return Err(Stop::Defer(Defer("a contender's cards are unknown")));
-    }
+    // The rake does not depend on who won: with a contender's cards unknown it is settled
+    // as a split (`settle_hand`'s reading), the known strengths kept for the bounds.
+    let split: Vec<(i64, Option<i64>)> = contenders.iter().map(|&s| (s, Some(0))).collect();
+    let settled = if unknown.is_empty() { &ranks } else { &split };
     let (mode, fee) = crate::rules::hcf::rake_config(config);
     let mode = RakeMode::parse(mode).ok_or(Defer("a rake mode the core does not know"))?;
     let hand = PotRakeHand { players_dealt: walk.started.seats.len() as i64, past_first_round: !walk.board.cards.is_empty() };
@@ -69,14 +71,19 @@ fn settle_hand(walk: &mut HandWalk<'_, '_>, config: &Value<'_>, ranking: &CardRa
     let dead = dead_antes(walk, config)?;
     let engine = &walk.engine;
     let result = if dead.is_empty() {
-        settle(&engine.contributions(), &engine.folded(), &ranks, engine.button, &rake, &engine.stacks_left())?
+        settle(&engine.contributions(), &engine.folded(), settled, engine.button, &rake, &engine.stacks_left())?
     } else {
-        settlement::settle_with_dead_money(&engine.contributions(), &dead, &engine.folded(), &ranks, engine.button,
+        settlement::settle_with_dead_money(&engine.contributions(), &dead, &engine.folded(), settled, engine.button,
                                            &rake, &engine.stacks_left())?
     };
+    let rule_of = |seat: i64| seat_rules.iter().find(|(s, _)| *s == seat).map_or("TH-9", |(_, r)| *r);
+    if !unknown.is_empty() {
+        let bounds = bounds::net_bounds(&result, &engine.contributions(), &ranks, &unknown, engine.button,
+                                        rake.fee_from_pot)?;
+        return Ok(cannot_verify(walk, &unknown, &result, bounds, rule_of));
+    }
     let mut findings = violation_findings(&engine.violations, &walk.prof.betting_severity);
     findings.extend(std::mem::take(&mut walk.notes.findings));
-    let rule_of = |seat: i64| seat_rules.iter().find(|(s, _)| *s == seat).map_or("TH-9", |(_, r)| *r);
     Ok(Outcome {
         net: result.net.iter().copied().collect(),
         house: result.house(),
@@ -86,7 +93,33 @@ fn settle_hand(walk: &mut HandWalk<'_, '_>, config: &Value<'_>, ranking: &CardRa
         seat_rules: result.net.iter().map(|(seat, _)| (*seat, rule_of(*seat))).collect(),
         dead: false,
         price_errors: Default::default(),
+        unverified: None,
     })
+}
+
+/// `cannot_verify` (TH-9): a contender's cards are unknown, so who won cannot be said and
+/// no seat's result is expected; the actions, the chips, the rake (settled as a split) and
+/// each seat's result against `bounds` (`bounds::net_bounds`) are still checked.
+fn cannot_verify(walk: &mut HandWalk<'_, '_>, unknown: &[i64], result: &Settlement,
+                 bounds: BTreeMap<i64, (Chips, Chips)>, rule_of: impl Fn(i64) -> &'static str) -> Outcome {
+    let seats = unknown.iter().map(i64::to_string).collect::<Vec<_>>().join(", ");
+    walk.notes.add("SHOWDOWN_UNKNOWN", "TH-9", walk.prof.severity.showdown_unknown, format!(
+        "cannot verify who won: the showdown cards of seat(s) {} are unknown (not read at the deal, not shown); \
+         the actions, the chips, the rake and each seat's result against the pots it can win are checked", seats),
+        None, None);
+    let mut findings = violation_findings(&walk.engine.violations, &walk.prof.betting_severity);
+    findings.extend(std::mem::take(&mut walk.notes.findings));
+    Outcome {
+        net: BTreeMap::new(),
+        house: result.house(),
+        rake: result.rake.items.iter().copied().collect(),
+        pot_rake: result.pot_rake,
+        findings,
+        seat_rules: bounds.keys().map(|&seat| (seat, rule_of(seat))).collect(),
+        dead: false,
+        price_errors: Default::default(),
+        unverified: Some(bounds),
+    }
 }
 
 /// `adjudicate(hand, profile)` for Texas Hold'em: the expected settlement, with its findings.

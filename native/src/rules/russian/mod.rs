@@ -72,7 +72,8 @@ pub fn adjudicate(events: &[DecodedEvent], config: &Value<'_>, rp: &RussianProfi
         seat_rules.insert(b.seat, rule);
     }
     let house = -net.values().sum::<Chips>();
-    Ok(Outcome { net, house, rake: BTreeMap::new(), pot_rake: 0, findings, seat_rules, dead: false, price_errors })
+    Ok(Outcome { net, house, rake: BTreeMap::new(), pot_rake: 0, findings, seat_rules, dead: false, price_errors,
+                 unverified: None })
 }
 
 /// `_dealer`: RP-5 qualification and RP-6 purchases; only when some box plays.
