@@ -11,12 +11,14 @@ does not exist or an option is wrong (a usage error, not a skipped hand).
 
 from __future__ import annotations
 
+import math
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import Annotated
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 from services.games.profiles import read_profiles
 from services.importers.phh import (
@@ -151,6 +153,9 @@ def summary(result: ImportResult, output: Path, list_all: bool,
                                              else "")
             err.print(f"  chip unit {unit_words(scale)} at {len(tables)} table(s): {named}",
                       markup=False)
+    mixed = mixed_units_warning(result.scales)
+    if mixed is not None:
+        err.print(f"[yellow]warning:[/yellow] {escape(mixed)}", soft_wrap=True)
     if result.limited:
         err.print(f"imported with limits: {len(limited)} hand(s)", markup=False)
         for limit, count in limits_by_kind(result.limited):
@@ -167,8 +172,28 @@ def summary(result: ImportResult, output: Path, list_all: bool,
                 err.print(f"  {where}: {reason}", markup=False)
 
 
+def mixed_units_warning(scales: dict[str, int]) -> str | None:
+    """What to do when the import's tables are in different chip units (each table's
+    own by default): a player's balance in a ledger, the day's drop and the rake caps
+    add one table's chips to another's. QA: 7 of the 92 Pluribus sessions came in half
+    chips, and the ledger showed MrBlue +192,399 where the source says +150,082."""
+    units = sorted(set(scales.values()))
+    if len(units) < 2:
+        return None
+    finest = math.lcm(*units)
+    unit = Decimal(1) / Decimal(finest)
+    shown = (f"--chip-unit {unit.normalize():f}" if unit * finest == 1
+             else "--chip-unit with one unit every table's amounts are whole in")
+    return (f"the tables are in {len(units)} different chip units "
+            f"({', '.join(unit_words(u) for u in units)}): a chip is not the same money at "
+            f"every table, and a ledger adds them together (balances, drop, rake); import "
+            f"with {shown} to count every table in one unit")
+
+
 def unit_words(scale: int) -> str:
     """What one chip of a table at ``scale`` is, in the source's terms."""
+    if scale == 1:
+        return "the source's unit"
     if scale == 2:
         return "1/2 of the source's unit (half chips)"
     if scale == 100:

@@ -372,3 +372,31 @@ def test_a_file_that_is_not_utf8_says_so_in_words(tmp_path: Path) -> None:
     [(_, why)] = import_phh([folder]).skipped
     assert why == (f"not UTF-8 text (byte 0xe9 at offset {offset:,}): PHH files are UTF-8; "
                    "save it as UTF-8")
+
+
+def test_tables_in_different_chip_units_are_warned_of(tmp_path: Path) -> None:
+    """QA: the default unit is each table's own, and 7 of the 92 Pluribus sessions came in
+    half chips; the ledger then added half chips to whole ones in one player's balance.
+    A half-chip session (the hand above: finishing 100.5) beside a whole one is imported
+    with a warning naming the unit that makes them one (0.5, the finer); with
+    ``--chip-unit 0.5`` both are in half chips and nothing is warned of."""
+    actions = ("d dh p1 AsAd", "d dh p2 KcKd", "d dh p3 KhKs", "p3 cbr 4", "p1 f", "p2 cc",
+               "d db 5c6d7s", "p2 cc", "p3 cc", "d db 8s", "p2 cc", "p3 cc", "d db 9c",
+               "p2 cc", "p3 cc", "p2 sm KcKd", "p3 sm KhKs")
+    write(tmp_path / "data" / "half", "1.phh",
+          phh(actions=actions, finishing=(99, "100.5", "100.5")))
+    write(tmp_path / "data" / "whole", "1.phh", phh(actions=actions, finishing=(99, 101, 100)))
+    runner = CliRunner()
+    out = tmp_path / "events.jsonl"
+    ran = runner.invoke(import_app, ["phh", str(tmp_path / "data"), "-o", str(out)])
+    assert ran.exit_code == 0, ran.output
+    said = " ".join(ran.output.split())
+    assert ("warning: the tables are in 2 different chip units (the source's unit, 1/2 of "
+            "the source's unit (half chips)): a chip is not the same money at every table, "
+            "and a ledger adds them together (balances, drop, rake); import with --chip-unit "
+            "0.5 to count every table in one unit") in said
+    ran = runner.invoke(import_app, ["phh", str(tmp_path / "data"), "-o", str(out),
+                                     "--chip-unit", "0.5"])
+    assert ran.exit_code == 0, ran.output
+    assert "warning" not in ran.output
+    assert "chip unit 1/2 of the source's unit (half chips) at 2 table(s)" in ran.output
