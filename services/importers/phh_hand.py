@@ -102,6 +102,8 @@ class PhhHand:
 
 def read_hand(doc: dict[str, Any]) -> PhhHand:
     """The hold'em fields of a parsed PHH document, checked; ``Unsupported`` otherwise."""
+    if not doc:  # said "no 'variant' field" of an empty file, as if one field were amiss
+        raise Unsupported("no PHH field at all (an empty file, or comments only)")
     variant = doc.get("variant")
     if not isinstance(variant, str):  # ``variant = 5`` is there, but names no game
         raise (Unsupported("no 'variant' field") if variant is None else Unsupported(

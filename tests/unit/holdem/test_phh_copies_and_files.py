@@ -216,3 +216,16 @@ def test_a_missing_variant_is_still_no_variant_field(tmp_path: Path) -> None:
         "variant = 'NT'\n", ""))
     native, _ = both([folder])
     assert native.skipped == [(str(folder / "1.phh"), "no 'variant' field")]
+
+
+def test_an_empty_file_is_said_to_be_empty(tmp_path: Path) -> None:
+    """QA: an empty ``.phh`` (or one of comments only) was "no 'variant' field", as if one
+    field were amiss; both importers now say it holds none."""
+    folder = tmp_path / "s"
+    write(folder, "1.phh", "")
+    write(folder, "2.phh", "# a comment, and nothing else\n")
+    write(folder, "3.phh", phh(actions=SIMPLE, finishing=FINISHING, hand=3))
+    native, _ = both([folder])
+    assert native.hands == 1
+    empty = "no PHH field at all (an empty file, or comments only)"
+    assert native.skipped == [(str(folder / "1.phh"), empty), (str(folder / "2.phh"), empty)]
