@@ -208,9 +208,8 @@ def bound_misses(outcome: GameOutcome, recorded: RecordedHand,
     return out
 
 
-def _bound_message(seat: int, got: int, low: int, high: int, rule: str) -> str:
+def _bound_message(seat: int, got: int, low: int, high: int, rule: str, delta: int) -> str:
     due = f"{low:+d}" if low == high else f"between {low:+d} and {high:+d}"
-    delta = got - high if got > high else got - low
     verb = "overpaid" if delta > 0 else "underpaid"
     return (f"seat {seat}: recorded {got:+d} chips before rake; whatever the unknown "
             f"showdown cards, {rule} gives {due} (the pots it is eligible for and can "
@@ -223,9 +222,9 @@ def _bound_findings(outcome: GameOutcome, recorded: RecordedHand, rake: dict[str
     out = []
     for seat, got, low, high in bound_misses(outcome, recorded, rake):
         rule = outcome.seat_rules.get(seat, "TH-9")
-        delta = got - high if got > high else got - low
+        delta = got - high if got > high else got - low  # the chips beyond the bound
         out.append(finding("MISPAY", rule, severity,
-                           _bound_message(seat, got, low, high, rule), seat=seat,
+                           _bound_message(seat, got, low, high, rule, delta), seat=seat,
                            amount=delta))
     return out
 
