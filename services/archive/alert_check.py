@@ -20,13 +20,12 @@ from sqlalchemy import Engine, select
 
 from services.archive.alerts import alert_row
 from services.archive.chain import ChainBreak
-from services.events.contract import Alert
+from services.events.contract import decode_alert
 from services.ledger.archive_tables import ArchiveAlert
 from services.ledger.models import Hand
 from services.ledger.spans import within_days
 
 STREAM_ROWS = 2000
-_decoder = msgspec.json.Decoder(Alert)
 
 
 def alert_breaks(engine: Engine, table_id: str | None = None,
@@ -50,7 +49,7 @@ def _breaks(engine: Engine, query: Any) -> Iterator[ChainBreak]:
         for row in conn.execution_options(yield_per=STREAM_ROWS).execute(query):
             stored = dict(row._mapping)
             try:
-                made = alert_row(_decoder.decode(stored["alert_json"]))
+                made = alert_row(decode_alert(stored["alert_json"]))
             except (msgspec.DecodeError, msgspec.ValidationError) as exc:
                 yield _break(stored, f"its JSON is no alert ({exc})")
                 continue

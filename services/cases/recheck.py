@@ -47,7 +47,7 @@ from services.cases.intake import (
     record_evidence,
 )
 from services.cases.lifecycle import SEVERITY_RANK
-from services.events.contract import Alert, decode_record
+from services.events.contract import decode_alert, decode_record
 from services.ledger.archive_tables import ArchiveAlert, ArchiveTable
 from services.ledger.case_tables import Case, CaseAudit, CaseEvidence, CaseHand, CaseTag
 from services.ledger.chunks import keyset_chunks
@@ -254,7 +254,6 @@ def case_breaks(case_id: int, fields: dict[str, Any], version: int, updated_at: 
 # ---------------------------------------------------------------- hands and tags
 
 HANDS_PER_QUERY = 500  # named hands whose booked facts one query reads (bound parameters)
-_alert_decoder = msgspec.json.Decoder(Alert)
 
 
 @dataclass
@@ -405,7 +404,7 @@ def _alert(source: str, raw: str | None, catalogued: bool) -> Evidence | str | N
     if raw is None:
         return "the archive does not hold the alert" if catalogued else None
     try:
-        item = alert_evidence(_alert_decoder.decode(raw))
+        item = alert_evidence(decode_alert(raw))
     except (msgspec.DecodeError, ValueError) as exc:
         return f"its archived JSON is no alert: {exc}"
     if item is None:

@@ -13,7 +13,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, get_args
 
-import msgspec
 from sqlalchemy import Engine, select
 from sqlalchemy.exc import OperationalError
 from starlette.concurrency import run_in_threadpool
@@ -44,7 +43,7 @@ from services.console.web import (
     render,
     text_field,
 )
-from services.events.contract import Alert, GameName, Severity
+from services.events.contract import GameName, Severity, decode_alert
 from services.events.numerals import is_ascii_number
 from services.ledger.archive_tables import ArchiveAlert
 from services.ledger.case_tables import CASE_OUTCOMES, CASE_STATES, is_case_id
@@ -317,12 +316,11 @@ def case_alerts(engine: Any, case: CaseDetail) -> list[CaseAlert]:
     ids = [e.source_id.removeprefix("alert:") for e in case.evidence if e.kind == "alert"]
     if not ids:
         return []
-    decoder = msgspec.json.Decoder(Alert)
     with engine.connect() as conn:
         rows = conn.execute(select(ArchiveAlert.alert_json)
                             .where(ArchiveAlert.alert_id.in_(ids))
                             .order_by(ArchiveAlert.alert_id)).scalars()
-        lines = [alert_line(decoder.decode(row)) for row in rows]
+        lines = [alert_line(decode_alert(row)) for row in rows]
     return [CaseAlert(line, statistic_in_words(line)) for line in lines]
 
 

@@ -10,12 +10,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-import msgspec
 from sqlalchemy import Engine, select
 
 from services.archive.reader import hand_table
 from services.cases.queries import CaseSummary, get_case
-from services.events.contract import Alert, Finding
+from services.events.contract import Alert, Finding, decode_alert
 from services.games.profile import Profiles
 from services.ledger.archive_tables import ArchiveAlert
 from services.ledger.case_tables import CaseEvidence, CaseHand
@@ -44,7 +43,6 @@ class NoSuchHand(LookupError):
 def no_such_hand(hand_id: str) -> NoSuchHand:
     return NoSuchHand(f"hand {hand_id[:80]!r} is not in this database: check the hand id "
                       "(Search finds a hand by any part of its id)")
-_alert_decoder = msgspec.json.Decoder(Alert)
 
 
 @dataclass(frozen=True)
@@ -75,7 +73,7 @@ def citing_alerts(engine: Engine, table_id: str, hand_id: str) -> list[Alert]:
         rows = conn.execute(select(ArchiveAlert.alert_json)
                             .where(ArchiveAlert.alert_id.in_(raised | cited))
                             .order_by(ArchiveAlert.alert_id)).scalars()
-        return [_alert_decoder.decode(row) for row in rows]
+        return [decode_alert(row) for row in rows]
 
 
 def cases_of_hand(engine: Engine, table_id: str, hand_id: str) -> list[CaseSummary]:

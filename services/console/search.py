@@ -11,18 +11,16 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass, fields
 
-import msgspec
 from sqlalchemy import Engine, exists, select
 
 from services.cases.intake import alert_tags
 from services.events.characters import CONTROL, holds_any
-from services.events.contract import Alert
+from services.events.contract import decode_alert
 from services.events.days import parse_day
 from services.ledger.archive_tables import ArchiveAlert
 from services.ledger.models import Account, FindingRow, Hand, Posting
 
 LIMIT = 500
-_alert_decoder = msgspec.json.Decoder(Alert)
 
 
 class SearchRefused(ValueError):
@@ -151,7 +149,7 @@ def find_alerts(engine: Engine, q: HandQuery, limit: int = LIMIT) -> list[FoundA
     with engine.connect() as conn:
         for alert_id, table_id, hand_id, rule, code, severity, raw in conn.execute(
                 query.order_by(a.alert_id)):
-            if named and not set(named) <= alert_tags(_alert_decoder.decode(raw)):
+            if named and not set(named) <= alert_tags(decode_alert(raw)):
                 continue
             found.append(FoundAlert(alert_id, table_id, hand_id, rule, code, severity))
             if len(found) == limit:

@@ -587,3 +587,15 @@ def encode_record(record: AdjudicationRecord) -> bytes:
 
 def decode_record(raw: bytes | str) -> AdjudicationRecord:
     return _record_decoder().decode(raw)
+
+
+@cache
+def _alert_decoder() -> msgspec.json.Decoder[Alert]:
+    """Made on first use (as ``_record_decoder``)."""
+    return msgspec.json.Decoder(Alert)
+
+
+def decode_alert(raw: bytes | str) -> Alert:
+    """An alert's JSON (the alerts topic, the archive's ``alert_json``, an alerts file's
+    line) read back; ``msgspec`` errors when it is not one."""
+    return _alert_decoder().decode(raw)

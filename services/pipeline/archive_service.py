@@ -38,7 +38,7 @@ from services.archive.segment import decode_batch as decode_segments
 from services.archive.writer import write_archive
 from services.cases.audit import now_utc
 from services.cases.intake import evidence_of, take_evidence
-from services.events.contract import AdjudicationRecord, Alert, decode_record
+from services.events.contract import AdjudicationRecord, Alert, decode_alert, decode_record
 from services.ledger.db import DEFAULT_URL, default_url, open_ledger, write_transaction
 from services.ledger.gc_policy import tune_for_batches
 from services.pipeline.clients import require_topics, start_clients
@@ -67,7 +67,6 @@ FETCH_WAIT_MS = 250
 ATTEMPTS = 3  # a batch whose case intake raced another writer runs again
 
 Message: TypeAlias = ConsumerRecord[bytes, bytes]
-_alert_decoder = msgspec.json.Decoder(Alert)
 
 
 @dataclass(frozen=True)
@@ -110,7 +109,7 @@ def decode_messages(messages: Sequence[Message], topics: TopicNames) -> Decoded:
             if m.topic == topics.archive:
                 out.segments += decode_segments(m.value or b"")
             elif m.topic == topics.alerts:
-                out.alerts.append(_alert_decoder.decode(m.value or b""))
+                out.alerts.append(decode_alert(m.value or b""))
             elif _may_open_a_case(m.value or b""):
                 out.records.append(decode_record(m.value or b""))
         except (msgspec.ValidationError, msgspec.DecodeError) as exc:

@@ -18,9 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import msgspec
-
-from services.events.contract import Alert
+from services.events.contract import Alert, decode_alert
 from services.events.logfile import open_log
 
 # Who or what an alert is about, in the order a reader names it (evidence keys).
@@ -98,9 +96,8 @@ def statistic_words(statistic: str) -> str:
 
 def read_alerts(path: Path) -> list[Alert]:
     """Every alert of a JSONL file (blank lines skipped; a bad line is an error)."""
-    decoder = msgspec.json.Decoder(Alert)
     with open_log(path) as fh:
-        return [decoder.decode(line) for line in fh.read().splitlines() if line.strip()]
+        return [decode_alert(line) for line in fh.read().splitlines() if line.strip()]
 
 
 def cited_hands(alert: Alert) -> tuple[CitedHand, ...]:
