@@ -591,11 +591,9 @@ def decode_record(raw: bytes | str) -> AdjudicationRecord:
 
 @cache
 def _alert_decoder() -> msgspec.json.Decoder[Alert]:
-    """Made on first use (as ``_record_decoder``)."""
     return msgspec.json.Decoder(Alert)
 
 
 def decode_alert(raw: bytes | str) -> Alert:
-    """An alert's JSON (the alerts topic, the archive's ``alert_json``, an alerts file's
-    line) read back; ``msgspec`` errors when it is not one."""
+    """An alert's JSON read back (the alerts topic, ``alert_json``, an alerts file)."""
     return _alert_decoder().decode(raw)
