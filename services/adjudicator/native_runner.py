@@ -30,19 +30,19 @@ from services.games.chinese.profile import ChineseProfile
 from services.games.draw7a.profile import Draw7aProfile
 from services.games.hcf.profile import HcfProfile
 from services.games.holdem.profile import HoldemProfile
-from services.games.model import BuyRecord, HandInput, SeatInfo, TableContext, finding
 from services.games.profile import GenProfile, Profiles, RuleProfile
 from services.games.russian.profile import RussianProfile
 
 if TYPE_CHECKING:
     from services.adjudicator.adjudicate import ChainInfo
+    from services.games.model import HandInput, TableContext
     from services.games.registry import Game
 
 # The Python side of this module (the reference's rules, its intake's wording, its table
-# state's helpers; not the games' model, which ``steps`` loads anyway) is imported where
-# it is used: a run the core's rules adjudicate whole never needs it, and importing it is
-# ~40 ms of every command's start (issue #23 counts the whole process). Which rules the
-# core ports is known by name until the games registry is loaded
+# state's helpers, the games' model) is imported where it is used: a run the core's rules
+# adjudicate whole never needs it, and importing it is ~40 ms of every command's start
+# (issue #23 counts the whole process). Which rules the core ports is known by name until
+# the games registry is loaded
 # (``registry_native_games``).
 
 
@@ -452,6 +452,8 @@ class NativeRunner:
 
     @staticmethod
     def _hand_input(table_id: str, item: tuple[Any, ...]) -> HandInput:
+        from services.games.model import HandInput
+
         _, hand_id, events, context, _, _ = item
         return HandInput(table=_context(table_id, context), hand_id=hand_id, events=events)
 
@@ -480,11 +482,18 @@ def _alert(table_id: str, item: tuple[Any, ...], profiles: Profiles) -> Alert:
 
 
 def _findings(items: list[tuple[str, str, str, str]]) -> list[contract.Finding]:
+    from services.games.model import finding
+
     return [finding(code, rule, severity, message)  # type: ignore[arg-type]
             for code, rule, severity, message in items]
 
 
 def _context(table_id: str, c: tuple[Any, ...]) -> TableContext:
+    """The table as the core holds it, for the Python rules: the hands the core hands
+    over only (its model is imported here, not at start-up: its frozen dataclasses cost
+    every run of the command a few milliseconds)."""
+    from services.games.model import BuyRecord, SeatInfo, TableContext
+
     (config, authorized, seated, dealer_id, previous_button, previous_designated, offers,
      new_seats, hands_played, buys) = c
     return TableContext(

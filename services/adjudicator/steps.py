@@ -7,10 +7,13 @@ Why a module of its own: the reference runner (``python_runner``) and the native
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from services.adjudicator.segments import Segment
 from services.events.contract import AdjudicationRecord, Alert, Finding, encode_record
-from services.games.model import HandInput
+
+if TYPE_CHECKING:
+    from services.games.model import HandInput
 
 
 @dataclass(frozen=True)

@@ -25,11 +25,11 @@ from services.games.cards import STANDARD_DECK, rank_of, suit_of
 from services.games.evaluation.standard import best_five
 from services.games.profile import RuleProfile
 from services.games.russian.evaluation import (
-    PAYTABLE_CATEGORIES,
     compare,
     paytable_category,
     two_combinations,
 )
+from services.games.russian.profile import PAYTABLE_CATEGORIES
 from services.simulator.buy_in import buy_in_to
 from services.simulator.options import LEGACY, TableOptions
 from services.simulator.russian_options import (

@@ -39,11 +39,11 @@ from services.games.cards import STANDARD_DECK, rank_of
 from services.games.evaluation.standard import rank5
 from services.games.russian.dealer_game import highest_card, new_dealer_cards
 from services.games.russian.evaluation import (
-    PAYTABLE_CATEGORIES,
     compare,
     dealer_qualifies,
     paytable_category,
 )
+from services.games.russian.profile import PAYTABLE_CATEGORIES
 
 DecisionKind = Literal["play_fold", "insurance", "buy_dealer_game"]
 DECISION_KINDS: tuple[DecisionKind, ...] = ("play_fold", "insurance", "buy_dealer_game")

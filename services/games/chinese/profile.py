@@ -11,7 +11,7 @@ from typing import Annotated, Literal
 import msgspec
 
 from services.events.contract import Severity
-from services.games.evaluation import standard
+from services.games.evaluation.categories import STANDARD_CATEGORIES
 from services.games.profile import MAX_MULTIPLE, MAX_ODDS, Payout, RuleProfile
 
 Scoring = Literal["standard", "mandarin"]
@@ -51,11 +51,11 @@ class SegmentBonuses(_Strict):
     def __post_init__(self) -> None:
         """A misspelt category would silently pay no bonus: only evaluator names load."""
         for segment in SEGMENTS:
-            unknown = sorted(set(getattr(self, segment)) - set(standard.CATEGORIES))
+            unknown = sorted(set(getattr(self, segment)) - set(STANDARD_CATEGORIES))
             if unknown:
                 raise ValueError(f"{segment} bonus: unknown hand categor"
                                  f"{'y' if len(unknown) == 1 else 'ies'} {', '.join(unknown)} "
-                                 f"(known: {', '.join(standard.CATEGORIES)})")
+                                 f"(known: {', '.join(STANDARD_CATEGORIES)})")
 
     def of(self, segment: Segment, category: str) -> int:
         table: dict[str, int] = getattr(self, segment)

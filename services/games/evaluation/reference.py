@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from itertools import combinations
 
 from services.games.cards import DECKS, rank_of, suit_of
+from services.games.evaluation.categories import SHORT_DECK_CATEGORIES, STANDARD_CATEGORIES
 from services.games.evaluation.rankcode import pack
 
 
@@ -37,35 +38,14 @@ class Ranking:
 
 STANDARD = Ranking(
     name="standard",
-    categories=(
-        "high_card",
-        "one_pair",
-        "two_pair",
-        "three_of_a_kind",
-        "straight",
-        "flush",
-        "full_house",
-        "four_of_a_kind",
-        "straight_flush",
-    ),
+    categories=STANDARD_CATEGORIES,
     deck_size=52,
     ace_low_straight=frozenset({14, 2, 3, 4, 5}),  # CP-3: A-2-3-4-5 lowest straight
 )
 
 # FCD-10: flush ranks above full house; the ace plays low below the deck's lowest card.
-_SHORT_CATEGORIES = (
-    "high_card",
-    "one_pair",
-    "two_pair",
-    "three_of_a_kind",
-    "straight",
-    "full_house",
-    "flush",
-    "four_of_a_kind",
-    "straight_flush",
-)
-SHORT_32 = Ranking("short_deck_32", _SHORT_CATEGORIES, 32, frozenset({14, 7, 8, 9, 10}))
-SHORT_36 = Ranking("short_deck_36", _SHORT_CATEGORIES, 36, frozenset({14, 6, 7, 8, 9}))
+SHORT_32 = Ranking("short_deck_32", SHORT_DECK_CATEGORIES, 32, frozenset({14, 7, 8, 9, 10}))
+SHORT_36 = Ranking("short_deck_36", SHORT_DECK_CATEGORIES, 36, frozenset({14, 6, 7, 8, 9}))
 
 SHORT_DECK_RANKINGS: dict[int, Ranking] = {32: SHORT_32, 36: SHORT_36}
 

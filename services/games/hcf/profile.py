@@ -16,7 +16,6 @@ import msgspec
 
 from services.events.contract import Severity, TableConfigured
 from services.games.cards import RANK_VALUE
-from services.games.model import HandRejected
 from services.games.profile import MAX_MULTIPLE, Multiple, Payout, RuleProfile, gen_section
 
 Rank = Literal["2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A"]
@@ -161,6 +160,8 @@ def _paytable(raw: dict[str, int], name: str, longest: int) -> dict[int, int]:
     """A paytable as length -> odds; a table that posted a key naming no length has no
     paytable pitwatch can read, and its hands are rejected (GEN-5: the paytable is posted
     by configuration, and this one names rows no hand can be paid by)."""
+    from services.games.model import HandRejected  # the model's dataclasses: not at start-up
+
     rows: dict[int, int] = {}
     for key, odds in raw.items():
         length = paytable_length(key, longest)

@@ -10,21 +10,6 @@ from services.games.cards import rank_of
 from services.games.evaluation import standard
 from services.games.evaluation.reference import check_cards
 
-# RP-7 paytable lines, best first.
-PAYTABLE_CATEGORIES: tuple[str, ...] = (
-    "royal_flush",
-    "straight_flush",
-    "four_of_a_kind",
-    "full_house",
-    "flush",
-    "straight",
-    "three_of_a_kind",
-    "two_pair",
-    "one_pair",
-    "ace_king",
-    "nothing",
-)
-
 
 def paytable_category(cards5: Sequence[str]) -> str:
     """The RP-7 paytable line of five cards; "ace_king" is a high-card hand holding an

@@ -14,14 +14,28 @@ import msgspec
 
 from services.events.bounds import MAX_SAFE_INTEGER
 from services.events.contract import Finding, Severity, TableConfigured
-from services.games.model import finding
 from services.games.profile import MAX_MULTIPLE, Multiple, Payout, Price
-from services.games.russian.evaluation import PAYTABLE_CATEGORIES
 
 Category = Literal[
     "royal_flush", "straight_flush", "four_of_a_kind", "full_house", "flush", "straight",
     "three_of_a_kind", "two_pair", "one_pair", "ace_king", "nothing",
 ]
+
+# RP-7 paytable lines, best first (here, not beside the evaluator: a profile checks its
+# rows at every start, and the evaluators are only needed once a hand is judged).
+PAYTABLE_CATEGORIES: tuple[str, ...] = (
+    "royal_flush",
+    "straight_flush",
+    "four_of_a_kind",
+    "full_house",
+    "flush",
+    "straight",
+    "three_of_a_kind",
+    "two_pair",
+    "one_pair",
+    "ace_king",
+    "nothing",
+)
 
 # The key of ``table_configured.paytables`` that overrides the RP-7 Bet paytable.
 PAYTABLE_KEY = "bet"
@@ -119,6 +133,8 @@ def posted_paytable(
     An override row that names no paytable line cannot be applied: a GEN-5 finding, the
     posted row is ignored (the profile value stays).
     """
+    from services.games.model import finding  # the model's dataclasses: not at start-up
+
     table = dict(profile.paytable)
     findings: list[Finding] = []
     overrides = (config.paytables or {}).get(PAYTABLE_KEY, {}) if config else {}
