@@ -196,7 +196,8 @@ def _say_kept(url: str, kept: Kept) -> None:
 def adjudicate(
     file: Annotated[Path, typer.Argument(exists=True, dir_okay=False, allow_dash=True,
                                          help="JSONL event log (- reads standard input)")],
-    ledger: Annotated[str | None, typer.Option(help="book the hands into this ledger "
+    ledger: Annotated[str | None, typer.Option("--ledger", "--db",
+                                              help="book the hands into this ledger "
                                                     "(SQLAlchemy URL; created if new), "
                                                     "archive the events and alerts there and "
                                                     "open cases")] = None,
@@ -321,7 +322,7 @@ def surveil(
     fail_on_alerts: Annotated[bool, typer.Option(
         "--fail-on-alerts", help="exit 1 also when an alert was raised")] = False,
     db: Annotated[str | None, typer.Option(
-        "--db", help="go on from the surveillance state and profiles stored in this "
+        "--db", "--ledger", help="go on from the surveillance state and profiles stored in this "
                      "database (the ledger's URL), and store them back (created if new); "
                      "a table part way through its chain goes on from the state "
                      "`adjudicate --leave-open --ledger` kept there")

@@ -38,7 +38,7 @@ archive_app = typer.Typer(help="The event archive's days; detaching the days pas
 console = Console()
 errors = Console(stderr=True, soft_wrap=True, highlight=False)
 
-DbOption = Annotated[str, typer.Option("--db", envvar=DB_ENV_VAR,
+DbOption = Annotated[str, typer.Option("--db", "--ledger", envvar=DB_ENV_VAR,
                                        help="SQLAlchemy URL of the pitwatch database.")]
 FormatOption = Annotated[Format, typer.Option("--format",
                                               help="table (for people), json or csv.")]

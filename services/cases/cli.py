@@ -65,7 +65,7 @@ LIST_STATES = (*CASE_STATES, WORK, ANY_STATE)
 # as if the queue were clear (QA).
 GAMES: tuple[str, ...] = get_args(GameName)
 
-DbOption = Annotated[str, typer.Option("--db", envvar=DB_ENV_VAR,
+DbOption = Annotated[str, typer.Option("--db", "--ledger", envvar=DB_ENV_VAR,
                                        help="SQLAlchemy URL of the pitwatch database.")]
 FormatOption = Annotated[Format, typer.Option("--format",
                                               help="table (for people), json or csv.")]

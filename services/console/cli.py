@@ -32,7 +32,7 @@ users_app = typer.Typer(help="Users of the compliance console (pitwatch serve co
                         no_args_is_help=True)
 err = Console(stderr=True, soft_wrap=True, highlight=False)
 
-DbOption = Annotated[str, typer.Option("--db", envvar=DB_ENV_VAR,
+DbOption = Annotated[str, typer.Option("--db", "--ledger", envvar=DB_ENV_VAR,
                                        help="SQLAlchemy URL of the pitwatch database.")]
 ROLE_HELP = ", ".join(f"{r} ({n})" for r, n in ROLE_NAMES.items())
 

@@ -62,7 +62,8 @@ console = Console()
 errors = Console(stderr=True, soft_wrap=True)
 
 DbOption = Annotated[
-    str, typer.Option("--db", envvar=DB_ENV_VAR, help="SQLAlchemy URL of the ledger database.")
+    str, typer.Option("--db", "--ledger", envvar=DB_ENV_VAR,
+                      help="SQLAlchemy URL of the ledger database.")
 ]
 FormatOption = Annotated[
     Format, typer.Option("--format", help="table (for people), json or csv (for programs).")

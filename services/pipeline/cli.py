@@ -193,7 +193,7 @@ def serve_ledger(
         "--group", envvar="PITWATCH_LEDGER_GROUP",
         help="consumer group of the ledger service (default: the topic prefix, then "
              "pitwatch-ledger)")] = None,
-    db: Annotated[str, typer.Option("--db", envvar=DB_ENV_VAR,
+    db: Annotated[str, typer.Option("--db", "--ledger", envvar=DB_ENV_VAR,
                                     help="SQLAlchemy URL of the ledger database")] = DEFAULT_URL,
     batch: Annotated[int, typer.Option("--batch", envvar="PITWATCH_LEDGER_BATCH", min=1,
                                        help="records booked per poll (offsets are committed "
@@ -232,7 +232,7 @@ def serve_archive(
         "--group", envvar="PITWATCH_ARCHIVE_GROUP",
         help="consumer group of the archive service (default: the topic prefix, then "
              "pitwatch-archive)")] = None,
-    db: Annotated[str, typer.Option("--db", envvar=DB_ENV_VAR,
+    db: Annotated[str, typer.Option("--db", "--ledger", envvar=DB_ENV_VAR,
                                     help="SQLAlchemy URL of the pitwatch database")]
     = DEFAULT_URL,
     batch: Annotated[int, typer.Option("--batch", envvar="PITWATCH_ARCHIVE_BATCH", min=1,

@@ -144,7 +144,8 @@ def hand(
     fmt: Annotated[str, typer.Option("--format", help="html or pdf")] = "html",
     events: Annotated[Path | None, typer.Option(exists=True, dir_okay=False,
                                                 help="JSONL event log holding the hand")] = None,
-    ledger: Annotated[str | None, typer.Option(help="ledger (SQLAlchemy URL) that booked "
+    ledger: Annotated[str | None, typer.Option("--ledger", "--db",
+                                              help="ledger (SQLAlchemy URL) that booked "
                                                     "the hand")] = None,
     alerts: AlertsOption = None,
     out: OutputOption = None,
@@ -233,7 +234,8 @@ def _warn(message: str) -> None:
 def daily(
     date: Annotated[str, typer.Option("--date", help="UTC day, YYYY-MM-DD")],
     table: Annotated[str | None, typer.Option(help="one table only")] = None,
-    ledger: Annotated[str | None, typer.Option(help="ledger (SQLAlchemy URL); default "
+    ledger: Annotated[str | None, typer.Option("--ledger", "--db",
+                                              help="ledger (SQLAlchemy URL); default "
                                                     "$PITWATCH_DB or the embedded SQLite "
                                                     "file")] = None,
     events: Annotated[Path | None, typer.Option(exists=True, dir_okay=False,
