@@ -11,7 +11,6 @@ from pathlib import Path
 
 import pytest
 
-from services.events.contract import encode_record
 from services.ledger.db import open_ledger
 from services.ledger.posting import post_many
 from tests.unit.cli.helpers import pitwatch
