@@ -63,7 +63,7 @@ def day_span(first: str | None, last: str | None) -> tuple[dt.date | None, dt.da
 
 def emit_listing(listing: Listing, fmt: Format, value: object) -> None:
     if fmt is Format.table:
-        console.print(listing.table())
+        listing.print_to(console)
     elif fmt is Format.json:
         sys.stdout.buffer.write(json_bytes(value))
     else:

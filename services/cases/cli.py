@@ -97,7 +97,7 @@ def _engine(db: str) -> Engine:
 def _emit(listings: list[Listing], fmt: Format, value: object) -> None:
     if fmt is Format.table:
         for listing in listings:
-            console.print(listing.table())
+            listing.print_to(console)
     elif fmt is Format.json:
         sys.stdout.buffer.write(json_bytes(value))
     else:
@@ -170,9 +170,9 @@ def list_command(
     listing = Listing(f"Cases ({len(cases)})", SUMMARY_COLUMNS,
                       [_summary_row(c) for c in cases])
     if fmt is Format.table:  # the columns a queue is read by; json and csv have them all
-        console.print(Listing(f"Cases ({len(cases)})", QUEUE_COLUMNS,
-                              [(c.case_id, c.state, c.severity, c.title, c.assignee, c.hands,
-                                c.updated_at[:16]) for c in cases]).table())
+        Listing(f"Cases ({len(cases)})", QUEUE_COLUMNS,
+                [(c.case_id, c.state, c.severity, c.title, c.assignee, c.hands,
+                  c.updated_at[:16]) for c in cases]).print_to(console)
         return
     _emit([listing], fmt, listing.records())
 

@@ -118,7 +118,7 @@ def _emit(listings: list[Listing], fmt: Format, json_value: object | None = None
     with naming(STDOUT, stdout_path()):
         if fmt is Format.table:
             for listing in listings:
-                console.print(listing.table())
+                listing.print_to(console)
         elif fmt is Format.json:
             value = json_value if json_value is not None else listings[0].records()
             sys.stdout.buffer.write(json_bytes(value))

@@ -20,12 +20,17 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 import orjson
+from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
 from services.events.numerals import is_ascii_number
 
 Cell = str | int | None
+
+
+# The width a listing for a pipe or a file is measured in: more than any row needs.
+_AS_WIDE_AS_THE_ROWS = 100_000
 
 
 class Format(StrEnum):
@@ -53,9 +58,13 @@ class Listing:
                 for row in self.rows]
 
     def table(self) -> Table:
+        """The rows for a person. A cell too wide for its column folds onto the next
+        line rather than end in an ellipsis: a day cut to ``2026-01-…`` on two rows of
+        one table, or a balance cut to ``162,0…``, hid the one thing the row is read
+        for (QA, ``ledger totals`` at 80 columns)."""
         table = Table(title=self.title)
         for column in self.columns:
-            table.add_column(column.name,
+            table.add_column(column.name, overflow="fold",
                              justify="right" if column.chips or column.count else "left")
         for row in self.rows:
             table.add_row(*self._cells(row))
@@ -63,6 +72,22 @@ class Listing:
             table.add_section()
             table.add_row(*self._cells(self.footer))
         return table
+
+    def print_to(self, console: Console) -> None:
+        """The table on ``console``: in a terminal at its width (folding what does not
+        fit); to a pipe or a file (cron, ``| less``, ``> report.txt``), whose width no one
+        chose, as wide as the rows are, so nothing folds."""
+        table = self.table()
+        if console.is_terminal:
+            console.print(table)
+        else:  # Console.print(width=) is capped at the console's width: widen the console
+            unbounded = console.options.update_width(_AS_WIDE_AS_THE_ROWS)
+            chosen = console.width
+            console.width = max(chosen, console.measure(table, options=unbounded).maximum)
+            try:
+                console.print(table)
+            finally:
+                console.width = chosen
 
     def csv(self) -> str:
         buffer = io.StringIO()
