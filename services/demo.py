@@ -93,9 +93,22 @@ def run_demo(
     scenarios = faults & frozenset().union(*(scenarios_for(g) for g in games))
     surveillance = score_alerts(log.truth, surveyed.alerts, scenarios)
     console.print(_scenario_table(surveillance))
-    day = min((r.ended_at[:10] for r in surveyed.records if r.ended_at), default="YYYY-MM-DD")
-    console.print(_next_steps(workdir, day), soft_wrap=True, markup=False, highlight=False)
-    return detection.all_detected and surveillance.all_detected
+    days = sorted({r.ended_at[:10] for r in surveyed.records if r.ended_at}) or ["YYYY-MM-DD"]
+    console.print(_next_steps(workdir, days), soft_wrap=True, markup=False, highlight=False)
+    missed = _missed(detection.all_detected, surveillance.all_detected)
+    if missed:
+        console.print(f"demo: exit 1: {missed} (see the tables above)", markup=False,
+                      highlight=False)
+    return not missed
+
+
+def _missed(faults_detected: bool, scenarios_flagged: bool) -> str:
+    """Why the demo exits 1, in words: a run with too few hands can leave a planted
+    surveillance scenario unflagged, and an exit 1 said nothing of which (QA)."""
+    return "; ".join(
+        [*([] if faults_detected else ["an injected fault went undetected"]),
+         *([] if scenarios_flagged else ["a planted surveillance scenario was not flagged "
+                                         "(too few hands for its test, or missed)"])])
 
 
 def command_name(argv0: str | None = None) -> str:
@@ -111,10 +124,11 @@ def command_name(argv0: str | None = None) -> str:
     return str(started)
 
 
-def _next_steps(workdir: Path, day: str) -> str:
+def _next_steps(workdir: Path, days: list[str]) -> str:
     """Where the files are and the commands to read them, one unbroken line each (so they
-    can be copied); the daily report goes to the demo's ``reports/`` folder, as in the
-    README."""
+    can be copied); a daily report for each UTC day the demo's hands ended on (its
+    evening shift runs past midnight: the first day's report alone left most hands out,
+    QA), each to the demo's ``reports/`` folder, as in the README."""
     ledger = f"sqlite:///{workdir / 'ledger.sqlite'}"
     pitwatch = command_name()
     return (
@@ -129,9 +143,11 @@ def _next_steps(workdir: Path, day: str) -> str:
         "stored bytes)\n"
         f"  cases:          {pitwatch} cases list --db {ledger}\n"
         f"  console:        {_console_hint(workdir, pitwatch, ledger)}\n"
-        f"  daily report:   {pitwatch} report daily --date {day} --ledger {ledger} "
-        f"--alerts {workdir / 'alerts.jsonl'} --events {workdir / 'events.jsonl'} "
-        f"-o {workdir / REPORTS_FOLDER / 'daily.html'}\n"
+        + "".join(
+            f"  daily report:   {pitwatch} report daily --date {day} --ledger {ledger} "
+            f"--alerts {workdir / 'alerts.jsonl'} --events {workdir / 'events.jsonl'} "
+            f"-o {workdir / REPORTS_FOLDER / f'daily-{day}.html'}\n" for day in days)
+        +
         "  docs:           docs/compliance-guide.md (the daily routine), docs/rules.md "
         "(rule IDs), docs/events.md (the contract), docs/surveillance.md"
     )

@@ -118,8 +118,8 @@ def open_existing_ledger(url: str) -> Engine:
     if parsed.get_backend_name() == "sqlite" and not sqlite_file_exists(parsed):
         raise LedgerUnavailable(
             f"no ledger at {shown}: the file does not exist (book hands first with "
-            "`pitwatch adjudicate LOG --ledger URL` or `pitwatch demo`, or give the "
-            "ledger's URL)")
+            "`pitwatch adjudicate LOG --ledger URL`, or give the URL of the ledger that "
+            "booked them: `pitwatch demo` prints its own)")
     if parsed.get_backend_name() == "sqlite" and _empty_file(parsed):
         # Not opened: SQLite would write its header (WAL) into it, and a read changed it.
         raise LedgerUnavailable(f"{shown} is not a pitwatch ledger (an empty file, an empty "

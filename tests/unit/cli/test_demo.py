@@ -32,7 +32,7 @@ def test_demo_writes_its_hints_for_its_own_folders(tmp_path: Path) -> None:
     said = " ".join(ran.stderr.split())
     assert f"created folder {workdir}" in said
     assert (workdir / REPORTS_FOLDER).is_dir()
-    assert f"-o {workdir / REPORTS_FOLDER / 'daily.html'}" in said
+    assert f"-o {workdir / REPORTS_FOLDER / 'daily-2026-01-05.html'}" in said
     assert "docs/compliance-guide.md" in said
     assert f"serve console --db sqlite:///{workdir / 'ledger.sqlite'}" in said
     for name in ("events.jsonl", "adjudications.jsonl", "alerts.jsonl", "truth.jsonl",
