@@ -30,6 +30,7 @@ def test_demo_writes_its_hints_for_its_own_folders(tmp_path: Path) -> None:
     ran = pitwatch("demo", "--tables", "1", "--hands", "40", "--workdir", str(workdir))
     assert ran.code in (0, 1), ran.stderr  # 40 hands may be too few to catch everything
     said = " ".join(ran.stderr.split())
+    assert (ran.code == 1) == ("demo: exit 1:" in said)  # an exit 1 says why (QA)
     assert f"created folder {workdir}" in said
     assert (workdir / REPORTS_FOLDER).is_dir()
     assert f"-o {workdir / REPORTS_FOLDER / 'daily-2026-01-05.html'}" in said
