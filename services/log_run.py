@@ -27,7 +27,7 @@ from services.events.contract import Alert, encode_record
 from services.events.logfile import examine, open_log, read_chunks
 from services.games.profile import Profiles
 from services.outputs import Sink
-from services.terminal import LogProgress, RecordTally, err, log_progress
+from services.terminal import LogProgress, RecordTally, log_progress
 
 if TYPE_CHECKING:
     from services.recording import RunKeeper
@@ -137,9 +137,8 @@ def _runner(profiles: Profiles, engine: str | None, archive: bool = False) -> Em
 
     try:
         return EmbeddedRunner(profiles, engine, archive=archive, closed_hands=False)
-    except (EngineUnavailable, UnknownEngine) as exc:
-        err.print(f"pitwatch: {exc}", markup=False, highlight=False, soft_wrap=True)
-        raise typer.Exit(2) from None
+    except (EngineUnavailable, UnknownEngine) as exc:  # as serve's and replay's say it
+        raise typer.BadParameter(str(exc), param_hint="--engine") from None
 
 
 def _collect(run: AdjudicationRun, step: StepResult, out: Sink | None) -> None:
