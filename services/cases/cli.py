@@ -32,7 +32,7 @@ from services.cases.actions import (
     escalate,
     note,
 )
-from services.cases.known import refusal, unknown_subject
+from services.cases.known import refusal, unknown_day, unknown_subject
 from services.cases.queries import (
     WORK,
     CaseDetail,
@@ -164,6 +164,10 @@ def list_command(
         known = None if value is None else unknown_subject(engine, kind, value)
         if value is not None and known is not None:
             raise typer.BadParameter(refusal(kind, value, known), param_hint=f"--{kind}")
+    days = None if day is None else unknown_day(engine, day)
+    if day is not None and days is not None:
+        raise typer.BadParameter(refusal("day", day.isoformat(), days, "--date"),
+                                 param_hint="--date")
     cases = list_cases(engine, CaseFilter(None if state == ANY_STATE else state,
                                                severity, game, table, dealer, player, day,
                                                assignee, limit))

@@ -15,6 +15,7 @@ case names costs one pass over the booked hands (``hands.dealer_id`` has no inde
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any
 
 from sqlalchemy import Engine, Select, select
@@ -39,6 +40,24 @@ def unknown_subject(engine: Engine, kind: str, value: str) -> list[str] | None:
             return None
         known = {v for column in (CaseTag.value, *holders)
                  for v in conn.execute(_distinct(column, kind)).scalars() if v is not None}
+    return sorted(known)
+
+
+def unknown_day(engine: Engine, day: dt.date) -> list[str] | None:
+    """None when a case is on ``day`` or the ledger booked a hand on it; else the days the
+    database holds (cases' and booked hands'), sorted, for the refusal. A mistyped date
+    (``2026-01-07`` for ``2026-01-06``) listed an empty queue and exit 0, the answer of a
+    clear day, where a mistyped table is refused (QA). The booked hands are read only
+    when no case is on the day."""
+    wanted = day.isoformat()
+    with engine.connect() as conn:
+        if conn.execute(_tagged("day", wanted)).first() is not None:
+            return None
+        if conn.execute(select(Hand.day).where(Hand.day == day).limit(1)).first() is not None:
+            return None
+        known = set(conn.execute(_distinct(CaseTag.value, "day")).scalars())
+        known |= {d.isoformat() for d in conn.execute(select(Hand.day).distinct()).scalars()
+                  if d is not None}
     return sorted(known)
 
 

@@ -50,3 +50,26 @@ def test_a_known_name_without_a_case_is_a_clear_queue(tmp_path: Path) -> None:
     ran = pitwatch("cases", "list", "--player", "P12", "--db", url, "--format", "json")
     assert ran.code == 0, ran.stderr
     assert [c["subject"] for c in orjson.loads(ran.stdout)] == ["dealer:D7"]
+
+
+def test_a_day_with_no_case_and_no_hand_is_refused_naming_the_days(tmp_path: Path) -> None:
+    """A mistyped date listed "Cases (0)" and exit 0, a clear day to a scheduled export
+    (QA). The test hands end on 2024-05-01 and 2024-05-02 (DAY_ONE, DAY_TWO)."""
+    url, _ = _one_case(tmp_path)
+    ran = pitwatch("cases", "list", "--date", "2024-05-09", "--db", url, "--format", "json")
+    assert_one_line_usage_error(ran, "--date", "the database knows no day '2024-05-09'",
+                                "it knows 2024-05-01, 2024-05-02")
+    assert ran.stdout == ""
+
+
+def test_a_day_with_a_booked_hand_but_no_case_is_a_clear_queue(tmp_path: Path) -> None:
+    url, _ = _one_case(tmp_path)
+    engine = open_ledger(url)
+    booked = post_many(engine, [record("T2-000001", [
+        move(1, "stack:1", "layout:1", 5, "wager"),
+        move(2, "layout:1", "stack:1", 5, "layout_return")],
+        table_id="T2", players={"1": "dave"}, ended_at="2024-05-07T10:00:00Z")])
+    engine.dispose()
+    assert [b.status for b in booked] == ["posted"], booked
+    ran = pitwatch("cases", "list", "--date", "2024-05-07", "--db", url, "--format", "json")
+    assert (ran.code, orjson.loads(ran.stdout)) == (0, []), ran.stderr
