@@ -31,6 +31,9 @@ Cell = str | int | None
 
 # The width a listing for a pipe or a file is measured in: more than any row needs.
 _AS_WIDE_AS_THE_ROWS = 100_000
+# How wide a listing for a pipe or a file grows to show long texts (a case's summary, an
+# audit entry) on fewer lines; wider than this they wrap at their words.
+PIPE_WIDTH = 160
 
 
 class Format(StrEnum):
@@ -76,14 +79,16 @@ class Listing:
     def print_to(self, console: Console) -> None:
         """The table on ``console``: in a terminal at its width (folding what does not
         fit); to a pipe or a file (cron, ``| less``, ``> report.txt``), whose width no one
-        chose, as wide as the rows are, so nothing folds."""
+        chose, wide enough that no word is cut (every id and day whole), and up to
+        ``PIPE_WIDTH`` for the rows' long texts, which wrap at their words beyond it."""
         table = self.table()
         if console.is_terminal:
             console.print(table)
         else:  # Console.print(width=) is capped at the console's width: widen the console
             unbounded = console.options.update_width(_AS_WIDE_AS_THE_ROWS)
+            needs = console.measure(table, options=unbounded)
             chosen = console.width
-            console.width = max(chosen, console.measure(table, options=unbounded).maximum)
+            console.width = max(chosen, needs.minimum, min(needs.maximum, PIPE_WIDTH))
             try:
                 console.print(table)
             finally:

@@ -8,7 +8,7 @@ import io
 
 from rich.console import Console
 
-from services.ledger.listing import Column, Listing
+from services.ledger.listing import PIPE_WIDTH, Column, Listing
 
 ROWS = [("T001-main-hall-baccarat-side", "2026-01-05", 162_049),
         ("T001-main-hall-baccarat-side", "2026-01-06", 1_925)]
@@ -45,3 +45,18 @@ def test_the_console_keeps_its_width_after_a_wide_listing() -> None:
     console = Console(file=io.StringIO(), width=40, force_terminal=False)
     _listing().print_to(console)
     assert console.width == 40
+
+
+def test_to_a_pipe_a_long_text_wraps_at_its_words_within_the_pipe_width() -> None:
+    """A case's summary or audit entry of hundreds of characters is not one line of
+    hundreds of columns; the ids beside it stay whole (QA: ``cases show`` at 80 columns
+    put every word on a line of its own)."""
+    summary = " ".join(["chips"] * 80)  # 479 characters
+    listing = Listing("Evidence", [Column("hand"), Column("day"), Column("summary")],
+                      [("T003-000042", "2026-01-05", summary)])
+    out = io.StringIO()
+    listing.print_to(Console(file=out, width=80, force_terminal=False))
+    lines = out.getvalue().splitlines()
+    assert max(len(line) for line in lines) == PIPE_WIDTH
+    assert any("T003-000042" in line and "2026-01-05" in line for line in lines)
+    assert sum(line.count("chips") for line in lines) == 80
