@@ -200,7 +200,11 @@ def balances_command(
 
 @ledger_app.command("rake")
 def rake_command(db: DbOption = DEFAULT_URL, fmt: FormatOption = Format.table) -> None:
-    """Rake per table, per posted rake mode, per UTC day."""
+    """Rake per table, per posted rake mode, per UTC day.
+
+    "hands" counts the hands that paid rake in that mode: a dead hand (every wager went
+    back) or one with no rake due is not among them, so it can be fewer than the hands
+    ``ledger totals`` and the daily report count for the same table and day."""
     rows = sorted(rake_totals(open_for_reading(db)),
                   key=lambda r: (natural_key(r.table_id), str(r.day), r.mode or ""))
     listing = Listing("Rake", [Column("table"), Column("day"), Column("mode"),
