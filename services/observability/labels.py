@@ -73,9 +73,15 @@ SETTLEMENT_CODES: Final = frozenset(
     {"MISPAY", "RAKE_OVER", "RAKE_UNDER", "POT_NOT_EMPTY", "POT_OVERDRAWN", "LAYOUT_OVERDRAWN",
      "UNRESOLVABLE_MOVEMENT"}
 )
-# Rules about the integrity of the stream, the deck, the chips and the configuration
-# (SURV-9 stream, GEN-1 deck, GEN-3 chips during a hand, GEN-4 cash, GEN-5 configuration).
-INTEGRITY_RULES: Final = frozenset({"SURV-9", "GEN-1", "GEN-3", "GEN-4", "GEN-5"})
+# Rules about the integrity of the stream, the deck, the wagers, the chips and the
+# configuration (SURV-9 stream, GEN-1 deck, SURV-1 past-posting and late wagers, GEN-3
+# chips during a hand, GEN-4 cash, GEN-5 configuration).
+INTEGRITY_RULES: Final = frozenset({"SURV-9", "GEN-1", "SURV-1", "GEN-3", "GEN-4", "GEN-5"})
+# Integrity codes that cite a game's own rule: a wager placed after the first card
+# (PAST_POSTING, HCF-3; after an outcome it cites SURV-1) and a deck other than the game's
+# (WRONG_DECK: FCD-1, RP-1, TH-9). Both are critical in house-v1, and both are what the
+# integrity dashboard is for, not how the game was dealt.
+INTEGRITY_CODES: Final = frozenset({"PAST_POSTING", "WRONG_DECK"})
 FINDING_CATEGORIES: Final = frozenset({"settlement", "integrity", "procedure"})
 
 LEDGER_STATUSES: Final = frozenset({"posted", "duplicate", "conflict", "refused",
@@ -122,11 +128,11 @@ def reason_class(reason: str) -> str:
 
 
 def finding_category(code: str, rule: str) -> str:
-    """``settlement`` (money of the hand), ``integrity`` (stream, deck, chips, config) or
-    ``procedure`` (how the game was dealt and played: everything else)."""
+    """``settlement`` (money of the hand), ``integrity`` (stream, deck, wagers placed late,
+    chips, config) or ``procedure`` (how the game was dealt and played: everything else)."""
     if code in SETTLEMENT_CODES:
         return "settlement"
-    if rule in INTEGRITY_RULES:
+    if rule in INTEGRITY_RULES or code in INTEGRITY_CODES:
         return "integrity"
     return "procedure"
 

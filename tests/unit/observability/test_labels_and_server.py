@@ -37,6 +37,20 @@ def test_floor_id_label_refuses_player_ids() -> None:
     ("WAGER_OUTSIDE_LIMITS", "GEN-5", "integrity"),
     ("DRAW_OUT_OF_ORDER", "RP-5", "procedure"),
     ("WALK_AWAY_FOLD", "GEN-7", "procedure"),
+    # Past-posting and a wrong deck are integrity whatever rule they cite (QA problem 5:
+    # HCF-3 and FCD-1 were procedure, so the integrity panel left them out).
+    ("PAST_POSTING", "HCF-3", "integrity"),
+    ("PAST_POSTING", "SURV-1", "integrity"),
+    ("LATE_WAGER", "SURV-1", "integrity"),
+    ("WAGER_CHANGED_AFTER_BET", "SURV-1", "integrity"),
+    ("BUY_AFTER_REPLACEMENT", "SURV-1", "integrity"),
+    ("WRONG_DECK", "FCD-1", "integrity"),
+    ("WRONG_DECK", "RP-1", "integrity"),
+    ("WRONG_DECK", "TH-9", "integrity"),
+    # Neighbours that stay procedure: how the cards were dealt, not which cards.
+    ("PLAYER_COUNT", "FCD-1", "procedure"),
+    ("WRONG_DEAL_COUNT", "RP-1", "procedure"),
+    ("WAGER_NOT_IN_GAME", "HCF-3", "procedure"),
 ])
 def test_finding_category(code: str, rule: str, category: str) -> None:
     assert labels.finding_category(code, rule) == category
