@@ -121,6 +121,18 @@ GAME_VAR = Variable("game", "Game", "pitwatch_hands_adjudicated_total")
 TABLE_VAR = Variable("table", "Table", "pitwatch_hands_adjudicated_total")
 
 
+def in_range(selector: str) -> str:
+    """What counter ``selector`` counted in the dashboard's range, series by series: its
+    increase(), or the whole value of a series born within the range (increase() cannot
+    see a series' first step, and a series may be born at 1, or at 4 chips: alerts.yml,
+    "born above 0"). New: no sample in the hour before the range although its target was
+    scraped then. Sum it ``by`` the panel's labels."""
+    before = "[1h] offset $__range)"
+    return (f"(({selector} unless last_over_time({selector}{before}"
+            f" and on (job, instance) last_over_time(up{before})"
+            f" or increase({selector}[$__range]))")
+
+
 def _quantile(q: float, metric: str, by: str = "le") -> str:
     return f"histogram_quantile({q}, sum by ({by}) (rate({metric}_bucket[$__rate_interval])))"
 
@@ -196,8 +208,9 @@ FLOOR = Dashboard(
                              "[$__rate_interval]))"), "raked"),
         ), "Recorded chip flow in the table's minor unit."),
         Panel("Hands by status", "bargauge", (Query(
-            f"sum by (status) (increase(pitwatch_hands_adjudicated_total{{{GAME}, {TABLE}}}"
-            "[$__range]))", "{{status}}", instant=True),),
+            "sum by (status) "
+            + in_range(f"pitwatch_hands_adjudicated_total{{{GAME}, {TABLE}}}"),
+            "{{status}}", instant=True),),
             "Hands in the selected time range: ok, discrepancy, dead, rejected."),
         Panel("Consumer lag (records)", "timeseries", (Query(
             f"sum by (consumer_group) ({LAG})", "{{consumer_group}}"),),
@@ -225,13 +238,13 @@ INTEGRITY = Dashboard(
     variables=(GAME_VAR, TABLE_VAR),
     items=(
         Panel("Mispays by table and dealer", "table", (Query(
-            f"sum by (table, dealer) (increase(pitwatch_mispays_total{{{GAME}, {TABLE}}}"
-            "[$__range]))", instant=True),),
+            "sum by (table, dealer) " + in_range(f"pitwatch_mispays_total{{{GAME}, {TABLE}}}"),
+            instant=True),),
             "MISPAY findings in the selected range. dealer is the employee id (SURV-2: a "
             "dealer whose mispays concentrate on one player shows up here first)."),
         Panel("Mispaid chips by dealer", "bargauge", (Query(
-            f"sum by (dealer) (increase(pitwatch_mispaid_chips_total{{{GAME}, {TABLE}}}"
-            "[$__range]))", "{{dealer}}", instant=True),),
+            "sum by (dealer) " + in_range(f"pitwatch_mispaid_chips_total{{{GAME}, {TABLE}}}"),
+            "{{dealer}}", instant=True),),
             "Chips by which seats were over- or under-paid, by dealer."),
         Panel("Mispays per hour by table", "timeseries", (Query(
             f"sum by (table) (rate(pitwatch_mispays_total{{{GAME}, {TABLE}}}"
@@ -242,17 +255,19 @@ INTEGRITY = Dashboard(
             f'{GAME}}}[$__rate_interval])) * 3600', "{{rule}} {{code}}"),),
             "How the game was dealt and played: order, limits, exposures, draws."),
         Panel("Integrity findings by rule", "table", (Query(
-            f'sum by (rule, code, severity) (increase(pitwatch_findings_total'
-            f'{{category="integrity", {GAME}}}[$__range]))', instant=True),),
-            "Deck (GEN-1), chips during a hand (GEN-3), cash (GEN-4), configuration "
-            "(GEN-5), stream (SURV-9) findings on hands."),
+            "sum by (rule, code, severity) "
+            + in_range(f'pitwatch_findings_total{{category="integrity", {GAME}}}'),
+            instant=True),),
+            "Deck (GEN-1, WRONG_DECK), wagers placed late (PAST_POSTING, SURV-1), chips "
+            "during a hand (GEN-3), cash (GEN-4), configuration (GEN-5), stream (SURV-9) "
+            "findings on hands."),
         Panel("Findings by table and category", "table", (Query(
-            f"sum by (table, category) (increase(pitwatch_table_findings_total{{{TABLE}}}"
-            "[$__range]))", instant=True),),
+            "sum by (table, category) " + in_range(f"pitwatch_table_findings_total{{{TABLE}}}"),
+            instant=True),),
             "Which tables drift (SURV-8): settlement, integrity and procedure findings."),
         Panel("Hash-chain failures by table", "table", (Query(
-            f"sum by (table, code) (increase(pitwatch_chain_failures_total{{{TABLE}}}"
-            "[$__range]))", instant=True),),
+            "sum by (table, code) " + in_range(f"pitwatch_chain_failures_total{{{TABLE}}}"),
+            instant=True),),
             "SURV-9: altered events (CHAIN_BROKEN), gaps, re-orders, conflicts, per table."),
         Panel("Dead-letter topic size", "timeseries", (Query(
             "max by (topic) (pitwatch_dlq_records)", "{{topic}}"),),

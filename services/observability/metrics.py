@@ -29,15 +29,23 @@ prometheus-client's default registry, which also carries the ``process_*`` and
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping
 from datetime import datetime
 from functools import cache
-from typing import Final, ParamSpec, Protocol, TypeVar
+from typing import Final, ParamSpec, TypeVar
 
 import msgspec
 from prometheus_client import REGISTRY, CollectorRegistry, Counter, Gauge, Histogram
 
 from services.observability import labels
+from services.observability.views import (
+    AlertLike,
+    OutputsLike,
+    RecordLike,
+    ReviewScheduleLike,
+    StepResultLike,
+    SurveillanceOutputLike,
+)
 
 # hand_ended -> record produced. The pipeline's target is p99 <= 250 ms at 200 hands/s
 # (architecture.md), so the buckets are fine around it and coarse far from it.
@@ -60,107 +68,6 @@ WAGERED_KINDS: Final = frozenset({"wager", "bet"})
 PAID_KINDS: Final = frozenset({"payout"})
 COLLECTED_KINDS: Final = frozenset({"wager_collected", "collection"})
 RAKED_KINDS: Final = frozenset({"rake"})
-
-
-class FindingLike(Protocol):
-    @property
-    def code(self) -> str: ...
-    @property
-    def rule(self) -> str: ...
-    @property
-    def severity(self) -> str: ...
-    @property
-    def amount(self) -> int | None: ...
-
-
-class MovementLike(Protocol):
-    @property
-    def amount(self) -> int: ...
-    @property
-    def kind(self) -> str: ...
-
-
-class RecordLike(Protocol):
-    """The fields of an adjudication record the metrics read (services.events.contract.
-    AdjudicationRecord, or the lighter view ``hooks`` decodes from the topic)."""
-
-    @property
-    def table_id(self) -> str: ...
-    @property
-    def game(self) -> str | None: ...
-    @property
-    def status(self) -> str: ...
-    @property
-    def findings(self) -> Sequence[FindingLike]: ...
-    @property
-    def players(self) -> Mapping[str, str] | None: ...
-    @property
-    def dealer_id(self) -> str | None: ...
-    @property
-    def rake_mode(self) -> str | None: ...
-    @property
-    def ended_at(self) -> str | None: ...
-    @property
-    def movements(self) -> Sequence[MovementLike] | None: ...
-
-
-class AlertLike(Protocol):
-    """What is read from a surveillance alert (services.events.contract.Alert)."""
-
-    @property
-    def table_id(self) -> str: ...
-    @property
-    def code(self) -> str: ...
-    @property
-    def rule(self) -> str: ...
-    @property
-    def severity(self) -> str: ...
-
-
-class OutputsLike(Protocol):
-    """What ``apply_event`` returns (services.adjudicator.table.Outputs)."""
-
-    @property
-    def records(self) -> Sequence[RecordLike]: ...
-    @property
-    def alerts(self) -> Sequence[AlertLike]: ...
-    @property
-    def dlq(self) -> Sequence[str]: ...
-
-
-class DeadLetterLike(Protocol):
-    @property
-    def reason(self) -> str: ...
-
-
-class SurveillanceOutputLike(Protocol):
-    """What ``SurveillanceStep.feed`` returns for one record (services.surveillance.run.
-    SurveillanceOutput)."""
-
-    @property
-    def dead_letters(self) -> Sequence[DeadLetterLike]: ...
-    @property
-    def hands_surveilled(self) -> int: ...
-
-
-class ReviewScheduleLike(Protocol):
-    """The state of a ``SurveillanceStep`` that says whether a feed ran a review."""
-
-    @property
-    def hands_surveilled(self) -> int: ...
-    @property
-    def review_every(self) -> int | None: ...
-
-
-class StepResultLike(Protocol):
-    """What the embedded runner returns per record (services.adjudicator.embedded)."""
-
-    @property
-    def records(self) -> Sequence[RecordLike]: ...
-    @property
-    def alerts(self) -> Sequence[AlertLike]: ...
-    @property
-    def dead_letters(self) -> Sequence[DeadLetterLike]: ...
 
 
 def latency_or_reason(ended_at: str | None, now: float) -> float | str:
@@ -186,6 +93,7 @@ class AdjudicatorMetrics:
         # Children by (metric, label values): ``labels()`` costs microseconds per call
         # and a hand needs a dozen; the label values are bounded, so is this dict.
         self._children: dict[tuple[int, tuple[str, ...]], Counter] = {}
+        self._seen: set[tuple[str, ...]] = set()  # label values whose series exist (at 0)
         self.tables = labels.BoundedValues(labels.MAX_TABLES)
         self.dealers = labels.BoundedValues(labels.MAX_DEALERS)
         self.events_consumed = Counter(
@@ -267,6 +175,30 @@ class AdjudicatorMetrics:
             child = self._children[key] = metric.labels(*values)
         return child
 
+    def _start_at_zero(self, table: str, game: str | None = None,
+                       dealer: str | None = None) -> None:
+        """Create, at 0, the series a table (a table and game, a table, dealer and game)
+        may count, as soon as those labels are known: a series born at 1 has no
+        increase(), so a first chain failure, critical finding or mispay would not alert.
+        Bounded: tables and dealers are (``labels.BoundedValues``), codes, categories,
+        severities and statuses are closed sets."""
+        key = (table,) if game is None else (table, game, dealer or "")
+        if key in self._seen:
+            return
+        self._seen.add(key)
+        if game is None:
+            for code in sorted(labels.CHAIN_FAILURE_CODES):
+                self._child(self.chain_failures, table, code)
+            for category in sorted(labels.FINDING_CATEGORIES):
+                for severity in sorted(labels.SEVERITIES):
+                    self._child(self.table_findings, table, category, severity)
+        elif dealer is None:
+            for status in sorted(labels.HAND_STATUSES):
+                self._child(self.hands, table, game, status)
+        else:
+            self._child(self.mispays, table, dealer, game)
+            self._child(self.mispaid_chips, table, dealer, game)
+
     # ------------------------------------------------------------ entry points
 
     def observe_consumed(self, count: int = 1) -> None:
@@ -279,8 +211,10 @@ class AdjudicatorMetrics:
     def observe_alert(self, alert: AlertLike) -> None:
         severity = labels.closed(alert.severity, labels.SEVERITIES)
         self._child(self.alerts, alert.rule, alert.code, severity).inc()
+        table = self.tables(alert.table_id)
+        self._start_at_zero(table)
         if alert.rule == "SURV-9" and alert.code in labels.CHAIN_FAILURE_CODES:
-            self._child(self.chain_failures, self.tables(alert.table_id), alert.code).inc()
+            self._child(self.chain_failures, table, alert.code).inc()
         rejected = labels.CHAIN_REJECTION_CLASSES.get(alert.code)
         if alert.rule == "SURV-9" and rejected is not None:
             self._child(self.events_rejected, rejected).inc()
@@ -291,8 +225,13 @@ class AdjudicatorMetrics:
         table = labels.floor_id_label(record.table_id, players, self.tables)
         game = labels.closed(record.game, labels.GAMES)
         status = labels.closed(record.status, labels.HAND_STATUSES)
-        self._child(self.hands, table, game, status).inc()
+        self._start_at_zero(table)
+        self._start_at_zero(table, game)
         dealer: str | None = None
+        if record.dealer_id and game != labels.UNKNOWN:
+            dealer = labels.floor_id_label(record.dealer_id, players, self.dealers)
+            self._start_at_zero(table, game, dealer)
+        self._child(self.hands, table, game, status).inc()
         for f in record.findings:
             severity = labels.closed(f.severity, labels.SEVERITIES)
             category = labels.finding_category(f.code, f.rule)

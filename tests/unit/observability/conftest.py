@@ -31,4 +31,5 @@ def exported_names() -> set[str]:
         counter.labels(*["x"] * len(counter._labelnames)).inc()
     text = generate_latest(registry).decode()
     names = {s.name for f in text_string_to_metric_families(text) for s in f.samples}
-    return names | {"up", "process_resident_memory_bytes", "process_cpu_seconds_total"}
+    return names | {"up", "process_resident_memory_bytes", "process_cpu_seconds_total",
+                     "process_start_time_seconds"}

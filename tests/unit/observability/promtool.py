@@ -11,6 +11,8 @@ import pytest
 REPO = Path(__file__).resolve().parents[3]
 ALERTS = REPO / "deploy" / "prometheus" / "alerts.yml"
 ALERT_TESTS = REPO / "deploy" / "prometheus" / "tests" / "alerts_test.yml"
+# Every promtool unit-test file of the rules (alerts_test.yml, born_above_zero_test.yml ...).
+ALERT_TEST_FILES = sorted((REPO / "deploy" / "prometheus" / "tests").glob("*_test.yml"))
 PROMETHEUS_CONFIG = REPO / "deploy" / "prometheus" / "prometheus.yml"
 
 

@@ -67,7 +67,8 @@ def test_the_dashboards_cover_what_the_floor_asked_for() -> None:
     assert "sum by (severity) (rate(pitwatch_findings_total" in floor
     assert "sum by (rake_mode) (rate(pitwatch_raked_chips_total" in floor
     assert "pitwatch_consumer_lag_records" in floor
-    assert "sum by (table, dealer) (increase(pitwatch_mispays_total" in integrity
+    assert "sum by (table, dealer) " + d.in_range(
+        f"pitwatch_mispays_total{{{d.GAME}, {d.TABLE}}}") in integrity
     assert 'category="procedure"' in integrity
     assert "pitwatch_dlq_records" in integrity
     assert "pitwatch_chain_failures_total" in integrity
