@@ -39,7 +39,12 @@ from services.games.unknown_profiles import UNKNOWN_PROFILE_CODE, not_known_here
 from services.reports.alerts import AlertLine, alerts_concerning
 from services.reports.chain import ChainCheck, verify_chain
 from services.reports.hands import FinalHand, final_hands
-from services.reports.log_match import LogMismatch, not_in_log, not_whole_in_log
+from services.reports.log_match import (
+    LogMismatch,
+    not_in_log,
+    not_whole_in_log,
+    starts_table_late,
+)
 from services.reports.narrate import Narrator
 from services.reports.replay import Events, HandReplay, replay_hand, replay_hands
 from services.reports.rulebook import RuleText, load_rulebook
@@ -63,6 +68,13 @@ SEVERITY_ORDER = ("critical", "warning", "info")
 
 class HandUnavailable(LookupError):
     """Neither the log nor the ledger knows the hand."""
+
+
+def not_in_ledger(hand_id: str, shown: str) -> str:
+    """The message of a hand the ledger at ``shown`` (``shown_url``) does not hold, with
+    what to do: ``report hand`` said only where it looked (QA); ``ledger hand`` words it
+    so too."""
+    return f"hand {hand_id!r} is not in the ledger at {shown}: check the hand id and the database"
 
 
 class ProfileNotKnownHere(HandUnavailable, UnknownProfileError):
@@ -289,8 +301,13 @@ def dispute_from_log(
     log_name: str | None = None,
 ) -> DisputeReport:
     """The full report from the event log (raises ``HandNotFound``), the hand replayed
-    under ``profiles``."""
-    return dispute_from_replay(replay_hand(lines, hand_id, profiles), rules, log_name)
+    under ``profiles``; ``HandNotWholeInLog`` when the log starts the hand's table after
+    its first event (``starts_table_late``: nothing else gives the table's state)."""
+    replay = replay_hand(lines, hand_id, profiles)
+    late = starts_table_late(replay, log_name)
+    if late is not None:
+        raise HandNotWholeInLog(late)
+    return dispute_from_replay(replay, rules, log_name)
 
 
 def disputes_from_log(
@@ -336,7 +353,7 @@ def dispute_from_ledger(
 
     stored = stored_hand(engine, hand_id)
     if stored is None:
-        raise HandUnavailable(f"hand {hand_id!r} is not in the ledger at {shown_url(url)}")
+        raise HandUnavailable(not_in_ledger(hand_id, shown_url(url)))
     if lines is not None:
         refuse_unknown_profile(stored.record, profiles)
     replay = replay_hand(lines, hand_id, profiles) if lines is not None else None

@@ -29,10 +29,13 @@ class LogMismatch:
 
     clause: str
     other_hand: bool
+    next_step: str | None = None  # the advice, when not a log's given beside a booking
 
     @property
     def advice(self) -> str:
         """What to do, for the error line of ``report hand``."""
+        if self.next_step is not None:
+            return self.next_step
         if self.other_hand:
             return ("give the log the hand was booked from, or leave out --events to read "
                     "it from the event archive")
@@ -87,11 +90,36 @@ def not_whole_in_log(replay: HandReplay, record: AdjudicationRecord, log_name: s
     starts = replay.table_starts_at
     if starts is not None and (replay.record is None or
                                encode_record(replay.record) != encode_record(record)):
-        return LogMismatch(
-            f"{where} starts table {record.table_id} at seq {starts}, after "
-            "its first event: the hand is not re-derived from it alone (the table's "
-            "configuration and seats are in the logs before it)", other_hand=False)
+        return LogMismatch(_starts_late(where, record.table_id, starts), other_hand=False)
     return None
+
+
+# What to give instead of a log that starts the table late, when no ledger was given.
+WHOLE_TABLE = ("give the table's log from its first event on (its days' files joined in "
+               "one, in order), or leave out --events and give --ledger URL of the ledger "
+               "that booked the hand, to read it from the database's event archive")
+
+
+def starts_table_late(replay: HandReplay, log_name: str | None) -> LogMismatch | None:
+    """Why a log given alone (no ledger, no archive's checkpoint) cannot give the hand's
+    report: it starts the hand's table after its first event (a later day's file), so the
+    table's configuration, seats and stacks before the file are not in it, and no booking
+    tells a record made without them from the hand's. Replayed so, a hand the whole log
+    judges a sweetheart overpay (MISPAY) was reported "rejected", its one finding
+    NO_CONFIGURATION "hand played before any table_configured event", the chain
+    "VERIFIED", exit 0, and the report never said the file starts the table at seq
+    14108 (QA). Hence: refused, whatever record the replay made."""
+    starts = replay.table_starts_at
+    if starts is None:
+        return None
+    return LogMismatch(_starts_late(the_log(log_name), replay.table_id, starts),
+                       other_hand=False, next_step=WHOLE_TABLE)
+
+
+def _starts_late(where: str, table_id: str, starts: int) -> str:
+    return (f"{where} starts table {table_id} at seq {starts}, after its first event: the "
+            "hand is not re-derived from it alone (the table's configuration and seats "
+            "are in the logs before it)")
 
 
 def not_in_log(log_name: str | None) -> str:
