@@ -9,16 +9,23 @@ database work instead of a row per hand in Python.
 from __future__ import annotations
 
 import datetime as dt
+from collections import Counter
 from dataclasses import dataclass
 
-from sqlalchemy import ColumnElement, Engine, case, exists, func, select
+from sqlalchemy import ColumnElement, Engine, case, func, select
 
 from services.cases.lifecycle import SEVERITY_RANK
 from services.ledger.archive_tables import ArchiveAlert
 from services.ledger.case_tables import Case
-from services.ledger.models import Account, Conflict, FindingRow, Hand, Posting
+from services.ledger.models import Account, Hand, Posting
 from services.ledger.queries import chips_sum, drop_posting
-from services.reports.daily import REVIEW_STATUSES, percent
+from services.reports.day_figures import (
+    OverallHold,
+    days_of_undated,
+    hands_to_review,
+    overall_hold,
+    table_hold,
+)
 
 LATEST_ALERTS = 20
 
@@ -29,12 +36,16 @@ class TableLine:
     pots, but not in a dead hand (every wager goes back: none was at risk), the ledger's
     one definition (``services.ledger.queries.drop_posting``) that the daily report and
     ``ledger totals`` use too, so that they show one figure for one day; ``win``: rake
-    plus the house bank's result; ``hold``: win / drop."""
+    plus the house bank's result; ``hold``: win / drop, n/a without a drop (the daily
+    report's ``day_figures.table_hold``)."""
 
     table_id: str
     game: str
     hands: int
-    review: int  # hands needing review: a discrepancy, rejected, or refused by the ledger
+    # hands to review as the daily report counts them (``day_figures.hands_to_review``):
+    # a discrepancy, rejected, refused or questioned by the ledger; with those booked
+    # without a day that it places on this one, which are not in ``hands``
+    review: int
     drop: int
     rake: int
     house_bank: int
@@ -45,7 +56,7 @@ class TableLine:
 
     @property
     def hold(self) -> str:
-        return percent(self.win, self.drop)
+        return table_hold(self.win, self.drop)
 
 
 @dataclass(frozen=True)
@@ -72,7 +83,13 @@ class Floor:
     latest_for_today: bool = False
 
     @property
+    def hold(self) -> OverallHold:
+        """All tables' hold, of the tables that have one, as the daily report's."""
+        return overall_hold((t.win, t.drop) for t in self.tables)
+
+    @property
     def totals(self) -> TableLine:
+        """The tables' sums; their hold is ``hold``, not the ``hold`` of this line."""
         return TableLine("all tables", "", sum(t.hands for t in self.tables),
                          sum(t.review for t in self.tables), sum(t.drop for t in self.tables),
                          sum(t.rake for t in self.tables),
@@ -80,10 +97,12 @@ class Floor:
 
 
 def days_with_hands(engine: Engine) -> list[dt.date]:
+    """Every day with hands booked on it, or booked without a day and placed on it as the
+    daily report places them (``day_figures.hands_to_review``), latest first."""
     with engine.connect() as conn:
         days = conn.execute(select(Hand.day).where(Hand.day.is_not(None)).distinct()).scalars()
-        return sorted((d if isinstance(d, dt.date) else dt.date.fromisoformat(str(d))
-                       for d in days), reverse=True)
+        dated = {d if isinstance(d, dt.date) else dt.date.fromisoformat(str(d)) for d in days}
+        return sorted(dated | days_of_undated(conn), reverse=True)
 
 
 def floor(engine: Engine, day: dt.date | None, today: dt.date) -> Floor:
@@ -110,28 +129,19 @@ def table_lines(engine: Engine, day: dt.date) -> list[TableLine]:
              .join(Account, Account.name == Posting.account)
              .join(Hand, Hand.hand_id == Posting.hand_id).where(Hand.day == day)
              .group_by(Posting.hand_id).subquery())
-    not_clean = case((to_review(), 1), else_=0)
     query = (select(Hand.table_id, func.coalesce(Hand.game, "?"), func.count(),
-                    func.sum(not_clean), chips_sum(func.coalesce(money.c.drop, 0)),
+                    chips_sum(func.coalesce(money.c.drop, 0)),
                     chips_sum(func.coalesce(money.c.rake, 0)),
                     chips_sum(func.coalesce(money.c.bank, 0)))
              .outerjoin(money, money.c.hand_id == Hand.hand_id).where(Hand.day == day)
              .group_by(Hand.table_id, Hand.game).order_by(Hand.table_id, Hand.game))
     with engine.connect() as conn:
-        return [TableLine(t, g, int(n), int(r or 0), int(d), int(k), int(b))
-                for t, g, n, r, d, k, b in conn.execute(query)]
-
-
-def to_review() -> ColumnElement[bool]:
-    """The daily report's ``BookedHand.needs_review`` of a ``Hand`` row, in SQL: its
-    status is one to review, the ledger did not book it, the ledger added a finding of its
-    own, or it refused a re-post of the hand with other bytes (SURV-9 ``LEDGER_CONFLICT``,
-    kept in ``conflicts``). The floor once counted the first two only, so after 384
-    refused re-posts it said 41 hands to review where the daily report said 398 (QA)."""
-    own = exists().where(FindingRow.hand_id == Hand.hand_id, FindingRow.origin == "ledger")
-    refused = exists().where(Conflict.hand_id == Hand.hand_id)
-    return (Hand.status.in_(REVIEW_STATUSES) | (Hand.ledger_status != "posted") | own
-            | refused)
+        review = Counter((h.table_id, h.game or "?") for h in hands_to_review(conn, day))
+        lines = {(t, g): (int(n), int(d), int(k), int(b))
+                 for t, g, n, d, k, b in conn.execute(query)}
+    return [TableLine(t, g, n, review[(t, g)], d, k, b)
+            for (t, g), (n, d, k, b) in sorted((key, lines.get(key, (0, 0, 0, 0)))
+                                               for key in lines.keys() | review.keys())]
 
 
 def open_cases(engine: Engine) -> dict[str, dict[str, int]]:

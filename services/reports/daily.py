@@ -37,36 +37,23 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
-from fractions import Fraction
 
 from sqlalchemy import Connection, Engine, Row, select
 
 from services.events.contract import AdjudicationRecord, Alert, Finding, decode_record
 from services.ledger.queries import DROP_KINDS, NOT_PLAYED_OUT, counts_as_drop
 from services.reports.alerts import AlertLine, alerts_concerning
+from services.reports.day_figures import (
+    IDS_PER_QUERY,
+    REVIEW_STATUSES,
+    OverallHold,
+    hands_to_review,
+    overall_hold,
+    table_hold,
+)
 from services.reports.dispute import GAME_NAMES, SEVERITY_ORDER
-
-REVIEW_STATUSES = frozenset({"discrepancy", "rejected"})
-
-
-def percent(numerator: int, denominator: int, places: int = 2) -> str:
-    """``numerator / denominator`` as a percentage with fixed decimals, computed exactly.
-
-    Rounds half away from zero (1/8 = 12.5% at 0 places is "13"); "n/a" for a zero
-    denominator (a table with no drop has no hold). ASCII "-" (the reports print it with
-    the real minus sign, ``render.minus``); none on a value that rounds to zero: "0.00",
-    not "-0.00".
-    """
-    if denominator == 0:
-        return "n/a"
-    scaled = Fraction(numerator * 100 * 10**places, denominator)
-    magnitude = abs(scaled)
-    rounded = int(magnitude + Fraction(1, 2))  # floor(x + 1/2) for x >= 0
-    sign = "-" if scaled < 0 and rounded else ""  # a loss that rounds to 0 is "0.00"
-    whole, frac = divmod(rounded, 10**places)
-    return f"{sign}{whole}" + (f".{frac:0{places}d}" if places else "")
 
 
 @dataclass
@@ -92,7 +79,8 @@ class Totals:
 
     @property
     def hold(self) -> str:
-        return percent(self.win, self.drop)
+        """This group's own hold; of a group of tables, see ``DailyReport.hold``."""
+        return table_hold(self.win, self.drop)
 
     def add(self, other: Totals) -> None:
         for name in ("hands", "booked", "drop", "payouts", "rake", "bank", "findings",
@@ -131,6 +119,9 @@ class BookedHand:
     booked: bool = True
     ledger_findings: tuple[Finding, ...] = ()
     conflicts: tuple[ConflictLine, ...] = ()
+    # From the ledger: whether it is to review (``day_figures.hands_to_review``, which the
+    # floor counts too); None: a record outside the ledger (a log's).
+    review: bool | None = None
 
     @property
     def findings(self) -> list[Finding]:
@@ -139,8 +130,11 @@ class BookedHand:
 
     @property
     def needs_review(self) -> bool:
-        return (self.record.status in REVIEW_STATUSES or not self.booked
-                or bool(self.ledger_findings) or bool(self.conflicts))
+        """As the ledger says (``review``); a record outside it by its status, the one
+        part of the ledger's rule (``day_figures.to_review``) a record alone has."""
+        if self.review is not None:
+            return self.review
+        return self.record.status in REVIEW_STATUSES
 
 
 @dataclass(frozen=True)
@@ -223,6 +217,19 @@ class DailyReport:
     def empty(self) -> bool:
         """No hand ended that day, and none without a day is placed on it."""
         return self.totals.hands == 0 and not self.undated
+
+    @property
+    def hold(self) -> OverallHold:
+        """All tables' hold: of the tables that have one (``day_figures.overall_hold``,
+        as the floor's), not all the win over all the drop."""
+        return overall_hold((t.totals.win, t.totals.drop) for t in self.tables)
+
+    @property
+    def dealer_holds(self) -> dict[str, OverallHold]:
+        """Each dealer's hold over the tables they dealt that have one, as ``hold``."""
+        return {dealer: overall_hold((t.dealers[dealer].win, t.dealers[dealer].drop)
+                                     for t in self.tables if dealer in t.dealers)
+                for dealer in self.dealers}
 
     @property
     def review_hand_ids(self) -> list[str]:
@@ -369,41 +376,38 @@ def records_of_day(
 # ---------------------------------------------------------------- from the ledger
 
 
-def ledger_hands(engine: Engine, day: dt.date, table: str | None = None) -> list[BookedHand]:
-    """The day's hands as booked, with the ledger's own findings (refusals, conflicts)."""
+def ledger_hands(conn: Connection, day: dt.date, table: str | None,
+                 review: Collection[str]) -> list[BookedHand]:
+    """The day's hands as booked, with the ledger's own findings (refusals, conflicts);
+    those in ``review`` (``hands_to_review``) to review."""
     from services.ledger.models import Hand
 
     query = select(Hand.hand_id, Hand.record_json, Hand.ledger_status).where(Hand.day == day)
     if table is not None:
         query = query.where(Hand.table_id == table)
-    with engine.connect() as conn:
-        return _booked_hands(conn, conn.execute(query.order_by(Hand.hand_id)).all())
+    return _booked_hands(conn, conn.execute(query.order_by(Hand.hand_id)).all(), review)
 
 
-def undated_ledger_hands(engine: Engine, day: dt.date, table: str | None = None
-                         ) -> list[BookedHand]:
+def undated_ledger_hands(conn: Connection, day: dt.date, table: str | None,
+                         review: Collection[str]) -> list[BookedHand]:
     """The hands booked without a day whose last archived events are of ``day``: a
     rejected hand's record carries no ``ended_at``, so it has no day of its own, and was
     in no day's report, though it is the kind a reviewer most needs to see."""
     from services.archive.queries import undated_hands
     from services.ledger.models import Hand
 
-    with engine.connect() as conn:
-        found = undated_hands(conn, day, day, table)
-        ids = sorted(hand for hands in found.values() for hand in hands)
-        rows = [row for start in range(0, len(ids), IDS_PER_QUERY)
-                for row in conn.execute(
-                    select(Hand.hand_id, Hand.record_json, Hand.ledger_status)
-                    .where(Hand.hand_id.in_(ids[start:start + IDS_PER_QUERY]))
-                    .order_by(Hand.hand_id)).all()]
-        return _booked_hands(conn, rows)
+    found = undated_hands(conn, day, day, table)
+    ids = sorted(hand for hands in found.values() for hand in hands)
+    rows = [row for start in range(0, len(ids), IDS_PER_QUERY)
+            for row in conn.execute(
+                select(Hand.hand_id, Hand.record_json, Hand.ledger_status)
+                .where(Hand.hand_id.in_(ids[start:start + IDS_PER_QUERY]))
+                .order_by(Hand.hand_id)).all()]
+    return _booked_hands(conn, rows, review)
 
 
-IDS_PER_QUERY = 512  # hand ids a query looks up at a time
-
-
-def _booked_hands(conn: Connection, rows: Sequence[Row[str, str, str]]
-                  ) -> list[BookedHand]:
+def _booked_hands(conn: Connection, rows: Sequence[Row[str, str, str]],
+                  review: Collection[str]) -> list[BookedHand]:
     """The rows' records as booked hands, each with the ledger's own findings and the
     re-posts of it the ledger refused (``conflicts``: kept apart from the findings rows,
     since the booked hand's rows never change)."""
@@ -432,7 +436,7 @@ def _booked_hands(conn: Connection, rows: Sequence[Row[str, str, str]]
                                             seat=f.seat, amount=f.amount, message=f.message))
     return [BookedHand(decode_record(row.record_json), row.ledger_status == "posted",
                        tuple(extra.get(row.hand_id, ())),
-                       tuple(conflicts.get(row.hand_id, ())))
+                       tuple(conflicts.get(row.hand_id, ())), row.hand_id in review)
             for row in rows]
 
 
@@ -474,19 +478,41 @@ def reconcile(engine: Engine, report: DailyReport) -> list[ReconciliationRow]:
 def daily_from_ledger(
     engine: Engine, day: dt.date, table: str | None = None, source: str = "ledger"
 ) -> DailyReport:
-    report = daily_report(ledger_hands(engine, day, table), day, table, source)
+    with engine.connect() as conn:
+        review = {h.hand_id for h in hands_to_review(conn, day, table)}
+        report = daily_report(ledger_hands(conn, day, table, review), day, table, source)
+        undated = undated_ledger_hands(conn, day, table, review)
     report.from_ledger = True
     report.reconciliation = reconcile(engine, report)
-    add_undated(report, undated_ledger_hands(engine, day, table))
+    add_undated(report, undated)
     return report
 
 
 def add_undated(report: DailyReport, hands: Iterable[BookedHand]) -> None:
     """Hands without a day of their own (``undated_ledger_hands``) to the hands to
-    review, after the day's own; not to the day's totals, which the ledger keeps by day
-    (the reconciliation compares them)."""
+    review, after the day's own, and to its table's and dealer's count of them (which
+    are then the floor's, ``hands_to_review``); not to the day's hands or money, which
+    the ledger keeps by day (the reconciliation compares them)."""
     for hand in hands:
+        r = hand.record
         if hand.needs_review:
             report.review.append(_review_line(hand))
             report.undated += 1
-        report.hand_keys.add((hand.record.table_id, hand.record.hand_id))
+            entry = next((t for t in report.tables if (t.table_id, t.game)
+                          == (r.table_id, r.game)), None)
+            if entry is None:  # the table has no hand of its own that day
+                entry = TableDay(r.table_id, r.game,
+                                 GAME_NAMES.get(r.game or "", r.game or "unknown"))
+                report.tables = sorted([*report.tables, entry],
+                                       key=lambda t: (t.table_id, t.game or ""))
+            dealer = r.dealer_id or "unknown"
+            for totals in (entry.totals, report.totals,
+                           entry.dealers.setdefault(dealer, Totals()),
+                           report.dealers.setdefault(dealer, Totals())):
+                totals.review += 1
+            if r.table_id not in report.dealer_tables.setdefault(dealer, []):
+                report.dealer_tables[dealer] = sorted([*report.dealer_tables[dealer],
+                                                       r.table_id])
+        report.hand_keys.add((r.table_id, r.hand_id))
+    report.dealers = dict(sorted(report.dealers.items()))
+    report.dealer_tables = dict(sorted(report.dealer_tables.items()))

@@ -12,7 +12,8 @@ import msgspec
 
 from services.ledger.db import open_ledger
 from services.ledger.posting import post_many
-from services.reports.daily import Totals, daily_report, percent
+from services.reports.daily import TableDay, Totals, daily_report
+from services.reports.day_figures import percent
 from services.reports.dispute import dispute_from_ledger
 from services.reports.render import render_html
 from tests.profiles import PROFILES
@@ -30,6 +31,8 @@ def test_hold_uses_the_minus_sign_of_the_chip_figures() -> None:
     """A table with drop 4,215 and win -209: hold -4.958.. % -> "−4.96" beside "−209"."""
     report = daily_report([], dt.date(2026, 1, 5), None, "test")
     report.totals = Totals(hands=3, booked=3, drop=4215, payouts=4424, rake=0, bank=-209)
+    # the all-tables hold is its tables' (``DailyReport.hold``): one table, these figures
+    report.tables = [TableDay("T1", "hcf", "High Card Flush", totals=report.totals)]
     html = render_html("daily.html", d=report, generated_at="2026-01-06T08:00:00Z",
                        link=lambda h: h)
     assert '<th class="num">−209</th><th class="num">−4.96</th>' in html

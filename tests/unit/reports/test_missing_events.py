@@ -297,7 +297,8 @@ def test_hands_booked_without_a_day_are_reviewed_on_their_archived_day(tmp_path:
     two-day log run without ``--leave-open``: every hand of it booked rejected (GEN-5)
     with no day, its
     events archived on 2026-01-06. That day's report lists each for review, after the
-    day's own (none), says why they are there, and keeps them out of the totals; day
+    day's own (none), says why they are there, and keeps them out of the hands and money
+    (counting them to review on their tables' rows); day
     one's report does not list them."""
     from services.reports.daily import daily_from_ledger
     from tests.unit.archive.test_replay import two_runs_without_leave_open
@@ -310,7 +311,11 @@ def test_hands_booked_without_a_day_are_reviewed_on_their_archived_day(tmp_path:
     assert second.review_hand_ids == sorted(two) and second.undated == len(two)
     assert {h.status for h in second.review} == {"rejected"}
     assert "NO_CONFIGURATION (GEN-5)" in second.review[0].codes
-    assert second.totals.hands == 0 and second.tables == []
+    # Not in the hands or money; counted to review on their tables' rows (as the floor
+    # counts them), so that section 1's total says what the header says.
+    assert second.totals.hands == 0 and second.totals.drop == 0
+    assert {(t.totals.hands, t.totals.booked) for t in second.tables} == {(0, 0)}
+    assert sum(t.totals.review for t in second.tables) == len(two) == second.totals.review
     assert set(first.review_hand_ids).isdisjoint(two) and first.undated == 0
     assert first.totals.hands == len(one)
     html = tmp_path / "daily.html"

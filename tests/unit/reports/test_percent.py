@@ -7,7 +7,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from hypothesis import given
 from hypothesis import strategies as st
 
-from services.reports.daily import percent
+from services.reports.day_figures import percent
 
 
 def test_hand_computed_values() -> None:
