@@ -137,6 +137,18 @@ def _quantile(q: float, metric: str, by: str = "le") -> str:
     return f"histogram_quantile({q}, sum by ({by}) (rate({metric}_bucket[$__rate_interval])))"
 
 
+# Money panels read what the ledger booked (LedgerMetrics: the ledger service, or the
+# replay's booking), by the daily report's definitions (services/observability/money.py),
+# so Grafana shows the report's and ``ledger totals``' figures for the same hands.
+LEDGER_DROP = "pitwatch_ledger_drop_chips_total"
+LEDGER_PAYOUTS = "pitwatch_ledger_payout_chips_total"
+LEDGER_RAKE = "pitwatch_ledger_rake_chips_total"
+LEDGER_BETWEEN = "pitwatch_ledger_between_players_chips_total"
+BOOKED_NOTE = ("Hands as the ledger booked them, as the daily report and ledger totals "
+               "count them: a hand the ledger refused (LEDGER_REFUSED) books no chips and "
+               "is not here (it is in Hands by status, adjudicated); a hand shows once "
+               "booked, a moment after it is adjudicated.")
+
 LAG = "max by (consumer_group, topic, partition) (pitwatch_consumer_lag_records)"
 
 # The cross-hand surveillance service (SURV-2..8). Alerts are read with phase="live": at
@@ -194,19 +206,30 @@ FLOOR = Dashboard(
             "{{severity}}"),),
             "Findings on adjudicated hands per minute; critical ones page the floor "
             "(alert PitwatchCriticalFindings)."),
-        Panel("Rake by mode (chips per minute)", "timeseries", (Query(per_minute(
-            f"sum by (rake_mode) (rate(pitwatch_raked_chips_total{{{GAME}}}"
-            "[$__rate_interval]))"), "{{rake_mode}}"),),
-            "Recorded rake taken by the house, by the table's posted rake mode.",
+        Panel("Rake booked by mode (chips per minute)", "timeseries", (Query(per_minute(
+            f"sum by (rake_mode) (rate({LEDGER_RAKE}{{{GAME}}}[$__rate_interval]))"),
+            "{{rake_mode}}"),),
+            "Rake booked to the house's rake account net of refunds (a dead hand's "
+            f"refunded rake is none), by the table's posted rake mode. {BOOKED_NOTE}",
             unit="short"),
-        Panel("Chips wagered, paid and raked per minute", "timeseries", (
-            Query(per_minute(f"sum(rate(pitwatch_wagered_chips_total{{{GAME}}}"
-                             "[$__rate_interval]))"), "wagered"),
-            Query(per_minute(f"sum(rate(pitwatch_paid_chips_total{{{GAME}}}"
-                             "[$__rate_interval]))"), "paid"),
-            Query(per_minute(f"sum(rate(pitwatch_raked_chips_total{{{GAME}}}"
-                             "[$__rate_interval]))"), "raked"),
-        ), "Recorded chip flow in the table's minor unit."),
+        Panel("Drop, payouts and rake booked per minute", "timeseries", (
+            Query(per_minute(f"sum(rate({LEDGER_DROP}{{{GAME}}}[$__rate_interval]))"),
+                  "drop"),
+            Query(per_minute(f"sum(rate({LEDGER_PAYOUTS}{{{GAME}}}[$__rate_interval]))"),
+                  "payouts"),
+            Query(per_minute(f"sum(rate({LEDGER_RAKE}{{{GAME}}}[$__rate_interval]))"),
+                  "rake"),
+        ), "Chips booked, in the table's minor unit. Drop: wagers and bets, not in a dead "
+           "hand; payouts: not a dead hand's refunds; rake: net of refunds. "
+           f"{BOOKED_NOTE}"),
+        Panel("Money booked in range by game", "table", (
+            Query("sum by (game) " + in_range(f"{LEDGER_DROP}{{{GAME}}}"), instant=True),
+            Query("sum by (game) " + in_range(f"{LEDGER_PAYOUTS}{{{GAME}}}"), instant=True),
+            Query("sum by (game) " + in_range(f"{LEDGER_RAKE}{{{GAME}}}"), instant=True),
+            Query("sum by (game) " + in_range(f"{LEDGER_BETWEEN}{{{GAME}}}"), instant=True),
+        ), "Per game in the selected range: drop (A), payouts (B), rake (C) and chips paid "
+           "between players (D: Chinese Poker's points, not drop), as the daily report "
+           f"defines them. {BOOKED_NOTE}", width=24),
         Panel("Hands by status", "bargauge", (Query(
             "sum by (status) "
             + in_range(f"pitwatch_hands_adjudicated_total{{{GAME}, {TABLE}}}"),

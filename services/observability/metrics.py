@@ -6,7 +6,9 @@ process reporting ``pitwatch_hands_adjudicated_total 0`` would be a lie on a das
 - ``AdjudicatorMetrics`` — the adjudicator (Faust worker or embedded runner): events
   consumed and rejected, hands adjudicated, findings, chips, latency, surveillance alerts
   and hash-chain failures.
-- ``LedgerMetrics`` — the ledger service: hands booked by status, write latency, failures.
+- ``LedgerMetrics`` — the ledger service: hands booked by status, write latency, failures,
+  and the money booked (drop, payouts, rake: the daily report's figures, which the
+  dashboards' money panels show; ``money``).
 - ``KafkaWatchMetrics`` — what ``kafka_watch`` reads from the broker: consumer lag per
   partition and the size of the dead-letter topic.
 - ``SurveillanceMetrics`` — the cross-hand surveillance service (SURV-2..8): records
@@ -38,6 +40,7 @@ import msgspec
 from prometheus_client import REGISTRY, CollectorRegistry, Counter, Gauge, Histogram
 
 from services.observability import labels
+from services.observability.money import MoneyCounters, hand_chips
 from services.observability.views import (
     AlertLike,
     OutputsLike,
@@ -62,12 +65,6 @@ LEDGER_WRITE_BUCKETS: Final = (
 CLOCK_TOLERANCE_S: Final = 1.0
 MAX_LIVE_LATENCY_S: Final = 3600.0
 
-# Movement kinds of the recorded side (services/adjudicator/recorded.py) by what they mean
-# for the floor: chips put at risk, paid to seats, taken by the banker, taken as rake.
-WAGERED_KINDS: Final = frozenset({"wager", "bet"})
-PAID_KINDS: Final = frozenset({"payout"})
-COLLECTED_KINDS: Final = frozenset({"wager_collected", "collection"})
-RAKED_KINDS: Final = frozenset({"rake"})
 
 
 def latency_or_reason(ended_at: str | None, now: float) -> float | str:
@@ -126,23 +123,34 @@ class AdjudicatorMetrics:
             "pitwatch_mispaid_chips_total",
             "Chips by which seats were mispaid (absolute difference), by table, dealer, game.",
             ["table", "dealer", "game"], registry=registry)
-        chip_labels = ["game", "rake_mode"]
-        self.wagered = Counter(
-            "pitwatch_wagered_chips_total",
-            "Chips put in action (wagers on layouts, bets into pots), recorded side.",
-            chip_labels, registry=registry)
-        self.paid = Counter(
-            "pitwatch_paid_chips_total",
-            "Chips paid to seats by payout events, recorded side.",
-            chip_labels, registry=registry)
-        self.collected = Counter(
-            "pitwatch_collected_chips_total",
-            "Chips taken by the banker (losing wagers, collections), recorded side.",
-            chip_labels, registry=registry)
-        self.raked = Counter(
-            "pitwatch_raked_chips_total",
-            "Rake taken by the house, recorded side, by game and posted rake mode.",
-            chip_labels, registry=registry)
+        # Money of adjudicated hands, by the report's definitions (``money``): every
+        # hand as it is adjudicated, those the ledger will refuse too (the booked
+        # figures, the report's, are ``LedgerMetrics``').
+        self.money = MoneyCounters({
+            "drop": ("pitwatch_wagered_chips_total",
+                     "Drop of adjudicated hands: chips wagered on layouts and bet into "
+                     "pots, not in a dead hand (the report's drop), recorded side."),
+            "payouts": ("pitwatch_paid_chips_total",
+                        "Chips paid to seats by payout events, not a dead hand's refunds "
+                        "(the report's payouts), recorded side, adjudicated hands."),
+            "collected": ("pitwatch_collected_chips_total",
+                          "Losing wagers and collections taken by the banker (the house, "
+                          "or a banking player from a layout), recorded side, adjudicated "
+                          "hands; not chips seats paid each other (Chinese Poker: "
+                          "pitwatch_between_players_chips_total)."),
+            "between": ("pitwatch_between_players_chips_total",
+                        "Chips one seat's stack paid another's directly (Chinese Poker's "
+                        "points; the report's 'between players'), recorded side, "
+                        "adjudicated hands."),
+            "rake": ("pitwatch_raked_chips_total",
+                     "Rake taken by the house net of rake refunds (a dead hand's refunded "
+                     "rake is none; the report's rake), recorded side, adjudicated hands, "
+                     "by game and posted rake mode."),
+        }, registry)
+        counters = self.money.counters
+        self.wagered, self.paid = counters["drop"], counters["payouts"]
+        self.collected, self.between = counters["collected"], counters["between"]
+        self.raked = counters["rake"]
         self.latency = Histogram(
             "pitwatch_adjudication_latency_seconds",
             "From a hand's hand_ended timestamp (table clock) to its adjudication record "
@@ -271,22 +279,8 @@ class AdjudicatorMetrics:
     def _observe_chips(self, record: RecordLike, game: str) -> None:
         if not record.movements:
             return
-        mode = labels.closed(record.rake_mode, labels.RAKE_MODES)
-        sums = {"wagered": 0, "paid": 0, "collected": 0, "raked": 0}
-        for m in record.movements:
-            if m.kind in WAGERED_KINDS:
-                sums["wagered"] += m.amount
-            elif m.kind in PAID_KINDS:
-                sums["paid"] += m.amount
-            elif m.kind in COLLECTED_KINDS:
-                sums["collected"] += m.amount
-            elif m.kind in RAKED_KINDS:
-                sums["raked"] += m.amount
-        for name, counter in (("wagered", self.wagered), ("paid", self.paid),
-                              ("collected", self.collected), ("raked", self.raked)):
-            child = self._child(counter, game, mode)  # the series exists even at zero
-            if sums[name]:
-                child.inc(sums[name])
+        self.money.observe(game, labels.closed(record.rake_mode, labels.RAKE_MODES),
+                           hand_chips(record.status, record.movements))
 
     def _observe_latency(self, ended_at: str | None, now: float) -> None:
         measured = latency_or_reason(ended_at, now)
@@ -314,6 +308,24 @@ class LedgerMetrics:
             "Ledger writes that failed: error (the write raised), or per hand conflict "
             "(repeat with different bytes), refused, undecodable (not a v1 record).",
             ["reason"], registry=registry)
+        # The money the ledger booked, by the report's definitions (``money``): hands
+        # posted only, so not a refused hand's chips (none are booked) nor a duplicate's
+        # (booked before). These are the report's and ``ledger totals``' figures.
+        self.booked = MoneyCounters({
+            "drop": ("pitwatch_ledger_drop_chips_total",
+                     "Drop booked: chips wagered on layouts and bet into pots in hands "
+                     "posted to the ledger, not in a dead hand (the report's drop); a "
+                     "refused hand books none."),
+            "payouts": ("pitwatch_ledger_payout_chips_total",
+                        "Payouts booked: chips paid to seats in hands posted to the "
+                        "ledger, not a dead hand's refunds (the report's payouts)."),
+            "rake": ("pitwatch_ledger_rake_chips_total",
+                     "Rake booked to the house's rake account net of refunds, in hands "
+                     "posted to the ledger (the report's rake), by game and posted mode."),
+            "between": ("pitwatch_ledger_between_players_chips_total",
+                        "Chips one seat's stack paid another's directly (Chinese Poker), "
+                        "in hands posted to the ledger (the report's 'between players')."),
+        }, registry)
         for status in sorted(labels.LEDGER_STATUSES):
             self.hands.labels(status=status)
         for reason in sorted(labels.LEDGER_FAILURE_REASONS):
@@ -326,6 +338,10 @@ class LedgerMetrics:
         if statuses is None:
             self.write_failures.labels(reason="error").inc()
             return
+        self.observe_statuses(statuses)
+
+    def observe_statuses(self, statuses: Mapping[str, int]) -> None:
+        """Hands handled, counted by ledger status (posted, duplicate, refused ...)."""
         for status, count in statuses.items():
             if count <= 0:
                 continue
@@ -333,6 +349,13 @@ class LedgerMetrics:
             self.hands.labels(status=known).inc(count)
             if known in labels.LEDGER_FAILURE_REASONS:
                 self.write_failures.labels(reason=known).inc(count)
+
+    def observe_booked(self, records: Iterable[RecordLike]) -> None:
+        """Hands just posted to the ledger (status ``posted``, committed): their money."""
+        for record in records:
+            self.booked.observe(labels.closed(record.game, labels.GAMES),
+                                labels.closed(record.rake_mode, labels.RAKE_MODES),
+                                hand_chips(record.status, record.movements))
 
     def observe_undecodable(self, count: int = 1) -> None:
         """Records on the adjudications topic that are not v1 records (never booked)."""

@@ -128,6 +128,11 @@ def book_prepared(engine: Engine, entries: list[HandEntry]) -> Counter[str]:
     a hand that trips a database constraint sends the batch to one transaction per hand,
     see ``post_many``); every conflict or refusal is logged as critical."""
     results: list[PostResult] = post_prepared(engine, entries)
+    # One result per entry, in order: the money of the hands this batch posted (a
+    # duplicate was counted when it was posted; a refused hand books no chips).
+    ledger_metrics().observe_booked(
+        entry.record for entry, result in zip(entries, results, strict=True)
+        if result.status == "posted" and result.hand_id == entry.hand_id)
     for result in results:
         if result.status in ("conflict", "refused"):
             for finding in result.findings:

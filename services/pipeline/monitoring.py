@@ -94,6 +94,8 @@ class _FindingView(msgspec.Struct):
 class _MovementView(msgspec.Struct):
     amount: int
     kind: str
+    from_: str = msgspec.field(name="from")
+    to: str
 
 
 class _RecordView(msgspec.Struct):

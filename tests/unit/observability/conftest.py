@@ -19,7 +19,8 @@ def exported_names() -> set[str]:
     registry = CollectorRegistry()
     adjudicator = AdjudicatorMetrics(registry)
     adjudicator.latency.observe(0.1)
-    LedgerMetrics(registry).write_seconds.observe(0.1)
+    ledger = LedgerMetrics(registry)
+    ledger.write_seconds.observe(0.1)
     watch = KafkaWatchMetrics(registry)
     watch.set_lag("g", [("t", 0, 1)])
     watch.set_dlq("t.dlq", 1)
@@ -27,7 +28,8 @@ def exported_names() -> set[str]:
     for counter in (adjudicator.hands, adjudicator.findings, adjudicator.table_findings,
                     adjudicator.mispays, adjudicator.mispaid_chips, adjudicator.wagered,
                     adjudicator.paid, adjudicator.collected, adjudicator.raked,
-                    adjudicator.alerts, adjudicator.chain_failures):
+                    adjudicator.between, adjudicator.alerts, adjudicator.chain_failures,
+                    *ledger.booked.counters.values()):
         counter.labels(*["x"] * len(counter._labelnames)).inc()
     text = generate_latest(registry).decode()
     names = {s.name for f in text_string_to_metric_families(text) for s in f.samples}

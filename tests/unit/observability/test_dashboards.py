@@ -56,7 +56,8 @@ def test_panels_use_the_provisioned_datasource() -> None:
 
 
 def test_the_dashboards_cover_what_the_floor_asked_for() -> None:
-    """issue 10: floor (hands/min per game, findings/min by severity, rake by mode, lag);
+    """issue 10: floor (hands/min per game, findings/min by severity, rake by mode, lag;
+    the money as the ledger booked it: the daily report's figures);
     integrity (mispays by table and dealer, procedure findings, DLQ, hash-chain failures);
     health (latency percentiles, errors, lag)."""
     def exprs(dashboard: d.Dashboard) -> str:
@@ -65,7 +66,7 @@ def test_the_dashboards_cover_what_the_floor_asked_for() -> None:
     floor, integrity, health = exprs(d.FLOOR), exprs(d.INTEGRITY), exprs(d.HEALTH)
     assert "sum by (game) (rate(pitwatch_hands_adjudicated_total" in floor
     assert "sum by (severity) (rate(pitwatch_findings_total" in floor
-    assert "sum by (rake_mode) (rate(pitwatch_raked_chips_total" in floor
+    assert "sum by (rake_mode) (rate(pitwatch_ledger_rake_chips_total" in floor
     assert "pitwatch_consumer_lag_records" in floor
     assert "sum by (table, dealer) " + d.in_range(
         f"pitwatch_mispays_total{{{d.GAME}, {d.TABLE}}}") in integrity
@@ -112,3 +113,15 @@ def test_rendered_panels_are_the_declared_ones() -> None:
                     for t in panel["targets"]] == [
                 (chr(ord("A") + i), q.expr, q.legend, q.instant, not q.instant)
                 for i, q in enumerate(declared.queries)]
+
+
+def test_the_money_panels_show_the_money_booked() -> None:
+    """Grafana's money is the daily report's (QA: HCF rake 1,232 in Grafana, 1,226 in the
+    report): every floor panel on chips reads what the ledger booked, and says a refused
+    hand is not in it."""
+    money = [p for p in d.FLOOR.panels if any("chips_total" in q.expr for q in p.queries)]
+    assert {p.title for p in money} >= {"Rake booked by mode (chips per minute)",
+                                        "Money booked in range by game"}
+    for panel in money:
+        assert all("pitwatch_ledger_" in q.expr for q in panel.queries), panel.title
+        assert "refused" in panel.description and "daily report" in panel.description
