@@ -352,10 +352,10 @@ class LedgerMetrics:
 
     def observe_booked(self, records: Iterable[RecordLike]) -> None:
         """Hands just posted to the ledger (status ``posted``, committed): their money."""
-        for record in records:
-            self.booked.observe(labels.closed(record.game, labels.GAMES),
-                                labels.closed(record.rake_mode, labels.RAKE_MODES),
-                                hand_chips(record.status, record.movements))
+        self.booked.observe_many(
+            (labels.closed(record.game, labels.GAMES),
+             labels.closed(record.rake_mode, labels.RAKE_MODES),
+             hand_chips(record.status, record.movements)) for record in records)
 
     def observe_undecodable(self, count: int = 1) -> None:
         """Records on the adjudications topic that are not v1 records (never booked)."""

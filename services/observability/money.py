@@ -26,7 +26,7 @@ collections), "between players", are not chips collected by the house or a banke
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
@@ -105,3 +105,19 @@ class MoneyCounters:
             amount: int = getattr(chips, field)
             if amount:
                 child.inc(amount)
+
+    def observe_many(self, hands: Iterable[tuple[str, str, HandChips]]) -> None:
+        """Many hands (game, mode, chips), summed first: one increment per series, not
+        per hand (the ledger service observes every batch it posts)."""
+        sums: dict[tuple[str, str], list[int]] = {}
+        for game, mode, chips in hands:
+            total = sums.get((game, mode))
+            if total is None:
+                total = sums[(game, mode)] = [0, 0, 0, 0, 0]
+            total[0] += chips.drop
+            total[1] += chips.payouts
+            total[2] += chips.rake
+            total[3] += chips.collected
+            total[4] += chips.between
+        for (game, mode), total in sums.items():
+            self.observe(game, mode, HandChips(*total))
