@@ -59,6 +59,9 @@ async def login(request: Request) -> Response:
     result = await run_in_threadpool(log_in, console.engine, text_field(form, "username", 100),
                                      text_field(form, "password", 1000), remote,
                                      console.rate_limit, console.clock)
+    if result.limited == "address":  # a new password would not lift this one
+        return _login_form(request, 429, "too many failed logins from this address: wait "
+                           "a quarter of an hour", target)
     if result.limited:
         return _login_form(request, 429, "too many failed logins: wait a quarter of an hour, "
                            "or ask a compliance officer to reset your password", target)

@@ -17,6 +17,14 @@ least k tries, so no more than the limit are checked, in one process or many, on
 and PostgreSQL alike, and no lock is held while argon2 works. The log is append-only, so
 the row of a try that logs in cannot be changed afterwards: such a try adds a second row,
 ``ok`` true, at the same moment, and the limit counts the rows not ``ok`` less those.
+
+Why a refused try takes itself back out too (its second row, ``limited`` true): it had its
+password unchecked, so it is no failure, and counted as one it kept the lock on: one try
+every few minutes locked a name for good (QA). Why the failures for a name count only
+since its password was last set (``password_set_at``): a reset, which the 429 page
+advises, then lifts the lock at once. Why a name has two limits (5 failures from one
+address, 30 from all): one address cannot lock a user out of the others, and guessing a
+name's password from many addresses is still bounded (docs/console.md).
 """
 
 from __future__ import annotations
@@ -54,11 +62,14 @@ class UserRefused(ValueError):
 
 @dataclass(frozen=True)
 class RateLimit:
-    """At most ``per_user`` failed logins for one name, ``per_remote`` from one address,
-    within ``window``; past that, logins are refused until the window has moved on."""
+    """At most ``per_user_remote`` failed logins for one name from one address,
+    ``per_user`` for one name from all, ``per_remote`` from one address for all names,
+    within ``window`` (a name's since its password was last set); past that, logins are
+    refused until the window has moved on. Refused tries are not failures."""
 
-    per_user: int = 5
+    per_user: int = 30
     per_remote: int = 20
+    per_user_remote: int = 5
     window: dt.timedelta = dt.timedelta(minutes=15)
 
 
@@ -66,7 +77,9 @@ class RateLimit:
 class LoginResult:
     username: str | None  # who logged in (None: refused)
     role: str | None
-    limited: bool = False  # refused by the rate limit, the password not checked
+    # refused by the rate limit, the password not checked: "name" (too many failures for
+    # the name, a new password lifts it) or "address" (from the address, for any name)
+    limited: str | None = None
 
 
 def check_user(username: str, password: str, role: str) -> str:
@@ -115,12 +128,14 @@ def add_user(engine: Engine, username: str, password: str, role: str,
                               .where(ConsoleUser.username == name)).first()
         if exists:
             conn.execute(update(ConsoleUser).where(ConsoleUser.username == name)
-                         .values(password_hash=hashed, role=role, disabled=False))
+                         .values(password_hash=hashed, role=role, disabled=False,
+                                 password_set_at=stamp(clock())))
             conn.execute(delete(ConsoleSession).where(ConsoleSession.username == name))
         else:
             conn.execute(insert(ConsoleUser).values(username=name, password_hash=hashed,
                                                     role=role, created_at=stamp(clock()),
-                                                    disabled=False))
+                                                    disabled=False,
+                                                    password_set_at=stamp(clock())))
     return exists is not None
 
 
@@ -150,8 +165,10 @@ def log_in(engine: Engine, username: str, password: str, remote: str,
     name, remote = username.strip().lower()[:100], remote[:100]
     now = clock()
     _record(engine, name, remote, now, ok=False)  # not let in (yet): counted from now on
-    if _limited(engine, name, remote, now - limit.window, limit):
-        return LoginResult(None, None, limited=True)
+    limited = _limited(engine, name, remote, now - limit.window, limit)
+    if limited is not None:
+        _record(engine, name, remote, now, ok=False, limited=True)  # no failure: unchecked
+        return LoginResult(None, None, limited=limited)
     with engine.connect() as conn:
         row = conn.execute(select(ConsoleUser.password_hash, ConsoleUser.role,
                                   ConsoleUser.disabled)
@@ -175,19 +192,33 @@ def _verified(hashed: str, password: str) -> bool:
 
 
 def _limited(engine: Engine, name: str, remote: str, since: dt.datetime,
-             limit: RateLimit) -> bool:
-    """Whether the tries since ``since`` that did not log in, this one among them, are
-    more than the limit allows for the name or the address (each try's row counts one,
-    a login's second row takes its try back out)."""
-    not_let_in = func.coalesce(func.sum(case((ConsoleLogin.ok.is_(True), -1), else_=1)), 0)
+             limit: RateLimit) -> str | None:
+    """Which limit the tries since ``since`` that did not log in, this one among them,
+    are over: "name" (for the name from this address, or from all, counted since its
+    password was last set) or "address" (for any name from the address); None: neither.
+    Each try's row counts one; a login's second row, or a refused try's, takes it back."""
+    not_let_in = func.coalesce(func.sum(case((ConsoleLogin.ok.is_(True), -1),
+                                             (ConsoleLogin.limited.is_(True), -1),
+                                             else_=1)), 0)
     recent = select(not_let_in).where(ConsoleLogin.at >= stamp(since))
     with engine.connect() as conn:
-        by_name = conn.execute(recent.where(ConsoleLogin.username == name)).scalar_one()
+        set_at = conn.execute(select(ConsoleUser.password_set_at)
+                              .where(ConsoleUser.username == name)).scalar()
+        named = recent.where(ConsoleLogin.username == name)
+        if set_at is not None:  # failures before the password was set are forgiven
+            named = named.where(ConsoleLogin.at > set_at)
+        by_pair = conn.execute(named.where(ConsoleLogin.remote == remote)).scalar_one()
+        by_name = conn.execute(named).scalar_one()
         by_remote = conn.execute(recent.where(ConsoleLogin.remote == remote)).scalar_one()
-    return int(by_name) > limit.per_user or int(by_remote) > limit.per_remote
+    if int(by_remote) > limit.per_remote:
+        return "address"
+    if int(by_pair) > limit.per_user_remote or int(by_name) > limit.per_user:
+        return "name"
+    return None
 
 
-def _record(engine: Engine, name: str, remote: str, at: dt.datetime, ok: bool) -> None:
+def _record(engine: Engine, name: str, remote: str, at: dt.datetime, ok: bool,
+            limited: bool = False) -> None:
     with write_transaction(engine) as conn:
         conn.execute(insert(ConsoleLogin).values(at=stamp(at), username=name,
-                                                 remote=remote, ok=ok))
+                                                 remote=remote, ok=ok, limited=limited))

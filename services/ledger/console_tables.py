@@ -11,12 +11,23 @@ is stored: a copy of the database does not let anyone take over a live session.
 
 ``console_logins`` is append-only (a trigger refuses UPDATE and DELETE): every login try,
 good or bad, is on the record, and the login rate limit counts the recent failures there
-(so it holds across restarts and across several console processes).
+(so it holds across restarts and across several console processes). A try that logs in,
+and one the limit refused without checking its password, adds a second row (``ok``, or
+``limited``, revision 0019) that takes it back out of that count.
 """
 
 from __future__ import annotations
 
-from sqlalchemy import Boolean, CheckConstraint, ForeignKey, Index, Integer, String, Text
+from sqlalchemy import (
+    Boolean,
+    CheckConstraint,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    Text,
+    false,
+)
 from sqlalchemy.orm import Mapped, mapped_column
 
 from services.ledger.base import Base
@@ -34,6 +45,9 @@ class ConsoleUser(Base):
     role: Mapped[str] = mapped_column(String(32))
     created_at: Mapped[str] = mapped_column(String(40))
     disabled: Mapped[bool] = mapped_column(Boolean, default=False)
+    # When ``pitwatch users add`` last set the password (0019; None: never since): the
+    # login limit by name counts no failure before it, so a reset lifts a lockout.
+    password_set_at: Mapped[str | None] = mapped_column(String(40))
 
     __table_args__ = (
         CheckConstraint("role IN ('surveillance_operator', 'dispute_analyst', "
@@ -65,6 +79,9 @@ class ConsoleLogin(Base):
     username: Mapped[str] = mapped_column(String(100))
     remote: Mapped[str] = mapped_column(String(100))
     ok: Mapped[bool] = mapped_column(Boolean)
+    # A try the rate limit refused, its password unchecked (0019): the second row such a
+    # try adds, which takes it back out of the count as a login's ``ok`` row does.
+    limited: Mapped[bool] = mapped_column(Boolean, server_default=false())
 
     __table_args__ = (
         Index("ix_console_logins_username_at", "username", "at"),

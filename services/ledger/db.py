@@ -63,7 +63,7 @@ REVISIONS = (
     "0010_hand_record_lz4", "0011_text_keys_collate_c", "0012_archive_catalog_guard",
     "0013_case_changes_with_audit", "0014_archive_detached_boundaries",
     "0015_archive_checkpoints", "0016_table_carries", "0017_hand_ends",
-    "0018_table_carries_by_taken",
+    "0018_table_carries_by_taken", "0019_console_login_lockout",
 )
 HEAD_REVISION = REVISIONS[-1]
 
