@@ -70,6 +70,8 @@ if _COLLECTING:
     gc.enable()
 
 if TYPE_CHECKING:
+    from services.games.profile import Profiles
+    from services.log_checks import LogHead
     from services.recording import Kept, RunKeeper
 
 
@@ -169,6 +171,26 @@ def _keeper(url: str, archive: bool) -> RunKeeper:
     return RunKeeper(open_for_writing(url, "--ledger", default=None), archive)
 
 
+def _checked_keeper(file: Path, url: str, archive: bool, profiles: Profiles
+                    ) -> tuple[RunKeeper, LogHead | None]:
+    """The run's keeper, and its log read beforehand when it can be read twice
+    (``services.log_checks``): a table configured under a rule profile this run cannot
+    load refuses the run (exit 2, one line) before a ledger is created or a hand booked;
+    each table the archive holds has its first seq read, for ``run_file``."""
+    from services.ledger.db import ledger_exists
+    from services.log_checks import read_head, refuse_unknown_profiles
+
+    try:
+        new = not ledger_exists(url)
+    except Exception:  # a URL that cannot be one: ``_keeper`` says why, in one line
+        new = False
+    keeper = None if new else _keeper(url, archive)
+    head = read_head(file, () if keeper is None else keeper.archived_tables())
+    if head is not None:
+        refuse_unknown_profiles(head, profiles)
+    return keeper or _keeper(url, archive), head
+
+
 def _same_engine_as_kept(refuse: Callable[[str], None], engine: str | None,
                          option: str = "--engine") -> None:
     """A usage error before anything is read when the ledger keeps a table's state that
@@ -235,12 +257,14 @@ def adjudicate(
     not_the_input({"--dlq": dlq, "--alerts": alerts}, file, stdout=True)
     tune_for_batches()
     sys.stdout.flush()
-    keeper = _keeper(ledger, archive) if ledger is not None else None
+    profiles = read_profiles()
+    keeper, head = (None, None) if ledger is None else _checked_keeper(file, ledger, archive,
+                                                                        profiles)
     if keeper is not None:
         _same_engine_as_kept(keeper.refuse_other_engines, engine)
     try:  # the outputs' last writes (closing them) too: a full disk is met there as well
         with _record_sink() as out, _dead_letter_file(dlq) as dlq_out:
-            run = run_file(file, read_profiles(), out, engine, keeper, dlq_out, leave_open)
+            run = run_file(file, profiles, out, engine, keeper, dlq_out, leave_open, head)
     except OSError:
         _book_what_was_read(ledger, keeper)
         raise

@@ -39,6 +39,11 @@ USAGE = 2
 _stderr = Console(stderr=True, soft_wrap=True, highlight=False)
 
 
+class Refused(Exception):
+    """A command stopped before it wrote anything wrong: the message says why and what to
+    do, in one line (exit 2)."""
+
+
 def print_error(message: str) -> None:
     """``error: ...`` on stderr, as one logical line (soft wrap: never broken by Rich)."""
     _stderr.print(f"[red]error:[/red] {escape(message)}")
@@ -143,7 +148,7 @@ class PitwatchGroup(LazyGroup):
             code = INPUT_PROBLEMS
         except BrokenPipeError:  # `pitwatch adjudicate log | head`: the reader left
             code = INPUT_PROBLEMS
-        except UnknownProfileError as exc:  # a table or PITWATCH_PROFILES names what is not
+        except (UnknownProfileError, Refused) as exc:  # e.g. PITWATCH_PROFILES not set
             print_error(str(exc))
             code = USAGE
         except OSError as exc:  # the file system said no: a full disk, a read-only folder

@@ -30,6 +30,7 @@ from services.outputs import Sink
 from services.terminal import LogProgress, RecordTally, log_progress
 
 if TYPE_CHECKING:
+    from services.log_checks import LogHead
     from services.recording import RunKeeper
 
 
@@ -76,7 +77,8 @@ class DeadLetterLog:
 
 def run_file(path: Path, profiles: Profiles, out: Sink | None = None,
              engine: str | None = None, keeper: RunKeeper | None = None,
-             dlq: Sink | None = None, leave_open: bool = False) -> AdjudicationRun:
+             dlq: Sink | None = None, leave_open: bool = False,
+             head: LogHead | None = None) -> AdjudicationRun:
     """Adjudicate a JSONL file, writing records to ``out`` (bytes, one JSON line each) as
     hands end and rejected records to ``dlq``; with ``keeper``, the records are booked,
     and (when it archives) every event packed for the archive as its segment closes, a
@@ -93,12 +95,19 @@ def run_file(path: Path, profiles: Profiles, out: Sink | None = None,
     earlier run kept for it, and with ``leave_open`` the tables' states at the end of the
     log (their open hands in them) are kept for the run of the log that goes on
     (``services.archive.carry``): a day's file is then checked as part of its tables'
-    chains, the hands across midnight in the run that sees them end."""
+    chains, the hands across midnight in the run that sees them end.
+
+    A table that goes on from the archive's chain with no state kept that fits it (the
+    log before run without ``leave_open``) refuses the run (``services.exits.Refused``):
+    with ``head`` (the log read beforehand, ``services.log_checks``) before a line is
+    read, else before a hand of that table is booked (``RunKeeper``)."""
     run = AdjudicationRun(keeper, dlq)
     runner = _runner(profiles, engine, keeper is not None and keeper.archives)
     if keeper is None:  # only written and counted: the core's records as their bytes
         runner.encode_records()
     else:  # a table part way through its chain goes on from the state kept for it
+        if head is not None:
+            keeper.refuse_unlinked(head.first_seq, runner.engine, runner.read_state)
         runner.carry_from(keeper.states_for(runner.engine, runner.read_state))
     with log_progress(path, "adjudicating") as bar:
         for step in log_steps(runner, path, bar, runs=keeper is None):

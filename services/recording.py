@@ -23,6 +23,7 @@ from services.adjudicator.segments import Segment
 from services.archive.carry import (
     CarryResult,
     KeptStates,
+    archived_tables,
     keep_carries,
     kept_states_from,
     refuse_other_engines,
@@ -31,6 +32,9 @@ from services.archive.segment import PackedSegment, pack_parts
 from services.archive.writer import ArchiveResult, archive_run
 from services.cases.intake import IntakeResult, open_cases
 from services.events.contract import AdjudicationRecord, Alert
+from services.exits import Refused
+from services.games.profile import UnknownProfileError
+from services.games.unknown_profiles import UNKNOWN_PROFILE_CODE
 from services.ledger.db import shown_url
 from services.ledger.posting import PostTally, post_many
 
@@ -105,6 +109,22 @@ class RunKeeper:
         refuse_other_engines(self._engine, engine)
         return kept_states_from(self._engine, self._carried)(engine, read)
 
+    def archived_tables(self) -> dict[str, int]:
+        """The tables the archive holds, with the highest seq of each."""
+        return archived_tables(self._engine)
+
+    def refuse_unlinked(self, first_seq: dict[str, int], engine: str, read: StateReader
+                        ) -> None:
+        """``Refused`` before the run reads a line (its log read beforehand: ``first_seq``,
+        each archived table's first seq in it) when a table goes on from the archive's
+        chain and no state kept fits it (``services.log_checks``)."""
+        probe = CarryResult()
+        states = kept_states_from(self._engine, probe)(engine, read)
+        for table, seq in sorted(first_seq.items()):
+            states(table, seq)
+        if probe.unlinked:
+            raise Refused(not_continued(probe.unlinked, 0))
+
     def carry(self, engine: str, carries: list[TableCarry]) -> None:
         """The tables' states at the end of a log that goes on, kept when the run's last
         hands are (``finish``): a run stopped before keeps none, and the next log then
@@ -118,7 +138,10 @@ class RunKeeper:
 
     def add(self, records: Sequence[AdjudicationRecord], alerts: Sequence[Alert],
             segments: Iterable[Segment]) -> None:
-        """A step's records, alerts and closed segments; a full batch is kept now."""
+        """A step's records, alerts and closed segments; a full batch is kept now.
+        ``Refused`` first, and nothing of the step taken, when the run met a table it
+        would book wrongly (``_refuse_wrong``)."""
+        self._refuse_wrong(records)
         self._records += records
         self._alerts += alerts
         if self._segments is not None:
@@ -128,6 +151,7 @@ class RunKeeper:
 
     def finish(self) -> Kept:
         """Keep what is left, then the run's alerts and their cases."""
+        self._refuse_wrong(())
         self._keep_batch()
         if self._archived is not None and self._cases is not None:
             self._archived.add(archive_run(self._engine, [], self._alerts))
@@ -138,6 +162,25 @@ class RunKeeper:
             self._carried.kept, self._carried.already = keep_carries(
                 self._engine, engine, carries, at)
         return Kept(self._posted, self._archived, self._cases, self._carried)
+
+    def _refuse_wrong(self, records: Sequence[AdjudicationRecord]) -> None:
+        """Stop a run read as it comes (a pipe; a file is checked before it is read:
+        ``services.log_checks``) before it books a hand judged without what it needs:
+        a table met part way through the archive's chain with no state kept for it (its
+        hands would all be rejected, NO_CONFIGURATION), or a hand judged under a rule
+        profile this run cannot load. The hands of other tables booked before are judged
+        as they should be; the run given again repeats nothing."""
+        booked = self._posted.counts.total()
+        if self._carried.unlinked:
+            raise Refused(not_continued(self._carried.unlinked, booked))
+        for record in records:
+            if record.status != "rejected":
+                continue
+            for finding in record.findings:
+                if finding.code == UNKNOWN_PROFILE_CODE:
+                    raise UnknownProfileError(
+                        f"table {record.table_id}: {finding.message}; "
+                        + _booked_before(booked, "its hands"))
 
     def _keep_batch(self) -> None:
         records, self._records = self._records, []
@@ -170,6 +213,31 @@ def archive_summary(url: str, kept: Kept) -> list[str]:
 
 
 CONTINUED_SHOWN = 5  # tables a summary names among those continued from a kept state
+
+
+def _booked_before(booked: int, what: str) -> str:
+    """What a refused run left out of the ledger: everything, or ``what`` (the hands of the
+    tables it refused) after ``booked`` hands of other tables."""
+    if not booked:
+        return f"nothing was booked ({what} would have been booked rejected for good)"
+    return (f"{what} were not booked (only the {booked:,} hand(s) of other tables read "
+            "before, judged as they should be; run again, they are not booked twice)")
+
+
+def not_continued(unlinked: Sequence[tuple[str, int, int]], booked: int) -> str:
+    """The one line of a run refused because tables go on from the archive's chains with
+    no state kept for them (``CarryResult.unlinked``)."""
+    shown = "; ".join(f"{table} (this log starts at its seq {seq:,}, the archive holds it "
+                      f"through seq {archived:,})"
+                      for table, seq, archived in unlinked[:CONTINUED_SHOWN])
+    more = len(unlinked) - CONTINUED_SHOWN
+    return (f"table(s) {shown}" + (f" and {more:,} more" if more > 0 else "")
+            + ": no state was kept for them at the end of the log before (run without "
+            "--leave-open), so this log cannot go on from it; "
+            + _booked_before(booked, "their hands, judged as new tables,")
+            + ": give the logs from the tables' first together, in order, in one run "
+            "(cat DAY1 DAY2 | pitwatch adjudicate - --leave-open --ledger URL; "
+            "docs/compliance-guide.md, \"A table's days, one file a day\")")
 
 
 def carry_summary(carried: CarryResult | None) -> list[str]:

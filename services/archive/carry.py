@@ -108,8 +108,7 @@ class KeptStates:
             if self._kept_tables is None:
                 with self._db.connect() as conn:
                     self._kept_tables = set(conn.scalars(select(C.table_id).distinct()))
-                    self._archived = {t: int(s) for t, s in conn.execute(
-                        select(ArchiveTable.table_id, ArchiveTable.last_seq))}
+                self._archived = archived_tables(self._db)
             found = (self._goes_on_from(table_id, seq) if table_id in self._kept_tables
                      else None)
         except Exception as exc:  # said, not lost: the core cannot raise through its call
@@ -221,6 +220,13 @@ def refuse_other_engines(db: Engine, engine: str, choose: str = ENGINE_OPTION) -
         f"(--leave-open), and only that engine reads it: {choose.format(engine=other)}, or "
         "give this log together with the ones before it, from the tables' first, in one "
         "run (nothing was read or written)")
+
+
+def archived_tables(db: Engine) -> dict[str, int]:
+    """The tables the archive holds, with the highest seq of each."""
+    with db.connect() as conn:
+        return {t: int(s) for t, s in conn.execute(
+            select(ArchiveTable.table_id, ArchiveTable.last_seq))}
 
 
 def kept_states_from(db: Engine, result: CarryResult

@@ -46,6 +46,11 @@ class UnknownProfileError(LookupError):
     be read as one)."""
 
 
+# What to do when a table names a profile this process does not know: a casino's own
+# profiles are read only from the folder this variable names (``services.games.profiles``).
+SET_PROFILES = "set PITWATCH_PROFILES to the folder of the casino's own profiles"
+
+
 class InvalidProfileError(UnknownProfileError):
     """A rule profile's files hold a value its section does not take (a typo, a wrong
     type, a key no reading has): nothing can be judged under that profile. Raised when
@@ -143,11 +148,14 @@ class Profiles:
     by_name: Mapping[str, RuleProfile]
 
     def get(self, name: str) -> RuleProfile:
-        """The profile ``name``; ``UnknownProfileError`` names the ones there are."""
+        """The profile ``name``; ``UnknownProfileError`` names the ones there are and the
+        variable to set (the finding of a hand judged without its profile says it: QA, a
+        shell without ``PITWATCH_PROFILES`` was told only "built-in profiles: house-v1")."""
         profile = self.by_name.get(name)
         if profile is None:
             raise UnknownProfileError(
-                f"unknown rule profile {name!r}; built-in profiles: {', '.join(self.names())}"
+                f"unknown rule profile {name!r} (this run knows {', '.join(self.names())}): "
+                f"{SET_PROFILES} and run it again"
             )
         return profile
 

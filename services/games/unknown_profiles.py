@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from services.games.profiles import PROFILES_ENV
+from services.games.profile import SET_PROFILES
 
 # The finding (GEN-5) of a hand whose table posted a rule profile its run did not know
 # (``services.adjudicator.adjudicate``): such a hand comes out the same in any run that
@@ -29,5 +29,5 @@ def not_known_here(judged: Mapping[str, int | None], known: Iterable[str]) -> st
                       for name, hands in sorted(judged.items()))
     plural = "s" if len(judged) > 1 else ""
     return (f"judged under rule profile{plural} {shown}, which this run does not know "
-            f"(it knows {', '.join(sorted(known))}): set {PROFILES_ENV} to the folder of the "
-            "casino's own profiles, as when the hands were adjudicated, and run it again")
+            f"(it knows {', '.join(sorted(known))}): {SET_PROFILES}, as when the hands were "
+            "adjudicated, and run it again")

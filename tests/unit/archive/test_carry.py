@@ -481,29 +481,3 @@ def test_verify_says_it_derived_the_kept_states(tmp_path: Path) -> None:
             in verified.stderr)
     listed = pitwatch("verify", "--db", url, "--format", "json", columns=300)
     assert orjson.loads(listed.stdout)["kept_states"] == 2
-
-
-def test_a_day_after_one_run_without_leave_open_says_why_its_hands_are_new(
-        tmp_path: Path) -> None:
-    """The day before was run without ``--leave-open`` (no state kept): the next day's
-    run judges its tables as new (GEN-5, as before), and says for each, in one line, where
-    its log starts, how far the archive holds the table and what to do."""
-    days = cut_inside_hands(simulated_clean_log(), 2)
-    url = f"sqlite:///{tmp_path}/ledger.sqlite"
-    for n, day in enumerate(days, start=1):
-        (tmp_path / f"day{n}.jsonl").write_bytes(day)
-    first = pitwatch("adjudicate", str(tmp_path / "day1.jsonl"), "--ledger", url)
-    assert first.code == 1  # its open hand closed as incomplete: rejected
-    archived = {str(t): int(str(s)) for t, s in rows_of(
-        url, "SELECT table_id, last_seq FROM archive_tables")}
-    second = pitwatch("adjudicate", str(tmp_path / "day2.jsonl"), "--ledger", url,
-                      columns=400)
-    assert second.code == 1
-    starts = first_seq_of_tables(days[1])
-    assert len(starts) == 2
-    for table, seq in starts.items():
-        assert (f"table {table}: this log starts at its seq {seq:,}, and the archive holds "
-                f"it through seq {archived[table]:,}, but no state was kept for it before: "
-                "its hands here are judged as a new table's; run each day with "
-                "--leave-open, or give the days together") in second.stderr, second.stderr
-    assert "NO_CONFIGURATION" in second.stderr

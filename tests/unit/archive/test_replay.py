@@ -22,6 +22,7 @@ from sqlalchemy import Engine, select
 from services.archive.replay import profiles_as, replay_archive
 from services.games.profile import RuleProfile
 from services.games.profiles import read_profiles
+from services.ledger.db import open_ledger
 from tests.profiles import PROFILES
 from tests.unit.archive.support import keep, simulated_log
 from tests.unit.cli.helpers import pitwatch
@@ -218,10 +219,15 @@ def two_runs_without_leave_open(tmp_path: Path) -> tuple[str, set[str], set[str]
         if event["hand_id"]:
             hands[event["ts"][:10]].add(event["hand_id"])
     assert sorted(days) == ["2026-01-05", "2026-01-06"]
-    for day, lines in sorted(days.items()):
-        path = tmp_path / f"{day}.jsonl"
-        path.write_bytes(b"\n".join(lines) + b"\n")
-        pitwatch("adjudicate", str(path), "--ledger", url)
+    for day, lines in sorted(days.items()):  # each day's file, as the callers read them
+        (tmp_path / f"{day}.jsonl").write_bytes(b"\n".join(lines) + b"\n")
+    pitwatch("adjudicate", str(tmp_path / "2026-01-05.jsonl"), "--ledger", url)
+    # The second day kept as a run of it alone keeps it: ``adjudicate --ledger`` now
+    # refuses it before booking (no state kept), but a ledger may hold such a day from a
+    # pitwatch before that refusal.
+    ledger = open_ledger(url)
+    keep(ledger, days["2026-01-06"])
+    ledger.dispose()
     one, two = hands["2026-01-05"], hands["2026-01-06"]
     assert one and two and not one & two
     return url, one, two

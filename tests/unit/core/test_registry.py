@@ -71,8 +71,9 @@ def test_an_unknown_rule_profile_is_named_with_those_there_are() -> None:
     records = _records(lines(hcf_stream("T1", hands=1)), only_other)
     assert [(f.code, f.rule, f.message) for f in records[0].findings] == [
         ("UNKNOWN_RULE_PROFILE", "GEN-5",
-         "unknown rule profile 'house-v1'; built-in profiles: casino-b")]
-    with pytest.raises(UnknownProfileError, match="built-in profiles: house-v1"):
+         "unknown rule profile 'house-v1' (this run knows casino-b): set PITWATCH_PROFILES "
+         "to the folder of the casino's own profiles and run it again")]
+    with pytest.raises(UnknownProfileError, match=r"this run knows house-v1\): set PITWATCH"):
         PROFILES.get("casino-x")
 
 

@@ -1,0 +1,148 @@
+"""What ``pitwatch adjudicate --ledger`` reads of its log before it books anything.
+
+Why: the ledger and the archive are append-only, so a run that would book every hand of a
+table wrongly must stop before its first booking, not explain afterwards. Two operator
+slips did that (QA):
+
+* a shell without ``PITWATCH_PROFILES``: a table configured under a casino's own rule
+  profile had every hand booked ``rejected`` (GEN-5 ``UNKNOWN_RULE_PROFILE``) for good, and
+  a day booked before with the variable set got a critical ``LEDGER_CONFLICT`` case for
+  each of its hands;
+* the day before run without ``--leave-open``: the next day's run judged each table the
+  archive holds as a new one (GEN-5 ``NO_CONFIGURATION``, a gap "from 0"), booked 1,257
+  hands rejected and opened 1,261 cases, and only then said why.
+
+A log that can be read twice (a regular file, compressed or not) is read here once
+first, cheaply: only its ``table_configured`` lines and each table's first record are
+decoded (``parse_record``, the reference's intake); the rest is searched as bytes. A
+pipe is read once, by the run, and ``services.recording.RunKeeper`` stops it instead
+where the same is met: before a hand of that table is booked.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from services.adjudicator.embedded import BYTES_PER_CHUNK
+from services.adjudicator.intake import ParsedEvent, parse_record
+from services.events.contract import TableConfiguredEvent
+from services.events.logfile import examine, open_log, read_chunks
+from services.events.wire import record_of_line
+from services.games.profile import SET_PROFILES, Profiles, UnknownProfileError
+
+# A table id as the envelope gives it (no escape in it: an id written with escapes is
+# not looked up here, and the run's own check meets it).
+_TABLE_ID = re.compile(rb'"table_id"\s*:\s*"([^"\\]*)"')
+_CONFIGURED = b'"table_configured"'
+FEW_TABLES = 4  # tables looked for one at a time, as bytes
+SHOWN = 5  # tables a refusal names
+
+
+@dataclass
+class LogHead:
+    """The first record taken of each table the archive holds (its seq), and the tables
+    each rule profile the log's ``table_configured`` events name is posted at."""
+
+    first_seq: dict[str, int] = field(default_factory=dict)
+    profiles: dict[str, set[str]] = field(default_factory=dict)
+
+
+def read_head(path: Path, archived: Collection[str]) -> LogHead | None:
+    """The log's ``LogHead`` (first seqs of the ``archived`` tables only), or None when it
+    can be read only once (a pipe, standard input): the run then checks as it goes."""
+    source = examine(path)
+    if not source.rereadable:
+        return None
+    head = LogHead()
+    wanted = {t.encode() for t in archived}
+    try:
+        with open_log(path) as fh:
+            for lines in _whole_lines(read_chunks(fh, BYTES_PER_CHUNK, source.path)):
+                _take(head, lines, wanted)
+    except OSError:  # a compressed log cut short: the run books what is whole before the
+        pass  # damage, and says it in one line (``services.events.logfile``)
+    return head
+
+
+def refuse_unknown_profiles(head: LogHead, profiles: Profiles) -> None:
+    """``UnknownProfileError`` (exit 2, one line) when a table of the log is configured
+    under a rule profile this run cannot load: each of its hands would be booked
+    rejected for good."""
+    unknown = sorted(name for name in head.profiles if name not in profiles.by_name)
+    if not unknown:
+        return
+    tables = sorted({t for name in unknown for t in head.profiles[name]})
+    named = ", ".join(tables[:SHOWN]) + (f" and {len(tables) - SHOWN:,} more"
+                                         if len(tables) > SHOWN else "")
+    plural = "s" if len(unknown) > 1 else ""
+    raise UnknownProfileError(
+        f"table(s) {named} of this log are configured under rule profile{plural} "
+        f"{', '.join(map(repr, unknown))}, which this run does not know (it knows "
+        f"{', '.join(profiles.names())}): {SET_PROFILES} and run it again (nothing was "
+        "booked: judged without their profile, the hands would be booked rejected for good)")
+
+
+def _whole_lines(chunks: Iterator[bytes]) -> Iterator[bytes]:
+    """The log's bytes in pieces that end at a line's end (the last perhaps not)."""
+    pending = b""
+    for chunk in chunks:
+        last = chunk.rfind(b"\n") + 1
+        if not last:
+            pending += chunk
+            continue
+        yield pending + chunk[:last]
+        pending = chunk[last:]
+    if pending:
+        yield pending
+
+
+def _line_at(buf: bytes, at: int) -> tuple[bytes, int]:
+    """The line of ``buf`` holding offset ``at``, and the offset after it."""
+    start = buf.rfind(b"\n", 0, at) + 1
+    end = buf.find(b"\n", at)
+    end = len(buf) if end < 0 else end + 1
+    return buf[start:end], end
+
+
+def _event(line: bytes) -> ParsedEvent | None:
+    parsed = parse_record(record_of_line(line), "")
+    return parsed if isinstance(parsed, ParsedEvent) else None
+
+
+def _take(head: LogHead, buf: bytes, wanted: set[bytes]) -> None:
+    """What a piece of whole lines adds: every configuration, and the first record of each
+    ``wanted`` table not met before (met: taken out of ``wanted``)."""
+    at = buf.find(_CONFIGURED)
+    while at >= 0:
+        line, end = _line_at(buf, at)
+        parsed = _event(line)
+        if parsed is not None and isinstance(parsed.event, TableConfiguredEvent):
+            profile = parsed.event.data.rule_profile
+            head.profiles.setdefault(profile, set()).add(parsed.event.table_id)
+        at = buf.find(_CONFIGURED, end)
+    if not wanted:
+        return
+    # A few tables are looked for as bytes (fast); many (an archive of years holds tables
+    # closed since) by reading every table id once.
+    present = (wanted & set(_TABLE_ID.findall(buf)) if len(wanted) > FEW_TABLES
+               else {t for t in wanted if b'"' + t + b'"' in buf})
+    for table in sorted(present):
+        if _first_of(head.first_seq, buf, table):
+            wanted.discard(table)
+
+
+def _first_of(first_seq: dict[str, int], buf: bytes, table: bytes) -> bool:
+    """The table's first record in ``buf`` the intake takes, if any (True: found)."""
+    pattern = re.compile(rb'"table_id"\s*:\s*"' + re.escape(table) + rb'"')
+    found = pattern.search(buf)
+    while found is not None:
+        line, end = _line_at(buf, found.start())
+        parsed = _event(line)
+        if parsed is not None and parsed.event.table_id.encode() == table:
+            first_seq[parsed.event.table_id] = parsed.event.seq
+            return True
+        found = pattern.search(buf, end)
+    return False
