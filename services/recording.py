@@ -229,7 +229,7 @@ def not_continued(unlinked: Sequence[tuple[str, int, int]], booked: int) -> str:
     no state kept for them (``CarryResult.unlinked``)."""
     shown = "; ".join(f"{table} (this log starts at its seq {seq:,}, the archive holds it "
                       f"through seq {archived:,})"
-                      for table, seq, archived in unlinked[:CONTINUED_SHOWN])
+                      for table, seq, archived in sorted(unlinked)[:CONTINUED_SHOWN])
     more = len(unlinked) - CONTINUED_SHOWN
     return (f"table(s) {shown}" + (f" and {more:,} more" if more > 0 else "")
             + ": no state was kept for them at the end of the log before (run without "
