@@ -394,6 +394,13 @@ def _action_page(action: Action) -> Any:
                 session.role, "bulk_assign"):
             return refused(request, session, "only a compliance officer assigns cases to "
                            "someone else: assign it to yourself")
+        if action == "assign" and not allowed(session.role, "bulk_assign"):
+            holder = await run_in_threadpool(_held_by_another, console_of(request).engine,
+                                             case_id, session.username)
+            if holder is not None:  # taking it would be a reassignment, an officer's
+                return refused(request, session, f"case {case_id} is assigned to {holder}: "
+                               "only a compliance officer reassigns a case someone holds; "
+                               f"ask {holder} or a compliance officer", status=403)
         if action == "assign" and assignee not in (None, session.username):
             try:
                 assignee = await run_in_threadpool(console_reviewer,
@@ -432,6 +439,19 @@ def _action_page(action: Action) -> Any:
     page.__name__ = f"case_{action}"
     page.__doc__ = f"{action} a case (one audit entry)."
     return page
+
+
+def _held_by_another(engine: Engine, case_id: int, me: str) -> str | None:
+    """Who holds the case, when someone other than ``me`` does (None: nobody, or me).
+
+    Operators and analysts may assign a case to themselves, not to someone else; taking a
+    case another reviewer holds is passing it from them, which only an officer does (QA:
+    an operator's "Assign to me" took an escalated case from the officer holding it). Read
+    before the action, which is made at the version the form showed: a case assigned to
+    someone since is refused by that version check (409) if not here."""
+    case = get_case(engine, case_id)
+    holder = case.summary.assignee if case is not None else None
+    return holder if holder and not same_name(holder, me) else None
 
 
 def _own_name(typed: str | None, session: Session) -> str | None:
