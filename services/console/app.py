@@ -57,6 +57,11 @@ ROUTES: tuple[Guarded, ...] = (
     Guarded("/hands/{hand_id:path}", "GET", "read", pages.hand),
     Guarded("/reports/hand/{hand_id:path}", "GET", "read", pages.hand_report),
     Guarded("/reports/hand-pdf/{hand_id:path}", "GET", "read", pages.hand_report),
+    # The same, the id in the query (``?id=``): for ids a browser would take for dot
+    # segments, ``.`` and ``..`` (``web.hand_link``).
+    Guarded("/hands", "GET", "read", pages.hand),
+    Guarded("/reports/hand", "GET", "read", pages.hand_report),
+    Guarded("/reports/hand-pdf", "GET", "read", pages.hand_report),
     Guarded("/search", "GET", "read", pages.search),
     Guarded("/search", "POST", "read", pages.search),
     Guarded("/daily", "GET", "daily", pages.daily),

@@ -21,7 +21,7 @@ from services.console.hands import NoSuchHand, dispute_html, hand_page, no_such_
 from services.console.people import people, person_page, profiles
 from services.console.search import HandQuery, SearchRefused, find_alerts, find_hands
 from services.console.sessions import Session
-from services.console.web import console_of, form_of, refused, render, text_field
+from services.console.web import console_of, form_of, hand_link, refused, render, text_field
 from services.events.days import parse_day
 from services.ledger.db import shown_url
 from services.reports.daily import daily_from_ledger
@@ -66,7 +66,11 @@ async def floor_page(request: Request, session: Session) -> Response:
 
 
 def _hand_id(request: Request) -> str:
-    return str(request.path_params["hand_id"])
+    """The hand a hand route names: in its path, or (``/hands?id=..``, ``hand_link``) in
+    its query."""
+    if "hand_id" in request.path_params:
+        return str(request.path_params["hand_id"])
+    return request.query_params.get("id", "")
 
 
 async def hand(request: Request, session: Session) -> Response:
@@ -110,7 +114,7 @@ async def hand_report(request: Request, session: Session) -> Response:
     except (HandUnavailable, HandNotFound) as exc:  # the hand is there, its report is not
         return refused(request, session, without_url(str(exc), console_of(request).url),
                        status=404)
-    if request.url.path.startswith("/reports/hand-pdf/"):
+    if request.url.path.startswith("/reports/hand-pdf"):
         pdf = await run_in_threadpool(html_to_pdf, html)
         name = pdf_name("hand-", _hand_id(request))
         return Response(pdf, media_type="application/pdf",
@@ -162,7 +166,7 @@ def _daily_html(request: Request, day: dt.date, table: str | None) -> str | None
     if report.empty:
         return None
     return render_html("daily.html", d=report, generated_at=stamp(console.clock()),
-                       link=lambda h: "/hands/" + quote(h, safe=""))
+                       link=hand_link)
 
 
 async def daily_report(request: Request, session: Session) -> Response:
@@ -179,7 +183,7 @@ async def daily_report(request: Request, session: Session) -> Response:
                 else f"daily-{day.isoformat()}.pdf")
         return Response(pdf, media_type="application/pdf",
                         headers={"content-disposition": f'attachment; filename="{name}"'})
-    return HTMLResponse(html.replace('<a href="/hands/', '<a target="_top" href="/hands/'))
+    return HTMLResponse(html.replace('<a href="/hands', '<a target="_top" href="/hands'))
 
 
 def _people(engine: Any) -> dict[str, Any]:

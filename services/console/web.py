@@ -107,9 +107,25 @@ def templates() -> Environment:
     # The reports' own filters for chips and figures (``services.reports.render``): a
     # negative amount or hold with the real minus sign, as the daily report prints it.
     env.filters.update(amount=amount, signed=signed, minus=minus,
-                       q=lambda v: quote(str(v), safe=""))
+                       q=lambda v: quote(str(v), safe=""), hand_link=hand_link)
     env.globals["role_names"] = ROLE_NAMES
     return env
+
+
+DOT_SEGMENTS = (".", "..")
+
+
+def hand_link(hand_id: str, route: str = "/hands") -> str:
+    """The address of a hand's page (``route``: ``/hands``, or its report's,
+    ``/reports/hand`` and ``/reports/hand-pdf``): the id as the path's last segment,
+    escaped; a hand whose id is ``.`` or ``..`` by a query, ``/hands?id=..``.
+
+    Why: a browser removes dot segments from every path before asking for it, escaped
+    ones too (``/hands/%2E%2E`` is ``/hands/..`` is ``/``), so the page of hand ``..``
+    could not be opened (QA: its link went to the floor). A query is left as it is."""
+    if hand_id in DOT_SEGMENTS:
+        return f"{route}?id={quote(hand_id, safe='')}"
+    return f"{route}/{quote(hand_id, safe='')}"
 
 
 def render(request: Request, name: str, session: Session | None, status: int = 200,

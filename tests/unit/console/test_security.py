@@ -47,6 +47,9 @@ ALLOWED: dict[tuple[str, str], set[str]] = {
     ("GET", "/hands/{hand_id:path}"): EVERYONE,
     ("GET", "/reports/hand/{hand_id:path}"): EVERYONE,
     ("GET", "/reports/hand-pdf/{hand_id:path}"): EVERYONE,
+    ("GET", "/hands"): EVERYONE,  # the same three, the hand's id in the query (?id=)
+    ("GET", "/reports/hand"): EVERYONE,
+    ("GET", "/reports/hand-pdf"): EVERYONE,
     ("GET", "/search"): EVERYONE,
     ("POST", "/search"): EVERYONE,
     ("GET", "/daily"): {AN, OF, AU},
@@ -65,7 +68,12 @@ def _case_and_hand(engine: Engine) -> tuple[int, str]:
     return case.case_id, case.subject.removeprefix("hand:")
 
 
+QUERIED = ("/hands", "/reports/hand", "/reports/hand-pdf")  # ?id=HAND (web.hand_link)
+
+
 def _url(path: str, case_id: int, hand_id: str) -> str:
+    if path in QUERIED:
+        return f"{path}?id={hand_id}"
     return (path.replace("{case_id}", str(case_id))
             .replace("{hand_id:path}", hand_id))
 
