@@ -36,7 +36,7 @@ from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 from sqlalchemy import Engine, case, delete, func, insert, select, update
 
-from services.cases.lifecycle import SYSTEM_ACTOR, same_name
+from services.cases.lifecycle import SYSTEM_ACTOR, folded_name, same_name
 from services.console.clock import Clock, stamp, utc_now
 from services.events.characters import CONTROL_OR_SURROGATE, holds_any
 from services.ledger.console_tables import (
@@ -82,6 +82,16 @@ class LoginResult:
     limited: str | None = None
 
 
+def reads_as_system(name: str) -> bool:
+    """Whether ``name`` is ``SYSTEM_ACTOR`` to a reader once punctuation, capitals and
+    widths are set aside: "pit.watch", "pitwatch.", "Pit_Watch", "ｐｉｔ－ｗａｔｃｈ".
+
+    Why: the trail shows a user's actions under their name beside the system's own,
+    named "pitwatch"; "pitwatch." was accepted as a user (only "pitwatch" itself was
+    refused), and its notes read as the system's (QA)."""
+    return "".join(c for c in folded_name(name) if c.isalnum()) == SYSTEM_ACTOR
+
+
 def check_user(username: str, password: str, role: str) -> str:
     """The user name as stored (lower case), or ``UserRefused`` saying what to change."""
     name = username.strip().lower()
@@ -89,6 +99,10 @@ def check_user(username: str, password: str, role: str) -> str:
         # (QA), in any of its look-alikes the case rules refuse too ("ＰＩＴＷＡＴＣＨ")
         raise UserRefused(f"{SYSTEM_ACTOR!r} is the name of what pitwatch does by itself in "
                           "the cases' trails, not a person's: choose another user name")
+    if reads_as_system(name):
+        raise UserRefused(f"{name!r} reads as {SYSTEM_ACTOR!r} (punctuation, capitals and "
+                          "widths aside), the name of what pitwatch does by itself in the "
+                          "cases' trails: choose a user name that does not")
     if not name or not set(name) <= USERNAME_CHARS or len(name) > 100:
         raise UserRefused("a user name is 1 to 100 of a-z, 0-9, '.', '_' and '-'")
     if role not in CONSOLE_ROLES:

@@ -19,6 +19,7 @@ from typing import Any
 from urllib.parse import quote
 
 from jinja2 import Environment, PackageLoader, StrictUndefined
+from markupsafe import Markup, escape
 from sqlalchemy import Engine, event
 from sqlalchemy.exc import OperationalError
 from starlette.concurrency import run_in_threadpool
@@ -32,6 +33,7 @@ from services.console.roles import ROLE_NAMES, Capability, allowed, capabilities
 from services.console.sessions import Session, find_session
 from services.console.users import RateLimit
 from services.games.profile import Profiles
+from services.ledger.listing import printable
 from services.reports.render import amount, minus, signed
 
 SESSION_COOKIE = "pitwatch_session"
@@ -99,15 +101,37 @@ def console_of(request: Request) -> Console:
     return console
 
 
+def shown(value: Any) -> Any:
+    """Every value a template writes (``finalize``): text with its control characters and
+    bidirectional controls written as escapes (``printable``, as the command line shows
+    them), so an id or a note from outside shows what it holds.
+
+    Why in ``finalize`` rather than a filter in each place: no template can forget it.
+    QA: hand ``\u202eevil`` (RIGHT-TO-LEFT OVERRIDE) was shown as is on its page, in the
+    search results and in its case's title, and the text after it read reversed. Links
+    are not changed: ``q`` and ``hand_link`` escape every control (``%E2%80%AE``), and a
+    form's field that gives back what was typed, or posts an id, goes through ``as_typed``."""
+    return printable(value) if isinstance(value, str) and not isinstance(value, Markup) \
+        else value
+
+
+def as_typed(value: Any) -> Markup:
+    """A form field's value exactly as it is, escaped for HTML but not made printable:
+    what was typed goes back as typed, and an id posted from a hidden field (a player's)
+    is that id, not its escapes."""
+    return Markup(escape(str(value)))
+
+
 @lru_cache(maxsize=1)
 def templates() -> Environment:
     env = Environment(loader=PackageLoader("services.console", "templates"),
                       autoescape=True, undefined=StrictUndefined,
-                      trim_blocks=True, lstrip_blocks=True)
+                      trim_blocks=True, lstrip_blocks=True, finalize=shown)
     # The reports' own filters for chips and figures (``services.reports.render``): a
     # negative amount or hold with the real minus sign, as the daily report prints it.
     env.filters.update(amount=amount, signed=signed, minus=minus,
-                       q=lambda v: quote(str(v), safe=""), hand_link=hand_link)
+                       q=lambda v: quote(str(v), safe=""), hand_link=hand_link,
+                       field=as_typed)
     env.globals["role_names"] = ROLE_NAMES
     return env
 
