@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import msgspec
@@ -93,15 +94,18 @@ def case_version(engine: Engine, case_id: int) -> str:
     return str(case.summary.version)
 
 
-def one_case_database(path: str) -> Engine:
-    """A SQLite ledger at ``path`` holding one booked hand with a critical mispay (HCF-7),
-    its case opened, and the console's users."""
+def one_case_database(path: str, hand_ids: Sequence[str] = ("T1-000001",),
+                      table_id: str = "T1") -> Engine:
+    """A SQLite ledger at ``path`` holding booked hands (one by default) with a critical
+    mispay (HCF-7), their cases opened, and the console's users. ``hand_ids`` and
+    ``table_id``: hostile or odd ids, as a table system may send them."""
     engine = open_ledger(f"sqlite:///{path}")
-    hand = msgspec.structs.replace(
-        hcf_seat1_wins(), status="discrepancy",
-        findings=[Finding(code="MISPAY", rule="HCF-7", severity="critical", seat=1, amount=5,
-                          message="overpaid by 5")])
-    post_hand(engine, hand)
-    open_cases(engine, [hand], [])
+    for hand_id in hand_ids:
+        hand = msgspec.structs.replace(
+            hcf_seat1_wins(), hand_id=hand_id, table_id=table_id, status="discrepancy",
+            findings=[Finding(code="MISPAY", rule="HCF-7", severity="critical", seat=1,
+                              amount=5, message="overpaid by 5")])
+        post_hand(engine, hand)
+        open_cases(engine, [hand], [])
     add_users(engine)
     return engine

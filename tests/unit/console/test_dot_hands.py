@@ -13,17 +13,11 @@ import re
 from pathlib import Path
 from urllib.parse import unquote, urljoin, urlsplit
 
-import msgspec
 import pytest
 from starlette.testclient import TestClient
 
-from services.cases.intake import open_cases
 from services.console.web import hand_link
-from services.events.contract import Finding
-from services.ledger.db import open_ledger
-from services.ledger.posting import post_hand
-from tests.unit.console.support import add_users, console_client, csrf_of, log_in
-from tests.unit.ledger.builders import hcf_seat1_wins
+from tests.unit.console.support import console_client, csrf_of, log_in, one_case_database
 
 BASE = "https://testserver/hands/T1-000001"  # a page the links are on
 
@@ -45,16 +39,7 @@ def test_no_hand_link_is_a_dot_segment(hand_id: str, route: str) -> None:
 
 
 def _dot_hands_database(tmp_path: Path) -> TestClient:
-    engine = open_ledger(f"sqlite:///{tmp_path}/l.sqlite")
-    for hand_id in (".", ".."):
-        hand = msgspec.structs.replace(
-            hcf_seat1_wins(), hand_id=hand_id, status="discrepancy",
-            findings=[Finding(code="MISPAY", rule="HCF-7", severity="critical", seat=1,
-                              amount=5, message="overpaid by 5")])
-        post_hand(engine, hand)
-        open_cases(engine, [hand], [])
-    add_users(engine)
-    client = console_client(engine)
+    client = console_client(one_case_database(f"{tmp_path}/l.sqlite", (".", "..")))
     assert log_in(client, "cora") == 303
     return client
 

@@ -12,18 +12,12 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-import msgspec
 import pytest
 from starlette.testclient import TestClient
 
-from services.cases.intake import open_cases
 from services.console.users import UserRefused, check_user
-from services.events.contract import Finding
-from services.ledger.db import open_ledger
-from services.ledger.posting import post_hand
-from tests.unit.console.support import add_users, console_client, csrf_of, log_in
+from tests.unit.console.support import console_client, csrf_of, log_in, one_case_database
 from tests.unit.console.test_users import _users
-from tests.unit.ledger.builders import hcf_seat1_wins
 
 EVIL = "\u202eevil-1"
 SHOWN = "\\u202eevil-1"  # services.ledger.listing.printable, as the CLI shows it
@@ -31,15 +25,8 @@ CONTROLS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\
 
 
 def _client(tmp_path: Path) -> TestClient:
-    engine = open_ledger(f"sqlite:///{tmp_path}/l.sqlite")
-    hand = msgspec.structs.replace(
-        hcf_seat1_wins(), hand_id=EVIL, table_id="\u2067T\x1b[2J", status="discrepancy",
-        findings=[Finding(code="MISPAY", rule="HCF-7", severity="critical", seat=1,
-                          amount=5, message="overpaid by 5")])
-    post_hand(engine, hand)
-    open_cases(engine, [hand], [])
-    add_users(engine)
-    client = console_client(engine)
+    client = console_client(one_case_database(f"{tmp_path}/l.sqlite", (EVIL,),
+                                              table_id="\u2067T\x1b[2J"))
     assert log_in(client, "cora") == 303
     return client
 
