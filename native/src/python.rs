@@ -57,6 +57,9 @@ pub struct Engine {
     /// Hand a record the core's rules made over as its bytes (`encode_record`'s) with
     /// what a summary counts, not as the contract's structs (`encode_records`).
     encoded_records: bool,
+    /// `feed_log`'s buffer of records' bytes, kept with its capacity between calls (made
+    /// anew, it grew by doubling to a call's few hundred kB, in fresh pages, every call).
+    run_json: Vec<u8>,
 }
 
 fn severity(py: Python<'_>, s: Severity) -> PyObject {
@@ -137,15 +140,20 @@ impl RecordRun {
         }
     }
 
-    fn into_tuple(self, py: Python<'_>) -> PyResult<Option<RunTuple<'_>>> {
+    /// The run as `feed_log` returns it; its buffer is left empty (with its capacity) for
+    /// the next.
+    fn into_tuple(mut self, py: Python<'_>) -> (PyResult<Option<RunTuple<'_>>>, Vec<u8>) {
         if self.hands == 0 {
-            return Ok(None);
+            self.json.clear();
+            return (Ok(None), self.json);
         }
         let mut status: Vec<_> = self.status.into_iter().collect();
         status.sort_unstable();
         let mut findings: Vec<_> = self.findings.into_iter().collect();
         findings.sort_unstable();
-        Ok(Some((PyBytes::new(py, &self.json), self.hands, status, findings)))
+        let bytes = PyBytes::new(py, &self.json);
+        self.json.clear();
+        (Ok(Some((bytes, self.hands, status, findings))), self.json)
     }
 }
 /// (table id, outputs, whether a hand closed)
@@ -598,6 +606,7 @@ impl Engine {
             reference,
             panic_on: None,
             encoded_records: false,
+            run_json: Vec::new(),
         })
     }
 
@@ -791,14 +800,17 @@ impl Engine {
         } else {
             0
         };
-        let mut run = RecordRun::default();
+        let mut run = RecordRun { json: std::mem::take(&mut self.run_json), ..RecordRun::default() };
+        run.json.clear();
         let (data, pos, line) = log.lines();
         let ((pos, line), steps) = self.take_lines(py, data, pos, line, runs.then_some(&mut run))?;
         let steps = steps.into_iter()
             .map(|(number, table_id, list, start, end)| (number, table_id, list, PyBytes::new(py, &data[start..end])))
             .collect();
         log.advance(pos, line);
-        Ok((read, steps, run.into_tuple(py)?))
+        let (tuple, json) = run.into_tuple(py);
+        self.run_json = json;
+        Ok((read, steps, tuple?))
     }
 
     /// Adjudicate the games the core's rules cover (`games`: of High Card Flush, Chinese

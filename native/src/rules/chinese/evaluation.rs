@@ -35,18 +35,27 @@ const THREE_STRAIGHTS: u8 = 3;
 /// CP-2: front, middle, back.
 const SEGMENT_SIZES: [usize; 3] = [3, 5, 5];
 
-/// (rank 2..14, suit 0..3 in c d h s) of a wire card such as `"As"`.
+/// (rank 2..14, suit 0..3 in c d h s) of a wire card such as `"As"` (its index among the
+/// 52, `store::card_index`, is rank * 4 + suit in those orders).
 pub fn card(c: &str) -> Result<(usize, usize), Defer> {
-    let b = c.as_bytes();
-    if b.len() != 2 {
-        return Err(Defer("a card the evaluator does not know"));
+    match crate::store::card_index(c) {
+        Some(i) => Ok((i / 4 + 2, i % 4)),
+        None => Err(Defer("a card the evaluator does not know")),
     }
-    let rank = b"23456789TJQKA".iter().position(|&r| r == b[0]);
-    let suit = b"cdhs".iter().position(|&s| s == b[1]);
-    match (rank, suit) {
-        (Some(r), Some(s)) => Ok((r + 2, s)),
-        _ => Err(Defer("a card the evaluator does not know")),
+}
+
+/// The cards as a set of the 52 (bit `store::card_index`), when each is a card and none
+/// comes twice; None otherwise (the callers then compare the strings as the reference does).
+pub fn distinct_mask<'a>(cards: impl IntoIterator<Item = &'a str>) -> Option<u64> {
+    let mut mask = 0u64;
+    for c in cards {
+        let bit = 1u64 << crate::store::card_index(c)?;
+        if mask & bit != 0 {
+            return None;
+        }
+        mask |= bit;
     }
+    Some(mask)
 }
 
 /// `rankcode.pack`.
@@ -59,21 +68,36 @@ fn pack(category: i64, ranks: &[usize]) -> i64 {
 }
 
 /// Ranks grouped by multiplicity, then by rank, both descending (the order of
-/// significance): `(ordered ranks, their counts)`.
-fn groups(counts: &[u8; 15]) -> (Vec<usize>, Vec<u8>) {
-    let mut g: Vec<(u8, usize)> = (2..15).filter(|&r| counts[r] > 0).map(|r| (counts[r], r)).collect();
-    g.sort_unstable_by(|a, b| b.cmp(a));
-    (g.iter().map(|&(_, r)| r).collect(), g.iter().map(|&(c, _)| c).collect())
+/// significance): `(ordered ranks, their counts, how many)`.
+fn groups(counts: &[u8; 15]) -> ([usize; 5], [u8; 5], usize) {
+    let mut g = [(0u8, 0usize); 5];
+    let mut n = 0;
+    for (r, &count) in counts.iter().enumerate().skip(2) {
+        if count > 0 {
+            g[n] = (count, r);
+            n += 1;
+        }
+    }
+    g[..n].sort_unstable_by(|a, b| b.cmp(a));
+    let (mut ranks, mut shape) = ([0usize; 5], [0u8; 5]);
+    for (i, &(c, r)) in g[..n].iter().enumerate() {
+        ranks[i] = r;
+        shape[i] = c;
+    }
+    (ranks, shape, n)
 }
 
 /// Distinct cards, each one of the 52: the reference raises on anything else (a hand that
 /// then goes to the Python rules, which word the error).
 fn check(cards: &[&str]) -> Result<Vec<(usize, usize)>, Defer> {
     let parsed = cards.iter().map(|c| card(c)).collect::<Result<Vec<_>, _>>()?;
-    for (i, c) in parsed.iter().enumerate() {
-        if parsed[..i].contains(c) {
+    let mut seen = 0u64;
+    for &(r, s) in &parsed {
+        let bit = 1u64 << ((r - 2) * 4 + s);
+        if seen & bit != 0 {
             return Err(Defer("a duplicate card in a segment"));
         }
+        seen |= bit;
     }
     Ok(parsed)
 }
@@ -88,13 +112,14 @@ pub fn rank3(cards: &[&str]) -> Result<i64, Defer> {
     for &(r, _) in &parsed {
         counts[r] += 1;
     }
-    let (ordered, shape) = groups(&counts);
+    let (ordered, shape, n) = groups(&counts);
+    let ordered = &ordered[..n];
     let category = match shape[0] {
         3 => THREE_OF_A_KIND,
         2 => ONE_PAIR,
         _ => HIGH_CARD,
     };
-    Ok(pack(category, &ordered))
+    Ok(pack(category, ordered))
 }
 
 /// `reference.rank5` under the standard ranking (what `standard.rank5` answers).
@@ -108,7 +133,8 @@ pub fn rank5(cards: &[&str]) -> Result<i64, Defer> {
         counts[r] += 1;
     }
     let is_flush = parsed.iter().all(|&(_, s)| s == parsed[0].1);
-    let (ordered, shape) = groups(&counts);
+    let (ordered, shape, n) = groups(&counts);
+    let (ordered, shape) = (&ordered[..n], &shape[..n]);
     // `straight_top`: five distinct ranks, A-2-3-4-5 (top 5) or five in a row.
     let top = if ordered.len() == 5 {
         let (high, low) = (ordered[0], ordered[4]);
@@ -122,16 +148,16 @@ pub fn rank5(cards: &[&str]) -> Result<i64, Defer> {
     } else {
         None
     };
-    Ok(match (top, is_flush, shape.as_slice()) {
+    Ok(match (top, is_flush, shape) {
         (Some(t), true, _) => pack(STRAIGHT_FLUSH, &[t]),
-        (_, _, [4, 1]) => pack(FOUR_OF_A_KIND, &ordered),
-        (_, _, [3, 2]) => pack(FULL_HOUSE, &ordered),
-        (_, true, _) => pack(FLUSH, &ordered),
+        (_, _, [4, 1]) => pack(FOUR_OF_A_KIND, ordered),
+        (_, _, [3, 2]) => pack(FULL_HOUSE, ordered),
+        (_, true, _) => pack(FLUSH, ordered),
         (Some(t), false, _) => pack(STRAIGHT, &[t]),
-        (_, _, [3, 1, 1]) => pack(THREE_OF_A_KIND, &ordered),
-        (_, _, [2, 2, 1]) => pack(TWO_PAIR, &ordered),
-        (_, _, [2, 1, 1, 1]) => pack(ONE_PAIR, &ordered),
-        _ => pack(HIGH_CARD, &ordered),
+        (_, _, [3, 1, 1]) => pack(THREE_OF_A_KIND, ordered),
+        (_, _, [2, 2, 1]) => pack(TWO_PAIR, ordered),
+        (_, _, [2, 1, 1, 1]) => pack(ONE_PAIR, ordered),
+        _ => pack(HIGH_CARD, ordered),
     })
 }
 

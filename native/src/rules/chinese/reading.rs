@@ -300,6 +300,14 @@ fn check_set_cards(seat: i64, setting: &Setting<'_>, reading: &HandReading<'_>, 
     }
     let dealt: Vec<&str> = dealt.iter().flatten().copied().collect();
     let set = setting.cards();
+    // The usual hand: the same distinct cards both ways, nothing missing or extra.
+    if dealt.len() == set.len() {
+        if let (Some(a), Some(b)) = (ev::distinct_mask(dealt.iter().copied()), ev::distinct_mask(set.iter().copied())) {
+            if a == b {
+                return None;
+            }
+        }
+    }
     let missing = minus(&dealt, &set);
     let extra = minus(&set, &dealt);
     if missing.is_empty() && extra.is_empty() {
@@ -313,7 +321,8 @@ fn check_set_cards(seat: i64, setting: &Setting<'_>, reading: &HandReading<'_>, 
 
 /// `_auto_wins_made`: the wins the 13 cards make (a bit per `AUTO_WINS` entry).
 fn auto_wins_made(cards: &[&str]) -> Result<u8, Stop> {
-    let distinct = cards.iter().enumerate().all(|(i, c)| !cards[..i].iter().any(|d| same_str(c, d)));
+    let distinct = ev::distinct_mask(cards.iter().copied()).is_some()
+        || cards.iter().enumerate().all(|(i, c)| !cards[..i].iter().any(|d| same_str(c, d)));
     if !distinct || !ev::may_hold_auto_win(cards)? {
         return Ok(0);
     }
@@ -369,7 +378,8 @@ fn judge_setting<'a>(seat: i64, setting: &Setting<'a>, events: &'a [DecodedEvent
         }
     }
     let all = setting.cards();
-    if all.iter().enumerate().any(|(i, c)| all[..i].iter().any(|d| same_str(c, d))) {
+    if ev::distinct_mask(all.iter().copied()).is_none()
+        && all.iter().enumerate().any(|(i, c)| all[..i].iter().any(|d| same_str(c, d))) {
         wrong.push("a card is set twice".to_string());
     }
     if !wrong.is_empty() {
