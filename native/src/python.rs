@@ -359,7 +359,7 @@ impl Engine {
                 let mut built = Vec::with_capacity(moves.len());
                 for m in moves {
                     built.push(self.keywords(py, "Movement", &[
-                        text(&m.event_id), int(m.seq)?, text(&m.from.to_string()), text(&m.to.to_string()),
+                        text(&m.event_id.to_string()), int(m.seq)?, text(&m.from.to_string()), text(&m.to.to_string()),
                         m.amount.into_pyobject(py)?.into_any(), interned(m.kind),
                     ])?);
                 }

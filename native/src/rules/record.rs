@@ -114,7 +114,7 @@ fn finding(out: &mut Vec<u8>, f: &RFinding) {
 
 fn movement(out: &mut Vec<u8>, m: &Movement) {
     out.extend_from_slice(b"{\"event_id\":");
-    write_str(&m.event_id, out);
+    m.event_id.write_json(out);
     out.extend_from_slice(b",\"seq\":");
     int(out, m.seq);
     out.extend_from_slice(b",\"from\":");
@@ -251,7 +251,7 @@ mod tests {
             last_seq: Some(9),
             last_hash: Some("ab".repeat(32)),
             movements: Some(vec![Movement {
-                event_id: "00000000-0000-4000-8000-000000000001".into(), seq: 3, from: Account::Stack(2),
+                event_id: crate::ids::EventId::parse("00000000-0000-4000-8000-000000000001"), seq: 3, from: Account::Stack(2),
                 to: Account::Layout(2), amount: 5, kind: "wager",
             }]),
         };

@@ -59,7 +59,8 @@ impl RakeKey {
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Movement {
-    pub event_id: String,
+    /// The event's id as received (written as its text: no `String` made for it).
+    pub event_id: crate::ids::EventId,
     pub seq: i64,
     pub from: Account,
     pub to: Account,
@@ -113,7 +114,7 @@ fn book(out: &mut RecordedHand, balances: &mut BTreeMap<Account, Chips>, e: &Dec
         dst: Account, amount: Chips, kind: &'static str) {
     *balances.entry(src).or_insert(0) -= amount;
     *balances.entry(dst).or_insert(0) += amount;
-    out.movements.push(Movement { event_id: e.event_id.to_string(), seq: e.seq, from: src, to: dst, amount, kind });
+    out.movements.push(Movement { event_id: e.event_id.clone(), seq: e.seq, from: src, to: dst, amount, kind });
 }
 
 /// `record_hand`: movements, per-seat net, house net and rake of a hand's events.
