@@ -104,6 +104,7 @@ pub enum Value<'a> {
 
 impl<'a> Value<'a> {
     /// The value of member `key` of an object.
+    #[inline]
     pub fn get(&self, key: &str) -> Option<&Value<'a>> {
         match self {
             Value::Object(members) => members.iter().find(|(k, _)| crate::short_eq::same_str(k, key)).map(|(_, v)| v),
