@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Protocol
 
+from services.ledger.money import MovementLike
+
 
 class FindingLike(Protocol):
     @property
@@ -20,17 +22,6 @@ class FindingLike(Protocol):
     def severity(self) -> str: ...
     @property
     def amount(self) -> int | None: ...
-
-
-class MovementLike(Protocol):
-    @property
-    def amount(self) -> int: ...
-    @property
-    def kind(self) -> str: ...
-    @property
-    def from_(self) -> str: ...
-    @property
-    def to(self) -> str: ...
 
 
 class RecordLike(Protocol):

@@ -43,7 +43,8 @@ from dataclasses import dataclass, field
 from sqlalchemy import Connection, Engine, Row, select
 
 from services.events.contract import AdjudicationRecord, Alert, Finding, decode_record
-from services.ledger.queries import DROP_KINDS, NOT_PLAYED_OUT, counts_as_drop
+from services.ledger.money import HandMoney
+from services.ledger.money import hand_money as money_of
 from services.reports.alerts import AlertLine, alerts_concerning
 from services.reports.day_figures import (
     IDS_PER_QUERY,
@@ -243,43 +244,11 @@ class DailyReport:
 # ---------------------------------------------------------------- money of one hand
 
 
-@dataclass(frozen=True)
-class HandMoney:
-    drop: int
-    payouts: int
-    rake: int
-    bank: int
-    between: int = 0  # chips paid from one seat's stack to another's
-    returned: int = 0  # a dead hand's wagers and bets: not drop
-    returned_paid: int = 0  # a dead hand's payouts (its refunds): not payouts
-    pot_rake: int = 0  # of ``rake``, taken from the pot (a profile's pot rake), not a fee
-
-
 def hand_money(record: AdjudicationRecord) -> HandMoney:
     """Drop, payouts, rake and house-bank result of one hand, from its movements; a dead
-    hand's wagers and payouts apart (``returned``, ``returned_paid``)."""
-    drop = payouts = rake = bank = between = returned = pot_rake = 0
-    for m in record.movements or []:
-        if counts_as_drop(m.kind, record.status):
-            drop += m.amount
-        elif m.kind in DROP_KINDS:  # a dead hand's: returned to its players
-            returned += m.amount
-        elif m.kind == "payout":
-            payouts += m.amount
-        elif m.from_.startswith("stack:") and m.to.startswith("stack:"):
-            between += m.amount
-        if m.kind == "rake":
-            rake += m.amount
-            pot_rake += m.amount if m.from_ == "pot" else 0
-        elif m.kind == "rake_refund":
-            rake -= m.amount
-        elif m.to == "house":
-            bank += m.amount
-        elif m.from_ == "house":
-            bank -= m.amount
-    if record.status == NOT_PLAYED_OUT:  # its refunds are not payouts, as its wagers
-        return HandMoney(drop, 0, rake, bank, between, returned, payouts, pot_rake)
-    return HandMoney(drop, payouts, rake, bank, between, returned, pot_rake=pot_rake)
+    hand's wagers and payouts apart (``returned``, ``returned_paid``): the ledger's one
+    reading (``services.ledger.money``), which the money metrics share."""
+    return money_of(record.status, record.movements)
 
 
 def _hand_totals(hand: BookedHand) -> Totals:
