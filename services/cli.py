@@ -25,7 +25,7 @@ from collections.abc import Callable, Mapping
 from contextlib import AbstractContextManager, nullcontext
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, ClassVar
+from typing import TYPE_CHECKING, Annotated, ClassVar, get_args
 
 import msgspec
 import orjson
@@ -33,7 +33,7 @@ import typer
 from rich.markup import escape
 from rich.text import Text
 
-from services.events.contract import Alert
+from services.events.contract import Alert, GameName
 from services.exits import INPUT_PROBLEMS, OK, USAGE, PitwatchGroup, print_error
 from services.games.profile import UnknownProfileError
 from services.games.profiles import BUILTIN_PROFILE, read_profiles
@@ -130,10 +130,11 @@ app = typer.Typer(
 schemas_app = typer.Typer(help="The published v1 JSON Schemas (schemas/).", no_args_is_help=True)
 app.add_typer(schemas_app, name="schemas")
 
-# The simulated games, in the simulator registry's order (a test holds the two equal):
-# written out so that every command does not import the five simulators (~50 ms of the
-# start-up of `pitwatch adjudicate`, which never simulates).
-GAMES = ("hcf", "chinese", "draw7a", "russian", "holdem")
+# The simulated games: the contract's game names (a test holds them equal to the
+# simulator registry's), taken from the contract, not the registry, so that every command
+# does not import the five simulators (~50 ms of the start-up of `pitwatch adjudicate`,
+# which never simulates).
+GAMES: tuple[str, ...] = get_args(GameName)
 
 
 def _known_games(games: list[str]) -> list[str]:

@@ -480,6 +480,7 @@ def event_to_builtins(event: Event) -> dict[str, Any]:
 # How serious a finding or an alert is; the one definition every layer uses (profiles post
 # a severity per finding with it, the metrics label by it).
 Severity: TypeAlias = Literal["info", "warning", "critical"]
+HandStatus: TypeAlias = Literal["ok", "discrepancy", "dead", "unverified", "rejected"]
 
 
 class Finding(Struct, kw_only=True, forbid_unknown_fields=True, omit_defaults=False):
@@ -528,7 +529,7 @@ class AdjudicationRecord(Struct, kw_only=True, forbid_unknown_fields=True, omit_
     table_id: NonEmpty
     hand_id: NonEmpty
     game: GameName | None
-    status: Literal["ok", "discrepancy", "dead", "unverified", "rejected"]
+    status: HandStatus
     rule_profile: str | None
     expected: SideResult | None
     recorded: SideResult | None

@@ -24,16 +24,16 @@ import threading
 from collections.abc import Collection
 from typing import Final, get_args
 
-from services.events.contract import Severity
+from services.events.contract import GameName, HandStatus, RakeMode, Severity
 
 OTHER: Final = "other"
 UNKNOWN: Final = "unknown"
 REDACTED: Final = "redacted"
 
-GAMES: Final = frozenset({"hcf", "chinese", "draw7a", "russian", "holdem"})
-RAKE_MODES: Final = frozenset({"all", "players", "designated", "none"})
+GAMES: Final = frozenset(get_args(GameName))
+RAKE_MODES: Final = frozenset(get_args(RakeMode))
 SEVERITIES: Final = frozenset(get_args(Severity))
-HAND_STATUSES: Final = frozenset({"ok", "discrepancy", "dead", "unverified", "rejected"})
+HAND_STATUSES: Final = frozenset(get_args(HandStatus))
 
 # Why a record was not applied. DLQ reasons come as free text from intake (``parse_record``),
 # hand assembly (``apply_event``) and the stream step; the class is read from how the text
