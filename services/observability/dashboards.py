@@ -281,9 +281,10 @@ INTEGRITY = Dashboard(
             "sum by (rule, code, severity) "
             + in_range(f'pitwatch_findings_total{{category="integrity", {GAME}}}'),
             instant=True),),
-            "Deck (GEN-1, WRONG_DECK), wagers placed late (PAST_POSTING, SURV-1), chips "
-            "during a hand (GEN-3), cash (GEN-4), configuration (GEN-5), stream (SURV-9) "
-            "findings on hands."),
+            "Deck (GEN-1, WRONG_DECK), switched cards (SHOWN_CARDS_MISMATCH, "
+            "CARDS_SWITCHED), wagers placed late (PAST_POSTING, SURV-1), chips during a "
+            "hand (GEN-3), cash (GEN-4), configuration (GEN-5), stream (SURV-9) findings "
+            "on hands."),
         Panel("Findings by table and category", "table", (Query(
             "sum by (table, category) " + in_range(f"pitwatch_table_findings_total{{{TABLE}}}"),
             instant=True),),

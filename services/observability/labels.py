@@ -78,10 +78,15 @@ SETTLEMENT_CODES: Final = frozenset(
 # chips during a hand, GEN-4 cash, GEN-5 configuration).
 INTEGRITY_RULES: Final = frozenset({"SURV-9", "GEN-1", "SURV-1", "GEN-3", "GEN-4", "GEN-5"})
 # Integrity codes that cite a game's own rule: a wager placed after the first card
-# (PAST_POSTING, HCF-3; after an outcome it cites SURV-1) and a deck other than the game's
-# (WRONG_DECK: FCD-1, RP-1, TH-9). Both are critical in house-v1, and both are what the
-# integrity dashboard is for, not how the game was dealt.
-INTEGRITY_CODES: Final = frozenset({"PAST_POSTING", "WRONG_DECK"})
+# (PAST_POSTING, HCF-3; after an outcome it cites SURV-1), a deck other than the game's
+# (WRONG_DECK: FCD-1, RP-1, TH-9), and cards shown or turned that are not the cards dealt
+# (SHOWN_CARDS_MISMATCH: FCD-9, TH-9; CARDS_SWITCHED and DEALER_CARDS_SWITCHED: RP-10),
+# which is what HCF's SHOWDOWN_MISMATCH is under GEN-1. All are critical in house-v1 and
+# the compliance guide sends them to video review and security: what the integrity
+# dashboard is for, not how the game was dealt. (Until 2026-12-07 the switched cards
+# counted as procedure because their rule is the game's own.)
+INTEGRITY_CODES: Final = frozenset({"PAST_POSTING", "WRONG_DECK", "SHOWN_CARDS_MISMATCH",
+                                    "CARDS_SWITCHED", "DEALER_CARDS_SWITCHED"})
 FINDING_CATEGORIES: Final = frozenset({"settlement", "integrity", "procedure"})
 
 LEDGER_STATUSES: Final = frozenset({"posted", "duplicate", "conflict", "refused",

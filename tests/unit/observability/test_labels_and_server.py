@@ -47,6 +47,13 @@ def test_floor_id_label_refuses_player_ids() -> None:
     ("WRONG_DECK", "FCD-1", "integrity"),
     ("WRONG_DECK", "RP-1", "integrity"),
     ("WRONG_DECK", "TH-9", "integrity"),
+    # Cards shown or turned that are not the cards dealt, as SHOWDOWN_MISMATCH (GEN-1):
+    # integrity whatever game rule they cite (were procedure until 2026-12-07).
+    ("SHOWDOWN_MISMATCH", "GEN-1", "integrity"),
+    ("SHOWN_CARDS_MISMATCH", "FCD-9", "integrity"),
+    ("SHOWN_CARDS_MISMATCH", "TH-9", "integrity"),
+    ("CARDS_SWITCHED", "RP-10", "integrity"),
+    ("DEALER_CARDS_SWITCHED", "RP-10", "integrity"),
     # Neighbours that stay procedure: how the cards were dealt, not which cards.
     ("PLAYER_COUNT", "FCD-1", "procedure"),
     ("WRONG_DEAL_COUNT", "RP-1", "procedure"),
