@@ -33,8 +33,7 @@ from services.console.roles import ROLE_NAMES, Capability, allowed, capabilities
 from services.console.sessions import Session, find_session
 from services.console.users import RateLimit
 from services.games.profile import Profiles
-from services.ledger.listing import printable
-from services.reports.render import amount, minus, signed
+from services.reports.render import amount, minus, shown, signed
 
 SESSION_COOKIE = "pitwatch_session"
 LOGIN_COOKIE = "pitwatch_login"  # the login form's own CSRF token (before any session)
@@ -101,20 +100,6 @@ def console_of(request: Request) -> Console:
     return console
 
 
-def shown(value: Any) -> Any:
-    """Every value a template writes (``finalize``): text with its control characters and
-    bidirectional controls written as escapes (``printable``, as the command line shows
-    them), so an id or a note from outside shows what it holds.
-
-    Why in ``finalize`` rather than a filter in each place: no template can forget it.
-    QA: hand ``\u202eevil`` (RIGHT-TO-LEFT OVERRIDE) was shown as is on its page, in the
-    search results and in its case's title, and the text after it read reversed. Links
-    are not changed: ``q`` and ``hand_link`` escape every control (``%E2%80%AE``), and a
-    form's field that gives back what was typed, or posts an id, goes through ``as_typed``."""
-    return printable(value) if isinstance(value, str) and not isinstance(value, Markup) \
-        else value
-
-
 def as_typed(value: Any) -> Markup:
     """A form field's value exactly as it is, escaped for HTML but not made printable:
     what was typed goes back as typed, and an id posted from a hidden field (a player's)
@@ -124,6 +109,13 @@ def as_typed(value: Any) -> Markup:
 
 @lru_cache(maxsize=1)
 def templates() -> Environment:
+    # ``shown`` (``services.reports.render``): the ``finalize`` of the console's pages as of the
+    # reports it frames, so both write text with its control characters and bidirectional
+    # controls as escapes (``printable``, as the command line shows them), and no template can
+    # forget it. QA: hand ``\u202eevil`` (RIGHT-TO-LEFT OVERRIDE) was shown as is on its page,
+    # in the search results and in its case's title, and the text after it read reversed.
+    # Links are not changed: ``q`` and ``hand_link`` escape every control (``%E2%80%AE``), and
+    # a form's field that gives back what was typed, or posts an id, goes through ``as_typed``.
     env = Environment(loader=PackageLoader("services.console", "templates"),
                       autoescape=True, undefined=StrictUndefined,
                       trim_blocks=True, lstrip_blocks=True, finalize=shown)

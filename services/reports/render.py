@@ -19,9 +19,25 @@ from typing import Any
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 from markupsafe import Markup
 
-from services.ledger.listing import shown_utc
+from services.ledger.listing import printable, shown_utc
 from services.reports.cards import card_name, card_svg, card_text
 from services.reports.wording import plain, plain_step
+
+
+def shown(value: Any) -> Any:
+    """Every value a template writes (``finalize``): text with its control characters and
+    bidirectional controls written as escapes (``services.ledger.listing.printable``, the
+    one definition, as the command line and the console's pages show them); markup built
+    here (card SVGs, rule text) and numbers as they are.
+
+    Why in ``finalize`` rather than a filter in each place: no template can forget it.
+    QA: a hand ``\u202eevil`` (RIGHT-TO-LEFT OVERRIDE) or a table id holding an escape
+    sequence, from a table system's events, was written as is into the dispute and daily
+    reports (and the console frames them, and the PDFs are rendered from them): the text
+    after it read reversed. Links are built by ``link`` (a file name, or a console address
+    with every control percent-escaped), so they are not changed by this."""
+    return printable(value) if isinstance(value, str) and not isinstance(value, Markup) \
+        else value
 
 
 def signed(value: int | None) -> str:
@@ -77,6 +93,7 @@ def environment() -> Environment:
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
+        finalize=shown,
     )
     env.filters.update(signed=signed, amount=amount, minus=minus, card=card_svg, cards=cards_html,
                        cardcodes=cards_codes, cardname=card_name, utc=utc, clock=clock, plain=plain,

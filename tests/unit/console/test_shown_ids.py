@@ -78,3 +78,19 @@ def test_users_add_refuses_pit_dot_watch_in_one_line(tmp_path: Path) -> None:
 @pytest.mark.parametrize("name", ["pitwatcher", "pitwatch2", "pit"])
 def test_names_that_only_contain_pitwatch_are_users(name: str) -> None:
     assert check_user(name, "long enough pw", "auditor") == name
+
+
+def test_the_reports_in_the_console_frames_show_ids_with_controls_escaped(
+        tmp_path: Path) -> None:
+    """QA: the dispute and daily reports (the console's frames, and the same HTML in
+    their PDFs) showed hand ``\\u202eevil-1`` and table ``\\u2067T\\x1b[2J`` as is, so the
+    text after them read reversed, while the console's own pages showed the escapes."""
+    client = _client(tmp_path)
+    reports = {"dispute": client.get("/reports/hand/%E2%80%AEevil-1"),
+               "daily": client.get("/reports/daily")}
+    for name, report in reports.items():
+        assert report.status_code == 200, (name, report.text[:300])
+        assert CONTROLS.search(report.text) is None, (name, CONTROLS.findall(report.text))
+        assert "\\u2067T\\x1b[2J" in report.text, name
+    assert f"Dispute report: hand {SHOWN}" in reports["dispute"].text
+    assert f'href="/hands/%E2%80%AEevil-1">{SHOWN}</a>' in reports["daily"].text
