@@ -92,6 +92,19 @@ def same_name(a: str | None, b: str | None) -> bool:
     return a is not None and b is not None and folded_name(a) == folded_name(b)
 
 
+def reads_as_system(name: str) -> bool:
+    """Whether ``name`` is ``SYSTEM_ACTOR`` to a reader once punctuation, capitals and
+    widths are set aside: "pit.watch", "pitwatch.", "Pit_Watch", "ｐｉｔ－ｗａｔｃｈ" (and
+    every name ``same_name`` finds the same as it). One definition for the console's user
+    names (``services.console.users``) and every actor of a case action.
+
+    Why: the trail shows a person's actions under their name beside the system's own,
+    named "pitwatch"; "pitwatch." was accepted as a console user, and ``cases note --actor
+    pit.watch`` as an actor (only "pitwatch" and its capitals and widths were refused),
+    and their entries read as the system's (QA)."""
+    return "".join(c for c in folded_name(name) if c.isalnum()) == SYSTEM_ACTOR
+
+
 REPLACEMENT = "\ufffd"  # what a decoder puts for bytes that are not UTF-8
 
 
@@ -119,14 +132,19 @@ def check_name(name: str, what: str) -> None:
 
 
 def check_actor(actor: str) -> None:
-    """Who takes an action: a person's name (see ``check_name``), never ``SYSTEM_ACTOR``,
-    in any capitals, or a trail could not tell a person's entries from pitwatch's."""
+    """Who takes an action: a person's name (see ``check_name``), never ``SYSTEM_ACTOR``
+    nor a name that reads as it (``reads_as_system``), or a trail could not tell a
+    person's entries from pitwatch's."""
     if not actor.strip():
         raise CaseRefused("every action names who takes it (--actor)")
     check_name(actor, "the actor")
     if same_name(actor, SYSTEM_ACTOR):
         raise CaseRefused(f"{SYSTEM_ACTOR!r} is the name of what pitwatch does by itself: "
                           "act under your own name (--actor)")
+    if reads_as_system(actor):
+        raise CaseRefused(f"{actor.strip()!r} reads as {SYSTEM_ACTOR!r} (punctuation, "
+                          "capitals and widths aside), the name of what pitwatch does by "
+                          "itself: act under your own name (--actor)")
 
 
 def check_text(text: str, what: str) -> None:

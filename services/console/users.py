@@ -36,7 +36,7 @@ from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 from sqlalchemy import Engine, case, delete, func, insert, select, update
 
-from services.cases.lifecycle import SYSTEM_ACTOR, folded_name, same_name
+from services.cases.lifecycle import SYSTEM_ACTOR, reads_as_system, same_name
 from services.console.clock import Clock, stamp, utc_now
 from services.events.characters import CONTROL_OR_SURROGATE, holds_any
 from services.ledger.console_tables import (
@@ -80,16 +80,6 @@ class LoginResult:
     # refused by the rate limit, the password not checked: "name" (too many failures for
     # the name, a new password lifts it) or "address" (from the address, for any name)
     limited: str | None = None
-
-
-def reads_as_system(name: str) -> bool:
-    """Whether ``name`` is ``SYSTEM_ACTOR`` to a reader once punctuation, capitals and
-    widths are set aside: "pit.watch", "pitwatch.", "Pit_Watch", "ｐｉｔ－ｗａｔｃｈ".
-
-    Why: the trail shows a user's actions under their name beside the system's own,
-    named "pitwatch"; "pitwatch." was accepted as a user (only "pitwatch" itself was
-    refused), and its notes read as the system's (QA)."""
-    return "".join(c for c in folded_name(name) if c.isalnum()) == SYSTEM_ACTOR
 
 
 def check_user(username: str, password: str, role: str) -> str:

@@ -65,3 +65,33 @@ def test_a_reviewer_in_another_width_is_the_same_reviewer(engine: Engine) -> Non
     assert (again.version, again.changed) == (2, False)
     assert [c.case_id for c in list_cases(
         engine, CaseFilter(assignee="\uff41\uff4e\uff4e"))] == [case]  # ａｎｎ
+
+
+PUNCTUATED = ["pit.watch", "pitwatch.", "Pit_Watch", "p-i-t-w-a-t-c-h",
+              "\uff50\uff49\uff54\uff0e\uff57\uff41\uff54\uff43\uff48"]  # ｐｉｔ．ｗａｔｃｈ
+
+
+@pytest.mark.parametrize(("action", "actor"), [
+    (["note", "a note"], PUNCTUATED[0]), (["assign", "ann"], PUNCTUATED[1]),
+    (["escalate"], PUNCTUATED[2]),
+    (["close", "--outcome", "no_issue", "--reason", "fine"], PUNCTUATED[3]),
+    (["note", "a note"], PUNCTUATED[4])])
+def test_no_one_acts_under_a_name_that_reads_as_pitwatch(
+        tmp_path: Path, action: list[str], actor: str) -> None:
+    """QA: ``--actor pit.watch`` (and ``pitwatch.``, ...) was recorded, where the console
+    refuses such a user name (``reads_as_system``): its entries read as pitwatch's own."""
+    url, case = _one_case(tmp_path)
+    ran = pitwatch("cases", action[0], case, *action[1:], "--actor", actor, "--db", url)
+    assert_one_line_usage_error(ran, f"{actor!r} reads as 'pitwatch' (punctuation, "
+                                     "capitals and widths aside)",
+                                "act under your own name (--actor)")
+    shown = orjson.loads(pitwatch("cases", "show", case, "--db", url, "--format",
+                                  "json").stdout)
+    assert [a["action"] for a in shown["audit"]] == ["open"]
+
+
+@pytest.mark.parametrize("actor", ["pitwatcher", "pit", "watch.pit"])
+def test_a_name_that_only_holds_pitwatchs_letters_acts(tmp_path: Path, actor: str) -> None:
+    url, case = _one_case(tmp_path)
+    ran = pitwatch("cases", "note", case, "a note", "--actor", actor, "--db", url)
+    assert ran.code == 0, ran.stderr
