@@ -245,16 +245,16 @@ def _one_line(text: str) -> str:
 def _detail_listings(case: CaseDetail) -> tuple[Listing, Listing, Listing]:
     evidence = Listing("Evidence", [Column("source"), Column("rule"), Column("code"),
                                     Column("severity"), Column("table"), Column("hand"),
-                                    Column("day"), Column("summary")],
+                                    Column("day"), Column("summary", prose=True)],
                        [(e.source_id, e.rule, e.code, e.severity, e.table_id, e.hand_id,
                          None if e.day is None else e.day.isoformat(), e.summary)
-                        for e in case.evidence])
+                        for e in case.evidence], blocks_when_narrow=True)
     hands = Listing("Evidence hands", [Column("table"), Column("hand")], list(case.hands))
     audit = Listing("Audit trail", [Column("version", count=True), Column("at"),
                                     Column("actor"), Column("action"), Column("before"),
-                                    Column("after"), Column("what")],
+                                    Column("after"), Column("what", prose=True)],
                     [(a.version, a.at, a.actor, a.action, a.state_before, a.state_after,
-                      _what(a.detail)) for a in case.audit])
+                      _what(a.detail)) for a in case.audit], blocks_when_narrow=True)
     return evidence, hands, audit
 
 

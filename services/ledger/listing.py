@@ -47,6 +47,7 @@ class Column:
     name: str  # header in the table, key in JSON and CSV
     chips: bool = False  # right-aligned, thousands separators in the table
     count: bool = False  # right-aligned
+    prose: bool = False  # a sentence, not an id: on lines of its own in a block (``blocks``)
 
 
 @dataclass
@@ -55,6 +56,9 @@ class Listing:
     columns: Sequence[Column]
     rows: list[tuple[Cell, ...]] = field(default_factory=list)
     footer: tuple[Cell, ...] | None = None  # a total row, table format only
+    # In a terminal too narrow for the table without folding an id: a block per row
+    # (``blocks``) rather than the table. No footer: a total is not a row of its own.
+    blocks_when_narrow: bool = False
 
     def records(self) -> list[dict[str, Cell]]:
         return [dict(zip((c.name for c in self.columns), row, strict=True))
@@ -78,12 +82,16 @@ class Listing:
 
     def print_to(self, console: Console) -> None:
         """The table on ``console``: in a terminal at its width (folding what does not
-        fit); to a pipe or a file (cron, ``| less``, ``> report.txt``), whose width no one
-        chose, wide enough that no word is cut (every id and day whole), and up to
-        ``PIPE_WIDTH`` for the rows' long texts, which wrap at their words beyond it."""
+        fit, or a block per row if ``blocks_when_narrow``); to a pipe or a file (cron,
+        ``| less``, ``> report.txt``), whose width no one chose, wide enough that no
+        word is cut (every id and day whole), and up to ``PIPE_WIDTH`` for the rows' long
+        texts, which wrap at their words beyond it."""
         table = self.table()
         if console.is_terminal:
-            console.print(table)
+            unfolded = self._unfolded(console, table) \
+                if self.blocks_when_narrow and self.rows else 0
+            console.print(self.blocks(unfolded, console.width) if unfolded > console.width
+                          else table)
         else:  # Console.print(width=) is capped at the console's width: widen the console
             unbounded = console.options.update_width(_AS_WIDE_AS_THE_ROWS)
             needs = console.measure(table, options=unbounded)
@@ -93,6 +101,38 @@ class Listing:
                 console.print(table)
             finally:
                 console.width = chosen
+
+    @staticmethod
+    def _unfolded(console: Console, table: Table) -> int:
+        """The columns ``table`` takes with no word folded (each id whole)."""
+        return console.measure(
+            table, options=console.options.update_width(_AS_WIDE_AS_THE_ROWS)).minimum
+
+    def blocks(self, needs: int, width: int) -> Table:
+        """The rows one block each, numbered: every field as ``name value`` on a line that
+        wraps between fields, and each ``prose`` field on lines of its own below them.
+
+        Why: a table of many columns in an 80-column terminal (``cases show``'s evidence:
+        eight) folded every id and day into pieces (``T1-00000`` over ``3``), and a reader
+        compared hand ids by reassembling them; a block keeps each id whole, and leaves
+        nothing out. The title says why the layout changed, and how to see the columns."""
+        grid = Table.grid(padding=(0, 1))
+        grid.title = (f"{self.title} ({len(self.rows)}): a block each; its "
+                      f"{len(self.columns)} columns need {needs} characters, the terminal "
+                      f"has {width} (a wider one, or --format csv, shows the columns)")
+        grid.title_justify = "left"
+        grid.add_column(justify="right")
+        grid.add_column(overflow="fold")
+        for number, row in enumerate(self.rows, 1):
+            fields, prose = Text(), []
+            for column, cell in zip(self.columns, self._cells(row), strict=True):
+                if column.prose:
+                    prose.append(cell if isinstance(cell, Text) else Text(cell))
+                    continue
+                fields.append_text(Text("   " if fields else ""))
+                fields.append_text(Text.assemble((column.name, "dim"), " ", cell))
+            grid.add_row(f"{number}.", Text("\n").join([fields, *prose]))
+        return grid
 
     def csv(self) -> str:
         buffer = io.StringIO()
