@@ -178,18 +178,11 @@ def _checked_keeper(file: Path, url: str, archive: bool, profiles: Profiles
     (``services.log_checks``): a table configured under a rule profile this run cannot
     load refuses the run (exit 2, one line) before a ledger is created or a hand booked;
     each table the archive holds has its first seq read, for ``run_file``."""
-    from services.ledger.db import ledger_exists
-    from services.log_checks import read_head, refuse_unknown_profiles
+    from services.log_checks import head_before_writing
+    from services.recording import RunKeeper
 
-    try:
-        new = not ledger_exists(url)
-    except Exception:  # a URL that cannot be one: ``_keeper`` says why, in one line
-        new = False
-    keeper = None if new else _keeper(url, archive)
-    head = read_head(file, () if keeper is None else keeper.archived_tables())
-    if head is not None:
-        refuse_unknown_profiles(head, profiles)
-    return keeper or _keeper(url, archive), head
+    return head_before_writing(file, url, partial(_keeper, url, archive),
+                               RunKeeper.archived_tables, profiles)
 
 
 def _same_engine_as_kept(refuse: Callable[[str], None], engine: str | None,
@@ -365,11 +358,12 @@ def surveil(
     Exits 1 when records were rejected (the same input ``pitwatch adjudicate`` exits 1
     on), or, with --fail-on-alerts, when an alert was raised; 2 on a usage error.
     """
-    from services.archive.carry import CarryResult, kept_states_from
+    from services.archive.carry import CarryResult, archived_tables, refuse_other_engines
     from services.ledger.cli import open_for_writing
     from services.ledger.gc_policy import tune_for_batches
+    from services.log_checks import NOTHING_STORED, head_before_writing
     from services.log_run import log_steps
-    from services.recording import carry_summary, keep_alerts
+    from services.recording import carry_summary, keep_alerts, refuse_surveil_met, surveil_carry
     from services.surveillance import surveil_steps, surveillance_config
     from services.surveillance.state import StateError
     from services.surveillance.store import load_engine, save_engine
@@ -381,10 +375,13 @@ def surveil(
         config = surveillance_config(profiles.get(profile))
     except UnknownProfileError as exc:
         raise typer.BadParameter(str(exc), param_hint="--profile") from None
-    database = open_for_writing(db, "--db", default=None) if db is not None else None
+    # As ``adjudicate --ledger``'s: a log that would be surveilled wrongly (a table under
+    # a profile this run lacks; one going on from the archive with no state kept) is
+    # refused before anything is stored (``services.log_checks``).
+    database, head = (None, None) if db is None else head_before_writing(
+        file, db, partial(open_for_writing, db, "--db", default=None), archived_tables,
+        profiles, NOTHING_STORED)
     if database is not None:
-        from services.archive.carry import refuse_other_engines
-
         _same_engine_as_kept(partial(refuse_other_engines, database,
                                      choose="set PITWATCH_ENGINE={engine}"), None,
                              option="PITWATCH_ENGINE")
@@ -402,9 +399,10 @@ def surveil(
     with log_progress(file, "surveilling") as bar:
         run = surveil_steps(lambda runner: log_steps(runner, file, bar), config, profiles,
                             engine=engine, keep_records=False, leave_open=leave_open,
-                            carry_from=None if database is None else kept_states_from(
-                                database, carried))  # read, never kept
+                            carry_from=None if database is None else surveil_carry(
+                                database, None if head is None else head.first_seq, carried))
     if database is not None and engine is not None:
+        refuse_surveil_met(carried, run.unknown_profile)  # a pipe's: nothing stored yet
         save_engine(database, engine)
         for line in keep_alerts(database, run.alerts):
             err.print(line, markup=False, highlight=False)

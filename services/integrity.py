@@ -107,6 +107,7 @@ def verify(
     if rows or fmt is not Format.table:
         emit_listing(listing, fmt, {"tables": report.tables, "segments": report.segments,
                              "events": report.events, "kept_states": report.kept_states,
+                             "alerts": report.alerts,
                              "hands": ledger.hands,
                              "postings": ledger.postings, "cases": cases.cases,
                              "breaks": listing.records(), "notes": notes})
@@ -123,6 +124,10 @@ def verify(
                     "no break in the archive")
                  + (f", {intake:,} break(s) the stream had when it arrived (reported then)"
                     if intake else ""), markup=False)
+    altered = sum(b.kind == "alert" for b in report.breaks)
+    errors.print(f"checked {report.alerts:,} archived alert(s) against their JSON: "
+                 + (f"{altered:,} changed (the alert breaks above)" if altered
+                    else "as produced"), markup=False)
     carried = sum(b.kind == "carry" for b in report.breaks)
     if report.kept_states or carried:  # (QA: "as kept" stood beside a carry break)
         errors.print(f"derived {report.kept_states:,} kept table state(s) again from the "
@@ -141,16 +146,18 @@ def verify(
                  + (f"; {uncased:,} alert(s) or hand finding(s) in no case" if uncased else ""),
                  markup=False)
     if report.tables == 0:
-        errors.print(_why_nothing_here(engine, first_day, last_day, table), markup=False)
+        errors.print(_why_nothing_here(engine, first_day, last_day, table, report.alerts),
+                     markup=False)
     failed = report.failed(strict) or ledger.breaks or cases.breaks
     raise typer.Exit(INPUT_PROBLEMS if failed else OK)
 
 
 def _why_nothing_here(engine: Engine, first_day: dt.date | None, last_day: dt.date | None,
-                      table: str | None) -> str:
-    """Why the live archive held nothing to verify: days of the span detached past
-    retention (QA: it said to archive a run, and the reports pointed back at verify), or
-    nothing archived."""
+                      table: str | None, alerts: int) -> str:
+    """Why the live archive held no event to verify: days of the span detached past
+    retention (QA: it said to archive a run, and the reports pointed back at verify),
+    only ``alerts`` archived (``surveil --db``'s: QA, it said the archive held nothing,
+    and checked none of them), or nothing archived."""
     from sqlalchemy import select
 
     from services.ledger.archive_tables import ArchiveDetached as D
@@ -169,6 +176,11 @@ def _why_nothing_here(engine: Engine, first_day: dt.date | None, last_day: dt.da
         return (f"the archive holds nothing here: {len(days):,} day(s) of it ({span}) are "
                 "detached past retention (`pitwatch archive detach`); verify checks the "
                 "live archive: restore a day's table and attach it again to verify it")
+    if alerts:
+        return (f"the archive holds {alerts:,} alert(s) here (checked above) and no event "
+                "segment (`pitwatch surveil --db` archives its alerts, not the events): "
+                "archive the events with `pitwatch adjudicate LOG --ledger URL` to verify "
+                "their hash chains")
     return ("the archive holds nothing here: archive a run with `pitwatch adjudicate LOG "
             "--ledger URL` or `pitwatch serve archive`")
 

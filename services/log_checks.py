@@ -1,4 +1,5 @@
-"""What ``pitwatch adjudicate --ledger`` reads of its log before it books anything.
+"""What ``pitwatch adjudicate --ledger`` and ``pitwatch surveil --db`` read of their log
+before they write anything.
 
 Why: the ledger and the archive are append-only, so a run that would book every hand of a
 table wrongly must stop before its first booking, not explain afterwards. Two operator
@@ -17,14 +18,22 @@ first, cheaply: only its ``table_configured`` lines and each table's first recor
 decoded (``parse_record``, the reference's intake); the rest is searched as bytes. A
 pipe is read once, by the run, and ``services.recording.RunKeeper`` stops it instead
 where the same is met: before a hand of that table is booked.
+
+``surveil --db`` keeps its run in the same database (the surveillance state, the alerts
+archived, the cases opened), and the same two slips had it surveil none of a table's
+hands (judged rejected) and store the state and alerts as if the day were done, saying
+only afterwards that no state was kept (QA): it asks the same questions here
+(``head_before_writing``) before it opens the database, and a pipe's answer is had when
+its run ends, before anything is stored.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Iterator
+from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TypeVar
 
 from services.adjudicator.embedded import BYTES_PER_CHUNK
 from services.adjudicator.intake import ParsedEvent, parse_record
@@ -39,6 +48,13 @@ _TABLE_ID = re.compile(rb'"table_id"\s*:\s*"([^"\\]*)"')
 _CONFIGURED = b'"table_configured"'
 FEW_TABLES = 4  # tables looked for one at a time, as bytes
 SHOWN = 5  # tables a refusal names
+# What a run refused for an unknown profile left out, and why (``refuse_unknown_profiles``).
+NOTHING_BOOKED = ("nothing was booked: judged without their profile, the hands would be "
+                  "booked rejected for good")
+NOTHING_STORED = ("nothing was stored: judged without their profile, their hands would be "
+                  "rejected and not surveilled, the day stored as surveilled")
+
+Db = TypeVar("Db")
 
 
 @dataclass
@@ -67,10 +83,31 @@ def read_head(path: Path, archived: Collection[str]) -> LogHead | None:
     return head
 
 
-def refuse_unknown_profiles(head: LogHead, profiles: Profiles) -> None:
+def head_before_writing(path: Path, url: str, open_db: Callable[[], Db],
+                        archived: Callable[[Db], Collection[str]], profiles: Profiles,
+                        outcome: str = NOTHING_BOOKED) -> tuple[Db, LogHead | None]:
+    """The database at ``url`` opened (``open_db``: created if new) and the log's head
+    (``read_head``, of the tables ``archived`` names), after ``refuse_unknown_profiles``:
+    a run refused there does not create a new database. A URL that cannot be one is
+    left to ``open_db`` to say why, in one line."""
+    from services.ledger.db import ledger_exists
+
+    try:
+        new = not ledger_exists(url)
+    except Exception:
+        new = False
+    db = None if new else open_db()
+    head = read_head(path, () if db is None else archived(db))
+    if head is not None:
+        refuse_unknown_profiles(head, profiles, outcome)
+    return (open_db() if db is None else db), head
+
+
+def refuse_unknown_profiles(head: LogHead, profiles: Profiles,
+                            outcome: str = NOTHING_BOOKED) -> None:
     """``UnknownProfileError`` (exit 2, one line) when a table of the log is configured
-    under a rule profile this run cannot load: each of its hands would be booked
-    rejected for good."""
+    under a rule profile this run cannot load: each of its hands would be judged rejected
+    (``outcome``: what that would have kept, for good)."""
     unknown = sorted(name for name in head.profiles if name not in profiles.by_name)
     if not unknown:
         return
@@ -81,8 +118,7 @@ def refuse_unknown_profiles(head: LogHead, profiles: Profiles) -> None:
     raise UnknownProfileError(
         f"table(s) {named} of this log are configured under rule profile{plural} "
         f"{', '.join(map(repr, unknown))}, which this run does not know (it knows "
-        f"{', '.join(profiles.names())}): {SET_PROFILES} and run it again (nothing was "
-        "booked: judged without their profile, the hands would be booked rejected for good)")
+        f"{', '.join(profiles.names())}): {SET_PROFILES} and run it again ({outcome})")
 
 
 def _whole_lines(chunks: Iterator[bytes]) -> Iterator[bytes]:

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 from sqlalchemy import Engine
 
-from services.adjudicator.carry import StateReader, TableCarry
+from services.adjudicator.carry import CarryFrom, StateReader, TableCarry
 from services.adjudicator.segments import Segment
 from services.archive.carry import (
     CarryResult,
@@ -37,6 +37,7 @@ from services.games.profile import UnknownProfileError
 from services.games.unknown_profiles import UNKNOWN_PROFILE_CODE
 from services.ledger.db import shown_url
 from services.ledger.posting import PostTally, post_many
+from services.log_checks import NOTHING_STORED
 
 
 @dataclass
@@ -118,12 +119,7 @@ class RunKeeper:
         """``Refused`` before the run reads a line (its log read beforehand: ``first_seq``,
         each archived table's first seq in it) when a table goes on from the archive's
         chain and no state kept fits it (``services.log_checks``)."""
-        probe = CarryResult()
-        states = kept_states_from(self._engine, probe)(engine, read)
-        for table, seq in sorted(first_seq.items()):
-            states(table, seq)
-        if probe.unlinked:
-            raise Refused(not_continued(probe.unlinked, 0))
+        refuse_unlinked(self._engine, first_seq, engine, read, ADJUDICATE)
 
     def carry(self, engine: str, carries: list[TableCarry]) -> None:
         """The tables' states at the end of a log that goes on, kept when the run's last
@@ -193,6 +189,20 @@ class RunKeeper:
         self._cases.add(open_cases(self._engine, records, ()))
 
 
+def refuse_unlinked(db: Engine, first_seq: dict[str, int], engine: str, read: StateReader,
+                    run: RefusedRun) -> None:
+    """``Refused`` (``not_continued``, in ``run``'s words) when a table goes on from the
+    archive's chain (``first_seq``: each archived table's first seq in the log, read
+    before the run reads a line) and no state kept fits it: asked of the kept states as
+    the run will ask them (``kept_states_from``), nothing of their answer kept."""
+    probe = CarryResult()
+    states = kept_states_from(db, probe)(engine, read)
+    for table, seq in sorted(first_seq.items()):
+        states(table, seq)
+    if probe.unlinked:
+        raise Refused(not_continued(probe.unlinked, 0, run))
+
+
 def archive_summary(url: str, kept: Kept) -> list[str]:
     """What archiving did, in words (stderr of the commands)."""
     if kept.archived is None or kept.cases is None:
@@ -224,7 +234,24 @@ def _booked_before(booked: int, what: str) -> str:
             "before, judged as they should be; run again, they are not booked twice)")
 
 
-def not_continued(unlinked: Sequence[tuple[str, int, int]], booked: int) -> str:
+@dataclass(frozen=True)
+class RefusedRun:
+    """How ``not_continued`` words a refused run: the run that works (the logs given
+    together), and what the refused one left out (None: the ledger's hands,
+    ``_booked_before``)."""
+
+    command: str
+    left_out: str | None = None
+
+
+ADJUDICATE = RefusedRun("pitwatch adjudicate - --leave-open --ledger URL")
+SURVEIL = RefusedRun("pitwatch surveil - --leave-open --db URL",
+                     "nothing was stored (their hands, judged as new tables, would have "
+                     "been rejected and not surveilled, the day stored as surveilled)")
+
+
+def not_continued(unlinked: Sequence[tuple[str, int, int]], booked: int,
+                  run: RefusedRun = ADJUDICATE) -> str:
     """The one line of a run refused because tables go on from the archive's chains with
     no state kept for them (``CarryResult.unlinked``)."""
     shown = "; ".join(f"{table} (this log starts at its seq {seq:,}, the archive holds it "
@@ -234,9 +261,9 @@ def not_continued(unlinked: Sequence[tuple[str, int, int]], booked: int) -> str:
     return (f"table(s) {shown}" + (f" and {more:,} more" if more > 0 else "")
             + ": no state was kept for them at the end of the log before (run without "
             "--leave-open), so this log cannot go on from it; "
-            + _booked_before(booked, "their hands, judged as new tables,")
+            + (run.left_out or _booked_before(booked, "their hands, judged as new tables,"))
             + ": give the logs from the tables' first together, in order, in one run "
-            "(cat DAY1 DAY2 | pitwatch adjudicate - --leave-open --ledger URL; "
+            f"(cat DAY1 DAY2 | {run.command}; "
             "docs/compliance-guide.md, \"A table's days, one file a day\")")
 
 
@@ -267,6 +294,37 @@ def carry_summary(carried: CarryResult | None) -> list[str]:
                      "the log that goes on"
                      + (f" ({carried.already:,} kept already)" if carried.already else ""))
     return lines
+
+
+def surveil_carry(db: Engine, first_seq: dict[str, int] | None, carried: CarryResult
+                  ) -> CarryFrom:
+    """``surveil --db``'s carry source: a table part way through its chain goes on from
+    the state ``adjudicate --leave-open --ledger`` kept (read, never kept: ``carried``
+    says what was taken). With ``first_seq`` (its log read beforehand,
+    ``services.log_checks``), the run is refused as ``adjudicate``'s is, before it reads a
+    line, when a table goes on from the archive's chain with no state kept that fits it
+    (``refuse_unlinked``, in ``surveil``'s words)."""
+    def carry_from(engine: str, read: StateReader) -> KeptStates:
+        if first_seq is not None:
+            refuse_unlinked(db, first_seq, engine, read, SURVEIL)
+        return kept_states_from(db, carried)(engine, read)
+
+    return carry_from
+
+
+def refuse_surveil_met(carried: CarryResult, unknown_profile: tuple[str, str] | None
+                       ) -> None:
+    """``surveil --db`` of a log read once (a pipe; a file is checked before it is read:
+    ``services.log_checks``), refused when its run met a table judged without its rule
+    profile (``unknown_profile``: the table and the finding's message) or one that goes
+    on from the archive's chain with no state kept for it: before its state, alerts and
+    cases are stored (nothing is stored as it goes), as ``RunKeeper._refuse_wrong``
+    refuses ``adjudicate``'s."""
+    if unknown_profile is not None:
+        table, message = unknown_profile
+        raise UnknownProfileError(f"table {table}: {message}; {NOTHING_STORED}")
+    if carried.unlinked:
+        raise Refused(not_continued(carried.unlinked, 0, SURVEIL))
 
 
 def keep_alerts(engine: Engine, alerts: Sequence[Alert]) -> list[str]:

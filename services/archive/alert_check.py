@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterator
+from dataclasses import dataclass, field
 from typing import Any
 
 import msgspec
@@ -28,11 +29,21 @@ from services.ledger.spans import within_days
 STREAM_ROWS = 2000
 
 
+@dataclass
+class AlertCheck:
+    """How many archived alerts were checked, and the breaks among them: ``verify`` says
+    the count (a database ``surveil --db`` made holds alerts and no event)."""
+
+    checked: int = 0
+    breaks: list[ChainBreak] = field(default_factory=list)
+
+
 def alert_breaks(engine: Engine, table_id: str | None = None,
                  first_day: dt.date | None = None, last_day: dt.date | None = None
-                 ) -> list[ChainBreak]:
+                 ) -> AlertCheck:
     """The archived alerts (of one table; with a span, those of the span's booked hands,
-    as the cases check takes them) whose row is not the one their JSON makes."""
+    as the cases check takes them) checked: those whose row is not the one their JSON
+    makes are its breaks."""
     a = ArchiveAlert
     query = select(a.alert_id, a.table_id, a.hand_id, a.rule, a.code, a.severity, a.seq,
                    a.event_id, a.alert_json).order_by(a.alert_id)
@@ -41,12 +52,15 @@ def alert_breaks(engine: Engine, table_id: str | None = None,
     if first_day is not None or last_day is not None:
         query = query.where(within_days(select(Hand.hand_id).where(Hand.hand_id == a.hand_id),
                                         Hand.day, first_day, last_day).exists())
-    return list(_breaks(engine, query))
+    check = AlertCheck()
+    check.breaks += _breaks(engine, query, check)
+    return check
 
 
-def _breaks(engine: Engine, query: Any) -> Iterator[ChainBreak]:
+def _breaks(engine: Engine, query: Any, check: AlertCheck) -> Iterator[ChainBreak]:
     with engine.connect() as conn:
         for row in conn.execution_options(yield_per=STREAM_ROWS).execute(query):
+            check.checked += 1
             stored = dict(row._mapping)
             try:
                 made = alert_row(decode_alert(stored["alert_json"]))

@@ -89,11 +89,14 @@ def nothing_to_verify(engine: Engine, first_day: dt.date | None, last_day: dt.da
                       table_id: str | None) -> tuple[str, str] | None:
     """None when a verify of the span (and table) has something to check: segments
     archived in it, a table the catalog names (a verify of every day: a table whose
-    segments are all gone is verified, and found), hands the ledger booked in it. Else
-    (the option to change, a line naming the tables and days the database holds)."""
+    segments are all gone is verified, and found), hands the ledger booked in it, alerts
+    archived (a verify of every day: ``surveil --db`` archives its alerts and no event,
+    and they are checked). Else (the option to change, a line naming the tables and days
+    the database holds)."""
     from sqlalchemy import select
 
     from services.archive.reader import raw_text
+    from services.ledger.archive_tables import ArchiveAlert as A
     from services.ledger.archive_tables import ArchiveSegment as S
     from services.ledger.archive_tables import ArchiveTable as C
     from services.ledger.models import Hand as H
@@ -106,11 +109,11 @@ def nothing_to_verify(engine: Engine, first_day: dt.date | None, last_day: dt.da
     queries = [within_days(of(S.table_id), S.day, first_day, last_day),
                within_days(of(H.table_id), H.day, first_day, last_day)]
     if first_day is None and last_day is None:
-        queries.append(of(C.table_id))
+        queries += [of(C.table_id), of(A.table_id)]
     with engine.connect() as conn:
         if any(conn.execute(q.limit(1)).first() is not None for q in queries):
             return None
-        tables = sorted({t for column in (S.table_id, H.table_id, C.table_id)
+        tables = sorted({t for column in (S.table_id, H.table_id, C.table_id, A.table_id)
                          for t in conn.execute(select(column).distinct()).scalars()})
         days: set[str] = set()
         for day, at_table in ((S.day, S.table_id), (H.day, H.table_id)):

@@ -113,6 +113,7 @@ class VerifyReport:
     breaks: list[ChainBreak] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     kept_states: int = 0  # kept table states derived again, as kept
+    alerts: int = 0  # archived alerts held to their JSON (``alert_check``)
 
     @property
     def archive_breaks(self) -> list[ChainBreak]:
@@ -409,7 +410,8 @@ def verify_archive(engine: Engine, first_day: dt.date | None = None,
     profiles the tables' checkpoints are derived again under (the command's; without
     them the checkpoints are not derived, and a note says so)."""
     report = VerifyReport()
-    report.breaks += alert_breaks(engine, table_id, first_day, last_day)
+    alerts = alert_breaks(engine, table_id, first_day, last_day)
+    report.alerts, report.breaks = alerts.checked, report.breaks + alerts.breaks
     native = engine_name() == "native"
     for table in _tables(engine, table_id, first_day, last_day):
         reaches = reaches_end(engine, table, last_day)

@@ -179,8 +179,9 @@ def apply(case_id: int, status: CaseStatus, action: Action, *, assignee: str | N
         if not (assignee and assignee.strip()):
             raise CaseRefused("assign needs the reviewer's name")
         check_name(assignee, "the reviewer's name")
-        if same_name(assignee, SYSTEM_ACTOR):  # QA: `cases assign 7 pitwatch` took it,
-            # a case in the name nobody may act under, which no one could then work
+        if reads_as_system(assignee):  # QA: `cases assign 7 pitwatch` took it, a case
+            # in the name nobody may act under, which no one could then work ("pit.watch"
+            # too: it reads as it)
             raise CaseRefused(f"{SYSTEM_ACTOR!r} is the name of what pitwatch does by "
                               "itself: assign the case to a person")
         state = "in_review" if status.state == "open" else status.state

@@ -27,6 +27,7 @@ from services.adjudicator.segments import Segment
 from services.adjudicator.steps import StepResult
 from services.events.contract import AdjudicationRecord, Alert
 from services.games.profile import Profiles
+from services.games.unknown_profiles import UNKNOWN_PROFILE_CODE
 from services.surveillance.engine import SurveillanceEngine
 from services.surveillance.profile import SurveillanceConfig
 
@@ -41,6 +42,9 @@ class SurveillanceRun:
     alerts: list[Alert] = field(default_factory=list)  # SURV-2..8, cross-hand
     dead_letters: list[DeadLetter] = field(default_factory=list)
     hands_surveilled: int = 0
+    # The first hand judged without its table's rule profile (this run cannot load it):
+    # (table, the finding's message). ``surveil --db`` of a pipe stores nothing then.
+    unknown_profile: tuple[str, str] | None = None
 
 
 @dataclass(slots=True)
@@ -164,7 +168,12 @@ def surveil_steps(steps: Callable[[EmbeddedRunner], Iterable[StepResult]],
 
 
 def _collect(run: SurveillanceRun, out: SurveillanceOutput, keep_records: bool) -> None:
-    run.rejected_hands += sum(1 for r in out.records if r.status == "rejected")
+    rejected = [r for r in out.records if r.status == "rejected"]
+    run.rejected_hands += len(rejected)
+    if run.unknown_profile is None:
+        run.unknown_profile = next(((r.table_id, f.message) for r in rejected
+                                    for f in r.findings if f.code == UNKNOWN_PROFILE_CODE),
+                                   None)
     run.rejected_lines += len(out.dead_letters)
     if keep_records:
         run.records += out.records

@@ -50,9 +50,13 @@ def test_no_one_acts_under_a_lookalike_of_pitwatch(tmp_path: Path, actor: str) -
     assert [a["action"] for a in shown["audit"]] == ["open"]
 
 
+PUNCTUATED = ["pit.watch", "pitwatch.", "Pit_Watch", "p-i-t-w-a-t-c-h",
+              "\uff50\uff49\uff54\uff0e\uff57\uff41\uff54\uff43\uff48"]  # ｐｉｔ．ｗａｔｃｈ
+
+
 def test_no_case_is_assigned_to_a_lookalike_of_pitwatch(engine: Engine) -> None:
     case = _first_case(engine)
-    for name in LOOKALIKES:
+    for name in [*LOOKALIKES, *PUNCTUATED]:
         with pytest.raises(CaseRefused, match="assign the case to a person"):
             act(engine, case, "assign", "lead", assignee=name)
     assert _trail(engine, case) == [(1, "open")]
@@ -65,10 +69,6 @@ def test_a_reviewer_in_another_width_is_the_same_reviewer(engine: Engine) -> Non
     assert (again.version, again.changed) == (2, False)
     assert [c.case_id for c in list_cases(
         engine, CaseFilter(assignee="\uff41\uff4e\uff4e"))] == [case]  # ａｎｎ
-
-
-PUNCTUATED = ["pit.watch", "pitwatch.", "Pit_Watch", "p-i-t-w-a-t-c-h",
-              "\uff50\uff49\uff54\uff0e\uff57\uff41\uff54\uff43\uff48"]  # ｐｉｔ．ｗａｔｃｈ
 
 
 @pytest.mark.parametrize(("action", "actor"), [
