@@ -91,7 +91,7 @@ def test_open_ledger_creates_the_directory_and_migrates_to_head(tmp_path: Path) 
     url = f"sqlite:///{tmp_path}/deep/er/ledger.sqlite"
     engine = open_ledger(url)
     assert (tmp_path / "deep" / "er" / "ledger.sqlite").exists()
-    assert current_revision(engine) == head_revision() == "0019_console_login_lockout"
+    assert current_revision(engine) == head_revision() == "0020_case_tags_of_named_hands"
     assert set(inspect(engine).get_table_names()) == {
         "alembic_version",
         "hands",
