@@ -64,6 +64,7 @@ REVISIONS = (
     "0013_case_changes_with_audit", "0014_archive_detached_boundaries",
     "0015_archive_checkpoints", "0016_table_carries", "0017_hand_ends",
     "0018_table_carries_by_taken", "0019_console_login_lockout",
+    "0020_case_tags_of_named_hands",
 )
 HEAD_REVISION = REVISIONS[-1]
 
@@ -102,6 +103,7 @@ def open_ledger_created(url: str = DEFAULT_URL) -> tuple[Engine, bool]:
     with _explained(parsed):
         revision = stamped_revision(engine)
         if revision != HEAD_REVISION:
+            _refuse_unknown(engine, revision)
             upgrade_to_head(engine)
     return engine, revision is None
 
@@ -131,11 +133,8 @@ def open_existing_ledger(url: str) -> Engine:
             what = "an empty database" if not tables else "a database without pitwatch's tables"
             raise LedgerUnavailable(f"{shown} is not a pitwatch ledger ({what}): give the "
                                     "URL of a ledger pitwatch wrote")
-        if not _known_revision(revision):
-            raise LedgerUnavailable(f"{shown} has schema revision {revision}, which this "
-                                    "pitwatch does not know: it is not a pitwatch ledger, "
-                                    "or a newer pitwatch wrote it")
         if revision != HEAD_REVISION:
+            _refuse_unknown(engine, revision)
             upgrade_to_head(engine)
     return engine
 
@@ -206,6 +205,19 @@ def _known_revision(revision: str) -> bool:
     return revision in REVISIONS
 
 
+def _refuse_unknown(engine: Engine, revision: str | None) -> None:
+    """Refuse (``LedgerUnavailable``) a database stamped with a revision this pitwatch's
+    migrations do not hold, before anything is written to it. Alembic could not upgrade
+    it (it would fail with a traceback, "Can't locate revision"), and it must not be
+    made over: a newer pitwatch's ledger is still that pitwatch's to use."""
+    if revision is None or _known_revision(revision):
+        return
+    shown = engine.url.render_as_string(hide_password=True)
+    raise LedgerUnavailable(f"{shown} has schema revision {revision}, which this pitwatch "
+                            "does not know: it is not a pitwatch ledger, or a newer "
+                            "pitwatch wrote it (use that pitwatch, or upgrade this one)")
+
+
 @contextmanager
 def _explained(url: URL) -> Iterator[None]:
     """Turn the driver's errors on opening a database into ``LedgerUnavailable``."""
@@ -243,6 +255,10 @@ def upgrade_to_head(engine: Engine) -> None:
     with write_transaction(engine) as connection:
         if connection.dialect.name == "postgresql":
             connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
+        # Read again under the lock: a newer pitwatch may have migrated it meanwhile.
+        if inspect(connection).has_table("alembic_version"):
+            _refuse_unknown(engine, connection.execute(
+                text("SELECT version_num FROM alembic_version")).scalar())
         config.attributes["connection"] = connection
         command.upgrade(config, "head")
 
