@@ -149,6 +149,10 @@ class Table:
     button: int = 0
     options: TableOptions = LEGACY
     extras: HoldemExtras | None = None  # styles and patterns, when asked for
+    # The table's own dealer when the floor has no dealer pool: one per table, as draw7a's
+    # (``dealer-<table>-1``). Every hold'em table once had "dealer-1" at the same time,
+    # which the daily report's dealers and SURV-8's dealer scope read as one person (QA).
+    dealer: str = "dealer-1"
 
 
 # ---------------------------------------------------------------- one hand
@@ -527,7 +531,8 @@ def simulate_table(
     prof = profile.section(SECTION, HoldemProfile)
     table = Table(stream, config, players, prof, button=players[0].seat, options=options,
                   extras=extras_for(options, stream.table_id,
-                                    [(p.seat, p.player_id) for p in players]))
+                                    [(p.seat, p.player_id) for p in players]),
+                  dealer=f"dealer-{table_index + 1}-1")
     usable = sorted(faults & set(FAULTS))
     labels: list[TruthLabel] = []
     for number in range(1, hands + 1):
@@ -558,7 +563,7 @@ def _play_hand(table: Table, hand_id: str, rng: random.Random, irregularity: str
     run = HandRun(table, rng, irregularity, fault)
     run.hand_id = hand_id
     stream = table.stream
-    dealer = table.options.dealer(stream, "dealer-1")
+    dealer = table.options.dealer(stream, table.dealer)
     start_hand(run, dealer)
     run.run()
     finish_hand(run, dealer)

@@ -523,7 +523,9 @@ def simulate_table(
         _top_up(stream, players, ante)
         fault = rng.choice(usable) if usable and rng.random() < fault_rate else None
         hand_id = f"{stream.table_id}-{number:06d}"
-        dealer = options.dealer(stream, "dealer-1")
+        # The table's own dealer without a floor pool, one per table as draw7a's (every
+        # Russian table once had "dealer-1" at the same time: one person to the reports).
+        dealer = options.dealer(stream, f"dealer-{table_index + 1}-1")
         applied = _play_hand(stream, hand_id, players, ante, rng, fault, dealer, extras)
         if fault is not None and applied is not None:
             labels.append(TruthLabel(table_id=stream.table_id, hand_id=hand_id, fault=fault,

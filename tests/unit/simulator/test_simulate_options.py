@@ -119,3 +119,17 @@ def test_the_default_fault_rate_is_the_one_given_before(tmp_path: Path) -> None:
         assert ran.code == 0, ran.stderr
         logs.append(out.read_bytes())
     assert logs[0] == logs[1]
+
+
+@pytest.mark.parametrize("game", list(READS))
+def test_without_a_pool_each_table_has_dealers_of_its_own(game: str) -> None:
+    """QA: without ``--dealers`` every hold'em and Russian Poker table had "dealer-1" at
+    the same time, which the daily report's dealers and SURV-8's dealer scope read as one
+    person dealing two tables at once. Without a pool, no dealer deals two tables."""
+    log = simulate([game], 3, 20, seed=4, profile=HOUSE)
+    tables_of: dict[str, set[str]] = {}
+    for event in log.events:
+        dealer = (event.get("data") or {}).get("dealer_id")
+        if dealer is not None:
+            tables_of.setdefault(dealer, set()).add(event["table_id"])
+    assert tables_of and all(len(tables) == 1 for tables in tables_of.values()), tables_of
