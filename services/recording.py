@@ -5,9 +5,10 @@ and alert in the archive, and the cases its findings and alerts open.
 batch of hands at a time) and ``pitwatch demo`` when it ends (``keep_run``); the Kafka
 pipeline does the same through its services (the ledger service books, the archive
 service archives and opens cases). Order: the ledger first (a case's evidence hands are
-found by their booked day), then the archive, then the cases; each step is idempotent, so
-a run kept twice keeps nothing twice, and a run stopped part way keeps, when run again,
-only what it had not.
+found by their booked day), then the archive, then the cases, in one transaction
+(``keep_together``: a batch of hands at a time for ``RunKeeper``); each step is
+idempotent, so a run kept twice keeps nothing twice, and a run stopped part way
+keeps, when run again, only what it had not.
 """
 
 from __future__ import annotations
@@ -17,6 +18,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from sqlalchemy import Engine
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
 
 from services.adjudicator.carry import CarryFrom, StateReader, TableCarry
 from services.adjudicator.segments import Segment
@@ -29,14 +32,15 @@ from services.archive.carry import (
     refuse_other_engines,
 )
 from services.archive.segment import PackedSegment, pack_parts
-from services.archive.writer import ArchiveResult, archive_run
-from services.cases.intake import IntakeResult, open_cases
+from services.archive.writer import ArchiveResult, archive_run, write_archive
+from services.cases.audit import now_utc
+from services.cases.intake import IntakeResult, evidence_of, open_cases, take_evidence
 from services.events.contract import AdjudicationRecord, Alert
 from services.exits import Refused
 from services.games.profile import UnknownProfileError
 from services.games.unknown_profiles import UNKNOWN_PROFILE_CODE
-from services.ledger.db import shown_url
-from services.ledger.posting import PostTally, post_many
+from services.ledger.db import shown_url, write_transaction
+from services.ledger.posting import PostResult, PostTally, post_many
 from services.log_checks import NOTHING_STORED
 
 
@@ -46,10 +50,16 @@ class ArchiveCollector:
     canonical bytes), so a long run does not hold every event's JSON in memory."""
 
     packed: list[PackedSegment] = field(default_factory=list)
+    heads: dict[str, int] = field(default_factory=dict)  # each table's highest seq packed
 
     def add(self, segments: Iterable[Segment]) -> None:
         for segment in segments:
-            self.packed += pack_parts(segment)
+            parts = pack_parts(segment)
+            self.packed += parts
+            for part in parts:
+                if part.last_seq is not None and part.last_seq > self.heads.get(
+                        part.table_id, 0):
+                    self.heads[part.table_id] = part.last_seq
 
 
 @dataclass(frozen=True)
@@ -63,12 +73,43 @@ class Kept:
 def keep_run(engine: Engine, records: Sequence[AdjudicationRecord], alerts: Sequence[Alert],
              segments: Sequence[PackedSegment] | None) -> Kept:
     """Book ``records``; with ``segments`` (None: archiving off), archive them and the
-    alerts, and open the cases."""
-    posted = PostTally.of(post_many(engine, records))
+    alerts, and open the cases: all in one transaction (``keep_together``)."""
     if segments is None:
-        return Kept(posted, None, None)
-    archived = archive_run(engine, segments, alerts)
-    return Kept(posted, archived, open_cases(engine, records, alerts))
+        return Kept(PostTally.of(post_many(engine, records)), None, None)
+    posted, archived, cases = keep_together(engine, records, segments, alerts)
+    return Kept(PostTally.of(posted), archived, cases)
+
+
+ATTEMPTS = 3  # a transaction whose case intake raced another writer runs again
+
+
+def keep_together(engine: Engine, records: Sequence[AdjudicationRecord],
+                  segments: Sequence[PackedSegment], alerts: Sequence[Alert]
+                  ) -> tuple[list[PostResult], ArchiveResult, IntakeResult]:
+    """Book ``records``, archive ``segments`` and ``alerts``, and open the cases of the
+    records' findings and the alerts, in one transaction. So every commit leaves the
+    database as verify holds it: a break the stream had is archived with the alert that
+    reported it (kept to the end of the run, it read as a change to the archive while the
+    run went on or after it was stopped: QA, ``altered`` breaks "at intake: no"); a booked
+    hand's events are archived and its findings are in a case (committed one after the
+    other, a run stopped between left hands "booked past the archive's last event" and
+    findings in no case). The ledger books in savepoints (``post_many`` through a session
+    that joins this transaction: a hand the database refuses is booked alone, as ever).
+    The transaction runs again if another writer opened a case of the same subject
+    meanwhile; nothing of it stayed, so it books the same."""
+    items = evidence_of(records, alerts)
+    for attempt in range(ATTEMPTS):
+        try:
+            with write_transaction(engine) as conn:
+                with Session(bind=conn, join_transaction_mode="create_savepoint") as session:
+                    posted = post_many(session, records)
+                archived = write_archive(conn, segments, alerts)
+                cases = take_evidence(conn, items, now_utc())
+            return posted, archived, cases
+        except IntegrityError:
+            if attempt == ATTEMPTS - 1:
+                raise
+    raise AssertionError("unreachable")
 
 
 KEEP_HANDS = 2_000  # records a ``RunKeeper`` holds before it keeps them
@@ -80,11 +121,14 @@ class RunKeeper:
 
     Why: kept when the run ended, the run held every record and packed segment until then,
     852 MB for 20,000 HCF hands (42 kB a hand), so ``pitwatch adjudicate --ledger`` could
-    not book a long log at all. Now it holds one batch. The alerts (a few a table-day) are
-    kept to the end, archived and taken into cases last, as before: an alert may name a
-    hand a later batch books, and a case files its hands under their booked days. Each
-    step is idempotent, so a run stopped part way and run again keeps nothing twice; a
-    run's records, segments and cases are the same as when kept at the end."""
+    not book a long log at all. Now it holds one batch. Each alert (a few a table-day) is
+    archived and taken into a case with the first batch that archives the event it is
+    about (``_due``), in that batch's transaction (``keep_together``): kept to the
+    end of the run, a tampering the stream brought read, while the run went on or after
+    it was stopped, as a change to the archive (QA); held until then, its hand is booked,
+    and a case files its hands under their booked days. Each step is idempotent, so a run
+    stopped part way and run again keeps nothing twice; a run's records, segments and
+    cases are the same as when kept at the end."""
 
     def __init__(self, engine: Engine, archive: bool, hands: int = KEEP_HANDS) -> None:
         self._engine = engine
@@ -146,12 +190,9 @@ class RunKeeper:
             self._keep_batch()
 
     def finish(self) -> Kept:
-        """Keep what is left, then the run's alerts and their cases."""
+        """Keep what is left, the alerts held till now among it (``_due``)."""
         self._refuse_wrong(())
-        self._keep_batch()
-        if self._archived is not None and self._cases is not None:
-            self._archived.add(archive_run(self._engine, [], self._alerts))
-            self._cases.add(open_cases(self._engine, [], self._alerts))
+        self._keep_batch(last=True)
         if self._carries is not None:
             engine, carries = self._carries
             at = dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
@@ -178,15 +219,34 @@ class RunKeeper:
                         f"table {record.table_id}: {finding.message}; "
                         + _booked_before(booked, "its hands"))
 
-    def _keep_batch(self) -> None:
+    def _keep_batch(self, last: bool = False) -> None:
         records, self._records = self._records, []
-        self._posted.add(post_many(self._engine, records))
         if self._segments is None or self._archived is None or self._cases is None:
+            self._posted.add(post_many(self._engine, records))
             return
         segments, self._segments.packed = self._segments.packed, []
-        if segments:
-            self._archived.add(archive_run(self._engine, segments))
-        self._cases.add(open_cases(self._engine, records, ()))
+        alerts = self._alerts if last else self._due(self._segments.heads)
+        if segments or records or alerts:
+            posted, archived, cases = keep_together(self._engine, records, segments, alerts)
+            self._posted.add(posted)
+            self._archived.add(archived)
+            self._cases.add(cases)
+
+    def _due(self, heads: dict[str, int]) -> list[Alert]:
+        """The alerts held that this batch archives with its segments (the rest held):
+        each one of no seq, or of a seq its table's segments have reached (``heads``: the
+        highest seq packed). Why not all: an alert about an event of a hand still open
+        would open a case before the hand is booked, with no day to file it under; its
+        event is archived with the hand, and the alert then."""
+        due: list[Alert] = []
+        held: list[Alert] = []
+        for alert in self._alerts:
+            if alert.seq is None or alert.seq <= heads.get(alert.table_id, 0):
+                due.append(alert)
+            else:
+                held.append(alert)
+        self._alerts = held
+        return due
 
 
 def refuse_unlinked(db: Engine, first_seq: dict[str, int], engine: str, read: StateReader,

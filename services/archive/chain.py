@@ -276,8 +276,10 @@ class ChainWalk:
         return [ChainBreak(self.table_id, a.last_seq, None, "anchor",
                            f"hand {a.hand_id} was booked ending at seq {a.last_seq}, past "
                            f"the archive's last event of the table (seq {end}): the ledger "
-                           "holds chips for events the archive never kept (if the archive "
-                           "service is behind the ledger, verify again once it caught up)")
+                           "holds chips for events the archive never kept (or not yet: "
+                           "while a run is being kept, or after one was stopped part way, "
+                           "the archive may be behind the ledger; verify once the run or "
+                           "the archive service caught up, or run the stopped log again)")
                 for a in left if a.posted and a.last_seq > end]
 
     def _check_booked_once(self, anchor: Anchor, event: StoredEvent) -> None:

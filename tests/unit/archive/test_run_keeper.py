@@ -18,12 +18,19 @@ import pytest
 from sqlalchemy import Engine
 
 from services.adjudicator.embedded import EmbeddedRunner
+from services.archive.verify import verify_archive
+from services.cases.recheck import recheck_cases
 from services.ledger.db import open_ledger
 from services.recording import RunKeeper, keep_run
 from tests.databases import fresh_schema
 from tests.profiles import PROFILES
 from tests.unit.archive.support import run, simulated_log
 from tests.unit.ledger.dbread import count, rows, whole_database
+
+Database = dict[str, list[tuple[object, ...]]]
+# Where each case table holds its case's id (the column's position).
+CASE_ID_AT = {"cases": 0, "case_audit": 0, "case_evidence": 1, "case_hands": 0,
+              "case_tags": 0}
 
 
 @contextmanager
@@ -42,20 +49,35 @@ def another(engine: Engine, request: pytest.FixtureRequest, tmp_path: Path
 
 
 def keep_as_it_goes(engine: Engine, lines: tuple[bytes, ...], hands: int,
-                    after_each: list[tuple[int, int]] | None = None) -> None:
+                    after_each: list[tuple[int, int]] | None = None,
+                    stop_after: int | None = None) -> None:
     """The log through the embedded runner, each step handed to a keeper of ``hands``
     records a batch; ``after_each`` gets (records handed over, hands booked) after every
-    step that had records."""
+    step that had records. ``stop_after``: the run stops after that many lines, the
+    keeper never finished (a process killed between two batches)."""
     runner = EmbeddedRunner(PROFILES, archive=True)
     keeper = RunKeeper(engine, archive=True, hands=hands)
-    steps = (runner.feed(raw, f"line {n}") for n, raw in enumerate(lines, start=1))
+    read = lines if stop_after is None else lines[:stop_after]
+    steps = (runner.feed(raw, f"line {n}") for n, raw in enumerate(read, start=1))
     handed = 0
-    for step in [*steps, runner.finish()]:
+    for step in [*steps, *([runner.finish()] if stop_after is None else [])]:
         keeper.add(step.records, step.alerts, step.archive)
         handed += len(step.records)
         if after_each is not None and step.records:
             after_each.append((handed, count(engine, "hands")))
-    keeper.finish()
+    if stop_after is None:
+        keeper.finish()
+
+
+def cases_by_subject(db: Database) -> Database:
+    """``db`` with each case's id replaced by its subject: cases are numbered as they are
+    opened, and a run kept in batches opens an alert's case with the batch that archives
+    its event, one kept at its end after every finding's."""
+    subject = {row[0]: row[1] for row in db["cases"]}
+    return {table: found if table not in CASE_ID_AT else sorted(
+                ((*row[:CASE_ID_AT[table]], subject[row[CASE_ID_AT[table]]],
+                  *row[CASE_ID_AT[table] + 1:]) for row in found), key=repr)
+            for table, found in db.items()}
 
 
 def test_a_run_kept_in_batches_is_the_run_kept_at_its_end(
@@ -70,8 +92,58 @@ def test_a_run_kept_in_batches_is_the_run_kept_at_its_end(
         expected = whole_database(whole)
     keep_as_it_goes(engine, lines, hands=7)
     kept = whole_database(engine)
-    assert kept == expected
+    assert cases_by_subject(kept) == cases_by_subject(expected)
     assert len(kept["hands"]) == len(done.records) and kept["cases"] and kept["archive_alerts"]
+
+
+@pytest.mark.parametrize("stop_after", [0.4, 0.75])
+def test_a_run_stopped_part_way_holds_the_streams_tampering_as_received(
+        engine: Engine, stop_after: float) -> None:
+    """A run stopped between two batches (killed), its log not finished: every tampered
+    event it archived is listed as the stream had it, beside the alert that reported it,
+    and every finding and alert it kept is in a case. The run kept its alerts to its end:
+    verify listed each tampering as a change to the archive ("at intake: no"), until the
+    log was run again (QA)."""
+    lines = simulated_log().lines
+    keep_as_it_goes(engine, lines, hands=7, stop_after=int(len(lines) * stop_after))
+    report = verify_archive(engine)
+    assert any(b.kind == "altered" and b.at_intake for b in report.breaks)  # (one came)
+    assert [b for b in report.breaks if not b.at_intake] == []
+    assert recheck_cases(engine).breaks == []
+
+
+class Killed(Exception):
+    """The process killed while it kept a batch."""
+
+
+def test_a_run_killed_while_keeping_a_batch_kept_all_of_it_or_none(
+        engine: Engine, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Killed as it opened the cases of its fourth batch (its hands booked, its events
+    archived in the same transaction): the batch is kept whole or not at all, so verify
+    finds no hand booked past the archive's events and no finding in no case. Booked,
+    archived and taken into cases one commit after the other, the batch's hands were
+    booked and their findings in no case until the log was run again."""
+    import services.cases.intake as intake
+    import services.recording as recording
+
+    taken = intake.take_evidence
+    batches: list[int] = []
+
+    def dies_at_the_fourth(*args: object, **kwargs: object) -> object:
+        batches.append(1)
+        if len(batches) == 4:
+            raise Killed
+        return taken(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(recording, "take_evidence", dies_at_the_fourth, raising=False)
+    monkeypatch.setattr(intake, "take_evidence", dies_at_the_fourth)  # (``open_cases``)
+    lines = simulated_log().lines
+    with pytest.raises(Killed):
+        keep_as_it_goes(engine, lines, hands=7)
+    assert count(engine, "hands") == 21  # three batches of 7
+    report = verify_archive(engine)
+    assert [b for b in report.breaks if not b.at_intake] == []
+    assert recheck_cases(engine).breaks == []
 
 
 def test_hands_are_booked_during_the_run(engine: Engine) -> None:

@@ -122,8 +122,9 @@ def test_a_copy_booked_past_the_archives_end_or_with_no_seq_is_a_break(tmp_path:
         (table, "anchor", end + 500,
          f"hand PAST was booked ending at seq {end + 500}, past the archive's last event "
          f"of the table (seq {end}): the ledger holds chips for events the archive never "
-         "kept (if the archive service is behind the ledger, verify again once it caught "
-         "up)"),
+         "kept (or not yet: while a run is being kept, or after one was stopped part way, "
+         "the archive may be behind the ledger; verify once the run or the archive service "
+         "caught up, or run the stopped log again)"),
         (table, "anchor", None,
          "hand NOSEQ was booked with its last event's hash but no seq: the ledger's row "
          "cannot be held to the archive's chain (the adjudicator records both)")]
