@@ -364,6 +364,7 @@ def surveil(
     from services.log_checks import NOTHING_STORED, head_before_writing
     from services.log_run import log_steps
     from services.recording import carry_summary, keep_alerts, refuse_surveil_met, surveil_carry
+    from services.reports.archived_alerts import raised_before
     from services.surveillance import surveil_steps, surveillance_config
     from services.surveillance.state import StateError
     from services.surveillance.store import load_engine, save_engine
@@ -396,6 +397,7 @@ def surveil(
             "surveil into a new database, or delete its surveillance_state rows and "
             "surveil the period again (docs/surveillance.md)", param_hint="--db") from None
     carried = CarryResult()
+    again: list[Alert] = []  # raised by an earlier run on hands this one did not count
     with log_progress(file, "surveilling") as bar:
         run = surveil_steps(lambda runner: log_steps(runner, file, bar), config, profiles,
                             engine=engine, keep_records=False, leave_open=leave_open,
@@ -407,11 +409,15 @@ def surveil(
         for line in keep_alerts(database, run.alerts):
             err.print(line, markup=False, highlight=False)
         if engine.repeats:
+            again = raised_before(database, engine.repeated, run.alerts)
             err.print(f"{engine.repeats:,} hand(s) had been counted by an earlier run "
-                      "(--db) and were not counted again", markup=False, highlight=False)
+                      "(--db) and were not counted again; the "
+                      f"{len(again):,} alert(s) it raised on them (held in the database) "
+                      f"are written again to {out or STDOUT}", markup=False, highlight=False,
+                      soft_wrap=True)
         for line in carry_summary(carried):
             err.print(line, markup=False, highlight=False, soft_wrap=True)
-    lines = b"".join(_alert_line(a) for a in run.alerts)
+    lines = b"".join(_alert_line(a) for a in [*again, *run.alerts])
     if out is None:
         with naming(STDOUT, stdout_path()):
             sys.stdout.buffer.write(lines)

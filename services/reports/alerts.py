@@ -1,9 +1,11 @@
-"""Surveillance alerts (SURV-2..8) for the daily report, read from an alerts JSONL file.
+"""Surveillance alerts (SURV-2..8) for the daily report, read from an alerts JSONL file
+or from the database's event archive.
 
-Why a file and not the ledger: alerts are not chips, the ledger books none of them; the
-surveillance run writes them as JSON lines (``pitwatch surveil --out``, the demo's
-``alerts.jsonl``, or a dump of the ``alerts`` topic), one ``Alert`` per line, evidence
-included.
+Alerts are not chips, the ledger books none of them; the surveillance run writes them as
+JSON lines (``pitwatch surveil --out``, the demo's ``alerts.jsonl``, or a dump of the
+``alerts`` topic), one ``Alert`` per line, evidence included, and ``surveil --db`` (as
+``serve archive``) also archives them in the database (``archive_alerts``,
+``services.reports.archived_alerts`` reads them back).
 
 Which alerts concern a day (and a table): those raised on, or citing as evidence, one of
 the hands the report covers. A cross-hand alert has no date of its own; its hands do. So
@@ -144,12 +146,14 @@ def alerts_concerning(alerts: Iterable[Alert],
                       hands: set[tuple[str, str]]) -> list[AlertLine]:
     """The alerts raised on or citing one of ``hands`` ((table_id, hand_id) pairs), in
     table, rule and hand order."""
-    lines = []
-    for alert in alerts:
-        named = {(h.table_id, h.hand_id) for h in cited_hands(alert)}
-        if alert.hand_id is not None:
-            named.add((alert.table_id, alert.hand_id))
-        if named & hands:
-            lines.append(alert_line(alert))
+    lines = [alert_line(alert) for alert in alerts if concerns(alert, hands)]
     return sorted(lines, key=lambda a: (a.table_id, a.rule, a.hand_id or "", a.code,
                                         a.subject))
+
+
+def concerns(alert: Alert, hands: set[tuple[str, str]]) -> bool:
+    """Whether ``alert`` was raised on, or cites as evidence, one of ``hands``."""
+    named = {(h.table_id, h.hand_id) for h in cited_hands(alert)}
+    if alert.hand_id is not None:
+        named.add((alert.table_id, alert.hand_id))
+    return bool(named & hands)

@@ -51,7 +51,7 @@ OutputOption = Annotated[Path | None, typer.Option(
 AlertsOption = Annotated[Path | None, typer.Option(
     exists=True, dir_okay=False,
     help="surveillance alerts JSONL (pitwatch surveil --out): name the alerts about the "
-         "hands reported")]
+         "hand, with those the database archived (--ledger)")]
 
 
 ARCHIVE_NAME = "the event archive"  # where a report says its events came from
@@ -156,6 +156,8 @@ def hand(
     """Dispute-resolution report of one hand, from the event log and/or the ledger.
 
     With --ledger and no --events, the hand's events come from the database's event archive.
+    With --ledger, the alerts about the hand that the database archived (surveil --db),
+    with those of --alerts FILE if given (each once).
 
     Exits 2 when the hand is in neither, or a source cannot be read; 1 (the report written)
     when the ledger booked the hand at a table the archive holds, but the archive holds
@@ -163,6 +165,7 @@ def hand(
     hand's events re-derive.
     """
     from services.ledger.cli import open_for_reading
+    from services.reports.archived_alerts import ARCHIVED_ALERTS, concerning, union
     from services.reports.dispute import (
         NOT_SUPPLIED,
         HandNotWholeInLog,
@@ -208,8 +211,16 @@ def hand(
     except (HandNotFound, HandUnavailable) as exc:
         err.print(f"[red]error:[/red] {escape(str(exc))}", soft_wrap=True)
         raise typer.Exit(2) from None
+    found: list[list[Alert]] = []
+    names: list[str] = []
+    if ledger is not None:  # what surveil --db archived, as the daily report takes it
+        found.append(concerning(engine, {(report.table_id, report.hand_id)}))
+        names.append(ARCHIVED_ALERTS)
     if alerts is not None:
-        report.attach_alerts(_read_alerts(alerts), alerts.name)
+        found.append(_read_alerts(alerts))
+        names.append(alerts.name)
+    if names:
+        report.attach_alerts(union(*found), " and ".join(names))
     html = render_html("dispute.html", r=report, generated_at=generated_at or now_utc())
     _write(html, fmt, out)
     if lacking is not None:
@@ -244,7 +255,10 @@ def daily(
                                                      "next to OUT (default: the hands' "
                                                      "events from the database's archive, "
                                                      "when it holds them)")] = None,
-    alerts: AlertsOption = None,
+    alerts: Annotated[Path | None, typer.Option(
+        exists=True, dir_okay=False,
+        help="surveillance alerts JSONL (pitwatch surveil --out) to add to those the "
+             "database archived (surveil --db)")] = None,
     fmt: Annotated[str, typer.Option("--format", help="html or pdf")] = "html",
     out: OutputOption = None,
     generated_at: Annotated[str | None, typer.Option(
@@ -253,7 +267,8 @@ def daily(
 ) -> None:
     """Daily table report from the ledger: per table and game, per dealer, reconciled.
 
-    With ``--alerts``, the surveillance alerts about the day's hands.
+    Section 5 lists the surveillance alerts about the day's hands that the database
+    archived (surveil --db), with those of ``--alerts FILE`` if given (each once).
 
     Exits 2 when the ledger holds no hands of that day (and table), nor a hand to review
     without a day whose archived events are of it; 1 (every report written) when a hand
@@ -298,7 +313,7 @@ def daily(
                   "daily report links to are not written (give -o a file in a folder of "
                   "its own)", markup=False, highlight=False, soft_wrap=True)
     elif out is not None and report.review_hand_ids:
-        copies = HandCopies(engine, url, stamp, alert_list, alerts.name if alerts else None)
+        copies = HandCopies(engine, url, stamp, report.alert_records, report.alerts_source)
         if not copies.write(report.review_hand_ids, events, out.parent):
             raise typer.Exit(INPUT_PROBLEMS)
 

@@ -45,7 +45,8 @@ from sqlalchemy import Connection, Engine, Row, select
 from services.events.contract import AdjudicationRecord, Alert, Finding, decode_record
 from services.ledger.money import HandMoney
 from services.ledger.money import hand_money as money_of
-from services.reports.alerts import AlertLine, alerts_concerning
+from services.reports.alerts import AlertLine, alerts_concerning, concerns
+from services.reports.archived_alerts import ARCHIVED_ALERTS, concerning, union
 from services.reports.day_figures import (
     IDS_PER_QUERY,
     REVIEW_STATUSES,
@@ -202,17 +203,24 @@ class DailyReport:
     undated: int = 0
     reconciliation: list[ReconciliationRow] = field(default_factory=list)
     hand_keys: set[tuple[str, str]] = field(default_factory=set)  # (table_id, hand_id)
-    # Surveillance alerts concerning the day's hands; ``alerts_source`` None: none given.
+    # Surveillance alerts concerning the day's hands (``alert_records`` as read, for the
+    # dispute reports beside this one); ``alerts_source`` None: none given.
     alerts: list[AlertLine] = field(default_factory=list)
+    alert_records: list[Alert] = field(default_factory=list)
     alerts_source: str | None = None
     # Built from a ledger (``daily_from_ledger``): an empty ``reconciliation`` then means
     # the ledger holds no hand of the day to compare with, not that none was compared.
     from_ledger: bool = False
 
     def attach_alerts(self, alerts: Iterable[Alert], source: str) -> None:
-        """Keep the alerts raised on or citing one of this report's hands."""
-        self.alerts = alerts_concerning(alerts, self.hand_keys)
-        self.alerts_source = source
+        """Keep the alerts raised on or citing one of this report's hands, with those
+        attached before (each once: ``archived_alerts.union``); ``source`` is named
+        after the earlier ones' ("the database's archived alerts and day.jsonl")."""
+        self.alert_records = union(self.alert_records,
+                                   (a for a in alerts if concerns(a, self.hand_keys)))
+        self.alerts = alerts_concerning(self.alert_records, self.hand_keys)
+        self.alerts_source = (source if self.alerts_source is None
+                              else f"{self.alerts_source} and {source}")
 
     @property
     def empty(self) -> bool:
@@ -454,6 +462,9 @@ def daily_from_ledger(
     report.from_ledger = True
     report.reconciliation = reconcile(engine, report)
     add_undated(report, undated)
+    # The alerts ``surveil --db`` archived: a day's alerts file, written again by a
+    # re-run, held none of them, and the report said the day had none (QA).
+    report.attach_alerts(concerning(engine, report.hand_keys), ARCHIVED_ALERTS)
     return report
 
 

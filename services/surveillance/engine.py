@@ -82,6 +82,8 @@ class SurveillanceEngine:
         self.seen: set[tuple[str, str]] | None = None
         self.new_hands: list[tuple[str, str]] = []  # surveilled since the state was loaded
         self.repeats = 0  # hands offered again and not counted (``seen`` before)
+        # Which: ``surveil --db`` writes again the alerts an earlier run raised on them.
+        self.repeated: list[tuple[str, str]] = []
 
     def observe(self, hand: HandInput, record: AdjudicationRecord) -> list[Alert]:
         """One adjudicated hand; the alerts it makes cross (a ``rejected`` record: none)."""
@@ -92,6 +94,7 @@ class SurveillanceEngine:
         if self.seen is not None:
             if key in self.seen:
                 self.repeats += 1
+                self.repeated.append(key)
                 return []  # counted in an earlier run
             self.seen.add(key)
             self.new_hands.append(key)

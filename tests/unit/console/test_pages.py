@@ -279,6 +279,27 @@ def test_the_daily_report_and_its_pdf(day_engine: Engine) -> None:
     assert client.get("/reports/daily?day=1999-01-01").status_code == 404
 
 
+def test_the_console_daily_report_lists_the_archived_alerts(tmp_path: Path) -> None:
+    """The console renders the daily report through ``daily_from_ledger``, and took no
+    alerts file: section 5 always said "no alerts file was given", though the database
+    held the day's alerts (``surveil --db`` archives them). It lists them now: SWEET and
+    DRIFT concern the day's hands (tests/unit/reports/test_daily_alerts.py)."""
+    from services.archive.writer import archive_run
+    from tests.unit.reports.test_daily import records
+    from tests.unit.reports.test_daily_alerts import DRIFT, NEXT_DAY, SWEET
+
+    engine = open_ledger(f"sqlite:///{tmp_path}/l.sqlite")
+    for hand in records():
+        post_hand(engine, hand)
+    archive_run(engine, [], [SWEET, DRIFT, NEXT_DAY])
+    add_users(engine)
+    client = console_client(engine)
+    assert log_in(client, "aud") == 303
+    report = re.sub(r"\s+", " ", client.get("/reports/daily?day=2026-01-05").text)
+    assert "from the database&#39;s archived alerts that were raised on" in report
+    assert "2 alert(s), one box each" in report and "PROCEDURE_DRIFT" in report
+
+
 def test_players_and_dealers_without_and_with_stored_profiles(tmp_path: Path) -> None:
     """The profile tables of migration 0003: empty, then holding rows (inserted here, so
     the expected cells are the inserted values), then absent as in a database migrated

@@ -132,3 +132,58 @@ def test_cli_daily_with_alerts_file(tmp_path: Path) -> None:
     result = CliRunner().invoke(report_app, ["daily", "--date", DAY.isoformat(), "--ledger",
                                              url, "--alerts", str(bad), "-o", str(out)])
     assert result.exit_code != 0
+
+
+def _archived_ledger(tmp_path: Path) -> str:
+    """The day's records booked, and SWEET, DRIFT and NEXT_DAY archived as ``surveil
+    --db`` archives its alerts."""
+    from services.archive.writer import archive_run
+
+    url = f"sqlite:///{tmp_path / 'ledger.sqlite'}"
+    engine = open_ledger(url)
+    post_many(engine, records())
+    archive_run(engine, [], [SWEET, DRIFT, NEXT_DAY])
+    return url
+
+
+def _daily(url: str, out: Path, *extra: str) -> str:
+    result = CliRunner().invoke(report_app, ["daily", "--date", DAY.isoformat(), "--ledger",
+                                             url, "-o", str(out), *extra])
+    assert result.exit_code == 0, result.output
+    section = out.read_text()
+    return _text(section[section.index("5. Surveillance alerts"):
+                         section.index("6. Reconciliation")]).replace("&#39;", "'")
+
+
+def test_daily_from_the_ledger_lists_the_alerts_the_database_archived(
+        tmp_path: Path) -> None:
+    """QA: ``surveil --db`` run again on a day wrote an empty alerts file, and the day's
+    report given it said "no alert concerns this day's hands" though the database held
+    the day's alerts. From ``--ledger`` alone: SWEET (raised on B) and DRIFT (citing C)
+    are the day's; NEXT_DAY (hand D, the next day) is not."""
+    url = _archived_ledger(tmp_path)
+    text = _daily(url, tmp_path / "daily.html")
+    assert "from the database's archived alerts that were raised on" in text
+    assert "2 alert(s), one box each" in text
+    assert "Raised on hand B" in text and "table T2, kind mispay" in text
+    assert "dealer d1" not in text
+    # An empty file (a re-run's) takes nothing away, and is named as a source too.
+    empty = tmp_path / "rerun.jsonl"
+    empty.write_text("")
+    text = _daily(url, tmp_path / "daily2.html", "--alerts", str(empty))
+    assert "from the database's archived alerts and rerun.jsonl" in text
+    assert "2 alert(s), one box each" in text and "Raised on hand B" in text
+
+
+def test_alerts_file_adds_to_the_archived_ones_each_alert_once(tmp_path: Path) -> None:
+    """The file holds SWEET, which the database holds too (one box), and an alert the
+    database lacks (SURV-4 on hand A); DRIFT is the database's only."""
+    url = _archived_ledger(tmp_path)
+    soft = _alert("T1", "A", "SOFT_PLAY", "SURV-4", {
+        "players": ["a", "b"], "decisions": 9, "hands": [{"table_id": "T1", "hand_id": "A"}]})
+    both = tmp_path / "day.jsonl"
+    both.write_bytes(b"".join(msgspec.json.encode(a) + b"\n" for a in [SWEET, soft]))
+    text = _daily(url, tmp_path / "daily.html", "--alerts", str(both))
+    assert "3 alert(s), one box each" in text
+    assert text.count("Raised on hand B") == 1 and "SOFT_PLAY" in text
+    assert "table T2, kind mispay" in text

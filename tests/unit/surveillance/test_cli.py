@@ -68,7 +68,8 @@ def test_surveil_db_goes_on_from_the_stored_state(tmp_path: Path) -> None:
     """Two days of the sweetheart scenario. Each day alone holds too few overpays to
     alert (at a fifth of the dealer's payouts it takes about 12); with --db the second
     day counts on from the first and SURV-2 alerts; the second day given again counts
-    nothing. The database is created on first use."""
+    nothing (and writes again the alert raised on it). The database is created on first
+    use."""
     days = [tmp_path / "day1.jsonl", tmp_path / "day2.jsonl"]
     days[0].write_bytes(day_log(3, 1))
     days[1].write_bytes(day_log(4, 2))
@@ -88,8 +89,34 @@ def test_surveil_db_goes_on_from_the_stored_state(tmp_path: Path) -> None:
     week = sweethearting(tmp_path / "s2.jsonl")
     assert [(a.evidence or {}).get("player") for a in week] == ["P0-1"]
     assert {h["hand_id"][:2] for h in (week[0].evidence or {})["hands"]} == {"D1", "D2"}
-    assert sweethearting(tmp_path / "s3.jsonl") == []
+    # Day 2 again counts nothing, and writes again the alert the first run raised on it.
+    assert sweethearting(tmp_path / "s3.jsonl") == week
     assert "300 hand(s) had been counted by an earlier run" in stored[2].output
+
+
+def test_surveil_db_again_writes_the_days_alerts_again(tmp_path: Path) -> None:
+    """QA: ``surveil --db`` run again on a day (the guide's routine writes ``--out
+    alerts/DAY.jsonl``) counted no hand again, raised nothing and overwrote the day's
+    alerts file with nothing; the day's report then said "no alerts". Run again, the
+    same ``--out`` holds the same alerts (those the database archived as raised on the
+    log's hands), and stderr says they are written again, not raised."""
+    log = simulate(["hcf"], 1, 400, seed=3, profile=HOUSE)
+    events = overpay_one_player(log.events, most_paid_player(log.events), extra=3)
+    path = tmp_path / "log.jsonl"
+    path.write_bytes(b"".join(orjson.dumps(e) + b"\n" for e in events))
+    out, url = tmp_path / "alerts.jsonl", f"sqlite:///{tmp_path}/surv.sqlite"
+    args = ["surveil", str(path), "--db", url, "--leave-open", "--out", str(out)]
+    first = CliRunner().invoke(app, args, env={"COLUMNS": "300"})
+    assert first.exit_code == 0, first.output
+    raised = out.read_bytes().splitlines()
+    assert raised and {msgspec.json.decode(x, type=Alert).rule for x in raised} == {"SURV-2"}
+    again = CliRunner().invoke(app, args, env={"COLUMNS": "300"})
+    assert again.exit_code == 0, again.output
+    assert sorted(out.read_bytes().splitlines()) == sorted(raised)
+    assert (f"400 hand(s) had been counted by an earlier run (--db) and were not counted "
+            f"again; the {len(raised)} alert(s) it raised on them (held in the database) "
+            f"are written again to {out}") in again.stderr
+    assert "alerts:" not in again.stderr  # nothing archived or taken into cases again
 
 
 def test_a_wrong_surveillance_setting_is_one_line(tmp_path: Path) -> None:
