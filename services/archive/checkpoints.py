@@ -214,8 +214,14 @@ def why_not_usable(conn: Connection, checkpoint: Checkpoint) -> str | None:
                             .where(d.table_id == checkpoint.table_id)).one()
     days, counted, detached_segments, detached_lines = (int(v or 0) for v in detached)
     last_detached = detached_tables(conn, checkpoint.table_id).get(checkpoint.table_id)
-    if int(live[0]) == 0 and last_detached is not None and checkpoint.day <= last_detached:
+    at_cut = (int(live[0]) == 0 and days == counted
+              and (detached_segments, detached_lines) == (checkpoint.segments,
+                                                          checkpoint.lines))
+    if (int(live[0]) == 0 and last_detached is not None and checkpoint.day <= last_detached
+            and not at_cut):
         # Made inside a day detached since: it was counted as holding other lines (QA).
+        # One after the last segment of the detached days (``archive detach`` makes it:
+        # ``services.archive.cut``) counts them all, and the live events continue it.
         return (f"its day, {checkpoint.day.isoformat()}, is detached past retention (a "
                 "replay starts from a checkpoint in the live archive)")
     if days != counted:
@@ -240,8 +246,10 @@ def readable(profiles: Profiles, checkpoint: Checkpoint) -> bool:
 def start_for(engine: Engine, table_id: str, hand_ids: set[str]) -> Checkpoint | None:
     """The checkpoint a replay of these hands of the table may start from: the latest
     usable one before the last segment with events the chain took ahead of the hands'
-    first segment, and before any stretch where one of the hands is named as a stray
-    (so that the first line naming a hand, and an event before it, come after it)."""
+    first segment (before their first segment when none is live: the table's first days
+    detached, a checkpoint at the cut), and before any stretch where one of the hands is
+    named as a stray (so that the first line naming a hand, and an event before it, come
+    after it)."""
     s = ArchiveSegment
     with engine.connect() as conn:
         first = conn.execute(select(s.head_seq, s.ordinal).where(
@@ -253,9 +261,15 @@ def start_for(engine: Engine, table_id: str, hand_ids: set[str]) -> Checkpoint |
             s.table_id == table_id, s.last_seq.is_not(None),
             tuple_(s.head_seq, s.ordinal) < tuple_(first.head_seq, first.ordinal))
             .order_by(s.head_seq.desc(), s.ordinal.desc()).limit(1)).first()
-        if anchor is None:
+        if anchor is not None:
+            limit: Key = (anchor.head_seq, anchor.ordinal)
+        elif detached_tables(conn, table_id):
+            # The hands begin the live archive: their anchor is the detached days' last
+            # event, and only the checkpoint at the cut (``services.archive.cut``) holds
+            # the table there (the report takes the anchor from ``archive_detached``).
+            limit = (first.head_seq, first.ordinal)
+        else:
             return None
-        limit: Key = (anchor.head_seq, anchor.ordinal)
         limit = _first_stray(conn, table_id, hand_ids, limit) or limit
         tried = list(checkpoints_of(conn, table_id, limit, latest_first=True, limit=TRIES))
         for checkpoint in tried:
@@ -364,7 +378,7 @@ def make_checkpoints(engine: Engine, profiles: Profiles, at: str, table_id: str 
         except DamagedRow as exc:  # its state past that row cannot be derived
             made.skipped.append(f"table {table}: {exc} (`pitwatch verify` lists it)")
             continue
-        _insert(engine, rows)
+        insert_checkpoints(engine, rows)
         made.checkpoints += len(rows)
     return made
 
@@ -415,7 +429,7 @@ def _segments_after(engine: Engine, table_id: str, after: Checkpoint | None
         yield from segment_bodies(conn, table_id, after.key if after else None)
 
 
-def _insert(engine: Engine, rows: list[Checkpoint]) -> None:
+def insert_checkpoints(engine: Engine, rows: list[Checkpoint]) -> None:
     if not rows:
         return
     values = [{"table_id": c.table_id, "head_seq": c.head_seq, "ordinal": c.ordinal,

@@ -23,7 +23,7 @@ import typer
 from rich.console import Console
 
 from services.events.days import parse_day
-from services.exits import INPUT_PROBLEMS, OK
+from services.exits import INPUT_PROBLEMS, OK, Refused
 from services.ledger.db import DB_ENV_VAR, DEFAULT_URL
 from services.ledger.listing import Column, Format, Listing, json_bytes
 from services.terminal import progress_bar
@@ -31,6 +31,7 @@ from services.terminal import progress_bar
 if TYPE_CHECKING:
     from sqlalchemy import Engine
 
+    from services.archive.cut import CutPlan
     from services.games.profile import Profiles, RuleProfile
 
 archive_app = typer.Typer(help="The event archive's days; detaching the days past retention "
@@ -186,7 +187,7 @@ def replay(
     left_out = [said for said in (_unarchived_said(report.unarchived),
                                   _detached_said(report.detached)) if said is not None]
     if report.hands == 0 and left_out:
-        raise typer.BadParameter("; ".join(left_out), param_hint="--db")
+        raise Refused("; ".join(left_out))
     if report.hands == 0:
         message, option = _nothing_replayed(database, first_day, last_day, table)
         raise typer.BadParameter(message, param_hint=option)
@@ -239,18 +240,20 @@ def _unarchived_said(unarchived: dict[str, int]) -> str | None:
 
 
 def _detached_said(detached: dict[str, tuple[int, dt.date]]) -> str | None:
-    """What a replay says of the span's booked hands at tables whose first days are
-    detached: not compared, and why."""
+    """What a replay says of the span's booked hands it cannot reach at tables whose first
+    days are detached: not compared, why, and what to do."""
     if not detached:
         return None
     tables = sorted(detached)
     shown = ", ".join(f"{t} (through {detached[t][1].isoformat()})" for t in tables[:5]) + (
         f" and {len(tables) - 5:,} more" if len(tables) > 5 else "")
-    return (f"{sum(hands for hands, _ in detached.values()):,} booked hand(s) of the span are "
-            f"at tables whose first days are detached past retention ({shown}): a replay "
-            "starts a table at its first archived event, and the table as it stood then is "
-            "in the detached days, so they are not replayed; to replay them, restore those "
-            "days' tables and attach them again (docs/archive.md, Retention)")
+    return (f"{sum(hands for hands, _ in detached.values()):,} booked hand(s) of the span "
+            f"are not replayed: they are at tables whose first days are detached past "
+            f"retention ({shown}) and were booked on those days, or no checkpoint at the "
+            "cut holds the table as it stood there (days detached by a pitwatch that made "
+            "none; the reference engine); to replay them, restore those days' tables, "
+            "attach them again and run `pitwatch archive detach` again, which checkpoints "
+            "every table at the cut before it detaches (docs/archive.md, Retention)")
 
 
 def _nothing_replayed(engine: Engine, first_day: dt.date, last_day: dt.date,
@@ -325,7 +328,9 @@ def detach_command(
 ) -> None:
     """PostgreSQL: detach every day partition older than the retention period.
 
-    Detached, a day is kept cold: its rows stay, in a table of their own, still append-only."""
+    Detached, a day is kept cold: its rows stay, in a table of their own, still append-only.
+    Each table is checkpointed at the cut first, so its later hands stay re-derivable."""
+    from services.archive.cut import make_cut_checkpoints, plan_cut
     from services.archive.partitions import (
         RetentionRefused,
         detach_days,
@@ -336,7 +341,9 @@ def detach_command(
     from services.archive.partitions import (
         retention_years as years_of,
     )
+    from services.games.profiles import read_profiles
     from services.ledger.cli import open_for_reading
+    from services.ledger.gc_policy import tune_for_batches
 
     try:  # the option first: a bad --retention-years was reported as --db's
         years = years_of(retention_years)
@@ -347,11 +354,29 @@ def detach_command(
         days = detachable_days(engine, dt.datetime.now(dt.UTC).date(), years)
     except RetentionRefused as exc:
         raise typer.BadParameter(str(exc), param_hint="--db") from None
+    plans = plan_cut(engine, read_profiles(), days) if days else []
     if dry_run:
         for day in days:
             errors.print(f"would detach {partition_name(day)}", markup=False)
+        _cut_said(plans, "would make")
     else:
         at = dt.datetime.now(dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+        tune_for_batches()
+        cut = make_cut_checkpoints(engine, plans, read_profiles(), at)
+        if cut.failed:
+            errors.print(f"error: nothing detached: no checkpoint at the cut could be made "
+                         f"for {'; '.join(cut.failed)}; detached without one, the later "
+                         "hands of those tables could no longer be re-derived (fix what "
+                         "is named, `pitwatch verify` lists damaged segments, then run "
+                         "the detach again)", markup=False)
+            raise typer.Exit(INPUT_PROBLEMS)
+        for line in cut.noted:
+            errors.print(f"note: no checkpoint at the cut for {line}", markup=False)
+        if cut.made:
+            errors.print(f"made {cut.made:,} checkpoint(s) at the cut, replaying "
+                         f"{cut.lines:,} archived line(s) being detached since each "
+                         "table's last checkpoint: the tables' later hands stay "
+                         "re-derivable", markup=False)
         recorded = record_detached_days(engine, at)
         if recorded:
             errors.print(f"recorded where {recorded:,} chain(s) stood in days detached "
@@ -360,6 +385,20 @@ def detach_command(
             errors.print(f"detached {name} (keep it cold: pg_dump -t {name})", markup=False)
     errors.print(f"{len(days):,} day(s) older than {years} year(s)"
                  + (" (dry run)" if dry_run else ""), markup=False)
+
+
+def _cut_said(plans: list[CutPlan], verb: str) -> None:
+    """The dry run's line on the checkpoints the detach makes at the cut, and its cost."""
+    todo = [p for p in plans if not p.already and p.why_not is None]
+    for plan in plans:
+        if plan.why_not is not None:
+            errors.print(f"note: no checkpoint at the cut for table {plan.table_id}: "
+                         f"{plan.why_not}", markup=False)
+    if todo:
+        errors.print(f"{verb} {len(todo):,} checkpoint(s) at the cut (one per table, after "
+                     "its last event in those days), replaying "
+                     f"{sum(p.lines for p in todo):,} archived line(s) since each table's "
+                     "last checkpoint", markup=False)
 
 
 @archive_app.command("checkpoint")

@@ -11,9 +11,11 @@ what-if: the hands whose record would change are listed with the difference.
 Each table is replayed from its first archived event (a hand's outcome depends on the
 table as it stood: configuration, seating, stacks, the previous button), through the
 last hand of the span; hands ended outside the span are adjudicated but not compared. A
-table whose first days were detached past retention is not replayed (its hands are
-counted apart, ``ReplayReport.detached``): its first live event goes on from a table that
-only the detached days hold.
+table whose first days were detached past retention starts instead from the latest usable
+checkpoint before the span's hands (the one ``archive detach`` makes at the cut, or a
+later nightly one; native engine), as a report does: its first live event goes on from a
+table that only the detached days hold. Without one its hands are counted apart
+(``ReplayReport.detached``), and so are hands booked on the detached days.
 It drives the embedded runner (``EmbeddedRunner``), so it runs on the engine a run
 chooses (``PITWATCH_ENGINE``: the native core by default, the Python reference with
 ``python``), whose records are byte-identical.
@@ -30,7 +32,10 @@ import msgspec
 from sqlalchemy import Engine, select
 
 from services.adjudicator.embedded import EmbeddedRunner
+from services.adjudicator.engine import engine_name
+from services.adjudicator.native_runner import NativeRunner
 from services.adjudicator.steps import StepResult
+from services.archive.checkpoints import Checkpoint, start_for
 from services.archive.partitions import detached_tables
 from services.archive.queries import undated_hands
 from services.archive.reader import segment_bodies
@@ -64,9 +69,10 @@ class ReplayReport:
     # hand": QA). Table -> hands.
     unarchived: dict[str, int] = field(default_factory=dict)
     # Booked hands of the span at tables whose first days were detached past retention
-    # (``pitwatch archive detach``): the table as it stood at its first live event is in
-    # the detached days, so a replay from there judged every hand as a new table's and
-    # listed all as differing, exit 1 (QA). Table -> (hands, its last detached day).
+    # (``pitwatch archive detach``) that no checkpoint lets a replay reach: booked on the
+    # detached days, or at a table with no usable checkpoint at or after the cut (a
+    # replay from its first live event judged every hand as a new table's and listed all
+    # as differing, exit 1: QA). Table -> (hands, its last detached day).
     detached: dict[str, tuple[int, dt.date]] = field(default_factory=dict)
 
 
@@ -115,16 +121,54 @@ def replay_archive(engine: Engine, first_day: dt.date, last_day: dt.date, profil
         if table not in archived:
             report.unarchived[table] = len(wanted)
             continue
+        start = None
         if table in detached:
-            report.detached[table] = (len(wanted), detached[table])
-            continue
+            start, wanted = _start_after_cut(engine, table, wanted, detached[table],
+                                             runner_engine, report)
+            if start is None:
+                continue
         comparison = _Comparison(engine, table, wanted, report)
-        report.events += _replay_table(engine, table, comparison, profiles, runner_engine)
+        report.events += _replay_table(engine, table, comparison, profiles, runner_engine,
+                                       start)
         comparison.finish()
         report.tables += 1
         if on_table is not None:
             on_table(table, len(wanted))
     return report
+
+
+def _start_after_cut(engine: Engine, table: str, wanted: dict[str, dt.date | None],
+                     last_detached: dt.date, runner_engine: str | None,
+                     report: ReplayReport
+                     ) -> tuple[Checkpoint | None, dict[str, dt.date | None]]:
+    """A table whose first days are detached: the checkpoint its replay starts from (the
+    latest usable one before the span's live hands, as a report picks it: the one
+    ``archive detach`` makes at the cut, or a later one), and the hands to compare. Hands
+    booked on the detached days, and every hand when no checkpoint serves (or the engine
+    is the reference, which has no checkpoints), are counted in ``report.detached``."""
+    cold = _booked_through(engine, list(wanted), last_detached)
+    live = {h: d for h, d in wanted.items() if h not in cold}
+    gone = len(wanted) - len(live)
+    start = None
+    if live and engine_name(runner_engine) == "native":
+        start = start_for(engine, table, set(live))
+    if start is None:
+        gone = len(wanted)
+    if gone:
+        report.detached[table] = (gone, last_detached)
+    return start, live
+
+
+def _booked_through(engine: Engine, hand_ids: list[str], day: dt.date) -> set[str]:
+    """The hands the ledger booked on or before ``day`` (a hand booked without a day is
+    wanted by its live archived segment's day: after it)."""
+    found: set[str] = set()
+    with engine.connect() as conn:
+        for at in range(0, len(hand_ids), COMPARED_PER_QUERY):
+            found.update(conn.execute(select(Hand.hand_id).where(
+                Hand.hand_id.in_(hand_ids[at:at + COMPARED_PER_QUERY]),
+                Hand.day <= day)).scalars())
+    return found
 
 
 def _archived_tables(engine: Engine) -> set[str]:
@@ -233,7 +277,7 @@ REPLAY_BUFFER_BYTES = 4 * 1024 * 1024
 
 
 def _replay_table(engine: Engine, table_id: str, comparison: _Comparison, profiles: Profiles,
-                  runner_engine: str | None) -> int:
+                  runner_engine: str | None, start: Checkpoint | None = None) -> int:
     """The table's archived events through a fresh runner, until every wanted hand has a
     record (or the archive ends: then open hands close as at the end of a run), each
     record handed to ``comparison`` as ``encode_record`` gives it; returns the events
@@ -245,11 +289,14 @@ def _replay_table(engine: Engine, table_id: str, comparison: _Comparison, profil
     run, and decoded each record only to encode it again for the comparison."""
     runner = EmbeddedRunner(profiles, runner_engine, closed_hands=False)
     runner.encode_records()
+    if start is not None:  # the table as it stood there (native: ``_start_after_cut``)
+        assert isinstance(runner.impl, NativeRunner)
+        runner.impl.import_table(start.state)
     events = 0
     with engine.connect() as conn:
         pending: list[bytes] = []
         size = 0
-        for segment in segment_bodies(conn, table_id):
+        for segment in segment_bodies(conn, table_id, start.key if start else None):
             body = segment.body
             events += body.count(SEPARATOR) + 1
             pending.append(body)

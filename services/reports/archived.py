@@ -16,7 +16,7 @@ from sqlalchemy import Engine, select
 
 from services.adjudicator.engine import engine_name
 from services.archive.checkpoints import Checkpoint, Key, start_for
-from services.archive.partitions import detached_tables
+from services.archive.partitions import detached_before, detached_tables
 from services.archive.reader import bodies_through_hand, hand_table
 from services.ledger.archive_tables import ArchiveSegment, ArchiveTable
 from services.reports.replay import ArchivedEvents
@@ -35,7 +35,7 @@ def through_hand(engine: Engine, hand_id: str) -> ArchivedEvents | None:
     def bodies(_table: str, after: Key | None) -> Iterator[bytes]:
         return bodies_through_hand(engine, where, after)
 
-    return ArchivedEvents((where[0],), bodies, starts)
+    return ArchivedEvents((where[0],), bodies, starts, _cut_anchors(engine, starts))
 
 
 def tables_of(engine: Engine, hand_ids: list[str]) -> ArchivedEvents | None:
@@ -60,7 +60,22 @@ def tables_of(engine: Engine, hand_ids: list[str]) -> ArchivedEvents | None:
     def bodies(table: str, after: Key | None) -> Iterator[bytes]:
         return bodies_through_hand(engine, last[table], after)
 
-    return ArchivedEvents(tuple(sorted(last)), bodies, starts)
+    return ArchivedEvents(tuple(sorted(last)), bodies, starts, _cut_anchors(engine, starts))
+
+
+def _cut_anchors(engine: Engine, starts: dict[str, Checkpoint]) -> dict[str, tuple[int, str]]:
+    """The tables starting from the checkpoint at a retention cut (one on a detached day:
+    ``why_not_usable`` lets only the one after the last detached segment be used), each
+    with (seq, hash) where its chain stood there (``archive_detached``)."""
+    anchors = {}
+    with engine.connect() as conn:
+        for table, start in starts.items():
+            last = detached_tables(conn, table).get(table)
+            if last is not None and start.day <= last:
+                stood = detached_before(engine, table)
+                if stood is not None:
+                    anchors[table] = stood
+    return anchors
 
 
 def _cut_short(engine: Engine, tables: set[str], starts: dict[str, Checkpoint]) -> set[str]:
@@ -96,9 +111,11 @@ def archive_lacks(engine: Engine, table_id: str, subject: str = ARCHIVE_LACKS_HA
     if detached is not None:
         return (f"the event archive cannot re-derive this hand: table {table_id}'s first "
                 f"days, through {detached.isoformat()}, are detached past retention, and "
-                "no checkpoint made before the detach lets a replay start after them "
-                "(`pitwatch archive checkpoint` before a detach keeps the later hands "
-                "reportable; a day restored and attached again is read as before)")
+                "no checkpoint at that cut lets a replay start after them (the days were "
+                "detached by a pitwatch that made none, or it no longer matches the "
+                "archive): restore those days' tables, attach them again and run "
+                "`pitwatch archive detach` again, which checkpoints every table at the "
+                "cut before it detaches (docs/archive.md, Retention)")
     with engine.connect() as conn:
         held = conn.execute(select(ArchiveTable.table_id)
                             .where(ArchiveTable.table_id == table_id)).first()

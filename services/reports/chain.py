@@ -49,13 +49,19 @@ class ChainCheck:
 
 
 def verify_chain(
-    events: list[LoggedEvent], before: LoggedEvent | None, after: LoggedEvent | None
+    events: list[LoggedEvent], before: LoggedEvent | None, after: LoggedEvent | None,
+    cut: tuple[int, str] | None = None,
 ) -> ChainCheck:
-    """Check ``seq`` and ``prev_hash`` of each event against the event before it."""
+    """Check ``seq`` and ``prev_hash`` of each event against the event before it.
+    ``cut``: (seq, hash) of the event before the first when that one is in days detached
+    past retention (``archive_detached`` keeps where the chain stood there)."""
     links: list[ChainLink] = []
     previous = before
     for logged in events:
-        links.append(_link(logged, previous))
+        if previous is None and cut is not None:
+            links.append(_cut_link(logged, cut))
+        else:
+            links.append(_link(logged, previous))
         previous = logged
     last = events[-1] if events else None
     closing_ok, closing_note = _closing(last, after)
@@ -90,6 +96,25 @@ def _link(logged: LoggedEvent, previous: LoggedEvent | None) -> ChainLink:
         note = f"matches the hash of seq {previous.event.seq}" if not problems else ""
     return ChainLink(seq=event.seq, event_type=kind, prev_hash=event.prev_hash,
                      hash=logged.hash, ok=not problems, note=note or "; ".join(problems))
+
+
+def _cut_link(logged: LoggedEvent, cut: tuple[int, str]) -> ChainLink:
+    """The first live event's link to the last event of the detached days, as ``pitwatch
+    archive detach`` recorded it (the event itself is kept cold)."""
+    event = logged.event
+    seq, hash_ = cut
+    problems = []
+    if event.seq != seq + 1:
+        problems.append(f"seq {event.seq} follows seq {seq}, the last event of the days "
+                        "detached past retention (expected +1)")
+    if event.prev_hash != hash_:
+        problems.append(f"prev_hash {event.prev_hash[:16]}… but seq {seq}, in the days "
+                        f"detached past retention, hashed to {hash_[:16]}…")
+    note = (f"matches the hash of seq {seq}, the last event of the days detached past "
+            "retention (recorded by archive detach)") if not problems else ""
+    return ChainLink(seq=event.seq, event_type=str(event.__struct_config__.tag),
+                     prev_hash=event.prev_hash, hash=logged.hash, ok=not problems,
+                     note=note or "; ".join(problems))
 
 
 def _closing(last: LoggedEvent | None, after: LoggedEvent | None) -> tuple[bool | None, str]:

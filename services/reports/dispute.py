@@ -510,7 +510,7 @@ def _from_replay(report: DisputeReport, replay: HandReplay) -> None:
     ended = next((e for e in events
                   if isinstance(e, HandEndedEvent) and e.hand_id == replay.hand_id), None)
     report.ended_in_events = ended.ts if ended is not None else None
-    chain = verify_chain(replay.events, replay.before, replay.after)
+    chain = verify_chain(replay.events, replay.before, replay.after, replay.cut_before)
     report.chain = chain
     ok_by_position = [link.ok for link in chain.links]
     narrator = Narrator()

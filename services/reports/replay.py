@@ -78,6 +78,10 @@ class HandReplay:
     # its first event (a later day's file), else None: the table's state before it (its
     # configuration, its seats) is in the logs before, not in this one.
     table_starts_at: int | None = None
+    # (seq, hash) of the event before the hand's first when that one is in days detached
+    # past retention (the replay started at the checkpoint made at that cut): ``before``
+    # is then None, and the first link is checked against what ``archive detach`` kept.
+    cut_before: tuple[int, str] | None = None
 
 
 @dataclass(frozen=True)
@@ -93,6 +97,9 @@ class ArchivedEvents:
     tables: tuple[str, ...]
     bodies: Callable[[str, Key | None], Iterator[bytes]]
     starts: Mapping[str, Checkpoint] = field(default_factory=dict)
+    # Tables whose start is the checkpoint at a retention cut: (seq, hash) of the last
+    # event of their detached days, the anchor of a hand that begins the live archive.
+    cut_anchors: Mapping[str, tuple[int, str]] = field(default_factory=dict)
 
     def lines(self) -> list[bytes]:
         """Every line, held: the reference engine's replay, which reads a log."""
@@ -216,7 +223,7 @@ def _replay_archived(source: ArchivedEvents, wanted: set[str], profiles: Profile
         try:
             found, lines_before = _stream_table(
                 table_id, source.bodies(table_id, start.key if start else None), missing,
-                profiles, lines_before, start)
+                profiles, lines_before, start, source.cut_anchors.get(table_id))
         except _UnusableCheckpoint:  # from the table's first event, then
             found, lines_before = _stream_table(table_id, source.bodies(table_id, None),
                                                 missing, profiles, lines_before)
@@ -232,14 +239,16 @@ class _UnusableCheckpoint(Exception):
 
 
 def _stream_table(table_id: str, bodies: Iterator[bytes], wanted: set[str],
-                  profiles: Profiles, number: int, start: Checkpoint | None = None
-                  ) -> tuple[dict[str, HandReplay], int]:
+                  profiles: Profiles, number: int, start: Checkpoint | None = None,
+                  cut: tuple[int, str] | None = None) -> tuple[dict[str, HandReplay], int]:
     """One archived table whose first line is numbered ``number + 1``: bodies fed to a
     ``BulkHistory`` until one holds a line naming a wanted hand (found by the bytes the
     canonical JSON writes for it, then read as ``group_by_table`` reads a line); the
     lines not fed are kept from the last the intake takes (the span's anchor) on. Then the
     rest of the table is held and replayed. Returns the hands and the last line's number.
-    ``start``: the checkpoint ``bodies`` start after (its state, lines and rejections)."""
+    ``start``: the checkpoint ``bodies`` start after (its state, lines and rejections);
+    ``cut``: it is the one at a retention cut, and (seq, hash) of the detached days' last
+    event anchors a hand that begins the live archive (no line the intake takes between)."""
     marks = [canonical_json({"hand_id": h})[1:-1] for h in wanted]
     history = BulkHistory(profiles, [])
     if start is not None:
@@ -262,10 +271,16 @@ def _stream_table(table_id: str, bodies: Iterator[bytes], wanted: set[str],
         held += numbered
         if hit is not None:
             first_wanted = len(held) - len(lines) + hit
-            if start is not None and not _takes_one(held[:first_wanted]):
+            anchored = _takes_one(held[:first_wanted])
+            if start is not None and not anchored and cut is None:
                 raise _UnusableCheckpoint
-            return _replay_rest(table_id, held, first_wanted, bodies, number, wanted,
-                                profiles, history)
+            found, number = _replay_rest(table_id, held, first_wanted, bodies, number,
+                                         wanted, profiles, history)
+            if cut is not None:
+                for replay in found.values():
+                    if replay.before is None and replay.events:
+                        replay.cut_before = cut
+            return found, number
         keep = _span_anchor(held, len(held))  # the last line the intake takes
         history.feed(held[:keep])
         held = held[keep:]
