@@ -13,6 +13,7 @@ import datetime as dt
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 from sqlalchemy import Engine
@@ -170,3 +171,30 @@ def test_a_keeper_without_the_archive_books_only(engine: Engine) -> None:
     assert kept.posted.counts == {"posted": 120}
     assert count(engine, "hands") == 120 and count(engine, "archive_segments") == 0
     assert rows(engine, "SELECT MIN(day) FROM hands") == [(dt.date(2026, 1, 5).isoformat(),)]
+
+
+def test_a_batch_with_a_hand_the_database_refuses_is_booked_hand_by_hand_and_kept(
+        engine: Engine, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The ledger books inside the batch's transaction, in savepoints: a write the
+    database refuses is taken back alone, the batch's hands booked one by one (as
+    ``post_many`` books them on its own), and the rest of the batch kept with them."""
+    from sqlalchemy.exc import IntegrityError
+
+    import services.ledger.posting as posting
+
+    insert = posting._insert_new_hands
+    calls: list[int] = []
+
+    def refuses_the_second(*args: Any) -> None:
+        calls.append(1)
+        if len(calls) == 2:
+            raise IntegrityError("INSERT", None, Exception("refused"))
+        insert(*args)
+
+    monkeypatch.setattr(posting, "_insert_new_hands", refuses_the_second)
+    lines = simulated_log().lines
+    keep_as_it_goes(engine, lines, hands=7)
+    assert len(calls) > 9  # the refused batch's 7 hands then went one by one
+    assert count(engine, "hands") == len(run(lines).records)
+    assert [b for b in verify_archive(engine).breaks if not b.at_intake] == []
+    assert recheck_cases(engine).breaks == []
