@@ -23,6 +23,7 @@ pub mod short_eq;
 pub mod recycle;
 pub mod segment_pack;
 pub mod state;
+pub mod state_check;
 pub mod store;
 pub mod table;
 pub mod timestamp;

@@ -6,6 +6,7 @@
 
 use crate::json::Value;
 use crate::schema::TABLE_CONFIGURED;
+use crate::state_check;
 use crate::store::{put_event_id, put_str, put_varint, Previous, Reader};
 use crate::table::{ArchEvent, Between, Buy, Cut, Finding, Kept, OpenHand, Seated, Severity,
                    TableState};
@@ -262,7 +263,7 @@ impl<'a> In<'a> {
         let mut reader = Reader::new(rest);
         let id = reader.event_id();
         let used = reader.position();
-        if used > rest.len() {
+        if used > rest.len() || reader.overran() {
             return Err("table state is truncated".to_string());
         }
         self.pos += used;
@@ -321,6 +322,8 @@ pub fn import(raw: &[u8]) -> R<TableState> {
         t.kept.push(Kept { seq, event_id, hash });
     }
     t.rebuild_kept_filter();
+    // The missing ranges and successor hashes as read: a format 3 state's must already be
+    // as the exporter writes them (`state_check`); older formats' are normalised.
     let mut missing = Vec::new();
     for _ in 0..r.len()? {
         let first = r.i64()?;
@@ -333,6 +336,9 @@ pub fn import(raw: &[u8]) -> R<TableState> {
     for _ in 0..r.len()? {
         let s = r.i64()?;
         t.successor_prev.push((s, r.hash()?));
+    }
+    if format >= 3 {
+        state_check::check_ranges(&missing, &t.successor_prev)?;
     }
     t.successor_prev.sort_by_key(|(s, _)| *s);
     t.successor_prev.dedup_by_key(|(s, _)| *s);
@@ -352,6 +358,7 @@ pub fn import(raw: &[u8]) -> R<TableState> {
         t.set_config(&tree);
     }
     t.config_authorized = r.byte()? != 0;
+    let mut hand_seqs = Vec::new();
     for _ in 0..r.len()? {
         let seat = r.i64()?;
         let player_id = r.string()?;
@@ -401,7 +408,12 @@ pub fn import(raw: &[u8]) -> R<TableState> {
         let mut reader = Reader::new(&events);
         let mut previous = Previous::default();
         while !reader.at_end() && fps.len() < count {
-            fps.push(reader.next_event(&mut previous).event_id.fingerprint());
+            let event = reader.next_event(&mut previous);
+            fps.push(event.event_id.fingerprint());
+            hand_seqs.push(event.seq);
+        }
+        if reader.overran() || !reader.at_end() {
+            return Err("table state's open hand's events cannot be read".to_string());
         }
         t.open_hand = Some(OpenHand {
             hand_id,
@@ -447,6 +459,7 @@ pub fn import(raw: &[u8]) -> R<TableState> {
     if r.pos != raw.len() {
         return Err("table state has trailing bytes".to_string());
     }
+    state_check::check_table(&t, &hand_seqs)?;
     Ok(t)
 }
 
@@ -533,7 +546,7 @@ mod tests {
     #[test]
     fn missing_ranges_round_trip_and_a_format_2_state_s_single_seqs_become_ranges() {
         let mut t = TableState::new("T1");
-        t.last_seq = 10;
+        t.last_seq = (1 << 53) - 1;
         t.missing = vec![(3, 5), (9, (1 << 53) - 2)];
         t.successor_prev = vec![(5, [4; 32])];
         let bytes = export(&t);
@@ -544,6 +557,7 @@ mod tests {
         // the format byte, the table id (3 bytes), last_seq (1), last_hash (32) and the
         // number of remembered events (1).
         t.missing.clear();
+        t.last_seq = 10;
         let none = export(&t);
         assert_eq!((none[37], none[38]), (0, 0));
         let old = [&[2u8][..], &none[1..38], &[4, 6, 8, 10, 18], &none[39..]].concat();
@@ -572,5 +586,74 @@ mod tests {
         let mut bad = bytes;
         bad[0] = 9;
         assert!(import(&bad).is_err());
+    }
+
+    fn kept(seq: i64) -> Kept {
+        Kept { seq, event_id: crate::store::EventId::parse(&format!("00000000-0000-4000-8000-{seq:012}")), hash: [seq as u8; 32] }
+    }
+
+    /// A table at head 10 remembering `seqs` (as given, in that order) and missing `missing`.
+    fn with_window(seqs: &[i64], missing: &[(i64, i64)]) -> TableState {
+        let mut t = TableState::new("T1");
+        t.last_seq = 10;
+        t.kept = seqs.iter().map(|&s| kept(s)).collect();
+        t.missing = missing.to_vec();
+        t
+    }
+
+    #[test]
+    fn a_window_out_of_seq_order_is_refused_as_find_seq_would_miss_in_it() {
+        assert!(import(&export(&with_window(&[2, 3, 7], &[(4, 6)]))).is_ok());
+        let refused = |t: &TableState| import(&export(t)).err();
+        assert_eq!(refused(&with_window(&[2, 7, 3], &[])).as_deref(),
+                   Some("table state's duplicate window is out of seq order (seq 3 after seq 7)"));
+        assert_eq!(refused(&with_window(&[2, 3, 3], &[])).as_deref(),
+                   Some("table state's duplicate window is out of seq order (seq 3 after seq 3)"));
+        assert_eq!(refused(&with_window(&[0, 3], &[])).as_deref(),
+                   Some("table state's duplicate window holds seq 0, outside 1 to its head 10"));
+        assert_eq!(refused(&with_window(&[3, 11], &[])).as_deref(),
+                   Some("table state's duplicate window holds seq 11, outside 1 to its head 10"));
+        assert_eq!(refused(&with_window(&[3, 5], &[(4, 6)])).as_deref(),
+                   Some("table state's seq 5 is both remembered and missing"));
+        assert_eq!(refused(&with_window(&[], &[(4, 6), (2, 3)])).as_deref(),
+                   Some("table state's missing ranges are not ascending and apart (4-6 before 2-3)"));
+        assert_eq!(refused(&with_window(&[], &[(2, 3), (4, 6)])).as_deref(),
+                   Some("table state's missing ranges are not ascending and apart (2-3 before 4-6)"));
+        assert_eq!(refused(&with_window(&[], &[(4, 10)])).as_deref(),
+                   Some("table state's missing range 4-10 is not between 1 and its head 10"));
+        let mut stray = with_window(&[], &[(4, 6)]);
+        stray.successor_prev = vec![(8, [1; 32])];
+        assert_eq!(refused(&stray).as_deref(),
+                   Some("table state keeps a successor hash for seq 8, which is not missing"));
+    }
+
+    #[test]
+    fn an_open_hand_that_does_not_fit_its_window_is_refused_without_a_panic() {
+        let mut core = Core::new();
+        for raw in &open_hand_records() {
+            assert!(applied(&mut core, raw));
+        }
+        let whole = import(&export(&core.tables["T1"])).unwrap();
+        let hand_seqs = |t: &TableState| -> Vec<i64> {
+            crate::table::open_hand_events(t.open_hand.as_ref().unwrap(), &t.table_id).0.iter().map(|e| e.seq).collect()
+        };
+        assert_eq!(hand_seqs(&whole), vec![3, 4]);
+        let refused = |change: &dyn Fn(&mut TableState)| {
+            let mut t = whole.clone();
+            change(&mut t);
+            import(&export(&t)).err()
+        };
+        // Every cut of the hand's packed events: refused, none panics.
+        for cut in 0..whole.open_hand.as_ref().unwrap().events.len() {
+            assert!(refused(&|t| t.open_hand.as_mut().unwrap().events.truncate(cut)).is_some(), "{cut}");
+        }
+        assert_eq!(refused(&|t| t.open_hand.as_mut().unwrap().count = 3).as_deref(),
+                   Some("table state's open hand's events cannot be read"));
+        assert_eq!(refused(&|t| t.open_hand.as_mut().unwrap().remembered = 1).as_deref(),
+                   Some("table state's open hand remembers 1 events, not the 2 at or above seq 0"));
+        assert_eq!(refused(&|t| t.kept.push(kept(4))).as_deref(),
+                   Some("table state's seq 4 is both in the open hand and the duplicate window"));
+        assert_eq!(refused(&|t| t.last_seq = 3).as_deref(),
+                   Some("table state's open hand holds seq 4, outside 1 to its head 3"));
     }
 }

@@ -228,6 +228,9 @@ fn encode_value(out: &mut Vec<u8>, value: &Value<'_>, kind: &Kind) {
 pub struct Reader<'b> {
     bytes: &'b [u8],
     pos: usize,
+    /// A read went past the end (bytes not written by `encode`: a damaged state). Reads
+    /// past the end give zeros and never panic; `state::import` refuses what overran.
+    overran: bool,
 }
 
 /// One event as kept, decoded.
@@ -249,7 +252,12 @@ pub struct Decoded {
 
 impl<'b> Reader<'b> {
     pub fn new(bytes: &'b [u8]) -> Self {
-        Reader { bytes, pos: 0 }
+        Reader { bytes, pos: 0, overran: false }
+    }
+
+    /// Whether a read went past the end of the bytes.
+    pub fn overran(&self) -> bool {
+        self.overran
     }
 
     pub fn position(&self) -> usize {
@@ -261,7 +269,13 @@ impl<'b> Reader<'b> {
     }
 
     fn byte(&mut self) -> u8 {
-        let b = self.bytes.get(self.pos).copied().unwrap_or(0);
+        let b = match self.bytes.get(self.pos) {
+            Some(&b) => b,
+            None => {
+                self.overran = true;
+                0
+            }
+        };
         self.pos += 1;
         b
     }
@@ -286,9 +300,14 @@ impl<'b> Reader<'b> {
     /// A string as stored, borrowed from the storage (the bytes were a `&str`).
     fn text(&mut self) -> Cow<'b, str> {
         let len = self.varint() as usize;
-        let end = (self.pos + len).min(self.bytes.len());
-        let s = String::from_utf8_lossy(&self.bytes[self.pos..end]);
-        self.pos = end;
+        // Bounded by the bytes (a damaged length must not slice past them).
+        let start = self.pos.min(self.bytes.len());
+        let end = start.saturating_add(len).min(self.bytes.len());
+        if end - start < len || self.pos > start {
+            self.overran = true;
+        }
+        let s = String::from_utf8_lossy(&self.bytes[start..end]);
+        self.pos = end.max(self.pos);
         s
     }
 
@@ -322,7 +341,8 @@ impl<'b> Reader<'b> {
     /// The next event; `prev` as for `encode`.
     pub fn next_event(&mut self, prev: &mut Previous) -> Decoded {
         let type_index = self.byte();
-        let seq = prev.seq + unzigzag(self.varint());
+        // Wrapping: damaged bytes must not overflow (`state::import` checks the seqs).
+        let seq = prev.seq.wrapping_add(unzigzag(self.varint()));
         let event_id = self.event_id();
         let common = self.byte() as usize;
         // The common prefix and the stored rest, inline (every event of a hand that closes

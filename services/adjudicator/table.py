@@ -34,6 +34,7 @@ from services.adjudicator.archiving import (
 from services.adjudicator.intake import ParsedEvent
 from services.adjudicator.open_hand import OpenHand, pack_event, unpack_events
 from services.adjudicator.segments import BetweenRun, HandCut, Segment
+from services.adjudicator.state_check import check_state
 from services.adjudicator.window import Window, fingerprint
 from services.events.bounds import (
     MAX_BUYS_PER_SEAT,
@@ -130,7 +131,12 @@ def encode_state(state: TableState) -> bytes:
 
 
 def decode_state(raw: bytes) -> TableState:
-    return _state_decoder.decode(raw)
+    """A state ``encode_state`` wrote. msgspec's ValueError: not one; ``BadTableState``
+    (a ValueError): one that breaks what the chain check relies on (its window out of
+    seq order, say: ``services.adjudicator.state_check``)."""
+    state = _state_decoder.decode(raw)
+    check_state(state)
+    return state
 
 
 # ---------------------------------------------------------------- chain (SURV-9)
