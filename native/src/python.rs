@@ -664,7 +664,12 @@ impl Engine {
 
     /// Restore a table exported by `export_table` (replacing what this engine had of it).
     fn import_table(&mut self, raw: &[u8]) -> PyResult<String> {
-        let table = self.core.set_up(state::import(raw).map_err(PyValueError::new_err)?);
+        // A state is input: a panic on one the import does not foresee is its refusal (a
+        // ValueError, which the caller says in one line), never a PanicException.
+        let imported = catch_unwind(|| state::import(raw)).unwrap_or_else(|_| {
+            Err("table state cannot be read (the native core failed on it)".to_string())
+        });
+        let table = self.core.set_up(imported.map_err(PyValueError::new_err)?);
         let id = table.table_id.clone();
         self.core.tables.insert(id.clone(), table);
         Ok(id)

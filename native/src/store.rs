@@ -348,7 +348,13 @@ impl<'b> Reader<'b> {
         // The common prefix and the stored rest, inline (every event of a hand that closes
         // is decoded: no allocation for its ts).
         let rest = self.text();
-        let ts = Timestamp::joined(&prev.ts[..common.min(prev.ts.len())], &rest);
+        // On a char boundary: damaged bytes may have made `ts` hold a replacement char
+        // (a timestamp as encoded is ASCII, where every index is one).
+        let mut common = common.min(prev.ts.len());
+        while !prev.ts.is_char_boundary(common) {
+            common -= 1;
+        }
+        let ts = Timestamp::joined(&prev.ts[..common], &rest);
         let marker = self.byte();
         let prev_newline = marker >= 2;
         let prev_hash = match marker % 2 {
@@ -372,7 +378,7 @@ impl<'b> Reader<'b> {
         let data = self.read_struct(body);
         prev.seq = seq;
         // The prefix stays; only the rest changes (no second reading of `ts`).
-        prev.ts.truncate(common.min(prev.ts.len()));
+        prev.ts.truncate(common);
         prev.ts.push_str(&rest);
         Decoded { type_index, seq, event_id, ts, prev_hash, prev_newline, table_id, hand_id, source, data }
     }
@@ -421,6 +427,11 @@ impl<'b> Reader<'b> {
                 let n = self.varint() as usize;
                 let mut items = Vec::with_capacity(n.min(4096));
                 for _ in 0..n {
+                    // Damaged bytes: a length past the end stops here (each item reads a
+                    // byte at least), not after `n` items of zeros (memory).
+                    if self.overran {
+                        break;
+                    }
                     items.push(self.read_value(inner));
                 }
                 Value::Array(items)
@@ -430,10 +441,16 @@ impl<'b> Reader<'b> {
                 let n = self.varint() as usize;
                 let mut tables = Vec::with_capacity(n.min(4096));
                 for _ in 0..n {
+                    if self.overran {
+                        break;
+                    }
                     let name = self.string();
                     let m = self.varint() as usize;
                     let mut entries = Vec::with_capacity(m.min(4096));
                     for _ in 0..m {
+                        if self.overran {
+                            break;
+                        }
                         let key = self.string();
                         entries.push((Cow::Owned(key), Value::Int(unzigzag(self.varint()))));
                     }
@@ -520,6 +537,17 @@ mod tests {
         }
         assert_eq!(card_index("2c"), Some(0));
         assert_eq!(card_index("As"), Some(51));
+    }
+
+    #[test]
+    fn a_list_longer_than_the_bytes_left_stops_at_their_end() {
+        // A damaged length (2**62 items) must not read zeros until memory runs out.
+        let mut bytes = vec![0x80u8; 8];
+        bytes.push(0x40);
+        let mut reader = Reader::new(&bytes);
+        let list = reader.read_value(&Kind::List(&Kind::Bool, 4));
+        assert!(reader.overran());
+        assert!(matches!(list, Value::Array(items) if items.len() <= 1));
     }
 
     #[test]
