@@ -17,9 +17,6 @@ engines and both databases.
 from __future__ import annotations
 
 import gzip
-import os
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -33,38 +30,18 @@ from services.log_checks import read_head
 from services.log_run import run_file
 from services.recording import RunKeeper
 from tests.profiles import PROFILES
-from tests.unit.archive.test_carry import cut_inside_hands, simulated_clean_log
+from tests.unit.archive.test_carry import simulated_clean_log
 from tests.unit.archive.test_unknown_profile_later import CASINO, casino_log, casino_profiles
-from tests.unit.cli.helpers import Ran, assert_one_line_usage_error, pitwatch
-from tests.unit.ledger.dbread import rows, whole_database
+from tests.unit.cli.helpers import assert_one_line_usage_error, pitwatch
+from tests.unit.cli.refusals import ENGINES, database, piped, two_days
+from tests.unit.ledger.dbread import rows
 from tests.unit.reports.logs import rechain
-
-ENGINES = ("native", "python")
-REPO = Path(__file__).resolve().parents[3]
 
 
 @pytest.fixture
 def ledger(engine: Engine, db_url: str) -> str:
     """``db_url``, its ledger made (the SQLite file's folder too)."""
     return db_url
-
-
-def database(url: str) -> dict[str, list[tuple[Any, ...]]]:
-    """Every row of the database (ledger, archive, cases, kept states)."""
-    db = open_ledger(url)
-    try:
-        return whole_database(db)
-    finally:
-        db.dispose()
-
-
-def piped(data: bytes, *args: str) -> Ran:
-    """``... | pitwatch adjudicate - ARGS``, as a process (``-`` is the process's own
-    standard input, read once)."""
-    ran = subprocess.run([sys.executable, "-m", "services.cli", "adjudicate", "-", *args],
-                         cwd=REPO, input=data, capture_output=True, check=False,
-                         env={**os.environ, "COLUMNS": "1000"})
-    return Ran(ran.returncode, ran.stdout.decode(), ran.stderr.decode())
 
 
 # ---------------------------------------------------------------- PITWATCH_PROFILES
@@ -94,7 +71,7 @@ def test_a_table_under_a_profile_this_run_lacks_is_not_booked(
         ran = pitwatch("adjudicate", str(log), "--engine", engine_name, "--ledger", ledger)
         assert_one_line_usage_error(ran, repr(CASINO), "PITWATCH_PROFILES",
                                     "nothing was booked")
-    ran = piped(casino_day.read_bytes(), "--engine", engine_name, "--ledger", ledger)
+    ran = piped("adjudicate", casino_day.read_bytes(), "--engine", engine_name, "--ledger", ledger)
     assert_one_line_usage_error(ran, repr(CASINO), "PITWATCH_PROFILES", "nothing was booked")
     assert database(ledger) == before
 
@@ -125,13 +102,7 @@ def test_without_a_ledger_the_finding_names_the_variable(tmp_path: Path) -> None
 
 @pytest.fixture
 def days(tmp_path: Path) -> tuple[Path, Path]:
-    """Two days of two HCF tables, a hand across the midnight, written gzip."""
-    paths = []
-    for n, day in enumerate(cut_inside_hands(simulated_clean_log(), 2), start=1):
-        path = tmp_path / f"2026-01-0{4 + n}.jsonl.gz"
-        path.write_bytes(gzip.compress(day))
-        paths.append(path)
-    return paths[0], paths[1]
+    return two_days(tmp_path)
 
 
 @pytest.mark.parametrize("engine_name", ENGINES)
@@ -151,14 +122,16 @@ def test_a_day_after_one_run_without_leave_open_is_refused_before_booking(
                                 "nothing was booked",
                                 "cat DAY1 DAY2 | pitwatch adjudicate - --leave-open")
     assert database(ledger) == before
-    ran = piped(gzip.decompress(day2.read_bytes()), "--leave-open", "--engine", engine_name,
+    ran = piped("adjudicate", gzip.decompress(day2.read_bytes()), "--leave-open", "--engine", engine_name,
                 "--ledger", ledger)
     assert_one_line_usage_error(ran, "no state was kept for them", "nothing was booked")
     assert database(ledger) == before
 
 
+@pytest.mark.parametrize(("command", "option"), [("adjudicate", "--ledger"),
+                                               ("surveil", "--db")])
 def test_the_refusal_says_where_each_table_starts_and_how_far_it_is_archived(
-        days: tuple[Path, Path], tmp_path: Path) -> None:
+        days: tuple[Path, Path], tmp_path: Path, command: str, option: str) -> None:
     day1, day2 = days
     url = f"sqlite:///{tmp_path}/ledger.sqlite"
     pitwatch("adjudicate", str(day1), "--ledger", url)
@@ -169,7 +142,7 @@ def test_the_refusal_says_where_each_table_starts_and_how_far_it_is_archived(
         archived = {str(t): int(s) for t, s in conn.exec_driver_sql(
             "SELECT table_id, last_seq FROM archive_tables")}
     db.dispose()
-    line = pitwatch("adjudicate", str(day2), "--ledger", url, columns=1000).error_lines[0]
+    line = pitwatch(command, str(day2), option, url, columns=1000).error_lines[0]
     for table, seq in head.first_seq.items():
         assert seq == archived[table] + 1
         assert (f"{table} (this log starts at its seq {seq:,}, the archive holds it through "
@@ -187,7 +160,7 @@ def test_the_days_given_together_as_advised_book_the_rest(
     pitwatch("adjudicate", str(day1), "--ledger", url)
     assert pitwatch("adjudicate", str(day2), "--leave-open", "--ledger", url).code == 2
     both = gzip.decompress(day1.read_bytes()) + gzip.decompress(day2.read_bytes())
-    ran = piped(both, "--leave-open", "--ledger", url)
+    ran = piped("adjudicate", both, "--leave-open", "--ledger", url)
     assert ran.code == 1, ran.stderr  # the conflicts: the hands booked incomplete on day 1
     assert "NO_CONFIGURATION" not in ran.stderr
     assert "2 conflict" in ran.stderr, ran.stderr

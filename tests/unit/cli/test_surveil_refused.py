@@ -16,24 +16,16 @@ when its run ends, before anything is stored).
 from __future__ import annotations
 
 import gzip
-import os
-import subprocess
-import sys
 from pathlib import Path
-from typing import Any
 
 import pytest
 from sqlalchemy import Engine, create_engine
 
-from services.ledger.db import open_ledger
-from services.log_checks import read_head
-from tests.unit.archive.test_carry import cut_inside_hands, simulated_clean_log
 from tests.unit.archive.test_unknown_profile_later import CASINO, casino_log, casino_profiles
-from tests.unit.cli.helpers import Ran, assert_one_line_usage_error, pitwatch
-from tests.unit.ledger.dbread import rows, whole_database
+from tests.unit.cli.helpers import assert_one_line_usage_error, pitwatch
+from tests.unit.cli.refusals import ENGINES, database, piped, two_days
+from tests.unit.ledger.dbread import rows
 
-ENGINES = ("native", "python")
-REPO = Path(__file__).resolve().parents[3]
 ADVICE = "cat DAY1 DAY2 | pitwatch surveil - --leave-open --db URL"
 
 
@@ -43,32 +35,9 @@ def ledger(engine: Engine, db_url: str) -> str:
     return db_url
 
 
-def database(url: str) -> dict[str, list[tuple[Any, ...]]]:
-    """Every row of the database (ledger, archive, cases, kept and surveillance states)."""
-    db = open_ledger(url)
-    try:
-        return whole_database(db)
-    finally:
-        db.dispose()
-
-
-def piped(data: bytes, *args: str, engine: str | None = None) -> Ran:
-    """``... | pitwatch surveil - ARGS``, as a process (standard input read once)."""
-    env = {**os.environ, "COLUMNS": "1000"}
-    if engine is not None:
-        env["PITWATCH_ENGINE"] = engine
-    ran = subprocess.run([sys.executable, "-m", "services.cli", "surveil", "-", *args],
-                         cwd=REPO, input=data, capture_output=True, check=False, env=env)
-    return Ran(ran.returncode, ran.stdout.decode(), ran.stderr.decode())
-
-
 @pytest.fixture
 def days(tmp_path: Path) -> tuple[Path, Path]:
-    """Two days of two HCF tables, a hand across the midnight; day 2 written gzip."""
-    day1, day2 = cut_inside_hands(simulated_clean_log(), 2)
-    (tmp_path / "2026-01-05.jsonl").write_bytes(day1)
-    (tmp_path / "2026-01-06.jsonl.gz").write_bytes(gzip.compress(day2))
-    return tmp_path / "2026-01-05.jsonl", tmp_path / "2026-01-06.jsonl.gz"
+    return two_days(tmp_path)
 
 
 # ---------------------------------------------------------------- no state kept
@@ -93,29 +62,10 @@ def test_a_day_after_one_adjudicated_without_leave_open_is_refused_before_storin
                                 "no state was kept for them", "--leave-open",
                                 "nothing was stored", ADVICE)
     assert database(ledger) == before
-    ran = piped(gzip.decompress(day2.read_bytes()), "--db", ledger, engine=engine_name)
+    ran = piped("surveil", gzip.decompress(day2.read_bytes()), "--db", ledger, engine=engine_name)
     assert_one_line_usage_error(ran, "no state was kept for them", "nothing was stored",
                                 ADVICE)
     assert database(ledger) == before
-
-
-def test_the_refusal_says_where_each_table_starts_and_how_far_it_is_archived(
-        days: tuple[Path, Path], tmp_path: Path) -> None:
-    day1, day2 = days
-    url = f"sqlite:///{tmp_path}/ledger.sqlite"
-    pitwatch("adjudicate", str(day1), "--ledger", url)
-    head = read_head(day2, ["T001", "T002"])
-    assert head is not None and set(head.first_seq) == {"T001", "T002"}
-    db = create_engine(url)
-    with db.connect() as conn:
-        archived = {str(t): int(s) for t, s in conn.exec_driver_sql(
-            "SELECT table_id, last_seq FROM archive_tables")}
-    db.dispose()
-    line = pitwatch("surveil", str(day2), "--db", url, columns=1000).error_lines[0]
-    for table, seq in head.first_seq.items():
-        assert seq == archived[table] + 1
-        assert (f"{table} (this log starts at its seq {seq:,}, the archive holds it through "
-                f"seq {archived[table]:,})") in line
 
 
 def test_the_days_given_together_as_advised_are_surveilled(
@@ -126,8 +76,8 @@ def test_the_days_given_together_as_advised_are_surveilled(
     url = f"sqlite:///{tmp_path}/ledger.sqlite"
     pitwatch("adjudicate", str(day1), "--ledger", url)
     assert pitwatch("surveil", str(day2), "--db", url).code == 2
-    both = day1.read_bytes() + gzip.decompress(day2.read_bytes())
-    ran = piped(both, "--leave-open", "--db", url)
+    both = gzip.decompress(day1.read_bytes()) + gzip.decompress(day2.read_bytes())
+    ran = piped("surveil", both, "--leave-open", "--db", url)
     assert ran.code == 0, ran.stderr
     assert "no state was kept" not in ran.stderr and "rejected" not in ran.stderr
     db = create_engine(url)
@@ -160,7 +110,7 @@ def test_a_table_under_a_profile_this_run_lacks_is_not_surveilled_into_the_datab
     ran = pitwatch("surveil", str(log), "--db", ledger, columns=1000)
     assert_one_line_usage_error(ran, repr(CASINO), "PITWATCH_PROFILES", "nothing was stored")
     assert database(ledger) == before
-    ran = piped(log.read_bytes(), "--db", ledger)  # met as it is read, refused at its end
+    ran = piped("surveil", log.read_bytes(), "--db", ledger)  # met as it is read, refused at its end
     assert_one_line_usage_error(ran, repr(CASINO), "PITWATCH_PROFILES", "nothing was stored")
     assert database(ledger) == before
     ran = pitwatch("surveil", str(log), "--db", f"sqlite:///{tmp_path}/new.sqlite")
