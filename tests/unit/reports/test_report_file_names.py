@@ -67,24 +67,32 @@ def _as_table(events: list[dict[str, Any]], table: str) -> list[dict[str, Any]]:
     return out
 
 
-def test_two_tables_whose_ids_read_alike_get_a_report_each(tmp_path: Path) -> None:
-    t001 = [orjson.loads(line) for line in simulated_log(tables=1).lines]
-    events = sorted(_as_table(t001, "A<1>") + _as_table(t001, "A_1_"),
-                    key=lambda e: (e["ts"], e["table_id"]))
-    log = tmp_path / "day.jsonl"
+def reports_of_day(events: list[dict[str, Any]], folder: Path) -> tuple[Path, str]:
+    """The folder ``report daily -o`` wrote the day's reports to (daily.html and a
+    hand-*.html per hand to review), ``events`` adjudicated into a ledger first, and what
+    the command said on stderr."""
+    log = folder / "day.jsonl"
     log.write_bytes(b"".join(orjson.dumps(e) + b"\n" for e in events))
-    url = f"sqlite:///{tmp_path}/day.sqlite"
+    url = f"sqlite:///{folder}/day.sqlite"
     pitwatch("adjudicate", str(log), "--ledger", url)  # exit 1: the injected faults
-    out = tmp_path / "out"
+    out = folder / "out"
     out.mkdir()
     ran = pitwatch("report", "daily", "--date", "2026-01-05", "--ledger", url, "--events",
                    str(log), "-o", str(out / "daily.html"), "--generated-at", STAMP)
     assert ran.code == 0, ran.stderr
+    return out, ran.stderr
+
+
+def test_two_tables_whose_ids_read_alike_get_a_report_each(tmp_path: Path) -> None:
+    t001 = [orjson.loads(line) for line in simulated_log(tables=1).lines]
+    events = sorted(_as_table(t001, "A<1>") + _as_table(t001, "A_1_"),
+                    key=lambda e: (e["ts"], e["table_id"]))
+    out, said = reports_of_day(events, tmp_path)
     page = (out / "daily.html").read_text()
     links = re.findall(r'<tr><td class="id"><a href="([^"]+)">([^<]+)</a>', page)
     angled = [(href, shown) for href, shown in links if shown.startswith("A&lt;1&gt;-")]
     assert angled and len(links) == 2 * len(angled)  # the same hands at both tables
-    written = re.search(r"wrote (\d+) dispute report\(s\)", ran.stderr)
+    written = re.search(r"wrote (\d+) dispute report\(s\)", said)
     assert written is not None and int(written.group(1)) == len(links)
     assert len(list(out.glob("hand-*.html"))) == len(links)
     for href, shown in links:

@@ -14,9 +14,7 @@ from pathlib import Path
 import orjson
 
 from tests.unit.archive.support import simulated_log
-from tests.unit.cli.helpers import pitwatch
-from tests.unit.reports.test_from_archive import STAMP
-from tests.unit.reports.test_report_file_names import _as_table
+from tests.unit.reports.test_report_file_names import _as_table, reports_of_day
 
 # The event contract refuses a control character in a string (Cc: an escape, a line
 # break), not the bidirectional controls (Cf); a control character that reaches the
@@ -29,15 +27,7 @@ CONTROLS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\
 def test_the_daily_and_dispute_reports_show_control_characters_as_escapes(
         tmp_path: Path) -> None:
     events = _as_table([orjson.loads(line) for line in simulated_log(tables=1).lines], TABLE)
-    log = tmp_path / "day.jsonl"
-    log.write_bytes(b"".join(orjson.dumps(e) + b"\n" for e in events))
-    url = f"sqlite:///{tmp_path}/day.sqlite"
-    pitwatch("adjudicate", str(log), "--ledger", url)  # exit 1: the injected faults
-    out = tmp_path / "out"
-    out.mkdir()
-    ran = pitwatch("report", "daily", "--date", "2026-01-05", "--ledger", url, "--events",
-                   str(log), "-o", str(out / "daily.html"), "--generated-at", STAMP)
-    assert ran.code == 0, ran.stderr
+    out, _ = reports_of_day(events, tmp_path)
     daily = (out / "daily.html").read_text()
     disputes = sorted(out.glob("hand-*.html"))
     assert disputes
