@@ -12,6 +12,7 @@ import logging
 from dataclasses import dataclass
 
 from services.adjudicator.integrity import common_findings
+from services.adjudicator.record_bound import stated_findings, unstatable
 from services.adjudicator.recorded import POT, RecordedHand, record_hand
 from services.events.contract import (
     AdjudicationRecord,
@@ -42,7 +43,8 @@ class ChainInfo:
 def rejected_record(
     table_id: str, hand_id: str, findings: list[Finding], game: str | None = None
 ) -> AdjudicationRecord:
-    """A hand whose events could not be adjudicated; the findings say why."""
+    """A hand whose events could not be adjudicated; the findings say why (amounts
+    stated within the record's bound: ``record_bound``)."""
     return AdjudicationRecord(
         v=1,
         table_id=table_id,
@@ -52,7 +54,7 @@ def rejected_record(
         rule_profile=None,
         expected=None,
         recorded=None,
-        findings=findings,
+        findings=stated_findings(findings),
     )
 
 
@@ -334,6 +336,14 @@ def _build_record(
     findings: list[Finding],
     chain: ChainInfo | None,
 ) -> AdjudicationRecord:
+    """The record; ``rejected`` when its settlement is beyond what a record can state
+    (``record_bound``: GEN-8 cannot be checked, the ledger could not book it)."""
+    expected = None if outcome.unverified is not None else _side(
+        outcome.net, outcome.house, rake_due(outcome))
+    recorded_side = _side(recorded.net, recorded.house, recorded.rake)
+    beyond = unstatable(expected, recorded_side, recorded.movements)
+    if beyond is not None:
+        return rejected_record(hand.table.table_id, hand.hand_id, [*findings, beyond], game)
     started = next((e for e in hand.events if isinstance(e, HandStartedEvent)), None)
     ended = next((e for e in hand.events if isinstance(e, HandEndedEvent)), None)
     config = hand.table.config
@@ -344,10 +354,9 @@ def _build_record(
         game=game,  # type: ignore[arg-type]
         status=record_status(outcome, recorded, findings),  # type: ignore[arg-type]
         rule_profile=rule_profile,
-        expected=None if outcome.unverified is not None else _side(
-            outcome.net, outcome.house, rake_due(outcome)),
-        recorded=_side(recorded.net, recorded.house, recorded.rake),
-        findings=findings,
+        expected=expected,
+        recorded=recorded_side,
+        findings=stated_findings(findings),
         players=(
             {str(s.seat): s.player_id for s in started.data.seats} if started else None
         ),

@@ -182,15 +182,22 @@ fn finish(hand: &ClosedHand, config: &Value<'_>, game: &'static str, rake_rule: 
     build(hand, config, game, rule_profile, &outcome, recorded, findings, with_chain)
 }
 
-fn check_findings(findings: &[RFinding]) -> Result<(), Defer> {
-    if findings.iter().any(|f| f.amount.map_or(false, |a| !(-MAX_SAFE..=MAX_SAFE).contains(&a))) {
-        return Err(Defer("a finding amount beyond the contract's bound"));
-    }
-    Ok(())
+/// `record_bound.stated_findings`: a finding amount beyond the record's bound is stated
+/// at it (its sign kept), the message giving the exact number; the finding stands.
+fn stated_findings(findings: Vec<RFinding>) -> Vec<RFinding> {
+    findings.into_iter().map(|mut f| {
+        if let Some(amount) = f.amount.filter(|a| !(-MAX_SAFE..=MAX_SAFE).contains(a)) {
+            let capped = if amount > 0 { MAX_SAFE } else { -MAX_SAFE };
+            f.message = format!("{} (amount {} chips: beyond the record's bound of {}, stated as {})",
+                                f.message, amount, MAX_SAFE, capped);
+            f.amount = Some(capped);
+        }
+        f
+    }).collect()
 }
 
 fn rejected(hand: &ClosedHand, game: &'static str, findings: Vec<RFinding>) -> Result<Adjudicated, Defer> {
-    check_findings(&findings)?;
+    let findings = stated_findings(findings);
     let record = Record {
         table_id: hand.table_id.clone(), hand_id: hand.hand_id.clone(), game: Some(game),
         status: "rejected", rule_profile: None, expected: None, recorded: None, findings,
@@ -374,7 +381,6 @@ fn side(net: &BTreeMap<i64, Chips>, house: Chips, rake: &BTreeMap<RakeKey, Chips
 #[allow(clippy::too_many_arguments)]
 fn build(hand: &ClosedHand, config: &Value<'_>, game: &'static str, rule_profile: &str, outcome: &Outcome,
          recorded: RecordedHand, findings: Vec<RFinding>, with_chain: bool) -> Result<Adjudicated, Defer> {
-    check_findings(&findings)?;
     if recorded.movements.iter().any(|m| !(1..=MAX_SAFE).contains(&m.amount)) {
         return Err(Defer("a movement beyond the contract's bound"));
     }
@@ -397,6 +403,7 @@ fn build(hand: &ClosedHand, config: &Value<'_>, game: &'static str, rule_profile
     let recorded_side = side(&recorded.net, recorded.house, &recorded.rake)?;
     let settle = recorded.net.iter().map(|(seat, net)| (*seat, *net as i64)).collect();
     let status = status(outcome, &recorded, &findings);
+    let findings = stated_findings(findings);
     let record = Record {
         table_id: hand.table_id.clone(),
         hand_id: hand.hand_id.clone(),

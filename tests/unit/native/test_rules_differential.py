@@ -26,7 +26,7 @@ from services.adjudicator.adjudicate import adjudicate_hand
 from services.adjudicator.embedded import adjudicate_lines
 from services.adjudicator.native_runner import NativeRunner
 from services.adjudicator.python_runner import ReferenceRunner
-from services.events.contract import encode_record
+from services.events.contract import decode_record, encode_record
 from services.games.profile import Profiles, RuleProfile
 from services.simulator.handbuilder import build_hand
 from services.simulator.run import available_faults
@@ -291,7 +291,10 @@ def test_a_posted_paytable_key_naming_no_length_is_left_to_the_reference(key: st
 
 def test_what_the_core_defers_is_adjudicated_by_the_python_rules() -> None:
     """Chips whose settlement leaves the contract's bound: the hand goes to the Python
-    rules, which decide it."""
+    rules, which decide it: the Ante, bonus and raise of 2^52 each return to seat 2 as
+    one movement of 3 x 2^52 at ``hand_ended``, beyond what a record can state, so the
+    hand is rejected (HAND_REJECTED, GEN-8; it was a ``discrepancy`` whose record the
+    ledger refused), its record within the contract."""
     cfg = sc.config(max_wager=2**53 - 1)
     hand = build_hand(cfg, [*sc.started(1, {1: 2**53 - 1, 2: 2**53 - 1}),
                             *sc.wager(2, "ante", 2**52), *sc.wager(2, "flush_bonus", 2**52),
@@ -299,7 +302,12 @@ def test_what_the_core_defers_is_adjudicated_by_the_python_rules() -> None:
                             *sc.raise_(2, 2**52), *sc.ended()])
     native, why = NativeRunner(PROFILES).adjudicate_hand(hand)
     assert native is None and why is not None and "bound" in why
-    assert adjudicate_hand(hand, PROFILES).status == "discrepancy"  # the reference decides
+    record = adjudicate_hand(hand, PROFILES)  # the reference decides
+    assert record.status == "rejected"
+    assert (record.findings[-1].code, record.findings[-1].rule) == ("HAND_REJECTED", "GEN-8")
+    assert record.findings[-1].message.startswith(
+        f"the recorded movements: {3 * 2**52} chips, beyond")
+    decode_record(encode_record(record))
 
 
 def test_a_panic_in_the_rules_is_caught_and_the_hand_goes_to_the_python_rules() -> None:
