@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import NamedTuple
@@ -68,8 +69,8 @@ class RakeLine(NamedTuple):
 class HandEntry:
     """Everything one record writes, or why it is refused (``refusal`` is then set and
     ``postings``/``rake`` are empty: a refused hand is stored with no chips booked).
-    ``invalid``: why the record breaks the contract; such a record is refused and not
-    stored at all (its own fields may not fit the columns)."""
+    ``invalid``: why the record breaks the contract; such a record is refused and stored
+    as its ``stand_in`` (its own fields may not fit the columns)."""
 
     record: AdjudicationRecord
     record_json: str
@@ -156,6 +157,52 @@ def book(entry: HandEntry) -> HandEntry:
         entry.rake.clear()
         entry.refusal = refusal_finding(f"hand {entry.hand_id} not booked: {exc}")
     return entry
+
+
+# The record's fields a stand-in keeps when they meet the contract: what the hands row,
+# the daily report and ``pitwatch verify`` read of a hand (its day, its events' span).
+_KEPT_FIELDS = ("game", "rule_profile", "players", "dealer_id", "rake_mode", "ended_at",
+                "first_seq", "last_seq", "last_hash")
+_AT_FIELD = re.compile(r"at `\$\.([a-z_]+)")
+
+
+def stand_in(entry: HandEntry) -> HandEntry | None:
+    """What the ledger stores of a record that breaks the contract: a record that meets it,
+    with the hand's identity and every field of ``_KEPT_FIELDS`` that is within the
+    contract, and no chips, findings or sides; refused with ``entry``'s reason. None when
+    even the hand's identity breaks the contract (the refusal is then only reported).
+
+    Why (QA, helper 68): such a record was refused and reported "on file with its reason"
+    but nothing was stored, so the daily report did not list it and ``pitwatch verify``
+    called the hand removed from the ledger. The offered bytes cannot be the stored
+    record (every reader decodes it under the contract), so the stand-in is stored, as
+    any refused hand, with its own bytes and hash: a repeat of the offered record is
+    refused again and a different record for the hand is a ``LEDGER_CONFLICT``, as for
+    every refused hand. A field that breaks the contract (the decoder names it, or
+    ``ended_at`` not a real instant) is left out, one at a time."""
+    offered = entry.record
+    fields = {name: getattr(offered, name) for name in _KEPT_FIELDS}
+    status = offered.status
+    for _ in range(len(_KEPT_FIELDS) + 2):
+        record = AdjudicationRecord(
+            v=1, table_id=offered.table_id, hand_id=offered.hand_id, status=status,
+            expected=None, recorded=None, findings=[], **fields)
+        try:
+            kept = identify(record)
+        except (TypeError, ValueError, msgspec.EncodeError):  # a field not even encodable
+            return None
+        if kept.invalid is None:
+            kept.refusal, kept.booked = entry.refusal, True
+            return kept
+        at = _AT_FIELD.search(kept.invalid)
+        culprit = at.group(1) if at else ("ended_at" if "ended_at" in kept.invalid else None)
+        if culprit in fields and fields[culprit] is not None:
+            fields[culprit] = None
+        elif culprit == "status" and status != "rejected":
+            status = "rejected"
+        else:
+            return None
+    return None
 
 
 def build_entry(record: AdjudicationRecord) -> HandEntry:

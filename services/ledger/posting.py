@@ -14,7 +14,9 @@ between any two statements. So:
 * a record the ledger cannot book (unknown account, unbalanced layout ...) is stored as a
   ``refused`` hand with a critical ``LEDGER_REFUSED`` finding (GEN-8) and no chips, so
   the refusal is on file; a repeat of it writes nothing and is refused again, with the
-  reason kept (a day run again must not pass a hand it never booked).
+  reason kept (a day run again must not pass a hand it never booked); a record that
+  breaks the record contract is stored as its ``entries.stand_in`` (its identity,
+  no chips), as no reader could decode its own bytes;
 
 Zero-sum enforcement, in three layers: ``entries.check_balanced`` refuses a hand whose
 postings do not sum to zero or whose layouts are not empty again (GEN-8) before anything
@@ -63,6 +65,7 @@ from services.ledger.entries import (
     book,
     identify,
     refusal_finding,
+    stand_in,
 )
 from services.ledger.models import (
     Account,
@@ -238,6 +241,8 @@ def _post_alone(transaction: Transaction, entry: HandEntry) -> PostResult:
             return _write_batch(transaction, [entry])[0]
         except HandDataError as exc:
             error = exc
+    if entry.invalid is not None:  # not even its stand-in fits: reported, nothing stored
+        return _booked_result(book(entry))
     refusal = refusal_finding(f"database refused hand {entry.hand_id}: {error.orig}")
     try:
         return _write_batch(transaction, [build_refused(entry, refusal)])[0]
@@ -297,6 +302,8 @@ def _plan(conn: Connection, entries: Sequence[HandEntry]) -> _Plan:
     for entry in entries:
         if entry.invalid is not None:
             plan.results.append(_booked_result(book(entry)))
+            if entry.hand_id not in stored and entry.hand_id not in first_in_batch:
+                _store_stand_in(entry, first_in_batch, plan, new_at)
             continue
         earlier = first_in_batch.get(entry.hand_id)
         kept = stored.get(entry.hand_id)
@@ -323,6 +330,18 @@ def _plan(conn: Connection, entries: Sequence[HandEntry]) -> _Plan:
     _say_why_refused_again(conn, plan, refused_again)
     _refuse_copied_hands(conn, plan, new_at)
     return plan
+
+
+def _store_stand_in(entry: HandEntry, first_in_batch: dict[str, HandEntry], plan: _Plan,
+                    new_at: list[int]) -> None:
+    """A new hand's record that breaks the contract is stored refused as its ``stand_in``
+    (identity and span, no chips): the refusal reported is on file, the daily report
+    lists it, ``verify`` finds the hand. A stored hand is not changed by such a re-post."""
+    kept = stand_in(entry)
+    if kept is not None:
+        first_in_batch[entry.hand_id] = kept
+        plan.new.append(kept)
+        new_at.append(len(plan.results) - 1)  # its result: the refusal just appended
 
 
 def _say_why_refused_again(conn: Connection, plan: _Plan, at: list[int]) -> None:

@@ -373,10 +373,13 @@ def test_two_writers_delivering_the_same_hands_book_each_once(db_url: str) -> No
         engine.dispose()
 
 
-def test_record_breaking_the_contract_is_refused_and_not_stored(engine: Engine) -> None:
+def test_record_breaking_the_contract_is_refused_and_kept_as_far_as_it_fits(
+        engine: Engine) -> None:
     """Built in code, a record skips decode-time checks: a 201-character hand id and a
-    movement whose event id is not a UUID are both caught, reported, and nothing of
-    them is stored; the hand between them is posted."""
+    movement whose event id is not a UUID are both caught and reported; the hand between
+    them is posted. The second is kept on file as refused (``entries.stand_in``: its
+    identity, no chips); of the first nothing can be stored (its very id breaks the
+    contract)."""
     long_id = msgspec.structs.replace(hcf_seat1_wins(), hand_id="T" * 201)
     bad_event = hcf_seat1_wins("T1-8")
     bad_event.movements[0] = msgspec.structs.replace(  # type: ignore[index]
@@ -387,18 +390,23 @@ def test_record_breaking_the_contract_is_refused_and_not_stored(engine: Engine) 
     assert [r.status for r in results] == ["refused", "posted", "refused"]
     assert "length <= 200" in results[0].findings[0].message
     assert "$.movements[0].event_id" in results[2].findings[0].message
-    assert rows(engine, "SELECT hand_id FROM hands") == [("T1-000002",)]
+    assert rows(engine, "SELECT hand_id, ledger_status FROM hands ORDER BY hand_id") == [
+        ("T1-000002", "posted"), ("T1-8", "refused")]
+    assert rows(engine, "SELECT count(*) FROM postings WHERE hand_id = 'T1-8'") == [(0,)]
 
 
 def test_an_impossible_hand_end_date_is_refused_and_the_others_are_booked(
         engine: Engine) -> None:
-    """Issue #19 item 3: one record ending on 2026-02-30 made ``--ledger`` book 0 hands."""
+    """Issue #19 item 3: one record ending on 2026-02-30 made ``--ledger`` book 0 hands.
+    It is kept on file as refused, without its impossible ``ended_at`` (no day)."""
     impossible = hcf_seat1_wins("T1-30", ended_at="2026-02-30T18:00:00.000Z")
     results = post_many(engine, [hcf_seat1_wins(), impossible, hcf_dp_collects()])
     assert [r.status for r in results] == ["posted", "refused", "posted"]
     assert "February 2026 has 28 days" in results[1].findings[0].message
-    assert rows(engine, "SELECT hand_id FROM hands ORDER BY hand_id") == [
-        ("T1-000001",), ("T1-000002",)]
+    assert rows(engine, "SELECT hand_id, ledger_status FROM hands ORDER BY hand_id") == [
+        ("T1-000001", "posted"), ("T1-000002", "posted"), ("T1-30", "refused")]
+    assert rows(engine, "SELECT ended_at, day FROM hands WHERE hand_id = 'T1-30'") == [
+        (None, None)]
 
 
 def test_text_with_control_characters_round_trips(engine: Engine) -> None:
