@@ -24,7 +24,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from typing import TypeVar
 
 import cramjam
@@ -219,7 +219,6 @@ def iter_event_lines(segments: list[PackedSegment]) -> Iterator[bytes]:
 
 _encoder = msgspec.msgpack.Encoder()
 _decoder = msgspec.msgpack.Decoder(PackedSegment)
-_batch_decoder = msgspec.msgpack.Decoder(list[PackedSegment])
 MAX_BATCH_BYTES = 900_000  # bodies and columns per ``archive`` record (topic limit 2 MB)
 SEGMENT_COLUMN_BYTES = 512  # what a segment's columns take beside its body, at most about
 
@@ -232,23 +231,52 @@ def decode_packed(raw: bytes) -> PackedSegment:
     return _decoder.decode(raw)
 
 
-def encode_batches(segments: list[PackedSegment]) -> list[bytes]:
-    """The values of ``archive`` topic records: the segments in order, as many to a record
-    as fit in ``MAX_BATCH_BYTES`` (a record per segment cost the producer more than the
-    segment: the adjudicator sends one or two records per batch instead)."""
+class ArchiveRecord(msgspec.Struct, frozen=True):
+    """An ``archive`` topic record: segments, and the stream alerts (each the JSON the
+    ``alerts`` topic carries) that the adjudicator raised in the batch that cut them.
+
+    Why the alerts travel here too: the archive service reads ``archive`` and ``alerts``
+    as two topics, in no order between them, and a tampered event archived before the
+    alert that reported it reads, to ``verify``, as a change made to the archive ("at
+    intake: no") until that alert comes. In the segments' own record, an alert is kept in
+    the same transaction as the events it reports, or before them (a record of an earlier
+    batch, earlier on the same partition). Its copy on ``alerts`` is recognised by id.
+    A record of adjudicators before 2026-12-07 is a plain list of segments (no alerts)."""
+
+    segments: list[PackedSegment]
+    alerts: list[bytes]
+
+
+_record_decoder = msgspec.msgpack.Decoder(ArchiveRecord | list[PackedSegment])
+
+
+def encode_batches(segments: list[PackedSegment], alerts: Sequence[bytes] = ()
+                   ) -> list[bytes]:
+    """The values of ``archive`` topic records: the alerts, then the segments in order, as
+    many to a record as fit in ``MAX_BATCH_BYTES`` (a record per segment cost the producer
+    more than the segment: the adjudicator sends one or two records per batch instead).
+    Alerts first: one always reaches the archive with or before the events it reports."""
+    items: list[PackedSegment | bytes] = [*alerts, *segments]
     values: list[bytes] = []
     start, size = 0, 0
-    for i, segment in enumerate(segments):
-        weight = len(segment.body) + SEGMENT_COLUMN_BYTES
+    for i, item in enumerate(items):
+        weight = len(item) if isinstance(item, bytes) else len(item.body) + SEGMENT_COLUMN_BYTES
         if i > start and size + weight > MAX_BATCH_BYTES:
-            values.append(_encoder.encode(segments[start:i]))
+            values.append(_encoded_record(items[start:i]))
             start, size = i, 0
         size += weight
-    if start < len(segments):
-        values.append(_encoder.encode(segments[start:]))
+    if start < len(items):
+        values.append(_encoded_record(items[start:]))
     return values
 
 
-def decode_batch(raw: bytes) -> list[PackedSegment]:
-    """The segments of one ``archive`` topic record."""
-    return _batch_decoder.decode(raw)
+def _encoded_record(items: list[PackedSegment | bytes]) -> bytes:
+    return _encoder.encode(ArchiveRecord(
+        segments=[i for i in items if isinstance(i, PackedSegment)],
+        alerts=[i for i in items if isinstance(i, bytes)]))
+
+
+def decode_batch(raw: bytes) -> ArchiveRecord:
+    """The segments and alerts of one ``archive`` topic record (either form)."""
+    decoded = _record_decoder.decode(raw)
+    return decoded if isinstance(decoded, ArchiveRecord) else ArchiveRecord(decoded, [])

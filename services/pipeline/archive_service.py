@@ -1,7 +1,9 @@
 """The archive service: keeps every event, alert and case of the pipeline in the database.
 
 It consumes three topics: ``archive`` (the adjudicator's segments: one record per hand and
-per run of events between hands, already compressed, ``services.archive.segment``),
+per run of events between hands, already compressed, ``services.archive.segment``; with
+them the stream alerts of the same batch, so that a tampered event is never kept before
+the alert that reported it),
 ``alerts`` (the adjudicator's stream alerts and the surveillance service's SURV-2..8) and
 ``adjudications`` (read only for the findings that open cases). Each batch goes into the
 database in one transaction (``services.archive.writer.write_archive``, then
@@ -34,7 +36,7 @@ from sqlalchemy import Engine
 from sqlalchemy.exc import IntegrityError
 
 from services.archive.segment import PackedSegment
-from services.archive.segment import decode_batch as decode_segments
+from services.archive.segment import decode_batch as decode_archive_record
 from services.archive.writer import write_archive
 from services.cases.audit import now_utc
 from services.cases.intake import evidence_of, take_evidence
@@ -107,7 +109,9 @@ def decode_messages(messages: Sequence[Message], topics: TopicNames) -> Decoded:
     for m in messages:
         try:
             if m.topic == topics.archive:
-                out.segments += decode_segments(m.value or b"")
+                archived = decode_archive_record(m.value or b"")
+                out.segments += archived.segments
+                out.alerts += [decode_alert(a) for a in archived.alerts]
             elif m.topic == topics.alerts:
                 out.alerts.append(decode_alert(m.value or b""))
             elif _may_open_a_case(m.value or b""):

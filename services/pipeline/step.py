@@ -127,6 +127,16 @@ class Outgoing:
 
 
 @dataclass
+class ArchiveOutputs:
+    """What a batch gives the archive (topic ``archive``): the segments its records
+    completed, and its stream alerts (as their ``alerts`` records' values), which go with
+    them (``services.archive.segment.ArchiveRecord`` says why)."""
+
+    segments: list[PackedSegment] = field(default_factory=list)
+    alerts: list[bytes] = field(default_factory=list)
+
+
+@dataclass
 class BatchResult:
     outgoing: list[Outgoing] = field(default_factory=list)
     replayed: int = 0  # records skipped because their table's state already had them
@@ -283,44 +293,44 @@ class PartitionTables:
     def process(self, items: Sequence[Record | RawBatch], skip_below: int = 0) -> BatchResult:
         """Feed ``items`` (this partition's records, or whole record batches the core
         splits, in offset order; those below offset ``skip_below`` passed over) to their
-        tables; the archive segments they cut go out together after the batch's other
-        outputs. ``BatchResult.consumed`` counts the records taken and ``next_offset`` is
-        the offset to go on from."""
+        tables; the archive segments they cut and the batch's stream alerts go to the
+        archive together after the batch's other outputs. ``BatchResult.consumed`` counts
+        the records taken and ``next_offset`` is the offset to go on from."""
         result = BatchResult(next_offset=skip_below)
-        segments: list[PackedSegment] = []
+        archived = ArchiveOutputs()
         last: Record | None = None
         pending: list[Record] = []
         for item in items:
             if isinstance(item, RawBatch):
-                last = self._flush(pending, result, segments) or last
+                last = self._flush(pending, result, archived) or last
                 pending = []
-                last = self._process_raw(item, skip_below, result, segments) or last
+                last = self._process_raw(item, skip_below, result, archived) or last
             elif item.offset >= skip_below:
                 pending.append(item)
-        last = self._flush(pending, result, segments) or last
-        if segments and last is not None:
-            for value in encode_batches(segments):
+        last = self._flush(pending, result, archived) or last
+        if (archived.segments or archived.alerts) and last is not None:
+            for value in encode_batches(archived.segments, archived.alerts):
                 self._emit(self.topics.archive, None, value, last, result)
-            result.segments += len(segments)
+            result.segments += len(archived.segments)
         return result
 
     def _flush(self, records: list[Record], result: BatchResult,
-               segments: list[PackedSegment]) -> Record | None:
+               archived: ArchiveOutputs) -> Record | None:
         """Records delivered one by one (``ConsumerRecord``s, ``InputRecord``s): fed;
         returns the last (None: there were none)."""
         if not records:
             return None
         if isinstance(self.tables, NativeTables):
-            self._process_native(self.tables, records, result, segments)
+            self._process_native(self.tables, records, result, archived)
         else:
             for record in records:
-                self._one(record, result, segments)
+                self._one(record, result, archived)
         result.consumed += len(records)
         result.next_offset = records[-1].offset + 1
         return records[-1]
 
     def _process_raw(self, batch: RawBatch, skip_below: int, result: BatchResult,
-                     segments: list[PackedSegment]) -> Record | None:
+                     archived: ArchiveOutputs) -> Record | None:
         """A whole record batch, split and fed by the core; only the records with an
         outcome come back, each as an ``InputRecord`` (the record as it came) for the
         outputs. Returns the last record taken, as a source for the archive's outputs."""
@@ -350,7 +360,7 @@ class PartitionTables:
             elif outcome.wrong_table is not None:
                 self._wrong_key(record, outcome.wrong_table, result)
             else:
-                self._outputs(record, outcome.step, result, segments)
+                self._outputs(record, outcome.step, result, archived)
         self.offsets.update(fed.last_fed)
         self.changed.update(fed.last_fed)
         result.consumed += fed.consumed
@@ -359,7 +369,7 @@ class PartitionTables:
         return InputRecord(topic, partition, batch.until - 1, None, None)
 
     def _one(self, record: Record, result: BatchResult,
-             segments: list[PackedSegment]) -> None:
+             archived: ArchiveOutputs) -> None:
         if self._already_applied(record):
             result.replayed += 1
             return
@@ -373,10 +383,10 @@ class PartitionTables:
         if fed.applied_to is not None:
             self.offsets[fed.applied_to] = record.offset
             self.changed.add(fed.applied_to)
-        self._outputs(record, fed.step, result, segments)
+        self._outputs(record, fed.step, result, archived)
 
     def _process_native(self, tables: NativeTables, records: Sequence[Record],
-                        result: BatchResult, segments: list[PackedSegment]) -> None:
+                        result: BatchResult, archived: ArchiveOutputs) -> None:
         """The same as ``_one`` record by record, with the core fed one run of records
         per call (no Python call per record on the way in). At about 75 records a hand the
         per-record Python here is a hand's cost too: each key is decoded once
@@ -394,16 +404,16 @@ class PartitionTables:
                     result.replayed += 1
                     continue
             if record.value is None:
-                self._feed_run(tables, run, run_tables, result, segments)
+                self._feed_run(tables, run, run_tables, result, archived)
                 run, run_tables = [], []
                 self._dead(record, "empty record (no value)", result)
             else:
                 run.append(record)
                 run_tables.append(table_id)
-        self._feed_run(tables, run, run_tables, result, segments)
+        self._feed_run(tables, run, run_tables, result, archived)
 
     def _feed_run(self, tables: NativeTables, run: list[Record], run_tables: list[str | None],
-                  result: BatchResult, segments: list[PackedSegment]) -> None:
+                  result: BatchResult, archived: ArchiveOutputs) -> None:
         """Feed ``run`` (records with values; ``run_tables[i]`` the table run[i]'s key
         names) to the core."""
         if not run:
@@ -415,7 +425,7 @@ class PartitionTables:
             if wrong_table is not None:
                 self._wrong_key(run[at], wrong_table, result)
             else:
-                self._outputs(run[at], step, result, segments)
+                self._outputs(run[at], step, result, archived)
         # As NativeTables.feed: each record's key names the table it may have moved.
         offsets = self.offsets
         for record, table_id in zip(run, run_tables, strict=True):
@@ -437,7 +447,7 @@ class PartitionTables:
             return table_id
 
     def _outputs(self, record: Record, step: StepResult, result: BatchResult,
-                 segments: list[PackedSegment]) -> None:
+                 archived: ArchiveOutputs) -> None:
         result.outside_hand += len(step.outside_hand)
         key = record.key
         for adjudication in step.records:
@@ -448,11 +458,14 @@ class PartitionTables:
             self._emit(self.topics.adjudications, key, encoded.json, record, result)
             result.hands += 1
         for alert in step.alerts:
-            self._emit(self.topics.alerts, key, msgspec.json.encode(alert), record, result)
+            encoded_alert = msgspec.json.encode(alert)
+            self._emit(self.topics.alerts, key, encoded_alert, record, result)
+            if self.archive:
+                archived.alerts.append(encoded_alert)
         for dead in step.dead_letters:
             self._dead(record, dead.reason, result)
         if self.archive and step.archive:
-            segments += _packed(step.archive)
+            archived.segments += _packed(step.archive)
 
     def _wrong_key(self, record: Record, table_id: str, result: BatchResult) -> None:
         self._dead(record, f"record key {record.key!r} is not its table_id {table_id!r}: "

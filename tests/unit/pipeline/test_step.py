@@ -275,7 +275,7 @@ def test_checkpoints_and_crashes_anywhere_give_the_embedded_bytes(
                 seen.setdefault(decode_record(o.value).hand_id, set()).add(o.value)
             elif o.topic == TOPICS.archive:
                 assert o.value is not None
-                for part in decode_batch(o.value):
+                for part in decode_batch(o.value).segments:
                     archived.setdefault((part.table_id, part.head_seq, part.ordinal),
                                         set()).add(encode_packed(part))
             else:
