@@ -156,7 +156,8 @@ def _mispay_message(seat: int, got: int, due: int, rule: str, price: int = 0) ->
 def compare(
     outcome: GameOutcome, recorded: RecordedHand, rake_rule: str, profile: RuleProfile
 ) -> list[Finding]:
-    """MISPAY per seat whose settlement (net before rake) differs, beyond a wrong price
+    """MISPAY per seat whose settlement (net before the fee its own chips paid,
+    ``own_fee``) differs, beyond a wrong price
     the game already reported (``GameOutcome.price_errors``: one finding per error, so the
     chips are settled once); RAKE_* per seat (and for rake taken from the pot that no
     posted fee accounts for); NOT_CONSERVED (GEN-8) when either side creates or destroys chips."""
@@ -165,8 +166,8 @@ def compare(
     rake = seat_rake(outcome, recorded)
     seats = sorted(set(outcome.net) | set(recorded.net))
     for seat in seats if outcome.unverified is None else ():  # who won is unknown
-        due = outcome.net.get(seat, 0) + outcome.rake.get(seat, 0)
-        got = recorded.net.get(seat, 0) + rake.get(str(seat), 0)
+        due = outcome.net.get(seat, 0) + own_fee(outcome, outcome.rake.get(seat, 0))
+        got = recorded.net.get(seat, 0) + own_fee(outcome, rake.get(str(seat), 0))
         price = outcome.price_errors.get(seat, 0)
         if got - due + price:
             rule = outcome.seat_rules.get(seat, "GEN-8")
@@ -193,6 +194,14 @@ def compare(
     return out
 
 
+def own_fee(outcome: GameOutcome, fee: int) -> int:
+    """The part of a seat's ``fee`` that its own chips paid, which a seat's result before
+    rake adds back (GEN-10): all of it when fees come from the payers' stacks (HCF-12
+    and GEN-10's reading), none when the posted rake takes them out of the pot
+    (``fee_from = "pot"``: the pot's winners bear them, in the net the rules give)."""
+    return 0 if outcome.fees_from_pot else fee
+
+
 def bound_misses(outcome: GameOutcome, recorded: RecordedHand,
                  rake: dict[str, int]) -> list[tuple[int, int, int, int]]:
     """An unverified hand's seats whose recorded net before rake (``rake``: the recorded
@@ -204,7 +213,7 @@ def bound_misses(outcome: GameOutcome, recorded: RecordedHand,
     out = []
     for seat in sorted(set(outcome.net_bounds) | set(recorded.net)):
         low, high = outcome.net_bounds.get(seat, (0, 0))
-        got = recorded.net.get(seat, 0) + rake.get(str(seat), 0)
+        got = recorded.net.get(seat, 0) + own_fee(outcome, rake.get(str(seat), 0))
         if not low <= got <= high:
             out.append((seat, got, low, high))
     return out

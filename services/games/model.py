@@ -104,6 +104,11 @@ class GameOutcome:
     nothing, a seat wins only pots it is eligible for, a pot between known hands goes to
     the best of them); a recorded result outside them is a MISPAY, though who won is not
     known. Empty: no bound (every verified hand, and the games that give none).
+    ``fees_from_pot``: the fees in ``rake`` come out of the pot before it is awarded
+    (GEN-10 reading ``fee_from = "pot"``), not from their payers' stacks: a seat's own
+    chips are then its net as it is (no fee of its own to add back), so the comparison
+    with the recorded side compares nets, and a fee not collected is a rake finding of
+    the seat charged, never a MISPAY of a seat whose chips are right (QA).
     """
 
     net: dict[int, int]
@@ -117,6 +122,7 @@ class GameOutcome:
     unverified: str | None = None
     price_errors: dict[int, int] = field(default_factory=dict)
     net_bounds: dict[int, tuple[int, int]] = field(default_factory=dict)
+    fees_from_pot: bool = False
 
 
 class HandRejected(Exception):

@@ -83,8 +83,12 @@ def _int_key(key: str) -> tuple[int, str]:
     return (int(key), "") if is_ascii_number(key) else (10**6, key)
 
 
-def seat_lines(record: AdjudicationRecord, seat_rules: dict[int, str]) -> list[SeatLine]:
-    """Per seat and for the house: expected and recorded result, before and after rake."""
+def seat_lines(record: AdjudicationRecord, seat_rules: dict[int, str],
+               fees_from_pot: bool = False) -> list[SeatLine]:
+    """Per seat and for the house: expected and recorded result, before and after rake.
+    ``fees_from_pot``: the posted rake takes the fees out of the pot
+    (``GameOutcome.fees_from_pot``): no seat's own chips pay a fee, so a seat's result
+    before rake is its net, as the comparison that made the record's MISPAYs reads it."""
     expected, recorded = record.expected, record.recorded
     players = record.players or {}
     keys: set[str] = set()
@@ -92,7 +96,8 @@ def seat_lines(record: AdjudicationRecord, seat_rules: dict[int, str]) -> list[S
         if side is not None:
             keys |= set(side.net) | set(side.rake)
     keys.discard("house")
-    lines = [_line(key, players, record, seat_rules) for key in sorted(keys, key=_int_key)]
+    lines = [_line(key, players, record, seat_rules, fees_from_pot)
+             for key in sorted(keys, key=_int_key)]
     if expected is not None or recorded is not None:
         lines.append(SeatLine(
             who="house", player=None,
@@ -105,9 +110,11 @@ def seat_lines(record: AdjudicationRecord, seat_rules: dict[int, str]) -> list[S
 
 
 def _line(
-    key: str, players: dict[str, str], record: AdjudicationRecord, seat_rules: dict[int, str]
+    key: str, players: dict[str, str], record: AdjudicationRecord, seat_rules: dict[int, str],
+    fees_from_pot: bool,
 ) -> SeatLine:
     exp, rec = record.expected, record.recorded
+    own = 0 if fees_from_pot else 1  # how much of a seat's fee its own chips paid
     e_net = exp.net.get(key, 0) if exp else None
     e_rake = exp.rake.get(key, 0) if exp else None
     r_net = rec.net.get(key, 0) if rec else None
@@ -118,13 +125,13 @@ def _line(
                      if f.code == "MISPAY" and is_ascii_number(key) and f.seat == int(key)), None)
     if is_ascii_number(key) and None not in (e_net, e_rake, r_net, r_rake):
         rule = _explaining_rule(int(key), record, (r_net or 0) - (e_net or 0),
-                                (r_rake or 0) - (e_rake or 0), rule)
+                                (r_rake or 0) - (e_rake or 0), rule, own)
     return SeatLine(
         who=f"seat {key}" if is_ascii_number(key) else key,
         player=players.get(key),
-        expected_before_rake=None if e_net is None or e_rake is None else e_net + e_rake,
+        expected_before_rake=None if e_net is None or e_rake is None else e_net + own * e_rake,
         expected_rake=e_rake, expected_net=e_net,
-        recorded_before_rake=None if r_net is None or r_rake is None else r_net + r_rake,
+        recorded_before_rake=None if r_net is None or r_rake is None else r_net + own * r_rake,
         recorded_rake=r_rake, recorded_net=r_net, rule=rule,
     )
 
@@ -134,7 +141,7 @@ FEE_CODES = ("WRONG_FEE",)  # RP-2: the seat paid another price for a draw
 
 
 def _explaining_rule(seat: int, record: AdjudicationRecord, difference: int,
-                     rake_difference: int, payout_rule: str | None) -> str | None:
+                     rake_difference: int, payout_rule: str | None, own: int = 1) -> str | None:
     """The rule the "Rule" column cites for a seat: with no difference, the rule that
     decided its result (``payout_rule``); with one, the rule of each finding that explains
     it. Why: a seat short one chip of rake only once cited the game's payout rule (QA:
@@ -142,14 +149,15 @@ def _explaining_rule(seat: int, record: AdjudicationRecord, difference: int,
     explained by the seat's RAKE_OVER / RAKE_UNDER; the rest of the difference (before
     rake) by its WRONG_FEE findings (their amounts: chips paid over the price, so a
     seat's result is that much lower) and, for what they leave, by its MISPAY (or, with
-    none, the payout rule)."""
+    none, the payout rule). ``own``: 0 when fees come out of the pot (the seat's result
+    before rake is then its net)."""
     if difference == 0 and rake_difference == 0:
         return payout_rule
     mine = [f for f in record.findings if f.seat == seat]
     rules: list[str] = []
     if rake_difference:
         rules += [f.rule for f in mine if f.code in RAKE_CODES]
-    before = difference + rake_difference  # the seat's difference before rake
+    before = difference + own * rake_difference  # the seat's difference before rake
     fees = [f for f in mine if f.code in FEE_CODES and f.amount]
     rules += [f.rule for f in fees]
     if before + sum(f.amount or 0 for f in fees) != 0:

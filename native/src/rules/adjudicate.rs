@@ -255,8 +255,8 @@ fn compare(outcome: &Outcome, recorded: &RecordedHand, rake_rule: &'static str, 
     let rake = seat_rake(outcome, recorded);
     let seats: BTreeSet<i64> = outcome.net.keys().chain(recorded.net.keys()).copied().collect();
     for seat in seats.into_iter().filter(|_| outcome.unverified.is_none()) {  // who won is unknown
-        let due = outcome.net.get(&seat).copied().unwrap_or(0) + outcome.rake.get(&seat).copied().unwrap_or(0);
-        let got = recorded.net.get(&seat).copied().unwrap_or(0) + rake.get(&RakeKey::Seat(seat)).copied().unwrap_or(0);
+        let due = outcome.net.get(&seat).copied().unwrap_or(0) + own_fee(outcome, outcome.rake.get(&seat).copied());
+        let got = recorded.net.get(&seat).copied().unwrap_or(0) + own_fee(outcome, rake.get(&RakeKey::Seat(seat)).copied());
         let price = outcome.price_errors.get(&seat).copied().unwrap_or(0);
         if got - due + price != 0 {
             let rule = outcome.seat_rules.get(&seat).copied().unwrap_or("GEN-8");
@@ -284,6 +284,12 @@ fn compare(outcome: &Outcome, recorded: &RecordedHand, rake_rule: &'static str, 
     out
 }
 
+/// `own_fee`: the part of a seat's fee its own chips paid, which its result before rake
+/// adds back: all of it, or none when the posted rake takes fees out of the pot.
+fn own_fee(outcome: &Outcome, fee: Option<Chips>) -> Chips {
+    if outcome.fees_from_pot { 0 } else { fee.unwrap_or(0) }
+}
+
 /// `bound_misses`: an unverified hand's seats whose recorded net before rake (`rake`: the
 /// recorded rake per seat, `seat_rake`) lies outside the bounds no unknown card can widen
 /// (TH-9): (seat, recorded, least, most).
@@ -296,7 +302,7 @@ fn bound_misses(outcome: &Outcome, recorded: &RecordedHand, rake: &BTreeMap<Rake
     let seats: BTreeSet<i64> = bounds.keys().chain(recorded.net.keys()).copied().collect();
     seats.into_iter().filter_map(|seat| {
         let (low, high) = bounds.get(&seat).copied().unwrap_or((0, 0));
-        let got = recorded.net.get(&seat).copied().unwrap_or(0) + rake.get(&RakeKey::Seat(seat)).copied().unwrap_or(0);
+        let got = recorded.net.get(&seat).copied().unwrap_or(0) + own_fee(outcome, rake.get(&RakeKey::Seat(seat)).copied());
         (got < low || got > high).then_some((seat, got, low, high))
     }).collect()
 }

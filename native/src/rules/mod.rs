@@ -54,6 +54,9 @@ pub struct Outcome {
     pub pot_rake: Chips,
     pub price_errors: BTreeMap<i64, Chips>,
     pub unverified: Option<BTreeMap<i64, (Chips, Chips)>>,
+    /// The fees in `rake` came out of the pot (GEN-10 `fee_from = "pot"`), not from their
+    /// payers' stacks (`GameOutcome.fees_from_pot`): the comparison adds none back.
+    pub fees_from_pot: bool,
 }
 
 /// The contract's bound on chips (services/events/bounds.py): what the record may carry.

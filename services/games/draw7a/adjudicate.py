@@ -88,4 +88,5 @@ def adjudicate(hand: HandInput, profile: RuleProfile) -> GameOutcome:
                   *walk.notes.findings],
         trace=[*walk.notes.trace, *settlement_trace(result, ranks, SETTLEMENT_WORDS)],
         seat_rules={seat: rule for seat in result.net},
+        fees_from_pot=result.fee_from == "pot",
     )

@@ -94,6 +94,7 @@ def settle_hand(walk: HandWalk, config: TableConfigured) -> GameOutcome:
                   *walk.notes.findings],
         trace=[*walk.notes.trace, *settlement_trace(result, ranks, SETTLEMENT_WORDS)],
         seat_rules=seat_rules,
+        fees_from_pot=result.fee_from == "pot",
     )
 
 
@@ -125,6 +126,7 @@ def cannot_verify(walk: HandWalk, data: ShowdownInput, result: Settlement,
         seat_rules={seat: data.seat_rules.get(seat, "TH-9") for seat in bounds},
         unverified=reason,
         net_bounds=bounds,
+        fees_from_pot=result.fee_from == "pot",
     )
 
 

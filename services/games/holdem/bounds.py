@@ -36,10 +36,9 @@ def net_bounds(result: Settlement, contributions: Mapping[int, int],
     they are after any rake from the pot (its awards' amounts and eligibility do not
     depend on who won); ``ranks``: the known hands' strengths (None: no claim).
 
-    A fee taken out of the pot (GEN-10 reading ``fee_from = "pot"``) is booked to its
-    payer as rake, which the comparison adds back to the recorded net (as it adds it to
-    the expected net of a verified hand): so it is added to both bounds here."""
-    booked = result.rake if result.fee_from == "pot" else {}
+    A fee taken out of the pot (GEN-10 reading ``fee_from = "pot"``) is in the awards
+    already, and no seat's own chips paid it: the comparison adds nothing back to the
+    recorded net then (``adjudicate.own_fee``), so the bounds are of the net as it is."""
     low = {seat: result.refunds.get(seat, 0) for seat in contributions}
     high = dict(low)
     for award in result.awards:
@@ -52,7 +51,7 @@ def net_bounds(result: Settlement, contributions: Mapping[int, int],
             for seat, share in known_shares(award, ranks, button).items():
                 low[seat] = low.get(seat, 0) + share
                 high[seat] = high.get(seat, 0) + share
-    base = {seat: booked.get(seat, 0) - contributions.get(seat, 0) for seat in low}
+    base = {seat: -contributions.get(seat, 0) for seat in low}
     return {seat: (low[seat] + base[seat], high[seat] + base[seat]) for seat in sorted(low)}
 
 

@@ -178,3 +178,44 @@ def test_a_profile_without_the_reading_is_refused(game: str, struct: type[Any],
     hand = holdem_hand(3, []) if game == "holdem" else draw_hand([])
     assert_refused_without("all_charges_button", game, struct, without_the_field(game), hand,
                            tmp_path)
+
+
+# ------------------------------------------------------------------ fees from the pot, compared
+
+
+def test_a_button_fee_the_table_forgot_to_take_from_the_pot_is_a_rake_finding_only() -> None:
+    """Fees from the pot, true (the button pays): the table takes seats 1 and 2's fees from
+    the pot of 8 but not the button's (seat 3) and pays seat 1 8 - 2 = 6. Recorded: seat 1
+    6 - 4 = +2, seat 2 -4, seat 3 0 (as due: its fee was never its stack's), house 2.
+    Expected +1, -4, 0, house 3. Seat 1 got the button's fee chip: MISPAY +1; the fee not
+    taken: RAKE_UNDER seat 3, 1. Seat 3's chips are right, so no MISPAY of seat 3: each
+    chip is claimed once (the comparison once added the button's pot fee to its expected
+    result before rake and claimed the chip a second time, QA)."""
+    pot_fees = [holdem.rake(seat, 1, "pot") for seat in (1, 2)]
+    record = both_engines(holdem_hand(3, pot_fees, 6, fee_first=True),
+                          profiles("holdem", True, "pot"))
+    assert record.recorded is not None
+    assert record.recorded.net == {"1": 2, "2": -4, "3": 0, "house": 2}
+    assert codes(record) == [("MISPAY", "TH-9", 1, 1), ("RAKE_UNDER", "GEN-10", 3, -1)]
+
+
+def test_draw_fees_from_the_pot_compared_seat_by_seat() -> None:
+    """Fees from the pot, true; the pot of 4 won by seat 2; due 0, -1, -2, house 3 (above).
+
+    - The button's fee forgotten: seats 2 and 3's fees taken from the pot, seat 2 paid
+      4 - 2 = 2: recorded 0, 0, -2, house 2. Seat 2 got the chip: MISPAY +1 (FCD-11);
+      RAKE_UNDER seat 1, 1; seat 1's chips are right, no MISPAY of seat 1.
+    - Each fee taken from its payer's stack instead (the house-v1 way): seat 2 paid 4:
+      recorded -1, +1, -3, house 3. The button lost a chip the posted rake takes from the
+      pot (MISPAY -1), seat 2 was paid the whole pot and paid its own fee (+2 - 1 - (-1) =
+      +2), seat 3 paid its fee on top (-1); the rake per seat is as posted."""
+    on_pot = profiles("draw7a", True, "pot")
+    record = both_engines(draw_hand([(2, 1), (3, 1)], "pot", 2), on_pot)
+    assert record.recorded is not None
+    assert record.recorded.net == {"1": 0, "2": 0, "3": -2, "house": 2}
+    assert codes(record) == [("MISPAY", "FCD-11", 2, 1), ("RAKE_UNDER", "GEN-10", 1, -1)]
+    record = both_engines(draw_hand([(1, 1), (2, 1), (3, 1)], "stack", 4), on_pot)
+    assert record.recorded is not None
+    assert record.recorded.net == {"1": -1, "2": 1, "3": -3, "house": 3}
+    assert codes(record) == [("MISPAY", "FCD-11", 1, -1), ("MISPAY", "FCD-11", 2, 2),
+                             ("MISPAY", "FCD-11", 3, -1)]

@@ -75,3 +75,22 @@ def test_a_difference_of_both_payout_and_rake_cites_both() -> None:
         SideResult(net={"5": 42, "house": -42}, rake={"5": 3}),
         [_finding("MISPAY", "HCF-7", 5, 5), _finding("RAKE_OVER", "HCF-12", 5, 1)])
     assert _rules(record, {5: "HCF-7"})["seat 5"] == "HCF-12, HCF-7"
+
+
+def test_fees_from_the_pot_leave_a_seats_result_before_rake_at_its_net() -> None:
+    """Hold'em, fees from the pot, the button's (seat 3) forgotten: seat 1 +1 due, +2 got
+    (it was paid the button's fee chip); seat 3 0 due and got, its fee 1 due, 0 taken.
+    No seat's own chips pay a fee: the "before rake" columns are the nets (seat 3: 0 and
+    0, not +1 and 0), seat 3's line cites only the rake rule, seat 1's its MISPAY."""
+    record = _record(
+        "holdem",
+        SideResult(net={"1": 1, "2": -4, "3": 0, "house": 3}, rake={"1": 1, "2": 1, "3": 1}),
+        SideResult(net={"1": 2, "2": -4, "3": 0, "house": 2}, rake={"1": 1, "2": 1}),
+        [_finding("MISPAY", "TH-9", 1, 1), _finding("RAKE_UNDER", "GEN-10", 3, -1)])
+    lines = {line.who: line for line in seat_lines(record, {1: "TH-9", 2: "TH-9", 3: "TH-9"},
+                                                   fees_from_pot=True)}
+    three = lines["seat 3"]
+    assert (three.expected_before_rake, three.recorded_before_rake) == (0, 0)
+    assert three.rule == "GEN-10"
+    assert (lines["seat 1"].expected_before_rake, lines["seat 1"].recorded_before_rake,
+            lines["seat 1"].rule) == (1, 2, "TH-9")

@@ -72,5 +72,6 @@ pub fn adjudicate(events: &[DecodedEvent], config: &Value<'_>, prof: &Draw7aProf
         dead: false,
         price_errors: Default::default(),
         unverified: None,
+        fees_from_pot: rake.fee_from_pot,
     })
 }

@@ -102,6 +102,7 @@ pub fn adjudicate(events: &[DecodedEvent], table: &Context, config: &Value<'_>, 
         pot_rake: 0,
         price_errors: BTreeMap::new(),
         unverified: None,
+        fees_from_pot: false,  // each fee from its payer's stack (HCF-12, GEN-10)
     })
 }
 

@@ -16,10 +16,10 @@ use crate::rules::{Chips, Defer, OrdMap};
 /// `net_bounds`: per seat of `contributions`, the least and the most net before rake TH-9
 /// allows whatever the `unknown` seats hold. `result`: the hand settled (its awards'
 /// amounts and eligibility do not depend on who won); `ranks`: the known hands' strengths.
-/// `fees_from_pot`: each fee was taken out of the pot and booked to its payer as rake,
-/// which the comparison adds back to the recorded net: added to both bounds.
+/// A fee taken out of the pot is in the awards already and no seat's own chips paid it:
+/// the comparison adds nothing back then (`own_fee`), so the bounds are of the net as it is.
 pub fn net_bounds(result: &Settlement, contributions: &[(i64, Chips)], ranks: &[(i64, Option<i64>)],
-                  unknown: &[i64], button: i64, fees_from_pot: bool) -> Result<BTreeMap<i64, (Chips, Chips)>, Defer> {
+                  unknown: &[i64], button: i64) -> Result<BTreeMap<i64, (Chips, Chips)>, Defer> {
     let mut low: BTreeMap<i64, Chips> =
         contributions.iter().map(|(s, _)| (*s, result.refunds.get(*s).copied().unwrap_or(0))).collect();
     let mut high = low.clone();
@@ -35,9 +35,8 @@ pub fn net_bounds(result: &Settlement, contributions: &[(i64, Chips)], ranks: &[
             }
         }
     }
-    let booked = |seat: i64| if fees_from_pot { result.rake.get(seat).copied().unwrap_or(0) } else { 0 };
     let put = |seat: i64| contributions.iter().find(|(s, _)| *s == seat).map_or(0, |(_, c)| *c);
-    let base = |seat: i64| booked(seat) - put(seat);
+    let base = |seat: i64| -put(seat);
     Ok(low.iter().map(|(&seat, &lo)| (seat, (lo + base(seat), high.get(&seat).copied().unwrap_or(0) + base(seat))))
         .collect())
 }
@@ -76,7 +75,7 @@ mod tests {
         let result = Settlement { net: Vec::new(), rake: OrdMap::default(), refunds: OrdMap::default(),
                                   pots: build_pots, awards, pot_rake: 0 };
         let bounds = net_bounds(&result, &[(1, 100), (2, 30), (3, 100), (4, 0)],
-                                &[(1, Some(2)), (2, None), (3, Some(1))], &[2], 4, false).unwrap();
+                                &[(1, Some(2)), (2, None), (3, Some(1))], &[2], 4).unwrap();
         let want: BTreeMap<i64, (Chips, Chips)> =
             [(1, (40, 130)), (2, (-30, 60)), (3, (-100, -100)), (4, (0, 0))].into_iter().collect();
         assert_eq!(bounds, want);

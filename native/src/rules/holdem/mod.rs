@@ -78,9 +78,8 @@ fn settle_hand(walk: &mut HandWalk<'_, '_>, config: &Value<'_>, ranking: &CardRa
     };
     let rule_of = |seat: i64| seat_rules.iter().find(|(s, _)| *s == seat).map_or("TH-9", |(_, r)| *r);
     if !unknown.is_empty() {
-        let bounds = bounds::net_bounds(&result, &engine.contributions(), &ranks, &unknown, engine.button,
-                                        rake.fee_from_pot)?;
-        return Ok(cannot_verify(walk, &unknown, &result, bounds, rule_of));
+        let bounds = bounds::net_bounds(&result, &engine.contributions(), &ranks, &unknown, engine.button)?;
+        return Ok(cannot_verify(walk, &unknown, &result, bounds, rule_of, rake.fee_from_pot));
     }
     let mut findings = violation_findings(&engine.violations, &walk.prof.betting_severity);
     findings.extend(std::mem::take(&mut walk.notes.findings));
@@ -94,6 +93,7 @@ fn settle_hand(walk: &mut HandWalk<'_, '_>, config: &Value<'_>, ranking: &CardRa
         dead: false,
         price_errors: Default::default(),
         unverified: None,
+        fees_from_pot: rake.fee_from_pot,
     })
 }
 
@@ -101,7 +101,8 @@ fn settle_hand(walk: &mut HandWalk<'_, '_>, config: &Value<'_>, ranking: &CardRa
 /// no seat's result is expected; the actions, the chips, the rake (settled as a split) and
 /// each seat's result against `bounds` (`bounds::net_bounds`) are still checked.
 fn cannot_verify(walk: &mut HandWalk<'_, '_>, unknown: &[i64], result: &Settlement,
-                 bounds: BTreeMap<i64, (Chips, Chips)>, rule_of: impl Fn(i64) -> &'static str) -> Outcome {
+                 bounds: BTreeMap<i64, (Chips, Chips)>, rule_of: impl Fn(i64) -> &'static str,
+                 fees_from_pot: bool) -> Outcome {
     let seats = unknown.iter().map(i64::to_string).collect::<Vec<_>>().join(", ");
     walk.notes.add("SHOWDOWN_UNKNOWN", "TH-9", walk.prof.severity.showdown_unknown, format!(
         "cannot verify who won: the showdown cards of seat(s) {} are unknown (not read at the deal, not shown); \
@@ -119,6 +120,7 @@ fn cannot_verify(walk: &mut HandWalk<'_, '_>, unknown: &[i64], result: &Settleme
         dead: false,
         price_errors: Default::default(),
         unverified: Some(bounds),
+        fees_from_pot,
     }
 }
 

@@ -73,7 +73,7 @@ pub fn adjudicate(events: &[DecodedEvent], config: &Value<'_>, rp: &RussianProfi
     }
     let house = -net.values().sum::<Chips>();
     Ok(Outcome { net, house, rake: BTreeMap::new(), pot_rake: 0, findings, seat_rules, dead: false, price_errors,
-                 unverified: None })
+                 unverified: None, fees_from_pot: false })
 }
 
 /// `_dealer`: RP-5 qualification and RP-6 purchases; only when some box plays.
