@@ -35,6 +35,7 @@ from services.events.contract import (
 )
 from services.games.model import TraceStep
 from services.games.profile import Profiles, UnknownProfileError
+from services.games.profiles import BUILTIN_PROFILE
 from services.games.unknown_profiles import UNKNOWN_PROFILE_CODE, not_known_here
 from services.reports.alerts import AlertLine, alerts_concerning
 from services.reports.chain import ChainCheck, verify_chain
@@ -213,6 +214,18 @@ class DisputeReport:
     # The record as booked, when it differs from the one re-derived from the log (which
     # the report shows): it is shown beside it in section 8, never mixed into it.
     booked: AdjudicationRecord | None = None
+
+    @property
+    def quoted_rules_note(self) -> str | None:
+        """Section 6 quotes the rule book, which states the built-in profile's numbers and
+        readings; a hand judged under another profile says so beside them (QA: "5 cards
+        10, 4 cards 2" quoted for a hand whose profile paid 4 cards 3, with no word)."""
+        if self.rule_profile in (None, BUILTIN_PROFILE):
+            return None
+        return (f"The texts below are the rule book's, whose numbers and readings are those "
+                f"of the built-in profile {BUILTIN_PROFILE}. This hand was judged under "
+                f"profile '{self.rule_profile}': where it posts other values, section 4 "
+                "gives the ones applied.")
     log_name: str | None = None
     notes: list[str] = field(default_factory=list)
     # Surveillance alerts citing the hand; ``alerts_source`` None: no alerts file given.
@@ -454,7 +467,17 @@ def _ledger_report(
 
     report.ledger = LedgerView(shown_url(url), stored.ledger_status, stored.record_sha256,
                                stored.conflicts, matches)
-    if matches is False and archived:
+    if matches is False and archived and derived is not None and _same_events(derived,
+                                                                              stored.record):
+        report.notes.append(
+            "The record booked in the ledger differs from the record re-derived from the "
+            "event archive, whose events are the booked hand's (the same seq range and "
+            f"last_hash): the rules applied (the rule profile {stored.record.rule_profile!r} "
+            "as its folder holds it now, or the pitwatch version) or the booking changed "
+            "since the hand was booked. A profile edited in place gives this: a change of "
+            "the posted rules is a new profile (a new name); pitwatch verify checks the "
+            "booking.")
+    elif matches is False and archived:
         report.notes.append(
             "The record booked in the ledger differs from the record re-derived from the "
             "event archive: the log or the booking changed after the hand was booked, or "
@@ -468,6 +491,13 @@ def _ledger_report(
             "changed since the hand was booked; pitwatch verify checks the booking.")
     _finish(report, rules)
     return report
+
+
+def _same_events(derived: AdjudicationRecord, booked: AdjudicationRecord) -> bool:
+    """Whether both records were made from the same events: the same seq range, ending
+    on the same hash (which chains every event before it)."""
+    return (derived.last_hash is not None and derived.last_hash == booked.last_hash
+            and (derived.first_seq, derived.last_seq) == (booked.first_seq, booked.last_seq))
 
 
 def _with_findings(record: AdjudicationRecord, extra: list[Finding]) -> AdjudicationRecord:
@@ -534,7 +564,8 @@ def _from_replay(report: DisputeReport, replay: HandReplay) -> None:
     else:
         report.trace_note = replay.outcome_note
     seat_rules = replay.outcome.seat_rules if replay.outcome else {}
-    report.seat_lines = seat_lines(report.record, seat_rules)
+    report.seat_lines = seat_lines(report.record, seat_rules,
+                                   replay.outcome is not None and replay.outcome.fees_from_pot)
     report.seat_money = seat_money(report.record, events)
     if report.record.last_hash is not None and chain.last_hash is not None:
         same = report.record.last_hash == chain.last_hash

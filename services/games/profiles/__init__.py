@@ -57,8 +57,10 @@ def section_names() -> list[str]:
 
 def _read_sections(name: str, root: Path) -> tuple[dict[str, dict[str, Any]], str | None]:
     """A profile folder's sections, and the profile it extends (None: it stands alone)."""
-    files = [p for p in sorted(root.iterdir()) if p.suffix.lower() == ".toml"]
+    entries = sorted(root.iterdir())
+    files = [p for p in entries if p.suffix.lower() == ".toml"]
     known = section_names()
+    _refuse_other_formats(name, entries, {PROFILE_FILE, *(f"{s}.toml" for s in known)})
     for path in files:
         if path.name not in {PROFILE_FILE, *(f"{s}.toml" for s in known)}:
             raise InvalidProfileError(
@@ -83,9 +85,23 @@ def _read_sections(name: str, root: Path) -> tuple[dict[str, dict[str, Any]], st
     return sections, extends
 
 
+def _refuse_other_formats(name: str, entries: list[Path], section_files: set[str]) -> None:
+    """A section saved in another format (``hcf.json``, ``hcf.yaml``) is refused, not
+    passed over: the profile would judge with the fields it extends and say nothing (QA).
+    Other files (a README, notes) are the casino's own and stay."""
+    for path in entries:
+        if path.suffix.lower() != ".toml" and f"{path.stem.lower()}.toml" in section_files:
+            raise InvalidProfileError(
+                f"rule profile {name!r}: {path} is a profile file in another format; "
+                f"profiles are TOML: write it as {path.stem.lower()}.toml (or move it out "
+                "of the folder)")
+
+
 def _toml(name: str, path: Path) -> dict[str, Any]:
     try:
-        return tomllib.loads(path.read_text("utf-8"))
+        # utf-8-sig: a byte-order mark (Notepad's "UTF-8 with BOM") is an encoding's
+        # mark, not content; tomllib reads it as a syntax error at line 1, column 1 (QA).
+        return tomllib.loads(path.read_text("utf-8-sig"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise InvalidProfileError(f"rule profile {name!r}: {path} is not TOML: {exc}") from None
     except OSError as exc:

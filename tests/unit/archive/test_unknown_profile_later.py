@@ -160,3 +160,31 @@ def test_hands_judged_unknown_when_booked_do_not_count(tmp_path: Path) -> None:
     ran = pitwatch("replay", "--from", DAY, "--to", DAY, "--db", url)
     assert ran.code == 0, ran.stderr
     assert "0 differ" in ran.stderr
+
+
+def test_a_profile_edited_in_place_is_named_as_the_cause_not_the_log(
+        booked: tuple[str, Path, list[str]], tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """QA: the casino changed a number in its profile's folder after the day was booked;
+    ``report hand`` of a hand it changes said "the log or the booking changed after the
+    hand was booked", though ``verify`` found the archive and the booking as they were.
+    The archive's events are the booked hand's (same seq range and last hash): the report
+    says the rules applied changed, naming the profile."""
+    url, _, hands = booked
+    hcf = tmp_path / "profiles" / CASINO / "hcf.toml"
+    hcf.write_text(hcf.read_text("utf-8").replace("dp_qualify_min_cards = 3",
+                                                  "dp_qualify_min_cards = 5"), "utf-8")
+    monkeypatch.setenv("PITWATCH_PROFILES", str(tmp_path / "profiles"))
+    assert pitwatch("verify", "--db", url).code == 0
+    replayed = pitwatch("replay", "--from", DAY, "--to", DAY, "--db", url)
+    assert replayed.code == 1
+    changed = [h for h in hands if h in replayed.stdout]
+    assert changed
+    ran = pitwatch("report", "hand", changed[0], "--ledger", url,
+                   "-o", str(tmp_path / "hand.html"))
+    assert ran.code == 1 and "differs" in ran.stderr  # written, with the difference shown
+    page = " ".join((tmp_path / "hand.html").read_text().split())
+    assert f"the rules applied (the rule profile &#39;{CASINO}&#39; as its folder" in page
+    assert "the log or the booking changed" not in page
+    # Section 6 quotes the rule book (house-v1's numbers): the page says whose they are.
+    assert f"This hand was judged under profile &#39;{CASINO}&#39;" in page

@@ -184,6 +184,35 @@ def test_a_file_named_as_no_section_is_refused(tmp_path: Path, name: str) -> Non
     assert refusal(tmp_path) == expected
 
 
+@pytest.mark.parametrize("name", ["hcf.json", "hcf.yaml", "HCF.yml", "profile.json"])
+def test_a_section_in_another_format_is_refused(tmp_path: Path, name: str) -> None:
+    """It was passed over: the profile judged with house-v1's fields and said nothing (QA).
+    A file of the casino's own (a README) stays."""
+    folder = tmp_path / "what-if"
+    folder.mkdir()
+    (folder / "profile.toml").write_text('extends = "house-v1"\n', "utf-8")
+    (folder / "README.md").write_text("our posted rules, 2026\n", "utf-8")
+    (folder / name).write_text('{"flush_bonus_paytable": {"4": 3}}\n', "utf-8")
+    expected = (f"rule profile 'what-if': {folder / name} is a profile file in another "
+                f"format; profiles are TOML: write it as {name.split('.')[0].lower()}.toml "
+                "(or move it out of the folder)")
+    with pytest.raises(InvalidProfileError) as raised:
+        read_profile_folder(folder)
+    assert str(raised.value) == expected
+    (folder / name).unlink()
+    assert read_profile_folder(folder).sections == HOUSE.sections
+
+
+def test_a_section_saved_with_a_byte_order_mark_reads_as_its_text(tmp_path: Path) -> None:
+    """Notepad's "UTF-8 with BOM": the mark is the encoding's, not the file's content
+    (tomllib refused it as a syntax error at line 1, column 1, QA)."""
+    folder = tmp_path / "venue"
+    folder.mkdir()
+    (folder / "profile.toml").write_text('extends = "house-v1"\n', "utf-8")
+    (folder / "hcf.toml").write_bytes(b"\xef\xbb\xbfsf_ace_low = false\n")
+    assert read_profile_folder(folder).sections["hcf"]["sf_ace_low"] is False
+
+
 def test_the_command_line_says_an_unknown_file_in_one_line(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     root = tmp_path / "profiles"

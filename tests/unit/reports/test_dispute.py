@@ -73,6 +73,7 @@ def test_timeline_and_chain_of_a_clean_hand(game: str) -> None:
     assert record.last_hash is not None
     assert "VERIFIED" in html and record.last_hash in html
     assert html.count('<svg xmlns="http://www.w3.org/2000/svg" class="card') >= len(seats)
+    assert report.quoted_rules_note is None  # judged under the rule book's own profile
 
 
 @pytest.mark.parametrize("game", GAMES)
