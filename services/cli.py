@@ -251,7 +251,7 @@ def adjudicate(
     not_the_input({"--dlq": dlq, "--alerts": alerts}, file, stdout=True)
     tune_for_batches()
     sys.stdout.flush()
-    profiles = read_profiles()
+    profiles = every_section_checked(read_profiles())
     keeper, head = (None, None) if ledger is None else _checked_keeper(file, ledger, archive,
                                                                         profiles)
     if keeper is not None:
@@ -371,7 +371,7 @@ def surveil(
 
     not_the_input({"--out": out}, file, stdout=out is None)
     tune_for_batches()  # as adjudicate: the collector walked the start-up's objects again
-    profiles = read_profiles()
+    profiles = every_section_checked(read_profiles())
     try:
         config = surveillance_config(profiles.get(profile))
     except UnknownProfileError as exc:
@@ -503,6 +503,16 @@ def simulate(
               + (f" labelled in {truth}" if truth else ""), markup=False, highlight=False)
 
 
+def every_section_checked(profiles: Profiles) -> Profiles:
+    """``profiles`` with their surveillance sections checked too (``read_profiles``
+    checks the game sections; this one is the layer above's): a command that judges or
+    surveils starts only on profiles that are right whole (docs/rules.md)."""
+    from services.surveillance.profile import check_surveillance_sections
+
+    check_surveillance_sections(profiles)
+    return profiles
+
+
 # ---------------------------------------------------------------- demo
 
 DEMO_WORKDIR = Path("var/demo")
@@ -515,7 +525,8 @@ def demo(
     seed: Annotated[int, typer.Option()] = 7,
     workdir: Annotated[Path, typer.Option(file_okay=False,
                                           help="folder the demo writes its files in "
-                                               "(created; its parent must exist)")]
+                                               "(created; its parent must exist; one "
+                                               "holding files no demo wrote is refused)")]
     = DEMO_WORKDIR,
     game: GameOption = ["hcf"],  # noqa: B006
 ) -> None:
@@ -534,8 +545,17 @@ def demo(
 
 def _make_workdir(workdir: Path) -> None:
     """Create the demo's folder: its default (``var/demo``) with parents, a folder the
-    user named only if its parent exists (a mistyped path is an error, not a new tree)."""
+    user named only if its parent exists (a mistyped path is an error, not a new tree).
+    A folder the user named that holds files the demo would replace, which no demo wrote
+    (``demo.foreign_files``), is refused: they are someone's data."""
+    from services.demo import foreign_files
+
     if workdir.is_dir():
+        found = [] if workdir == DEMO_WORKDIR else foreign_files(workdir)
+        if found:
+            raise typer.BadParameter(
+                f"folder {workdir} holds {', '.join(found)}, which the demo would replace "
+                "and no demo wrote: choose an empty or new folder", param_hint="--workdir")
         return
     if workdir != DEMO_WORKDIR and not workdir.parent.is_dir():
         raise typer.BadParameter(f"folder {workdir.parent} does not exist: create it first "

@@ -45,6 +45,20 @@ if TYPE_CHECKING:
     from services.surveillance.engine import SurveillanceEngine
 
 REPORTS_FOLDER = "reports"  # under the workdir: the daily report and its hand reports
+# The files the demo writes (and replaces on each run) in its folder, and the mark it
+# leaves there: a folder holding such files without the mark is someone's data (QA:
+# ``--workdir`` naming a folder with a ledger.sqlite replaced that ledger, exit 0).
+DEMO_FILES = ("events.jsonl", "truth.jsonl", "adjudications.jsonl", "ledger.sqlite",
+              "alerts.jsonl")
+DEMO_MARK = ".pitwatch-demo"
+
+
+def foreign_files(workdir: Path) -> list[str]:
+    """The files of ``workdir`` the demo would replace that no demo wrote (none in a folder
+    the demo marked as its own)."""
+    if (workdir / DEMO_MARK).exists():
+        return []
+    return [name for name in DEMO_FILES if (workdir / name).exists()]
 
 
 def run_demo(
@@ -61,6 +75,8 @@ def run_demo(
     db_path = workdir / "ledger.sqlite"
     alerts_path = workdir / "alerts.jsonl"
     reports = workdir / REPORTS_FOLDER
+    (workdir / DEMO_MARK).write_text("pitwatch demo's folder: its files here are replaced "
+                                     "on each run\n", "utf-8")
     reports.mkdir(exist_ok=True)
     faults = frozenset().union(*(available_faults(g) for g in games))
     console.print(f"[bold]1. simulate[/bold] {tables} table(s) x {hands} hands of "

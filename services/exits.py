@@ -192,6 +192,9 @@ def file_system_refusal(exc: OSError) -> str:
     if isinstance(exc, OutputNotWritten):
         return str(exc)
     said = str(exc.strerror or exc)
+    if exc.filename and exc.errno in ACCESS_ERRORS:  # said nothing to do (QA)
+        return (f"{said}: {exc.filename} (let pitwatch read and write there, or name "
+                "another place, then run the command again)")
     if exc.filename:
         return f"{said}: {exc.filename}"
     if exc.errno in WRITE_ERRORS:
@@ -200,6 +203,7 @@ def file_system_refusal(exc: OSError) -> str:
 
 
 WRITE_ERRORS = (errno.ENOSPC, errno.EDQUOT, errno.EFBIG)
+ACCESS_ERRORS = (errno.EACCES, errno.EPERM, errno.EROFS)
 
 
 def _flushed(code: int, said: bool = False) -> int:

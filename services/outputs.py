@@ -141,6 +141,24 @@ def check_output_file(path: Path) -> None:
             "write somewhere else")
     if path.is_dir():
         raise typer.BadParameter(f"{path} is a folder: name a file in it")
+    if is_sqlite_database(path):
+        raise typer.BadParameter(f"{path} is a SQLite database (a pitwatch ledger?): writing "
+                                 "a report or a log over it would destroy it; write somewhere "
+                                 "else")
+
+
+SQLITE_HEADER = b"SQLite format 3\x00"  # the first 16 bytes of every SQLite database file
+
+
+def is_sqlite_database(path: Path) -> bool:
+    """Whether ``path`` is an existing SQLite database file. No output of pitwatch is one:
+    ``report hand ... --ledger sqlite:///L -o L`` once wrote the report over the ledger
+    it read (its hands, archive and case trails gone, exit 0: QA)."""
+    try:
+        with path.expanduser().open("rb") as fh:
+            return fh.read(len(SQLITE_HEADER)) == SQLITE_HEADER
+    except OSError:  # missing, unreadable, not a file: other checks say what
+        return False
 
 
 def output_file(value: Path | None) -> Path | None:

@@ -11,6 +11,8 @@ user's sessions at once and refuses their logins.
 
 from __future__ import annotations
 
+import errno
+import socket
 import sys
 from typing import Annotated
 
@@ -61,6 +63,8 @@ def users_add(
         except UnicodeDecodeError:  # a traceback before
             raise typer.BadParameter("the password on standard input is not UTF-8 text",
                                      param_hint="--password-stdin") from None
+    elif not sys.stdin.isatty():
+        password = _typed_twice_without_a_terminal()
     else:
         try:
             password = typer.prompt("password", hide_input=True, confirmation_prompt=True)
@@ -78,6 +82,25 @@ def users_add(
                "out), and it ") if existed else ""
     err.print(f"user {name.strip().lower()} ({ROLE_NAMES[role]}) {changed}can log in to the "
               f"console of {shown_url(db)}", markup=False)
+
+
+def _typed_twice_without_a_terminal() -> str:
+    """The password and its confirmation, the first two lines of standard input, as the
+    prompt takes them from a script. Read here: the prompt's getpass warned twice on
+    standard error, a Python warning with its own source line included (QA)."""
+    try:
+        first, second = (sys.stdin.readline() for _ in range(2))
+    except UnicodeDecodeError:
+        raise typer.BadParameter("the password on standard input is not UTF-8 text",
+                                 param_hint="--password-stdin") from None
+    if not first:
+        raise typer.BadParameter("no password was typed (the input ended): type it twice at "
+                                 "the prompt, or give it on standard input with "
+                                 "--password-stdin", param_hint="--password-stdin")
+    if first.rstrip("\r\n") != second.rstrip("\r\n"):
+        raise typer.BadParameter("the two passwords typed differ: type the same one twice",
+                                 param_hint="--password-stdin")
+    return first.rstrip("\r\n")
 
 
 @users_app.command("disable")
@@ -129,6 +152,7 @@ def serve_console(
     from services.ledger.cli import open_for_reading
 
     engine = open_for_reading(db)
+    listening = listening_socket(host, port)
     if not list_users(engine):
         err.print(f"no console users yet: add one first, e.g. pitwatch users add ann "
                   f"--role compliance_officer --db {shown_url(db)}", markup=False)
@@ -138,5 +162,29 @@ def serve_console(
               "stops it", markup=False)
     # Uvicorn trusts X-Forwarded-For from 127.0.0.1 unless told otherwise: any local
     # client could then pick the address the login rate limit counts against.
-    uvicorn.run(app, host=host, port=port, log_level="warning", access_log=False,
-                proxy_headers=bool(trusted_proxy), forwarded_allow_ips=trusted_proxy or None)
+    config = uvicorn.Config(app, log_level="warning", access_log=False,
+                            proxy_headers=bool(trusted_proxy),
+                            forwarded_allow_ips=trusted_proxy or None)
+    uvicorn.Server(config).run(sockets=[listening])
+
+
+def listening_socket(host: str, port: int) -> socket.socket:
+    """The console's socket, bound before the console says where it listens: a port in
+    use was uvicorn's "address already in use" after "pitwatch console on ...", exit 3,
+    a code no pitwatch command has (QA). Bound here, the error is one line, exit 2."""
+    try:
+        family = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM,
+                                    flags=socket.AI_PASSIVE)[0][0]
+        return socket.create_server((host, port), family=family)
+    except socket.gaierror:
+        raise typer.BadParameter(f"{host} is not an address this machine has a name for: "
+                                 "give an address of it (127.0.0.1, 0.0.0.0)",
+                                 param_hint="--host") from None
+    except OSError as exc:
+        if exc.errno == errno.EADDRINUSE:
+            raise typer.BadParameter(f"port {port} on {host} is in use by another program: "
+                                     "choose another --port, or stop that program",
+                                     param_hint="--port") from None
+        raise typer.BadParameter(f"cannot listen on {host}:{port} ({exc.strerror or exc}): "
+                                 "choose another --host or --port", param_hint="--host"
+                                 ) from None

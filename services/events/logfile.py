@@ -208,6 +208,17 @@ class LogSource:
 BOM = b"\xef\xbb\xbf"
 
 
+def refuse_wide_text(head: bytes, path: Path) -> None:
+    """A log saved as UTF-16 or UTF-32 (a byte order mark of either, or a NUL among its
+    first two bytes, which no UTF-8 JSON line has) is refused whole, in one line: it was
+    read as thousands of lines "malformed JSON", exit 1 (QA: ``iconv -t UTF-16``)."""
+    if head.startswith((b"\xff\xfe", b"\xfe\xff", b"\x00\x00\xfe\xff")) or \
+            b"\x00" in head[:2]:
+        raise OSError(errno.EILSEQ, "a log in UTF-16 or UTF-32 text, where pitwatch reads "
+                                    "UTF-8 JSON lines: convert it (iconv -f UTF-16 -t UTF-8) "
+                                    "and run the command again", os.fspath(path))
+
+
 def compression_of(head: bytes) -> str | None:
     """The codec whose magic number ``head`` (a file's first bytes) starts with."""
     return next((name for magic, name in MAGIC if head.startswith(magic)), None)
@@ -231,6 +242,7 @@ def examine(path: Path) -> LogSource:
         return LogSource(path, None, False)
     with io.FileIO(os.fspath(path), "rb") as fh:
         head = _head(fh, path)
+    refuse_wide_text(head, path)
     return LogSource(path, compression_of(head), True, head.startswith(BOM))
 
 
@@ -243,6 +255,11 @@ def open_log(path: Path) -> io.BufferedReader[Any]:
     raw = io.FileIO(os.fspath(path), "rb")
     try:
         head = _head(raw, path)
+    except OSError:
+        raw.close()
+        raise
+    try:
+        refuse_wide_text(head, path)
     except OSError:
         raw.close()
         raise

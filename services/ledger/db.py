@@ -32,6 +32,8 @@ from sqlalchemy.exc import (
 )
 from sqlalchemy.pool import StaticPool
 
+from services.ledger.sqlite_file import sqlite_tables
+
 if TYPE_CHECKING:
     from alembic.config import Config
 
@@ -99,6 +101,7 @@ def open_ledger_created(url: str = DEFAULT_URL) -> tuple[Engine, bool]:
     tables were created now): a PostgreSQL URL whose database or schema was mistyped
     opens as an empty one, and the user is told a new ledger was made there."""
     parsed = ledger_url(url)
+    _refuse_foreign_sqlite(parsed)
     engine = _make_engine(parsed)
     with _explained(parsed):
         revision = stamped_revision(engine)
@@ -126,6 +129,7 @@ def open_existing_ledger(url: str) -> Engine:
         # Not opened: SQLite would write its header (WAL) into it, and a read changed it.
         raise LedgerUnavailable(f"{shown} is not a pitwatch ledger (an empty file, an empty "
                                 "database to SQLite): give the URL of a ledger pitwatch wrote")
+    _refuse_foreign_sqlite(parsed)
     engine = _make_engine(parsed)
     with _explained(parsed):
         revision, tables = _schema_of(engine)
@@ -160,6 +164,22 @@ def shown_url(url: str) -> str:
         return make_url(url).render_as_string(hide_password=True)
     except ArgumentError:  # not a URL: nothing in it is a URL's password
         return url
+
+
+def _refuse_foreign_sqlite(url: URL) -> None:
+    """Refuse (``LedgerUnavailable``) a SQLite file that holds another application's
+    tables, read without writing a byte: the engine's first connection switches a file to
+    WAL journaling (its header changed for good) and a writing command went on to add
+    pitwatch's tables beside the other application's ("created a new ledger", QA)."""
+    if url.get_backend_name() != "sqlite" or not sqlite_file_exists(url) or _empty_file(url):
+        return
+    tables = sqlite_tables(Path(str(url.database)).expanduser())
+    if tables and "alembic_version" not in tables:
+        shown = url.render_as_string(hide_password=True)
+        raise LedgerUnavailable(
+            f"{shown} is not a pitwatch ledger (a database of other tables: "
+            f"{', '.join(sorted(tables)[:3])}{' ...' if len(tables) > 3 else ''}): give the "
+            "URL of a ledger pitwatch wrote, or a new file for a new one")
 
 
 def _empty_file(url: URL) -> bool:

@@ -13,7 +13,7 @@ from typing import Annotated, Literal
 import msgspec
 
 from services.events.contract import Severity
-from services.games.profile import InvalidProfileError, RuleProfile
+from services.games.profile import InvalidProfileError, Profiles, RuleProfile
 
 Category = Literal["one_pair", "two_pair", "three_of_a_kind", "straight", "flush",
                    "full_house", "four_of_a_kind", "straight_flush"]
@@ -133,6 +133,17 @@ class SurveillanceConfig(_Section):
     chip_dumping: ChipDumping
     soft_play: SoftPlay
     collusion: Collusion
+
+
+def check_surveillance_sections(profiles: Profiles) -> None:
+    """Every profile's surveillance section checked, as ``read_profiles`` checks the game
+    sections when a command starts (this one belongs to the layer above the games): a
+    typo in a casino's ``surveillance.toml`` was accepted by every command that did not
+    surveil under that very profile (QA). Raises ``InvalidProfileError``."""
+    for name in profiles.names():
+        profile = profiles.get(name)
+        if "surveillance" in profile.sections:
+            surveillance_config(profile)
 
 
 def surveillance_config(profile: RuleProfile) -> SurveillanceConfig:

@@ -70,3 +70,25 @@ def test_the_demo_says_how_to_open_the_console(tmp_path: Path) -> None:
                          "http://127.0.0.1:8080/)")
     default = _console_hint(DEMO_WORKDIR, "pitwatch", "sqlite:///var/demo/ledger.sqlite")
     assert default.startswith("make console   (then open http://127.0.0.1:8080/")
+
+
+def test_demo_keeps_away_from_a_folder_of_someone_elses_files(tmp_path: Path) -> None:
+    """QA: ``--workdir`` naming a folder that held a ledger.sqlite and an events.jsonl
+    replaced both (exit 0): refused in one line, the files as they were. A folder a demo
+    wrote is its own: run again there, it is replaced as before."""
+    from tests.unit.cli.helpers import assert_one_line_usage_error
+
+    theirs = tmp_path / "work"
+    theirs.mkdir()
+    (theirs / "ledger.sqlite").write_bytes(b"SQLite format 3\x00 someone's ledger")
+    (theirs / "events.jsonl").write_text('{"a": 1}\n', "utf-8")
+    ran = pitwatch("demo", "--tables", "1", "--hands", "20", "--workdir", str(theirs))
+    assert_one_line_usage_error(ran, f"folder {theirs} holds events.jsonl, ledger.sqlite",
+                                "choose an empty or new folder")
+    assert (theirs / "ledger.sqlite").read_bytes() == b"SQLite format 3\x00 someone's ledger"
+    assert (theirs / "events.jsonl").read_text("utf-8") == '{"a": 1}\n'
+    ours = tmp_path / "ours"
+    for _ in range(2):
+        ran = pitwatch("demo", "--tables", "1", "--hands", "20", "--workdir", str(ours))
+        assert ran.code in (0, 1), ran.stderr
+        assert (ours / "ledger.sqlite").is_file()

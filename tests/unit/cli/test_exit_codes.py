@@ -134,7 +134,9 @@ def test_a_file_system_error_is_one_line_and_exit_2() -> None:
 
     result = CliRunner().invoke(app, ["write"])
     assert result.exit_code == 2
-    assert result.stderr.strip() == "error: Permission denied: /var/ro/out.jsonl"
+    assert result.stderr.strip() == (
+        "error: Permission denied: /var/ro/out.jsonl (let pitwatch read and write there, or "
+        "name another place, then run the command again)")
 
 
 @pytest.mark.parametrize("args", [["adjudicate", "events.jsonl"], ["--help"],

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -74,13 +76,17 @@ def test_disabling_a_user_ends_their_session_and_logins(tmp_path: Path) -> None:
     assert code == 2 and "no console user 'nobody'" in err
 
 
-def test_no_password_typed_is_a_usage_error(tmp_path: Path) -> None:
-    """Run from a script with no input, the prompt said "aborted" and exited 1."""
+def test_no_password_typed_is_a_usage_error_in_one_line(tmp_path: Path) -> None:
+    """Run from a script with no input, the prompt said "aborted" and exited 1; run with
+    no terminal, getpass's warning came first, with its own source line (QA)."""
     url = f"sqlite:///{tmp_path}/l.sqlite"
-    code, _, err = _users("add", "cy", "--role", "auditor", "--db", url, stdin="")
-    lines = [line for line in err.splitlines() if line.strip()]
-    assert code == 2 and lines[-1].startswith("error: ") and "--password-stdin" in lines[-1]
-    assert "no password was typed" in lines[-1]
+    ran = subprocess.run([sys.executable, "-m", "services.cli", "users", "add", "cy", "--role",
+                          "auditor", "--db", url], stdin=subprocess.DEVNULL,
+                         capture_output=True, text=True, check=False)
+    lines = [line for line in ran.stderr.splitlines() if line.strip()]
+    assert ran.returncode == 2 and len(lines) == 1, ran.stderr
+    assert lines[0].startswith("error: ") and "--password-stdin" in lines[0]
+    assert "no password was typed" in lines[0]
 
 
 def test_a_password_is_printable_text_and_a_replaced_user_is_said(tmp_path: Path) -> None:

@@ -346,3 +346,18 @@ def test_house_v1_holds_to_every_bound() -> None:
     assert read_profile_folder(BUILTIN).name == "house-v1"
     plain = RuleProfile("copy", {k: dict(v) for k, v in HOUSE.sections.items()})
     assert plain.section("chinese", ChineseProfile).cards_per_hand == 13
+
+
+# ---------------------------------------------------------------- the surveillance section
+
+def test_a_typo_in_surveillance_toml_stops_the_commands_that_judge_or_surveil(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """It was refused only by ``surveil --profile`` of that very profile: ``adjudicate``
+    and ``surveil`` under house-v1 ran on, the casino's thresholds wrong (QA)."""
+    root = tmp_path / "profiles"
+    surveillance = (BUILTIN / "surveillance.toml").read_text("utf-8")
+    profile(root, "venue", surveillance_toml=surveillance + "thresholdz = 1\n")
+    adjudicate_under(root, monkeypatch, tmp_path, "rule profile 'venue', section "
+                     "'surveillance'", "thresholdz")
+    ran = pitwatch("surveil", str(tmp_path / "log.jsonl"))
+    assert_one_line_usage_error(ran, "rule profile 'venue', section 'surveillance'")
