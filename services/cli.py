@@ -534,35 +534,13 @@ def demo(
 
     Exits 1 when an injected fault went undetected or an alert is unexplained.
     """
-    from services.demo import run_demo
+    from services.demo import make_workdir, run_demo
 
     within_one_run(tables, hands)
     every_game_dealt(game, tables)  # as simulate's (QA: demo skipped the game silently)
-    _make_workdir(workdir)
+    make_workdir(workdir, workdir == DEMO_WORKDIR, err)
     ok = run_demo(err, workdir, game, tables, hands, seed)
     raise typer.Exit(OK if ok else INPUT_PROBLEMS)
-
-
-def _make_workdir(workdir: Path) -> None:
-    """Create the demo's folder: its default (``var/demo``) with parents, a folder the
-    user named only if its parent exists (a mistyped path is an error, not a new tree).
-    A folder the user named that holds files the demo would replace, which no demo wrote
-    (``demo.foreign_files``), is refused: they are someone's data."""
-    from services.demo import foreign_files
-
-    if workdir.is_dir():
-        found = [] if workdir == DEMO_WORKDIR else foreign_files(workdir)
-        if found:
-            raise typer.BadParameter(
-                f"folder {workdir} holds {', '.join(found)}, which the demo would replace "
-                "and no demo wrote: choose an empty or new folder", param_hint="--workdir")
-        return
-    if workdir != DEMO_WORKDIR and not workdir.parent.is_dir():
-        raise typer.BadParameter(f"folder {workdir.parent} does not exist: create it first "
-                                 f"(mkdir -p {workdir.parent}) or choose another folder",
-                                 param_hint="--workdir")
-    workdir.mkdir(parents=True)
-    err.print(f"created folder {workdir}", markup=False, highlight=False)
 
 
 # ---------------------------------------------------------------- schemas

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 
 import msgspec
 import orjson
+import typer
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
@@ -51,6 +52,26 @@ REPORTS_FOLDER = "reports"  # under the workdir: the daily report and its hand r
 DEMO_FILES = ("events.jsonl", "truth.jsonl", "adjudications.jsonl", "ledger.sqlite",
               "alerts.jsonl")
 DEMO_MARK = ".pitwatch-demo"
+
+
+def make_workdir(workdir: Path, default: bool, console: Console) -> None:
+    """Create the demo's folder: its default (``var/demo``) with parents, a folder the
+    user named only if its parent exists (a mistyped path is an error, not a new tree).
+    A folder the user named that holds files the demo would replace, which no demo wrote
+    (``foreign_files``), is refused: they are someone's data."""
+    if workdir.is_dir():
+        found = [] if default else foreign_files(workdir)
+        if found:
+            raise typer.BadParameter(
+                f"folder {workdir} holds {', '.join(found)}, which the demo would replace "
+                "and no demo wrote: choose an empty or new folder", param_hint="--workdir")
+        return
+    if not default and not workdir.parent.is_dir():
+        raise typer.BadParameter(f"folder {workdir.parent} does not exist: create it first "
+                                 f"(mkdir -p {workdir.parent}) or choose another folder",
+                                 param_hint="--workdir")
+    workdir.mkdir(parents=True)
+    console.print(f"created folder {workdir}", markup=False, highlight=False)
 
 
 def foreign_files(workdir: Path) -> list[str]:
