@@ -247,8 +247,11 @@ def adjudicate(
     # default thresholds still made the collector walk the start-up's objects over and
     # over: services/ledger/gc_policy.py).
     from services.ledger.gc_policy import tune_for_batches
+    from services.log_checks import records_given_as_log
 
     not_the_input({"--dlq": dlq, "--alerts": alerts}, file, stdout=True)
+    if said := records_given_as_log(file):
+        raise typer.BadParameter(said, param_hint="FILE")
     tune_for_batches()
     sys.stdout.flush()
     profiles = every_section_checked(read_profiles())
@@ -361,7 +364,7 @@ def surveil(
     from services.archive.carry import CarryResult, archived_tables, refuse_other_engines
     from services.ledger.cli import open_for_writing
     from services.ledger.gc_policy import tune_for_batches
-    from services.log_checks import NOTHING_STORED, head_before_writing
+    from services.log_checks import NOTHING_STORED, head_before_writing, records_given_as_log
     from services.log_run import log_steps
     from services.recording import carry_summary, keep_alerts, refuse_surveil_met, surveil_carry
     from services.reports.archived_alerts import raised_before
@@ -370,6 +373,8 @@ def surveil(
     from services.surveillance.store import load_engine, save_engine
 
     not_the_input({"--out": out}, file, stdout=out is None)
+    if said := records_given_as_log(file):
+        raise typer.BadParameter(said, param_hint="FILE")
     tune_for_batches()  # as adjudicate: the collector walked the start-up's objects again
     profiles = every_section_checked(read_profiles())
     try:

@@ -38,6 +38,7 @@ from typing import TypeVar
 from services.adjudicator.embedded import BYTES_PER_CHUNK
 from services.adjudicator.intake import ParsedEvent, parse_record
 from services.events.contract import TableConfiguredEvent
+from services.events.file_kind import first_value, kind_of
 from services.events.logfile import examine, open_log, read_chunks
 from services.events.wire import record_of_line
 from services.games.profile import SET_PROFILES, Profiles, UnknownProfileError
@@ -64,6 +65,19 @@ class LogHead:
 
     first_seq: dict[str, int] = field(default_factory=dict)
     profiles: dict[str, set[str]] = field(default_factory=dict)
+
+
+def records_given_as_log(path: Path) -> str | None:
+    """Why ``path`` cannot be a log, when it is a file of adjudication records (pitwatch
+    adjudicate's output): read as events, each of its lines was rejected ("missing
+    required field `type`") and the run exited 1 (QA). None: it may be a log."""
+    value = first_value(path)
+    if kind_of(value) != "records":
+        return None
+    return (f"{path} holds adjudication records (pitwatch adjudicate's output: its first "
+            f"line is the record of hand {value['hand_id']!s:.60}), not a table's events: "
+            "give the table's event log (`pitwatch ledger post FILE --ledger URL` books "
+            "records)")
 
 
 def read_head(path: Path, archived: Collection[str]) -> LogHead | None:

@@ -17,13 +17,13 @@ from pathlib import Path
 from typing import Annotated
 
 import msgspec
-import orjson
 import typer
 from rich.console import Console
 from rich.text import Text
 from sqlalchemy import Engine
 
 from services.events.contract import AdjudicationRecord, decode_record
+from services.events.file_kind import first_value, kind_of
 from services.events.logfile import open_log
 from services.ledger.db import (
     DB_ENV_VAR,
@@ -336,26 +336,12 @@ def post_command(
         raise typer.Exit(code=1)
 
 
-EVENT_MEMBERS = frozenset({"type", "seq", "table_id", "prev_hash", "event_id"})
-
-
 def _refuse_an_event_log(path: Path) -> None:
     """Stop (one line, exit 2, no database made) when the file is a table's event log,
     not records: each of its lines was reported as "not an adjudication record" (16,665
-    lines for a small log, QA) and an empty ledger was made. Judged by its first line
-    that holds anything (standard input is not read ahead)."""
-    if str(path) == "-":
-        return
-    try:
-        with open_log(path) as lines:
-            first = next((line for line in lines if line.strip()), None)
-    except OSError:
-        return  # said where the records are read
-    try:
-        value = orjson.loads(first) if first is not None else None
-    except orjson.JSONDecodeError:
-        return
-    if isinstance(value, dict) and value.keys() >= EVENT_MEMBERS and "status" not in value:
+    lines for a small log, QA) and an empty ledger was made."""
+    value = first_value(path)
+    if kind_of(value) == "events":
         raise typer.BadParameter(
             f"{path} holds a table's events (its first line is a {value['type']!s:.40} "
             "event), not adjudication records: `pitwatch adjudicate FILE --ledger URL` "
