@@ -63,7 +63,7 @@ def test_another_applications_database_is_not_a_ledger(tmp_path: Path) -> None:
         db.execute("CREATE TABLE orders (id INTEGER PRIMARY KEY)")
     ran = pitwatch("report", "daily", "--date", "2026-01-05", "--ledger",
                    f"sqlite:///{other}")
-    assert_one_line_usage_error(ran, "not a pitwatch ledger", "without pitwatch's tables")
+    assert_one_line_usage_error(ran, "not a pitwatch ledger", "a database of other tables: orders")
     with sqlite3.connect(other) as db:  # and nothing was added to it
         tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master")}
     assert tables == {"orders"}
