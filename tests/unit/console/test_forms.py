@@ -4,6 +4,7 @@ another case, or answered with a server error."""
 
 from __future__ import annotations
 
+import socket
 from typing import Any
 
 import pytest
@@ -186,14 +187,23 @@ def test_the_console_trusts_no_forwarded_address_unless_told(
 
     url = f"sqlite:///{tmp_path}/ledger.sqlite"
     open_ledger(url).dispose()
-    seen: list[dict[str, Any]] = []
-    monkeypatch.setattr(uvicorn, "run", lambda _app, **kwargs: seen.append(kwargs))
+    seen: list[uvicorn.Config] = []
+
+    def served(server: uvicorn.Server, sockets: list[Any]) -> None:
+        seen.append(server.config)
+        for listening in sockets:  # bound by serve console itself, before it says so
+            listening.close()
+
+    monkeypatch.setattr(uvicorn.Server, "run", served)
     runner = CliRunner()
     for extra in ([], ["--trusted-proxy", "10.0.0.7", "--trusted-proxy", "10.0.0.8"]):
-        result = runner.invoke(app, ["serve", "console", "--db", url, *extra])
+        with socket.socket() as probe:  # a port free now, for the console to bind
+            probe.bind(("127.0.0.1", 0))
+            port = str(probe.getsockname()[1])
+        result = runner.invoke(app, ["serve", "console", "--db", url, "--port", port, *extra])
         assert result.exit_code == 0, result.output
-    assert (seen[0]["proxy_headers"], seen[0]["forwarded_allow_ips"]) == (False, None)
-    assert (seen[1]["proxy_headers"], seen[1]["forwarded_allow_ips"]) == (
+    assert seen[0].proxy_headers is False  # no X-Forwarded-For believed, from anyone
+    assert (seen[1].proxy_headers, seen[1].forwarded_allow_ips) == (
         True, ["10.0.0.7", "10.0.0.8"])
 
 
