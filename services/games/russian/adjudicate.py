@@ -62,7 +62,9 @@ def adjudicate(hand: HandInput, profile: RuleProfile) -> GameOutcome:
     reports = {box.seat: box_stakes(facts, box, box_cards(box), paytable["royal_flush"], rp)
                for box in boxes}
     playing = {seat for seat, report in reports.items() if report.stakes.plays}
-    dealer, game = _dealer(facts, playing, outcome, rp)
+    late = _late_stakes(facts, boxes, reports, paytable["royal_flush"], rp)
+    dealer, game = _dealer(facts, playing, outcome, rp,
+                           needed=bool(playing) or any(s.plays for s in late.values()))
     antes = {seat: report.stakes.ante for seat, report in reports.items()}
     procedure = procedure_findings(facts, antes, rp)
     outcome.findings += procedure
@@ -72,9 +74,24 @@ def adjudicate(hand: HandInput, profile: RuleProfile) -> GameOutcome:
     for box in boxes:
         report = reports[box.seat]
         outcome.findings += report.findings
-        _settle_box(box, report, dealer, game, paytable, rp, outcome)
+        _settle_box(box, report, dealer, game, paytable, rp, outcome, late.get(box.seat))
     outcome.house = -sum(outcome.net.values())
     return outcome
+
+
+def _late_stakes(facts: RussianHand, boxes: list[Box], reports: dict[int, StakesReport],
+                 royal_odds: int, rp: RussianProfile) -> dict[int, BoxStakes]:
+    """SURV-1, reading ``late_wager_settlement = "kept_if_losing"``: for each box that does
+    not play with its late chips void, its stakes had they played (``box_stakes``'s
+    ``late_counts``). A late Bet can be what makes a box play, and a late Ante what lets
+    its Bet count: such a box was settled as if it had folded, and a table that kept the
+    late chips of a losing box was accused of a MISPAY (QA)."""
+    if rp.late_wager_settlement != "kept_if_losing":
+        return {}
+    return {box.seat: box_stakes(facts, box, box_cards(box), royal_odds, rp,
+                                 late_counts=True).stakes
+            for box in boxes
+            if not reports[box.seat].stakes.plays and _has_late_chips(reports[box.seat].stakes)}
 
 
 def _dead(facts: RussianHand) -> GameOutcome:
@@ -87,10 +104,12 @@ def _dead(facts: RussianHand) -> GameOutcome:
 
 
 def _dealer(
-    facts: RussianHand, playing: set[int], outcome: GameOutcome, rp: RussianProfile
+    facts: RussianHand, playing: set[int], outcome: GameOutcome, rp: RussianProfile,
+    needed: bool,
 ) -> tuple[DealerHand | None, DealerGame | None]:
-    """RP-5 qualification and RP-6 purchases; only needed when some box plays."""
-    if not playing:
+    """RP-5 qualification and RP-6 purchases; only ``needed`` when some box plays (or
+    would, its late chips kept: ``_late_stakes``)."""
+    if not needed:
         outcome.trace.append(TraceStep("RP-3", "no box plays: the dealer's hand is not needed"))
         return None, None
     cards = dealer_cards(facts)
@@ -115,6 +134,7 @@ def _settle_box(
     paytable: dict[str, int],
     rp: RussianProfile,
     outcome: GameOutcome,
+    late: BoxStakes | None = None,
 ) -> None:
     stakes = report.stakes
     fees = sum(draw_price(served, stakes.ante, rp) for served in box.draws)
@@ -126,6 +146,9 @@ def _settle_box(
         outcome.seat_rules[box.seat] = rule
         outcome.trace.append(TraceStep(rule, f"box does not play: Ante {stakes.ante} lost",
                                        box.seat))
+        if late is not None:
+            _keep_losing_late_chips(box, late, dealer, game, paytable, rp, outcome,
+                                    -stakes.ante - fees, fees)
         return
     cards = box_cards(box)
     if cards is None:
@@ -145,6 +168,31 @@ def _settle_box(
     outcome.net[box.seat] = net - fees
     outcome.seat_rules[box.seat] = _seat_rule(box, result)
     outcome.trace += result.trace
+
+
+def _keep_losing_late_chips(box: Box, late: BoxStakes, dealer: DealerHand | None,
+                            game: DealerGame | None, paytable: dict[str, int],
+                            rp: RussianProfile, outcome: GameOutcome, void_net: int,
+                            fees: int) -> None:
+    """SURV-1 ``kept_if_losing`` for a box that does not play with its late chips void:
+    settled on ``late`` (its stakes with them) when that loses more, the house keeping
+    them; a box that folds even so loses its late Ante too."""
+    if late.plays and dealer is not None:
+        cards = box_cards(box)
+        if cards is None:
+            raise HandRejected("RP-7", f"seat {box.seat} plays with its late chips but its "
+                               "cards were never read (card_dealt or showdown)")
+        bought = game.bought if game is not None and box.seat in game.buyers else None
+        result = settle_playing_box(late, rankable(cards, f"seat {box.seat}"), dealer,
+                                    bought, paytable, rp)
+        kept, rule = result.net - fees, result.rule
+    else:
+        kept, rule = -late.ante - fees, late.fold_rule or "RP-3"
+    if kept < void_net:
+        outcome.trace.append(TraceStep("SURV-1", "the box's late chips lose: the house keeps "
+                                       f"them ({kept - void_net})", box.seat))
+        outcome.net[box.seat] = kept
+        outcome.seat_rules[box.seat] = rule
 
 
 def _seat_rule(box: Box, result: Settlement) -> str:

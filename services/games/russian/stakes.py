@@ -55,14 +55,20 @@ def box_stakes(
     cards: tuple[str, ...] | None,
     royal_odds: int,
     profile: RussianProfile,
+    late_counts: bool = False,
 ) -> StakesReport:
-    """The valid Ante, Bet and insurance of ``box`` and the findings about the rest."""
+    """The valid Ante, Bet and insurance of ``box`` and the findings about the rest.
+
+    ``late_counts``: the stakes as if every chip SURV-1 finds late (an Ante after the deal
+    began, a Bet or an insurance after the dealer's cards were turned) had been placed in
+    time: what the box would have played had the late chips played, which the reading
+    ``late_wager_settlement = "kept_if_losing"`` settles the box on when it loses more."""
     report = StakesReport(BoxStakes(box.seat, 0, 0, 0, 0, 0, 0, "RP-2"), [], [])
-    ante, late_ante = _ante(hand, box, report, profile)
-    bet, late_bet, fold_rule = _bet(hand, box, ante, report, profile)
+    ante, late_ante = _ante(hand, box, report, profile, late_counts)
+    bet, late_bet, fold_rule = _bet(hand, box, ante, report, profile, late_counts)
     insurance, late_insurance = _insurance(
-        hand, box, ante, bet, fold_rule is None, cards, royal_odds, report, profile
-    )
+        hand, box, ante, bet, fold_rule is None, cards, royal_odds, report, profile,
+        late_counts)
     _foreign_wagers(box, report, profile)
     report.stakes = BoxStakes(
         seat=box.seat,
@@ -83,18 +89,25 @@ def _late(
 ) -> Finding:
     return finding(code, rule, profile.late_wager_severity,
                    f"seat {seat}: {what} of {placed.amount} placed at seq {placed.seq}, {when}; "
-                   "it does not play", seat=seat, amount=placed.amount)
+                   f"{LATE_CHIPS[profile.late_wager_settlement]}", seat=seat,
+                   amount=placed.amount)
+
+
+# What late chips do, by the reading ``late_wager_settlement`` (SURV-1), as a finding says.
+LATE_CHIPS = {"void": "it does not play",
+              "kept_if_losing": "the house keeps it if it loses and pays nothing on it"}
 
 
 def _ante(
-    hand: RussianHand, box: Box, report: StakesReport, profile: RussianProfile
+    hand: RussianHand, box: Box, report: StakesReport, profile: RussianProfile,
+    late_counts: bool,
 ) -> tuple[int, int]:
     """SURV-1: the Ante plays only if it was down before the first card was dealt and
     before the dealer's cards were turned (the latter still holds when the table records
     no ``card_dealt``, its cards known only from the showdowns)."""
     valid = late = 0
     for placed in box.antes:
-        when = _ante_too_late(hand, placed)
+        when = None if late_counts else _ante_too_late(hand, placed)
         if when is not None:
             late += placed.amount
             report.findings.append(
@@ -115,13 +128,14 @@ def _ante_too_late(hand: RussianHand, placed: Placed) -> str | None:
 
 
 def _bet(
-    hand: RussianHand, box: Box, ante: int, report: StakesReport, profile: RussianProfile
+    hand: RussianHand, box: Box, ante: int, report: StakesReport, profile: RussianProfile,
+    late_counts: bool,
 ) -> tuple[int, int, str | None]:
     """RP-3: the first Bet placed in time is the Bet; any other Bet chips are void."""
     valid = late = 0
     first: Placed | None = None
     for placed in box.bets:
-        problem = _bet_problem(hand, box, placed, first, ante, profile)
+        problem = _bet_problem(hand, box, placed, first, ante, profile, late_counts)
         if problem is None:
             first = placed
             valid = placed.amount
@@ -147,9 +161,11 @@ def _bet_problem(
     first: Placed | None,
     ante: int,
     profile: RussianProfile,
+    late_counts: bool,
 ) -> Finding | None:
     seat = box.seat
-    if hand.dealer_turned_at is not None and placed.index > hand.dealer_turned_at:
+    if (not late_counts and hand.dealer_turned_at is not None
+            and placed.index > hand.dealer_turned_at):
         return _late(placed, seat, "a Bet", "after the dealer's cards were turned", profile,
                      "LATE_WAGER", "SURV-1")
     if first is not None:
@@ -226,13 +242,15 @@ def _insurance(
     royal_odds: int,
     report: StakesReport,
     profile: RussianProfile,
+    late_counts: bool,
 ) -> tuple[int, int]:
     """RP-4: insurance placed before "insurance closed", on a playing box with three of a
     kind or better, within 1x Ante .. half the royal payout; otherwise returned."""
     placed_in_time = 0
     late = 0
     for placed in box.insurances:
-        if hand.dealer_turned_at is not None and placed.index > hand.dealer_turned_at:
+        if (not late_counts and hand.dealer_turned_at is not None
+                and placed.index > hand.dealer_turned_at):
             late += placed.amount
             report.findings.append(
                 _late(placed, box.seat, "an insurance", "after insurance closed (the "

@@ -5,10 +5,11 @@ Ante 10, Bet 20 unless stated; dealer Ad Kc 8s 6d 3h (Ace-King, qualifies).
 
 from __future__ import annotations
 
-from services.games.profile import RuleProfile
+from services.games.profile import Profiles, RuleProfile
 from services.games.russian.adjudicate import adjudicate
 from services.simulator.handbuilder import build_hand, table_config
 from tests.profiles import HOUSE, PROFILES
+from tests.unit.native.rules_support import both_engines, house_with
 from tests.unit.russian.scenario import Scenario, codes, expected_net, recorded_net
 
 DEALER = "Ad Kc 8s 6d 3h"
@@ -323,3 +324,51 @@ def test_wager_by_a_seat_not_dealt_in() -> None:
     assert ("SEAT_NOT_DEALT_IN", "RP-1", 4) in [(f.code, f.rule, f.seat)
                                                 for f in record.findings]
     assert expected_net(record)["1"] == 60
+
+
+# ---------------------------------------------------------------- SURV-1 kept_if_losing, both engines
+
+
+def _kept_if_losing() -> Profiles:
+    return Profiles({HOUSE.name: house_with("russian",
+                                            {"late_wager_settlement": "kept_if_losing"})})
+
+
+def test_a_losing_box_whose_only_bet_was_late_keeps_it_under_kept_if_losing() -> None:
+    """A K 7 stands; its one Bet (20) goes down after the dealer's A K 8 is turned; the
+    table keeps the Ante and the Bet: -30. ``void`` (house-v1): the Bet does not play, the
+    box folded: -10, so the table's -30 is a MISPAY of -20. ``kept_if_losing``: with the
+    late Bet the box plays and loses, 10 + 20: -30, as the table did: no MISPAY (QA: a
+    critical MISPAY of -20 against this table; the box was settled as folded)."""
+    hand = (box(LOSER).act(1, "stand").turn_dealer(DEALER).bet(1, 20)
+            .collect(1, "ante", 10).collect(1, "bet", 20).hand())
+    void = both_engines(hand, PROFILES)
+    assert [(f.code, f.amount) for f in void.findings] == [("LATE_WAGER", 20), ("MISPAY", -20)]
+    kept = both_engines(hand, _kept_if_losing())
+    assert kept.expected is not None and kept.expected.net == {"1": -30, "house": 30}
+    assert [f.code for f in kept.findings] == ["LATE_WAGER"]
+    assert "the house keeps it if it loses" in kept.findings[0].message
+
+
+def test_a_late_ante_of_a_box_that_folds_is_kept_under_kept_if_losing() -> None:
+    """The Ante (10) goes down after the box's first card; the box folds; the table keeps
+    the 10. ``void``: the late Ante does not play and goes back: 0 due, a MISPAY of -10.
+    ``kept_if_losing``: a folded box's Ante loses, so the house keeps it: -10, no
+    MISPAY."""
+    hand = (Scenario({1: 1000}).deal(1, TRIPS).deal_dealer(DEALER).ante(1, 10)
+            .act(1, "fold").turn_dealer(DEALER).collect(1, "ante", 10).hand())
+    void = both_engines(hand, PROFILES)
+    assert ("MISPAY", -10) in [(f.code, f.amount) for f in void.findings]
+    kept = both_engines(hand, _kept_if_losing())
+    assert kept.expected is not None and kept.expected.net == {"1": -10, "house": 10}
+    assert "MISPAY" not in [f.code for f in kept.findings]
+
+
+def test_a_late_only_bet_that_would_win_is_not_paid_under_kept_if_losing() -> None:
+    """Trips stand; the one Bet is late; with it the box would win 3 x 20 = +60, so it stays
+    void: the box did not play and loses its Ante: -10 (the table returned the Bet)."""
+    hand = (box().act(1, "stand").turn_dealer(DEALER).bet(1, 20)
+            .collect(1, "ante", 10).hand())
+    kept = both_engines(hand, _kept_if_losing())
+    assert kept.expected is not None and kept.expected.net == {"1": -10, "house": 10}
+    assert [f.code for f in kept.findings] == ["LATE_WAGER"]

@@ -49,10 +49,12 @@ pub fn adjudicate(events: &[DecodedEvent], config: &Value<'_>, rp: &RussianProfi
     let mut reports: Vec<StakesReport> = Vec::with_capacity(boxes.len());
     for b in &boxes {
         let cards = box_cards(b);
-        reports.push(box_stakes(&facts, b, cards.as_deref(), paytable[ROYAL_FLUSH], rp)?);
+        reports.push(box_stakes(&facts, b, cards.as_deref(), paytable[ROYAL_FLUSH], rp, false)?);
     }
     let playing: BTreeSet<i64> = reports.iter().filter(|r| r.stakes.plays()).map(|r| r.stakes.seat).collect();
-    let (dealer, game) = match dealer(&facts, &playing, rp)? {
+    let late = late_stakes(&facts, &boxes, &reports, paytable[ROYAL_FLUSH], rp)?;
+    let needed = !playing.is_empty() || late.iter().flatten().any(BoxStakes::plays);
+    let (dealer, game) = match dealer(&facts, &playing, needed, rp)? {
         Some((dealer, game)) => {
             findings.extend(game.findings.iter().cloned());
             (Some(dealer), Some(game))
@@ -65,9 +67,17 @@ pub fn adjudicate(events: &[DecodedEvent], config: &Value<'_>, rp: &RussianProfi
     findings.extend(procedure);
     findings.extend(limit_findings(&boxes, config, gen));
     findings.extend(table_stakes(&facts, &antes, rp)?);
-    for (b, report) in boxes.iter().zip(&reports) {
+    for ((b, report), late) in boxes.iter().zip(&reports).zip(&late) {
         findings.extend(report.findings.iter().cloned());
-        let (seat_net, rule) = settle_box(b, &report.stakes, dealer.as_ref(), game.as_ref(), &paytable, rp)?;
+        let (mut seat_net, mut rule) = settle_box(b, &report.stakes, dealer.as_ref(), game.as_ref(), &paytable, rp)?;
+        if let Some(late) = late {
+            let void_net = seat_net;
+            let fees = -(void_net + report.stakes.ante);  // a box that does not play: -Ante - prices
+            if let Some(kept) = keep_losing_late_chips(b, late, dealer.as_ref(), game.as_ref(), &paytable, rp,
+                                                       void_net, fees)? {
+                (seat_net, rule) = kept;
+            }
+        }
         net.insert(b.seat, seat_net);
         seat_rules.insert(b.seat, rule);
     }
@@ -76,10 +86,47 @@ pub fn adjudicate(events: &[DecodedEvent], config: &Value<'_>, rp: &RussianProfi
                  unverified: None, fees_from_pot: false })
 }
 
-/// `_dealer`: RP-5 qualification and RP-6 purchases; only when some box plays.
-fn dealer<'a>(facts: &RussianHand<'a>, playing: &BTreeSet<i64>, rp: &RussianProfile)
+/// `_late_stakes`: under `kept_if_losing`, for each box that does not play with its late
+/// chips void (and has some), its stakes had they played; None for every other box.
+fn late_stakes(facts: &RussianHand<'_>, boxes: &[&SeatBox<'_>], reports: &[StakesReport], royal_odds: Chips,
+               rp: &RussianProfile) -> Result<Vec<Option<BoxStakes>>, Stop> {
+    boxes.iter().zip(reports).map(|(b, report)| {
+        let s = &report.stakes;
+        let has_late = s.late_ante != 0 || s.late_bet != 0 || s.late_insurance != 0;
+        if !rp.late_kept_if_losing || s.plays() || !has_late {
+            return Ok(None);
+        }
+        let cards = box_cards(b);
+        Ok(Some(box_stakes(facts, b, cards.as_deref(), royal_odds, rp, true)?.stakes))
+    }).collect()
+}
+
+/// `_keep_losing_late_chips`: the box's net and rule on its late stakes when that loses more
+/// than `void_net` (the house keeps the late chips), else None. `fees`: the draw prices.
+#[allow(clippy::too_many_arguments)]
+fn keep_losing_late_chips(b: &SeatBox<'_>, late: &BoxStakes, dealer: Option<&DealerHand<'_>>,
+                          game: Option<&DealerGame<'_>>, paytable: &[Chips; 11], rp: &RussianProfile,
+                          void_net: Chips, fees: Chips) -> Result<Option<(Chips, &'static str)>, Stop> {
+    let (kept, rule) = match dealer {
+        Some(dealer) if late.plays() => {
+            let cards = box_cards(b).ok_or_else(|| Stop::Rejected(("RP-7", format!(
+                "seat {} plays with its late chips but its cards were never read (card_dealt or showdown)",
+                b.seat))))?;
+            rankable(&cards, &format!("seat {}", b.seat))?;
+            let bought = game.filter(|g| g.buyers.contains(&b.seat)).and_then(|g| g.bought.as_ref());
+            let result = settle_playing_box(late, &cards, dealer, bought, paytable, rp)?;
+            (result.net - fees, result.rule)
+        }
+        _ => (-late.ante - fees, late.fold_rule.unwrap_or("RP-3")),
+    };
+    Ok((kept < void_net).then_some((kept, rule)))
+}
+
+/// `_dealer`: RP-5 qualification and RP-6 purchases; only when some box plays (or would,
+/// its late chips kept: `needed`).
+fn dealer<'a>(facts: &RussianHand<'a>, playing: &BTreeSet<i64>, needed: bool, rp: &RussianProfile)
               -> Result<Option<(DealerHand<'a>, DealerGame<'a>)>, Stop> {
-    if playing.is_empty() {
+    if !needed {
         return Ok(None);
     }
     let cards = match dealer_cards(facts) {

@@ -38,13 +38,15 @@ pub struct StakesReport {
 }
 
 /// `box_stakes`: the valid Ante, Bet and insurance of the box and the findings about the rest.
+/// `late_counts`: as if every chip SURV-1 finds late had been placed in time (the reading
+/// `kept_if_losing` settles a box that does not play on them when that loses more).
 pub fn box_stakes(hand: &RussianHand<'_>, b: &SeatBox<'_>, cards: Option<&[&str]>, royal_odds: Chips,
-                  p: &RussianProfile) -> Result<StakesReport, Stop> {
+                  p: &RussianProfile, late_counts: bool) -> Result<StakesReport, Stop> {
     let mut findings = Vec::new();
-    let (ante, late_ante) = ante(hand, b, &mut findings, p);
-    let (bet, late_bet, fold_rule) = bet(hand, b, ante, &mut findings, p)?;
+    let (ante, late_ante) = ante(hand, b, &mut findings, p, late_counts);
+    let (bet, late_bet, fold_rule) = bet(hand, b, ante, &mut findings, p, late_counts)?;
     let (insurance, late_insurance) = insurance(hand, b, ante, bet, fold_rule.is_none(), cards, royal_odds,
-                                                &mut findings, p)?;
+                                                &mut findings, p, late_counts)?;
     foreign_wagers(b, &mut findings, p);
     Ok(StakesReport {
         stakes: BoxStakes { seat: b.seat, ante, bet, insurance, late_ante, late_bet, late_insurance, fold_rule },
@@ -54,17 +56,20 @@ pub fn box_stakes(hand: &RussianHand<'_>, b: &SeatBox<'_>, cards: Option<&[&str]
 
 fn late(placed: &Placed<'_>, seat: i64, what: &str, when: &str, p: &RussianProfile, code: &'static str,
         rule: &'static str) -> RFinding {
+    let does = if p.late_kept_if_losing { "the house keeps it if it loses and pays nothing on it" }
+               else { "it does not play" };
     finding(code, rule, p.late_wager_severity, format!(
-        "seat {}: {} of {} placed at seq {}, {}; it does not play", seat, what, placed.amount, placed.seq, when),
+        "seat {}: {} of {} placed at seq {}, {}; {}", seat, what, placed.amount, placed.seq, when, does),
         Some(seat), Some(placed.amount))
 }
 
 /// SURV-1: the Ante plays only if it was down before the first card was dealt and before
 /// the dealer's cards were turned.
-fn ante(hand: &RussianHand<'_>, b: &SeatBox<'_>, findings: &mut Vec<RFinding>, p: &RussianProfile) -> (Chips, Chips) {
+fn ante(hand: &RussianHand<'_>, b: &SeatBox<'_>, findings: &mut Vec<RFinding>, p: &RussianProfile,
+        late_counts: bool) -> (Chips, Chips) {
     let (mut valid, mut late_sum) = (0, 0);
     for placed in &b.antes {
-        match ante_too_late(hand, placed) {
+        match if late_counts { None } else { ante_too_late(hand, placed) } {
             Some(when) => {
                 late_sum += placed.amount;
                 findings.push(late(placed, b.seat, "an Ante", when, p, "LATE_WAGER", "SURV-1"));
@@ -86,12 +91,12 @@ fn ante_too_late(hand: &RussianHand<'_>, placed: &Placed<'_>) -> Option<&'static
 }
 
 /// RP-3: the first Bet placed in time is the Bet; any other Bet chips are void.
-fn bet(hand: &RussianHand<'_>, b: &SeatBox<'_>, ante: Chips, findings: &mut Vec<RFinding>, p: &RussianProfile)
-       -> Result<(Chips, Chips, Option<&'static str>), Stop> {
+fn bet(hand: &RussianHand<'_>, b: &SeatBox<'_>, ante: Chips, findings: &mut Vec<RFinding>, p: &RussianProfile,
+       late_counts: bool) -> Result<(Chips, Chips, Option<&'static str>), Stop> {
     let mut late_sum = 0;
     let mut first: Option<&Placed<'_>> = None;
     for placed in &b.bets {
-        match bet_problem(hand, b, placed, first, ante, p) {
+        match bet_problem(hand, b, placed, first, ante, p, late_counts) {
             None => first = Some(placed),
             Some(problem) => {
                 late_sum += placed.amount;
@@ -117,9 +122,9 @@ fn bet(hand: &RussianHand<'_>, b: &SeatBox<'_>, ante: Chips, findings: &mut Vec<
 }
 
 fn bet_problem(hand: &RussianHand<'_>, b: &SeatBox<'_>, placed: &Placed<'_>, first: Option<&Placed<'_>>,
-               ante: Chips, p: &RussianProfile) -> Option<RFinding> {
+               ante: Chips, p: &RussianProfile, late_counts: bool) -> Option<RFinding> {
     let seat = b.seat;
-    if hand.dealer_turned_at.map_or(false, |at| placed.index > at) {
+    if !late_counts && hand.dealer_turned_at.map_or(false, |at| placed.index > at) {
         return Some(late(placed, seat, "a Bet", "after the dealer's cards were turned", p, "LATE_WAGER", "SURV-1"));
     }
     if let Some(first) = first {
@@ -189,11 +194,11 @@ fn fold_rule(hand: &RussianHand<'_>, b: &SeatBox<'_>) -> &'static str {
 /// category or better, within its limits; otherwise returned.
 #[allow(clippy::too_many_arguments)]
 fn insurance(hand: &RussianHand<'_>, b: &SeatBox<'_>, ante: Chips, bet: Chips, plays: bool,
-             cards: Option<&[&str]>, royal_odds: Chips, findings: &mut Vec<RFinding>, p: &RussianProfile)
-             -> Result<(Chips, Chips), Stop> {
+             cards: Option<&[&str]>, royal_odds: Chips, findings: &mut Vec<RFinding>, p: &RussianProfile,
+             late_counts: bool) -> Result<(Chips, Chips), Stop> {
     let (mut in_time, mut late_sum) = (0, 0);
     for placed in &b.insurances {
-        if hand.dealer_turned_at.map_or(false, |at| placed.index > at) {
+        if !late_counts && hand.dealer_turned_at.map_or(false, |at| placed.index > at) {
             late_sum += placed.amount;
             findings.push(late(placed, b.seat, "an insurance", "after insurance closed (the dealer's cards were turned)",
                                p, "LATE_INSURANCE", "RP-4"));
