@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import orjson
-from sqlalchemy import Engine, Select, exists, func, select
+from sqlalchemy import Engine, Select, exists, func, or_, select
 
 from services.cases.lifecycle import SEVERITY_RANK, same_name
 from services.ledger.case_tables import (
@@ -22,6 +22,7 @@ from services.ledger.case_tables import (
     CaseTag,
     is_case_id,
 )
+from services.ledger.models import Hand
 
 # ``CaseFilter.state``: every state but closed, the cases still to work. The console's
 # queue and ``pitwatch cases list`` both show these unless asked for a state (or "any"),
@@ -107,8 +108,24 @@ def _counted() -> Select[*tuple[Any, ...]]:
 
 
 def _tagged(kind: str, value: str) -> Any:
-    return exists().where(CaseTag.case_id == Case.case_id, CaseTag.kind == kind,
-                          CaseTag.value == value)
+    """The cases tagged ``kind``=``value``, or, for a hand's fact (day, game, dealer),
+    naming a booked hand that has it. Why the hands too: on the pipeline a stream alert's
+    case is opened with or before the events it reports, often before the ledger service
+    booked their hand, and the intake tags a case with the facts of booked hands only: a
+    critical chain-break case was missing from ``--game``, ``--dealer`` and ``--date``
+    (QA). Read here, the hand's facts count as soon as it is booked."""
+    tag = exists().where(CaseTag.case_id == Case.case_id, CaseTag.kind == kind,
+                         CaseTag.value == value)
+    fact = _HAND_FACTS.get(kind)
+    if fact is None:
+        return tag
+    wanted: object = dt.date.fromisoformat(value) if kind == "day" else value
+    booked = exists().where(CaseHand.case_id == Case.case_id, Hand.hand_id == CaseHand.hand_id,
+                            fact == wanted)
+    return or_(tag, booked)
+
+
+_HAND_FACTS: dict[str, Any] = {"day": Hand.day, "game": Hand.game, "dealer": Hand.dealer_id}
 
 
 def list_cases(engine: Engine, wanted: CaseFilter | None = None) -> list[CaseSummary]:
