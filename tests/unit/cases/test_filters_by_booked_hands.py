@@ -15,13 +15,10 @@ from __future__ import annotations
 import datetime as dt
 from pathlib import Path
 
-import orjson
 import pytest
 from sqlalchemy import Connection, Engine, text
 
-from services.cases import intake
-from tests.unit.archive.support import simulated_log
-from tests.unit.cli.helpers import pitwatch
+from tests.unit.cases.day_cases import adjudicated_day, listed_cases
 
 ALERT_CASE_HANDS = ("SELECT DISTINCT e.case_id, h.game, h.dealer_id, h.day "
                     "FROM case_evidence e JOIN case_hands c ON c.case_id = e.case_id "
@@ -33,21 +30,9 @@ def _nothing_booked_yet(conn: Connection, hand_ids: set[str]
     return {}, {}
 
 
-def _listed(url: str, *filters: str) -> set[int]:
-    ran = pitwatch("cases", "list", *filters, "--state", "any", "--db", url,
-                   "--format", "json")
-    assert ran.code == 0, ran.stderr
-    return {int(case["case"]) for case in orjson.loads(ran.stdout)}
-
-
 def test_a_case_opened_before_its_hand_was_booked_is_found_by_the_hands_facts(
         engine: Engine, db_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    log = tmp_path / "day.jsonl"
-    log.write_bytes(b"\n".join(simulated_log(tables=2, hands=60).lines) + b"\n")
-    monkeypatch.setattr(intake, "hand_facts", _nothing_booked_yet)
-    ran = pitwatch("adjudicate", str(log), "--ledger", db_url)
-    assert ran.code == 0, ran.stderr
-    monkeypatch.undo()
+    adjudicated_day(tmp_path, db_url, monkeypatch, _nothing_booked_yet)
     with engine.connect() as conn:
         named = conn.execute(text(ALERT_CASE_HANDS)).all()
         tagged = conn.execute(text(
@@ -56,7 +41,7 @@ def test_a_case_opened_before_its_hand_was_booked_is_found_by_the_hands_facts(
     assert named and tagged == 0  # the alert cases as the pipeline's order left them
     for case_id, game, dealer, day in named:
         day_text = day if isinstance(day, str) else day.isoformat()
-        assert case_id in _listed(db_url, "--game", game)
-        assert case_id in _listed(db_url, "--dealer", dealer)
-        assert case_id in _listed(db_url, "--date", day_text)
-    assert not _listed(db_url, "--game", "chinese")  # the day holds no Chinese Poker hand
+        assert case_id in listed_cases(db_url, "--game", game)
+        assert case_id in listed_cases(db_url, "--dealer", dealer)
+        assert case_id in listed_cases(db_url, "--date", day_text)
+    assert not listed_cases(db_url, "--game", "chinese")  # the day holds no Chinese Poker hand
