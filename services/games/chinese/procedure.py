@@ -274,7 +274,9 @@ def new_seat_stack_findings(reading: HandReading, table: TableContext, history_s
 def routing_findings(events: tuple[Event, ...], transfers: list[Transfer],
                      cp: ChineseProfile) -> list[Finding]:
     """CP-10: who paid whom. Per pair of seats, the points the table moved between them
-    versus what the settlement moves (nets can agree while chips took another route)."""
+    versus what the settlement moves (nets can agree while chips took another route).
+    Only while every seat's points total is right: otherwise the seats' MISPAYs claim the
+    chips, and a route finding would claim them again (QA)."""
     recorded: dict[tuple[int, int], int] = defaultdict(int)
     for event in events:
         if isinstance(event, CollectionEvent) and event.data.kind == "points" \
@@ -284,6 +286,8 @@ def routing_findings(events: tuple[Event, ...], transfers: list[Transfer],
     for t in transfers:
         if t.amount:
             _add_flow(expected, t.payer, t.payee, t.amount)
+    if _seat_totals(recorded) != _seat_totals(expected):
+        return []
     out = []
     for low, high in sorted(set(recorded) | set(expected)):
         got, due = recorded.get((low, high), 0), expected.get((low, high), 0)
@@ -293,6 +297,15 @@ def routing_findings(events: tuple[Event, ...], transfers: list[Transfer],
                                f"{_flow_words(low, high, got)}; the settlement moves "
                                f"{_flow_words(low, high, due)}", seat=low, amount=got - due))
     return out
+
+
+def _seat_totals(flows: dict[tuple[int, int], int]) -> dict[int, int]:
+    """Each seat's points received (negative: paid) over ``flows``, seats at 0 left out."""
+    totals: dict[int, int] = defaultdict(int)
+    for (low, high), flow in flows.items():
+        totals[low] -= flow
+        totals[high] += flow
+    return {seat: total for seat, total in totals.items() if total}
 
 
 def _add_flow(flows: dict[tuple[int, int], int], payer: int, payee: int, amount: int) -> None:

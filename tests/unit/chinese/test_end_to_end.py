@@ -12,6 +12,7 @@ from tests.profiles import PROFILES
 from tests.unit.chinese.scenario import config, make_hand, pay, rake
 from tests.unit.chinese.test_fouls_super_bonus import BONUS_HAND, FOULED, TENS
 from tests.unit.chinese.test_scoring import H_A, H_B
+from tests.unit.native.rules_support import both_engines
 
 DEAL = {1: BONUS_HAND, 2: FOULED, 3: TENS}
 CORRECT = [pay(2, 3, 10), pay(2, 1, 16), pay(3, 1, 16)]
@@ -45,10 +46,15 @@ def test_correct_settlement_with_rake_is_ok() -> None:
 
 def test_foul_not_penalised_is_a_mispay_citing_cp8() -> None:
     """The table let seat 2 off its 16 to seat 1: seat 1 recorded +16 (due +32), seat 2
-    recorded -10 (due -26). MISPAY for both, citing CP-8 (a foul decided them)."""
-    record = _record([pay(2, 3, 10), pay(3, 1, 16)])
+    recorded -10 (due -26). MISPAY for both, citing CP-8 (a foul decided them), and no
+    PAYMENT_ROUTING between seats 1 and 2: the MISPAYs claim those 16 chips, and CP-10's
+    route is said only while every seat's total is right (QA: the same chips twice).
+    Both engines."""
+    hand = make_hand(DEAL, config(), payments=[pay(2, 3, 10), pay(3, 1, 16)])
+    record = both_engines(hand, PROFILES)
     mispays = {f.seat: (f.rule, f.amount) for f in record.findings if f.code == "MISPAY"}
     assert mispays == {1: ("CP-8", -16), 2: ("CP-8", 16)}
+    assert "PAYMENT_ROUTING" not in [f.code for f in record.findings]
     assert record.status == "discrepancy"
 
 

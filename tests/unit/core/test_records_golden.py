@@ -24,6 +24,12 @@ simulator gave each of those tables a dealer of its own (``dealer-<table>-1``, n
 simulating the logs with the old dealer again (the old digests came back) and comparing
 output by output: every label (table, hand, status, finding codes, alert codes and
 seqs) the same, and the bytes the same once dealer ids and hashes are set aside.
+
+And once more: 2026-12-07, the Chinese Poker digest with faults, when CP-10's
+``PAYMENT_ROUTING`` was limited to hands whose seats' totals are right (as the rule book
+says: otherwise the seats' MISPAYs claim the chips). Checked output by output: six records
+changed, each only by its PAYMENT_ROUTING findings gone, beside its MISPAYs; every status
+and every other finding code the same.
 """
 
 from __future__ import annotations
@@ -47,7 +53,7 @@ GOLDEN: dict[tuple[str, bool], tuple[str, int]] = {
     ("hcf", False): ("e128bf9765a5e04d29fdd78f715d947740da558bc6e49c9197f0d5498c2e8810", 120),
     ("hcf", True): ("232604c0e57a7873dfbb1f1e92580072e1514940b6f8d4e32275dfe54e0623b8", 120),
     ("chinese", False): ("5b76822e0908ac327c8ba0e7be42056be2353cb0b0aa8f5834a13fe61f24b157", 120),
-    ("chinese", True): ("7bad6f233e702954ae23e21a4c0bb0178bb6137046e49ddcd8605574039d41bc", 120),
+    ("chinese", True): ("0dba6d793e3352a08cfff2896a0b26b6a70021391639b91e0b9a85f00dacbb13", 120),
     ("draw7a", False): ("d96f8a58b87f1e9b900e57f35958733cdc21807301a26acc9893aad7d00fb78e", 120),
     ("draw7a", True): ("84ab72cd85fa05464e6cf939cef56bc427aac9576265621ebface9bc378bddae", 120),
     ("russian", False): ("5f3aa8c2cc8572d20b6f37e202741f80a6f5ae5084c542470bb1ce40231ba5c5", 120),

@@ -265,7 +265,18 @@ fn flow_words(low: i64, high: i64, flow: Chips) -> String {
     }
 }
 
-/// `routing_findings` (CP-10): per pair of seats, the points the table moved between them
+/// `_seat_totals`: each seat's points received (negative: paid), seats at 0 left out.
+fn seat_totals(flows: &BTreeMap<(i64, i64), Chips>) -> BTreeMap<i64, Chips> {
+    let mut totals: BTreeMap<i64, Chips> = BTreeMap::new();
+    for (&(low, high), &flow) in flows {
+        *totals.entry(low).or_insert(0) -= flow;
+        *totals.entry(high).or_insert(0) += flow;
+    }
+    totals.retain(|_, total| *total != 0);
+    totals
+}
+
+/// `routing_findings` (CP-10): only while every seat's points total is right; per pair of seats, the points the table moved between them
 /// versus what the settlement moves.
 pub fn routing_findings(events: &[DecodedEvent], transfers: &[Transfer], cp: &ChineseProfile) -> Vec<RFinding> {
     let mut recorded = BTreeMap::new();
@@ -281,6 +292,9 @@ pub fn routing_findings(events: &[DecodedEvent], transfers: &[Transfer], cp: &Ch
     let mut expected = BTreeMap::new();
     for t in transfers.iter().filter(|t| t.amount != 0) {
         add_flow(&mut expected, t.payer, t.payee, t.amount);
+    }
+    if seat_totals(&recorded) != seat_totals(&expected) {
+        return Vec::new();  // the seats' MISPAYs claim the chips; a route finding would again
     }
     let keys: BTreeSet<(i64, i64)> = recorded.keys().chain(expected.keys()).copied().collect();
     let mut out = Vec::new();
