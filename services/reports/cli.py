@@ -123,9 +123,18 @@ def _write(html: str, fmt: str, out: Path | None) -> None:
     err.print(f"wrote {escape(str(out))}")
 
 
-def _check_format(fmt: str) -> None:
+def _check_format(fmt: str, out: Path | None) -> None:
+    """The format, and an output file named for the other one refused: ``-o X.pdf``
+    without ``--format pdf`` wrote HTML into X.pdf, exit 0, a file no PDF reader opens
+    (QA)."""
     if fmt not in ("html", "pdf"):
         raise typer.BadParameter("html or pdf", param_hint="--format")
+    named = out.suffix.lower().lstrip(".") if out is not None else ""
+    other = {"html": "pdf", "pdf": "html"}[fmt]
+    if named in (other, "htm" if other == "html" else other):
+        raise typer.BadParameter(f"{out} is named as a .{named} file, and the report is "
+                                 f"written as {fmt}: add --format {other}, or name a "
+                                 f".{fmt} file", param_hint="--format")
 
 
 def _read_alerts(path: Path) -> list[Alert]:
@@ -178,7 +187,7 @@ def hand(
     from services.reports.render import render_html
     from services.reports.replay import HandNotFound
 
-    _check_format(fmt)
+    _check_format(fmt, out)
     not_the_input({"--output": out}, events, alerts, stdout=out is None)
     if events is None and ledger is None:
         raise typer.BadParameter("give --events FILE, --ledger URL, or both")
@@ -282,7 +291,7 @@ def daily(
     from services.reports.daily import daily_from_ledger
     from services.reports.render import render_html
 
-    _check_format(fmt)
+    _check_format(fmt, out)
     if table is not None and not table.strip():  # once "no hands ended on DAY": --date
         raise typer.BadParameter("an empty value matches no table: give one, or leave out "
                                  "--table for every table", param_hint="--table")

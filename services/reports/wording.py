@@ -34,6 +34,7 @@ RAKE_MODES = {
 }
 
 _CODE = re.compile(r"\b(" + "|".join(sorted(CODE_WORDS, key=len, reverse=True)) + r")\b")
+_ITS_END = re.compile(r"\bits (?=hand_ended\b)")
 _INT_LIST = re.compile(r"\[(\d+(?:, \d+)*)?\]")
 _INT_DICT = re.compile(r"\{(\d+: -?\d+(?:, \d+: -?\d+)*)\}")
 _RAKE_MODE = re.compile(r"rake mode '([a-z_]+)'")
@@ -103,6 +104,7 @@ def plain_step(text: str) -> str:
 def plain(text: str) -> str:
     """A finding's message in plain words: the engines' codes as words, "1 chip" not
     "1 chips", "3 cards" not "3 card(s)"."""
+    text = _ITS_END.sub("", text)  # "before its hand_ended": "before its the hand's end" (QA)
     text = _CODE.sub(lambda m: CODE_WORDS[m.group(1)], text)
     text = _PLURAL.sub(lambda m: count(int(m.group(1)), m.group(2)), text)
     text = _ONE.sub(lambda m: f"1 {m.group(1)}", text)

@@ -41,3 +41,18 @@ def test_an_output_over_the_ledger_is_refused_and_the_ledger_kept(
     assert_one_line_usage_error(ran, f"{ledger} is a SQLite database", "write somewhere else")
     assert ledger.read_bytes() == before
     assert pitwatch("verify", "--db", f"sqlite:///{ledger}").code == 0
+
+
+@pytest.mark.parametrize(("command", "name"), [
+    (["report", "hand", "T001-000001"], "x.pdf"),
+    (["report", "daily", "--date", "2026-01-05"], "x.PDF"),
+    (["report", "hand", "T001-000001", "--format", "pdf"], "x.html"),
+])
+def test_an_output_named_for_the_other_format_is_refused(
+        booked: tuple[Path, Path], tmp_path: Path, command: list[str], name: str) -> None:
+    """``-o X.pdf`` without ``--format pdf`` wrote HTML into X.pdf, exit 0 (QA)."""
+    _, ledger = booked
+    ran = pitwatch(*command, "--ledger", f"sqlite:///{ledger}", "-o", str(tmp_path / name))
+    assert_one_line_usage_error(ran, f"is named as a .{name.split('.')[1].lower()} file",
+                                "--format")
+    assert not (tmp_path / name).exists()

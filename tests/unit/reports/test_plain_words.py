@@ -59,6 +59,8 @@ def test_one_chip_and_one_point_are_singular() -> None:
     assert plain("mandarin scoring, one point = 1 chips") == "mandarin scoring, one point = 1 chip"
     assert plain("1 chips were left in the pot at hand_ended") == (
         "1 chip was left in the pot at the hand's end")
+    assert plain("input ended before its hand_ended") == (  # not "its the hand's end"
+        "input ended before the hand's end")
     assert plain("seat 2: recorded 11 chips, 21 chips due") == (
         "seat 2: recorded 11 chips, 21 chips due")
 

@@ -133,3 +133,12 @@ def test_every_rule_the_code_cites_has_text_in_the_rule_book() -> None:
     assert {"CP", "FCD", "GEN", "HCF", "RP", "SURV", "TH"} == {r.split("-")[0] for r in cited}
     book = load_rulebook()
     assert {r: sorted(m) for r, m in sorted(cited.items()) if r not in book} == {}
+
+
+def test_the_general_rules_a_dead_hand_cites_are_quoted_with_their_text() -> None:
+    """GEN-6 and GEN-7 were one line, "applied by each game": a dead hand's report quoted
+    no rule for the GEN-6 its decision path cites (QA)."""
+    book = load_rulebook()
+    assert "every wager is returned, nothing is paid, and no rake" in " ".join(
+        book["GEN-6"].html().split())
+    assert "has folded it" in book["GEN-7"].html()
