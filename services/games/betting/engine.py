@@ -372,7 +372,8 @@ class BettingHand:
         return found
 
     def _start_betting(self) -> list[Violation]:
-        """The first voluntary action: every blind or ante still owed is missing."""
+        """The first voluntary action: every blind or ante still owed is missing (one of
+        0 chips, a seat all-in on what it posted before, owed nothing: QA)."""
         if self.betting_started:
             return []
         self.betting_started = True
@@ -380,7 +381,7 @@ class BettingHand:
             self._violation("blind_missing", self.config.rules.blinds, o.seat,
                             f"seat {o.seat} did not post the {_POST_NAMES[o.kind]} of "
                             f"{o.amount} before the betting", o.amount)
-            for o in self.owed
+            for o in self.owed if o.amount
         ]
         self.missed, self.owed = self.owed, []
         return found

@@ -40,10 +40,15 @@ def settle_with_dead_money(
 
 
 def _with_dead_money(pots: list[Pot], dead: int, contenders: Sequence[int]) -> list[Pot]:
-    """Dead money joins the main pot (or is the only pot when nobody bet live chips)."""
+    """Dead money joins the main pot (or is the only pot when nobody bet live chips).
+    A contender all-in on its ante alone (no live chip: no layer holds it) is eligible
+    for the dead money all the same: it is then a pot of its own, first, every contender
+    eligible, ahead of the live chips' pots (QA: a big blind all-in on a big-blind ante
+    could win nothing, and its correct payout was a MISPAY)."""
     if not dead:
         return pots
-    if not pots:
-        return [Pot(dead, tuple(sorted(contenders)), 0)]
+    everyone = tuple(sorted(contenders))
+    if not pots or set(everyone) - set(pots[0].eligible):
+        return [Pot(dead, everyone, 0), *pots]
     main = pots[0]
     return [Pot(main.amount + dead, main.eligible, main.level), *pots[1:]]

@@ -13,10 +13,11 @@ import pytest
 
 from services.games.holdem import adjudicate as holdem
 from services.games.model import GameOutcome, HandRejected
-from services.games.profile import RuleProfile
-from tests.profiles import HOUSE
+from services.games.profile import Profiles, RuleProfile
+from tests.profiles import HOUSE, PROFILES
 from tests.unit.holdem import scenario as s
 from tests.unit.holdem.builder import (
+    Part,
     acts,
     adjudicate,
     blinds,
@@ -30,6 +31,7 @@ from tests.unit.holdem.builder import (
     show,
     street,
 )
+from tests.unit.native.rules_support import both_engines, house_with
 
 
 def toggled(**fields: Any) -> RuleProfile:
@@ -158,3 +160,58 @@ def test_rake_from_the_pot_instead_of_the_stacks() -> None:
                        cfg=cfg)
     assert (from_pot.net, from_pot.rake, from_pot.house) == ({1: 2, 2: -4, 3: 0},
                                                              {1: 1, 2: 1}, 2)
+
+
+# ------------------------------------------------------------ all-in on the ante alone (QA)
+
+ACES_AT_2 = {1: ["Kc", "Kd"], 2: ["As", "Ad"], 3: ["7h", "2c"]}  # the reference board
+
+
+def test_a_big_blind_all_in_on_its_big_blind_ante_can_win_the_dead_money() -> None:
+    """Big-blind ante 2, blinds 1/2, button 3; the big blind (seat 2) has exactly 2: it
+    posts the ante and is all-in, no chip left for the blind (so none is owed: no
+    BLIND_MISSING). Seat 3 calls 2, seat 1 completes 1; checked down; seat 2's aces beat
+    seat 1's kings and seat 3's 7-2. By hand: the dead 2 is the main pot, every contender
+    eligible: seat 2 wins it, 0; the live 2 + 2 = 4 goes to seat 1's kings, +2; seat 3 -2.
+    (It was left out of every pot: -2, and the table's right payout was a MISPAY.)
+    Both engines."""
+    hand = hand_input({1: 100, 2: 2, 3: 100}, 3, acts((1, "post_small_blind", 1),
+                                                        (2, "post_ante", 2)),
+                      deal(ACES_AT_2, 3), acts((3, "call", 2), (1, "call", 1)),
+                      street(*s.FLOP), acts((1, "check"), (3, "check")), street(s.TURN),
+                      acts((1, "check"), (3, "check")), street(s.RIVER),
+                      acts((1, "check"), (3, "check")), show(1, ACES_AT_2[1]),
+                      show(2, ACES_AT_2[2]), show(3, ACES_AT_2[3]), payout(2, 2),
+                      payout(1, 4), cfg=config(big_blind_ante=2))
+    record = both_engines(hand, PROFILES)
+    assert record.status == "ok", record.findings
+    assert record.expected is not None
+    assert record.expected.net == {"1": 2, "2": 0, "3": -2, "house": 0}
+
+
+def test_a_short_ante_all_in_is_eligible_for_the_dead_antes() -> None:
+    """Ante 2, blinds 1/2, button 3; seat 3 has 1 chip and posts it as its ante (all-in,
+    aces); seats 1 (kings) and 2 (7-2) post 2 each, the blinds, and check down after seat
+    1 completes. house-v1 (antes live): main pot 1 x 3 = 3 to seat 3, +2; side pot 6 to
+    seat 1, +2; seat 2 -4. ``antes_dead_money = true``: the antes, 5, are the main pot,
+    every contender eligible: seat 3 +4; the live 4 to seat 1, 0; seat 2 -4. (Seat 3 was
+    in no pot: -1.) Both engines."""
+    cards = {1: ["Kc", "Kd"], 2: ["7h", "2c"], 3: ["As", "Ad"]}
+    parts: list[Part] = [acts((1, "post_ante", 2), (2, "post_ante", 2), (3, "post_ante", 1)),
+             blinds(1, 2), deal(cards, 3), acts((1, "call", 1), (2, "check")),
+             street(*s.FLOP), acts((1, "check"), (2, "check")), street(s.TURN),
+             acts((1, "check"), (2, "check")), street(s.RIVER), acts((1, "check"), (2, "check")),
+             show(1, cards[1]), show(2, cards[2]), show(3, cards[3])]
+    live = hand_input({1: 100, 2: 100, 3: 1}, 3, *parts, payout(3, 3), payout(1, 6),
+                      cfg=config(ante=2))
+    record = both_engines(live, PROFILES)
+    assert record.status == "ok", record.findings
+    assert record.expected is not None
+    assert record.expected.net == {"1": 2, "2": -4, "3": 2, "house": 0}
+    dead = hand_input({1: 100, 2: 100, 3: 1}, 3, *parts, payout(3, 5), payout(1, 4),
+                      cfg=config(ante=2))
+    record = both_engines(dead, Profiles({HOUSE.name: house_with(
+        "holdem", {"antes_dead_money": True})}))
+    assert record.status == "ok", record.findings
+    assert record.expected is not None
+    assert record.expected.net == {"1": 0, "2": -4, "3": 4, "house": 0}

@@ -389,6 +389,7 @@ impl BettingHand {
         let owed = std::mem::take(&mut self.owed);
         let found = owed
             .iter()
+            .filter(|o| o.amount != 0)  // a seat all-in on what it posted before owes nothing
             .map(|o| self.violation(K::BlindMissing, rule, Some(o.seat), format!(
                 "seat {} did not post the {} of {} before the betting", o.seat, post_name(o.kind), o.amount), Some(o.amount)))
             .collect();

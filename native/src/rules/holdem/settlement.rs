@@ -23,15 +23,18 @@ pub fn settle_with_dead_money(contributions: &[(i64, Chips)], dead: &[(i64, Chip
     rake_and_award(&build, pots, &sorted, strengths, button, rake, stacks_left)
 }
 
-/// `_with_dead_money`: dead money joins the main pot (or is the only pot when nobody bet live chips).
+/// `_with_dead_money`: dead money joins the main pot (or is the only pot when nobody bet
+/// live chips); with a contender all-in on its ante alone (in no layer), it is a pot of its
+/// own, first, every contender eligible.
 fn with_dead_money(mut pots: Vec<Pot>, dead: Chips, contenders: &[i64]) -> Vec<Pot> {
     if dead == 0 {
         return pots;
     }
-    if pots.is_empty() {
-        let mut eligible = contenders.to_vec();
-        eligible.sort_unstable();
-        return vec![Pot { amount: dead, eligible, level: 0 }];
+    let mut everyone = contenders.to_vec();
+    everyone.sort_unstable();
+    if pots.is_empty() || everyone.iter().any(|s| !pots[0].eligible.contains(s)) {
+        pots.insert(0, Pot { amount: dead, eligible: everyone, level: 0 });
+        return pots;
     }
     pots[0].amount += dead;
     pots
