@@ -376,11 +376,12 @@ def surveil(
     if said := records_given_as_log(file):
         raise typer.BadParameter(said, param_hint="FILE")
     tune_for_batches()  # as adjudicate: the collector walked the start-up's objects again
-    profiles = every_section_checked(read_profiles())
-    try:
+    profiles = read_profiles()
+    try:  # the profile asked for first: its error is the option's
         config = surveillance_config(profiles.get(profile))
     except UnknownProfileError as exc:
         raise typer.BadParameter(str(exc), param_hint="--profile") from None
+    every_section_checked(profiles)
     # As ``adjudicate --ledger``'s: a log that would be surveilled wrongly (a table under
     # a profile this run lacks; one going on from the archive with no state kept) is
     # refused before anything is stored (``services.log_checks``).
