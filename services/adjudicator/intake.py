@@ -10,6 +10,7 @@ raises on bad input: every record ends as one or the other.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import msgspec
@@ -31,8 +32,18 @@ from services.events.wire import (
     too_deep,
 )
 
+
+def _first_decode(raw: bytes) -> Event:
+    """Make the decoder on the first record, then decode it. Why not at import: msgspec
+    reads the annotations of the contract's 55 structs to make it (about 20 ms), which a
+    run on the native engine, whose intake is the core's, never needs."""
+    global _decode
+    _decode = msgspec.json.Decoder(Event).decode
+    return _decode(raw)
+
+
 # The same decoder ``contract.decode_event`` wraps, called without the wrapper's frame.
-_decode = msgspec.json.Decoder(Event).decode
+_decode: Callable[[bytes], Event] = _first_decode
 
 # How orjson's error for a number no double holds begins (``services.events.wire``;
 # tests/unit/native/test_hostile_lines_differential.py fails if orjson words it otherwise).

@@ -8,8 +8,6 @@ the betting package for these few types was ~9 ms of the start-up of
 ``pitwatch adjudicate`` (its engine, pots, showdown and settlement modules).
 """
 
-from __future__ import annotations
-
 from typing import Annotated, Literal
 
 import msgspec

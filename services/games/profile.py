@@ -13,8 +13,6 @@ and the resulting ``Profiles`` is passed down to whatever adjudicates: a rule re
 ``RuleProfile`` and never looks one up by itself.
 """
 
-from __future__ import annotations
-
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field

@@ -6,8 +6,6 @@ profile section (``services.games.profile``): a threshold missing from
 docs/surveillance.md explains each field.
 """
 
-from __future__ import annotations
-
 from typing import Annotated, Literal
 
 import msgspec

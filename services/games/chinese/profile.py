@@ -4,8 +4,6 @@ No field has a default: a value missing from the posted profile is a load error,
 constant quietly buried in code (``services.games.profile``).
 """
 
-from __future__ import annotations
-
 from typing import Annotated, Literal
 
 import msgspec

@@ -4,8 +4,6 @@ The struct has no defaults on purpose (``services.games.profile``): a value miss
 ``profiles/<name>/draw7a.toml`` is a load error, never a constant quietly taken from code.
 """
 
-from __future__ import annotations
-
 from typing import Annotated, Literal
 
 import msgspec

@@ -6,8 +6,6 @@ The struct has no defaults on purpose (``services.games.profile``): a value miss
 overrides, the posted bonus cap), computed once per hand.
 """
 
-from __future__ import annotations
-
 import re
 from dataclasses import dataclass
 from typing import Annotated, Literal

@@ -4,8 +4,6 @@ The game module declares the struct with no defaults so a value missing from the
 profile is a load error, never a constant hidden in code (``services.games.profile``).
 """
 
-from __future__ import annotations
-
 from typing import Annotated, Literal
 
 import msgspec

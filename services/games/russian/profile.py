@@ -6,8 +6,6 @@ constant buried in code. The Bet paytable of RP-7 can be overridden per table by
 ``table_configured.paytables["bet"]`` (GEN-5: only an authorised configuration changes it).
 """
 
-from __future__ import annotations
-
 from typing import Annotated, Literal
 
 import msgspec
