@@ -12,9 +12,12 @@ user's sessions at once and refuses their logins.
 from __future__ import annotations
 
 import errno
+import signal
 import socket
 import sys
-from typing import Annotated
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
@@ -29,6 +32,9 @@ from services.console.users import (
 )
 from services.ledger.console_tables import CONSOLE_ROLES
 from services.ledger.db import DB_ENV_VAR, DEFAULT_URL, shown_url
+
+if TYPE_CHECKING:
+    import uvicorn
 
 users_app = typer.Typer(help="Users of the compliance console (pitwatch serve console).",
                         no_args_is_help=True)
@@ -165,7 +171,30 @@ def serve_console(
     config = uvicorn.Config(app, log_level="warning", access_log=False,
                             proxy_headers=bool(trusted_proxy),
                             forwarded_allow_ips=trusted_proxy or None)
-    uvicorn.Server(config).run(sockets=[listening])
+    _console_server(config).run(sockets=[listening])
+
+
+def _console_server(config: uvicorn.Config) -> uvicorn.Server:
+    """Uvicorn's server that ends on SIGTERM or Ctrl-C and leaves it there.
+
+    Why: once it has shut down, uvicorn raises the signal that stopped it again, so that a
+    plain script dies of it. pitwatch's handlers read that as a command stopped before it
+    finished (exit 130, "run the command again"), but a service manager's SIGTERM is how
+    the console normally ends: README says `pitwatch serve` stops cleanly, exit 0 (QA)."""
+    import uvicorn
+
+    class ConsoleServer(uvicorn.Server):
+        @contextmanager
+        def capture_signals(self) -> Iterator[None]:
+            stops = (signal.SIGINT, signal.SIGTERM)
+            before = {sig: signal.signal(sig, self.handle_exit) for sig in stops}
+            try:
+                yield
+            finally:
+                for sig, handler in before.items():
+                    signal.signal(sig, handler)
+
+    return ConsoleServer(config)
 
 
 def listening_socket(host: str, port: int) -> socket.socket:
