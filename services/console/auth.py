@@ -45,8 +45,14 @@ def _login_form(request: Request, status: int = 200, message: str = "",
     return response
 
 
+UNSENT = ("your session had ended, so what you sent was not done: log in and send it "
+          "again")
+
+
 async def login_page(request: Request) -> Response:
-    return _login_form(request, target=request.query_params.get("next", "/floor"))
+    message = UNSENT if request.query_params.get("unsent") == "1" else ""
+    return _login_form(request, message=message,
+                       target=request.query_params.get("next", "/floor"))
 
 
 async def login(request: Request) -> Response:

@@ -16,7 +16,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
-from urllib.parse import quote
+from urllib.parse import quote, urlsplit
 
 from jinja2 import Environment, PackageLoader, StrictUndefined
 from markupsafe import Markup, escape
@@ -172,9 +172,7 @@ def guarded(capability: Capability) -> Callable[[Page], Endpoint]:
                                               request.cookies.get(SESSION_COOKIE),
                                               console.clock)
             if session is None:
-                target = (request.url.path + (f"?{request.url.query}" if request.url.query
-                                              else "")) if request.method == "GET" else "/"
-                return RedirectResponse(f"/login?next={quote(target)}", status_code=303)
+                return RedirectResponse(_login_then_back(request), status_code=303)
             if not allowed(session.role, capability):
                 return refused(request, session, f"{with_article(ROLE_NAMES[session.role])} "
                                "may not do this: ask a compliance officer")
@@ -191,6 +189,21 @@ def guarded(capability: Capability) -> Callable[[Page], Endpoint]:
         return endpoint
 
     return wrap
+
+
+def _login_then_back(request: Request) -> str:
+    """The login page, then back to the page asked for; for a form sent after the session
+    ended, back to the page the form was on (its Referer, when it is this console's), and
+    the login says the form was not acted on. Before: the floor, and a note typed into a
+    case page was lost without a word (QA)."""
+    if request.method == "GET":
+        target = request.url.path + (f"?{request.url.query}" if request.url.query else "")
+        return f"/login?next={quote(target)}"
+    sent_from = urlsplit(request.headers.get("referer", ""))
+    same_console = sent_from.netloc in ("", request.headers.get("host", ""))
+    target = (sent_from.path + (f"?{sent_from.query}" if sent_from.query else "")
+              if same_console and sent_from.path.startswith("/") else "/")
+    return f"/login?next={quote(target)}&unsent=1"
 
 
 async def form_of(request: Request) -> FormData:

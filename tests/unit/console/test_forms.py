@@ -311,3 +311,35 @@ def test_a_note_sent_in_another_encoding_than_utf8_is_refused(day_engine: Engine
                        data={"csrf": csrf, "text": "café ok", "version": version})
     assert utf8.status_code == 303
     assert "café ok" in str(_trail(day_engine, case_id)[-1])
+
+
+def test_a_note_sent_after_the_session_ended_says_so_and_leads_back_to_its_case(
+        day_engine: Engine) -> None:
+    """QA: a note posted after the session had ended went to the login, then the floor,
+    and nothing said it was lost. Now the login says the form was not acted on and leads
+    back to the case page the form was on; nothing is written meanwhile."""
+    import datetime as dt
+
+    from tests.unit.console.support import Clock
+
+    case_id = _open_case(day_engine)
+    clock = Clock()
+    client = console_client(day_engine, clock=clock)
+    assert log_in(client, "cora") == 303
+    csrf = csrf_of(client)
+    before = _trail(day_engine, case_id)
+    clock.now += dt.timedelta(hours=9)  # past a shift's session
+    sent = client.post(f"/cases/{case_id}/note",
+                       data={"csrf": csrf, "note": "checked the tape",
+                             "version": case_version(day_engine, case_id)},
+                       headers={"referer": f"https://testserver/cases/{case_id}"})
+    assert sent.status_code == 303
+    assert sent.headers["location"] == f"/login?next=/cases/{case_id}&unsent=1"
+    login = client.get(sent.headers["location"])
+    assert "what you sent was not done: log in and send it again" in login.text
+    assert f'value="/cases/{case_id}"' in login.text
+    assert _trail(day_engine, case_id) == before
+    # A form from another site's page is not followed there.
+    elsewhere = client.post(f"/cases/{case_id}/note", data={"csrf": csrf, "note": "x"},
+                            headers={"referer": "https://evil.example/cases/1"})
+    assert elsewhere.headers["location"] == "/login?next=/&unsent=1"
