@@ -157,7 +157,17 @@ async def daily(request: Request, session: Session) -> Response:
     query = "" if day is None else "?day=" + day.isoformat() + (
         "&table=" + quote(table, safe="") if table else "")
     return render(request, "daily.html", session, day=day, table=table or "", days=days,
-                  query=query)
+                  query=query, held=held_days(days))
+
+
+def held_days(days: list[dt.date]) -> str:
+    """The days a database holds, in words (latest first in ``days``): what a day
+    without hands is answered with, as ``report daily`` answers it. The page showed the
+    picker on another day than the report asked for, and the report only "no hands"."""
+    if not days:
+        return "no hands at all"
+    first, last = min(days), max(days)
+    return f"day {first}" if first == last else f"days {first} to {last}"
 
 
 def _daily_html(request: Request, day: dt.date, table: str | None) -> str | None:
@@ -176,7 +186,10 @@ async def daily_report(request: Request, session: Session) -> Response:
     day, table, _ = await run_in_threadpool(_daily_choice, request)
     html = None if day is None else await run_in_threadpool(_daily_html, request, day, table)
     if html is None or day is None:
-        return refused(request, session, "no hands booked that day (and table)", status=404)
+        where = f" at table {table}" if table else ""
+        held = await run_in_threadpool(days_with_hands, console_of(request).engine)
+        return refused(request, session, f"no hands ended on {day}{where}: this database "
+                       f"holds {held_days(held)}", status=404)
     if request.url.path.endswith(".pdf"):
         pdf = await run_in_threadpool(html_to_pdf, html)
         name = (pdf_name(f"daily-{day.isoformat()}-", table) if table

@@ -279,6 +279,21 @@ def test_the_daily_report_and_its_pdf(day_engine: Engine) -> None:
     assert client.get("/reports/daily?day=1999-01-01").status_code == 404
 
 
+def test_a_day_without_hands_names_the_days_the_database_holds(day_engine: Engine) -> None:
+    """QA: /daily?day=2030-01-01 showed the picker on another day than its report, and the
+    report said only "no hands booked that day"; ``report daily`` names the days held."""
+    client = console_client(day_engine)
+    assert log_in(client, "aud") == 303
+    page = client.get("/daily?day=2030-01-01").text
+    assert "<iframe" not in page
+    assert ("No hands ended on 2030-01-01: this database holds day 2026-01-05. Choose a day "
+            "from the list.") in page
+    report = client.get("/reports/daily?day=2030-01-01&table=T9")
+    assert report.status_code == 404
+    assert "no hands ended on 2030-01-01 at table T9: this database holds day 2026-01-05" \
+        in report.text
+
+
 def test_the_console_daily_report_lists_the_archived_alerts(tmp_path: Path) -> None:
     """The console renders the daily report through ``daily_from_ledger``, and took no
     alerts file: section 5 always said "no alerts file was given", though the database
