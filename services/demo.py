@@ -109,10 +109,10 @@ def run_demo(
     write_jsonl(truth_path, (encode_label(t) for t in log.truth))
     console.print(f"[bold]2. adjudicate and surveil[/bold] {len(log.events):,} events")
     from services.surveillance import surveillance_config
-    from services.surveillance.engine import SurveillanceEngine
+    from services.surveillance.store import new_engine
 
     archive = ArchiveCollector()
-    watcher = SurveillanceEngine(surveillance_config(profiles.get(BUILTIN_PROFILE)))
+    watcher = new_engine(surveillance_config(profiles.get(BUILTIN_PROFILE)))
     surveyed = _adjudicate_and_surveil(events_path, profiles, archive, watcher)
     write_jsonl(records_path, (encode_record(r) for r in surveyed.records))
     write_jsonl(alerts_path, (msgspec.json.encode(a) for a in surveyed.alerts))

@@ -48,9 +48,23 @@ def load_engine(db: Engine, config: SurveillanceConfig) -> SurveillanceEngine:
     return engine
 
 
+def new_engine(config: SurveillanceConfig) -> SurveillanceEngine:
+    """An engine with nothing stored yet that keeps the hands it counts for
+    ``save_engine``, as ``load_engine`` gives one on an empty database. A plain
+    ``SurveillanceEngine`` keeps none: the demo saved its state without them, and
+    ``surveil --db`` on the demo's database then counted every hand twice (QA)."""
+    engine = SurveillanceEngine(config)
+    engine.restore_state({}, set())
+    return engine
+
+
 def save_engine(db: Engine, engine: SurveillanceEngine) -> None:
     """Write the engine's state, the hands it counted since it was loaded and its
-    profiles, in one transaction."""
+    profiles, in one transaction. Only an engine that keeps its hands (``load_engine``,
+    ``new_engine``): state stored without them would count those hands again."""
+    if engine.seen is None:
+        raise ValueError("save_engine: this engine keeps no record of the hands it counted "
+                         "(make it with load_engine or new_engine)")
     state = engine.export_state()
     with write_transaction(db) as connection:
         connection.execute(delete(SurveillanceState))
