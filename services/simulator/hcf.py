@@ -292,9 +292,11 @@ def simulate_table(
     table = HcfTable(stream, rng, table_index, profile, options)
     table.dealer = options.dealer(stream, table.dealer)
     if "sweetheart" in faults:
-        # The table's first dealer and the first player seated (seat 1 is always taken
-        # at opening): no draw from ``rng``, so the table is otherwise the same.
-        table.sweetheart = Sweetheart(f"D{table_index}-1", f"P{table_index}-1")
+        # The table's first dealer (the pool's, with --dealers: the table's own name there
+        # dealt nothing, and the scenario injected nothing, QA) and the first player
+        # seated (seat 1 is always taken at opening): no draw from ``rng``, so the table
+        # is otherwise the same.
+        table.sweetheart = Sweetheart(table.dealer, f"P{table_index}-1")
     table.open()
     labels: list[TruthLabel] = []
     chosen = sorted(faults & (FAULTS.keys() - TABLE_SCENARIOS))

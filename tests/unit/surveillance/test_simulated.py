@@ -71,3 +71,21 @@ def test_sweetheart_dealer_caught_end_to_end() -> None:
     mispaid = {(r.hand_id, f.seat) for r in run.records for f in r.findings
                if f.code == "MISPAY" and (f.amount or 0) > 0}
     assert overpaid <= mispaid
+
+
+def test_the_sweetheart_fault_with_a_dealer_pool_is_injected_and_caught() -> None:
+    """QA: with ``--dealers`` the HCF sweetheart scenario named the table's own dealer
+    (``D0-1``), who never deals when the floor's pool does: 0 faults injected, exit 0.
+    Now its dealer is the pool's first at the table: hands are labelled, each one dealt
+    by that dealer, and SURV-2 names that dealer and the friend."""
+    from services.simulator.options import SimulationOptions
+
+    log = simulate(["hcf"], 2, 300, seed=1, faults=frozenset({"sweetheart"}),
+                   profile=HOUSE, options=SimulationOptions(dealers=3))
+    labelled = [t for t in log.truth if t.fault == "sweetheart"]
+    assert labelled
+    assert {t.detail.split()[1] for t in labelled} == {"D01"}
+    run = surveil(log.events)
+    sweet = [a for a in run.alerts if a.rule == "SURV-2"]
+    assert sweet and {(a.evidence or {}).get("dealer") for a in sweet} == {"D01"}
+    assert {(a.evidence or {}).get("player") for a in sweet} == {"P0-1"}
