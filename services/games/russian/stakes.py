@@ -223,11 +223,16 @@ def _fold_rule(hand: RussianHand, box: Box) -> str:
         if box.left_at is not None:
             return "GEN-7"
         return "RP-3"
-    play_started = min(
-        (s.index for b in hand.boxes.values() for s in b.steps if s.action == "play"),
+    # RP-2's moment ends with the first card served to any box, or failing a draw, the
+    # first play: a fold after that is the play decision of RP-3 (it cited RP-2 when
+    # another box had drawn first, QA).
+    decision_ended = min(
+        (moment for b in hand.boxes.values()
+         for moment in [*(s.index for s in b.steps if s.action == "play"),
+                        *(d.index for d in b.draws)]),
         default=None,
     )
-    if not box.draws and (play_started is None or fold.index < play_started):
+    if not box.draws and (decision_ended is None or fold.index < decision_ended):
         return "RP-2"
     return "RP-3"
 

@@ -372,3 +372,17 @@ def test_a_late_only_bet_that_would_win_is_not_paid_under_kept_if_losing() -> No
     kept = both_engines(hand, _kept_if_losing())
     assert kept.expected is not None and kept.expected.net == {"1": -10, "house": 10}
     assert [f.code for f in kept.findings] == ["LATE_WAGER"]
+
+
+def test_a_fold_after_another_box_was_served_cites_the_play_rule() -> None:
+    """Box 2 exchanges three cards (price 10) before box 1 decides; box 1 then folds, and
+    the table leaves its Ante (10) on the layout. RP-2: a fold after the first card was
+    served is the play decision of RP-3, so the MISPAY of 10 cites RP-3 (it cited RP-2:
+    the reading looked only at the box's own draws and the first Bet)."""
+    hand = (Scenario({1: 1000, 2: 1000}).ante(1, 10).ante(2, 10)
+            .deal(1, "Qs Th 7d 5s 4s").deal(2, TRIPS).deal_dealer(DEALER)
+            .fee(2, "exchange", 10).draw(2, "2h 7c Jc", "3c 5d 9h").act(2, "fold")
+            .act(1, "fold").turn_dealer(DEALER).collect(2, "ante", 10).hand())
+    record = both_engines(hand, PROFILES)
+    assert [(f.code, f.rule, f.seat, f.amount) for f in record.findings] == [
+        ("MISPAY", "RP-3", 1, 10)]

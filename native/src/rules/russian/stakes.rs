@@ -178,12 +178,13 @@ fn fold_rule(hand: &RussianHand<'_>, b: &SeatBox<'_>) -> &'static str {
         Some(fold) => fold,
         None => return if b.left_at.is_some() { "GEN-7" } else { "RP-3" },
     };
-    let play_started = hand.boxes.items.iter()
-        .flat_map(|(_, other)| other.steps.iter())
-        .filter(|s| s.action == "play")
-        .map(|s| s.index)
+    // RP-2's moment ends with the first card served to any box, or failing a draw, the
+    // first play: a fold after that is the play decision of RP-3.
+    let decision_ended = hand.boxes.items.iter()
+        .flat_map(|(_, other)| other.steps.iter().filter(|s| s.action == "play").map(|s| s.index)
+            .chain(other.draws.iter().map(|d| d.index)))
         .min();
-    if b.draws.is_empty() && play_started.map_or(true, |at| fold.index < at) {
+    if b.draws.is_empty() && decision_ended.map_or(true, |at| fold.index < at) {
         "RP-2"
     } else {
         "RP-3"
