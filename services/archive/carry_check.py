@@ -23,10 +23,10 @@ from services.adjudicator.engine import make_runner
 from services.adjudicator.native_runner import NativeRunner
 from services.adjudicator.python_runner import ReferenceRunner
 from services.archive.chain import ChainBreak, first_damage
+from services.archive.partitions import has_detached_days
 from services.archive.reader import DamagedRow, StoredAsBytes, raw_bytes, segment_bodies, shown
 from services.archive.segment import SEPARATOR
 from services.games.profile import Profiles
-from services.ledger.archive_tables import ArchiveDetached
 from services.ledger.archive_tables import TableCarry as C
 
 
@@ -72,8 +72,7 @@ def check_kept_states(engine: Engine, table_id: str, profiles: Profiles,
     if not states:
         return check
     with engine.connect() as conn:
-        detached = conn.execute(select(ArchiveDetached.day).where(
-            ArchiveDetached.table_id == table_id).limit(1)).first() is not None
+        detached = has_detached_days(conn, table_id)
     if detached:
         notes.append(f"table {table_id}: its {len(states):,} kept state(s) were not derived "
                      "again (its first days are detached)")

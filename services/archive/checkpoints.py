@@ -37,7 +37,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 
 from services.archive.chain import first_damage
 from services.archive.history import BulkHistory
-from services.archive.partitions import detached_tables
+from services.archive.partitions import detached_tables, has_detached_days, still_detached
 from services.archive.reader import (
     STREAM_ROWS,
     DamagedRow,
@@ -211,7 +211,7 @@ def why_not_usable(conn: Connection, checkpoint: Checkpoint) -> str | None:
     detached = conn.execute(select(func.count(), func.count(d.segments),
                                    func.coalesce(func.sum(d.segments), 0),
                                    func.coalesce(func.sum(d.events), 0))
-                            .where(d.table_id == checkpoint.table_id)).one()
+                            .where(d.table_id == checkpoint.table_id, still_detached())).one()
     days, counted, detached_segments, detached_lines = (int(v or 0) for v in detached)
     last_detached = detached_tables(conn, checkpoint.table_id).get(checkpoint.table_id)
     at_cut = (int(live[0]) == 0 and days == counted
@@ -400,9 +400,8 @@ def _latest(engine: Engine, table_id: str, profiles: Profiles
                                               limit=TRIES)):
             if why_not_usable(conn, checkpoint) is None and readable(profiles, checkpoint):
                 return checkpoint, None
-        detached = conn.execute(select(ArchiveDetached.day).where(
-            ArchiveDetached.table_id == table_id).limit(1)).first()
-    if detached is not None:
+        detached = has_detached_days(conn, table_id)
+    if detached:
         return None, ("its first days are detached and no checkpoint made before that "
                       "still matches the archive: its state cannot be derived")
     return None, None
@@ -479,8 +478,7 @@ def rederive(engine: Engine, table_id: str, profiles: Profiles,
     breaks beside the body's own), and the break is the archive's, listed already."""
     problems: list[CheckpointProblem] = []
     with engine.connect() as conn:
-        detached = conn.execute(select(ArchiveDetached.day).where(
-            ArchiveDetached.table_id == table_id).limit(1)).first() is not None
+        detached = has_detached_days(conn, table_id)
     previous: Checkpoint | None = None
     with engine.connect() as stream, engine.connect() as conn:
         for checkpoint in checkpoints_of(stream, table_id, damaged=damaged):

@@ -19,7 +19,7 @@ import datetime as dt
 import os
 from dataclasses import dataclass
 
-from sqlalchemy import Connection, Engine, func, select, text
+from sqlalchemy import ColumnElement, Connection, Engine, exists, func, select, text
 
 from services.ledger.archive_tables import ArchiveDetached, ArchiveSegment
 from services.ledger.db import write_transaction
@@ -120,6 +120,10 @@ def detach_days(engine: Engine, days: list[dt.date], at: str) -> list[str]:
         with write_transaction(engine) as conn:
             _record_where_chains_stood(conn, name, day, at)
             conn.execute(text(f'ALTER TABLE {PARENT} DETACH PARTITION "{name}"'))
+            # A day detached before, restored and attached again, still has the guard its
+            # first detach gave it (a plain CREATE stopped the second detach with a
+            # traceback, QA); replaced in the same transaction, it is never unguarded.
+            conn.execute(text(f'DROP TRIGGER IF EXISTS "{name}_append_only" ON "{name}"'))
             conn.execute(text(
                 f'CREATE TRIGGER "{name}_append_only" BEFORE UPDATE OR DELETE ON "{name}" '
                 "FOR EACH ROW EXECUTE FUNCTION pitwatch_refuse_change()"))
@@ -164,12 +168,29 @@ def record_detached_days(engine: Engine, at: str) -> int:
     return added
 
 
+def still_detached() -> ColumnElement[bool]:
+    """An ``archive_detached`` row whose day is not in the live archive again. A day
+    restored and attached again is read as before (its row stays: the table is
+    append-only): anchored where that day had left the chain, every event of the day
+    was a `late` break, and the checkpoints counted its segments twice (QA)."""
+    s, d = ArchiveSegment, ArchiveDetached
+    return ~exists().where(s.table_id == d.table_id, s.day == d.day)
+
+
+def has_detached_days(conn: Connection, table_id: str) -> bool:
+    """Whether a day of the table is detached (and not attached again)."""
+    d = ArchiveDetached
+    return conn.execute(select(d.day).where(d.table_id == table_id, still_detached())
+                        .limit(1)).first() is not None
+
+
 def detached_before(engine: Engine, table_id: str) -> tuple[int, str] | None:
     """(last_seq, last_hash) where the table's chain stood at the end of its latest
-    detached day (None: no day of it was detached, so its chain starts at genesis)."""
+    detached day (None: no day of it is detached, so its chain starts at genesis)."""
     d = ArchiveDetached
     with engine.connect() as conn:
-        row = conn.execute(select(d.last_seq, d.last_hash).where(d.table_id == table_id)
+        row = conn.execute(select(d.last_seq, d.last_hash)
+                           .where(d.table_id == table_id, still_detached())
                            .order_by(d.last_seq.desc()).limit(1)).first()
     return None if row is None else (int(row.last_seq), str(row.last_hash))
 
