@@ -10,6 +10,7 @@ replays the stretch since, not the table's years.
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Iterator
 
 from sqlalchemy import Engine, select
@@ -90,8 +91,8 @@ def _cut_short(engine: Engine, tables: set[str], starts: dict[str, Checkpoint]) 
 ARCHIVE_LACKS_HAND = "the event archive holds no event of this hand"
 
 
-def archive_lacks(engine: Engine, table_id: str, subject: str = ARCHIVE_LACKS_HAND
-                  ) -> str | None:
+def archive_lacks(engine: Engine, table_id: str, subject: str = ARCHIVE_LACKS_HAND,
+                  ended_on: dt.date | None = None) -> str | None:
     """Why a hand the ledger booked at ``table_id`` has no events in the archive, as a
     clause (``subject``, then "though ..."), when the archive should hold them: it holds
     the table (its catalog row, or any segment of it). None when the table was never
@@ -108,6 +109,13 @@ def archive_lacks(engine: Engine, table_id: str, subject: str = ARCHIVE_LACKS_HA
     that is said instead (it pointed the user at ``pitwatch verify``, which passes)."""
     with engine.connect() as conn:
         detached = detached_tables(conn, table_id).get(table_id)
+    if detached is not None and ended_on is not None and ended_on <= detached:
+        # The hand's own day is cold: no checkpoint is missing, and detaching again would
+        # not bring it back (QA: it said both).
+        return (f"the event archive cannot re-derive this hand: it ended on "
+                f"{ended_on.isoformat()}, a day of table {table_id} detached past "
+                "retention: restore that day's table and attach it again to re-derive it "
+                "(docs/archive.md, Retention)")
     if detached is not None:
         return (f"the event archive cannot re-derive this hand: table {table_id}'s first "
                 f"days, through {detached.isoformat()}, are detached past retention, and "
@@ -150,4 +158,16 @@ def hand_archive_lacks(engine: Engine, hand_id: str) -> str | None:
     from services.ledger.queries import stored_hand
 
     stored = stored_hand(engine, hand_id)
-    return None if stored is None else archive_lacks(engine, stored.record.table_id)
+    if stored is None:
+        return None
+    return archive_lacks(engine, stored.record.table_id,
+                         ended_on=_utc_day(stored.record.ended_at))
+
+
+def _utc_day(ts: str | None) -> dt.date | None:
+    """The UTC day of a contract timestamp (``...Z``: its date part), as the archive
+    files the hand; None when there is none to read."""
+    try:
+        return None if ts is None else dt.date.fromisoformat(ts[:10])
+    except ValueError:
+        return None

@@ -88,13 +88,21 @@ def test_tables_with_detached_first_days_are_left_out_with_a_note(pg_engine: Eng
                    if e["type"] == "hand_ended" and e["table_id"] == "T001"
                    and e["ts"].startswith(day.isoformat())] for day in (DAY_ONE, DAY_TWO)}
     assert hands[DAY_ONE] and hands[DAY_TWO]
-    for hand_id in (hands[DAY_TWO][-1], hands[DAY_ONE][0]):
+    # The hand of the detached day says its own day is cold, and no more: no checkpoint
+    # is missing, and a detach again would not bring it back (QA: it said both).
+    why = {hands[DAY_TWO][-1]: "table T001's first days, through 2026-01-05, are detached "
+                               "past retention",
+           hands[DAY_ONE][0]: "it ended on 2026-01-05, a day of table T001 detached past "
+                              "retention: restore that day's table and attach it again to "
+                              "re-derive it (docs/archive.md, Retention)"}
+    for hand_id, reason in why.items():
         out = tmp_path / f"{hand_id}.html"
         ran = pitwatch("report", "hand", hand_id, "--ledger", url, "-o", str(out))
         assert ran.code == 1, ran.stderr
-        assert (f"hand {hand_id}: the event archive cannot re-derive this hand: table T001's "
-                "first days, through 2026-01-05, are detached past retention") in " ".join(
-                    ran.stderr.split()), ran.stderr
+        said = " ".join(ran.stderr.split())
+        assert f"hand {hand_id}: the event archive cannot re-derive this hand: {reason}" \
+            in said, ran.stderr
+        assert ("archive detach` again" in said) == (hand_id == hands[DAY_TWO][-1]), said
         html = out.read_text()
         assert "changed after the hand was booked" not in html
         assert "cannot re-derive this hand" in " ".join(html.split())
