@@ -239,9 +239,12 @@ def hand(
         # A booking that is not the record its events re-derive is what a dispute
         # analyst's script must not pass over: exit 1, as for an archive that lost a
         # hand (the report, written, shows both records in section 8).
+        broken = report.chain.broken if report.chain is not None else []
         _warn(f"hand {hand_id}: the record booked in the ledger differs from the one "
-              f"{log_name or 'the events'} re-derives (section 8 shows both); pitwatch "
-              "verify checks the booking")
+              f"{log_name or 'the events'} re-derives (section 8 shows both); "
+              + (f"its events do not chain (broken at seq {broken[0].seq:,}): pitwatch "
+                 "verify lists the break" if broken else "pitwatch verify checks the "
+                 "booking"))
         raise typer.Exit(INPUT_PROBLEMS)
 
 

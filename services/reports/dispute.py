@@ -38,6 +38,7 @@ from services.games.profile import Profiles, UnknownProfileError
 from services.games.profiles import BUILTIN_PROFILE
 from services.games.unknown_profiles import UNKNOWN_PROFILE_CODE, not_known_here
 from services.reports.alerts import AlertLine, alerts_concerning
+from services.reports.booking_differs import booking_differs
 from services.reports.chain import ChainCheck, verify_chain
 from services.reports.hands import FinalHand, final_hands
 from services.reports.log_match import (
@@ -467,37 +468,11 @@ def _ledger_report(
 
     report.ledger = LedgerView(shown_url(url), stored.ledger_status, stored.record_sha256,
                                stored.conflicts, matches)
-    if matches is False and archived and derived is not None and _same_events(derived,
-                                                                              stored.record):
-        report.notes.append(
-            "The record booked in the ledger differs from the record re-derived from the "
-            "event archive, whose events are the booked hand's (the same seq range and "
-            f"last_hash): the rules applied (the rule profile {stored.record.rule_profile!r} "
-            "as its folder holds it now, or the pitwatch version) or the booking changed "
-            "since the hand was booked. A profile edited in place gives this: a change of "
-            "the posted rules is a new profile (a new name); pitwatch verify checks the "
-            "booking.")
-    elif matches is False and archived:
-        report.notes.append(
-            "The record booked in the ledger differs from the record re-derived from the "
-            "event archive: the log or the booking changed after the hand was booked, or "
-            "the hand was booked without its table's earlier events.")
-    elif matches is False:
-        report.notes.append(
-            "The record booked in the ledger differs from the record re-derived from the "
-            "event log, whose events are the booked hand's (the same seq range and "
-            "last_hash): sections 1 to 7 are the log's, the booking is beside it in section "
-            "8. The rules applied (the rule profile, the pitwatch version) or the booking "
-            "changed since the hand was booked; pitwatch verify checks the booking.")
+    if matches is False:
+        report.notes.append(booking_differs(stored.record, derived, archived,
+                                            report.chain.broken if report.chain else []))
     _finish(report, rules)
     return report
-
-
-def _same_events(derived: AdjudicationRecord, booked: AdjudicationRecord) -> bool:
-    """Whether both records were made from the same events: the same seq range, ending
-    on the same hash (which chains every event before it)."""
-    return (derived.last_hash is not None and derived.last_hash == booked.last_hash
-            and (derived.first_seq, derived.last_seq) == (booked.first_seq, booked.last_seq))
 
 
 def _with_findings(record: AdjudicationRecord, extra: list[Finding]) -> AdjudicationRecord:
