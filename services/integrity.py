@@ -30,6 +30,8 @@ from __future__ import annotations
 
 import datetime as dt
 import os
+import threading
+import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -199,7 +201,8 @@ def _side_checks(db: str, first_day: dt.date | None, last_day: dt.date | None,
         yield here
         return
     try:
-        pool = ProcessPoolExecutor(max_workers=1, mp_context=get_context("spawn"))
+        pool = ProcessPoolExecutor(max_workers=1, mp_context=get_context("spawn"),
+                                   initializer=exit_with_parent, initargs=(os.getpid(),))
         started = pool.submit(ledger_and_cases, db, first_day, last_day, table)
     except (OSError, NotImplementedError, BrokenProcessPool):
         yield here
@@ -215,6 +218,19 @@ def _side_checks(db: str, first_day: dt.date | None, last_day: dt.date | None,
         yield there
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
+
+
+def exit_with_parent(parent: int) -> None:
+    """The second process's start: it ends when the verify that started it is gone
+    (killed -9, out of memory). Left alone it waited on its task pipe for good, whose
+    writing end it holds itself, and held the verify's standard output open: `pitwatch
+    verify | tail` never returned (QA)."""
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
 
 
 def ledger_and_cases(db: str, first_day: dt.date | None, last_day: dt.date | None,
