@@ -134,7 +134,7 @@ def _scan_reshuffled(scan: _Scan, event: Any) -> None:
             scan.deck_found.append(
                 finding("RESHUFFLED_CARD_IN_PLAY", "GEN-1", scan.gen.deck_integrity_severity,
                         f"{card} was shuffled back into the stub at seq {event.seq} while "
-                        "still in a hand or on the board")
+                        "dealt to a hand (folded or not) or on the board, not discarded")
             )
             continue
         scan.out_of_stub.discard(card)

@@ -133,7 +133,7 @@ impl<'g> Scan<'g> {
                     let i = index(card)?;
                     if self.held.has(i) {
                         self.deck_found.push(finding("RESHUFFLED_CARD_IN_PLAY", "GEN-1", self.gen.deck_integrity, format!(
-                            "{} was shuffled back into the stub at seq {} while still in a hand or on the board",
+                            "{} was shuffled back into the stub at seq {} while dealt to a hand (folded or not) or on the board, not discarded",
                             card, e.seq), None, None));
                         continue;
                     }

@@ -31,9 +31,10 @@ def ranking_deck(walk: HandWalk, cards: Sequence[str]) -> int:
     return 36
 
 
-def final_hand(walk: HandWalk, seat: int) -> list[str] | None:
+def final_hand(walk: HandWalk, seat: int) -> tuple[list[str] | None, str | None]:
     """The seat's cards at showdown: what was dealt and drawn (cards speak); the shown
-    cards only when the deal was not read. A mismatch is reported (a switched card)."""
+    cards only when the deal was not read, and only when they fit what was read (else
+    None, and why not). A mismatch with a hand read whole is reported (a switched card)."""
     tracked = walk.hands.get(seat, [])
     shown = next((cards for s, cards, _ in walk.showdowns if s == seat and cards), None)
     known = [c for c in tracked if c is not None]
@@ -43,8 +44,35 @@ def final_hand(walk: HandWalk, seat: int) -> list[str] | None:
                        f"seat {seat} showed {' '.join(shown)} but was dealt and drew "
                        f"{' '.join(known)}; the cards dealt speak", seat=seat)
     if len(known) == len(tracked) and tracked:
-        return known
-    return list(shown) if shown is not None else None
+        return known, None
+    if shown is None:
+        return None, None
+    problem = _unfitting(walk, seat, list(shown), known, len(tracked))
+    return (None, problem) if problem is not None else (list(shown), None)
+
+
+def _unfitting(walk: HandWalk, seat: int, shown: list[str], known: list[str],
+               held: int) -> str | None:
+    """Why cards shown for a hand not read whole cannot stand for it (FCD-9, GEN-1), or
+    None. QA: they replaced the hand unchecked, so a switched, added or foreign card was
+    hidden by leaving one card unread, and the hand came out ``ok``."""
+    lacking = [c for c in known if c not in shown]
+    if lacking:
+        return f"they lack the card(s) read: {' '.join(lacking)}"
+    if held and len(shown) != held:  # (nothing dealt recorded: WRONG_CARD_COUNT's)
+        return f"they are {len(shown)} cards for the {held} it held"
+    twice = next((c for i, c in enumerate(shown) if c in shown[:i]), None)
+    if twice is not None:
+        return f"they hold {twice} twice"
+    for card in shown:
+        elsewhere = sorted(s for s, cards in walk.hands.items() if s != seat and card in cards)
+        if elsewhere:
+            return f"{card} was read at seat {elsewhere[0]}"
+    deck = walk.started.deck
+    foreign = next((c for c in shown if deck in (32, 36) and c not in DECKS[deck]), None)
+    if foreign is not None:
+        return f"the {deck}-card deck holds no {foreign}"
+    return None
 
 
 def strengths(walk: HandWalk, contenders: Sequence[int]) -> dict[int, int | None]:
@@ -53,13 +81,15 @@ def strengths(walk: HandWalk, contenders: Sequence[int]) -> dict[int, int | None
     mucked = {seat for seat, _, was_mucked in walk.showdowns if was_mucked}
     out: dict[int, int | None] = {}
     for seat in contenders:
-        cards = final_hand(walk, seat)
+        cards, unfitting = final_hand(walk, seat)
         if seat in mucked:
             out[seat] = None
             continue
         if cards is None:
+            why = (f"the cards it showed cannot stand for them: {unfitting}" if unfitting
+                   else "not shown")
             raise HandRejected("FCD-9", f"seat {seat} reached the showdown but its cards "
-                                        "are unknown (not read at the deal, not shown)")
+                                        f"are unknown (not read at the deal, {why})")
         if len(cards) != HAND_SIZE and (walk.prof.irregular_hand_dead or len(cards) < 5
                                         or len(cards) > 7):
             out[seat] = None

@@ -3,6 +3,8 @@
 
 from typing import Any
 
+import pytest
+
 from services.adjudicator.adjudicate import adjudicate_hand
 from services.games.profile import Profiles, RuleProfile
 from services.simulator.handbuilder import build_hand
@@ -277,3 +279,56 @@ def test_pot_rake_schedule_at_a_draw_table() -> None:
     record = adjudicate_hand(build_hand(cfg, unraked), _pot_raking_room())
     assert record.status == "ok", record.findings
     assert record.expected is not None and record.expected.rake == {}
+
+
+def _unread(seat: int, read: list[str | None], shown: list[str]) -> Any:
+    """The three-handed hand with ``seat``'s deal read as ``read`` (None: not read) and
+    ``shown`` at its showdown, adjudicated by both engines (the same bytes)."""
+    from tests.unit.native.rules_support import both_engines
+
+    cards: dict[int, Any] = {**CARDS, seat: read}
+    showdown = [(2, FULL_HOUSE), (1, shown)] if seat == 1 else [(2, shown), (1, FLUSH)]
+    events = narrate(STACKS, 1, cards, before=[(1, "call", 2), (2, "call", 1),
+                                               (3, "check", None)],
+                     draws=stand_pat(2, 3, 1),
+                     after=[(2, "bet", 6), (3, "fold", None), (1, "call", 6)],
+                     showdown=showdown, payouts=[(1, 18, "pot")])
+    return both_engines(build_hand(config("no"), events), PROFILES)
+
+
+UNFITTING: dict[str, tuple[list[str | None], list[str], str]] = {  # seat 1's deal as read, the cards it shows, why they cannot stand for it
+    "a switched card": (["Ah", "Kh", "9h", "8h", None], ["Qc", "Qd", "Qs", "Jc", "Jd"],
+                        "they lack the card(s) read: Ah Kh 9h 8h"),
+    "a card added": (["Ah", "Kh", "9h", "8h", None], ["Ah", "Kh", "9h", "8h", "7h", "Th"],
+                     "they are 6 cards for the 5 it held"),
+    "a card shown twice": ([None] * 5, ["Ah", "Ah", "9h", "8h", "7h"], "they hold Ah twice"),
+    "another seat's card": ([None] * 5, ["Jh", "Ac", "9h", "8h", "7h"],
+                            "Ac was read at seat 2"),
+    "a card of no short deck": ([None] * 5, ["6h", "6d", "6c", "6s", "Ah"],
+                                "the 32-card deck holds no 6h"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(UNFITTING))
+def test_cards_shown_for_a_deal_not_read_whole_must_fit_it(case: str) -> None:
+    """FCD-9 (cards speak) and GEN-1: cards shown in place of cards the shoe did not read
+    stand for the hand only if they hold every card it read, as many as it held, no card
+    twice, none read at another seat, none foreign to the deck. Else the hand cannot be
+    valued: rejected (critical), saying why. QA: they replaced the hand unchecked, and a
+    switched card hidden by one unread card won the pot, ``ok``."""
+    read, shown, why = UNFITTING[case]
+    record = _unread(1, read, shown)
+    assert record.status == "rejected"
+    assert [(f.code, f.rule, f.severity, f.message) for f in record.findings] == [
+        ("HAND_REJECTED", "FCD-9", "critical",
+         "seat 1 reached the showdown but its cards are unknown (not read at the deal, the "
+         f"cards it showed cannot stand for them: {why})")]
+
+
+def test_cards_shown_that_fit_a_deal_not_read_whole_value_the_hand() -> None:
+    """Seat 1's fifth card was not read; it shows the four read and a fifth: the flush
+    (its dealt hand) wins 18 as in the clean hand, no finding."""
+    record = _unread(1, ["Ah", "Kh", "9h", "8h", None], FLUSH)
+    assert record.status == "ok" and record.findings == []
+    assert record.expected is not None
+    assert record.expected.net == {"1": 10, "2": -8, "3": -2, "house": 0}

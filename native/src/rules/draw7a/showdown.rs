@@ -26,8 +26,9 @@ pub fn ranking_deck(walk: &HandWalk<'_, '_>, cards: &[&str]) -> i64 {
 }
 
 /// `final_hand`: the seat's cards at showdown: what was dealt and drawn (cards speak); the
-/// shown cards only when the deal was not read. A mismatch is reported.
-pub fn final_hand<'e>(walk: &mut HandWalk<'e, '_>, seat: i64) -> Option<Vec<&'e str>> {
+/// shown cards only when the deal was not read, and only when they fit what was read (else
+/// None, and why not). A mismatch with a hand read whole is reported.
+pub fn final_hand<'e>(walk: &mut HandWalk<'e, '_>, seat: i64) -> (Option<Vec<&'e str>>, Option<String>) {
     let tracked: Vec<Option<&'e str>> = walk.hand(seat).cloned().unwrap_or_default();
     let shown: Option<Vec<&'e str>> = walk.showdowns.iter()
         .find(|(s, cards, _)| *s == seat && cards.as_ref().map_or(false, |c| !c.is_empty()))
@@ -45,9 +46,47 @@ pub fn final_hand<'e>(walk: &mut HandWalk<'e, '_>, seat: i64) -> Option<Vec<&'e 
         }
     }
     if all_read {
-        return Some(known);
+        return (Some(known), None);
     }
-    shown
+    match shown {
+        None => (None, None),
+        Some(shown) => match unfitting(walk, seat, &shown, &known, tracked.len()) {
+            Some(problem) => (None, Some(problem)),
+            None => (Some(shown), None),
+        },
+    }
+}
+
+/// `_unfitting` (FCD-9, GEN-1): why cards shown for a hand not read whole cannot stand for
+/// it, or None (they replaced the hand unchecked: a switched, added or foreign card was
+/// hidden by leaving one card unread).
+fn unfitting(walk: &HandWalk<'_, '_>, seat: i64, shown: &[&str], known: &[&str], held: usize) -> Option<String> {
+    let lacking: Vec<&str> = known.iter().copied().filter(|c| !shown.contains(c)).collect();
+    if !lacking.is_empty() {
+        return Some(format!("they lack the card(s) read: {}", lacking.join(" ")));
+    }
+    if held > 0 && shown.len() != held { // (nothing dealt recorded: WRONG_CARD_COUNT's)
+        return Some(format!("they are {} cards for the {} it held", shown.len(), held));
+    }
+    if let Some(twice) = shown.iter().enumerate().find(|(i, c)| shown[..*i].contains(c)).map(|(_, c)| c) {
+        return Some(format!("they hold {} twice", twice));
+    }
+    for card in shown {
+        let elsewhere = walk.hands.iter()
+            .filter(|(s, cards)| *s != seat && cards.contains(&Some(*card)))
+            .map(|(s, _)| *s)
+            .min();
+        if let Some(other) = elsewhere {
+            return Some(format!("{} was read at seat {}", card, other));
+        }
+    }
+    let deck = walk.started.deck;
+    if deck == 32 || deck == 36 {
+        if let Some(foreign) = shown.iter().find(|c| !in_deck(c, deck)) {
+            return Some(format!("the {}-card deck holds no {}", deck, foreign));
+        }
+    }
+    None
 }
 
 /// `strengths` (FCD-10): the short-deck rank code per contender, None when it cannot win
@@ -56,13 +95,19 @@ pub fn strengths(walk: &mut HandWalk<'_, '_>, contenders: &[i64]) -> Result<Vec<
     let mucked: Vec<i64> = walk.showdowns.iter().filter(|s| s.2).map(|s| s.0).collect();
     let mut out = Vec::with_capacity(contenders.len());
     for &seat in contenders {
-        let cards = final_hand(walk, seat);
+        let (cards, unfitting) = final_hand(walk, seat);
         if mucked.contains(&seat) {
             out.push((seat, None));
             continue;
         }
-        let cards = cards.ok_or_else(|| Stop::Rejected(("FCD-9", format!(
-            "seat {} reached the showdown but its cards are unknown (not read at the deal, not shown)", seat))))?;
+        let cards = cards.ok_or_else(|| {
+            let why = match &unfitting {
+                Some(problem) => format!("the cards it showed cannot stand for them: {}", problem),
+                None => "not shown".to_string(),
+            };
+            Stop::Rejected(("FCD-9", format!(
+                "seat {} reached the showdown but its cards are unknown (not read at the deal, {})", seat, why)))
+        })?;
         if cards.len() != HAND_SIZE && (walk.prof.irregular_hand_dead || cards.len() < 5 || cards.len() > 7) {
             out.push((seat, None));
             continue;
