@@ -64,7 +64,7 @@ def test_a_day_attached_again_verifies_clean_and_detaches_again(
     assert "Traceback" not in again.stderr
     assert f"detached {DAY_TABLE}" in again.stderr
     assert _attached_days(pg_engine) == 0
-    with pg_engine.begin() as conn, pytest.raises(Exception, match="append-only|refuse"):
+    with pg_engine.begin() as conn, pytest.raises(Exception, match=r"append-only|refuse"):
         conn.execute(text(f"DELETE FROM {DAY_TABLE}"))  # still guarded
     found = verify_archive(pg_engine, profiles=PROFILES)
     assert found.breaks == [], found.breaks[:3]
