@@ -183,13 +183,12 @@ async def daily_report(request: Request, session: Session) -> Response:
     bad = _bad_day(request, session)
     if bad is not None:
         return bad
-    day, table, _ = await run_in_threadpool(_daily_choice, request)
+    day, table, days = await run_in_threadpool(_daily_choice, request)
     html = None if day is None else await run_in_threadpool(_daily_html, request, day, table)
     if html is None or day is None:
         where = f" at table {table}" if table else ""
-        held = await run_in_threadpool(days_with_hands, console_of(request).engine)
         return refused(request, session, f"no hands ended on {day}{where}: this database "
-                       f"holds {held_days(held)}", status=404)
+                       f"holds {held_days(days)}", status=404)
     if request.url.path.endswith(".pdf"):
         pdf = await run_in_threadpool(html_to_pdf, html)
         name = (pdf_name(f"daily-{day.isoformat()}-", table) if table

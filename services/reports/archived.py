@@ -155,19 +155,11 @@ def hand_archive_lacks(engine: Engine, hand_id: str) -> str | None:
     does not hold the hand, which the report then says, or its table was never
     archived). What ``report hand`` and the console's hand page both say of a booked
     hand whose events the archive should hold and does not."""
+    from services.ledger.entries import utc_day
     from services.ledger.queries import stored_hand
 
     stored = stored_hand(engine, hand_id)
     if stored is None:
         return None
     return archive_lacks(engine, stored.record.table_id,
-                         ended_on=_utc_day(stored.record.ended_at))
-
-
-def _utc_day(ts: str | None) -> dt.date | None:
-    """The UTC day of a contract timestamp (``...Z``: its date part), as the archive
-    files the hand; None when there is none to read."""
-    try:
-        return None if ts is None else dt.date.fromisoformat(ts[:10])
-    except ValueError:
-        return None
+                         ended_on=utc_day(stored.record.ended_at))
