@@ -288,8 +288,17 @@ async def bulk_assign(request: Request, session: Session) -> Response:
     done = len(ids) + len(not_cases) - len(problems) - len(held)
     if changed and len(changed) == len(problems) == len(ids) + len(not_cases):
         return refused(request, session, _none_assigned(changed), status=409)
-    return render(request, "assigned.html", session, status=503 if busy else 200,
+    return render(request, "assigned.html", session, status=_bulk_status(busy, done, held),
                   done=done, assignee=assignee, problems=problems, held=held)
+
+
+def _bulk_status(busy: list[int], done: int, held: list[int]) -> int:
+    """503 when the database was busy (try again), 400 when the form did nothing at all
+    (every case named was no case, or refused: QA, it answered 200 "0 case(s)
+    assigned"), else 200; the page lists each case's reason either way."""
+    if busy:
+        return 503
+    return 400 if done == 0 and not held else 200
 
 
 def _none_assigned(changed: list[int]) -> str:

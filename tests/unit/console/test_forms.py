@@ -87,7 +87,7 @@ def test_bulk_assign_needs_each_cases_version_and_takes_each_case_once(
     assert _trail(day_engine, second) == before
     response = client.post("/queue/assign", data={"csrf": csrf, "assignee": "olga",
                                                   "case": [HUGE]})
-    assert response.status_code == 200 and "no case &#39;99999" in response.text
+    assert response.status_code == 400 and "no case &#39;99999" in response.text
 
 
 @pytest.mark.parametrize("named", ["0", "00", "2147483647", "1000000001", "99999999999", HUGE,

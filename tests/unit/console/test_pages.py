@@ -460,3 +460,14 @@ def test_bulk_assign_does_not_count_a_case_the_reviewer_had(day_engine: Engine) 
     assert "1 case(s) assigned to dan." in response.text
     assert "1 case(s) dan had already, left as they were (nothing recorded)" in response.text
     assert len(get_case(day_engine, first).audit) == trail  # type: ignore[union-attr]
+
+
+def test_bulk_assign_that_assigned_nothing_is_refused(day_engine: Engine) -> None:
+    """A bulk form whose only case does not exist assigned nothing, and answered 200 "0
+    case(s) assigned" (QA): now 400, the page still naming the case and why."""
+    client = console_client(day_engine)
+    assert log_in(client, "cora") == 303
+    response = client.post("/queue/assign", data={
+        "csrf": csrf_of(client), "assignee": "olga", "case": ["9999"], "version-9999": "1"})
+    assert response.status_code == 400
+    assert "0 case(s) assigned to olga" in response.text and "9999" in response.text
