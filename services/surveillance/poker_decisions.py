@@ -12,7 +12,15 @@ against the others *in the same situation*, so the situation is read here once:
   most one card to come (the turn too).
 - ``facing``: chips to call; ``position``: ``first`` (no player still in the hand has
   acted on this street yet), ``checked_to`` (such a player checked before it),
-  ``facing`` (a bet or raise to call).
+  ``facing_blind`` (only the blinds to call: a spot to open, as the small blind's),
+  ``facing`` (a bet or raise to call: a spot to defend, as the big blind's against a
+  raise). An honest player opens far wider than it defends; with fixed seats it meets
+  its right-hand neighbour heads-up in one of these spots and its left-hand one in the
+  other, so the two in one stratum accused an honest pair of soft play (QA).
+- ``can_raise``: the decider could bet or raise at all: it had chips beyond the call,
+  and an opponent still in had chips left to answer with. A call of an all-in, or an
+  all-in call for less, is no choice not to raise (QA: counted as one, it made soft play
+  of a player facing all-ins).
 - ``strength``: the decider's own hand class: its cards' category with the board (high
   card .. straight flush, 0..8); pre-flop hold'em, the two hole cards' class.
 - ``price``: the pot odds of a call, in four classes (the call's share of the pot after
@@ -64,6 +72,7 @@ class PokerDecision(NamedTuple):
     pot: int  # chips in the pot before it
     live: tuple[int, ...]  # seats still in the hand before it (the decider included)
     aggressive: bool  # raised the bet level
+    can_raise: bool  # chips beyond the call, and an opponent in with chips to answer
     strength: int
     bettor: int | None
     ahead: bool | None  # beats the bettor's hand now (facing decisions with every card read)
@@ -105,6 +114,8 @@ class _Reading:
     in_street: dict[int, int] = field(default_factory=dict)
     level: int = 0
     raiser: int | None = None
+    level_posted: bool = False  # the level is a blind's (no bet or raise on this street)
+    stacks: dict[int, int] = field(default_factory=dict)  # at hand_started
     acted: set[int] = field(default_factory=set)
     folded: set[int] = field(default_factory=set)
     dealt_in: tuple[int, ...] = ()
@@ -144,7 +155,7 @@ class _Reading:
     def _street(self, street: int) -> None:
         if street != self.street:
             self.street, self.in_street, self.level = street, {}, 0
-            self.raiser, self.acted = None, set()
+            self.raiser, self.acted, self.level_posted = None, set(), False
 
     # ------------------------------------------------------------ values
 
@@ -187,7 +198,7 @@ class _Reading:
         if kind in POSTS:
             self._put(seat, chips)
             if self.in_street[seat] > self.level:
-                self.level, self.raiser = self.in_street[seat], seat
+                self.level, self.raiser, self.level_posted = self.in_street[seat], seat, True
             return
         if kind == "stand" and self.game == "draw7a":
             self._street(1)
@@ -201,7 +212,10 @@ class _Reading:
         live = tuple(s for s in self.dealt_in if s not in self.folded)
         acted = self.acted
         others_acted = any(s != seat and s in acted for s in live)
-        position = "facing" if to_call else ("checked_to" if others_acted else "first")
+        position = (("facing_blind" if self.level_posted else "facing") if to_call
+                    else ("checked_to" if others_acted else "first"))
+        can_raise = self._behind(seat) > to_call and any(
+            self._behind(s) > 0 for s in live if s != seat)
         mine = self.value(seat)
         bettor = self.raiser if to_call and self.raiser != seat else None
         ahead = None
@@ -215,15 +229,20 @@ class _Reading:
         self._put(seat, chips)
         raised = self.in_street.get(seat, 0) > self.level
         if raised:
-            self.level, self.raiser = self.in_street[seat], seat
+            self.level, self.raiser, self.level_posted = self.in_street[seat], seat, False
         self.out.append(PokerDecision(
             seat=seat, game=self.game, action=kind, street=self.street, final=self._final(),
             position=position, to_call=to_call, put_in=chips, invested=invested, pot=pot, live=live,
-            aggressive=raised and kind != "fold", strength=self.strength(seat),
+            aggressive=raised and kind != "fold", can_raise=can_raise,
+            strength=self.strength(seat),
             bettor=bettor, ahead=ahead, beaten_by=beaten))
         self.acted.add(seat)
         if kind == "fold":
             self.folded.add(seat)
+
+    def _behind(self, seat: int) -> int:
+        """Chips the seat has not put in the hand yet (antes and posts included)."""
+        return self.stacks.get(seat, 0) - self.total.get(seat, 0)
 
     def _put(self, seat: int, chips: int) -> None:
         self.total[seat] = self.total.get(seat, 0) + chips
@@ -272,7 +291,8 @@ def poker_decisions(events: Iterable[object], game: str) -> list[PokerDecision]:
     for e in events:
         if isinstance(e, HandStartedEvent):
             reading = _Reading(game, e.data.deck,
-                               dealt_in=tuple(sorted(s.seat for s in e.data.seats)))
+                               dealt_in=tuple(sorted(s.seat for s in e.data.seats)),
+                               stacks={s.seat: s.stack for s in e.data.seats})
         elif reading is not None:
             # By the event's exact type (the contract's structs are never subclassed): one
             # lookup where a chain of isinstance tests ran for each of a hand's events.

@@ -83,7 +83,7 @@ class SoftPlayWatch:
             return []
         met: list[tuple[str, str]] = []
         for d in facts.poker:
-            if d.opponent is None:
+            if d.opponent is None or not d.can_raise:  # no choice to bet or raise: no sign
                 continue
             me, other = facts.players.get(d.seat), facts.players.get(d.opponent)
             if me is None or other is None or me == other:

@@ -28,7 +28,7 @@ def test_blinds_set_the_level_and_streets_follow_the_board() -> None:
               *board("4s"), act(1, "check"), act(3, "check")]
     d = read(events)
     assert [(x.seat, x.action, x.street, x.position) for x in d] == [
-        (3, "call", 0, "facing"), (1, "call", 0, "facing"), (2, "check", 0, "checked_to"),
+        (3, "call", 0, "facing_blind"), (1, "call", 0, "facing_blind"), (2, "check", 0, "checked_to"),
         (1, "bet", 1, "first"), (2, "fold", 1, "facing"), (3, "call", 1, "facing"),
         (1, "check", 2, "first"), (3, "check", 2, "checked_to"),
         (1, "check", 3, "first"), (3, "check", 3, "checked_to")]
@@ -73,3 +73,17 @@ def test_draw7a_second_round_after_the_draw() -> None:
     assert [(d.street, d.final) for d in decisions] == [(0, False), (0, False), (1, True),
                                                        (1, True)]
     assert decisions[3].beaten_by == frozenset({1})  # three aces beat king-high
+
+
+def test_a_raise_is_possible_only_with_chips_beyond_the_call_and_an_opponent_to_answer() -> None:
+    """Stacks 10,000. Heads-up (seat 3 folds): seat 1 bets 100, seat 2 could raise; seat
+    1's all-in of its whole stack leaves seat 2 nothing to raise against; and a call of
+    a bet as large as the caller's stack is all it can do."""
+    events = [*CARDS, act(3, "fold"), act(1, "bet", 100), act(2, "call", 100),
+              *board("2s", "7h", "9d"), act(1, "all_in", 9_900), act(2, "call", 9_900)]
+    d = read(events)
+    assert [(x.seat, x.action, x.can_raise) for x in d] == [
+        (3, "fold", True), (1, "bet", True), (2, "call", True), (1, "all_in", True),
+        (2, "call", False)]
+    short = [*CARDS, act(3, "fold"), act(1, "bet", 10_000), act(2, "call", 10_000)]
+    assert [x.can_raise for x in read(short)] == [True, True, False]

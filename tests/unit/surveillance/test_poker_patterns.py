@@ -309,6 +309,39 @@ def test_a_passive_player_facing_an_aggressive_one_is_no_soft_play() -> None:
     assert run("SURV-4", hands) == []
 
 
+def test_opening_against_the_blinds_and_defending_against_a_raise_are_apart() -> None:
+    """QA: fixed seats. B opens from the small blind against C half the time (raises to
+    30 facing C's big blind, else completes), and from the big blind only calls A's
+    raises, as honest players open wider than they defend. One stratum "facing" held
+    both: 0 raises in 60 decisions against A beside 20 in 40 against C read as soft play
+    (an alert before this change, checked). Now B's two spots are two
+    strata, each with one opponent: nothing to compare, no alert."""
+    hands = [soft_hand(n, [act(1, "fold"), act(2, "post_small_blind", 5),
+                           act(3, "post_big_blind", 10),
+                           act(2, "raise", 25) if n % 2 else act(2, "call", 5),
+                           act(3, "call", 20) if n % 2 else act(3, "check")])
+             for n in range(1, 41)]
+    hands += [soft_hand(n, [act(1, "post_small_blind", 5), act(2, "post_big_blind", 10),
+                            act(3, "fold"), act(1, "raise", 35), act(2, "call", 30)])
+              for n in range(41, 101)]
+    assert run("SURV-4", hands) == []
+
+
+def test_calling_an_all_in_is_no_choice_not_to_raise() -> None:
+    """QA: B raises C's bet half the time; against A it only ever faces A's all-in of its
+    whole stack, where no raise is possible, and calls. Those calls counted as "did not
+    raise": 0 in 80 against A beside 20 in 40 against C, soft play (an alert before this
+    change, checked). Decisions without a
+    possible bet or raise are now left out of SURV-4: no alert."""
+    hands = [soft_hand(n, [act(1, "fold"), act(3, "bet", 10),
+                           act(2, "raise", 30) if n % 2 else act(2, "call", 10),
+                           act(3, "call", 20) if n % 2 else act(3, "check")])
+             for n in range(1, 41)]
+    hands += [soft_hand(n, [act(3, "fold"), act(1, "all_in", 10_000), act(2, "call", 10_000)])
+              for n in range(41, 121)]
+    assert run("SURV-4", hands) == []
+
+
 def test_not_a_poker_game() -> None:
     """The same heavy folds at an HCF table: no betting decisions are read there."""
     hands = [hand(n, game="hcf", big_blind=10, players=THREE,
