@@ -120,12 +120,22 @@ def phh(
             raise typer.BadParameter(
                 "found no .phh or .phhs file in " + ", ".join(str(f) for f in files[:3])
                 + (" ..." if len(files) > 3 else "") + " (a folder is searched for them, "
-                "its subfolders too): give the hand history files or their folder",
-                param_hint="FILES")
+                "its subfolders too" + _links_passed(result.folder_links)
+                + "): give the hand history files or their folder", param_hint="FILES")
         if result.hands == 0:  # failed: leaving the block by an exception keeps the file
             summary(result, output, list_skipped, kept=existed)
             raise typer.Exit(code=1)
     summary(result, output, list_skipped)
+
+
+def _links_passed(links: list[Path]) -> str:
+    """``, not links to folders: passed over ...`` for the links a folder's walk did not
+    follow (a linked folder would be read twice where its target is in the walk too)."""
+    if not links:
+        return ""
+    shown = ", ".join(str(link) for link in links[:3]) + (" ..." if len(links) > 3 else "")
+    return (f"; {len(links)} link(s) to a folder passed over, not followed so that no file "
+            f"is read twice: {shown}; name a linked folder itself to import it")
 
 
 def summary(result: ImportResult, output: Path, list_all: bool,
@@ -142,6 +152,8 @@ def summary(result: ImportResult, output: Path, list_all: bool,
     else:
         err.print(f"nothing written: {output} " + ("left as it was" if kept else
                                                    "not created"), markup=False)
+    if result.folder_links:
+        err.print("warning: " + _links_passed(result.folder_links)[2:], markup=False)
     err.print("importer: native" if result.engine == "native"
               else f"importer: Python ({result.declined})", markup=False)
     by_scale: dict[int, list[str]] = {}

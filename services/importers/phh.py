@@ -104,6 +104,7 @@ class ImportResult:
     engine: str = "python"  # which importer made them
     declined: str | None = None  # why not the native importer (this module's imports)
     streamed: int | None = None  # events written to the import's output, table by table
+    folder_links: list[Path] = field(default_factory=list)  # passed over (``expand``)
     _events: list[dict[str, Any]] | None = field(default=None, repr=False)
 
     @property
@@ -159,18 +160,21 @@ def import_phh(paths: Iterable[str | os.PathLike[str]], *,
         output.write(result.jsonl())
         return result
     options = ImportOptions(rule_profile, chip_unit, big_blind_ante_field)
-    files = expand(paths)
+    folder_links: list[Path] = []
+    files = expand(paths, folder_links)
     declined = "--engine python"
     start = None if output is None else output.tell()
     if engine == "native":
         attempt = native_import(files, options, output)
         if isinstance(attempt, ImportResult):
+            attempt.folder_links = folder_links
             return attempt
         declined = attempt.why
         if output is not None and start is not None:  # the tables it wrote, taken back
             output.seek(start)
             output.truncate()
-    result = ImportResult(declined=declined, streamed=None if output is None else 0)
+    result = ImportResult(declined=declined, streamed=None if output is None else 0,
+                          folder_links=folder_links)
     reading = read_sources(files)
     result.skipped += reading.skipped
     result.kinds |= reading.kinds

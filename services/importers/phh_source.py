@@ -63,9 +63,12 @@ class Reading:
     kinds: dict[str, str] = field(default_factory=dict)  # reason -> its kind
 
 
-def expand(paths: Iterable[str | os.PathLike[str]]) -> list[Path]:
+def expand(paths: Iterable[str | os.PathLike[str]],
+           folder_links: list[Path] | None = None) -> list[Path]:
     """Files as given, directories searched recursively for ``.phh`` and ``.phhs``
-    files; sorted (``Path``'s own order), without duplicates.
+    files; sorted (``Path``'s own order), without duplicates. ``folder_links``, if
+    given, gets each link to a folder the walk passed over, so that the import can say
+    so (QA: a linked folder of hands was left out without a word).
 
     Why not ``rglob`` and ``sorted(paths)``: ``rglob`` gives every entry and each then
     needs a ``stat`` to say it is a file, where a directory entry already says so; and
@@ -78,7 +81,7 @@ def expand(paths: Iterable[str | os.PathLike[str]]) -> list[Path]:
     for raw in paths:
         path = raw if isinstance(raw, Path) else Path(raw)  # a Path costs ~2 µs to copy
         if os.path.isdir(path):
-            found.update(_phh_files(path))
+            found.update(_phh_files(path, folder_links))
         else:
             found.add(path)
     return sorted(found, key=_parts)
@@ -89,7 +92,7 @@ def _parts(path: Path) -> tuple[str, ...]:
     return path.parts
 
 
-def _phh_files(folder: Path) -> Iterator[Path]:
+def _phh_files(folder: Path, folder_links: list[Path] | None) -> Iterator[Path]:
     pending = [folder]
     while pending:
         directory = pending.pop()
@@ -103,12 +106,21 @@ def _phh_files(folder: Path) -> Iterator[Path]:
                 pending.append(directory / entry.name)
             elif _suffix(entry.name) in SUFFIXES and _is_file(entry):
                 yield directory / entry.name
+            elif folder_links is not None and entry.is_symlink() and _is_dir(entry):
+                folder_links.append(directory / entry.name)
 
 
 def _suffix(name: str) -> str:
     """``PurePath.suffix`` of a name: from its last dot, unless that dot leads or ends it."""
     dot = name.rfind(".")
     return name[dot:] if 0 < dot < len(name) - 1 else ""
+
+
+def _is_dir(entry: os.DirEntry[str]) -> bool:
+    try:
+        return entry.is_dir()  # follows a link
+    except OSError:
+        return False
 
 
 def _is_file(entry: os.DirEntry[str]) -> bool:

@@ -400,3 +400,30 @@ def test_tables_in_different_chip_units_are_warned_of(tmp_path: Path) -> None:
     assert ran.exit_code == 0, ran.output
     assert "warning" not in ran.output
     assert "chip unit 1/2 of the source's unit (half chips) at 2 table(s)" in ran.output
+
+
+def test_a_linked_folder_passed_over_is_said(tmp_path: Path) -> None:
+    """QA: a folder of hands linked into the folder named was left out without a word
+    (and, alone, gave "found no .phh file"). The import still does not follow it, and
+    names it, in the summary and in the usage error."""
+    import os
+
+    from tests.unit.cli.helpers import assert_one_line_usage_error, pitwatch
+
+    text = phh(actions=SIMPLE, finishing=(106, 94, 100))
+    write(tmp_path / "kept" / "session", "1.phh", text)
+    root = tmp_path / "data"
+    write(root / "own", "1.phh", text)
+    os.symlink(tmp_path / "kept" / "session", root / "linked")
+    ran = CliRunner().invoke(import_app, ["phh", str(root), "-o", str(tmp_path / "o.jsonl")])
+    assert ran.exit_code == 0, ran.output
+    said = " ".join(ran.output.split())
+    assert "read 1 hand(s): 1 imported" in said
+    assert (f"warning: 1 link(s) to a folder passed over, not followed so that no file is "
+            f"read twice: {root / 'linked'}; name a linked folder itself to import it") in said
+    only_link = tmp_path / "only"
+    only_link.mkdir()
+    os.symlink(tmp_path / "kept" / "session", only_link / "linked")
+    ran_cli = pitwatch("import", "phh", str(only_link), "-o", str(tmp_path / "p.jsonl"))
+    assert_one_line_usage_error(ran_cli, "found no .phh or .phhs file in",
+                                "1 link(s) to a folder passed over")

@@ -42,3 +42,12 @@ def test_the_walk_and_order_are_rglob_and_sorted(tmp_path: Path) -> None:
     random.Random(7).shuffle(named)
     assert expand(named) == walked
     assert expand([tmp_path / "s", tmp_path]) == walked
+
+
+def test_links_to_folders_passed_over_are_named(tmp_path: Path) -> None:
+    """QA: a linked folder of hands was left out without a word. The walk still does not
+    follow it (``a`` would be read twice here), and names it for the import to say."""
+    _tree(tmp_path)
+    links: list[Path] = []
+    expand([tmp_path], links)
+    assert [p.relative_to(tmp_path).as_posix() for p in links] == ["s/linked-folder"]
