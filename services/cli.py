@@ -431,7 +431,8 @@ def surveil(
     else:
         with naming("--out", out):
             out.write_bytes(lines)
-    err.print(surveillance_table(run.alerts, run.hands_surveilled))
+    err.print(surveillance_table(run.alerts, run.hands_surveilled,
+                                 engine.repeats if engine is not None else 0))
     _say_left_open(run.left_open)
     if run.stream_alerts:
         # The event stream's own alerts (a broken hash chain, a change between hands) are

@@ -117,6 +117,11 @@ def test_surveil_db_again_writes_the_days_alerts_again(tmp_path: Path) -> None:
             f"again; the {len(raised)} alert(s) it raised on them (held in the database) "
             f"are written again to {out}") in again.stderr
     assert "alerts:" not in again.stderr  # nothing archived or taken into cases again
+    # Its table counts the alerts this run raised over the hands it counted (QA: it said
+    # "0 alert(s) over 400 hands", hands it had not counted).
+    said = " ".join(again.stderr.split())
+    assert ("0 alert(s) over 0 hands counted now (400 counted by an earlier run, not "
+            "again)") in said
 
 
 def test_a_wrong_surveillance_setting_is_one_line(tmp_path: Path) -> None:
