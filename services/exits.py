@@ -28,6 +28,7 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
+from services.adjudicator.engine_names import UnknownEngine
 from services.games.profile import UnknownProfileError
 from services.lazy_commands import LazyGroup
 from services.outputs import STDOUT, OutputNotWritten, stdout_path
@@ -148,7 +149,9 @@ class PitwatchGroup(LazyGroup):
             code = INPUT_PROBLEMS
         except BrokenPipeError:  # `pitwatch adjudicate log | head`: the reader left
             code = INPUT_PROBLEMS
-        except (UnknownProfileError, Refused) as exc:  # e.g. PITWATCH_PROFILES not set
+        except (UnknownProfileError, UnknownEngine, Refused) as exc:  # e.g. PITWATCH_PROFILES
+            # not set, PITWATCH_ENGINE misspelt (a command that reads it without its own
+            # --engine check ended in a traceback: QA)
             print_error(str(exc))
             code = USAGE
         except OSError as exc:  # the file system said no: a full disk, a read-only folder

@@ -9,9 +9,15 @@ selectable; the differential tests keep the two byte-identical.
 
 from __future__ import annotations
 
-import os
-from typing import TYPE_CHECKING, Literal, Protocol
+from typing import TYPE_CHECKING, Protocol
 
+from services.adjudicator.engine_names import (
+    ENGINE_ENV,
+    ENGINES,
+    EngineName,
+    UnknownEngine,
+    engine_name,
+)
 from services.adjudicator.native_runner import EngineUnavailable, NativeRunner
 from services.adjudicator.steps import StepResult
 from services.games.profile import Profiles
@@ -19,30 +25,11 @@ from services.games.profile import Profiles
 if TYPE_CHECKING:
     from services.adjudicator.python_runner import ReferenceRunner
 
-ENGINE_ENV = "PITWATCH_ENGINE"
-EngineName = Literal["native", "python"]
-ENGINES: tuple[EngineName, ...] = ("native", "python")
-
 
 class Runner(Protocol):
     def feed(self, raw: bytes, where: str) -> StepResult: ...
 
     def finish(self) -> StepResult: ...
-
-
-class UnknownEngine(ValueError):
-    pass
-
-
-def engine_name(explicit: str | None = None) -> EngineName:
-    """The engine asked for: ``explicit``, else ``$PITWATCH_ENGINE``, else native."""
-    name = explicit or os.environ.get(ENGINE_ENV) or "native"
-    if name == "native":
-        return "native"
-    if name == "python":
-        return "python"
-    raise UnknownEngine(f"unknown engine {name!r} ({ENGINE_ENV} or --engine): use one of "
-                        f"{', '.join(ENGINES)}")
 
 
 def make_runner(profiles: Profiles, engine: str | None = None,
@@ -64,5 +51,5 @@ def make_runner(profiles: Profiles, engine: str | None = None,
     return NativeRunner(profiles, archive=archive, closed_hands=closed_hands)
 
 
-__all__ = ["ENGINES", "ENGINE_ENV", "EngineUnavailable", "NativeRunner", "Runner",
+__all__ = ["ENGINES", "ENGINE_ENV", "EngineName", "EngineUnavailable", "NativeRunner", "Runner",
            "UnknownEngine", "engine_name", "make_runner"]
