@@ -258,17 +258,25 @@ def seat_rake(outcome: GameOutcome, recorded: RecordedHand) -> dict[str, int]:
     what no seat owes stays on the ``pot`` key (and is RAKE_OVER). Without this a pot
     raked exactly as posted, but recorded the way the contract allows, would show a
     RAKE_OVER on the pot, a RAKE_UNDER and a MISPAY on the seat that owed it.
+
+    Only chips that went into the pot can be a seat's fee taken from it: at a game
+    without a pot (Chinese Poker, GEN-10) a pot rake was counted as the seats' fees, and
+    each seat's result "before rake" shown with a fee it never paid, a MISPAY of a
+    number that never happened (QA). What the pot never held stays on ``pot``.
     """
     rake = {key: amount for key, amount in recorded.rake.items() if amount}
     from_pot = rake.pop(POT, 0)
+    held = sum(m.amount for m in recorded.movements if m.to == POT)
+    rake_beyond_pot = max(from_pot - held, 0)
+    from_pot -= rake_beyond_pot
     for seat, owed in sorted(outcome.rake.items()):
         key = str(seat)
         take = min(max(owed - rake.get(key, 0), 0), from_pot)
         if take:
             rake[key] = rake.get(key, 0) + take
             from_pot -= take
-    if from_pot:
-        rake[POT] = from_pot
+    if from_pot + rake_beyond_pot:
+        rake[POT] = from_pot + rake_beyond_pot
     return rake
 
 

@@ -10,7 +10,7 @@ use super::hcf;
 use super::profile::{resolve, GenProfile, Profile};
 use super::Outcome;
 use super::record::{Record, Side};
-use super::recorded::{record_hand, RakeKey, RecordedHand};
+use super::recorded::{record_hand, Account, RakeKey, RecordedHand};
 use super::{finding, integrity, Chips, Defer, RFinding, Sev, MAX_SAFE};
 use crate::canonical::hex;
 use crate::json::Value;
@@ -219,10 +219,15 @@ fn rake_due(outcome: &Outcome) -> BTreeMap<RakeKey, Chips> {
 }
 
 /// `seat_rake`: the recorded rake per seat, rake taken from the pot with no seat named
-/// matched to the seats the posted rake charges, in seat order (GEN-10 / HCF-12).
+/// matched to the seats the posted rake charges, in seat order (GEN-10 / HCF-12). Only
+/// chips that went into the pot can be a seat's fee taken from it (a game without a pot:
+/// the rake stays on the pot).
 fn seat_rake(outcome: &Outcome, recorded: &RecordedHand) -> BTreeMap<RakeKey, Chips> {
     let mut rake: BTreeMap<RakeKey, Chips> = recorded.rake.iter().filter(|(_, a)| **a != 0).map(|(k, a)| (*k, *a)).collect();
     let mut from_pot = rake.remove(&RakeKey::Pot).unwrap_or(0);
+    let held: Chips = recorded.movements.iter().filter(|m| m.to == Account::Pot).map(|m| m.amount).sum();
+    let rake_beyond_pot = (from_pot - held).max(0);
+    from_pot -= rake_beyond_pot;
     for (&seat, &owed) in &outcome.rake {
         let key = RakeKey::Seat(seat);
         let take = (owed - rake.get(&key).copied().unwrap_or(0)).max(0).min(from_pot);
@@ -231,8 +236,8 @@ fn seat_rake(outcome: &Outcome, recorded: &RecordedHand) -> BTreeMap<RakeKey, Ch
             from_pot -= take;
         }
     }
-    if from_pot != 0 {
-        rake.insert(RakeKey::Pot, from_pot);
+    if from_pot + rake_beyond_pot != 0 {
+        rake.insert(RakeKey::Pot, from_pot + rake_beyond_pot);
     }
     rake
 }

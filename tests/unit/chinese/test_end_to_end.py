@@ -100,3 +100,22 @@ def test_no_point_value_is_rejected() -> None:
     cfg["limits"] = {"min_wager": 1, "max_wager": 1000}
     record = adjudicate_hand(make_hand({1: H_A, 2: H_B}, cfg), PROFILES)
     assert record.status == "rejected" and record.findings[0].rule == "CP-9"
+
+
+def test_rake_from_a_pot_chinese_poker_never_has_is_no_seats_fee() -> None:
+    """GEN-10: Chinese Poker has no pot; each fee comes from its payer's stack. Mode all,
+    fee 2, the points paid right, and the table recorded 6 chips of rake "from the pot"
+    with no seat named. Nothing went into the pot, so none of it is a seat's fee: each
+    seat's rake is 0 of 2 (RAKE_UNDER), the pot's 6 a RAKE_OVER, the pot overdrawn by 6
+    (GEN-8), and no MISPAY: every seat's points are right (QA: each seat was shown
+    "before rake" with a fee it never paid, a MISPAY citing the scoring rule). Both
+    engines."""
+    from_pot = ("rake_collected", {"seat": None, "amount": 6, "from": "pot"})
+    hand = make_hand(DEAL, config(rake_mode="all", fee=2), payments=[from_pot, *CORRECT])
+    record = both_engines(hand, PROFILES)
+    found = sorted((f.code, f.rule, f.seat, f.amount) for f in record.findings
+                   if f.code != "FOULED_HAND")
+    assert found == [("POT_OVERDRAWN", "GEN-8", None, 6),
+                     ("RAKE_OVER", "GEN-10", None, 6),
+                     ("RAKE_UNDER", "GEN-10", 1, -2), ("RAKE_UNDER", "GEN-10", 2, -2),
+                     ("RAKE_UNDER", "GEN-10", 3, -2)]
