@@ -97,6 +97,18 @@ def parse_record(raw: bytes, where: str) -> ParsedEvent | Rejection:
     return ParsedEvent(event, hashlib.sha256(canonical).hexdigest(), canonical)
 
 
+def _not_utf8(raw: bytes) -> str | None:
+    """Where a record stops being UTF-8, or None. orjson said "str is not valid UTF-8:
+    surrogates not allowed: line 1 column 1 (char 0)" of a lone 0xFF anywhere in the
+    line: neither the cause nor the place (QA)."""
+    try:
+        raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return (f"not UTF-8 at byte {exc.start + 1} of the line (0x{raw[exc.start]:02x}: "
+                f"{exc.reason})")
+    return None
+
+
 def _parse_checked(raw: bytes, where: str) -> ParsedEvent | Rejection:
     """The contract's rules in their order (docs/events.md, "Why a record is refused"):
     the bytes (size, nesting) before any parser runs, then JSON, then what a parse tree
@@ -106,6 +118,9 @@ def _parse_checked(raw: bytes, where: str) -> ParsedEvent | Rejection:
     if deep is not None:
         return Rejection(raw, f"nesting: {deep}", where)
     text = raw  # what the checks read: ``raw``, or ``raw`` with its huge numbers tamed
+    not_utf8 = _not_utf8(raw)
+    if not_utf8 is not None:
+        return Rejection(raw, f"malformed JSON: {not_utf8}", where)
     try:
         obj = orjson.loads(raw)
     except orjson.JSONDecodeError as exc:

@@ -100,3 +100,8 @@ def test_a_record_that_is_not_utf8_is_kept_whole_in_the_dlq(engine: str,
         None]
     assert kept[0]["record"] == '{"v":1,"source":"dealer-\ufffd\ufffdterminal"}'
     assert kept[2]["record"] == "not json"
+    # The reason names the first byte that is not UTF-8, counted from 1 (QA: it said
+    # "surrogates not allowed: line 1 column 1"): 0xff is the 25th byte of ``bad``.
+    assert [k["reason"] for k in kept[:2]] == [
+        "malformed JSON: not UTF-8 at byte 25 of the line (0xff: invalid start byte)",
+        "malformed JSON: not UTF-8 at byte 1 of the line (0xc3: invalid continuation byte)"]
