@@ -28,6 +28,7 @@ from services.games.hcf.procedure import (
     rotation_findings,
     seat_play,
     table_stakes,
+    voided_wagers,
     wagers_in_action,
     whole_hand_dead,
 )
@@ -62,6 +63,7 @@ def adjudicate(hand: HandInput, profile: RuleProfile) -> GameOutcome:
     trace: list[TraceStep] = []
     rotation_findings(facts, hand.table, rules, found, trace)
     in_action = wagers_in_action(facts, rules, config.limits, found)
+    trace += _void_steps(facts, rules)
     dead_rule = whole_hand_dead(facts, in_action, rules, found, trace)
     if dead_rule is not None:
         return _dead_outcome(facts, in_action, dead_rule, rules, found, trace)
@@ -95,7 +97,7 @@ def adjudicate(hand: HandInput, profile: RuleProfile) -> GameOutcome:
     net[facts.dp] = result.dp_delta
     for seat, fee in result.rake.items():
         net[seat] = net.get(seat, 0) - fee
-    seat_rules = _seat_rules(facts, result.seats, result.bonus_capped)
+    seat_rules = _seat_rules(facts, result.seats, result.bonus_capped, rules)
     wrong_order = table_order(plays, result, facts.recorded, settle_in)
     if wrong_order is not None:
         found.append(order_finding(wrong_order, plays, rules.profile.settlement_order_severity))
@@ -120,19 +122,41 @@ def _dead_outcome(facts: HandFacts, in_action: dict[int, dict[str, int]], rule: 
                        trace=trace, seat_rules=dict.fromkeys(seats, rule), dead=True)
 
 
-def _mismatch_rule(s: SeatSettlement, rec: RecordedSeat, capped: bool) -> str | None:
-    """The rule of the first part of the seat's settlement the table recorded differently."""
+def _void_steps(facts: HandFacts, rules: HcfRules) -> list[TraceStep]:
+    """The decision path's step for each wager voided as past-posted: without it a seat's
+    settlement showed "+0 Raise" with nothing saying why (QA)."""
+    steps = []
+    for seat in sorted(facts.wagers):
+        if seat == facts.dp or seat not in facts.stacks:
+            continue
+        for kind, rule in voided_wagers(facts, seat, rules).items():
+            when = "the first card" if rule == "HCF-3" else "an outcome was visible"
+            steps.append(TraceStep(rule, f"seat {seat}: {kind} placed after {when}: void "
+                                         "(past_posted_wager_void), returned, not in action",
+                                   seat))
+    return steps
+
+
+def _mismatch_rule(s: SeatSettlement, rec: RecordedSeat, capped: bool,
+                   void: dict[str, str]) -> str | None:
+    """The rule of the first part of the seat's settlement the table recorded differently.
+    A part whose wager was void (``void``: kind -> the rule that voided it) is decided by
+    that rule; a folded seat's bonuses by its fold's (HCF-4, GEN-7): they were forfeited,
+    so the paytable decided nothing (QA: a folded seat's paid bonus cited HCF-8)."""
     got, due = rec.collected, s.collected
     if (rec.win_paid != s.win_paid or rec.other_paid
             or got.get(ANTE, 0) != due.get(ANTE, 0)
             or got.get(RAISE_KIND, 0) != due.get(RAISE_KIND, 0)):
-        return s.rule
-    live = s.rule in ("HCF-7", "HCF-4")
+        return void.get(RAISE_KIND, s.rule)
+    live = not s.folded and s.rule in ("HCF-7", "HCF-4")
     if got.get(FLUSH_BONUS, 0) != due.get(FLUSH_BONUS, 0):
-        return "HCF-8" if live else s.rule
+        return void.get(FLUSH_BONUS) or ("HCF-8" if live else s.rule)
     if got.get(SF_BONUS, 0) != due.get(SF_BONUS, 0):
-        return "HCF-9" if live else s.rule
+        return void.get(SF_BONUS) or ("HCF-9" if live else s.rule)
     if rec.bonus_paid != s.bonus_paid:
+        voided = void.get(FLUSH_BONUS) or void.get(SF_BONUS)
+        if voided is not None:
+            return voided
         if not live:
             return s.rule
         if capped:
@@ -141,13 +165,15 @@ def _mismatch_rule(s: SeatSettlement, rec: RecordedSeat, capped: bool) -> str | 
     return None
 
 
-def _seat_rules(facts: HandFacts, seats: list[SeatSettlement], capped: bool) -> dict[int, str]:
+def _seat_rules(facts: HandFacts, seats: list[SeatSettlement], capped: bool,
+                rules: HcfRules) -> dict[int, str]:
     """Which rule decided each seat; for the DP, the rule of the first player (in HCF-5
     order) the table settled differently, since every player's mispay is also the DP's."""
     out: dict[int, str] = {}
     dp_rule: str | None = None
     for s in seats:
-        wrong = _mismatch_rule(s, facts.recorded.get(s.seat, _EMPTY), capped)
+        wrong = _mismatch_rule(s, facts.recorded.get(s.seat, _EMPTY), capped,
+                               voided_wagers(facts, s.seat, rules))
         out[s.seat] = wrong or s.rule
         if wrong is not None and dp_rule is None:
             dp_rule = wrong

@@ -110,6 +110,21 @@ def _past_posted(facts: HandFacts, w: PlacedWager) -> str | None:
     return None
 
 
+def voided_wagers(facts: HandFacts, seat: int, rules: HcfRules) -> dict[str, str]:
+    """Wager kind -> the rule that voided the seat's wager of that kind (the first one),
+    under ``past_posted_wager_void``: HCF-3 for an Ante or bonus after the first card,
+    SURV-1 for a Raise after an outcome was visible. A table that settles such a wager
+    anyway is wrong by that rule, not by the paytable's or the comparison's (QA)."""
+    if not rules.profile.past_posted_wager_void:
+        return {}
+    out: dict[str, str] = {}
+    for w in facts.wagers.get(seat, ()):
+        broken = _past_posted(facts, w)
+        if broken is not None:
+            out.setdefault(w.kind, broken)
+    return out
+
+
 def wagers_in_action(facts: HandFacts, rules: HcfRules, limits: Limits,
                      found: list[Finding]) -> dict[int, dict[str, int]]:
     """Seat -> wager kind -> chips in action, after HCF-3 / GEN-5 checks."""
@@ -270,11 +285,12 @@ def seat_play(seat: int, amounts: dict[str, int], facts: HandFacts, rules: HcfRu
     left_at = facts.left.get(seat)
     if decided is None or (left_at is not None and left_at < decided[0]):
         play.folded, play.fold_rule = True, "GEN-7"
-        why = (f"left the table at seq {left_at}" if left_at is not None
-               else "made no decision")
+        # ("made no decision before acting" read as if the seat had acted: QA)
+        why = (f"left the table at seq {left_at} before acting" if left_at is not None
+               else "made no decision (no raise or fold was recorded)")
         found.append(finding("WALK_AWAY_FOLD", "GEN-7", rules.profile.walk_away_severity,
-                             f"seat {seat} {why} before acting: the hand is folded", seat=seat))
-        trace.append(TraceStep("GEN-7", f"{why} without acting: folded", seat))
+                             f"seat {seat} {why}: the hand is folded", seat=seat))
+        trace.append(TraceStep("GEN-7", f"{why}: folded", seat))
         _raise_after_fold(play, amounts, rules, found)
         return play
     if decided[1] == FOLD:
@@ -374,10 +390,16 @@ def rotation_findings(facts: HandFacts, table: TableContext, rules: HcfRules,
     for seat in skipped:
         found.append(finding(
             "DP_ROTATION_SKIP", "HCF-2", rules.profile.dp_rotation_skip_severity,
-            f"the designated player moved from seat {previous} to seat {facts.dp}, passing "
-            f"seat {seat} without a recorded decline", seat=seat))
+            f"the designated player {_moved(previous, facts.dp)}, passing seat {seat} "
+            "without a recorded decline", seat=seat))
     passed = [s for s in ring[: ring.index(facts.dp)] if s != previous] \
         if facts.dp in ring else []
     trace.append(TraceStep("HCF-2", f"designated player: seat {facts.dp} (previous seat "
                                     f"{previous}; passed over {passed or 'nobody'}, declined "
                                     f"{sorted(declined) or 'nobody'})"))
+
+
+def _moved(previous: int, dp: int) -> str:
+    """How the position went: "moved from seat 1 to seat 2", or "stayed at seat 1" (QA:
+    it read "moved from seat 1 to seat 1")."""
+    return f"stayed at seat {dp}" if previous == dp else f"moved from seat {previous} to seat {dp}"

@@ -48,6 +48,7 @@ class SeatSettlement:
     sf_win: int = 0
     counted: bool = True  # a participant for HCF-12
     dead: bool = False  # HCF-11
+    folded: bool = False  # its bonuses were forfeited (HCF-4 / GEN-7), never paid
 
 
 @dataclass
@@ -210,7 +211,7 @@ def apply_bonus_cap(lives: list[_Live], cap: int | None, rounding: str,
 
 
 def _folded(play: SeatPlay) -> SeatSettlement:
-    out = SeatSettlement(play.seat, play.fold_rule)
+    out = SeatSettlement(play.seat, play.fold_rule, folded=True)
     for kind, amount in ((ANTE, play.ante), (FLUSH_BONUS, play.flush_bonus),
                          (SF_BONUS, play.sf_bonus)):
         if amount:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from services.events.contract import AdjudicationRecord, Finding
 from services.games.hcf import adjudicate as hcf
-from tests.profiles import HOUSE
+from tests.profiles import HOUSE, PROFILES
 from tests.unit.hcf.scenario import (
     adjudicate,
     codes,
@@ -24,6 +24,7 @@ from tests.unit.hcf.scenario import (
     started,
     wager,
 )
+from tests.unit.native.rules_support import both_engines
 
 DP_9_HIGH = "9h 5h 2h 7c 4c 3d 6s"
 P_AK9 = "As Ks 9s 5d 4d 3c 2c"  # beats DP_9_HIGH
@@ -107,18 +108,24 @@ def test_bonus_after_the_first_card_is_past_posting() -> None:
     """HCF-3. Seat 2 puts a Flush bonus 5 down after the first card. PAST_POSTING (HCF-3,
     critical, amount 5); the wager is void and goes back. Seat 2 then wins Ante 10 + Raise
     10 = 20 against the DP; the table also paid the late bonus 2 to 1 = 10 on the 4-card
-    flush: expected +20, recorded +30 -> MISPAY +10 citing HCF-8."""
+    flush: expected +20, recorded +30 -> MISPAY +10 citing HCF-3, the rule that voided
+    the wager (it cited HCF-8, the paytable's, which decided nothing: QA). Both engines."""
     cards = deal({1: DP_9_HIGH, 2: P_FOUR}, dp=1)
-    record = adjudicate(
+    played = hand(
         config(),
         started(1, {1: 500, 2: 100}), wager(2, "ante", 10),
         cards[:1], wager(2, "flush_bonus", 5), cards[1:],
         raise_(2, 10), show(1, DP_9_HIGH), show(2, P_FOUR), pay(2, 20),
         pay(2, 10, kind="bonus"), ended())
+    record = both_engines(played, PROFILES)
+    # The decision path says why the bonus is not in action (QA: nothing did).
+    assert [(t.rule, t.seat, t.message) for t in hcf.adjudicate(played, HOUSE).trace
+            if t.rule == "HCF-3"] == [(
+                "HCF-3", 2, "seat 2: flush_bonus placed after the first card: void "
+                            "(past_posted_wager_void), returned, not in action")]
     late = finding_of(record, "PAST_POSTING")
     assert (late.rule, late.severity, late.amount, late.seat) == ("HCF-3", "critical", 5, 2)
-    mispay = next(f for f in record.findings if f.code == "MISPAY" and f.seat == 2)
-    assert (mispay.rule, mispay.amount) == ("HCF-8", 10)
+    assert _mispays(record) == {2: ("HCF-3", 10), 1: ("HCF-3", -10)}
     assert net(record) == {"1": -20, "2": 20, "house": 0}
 
 
@@ -126,17 +133,18 @@ def test_raise_after_the_dp_hand_was_shown_is_past_posting() -> None:
     """SURV-1. Seat 2 raises 10 only after the DP's cards were shown: PAST_POSTING citing
     SURV-1 and the raise chips are void. The raise action still stands as seat 2's
     decision, so the hand plays with Ante 10 and a Raise of 0 (RAISE_UNDER_MINIMUM).
-    A-K-9 beats the qualifying 9-5-2: expected +10; the table paid 20 (MISPAY)."""
-    record = adjudicate(
+    A-K-9 beats the qualifying 9-5-2: expected +10; the table paid 20: MISPAY +10 (the DP
+    -10) citing SURV-1, the rule that voided the Raise (it cited HCF-7: QA). Both
+    engines."""
+    record = both_engines(hand(
         config(),
         started(1, {1: 500, 2: 100}), wager(2, "ante", 10),
         deal({1: DP_9_HIGH, 2: P_AK9}, dp=1), show(1, DP_9_HIGH),
-        raise_(2, 10), show(2, P_AK9), pay(2, 20), ended())
+        raise_(2, 10), show(2, P_AK9), pay(2, 20), ended()), PROFILES)
     assert finding_of(record, "PAST_POSTING").rule == "SURV-1"
     assert "RAISE_UNDER_MINIMUM" in codes(record)
     assert net(record) == {"1": -10, "2": 10, "house": 0}
-    mispay = next(f for f in record.findings if f.code == "MISPAY" and f.seat == 2)
-    assert mispay.amount == 10
+    assert _mispays(record) == {2: ("SURV-1", 10), 1: ("SURV-1", -10)}
 
 
 # ---------------------------------------------------------------- walk-away (GEN-7)
@@ -154,7 +162,19 @@ def test_player_leaving_without_acting_has_folded() -> None:
     assert net(record) == {"1": 10, "2": -10, "house": 0}
     walk = finding_of(record, "WALK_AWAY_FOLD")
     assert (walk.rule, walk.severity) == ("GEN-7", "info")
+    assert walk.message.startswith("seat 2 left the table at seq ")
+    assert walk.message.endswith(" before acting: the hand is folded")
     assert record.status == "ok"
+
+
+def test_a_seat_that_never_decided_has_folded_in_words_that_say_so() -> None:
+    """GEN-7. Seat 2 stays but neither raises nor folds: folded. The finding said "seat 2
+    made no decision before acting" (QA). Both engines."""
+    record = both_engines(hand(
+        config(), started(1, {1: 500, 2: 100}), wager(2, "ante", 10),
+        deal({1: DP_9_HIGH, 2: P_AK9}, dp=1), collect(2, "ante", 10), ended()), PROFILES)
+    assert finding_of(record, "WALK_AWAY_FOLD").message == (
+        "seat 2 made no decision (no raise or fold was recorded): the hand is folded")
 
 
 def test_walk_away_paid_as_a_winner_is_a_mispay_citing_gen_7() -> None:
@@ -210,6 +230,10 @@ def test_dp_stays_only_when_everyone_else_declined() -> None:
     seat 4 was skipped; with all three, no finding."""
     partial = rotation_record(1, ((2, False), (3, False), (1, True)))
     assert [f.seat for f in partial.findings if f.code == "DP_ROTATION_SKIP"] == [4]
+    # It said "moved from seat 1 to seat 1" (QA). The native core's rules run this
+    # scenario too (the differential plugin over tests/unit/hcf).
+    assert finding_of(partial, "DP_ROTATION_SKIP").message == (
+        "the designated player stayed at seat 1, passing seat 4 without a recorded decline")
     full = rotation_record(1, ((2, False), (3, False), (4, False), (1, True)))
     assert "DP_ROTATION_SKIP" not in codes(full)
 
@@ -451,3 +475,24 @@ def test_fold_after_the_dp_hand_was_shown_is_a_late_decision() -> None:
     late = finding_of(record, "DECISION_AFTER_REVEAL")
     assert (late.rule, late.seat) == ("HCF-5", 2)
     assert net(record) == {"1": 10, "2": -10, "house": 0}
+
+
+# ------------------------------------- which rule decided a forfeited or void wager (QA)
+
+
+def _mispays(record: AdjudicationRecord) -> dict[int | None, tuple[str, int | None]]:
+    return {f.seat: (f.rule, f.amount) for f in record.findings if f.code == "MISPAY"}
+
+
+def test_a_folded_seats_bonus_paid_is_a_mispay_citing_the_fold() -> None:
+    """HCF-4: folding forfeits the bonuses. Seat 2 (Ante 10, Flush bonus 5, four spades)
+    folds; the table collects both wagers, then pays the Flush bonus 2 to 1 = 10 anyway.
+    Expected seat 2 -15, DP +15; recorded -5 and +5: MISPAY +10 and -10 citing HCF-4,
+    the rule that forfeited the bonus (it cited HCF-8, whose paytable decided nothing).
+    Both engines."""
+    record = both_engines(hand(
+        config(), started(1, {1: 500, 2: 100}), wager(2, "ante", 10),
+        wager(2, "flush_bonus", 5), deal({1: DP_9_HIGH, 2: P_FOUR}, dp=1), fold(2),
+        collect(2, "ante", 10), collect(2, "flush_bonus", 5), pay(2, 10, kind="bonus"),
+        ended()), PROFILES)
+    assert _mispays(record) == {2: ("HCF-4", 10), 1: ("HCF-4", -10)}

@@ -12,7 +12,7 @@ pub mod settlement;
 use std::collections::BTreeMap;
 
 use procedure::{dp_table_stakes, known_cards, require_cards, rotation_findings, seat_play, table_stakes,
-                wagers_in_action, whole_hand_dead, SeatPlay, Stop};
+                voided_wagers, wagers_in_action, whole_hand_dead, SeatPlay, Stop, Voided};
 use reading::{read_facts, HandFacts, RecordedSeat};
 use settlement::{dp_rake_reserve, fees_within_stacks, player_fee, settle, settlement_order, SeatSettlement, Settlement};
 
@@ -84,7 +84,7 @@ pub fn adjudicate(events: &[DecodedEvent], table: &Context, config: &Value<'_>, 
     for &(seat, fee) in &result.rake.items {
         *net.entry(seat).or_insert(0) -= fee;
     }
-    let mut seat_rules = seat_rules(&facts, &result.seats, result.bonus_capped);
+    let mut seat_rules = seat_rules(&facts, &result.seats, result.bonus_capped, rules);
     if let Some(wrong) = order::table_order(&plays, &result, &facts.recorded, &settle_in)? {
         found.push(order::order_finding(&wrong, &plays, rules.p.settlement_order_severity));
         for &seat in wrong.seats.iter().chain(std::iter::once(&facts.dp)) {
@@ -124,22 +124,27 @@ fn dead_outcome(facts: &HandFacts<'_>, rule: &'static str, rules: &HcfRules<'_>,
     out
 }
 
-/// The rule of the first part of the seat's settlement the table recorded differently.
-fn mismatch_rule(s: &SeatSettlement, rec: Option<&RecordedSeat>, capped: bool) -> Option<&'static str> {
+/// The rule of the first part of the seat's settlement the table recorded differently:
+/// a part whose wager was void is decided by the rule that voided it, a folded seat's
+/// bonuses by its fold's (`_mismatch_rule` of the reference).
+fn mismatch_rule(s: &SeatSettlement, rec: Option<&RecordedSeat>, capped: bool, void: Voided) -> Option<&'static str> {
     let empty = RecordedSeat::default();
     let rec = rec.unwrap_or(&empty);
     let (got, due) = (&rec.collected, &s.collected);
     if rec.win_paid != s.win_paid || rec.other_paid != 0 || got.ante != due.ante || got.raise != due.raise {
-        return Some(s.rule);
+        return Some(void.raise.unwrap_or(s.rule));
     }
-    let live = s.rule == "HCF-7" || s.rule == "HCF-4";
+    let live = !s.folded && (s.rule == "HCF-7" || s.rule == "HCF-4");
     if got.flush_bonus != due.flush_bonus {
-        return Some(if live { "HCF-8" } else { s.rule });
+        return Some(void.flush_bonus.unwrap_or(if live { "HCF-8" } else { s.rule }));
     }
     if got.sf_bonus != due.sf_bonus {
-        return Some(if live { "HCF-9" } else { s.rule });
+        return Some(void.sf_bonus.unwrap_or(if live { "HCF-9" } else { s.rule }));
     }
     if rec.bonus_paid != s.bonus_paid {
+        if let Some(voided) = void.flush_bonus.or(void.sf_bonus) {
+            return Some(voided);
+        }
         if !live {
             return Some(s.rule);
         }
@@ -153,11 +158,11 @@ fn mismatch_rule(s: &SeatSettlement, rec: Option<&RecordedSeat>, capped: bool) -
 
 /// Which rule decided each seat; for the DP, the rule of the first player (in HCF-5
 /// order) the table settled differently, since every player's mispay is also the DP's.
-fn seat_rules(facts: &HandFacts<'_>, seats: &[SeatSettlement], capped: bool) -> BTreeMap<i64, &'static str> {
+fn seat_rules(facts: &HandFacts<'_>, seats: &[SeatSettlement], capped: bool, rules: &HcfRules<'_>) -> BTreeMap<i64, &'static str> {
     let mut out = BTreeMap::new();
     let mut dp_rule = None;
     for s in seats {
-        let wrong = mismatch_rule(s, facts.recorded.get(s.seat), capped);
+        let wrong = mismatch_rule(s, facts.recorded.get(s.seat), capped, voided_wagers(facts, s.seat, rules));
         out.insert(s.seat, wrong.unwrap_or(s.rule));
         if wrong.is_some() && dp_rule.is_none() {
             dp_rule = wrong;

@@ -138,6 +138,35 @@ fn past_posted(facts: &HandFacts<'_>, w: &PlacedWager<'_>) -> Option<&'static st
     }
 }
 
+/// The rules that voided a seat's wagers, by kind (the first of each), under
+/// `past_posted_wager_void` (`voided_wagers` of the reference): HCF-3 for an Ante or bonus
+/// after the first card, SURV-1 for a Raise after an outcome was visible.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct Voided {
+    pub raise: Option<&'static str>,
+    pub flush_bonus: Option<&'static str>,
+    pub sf_bonus: Option<&'static str>,
+}
+
+pub fn voided_wagers(facts: &HandFacts<'_>, seat: i64, rules: &HcfRules<'_>) -> Voided {
+    let mut out = Voided::default();
+    if !rules.p.past_posted_wager_void {
+        return out;
+    }
+    for w in facts.wagers.get(seat).map(Vec::as_slice).unwrap_or(&[]) {
+        if let Some(broken) = past_posted(facts, w) {
+            let slot = match w.kind {
+                RAISE => &mut out.raise,
+                "flush_bonus" => &mut out.flush_bonus,
+                "sf_bonus" => &mut out.sf_bonus,
+                _ => continue,
+            };
+            slot.get_or_insert(broken);
+        }
+    }
+    out
+}
+
 /// Seat -> chips in action by kind, after the HCF-3 / GEN-5 checks.
 pub fn wagers_in_action(facts: &HandFacts<'_>, rules: &HcfRules<'_>, limits: (Chips, Chips),
                         found: &mut Vec<RFinding>) -> OrdMap<i64, Amounts> {
@@ -310,11 +339,11 @@ pub fn seat_play(seat: i64, a: &Amounts, facts: &HandFacts<'_>, rules: &HcfRules
         play.folded = true;
         play.fold_rule = "GEN-7";
         let why = match left_at {
-            Some(left) => format!("left the table at seq {}", left),
-            None => "made no decision".to_string(),
+            Some(left) => format!("left the table at seq {} before acting", left),
+            None => "made no decision (no raise or fold was recorded)".to_string(),
         };
         found.push(finding("WALK_AWAY_FOLD", "GEN-7", rules.p.walk_away_severity, format!(
-            "seat {} {} before acting: the hand is folded", seat, why), Some(seat), None));
+            "seat {} {}: the hand is folded", seat, why), Some(seat), None));
         raise_after_fold(&play, a, rules, found);
         return Ok(play);
     }
@@ -402,9 +431,14 @@ pub fn rotation_findings(facts: &HandFacts<'_>, table: &Context, rules: &HcfRule
             break;
         }
         if seat != previous && !declined(seat) {
+            let moved = if previous == facts.dp {
+                format!("stayed at seat {}", facts.dp)
+            } else {
+                format!("moved from seat {} to seat {}", previous, facts.dp)
+            };
             found.push(finding("DP_ROTATION_SKIP", "HCF-2", rules.p.dp_rotation_skip_severity, format!(
-                "the designated player moved from seat {} to seat {}, passing seat {} without a recorded decline",
-                previous, facts.dp, seat), Some(seat), None));
+                "the designated player {}, passing seat {} without a recorded decline", moved, seat),
+                Some(seat), None));
         }
     }
 }

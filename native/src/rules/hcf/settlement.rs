@@ -43,13 +43,15 @@ pub struct SeatSettlement {
     pub counted: bool,
     /// HCF-11
     pub dead: bool,
+    /// its bonuses were forfeited (HCF-4 / GEN-7), never paid
+    pub folded: bool,
 }
 
 impl SeatSettlement {
     fn new(seat: i64, rule: &'static str) -> Self {
         SeatSettlement {
             seat, rule, delta: 0, win_paid: 0, bonus_paid: 0, collected: Collected::default(),
-            flush_win: 0, sf_win: 0, counted: true, dead: false,
+            flush_win: 0, sf_win: 0, counted: true, dead: false, folded: false,
         }
     }
 }
@@ -189,6 +191,7 @@ fn apply_bonus_cap(lives: &mut [Live], cap: Option<Chips>, largest_remainder: bo
 
 fn folded(play: &SeatPlay) -> SeatSettlement {
     let mut out = SeatSettlement::new(play.seat, play.fold_rule);
+    out.folded = true;
     out.collected.ante = play.ante;
     out.collected.flush_bonus = play.flush_bonus;
     out.collected.sf_bonus = play.sf_bonus;
