@@ -30,6 +30,12 @@ And once more: 2026-12-07, the Chinese Poker digest with faults, when CP-10's
 says: otherwise the seats' MISPAYs claim the chips). Checked output by output: six records
 changed, each only by its PAYMENT_ROUTING findings gone, beside its MISPAYs; every status
 and every other finding code the same.
+
+And once more: 2026-12-07, the High Card Flush digest with faults, when a MISPAY of a wager
+voided as past-posted came to cite the rule that voided it (HCF-3), not the paytable's
+(HCF-8/HCF-9). Checked output by output against the reference of the commit before: six
+records changed (the six with a PAST_POSTING), each only by its two MISPAYs' rule and the
+rule named in their message; every status, amount and other finding the same.
 """
 
 from __future__ import annotations
@@ -51,7 +57,7 @@ from tests.profiles import HOUSE, PROFILES
 
 GOLDEN: dict[tuple[str, bool], tuple[str, int]] = {
     ("hcf", False): ("e128bf9765a5e04d29fdd78f715d947740da558bc6e49c9197f0d5498c2e8810", 120),
-    ("hcf", True): ("232604c0e57a7873dfbb1f1e92580072e1514940b6f8d4e32275dfe54e0623b8", 120),
+    ("hcf", True): ("126efe56566e7a370475e007e10bbcd6677354f12742ed6e0d4b694292457235", 120),
     ("chinese", False): ("5b76822e0908ac327c8ba0e7be42056be2353cb0b0aa8f5834a13fe61f24b157", 120),
     ("chinese", True): ("0dba6d793e3352a08cfff2896a0b26b6a70021391639b91e0b9a85f00dacbb13", 120),
     ("draw7a", False): ("d96f8a58b87f1e9b900e57f35958733cdc21807301a26acc9893aad7d00fb78e", 120),
