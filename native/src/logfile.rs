@@ -30,6 +30,67 @@ pub struct LogBuffer<R: Read> {
     /// last `take_counts` (a progress bar's figures, not results).
     counting: bool,
     counts: (u64, u64),
+    /// Refuse a last line that has no newline and is no whole JSON object
+    /// (`cut_last_line`): the log was cut short or is still being written.
+    check_last_line: bool,
+    /// Bytes read from the source in all.
+    total: u64,
+}
+
+/// Past a record's limit (1 MB): a last line this long is no whole record.
+const TAIL_LIMIT: usize = 2 << 20;
+
+/// Why a log's last line, `tail` (the bytes after its last newline), reads as cut short,
+/// or None: `cut_last_line` of the reference (`services/events/logfile.py`), the same
+/// test and the same words. A last line with no newline is taken when it is a whole JSON
+/// object (its braces and brackets close, outside its strings, at its last byte).
+pub fn cut_last_line(tail: &[u8], total: u64) -> Option<String> {
+    let long = tail.len() > TAIL_LIMIT;
+    let blank = |c: &u8| matches!(c, b' ' | b'\t' | b'\r');
+    let start = tail.iter().position(|c| !blank(c)).unwrap_or(tail.len());
+    let end = tail.iter().rposition(|c| !blank(c)).map_or(start, |i| i + 1);
+    let text = &tail[start..end];
+    if !long && (text.is_empty() || whole_object(text)) {
+        return None;
+    }
+    Some(format!("the log ends at byte {} in the middle of a line (its last line has no newline \
+                  and is no whole JSON record): it was cut short, or is still being written; the \
+                  lines before it were read and the hands it leaves open stay open: run again on \
+                  the whole log once it is complete", total))
+}
+
+/// Whether `text` is an object whose brackets close at its end, strings left out (a
+/// string runs to its next unescaped quote; one left open is no whole object).
+fn whole_object(text: &[u8]) -> bool {
+    let (mut opened, mut closed) = (0usize, 0usize);
+    let (mut first, mut last) = (None, None);
+    let mut i = 0;
+    while i < text.len() {
+        let c = text[i];
+        if c == b'"' {
+            let mut j = i + 1;
+            loop {
+                match text.get(j) {
+                    None => return false,
+                    Some(b'\\') if j + 1 < text.len() => j += 2,
+                    Some(b'\\') => return false,
+                    Some(b'"') => break,
+                    Some(_) => j += 1,
+                }
+            }
+            i = j + 1;
+            continue;
+        }
+        first.get_or_insert(c);
+        last = Some(c);
+        match c {
+            b'{' | b'[' => opened += 1,
+            b'}' | b']' => closed += 1,
+            _ => {}
+        }
+        i += 1;
+    }
+    first == Some(b'{') && last == Some(b'}') && opened == closed
 }
 
 /// How a `hand_ended` event's type looks inside a raw line (the bar's hand count).
@@ -39,8 +100,15 @@ impl<R: Read> LogBuffer<R> {
     pub fn new(source: R, chunk: usize, counting: bool) -> Self {
         LogBuffer {
             source, buf: Vec::new(), chunk: chunk.max(1), pos: 0, lines_end: 0, filled: 0,
-            line: 1, eof: false, counting, counts: (0, 0),
+            line: 1, eof: false, counting, counts: (0, 0), check_last_line: false, total: 0,
         }
+    }
+
+    /// A reader of a log file a user named: its last line must be whole
+    /// (`cut_last_line`), or the read fails, naming why.
+    pub fn checking_last_line(mut self) -> Self {
+        self.check_last_line = true;
+        self
     }
 
     /// Every byte read has been taken and nothing is left to read.
@@ -77,6 +145,12 @@ impl<R: Read> LogBuffer<R> {
         // zero fill was 1,000 page faults of every start, on an empty file too).
         self.buf.reserve(self.chunk);
         let read = (&mut self.source).take(self.chunk as u64).read_to_end(&mut self.buf)?;
+        self.total += read as u64;
+        if read == 0 && self.check_last_line && tail > 0 {
+            if let Some(why) = cut_last_line(&self.buf[..tail], self.total) {
+                return Err(io::Error::new(io::ErrorKind::InvalidData, why));
+            }
+        }
         self.filled = self.buf.len();
         self.eof = read == 0;
         self.lines_end = if self.eof {
@@ -102,6 +176,48 @@ impl<R: Read> LogBuffer<R> {
 mod tests {
     use super::*;
     use crate::lines;
+
+    #[test]
+    fn a_last_line_is_whole_only_as_a_closed_object() {
+        for whole in [&b""[..], b"  \r", b"{}", b"{\"a\":{\"b\":[1,2]}}", b"{\"a\":\"}\\\"{\"} \r",
+                      b"{\"a\":\"x\\\\\"}"] {
+            assert_eq!(cut_last_line(whole, 9), None, "{:?}", String::from_utf8_lossy(whole));
+        }
+        for cut in [&b"{\"a\":{\"b\":1}"[..], b"{\"a\":\"b", b"not json", b"[1]", b"{\"a\":\"x\\",
+                    b"{\"a\":1}}", b"\"{}\""] {
+            let why = cut_last_line(cut, 9).unwrap();
+            assert!(why.starts_with("the log ends at byte 9 in the middle of a line"), "{}", why);
+        }
+        assert!(cut_last_line(&vec![b' '; TAIL_LIMIT + 1], 1).is_some());
+    }
+
+    #[test]
+    fn a_reader_checking_its_last_line_refuses_a_cut_one() {
+        let mut log = LogBuffer::new(&b"{}\n{\"a\":"[..], 4, false).checking_last_line();
+        let mut error = None;
+        while !log.done() && error.is_none() {
+            if log.taken_all() {
+                error = log.refill().err();
+            } else {
+                let (data, _, line) = log.lines();
+                let end = data.len();
+                log.advance(end, line + 1);
+            }
+        }
+        let error = error.expect("the cut last line is refused");
+        assert_eq!(error.kind(), io::ErrorKind::InvalidData);
+        assert!(error.to_string().starts_with("the log ends at byte 8 "), "{}", error);
+        let mut whole = LogBuffer::new(&b"{}\n{\"a\":1}"[..], 4, false).checking_last_line();
+        while !whole.done() {
+            if whole.taken_all() {
+                whole.refill().unwrap();
+            } else {
+                let (data, _, line) = whole.lines();
+                let end = data.len();
+                whole.advance(end, line + 1);
+            }
+        }
+    }
 
     /// Records with their line numbers.
     type Numbered = Vec<(Vec<u8>, u64)>;

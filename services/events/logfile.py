@@ -32,6 +32,7 @@ import errno
 import io
 import lzma
 import os
+import re
 import stat
 import zlib
 from collections.abc import Callable, Iterator
@@ -319,9 +320,12 @@ def read_chunks(stream: io.BufferedReader[Any], size: int, path: Path) -> Iterat
     """``stream``'s bytes (the log at ``path``, ``open_log``) in pieces of about ``size``
     bytes. What was read before a damaged stream's error is yielded before it is raised:
     the hands read whole are adjudicated, then the run stops on the error (a whole
-    ``read(size)`` would have dropped them). The error names the file."""
+    ``read(size)`` would have dropped them). The error names the file. So does a log
+    whose last line is cut (``cut_last_line``): the lines before it are yielded, that
+    line is not."""
     pieces: list[bytes] = []
     held = 0
+    tail = _Tail()
     while True:
         try:
             piece = stream.read1(size - held)
@@ -331,13 +335,77 @@ def read_chunks(stream: io.BufferedReader[Any], size: int, path: Path) -> Iterat
             raise _named(exc, path) from None
         if not piece:
             break
+        tail.add(piece)
         pieces.append(piece)
         held += len(piece)
         if held >= size:
             yield b"".join(pieces)
             pieces, held = [], 0
+    cut = cut_last_line(tail.bytes, tail.total, tail.long)
+    if cut is not None:
+        last = b"".join(pieces)
+        if b"\n" in last:
+            yield last[:last.rindex(b"\n") + 1]
+        raise OSError(f"{cut}: {os.fspath(path)}")
     if pieces:
         yield b"".join(pieces)
+
+
+class _Tail:
+    """The bytes after the last newline read so far (at most ``_TAIL_LIMIT``), and how
+    many bytes were read in all."""
+
+    def __init__(self) -> None:
+        self.parts: list[bytes] = []
+        self.held = 0
+        self.long = False
+        self.total = 0
+
+    def add(self, piece: bytes) -> None:
+        self.total += len(piece)
+        newline = piece.rfind(b"\n")
+        if newline >= 0:
+            self.parts, self.held, self.long = [], 0, False
+            piece = piece[newline + 1:]
+        if self.long or not piece:
+            return
+        self.parts.append(piece)
+        self.held += len(piece)
+        if self.held > _TAIL_LIMIT:
+            self.parts, self.held, self.long = [], 0, True
+
+    @property
+    def bytes(self) -> bytes:
+        return b"".join(self.parts)
+
+
+_TAIL_LIMIT = 2 << 20  # past a record's limit (1 MB): such a last line is no whole record
+_STRING = re.compile(rb'"(?:[^"\\]|\\.)*"', re.DOTALL)
+
+
+def cut_last_line(tail: bytes, total: int, long: bool = False) -> str | None:
+    """Why a log's last line, ``tail`` (the bytes after its last newline; ``long``: more
+    than ``_TAIL_LIMIT`` of them), reads as cut short, or None. A last line with no
+    newline is common (an editor, ``printf``) and taken when it is a whole JSON object:
+    its braces and brackets close, outside its strings, at its last byte. Otherwise it is
+    a log cut in the middle of a line, or one still being written: read as a line, it
+    was a malformed record, and end of input then closed the hands open at it as
+    incomplete and booked them, so that the whole log, read later, was refused as
+    conflicting with them (QA: a plain log cut mid-line lost five hands' chips for
+    good). The native core's reader applies the same test (``logfile.rs``)."""
+    stripped = tail.strip(b" \t\r")
+    if not stripped and not long:
+        return None
+    if not long:
+        bare = _STRING.sub(b"", stripped)
+        opened = bare.count(b"{") + bare.count(b"[")
+        if (bare.startswith(b"{") and bare.endswith(b"}") and b'"' not in bare
+                and opened == bare.count(b"}") + bare.count(b"]")):
+            return None
+    return (f"the log ends at byte {total} in the middle of a line (its last line has no "
+            "newline and is no whole JSON record): it was cut short, or is still being "
+            "written; the lines before it were read and the hands it leaves open stay "
+            "open: run again on the whole log once it is complete")
 
 
 class _Frames(io.RawIOBase):

@@ -37,7 +37,7 @@ impl LogFile {
     #[pyo3(signature = (path, chunk, counting=false))]
     fn new(path: std::path::PathBuf, chunk: usize, counting: bool) -> PyResult<Self> {
         let file = std::fs::File::open(&path).map_err(|e| os_error(e, &path))?;
-        Ok(LogFile { inner: crate::logfile::LogBuffer::new(file, chunk, counting), path })
+        Ok(LogFile { inner: crate::logfile::LogBuffer::new(file, chunk, counting).checking_last_line(), path })
     }
 
     /// Every byte of the file was read and taken.

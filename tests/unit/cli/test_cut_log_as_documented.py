@@ -15,6 +15,7 @@ import gzip
 import zlib
 from pathlib import Path
 
+import pytest
 import sqlalchemy as sa
 
 from tests.unit.cli.helpers import pitwatch
@@ -117,3 +118,59 @@ def test_a_gzip_log_cut_in_half_is_what_the_guide_says(tmp_path: Path) -> None:
     assert len(_rows(whole_url, LEDGER["hands"])) == 60
     for name, query in LEDGER.items():
         assert _rows(cut_url, query) == _rows(whole_url, query), name
+
+
+@pytest.mark.parametrize("engine", ["native", "python"])
+def test_a_plain_log_cut_mid_line_is_a_cut_log_too(tmp_path: Path, engine: str) -> None:
+    """QA: a plain JSONL log cut in the middle of a line (a copy stopped part way, or a
+    file still being written) read its last piece as a malformed record, then closed the
+    hands open there as incomplete and booked them; the whole log run again was refused
+    as conflicting with them: chips and rake lost from the ledger for good. Now it stops
+    as a cut gzip file does: exit 2, one line naming the file and the byte it ends at,
+    the hands read whole booked and no other, and the whole log run again gives the
+    ledger of one run of it. Both engines (the native core reads a plain file itself)."""
+    whole = log_bytes()
+    middle = len(whole) // 2
+    cut = whole[:whole.index(b'"type":', middle)]  # inside a record, far from its end
+    assert not cut.endswith(b"\n")
+    read_whole = cut[:cut.rfind(b"\n") + 1].count(b'"hand_ended"')
+    assert 0 < read_whole < 60
+    (tmp_path / "day.jsonl").write_bytes(cut)
+    (tmp_path / "whole.jsonl").write_bytes(whole)
+    cut_url = f"sqlite:///{tmp_path / 'cut-then-whole.sqlite'}"
+    ran = pitwatch("adjudicate", str(tmp_path / "day.jsonl"), "--leave-open", "--engine",
+                   engine, "--ledger", cut_url, columns=200)
+    assert ran.code == 2
+    errors = [line for line in ran.error_lines if line.startswith("error")]
+    assert errors == [f"error: the log ends at byte {len(cut)} in the middle of a line (its "
+                      "last line has no newline and is no whole JSON record): it was cut "
+                      "short, or is still being written; the lines before it were read and "
+                      "the hands it leaves open stay open: run again on the whole log once "
+                      f"it is complete: {tmp_path / 'day.jsonl'}"]
+    assert "rejected line" not in ran.stderr  # the cut piece is no record refused
+    assert ran.stdout.count("\n") == read_whole
+    booked = _rows(cut_url, "SELECT count(*) FROM hands")
+    assert booked == [(read_whole,)]
+    assert _rows(cut_url, "SELECT count(*) FROM hands WHERE status = 'rejected'") == [(0,)]
+    again = pitwatch("adjudicate", str(tmp_path / "whole.jsonl"), "--leave-open", "--engine",
+                     engine, "--ledger", cut_url, columns=200)
+    assert again.code == 0, again.stderr
+    assert f"{read_whole} duplicate, {60 - read_whole} posted" in again.stderr
+    whole_url = f"sqlite:///{tmp_path / 'whole.sqlite'}"
+    once = pitwatch("adjudicate", str(tmp_path / "whole.jsonl"), "--leave-open", "--engine",
+                    engine, "--ledger", whole_url, columns=200)
+    assert once.code == 0, once.stderr
+    for name, query in LEDGER.items():
+        assert _rows(cut_url, query) == _rows(whole_url, query), name
+
+
+@pytest.mark.parametrize("engine", ["native", "python"])
+def test_a_last_line_without_a_newline_that_is_whole_is_read(tmp_path: Path,
+                                                             engine: str) -> None:
+    """An editor or ``printf`` often leaves the last line without its newline: a whole
+    record there is read as any other (the log is not cut)."""
+    whole = log_bytes()
+    (tmp_path / "day.jsonl").write_bytes(whole.rstrip(b"\n"))
+    ran = pitwatch("adjudicate", str(tmp_path / "day.jsonl"), "--engine", engine)
+    assert ran.code == 0, ran.stderr
+    assert ran.stdout.count("\n") == 60
