@@ -255,11 +255,24 @@ def _explained(url: URL) -> Iterator[None]:
                 "older pitwatch wrote it; let it write there, or wait for the process "
                 "holding it)") from None
         if url.get_backend_name() == "sqlite":
-            raise LedgerUnavailable(f"cannot open the SQLite ledger {shown}: {reason} (is it "
-                                    "a pitwatch ledger file?)") from None
+            raise LedgerUnavailable(f"cannot open the SQLite ledger {shown}: {reason} "
+                                    f"({_sqlite_hint(url)})") from None
         raise LedgerUnavailable(f"cannot connect to the ledger at {shown}: {reason} (is the "
                                 "server running and the URL right? `bash scripts/services.sh "
                                 "up` starts the local PostgreSQL)") from None
+
+
+def _sqlite_hint(url: URL) -> str:
+    """What to do about a SQLite file that did not open. A ledger in a folder pitwatch may
+    not write to (an auditor's read-only copy) cannot be opened even to read: SQLite keeps
+    its write-ahead log and shared memory beside the file (QA: it was asked "is it a
+    pitwatch ledger file?")."""
+    path = Path(url.database) if url.database else None
+    if path is not None and path.is_file() and not os.access(path.parent, os.W_OK):
+        return (f"its folder {path.parent} is read-only, and SQLite writes the ledger's "
+                "journal files (-wal, -shm) beside it even to read it: copy the file to a "
+                "folder pitwatch can write to and read the copy")
+    return "is it a pitwatch ledger file?"
 
 
 def upgrade_to_head(engine: Engine) -> None:
