@@ -70,17 +70,31 @@ def database_refusal(exc: BaseException) -> str | None:
     errors = sys.modules.get("sqlalchemy.exc")
     if errors is None or not isinstance(exc, errors.OperationalError):
         return None
+    exc = _first_refusal(exc, errors.OperationalError)
     reason = str(exc.orig if exc.orig is not None else exc).strip().splitlines()
     said = reason[0] if reason else type(exc).__name__
     if "readonly" in said or "read-only" in said:
         advice = "the database file or its folder is read-only: let pitwatch write there"
     elif "locked" in said:
         advice = "another process holds the database: run the command again when it is done"
+    elif "disk is full" in said:
+        advice = "the disk holding the database is full: free space there"
     else:
         advice = "check that the database is reachable and writable, then run it again"
     return (f"the database refused: {said} ({advice}; the transaction it stopped was rolled "
             "back, and what was written before it is written once: running the command "
             "again is safe)")
+
+
+def _first_refusal(exc: Any, operational: type[Any]) -> Any:
+    """The refusal that stopped the work, not the one its clean-up met: SQLite's "database
+    or disk is full" rolls back the whole transaction, so the savepoint the booking then
+    rolls back to is gone, and "no such savepoint: sa_savepoint_1" was said in place of
+    the full disk (QA)."""
+    while "no such savepoint" in str(exc.orig if exc.orig is not None else exc) and \
+            isinstance(exc.__context__, operational):
+        exc = exc.__context__
+    return exc
 
 
 def damaged_archive(exc: BaseException, verifying: bool = False) -> str | None:

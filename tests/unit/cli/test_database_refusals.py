@@ -114,6 +114,25 @@ def test_what_a_refusal_says() -> None:
     assert database_refusal(ValueError("x")) is None
 
 
+def test_a_full_disk_is_said_not_the_savepoint_it_took_with_it() -> None:
+    """QA: the disk filled during a later batch; SQLite rolled back the whole transaction,
+    and the rollback to the booking's savepoint then failed: "no such savepoint:
+    sa_savepoint_1" was said. The refusal that stopped the work is said."""
+    try:
+        try:
+            raise OperationalError("INSERT", {}, sqlite3.OperationalError(
+                "database or disk is full"))
+        except OperationalError:
+            raise OperationalError("ROLLBACK TO SAVEPOINT sa_savepoint_1", {},
+                                   sqlite3.OperationalError(
+                                       "no such savepoint: sa_savepoint_1")) from None
+    except OperationalError as exc:
+        said = database_refusal(exc)
+    assert said is not None and said.startswith(
+        "the database refused: database or disk is full (the disk holding the database is "
+        "full: free space there; the transaction it stopped was rolled back")
+
+
 def test_an_empty_file_given_as_a_ledger_is_refused_untouched(tmp_path: Path) -> None:
     """Reading commands opened it, and SQLite wrote its 4 kB header into it."""
     empty = tmp_path / "empty.sqlite"
