@@ -70,8 +70,8 @@ def database_refusal(exc: BaseException) -> str | None:
     errors = sys.modules.get("sqlalchemy.exc")
     if errors is None or not isinstance(exc, errors.OperationalError):
         return None
-    exc = _first_refusal(exc, errors.OperationalError)
-    reason = str(exc.orig if exc.orig is not None else exc).strip().splitlines()
+    refusal = _first_refusal(exc, errors.OperationalError)
+    reason = str(refusal.orig if refusal.orig is not None else refusal).strip().splitlines()
     said = reason[0] if reason else type(exc).__name__
     if "readonly" in said or "read-only" in said:
         advice = "the database file or its folder is read-only: let pitwatch write there"
