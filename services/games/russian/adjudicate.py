@@ -157,16 +157,17 @@ def _settle_box(
     cards = rankable(cards, f"seat {box.seat}")
     bought = game.bought if game is not None and box.seat in game.buyers else None
     result = settle_playing_box(stakes, cards, dealer, bought, paytable, rp)
-    net = result.net
+    net, rule = result.net, _seat_rule(box, result)
     if rp.late_wager_settlement == "kept_if_losing" and _has_late_chips(stakes):
         with_late = settle_playing_box(_with_late_chips(stakes), cards, dealer, bought,
                                        paytable, rp)
         if with_late.net < net:
             outcome.trace.append(TraceStep("SURV-1", "the late chips lose: the house keeps "
                                            f"them ({with_late.net - net})", box.seat))
-            net = with_late.net
+            # The reading that kept them decided the box's result (QA: RP-7 was cited).
+            net, rule = with_late.net, "SURV-1"
     outcome.net[box.seat] = net - fees
-    outcome.seat_rules[box.seat] = _seat_rule(box, result)
+    outcome.seat_rules[box.seat] = rule
     outcome.trace += result.trace
 
 
@@ -185,14 +186,14 @@ def _keep_losing_late_chips(box: Box, late: BoxStakes, dealer: DealerHand | None
         bought = game.bought if game is not None and box.seat in game.buyers else None
         result = settle_playing_box(late, rankable(cards, f"seat {box.seat}"), dealer,
                                     bought, paytable, rp)
-        kept, rule = result.net - fees, result.rule
+        kept = result.net - fees
     else:
-        kept, rule = -late.ante - fees, late.fold_rule or "RP-3"
+        kept = -late.ante - fees
     if kept < void_net:
         outcome.trace.append(TraceStep("SURV-1", "the box's late chips lose: the house keeps "
                                        f"them ({kept - void_net})", box.seat))
         outcome.net[box.seat] = kept
-        outcome.seat_rules[box.seat] = rule
+        outcome.seat_rules[box.seat] = "SURV-1"  # the reading that kept them decided it
 
 
 def _seat_rule(box: Box, result: Settlement) -> str:

@@ -374,6 +374,24 @@ def test_a_late_only_bet_that_would_win_is_not_paid_under_kept_if_losing() -> No
     assert [f.code for f in kept.findings] == ["LATE_WAGER"]
 
 
+def test_late_chips_kept_and_settled_wrong_are_a_mispay_citing_surv_1() -> None:
+    """``kept_if_losing``: A K 7 stands; its one Bet (20) goes down after the dealer's A K 8
+    is turned. With the late Bet the box plays and loses 10 + 20 = -30, the house keeping
+    the late Bet. The table took the Ante only and returned the Bet: -10, a MISPAY of +20
+    citing SURV-1, the reading that kept the late chips (it cited RP-7, whose showdown
+    the table had not got wrong: QA). A box that plays with its late chips: the same."""
+    folded = (box(LOSER).act(1, "stand").turn_dealer(DEALER).bet(1, 20)
+              .collect(1, "ante", 10).hand())
+    record = both_engines(folded, _kept_if_losing())
+    assert [(f.code, f.rule, f.amount) for f in record.findings if f.code == "MISPAY"] == [
+        ("MISPAY", "SURV-1", 20)]
+    playing = (box(LOSER).act(1, "stand").bet(1, 20).turn_dealer(DEALER).bet(1, 20)
+               .collect(1, "ante", 10).collect(1, "bet", 20).hand())
+    record = both_engines(playing, _kept_if_losing())
+    assert [(f.code, f.rule, f.amount) for f in record.findings if f.code == "MISPAY"] == [
+        ("MISPAY", "SURV-1", 20)]
+
+
 def test_a_fold_after_another_box_was_served_cites_the_play_rule() -> None:
     """Box 2 exchanges three cards (price 10) before box 1 decides; box 1 then folds, and
     the table leaves its Ante (10) on the layout. RP-2: a fold after the first card was

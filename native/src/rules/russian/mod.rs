@@ -107,7 +107,7 @@ fn late_stakes(facts: &RussianHand<'_>, boxes: &[&SeatBox<'_>], reports: &[Stake
 fn keep_losing_late_chips(b: &SeatBox<'_>, late: &BoxStakes, dealer: Option<&DealerHand<'_>>,
                           game: Option<&DealerGame<'_>>, paytable: &[Chips; 11], rp: &RussianProfile,
                           void_net: Chips, fees: Chips) -> Result<Option<(Chips, &'static str)>, Stop> {
-    let (kept, rule) = match dealer {
+    let kept = match dealer {
         Some(dealer) if late.plays() => {
             let cards = box_cards(b).ok_or_else(|| Stop::Rejected(("RP-7", format!(
                 "seat {} plays with its late chips but its cards were never read (card_dealt or showdown)",
@@ -115,11 +115,12 @@ fn keep_losing_late_chips(b: &SeatBox<'_>, late: &BoxStakes, dealer: Option<&Dea
             rankable(&cards, &format!("seat {}", b.seat))?;
             let bought = game.filter(|g| g.buyers.contains(&b.seat)).and_then(|g| g.bought.as_ref());
             let result = settle_playing_box(late, &cards, dealer, bought, paytable, rp)?;
-            (result.net - fees, result.rule)
+            result.net - fees
         }
-        _ => (-late.ante - fees, late.fold_rule.unwrap_or("RP-3")),
+        _ => -late.ante - fees,
     };
-    Ok((kept < void_net).then_some((kept, rule)))
+    // SURV-1: the reading that kept the late chips decided the box's result.
+    Ok((kept < void_net).then_some((kept, "SURV-1")))
 }
 
 /// `_dealer`: RP-5 qualification and RP-6 purchases; only when some box plays (or would,
@@ -161,6 +162,7 @@ fn settle_box(b: &SeatBox<'_>, stakes: &BoxStakes, dealer: Option<&DealerHand<'_
     let bought = game.filter(|g| g.buyers.contains(&b.seat)).and_then(|g| g.bought.as_ref());
     let result = settle_playing_box(stakes, &cards, dealer, bought, paytable, rp)?;
     let mut seat_net = result.net;
+    let mut rule = seat_rule(b, &result);
     let has_late = stakes.late_ante != 0 || stakes.late_bet != 0 || stakes.late_insurance != 0;
     if rp.late_kept_if_losing && has_late {
         let with_late = BoxStakes {
@@ -175,9 +177,10 @@ fn settle_box(b: &SeatBox<'_>, stakes: &BoxStakes, dealer: Option<&DealerHand<'_
         let with_late = settle_playing_box(&with_late, &cards, dealer, bought, paytable, rp)?;
         if with_late.net < seat_net {
             seat_net = with_late.net;
+            rule = "SURV-1"; // the reading that kept the late chips decided the result
         }
     }
-    Ok((seat_net - fees, seat_rule(b, &result)))
+    Ok((seat_net - fees, rule))
 }
 
 /// `_seat_rule`: RP-4 when only the insurance was settled differently, else the rule that
