@@ -70,6 +70,10 @@ def box_stakes(
         hand, box, ante, bet, fold_rule is None, cards, royal_odds, report, profile,
         late_counts)
     _foreign_wagers(box, report, profile)
+    # The decision path says what became of each late chip (QA: a void late Bet was in
+    # the findings, and the box's settlement showed its Ante and Bet with no word of it).
+    report.trace += [TraceStep(f.rule, f.message, box.seat) for f in report.findings
+                     if f.code in _LATE_CODES]
     report.stakes = BoxStakes(
         seat=box.seat,
         ante=ante,
@@ -92,6 +96,8 @@ def _late(
                    f"{LATE_CHIPS[profile.late_wager_settlement]}", seat=seat,
                    amount=placed.amount)
 
+
+_LATE_CODES = frozenset({"LATE_WAGER", "WAGER_CHANGED_AFTER_BET", "LATE_INSURANCE"})
 
 # What late chips do, by the reading ``late_wager_settlement`` (SURV-1), as a finding says.
 LATE_CHIPS = {"void": "it does not play",

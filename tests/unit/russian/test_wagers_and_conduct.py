@@ -404,3 +404,15 @@ def test_a_fold_after_another_box_was_served_cites_the_play_rule() -> None:
     record = both_engines(hand, PROFILES)
     assert [(f.code, f.rule, f.seat, f.amount) for f in record.findings] == [
         ("MISPAY", "RP-3", 1, 10)]
+
+
+def test_the_decision_path_says_what_became_of_late_chips() -> None:
+    """A K 7 stands; its one Bet (20) goes down after the dealer's cards were turned:
+    under ``void`` (house-v1) it does not play. The box's path said "Ante lost" and no
+    word of the 20 (QA); it now carries the LATE_WAGER's words, under SURV-1."""
+    hand = (box(LOSER).act(1, "stand").turn_dealer(DEALER).bet(1, 20)
+            .collect(1, "ante", 10).hand())
+    steps = [(t.rule, t.seat, t.message) for t in adjudicate(hand, HOUSE).trace
+             if t.rule == "SURV-1"]
+    assert len(steps) == 1 and steps[0][:2] == ("SURV-1", 1)
+    assert "a Bet of 20" in steps[0][2] and steps[0][2].endswith("it does not play")
