@@ -9,7 +9,7 @@ from collections.abc import Iterable
 
 from services.adjudicator.adjudicate import compare, record_status
 from services.adjudicator.recorded import RecordedHand
-from services.events.contract import Finding
+from services.events.contract import Finding, Movement
 from services.games.model import GameOutcome, finding
 from services.games.profile import RuleProfile
 from tests.profiles import HOUSE
@@ -119,7 +119,8 @@ def test_rake_from_the_pot_with_no_seat_is_matched_to_the_seats_the_posted_rake_
     The 2 pot chips are matched to the seat the posted rake charges (seat 1 owes 2):
     seat 1 before rake +8 + 2 = +10 = due. No finding, status ok."""
     expected = GameOutcome(net={1: 8, 2: -10}, house=2, rake={1: 2})
-    recorded = RecordedHand(net={1: 8, 2: -10}, house=2, rake={"pot": 2})
+    recorded = RecordedHand(movements=_into_pot(10, 10), net={1: 8, 2: -10}, house=2,
+                            rake={"pot": 2})
     found = compare(expected, recorded, "GEN-10", HOUSE_V1)
     assert found == []
     assert record_status(expected, recorded, found) == "ok"
@@ -131,9 +132,34 @@ def test_pot_rake_beyond_what_the_posted_rake_charges_is_rake_over_on_the_pot() 
     after rake (+10 before), recorded +7 (pot 20 - 3 rake = 17 paid, minus its 10):
     before rake +7 + 1 attributed = +8, underpaid by 2: MISPAY -2."""
     expected = GameOutcome(net={1: 9, 2: -10}, house=1, rake={1: 1})
-    recorded = RecordedHand(net={1: 7, 2: -10}, house=3, rake={"pot": 3})
+    recorded = RecordedHand(movements=_into_pot(10, 10), net={1: 7, 2: -10}, house=3,
+                            rake={"pot": 3})
     found = compare(expected, recorded, "GEN-10", HOUSE_V1)
     assert _codes(found) == [("MISPAY", "GEN-8", 1, -2), ("RAKE_OVER", "GEN-10", None, 2)]
+
+
+def test_pot_rake_beyond_the_chips_the_pot_held_is_no_seats_fee() -> None:
+    """The second case, but only 2 chips went into the pot (a game whose fees come from
+    the stacks, like Chinese Poker, puts none in): a pot's rake is a seat's fee only up
+    to what the pot held. Of the 3, 2 can be matched (seat 1's fee, 1, is), and 1 is
+    beyond the pot: RAKE_OVER 2 on the pot (the 1 unmatched plus the 1 beyond), and seat
+    1's MISPAY -2 as before (+7 before rake + 1 attributed = +8 of +10)."""
+    expected = GameOutcome(net={1: 9, 2: -10}, house=1, rake={1: 1})
+    recorded = RecordedHand(movements=_into_pot(1, 1), net={1: 7, 2: -10}, house=3,
+                            rake={"pot": 3})
+    found = compare(expected, recorded, "GEN-10", HOUSE_V1)
+    assert _codes(found) == [("MISPAY", "GEN-8", 1, -2), ("RAKE_OVER", "GEN-10", None, 2)]
+    nothing_in = RecordedHand(net={1: 7, 2: -10}, house=3, rake={"pot": 3})
+    found = compare(expected, nothing_in, "GEN-10", HOUSE_V1)
+    assert _codes(found) == [("MISPAY", "GEN-8", 1, -3), ("RAKE_UNDER", "GEN-10", 1, -1),
+                             ("RAKE_OVER", "GEN-10", None, 3)]
+
+
+def _into_pot(*amounts: int) -> list[Movement]:
+    """Wagers into the pot, seat 1 first (the recorded side's movements)."""
+    return [Movement(event_id=f"00000000-0000-4000-8000-00000000000{seat}", seq=seat,
+                     from_=f"stack:{seat}", to="pot", amount=amount, kind="wager")
+            for seat, amount in enumerate(amounts, start=1)]
 
 
 def test_pot_rake_when_nothing_is_due_is_rake_over() -> None:
