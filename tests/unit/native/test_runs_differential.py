@@ -383,7 +383,9 @@ def test_a_file_the_core_reads_itself_numbers_its_lines_as_the_reference(
         monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """``feed_path`` (the core's own reader, ``pitwatch adjudicate FILE``): blank lines,
     whitespace, bad records and a last line without a newline, read in chunks down to one
-    byte (a line longer than a read grows its buffer): the reference's outcome."""
+    byte (a line longer than a read grows its buffer): the reference's outcome. (The last
+    line is a whole JSON object, a bad record: one that is no whole object is a log cut
+    short, which both readers refuse, ``tests/unit/cli/test_cut_log_as_documented.py``.)"""
     from services.adjudicator import embedded
 
     lines = fault_log("hcf")[:300]
@@ -391,7 +393,7 @@ def test_a_file_the_core_reads_itself_numbers_its_lines_as_the_reference(
     text = b""
     for line in lines:
         text += rng.choice([b"", b"\n", b"\n\n", b"  \n", b"{bad}\n"]) + line + b"\n"
-    text += b"  {unterminated last line"
+    text += b'  {"unterminated": "last line"}'
     path = tmp_path / "log.jsonl"
     path.write_bytes(text)
     reference = outcome(list(adjudicate_lines(io.BytesIO(text), PROFILES, "python")))
