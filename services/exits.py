@@ -126,8 +126,19 @@ def not_utf8_argument(args: Sequence[str]) -> str | None:
     return None
 
 
+class ReaderLeft(Exception):
+    """Standard output's reader left (``BrokenPipeError``), carried past click: click's
+    own ``main`` takes any EPIPE and exits 1 without a word, before ours could say so."""
+
+
 class PitwatchGroup(LazyGroup):
     """The root command: usage and environment errors as one line, exit codes as above."""
+
+    def invoke(self, ctx: Any) -> Any:
+        try:
+            return super().invoke(ctx)
+        except BrokenPipeError as exc:
+            raise ReaderLeft() from exc
 
     def main(  # type: ignore[override]
         self,
@@ -161,7 +172,8 @@ class PitwatchGroup(LazyGroup):
         except typer.Abort:
             print_error("aborted")
             code = INPUT_PROBLEMS
-        except BrokenPipeError:  # `pitwatch adjudicate log | head`: the reader left
+        except (BrokenPipeError, ReaderLeft):  # `pitwatch adjudicate log | head`
+            print_error(READER_LEFT)
             code = INPUT_PROBLEMS
         except (UnknownProfileError, UnknownEngine, Refused) as exc:  # e.g. PITWATCH_PROFILES
             # not set, PITWATCH_ENGINE misspelt (a command that reads it without its own
@@ -219,6 +231,11 @@ def file_system_refusal(exc: OSError) -> str:
     return said
 
 
+# Said when standard output's reader left before the end (`| head`). Exit 1 alone was
+# silent, and read like "the input had problems": a script could not tell a run that
+# found something from one whose output was cut short (QA).
+READER_LEFT = ("standard output was closed by its reader before the end (e.g. `| head`): "
+               "what follows was not written; write to a file for the whole output")
 WRITE_ERRORS = (errno.ENOSPC, errno.EDQUOT, errno.EFBIG)
 ACCESS_ERRORS = (errno.EACCES, errno.EPERM, errno.EROFS)
 
@@ -232,7 +249,9 @@ def _flushed(code: int, said: bool = False) -> int:
     try:
         sys.stdout.flush()
     except BrokenPipeError:  # the reader left (`| head`): as in the command
-        code = INPUT_PROBLEMS if code == OK else code
+        if code == OK:
+            print_error(READER_LEFT)
+            code = INPUT_PROBLEMS
     except OSError as exc:
         if not said:
             print_error(str(OutputNotWritten(STDOUT, stdout_path(), exc)))

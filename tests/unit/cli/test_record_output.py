@@ -1,10 +1,12 @@
 """Where ``pitwatch adjudicate`` writes its records: standard output, through a 1 MiB
 buffer of its own when stdout is a descriptor (a file, a pipe), through stdout's own
 buffer when it is not (captured in process). Both give the same bytes, and a reader that
-leaves early ends the run with one exit code and no traceback."""
+leaves early ends the run with exit 1, one line saying the output is cut short, and no
+traceback."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -13,6 +15,7 @@ from typing import IO
 import orjson
 
 from services.cli import RECORD_SINK_BUFFER
+from services.exits import READER_LEFT
 from services.simulator.run import simulate
 from tests.profiles import HOUSE
 from tests.unit.cli.helpers import pitwatch
@@ -52,7 +55,8 @@ def test_a_file_on_stdout_gets_what_the_captured_run_prints(tmp_path: Path) -> N
 
 def test_a_reader_that_leaves_early_ends_the_run_without_a_traceback(tmp_path: Path) -> None:
     """``pitwatch adjudicate LOG | head -1``: the pipe closes long before the records end;
-    the run stops with exit 1 (the output is incomplete) and says nothing of Python."""
+    the run stops with exit 1 (the output is incomplete), says so in one line (exit 1
+    alone read as "the input had problems") and says nothing of Python."""
     log = _log(tmp_path, 200)
     reader = subprocess.Popen(["head", "-c", "100"], stdin=subprocess.PIPE,
                               stdout=subprocess.DEVNULL)
@@ -63,3 +67,23 @@ def test_a_reader_that_leaves_early_ends_the_run_without_a_traceback(tmp_path: P
     assert ran.returncode == 1
     assert b"Traceback" not in ran.stderr
     assert b"BrokenPipeError" not in ran.stderr
+    assert _said(ran) == READER_LEFT
+
+
+def test_a_reader_gone_before_the_first_record_is_said_as_well(tmp_path: Path) -> None:
+    """The pipe's reading end closed before the run starts, and a short output that the
+    run would write only in its final flush: the same exit and the same one line."""
+    log = _log(tmp_path, 2)
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    with os.fdopen(write_end, "wb") as stdout:
+        ran = _run("adjudicate", str(log), stdout=stdout)
+    assert ran.returncode == 1
+    assert _said(ran) == READER_LEFT
+
+
+def _said(ran: subprocess.CompletedProcess[bytes]) -> str:
+    """Standard error as one line, Rich's soft wrapping joined back."""
+    lines = ran.stderr.decode().splitlines()
+    assert len(lines) == 1, lines
+    return lines[0].removeprefix("error: ")
