@@ -68,7 +68,29 @@ class Draw7aProfile(msgspec.Struct, forbid_unknown_fields=True):
         if self.min_players > self.max_players:
             raise ValueError(f"min_players = {self.min_players} is more than max_players = "
                              f"{self.max_players}: no hand could have a legal player count")
+        self._check_deck_per_player_count()
         if self.small_blind_numerator > self.small_blind_denominator:
             raise ValueError(f"small blind {self.small_blind_numerator}/"
                              f"{self.small_blind_denominator} of the big blind is more than "
                              "the big blind (FCD-3: the small blind is a part of it)")
+
+    def _check_deck_per_player_count(self) -> None:
+        """FCD-1: every legal player count must have a deck that exists and deals them all.
+        The sixes on top of 36 cards asked for 40, which no deck holds, and 6 or 7 players
+        from 32 cards were short of cards to deal: every such hand was a deck finding
+        against the dealer. A count outside min..max_players adds the sixes never."""
+        for players in range(self.min_players, self.max_players + 1):
+            sixes = players == self.sixes_added_with_players
+            deck = self.deck_size + 4 if sixes else self.deck_size
+            if deck > LARGEST_DECK:
+                raise ValueError(
+                    f"deck_size = {self.deck_size} already holds the sixes, so "
+                    f"sixes_added_with_players = {self.sixes_added_with_players} would ask "
+                    f"for {deck} cards (FCD-1: 7 to Ace and the sixes are {LARGEST_DECK}); "
+                    "set deck_size = 32, or sixes_added_with_players outside "
+                    f"{self.min_players}..{self.max_players} to never add them")
+            if deck < HAND_SIZE * players:
+                raise ValueError(
+                    f"{players} players need {HAND_SIZE * players} cards and the deck for "
+                    f"them holds {deck} (FCD-1, FCD-4): lower max_players, or add the "
+                    f"sixes at {players} players (sixes_added_with_players)")

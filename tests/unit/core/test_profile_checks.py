@@ -141,6 +141,16 @@ def assert_section_refused(tmp_path: Path, file: str, text: str, said: str) -> N
     # FCD-1 and the short-deck ranking (FCD-10) know a deck of 32 or 36 cards only.
     ("draw7a.toml", "deck_size = 40\n",
      "Invalid enum value 40 - at `$.deck_size`, which takes 32 or 36"),
+    # FCD-1: the sixes on top of a 36-card deck asked for 40 cards; 6 players from 32
+    # 7 players (35 cards) from 32 were short of cards to deal (every such hand a deck
+    # finding).
+    ("draw7a.toml", "deck_size = 36\n",
+     "deck_size = 36 already holds the sixes, so sixes_added_with_players = 5 would ask "
+     "for 40 cards (FCD-1: 7 to Ace and the sixes are 36); set deck_size = 32, or "
+     "sixes_added_with_players outside 2..5 to never add them"),
+    ("draw7a.toml", "max_players = 7\n",
+     "7 players need 35 cards and the deck for them holds 32 (FCD-1, FCD-4): lower "
+     "max_players, or add the sixes at 7 players (sixes_added_with_players)"),
     ("holdem.toml", "board_cards = 4\n",
      "board_cards = 4 is not the flop's 3 cards and one each for the turn and the river "
      "(TH-1): 5"),
