@@ -374,6 +374,22 @@ def test_a_late_only_bet_that_would_win_is_not_paid_under_kept_if_losing() -> No
     assert [f.code for f in kept.findings] == ["LATE_WAGER"]
 
 
+def test_late_insurance_that_would_lose_is_kept_under_kept_if_losing() -> None:
+    """Trips stand and Bet 20; the dealer's A K 8 (a game: insurance loses, RP-4) is
+    turned; then insurance 10 goes down (late). The box wins +60; the table pays it and
+    takes the insurance: +50. ``void``: late insurance is returned, +60 due, so the +50
+    is a MISPAY of -10. ``kept_if_losing``: the late insurance would lose, so the house
+    keeps it: +60 - 10 = +50, as the table did: no MISPAY."""
+    hand = (box().act(1, "stand").bet(1, 20).turn_dealer(DEALER).insure(1, 10)
+            .pay(1, 60).collect(1, "insurance", 10).hand())
+    void = both_engines(hand, PROFILES)
+    assert [(f.code, f.amount) for f in void.findings] == [("LATE_INSURANCE", 10),
+                                                          ("MISPAY", -10)]
+    kept = both_engines(hand, _kept_if_losing())
+    assert kept.expected is not None and kept.expected.net == {"1": 50, "house": -50}
+    assert [f.code for f in kept.findings] == ["LATE_INSURANCE"]
+
+
 def test_late_chips_kept_and_settled_wrong_are_a_mispay_citing_surv_1() -> None:
     """``kept_if_losing``: A K 7 stands; its one Bet (20) goes down after the dealer's A K 8
     is turned. With the late Bet the box plays and loses 10 + 20 = -30, the house keeping
