@@ -63,7 +63,9 @@ def adjudicate(hand: HandInput, profile: RuleProfile) -> GameOutcome:
     trace: list[TraceStep] = []
     rotation_findings(facts, hand.table, rules, found, trace)
     in_action = wagers_in_action(facts, rules, config.limits, found)
-    trace += _void_steps(facts, rules)
+    voided = {seat: voided_wagers(facts, seat, rules) for seat in sorted(facts.wagers)
+              if seat != facts.dp and seat in facts.stacks}  # read by the trace and the MISPAY
+    trace += _void_steps(voided)
     dead_rule = whole_hand_dead(facts, in_action, rules, found, trace)
     if dead_rule is not None:
         return _dead_outcome(facts, in_action, dead_rule, rules, found, trace)
@@ -97,7 +99,7 @@ def adjudicate(hand: HandInput, profile: RuleProfile) -> GameOutcome:
     net[facts.dp] = result.dp_delta
     for seat, fee in result.rake.items():
         net[seat] = net.get(seat, 0) - fee
-    seat_rules = _seat_rules(facts, result.seats, result.bonus_capped, rules)
+    seat_rules = _seat_rules(facts, result.seats, result.bonus_capped, voided)
     wrong_order = table_order(plays, result, facts.recorded, settle_in)
     if wrong_order is not None:
         found.append(order_finding(wrong_order, plays, rules.profile.settlement_order_severity))
@@ -122,14 +124,13 @@ def _dead_outcome(facts: HandFacts, in_action: dict[int, dict[str, int]], rule: 
                        trace=trace, seat_rules=dict.fromkeys(seats, rule), dead=True)
 
 
-def _void_steps(facts: HandFacts, rules: HcfRules) -> list[TraceStep]:
-    """The decision path's step for each wager voided as past-posted: without it a seat's
-    settlement showed "+0 Raise" with nothing saying why (QA)."""
+def _void_steps(voided: dict[int, dict[str, str]]) -> list[TraceStep]:
+    """The decision path's step for each wager voided as past-posted (``voided``: seat ->
+    kind -> rule, in seat order): without it a seat's settlement showed "+0 Raise" with
+    nothing saying why (QA)."""
     steps = []
-    for seat in sorted(facts.wagers):
-        if seat == facts.dp or seat not in facts.stacks:
-            continue
-        for kind, rule in voided_wagers(facts, seat, rules).items():
+    for seat, kinds in voided.items():
+        for kind, rule in kinds.items():
             when = "the first card" if rule == "HCF-3" else "an outcome was visible"
             steps.append(TraceStep(rule, f"seat {seat}: {kind} placed after {when}: void "
                                          "(past_posted_wager_void), returned, not in action",
@@ -166,14 +167,14 @@ def _mismatch_rule(s: SeatSettlement, rec: RecordedSeat, capped: bool,
 
 
 def _seat_rules(facts: HandFacts, seats: list[SeatSettlement], capped: bool,
-                rules: HcfRules) -> dict[int, str]:
+                voided: dict[int, dict[str, str]]) -> dict[int, str]:
     """Which rule decided each seat; for the DP, the rule of the first player (in HCF-5
     order) the table settled differently, since every player's mispay is also the DP's."""
     out: dict[int, str] = {}
     dp_rule: str | None = None
     for s in seats:
         wrong = _mismatch_rule(s, facts.recorded.get(s.seat, _EMPTY), capped,
-                               voided_wagers(facts, s.seat, rules))
+                               voided.get(s.seat, {}))
         out[s.seat] = wrong or s.rule
         if wrong is not None and dp_rule is None:
             dp_rule = wrong
