@@ -322,6 +322,15 @@ def daily_report(
     return report
 
 
+def _with_findings(counted: list[FindingCount], more: Iterable[Finding]
+                   ) -> list[FindingCount]:
+    """``counted`` with ``more`` counted in, in the same order."""
+    counts: Counter[tuple[str, str, str]] = Counter(
+        {(c.rule, c.severity, c.code): c.count for c in counted})
+    counts.update((f.rule, f.severity, f.code) for f in more)
+    return _finding_counts(counts)
+
+
 def _finding_counts(counts: Counter[tuple[str, str, str]]) -> list[FindingCount]:
     def order(item: tuple[tuple[str, str, str], int]) -> tuple[str, int, str]:
         (rule, severity, code), _ = item
@@ -471,8 +480,10 @@ def daily_from_ledger(
 def add_undated(report: DailyReport, hands: Iterable[BookedHand]) -> None:
     """Hands without a day of their own (``undated_ledger_hands``) to the hands to
     review, after the day's own, and to its table's and dealer's count of them (which
-    are then the floor's, ``hands_to_review``); not to the day's hands or money, which
-    the ledger keeps by day (the reconciliation compares them)."""
+    are then the floor's, ``hands_to_review``), and their findings to the day's findings
+    (section 2 and the findings columns: a SEQ_GAP that cut a hand short was in no count
+    of the day, QA); not to the day's hands or money, which the ledger keeps by day (the
+    reconciliation compares them)."""
     for hand in hands:
         r = hand.record
         if hand.needs_review:
@@ -490,6 +501,9 @@ def add_undated(report: DailyReport, hands: Iterable[BookedHand]) -> None:
                            entry.dealers.setdefault(dealer, Totals()),
                            report.dealers.setdefault(dealer, Totals())):
                 totals.review += 1
+                totals.findings += len(hand.findings)
+            entry.findings = _with_findings(entry.findings, hand.findings)
+            report.findings = _with_findings(report.findings, hand.findings)
             if r.table_id not in report.dealer_tables.setdefault(dealer, []):
                 report.dealer_tables[dealer] = sorted([*report.dealer_tables[dealer],
                                                        r.table_id])
