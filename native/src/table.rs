@@ -446,6 +446,16 @@ impl TableState {
             }
             return;
         }
+        if env.type_index == schema::HAND_STARTED_INDEX && env.hand_id.is_none() {
+            // events.md: hand_id is set on every event of a hand; opened as "", the hand
+            // came out as a record the record contract refuses (QA). As the reference.
+            let reason = format!(
+                "event seq {} is a hand_started with no hand_id at table {}: no hand is opened",
+                env.seq, self.table_id
+            );
+            self.orphan(env, canonical, out, reason);
+            return;
+        }
         if env.type_index == schema::HAND_STARTED_INDEX {
             self.forget_before_previous_hand(env.seq);
             if self.open_hand.is_some() {
@@ -498,23 +508,30 @@ impl TableState {
                 current,
                 self.table_id
             );
-            out.push(Output::Dlq(reason.clone()));
-            out.push(Output::Alert(Alert {
-                code: "ORPHAN_EVENT",
-                rule: "SURV-9",
-                severity: Severity::Warning,
-                message: reason,
-                seq: env.seq,
-                event_id: env.event_id.to_string(),
-                hand_id: env.hand_id.map(str::to_string),
-            }));
-            self.take(env, canonical, false, out);
+            self.orphan(env, canonical, out, reason);
             return;
         }
         let still_open = self.append(env, hash, canonical, out, lists);
         if env.type_index == schema::HAND_ENDED_INDEX && still_open {
             self.close_hand(hash, out);
         }
+    }
+
+    /// An event no hand can take (SURV-9 `ORPHAN_EVENT`): dead-lettered with `reason`
+    /// and alerted; the chain has it, between hands (`_orphan` in the reference).
+    fn orphan(&mut self, env: &Envelope<'_>, canonical: &[u8], out: &mut Vec<Output>,
+              reason: String) {
+        out.push(Output::Dlq(reason.clone()));
+        out.push(Output::Alert(Alert {
+            code: "ORPHAN_EVENT",
+            rule: "SURV-9",
+            severity: Severity::Warning,
+            message: reason,
+            seq: env.seq,
+            event_id: env.event_id.to_string(),
+            hand_id: env.hand_id.map(str::to_string),
+        }));
+        self.take(env, canonical, false, out);
     }
 
     /// Keep the event in the open hand; the window then remembers it through the hand.

@@ -293,6 +293,17 @@ def _forget_before_previous_hand(state: TableState, started: Event) -> None:
 # ---------------------------------------------------------------- hand assembly
 
 
+def _orphan(state: TableState, parsed: ParsedEvent, out: Outputs, reason: str) -> None:
+    """An event no hand can take (SURV-9 ``ORPHAN_EVENT``): dead-lettered with ``reason``
+    and alerted; the chain has it, between hands."""
+    event = parsed.event
+    out.dlq.append(reason)
+    out.alerts.append(Alert(table_id=state.table_id, code="ORPHAN_EVENT", rule="SURV-9",
+                            severity="warning", seq=event.seq, event_id=event.event_id,
+                            hand_id=event.hand_id, message=reason))
+    _take(state, parsed, out)
+
+
 def apply_event(state: TableState, parsed: ParsedEvent, profiles: Profiles) -> Outputs:
     """Feed one validated event of this table; returns records/alerts/DLQ reasons.
 
@@ -311,6 +322,13 @@ def apply_event(state: TableState, parsed: ParsedEvent, profiles: Profiles) -> O
         else:
             _take(state, parsed, out)
         return out
+    if event_type is HandStartedEvent and event.hand_id is None:
+        # events.md: hand_id is set on every event of a hand. Opened as "", the hand took
+        # no event of its own and came out as a record with an empty hand id, which the
+        # record contract refuses and the ledger would not book (QA).
+        _orphan(state, parsed, out, f"event seq {event.seq} is a hand_started with no "
+                                    f"hand_id at table {state.table_id}: no hand is opened")
+        return out
     if event_type is HandStartedEvent:
         _forget_before_previous_hand(state, event)
         if state.open_hand is not None:
@@ -327,14 +345,8 @@ def apply_event(state: TableState, parsed: ParsedEvent, profiles: Profiles) -> O
     hand = state.open_hand
     if hand is None or event.hand_id != hand.hand_id:
         current = f"open hand is {hand.hand_id}" if hand else "no hand is open"
-        out.dlq.append(f"event seq {event.seq} belongs to hand {event.hand_id} but {current} "
-                       f"at table {state.table_id}")
-        out.alerts.append(
-            Alert(table_id=state.table_id, code="ORPHAN_EVENT", rule="SURV-9",
-                  severity="warning", seq=event.seq, event_id=event.event_id,
-                  hand_id=event.hand_id, message=out.dlq[-1])
-        )
-        _take(state, parsed, out)
+        _orphan(state, parsed, out, f"event seq {event.seq} belongs to hand {event.hand_id} "
+                                    f"but {current} at table {state.table_id}")
         return out
     _append(state, parsed, out)
     if event_type is HandEndedEvent and state.open_hand is hand:

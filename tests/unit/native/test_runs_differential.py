@@ -449,3 +449,26 @@ def test_a_state_of_the_format_before_the_archive_still_imports() -> None:
     again = NativeRunner(PROFILES, archive=True)
     assert again.import_table(older) == "T1"
     assert again.export_table("T1") == b"\x03" + state[1:-2] + bytes([0, 0])
+
+
+def test_a_hand_started_without_a_hand_id_opens_no_hand_in_either_engine() -> None:
+    """events.md: hand_id is set on every event of a hand. A ``hand_started`` with
+    ``hand_id: null`` opened a hand named "" that took none of its events, and came out as
+    a record with an empty hand id: the record contract refuses it, the ledger would not
+    book it, and ``verify`` then reported a case "not where its trail leads" (QA). Now
+    the ``hand_started`` is an orphan (SURV-9), like every event of the hand after it;
+    the next hand is adjudicated as usual. Seqs: 1 configured, 2-3 seated, hand 1 4..9."""
+    from tests.unit.core.streams import hcf_stream
+
+    events = hcf_stream(hands=2)
+    events[3] = {**events[3], "hand_id": None}
+    result = assert_same(rechain(events))
+    assert [orjson.loads(r)["hand_id"] for r in result["records"]] == ["T1-000002"]
+    reasons = [reason for _, reason, _, _ in result["dlq"]]
+    assert reasons[0] == ("event seq 4 is a hand_started with no hand_id at table T1: "
+                          "no hand is opened")
+    assert reasons[1:] == [f"event seq {seq} belongs to hand T1-000001 but no hand is open "
+                           "at table T1" for seq in range(5, 10)]
+    alerts = [orjson.loads(a) for a in result["alerts"]]
+    assert [(a["code"], a["seq"], a.get("hand_id")) for a in alerts] == [
+        ("ORPHAN_EVENT", 4, None), *[("ORPHAN_EVENT", seq, "T1-000001") for seq in range(5, 10)]]
