@@ -86,10 +86,14 @@ def _link(logged: LoggedEvent, previous: LoggedEvent | None) -> ChainLink:
             problems.append("seq 1 must carry the all-zero genesis prev_hash")
         note = "first event of the table (genesis)" if not problems else ""
     else:
-        if event.seq != previous.event.seq + 1:
+        gap = _missing(previous.event.seq, event.seq)
+        if gap:
+            problems.append(f"seq {event.seq} follows seq {previous.event.seq}: {gap} "
+                            "missing from the log, so its prev_hash cannot be checked")
+        elif event.seq != previous.event.seq + 1:
             problems.append(f"seq {event.seq} follows seq {previous.event.seq} "
                             "(expected +1: events missing or re-ordered)")
-        if event.prev_hash != previous.hash:
+        if event.prev_hash != previous.hash and not gap:
             problems.append(f"prev_hash {event.prev_hash[:16]}… but seq {previous.event.seq} "
                             f"as logged hashes to {previous.hash[:16]}…: seq "
                             f"{previous.event.seq} was altered after it was sent")
@@ -126,7 +130,20 @@ def _closing(last: LoggedEvent | None, after: LoggedEvent | None) -> tuple[bool 
     if after.event.prev_hash == last.hash and after.event.seq == last.event.seq + 1:
         return True, (f"seq {after.event.seq} (the next event) carries prev_hash = the hash "
                       f"of seq {last.event.seq}")
+    gap = _missing(last.event.seq, after.event.seq)
+    if gap:  # the successor is missing: nothing says seq ``last`` was altered (QA)
+        return False, (f"the next event in the log is seq {after.event.seq}: {gap} missing "
+                       f"from the log, so nothing confirms the hash of seq {last.event.seq}")
     return False, (f"the next event, seq {after.event.seq}, carries prev_hash "
                    f"{after.event.prev_hash[:16]}… but seq {last.event.seq} hashes to "
                    f"{last.hash[:16]}…: the hand's last event was altered or is not the one "
                    "the table sent")
+
+
+def _missing(before: int, after: int) -> str:
+    """The seqs missing between two logged events ("seq 908", "seq 908..910"), or ""
+    when ``after`` follows ``before`` or comes earlier (re-ordered: not a gap)."""
+    if after <= before + 1:
+        return ""
+    first, last = before + 1, after - 1
+    return f"seq {first}" if first == last else f"seq {first}..{last}"

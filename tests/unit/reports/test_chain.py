@@ -70,7 +70,21 @@ def test_missing_event_is_a_gap() -> None:
     logged = _logged(_raw_stream(6))
     check = verify_chain([logged[2], logged[4]], logged[1], logged[5])
     assert [link.seq for link in check.broken] == [5]
-    assert "expected +1" in check.broken[0].note
+    assert check.broken[0].note == ("seq 5 follows seq 3: seq 4 missing from the log, so its "
+                                    "prev_hash cannot be checked")
+
+
+def test_a_missing_successor_is_a_gap_not_an_altered_last_event() -> None:
+    """The hand's events are seq 3-4; seq 5 (its hand_ended, say) is missing and seq 6
+    follows. The verdict said seq 4 "was altered or is not the one the table sent", when
+    nothing was changed: an event is missing (QA). Two missing: named as a range."""
+    logged = _logged(_raw_stream(8))
+    check = verify_chain(logged[2:4], logged[1], logged[5])
+    assert not check.broken and check.closing_ok is False and not check.verified
+    assert check.closing_note == ("the next event in the log is seq 6: seq 5 missing from "
+                                  "the log, so nothing confirms the hash of seq 4")
+    check = verify_chain(logged[2:4], logged[1], logged[6])
+    assert "seq 5..6 missing" in check.closing_note
 
 
 def test_last_event_of_the_log_is_not_yet_confirmed() -> None:
