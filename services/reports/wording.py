@@ -35,6 +35,7 @@ RAKE_MODES = {
 
 _CODE = re.compile(r"\b(" + "|".join(sorted(CODE_WORDS, key=len, reverse=True)) + r")\b")
 _ITS_END = re.compile(r"\bits (?=hand_ended\b)")
+_THIS_HANDS_END = re.compile(r"\bthis hand's hand_ended\b")
 _INT_LIST = re.compile(r"\[(\d+(?:, \d+)*)?\]")
 _INT_DICT = re.compile(r"\{(\d+: -?\d+(?:, \d+: -?\d+)*)\}")
 _RAKE_MODE = re.compile(r"rake mode '([a-z_]+)'")
@@ -105,6 +106,9 @@ def plain(text: str) -> str:
     """A finding's message in plain words: the engines' codes as words, "1 chip" not
     "1 chips", "3 cards" not "3 card(s)"."""
     text = _ITS_END.sub("", text)  # "before its hand_ended": "before its the hand's end" (QA)
+    # "before this hand's hand_ended" (a hand_started arriving early) read "this hand's
+    # the hand's end" (QA)
+    text = _THIS_HANDS_END.sub("this hand's end", text)
     text = _CODE.sub(lambda m: CODE_WORDS[m.group(1)], text)
     text = _PLURAL.sub(lambda m: count(int(m.group(1)), m.group(2)), text)
     text = _ONE.sub(lambda m: f"1 {m.group(1)}", text)

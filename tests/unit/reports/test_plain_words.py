@@ -61,6 +61,9 @@ def test_one_chip_and_one_point_are_singular() -> None:
         "1 chip was left in the pot at the hand's end")
     assert plain("input ended before its hand_ended") == (  # not "its the hand's end"
         "input ended before the hand's end")
+    assert plain("hand_started of T1-000011 (seq 911) arrived before this hand's hand_ended"
+                 ) == ("hand_started of T1-000011 (seq 911) arrived before this hand's end"
+                       )  # not "this hand's the hand's end"
     assert plain("seat 2: recorded 11 chips, 21 chips due") == (
         "seat 2: recorded 11 chips, 21 chips due")
 
