@@ -149,6 +149,10 @@ def test_the_rake_taken_from_the_pot_is_shown_beside_its_mode() -> None:
                       r"<td class=\"num\">([^<]*)</td></tr>", html)
     assert rows == [("T1", "none", "0", "0"), ("T2", "players", "5", "5")]
     assert "of it from the pot" in html
+    # Rake from a pot that nothing posts is no posted rake: the note said "under mode
+    # none it is the profile's pot rake" of a misdeal's over-collected rake (QA).
+    assert "any rake taken from a pot that nothing posts, which is a RAKE_OVER" in html
+    assert "the profile's pot rake" not in html
     report.pot_rake_by_mode.clear()
     html = render_html("daily.html", d=report, generated_at="2026-01-07T00:00:00Z",
                        link=str)
