@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import atexit
 import os
+import sqlite3
+import time
 import weakref
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -367,11 +369,42 @@ def _sqlite_connect(dbapi_connection: Any, _record: Any) -> None:
         cursor.execute("PRAGMA foreign_keys = ON")
         cursor.execute("PRAGMA journal_mode = WAL")
         cursor.execute("PRAGMA synchronous = NORMAL")
-        cursor.execute("PRAGMA busy_timeout = 30000")
+        cursor.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
     finally:
         cursor.close()
 
 
 def _sqlite_begin(connection: Connection) -> None:
-    immediate = connection.get_execution_options().get(WRITE_OPTION, False)
-    connection.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
+    if connection.get_execution_options().get(WRITE_OPTION, False):
+        _begin_immediate(connection)
+    else:
+        connection.exec_driver_sql("BEGIN")
+
+
+# How long a writer waits for another's lock in all, and in one step of that wait.
+BUSY_TIMEOUT_MS = 30_000
+LOCK_STEP_MS = 200
+
+
+def _begin_immediate(connection: Connection) -> None:
+    """``BEGIN IMMEDIATE``, waiting up to ``BUSY_TIMEOUT_MS`` for another writer's lock
+    in steps of ``LOCK_STEP_MS``. Why steps: SQLite waits inside one C call, and Python
+    runs a signal's handler only when it returns, so a SIGTERM or Ctrl-C sent to a run
+    waiting for the lock acted only when the 30 s wait ended (QA). The last try goes
+    through SQLAlchemy, so a lock held past the wait (or any other refusal) is said as
+    before (``services.exits.database_refusal``)."""
+    raw = connection.connection.driver_connection
+    assert isinstance(raw, sqlite3.Connection)
+    raw.execute(f"PRAGMA busy_timeout = {LOCK_STEP_MS}")
+    try:
+        deadline = time.monotonic() + BUSY_TIMEOUT_MS / 1000
+        while time.monotonic() < deadline:
+            try:
+                raw.execute("BEGIN IMMEDIATE")
+                return
+            except sqlite3.OperationalError as exc:
+                if "locked" not in str(exc):
+                    break
+        connection.exec_driver_sql("BEGIN IMMEDIATE")
+    finally:
+        raw.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")

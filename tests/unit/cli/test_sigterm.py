@@ -15,6 +15,7 @@ import sys
 import time
 from pathlib import Path
 
+import orjson
 import pytest
 
 
@@ -48,3 +49,51 @@ def test_a_terminated_import_leaves_the_output_as_it_was(tmp_path: Path,
         ["held.phh"] + ([] if existing is None else ["events.jsonl"]))
     if existing is not None:
         assert out.read_bytes() == existing
+
+
+def test_sigterm_stops_a_run_waiting_for_another_writers_lock(tmp_path: Path) -> None:
+    """Another process holds the SQLite ledger's write lock; ``adjudicate --ledger`` waits
+    for it (up to 30 s). SIGTERM sent during that wait stopped the run only when the
+    wait ended, since SQLite waits inside one C call and Python runs the handler after
+    it (QA). Now the run stops while the lock is still held. The test waits, without a
+    time bound it asserts on, until the child sleeps in SQLite's wait; the bound on its
+    end (20 s) only has to be shorter than the 30 s wait it used to sit out."""
+    import sqlite3
+
+    from services.ledger.db import open_ledger
+    from services.simulator.run import simulate
+    from tests.profiles import HOUSE
+
+    log = tmp_path / "day.jsonl"
+    log.write_bytes(b"".join(orjson.dumps(e) + b"\n"
+                             for e in simulate(["hcf"], 1, 3, seed=1, profile=HOUSE).events))
+    ledger = tmp_path / "ledger.sqlite"
+    open_ledger(f"sqlite:///{ledger}").dispose()
+    holder = sqlite3.connect(ledger, isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")
+    child = subprocess.Popen(
+        [sys.executable, "-m", "services.cli", "adjudicate", str(log), "--ledger",
+         f"sqlite:///{ledger}"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        while "nanosleep" not in _wchan(child.pid) and child.poll() is None:
+            time.sleep(0.02)
+        assert child.poll() is None, child.stderr.read() if child.stderr else ""
+        child.send_signal(signal.SIGTERM)
+        _, stderr = child.communicate(timeout=20)
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.wait()
+        holder.execute("ROLLBACK")
+        holder.close()
+    assert child.returncode == 130
+    assert stderr.decode().strip().splitlines()[-1] == (
+        "error: stopped by SIGTERM before it finished: run the command again")
+
+
+def _wchan(pid: int) -> str:
+    """Where the kernel has the process waiting (SQLite's busy wait sleeps in nanosleep)."""
+    try:
+        return Path(f"/proc/{pid}/wchan").read_text()
+    except OSError:
+        return ""
