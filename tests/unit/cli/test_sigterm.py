@@ -13,6 +13,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import orjson
@@ -31,16 +32,7 @@ def test_a_terminated_import_leaves_the_output_as_it_was(tmp_path: Path,
     child = subprocess.Popen(
         [sys.executable, "-m", "services.cli", "import", "phh", str(source), "-o", str(out),
          "--engine", "python"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    try:
-        while not partial.exists() and child.poll() is None:
-            time.sleep(0.05)
-        assert child.poll() is None, child.stderr.read() if child.stderr else ""
-        child.send_signal(signal.SIGTERM)
-        _, stderr = child.communicate(timeout=120)
-    finally:
-        if child.poll() is None:
-            child.kill()
-            child.wait()
+    stderr = _terminated_when(child, partial.exists, timeout=120)
     assert child.returncode == 130
     assert stderr.decode().strip() == ("error: stopped by SIGTERM before it finished: run "
                                        "the command again")
@@ -75,15 +67,8 @@ def test_sigterm_stops_a_run_waiting_for_another_writers_lock(tmp_path: Path) ->
         [sys.executable, "-m", "services.cli", "adjudicate", str(log), "--ledger",
          f"sqlite:///{ledger}"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     try:
-        while "nanosleep" not in _wchan(child.pid) and child.poll() is None:
-            time.sleep(0.02)
-        assert child.poll() is None, child.stderr.read() if child.stderr else ""
-        child.send_signal(signal.SIGTERM)
-        _, stderr = child.communicate(timeout=20)
+        stderr = _terminated_when(child, lambda: "nanosleep" in _wchan(child.pid), timeout=20)
     finally:
-        if child.poll() is None:
-            child.kill()
-            child.wait()
         holder.execute("ROLLBACK")
         holder.close()
     assert child.returncode == 130
@@ -97,3 +82,20 @@ def _wchan(pid: int) -> str:
         return Path(f"/proc/{pid}/wchan").read_text()
     except OSError:
         return ""
+
+
+def _terminated_when(child: subprocess.Popen[bytes], ready: Callable[[], bool],
+                     timeout: float) -> bytes:
+    """SIGTERM to ``child`` once ``ready()`` (polled while it runs; it must still run
+    then), and its standard error when it has ended (killed if not within ``timeout``)."""
+    try:
+        while not ready() and child.poll() is None:
+            time.sleep(0.02)
+        assert child.poll() is None, child.stderr.read() if child.stderr else ""
+        child.send_signal(signal.SIGTERM)
+        _, stderr = child.communicate(timeout=timeout)
+        return stderr
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.wait()
