@@ -31,7 +31,7 @@ DEFAULT_ADDR: Final = "127.0.0.1"  # metrics are not personal data, but exposure
 # replay (a laptop tool, services/observability/replay.py) is last so that the services
 # keep stable ports whichever tools are running beside them.
 DEFAULT_PORTS: Final = {"adjudicator": 9401, "ledger": 9402, "surveillance": 9403,
-                        "replay": 9404}
+                        "replay": 9404, "archive": 9405}
 DISABLED: Final = frozenset({"off", "none", "disabled", "-"})
 
 

@@ -25,6 +25,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import time
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -43,8 +44,10 @@ from services.cases.intake import evidence_of, take_evidence
 from services.events.contract import AdjudicationRecord, Alert, decode_alert, decode_record
 from services.ledger.db import DEFAULT_URL, default_url, open_ledger, write_transaction
 from services.ledger.gc_policy import tune_for_batches
+from services.observability.archive_metrics import archive_metrics
 from services.pipeline.clients import require_topics, start_clients
 from services.pipeline.failpoints import arm_from_env, failpoint
+from services.pipeline.monitoring import start_archive_monitoring
 from services.pipeline.offsets import commit_batch
 from services.pipeline.signals import stop_on_signals
 from services.pipeline.topics import DEFAULT_BOOTSTRAP, TopicNames, service_group
@@ -204,7 +207,9 @@ class ArchiveService:
         failpoint("polled")
         decoded = decode_messages(messages, self.settings.topics)
         # The database work runs in a thread so the consumer keeps heart-beating.
+        started = time.perf_counter()
         counts = await asyncio.to_thread(keep_batch, self.engine, decoded)
+        archive_metrics().observe_batch(counts, time.perf_counter() - started)
         self.totals.update(counts)
         log.info("archived batch of %d: %s", len(messages), dict(+counts))
         failpoint("archived")
@@ -223,4 +228,6 @@ async def serve(settings: ArchiveServiceSettings) -> None:
     await require_topics(settings.bootstrap,
                          [topics.archive, topics.alerts, topics.adjudications])
     service = ArchiveService(settings, stopping)
+    start_archive_monitoring(settings.bootstrap, settings.group_id,
+                             [topics.archive, topics.alerts, topics.adjudications])
     await service.run()

@@ -252,6 +252,7 @@ def serve_archive(
         bootstrap=bootstrap, topics=TopicNames.with_prefix(topic_prefix),
         group_id=group or service_group(topic_prefix, DEFAULT_GROUP), db_url=db, batch=batch,
         session_timeout_ms=session_timeout_ms)
+    check_monitoring_settings("archive")
     with broker_as_usage_error(), _database_as_usage_error():
         asyncio.run(serve(settings))
 

@@ -48,6 +48,7 @@ import msgspec
 import typer
 from aiokafka import TopicPartition
 
+from services.observability.archive_metrics import archive_metrics
 from services.observability.metrics import (
     AdjudicatorMetrics,
     SurveillanceMetrics,
@@ -149,7 +150,7 @@ def check_monitoring_settings(service: str) -> None:
     command line's one-line error (exit 2)."""
     try:
         metrics_port_from_env(service)
-        if service in ("adjudicator", "ledger"):
+        if service in ("adjudicator", "ledger", "archive"):
             watch_interval_s()
     except SettingError as exc:
         raise typer.BadParameter(str(exc), param_hint=exc.variable) from None
@@ -172,6 +173,17 @@ def start_ledger_monitoring(bootstrap: str, group: str,
     ledger_metrics()
     port = serve_metrics("ledger")
     watch = start_kafka_watch(bootstrap, [(group, topic)], (), watch_interval_s())
+    return port, watch
+
+
+def start_archive_monitoring(bootstrap: str, group: str, topics: Sequence[str]
+                             ) -> tuple[int | None, KafkaWatch]:
+    """``/metrics`` of the archive service (default port 9405) and the watch of its
+    group's lag on each of ``topics``: a stalled archive showed no lag anywhere (QA)."""
+    archive_metrics()
+    port = serve_metrics("archive")
+    watch = start_kafka_watch(bootstrap, [(group, topic) for topic in topics], (),
+                              watch_interval_s())
     return port, watch
 
 

@@ -77,6 +77,17 @@ def _ledger_statuses(db_url: str) -> Counter[str]:
     return Counter({status: int(count) for status, count in rows})
 
 
+def _rows(db_url: str, *tables: str) -> dict[str, int]:
+    """Each table's row count in the pipeline's database."""
+    engine = sa.create_engine(db_url, poolclass=sa.pool.NullPool)
+    try:
+        with engine.connect() as conn:
+            return {t: int(conn.execute(sa.text(f"SELECT count(*) FROM {t}")).scalar_one())
+                    for t in tables}
+    finally:
+        engine.dispose()
+
+
 def _one(server: PrometheusServer, expr: str) -> float | None:
     return server.scalar(expr)
 
@@ -86,19 +97,22 @@ def test_every_panel_returns_data_from_a_run_through_kafka(
     assert len(GAMES) >= 2, GAMES
     log = live_log(GAMES, tables=2 * len(GAMES), hands=25, seed=1129)
     p = pipeline(partitions=2)
-    adjudicator_port, ledger_port = free_port(), free_port()
+    adjudicator_port, ledger_port, archive_port = free_port(), free_port(), free_port()
     monkeypatch.setenv("PITWATCH_KAFKA_WATCH_SECONDS", "1")
     monkeypatch.setenv("PITWATCH_METRICS_ADDR", "127.0.0.1")
     monkeypatch.setenv("PITWATCH_METRICS_PORT", str(adjudicator_port))
-    p.start_adjudicator()
+    p.start_adjudicator(archive=True)
     monkeypatch.setenv("PITWATCH_METRICS_PORT", str(ledger_port))
     p.start_ledger()
+    monkeypatch.setenv("PITWATCH_METRICS_PORT", str(archive_port))
+    p.start_archive()
     targets = {"pitwatch-adjudicator": [f"127.0.0.1:{adjudicator_port}"],
-               "pitwatch-ledger": [f"127.0.0.1:{ledger_port}"]}
+               "pitwatch-ledger": [f"127.0.0.1:{ledger_port}"],
+               "pitwatch-archive": [f"127.0.0.1:{archive_port}"]}
 
     with prometheus(targets, tmp_path / "prometheus") as server:
-        p.wait_until(lambda: len(server.values('up{job=~"pitwatch-.*"} == 1')) == 2,
-                     "both services scraped", WAIT_S)
+        p.wait_until(lambda: len(server.values('up{job=~"pitwatch-.*"} == 1')) == 3,
+                     "the three services scraped", WAIT_S)
         p.wait_until(lambda: bool(server.values("pitwatch_consumer_lag_records")),
                      "the broker watch reporting", WAIT_S)
 
@@ -126,8 +140,8 @@ def test_every_panel_returns_data_from_a_run_through_kafka(
         p.wait_until(lambda: _one(server, "sum(max by (consumer_group, topic, partition) "
                                           "(pitwatch_consumer_lag_records))") == 0
                      and len(label_values(server, "pitwatch_consumer_lag_records",
-                                          "consumer_group")) == 2,
-                     "both consumer groups caught up", WAIT_S)
+                                          "consumer_group")) == 3,
+                     "the three consumer groups caught up", WAIT_S)
         wait_for("three scrapes after the last change", lambda: settled(server), 60)
 
         # The surveillance service does not run here: its panels are parsed by promtool
@@ -159,3 +173,13 @@ def test_every_panel_returns_data_from_a_run_through_kafka(
                         ) == in_ledger[ledger_status], ledger_status
         assert _one(server, 'pitwatch_ledger_hands_total{status="conflict"}') == 1
         assert (_one(server, "pitwatch_ledger_write_seconds_count") or 0) >= 1
+        # The archive service's (QA: it served none): what it kept, counted in the
+        # database, each stored once whatever the batches.
+        kept = _rows(p.db_url, "archive_segments", "archive_alerts", "cases")
+        assert kept["archive_segments"] > 0 and kept["cases"] > 0
+        assert _one(server, 'pitwatch_archive_segments_total{status="stored"}'
+                    ) == kept["archive_segments"]
+        assert _one(server, 'pitwatch_archive_alerts_total{status="stored"}'
+                    ) == kept["archive_alerts"]
+        assert _one(server, 'pitwatch_cases_total{action="opened"}') == kept["cases"]
+        assert (_one(server, "pitwatch_archive_batch_seconds_count") or 0) >= 1

@@ -4,6 +4,7 @@ import pytest
 from prometheus_client import CollectorRegistry, generate_latest
 from prometheus_client.parser import text_string_to_metric_families
 
+from services.observability.archive_metrics import ArchiveMetrics
 from services.observability.metrics import (
     AdjudicatorMetrics,
     KafkaWatchMetrics,
@@ -25,6 +26,7 @@ def exported_names() -> set[str]:
     watch.set_lag("g", [("t", 0, 1)])
     watch.set_dlq("t.dlq", 1)
     SurveillanceMetrics(registry).set_lag(0, 1)
+    ArchiveMetrics(registry).observe_batch({"conflicts": 1, "undecodable": 1}, 0.1)
     for counter in (adjudicator.hands, adjudicator.findings, adjudicator.table_findings,
                     adjudicator.mispays, adjudicator.mispaid_chips, adjudicator.wagered,
                     adjudicator.paid, adjudicator.collected, adjudicator.raked,

@@ -91,6 +91,11 @@ def test_option_values_no_service_can_run_with(args: list[str], words: tuple[str
      "70000", ("PITWATCH_METRICS_PORT='70000' is not a TCP port",)),
     (["serve", "surveillance"], "PITWATCH_METRICS_PORT", "\u00b2",
      ("is not a TCP port",)),
+    # The archive service took any value and served no metrics at all (QA).
+    (["serve", "archive", "--db", "sqlite:///{tmp}/ledger.sqlite"], "PITWATCH_METRICS_PORT",
+     "70000", ("PITWATCH_METRICS_PORT='70000' is not a TCP port",)),
+    (["serve", "archive", "--db", "sqlite:///{tmp}/ledger.sqlite"],
+     "PITWATCH_KAFKA_WATCH_SECONDS", "0", ("is not a number of seconds above 0",)),
     (["serve", "adjudicator"], "PITWATCH_KAFKA_WATCH_SECONDS", "nan",
      ("PITWATCH_KAFKA_WATCH_SECONDS='nan' is not a number of seconds above 0",)),
     (["serve", "ledger", "--db", "sqlite:///{tmp}/ledger.sqlite"],
