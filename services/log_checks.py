@@ -65,6 +65,8 @@ class LogHead:
 
     first_seq: dict[str, int] = field(default_factory=dict)
     profiles: dict[str, set[str]] = field(default_factory=dict)
+    # (profile, game) -> the tables configured to play that game under that profile
+    games: dict[tuple[str, str], set[str]] = field(default_factory=dict)
 
 
 def records_given_as_log(path: Path) -> str | None:
@@ -123,16 +125,37 @@ def refuse_unknown_profiles(head: LogHead, profiles: Profiles,
     under a rule profile this run cannot load: each of its hands would be judged rejected
     (``outcome``: what that would have kept, for good)."""
     unknown = sorted(name for name in head.profiles if name not in profiles.by_name)
-    if not unknown:
-        return
-    tables = sorted({t for name in unknown for t in head.profiles[name]})
-    named = ", ".join(tables[:SHOWN]) + (f" and {len(tables) - SHOWN:,} more"
-                                         if len(tables) > SHOWN else "")
-    plural = "s" if len(unknown) > 1 else ""
-    raise UnknownProfileError(
-        f"table(s) {named} of this log are configured under rule profile{plural} "
-        f"{', '.join(map(repr, unknown))}, which this run does not know (it knows "
-        f"{', '.join(profiles.names())}): {SET_PROFILES} and run it again ({outcome})")
+    if unknown:
+        tables = {t for name in unknown for t in head.profiles[name]}
+        plural = "s" if len(unknown) > 1 else ""
+        raise UnknownProfileError(
+            f"table(s) {_named(tables)} of this log are configured under rule profile"
+            f"{plural} {', '.join(map(repr, unknown))}, which this run does not know (it "
+            f"knows {', '.join(profiles.names())}): {SET_PROFILES} and run it again "
+            f"({outcome})")
+    _refuse_missing_sections(head, profiles, outcome)
+
+
+def _refuse_missing_sections(head: LogHead, profiles: Profiles, outcome: str) -> None:
+    """A known profile without the section of a game a table plays under it (a casino's
+    copy of house-v1 with no ``russian.toml``): each of those hands would be judged
+    rejected too. The run's own check said so only after it had created the ledger (QA)."""
+    for (name, game), tables in sorted(head.games.items()):
+        sections = profiles.by_name[name].sections
+        if game in sections:
+            continue
+        raise UnknownProfileError(
+            f"table(s) {_named(tables)} of this log play {game} under rule profile "
+            f"{name!r}, which has no section {game!r} (its sections: "
+            f"{', '.join(sorted(sections))}): add {game}.toml to the profile, or configure "
+            f"the table under another one, and run it again ({outcome})")
+
+
+def _named(tables: Collection[str]) -> str:
+    """Up to ``SHOWN`` table ids, and how many more."""
+    shown = sorted(tables)
+    return ", ".join(shown[:SHOWN]) + (f" and {len(shown) - SHOWN:,} more"
+                                       if len(shown) > SHOWN else "")
 
 
 def _whole_lines(chunks: Iterator[bytes]) -> Iterator[bytes]:
@@ -170,8 +193,9 @@ def _take(head: LogHead, buf: bytes, wanted: set[bytes]) -> None:
         line, end = _line_at(buf, at)
         parsed = _event(line)
         if parsed is not None and isinstance(parsed.event, TableConfiguredEvent):
-            profile = parsed.event.data.rule_profile
+            profile, game = parsed.event.data.rule_profile, parsed.event.data.game
             head.profiles.setdefault(profile, set()).add(parsed.event.table_id)
+            head.games.setdefault((profile, game), set()).add(parsed.event.table_id)
         at = buf.find(_CONFIGURED, end)
     if not wanted:
         return

@@ -83,6 +83,28 @@ def test_a_new_ledger_is_not_created_for_a_run_it_refuses(tmp_path: Path) -> Non
     assert not (tmp_path / "new.sqlite").exists()
 
 
+def test_a_profile_without_the_section_of_a_tables_game_is_refused_before_the_ledger(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The casino's copy of house-v1 lacks ``hcf.toml`` and the log's tables play HCF
+    under it: every hand would be judged rejected. The run said so only after it had
+    created the ledger, left behind empty with every table, which later commands took for
+    a real one (QA). Now ``adjudicate --ledger`` and ``surveil --db`` refuse in one line
+    and create nothing."""
+    log = casino_log(tmp_path / "day.jsonl", tables=2)
+    folder = casino_profiles(tmp_path)
+    (folder / CASINO / "hcf.toml").unlink()
+    monkeypatch.setenv("PITWATCH_PROFILES", str(folder))
+    said = (f"table(s) T001, T002 of this log play hcf under rule profile {CASINO!r}, which "
+            "has no section 'hcf' (its sections: chinese, draw7a, gen, holdem, russian, "
+            "surveillance): add hcf.toml to the profile, or configure the table under "
+            "another one, and run it again")
+    ran = pitwatch("adjudicate", str(log), "--ledger", f"sqlite:///{tmp_path}/new.sqlite")
+    assert_one_line_usage_error(ran, said, "nothing was booked")
+    ran = pitwatch("surveil", str(log), "--db", f"sqlite:///{tmp_path}/new.sqlite")
+    assert_one_line_usage_error(ran, said, "nothing was stored")
+    assert not (tmp_path / "new.sqlite").exists()
+
+
 def test_without_a_ledger_the_finding_names_the_variable(tmp_path: Path) -> None:
     """Records to stdout only: each hand's UNKNOWN_RULE_PROFILE finding says what to set
     (it said "built-in profiles: house-v1"), the same bytes from both engines."""
