@@ -444,6 +444,12 @@ def surveil(
     if run.rejected_lines:
         err.print(f"[yellow]{run.rejected_lines} record(s) rejected[/yellow] (not valid "
                   "v1 events; `pitwatch adjudicate LOG --dlq FILE` lists them with reasons)")
+    if run.rejected_hands:  # said nothing, and were counted as surveilled (QA)
+        why = (f"table {run.unknown_profile[0]}: {run.unknown_profile[1]}"
+               if run.unknown_profile is not None
+               else "`pitwatch adjudicate LOG` says why in each hand's record")
+        err.print(f"[yellow]{run.rejected_hands} hand(s) rejected[/yellow], not surveilled "
+                  f"({why})", soft_wrap=True)
     rejected = run.rejected_lines > 0 or run.rejected_hands > 0
     raise typer.Exit(INPUT_PROBLEMS if rejected or (fail_on_alerts and run.alerts) else OK)
 

@@ -99,6 +99,8 @@ class SurveillanceStep:
         for record in step.records:
             if record.table_id == hand.table.table_id and record.hand_id == hand.hand_id:
                 out.alerts += self.engine.observe(hand, record)
+                if record.status == "rejected":  # the engine takes nothing of it (QA: the
+                    continue  # summary counted such hands as surveilled)
                 out.hands_surveilled += 1
                 self.hands_surveilled += 1
                 if self.review_every and self.hands_surveilled % self.review_every == 0:

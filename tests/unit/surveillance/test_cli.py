@@ -268,3 +268,22 @@ def test_surveil_says_the_log_has_event_stream_alerts(tmp_path: Path) -> None:
     clean = simulate(["hcf"], 1, 40, seed=4, profile=HOUSE)
     path.write_bytes(b"".join(orjson.dumps(e) + b"\n" for e in clean.events))
     assert "event-stream alert" not in CliRunner().invoke(app, ["surveil", str(path)]).output
+
+
+def test_hands_rejected_for_an_unknown_profile_are_said_and_not_counted(
+        tmp_path: Path) -> None:
+    """Two tables of 40 hands under the casino's own profile, and no PITWATCH_PROFILES:
+    every hand is rejected, so none is surveilled. The summary said "0 alert(s) over 80
+    hands" and nothing else (QA). Now: over 0 hands, and one line of how many were
+    rejected and why, with what to set; exit 1."""
+    from tests.unit.archive.test_unknown_profile_later import CASINO, casino_log
+    from tests.unit.cli.helpers import pitwatch
+
+    log = casino_log(tmp_path / "day.jsonl", tables=2)
+    ran = pitwatch("surveil", str(log))
+    said = " ".join(ran.stderr.split())
+    assert ran.code == 1
+    assert "0 alert(s) over 0 hands" in said
+    assert ("80 hand(s) rejected, not surveilled (table T00" in said
+            and f"unknown rule profile {CASINO!r} (this run knows house-v1): set "
+                "PITWATCH_PROFILES to the folder of the casino's own profiles" in said)
