@@ -61,10 +61,9 @@ Db = TypeVar("Db")
 @dataclass
 class LogHead:
     """The first record taken of each table the archive holds (its seq), and the tables
-    each rule profile the log's ``table_configured`` events name is posted at."""
+    each rule profile the log's ``table_configured`` events name is posted at, by game."""
 
     first_seq: dict[str, int] = field(default_factory=dict)
-    profiles: dict[str, set[str]] = field(default_factory=dict)
     # (profile, game) -> the tables configured to play that game under that profile
     games: dict[tuple[str, str], set[str]] = field(default_factory=dict)
 
@@ -124,9 +123,9 @@ def refuse_unknown_profiles(head: LogHead, profiles: Profiles,
     """``UnknownProfileError`` (exit 2, one line) when a table of the log is configured
     under a rule profile this run cannot load: each of its hands would be judged rejected
     (``outcome``: what that would have kept, for good)."""
-    unknown = sorted(name for name in head.profiles if name not in profiles.by_name)
+    unknown = sorted({name for name, _ in head.games if name not in profiles.by_name})
     if unknown:
-        tables = {t for name in unknown for t in head.profiles[name]}
+        tables = {t for (name, _), at in head.games.items() if name in unknown for t in at}
         plural = "s" if len(unknown) > 1 else ""
         raise UnknownProfileError(
             f"table(s) {_named(tables)} of this log are configured under rule profile"
@@ -194,7 +193,6 @@ def _take(head: LogHead, buf: bytes, wanted: set[bytes]) -> None:
         parsed = _event(line)
         if parsed is not None and isinstance(parsed.event, TableConfiguredEvent):
             profile, game = parsed.event.data.rule_profile, parsed.event.data.game
-            head.profiles.setdefault(profile, set()).add(parsed.event.table_id)
             head.games.setdefault((profile, game), set()).add(parsed.event.table_id)
         at = buf.find(_CONFIGURED, end)
     if not wanted:

@@ -208,7 +208,7 @@ def test_a_log_read_beforehand_finds_first_records_the_intake_takes(tmp_path: Pa
     head = read_head(path, ["T002", "T404"])
     assert head is not None
     assert head.first_seq == {"T002": 1}
-    assert head.profiles == {"house-v1": {"T001", "T002"}}
+    assert head.games == {("house-v1", "hcf"): {"T001", "T002"}}
 
 
 def test_a_table_met_after_a_booked_batch_stops_the_run_before_its_hands(
