@@ -484,6 +484,7 @@ def add_undated(report: DailyReport, hands: Iterable[BookedHand]) -> None:
     (section 2 and the findings columns: a SEQ_GAP that cut a hand short was in no count
     of the day, QA); not to the day's hands or money, which the ledger keeps by day (the
     reconciliation compares them)."""
+    findings: dict[int, tuple[TableDay, list[Finding]]] = {}  # id(entry) -> theirs
     for hand in hands:
         r = hand.record
         if hand.needs_review:
@@ -502,11 +503,14 @@ def add_undated(report: DailyReport, hands: Iterable[BookedHand]) -> None:
                            report.dealers.setdefault(dealer, Totals())):
                 totals.review += 1
                 totals.findings += len(hand.findings)
-            entry.findings = _with_findings(entry.findings, hand.findings)
-            report.findings = _with_findings(report.findings, hand.findings)
+            findings.setdefault(id(entry), (entry, []))[1].extend(hand.findings)
             if r.table_id not in report.dealer_tables.setdefault(dealer, []):
                 report.dealer_tables[dealer] = sorted([*report.dealer_tables[dealer],
                                                        r.table_id])
         report.hand_keys.add((r.table_id, r.hand_id))
+    for entry, theirs in findings.values():
+        entry.findings = _with_findings(entry.findings, theirs)
+    report.findings = _with_findings(report.findings,
+                                     [f for _, theirs in findings.values() for f in theirs])
     report.dealers = dict(sorted(report.dealers.items()))
     report.dealer_tables = dict(sorted(report.dealer_tables.items()))
