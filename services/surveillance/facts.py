@@ -16,6 +16,7 @@ from services.events.contract import (
     AdjudicationRecord,
     CardDealtEvent,
     CardExposedEvent,
+    CollectionEvent,
     HandStartedEvent,
     MisdealEvent,
     PayoutEvent,
@@ -112,8 +113,7 @@ def hand_facts(hand: HandInput, record: AdjudicationRecord) -> HandFacts | None:
         dealer=record.dealer_id or (started.data.dealer_id if started else None),
         players=players,
         favourable_mispays=favourable,
-        paid_seats=frozenset({e.data.seat for e in hand.events if isinstance(e, PayoutEvent)}
-                             | {x.seat for x in favourable}),
+        paid_seats=_paid_seats(hand) | {x.seat for x in favourable},
         mispay=bool(mispays),
         mispay_findings=tuple(i for i, _ in mispays),
         mispay_chips=_mispaid_chips([f.amount or 0 for _, f in mispays]),
@@ -135,6 +135,24 @@ def hand_facts(hand: HandInput, record: AdjudicationRecord) -> HandFacts | None:
         poker=(tuple(poker_decisions(hand.events, record.game))
                if record.game in POKER_GAMES else ()),
     )
+
+
+def _paid_seats(hand: HandInput) -> frozenset[int]:
+    """The seats the dealer paid chips in the hand (SURV-2's chances): a ``payout`` to
+    the seat, or at Chinese Poker, where the players settle among themselves (CP-4), a
+    ``collection`` the dealer moved to it (``to: "seat:N"``). Counted by payouts only,
+    a Chinese table's player had no chance but the mispays themselves, so a dealer who
+    overpaid one friend there was never flagged (p = 1; QA)."""
+    paid = set()
+    for e in hand.events:
+        if isinstance(e, PayoutEvent):
+            paid.add(e.data.seat)
+        elif isinstance(e, CollectionEvent) and e.data.to.startswith(SEAT_PREFIX):
+            paid.add(int(e.data.to.removeprefix(SEAT_PREFIX)))
+    return frozenset(paid)
+
+
+SEAT_PREFIX = "seat:"
 
 
 def _mispaid_chips(amounts: list[int]) -> int:

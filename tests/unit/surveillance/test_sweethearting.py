@@ -58,6 +58,28 @@ def test_twelve_of_twelve_to_one_of_six_players_alerts_on_the_twelfth() -> None:
     assert alert.alert_id == "SURV-2/dealer=D1/player=A/count=12"
 
 
+def test_at_chinese_poker_the_collections_the_dealer_moves_are_the_payouts() -> None:
+    """Chinese Poker has no payout events: the players settle among themselves (CP-4),
+    the dealer moving each ``collection`` to the seat that won it. Six players, each
+    paid one collection a hand (seat s pays seat s+1); hands 5, 10, ..., 60 overpay A.
+    A holds 1/6 of the dealer's payouts, as in the HCF case above: alert on hand 60 at
+    6^-12. Counted by payout events only, A's one chance was each mispay itself (12 of
+    the dealer's 12 payouts, p = 1): a Chinese table's sweetheart was never found (QA)."""
+    engine = SurveillanceEngine(surveillance_config(HOUSE))
+    collections = [("collection", {"seat": s, "amount": 1, "to": f"seat:{s % 6 + 1}",
+                                   "kind": "points"}) for s in range(1, 7)]
+    hands = [hand(n, game="chinese", events=collections, paid=[],
+                  mispays={1: 25} if n % 5 == 0 else {}) for n in range(1, 61)]
+    alerts = feed(engine, hands)
+    assert [(a.hand_id, a.evidence["count"] if a.evidence else None) for a in alerts] == [
+        ("T1-000060", 12)]
+    ev = alerts[0].evidence
+    assert ev is not None
+    assert ev["strata"] == [{"stratum": "chinese", "player_chances": 60,
+                             "dealer_chances": 360, "dealer_events": 12, "count": 12}]
+    assert ev["p_value"] == pytest.approx(6.0**-12, rel=1e-9)
+
+
 def test_realert_only_when_the_count_has_doubled() -> None:
     """The same dealer goes on overpaying A every 5th hand up to hand 140. The instance
     alerted at count 12 (hand 60); with realert_growth_percent = 100 it may alert again
