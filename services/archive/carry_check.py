@@ -7,8 +7,11 @@ derived data: the table's first ``events_taken`` archived events, fed in arrival
 a runner of the state's engine set as the run was (cutting the archive's segments or
 not), give it again, byte for byte. The open hands' events a state holds are archived
 when those hands end, in the next log's run, so the newest state of a table usually waits
-for that run (a note says so); the others are derived. A table whose first days are
-detached cannot be derived (a note), nor states without profiles to judge under.
+for that run (a note says so); the others are derived. States without profiles to judge
+under are not. After a detach (the table's first days cold), the states whose events are
+all live are derived from the state kept before them, as the run that kept them went on
+from it (imported, then fed what came after): the first state past the detached days is
+taken as kept (a note says so).
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ from services.adjudicator.engine import make_runner
 from services.adjudicator.native_runner import NativeRunner
 from services.adjudicator.python_runner import ReferenceRunner
 from services.archive.chain import ChainBreak, first_damage
-from services.archive.partitions import has_detached_days
+from services.archive.partitions import detached_lines, has_detached_days
 from services.archive.reader import DamagedRow, StoredAsBytes, raw_bytes, segment_bodies, shown
 from services.archive.segment import SEPARATOR
 from services.games.profile import Profiles
@@ -72,14 +75,35 @@ def check_kept_states(engine: Engine, table_id: str, profiles: Profiles,
     if not states:
         return check
     with engine.connect() as conn:
-        detached = has_detached_days(conn, table_id)
-    if detached:
-        notes.append(f"table {table_id}: its {len(states):,} kept state(s) were not derived "
-                     "again (its first days are detached)")
+        cut = detached_lines(conn, table_id) if has_detached_days(conn, table_id) else 0
+    said = _Said(notes, damage)
+    if cut != 0:
+        _after_detached_days(engine, table_id, profiles, states, cut, check, said)
         return check
     for group in _groups(states):
-        _walk(engine, table_id, profiles, group, check, _Said(notes, damage))
+        _walk(engine, table_id, profiles, group, check, said)
     return check
+
+
+def _after_detached_days(engine: Engine, table_id: str, profiles: Profiles,
+                         states: list[KeptState], cut: int | None, check: CarryCheck,
+                         said: _Said) -> None:
+    """The states of a table whose first days (``cut`` archived lines; None: unknown) are
+    detached: each derived from the one kept before it, when that one's events reach the
+    live archive. Without it a forged state passed ``verify`` once any day was detached,
+    which every archive kept for years is (QA)."""
+    live = [] if cut is None else [s for s in states if s.events_taken >= cut]
+    cold = len(states) - len(live)
+    if cold:
+        said.notes.append(f"table {table_id}: {cold:,} kept state(s) were not derived again "
+                          "(their events are in the detached days)")
+    for group in _groups(live):
+        start, rest = group[0], group[1:]
+        said.notes.append(f"table {table_id}: {start.describe()}, the first past its "
+                          "detached days, is taken as kept; those after it are derived from "
+                          "it (a forgery of it shows as the next state differing)")
+        if rest:
+            _walk(engine, table_id, profiles, rest, check, said, start, cut or 0)
 
 
 def kept_state_breaks(engine: Engine, table_id: str, from_first: bool,
@@ -186,18 +210,25 @@ class _Said:
 
 
 def _walk(engine: Engine, table_id: str, profiles: Profiles, states: list[KeptState],
-          check: CarryCheck, said: _Said) -> None:
+          check: CarryCheck, said: _Said, start: KeptState | None = None,
+          cut: int = 0) -> None:
     """One pass over the table's archived events, comparing each state (in the order of
-    the events they had taken) when the walk has fed as many."""
-    first = states[0]
+    the events they had taken) when the walk has fed as many. ``start``: a state the walk
+    goes on from (imported, its events not fed again); ``cut``: the lines the live
+    archive no longer holds (its detached days), counted before its first segment."""
+    first = start or states[0]
     runner = make_runner(profiles, first.engine, archive=first.archive, closed_hands=False)
+    if start is not None:
+        runner.import_table(start.state)
+    taken = 0 if start is None else start.events_taken  # lines already in the state
     pending = list(states)  # sorted by events_taken
-    fed = 0
+    fed = cut
     try:
         with engine.connect() as conn:
             for segment in segment_bodies(conn, table_id):
                 lines = segment.body.split(SEPARATOR)
-                at = 0
+                at = min(len(lines), max(taken - fed, 0))
+                fed += at
                 while pending and fed + len(lines) - at >= pending[0].events_taken:
                     wanted = pending.pop(0)
                     take = wanted.events_taken - fed

@@ -184,6 +184,16 @@ def has_detached_days(conn: Connection, table_id: str) -> bool:
                         .limit(1)).first() is not None
 
 
+def detached_lines(conn: Connection, table_id: str) -> int | None:
+    """How many archived lines of the table its days still detached held (their segments'
+    events), or None when a row does not say (a day detached before migration 0015)."""
+    d = ArchiveDetached
+    counts: list[int | None] = list(conn.execute(
+        select(d.events).where(d.table_id == table_id, still_detached())).scalars())
+    known = [n for n in counts if n is not None]
+    return sum(known) if len(known) == len(counts) else None
+
+
 def detached_before(engine: Engine, table_id: str) -> tuple[int, str] | None:
     """(last_seq, last_hash) where the table's chain stood at the end of its latest
     detached day (None: no day of it is detached, so its chain starts at genesis)."""
