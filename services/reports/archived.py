@@ -150,16 +150,19 @@ def _starts(engine: Engine, hands: dict[str, set[str]]) -> dict[str, Checkpoint]
     return starts
 
 
-def hand_archive_lacks(engine: Engine, hand_id: str) -> str | None:
-    """``archive_lacks`` for the hand's table as the ledger booked it (None: the ledger
-    does not hold the hand, which the report then says, or its table was never
-    archived). What ``report hand`` and the console's hand page both say of a booked
-    hand whose events the archive should hold and does not."""
+def hand_archive_lacks(engine: Engine, hand_id: str,
+                       subject: str = ARCHIVE_LACKS_HAND) -> str | None:
+    """``archive_lacks`` for the hand's table as the ledger booked it, on the day it ended
+    (None: the ledger does not hold the hand, which the report then says, or its table
+    was never archived). What ``report hand``, ``report daily`` and the console's hand
+    page all say of a booked hand whose events the archive should hold and does not (the
+    daily report gave the table's reason, "no checkpoint at that cut", of a hand that
+    ended on a detached day, and said to detach again: QA)."""
     from services.ledger.entries import utc_day
     from services.ledger.queries import stored_hand
 
     stored = stored_hand(engine, hand_id)
     if stored is None:
         return None
-    return archive_lacks(engine, stored.record.table_id,
+    return archive_lacks(engine, stored.record.table_id, subject,
                          ended_on=utc_day(stored.record.ended_at))

@@ -475,7 +475,7 @@ class HandCopies:
         """The file's hands, then the archive's for those it does not hold or cannot
         re-derive; ``alone`` gets each hand the file holds but cannot re-derive alone
         that the archive gave (no warning: the class docstring says why)."""
-        from services.reports.archived import archive_lacks, tables_of
+        from services.reports.archived import hand_archive_lacks, tables_of
         from services.reports.dispute import disputes_from_ledger, ledger_only_note
         from services.reports.log_tables import LogFile
 
@@ -502,7 +502,7 @@ class HandCopies:
                        "an event of this hand")
             said[hand_id] = (f"hand {hand_id} is in neither {events.name} nor the event "
                              "archive: its report shows the booking only")
-            return ledger_only_note(archive_lacks(self.engine, table_id, neither) or (
+            return ledger_only_note(hand_archive_lacks(self.engine, hand_id, neither) or (
                 f"{neither} (the archive holds nothing of table {table_id})"))
 
         archived = disputes_from_ledger(self.engine, self.url, absent,
@@ -527,10 +527,10 @@ class HandCopies:
         """The note and the warning of a hand the file cannot re-derive alone (``why``)
         and the archive does not give: what the file lacks, why the archive does not
         stand in, and what to give."""
-        from services.reports.archived import archive_lacks
+        from services.reports.archived import hand_archive_lacks
         from services.reports.dispute import ledger_only_note
 
-        lacks = archive_lacks(self.engine, table_id)
+        lacks = hand_archive_lacks(self.engine, hand_id)
         if lacks is None:
             said[hand_id] = (f"hand {hand_id}: {why.clause}, and the database holds no "
                              f"archive of table {table_id}: its report shows the booking "
@@ -547,7 +547,7 @@ class HandCopies:
                       on_hand: Callable[[str], None]) -> dict[str, DisputeReport]:
         """The archive's hands; one it lacks gets what ``report hand ID --ledger URL``
         gives: the booking only, with why."""
-        from services.reports.archived import archive_lacks, tables_of
+        from services.reports.archived import hand_archive_lacks, tables_of
         from services.reports.dispute import (
             NOT_SUPPLIED,
             disputes_from_ledger,
@@ -561,7 +561,7 @@ class HandCopies:
                 said[hand_id] = (f"hand {hand_id}: {mismatched[hand_id].clause}; its report "
                                  "shows the booking only (pitwatch verify)")
                 return ledger_only_note(mismatched[hand_id].clause)
-            why = archive_lacks(self.engine, table_id)
+            why = hand_archive_lacks(self.engine, hand_id)
             if why is None:
                 unarchived.append(hand_id)
                 return NOT_SUPPLIED

@@ -140,3 +140,27 @@ def test_a_checkpoint_inside_a_detached_day_is_said_to_be_there(pg_engine: Engin
     assert all(n.endswith("is not used: its day, 2026-01-05, is detached past retention (a "
                           "replay starts from a checkpoint in the live archive)")
                for n in unused), unused
+
+
+@pytest.mark.integration
+def test_the_daily_report_of_a_detached_day_says_its_hands_day_is_cold(
+        pg_engine: Engine, tmp_path: Path) -> None:
+    """The hands to review of a day detached past retention: each one's note says the
+    day it ended on is detached, as ``report hand`` says; the daily report gave the
+    table's reason ("no checkpoint at that cut lets a replay start after them") and said
+    to run ``archive detach`` again, which detached the day again (QA)."""
+    lines = two_day_log(faults=True)
+    keep(pg_engine, lines)
+    detach_days(pg_engine, [DAY_ONE], "2033-01-06T09:00:00Z")
+    url = pg_engine.url.render_as_string(hide_password=False)
+    ran = pitwatch("report", "daily", "--date", DAY_ONE.isoformat(), "--ledger", url,
+                   "-o", str(tmp_path / "daily.html"))
+    notes = [line for line in " ".join(ran.stderr.split()).split("hand ")
+             if "cannot re-derive this hand" in line]
+    assert notes, ran.stderr
+    for note in notes:
+        table = note.split("-")[0]
+        assert (f"the event archive cannot re-derive this hand: it ended on 2026-01-05, a "
+                f"day of table {table} detached past retention: restore that day's table "
+                "and attach it again") in note, note
+        assert "archive detach` again" not in note

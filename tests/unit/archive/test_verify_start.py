@@ -50,10 +50,11 @@ def rechained(events: list[dict[str, Any]], edit: Callable[[int, dict[str, Any]]
     return out
 
 
-def two_day_log() -> list[bytes]:
-    """The clean simulated day with each table's hands from its 21st on moved to the next
-    day (a day later, the same clock time): two days, each table in both."""
-    events = events_of(simulated_log(faults=False).lines)
+def two_day_log(faults: bool = False) -> list[bytes]:
+    """The simulated day (clean unless ``faults``) with each table's hands from its 21st
+    on moved to the next day (a day later, the same clock time): two days, each table in
+    both."""
+    events = events_of(simulated_log(faults=faults).lines)
     started: dict[str, int] = {}
     moved: set[int] = set()
     for position, event in enumerate(events):
