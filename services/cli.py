@@ -155,12 +155,21 @@ GameOption = Annotated[list[str], typer.Option(
 # ---------------------------------------------------------------- adjudicate
 
 
-def _say_left_open(hands: int) -> None:
-    """``--leave-open``: how many hands the log left open, for the next run."""
+def _say_left_open(hands: int, where: str = "") -> None:
+    """``--leave-open``: how many hands the log left open, for the next run (``where``:
+    what keeps them for it, when this command does not)."""
     if hands:
         err.print(f"{hands:,} hand(s) still open at the end of the log, left for the run "
-                  "given the log that goes on (--leave-open)", markup=False,
+                  f"given the log that goes on (--leave-open){where}", markup=False,
                   highlight=False, soft_wrap=True)
+
+
+# ``surveil`` keeps no table state: the next day's run goes on from adjudicate's (QA: a
+# day surveilled alone said its open hands were "left for the run given the log that
+# goes on", and the next day's hands were all rejected, their alerts lost).
+SURVEIL_KEEPS_NO_STATE = (": surveil keeps no table state; the next day's surveil --db goes "
+                          "on from the state `pitwatch adjudicate DAY --leave-open --ledger "
+                          "URL` keeps in the same database, so run that for this day too")
 
 
 def _keeper(url: str, archive: bool) -> RunKeeper:
@@ -433,7 +442,7 @@ def surveil(
             out.write_bytes(lines)
     err.print(surveillance_table(run.alerts, run.hands_surveilled,
                                  engine.repeats if engine is not None else 0))
-    _say_left_open(run.left_open)
+    _say_left_open(run.left_open, SURVEIL_KEEPS_NO_STATE if db is not None else "")
     if run.stream_alerts:
         # The event stream's own alerts (a broken hash chain, a change between hands) are
         # the adjudicator's, not surveillance's: an operator reading surveil alone must
@@ -443,7 +452,8 @@ def surveil(
                   "`pitwatch adjudicate LOG --alerts FILE` lists them", soft_wrap=True)
     if run.rejected_lines:
         err.print(f"[yellow]{run.rejected_lines} record(s) rejected[/yellow] (not valid "
-                  "v1 events; `pitwatch adjudicate LOG --dlq FILE` lists them with reasons)")
+                  "v1 events, or events of no hand or table the run holds; `pitwatch "
+                  "adjudicate LOG --dlq FILE` lists them with reasons)", soft_wrap=True)
     if run.rejected_hands:  # said nothing, and were counted as surveilled (QA)
         why = (f"table {run.unknown_profile[0]}: {run.unknown_profile[1]}"
                if run.unknown_profile is not None

@@ -287,3 +287,23 @@ def test_hands_rejected_for_an_unknown_profile_are_said_and_not_counted(
     assert ("80 hand(s) rejected, not surveilled (table T00" in said
             and f"unknown rule profile {CASINO!r} (this run knows house-v1): set "
                 "PITWATCH_PROFILES to the folder of the casino's own profiles" in said)
+
+
+def test_a_day_surveilled_alone_says_what_keeps_its_open_hands(tmp_path: Path) -> None:
+    """``surveil DAY --leave-open --db`` keeps no table state: the next day goes on from
+    the one ``adjudicate --leave-open --ledger`` keeps. It said its open hands were "left
+    for the run given the log that goes on", and run alone, the next day's hands were all
+    rejected and their alerts lost (QA). It says what to run."""
+    from tests.unit.archive.test_carry import cut_inside_hands, simulated_clean_log
+    from tests.unit.cli.helpers import pitwatch
+
+    day = tmp_path / "day1.jsonl"
+    day.write_bytes(cut_inside_hands(simulated_clean_log(), 2)[0])
+    ran = pitwatch("surveil", str(day), "--leave-open", "--db",
+                   f"sqlite:///{tmp_path}/db.sqlite")
+    said = " ".join(ran.stderr.split())
+    assert ran.code == 0, ran.stderr
+    assert ("hand(s) still open at the end of the log, left for the run given the log that "
+            "goes on (--leave-open): surveil keeps no table state; the next day's surveil "
+            "--db goes on from the state `pitwatch adjudicate DAY --leave-open --ledger "
+            "URL` keeps in the same database, so run that for this day too") in said, said
