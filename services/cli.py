@@ -337,6 +337,13 @@ def _alert_line(alert: Alert) -> bytes:
     return msgspec.json.encode(alert) + b"\n"
 
 
+def _alert_order(alert: Alert) -> tuple[str, str, str]:
+    """The order of ``surveil``'s alerts file: by table, hand and alert id. In the order
+    raised, a day surveilled again (its alerts written again from the database, which
+    keeps no order) wrote the same alerts in another order (QA)."""
+    return alert.table_id, alert.hand_id or "", alert.alert_id or ""
+
+
 # ---------------------------------------------------------------- surveil
 
 
@@ -432,7 +439,7 @@ def surveil(
                       soft_wrap=True)
         for line in carry_summary(carried):
             err.print(line, markup=False, highlight=False, soft_wrap=True)
-    lines = b"".join(_alert_line(a) for a in [*again, *run.alerts])
+    lines = b"".join(_alert_line(a) for a in sorted([*again, *run.alerts], key=_alert_order))
     if out is None:
         with naming(STDOUT, stdout_path()):
             sys.stdout.buffer.write(lines)
