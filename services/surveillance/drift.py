@@ -153,9 +153,13 @@ class ProcedureDrift:
             "hands": entity.evidence[kind].cited(),
         }
         sizes = "" if len(strata) == 1 else " at the same table sizes"
+        # "(3.7 expected)" beside "0.0% on the rest of the floor" read as a contradiction
+        # (QA): the expectation spreads the floor's whole count, these hands' included,
+        # by their share of the floor's hands (the test's null model).
         message = (f"{game} {scope} {name}: {kind} in {k} of {n} hands ({k / n:.1%}) "
-                   f"against {rest_rate:.1%} on the rest of the floor{sizes} "
-                   f"({expected:.1f} expected); p = {p:.2e} <= {threshold:.2g}")
+                   f"against {rest_rate:.1%} on the rest of the floor{sizes}; of the "
+                   f"floor's {count_there} in all, {expected:.1f} expected in these hands by "
+                   f"their share of its hands; p = {p:.2e} <= {threshold:.2g}")
         where = hands[-1] if hands else entity.last
         assert where is not None
         return surv_alert(where, CODE, "SURV-8", cfg.severity, message, evidence, hands)

@@ -55,6 +55,13 @@ def test_dealer_and_table_far_above_the_floor() -> None:
     assert (alerts[0].rule, alerts[0].code, alerts[0].hand_id) == (
         "SURV-8", "PROCEDURE_DRIFT", "T1-000200")
     assert (alerts[0].subject, alerts[1].subject) == ("dealer:D1", "table:T1")
+    # The expectation is the floor's 31 spread by D1's quarter of its hands: 7.75. It
+    # read "(7.8 expected)" beside "1.0% on the rest of the floor" (QA: with 0.0% there,
+    # a contradiction); it says what it spreads now.
+    assert alerts[0].message == (
+        "hcf dealer D1: misdeal in 25 of 200 hands (12.5%) against 1.0% on the rest of the "
+        "floor; of the floor's 31 in all, 7.8 expected in these hands by their share of "
+        "its hands; p = 1.26e-10 <= 3.8e-08")
     assert engine.review() == []  # alerted once; nothing new
 
 
