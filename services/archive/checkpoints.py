@@ -480,6 +480,7 @@ def rederive(engine: Engine, table_id: str, profiles: Profiles,
     with engine.connect() as conn:
         detached = has_detached_days(conn, table_id)
     previous: Checkpoint | None = None
+    trusted = False  # ``previous`` was not derived itself: the first past a detach
     with engine.connect() as stream, engine.connect() as conn:
         for checkpoint in checkpoints_of(stream, table_id, damaged=damaged):
             why = why_not_usable(conn, checkpoint)
@@ -505,10 +506,23 @@ def rederive(engine: Engine, table_id: str, profiles: Profiles,
                         notes.append(f"{checkpoint.describe()} was not derived again: {exc}")
                     continue
                 found = _compare(checkpoint, derived)
-                problems += [CheckpointProblem(checkpoint, m) for m in found]
+                problems += [CheckpointProblem(checkpoint, m + _from_trusted(previous, trusted))
+                             for m in found]
             if readable(profiles, checkpoint):  # else the next is derived from the one before
+                trusted = previous is None and detached
                 previous = checkpoint
     return problems
+
+
+def _from_trusted(previous: Checkpoint | None, trusted: bool) -> str:
+    """What a difference found against a checkpoint derived from one at the retention cut
+    says: that one cannot be derived itself (its events are detached), so either may be
+    the changed one. A forged cut checkpoint was blamed on the genuine one after it (QA)."""
+    if previous is None or not trusted:
+        return ""
+    return (f" (derived from the checkpoint after archived line {previous.lines:,}, the "
+            "first past the detached days, which cannot be derived itself: either of the "
+            "two was changed)")
 
 
 def _derived(engine: Engine, profiles: Profiles, checkpoint: Checkpoint,

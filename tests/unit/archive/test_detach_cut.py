@@ -126,6 +126,26 @@ def test_detach_checkpoints_each_table_at_the_cut_so_later_hands_stay_rederivabl
     found = verify_archive(pg_engine, profiles=PROFILES)
     assert found.archive_breaks == [], found.breaks
 
+    # The cut checkpoint of T002 forged (another checkpoint's state and hash copied over
+    # it, the guard switched off): it cannot be derived itself, its events detached, so
+    # the difference shows at the next checkpoint, derived from it. It was blamed on that
+    # genuine one alone (QA): the break now says either may be the changed one.
+    with pg_engine.begin() as conn:
+        conn.execute(text("ALTER TABLE archive_checkpoints DISABLE TRIGGER USER"))
+        conn.execute(text(
+            "UPDATE archive_checkpoints c SET state = o.state, state_sha256 = o.state_sha256 "
+            "FROM (SELECT state, state_sha256 FROM archive_checkpoints WHERE table_id = "
+            "'T002' ORDER BY lines LIMIT 1) o WHERE c.table_id = 'T002' AND c.day = :d "
+            "AND c.lines = :n"), {"d": DAY_ONE, "n": dict((t, n) for t, n in cut)["T002"]})
+        conn.execute(text("ALTER TABLE archive_checkpoints ENABLE TRIGGER USER"))
+    forged = verify_archive(pg_engine, profiles=PROFILES)
+    assert {(b.table_id, b.kind) for b in forged.breaks} == {("T002", "checkpoint")}
+    cut_lines = dict((t, n) for t, n in cut)["T002"]
+    assert all(b.message.endswith(
+        f"(derived from the checkpoint after archived line {cut_lines:,}, the first past the "
+        "detached days, which cannot be derived itself: either of the two was changed)")
+        for b in forged.breaks), forged.breaks
+
 
 @pytest.mark.integration
 def test_a_table_that_cannot_be_checkpointed_at_the_cut_stops_the_detach(
