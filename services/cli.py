@@ -27,7 +27,6 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, ClassVar, get_args
 
-import msgspec
 import orjson
 import typer
 from rich.markup import escape
@@ -55,6 +54,13 @@ from services.simulate_options import (
     resolve_faults,
     simulation_options,
     within_one_run,
+)
+from services.surveil_summary import (
+    SURVEIL_KEEPS_NO_STATE,
+    alert_line,
+    alerts_file,
+    say_left_open,
+    say_not_surveilled,
 )
 from services.terminal import (
     err,
@@ -153,23 +159,6 @@ GameOption = Annotated[list[str], typer.Option(
 
 
 # ---------------------------------------------------------------- adjudicate
-
-
-def _say_left_open(hands: int, where: str = "") -> None:
-    """``--leave-open``: how many hands the log left open, for the next run (``where``:
-    what keeps them for it, when this command does not)."""
-    if hands:
-        err.print(f"{hands:,} hand(s) still open at the end of the log, left for the run "
-                  f"given the log that goes on (--leave-open){where}", markup=False,
-                  highlight=False, soft_wrap=True)
-
-
-# ``surveil`` keeps no table state: the next day's run goes on from adjudicate's (QA: a
-# day surveilled alone said its open hands were "left for the run given the log that
-# goes on", and the next day's hands were all rejected, their alerts lost).
-SURVEIL_KEEPS_NO_STATE = (": surveil keeps no table state; the next day's surveil --db goes "
-                          "on from the state `pitwatch adjudicate DAY --leave-open --ledger "
-                          "URL` keeps in the same database, so run that for this day too")
 
 
 def _keeper(url: str, archive: bool) -> RunKeeper:
@@ -278,7 +267,7 @@ def adjudicate(
                             run.chain_breaks_outside_hands))
     if run.tally.any_findings:
         err.print(findings_table(run.tally))
-    _say_left_open(run.left_open)
+    say_left_open(run.left_open)
     for d in run.dead_letters.first:
         # The reason echoes the input (``"type": "[/]"``): text, never Rich markup.
         err.print(Text.assemble(("rejected", "red"), f" {d.where}: {d.reason}"))
@@ -292,7 +281,7 @@ def adjudicate(
         refused = kept.posted.not_booked > 0
     if alerts is not None:  # after the ledger: an alerts file not written loses no booking
         with naming("--alerts", alerts):
-            alerts.write_bytes(b"".join(_alert_line(a) for a in run.alerts))
+            alerts.write_bytes(b"".join(map(alert_line, run.alerts)))
     failed = (run.input_rejected or refused
               or (fail_on_findings and run.tally.any_findings))
     raise typer.Exit(INPUT_PROBLEMS if failed else OK)
@@ -331,17 +320,6 @@ def _record_sink() -> AbstractContextManager[NamedOutput]:
         return nullcontext(NamedOutput(sys.stdout.buffer, STDOUT, None))
     return named_output(STDOUT, stdout_path(),
                         lambda: open(fd, "wb", buffering=RECORD_SINK_BUFFER, closefd=False))
-
-
-def _alert_line(alert: Alert) -> bytes:
-    return msgspec.json.encode(alert) + b"\n"
-
-
-def _alert_order(alert: Alert) -> tuple[str, str, str]:
-    """The order of ``surveil``'s alerts file: by table, hand and alert id. In the order
-    raised, a day surveilled again (its alerts written again from the database, which
-    keeps no order) wrote the same alerts in another order (QA)."""
-    return alert.table_id, alert.hand_id or "", alert.alert_id or ""
 
 
 # ---------------------------------------------------------------- surveil
@@ -439,7 +417,7 @@ def surveil(
                       soft_wrap=True)
         for line in carry_summary(carried):
             err.print(line, markup=False, highlight=False, soft_wrap=True)
-    lines = b"".join(_alert_line(a) for a in sorted([*again, *run.alerts], key=_alert_order))
+    lines = alerts_file([*again, *run.alerts])
     if out is None:
         with naming(STDOUT, stdout_path()):
             sys.stdout.buffer.write(lines)
@@ -449,24 +427,8 @@ def surveil(
             out.write_bytes(lines)
     err.print(surveillance_table(run.alerts, run.hands_surveilled,
                                  engine.repeats if engine is not None else 0))
-    _say_left_open(run.left_open, SURVEIL_KEEPS_NO_STATE if db is not None else "")
-    if run.stream_alerts:
-        # The event stream's own alerts (a broken hash chain, a change between hands) are
-        # the adjudicator's, not surveillance's: an operator reading surveil alone must
-        # still learn that the log has them (QA: 4 chain breaks, "0 alert(s)").
-        err.print(f"[yellow]{len(run.stream_alerts)} event-stream alert(s)[/yellow] in the "
-                  "log (SURV-9 hash chain, GEN-4/GEN-5 between hands), not surveillance's: "
-                  "`pitwatch adjudicate LOG --alerts FILE` lists them", soft_wrap=True)
-    if run.rejected_lines:
-        err.print(f"[yellow]{run.rejected_lines} record(s) rejected[/yellow] (not valid "
-                  "v1 events, or events of no hand or table the run holds; `pitwatch "
-                  "adjudicate LOG --dlq FILE` lists them with reasons)", soft_wrap=True)
-    if run.rejected_hands:  # said nothing, and were counted as surveilled (QA)
-        why = (f"table {run.unknown_profile[0]}: {run.unknown_profile[1]}"
-               if run.unknown_profile is not None
-               else "`pitwatch adjudicate LOG` says why in each hand's record")
-        err.print(f"[yellow]{run.rejected_hands} hand(s) rejected[/yellow], not surveilled "
-                  f"({why})", soft_wrap=True)
+    say_left_open(run.left_open, SURVEIL_KEEPS_NO_STATE if db is not None else "")
+    say_not_surveilled(run)
     rejected = run.rejected_lines > 0 or run.rejected_hands > 0
     raise typer.Exit(INPUT_PROBLEMS if rejected or (fail_on_alerts and run.alerts) else OK)
 
