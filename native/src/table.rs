@@ -454,6 +454,7 @@ impl TableState {
                 env.seq, self.table_id
             );
             self.orphan(env, canonical, out, reason);
+            self.forget_previous_hand();
             return;
         }
         if env.type_index == schema::HAND_STARTED_INDEX {
@@ -736,7 +737,17 @@ impl TableState {
             let cut = std::mem::take(&mut hand.cut);
         self.hand_segment(&hand, cut, &decoded, out);
             out.push(Output::Incomplete { hand_id: hand.hand_id, findings, game: self.game() });
+            self.forget_previous_hand();
         }
+    }
+
+    /// A hand was dealt that no record judges (cut short, or a hand_started without its
+    /// id): where its button and designated player stood is unknown to the next hand's
+    /// HCF-2 check, which then looks at nothing (`_forget_previous_hand` in the
+    /// reference; kept from the hand before, an honest rotation read as a skip: QA).
+    fn forget_previous_hand(&mut self) {
+        self.previous_button = None;
+        self.previous_designated = None;
     }
 
     /// End of input: a hand still open is reported, not dropped, and the events taken

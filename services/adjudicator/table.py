@@ -328,6 +328,7 @@ def apply_event(state: TableState, parsed: ParsedEvent, profiles: Profiles) -> O
         # record contract refuses and the ledger would not book (QA).
         _orphan(state, parsed, out, f"event seq {event.seq} is a hand_started with no "
                                     f"hand_id at table {state.table_id}: no hand is opened")
+        _forget_previous_hand(state)
         return out
     if event_type is HandStartedEvent:
         _forget_before_previous_hand(state, event)
@@ -533,6 +534,17 @@ def _close_incomplete(state: TableState, out: Outputs, why: str) -> None:
     out.records.append(rejected_record(state.table_id, hand.hand_id, findings, game))
     out.archive.append(open_hand_segment(hand))
     state.open_hand = None
+    _forget_previous_hand(state)
+
+
+def _forget_previous_hand(state: TableState) -> None:
+    """A hand was dealt that no record judges (cut short, or a ``hand_started`` without
+    its id): where its button and designated player stood is not known for the next
+    hand's HCF-2 rotation check, which then looks at nothing. Kept from the hand before,
+    the next hand's move "passed" that hand's designated player: a DP_ROTATION_SKIP case
+    against an honest dealer (QA)."""
+    state.previous_button = None
+    state.previous_designated = None
 
 
 def close_open_hand_at_end(state: TableState) -> Outputs:

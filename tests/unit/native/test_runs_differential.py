@@ -472,3 +472,27 @@ def test_a_hand_started_without_a_hand_id_opens_no_hand_in_either_engine() -> No
     alerts = [orjson.loads(a) for a in result["alerts"]]
     assert [(a["code"], a["seq"], a.get("hand_id")) for a in alerts] == [
         ("ORPHAN_EVENT", 4, None), *[("ORPHAN_EVENT", seq, "T1-000001") for seq in range(5, 10)]]
+
+
+@pytest.mark.parametrize("damage", ["hand_started without hand_id", "hand_ended missing"])
+def test_a_hand_no_record_judges_is_not_the_previous_hand_of_the_rotation_check(
+        damage: str) -> None:
+    """An HCF table of five hands, the designated player rotating (HCF-2). Hand 2 dealt
+    but never judged: its ``hand_started`` without a hand id (an orphan), or its
+    ``hand_ended`` missing (rejected as INCOMPLETE_HAND). The next judged hand's rotation
+    was checked against hand 1's designated player, so its honest move "passed" hand 2's
+    designated player without a decline: a DP_ROTATION_SKIP (HCF-2, warning) and a case
+    against the dealer (QA). Where hand 2 left the rotation is unknown: not checked."""
+    log = simulate(["hcf"], 1, 5, seed=2, profile=HOUSE)
+    honest = outcome(list(adjudicate_lines([orjson.dumps(e) for e in log.events], PROFILES)))
+    assert all(b"DP_ROTATION_SKIP" not in r for r in honest["records"])
+    events = [dict(e) for e in log.events]
+    second = [i for i, e in enumerate(events) if e["hand_id"] == "T001-000002"]
+    if damage == "hand_started without hand_id":
+        events[second[0]] = {**events[second[0]], "hand_id": None}
+    else:
+        del events[second[-1]]
+    result = assert_same(rechain(events))
+    judged = {orjson.loads(r)["hand_id"]: r for r in result["records"]}
+    assert {"T001-000003", "T001-000004", "T001-000005"} <= set(judged)
+    assert all(b"DP_ROTATION_SKIP" not in r for r in judged.values())
