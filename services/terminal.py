@@ -13,6 +13,9 @@ as Rich markup.
 
 from __future__ import annotations
 
+import errno
+import os
+import sys
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
@@ -33,6 +36,21 @@ if TYPE_CHECKING:
     from services.events.contract import AdjudicationRecord, Alert
 
 err = Console(stderr=True)
+
+
+class StdoutConsole(Console):
+    """A console on standard output, whose reader may leave before the end (``| head``).
+
+    Rich's own answer to the broken pipe is ``SystemExit(1)`` without a word, read as
+    "the input had problems" (QA: ``ledger rake | head`` said nothing, where the same
+    command in CSV said why). This one raises the ``BrokenPipeError`` the command line
+    says in one line (``services.exits.READER_LEFT``), output discarded from then on."""
+
+    def on_broken_pipe(self) -> None:
+        self.quiet = True
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        raise BrokenPipeError(errno.EPIPE, "standard output's reader left")
 
 
 def progress_bar(console: Console = err, get_time: Callable[[], float] | None = None

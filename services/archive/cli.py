@@ -26,7 +26,7 @@ from services.events.days import parse_day
 from services.exits import INPUT_PROBLEMS, OK, Refused
 from services.ledger.db import DB_ENV_VAR, DEFAULT_URL
 from services.ledger.listing import Column, Format, Listing, json_bytes
-from services.terminal import progress_bar
+from services.terminal import StdoutConsole, progress_bar
 
 if TYPE_CHECKING:
     from sqlalchemy import Engine
@@ -36,7 +36,7 @@ if TYPE_CHECKING:
 
 archive_app = typer.Typer(help="The event archive's days; detaching the days past retention "
                                "(PostgreSQL).", no_args_is_help=True)
-console = Console()
+console = StdoutConsole()
 errors = Console(stderr=True, soft_wrap=True, highlight=False)
 
 DbOption = Annotated[str, typer.Option("--db", "--ledger", envvar=DB_ENV_VAR,

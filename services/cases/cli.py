@@ -47,10 +47,11 @@ from services.exits import INPUT_PROBLEMS, USAGE, print_error
 from services.ledger.case_tables import CASE_OUTCOMES, CASE_STATES
 from services.ledger.db import DB_ENV_VAR, DEFAULT_URL
 from services.ledger.listing import Cell, Column, Format, Listing, json_bytes, printable
+from services.terminal import StdoutConsole
 
 cases_app = typer.Typer(help="Cases: the queue of findings and alerts worked to a decision.",
                         no_args_is_help=True)
-console = Console()
+console = StdoutConsole()
 errors = Console(stderr=True, soft_wrap=True, highlight=False)
 USER_ENV = "PITWATCH_USER"
 SEVERITIES: tuple[str, ...] = get_args(Severity)

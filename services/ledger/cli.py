@@ -53,12 +53,12 @@ from services.ledger.queries import (
     table_day_totals,
 )
 from services.outputs import STDOUT, naming, stdout_path
-from services.terminal import lines_beforehand, progress_bar
+from services.terminal import StdoutConsole, lines_beforehand, progress_bar
 
 ledger_app = typer.Typer(
     name="ledger", help="Book adjudication records and read the ledger.", no_args_is_help=True
 )
-console = Console()
+console = StdoutConsole()
 errors = Console(stderr=True, soft_wrap=True)
 
 DbOption = Annotated[

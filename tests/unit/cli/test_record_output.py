@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import IO
 
 import orjson
+import pytest
 
 from services.cli import RECORD_SINK_BUFFER
 from services.exits import READER_LEFT
@@ -87,3 +88,20 @@ def _said(ran: subprocess.CompletedProcess[bytes]) -> str:
     lines = ran.stderr.decode().splitlines()
     assert len(lines) == 1, lines
     return lines[0].removeprefix("error: ")
+
+
+@pytest.mark.parametrize("command", [["ledger", "rake"], ["ledger", "balances"],
+                                     ["cases", "list"], ["archive", "days"]])
+def test_a_table_whose_reader_is_gone_is_said_as_well(tmp_path: Path,
+                                                      command: list[str]) -> None:
+    """Rich's tables: its console took the broken pipe and exited 1 without a word (QA:
+    ``ledger rake | head``), where the same command in CSV said it."""
+    url = f"sqlite:///{tmp_path}/ledger.sqlite"
+    booked = _run("adjudicate", str(_log(tmp_path, 5)), "--ledger", url)
+    assert booked.returncode in (0, 1), booked.stderr
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    with os.fdopen(write_end, "wb") as stdout:
+        ran = _run(*command, "--db", url, stdout=stdout)
+    assert ran.returncode == 1, ran.stderr
+    assert _said(ran) == READER_LEFT
