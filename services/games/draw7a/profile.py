@@ -47,7 +47,9 @@ class Draw7aProfile(msgspec.Struct, forbid_unknown_fields=True):
     max_players: Players  # FCD-1
     # FCD-1: 7 through Ace (32); the short-deck ranking (FCD-10) knows 32 and 36 cards only
     deck_size: Literal[32, 36]
-    sixes_added_with_players: Players  # FCD-1: exactly this many dealt in -> 36 cards
+    # FCD-1: exactly this many dealt in -> the sixes added (32 + 4 = 36 cards); 0 never
+    # (a house dealing 36 cards at every count: deck_size = 36)
+    sixes_added_with_players: Annotated[int, msgspec.Meta(ge=0, le=LARGEST_DECK // HAND_SIZE)]
     # FCD-3: small blind = big blind * num / den (rounded down) unless the table posts
     # small_blind: a part of the big blind, never nothing, never more than it.
     small_blind_numerator: Annotated[int, msgspec.Meta(ge=1, le=MAX_MULTIPLE)]
@@ -78,7 +80,8 @@ class Draw7aProfile(msgspec.Struct, forbid_unknown_fields=True):
         """FCD-1: every legal player count must have a deck that exists and deals them all.
         The sixes on top of 36 cards asked for 40, which no deck holds, and 6 or 7 players
         from 32 cards were short of cards to deal: every such hand was a deck finding
-        against the dealer. A count outside min..max_players adds the sixes never."""
+        against the dealer. ``sixes_added_with_players = 0`` (or any count outside
+        min..max_players) adds the sixes never."""
         for players in range(self.min_players, self.max_players + 1):
             sixes = players == self.sixes_added_with_players
             deck = self.deck_size + 4 if sixes else self.deck_size
@@ -87,8 +90,7 @@ class Draw7aProfile(msgspec.Struct, forbid_unknown_fields=True):
                     f"deck_size = {self.deck_size} already holds the sixes, so "
                     f"sixes_added_with_players = {self.sixes_added_with_players} would ask "
                     f"for {deck} cards (FCD-1: 7 to Ace and the sixes are {LARGEST_DECK}); "
-                    "set deck_size = 32, or sixes_added_with_players outside "
-                    f"{self.min_players}..{self.max_players} to never add them")
+                    "set deck_size = 32, or sixes_added_with_players = 0 to never add them")
             if deck < HAND_SIZE * players:
                 raise ValueError(
                     f"{players} players need {HAND_SIZE * players} cards and the deck for "

@@ -147,7 +147,7 @@ def assert_section_refused(tmp_path: Path, file: str, text: str, said: str) -> N
     ("draw7a.toml", "deck_size = 36\n",
      "deck_size = 36 already holds the sixes, so sixes_added_with_players = 5 would ask "
      "for 40 cards (FCD-1: 7 to Ace and the sixes are 36); set deck_size = 32, or "
-     "sixes_added_with_players outside 2..5 to never add them"),
+     "sixes_added_with_players = 0 to never add them"),
     ("draw7a.toml", "max_players = 7\n",
      "7 players need 35 cards and the deck for them holds 32 (FCD-1, FCD-4): lower "
      "max_players, or add the sixes at 7 players (sixes_added_with_players)"),
@@ -165,6 +165,20 @@ def assert_section_refused(tmp_path: Path, file: str, text: str, said: str) -> N
 def test_other_games_values_a_hand_would_trip_on_are_refused_when_read(
         tmp_path: Path, file: str, text: str, said: str) -> None:
     assert_section_refused(tmp_path, file, text, said)
+
+
+def test_a_36_card_house_for_two_to_seven_players_can_be_written(tmp_path: Path) -> None:
+    """FCD-1: a house that deals 36 cards at every count, 2 to 7 players. Every count
+    from 2 to 7 was a count the sixes were added at (40 cards: refused), and the advice
+    to set ``sixes_added_with_players`` outside 2..7 named a value its bound refused (QA).
+    0 adds them never: 7 players x 5 = 35 cards from 36."""
+    from services.games.draw7a.profile import Draw7aProfile
+
+    profile(tmp_path, "short36", draw7a_toml="deck_size = 36\nmax_players = 7\n"
+                                             "sixes_added_with_players = 0\n")
+    section = read_profiles(tmp_path).get("short36").section("draw7a", Draw7aProfile)
+    assert (section.deck_size, section.max_players, section.sixes_added_with_players) == (
+        36, 7, 0)
 
 
 def test_the_command_line_says_a_bad_paytable_key_in_one_line(
