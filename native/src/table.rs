@@ -502,12 +502,14 @@ impl TableState {
                 Some(hand) => format!("open hand is {}", hand.hand_id),
                 None => "no hand is open".to_string(),
             };
+            // "hand None" for a null hand_id (QA): as the reference says it.
+            let owner = match env.hand_id {
+                Some(h) => format!("hand {h}"),
+                None => "no hand (hand_id null)".to_string(),
+            };
             let reason = format!(
-                "event seq {} belongs to hand {} but {} at table {}",
-                env.seq,
-                env.hand_id.unwrap_or("None"),
-                current,
-                self.table_id
+                "event seq {} belongs to {} but {} at table {}",
+                env.seq, owner, current, self.table_id
             );
             self.orphan(env, canonical, out, reason);
             return;

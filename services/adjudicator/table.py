@@ -346,7 +346,9 @@ def apply_event(state: TableState, parsed: ParsedEvent, profiles: Profiles) -> O
     hand = state.open_hand
     if hand is None or event.hand_id != hand.hand_id:
         current = f"open hand is {hand.hand_id}" if hand else "no hand is open"
-        _orphan(state, parsed, out, f"event seq {event.seq} belongs to hand {event.hand_id} "
+        owner = ("no hand (hand_id null)" if event.hand_id is None
+                 else f"hand {event.hand_id}")  # it read "hand None" (QA)
+        _orphan(state, parsed, out, f"event seq {event.seq} belongs to {owner} "
                                     f"but {current} at table {state.table_id}")
         return out
     _append(state, parsed, out)

@@ -496,3 +496,16 @@ def test_a_hand_no_record_judges_is_not_the_previous_hand_of_the_rotation_check(
     judged = {orjson.loads(r)["hand_id"]: r for r in result["records"]}
     assert {"T001-000003", "T001-000004", "T001-000005"} <= set(judged)
     assert all(b"DP_ROTATION_SKIP" not in r for r in judged.values())
+
+
+def test_an_event_of_a_hand_without_its_hand_id_is_said_so() -> None:
+    """A wager inside hand 1 (seq 5) with ``hand_id: null``: an orphan, said as one of no
+    hand in both engines (it read "belongs to hand None", Python's word)."""
+    from tests.unit.core.streams import hcf_stream
+
+    events = hcf_stream(hands=1)
+    events[4] = {**events[4], "hand_id": None}
+    result = assert_same(rechain(events))
+    assert [reason for _, reason, _, _ in result["dlq"]] == [
+        "event seq 5 belongs to no hand (hand_id null) but open hand is T1-000001 at "
+        "table T1"]
