@@ -59,7 +59,6 @@ from services.surveil_summary import (
     SURVEIL_KEEPS_NO_STATE,
     alert_line,
     alerts_file,
-    say_left_open,
     say_not_surveilled,
 )
 from services.terminal import (
@@ -67,6 +66,7 @@ from services.terminal import (
     findings_table,
     log_progress,
     progress_bar,
+    say_left_open,
     summary_table,
     surveillance_table,
 )

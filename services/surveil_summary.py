@@ -39,15 +39,6 @@ def alert_line(alert: Alert) -> bytes:
     return msgspec.json.encode(alert) + b"\n"
 
 
-def say_left_open(hands: int, where: str = "") -> None:
-    """``--leave-open``: how many hands the log left open, for the next run (``where``:
-    what keeps them for it, when this command does not)."""
-    if hands:
-        err.print(f"{hands:,} hand(s) still open at the end of the log, left for the run "
-                  f"given the log that goes on (--leave-open){where}", markup=False,
-                  highlight=False, soft_wrap=True)
-
-
 def say_not_surveilled(run: SurveillanceRun) -> None:
     """What the log held that the run did not surveil: the event stream's own alerts, the
     records it rejected, the hands rejected (not counted as surveilled)."""

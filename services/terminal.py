@@ -254,3 +254,11 @@ def surveillance_table(alerts: Sequence[Alert], hands: int, repeats: int = 0) ->
                       Text(a.hand_id or ""), Text(a.message))
     return table
 
+
+def say_left_open(hands: int, where: str = "") -> None:
+    """``--leave-open``: how many hands the log left open, for the next run (``where``:
+    what keeps them for it, when this command does not)."""
+    if hands:
+        err.print(f"{hands:,} hand(s) still open at the end of the log, left for the run "
+                  f"given the log that goes on (--leave-open){where}", markup=False,
+                  highlight=False, soft_wrap=True)
