@@ -431,6 +431,8 @@ def _apply_table_event(state: TableState, event: Event, out: Outputs,
     elif isinstance(event, PlayerLeftEvent):
         state.seated.pop(event.data.seat, None)
         state.buys = [b for b in state.buys if b.seat != event.data.seat]
+        if not state.seated and state.open_hand is None:
+            _forget_previous_hand(state)  # the table emptied: it starts afresh (QA)
     elif isinstance(event, ChipsChangedEvent):
         seat = state.seated.get(event.data.seat)
         if seat is not None:

@@ -60,6 +60,9 @@ impl TableState {
                 let seat = data_int(d, "seat");
                 self.seated.retain(|s| s.seat != seat);
                 self.buys.retain(|b| b.seat != seat);
+                if self.seated.is_empty() && self.open_hand.is_none() {
+                    self.forget_previous_hand(); // the table emptied: it starts afresh (QA)
+                }
             }
             schema::CHIPS_CHANGED_INDEX => {
                 let seat = data_int(d, "seat");

@@ -163,8 +163,10 @@ def _shown_early(events: tuple[Event, ...], reading: HandReading,
 def _new_player_position(reading: HandReading, table: TableContext,
                          cp: ChineseProfile) -> list[Finding]:
     """CP-12: a new player receives neither the first hand (the seat left of the button,
-    dealt first) nor the button. The table's first hand is exempt: everybody is new."""
-    if table.hands_played == 0:
+    dealt first) nor the button. The table's first hand is exempt: everybody is new. So is
+    a hand whose every player sat down since the previous one (a table emptied and
+    reopened): no seat could take the button or the first hand (QA: both were flagged)."""
+    if table.hands_played == 0 or all(s in table.new_seats for s in reading.participants):
         return []
     button = reading.started.data.button
     first = button % cp.table_seats + 1

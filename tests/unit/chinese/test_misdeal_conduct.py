@@ -103,6 +103,14 @@ def test_cp12_first_hand_of_the_table_is_exempt() -> None:
     assert not {"NEW_PLAYER_FIRST_HAND", "NEW_PLAYER_ON_BUTTON"} & set(codes(result))
 
 
+def test_cp12_a_reopened_table_whose_every_player_is_new_is_exempt() -> None:
+    """The table played 7 hands, emptied, and both players sat down again: like the first
+    hand, every seat is new, so no seat can take the button or the first hand without a
+    new player (QA helper 98: both findings were raised)."""
+    result = outcome(PAIR, button=1, context={"new_seats": frozenset({1, 2}), "hands_played": 7})
+    assert not {"NEW_PLAYER_FIRST_HAND", "NEW_PLAYER_ON_BUTTON"} & set(codes(result))
+
+
 def test_cp12_new_player_elsewhere_is_fine() -> None:
     """Button 4, seats 1..3 play: the first hand is seat 1's; new seat 2 is fine (its stack,
     1000, is over the 20-point minimum)."""

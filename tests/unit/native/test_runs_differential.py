@@ -509,3 +509,37 @@ def test_an_event_of_a_hand_without_its_hand_id_is_said_so() -> None:
     assert [reason for _, reason, _, _ in result["dlq"]] == [
         "event seq 5 belongs to no hand (hand_id null) but open hand is T1-000001 at "
         "table T1"]
+
+
+def _dp_stays_put_in_hand_three(reopen: bool) -> list[bytes]:
+    """Five HCF hands; hand 3's designated player and button are put back on hand 2's DP
+    (the DP "stays"), and, when ``reopen``, every player leaves after hand 2 and sits
+    down again (a table emptied and reopened)."""
+    log = simulate(["hcf"], 1, 5, seed=2, profile=HOUSE)
+    events = [dict(e) for e in log.events]
+    starts = {e["hand_id"]: i for i, e in enumerate(events) if e["type"] == "hand_started"}
+    second, third = events[starts["T001-000002"]], events[starts["T001-000003"]]
+    dp = second["data"]["designated_player"]
+    third["data"] = {**third["data"], "designated_player": dp, "button": dp}
+    if reopen:
+        seats = third["data"]["seats"]
+        between = [{**third, "hand_id": None, "type": "player_left", "data": s} for s in seats]
+        between += [{**third, "hand_id": None, "type": "player_seated", "data": s}
+                    for s in seats]
+        at = starts["T001-000003"]
+        events[at:at] = [{**e, "event_id": f"0000e000-0000-4000-8000-{n:012d}"}
+                         for n, e in enumerate(between)]
+    return rechain(events)
+
+
+@pytest.mark.parametrize("reopen", [False, True])
+def test_a_table_emptied_and_reopened_starts_its_rotation_afresh(reopen: bool) -> None:
+    """HCF-2 after every player left the table and sat down again (QA helper 98): the
+    first hand of the reopened table was checked against the designated player of the
+    hand before the close and flagged DP_ROTATION_SKIP for seats nobody could pass. With
+    the table kept, the same hand (DP staying without declines) is a skip, in both
+    engines."""
+    result = assert_same(_dp_stays_put_in_hand_three(reopen))
+    third = [r for r in result["records"] if b'"hand_id":"T001-000003"' in r]
+    assert len(third) == 1
+    assert (b"DP_ROTATION_SKIP" in third[0]) is not reopen

@@ -140,9 +140,10 @@ fn shown_early(events: &[DecodedEvent], reading: &HandReading<'_>, cp: &ChineseP
 }
 
 /// `_new_player_position`: a new player gets neither the first hand nor the button (the
-/// table's first hand is exempt).
+/// table's first hand is exempt, and so is a hand whose every player is new).
 fn new_player_position(reading: &HandReading<'_>, table: &Context, cp: &ChineseProfile) -> Vec<RFinding> {
-    if table.hands_played == 0 || cp.table_seats <= 0 {
+    let everybody_new = reading.participants.iter().all(|s| table.new_seats.contains(s));
+    if table.hands_played == 0 || everybody_new || cp.table_seats <= 0 {
         return Vec::new();
     }
     let button = reading.button;
