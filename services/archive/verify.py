@@ -68,6 +68,7 @@ from services.archive.partitions import detached_before
 from services.archive.reader import (
     Damage,
     DamagedRow,
+    StoredSegment,
     segments_query,
     shown,
     stored_segments,
@@ -79,6 +80,8 @@ from services.archive.segment import (
     UnreadableBody,
     event_lines,
 )
+from services.archive.span_gaps import filed_elsewhere, in_arrival_order, missing_seqs
+from services.archive.span_gaps import note as span_note
 from services.games.profile import Profiles
 from services.ledger.archive_tables import ArchiveAlert, ArchiveSegment, ArchiveTable
 from services.ledger.spans import within_days
@@ -414,25 +417,12 @@ def verify_archive(engine: Engine, first_day: dt.date | None = None,
     report.alerts, report.breaks = alerts.checked, report.breaks + alerts.breaks
     native = engine_name() == "native"
     for table in _tables(engine, table_id, first_day, last_day):
-        reaches = reaches_end(engine, table, last_day)
-        archived_to = _archived_to(engine, table) if reaches else None
-        counted = _Counted()
-        with engine.connect() as conn:
-            decoded = (decode_segment(s.segment, native, s.damage) for s in
-                       stored_segments(conn, segments_query(table, first_day, last_day)))
-            first = next(decoded, None)
-            # None: a table the catalog names with no segment left (whole verifies only,
-            # ``_tables``): its chain ends where its detached days left it, if anywhere.
-            before = (_before(engine, table, first.segment) if first is not None
-                      else detached_before(engine, table))
-            segments = counted.of(chain([first], decoded) if first is not None else ())
-            with engine.connect() as anchors_conn:
-                anchors = booked_anchors(anchors_conn, table, first_day, last_day)
-                found = check_table(
-                    table, segments, before, anchors, _intake_breaks(engine, table),
-                    archived_to,
-                    _archived_to(engine, table) if reaches else None)
-                report.breaks += found
+        found, counted = _walk_table(engine, table, first_day, last_day, native, [])
+        others = filed_elsewhere(engine, table, first_day, last_day, missing_seqs(found))
+        if others:  # a span's "gap" filed under another day: verified with the span
+            found, counted = _walk_table(engine, table, first_day, last_day, native, others)
+            report.notes.append(span_note(table, others))
+        report.breaks += found
         report.breaks += seqless_anchors(engine, table, first_day, last_day)
         damage = archive_damage(found)
         report.breaks += _checkpoint_breaks(
@@ -449,6 +439,32 @@ def verify_archive(engine: Engine, first_day: dt.date | None = None,
         if on_table is not None:
             on_table(table, counted.segments)
     return report
+
+
+def _walk_table(engine: Engine, table: str, first_day: dt.date | None,
+                last_day: dt.date | None, native: bool, others: list[StoredSegment]
+                ) -> tuple[list[ChainBreak], _Counted]:
+    """One table's chain over the span's segments (and ``others``, where they arrived:
+    ``services.archive.span_gaps``), read as ``check_table`` consumes them."""
+    reaches = reaches_end(engine, table, last_day)
+    archived_to = _archived_to(engine, table) if reaches else None
+    counted = _Counted()
+    with engine.connect() as conn:
+        stored = stored_segments(conn, segments_query(table, first_day, last_day))
+        decoded = (decode_segment(s.segment, native, s.damage)
+                   for s in in_arrival_order(stored, others))
+        first = next(decoded, None)
+        # None: a table the catalog names with no segment left (whole verifies only,
+        # ``_tables``): its chain ends where its detached days left it, if anywhere.
+        before = (_before(engine, table, first.segment) if first is not None
+                  else detached_before(engine, table))
+        segments = counted.of(chain([first], decoded) if first is not None else ())
+        with engine.connect() as anchors_conn:
+            anchors = booked_anchors(anchors_conn, table, first_day, last_day)
+            found = check_table(
+                table, segments, before, anchors, _intake_breaks(engine, table),
+                archived_to, _archived_to(engine, table) if reaches else None)
+    return found, counted
 
 
 def _checkpoint_breaks(engine: Engine, table_id: str, first_day: dt.date | None,
