@@ -14,6 +14,7 @@ import orjson
 from sqlalchemy import Engine, Select, exists, func, or_, select
 
 from services.cases.lifecycle import SEVERITY_RANK, same_name
+from services.ledger.archive_tables import ArchiveSegment
 from services.ledger.case_tables import (
     Case,
     CaseAudit,
@@ -122,7 +123,20 @@ def _tagged(kind: str, value: str) -> Any:
     wanted: object = dt.date.fromisoformat(value) if kind == "day" else value
     booked = exists().where(CaseHand.case_id == Case.case_id, Hand.hand_id == CaseHand.hand_id,
                             fact == wanted)
-    return or_(tag, booked)
+    if kind != "day":
+        return or_(tag, booked)
+    placed = exists().where(CaseHand.case_id == Case.case_id, Hand.hand_id == CaseHand.hand_id,
+                            Hand.day.is_(None), placed_day(CaseHand.hand_id) == wanted)
+    return or_(tag, booked, placed)
+
+
+def placed_day(hand_id: Any) -> Any:
+    """The day a hand booked without one (a rejected hand: its record has no end) is
+    placed on: that of its last archived events, as the daily report and ``replay`` place
+    it. A case of such a hand has no day of its own, and ``--date`` missed it though the
+    day's report listed the hand (QA)."""
+    return (select(func.max(ArchiveSegment.day)).where(ArchiveSegment.hand_id == hand_id)
+            .scalar_subquery())
 
 
 _HAND_FACTS: dict[str, Any] = {"day": Hand.day, "game": Hand.game, "dealer": Hand.dealer_id}

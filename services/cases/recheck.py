@@ -31,7 +31,7 @@ from typing import Any
 
 import msgspec
 import orjson
-from sqlalchemy import Connection, Engine, Select, func, literal, select
+from sqlalchemy import Connection, Engine, Select, and_, func, literal, or_, select
 
 from services.cases.intake import (
     ALERT,
@@ -47,12 +47,13 @@ from services.cases.intake import (
     record_evidence,
 )
 from services.cases.lifecycle import SEVERITY_RANK
+from services.cases.queries import placed_day
 from services.events.contract import decode_alert, decode_record
 from services.ledger.archive_tables import ArchiveAlert, ArchiveTable
 from services.ledger.case_tables import Case, CaseAudit, CaseEvidence, CaseHand, CaseTag
 from services.ledger.chunks import keyset_chunks
 from services.ledger.models import FindingRow, Hand
-from services.ledger.spans import within_days
+from services.ledger.spans import days_between, within_days
 
 CASES_PER_CHUNK = 500
 FIELDS = ("state", "severity", "assignee", "outcome", "reason")
@@ -445,9 +446,11 @@ def _cases_query(first_day: dt.date | None, last_day: dt.date | None,
                                 *(getattr(Case, name) for name in FIELDS))
     if first_day is None and last_day is None and table_id is None:
         return query
-    evidence = within_days(
-        select(CaseEvidence.case_id).where(CaseEvidence.case_id == Case.case_id),
-        CaseEvidence.day, first_day, last_day)
+    placed = and_(CaseEvidence.day.is_(None), CaseEvidence.hand_id.is_not(None),
+                  days_between(placed_day(CaseEvidence.hand_id), first_day, last_day))
+    evidence = select(CaseEvidence.case_id).where(
+        CaseEvidence.case_id == Case.case_id,
+        or_(days_between(CaseEvidence.day, first_day, last_day), placed))
     if table_id is not None:
         evidence = evidence.where(CaseEvidence.table_id == table_id)
     return query.where(evidence.exists())

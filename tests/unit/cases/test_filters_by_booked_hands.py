@@ -18,7 +18,9 @@ from pathlib import Path
 import pytest
 from sqlalchemy import Connection, Engine, text
 
+from tests.unit.archive.support import simulated_log
 from tests.unit.cases.day_cases import adjudicated_day, listed_cases
+from tests.unit.cli.helpers import pitwatch
 
 ALERT_CASE_HANDS = ("SELECT DISTINCT e.case_id, h.game, h.dealer_id, h.day "
                     "FROM case_evidence e JOIN case_hands c ON c.case_id = e.case_id "
@@ -45,3 +47,26 @@ def test_a_case_opened_before_its_hand_was_booked_is_found_by_the_hands_facts(
         assert case_id in listed_cases(db_url, "--dealer", dealer)
         assert case_id in listed_cases(db_url, "--date", day_text)
     assert not listed_cases(db_url, "--game", "chinese")  # the day holds no Chinese Poker hand
+
+
+def test_the_case_of_a_hand_booked_without_a_day_is_on_the_day_of_its_last_events(
+        engine: Engine, db_url: str, tmp_path: Path) -> None:
+    """A table's log cut inside its last hand: that hand is rejected (INCOMPLETE_HAND,
+    critical), booked without a day (its record has no end), and placed on the day of its
+    last archived events, where the daily report lists it (QA helper 96). Its case must be
+    in that day's queue, and in that day's verify of the cases."""
+    lines = list(simulated_log(tables=1, hands=6, faults=False).lines)
+    last_start = max(i for i, line in enumerate(lines) if b'"hand_started"' in line)
+    log = tmp_path / "cut.jsonl"
+    log.write_bytes(b"\n".join(lines[:last_start + 3]) + b"\n")
+    assert pitwatch("adjudicate", str(log), "--ledger", db_url).code == 1  # a critical hand
+    with engine.connect() as conn:
+        cut = conn.execute(text(
+            "SELECT c.case_id FROM case_evidence e JOIN case_hands c ON c.case_id = e.case_id "
+            "JOIN hands h ON h.hand_id = c.hand_id "
+            "WHERE e.code = 'INCOMPLETE_HAND' AND h.day IS NULL")).scalars().all()
+    assert len(cut) == 1  # the simulator's day: 2026-01-05
+    assert cut[0] in listed_cases(db_url, "--date", "2026-01-05")
+    day = pitwatch("verify", "--db", db_url, "--from", "2026-01-05", "--to", "2026-01-05")
+    assert day.code == 0, day.stderr
+    assert f"checked {len(listed_cases(db_url))} case(s)" in day.stderr
