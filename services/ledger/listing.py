@@ -123,14 +123,22 @@ class Listing:
         grid.title_justify = "left"
         grid.add_column(justify="right")
         grid.add_column(overflow="fold")
+        room = width - len(f"{len(self.rows)}.") - 1  # beside the numbers' column
         for number, row in enumerate(self.rows, 1):
             fields, prose = Text(), []
+            line = 0  # the cells the current line of fields takes
             for column, cell in zip(self.columns, self._cells(row), strict=True):
                 if column.prose:
                     prose.append(cell if isinstance(cell, Text) else Text(cell))
                     continue
-                fields.append_text(Text("   " if fields else ""))
-                fields.append_text(Text.assemble((column.name, "dim"), " ", cell))
+                field = Text.assemble((column.name, "dim"), " ", cell)
+                # Broken here, between fields, not by the terminal at a space of its own:
+                # that split a field's name from its value ("before" / "open": QA).
+                gap = "   " if line and line + 3 + field.cell_len <= room else (
+                    "\n" if line else "")
+                fields.append_text(Text(gap))
+                line = (line + 3 if gap == "   " else 0) + field.cell_len
+                fields.append_text(field)
             grid.add_row(f"{number}.", Text("\n").join([fields, *prose]))
         return grid
 

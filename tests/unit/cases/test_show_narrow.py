@@ -54,3 +54,24 @@ def test_in_a_wide_terminal_the_evidence_is_a_table(
     header = next(line for line in text.splitlines() if "source" in line)
     for column in ("rule", "code", "severity", "table", "hand", "day", "summary"):
         assert column in header
+
+
+@pytest.mark.parametrize("width", [60, 72, 80])
+def test_a_field_is_never_split_from_its_value(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, width: int) -> None:
+    """The block's fields wrap between fields: "before open" stays on one line (QA helper
+    95: at 80 columns the trail read "... action assign   before" / "open   after ...")."""
+    url, case = _one_case(tmp_path)
+    assert pitwatch("cases", "assign", case, "ann", "--actor", "bob", "--db", url).code == 0
+    detail = orjson.loads(pitwatch("cases", "show", case, "--db", url, "--format",
+                                   "json").stdout)
+    lines = _shown(monkeypatch, url, case, width).splitlines()
+    pairs = [f"{name} {value}" for a in detail["audit"]
+             for name, value in (("actor", a["actor"]), ("action", a["action"]),
+                                 ("before", a["before"]), ("after", a["after"]))
+             if value]
+    pairs += [f"{name} {e[name]}" for e in detail["evidence"]
+              for name in ("source", "rule", "code", "severity", "table", "hand", "day")]
+    assert ("before open" in pairs) and ("after in_review" in pairs), pairs
+    for pair in pairs:
+        assert any(pair in line for line in lines), (pair, lines)
