@@ -17,9 +17,9 @@ times longer and the PromQL is lost in it. So the declarations stay the readable
 and the SDK does what was hand-written before: the JSON, with Grafana's own models and
 defaults.
 
-Queries use Grafana's ``$__rate_interval`` / ``$__range`` and the dashboard variables
-``$game`` and ``$table`` (multi-value, "All" = ``.*``); ``concrete_expr`` substitutes them
-the way Grafana would, for the tests.
+Queries use Grafana's ``$__rate_interval`` / ``$__range`` / ``$__range_s`` and the
+dashboard variables ``$game`` and ``$table`` (multi-value, "All" = ``.*``);
+``concrete_expr`` substitutes them the way Grafana would, for the tests.
 """
 
 from __future__ import annotations
@@ -122,15 +122,37 @@ TABLE_VAR = Variable("table", "Table", "pitwatch_hands_adjudicated_total")
 
 
 def in_range(selector: str) -> str:
-    """What counter ``selector`` counted in the dashboard's range, series by series: its
-    increase(), or the whole value of a series born within the range (increase() cannot
-    see a series' first step, and a series may be born at 1, or at 4 chips: alerts.yml,
-    "born above 0"). New: no sample in the hour before the range although its target was
-    scraped then. Sum it ``by`` the panel's labels."""
-    before = "[1h] offset $__range)"
-    return (f"(({selector} unless last_over_time({selector}{before}"
-            f" and on (job, instance) last_over_time(up{before})"
-            f" or increase({selector}[$__range]))")
+    """What counter ``selector`` counted in the dashboard's range, series by series, in
+    whole counts (chips, hands): never ``increase()``, which extrapolates to the range's
+    edges (a hand of 318 chips read 319.33, QA). Sum it ``by`` the panel's labels.
+
+    The counters are the process's own and start at 0 at each start of the service
+    (nothing is read back from the ledger), so the branches, first match per series:
+
+    - restarted: the process started within the range: its value now, what it counted
+      since its start (exact); what the process before it counted earlier in the range
+      is not in it (a series it has not counted in yet falls to the next branch);
+    - steady: the last sample in the range minus the last one in the hour before it
+      (exact; a range, not ``offset`` alone, looks past a failed scrape at the start);
+    - new: no sample in the hour before the range although its target was scraped then:
+      its whole value (born in the range, perhaps above 0: alerts.yml, "born above 0");
+    - otherwise (Prometheus has nothing of it before the range): from its first sample
+      in the range, its lowest.
+    """
+    last = f"last_over_time({selector}[$__range])"
+    before = f"last_over_time({selector}[1h] offset $__range)"
+    return (f"(({selector} and on (job, instance)"
+            f" (process_start_time_seconds > time() - $__range_s))"
+            f" or ({last} - {before} >= 0)"
+            f" or ({last} unless {before} and on (job, instance)"
+            f" (max_over_time(up[1h] offset $__range) == 1))"
+            f" or ({last} - min_over_time({selector}[$__range])))")
+
+
+# Said by every panel that counts over the range (``in_range``).
+RANGE_NOTE: Final = ("Exact whole counts, from the last scrape before the range to the "
+                     "last in it; a range in which the counting service restarted counts "
+                     "what it counted since the restart (its counters start at 0).")
 
 
 def _quantile(q: float, metric: str, by: str = "le") -> str:
@@ -151,21 +173,28 @@ BOOKED_NOTE = ("Hands as the ledger booked them, as the daily report and ledger 
 
 LAG = "max by (consumer_group, topic, partition) (pitwatch_consumer_lag_records)"
 
-# The cross-hand surveillance service (SURV-2..8). Alerts are read with phase="live": at
-# each start the service replays table-events and produces its past alerts again.
-SURV_ALERTS = 'pitwatch_surveillance_alerts_total{phase="live"}'
+# The cross-hand surveillance service (SURV-2..8). Alerts are shown by phase, both: at
+# each start the service replays table-events and produces its past alerts again
+# (phase="replay", mostly repeats, same ids), and an alert first found during that
+# catch-up (after downtime) is replay too; only live ones page (alerts.yml).
+SURV_ALERTS = "pitwatch_surveillance_alerts_total"
 SURVEILLANCE_ROW: Final[tuple[Panel | Row, ...]] = (
     Row("Surveillance"),
     Panel("Surveillance alerts per hour by rule", "timeseries", (Query(
-        f"sum by (rule, code) (rate({SURV_ALERTS}[$__rate_interval])) * 3600",
-        "{{rule}} {{code}}"),),
-        "Cross-hand patterns (SURV-2..8) produced by the surveillance service since it "
-        "caught up after its last start; critical ones page (PitwatchSurveillanceAlertCritical)."),
+        f"sum by (rule, code, phase) (rate({SURV_ALERTS}[$__rate_interval])) * 3600",
+        "{{rule}} {{code}} {{phase}}"),),
+        "Cross-hand patterns (SURV-2..8) produced by the surveillance service. live: "
+        "after it caught up at its last start; critical ones page "
+        "(PitwatchSurveillanceAlertCritical). replay: while it caught up, mostly the "
+        "alerts it had produced before again (same alert ids), and any first found in "
+        "the catch-up after downtime; these do not page."),
     Panel("Surveillance alerts by rule and severity", "table", (Query(
-        f"sum by (rule, code, severity) (increase({SURV_ALERTS}[$__range]))",
+        f"sum by (rule, code, severity, phase) {in_range(SURV_ALERTS)}",
         instant=True),),
-        "Alerts in the selected range; the evidence of each is on the alerts topic, keyed "
-        "by its alert id."),
+        "Alerts in the selected range by phase (live: after the catch-up at a start, "
+        "these page when critical; replay: during it, mostly repeats of earlier alerts, "
+        "same ids, plus any first found then). The evidence of each is on the alerts "
+        f"topic, keyed by its alert id. {RANGE_NOTE}"),
     Panel("Hands surveilled and records skipped per minute", "timeseries", (
         Query(per_minute("sum(rate(pitwatch_surveillance_hands_total[$__rate_interval]))"),
               "hands"),
@@ -184,9 +213,10 @@ SURVEILLANCE_ROW: Final[tuple[Panel | Row, ...]] = (
                                         "seconds"),),
           "How long the replay at the last start took.", unit="s", width=6, height=4),
     Panel("Reviews in range", "stat", (Query(
-        "sum by (trigger) (increase(pitwatch_surveillance_reviews_total[$__range]))",
+        "sum by (trigger) " + in_range("pitwatch_surveillance_reviews_total"),
         "{{trigger}}", instant=True),),
-        "SURV-8 / SURV-5 batch reviews: periodic (every review_every hands) or at shutdown.",
+        "SURV-8 / SURV-5 batch reviews: periodic (every review_every hands) or at shutdown. "
+        f"{RANGE_NOTE}",
         width=12, height=4),
 )
 
@@ -229,12 +259,12 @@ FLOOR = Dashboard(
             Query("sum by (game) " + in_range(f"{LEDGER_BETWEEN}{{{GAME}}}"), instant=True),
         ), "Per game in the selected range: drop (A), payouts (B), rake (C) and chips paid "
            "between players (D: Chinese Poker's points, not drop), as the daily report "
-           f"defines them. {BOOKED_NOTE}", width=24),
+           f"defines them. {BOOKED_NOTE} {RANGE_NOTE}", width=24),
         Panel("Hands by status", "bargauge", (Query(
             "sum by (status) "
             + in_range(f"pitwatch_hands_adjudicated_total{{{GAME}, {TABLE}}}"),
             "{{status}}", instant=True),),
-            "Hands in the selected time range: ok, discrepancy, dead, rejected."),
+            f"Hands in the selected time range: ok, discrepancy, dead, rejected. {RANGE_NOTE}"),
         Panel("Consumer lag (records)", "timeseries", (Query(
             f"sum by (consumer_group) ({LAG})", "{{consumer_group}}"),),
             "Records the adjudicator and the ledger have not yet processed "
@@ -264,11 +294,11 @@ INTEGRITY = Dashboard(
             "sum by (table, dealer) " + in_range(f"pitwatch_mispays_total{{{GAME}, {TABLE}}}"),
             instant=True),),
             "MISPAY findings in the selected range. dealer is the employee id (SURV-2: a "
-            "dealer whose mispays concentrate on one player shows up here first)."),
+            f"dealer whose mispays concentrate on one player shows up here first). {RANGE_NOTE}"),
         Panel("Mispaid chips by dealer", "bargauge", (Query(
             "sum by (dealer) " + in_range(f"pitwatch_mispaid_chips_total{{{GAME}, {TABLE}}}"),
             "{{dealer}}", instant=True),),
-            "Chips by which seats were over- or under-paid, by dealer."),
+            f"Chips by which seats were over- or under-paid, by dealer. {RANGE_NOTE}"),
         Panel("Mispays per hour by table", "timeseries", (Query(
             f"sum by (table) (rate(pitwatch_mispays_total{{{GAME}, {TABLE}}}"
             "[$__rate_interval])) * 3600", "{{table}}"),),
@@ -284,15 +314,17 @@ INTEGRITY = Dashboard(
             "Deck (GEN-1, WRONG_DECK), switched cards (SHOWN_CARDS_MISMATCH, "
             "CARDS_SWITCHED), wagers placed late (PAST_POSTING, SURV-1), chips during a "
             "hand (GEN-3), cash (GEN-4), configuration (GEN-5), stream (SURV-9) findings "
-            "on hands."),
+            f"on hands. {RANGE_NOTE}"),
         Panel("Findings by table and category", "table", (Query(
             "sum by (table, category) " + in_range(f"pitwatch_table_findings_total{{{TABLE}}}"),
             instant=True),),
-            "Which tables drift (SURV-8): settlement, integrity and procedure findings."),
+            "Which tables drift (SURV-8): settlement, integrity and procedure findings. "
+            f"{RANGE_NOTE}"),
         Panel("Hash-chain failures by table", "table", (Query(
             "sum by (table, code) " + in_range(f"pitwatch_chain_failures_total{{{TABLE}}}"),
             instant=True),),
-            "SURV-9: altered events (CHAIN_BROKEN), gaps, re-orders, conflicts, per table."),
+            "SURV-9: altered events (CHAIN_BROKEN), gaps, re-orders, conflicts, per table. "
+            f"{RANGE_NOTE}"),
         Panel("Dead-letter topic size", "timeseries", (Query(
             "max by (topic) (pitwatch_dlq_records)", "{{topic}}"),),
             "Records in the DLQ; every one is a question somebody has to answer."),
@@ -361,8 +393,11 @@ DASHBOARDS: Final = (FLOOR, INTEGRITY, HEALTH)
 
 # What Grafana puts in place of its built-in and "All" variables, for running a panel's
 # query outside Grafana (the tests): the values a default view of the dashboard uses.
+# ``$__range_s`` (the range in seconds, for arithmetic on time()) comes before ``$__range``,
+# which is a prefix of it.
 GRAFANA_DEFAULTS: Final = {
     "$__rate_interval": "1m",
+    "$__range_s": "900",
     "$__range": "15m",
     "$game": ".*",
     "$table": ".*",

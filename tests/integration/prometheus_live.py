@@ -44,8 +44,10 @@ SCRAPE_INTERVAL = "1s"
 READY_TIMEOUT_S = 60.0
 
 # What Grafana would substitute, with windows wide enough to cover a whole test run (the
-# rates then reflect the run, not the idle seconds after it).
-TEST_VARIABLES = {"$__rate_interval": "5m", "$__range": "15m", "$game": ".*", "$table": ".*"}
+# rates then reflect the run, not the idle seconds after it). ``$__range_s`` before
+# ``$__range``, its prefix.
+TEST_VARIABLES = {"$__rate_interval": "5m", "$__range_s": "900", "$__range": "15m",
+                  "$game": ".*", "$table": ".*"}
 
 
 def free_port() -> int:
