@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import msgspec
 import orjson
@@ -149,7 +150,7 @@ def _parse_checked(raw: bytes, where: str) -> ParsedEvent | Rejection:
     try:
         event = _decode(text)
     except (msgspec.ValidationError, msgspec.DecodeError) as exc:
-        return Rejection(raw, f"schema: {exc}", where, table_id)
+        return Rejection(raw, f"schema: {_said(exc, obj)}", where, table_id)
     if text is not raw:  # pragma: no cover - no field of the contract takes a tamed number
         return Rejection(raw, "cannot canonicalise record: a number beyond a 64-bit float",
                          where, table_id)
@@ -162,3 +163,20 @@ def _parse_checked(raw: bytes, where: str) -> ParsedEvent | Rejection:
         return Rejection(raw, f"cannot canonicalise record: {exc}", where, table_id)
     return ParsedEvent(event, hashlib.sha256(canonical).hexdigest(), canonical,
                        sorted_encoding(event) == canonical)
+
+
+# msgspec's words for a ``ts`` string the contract's pattern refuses.
+_TS_REFUSED = "Expected `str` matching regex"
+
+
+def _said(exc: Exception, obj: dict[str, Any]) -> str:
+    """The schema's refusal, in words where msgspec's are a regular expression: a ``ts``
+    with another offset than UTC's read "Expected `str` matching regex '^[0-9]{4}-...'"
+    (QA), which says neither what is wrong nor what to write."""
+    said = str(exc)
+    ts = obj.get("ts")
+    if said.startswith(_TS_REFUSED) and said.endswith("at `$.ts`") and isinstance(ts, str):
+        return (f"ts {ts[:60]!r} is not an RFC 3339 UTC timestamp of the contract (write "
+                "it in UTC with Z or +00:00, 0 to 9 fraction digits, e.g. "
+                "2026-01-05T18:00:01.567Z) - at `$.ts`")
+    return said

@@ -65,6 +65,19 @@ def test_the_calendar_reason_says_which_day_does_not_exist() -> None:
     assert result.table_id == "T1"
 
 
+@pytest.mark.parametrize("ts", ["2026-01-05T18:00:01.567+02:00", "2026-01-05T18:00:01-05:00",
+                                "2026-01-05T18:00:01-00:00", "2026-01-05 18:00:01Z"])
+def test_a_timestamp_not_in_the_contracts_form_is_said_in_words(ts: str) -> None:
+    """Not msgspec's regular expression (QA helper 96): what is wrong, and what to write."""
+    result = parse_record(_with_ts(ts), "line 1")
+    assert isinstance(result, Rejection)
+    assert result.reason == (
+        f"schema: ts '{ts}' is not an RFC 3339 UTC timestamp of the contract (write it in "
+        "UTC with Z or +00:00, 0 to 9 fraction digits, e.g. 2026-01-05T18:00:01.567Z) - "
+        "at `$.ts`")
+    assert "regex" not in result.reason
+
+
 def test_a_leap_day_passes() -> None:
     assert isinstance(parse_record(_with_ts("2024-02-29T18:00:00.000Z"), "x"), ParsedEvent)
 
