@@ -10,7 +10,9 @@ JSON lines (``pitwatch surveil --out``, the demo's ``alerts.jsonl``, or a dump o
 Which alerts concern a day (and a table): those raised on, or citing as evidence, one of
 the hands the report covers. A cross-hand alert has no date of its own; its hands do. So
 an alert whose evidence spans two days appears in both days' reports, and an alert about
-another table's hands does not appear in a one-table report.
+another table's hands does not appear in a one-table report. An alert raised on no hand
+(GEN-4 cash between hands, GEN-5 configuration, SURV-9 outside a hand) names no hand: it
+concerns the day of the event that raised it (``services.reports.table_alerts``).
 """
 
 from __future__ import annotations
@@ -53,6 +55,7 @@ class AlertLine:
     p_value: str
     threshold: str
     hands: tuple[CitedHand, ...]
+    seq: int | None = None  # of the event that raised it (an alert on no hand: shown)
 
     @property
     def has_statistic(self) -> bool:
@@ -139,16 +142,22 @@ def alert_line(alert: Alert) -> AlertLine:
         # number reads the same in both places (the threshold was "6.75475e-08" here).
         p_value=_number(ev.get("p_value"), ".2e"),
         threshold=_number(ev.get("threshold"), ".2g"),
-        hands=cited_hands(alert))
+        hands=cited_hands(alert), seq=alert.seq)
 
 
 def alerts_concerning(alerts: Iterable[Alert],
                       hands: set[tuple[str, str]]) -> list[AlertLine]:
     """The alerts raised on or citing one of ``hands`` ((table_id, hand_id) pairs), in
     table, rule and hand order."""
-    lines = [alert_line(alert) for alert in alerts if concerns(alert, hands)]
+    return alert_lines(alert for alert in alerts if concerns(alert, hands))
+
+
+def alert_lines(alerts: Iterable[Alert]) -> list[AlertLine]:
+    """``alerts`` as the report prints them, in table, rule and hand order (alerts
+    otherwise alike by the seq of their event)."""
+    lines = [alert_line(alert) for alert in alerts]
     return sorted(lines, key=lambda a: (a.table_id, a.rule, a.hand_id or "", a.code,
-                                        a.subject))
+                                        a.subject, -1 if a.seq is None else a.seq))
 
 
 def concerns(alert: Alert, hands: set[tuple[str, str]]) -> bool:

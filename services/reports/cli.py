@@ -26,6 +26,7 @@ from services.events.contract import Alert
 from services.events.days import parse_day
 from services.exits import INPUT_PROBLEMS
 from services.games.profiles import read_profiles
+from services.ledger.db import DB_ENV_VAR
 from services.outputs import STDOUT, naming, not_the_input, output_file, stdout_path
 from services.reports.render import html_to_pdf
 from services.terminal import progress_bar
@@ -153,9 +154,10 @@ def hand(
     fmt: Annotated[str, typer.Option("--format", help="html or pdf")] = "html",
     events: Annotated[Path | None, typer.Option(exists=True, dir_okay=False,
                                                 help="JSONL event log holding the hand")] = None,
-    ledger: Annotated[str | None, typer.Option("--ledger", "--db",
+    ledger: Annotated[str | None, typer.Option("--ledger", "--db", envvar=DB_ENV_VAR,
                                               help="ledger (SQLAlchemy URL) that booked "
-                                                    "the hand")] = None,
+                                                    "the hand (default: $PITWATCH_DB, "
+                                                    "when set)")] = None,
     alerts: AlertsOption = None,
     out: OutputOption = None,
     generated_at: Annotated[str | None, typer.Option(
@@ -164,7 +166,9 @@ def hand(
 ) -> None:
     """Dispute-resolution report of one hand, from the event log and/or the ledger.
 
-    With --ledger and no --events, the hand's events come from the database's event archive.
+    --ledger defaults to $PITWATCH_DB, as every database command's (with --events, it
+    adds the booking). With --ledger and no --events, the hand's events come from the
+    database's event archive.
     With --ledger, the alerts about the hand that the database archived (surveil --db),
     with those of --alerts FILE if given (each once).
 
@@ -190,7 +194,8 @@ def hand(
     _check_format(fmt, out)
     not_the_input({"--output": out}, events, alerts, stdout=out is None)
     if events is None and ledger is None:
-        raise typer.BadParameter("give --events FILE, --ledger URL, or both")
+        raise typer.BadParameter(f"give --events FILE, --ledger URL (or set {DB_ENV_VAR}), "
+                                 "or both")
     if events is not None:
         _refuse_what_is_no_event_log(events)
     lines: Events | None = LogFile(events) if events is not None else None
@@ -292,6 +297,7 @@ def daily(
     from services.ledger.cli import open_for_reading
     from services.ledger.db import default_url, shown_url
     from services.reports.daily import daily_from_ledger
+    from services.reports.daily_outcome import no_hands, unreconciled
     from services.reports.render import render_html
 
     _check_format(fmt, out)
@@ -306,15 +312,16 @@ def daily(
                                  param_hint="--date") from None
     if events is not None:
         _refuse_what_is_no_event_log(events)
-    url = ledger or default_url()
+    url = default_url() if ledger is None else ledger  # '' refused, as by every command
     stamp = generated_at or now_utc()
     engine = open_for_reading(url, "--ledger")
     alert_list = _read_alerts(alerts) if alerts is not None else None
     report = daily_from_ledger(engine, day, table, source=shown_url(url))
     if report.empty:
-        message, option = _no_hands(engine, day, table, url)
+        message, option = no_hands(engine, day, table, url)
         raise typer.BadParameter(message, param_hint=option)
     if alert_list is not None and alerts is not None:
+        report.place_alerts(engine, alert_list)
         report.attach_alerts(alert_list, alerts.name)
     html = render_html("daily.html", d=report, generated_at=stamp, link=safe_name)
     if out is not None and report.review_hand_ids and _beside_a_file(out):
@@ -327,7 +334,10 @@ def daily(
     elif out is not None and report.review_hand_ids:
         copies = HandCopies(engine, url, stamp, report.alert_records, report.alerts_source)
         if not copies.write(report.review_hand_ids, events, out.parent):
+            unreconciled(report, _warn)
             raise typer.Exit(INPUT_PROBLEMS)
+    if unreconciled(report, _warn):
+        raise typer.Exit(INPUT_PROBLEMS)
 
 
 def _refuse_unknown_profiles(engine: Engine, hand_ids: list[str]) -> None:
@@ -362,25 +372,6 @@ def _beside_a_file(out: Path) -> bool:
     """Whether the hand reports can go next to ``out``: it is (or will be) a plain file.
     ``-o /dev/null`` once wrote them into ``/dev``."""
     return not out.exists() or out.is_file()
-
-
-def _no_hands(engine: Engine, day: dt.date, table: str | None, url: str) -> tuple[str, str]:
-    """Why a daily report would be empty, with the days and tables the ledger does hold,
-    and the option to fix."""
-    from services.ledger.db import shown_url
-    from services.ledger.queries import table_day_totals
-
-    held = table_day_totals(engine)
-    days = sorted({str(t.day) for t in held if t.day is not None})
-    tables = sorted({t.table_id for t in held if table is None or t.day == day})
-    where = f" at table {table}" if table else ""
-    if not held:
-        return f"the ledger {shown_url(url)} holds no hands at all", "--ledger"
-    span = f"{days[0]} to {days[-1]}" if len(days) > 1 else (days[0] if days else "none")
-    hint = (f"; tables with hands that day: {', '.join(tables)}"
-            if table and any(t.day == day for t in held) else "")
-    return (f"no hands ended on {day.isoformat()}{where} in {shown_url(url)} (it holds days "
-            f"{span}{hint}): check --date and --table", "--table" if hint else "--date")
 
 
 @dataclass(frozen=True)

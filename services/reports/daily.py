@@ -42,20 +42,23 @@ from dataclasses import dataclass, field
 
 from sqlalchemy import Connection, Engine, Row, select
 
+from services.archive.alerts import alert_key
 from services.events.contract import AdjudicationRecord, Alert, Finding, decode_record
 from services.ledger.money import HandMoney
 from services.ledger.money import hand_money as money_of
-from services.reports.alerts import AlertLine, alerts_concerning, concerns
+from services.reports.alerts import AlertLine, alert_lines, concerns
 from services.reports.archived_alerts import ARCHIVED_ALERTS, concerning, union
 from services.reports.day_figures import (
     IDS_PER_QUERY,
     REVIEW_STATUSES,
     OverallHold,
     hands_to_review,
+    has_hold,
     overall_hold,
     table_hold,
 )
 from services.reports.dispute import GAME_NAMES, SEVERITY_ORDER
+from services.reports.table_alerts import archived_of_day, of_day
 
 
 @dataclass
@@ -208,19 +211,50 @@ class DailyReport:
     alerts: list[AlertLine] = field(default_factory=list)
     alert_records: list[Alert] = field(default_factory=list)
     alerts_source: str | None = None
+    # Keys (``alert_key``) of the alerts raised on no hand whose event is of this day
+    # (``table_alerts``), which concern the day though they name none of its hands; and
+    # how many given alerts raised on no hand the archive could place on no day.
+    hand_less_keys: set[str] = field(default_factory=set)
+    unplaced_alerts: int = 0
     # Built from a ledger (``daily_from_ledger``): an empty ``reconciliation`` then means
     # the ledger holds no hand of the day to compare with, not that none was compared.
     from_ledger: bool = False
 
     def attach_alerts(self, alerts: Iterable[Alert], source: str) -> None:
-        """Keep the alerts raised on or citing one of this report's hands, with those
-        attached before (each once: ``archived_alerts.union``); ``source`` is named
-        after the earlier ones' ("the database's archived alerts and day.jsonl")."""
-        self.alert_records = union(self.alert_records,
-                                   (a for a in alerts if concerns(a, self.hand_keys)))
-        self.alerts = alerts_concerning(self.alert_records, self.hand_keys)
+        """Keep the alerts raised on or citing one of this report's hands, or raised on
+        no hand by an event of its day (``place_alerts``), with those attached before
+        (each once: ``archived_alerts.union``); ``source`` is named after the earlier
+        ones' ("the database's archived alerts and day.jsonl")."""
+        self.alert_records = union(self.alert_records, (a for a in alerts if self._ours(a)))
+        self.alerts = alert_lines(self.alert_records)
         self.alerts_source = (source if self.alerts_source is None
                               else f"{self.alerts_source} and {source}")
+
+    def place_alerts(self, engine: Engine, alerts: Iterable[Alert]) -> None:
+        """Mark the alerts raised on no hand whose event the archive holds on this day
+        (``table_alerts.of_day``) as this day's, before ``attach_alerts`` takes them;
+        count those it holds on no day."""
+        placed, unplaced = of_day(engine, alerts, self.day, self.table)
+        self.hand_less_keys.update(alert_key(a) for a in placed)
+        self.unplaced_alerts += unplaced
+
+    def _ours(self, alert: Alert) -> bool:
+        """Whether ``alert`` concerns the report: raised on or citing one of its hands,
+        or raised on no hand by an event of its day."""
+        return concerns(alert, self.hand_keys) or alert_key(alert) in self.hand_less_keys
+
+    @property
+    def table_count(self) -> int:
+        """How many tables: ``tables`` has a row per table and game, and a table that
+        played two games was counted twice ("10 hand(s) at 2 table(s)" of one, QA)."""
+        return len({t.table_id for t in self.tables})
+
+    @property
+    def tables_without_drop(self) -> int:
+        """How many tables have a game with a win and no drop (the win ``hold`` leaves
+        out): distinct tables, as ``table_count``, not rows."""
+        return len({t.table_id for t in self.tables
+                    if not has_hold(t.totals.drop) and t.totals.win})
 
     @property
     def empty(self) -> bool:
@@ -472,8 +506,12 @@ def daily_from_ledger(
     report.reconciliation = reconcile(engine, report)
     add_undated(report, undated)
     # The alerts ``surveil --db`` archived: a day's alerts file, written again by a
-    # re-run, held none of them, and the report said the day had none (QA).
-    report.attach_alerts(concerning(engine, report.hand_keys), ARCHIVED_ALERTS)
+    # re-run, held none of them, and the report said the day had none (QA). With them,
+    # those raised on no hand by an event of the day (``table_alerts``).
+    hand_less = archived_of_day(engine, day, table)
+    report.hand_less_keys.update(alert_key(a) for a in hand_less)
+    report.attach_alerts(union(concerning(engine, report.hand_keys), hand_less),
+                         ARCHIVED_ALERTS)
     return report
 
 

@@ -94,7 +94,8 @@ def test_no_alerts_file_and_no_alert_of_the_day_both_render_none() -> None:
     assert "None: no alerts file was given" in _text(_section(report))
     report.attach_alerts([ELSEWHERE, NEXT_DAY], "alerts.jsonl")
     assert report.alerts == []
-    assert "None: no alert in alerts.jsonl concerns this day's hands." in _text(
+    assert ("None: no alert in alerts.jsonl concerns this day's hands or, raised between "
+            "hands or about the table, an event of this day.") in _text(
         _section(report)).replace("&#39;", "'")
 
 

@@ -75,7 +75,8 @@ def test_all_tables_hold_leaves_out_the_tables_without_one(engine: Engine) -> No
     assert "7.27" not in html
     assert ("All tables' hold % is the hold of the tables that have a drop: their win, "
             "\u22126, over their drop, 55.") in html
-    assert "The win of the 1 table(s) without a drop, +10 (Chinese Poker's rake" in html
+    assert ("The win of the games without a drop at 1 table(s), +10 (Chinese Poker's rake"
+            in html)
 
 
 def test_the_floor_page_totals_the_hold_as_the_report(engine: Engine) -> None:
