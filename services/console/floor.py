@@ -23,6 +23,7 @@ from services.reports.day_figures import (
     OverallHold,
     days_of_undated,
     hands_to_review,
+    has_hold,
     overall_hold,
     table_hold,
 )
@@ -86,6 +87,13 @@ class Floor:
     def hold(self) -> OverallHold:
         """All tables' hold, of the tables that have one, as the daily report's."""
         return overall_hold((t.win, t.drop) for t in self.tables)
+
+    @property
+    def tables_without_drop(self) -> int:
+        """How many tables have a game with a win and no drop (what ``hold`` leaves out):
+        distinct tables, not rows of a table and game (as the daily report counts them;
+        a table that played two games was two, QA)."""
+        return len({t.table_id for t in self.tables if not has_hold(t.drop) and t.win})
 
     @property
     def totals(self) -> TableLine:
