@@ -127,9 +127,13 @@ def _adjudicate(
             [*pre, finding(UNKNOWN_PROFILE_CODE, "GEN-5", "critical", str(exc))], config.game,
         )
     except HandRejected as exc:
+        # The GEN checks read the events alone, not the game's reading: a hand the rules
+        # cannot settle still says what its events show (chips or cash during the hand, a
+        # foreign card, no authorisation); they were dropped with the hand (QA).
         return rejected_record(
             table_id, hand.hand_id,
-            [*pre, finding("HAND_REJECTED", exc.rule, "critical", exc.message)], config.game,
+            [*pre, finding("HAND_REJECTED", exc.rule, "critical", exc.message),
+             *common_findings(hand, profile)], config.game,
         )
     recorded = record_hand(hand.events)
     findings = [*pre, *common_findings(hand, profile), *outcome.findings, *recorded.findings]

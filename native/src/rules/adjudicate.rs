@@ -170,7 +170,10 @@ fn finish(hand: &ClosedHand, config: &Value<'_>, game: &'static str, rake_rule: 
         Ok(outcome) => outcome,
         Err(Stop::Defer(d)) => return Err(d),
         Err(Stop::Rejected((rule, message))) => {
+            // The GEN checks read the events alone: a hand the rules cannot settle still
+            // says what its events show (`_adjudicate`).
             findings.push(finding("HAND_REJECTED", rule, Sev::Critical, message, None, None));
+            findings.extend(integrity::common_findings(&hand.events, hand.context.config_authorized, gen)?);
             return rejected(hand, game, findings);
         }
     };

@@ -85,3 +85,19 @@ def test_folded_box_with_a_duplicate_card_is_still_settled() -> None:
     assert record.status == "discrepancy"
     assert [f.code for f in record.findings] == ["DUPLICATE_CARD"]
     assert expected_net(record) == {"1": 60, "2": -10, "house": -50}
+
+
+def test_a_rejected_hand_keeps_what_its_events_show() -> None:
+    """The GEN checks read the events, not the game's reading: seat 1's box holds Jc twice
+    (rejected, GEN-1), and 50 chips were added to seat 1 during the hand (GEN-3). The
+    rejected record used to carry HAND_REJECTED alone; the chips added were in no record
+    (QA). The deck check names the duplicate too, at its seq (the second Jc, seq 5)."""
+    scenario = (Scenario().ante(1, 10).deal(1, "Jc Jc Js 2h 7c").deal_dealer(DEALER)
+                .add("chips_changed", seat=1, amount=50, kind="add")
+                .act(1, "stand").bet(1, 20).turn_dealer(DEALER))
+    record = scenario.record()
+    assert record.status == "rejected"
+    assert [(f.code, f.rule, f.severity) for f in record.findings] == [
+        ("HAND_REJECTED", "GEN-1", "critical"), ("DUPLICATE_CARD", "GEN-1", "critical"),
+        ("CHIPS_DURING_HAND", "GEN-3", "critical")]
+    assert "+50 chips" in record.findings[2].message
