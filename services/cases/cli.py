@@ -46,7 +46,16 @@ from services.events.days import parse_day
 from services.exits import INPUT_PROBLEMS, USAGE, print_error
 from services.ledger.case_tables import CASE_OUTCOMES, CASE_STATES
 from services.ledger.db import DB_ENV_VAR, DEFAULT_URL
-from services.ledger.listing import Cell, Column, Format, Listing, json_bytes, printable
+from services.ledger.listing import (
+    Cell,
+    Column,
+    Format,
+    Listing,
+    fields_text,
+    json_bytes,
+    printable,
+    terminal_width,
+)
 from services.terminal import StdoutConsole
 
 cases_app = typer.Typer(help="Cases: the queue of findings and alerts worked to a decision.",
@@ -192,7 +201,7 @@ def show_command(case_id: CaseId, db: DbOption = DEFAULT_URL,
                                  param_hint="CASE_ID")
     evidence, hands, audit = _detail_listings(case)
     if fmt is Format.table:
-        console.print(_heading(case))
+        console.print(_heading(case, terminal_width(console)))
     summary = Listing("", SUMMARY_COLUMNS, [_summary_row(case.summary)]).records()[0]
     if fmt is Format.csv:
         _emit([_case_rows(summary, case, evidence, hands, audit)], fmt, None)
@@ -228,13 +237,17 @@ def _case_rows(summary: dict[str, Cell], case: CaseDetail, evidence: Listing,
                             Column("value")], rows)
 
 
-def _heading(case: CaseDetail) -> Text:
+def _heading(case: CaseDetail, width: int) -> Text:
+    """The case's title, then its fields broken between fields at ``width`` (a
+    terminal's), the outcome's reason last, at its words."""
     c = case.summary
-    decided = f"  outcome {c.outcome}: {case.reason}" if c.outcome else ""
+    fields = fields_text([("state", c.state), ("severity", c.severity),
+                          ("assignee", _one_line(c.assignee or "-")),
+                          ("version", str(c.version)), ("opened", c.opened_at)], width)
+    decided = (f"  outcome {c.outcome}: {_one_line(case.reason or '')}" if c.outcome
+               else "")
     return Text.assemble((f"case {c.case_id}", "bold"), f"  {_one_line(c.title)}\n",
-                         f"state {c.state}  severity {c.severity}  assignee "
-                         f"{_one_line(c.assignee or '-')}  version {c.version}  opened "
-                         f"{c.opened_at}{_one_line(decided)}")
+                         fields, decided)
 
 
 def _one_line(text: str) -> str:

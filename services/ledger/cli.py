@@ -39,10 +39,12 @@ from services.ledger.listing import (
     Column,
     Format,
     Listing,
+    fields_text,
     json_bytes,
     natural_key,
     printable,
     shown_utc,
+    terminal_width,
 )
 from services.ledger.posting import DEFAULT_BATCH_SIZE, PostTally, iter_post
 from services.ledger.queries import (
@@ -249,7 +251,7 @@ def hand_command(
                                  param_hint="HAND_ID")
     postings, findings = _hand_listings(hand)
     if fmt is Format.table:
-        console.print(_hand_heading(hand))
+        console.print(_hand_heading(hand, terminal_width(console)))
     record = hand.record
     _emit([postings, findings], fmt, {
         "hand_id": record.hand_id, "table_id": record.table_id, "game": record.game,
@@ -263,15 +265,17 @@ def hand_command(
             console.print(f"refused re-post {conflict}", markup=False, highlight=False)
 
 
-def _hand_heading(hand: StoredHand) -> Text:
+def _hand_heading(hand: StoredHand, width: int) -> Text:
+    """The hand's id and its fields, broken between fields at ``width`` (a terminal's)."""
     record = hand.record
-    return Text.assemble(  # the ids are the table's free text: shown, never obeyed
-        (printable(record.hand_id), "bold"),
-        f"  table {printable(record.table_id)}  game {_dash(record.game)}  status "
-        f"{record.status}  "
-        f"ledger {hand.ledger_status}  rake mode {_dash(record.rake_mode)}  "
-        f"ended {_dash(None if record.ended_at is None else shown_utc(record.ended_at))}",
-    )
+    hand_id = Text(printable(record.hand_id), "bold")  # the table's free text: never obeyed
+    fields = fields_text([
+        ("table", printable(record.table_id)), ("game", _dash(record.game)),
+        ("status", record.status), ("ledger", hand.ledger_status),
+        ("rake mode", _dash(record.rake_mode)),
+        ("ended", _dash(None if record.ended_at is None else shown_utc(record.ended_at)))],
+        width, start=hand_id.cell_len + 2)
+    return Text.assemble(hand_id, fields)  # (``fields`` starts with its gap, or a new line)
 
 
 def _hand_listings(hand: StoredHand) -> tuple[Listing, Listing]:

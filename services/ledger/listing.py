@@ -125,20 +125,14 @@ class Listing:
         grid.add_column(overflow="fold")
         room = width - len(f"{len(self.rows)}.") - 1  # beside the numbers' column
         for number, row in enumerate(self.rows, 1):
-            fields, prose = Text(), []
-            line = 0  # the cells the current line of fields takes
+            pairs: list[tuple[str, str | Text]] = []
+            prose: list[Text] = []
             for column, cell in zip(self.columns, self._cells(row), strict=True):
                 if column.prose:
                     prose.append(cell if isinstance(cell, Text) else Text(cell))
-                    continue
-                field = Text.assemble((column.name, "dim"), " ", cell)
-                # Broken here, between fields, not by the terminal at a space of its own:
-                # that split a field's name from its value ("before" / "open": QA).
-                gap = "   " if line and line + 3 + field.cell_len <= room else (
-                    "\n" if line else "")
-                fields.append_text(Text(gap))
-                line = (line + 3 if gap == "   " else 0) + field.cell_len
-                fields.append_text(field)
+                else:
+                    pairs.append((column.name, cell))
+            fields = fields_text(pairs, room, gap="   ", name_style="dim")
             grid.add_row(f"{number}.", Text("\n").join([fields, *prose]))
         return grid
 
@@ -230,3 +224,29 @@ def natural_key(text: str) -> tuple[tuple[int, int | str], ...]:
     parts = tuple((1, int(part)) if is_ascii_number(part) else (0, part)
                   for part in _DIGITS.split(text) if part)
     return (*parts, (2, text))
+
+
+def fields_text(pairs: Sequence[tuple[str, str | Text]], width: int, gap: str = "  ",
+                name_style: str = "", start: int = 0) -> Text:
+    """``name value`` pairs on lines of at most ``width`` cells, broken between pairs,
+    never inside one: the terminal's own wrap breaks at any space, and split a field's
+    name from its value ("before" / "open", "rake mode" / "all": QA). ``start``: the
+    cells the first line already holds; a pair wider than a line is left to fold."""
+    out, line = Text(), start
+    for name, value in pairs:
+        pair = Text.assemble((name, name_style), " ", value)
+        if line and line + len(gap) + pair.cell_len > width:
+            out.append("\n")
+            line = 0
+        elif line:
+            out.append(gap)
+            line += len(gap)
+        out.append_text(pair)
+        line += pair.cell_len
+    return out
+
+
+def terminal_width(console: Console) -> int:
+    """The width a heading's fields are broken at: the terminal's; a pipe or a file takes
+    each heading on one line, as before."""
+    return console.width if console.is_terminal else _AS_WIDE_AS_THE_ROWS

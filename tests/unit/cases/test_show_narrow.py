@@ -72,6 +72,8 @@ def test_a_field_is_never_split_from_its_value(
              if value]
     pairs += [f"{name} {e[name]}" for e in detail["evidence"]
               for name in ("source", "rule", "code", "severity", "table", "hand", "day")]
+    pairs += [f"{name} {detail[name]}" for name in ("state", "severity", "assignee",
+                                                    "version", "opened")]  # the heading
     assert ("before open" in pairs) and ("after in_review" in pairs), pairs
     for pair in pairs:
         assert any(pair in line for line in lines), (pair, lines)

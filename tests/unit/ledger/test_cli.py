@@ -159,3 +159,27 @@ def test_ids_from_the_records_are_shown_not_obeyed(tmp_path: Path) -> None:
     for result in (posted, shown):
         assert "\x1b" not in result.output and "\u202e" not in result.output, result.output
         assert "Z\\x1b[31mRED\\x1b[0m\\u202e" in result.output
+
+
+@pytest.mark.parametrize("width", [38, 50, 70])  # where the terminal's own wrap split one
+def test_the_hands_heading_breaks_between_fields(
+        db: str, width: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """In a narrow terminal the heading's lines break between fields (QA helper 102: at
+    80 columns "rake mode" / "all", at 50 "status" / "discrepancy")."""
+    import io
+
+    from rich.console import Console
+
+    import services.ledger.cli as cli
+
+    out = io.StringIO()
+    monkeypatch.setattr(cli, "console", Console(file=out, width=width, force_terminal=True,
+                                                color_system=None))
+    result = runner.invoke(ledger_app, ["hand", "T1-000002", "--db", db])
+    assert result.exit_code == 0, result.output
+    lines = out.getvalue().splitlines()
+    heading = lines[:next(i for i, line in enumerate(lines) if "ended" in line) + 1]
+    assert max(len(line) for line in heading) <= width
+    for pair in ("table T1", "game hcf", "status ok", "ledger posted", "rake mode designated",
+                 "ended 2024-05-01T21:30:00Z"):
+        assert any(pair in line for line in heading), (pair, heading)
