@@ -21,7 +21,7 @@ from typing import Any
 from sqlalchemy import Engine, Select, select
 from sqlalchemy.orm import InstrumentedAttribute
 
-from services.ledger.archive_tables import ArchiveTable
+from services.ledger.archive_tables import ArchiveSegment, ArchiveTable
 from services.ledger.case_tables import CaseTag
 from services.ledger.models import Account, Hand
 
@@ -54,6 +54,11 @@ def unknown_day(engine: Engine, day: dt.date) -> list[str] | None:
         if conn.execute(_tagged("day", wanted)).first() is not None:
             return None
         if conn.execute(select(Hand.day).where(Hand.day == day).limit(1)).first() is not None:
+            return None
+        # A day of the archive only (an alert raised between hands after the day's last
+        # hand): the refusal said no archive named it (QA).
+        if conn.execute(select(ArchiveSegment.day).where(ArchiveSegment.day == day)
+                        .limit(1)).first() is not None:
             return None
         known = set(conn.execute(_distinct(CaseTag.value, "day")).scalars())
         known |= {d.isoformat() for d in conn.execute(select(Hand.day).distinct()).scalars()

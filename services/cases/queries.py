@@ -13,6 +13,8 @@ from typing import Any
 import orjson
 from sqlalchemy import Engine, Select, exists, func, or_, select
 
+from services.archive.alerts import alert_key
+from services.archive.event_days import archived_of_days
 from services.cases.lifecycle import SEVERITY_RANK, same_name
 from services.ledger.archive_tables import ArchiveSegment
 from services.ledger.case_tables import (
@@ -130,6 +132,21 @@ def _tagged(kind: str, value: str) -> Any:
     return or_(tag, booked, placed)
 
 
+def alerts_of_days(engine: Engine, first_day: dt.date | None, last_day: dt.date | None
+                   ) -> list[str]:
+    """The evidence source ids of the archived alerts raised on no hand whose event is of
+    a day in the span (``services.archive.event_days``): such an alert names no hand to
+    give its case a day, and its case was on no day's queue (QA)."""
+    return sorted({f"alert:{alert_key(a)}"
+                   for a in archived_of_days(engine, first_day, last_day)})
+
+
+def _alert_evidence_in(source_ids: list[str]) -> Any:
+    """The cases holding one of ``source_ids`` as evidence."""
+    return exists().where(CaseEvidence.case_id == Case.case_id,
+                          CaseEvidence.source_id.in_(source_ids))
+
+
 def placed_day(hand_id: Any) -> Any:
     """The day a hand booked without one (a rejected hand: its record has no end) is
     placed on: that of its last archived events, as the daily report and ``replay`` place
@@ -162,7 +179,8 @@ def list_cases(engine: Engine, wanted: CaseFilter | None = None) -> list[CaseSum
         if value is not None:
             query = query.where(_tagged(kind, value))
     if f.day is not None:
-        query = query.where(_tagged("day", f.day.isoformat()))
+        query = query.where(or_(_tagged("day", f.day.isoformat()),
+                                _alert_evidence_in(alerts_of_days(engine, f.day, f.day))))
     with engine.connect() as conn:
         rows = [CaseSummary(**row._asdict()) for row in conn.execute(query)]
     if f.assignee is not None:

@@ -47,7 +47,7 @@ from services.cases.intake import (
     record_evidence,
 )
 from services.cases.lifecycle import SEVERITY_RANK
-from services.cases.queries import placed_day
+from services.cases.queries import alerts_of_days, placed_day
 from services.events.contract import decode_alert, decode_record
 from services.ledger.archive_tables import ArchiveAlert, ArchiveTable
 from services.ledger.case_tables import Case, CaseAudit, CaseEvidence, CaseHand, CaseTag
@@ -96,9 +96,11 @@ def recheck_cases(engine: Engine, first_day: dt.date | None = None,
     """Every case (or those with evidence of the span's days, or of one table) against
     its trail."""
     report = CaseRecheck()
+    spanned = first_day is not None or last_day is not None
+    raised_on_no_hand = alerts_of_days(engine, first_day, last_day) if spanned else []
     with engine.connect() as conn:
-        for chunk in keyset_chunks(conn, _cases_query(first_day, last_day, table_id),
-                                   Case.case_id, CASES_PER_CHUNK):
+        query = _cases_query(first_day, last_day, table_id, raised_on_no_hand)
+        for chunk in keyset_chunks(conn, query, Case.case_id, CASES_PER_CHUNK):
             ids = [row.case_id for row in chunk]
             trails = _trails(conn, ids)
             evidence = _evidence(conn, ids)
@@ -441,7 +443,10 @@ def _held(conn: Connection, case_ids: list[int]
 
 
 def _cases_query(first_day: dt.date | None, last_day: dt.date | None,
-                 table_id: str | None) -> Select[*tuple[Any, ...]]:
+                 table_id: str | None, raised_on_no_hand: list[str]
+                 ) -> Select[*tuple[Any, ...]]:
+    """The cases to recheck; ``raised_on_no_hand``: the evidence ids of the alerts raised
+    on no hand whose event is of the span (``alerts_of_days``)."""
     query: Select[*tuple[Any, ...]] = select(Case.case_id, Case.version, Case.updated_at,
                                 *(getattr(Case, name) for name in FIELDS))
     if first_day is None and last_day is None and table_id is None:
@@ -450,7 +455,8 @@ def _cases_query(first_day: dt.date | None, last_day: dt.date | None,
                   days_between(placed_day(CaseEvidence.hand_id), first_day, last_day))
     evidence = select(CaseEvidence.case_id).where(
         CaseEvidence.case_id == Case.case_id,
-        or_(days_between(CaseEvidence.day, first_day, last_day), placed))
+        or_(days_between(CaseEvidence.day, first_day, last_day), placed,
+            CaseEvidence.source_id.in_(raised_on_no_hand)))
     if table_id is not None:
         evidence = evidence.where(CaseEvidence.table_id == table_id)
     return query.where(evidence.exists())

@@ -258,8 +258,10 @@ class DailyReport:
 
     @property
     def empty(self) -> bool:
-        """No hand ended that day, and none without a day is placed on it."""
-        return self.totals.hands == 0 and not self.undated
+        """No hand ended that day, none without a day is placed on it, and no alert raised
+        on no hand is of it (cash put down after the day's last hand, QA: a day of such
+        an alert alone was refused as empty, and the alert was in no day's report)."""
+        return self.totals.hands == 0 and not self.undated and not self.hand_less_keys
 
     @property
     def hold(self) -> OverallHold:

@@ -8,10 +8,8 @@ report, "None: no alert ... concerns this day's hands" with the alert in the fil
 ``seq`` and ``event_id`` of the event that raised it, and no time; the event archive
 holds that event, with its ``ts``: the alert belongs to the UTC day of that event.
 
-How: the archive's segments of the alert's table whose accepted seqs span the alert's
-seq (the index on ``(table_id, first_seq)``), read until the event is found, by its
-``event_id`` when the alert names one (two events may share a seq, one of them refused),
-else by its seq. An alert whose event the archive does not hold has no day here: the
+How: ``services.archive.event_days`` finds the event in the archive, which also gives
+the case queue its day. An alert whose event the archive does not hold has no day here: the
 report counts those it was given and says so, rather than placing them on a guessed day.
 """
 
@@ -20,59 +18,10 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Iterable
 
-import msgspec
-from sqlalchemy import Connection, Engine, select
+from sqlalchemy import Engine
 
-from services.archive.reader import packed_of, segments_query
-from services.archive.segment import event_lines
-from services.events.contract import Alert, decode_alert
-from services.ledger.archive_tables import ArchiveAlert, ArchiveSegment
-
-S = ArchiveSegment
-
-
-class _Stamp(msgspec.Struct):
-    """What the day of an event needs from its JSON."""
-
-    seq: int | None = None
-    event_id: str | None = None
-    ts: str | None = None
-
-
-_stamp = msgspec.json.Decoder(_Stamp)
-
-
-def hand_less(alerts: Iterable[Alert], table: str | None = None) -> list[Alert]:
-    """The alerts raised on no hand (of ``table`` when given) that name their event."""
-    return [a for a in alerts if a.hand_id is None and a.seq is not None
-            and (table is None or a.table_id == table)]
-
-
-def event_day(conn: Connection, alert: Alert, from_day: dt.date | None = None
-              ) -> dt.date | None:
-    """The UTC day of the event that raised ``alert``, as the archive holds it; None when
-    it holds no such event (or the alert names none). ``from_day``: read only segments
-    of that day or later (a segment's day is that of its last accepted event, never
-    before its events': on PostgreSQL, the partitions before it are not read)."""
-    if alert.seq is None:
-        return None
-    query = segments_query(alert.table_id, from_day).where(
-        S.first_seq <= alert.seq, S.last_seq >= alert.seq)
-    try:
-        for row in conn.execute(query).all():  # few: the segments spanning one seq
-            segment = packed_of(row)
-            for line in event_lines(segment.codec, segment.body):
-                try:
-                    event = _stamp.decode(line)
-                except msgspec.DecodeError:
-                    continue
-                same = (event.event_id == alert.event_id if alert.event_id is not None
-                        else event.seq == alert.seq)
-                if same and event.seq == alert.seq and event.ts:
-                    return dt.date.fromisoformat(event.ts[:10])
-    except ValueError:  # a damaged row (``DamagedRow``): pitwatch verify names it
-        return None
-    return None
+from services.archive.event_days import archived_of_days, event_day, hand_less
+from services.events.contract import Alert
 
 
 def of_day(engine: Engine, alerts: Iterable[Alert], day: dt.date,
@@ -92,19 +41,5 @@ def of_day(engine: Engine, alerts: Iterable[Alert], day: dt.date,
 
 
 def archived_of_day(engine: Engine, day: dt.date, table: str | None = None) -> list[Alert]:
-    """The archived alerts raised on no hand whose event is of ``day`` (at ``table``).
-
-    Why a join first: the archive keeps every day's such alerts; only those whose
-    event's segment can be of the day (its day not before it, its first event's time
-    not after it) are read further. Alerts are a few per thousand hands, these fewer."""
-    next_day = (day + dt.timedelta(days=1)).isoformat()
-    query = (select(ArchiveAlert.alert_json).distinct()
-             .join(S, (S.table_id == ArchiveAlert.table_id)
-                   & (S.first_seq <= ArchiveAlert.seq) & (S.last_seq >= ArchiveAlert.seq))
-             .where(ArchiveAlert.hand_id.is_(None), ArchiveAlert.seq.is_not(None),
-                    S.day >= day, S.first_ts < next_day))
-    if table is not None:
-        query = query.where(ArchiveAlert.table_id == table)
-    with engine.connect() as conn:
-        candidates = [decode_alert(raw) for raw in conn.execute(query).scalars()]
-        return [a for a in candidates if event_day(conn, a, day) == day]
+    """The archived alerts raised on no hand whose event is of ``day`` (at ``table``)."""
+    return archived_of_days(engine, day, day, table)

@@ -89,8 +89,9 @@ def test_the_floor_page_totals_the_hold_as_the_report(engine: Engine) -> None:
             in page), page
     assert "7.27" not in page
     assert ("All tables' hold % is the hold of the tables that have one (a drop): their "
-            "win over their drop, as the daily report totals it. The win of 1 table(s) "
-            "without a drop, +10 (Chinese Poker's rake, a fee on play between players), "
+            "win over their drop, as the daily report totals it. The win of the games "
+            "without a drop at 1 table(s), +10 (Chinese Poker's rake, a fee on play "
+            "between players), "
             "is in the win but not in the hold: \u22126 over 55.") in page
 
 
