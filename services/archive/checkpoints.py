@@ -35,7 +35,7 @@ import orjson
 from sqlalchemy import Connection, Engine, Table, func, select, tuple_
 from sqlalchemy.dialects import postgresql, sqlite
 
-from services.archive.chain import first_damage
+from services.archive.chain import ChainBreak, first_damage
 from services.archive.history import BulkHistory
 from services.archive.partitions import detached_tables, has_detached_days, still_detached
 from services.archive.reader import (
@@ -551,3 +551,28 @@ def _compare(stored: Checkpoint, walk: Walk) -> list[str]:
         found.append(f"it lists hands {list(stored.strays)} named outside their segments, "
                      f"the archive {sorted(walk.strays)}")
     return found
+
+
+def checkpoint_breaks(engine: Engine, table_id: str, first_day: dt.date | None,
+                       last_day: dt.date | None, profiles: Profiles | None, notes: list[str],
+                       why_not: str, damage: list[tuple[int, str]]) -> list[ChainBreak]:
+    """The table's checkpoints (of the span's days) derived again from the one before
+    each (``services.archive.checkpoints.rederive``): one that differs is a break (kind
+    ``checkpoint``), as a report started from it would show a table that never was. Their
+    states are the native core's: with the reference engine (``profiles`` None then), or
+    without profiles, they are not derived, and a note says why (``why_not``)."""
+    damaged: list[DamagedCheckpoint] = []  # rows that do not read: a break either way
+    if profiles is None:
+        with engine.connect() as conn:
+            readable = sum(1 for _ in checkpoints_of(conn, table_id, damaged=damaged))
+        if readable:
+            notes.append(f"table {table_id}: its checkpoints were not derived again "
+                         f"({why_not})")
+        found = []
+    else:
+        found = [ChainBreak(table_id, None, None, "checkpoint",
+                            f"{p.checkpoint.describe()}: {p.message}")
+                 for p in rederive(engine, table_id, profiles, first_day, last_day, notes,
+                                   damaged, damage)]
+    return [ChainBreak(table_id, None, None, "checkpoint", d.describe())
+            for d in damaged] + found
