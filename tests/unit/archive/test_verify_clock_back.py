@@ -72,7 +72,7 @@ def test_a_changed_event_filed_under_the_other_day_is_still_found(engine: Engine
     offer (filed under day 1) re-stamped after it was hashed breaks the chain at the
     event after it (a break the stream had at intake), and the day-2 verify reports it
     there, not as a gap."""
-    lines, (first, last) = _clock_back_log()
+    lines, (_first, last) = _clock_back_log()
     changed = [orjson.loads(line) for line in lines]
     changed[last - 1] = {**changed[last - 1], "ts": "2026-01-05T23:59:59.800Z"}
     keep(engine, [*lines[:last - 1], orjson.dumps(changed[last - 1]), *lines[last:]])

@@ -18,7 +18,8 @@ from typing import Any
 import pytest
 from sqlalchemy import Engine
 
-import services.archive.verify as verify_module
+from services.archive.anchors import booked_anchors
+from services.archive.reader import stored_segments
 from services.archive.verify import verify_archive
 from tests.unit.archive.support import simulated_log
 from tests.unit.cli.helpers import pitwatch
@@ -60,10 +61,10 @@ def test_a_batch_booked_while_verify_reads_is_no_break(
         return reading
 
     ledger_first = when == "as the ledger is read"
-    monkeypatch.setattr(verify_module, "booked_anchors",
-                        then_book(verify_module.booked_anchors, ledger_first))
-    monkeypatch.setattr(verify_module, "stored_segments",
-                        then_book(verify_module.stored_segments, False))
+    monkeypatch.setattr("services.archive.verify.booked_anchors",
+                        then_book(booked_anchors, ledger_first))
+    monkeypatch.setattr("services.archive.verify.stored_segments",
+                        then_book(stored_segments, False))
     report = verify_archive(engine)
     assert booked == [0]
     assert report.archive_breaks == [], report.archive_breaks
