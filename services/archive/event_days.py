@@ -63,9 +63,8 @@ def event_day(conn: Connection, alert: Alert, from_day: dt.date | None = None
                     event = _stamp.decode(line)
                 except msgspec.DecodeError:
                     continue
-                same = (event.event_id == alert.event_id if alert.event_id is not None
-                        else event.seq == alert.seq)
-                if same and event.seq == alert.seq and event.ts:
+                named = alert.event_id is None or event.event_id == alert.event_id
+                if event.seq == alert.seq and named and event.ts:
                     return dt.date.fromisoformat(event.ts[:10])
     except ValueError:  # a damaged row (``DamagedRow``): pitwatch verify names it
         return None

@@ -23,10 +23,10 @@ from services.reports.day_figures import (
     OverallHold,
     days_of_undated,
     hands_to_review,
-    has_hold,
     overall_hold,
     table_hold,
 )
+from services.reports.day_figures import tables_without_drop as count_tables_without_drop
 
 LATEST_ALERTS = 20
 
@@ -93,7 +93,7 @@ class Floor:
         """How many tables have a game with a win and no drop (what ``hold`` leaves out):
         distinct tables, not rows of a table and game (as the daily report counts them;
         a table that played two games was two, QA)."""
-        return len({t.table_id for t in self.tables if not has_hold(t.drop) and t.win})
+        return count_tables_without_drop((t.table_id, t.win, t.drop) for t in self.tables)
 
     @property
     def totals(self) -> TableLine:

@@ -53,10 +53,10 @@ from services.reports.day_figures import (
     REVIEW_STATUSES,
     OverallHold,
     hands_to_review,
-    has_hold,
     overall_hold,
     table_hold,
 )
+from services.reports.day_figures import tables_without_drop as count_tables_without_drop
 from services.reports.dispute import GAME_NAMES, SEVERITY_ORDER
 from services.reports.table_alerts import archived_of_day, of_day
 
@@ -234,7 +234,10 @@ class DailyReport:
         """Mark the alerts raised on no hand whose event the archive holds on this day
         (``table_alerts.of_day``) as this day's, before ``attach_alerts`` takes them;
         count those it holds on no day."""
-        placed, unplaced = of_day(engine, alerts, self.day, self.table)
+        # Those the archive's alerts of the day placed already are not looked up again.
+        placed, unplaced = of_day(engine, (a for a in alerts
+                                           if alert_key(a) not in self.hand_less_keys),
+                                  self.day, self.table)
         self.hand_less_keys.update(alert_key(a) for a in placed)
         self.unplaced_alerts += unplaced
 
@@ -253,8 +256,8 @@ class DailyReport:
     def tables_without_drop(self) -> int:
         """How many tables have a game with a win and no drop (the win ``hold`` leaves
         out): distinct tables, as ``table_count``, not rows."""
-        return len({t.table_id for t in self.tables
-                    if not has_hold(t.totals.drop) and t.totals.win})
+        return count_tables_without_drop((t.table_id, t.totals.win, t.totals.drop)
+                                         for t in self.tables)
 
     @property
     def empty(self) -> bool:

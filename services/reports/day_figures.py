@@ -77,6 +77,14 @@ class OverallHold:
         return table_hold(self.win, self.drop)
 
 
+def tables_without_drop(rows: Iterable[tuple[str, int, int]]) -> int:
+    """How many tables, of rows (table id, win, drop) of a table and game, have a game
+    with a win and no drop (the win ``overall_hold`` leaves out): distinct tables, not
+    rows (a table that played two such games was two, QA). The daily report's and the
+    console floor's one count."""
+    return len({table for table, win, drop in rows if not has_hold(drop) and win})
+
+
 def overall_hold(tables: Iterable[tuple[int, int]]) -> OverallHold:
     """The hold of the tables given as (win, drop): as each table's, n/a ones left out."""
     win = drop = left_out = tables_left_out = 0
